@@ -1,0 +1,31 @@
+package dev.metahooks;
+
+import dev.metahooks.cli.OfflineHook;
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.HookServer;
+import dev.metahooks.server.ServerConfig;
+
+/**
+ * {@code java -jar metahooks.jar} serves every controller over HTTP;
+ * {@code java -jar metahooks.jar sync|finalize|customize <controller> < request.json} answers one request
+ * offline and prints the response.
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    if (args.length > 0) {
+      System.exit(OfflineHook.run(args, System.in, System.out, System.err));
+    }
+    ServerConfig config;
+    try {
+      config = ServerConfig.fromEnvironment(System.getenv());
+    } catch (IllegalArgumentException e) {
+      System.err.println("metahooks: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    HookServer server = new HookServer(config, Catalog.controllers()).start();
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "shutdown"));
+  }
+}

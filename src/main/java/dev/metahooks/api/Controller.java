@@ -1,0 +1,127 @@
+package dev.metahooks.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * A controller as the server sees it: a URL name and the hooks it serves, each a pure function from a typed
+ * request to a typed response. The server never knows a controller's domain; a controller never sees HTTP.
+ *
+ * <pre>{@code
+ * Controller.composite("catset").sync(CatSetController::sync).finalize(CatSetController::sync).build();
+ * }</pre>
+ */
+public final class Controller {
+  private final String name;
+  private final Map<Hook, Function<ObjectNode, Object>> hooks;
+
+  private Controller(String name, Map<Hook, Function<ObjectNode, Object>> hooks) {
+    this.name = name;
+    this.hooks = Collections.unmodifiableMap(new EnumMap<>(hooks));
+  }
+
+  public static CompositeBuilder composite(String name) {
+    return new CompositeBuilder(name);
+  }
+
+  public static DecoratorBuilder decorator(String name) {
+    return new DecoratorBuilder(name);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Set<Hook> hooks() {
+    return hooks.keySet();
+  }
+
+  public boolean serves(Hook hook) {
+    return hooks.containsKey(hook);
+  }
+
+  /**
+   * Reads the body as this hook's request type, runs the hook and returns its response record.
+   *
+   * @throws InvalidRequestException when the body lacks what the hook needs
+   * @throws IllegalArgumentException when this controller does not serve the hook
+   */
+  public Object handle(Hook hook, ObjectNode body) {
+    Function<ObjectNode, Object> handler = hooks.get(hook);
+    if (handler == null) {
+      throw new IllegalArgumentException(name + " has no " + hook.path() + " hook");
+    }
+    return handler.apply(body);
+  }
+
+  private abstract static class Builder<B extends Builder<B>> {
+    final String name;
+    final Map<Hook, Function<ObjectNode, Object>> hooks = new EnumMap<>(Hook.class);
+
+    Builder(String name) {
+      this.name = name;
+    }
+
+    abstract B self();
+
+    public B customize(Function<CustomizeRequest, CustomizeResponse> hook) {
+      hooks.put(Hook.CUSTOMIZE, body -> hook.apply(CustomizeRequest.read(body)));
+      return self();
+    }
+
+    public Controller build() {
+      if (hooks.isEmpty()) {
+        throw new IllegalStateException(name + " serves no hook");
+      }
+      return new Controller(name, hooks);
+    }
+  }
+
+  /** Hooks of a CompositeController: sync and finalize get a parent and its children. */
+  public static final class CompositeBuilder extends Builder<CompositeBuilder> {
+    CompositeBuilder(String name) {
+      super(name);
+    }
+
+    @Override
+    CompositeBuilder self() {
+      return this;
+    }
+
+    public CompositeBuilder sync(Function<CompositeRequest, CompositeResponse> hook) {
+      hooks.put(Hook.SYNC, body -> hook.apply(CompositeRequest.read(body, Hook.SYNC)));
+      return this;
+    }
+
+    public CompositeBuilder finalize(Function<CompositeRequest, CompositeResponse> hook) {
+      hooks.put(Hook.FINALIZE, body -> hook.apply(CompositeRequest.read(body, Hook.FINALIZE)));
+      return this;
+    }
+  }
+
+  /** Hooks of a DecoratorController: sync and finalize get a target object and its attachments. */
+  public static final class DecoratorBuilder extends Builder<DecoratorBuilder> {
+    DecoratorBuilder(String name) {
+      super(name);
+    }
+
+    @Override
+    DecoratorBuilder self() {
+      return this;
+    }
+
+    public DecoratorBuilder sync(Function<DecoratorRequest, DecoratorResponse> hook) {
+      hooks.put(Hook.SYNC, body -> hook.apply(DecoratorRequest.read(body, Hook.SYNC)));
+      return this;
+    }
+
+    public DecoratorBuilder finalize(Function<DecoratorRequest, DecoratorResponse> hook) {
+      hooks.put(Hook.FINALIZE, body -> hook.apply(DecoratorRequest.read(body, Hook.FINALIZE)));
+      return this;
+    }
+  }
+}

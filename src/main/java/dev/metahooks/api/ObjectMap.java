@@ -1,0 +1,165 @@
+package dev.metahooks.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@code children}, {@code attachments} and {@code related} maps of a hook request, read the same way
+ * whatever the hook version: by apiVersion and kind, then namespace and name.
+ *
+ * <p>On the wire the outer key is {@code Kind.version} (core group) or {@code Kind.group/version}, and the
+ * inner key depends on the hook version and scopes (contract section 4). Each object's namespace is taken
+ * from its metadata, or else from the key; a key that contradicts the object is refused, because it means
+ * the request was built for another hook version.
+ */
+public final class ObjectMap {
+  /** One observed object with its resolved identity; namespace is "" for cluster-scoped objects. */
+  public record Entry(String key, String namespace, String name, ObjectNode object) {}
+
+  private final String field;
+  private final boolean everyGroupSent;
+  private final Map<String, List<Entry>> groups;
+  /** Built on first lookup, so a hook that only lists pays nothing for it. */
+  private final Map<String, Map<String, Entry>> indexes = new ConcurrentHashMap<>();
+
+  private ObjectMap(String field, boolean everyGroupSent, Map<String, List<Entry>> groups) {
+    this.field = field;
+    this.everyGroupSent = everyGroupSent;
+    this.groups = groups;
+  }
+
+  /** The outer key Metacontroller uses for objects of this apiVersion and kind. */
+  public static String groupKey(String apiVersion, String kind) {
+    return kind + "." + apiVersion;
+  }
+
+  /**
+   * Reads an object map.
+   *
+   * @param everyGroupSent true for children and attachments: Metacontroller sends a (possibly empty) group for
+   *     every declared type, so a missing group means the request is incomplete, not that nothing exists
+   * @param parentNamespace the parent's namespace, "" for a cluster-scoped parent
+   */
+  static ObjectMap read(JsonNode node, String field, boolean everyGroupSent, HookVersion version,
+      String parentNamespace) {
+    Map<String, List<Entry>> groups = new LinkedHashMap<>();
+    if (node != null && !node.isNull()) {
+      ObjectNode outer = Fields.asObject(node, field);
+      outer.fields().forEachRemaining(group -> {
+        String groupPath = field + "['" + group.getKey() + "']";
+        if (group.getValue().isNull()) {
+          groups.put(group.getKey(), List.of());
+          return;
+        }
+        ObjectNode inner = Fields.asObject(group.getValue(), groupPath);
+        List<Entry> entries = new ArrayList<>(inner.size());
+        inner.fields().forEachRemaining(item -> {
+          String path = groupPath + "['" + item.getKey() + "']";
+          ObjectNode object = Fields.asObject(item.getValue(), path);
+          entries.add(entry(item.getKey(), object, path, version, parentNamespace));
+        });
+        groups.put(group.getKey(), Collections.unmodifiableList(entries));
+      });
+    }
+    return new ObjectMap(field, everyGroupSent, groups);
+  }
+
+  private static Entry entry(String key, ObjectNode object, String path, HookVersion version,
+      String parentNamespace) {
+    Fields.requireIdentity(object, path);
+    String name = object.path("metadata").path("name").asText();
+    JsonNode declared = object.path("metadata").path("namespace");
+    int slash = key.indexOf('/');
+    String keyNamespace = slash >= 0 ? key.substring(0, slash) : null;
+    String keyName = slash >= 0 ? key.substring(slash + 1) : key;
+    String namespace;
+    if (declared.isTextual()) {
+      namespace = declared.asText();
+    } else if (keyNamespace != null) {
+      namespace = keyNamespace;
+    } else if (version == HookVersion.V1 && !parentNamespace.isEmpty()) {
+      namespace = parentNamespace; // v1 sends a namespaced parent only objects of its own namespace
+    } else {
+      namespace = "";
+    }
+    String expected = expectedKey(version, parentNamespace, namespace, name);
+    if (!key.equals(expected) || !keyName.equals(name)) {
+      throw new InvalidRequestException(path, "key does not match hook version " + version.name().toLowerCase()
+          + " for object " + (namespace.isEmpty() ? name : namespace + "/" + name) + " (expected '" + expected + "')");
+    }
+    return new Entry(key, namespace, name, object);
+  }
+
+  /** The inner key Metacontroller would use (contract section 4). */
+  private static String expectedKey(HookVersion version, String parentNamespace, String namespace, String name) {
+    if (namespace.isEmpty()) {
+      return name;
+    }
+    if (version == HookVersion.V1 && !parentNamespace.isEmpty() && namespace.equals(parentNamespace)) {
+      return name;
+    }
+    return namespace + "/" + name;
+  }
+
+  /** The objects of one type, in the order the request listed them. */
+  public List<ObjectNode> list(String apiVersion, String kind) {
+    return entries(apiVersion, kind).stream().map(Entry::object).toList();
+  }
+
+  /** The objects of one type with their identities, in the order the request listed them. */
+  public List<Entry> entries(String apiVersion, String kind) {
+    String key = groupKey(apiVersion, kind);
+    List<Entry> entries = groups.get(key);
+    if (entries == null) {
+      if (everyGroupSent) {
+        throw new InvalidRequestException(field + "['" + key + "']",
+            "is missing; Metacontroller sends every declared type, empty or not");
+      }
+      return List.of();
+    }
+    return entries;
+  }
+
+  /** The object of this type with this namespace ("" for cluster-scoped) and name. */
+  public Optional<ObjectNode> get(String apiVersion, String kind, String namespace, String name) {
+    entries(apiVersion, kind); // a missing required group is an error here too
+    Map<String, Entry> index = indexes.computeIfAbsent(groupKey(apiVersion, kind), this::index);
+    Entry entry = index.get(namespace + "/" + name);
+    return entry == null ? Optional.empty() : Optional.of(entry.object());
+  }
+
+  private Map<String, Entry> index(String groupKey) {
+    Map<String, Entry> index = new HashMap<>();
+    for (Entry entry : groups.getOrDefault(groupKey, List.of())) {
+      index.put(entry.namespace() + "/" + entry.name(), entry);
+    }
+    return index;
+  }
+
+  /** The wire keys of one type, as sent (v1 or v2 form). */
+  public List<String> keys(String apiVersion, String kind) {
+    return entries(apiVersion, kind).stream().map(Entry::key).toList();
+  }
+
+  public int count(String apiVersion, String kind) {
+    return entries(apiVersion, kind).size();
+  }
+
+  /** Whether the request carried a group for this type at all. */
+  public boolean has(String apiVersion, String kind) {
+    return groups.containsKey(groupKey(apiVersion, kind));
+  }
+
+  /** Every group key of the request, in order. */
+  public List<String> groupKeys() {
+    return List.copyOf(groups.keySet());
+  }
+}

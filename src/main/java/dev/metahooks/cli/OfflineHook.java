@@ -1,0 +1,40 @@
+package dev.metahooks.cli;
+
+import dev.metahooks.api.Hook;
+import dev.metahooks.api.Json;
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.HookDispatcher;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+
+/**
+ * Answers one hook request without a server or a cluster: the request JSON on standard input, the response
+ * on standard output, exactly as the server would answer it. Exit code 0 for a 200 answer, 2 for a request
+ * the hook refuses (the error JSON is printed), 1 for an internal error.
+ */
+public final class OfflineHook {
+  private static final String USAGE = "usage: metahooks [sync|finalize|customize] <controller> < request.json";
+
+  private OfflineHook() {}
+
+  public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    if (args.length != 2 || Hook.fromPath(args[0]).isEmpty()) {
+      err.println(USAGE);
+      err.println("controllers: " + String.join(", ", Catalog.controllers().stream().map(c -> c.name()).toList()));
+      return 2;
+    }
+    HookDispatcher.Answer answer = new HookDispatcher(Catalog.controllers()).dispatch(args[1], args[0], in);
+    try {
+      out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer.body()));
+    } catch (IOException e) {
+      err.println("metahooks: could not write the response: " + e.getMessage());
+      return 1;
+    }
+    out.flush();
+    if (answer.ok()) {
+      return 0;
+    }
+    return answer.status() >= 500 ? 1 : 2;
+  }
+}

@@ -1,0 +1,77 @@
+package dev.metahooks.server;
+
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.Hook;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Prometheus metrics: per controller and hook, {@code metahooks_hook_requests_total} by outcome and the
+ * latency histogram {@code metahooks_hook_duration_seconds}; plus JVM and process basics.
+ * Requests for unknown paths count under controller and hook {@code unknown}, so a scanner cannot grow
+ * the number of series.
+ */
+public final class HookMetrics implements AutoCloseable {
+  static final String UNKNOWN = "unknown";
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+
+  public HookMetrics(List<Controller> controllers) {
+    new JvmMemoryMetrics().bindTo(registry);
+    gcMetrics.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    // Register every served hook up front so dashboards see zeros rather than gaps.
+    for (Controller controller : controllers) {
+      for (Hook hook : controller.hooks()) {
+        timer(controller.name(), hook.path());
+        counter(controller.name(), hook.path(), "ok");
+      }
+    }
+  }
+
+  public void record(String controller, String hook, String outcome, Duration elapsed) {
+    counter(controller, hook, outcome).increment();
+    timer(controller, hook).record(elapsed);
+  }
+
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  private Counter counter(String controller, String hook, String outcome) {
+    return Counter.builder("metahooks.hook.requests")
+        .description("Hook calls by controller, hook and outcome")
+        .tag("controller", controller).tag("hook", hook).tag("outcome", outcome)
+        .register(registry);
+  }
+
+  private Timer timer(String controller, String hook) {
+    return Timer.builder("metahooks.hook.duration")
+        .description("Time to answer a hook call, from the first byte read to the last byte written")
+        .tag("controller", controller).tag("hook", hook)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofSeconds(10))
+        .register(registry);
+  }
+
+  @Override
+  public void close() {
+    gcMetrics.close();
+    registry.close();
+  }
+}
