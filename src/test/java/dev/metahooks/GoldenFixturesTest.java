@@ -7,6 +7,7 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
 import dev.metahooks.cli.OfflineHook;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.HookAnswers;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Resources;
@@ -62,7 +63,8 @@ class GoldenFixturesTest {
           DynamicTest.dynamicTest("offline CLI", () -> {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             int exit = OfflineHook.run(new String[] {hook, controller}, new ByteArrayInputStream(body),
-                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err,
+                Catalog.controllers(FixedSources.INSTANCE));
             assertThat(exit).isZero();
             assertThat(Json.MAPPER.readTree(out.toByteArray())).isEqualTo(Resources.readObject(response));
           }),

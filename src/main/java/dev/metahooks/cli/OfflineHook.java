@@ -1,5 +1,6 @@
 package dev.metahooks.cli;
 
+import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
@@ -7,6 +8,7 @@ import dev.metahooks.server.HookDispatcher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.util.List;
 
 /**
  * Answers one hook request without a server or a cluster: the request JSON on standard input, the response
@@ -19,12 +21,17 @@ public final class OfflineHook {
   private OfflineHook() {}
 
   public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    return run(args, in, out, err, Catalog.controllers());
+  }
+
+  public static int run(String[] args, InputStream in, PrintStream out, PrintStream err,
+      List<Controller> controllers) {
     if (args.length != 2 || Hook.fromPath(args[0]).isEmpty()) {
       err.println(USAGE);
-      err.println("controllers: " + String.join(", ", Catalog.controllers().stream().map(c -> c.name()).toList()));
+      err.println("controllers: " + String.join(", ", controllers.stream().map(Controller::name).toList()));
       return 2;
     }
-    HookDispatcher.Answer answer = new HookDispatcher(Catalog.controllers()).dispatch(args[1], args[0], in);
+    HookDispatcher.Answer answer = new HookDispatcher(controllers).dispatch(args[1], args[0], in);
     try {
       out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer.body()));
     } catch (IOException e) {

@@ -8,7 +8,7 @@ import java.io.ByteArrayInputStream;
 
 /** Calls a hook in-process, the way the server does, and gives its answer as a JSON tree. */
 public final class HookAnswers {
-  private static final HookDispatcher DISPATCHER = new HookDispatcher(Catalog.controllers());
+  private static final HookDispatcher DISPATCHER = new HookDispatcher(Catalog.controllers(FixedSources.INSTANCE));
 
   private HookAnswers() {}
 

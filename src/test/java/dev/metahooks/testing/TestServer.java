@@ -14,7 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * The real server with every controller, on a free port, shared by the tests of one JVM, and a small client
+ * The real server with every controller (time and secrets pinned by {@link FixedSources}), on a free port, shared by the tests of one JVM, and a small client
  * that posts JSON to it the way Metacontroller does.
  */
 public final class TestServer {
@@ -25,7 +25,7 @@ public final class TestServer {
 
   public static synchronized int port() {
     if (server == null) {
-      server = new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers()).start();
+      server = new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers(FixedSources.INSTANCE)).start();
       Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     }
     return server.port();
