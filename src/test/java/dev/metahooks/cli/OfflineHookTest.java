@@ -1,0 +1,49 @@
+package dev.metahooks.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.Resources;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class OfflineHookTest {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(InputStream in, String... args) {
+    return OfflineHook.run(args, in, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void printsTheAnswerOfAFixture() throws Exception {
+    byte[] request = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
+    assertThat(run(new ByteArrayInputStream(request), "sync", "hello-world")).isZero();
+    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("children").get(0).path("metadata").path("name").asText())
+        .isEqualTo("your-name");
+  }
+
+  @Test
+  void aRefusedRequestPrintsTheErrorAndExitsWithTwo() throws Exception {
+    assertThat(run(new ByteArrayInputStream("{\"parent\": {}}".getBytes()), "sync", "hello-world")).isEqualTo(2);
+    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("field").asText()).isEqualTo("parent.metadata");
+  }
+
+  @Test
+  void badArgumentsPrintUsage() {
+    assertThat(run(InputStream.nullInputStream(), "sink", "hello-world")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage:").contains("hello-world");
+    assertThat(run(InputStream.nullInputStream(), "sync")).isEqualTo(2);
+  }
+
+  @Test
+  void anUnknownControllerIsAnError() {
+    assertThat(run(new ByteArrayInputStream("{}".getBytes()), "sync", "nope")).isEqualTo(2);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("no controller named 'nope'");
+  }
+}

@@ -1,0 +1,217 @@
+package dev.metahooks.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.api.CompositeResponse;
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.Resources;
+import dev.metahooks.testing.TestServer;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The HTTP surface on a real port: every class of bad input gets its status and a JSON error naming it. */
+class HttpSurfaceTest {
+  private static final String SYNC = "/hello-world/sync";
+  private static final byte[] VALID = Resources.bytes(
+      Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
+
+  private static HookServer faulty;
+
+  @BeforeAll
+  static void startFaultyServer() {
+    Controller throwing = Controller.composite("faulty").sync(request -> {
+      throw new IllegalStateException("secret-token-123 leaked into an exception message");
+    }).build();
+    Controller unserialisable = Controller.composite("unserialisable")
+        .sync(request -> CompositeResponse.of(null, List.of(Json.object().putPOJO("x", new Object())))).build();
+    faulty = new HookServer(ServerConfig.defaults().withPort(0).withMaxBodyBytes(1024),
+        List.of(throwing, unserialisable)).start();
+  }
+
+  @AfterAll
+  static void stopFaultyServer() {
+    faulty.close();
+  }
+
+  static Stream<Arguments> badBodies() {
+    return Stream.of(
+        Arguments.of("malformed", "{\"parent\": }", 400, "malformed JSON at line 1, column 12"),
+        Arguments.of("truncated", "{\"parent\": {\"metadata\": {\"name\": \"x\"", 400, "malformed JSON at line 1"),
+        Arguments.of("empty", "", 400, "empty request body"),
+        Arguments.of("array", "[1, 2]", 400, "must be a JSON object, not array"),
+        Arguments.of("string", "\"hello\"", 400, "must be a JSON object, not string"),
+        Arguments.of("trailing garbage", "{} {}", 400, "malformed JSON"),
+        Arguments.of("duplicate key", "{\"parent\": {}, \"parent\": {}}", 400, "Duplicate field 'parent'"),
+        Arguments.of("too deep", "[".repeat(500) + "]".repeat(500), 400, "exceeds a parser limit"),
+        Arguments.of("huge number", "{\"n\": " + "9".repeat(500) + "}", 400, "exceeds a parser limit"),
+        Arguments.of("no parent", "{\"children\": {}}", 422, "parent: is required"),
+        Arguments.of("parent an array", "{\"parent\": []}", 422, "parent: must be an object, not an array"),
+        Arguments.of("parent without metadata", "{\"parent\": {}}", 422, "parent.metadata: is required"),
+        Arguments.of("parent without name", "{\"parent\": {\"metadata\": {}}}", 422, "parent.metadata.name: is required"),
+        Arguments.of("name not a string", "{\"parent\": {\"metadata\": {\"name\": 7}}}", 422,
+            "parent.metadata.name: must be a non-empty string"),
+        Arguments.of("children a list", parent("\"children\": []"), 422, "children: must be an object, not an array"),
+        Arguments.of("group a list", parent("\"children\": {\"Pod.v1\": []}"), 422,
+            "children['Pod.v1']: must be an object, not an array"),
+        Arguments.of("child without metadata", parent("\"children\": {\"Pod.v1\": {\"p\": {\"kind\": \"Pod\"}}}"), 422,
+            "children['Pod.v1']['p'].metadata: is required"),
+        Arguments.of("v2 key in a v1 request", parent(
+            "\"children\": {\"Pod.v1\": {\"ns/p\": {\"metadata\": {\"name\": \"p\", \"namespace\": \"other\"}}}}"), 422,
+            "key does not match hook version v1"),
+        Arguments.of("declared group missing", parent("\"children\": {}"), 422, "children['Pod.v1']: is missing"),
+        Arguments.of("finalizing not a boolean", parent("\"children\": {\"Pod.v1\": {}}, \"finalizing\": \"yes\""), 422,
+            "finalizing: must be a boolean"),
+        Arguments.of("unknown hook version", "{\"controller\": {\"spec\": {\"hooks\": {\"sync\": {\"version\": \"v3\"}}}}, "
+            + "\"parent\": {\"metadata\": {\"name\": \"x\"}}}", 422, "unknown hook version \"v3\""));
+  }
+
+  private static String parent(String rest) {
+    return "{\"parent\": {\"metadata\": {\"name\": \"x\", \"namespace\": \"ns\"}}, " + rest + "}";
+  }
+
+  @ParameterizedTest(name = "{0} -> {2}")
+  @MethodSource("badBodies")
+  void badInputGetsAClearJsonError(String label, String body, int status, String message) {
+    TestServer.Reply reply = TestServer.post(SYNC, body.getBytes(StandardCharsets.UTF_8));
+    assertThat(reply.status()).as(reply.body()).isEqualTo(status);
+    assertThat(reply.contentType()).startsWith("application/json");
+    assertThat(reply.json().path("message").asText()).contains(message);
+    assertThat(reply.json().path("error").asText()).isNotBlank();
+    assertThat(reply.body()).doesNotContain("at dev.metahooks", "Exception");
+  }
+
+  @Test
+  void invalidRequestsNameTheField() {
+    TestServer.Reply reply = TestServer.post(SYNC, "{\"parent\": {\"metadata\": {}}}".getBytes());
+    assertThat(reply.json().path("field").asText()).isEqualTo("parent.metadata.name");
+    assertThat(reply.json().path("error").asText()).isEqualTo("invalid_request");
+  }
+
+  @Test
+  void unknownControllerAndHookAre404() {
+    TestServer.Reply controller = TestServer.post("/no-such-controller/sync", VALID);
+    assertThat(controller.status()).isEqualTo(404);
+    assertThat(controller.json().path("message").asText()).contains("no controller named 'no-such-controller'");
+    TestServer.Reply hook = TestServer.post("/hello-world/finalize", VALID);
+    assertThat(hook.status()).isEqualTo(404);
+    assertThat(hook.json().path("message").asText()).contains("has no 'finalize' hook").contains("sync");
+    TestServer.Reply other = TestServer.send(HttpRequest.newBuilder(TestServer.uri("/a/b/c")).GET().build());
+    assertThat(other.status()).isEqualTo(404);
+    assertThat(other.json().path("error").asText()).isEqualTo("not_found");
+  }
+
+  @Test
+  void wrongMethodIs405() {
+    TestServer.Reply reply = TestServer.send(HttpRequest.newBuilder(TestServer.uri(SYNC)).GET().build());
+    assertThat(reply.status()).isEqualTo(405);
+    assertThat(reply.json().path("error").asText()).isEqualTo("method_not_allowed");
+    TestServer.Reply put = TestServer.send(HttpRequest.newBuilder(TestServer.uri(SYNC))
+        .PUT(HttpRequest.BodyPublishers.ofByteArray(VALID)).build());
+    assertThat(put.status()).isEqualTo(405);
+  }
+
+  @Test
+  void wrongContentTypeIs415() {
+    TestServer.Reply reply = TestServer.send(HttpRequest.newBuilder(TestServer.uri(SYNC))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(VALID)).build());
+    assertThat(reply.status()).isEqualTo(415);
+    assertThat(reply.json().path("message").asText()).contains("application/json");
+  }
+
+  @Test
+  void jsonWithCharsetIsAccepted() {
+    TestServer.Reply reply = TestServer.send(HttpRequest.newBuilder(TestServer.uri(SYNC))
+        .header("Content-Type", "application/json; charset=utf-8")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(VALID)).build());
+    assertThat(reply.status()).isEqualTo(200);
+  }
+
+  @Test
+  void largeBodiesWithinTheDefaultLimitAreServed() {
+    // Javalin's own default limit is 1,000,000 bytes; Metacontroller sends far more for big parents.
+    String padding = "x".repeat(3 * 1024 * 1024);
+    String body = new String(VALID, StandardCharsets.UTF_8).replaceFirst("\\{", "{\"padding\": \"" + padding + "\",");
+    TestServer.Reply reply = TestServer.post(SYNC, body.getBytes(StandardCharsets.UTF_8));
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+  }
+
+  @Test
+  void bodiesOverTheLimitAre413WithOrWithoutContentLength() {
+    byte[] big = ("{\"parent\": {\"metadata\": {\"name\": \"" + "x".repeat(4096) + "\"}}}").getBytes();
+    TestServer.Reply declared = TestServer.send(HttpRequest.newBuilder(uri(faulty, "/faulty/sync"))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(big)).build());
+    assertThat(declared.status()).isEqualTo(413);
+    assertThat(declared.json().path("message").asText()).contains("1024 bytes");
+    // A chunked body has no Content-Length: the limit is enforced while streaming.
+    TestServer.Reply chunked = TestServer.send(HttpRequest.newBuilder(uri(faulty, "/faulty/sync"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build());
+    assertThat(chunked.status()).isEqualTo(413);
+  }
+
+  @Test
+  void aFaultInAControllerIs500WithoutDetails() {
+    TestServer.Reply reply = TestServer.send(HttpRequest.newBuilder(uri(faulty, "/faulty/sync"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"parent\": {\"metadata\": {\"name\": \"x\"}}}")).build());
+    assertThat(reply.status()).isEqualTo(500);
+    JsonNode body = reply.json();
+    assertThat(body.path("error").asText()).isEqualTo("internal_error");
+    assertThat(body.path("message").asText()).contains("faulty sync hook failed");
+    assertThat(reply.body()).doesNotContain("secret-token-123", "IllegalStateException", "at dev.");
+  }
+
+  @Test
+  void anUnwritableResponseIs500NotAPartial200() {
+    TestServer.Reply reply = TestServer.send(HttpRequest.newBuilder(uri(faulty, "/unserialisable/sync"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"parent\": {\"metadata\": {\"name\": \"x\"}}}")).build());
+    assertThat(reply.status()).isEqualTo(500);
+    assertThat(reply.json().path("error").asText()).isEqualTo("internal_error");
+  }
+
+  @Test
+  void healthReadinessAndMetrics() {
+    TestServer.post(SYNC, VALID);
+    TestServer.post(SYNC, "[]".getBytes());
+    assertThat(get("/healthz").status()).isEqualTo(200);
+    assertThat(get("/readyz").json().path("status").asText()).isEqualTo("ready");
+    TestServer.Reply metrics = get("/metrics");
+    assertThat(metrics.status()).isEqualTo(200);
+    assertThat(metrics.contentType()).startsWith("text/plain");
+    assertThat(metrics.body())
+        .containsPattern("metahooks_hook_requests_total\\{controller=\"hello-world\",hook=\"sync\",outcome=\"ok\"} [1-9]")
+        .containsPattern("metahooks_hook_requests_total\\{controller=\"hello-world\",hook=\"sync\",outcome=\"bad_request\"} [1-9]")
+        .contains("metahooks_hook_duration_seconds_bucket{controller=\"hello-world\",hook=\"sync\"")
+        .contains("jvm_memory_used_bytes")
+        .contains("process_uptime_seconds");
+  }
+
+  @Test
+  void unknownPathsDoNotCreateMetricSeries() {
+    TestServer.post("/scanner-" + System.nanoTime() + "/sync", VALID);
+    assertThat(get("/metrics").body()).doesNotContain("scanner-")
+        .contains("controller=\"unknown\",hook=\"unknown\",outcome=\"not_found\"");
+  }
+
+  private static TestServer.Reply get(String path) {
+    return TestServer.send(HttpRequest.newBuilder(TestServer.uri(path)).GET().build());
+  }
+
+  private static URI uri(HookServer server, String path) {
+    return URI.create("http://localhost:" + server.port() + path);
+  }
+}
