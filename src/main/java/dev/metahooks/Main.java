@@ -26,6 +26,7 @@ public final class Main {
       return;
     }
     HookServer server = new HookServer(config, Catalog.controllers()).start();
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "shutdown"));
+    // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully).
+    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownGracefully, "shutdown"));
   }
 }

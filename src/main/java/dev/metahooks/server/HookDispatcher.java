@@ -11,10 +11,13 @@ import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,10 +33,17 @@ import org.slf4j.LoggerFactory;
 public final class HookDispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(HookDispatcher.class);
 
-  /** What the dispatcher answered: an HTTP status, a JSON-serialisable body and a metrics outcome. */
-  public record Answer(int status, Object body, String outcome) {
+  /**
+   * What the dispatcher answered: an HTTP status, a JSON-serialisable body, a metrics outcome, and what the
+   * request was about (for the log line); {@code request} is null when the body could not be read.
+   */
+  public record Answer(int status, Object body, String outcome, ObjectNode request) {
     public boolean ok() {
       return status == 200;
+    }
+
+    public Answer about(ObjectNode parsed) {
+      return new Answer(status, body, outcome, parsed);
     }
   }
 
@@ -83,14 +93,28 @@ public final class HookDispatcher {
       return error(400, "bad_request", e.getMessage(), null);
     }
     try {
-      return new Answer(200, controller.handle(hook.get(), request), "ok");
+      return new Answer(200, controller.handle(hook.get(), request), "ok", request);
     } catch (InvalidRequestException e) {
-      return error(422, "invalid_request", e.getMessage(), e.field());
+      return error(422, "invalid_request", e.getMessage(), e.field()).about(request);
     } catch (RuntimeException | StackOverflowError e) {
-      LOG.error("{}/{} failed for {}", controllerName, hookPath, parentOf(request), e);
+      logFault(controllerName, hookPath, request, e);
       return error(500, "internal_error", "the " + controllerName + " " + hookPath
-          + " hook failed; the server log has the details", null);
+          + " hook failed; the server log has the details", null).about(request);
     }
+  }
+
+  /** Logs a fault once, with what it was about; Secret values of the request are masked in the text. */
+  private static void logFault(String controller, String hook, ObjectNode request, Throwable e) {
+    Set<String> secrets = Redaction.secretValues(request);
+    StringWriter stack = new StringWriter();
+    e.printStackTrace(new PrintWriter(stack));
+    LOG.atError()
+        .addKeyValue("controller", controller)
+        .addKeyValue("hook", hook)
+        .addKeyValue("parent", parentOf(request))
+        .addKeyValue("error", Redaction.mask(e.toString(), secrets))
+        .addKeyValue("stack", Redaction.mask(stack.toString(), secrets))
+        .log("hook failed");
   }
 
   /** Parses the body into a JSON object, with messages that say what is wrong and where. */
@@ -146,7 +170,7 @@ public final class HookDispatcher {
     if (field != null) {
       body.put("field", field);
     }
-    return new Answer(status, body, code);
+    return new Answer(status, body, code, null);
   }
 
   /** The body is not a JSON object; the message says why and where. */

@@ -1,21 +1,47 @@
 package dev.metahooks.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
+import dev.metahooks.api.CustomizeResponse;
+import dev.metahooks.api.DecoratorResponse;
 import dev.metahooks.api.Json;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP surface: {@code POST /<controller>/<hook>} for every served hook, {@code GET /healthz},
  * {@code /readyz} and {@code /metrics}. Every answer, errors included, is JSON (metrics excepted).
+ *
+ * <p>It protects itself and Metacontroller: at most {@code maxConcurrentHooks} calls run at once (beyond that
+ * 429 with Retry-After, which Metacontroller honours without counting an error); a call not answered within
+ * {@code hookDeadline} gets 503 (Metacontroller retries, nothing is applied), so a client that trickles its
+ * body holds a slot for that long at most; idle connections are closed after {@code idleTimeout}; optional
+ * bearer token and HTTPS with client certificates; graceful shutdown.
  */
 public final class HookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
@@ -24,18 +50,43 @@ public final class HookServer implements AutoCloseable {
   private final ServerConfig config;
   private final HookDispatcher dispatcher;
   private final HookMetrics metrics;
+  private final Semaphore permits;
+  private final ExecutorService workers;
+  private final BearerToken token;
+  private final List<FileWatcher> watchers = new ArrayList<>();
   private final Javalin app;
   private volatile boolean ready;
+  private volatile boolean draining;
 
   public HookServer(ServerConfig config, List<Controller> controllers) {
     this.config = config;
     this.dispatcher = new HookDispatcher(controllers);
     this.metrics = new HookMetrics(controllers);
+    this.permits = new Semaphore(config.maxConcurrentHooks());
+    AtomicInteger threads = new AtomicInteger();
+    this.workers = Executors.newFixedThreadPool(config.maxConcurrentHooks(), r -> {
+      Thread thread = new Thread(r, "hook-" + threads.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
+    this.token = config.tokenFile() == null ? null : new BearerToken(config.tokenFile());
+    if (token != null) {
+      watchers.add(new FileWatcher(config.fileCheckInterval(), "bearer token", List.of(token.file()), token::reload));
+    }
+    SslContextFactory.Server tls = config.tls() == null ? null : tlsContext(config.tls());
     this.app = Javalin.create(javalin -> {
       javalin.startup.showJavalinBanner = false;
       javalin.startup.showOldJavalinVersionWarning = false;
-      javalin.jetty.port = config.port();
       javalin.http.maxRequestSize = config.maxBodyBytes();
+      javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
+      javalin.jetty.addConnector((server, http) -> {
+        ServerConnector connector = tls == null
+            ? new ServerConnector(server, new HttpConnectionFactory(http))
+            : new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(http));
+        connector.setPort(config.port());
+        connector.setIdleTimeout(config.idleTimeout().toMillis());
+        return connector;
+      });
       javalin.routes.get("/healthz", ctx -> json(ctx, 200, Map.of("status", "ok")));
       javalin.routes.get("/readyz", this::readiness);
       javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
@@ -50,17 +101,47 @@ public final class HookServer implements AutoCloseable {
         }
       });
       javalin.routes.exception(Exception.class, (e, ctx) -> {
-        LOG.error("unhandled error on {} {}", ctx.method(), ctx.path(), e);
+        LOG.atError().addKeyValue("path", ctx.path()).addKeyValue("error", e.toString()).log("unhandled error");
         json(ctx, 500, error("internal_error", "unexpected server error"));
       });
     });
   }
 
+  private SslContextFactory.Server tlsContext(ServerConfig.Tls tls) {
+    SslContextFactory.Server context = new SslContextFactory.Server();
+    context.setKeyStore(PemFiles.keyStore(tls.certFile(), tls.keyFile()));
+    context.setKeyStorePassword(new String(PemFiles.PASSWORD));
+    List<java.nio.file.Path> files = new ArrayList<>(List.of(tls.certFile(), tls.keyFile()));
+    if (tls.clientCaFile() != null) {
+      context.setTrustStore(PemFiles.trustStore(tls.clientCaFile()));
+      context.setNeedClientAuth(true);
+      files.add(tls.clientCaFile());
+    }
+    watchers.add(new FileWatcher(config.fileCheckInterval(), "TLS certificate", files, () -> {
+      try {
+        context.reload(reloaded -> {
+          reloaded.setKeyStore(PemFiles.keyStore(tls.certFile(), tls.keyFile()));
+          if (tls.clientCaFile() != null) {
+            reloaded.setTrustStore(PemFiles.trustStore(tls.clientCaFile()));
+          }
+        });
+      } catch (Exception e) {
+        throw new IllegalStateException(e.getMessage(), e);
+      }
+    }));
+    return context;
+  }
+
   public HookServer start() {
     app.start();
     ready = true;
-    LOG.info("metahooks listening on port {} with controllers {}", app.port(),
-        dispatcher.controllers().stream().map(Controller::name).toList());
+    LOG.atInfo()
+        .addKeyValue("port", port())
+        .addKeyValue("tls", config.tls() != null)
+        .addKeyValue("clientCertificates", config.tls() != null && config.tls().clientCaFile() != null)
+        .addKeyValue("bearerToken", token != null)
+        .addKeyValue("controllers", String.join(",", dispatcher.controllers().stream().map(Controller::name).toList()))
+        .log("metahooks listening");
     return this;
   }
 
@@ -69,10 +150,35 @@ public final class HookServer implements AutoCloseable {
     return app.port();
   }
 
+  /**
+   * Stops the way Kubernetes expects on SIGTERM: readiness fails at once while calls are still served for
+   * {@code shutdownDelay} (the pod is leaving the Service's endpoints meanwhile); then new calls get 503 and
+   * calls in flight get up to {@code shutdownTimeout} to finish; then the server stops.
+   */
+  public void shutdownGracefully() {
+    ready = false;
+    LOG.atInfo().addKeyValue("delayMs", config.shutdownDelay().toMillis()).log("shutting down: readiness off");
+    sleep(config.shutdownDelay());
+    draining = true;
+    int max = config.maxConcurrentHooks();
+    boolean drained;
+    try {
+      drained = permits.tryAcquire(max, config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      drained = false;
+    }
+    LOG.atInfo().addKeyValue("drained", drained).log("shutting down: calls in flight " + (drained ? "finished" : "cut"));
+    close();
+  }
+
   @Override
   public void close() {
     ready = false;
+    draining = true;
+    watchers.forEach(FileWatcher::close);
     app.stop();
+    workers.shutdownNow();
     metrics.close();
   }
 
@@ -88,40 +194,138 @@ public final class HookServer implements AutoCloseable {
     long started = System.nanoTime();
     String controller = ctx.pathParam("controller");
     String hook = ctx.pathParam("hook");
-    HookDispatcher.Answer answer = answer(ctx, controller, hook);
-    byte[] body;
-    try {
-      body = Json.MAPPER.writeValueAsBytes(answer.body());
-    } catch (JsonProcessingException e) {
-      LOG.error("{}/{} returned a response that cannot be written as JSON", controller, hook, e);
-      answer = HookDispatcher.error(500, "internal_error", "the response could not be serialised", null);
-      body = "{\"error\":\"internal_error\",\"message\":\"the response could not be serialised\"}".getBytes();
+    boolean known = dispatcher.serves(controller, hook);
+    HookDispatcher.Answer answer = guarded(ctx, controller, hook, known);
+    byte[] body = write(answer, controller, hook);
+    if (body == null) { // never a 200 with a body Metacontroller cannot read
+      answer = HookDispatcher.error(500, "internal_error", "the response could not be serialised", null)
+          .about(answer.request());
+      body = write(answer, controller, hook);
     }
     ctx.status(answer.status()).contentType(JSON).result(body);
-    boolean known = dispatcher.serves(controller, hook);
+    Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
     metrics.record(known ? controller : HookMetrics.UNKNOWN, known ? hook : HookMetrics.UNKNOWN, answer.outcome(),
-        Duration.ofNanos(System.nanoTime() - started));
+        elapsed);
+    accessLog(controller, hook, answer, elapsed);
+    if (config.logBodies() && answer.request() != null) {
+      LOG.atInfo().addKeyValue("controller", controller).addKeyValue("hook", hook)
+          .addKeyValue("request", Redaction.redactSecrets(answer.request()).toString())
+          .addKeyValue("response", Redaction.redactSecrets(Json.MAPPER.valueToTree(answer.body())).toString())
+          .log("hook bodies");
+    }
+  }
+
+  /** Authentication, overload and deadline around one call. */
+  private HookDispatcher.Answer guarded(Context ctx, String controller, String hook, boolean known) {
+    if (token != null && !token.accepts(ctx.header("Authorization"))) {
+      return HookDispatcher.error(401, "unauthorized", "missing or invalid credentials", null);
+    }
+    if (!known) {
+      return dispatcher.dispatch(controller, hook, InputStream.nullInputStream());
+    }
+    if (draining) {
+      return HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null);
+    }
+    if (!permits.tryAcquire()) {
+      ctx.header("Retry-After", "1");
+      return HookDispatcher.error(429, "too_many_requests",
+          "more than " + config.maxConcurrentHooks() + " hook calls at once; retry after 1 s", null);
+    }
+    Future<HookDispatcher.Answer> call;
+    try {
+      call = workers.submit(() -> {
+        try {
+          return answer(ctx, controller, hook);
+        } finally {
+          permits.release(); // released when the work ends, even after a deadline: it bounds real work
+        }
+      });
+    } catch (RuntimeException e) {
+      permits.release();
+      return HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null);
+    }
+    try {
+      return call.get(config.hookDeadline().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      call.cancel(true);
+      return HookDispatcher.error(503, "deadline_exceeded", "no answer within " + config.hookDeadline().toMillis()
+          + " ms; retry", null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return HookDispatcher.error(503, "shutting_down", "interrupted; retry", null);
+    } catch (ExecutionException e) {
+      LOG.atError().addKeyValue("controller", controller).addKeyValue("hook", hook)
+          .addKeyValue("error", e.getCause().toString()).log("hook call failed");
+      return HookDispatcher.error(500, "internal_error", "unexpected server error", null);
+    }
   }
 
   private HookDispatcher.Answer answer(Context ctx, String controller, String hook) {
-    if (!dispatcher.serves(controller, hook)) {
-      return dispatcher.dispatch(controller, hook, InputStream.nullInputStream());
-    }
     String contentType = ctx.contentType();
     if (contentType != null && !isJson(contentType)) {
       return HookDispatcher.error(415, "unsupported_media_type",
           "Content-Type must be application/json, got '" + contentType + "'", null);
     }
-    long declared = ctx.contentLength();
-    if (declared > config.maxBodyBytes()) {
-      return HookDispatcher.error(413, "payload_too_large", new BodyTooLargeException(config.maxBodyBytes()).getMessage(),
-          null);
+    if (ctx.contentLength() > config.maxBodyBytes()) {
+      return HookDispatcher.error(413, "payload_too_large",
+          new BodyTooLargeException(config.maxBodyBytes()).getMessage(), null);
     }
     try (InputStream body = new LimitedInputStream(ctx.req().getInputStream(), config.maxBodyBytes())) {
       return dispatcher.dispatch(controller, hook, body);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return HookDispatcher.error(400, "bad_request", "could not read the request body: " + e.getMessage(), null);
     }
+  }
+
+  private static byte[] write(HookDispatcher.Answer answer, String controller, String hook) {
+    try {
+      return Json.MAPPER.writeValueAsBytes(answer.body());
+    } catch (JsonProcessingException e) {
+      LOG.atError().addKeyValue("controller", controller).addKeyValue("hook", hook)
+          .addKeyValue("error", e.getOriginalMessage()).log("response cannot be written as JSON");
+      return null;
+    }
+  }
+
+  /** One line per hook call, with what it was about and how it went; never a body. */
+  private void accessLog(String controller, String hook, HookDispatcher.Answer answer, Duration elapsed) {
+    ObjectNode request = answer.request();
+    JsonNode parent = request == null ? Json.object() : request.has("parent") ? request.get("parent")
+        : request.path("object");
+    JsonNode metadata = parent.path("metadata");
+    var line = LOG.atInfo()
+        .addKeyValue("controller", controller)
+        .addKeyValue("hook", hook)
+        .addKeyValue("status", answer.status())
+        .addKeyValue("outcome", answer.outcome())
+        .addKeyValue("durationMs", elapsed.toNanos() / 1_000_000.0);
+    if (request != null) {
+      String version = request.path("controller").path("spec").path("hooks")
+          .path(request.path("finalizing").asBoolean(false) ? "finalize" : hook).path("version").asText("");
+      line = line.addKeyValue("hookVersion", version.isEmpty() ? "v1" : version)
+          .addKeyValue("kind", parent.path("kind").asText(""))
+          .addKeyValue("namespace", metadata.path("namespace").asText(""))
+          .addKeyValue("name", metadata.path("name").asText(""))
+          .addKeyValue("generation", metadata.path("generation").asLong(0));
+    }
+    int children = childCount(answer.body());
+    if (children >= 0) {
+      line = line.addKeyValue("children", children);
+    }
+    line.log("hook call");
+  }
+
+  private static int childCount(Object body) {
+    if (body instanceof CompositeResponse r) {
+      return r.children().size();
+    }
+    if (body instanceof DecoratorResponse r) {
+      return r.attachments() == null ? 0 : r.attachments().size();
+    }
+    if (body instanceof CustomizeResponse r) {
+      return r.relatedResources().size();
+    }
+    return -1;
   }
 
   private static boolean isJson(String contentType) {
@@ -150,7 +354,15 @@ public final class HookServer implements AutoCloseable {
     try {
       ctx.status(status).contentType(JSON).result(Json.MAPPER.writeValueAsBytes(body));
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

@@ -1,5 +1,7 @@
 package dev.metahooks.server;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -8,36 +10,118 @@ import java.util.Map;
  * @param port {@code METAHOOKS_PORT}, default 8080
  * @param maxBodyBytes {@code METAHOOKS_MAX_BODY_BYTES}, default 64 MiB. Metacontroller sends whole objects
  *     with no limit of its own (a CatSet of 10,000 pods is about 30 MB), so the default is generous.
+ * @param maxConcurrentHooks {@code METAHOOKS_MAX_CONCURRENT_HOOKS}, default four per core (at least 8): hook
+ *     calls beyond it get 429 with Retry-After, which Metacontroller honours without counting an error
+ * @param hookDeadline {@code METAHOOKS_HOOK_DEADLINE_MS}, default 5000: a call not answered by then gets 503,
+ *     well before Metacontroller's own 10 s timeout, so it retries instead of waiting on a stuck call
+ * @param idleTimeout {@code METAHOOKS_IDLE_TIMEOUT_MS}, default 30000: a connection silent that long is closed
+ * @param shutdownDelay {@code METAHOOKS_SHUTDOWN_DELAY_MS}, default 3000: after SIGTERM, readiness fails and
+ *     calls are still served this long, while Kubernetes takes the pod out of the Service
+ * @param shutdownTimeout {@code METAHOOKS_SHUTDOWN_TIMEOUT_MS}, default 10000: then new calls get 503 and
+ *     calls in flight get this long to finish
+ * @param tokenFile {@code METAHOOKS_TOKEN_FILE}: when set, hook calls need {@code Authorization: Bearer <token>}
+ * @param tls {@code METAHOOKS_TLS_CERT_FILE}, {@code METAHOOKS_TLS_KEY_FILE} (PEM): when set, the port speaks
+ *     HTTPS; with {@code METAHOOKS_TLS_CLIENT_CA_FILE}, clients must present a certificate signed by that CA
+ * @param fileCheckInterval {@code METAHOOKS_FILE_CHECK_INTERVAL_MS}, default 10000: how often the token and
+ *     certificate files are checked for changes (rotated Secrets are picked up without a restart)
+ * @param logBodies {@code METAHOOKS_LOG_BODIES=true}: log request and response bodies (Secrets redacted)
  */
-public record ServerConfig(int port, long maxBodyBytes) {
+public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,
+    Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,
+    Duration fileCheckInterval, boolean logBodies) {
+
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
 
+  /** HTTPS settings; {@code clientCaFile} null means client certificates are not asked for. */
+  public record Tls(Path certFile, Path keyFile, Path clientCaFile) {}
+
   public ServerConfig {
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("METAHOOKS_PORT must be 0..65535, got " + port);
-    }
-    if (maxBodyBytes < 1) {
-      throw new IllegalArgumentException("METAHOOKS_MAX_BODY_BYTES must be positive, got " + maxBodyBytes);
-    }
+    require(port >= 0 && port <= 65535, "METAHOOKS_PORT must be 0..65535, got " + port);
+    require(maxBodyBytes > 0, "METAHOOKS_MAX_BODY_BYTES must be positive, got " + maxBodyBytes);
+    require(maxConcurrentHooks > 0, "METAHOOKS_MAX_CONCURRENT_HOOKS must be positive, got " + maxConcurrentHooks);
+    require(!hookDeadline.isNegative() && !hookDeadline.isZero(), "METAHOOKS_HOOK_DEADLINE_MS must be positive");
+    require(!idleTimeout.isNegative() && !idleTimeout.isZero(), "METAHOOKS_IDLE_TIMEOUT_MS must be positive");
+    require(!shutdownDelay.isNegative(), "METAHOOKS_SHUTDOWN_DELAY_MS must not be negative");
+    require(!shutdownTimeout.isNegative(), "METAHOOKS_SHUTDOWN_TIMEOUT_MS must not be negative");
+    require(!fileCheckInterval.isNegative() && !fileCheckInterval.isZero(),
+        "METAHOOKS_FILE_CHECK_INTERVAL_MS must be positive");
   }
 
   public static ServerConfig defaults() {
-    return new ServerConfig(DEFAULT_PORT, DEFAULT_MAX_BODY_BYTES);
+    return new ServerConfig(DEFAULT_PORT, DEFAULT_MAX_BODY_BYTES, defaultConcurrency(), Duration.ofSeconds(5),
+        Duration.ofSeconds(30), Duration.ofSeconds(3), Duration.ofSeconds(10), null, null, Duration.ofSeconds(10),
+        false);
   }
 
   public static ServerConfig fromEnvironment(Map<String, String> env) {
+    ServerConfig d = defaults();
+    Path cert = path(env, "METAHOOKS_TLS_CERT_FILE");
+    Path key = path(env, "METAHOOKS_TLS_KEY_FILE");
+    Path clientCa = path(env, "METAHOOKS_TLS_CLIENT_CA_FILE");
+    require((cert == null) == (key == null), "METAHOOKS_TLS_CERT_FILE and METAHOOKS_TLS_KEY_FILE go together");
+    require(clientCa == null || cert != null, "METAHOOKS_TLS_CLIENT_CA_FILE needs METAHOOKS_TLS_CERT_FILE");
     return new ServerConfig(
-        (int) number(env, "METAHOOKS_PORT", DEFAULT_PORT),
-        number(env, "METAHOOKS_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES));
+        (int) number(env, "METAHOOKS_PORT", d.port),
+        number(env, "METAHOOKS_MAX_BODY_BYTES", d.maxBodyBytes),
+        (int) number(env, "METAHOOKS_MAX_CONCURRENT_HOOKS", d.maxConcurrentHooks),
+        millis(env, "METAHOOKS_HOOK_DEADLINE_MS", d.hookDeadline),
+        millis(env, "METAHOOKS_IDLE_TIMEOUT_MS", d.idleTimeout),
+        millis(env, "METAHOOKS_SHUTDOWN_DELAY_MS", d.shutdownDelay),
+        millis(env, "METAHOOKS_SHUTDOWN_TIMEOUT_MS", d.shutdownTimeout),
+        path(env, "METAHOOKS_TOKEN_FILE"),
+        cert == null ? null : new Tls(cert, key, clientCa),
+        millis(env, "METAHOOKS_FILE_CHECK_INTERVAL_MS", d.fileCheckInterval),
+        "true".equalsIgnoreCase(env.getOrDefault("METAHOOKS_LOG_BODIES", "false").trim()));
   }
 
-  public ServerConfig withPort(int newPort) {
-    return new ServerConfig(newPort, maxBodyBytes);
+  private static int defaultConcurrency() {
+    return Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
   }
 
-  public ServerConfig withMaxBodyBytes(long bytes) {
-    return new ServerConfig(port, bytes);
+  public ServerConfig withPort(int value) {
+    return new ServerConfig(value, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies);
+  }
+
+  public ServerConfig withMaxBodyBytes(long value) {
+    return new ServerConfig(port, value, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies);
+  }
+
+  public ServerConfig withLimits(int concurrentHooks, Duration deadline, Duration idle) {
+    return new ServerConfig(port, maxBodyBytes, concurrentHooks, deadline, idle, shutdownDelay,
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies);
+  }
+
+  public ServerConfig withShutdown(Duration delay, Duration timeout) {
+    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, delay,
+        timeout, tokenFile, tls, fileCheckInterval, logBodies);
+  }
+
+  public ServerConfig withSecurity(Path token, Tls https, Duration checkInterval) {
+    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
+        shutdownTimeout, token, https, checkInterval, logBodies);
+  }
+
+  public ServerConfig withLogBodies(boolean value) {
+    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, value);
+  }
+
+  private static void require(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+
+  private static Path path(Map<String, String> env, String name) {
+    String value = env.get(name);
+    return value == null || value.isBlank() ? null : Path.of(value.trim());
+  }
+
+  private static Duration millis(Map<String, String> env, String name, Duration fallback) {
+    return Duration.ofMillis(number(env, name, fallback.toMillis()));
   }
 
   private static long number(Map<String, String> env, String name, long fallback) {
