@@ -79,6 +79,8 @@ public final class HookServer implements AutoCloseable {
       javalin.startup.showOldJavalinVersionWarning = false;
       javalin.http.maxRequestSize = config.maxBodyBytes();
       javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
+      // Jetty would stop itself on SIGTERM, cutting calls in flight; shutdownGracefully decides instead.
+      javalin.jetty.modifyServer(server -> server.setStopAtShutdown(false));
       javalin.jetty.addConnector((server, http) -> {
         ServerConnector connector = tls == null
             ? new ServerConnector(server, new HttpConnectionFactory(http))

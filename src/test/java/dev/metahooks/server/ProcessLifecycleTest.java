@@ -1,0 +1,173 @@
+package dev.metahooks.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real process, as Kubernetes runs it: started with environment variables, serving, logging one JSON line
+ * per hook call, and stopping on SIGTERM without dropping a call in flight.
+ */
+class ProcessLifecycleTest {
+  @TempDir
+  Path dir;
+  private Process process;
+  private int port;
+
+  @AfterEach
+  void kill() {
+    if (process != null) {
+      process.destroyForcibly();
+    }
+  }
+
+  private void start(String... env) throws Exception {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "dev.metahooks.Main")
+        .redirectError(dir.resolve("stderr.log").toFile())
+        .redirectOutput(dir.resolve("stdout.log").toFile());
+    builder.environment().put("METAHOOKS_PORT", String.valueOf(port));
+    builder.environment().put("METAHOOKS_LOG_LEVEL", "info");
+    for (int i = 0; i < env.length; i += 2) {
+      builder.environment().put(env[i], env[i + 1]);
+    }
+    process = builder.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      if (status("/readyz") == 200) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("not ready: " + Files.readString(dir.resolve("stderr.log")));
+  }
+
+  private int status(String path) {
+    try {
+      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+          .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private List<JsonNode> logLines() throws IOException {
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : Files.readAllLines(dir.resolve("stderr.log"))) {
+      if (!line.isBlank()) {
+        lines.add(Json.MAPPER.readTree(line)); // every line is JSON
+      }
+    }
+    return lines;
+  }
+
+  @Test
+  void sigtermDrainsTheCallInFlightThenExits() throws Exception {
+    start("METAHOOKS_SHUTDOWN_DELAY_MS", "500", "METAHOOKS_SHUTDOWN_TIMEOUT_MS", "5000");
+    byte[] body = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
+    int half = body.length / 2;
+    HttpResponse<String> warmUp = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://localhost:" + port + "/hello-world/sync")).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(warmUp.statusCode()).isEqualTo(200);
+    try (Socket socket = new Socket("localhost", port)) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(("POST /hello-world/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+          + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(body, 0, half);
+      out.flush();
+      Thread.sleep(200); // the call is in flight, its body half sent
+
+      process.destroy(); // SIGTERM
+      long stopping = System.nanoTime();
+      Thread.sleep(200);
+      assertThat(status("/readyz")).as("readiness fails first").isEqualTo(503);
+      assertThat(status("/healthz")).as("the process still serves").isEqualTo(200);
+
+      out.write(body, half, body.length - half);
+      out.flush();
+      InputStream in = socket.getInputStream();
+      String reply = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
+      assertThat(reply).as("the call in flight is answered; log: %s", Files.readString(dir.resolve("stderr.log")))
+          .isEqualTo("HTTP/1.1 200");
+
+      assertThat(process.waitFor(15, TimeUnit.SECONDS)).as("exits well within the grace period").isTrue();
+      assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - stopping)).isLessThan(15);
+    }
+    assertThat(logLines()).anySatisfy(line -> assertThat(line.path("message").asText()).startsWith("shutting down"));
+  }
+
+  @Test
+  void oneJsonLogLinePerHookCallAndSecretsNeverLogged() throws Exception {
+    start("METAHOOKS_LOG_BODIES", "true");
+    String secret = "c3VwZXItc2VjcmV0LXBhc3N3b3Jk"; // base64 of super-secret-password
+    String request = new String(Resources.bytes(
+        Resources.path("fixtures/hello-world/sync/01-first-sync.request.json")), StandardCharsets.UTF_8)
+        .replaceFirst("\"related\" *: *\\{ *}", "\"related\": {\"Secret.v1\": {\"creds\": {\"apiVersion\": \"v1\","
+            + " \"kind\": \"Secret\", \"metadata\": {\"name\": \"creds\", \"namespace\": \"hello\"},"
+            + " \"data\": {\"password\": \"" + secret + "\"}}}}");
+    assertThat(request).contains(secret);
+    HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://localhost:" + port + "/hello-world/sync")).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(request)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(reply.statusCode()).isEqualTo(200);
+    process.destroy();
+    process.waitFor(15, TimeUnit.SECONDS);
+
+    String log = Files.readString(dir.resolve("stderr.log"));
+    assertThat(log).doesNotContain(secret, "super-secret-password").contains("<redacted>");
+    JsonNode call = logLines().stream().filter(l -> l.path("message").asText().equals("hook call"))
+        .findFirst().orElseThrow();
+    assertThat(call.path("controller").asText()).isEqualTo("hello-world");
+    assertThat(call.path("hook").asText()).isEqualTo("sync");
+    assertThat(call.path("hookVersion").asText()).isEqualTo("v1");
+    assertThat(call.path("kind").asText()).isEqualTo("HelloWorld");
+    assertThat(call.path("namespace").asText()).isEqualTo("hello");
+    assertThat(call.path("name").asText()).isEqualTo("your-name");
+    assertThat(call.path("generation").asLong()).isEqualTo(1);
+    assertThat(call.path("status").asInt()).isEqualTo(200);
+    assertThat(call.path("outcome").asText()).isEqualTo("ok");
+    assertThat(call.path("children").asInt()).isEqualTo(1);
+    assertThat(call.path("durationMs").isNumber()).isTrue();
+    assertThat(call.path("level").asText()).isEqualTo("INFO");
+  }
+
+  @Test
+  void aBadSettingStopsTheProcessWithAClearMessage() throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "dev.metahooks.Main")
+        .redirectErrorStream(true).redirectOutput(dir.resolve("bad.log").toFile());
+    builder.environment().put("METAHOOKS_PORT", "eighty");
+    Process misconfigured = builder.start();
+    assertThat(misconfigured.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    assertThat(misconfigured.exitValue()).isEqualTo(2);
+    assertThat(Files.readString(dir.resolve("bad.log"))).contains("METAHOOKS_PORT must be a whole number");
+  }
+}

@@ -1,0 +1,39 @@
+package dev.metahooks.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.api.Json;
+import org.junit.jupiter.api.Test;
+
+class RedactionTest {
+  private static final String REQUEST = """
+      {"parent": {"kind": "PostgresCluster", "metadata": {"name": "db"}},
+       "children": {"Secret.v1": {"db-app": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db-app"},
+         "data": {"password": "aHVudGVyMi1odW50ZXIy", "username": "YXBw"},
+         "stringData": {"uri": "postgresql://app:hunter2-hunter2@db-rw:5432/app"}}},
+        "ConfigMap.v1": {"cm": {"kind": "ConfigMap", "metadata": {"name": "cm"}, "data": {"password": "not-a-secret"}}}}}
+      """;
+
+  @Test
+  void secretValuesAreReplacedAndOtherObjectsKept() throws Exception {
+    JsonNode redacted = Redaction.redactSecrets(Json.MAPPER.readTree(REQUEST));
+    JsonNode secret = redacted.path("children").path("Secret.v1").path("db-app");
+    assertThat(secret.path("data").path("password").asText()).isEqualTo("<redacted>");
+    assertThat(secret.path("data").path("username").asText()).isEqualTo("<redacted>");
+    assertThat(secret.path("stringData").path("uri").asText()).isEqualTo("<redacted>");
+    assertThat(secret.path("metadata").path("name").asText()).isEqualTo("db-app");
+    assertThat(redacted.path("children").path("ConfigMap.v1").path("cm").path("data").path("password").asText())
+        .isEqualTo("not-a-secret");
+  }
+
+  @Test
+  void secretValuesAreMaskedInFreeTextTooEncodedOrDecoded() throws Exception {
+    var secrets = Redaction.secretValues(Json.MAPPER.readTree(REQUEST));
+    String message = "failed near aHVudGVyMi1odW50ZXIy and hunter2-hunter2 and postgresql://app:hunter2-hunter2@db-rw";
+    assertThat(Redaction.mask(message, secrets)).doesNotContain("aHVudGVyMi1odW50ZXIy", "hunter2-hunter2")
+        .contains("<redacted>");
+    // Values shorter than four characters are left alone: masking them would garble every message.
+    assertThat(Redaction.mask("app", secrets)).isEqualTo("app");
+  }
+}
