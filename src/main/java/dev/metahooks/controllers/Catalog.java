@@ -3,6 +3,7 @@ package dev.metahooks.controllers;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.configmappropagation.ConfigMapPropagationController;
+import dev.metahooks.controllers.globalconfigmap.GlobalConfigMapController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
 import java.util.List;
 
@@ -19,6 +20,7 @@ public final class Catalog {
   public static List<Controller> controllers(Sources sources) {
     return List.of(
         ConfigMapPropagationController.controller(),
+        GlobalConfigMapController.controller(),
         HelloWorldController.controller());
   }
 }
