@@ -5,6 +5,7 @@ import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.configmappropagation.ConfigMapPropagationController;
 import dev.metahooks.controllers.globalconfigmap.GlobalConfigMapController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
+import dev.metahooks.controllers.secretpropagation.SecretPropagationController;
 import java.util.List;
 
 /** Every controller the server hosts, each under its fixed URL name, sorted by that name. */
@@ -21,6 +22,7 @@ public final class Catalog {
     return List.of(
         ConfigMapPropagationController.controller(),
         GlobalConfigMapController.controller(),
-        HelloWorldController.controller());
+        HelloWorldController.controller(),
+        SecretPropagationController.controller());
   }
 }
