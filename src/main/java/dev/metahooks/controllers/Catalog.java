@@ -5,6 +5,7 @@ import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.configmappropagation.ConfigMapPropagationController;
 import dev.metahooks.controllers.globalconfigmap.GlobalConfigMapController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
+import dev.metahooks.controllers.namespacelist.NamespaceListController;
 import dev.metahooks.controllers.secretpropagation.SecretPropagationController;
 import java.util.List;
 
@@ -23,6 +24,7 @@ public final class Catalog {
         ConfigMapPropagationController.controller(),
         GlobalConfigMapController.controller(),
         HelloWorldController.controller(),
+        NamespaceListController.controller(),
         SecretPropagationController.controller());
   }
 }
