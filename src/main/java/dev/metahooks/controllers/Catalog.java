@@ -2,6 +2,7 @@ package dev.metahooks.controllers;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.configmaplist.ConfigMapListController;
 import dev.metahooks.controllers.configmappropagation.ConfigMapPropagationController;
 import dev.metahooks.controllers.globalconfigmap.GlobalConfigMapController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
@@ -21,6 +22,7 @@ public final class Catalog {
   /** The controllers with the given clock and randomness (tests pin them). */
   public static List<Controller> controllers(Sources sources) {
     return List.of(
+        ConfigMapListController.controller(),
         ConfigMapPropagationController.controller(),
         GlobalConfigMapController.controller(),
         HelloWorldController.controller(),
