@@ -2,7 +2,12 @@ package dev.metahooks.controllers;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.configmaplist.ConfigMapListController;
+import dev.metahooks.controllers.configmappropagation.ConfigMapPropagationController;
+import dev.metahooks.controllers.globalconfigmap.GlobalConfigMapController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
+import dev.metahooks.controllers.namespacelist.NamespaceListController;
+import dev.metahooks.controllers.secretpropagation.SecretPropagationController;
 import java.util.List;
 
 /** Every controller the server hosts, each under its fixed URL name, sorted by that name. */
@@ -17,6 +22,11 @@ public final class Catalog {
   /** The controllers with the given clock and randomness (tests pin them). */
   public static List<Controller> controllers(Sources sources) {
     return List.of(
-        HelloWorldController.controller());
+        ConfigMapListController.controller(),
+        ConfigMapPropagationController.controller(),
+        GlobalConfigMapController.controller(),
+        HelloWorldController.controller(),
+        NamespaceListController.controller(),
+        SecretPropagationController.controller());
   }
 }

@@ -1,0 +1,68 @@
+package dev.metahooks.controllers.globalconfigmap;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.CompositeResponse;
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.CustomizeRequest;
+import dev.metahooks.api.CustomizeResponse;
+import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.ObjectMap;
+import dev.metahooks.kube.Copies;
+import dev.metahooks.kube.ParentSpec;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * GlobalConfigMap ({@code examples.metacontroller.io/v1alpha1}, cluster-scoped) of Metacontroller's examples:
+ * copies one source ConfigMap into every namespace of the cluster but the source's own. Customize asks for the
+ * source by namespace and name and for all Namespaces ({@code labelSelector: {}}), so that a new namespace
+ * triggers a sync.
+ */
+public final class GlobalConfigMapController {
+  private GlobalConfigMapController() {}
+
+  public static Controller controller() {
+    return Controller.composite("global-configmap")
+        .sync(GlobalConfigMapController::sync)
+        .customize(GlobalConfigMapController::customize)
+        .build();
+  }
+
+  record Spec(String sourceName, String sourceNamespace) {
+    static Spec of(ObjectNode parent) {
+      ParentSpec spec = ParentSpec.of(parent);
+      return new Spec(spec.requiredString("sourceName"), spec.requiredString("sourceNamespace"));
+    }
+  }
+
+  public static CustomizeResponse customize(CustomizeRequest request) {
+    Spec spec = Spec.of(request.parent());
+    return CustomizeResponse.of(
+        RelatedResourceRule.of("v1", "configmaps")
+            .inNamespace(spec.sourceNamespace())
+            .withNames(List.of(spec.sourceName())),
+        RelatedResourceRule.of("v1", "namespaces").withLabelSelector(Json.object()));
+  }
+
+  public static CompositeResponse sync(CompositeRequest request) {
+    Spec spec = Spec.of(request.parent());
+    ObjectNode status = Json.object().put("working", "fine");
+    Optional<Copies.Source> source = Copies.find(request.related(), "v1", "ConfigMap",
+        spec.sourceNamespace(), spec.sourceName());
+    List<ObjectNode> copies = source.map(s -> copies(s, request.related(), spec)).orElse(List.of());
+    return CompositeResponse.of(status, copies);
+  }
+
+  /** One copy per related Namespace but the source's, by namespace name; terminating namespaces included. */
+  static List<ObjectNode> copies(Copies.Source source, ObjectMap related, Spec spec) {
+    return related.entries("v1", "Namespace").stream()
+        .map(ObjectMap.Entry::name)
+        .filter(namespace -> !namespace.equals(spec.sourceNamespace()))
+        .sorted()
+        .distinct()
+        .map(namespace -> Copies.configMap(source, namespace))
+        .toList();
+  }
+}

@@ -1,0 +1,66 @@
+package dev.metahooks.controllers.namespacelist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.HookAnswers;
+import dev.metahooks.testing.Resources;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** Requests the hooks refuse (422 naming the field), built from the golden fixtures with one thing broken. */
+class NamespaceListControllerTest {
+  private static final String FIRST_SYNC = "sync/01-first-sync-lists-matching-namespace";
+  private static final String CUSTOMIZE = "customize/01-match-labels";
+
+  @Test
+  void malformedSelectorsAreNamed() {
+    assertRefused(CUSTOMIZE, r -> spec(r).put("labelSelector", "env=prod"), "parent.spec.labelSelector");
+    assertRefused(CUSTOMIZE, r -> spec(r).withObjectProperty("labelSelector").put("matchLabel", "x"),
+        "parent.spec.labelSelector.matchLabel");
+    assertRefused(CUSTOMIZE, r -> spec(r).withObjectProperty("labelSelector").putArray("matchExpressions")
+        .addObject().put("key", "env").put("operator", "In"), "parent.spec.labelSelector.matchExpressions[0].values");
+  }
+
+  @Test
+  void nullSelectorSelectsEverythingLikeAnAbsentOne() {
+    ObjectNode request = fixture(CUSTOMIZE);
+    spec(request).putNull("labelSelector");
+    HookAnswers.Answer answer = call("customize", request);
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.body().at("/relatedResources/0/labelSelector")).isEqualTo(Json.object());
+  }
+
+  @Test
+  void syncNeedsANamespacedParent() {
+    assertRefused(FIRST_SYNC, r -> {
+      r.withObjectProperty("parent").withObjectProperty("metadata").remove("namespace");
+      r.withObjectProperty("children").putObject("ConfigMap.v1");
+    }, "parent.metadata.namespace");
+  }
+
+  private static ObjectNode spec(ObjectNode request) {
+    return request.withObjectProperty("parent").withObjectProperty("spec");
+  }
+
+  private static ObjectNode fixture(String name) {
+    return Resources.readObject(Resources.path("fixtures/namespace-list/" + name + ".request.json"));
+  }
+
+  private static HookAnswers.Answer call(String hook, ObjectNode request) {
+    try {
+      return HookAnswers.call("namespace-list", hook, Json.MAPPER.writeValueAsBytes(request));
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static void assertRefused(String fixture, Consumer<ObjectNode> breakIt, String field) {
+    ObjectNode request = fixture(fixture);
+    breakIt.accept(request);
+    HookAnswers.Answer answer = call(fixture.substring(0, fixture.indexOf('/')), request);
+    assertThat(answer.status()).as("%s", answer.body()).isEqualTo(422);
+    assertThat(answer.body().path("field").asText()).isEqualTo(field);
+  }
+}
