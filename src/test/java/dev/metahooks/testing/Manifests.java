@@ -2,7 +2,6 @@ package dev.metahooks.testing;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,9 +46,10 @@ public final class Manifests {
   /** Every non-empty document of a YAML text. */
   public static List<JsonNode> parse(String yaml) {
     List<JsonNode> documents = new ArrayList<>();
-    try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
-      while (it.hasNextValue()) {
-        JsonNode document = it.nextValue();
+    // One tree per document; a reader's readValues would instead unwrap a document that is a list.
+    try (JsonParser parser = YAML.createParser(yaml)) {
+      while (parser.nextToken() != null) {
+        JsonNode document = YAML.readTree(parser);
         if (document != null && !document.isNull() && !document.isMissingNode()) {
           documents.add(document);
         }
