@@ -11,7 +11,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,7 +76,10 @@ public final class CrdSchema {
     }
   }
 
-  /** A bare schema: validates any value, without the checks of apiVersion, kind and metadata. */
+  /**
+   * A CRD's root schema on its own: objects are validated against it (apiVersion, kind and metadata are
+   * implied at the root), but their apiVersion, kind and metadata.name are not checked.
+   */
   public static CrdSchema of(JsonNode openApiV3Schema) {
     return new CrdSchema(null, null, openApiV3Schema);
   }
@@ -423,8 +425,7 @@ public final class CrdSchema {
     JsonNode properties = s.path("properties");
     JsonNode additional = s.get("additionalProperties");
     boolean preserve = s.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
-    for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = it.next();
+    for (Map.Entry<String, JsonNode> field : object.properties()) {
       String name = field.getKey();
       JsonNode value = field.getValue();
       String at = child(path, name);
@@ -493,8 +494,7 @@ public final class CrdSchema {
   private static void applyDefaults(JsonNode s, JsonNode v) {
     if (v instanceof ObjectNode object) {
       JsonNode properties = s.path("properties");
-      for (Iterator<Map.Entry<String, JsonNode>> it = properties.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> property = it.next();
+      for (Map.Entry<String, JsonNode> property : properties.properties()) {
         JsonNode present = object.get(property.getKey());
         if (property.getValue().has("default") && (present == null || isDefaultableNull(present, property.getValue()))) {
           object.set(property.getKey(), property.getValue().get("default").deepCopy());
