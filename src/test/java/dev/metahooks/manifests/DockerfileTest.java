@@ -1,0 +1,179 @@
+package dev.metahooks.manifests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The Dockerfile, read rather than built: the build stage produces what the runtime stage copies (checked
+ * against pom.xml), the runtime runs as the non-root user the Deployment names, on the port it names, and the
+ * build context holds only what the build needs.
+ */
+class DockerfileTest {
+  private static final Path PROJECT = Resources.projectDir();
+
+  /** One instruction, continuation lines joined; {@code stage} counts FROM lines from 0. */
+  record Instruction(int stage, String keyword, String arguments) {}
+
+  static List<Instruction> instructions() throws IOException {
+    List<Instruction> instructions = new ArrayList<>();
+    StringBuilder pending = new StringBuilder();
+    int stage = -1;
+    for (String line : Files.readAllLines(PROJECT.resolve("Dockerfile"))) {
+      String trimmed = line.strip();
+      if (trimmed.startsWith("#") || (trimmed.isEmpty() && pending.isEmpty())) {
+        continue;
+      }
+      if (trimmed.endsWith("\\")) {
+        pending.append(trimmed, 0, trimmed.length() - 1).append(' ');
+        continue;
+      }
+      pending.append(trimmed);
+      String text = pending.toString().strip();
+      pending.setLength(0);
+      int space = text.indexOf(' ');
+      String keyword = text.substring(0, space).toUpperCase();
+      if (keyword.equals("FROM")) {
+        stage++;
+      }
+      instructions.add(new Instruction(stage, keyword, text.substring(space + 1).strip()));
+    }
+    return instructions;
+  }
+
+  private static List<Instruction> stage(int stage, String keyword) throws IOException {
+    return instructions().stream().filter(i -> i.stage() == stage && i.keyword().equals(keyword)).toList();
+  }
+
+  private static int lastStage() throws IOException {
+    return instructions().get(instructions().size() - 1).stage();
+  }
+
+  @Test
+  void buildsWithMavenAndRunsOnAJre() throws IOException {
+    assertThat(stage(0, "FROM")).singleElement().extracting(Instruction::arguments)
+        .isEqualTo("maven:3-eclipse-temurin-17 AS build");
+    assertThat(lastStage()).isEqualTo(1);
+    assertThat(stage(1, "FROM")).singleElement().extracting(Instruction::arguments)
+        .asString().startsWith("eclipse-temurin:17-jre");
+  }
+
+  @Test
+  void fetchesDependenciesBeforeCopyingTheSources() throws IOException {
+    List<String> build = instructions().stream().filter(i -> i.stage() == 0)
+        .map(i -> i.keyword() + " " + i.arguments()).toList();
+    int pom = indexOf(build, s -> s.startsWith("COPY pom.xml"));
+    int goOffline = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains("dependency:go-offline"));
+    int sources = indexOf(build, s -> s.startsWith("COPY src"));
+    int packaging = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains(" package") && s.contains("-DskipTests"));
+    assertThat(List.of(pom, goOffline, sources, packaging)).as("order in %s", build).doesNotContain(-1).isSorted();
+  }
+
+  @Test
+  void copiesTheJarAndItsLibrariesThatTheBuildProduces() throws Exception {
+    String workdir = stage(0, "WORKDIR").get(0).arguments();
+    List<String[]> copies = stage(1, "COPY").stream().map(i -> i.arguments().split("\\s+")).toList();
+    assertThat(copies).allSatisfy(c -> assertThat(c[0]).isEqualTo("--from=build"));
+    assertThat(copies).extracting(c -> c[1])
+        .containsExactly(workdir + "/target/lib/", workdir + "/target/metahooks.jar");
+
+    Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(PROJECT.resolve("pom.xml").toFile());
+    Element build = (Element) pom.getDocumentElement().getElementsByTagName("build").item(0);
+    assertThat(text(build, "finalName")).as("target/<finalName>.jar").isEqualTo("metahooks");
+    assertThat(text(build, "outputDirectory")).as("copy-dependencies output").isEqualTo("${project.build.directory}/lib");
+    assertThat(text(build, "classpathPrefix")).as("the jar's Class-Path").isEqualTo("lib/");
+
+    // The jar finds its libraries at lib/ beside itself.
+    String jar = copies.get(1)[2];
+    assertThat(copies.get(0)[2]).isEqualTo(jar.substring(0, jar.lastIndexOf('/')) + "/lib/");
+  }
+
+  @Test
+  void runsTheJarWithContainerAwareJvmFlags() throws IOException {
+    JsonNode entrypoint = Json.MAPPER.readTree(stage(1, "ENTRYPOINT").get(0).arguments());
+    List<String> words = new ArrayList<>();
+    entrypoint.forEach(w -> words.add(w.asText()));
+    String jar = stage(1, "COPY").get(1).arguments().split("\\s+")[2];
+    assertThat(words.get(0)).isEqualTo("java");
+    assertThat(words.subList(words.size() - 2, words.size())).containsExactly("-jar", jar);
+    assertThat(words).anyMatch(w -> w.startsWith("-XX:MaxRAMPercentage="));
+    assertThat(words).contains("-XX:+ExitOnOutOfMemoryError");
+    assertThat(stage(1, "CMD")).as("CMD would become arguments of the server").isEmpty();
+  }
+
+  @Test
+  void runsAsTheNonRootUserAndPortTheDeploymentNames() throws IOException {
+    List<Instruction> users = stage(1, "USER");
+    assertThat(users).hasSize(1);
+    String[] ids = users.get(0).arguments().split(":");
+    assertThat(ids).as("numeric uid:gid, so the kubelet can check runAsNonRoot").hasSize(2)
+        .allMatch(id -> id.matches("[0-9]+"));
+    assertThat(Integer.parseInt(ids[0])).isPositive();
+    JsonNode pod = Rendered.podSpec().path("securityContext");
+    assertThat(pod.path("runAsUser").asText()).isEqualTo(ids[0]);
+    assertThat(pod.path("runAsGroup").asText()).isEqualTo(ids[1]);
+
+    assertThat(stage(1, "EXPOSE")).singleElement().extracting(Instruction::arguments)
+        .isEqualTo(Rendered.container().at("/ports/0/containerPort").asText());
+  }
+
+  @Test
+  void theBuildContextHoldsOnlyThePomAndTheSources() throws IOException {
+    List<String> rules = Files.readAllLines(PROJECT.resolve(".dockerignore")).stream().map(String::strip)
+        .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    for (Instruction copy : stage(0, "COPY")) {
+      String source = copy.arguments().split("\\s+")[0];
+      assertThat(inContext(rules, source)).as("%s is in the build context", source).isTrue();
+    }
+    assertThat(inContext(rules, "src/main/java/dev/metahooks/Main.java")).isTrue();
+    for (String left : List.of("target/metahooks.jar", ".git/config", "manifests/kustomization.yaml", "README.md")) {
+      assertThat(inContext(rules, left)).as("%s is kept out of the build context", left).isFalse();
+    }
+  }
+
+  /** .dockerignore semantics, simplified: the last rule matching the path or one of its parents decides. */
+  private static boolean inContext(List<String> rules, String path) {
+    boolean included = true;
+    for (String rule : rules) {
+      boolean exception = rule.startsWith("!");
+      String pattern = (exception ? rule.substring(1) : rule).replaceAll("/+$", "");
+      var matcher = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+      for (Path p = Path.of(path); p != null; p = p.getParent()) {
+        if (matcher.matches(p)) {
+          included = exception;
+          break;
+        }
+      }
+    }
+    return included;
+  }
+
+  private static int indexOf(List<String> lines, Predicate<String> test) {
+    for (int i = 0; i < lines.size(); i++) {
+      if (test.test(lines.get(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String text(Element parent, String tag) {
+    NodeList found = parent.getElementsByTagName(tag);
+    assertThat(found.getLength()).as("<%s> elements in <build>", tag).isEqualTo(1);
+    return found.item(0).getTextContent().strip();
+  }
+}

@@ -1,0 +1,120 @@
+package dev.metahooks.manifests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.Hook;
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.testing.CrdSchema;
+import dev.metahooks.testing.Manifests;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * {@code metacontroller/}: one controller object per hosted controller, each wired to hooks this server
+ * serves, at the Service's URL, with parents that Metacontroller will accept.
+ */
+class MetacontrollerManifestsTest {
+  /** The Service {@code metahooks} in the namespace {@code metahooks}, port 80. */
+  private static final Pattern HOOK_URL = Pattern.compile("http://metahooks\\.metahooks/([a-z0-9-]+)/([a-z]+)");
+  private static final HookDispatcher SERVER = new HookDispatcher(Catalog.controllers());
+  private static List<JsonNode> controllers;
+
+  @BeforeAll
+  static void render() {
+    controllers = Manifests.render(Manifests.METACONTROLLER);
+  }
+
+  @Test
+  void everyFileIsListed() {
+    List<String> listed = Manifests.listedResources(Manifests.METACONTROLLER);
+    List<Path> files = Manifests.yamlFiles(Manifests.METACONTROLLER);
+    assertThat(files).isNotEmpty();
+    for (Path file : files) {
+      assertThat(listed).as("resources of metacontroller/kustomization.yaml").contains(file.getFileName().toString());
+    }
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyControllerFitsMetacontrollersSchema() {
+    return controllers.stream().map(controller -> DynamicTest.dynamicTest(name(controller), () -> {
+      assertThat(controller.path("apiVersion").asText()).isEqualTo(MetacontrollerSchema.API_VERSION);
+      MetacontrollerSchema.of(controller).assertValid(controller);
+    }));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyHookUrlNamesAHookTheServerServes() {
+    return controllers.stream().map(controller -> DynamicTest.dynamicTest(name(controller), () -> {
+      assertThat(controller.at("/spec/hooks").isEmpty()).as("hooks").isFalse();
+      for (Map.Entry<String, JsonNode> hook : controller.at("/spec/hooks").properties()) {
+        String url = hook.getValue().at("/webhook/url").asText("");
+        Matcher m = HOOK_URL.matcher(url);
+        assertThat(m.matches()).as("%s hook url '%s' has the form http://metahooks.metahooks/<controller>/<hook>",
+            hook.getKey(), url).isTrue();
+        assertThat(m.group(2)).as("%s hook url", hook.getKey()).isEqualTo(hook.getKey());
+        assertThat(SERVER.serves(m.group(1), m.group(2))).as("the server serves %s", url).isTrue();
+      }
+    }));
+  }
+
+  @Test
+  void everyHookTheServerServesIsWired() {
+    Set<String> wired = new TreeSet<>();
+    for (JsonNode controller : controllers) {
+      controller.at("/spec/hooks").forEach(hook -> wired.add(hook.at("/webhook/url").asText()));
+    }
+    List<String> unwired = new ArrayList<>();
+    for (Controller controller : Catalog.controllers()) {
+      for (Hook hook : controller.hooks()) {
+        String url = "http://metahooks.metahooks/" + controller.name() + "/" + hook.path();
+        if (!wired.contains(url)) {
+          unwired.add(url);
+        }
+      }
+    }
+    assertThat(unwired).as("hooks no controller in metacontroller/ calls").isEmpty();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyCompositeParentIsACrdWithTheStatusSubresource() {
+    return controllers.stream().filter(c -> c.path("kind").asText().equals("CompositeController"))
+        .map(controller -> DynamicTest.dynamicTest(name(controller), () -> {
+          String apiVersion = controller.at("/spec/parentResource/apiVersion").asText();
+          String resource = controller.at("/spec/parentResource/resource").asText();
+          int slash = apiVersion.indexOf('/');
+          assertThat(slash).as("parent apiVersion %s has a group", apiVersion).isPositive();
+          String crdName = resource + "." + apiVersion.substring(0, slash);
+          String version = apiVersion.substring(slash + 1);
+          JsonNode crd = CrdSchema.crds().stream().filter(c -> c.at("/metadata/name").asText().equals(crdName))
+              .findFirst().orElseThrow(() -> new AssertionError("no CRD " + crdName + " in manifests/crds"));
+          JsonNode served = null;
+          for (JsonNode v : crd.at("/spec/versions")) {
+            if (v.path("name").asText().equals(version) && v.path("served").asBoolean()) {
+              served = v;
+            }
+          }
+          assertThat(served).as("CRD %s serves %s", crdName, version).isNotNull();
+          assertThat(served.at("/subresources/status").isObject())
+              .as("CRD %s version %s has the status subresource (else Metacontroller ignores the controller)",
+                  crdName, version).isTrue();
+        }));
+  }
+
+  private static String name(JsonNode controller) {
+    return controller.path("kind").asText() + " " + controller.at("/metadata/name").asText();
+  }
+}
