@@ -2,6 +2,7 @@ package dev.metahooks.controllers;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.bluegreen.BlueGreenController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
 import java.util.List;
 
@@ -17,6 +18,7 @@ public final class Catalog {
   /** The controllers with the given clock and randomness (tests pin them). */
   public static List<Controller> controllers(Sources sources) {
     return List.of(
+        BlueGreenController.controller(),
         HelloWorldController.controller());
   }
 }
