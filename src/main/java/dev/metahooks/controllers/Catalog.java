@@ -3,6 +3,7 @@ package dev.metahooks.controllers;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.bluegreen.BlueGreenController;
+import dev.metahooks.controllers.daemonjob.DaemonJobController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
 import java.util.List;
 
@@ -19,6 +20,7 @@ public final class Catalog {
   public static List<Controller> controllers(Sources sources) {
     return List.of(
         BlueGreenController.controller(),
+        DaemonJobController.controller(),
         HelloWorldController.controller());
   }
 }
