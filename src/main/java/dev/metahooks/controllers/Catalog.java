@@ -5,6 +5,7 @@ import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.bluegreen.BlueGreenController;
 import dev.metahooks.controllers.daemonjob.DaemonJobController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
+import dev.metahooks.controllers.updatestrategy.UpdateStrategyController;
 import java.util.List;
 
 /** Every controller the server hosts, each under its fixed URL name, sorted by that name. */
@@ -21,6 +22,7 @@ public final class Catalog {
     return List.of(
         BlueGreenController.controller(),
         DaemonJobController.controller(),
-        HelloWorldController.controller());
+        HelloWorldController.controller(),
+        UpdateStrategyController.controller());
   }
 }
