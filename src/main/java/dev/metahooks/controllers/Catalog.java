@@ -3,6 +3,7 @@ package dev.metahooks.controllers;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.bluegreen.BlueGreenController;
+import dev.metahooks.controllers.crdroles.CrdRolesController;
 import dev.metahooks.controllers.daemonjob.DaemonJobController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
 import dev.metahooks.controllers.updatestrategy.UpdateStrategyController;
@@ -21,6 +22,7 @@ public final class Catalog {
   public static List<Controller> controllers(Sources sources) {
     return List.of(
         BlueGreenController.controller(),
+        CrdRolesController.controller(),
         DaemonJobController.controller(),
         HelloWorldController.controller(),
         UpdateStrategyController.controller());
