@@ -3,6 +3,7 @@ package dev.metahooks.controllers;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.bluegreen.BlueGreenController;
+import dev.metahooks.controllers.clusteredparent.ClusteredParentController;
 import dev.metahooks.controllers.crdroles.CrdRolesController;
 import dev.metahooks.controllers.daemonjob.DaemonJobController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
@@ -22,6 +23,7 @@ public final class Catalog {
   public static List<Controller> controllers(Sources sources) {
     return List.of(
         BlueGreenController.controller(),
+        ClusteredParentController.controller(),
         CrdRolesController.controller(),
         DaemonJobController.controller(),
         HelloWorldController.controller(),
