@@ -7,6 +7,8 @@ import dev.metahooks.controllers.clusteredparent.ClusteredParentController;
 import dev.metahooks.controllers.crdroles.CrdRolesController;
 import dev.metahooks.controllers.daemonjob.DaemonJobController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
+import dev.metahooks.controllers.podnamelabel.PodNameLabelController;
+import dev.metahooks.controllers.serviceperpod.ServicePerPodController;
 import dev.metahooks.controllers.updatestrategy.UpdateStrategyController;
 import java.util.List;
 
@@ -27,6 +29,8 @@ public final class Catalog {
         CrdRolesController.controller(),
         DaemonJobController.controller(),
         HelloWorldController.controller(),
+        PodNameLabelController.controller(),
+        ServicePerPodController.controller(),
         UpdateStrategyController.controller());
   }
 }
