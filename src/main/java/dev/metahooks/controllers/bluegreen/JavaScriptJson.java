@@ -2,7 +2,6 @@ package dev.metahooks.controllers.bluegreen;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -25,10 +24,8 @@ final class JavaScriptJson {
       out.append("null");
     } else if (value.isObject()) {
       out.append('{');
-      Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
       boolean first = true;
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> field = fields.next();
+      for (Map.Entry<String, JsonNode> field : value.properties()) {
         if (!first) {
           out.append(',');
         }
