@@ -2,12 +2,19 @@ package dev.metahooks.controllers;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.bluegreen.BlueGreenController;
+import dev.metahooks.controllers.clusteredparent.ClusteredParentController;
 import dev.metahooks.controllers.configmaplist.ConfigMapListController;
 import dev.metahooks.controllers.configmappropagation.ConfigMapPropagationController;
+import dev.metahooks.controllers.crdroles.CrdRolesController;
+import dev.metahooks.controllers.daemonjob.DaemonJobController;
 import dev.metahooks.controllers.globalconfigmap.GlobalConfigMapController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
 import dev.metahooks.controllers.namespacelist.NamespaceListController;
+import dev.metahooks.controllers.podnamelabel.PodNameLabelController;
 import dev.metahooks.controllers.secretpropagation.SecretPropagationController;
+import dev.metahooks.controllers.serviceperpod.ServicePerPodController;
+import dev.metahooks.controllers.updatestrategy.UpdateStrategyController;
 import java.util.List;
 
 /** Every controller the server hosts, each under its fixed URL name, sorted by that name. */
@@ -22,11 +29,18 @@ public final class Catalog {
   /** The controllers with the given clock and randomness (tests pin them). */
   public static List<Controller> controllers(Sources sources) {
     return List.of(
+        BlueGreenController.controller(),
+        ClusteredParentController.controller(),
         ConfigMapListController.controller(),
         ConfigMapPropagationController.controller(),
+        CrdRolesController.controller(),
+        DaemonJobController.controller(),
         GlobalConfigMapController.controller(),
         HelloWorldController.controller(),
         NamespaceListController.controller(),
-        SecretPropagationController.controller());
+        PodNameLabelController.controller(),
+        SecretPropagationController.controller(),
+        ServicePerPodController.controller(),
+        UpdateStrategyController.controller());
   }
 }

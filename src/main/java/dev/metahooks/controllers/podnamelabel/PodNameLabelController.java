@@ -1,0 +1,35 @@
+package dev.metahooks.controllers.podnamelabel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.DecoratorRequest;
+import dev.metahooks.api.DecoratorResponse;
+import dev.metahooks.api.InvalidRequestException;
+import java.util.Map;
+
+/**
+ * The pod-name-label DecoratorController of Metacontroller's service-per-pod example: a Pod annotated
+ * {@code pod-name-label: <key>} gets the label {@code <key>: <pod name>}, which the per-pod Services select.
+ * Only that label is returned; nothing else about the Pod changes.
+ */
+public final class PodNameLabelController {
+  static final String ANNOTATION = "pod-name-label";
+
+  private PodNameLabelController() {}
+
+  public static Controller controller() {
+    return Controller.decorator("pod-name-label").sync(PodNameLabelController::sync).build();
+  }
+
+  public static DecoratorResponse sync(DecoratorRequest request) {
+    JsonNode labelKey = request.object().path("metadata").path("annotations").get(ANNOTATION);
+    String field = "object.metadata.annotations['" + ANNOTATION + "']";
+    if (labelKey == null || labelKey.isNull()) {
+      throw new InvalidRequestException(field, "is required");
+    }
+    if (!labelKey.isTextual()) {
+      throw new InvalidRequestException(field, "must be a string");
+    }
+    return DecoratorResponse.labels(Map.of(labelKey.asText(), request.name()));
+  }
+}

@@ -1,0 +1,86 @@
+package dev.metahooks.controllers.serviceperpod;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.DecoratorRequest;
+import dev.metahooks.api.DecoratorResponse;
+import dev.metahooks.api.HookVersion;
+import dev.metahooks.api.InvalidRequestException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Metacontroller's service-per-pod example: a DecoratorController on StatefulSets annotated
+ * {@code service-per-pod-label} and {@code service-per-pod-ports} gives each replica its own Service
+ * {@code <name>-<index>}, selecting the Pod by the label named in the first annotation.
+ *
+ * <p>One hook serves both upstream variants, told apart by the hook version Metacontroller reports: with
+ * v2 (service-per-pod-v2) the sync answer also sets the StatefulSet annotation {@code v2-naming-verified},
+ * "true" when Service {@code <name>-0} was found under its v2 key {@code namespace/name}.
+ *
+ * <p>Finalize (opt-out or deletion) asks for no Services and reports finalized once none is left.
+ */
+public final class ServicePerPodController {
+  static final String LABEL_ANNOTATION = "service-per-pod-label";
+  static final String VERIFIED_ANNOTATION = "v2-naming-verified";
+
+  private ServicePerPodController() {}
+
+  public static Controller controller() {
+    return Controller.decorator("service-per-pod")
+        .sync(ServicePerPodController::sync)
+        .finalize(ServicePerPodController::finalize)
+        .build();
+  }
+
+  public static DecoratorResponse sync(DecoratorRequest request) {
+    ObjectNode statefulSet = request.object();
+    String labelKey = annotation(statefulSet, LABEL_ANNOTATION);
+    ArrayNode ports = ServicePorts.parse(annotation(statefulSet, ServicePorts.ANNOTATION));
+    long replicas = replicas(statefulSet);
+    List<ObjectNode> services = new ArrayList<>();
+    for (long index = 0; index < replicas; index++) {
+      services.add(Services.build(request.name(), index, labelKey, ports));
+    }
+    Map<String, String> annotations = null;
+    if (request.version() == HookVersion.V2) {
+      boolean found = request.attachments().get("v1", "Service", request.namespace(), request.name() + "-0")
+          .isPresent();
+      annotations = Map.of(VERIFIED_ANNOTATION, String.valueOf(found));
+    }
+    return new DecoratorResponse(null, annotations, null, services, null, null);
+  }
+
+  public static DecoratorResponse finalize(DecoratorRequest request) {
+    boolean noneLeft = request.attachments().count("v1", "Service") == 0;
+    return new DecoratorResponse(null, null, null, List.of(), null, noneLeft);
+  }
+
+  static String annotation(ObjectNode object, String key) {
+    JsonNode value = object.path("metadata").path("annotations").get(key);
+    String field = "object.metadata.annotations['" + key + "']";
+    if (value == null || value.isNull()) {
+      throw new InvalidRequestException(field, "is required");
+    }
+    if (!value.isTextual()) {
+      throw new InvalidRequestException(field, "must be a string");
+    }
+    return value.asText();
+  }
+
+  /** {@code spec.replicas}; the API server always sets it on a StatefulSet. */
+  private static long replicas(ObjectNode statefulSet) {
+    JsonNode replicas = statefulSet.path("spec").get("replicas");
+    if (replicas == null || replicas.isNull()) {
+      throw new InvalidRequestException("object.spec.replicas", "is required");
+    }
+    if (!replicas.isNumber() || replicas.doubleValue() != Math.rint(replicas.doubleValue())
+        || replicas.doubleValue() < 0 || !replicas.canConvertToLong()) {
+      throw new InvalidRequestException("object.spec.replicas", "must be a non-negative integer");
+    }
+    return replicas.longValue();
+  }
+}
