@@ -55,6 +55,8 @@ public final class HookServer implements AutoCloseable {
   private final BearerToken token;
   private final List<FileWatcher> watchers = new ArrayList<>();
   private final Javalin app;
+  /** Hook calls inside the handler, from the first byte read to the last byte written. */
+  private final AtomicInteger active = new AtomicInteger();
   private volatile boolean ready;
   private volatile boolean draining;
 
@@ -162,14 +164,11 @@ public final class HookServer implements AutoCloseable {
     LOG.atInfo().addKeyValue("delayMs", config.shutdownDelay().toMillis()).log("shutting down: readiness off");
     sleep(config.shutdownDelay());
     draining = true;
-    int max = config.maxConcurrentHooks();
-    boolean drained;
-    try {
-      drained = permits.tryAcquire(max, config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      drained = false;
+    long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
+    while (active.get() > 0 && System.nanoTime() < deadline) {
+      sleep(Duration.ofMillis(10));
     }
+    boolean drained = active.get() == 0;
     LOG.atInfo().addKeyValue("drained", drained).log("shutting down: calls in flight " + (drained ? "finished" : "cut"));
     close();
   }
@@ -192,7 +191,16 @@ public final class HookServer implements AutoCloseable {
     }
   }
 
-  private void hook(Context ctx) {
+  private void hook(Context ctx) throws IOException {
+    active.incrementAndGet();
+    try {
+      serve(ctx);
+    } finally {
+      active.decrementAndGet();
+    }
+  }
+
+  private void serve(Context ctx) throws IOException {
     long started = System.nanoTime();
     String controller = ctx.pathParam("controller");
     String hook = ctx.pathParam("hook");
@@ -204,7 +212,11 @@ public final class HookServer implements AutoCloseable {
           .about(answer.request());
       body = write(answer, controller, hook);
     }
-    ctx.status(answer.status()).contentType(JSON).result(body);
+    // Written and flushed here, so that a call counted as active is answered before shutdown can stop the server.
+    ctx.status(answer.status()).contentType(JSON);
+    ctx.res().setContentLength(body.length);
+    ctx.res().getOutputStream().write(body);
+    ctx.res().flushBuffer();
     Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
     metrics.record(known ? controller : HookMetrics.UNKNOWN, known ? hook : HookMetrics.UNKNOWN, answer.outcome(),
         elapsed);
