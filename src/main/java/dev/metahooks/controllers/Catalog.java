@@ -2,7 +2,9 @@ package dev.metahooks.controllers;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.catset.CatSetController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
+import dev.metahooks.controllers.indexedjob.IndexedJobController;
 import java.util.List;
 
 /** Every controller the server hosts, each under its fixed URL name, sorted by that name. */
@@ -17,6 +19,8 @@ public final class Catalog {
   /** The controllers with the given clock and randomness (tests pin them). */
   public static List<Controller> controllers(Sources sources) {
     return List.of(
-        HelloWorldController.controller());
+        CatSetController.controller(),
+        HelloWorldController.controller(),
+        IndexedJobController.controller());
   }
 }
