@@ -7,7 +7,6 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.catset.CatSetSpec.ClaimTemplate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalDouble;
 
 /**
  * The PersistentVolumeClaims of a CatSet: {@code <template>-<catset>-<i>} for every ordinal below replicas,
@@ -40,8 +39,10 @@ final class CatSetClaims {
       }
       for (ObjectNode claim : observed) {
         String name = claim.path("metadata").path("name").textValue();
-        OptionalDouble ordinal = CatSetPods.ordinal(baseName, name);
-        if (ordinal.isPresent() && replicas.reachedBy(ordinal.getAsDouble())) {
+        // Upstream gives a name that starts with the base name but has no ordinal of it the ordinal -1, which
+        // a negative replicas keeps too.
+        if (name.startsWith(baseName)
+            && replicas.reachedBy(CatSetPods.ordinal(baseName, name).orElse(-1))) {
           claims.add(build(template, name));
         }
       }
