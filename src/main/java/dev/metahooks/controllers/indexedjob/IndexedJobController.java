@@ -36,9 +36,9 @@ public final class IndexedJobController {
 
     // Pods of this job by index (web-1 and web-01 are both index 1), counted by phase.
     NavigableSet<BigInteger> observed = new TreeSet<>();
-    long active = 0;
-    long succeeded = 0;
-    long failed = 0;
+    int active = 0;
+    int succeeded = 0;
+    int failed = 0;
     for (ObjectMap.Entry pod : request.children().entries("v1", "Pod")) {
       BigInteger index = IndexedJobPods.index(name, pod.name());
       if (index == null) {
