@@ -48,10 +48,13 @@ record IndexedJobSpec(JsonNode completions, JsonNode parallelism) {
     } catch (ArithmeticException e) {
       throw new InvalidRequestException(path, "must be an integer");
     }
+    if (whole.signum() <= 0) {
+      return 0;
+    }
     if (whole.compareTo(MAX_RANGE) > 0) {
       throw new InvalidRequestException(path, "is too large");
     }
-    return Math.max(0, whole.longValueExact());
+    return whole.longValueExact();
   }
 
   /** Python 2's {@code active < parallelism}. */

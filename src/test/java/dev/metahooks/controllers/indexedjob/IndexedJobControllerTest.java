@@ -67,6 +67,11 @@ class IndexedJobControllerTest {
   }
 
   @Test
+  void negativeCompletionsStartNothing() {
+    assertThat(names(sync("{\"completions\":-100000000000000000000000," + TEMPLATE + "}", Map.of()))).isEmpty();
+  }
+
+  @Test
   void aConditionWithoutTypeDoesNotFinishTheJob() {
     ObjectNode job = Json.object();
     job.putObject("status").putArray("conditions").addObject().put("status", "True");
