@@ -39,8 +39,8 @@ final class CatSetClaims {
       }
       for (ObjectNode claim : observed) {
         String name = claim.path("metadata").path("name").textValue();
-        // Upstream gives a name that starts with the base name but has no ordinal of it the ordinal -1, which
-        // a negative replicas keeps too.
+        // A name that starts with the base name but has no ordinal of it counts as ordinal -1 upstream, so
+        // a negative replicas keeps that claim too.
         if (name.startsWith(baseName)
             && replicas.reachedBy(CatSetPods.ordinal(baseName, name).orElse(-1))) {
           claims.add(build(template, name));
