@@ -3,6 +3,7 @@ package dev.metahooks.controllers;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.bluegreen.BlueGreenController;
+import dev.metahooks.controllers.catset.CatSetController;
 import dev.metahooks.controllers.clusteredparent.ClusteredParentController;
 import dev.metahooks.controllers.configmaplist.ConfigMapListController;
 import dev.metahooks.controllers.configmappropagation.ConfigMapPropagationController;
@@ -10,6 +11,7 @@ import dev.metahooks.controllers.crdroles.CrdRolesController;
 import dev.metahooks.controllers.daemonjob.DaemonJobController;
 import dev.metahooks.controllers.globalconfigmap.GlobalConfigMapController;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
+import dev.metahooks.controllers.indexedjob.IndexedJobController;
 import dev.metahooks.controllers.namespacelist.NamespaceListController;
 import dev.metahooks.controllers.podnamelabel.PodNameLabelController;
 import dev.metahooks.controllers.secretpropagation.SecretPropagationController;
@@ -30,6 +32,7 @@ public final class Catalog {
   public static List<Controller> controllers(Sources sources) {
     return List.of(
         BlueGreenController.controller(),
+        CatSetController.controller(),
         ClusteredParentController.controller(),
         ConfigMapListController.controller(),
         ConfigMapPropagationController.controller(),
@@ -37,6 +40,7 @@ public final class Catalog {
         DaemonJobController.controller(),
         GlobalConfigMapController.controller(),
         HelloWorldController.controller(),
+        IndexedJobController.controller(),
         NamespaceListController.controller(),
         PodNameLabelController.controller(),
         SecretPropagationController.controller(),

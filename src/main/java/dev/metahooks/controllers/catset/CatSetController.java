@@ -1,0 +1,68 @@
+package dev.metahooks.controllers.catset;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.CompositeResponse;
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+
+/**
+ * CatSet ({@code ctl.enisoc.com/v1}) of Metacontroller's examples: a StatefulSet made of Pods and
+ * PersistentVolumeClaims. Pods {@code <name>-<ordinal>} are started one at a time, each only once every lower
+ * ordinal is Running and Ready, and removed from the highest ordinal down once all wanted ones are Ready.
+ * Pods are listed highest ordinal first, which is the order Metacontroller rolls them in. Finalizing scales
+ * to zero and is done when no Pod is left. One function serves sync and finalize, as upstream's one URL did.
+ */
+public final class CatSetController {
+  private CatSetController() {}
+
+  public static Controller controller() {
+    return Controller.composite("catset").sync(CatSetController::sync).finalize(CatSetController::sync).build();
+  }
+
+  public static CompositeResponse sync(CompositeRequest request) {
+    String name = request.name();
+    CatSetSpec spec = CatSetSpec.read(request.parent(), request.finalizing());
+    CatSetSpec.Replicas replicas = spec.replicas();
+    NavigableMap<Double, ObjectNode> observed = observedPods(request.children().list("v1", "Pod"), name);
+
+    int ready = 0;
+    while (replicas.exceeds(ready) && CatSetPods.runningAndReady(observed.get((double) ready))) {
+      ready++;
+    }
+    ObjectNode status = Json.object().put("replicas", observed.size()).put("readyReplicas", ready);
+
+    // Keep every observed Pod, add the next missing one once all lower ordinals are ready, and remove the
+    // highest surplus one only when all wanted Pods are ready.
+    NavigableMap<Double, ObjectNode> desired = new TreeMap<>();
+    for (double ordinal : observed.keySet()) {
+      desired.put(ordinal, CatSetPods.build(spec, CatSetPods.name(name, ordinal)));
+    }
+    if (replicas.exceeds(ready) && !desired.containsKey((double) ready)) {
+      desired.put((double) ready, CatSetPods.build(spec, CatSetPods.name(name, ready)));
+    }
+    if (replicas.strictlyEquals(ready) && !desired.isEmpty() && replicas.reachedBy(desired.lastKey())) {
+      desired.pollLastEntry();
+    }
+
+    List<ObjectNode> children = new ArrayList<>(desired.descendingMap().values());
+    children.addAll(CatSetClaims.desired(request, spec));
+    CompositeResponse response = CompositeResponse.of(status, children);
+    return request.finalizing() ? response.withFinalized(observed.isEmpty()) : response;
+  }
+
+  /** Observed Pods of this CatSet by ordinal; of two names with one ordinal (web-1, web-01) the later wins. */
+  static NavigableMap<Double, ObjectNode> observedPods(List<ObjectNode> pods, String name) {
+    NavigableMap<Double, ObjectNode> byOrdinal = new TreeMap<>();
+    for (ObjectNode pod : pods) {
+      OptionalDouble ordinal = CatSetPods.ordinal(name, pod.path("metadata").path("name").textValue());
+      ordinal.ifPresent(o -> byOrdinal.put(o, pod));
+    }
+    return byOrdinal;
+  }
+}

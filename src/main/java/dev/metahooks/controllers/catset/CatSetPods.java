@@ -1,0 +1,107 @@
+package dev.metahooks.controllers.catset;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.InvalidRequestException;
+import dev.metahooks.api.Json;
+import dev.metahooks.controllers.catset.CatSetSpec.ClaimTemplate;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The Pods of a CatSet: {@code <catset>-<ordinal>}, built from {@code spec.template}, and their readiness. */
+final class CatSetPods {
+  /** {@code ^(.*)-(\d+)$} as JavaScript reads it: '.' stops only at JavaScript's line terminators. */
+  private static final Pattern ORDINAL = Pattern.compile("([^\\n\\r\\u2028\\u2029]*)-([0-9]+)");
+
+  private CatSetPods() {}
+
+  /**
+   * The ordinal of {@code name} as a member of {@code baseName}, empty if it is not one. The digits are read
+   * as a JavaScript number, so {@code web-007} is ordinal 7 and very long ordinals lose precision.
+   */
+  static OptionalDouble ordinal(String baseName, String name) {
+    Matcher match = ORDINAL.matcher(name);
+    if (match.matches() && match.group(1).equals(baseName)) {
+      return OptionalDouble.of(Double.parseDouble(match.group(2)));
+    }
+    return OptionalDouble.empty();
+  }
+
+  /** The Pod name for an ordinal, printed as JavaScript prints the number. */
+  static String name(String catsetName, double ordinal) {
+    return catsetName + "-" + JsValues.numberToString(ordinal);
+  }
+
+  /**
+   * Running, not being deleted, and the first {@code Ready} condition is {@code "True"}. Malformed status
+   * parts (which the API server never sends) count as not ready rather than failing the sync.
+   */
+  static boolean runningAndReady(ObjectNode pod) {
+    if (pod == null) {
+      return false;
+    }
+    JsonNode status = pod.get("status");
+    if (status == null || !status.isObject() || !"Running".equals(status.path("phase").textValue())) {
+      return false;
+    }
+    if (JsValues.truthy(pod.path("metadata").get("deletionTimestamp"))) {
+      return false;
+    }
+    JsonNode conditions = status.get("conditions");
+    if (conditions == null || !conditions.isArray()) {
+      return false;
+    }
+    for (JsonNode condition : conditions) {
+      if (condition.isObject() && "Ready".equals(condition.path("type").textValue())) {
+        return "True".equals(condition.path("status").textValue());
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The desired Pod: the template (copied whole), named {@code <catset>-<ordinal>} with that hostname, the
+   * governing service as subdomain, and one volume per claim template pointing at the Pod's own claim.
+   */
+  static ObjectNode build(CatSetSpec spec, String podName) {
+    ObjectNode template = spec.template();
+    ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
+    template.fields().forEachRemaining(field -> {
+      if (!field.getKey().equals("apiVersion") && !field.getKey().equals("kind")) {
+        pod.set(field.getKey(), JsValues.copy(field.getValue()));
+      }
+    });
+    ((ObjectNode) pod.get("metadata")).put("name", podName);
+    ObjectNode podSpec = (ObjectNode) pod.get("spec");
+    podSpec.put("hostname", podName);
+    if (spec.serviceName() == null) {
+      podSpec.remove("subdomain"); // upstream assigns undefined, which JSON leaves out
+    } else {
+      podSpec.set("subdomain", JsValues.copy(spec.serviceName()));
+    }
+    List<ClaimTemplate> claims = spec.claimTemplates();
+    if (claims != null) {
+      ArrayNode volumes = volumes(podSpec);
+      for (ClaimTemplate claim : claims) {
+        ObjectNode volume = volumes.addObject().put("name", claim.name());
+        volume.putObject("persistentVolumeClaim").put("claimName", claim.name() + "-" + podName);
+      }
+    }
+    return pod;
+  }
+
+  /** The template's volumes to append to; a falsy value starts a new list, as upstream's {@code || []} does. */
+  private static ArrayNode volumes(ObjectNode podSpec) {
+    JsonNode volumes = podSpec.get("volumes");
+    if (!JsValues.truthy(volumes)) {
+      return podSpec.putArray("volumes");
+    }
+    if (!volumes.isArray()) {
+      throw new InvalidRequestException("parent.spec.template.spec.volumes", "must be an array");
+    }
+    return (ArrayNode) volumes;
+  }
+}

@@ -1,0 +1,79 @@
+package dev.metahooks.controllers.indexedjob;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.InvalidRequestException;
+import dev.metahooks.api.Json;
+import java.math.BigInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The Pods of an IndexedJob: {@code <job>-<index>}, built from {@code spec.template} with {@code JOB_INDEX}. */
+final class IndexedJobPods {
+  /** {@code ^(.*)-(\d+)$} as Python's re.match reads it: '$' also matches before a final newline. */
+  private static final Pattern INDEX = Pattern.compile("(.*)-([0-9]+)\n?", Pattern.UNIX_LINES);
+
+  private IndexedJobPods() {}
+
+  /** The index of {@code podName} as a Pod of {@code jobName} ({@code job-007} is index 7), null if none. */
+  static BigInteger index(String jobName, String podName) {
+    Matcher match = INDEX.matcher(podName);
+    if (match.matches() && match.group(1).equals(jobName)) {
+      return new BigInteger(match.group(2));
+    }
+    return null;
+  }
+
+  /**
+   * The desired Pod for an index: the template copied whole, named {@code <job>-<index>}, with
+   * {@code JOB_INDEX=<index>} appended to every container's env.
+   */
+  static ObjectNode build(ObjectNode job, String jobName, BigInteger index) {
+    ObjectNode template = requireObject(IndexedJobSpec.requireSpec(job).get("template"), "parent.spec.template");
+    ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
+    template.fields().forEachRemaining(field -> {
+      if (!field.getKey().equals("apiVersion") && !field.getKey().equals("kind")) {
+        pod.set(field.getKey(), field.getValue().deepCopy());
+      }
+    });
+    JsonNode metadata = pod.get("metadata");
+    if (metadata == null) {
+      metadata = pod.putObject("metadata");
+    } else if (!metadata.isObject()) {
+      throw new InvalidRequestException("parent.spec.template.metadata", "must be an object");
+    }
+    ((ObjectNode) metadata).put("name", jobName + "-" + index);
+
+    ObjectNode podSpec = requireObject(pod.get("spec"), "parent.spec.template.spec");
+    JsonNode containers = podSpec.get("containers");
+    String path = "parent.spec.template.spec.containers";
+    if (containers == null || containers.isNull()) {
+      throw new InvalidRequestException(path, "is required");
+    }
+    if (!containers.isArray()) {
+      throw new InvalidRequestException(path, "must be an array");
+    }
+    for (int i = 0; i < containers.size(); i++) {
+      ObjectNode container = requireObject(containers.get(i), path + "[" + i + "]");
+      JsonNode env = container.get("env");
+      if (env == null) {
+        env = container.putArray("env");
+      } else if (!env.isArray()) {
+        throw new InvalidRequestException(path + "[" + i + "].env", "must be an array");
+      }
+      ((ArrayNode) env).addObject().put("name", "JOB_INDEX").put("value", index.toString());
+    }
+    return pod;
+  }
+
+  static ObjectNode requireObject(JsonNode value, String path) {
+    if (value == null || value.isNull()) {
+      throw new InvalidRequestException(path, "is required");
+    }
+    if (!value.isObject()) {
+      throw new InvalidRequestException(path, "must be an object");
+    }
+    return (ObjectNode) value;
+  }
+}
