@@ -46,6 +46,7 @@ import org.slf4j.LoggerFactory;
 public final class HookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
   private static final String JSON = "application/json";
+  private static final String BODY_READ = "metahooks.bodyRead";
 
   private final ServerConfig config;
   private final HookDispatcher dispatcher;
@@ -213,6 +214,10 @@ public final class HookServer implements AutoCloseable {
       body = write(answer, controller, hook);
     }
     // Written and flushed here, so that a call counted as active is answered before shutdown can stop the server.
+    // A body left unread makes the connection unusable for the next request: say so.
+    if (!Boolean.TRUE.equals(ctx.attribute(BODY_READ))) {
+      ctx.header("Connection", "close");
+    }
     ctx.status(answer.status()).contentType(JSON);
     ctx.res().setContentLength(body.length);
     ctx.res().getOutputStream().write(body);
@@ -285,7 +290,9 @@ public final class HookServer implements AutoCloseable {
           new BodyTooLargeException(config.maxBodyBytes()).getMessage(), null);
     }
     try (InputStream body = new LimitedInputStream(ctx.req().getInputStream(), config.maxBodyBytes())) {
-      return dispatcher.dispatch(controller, hook, body);
+      HookDispatcher.Answer answer = dispatcher.dispatch(controller, hook, body);
+      ctx.attribute(BODY_READ, answer.request() != null);
+      return answer;
     } catch (IOException e) {
       return HookDispatcher.error(400, "bad_request", "could not read the request body: " + e.getMessage(), null);
     }
