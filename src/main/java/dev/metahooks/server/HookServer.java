@@ -47,6 +47,7 @@ public final class HookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
   private static final String JSON = "application/json";
   private static final String BODY_READ = "metahooks.bodyRead";
+  private static final String MANAGEMENT = "management";
 
   private final ServerConfig config;
   private final HookDispatcher dispatcher;
@@ -92,6 +93,14 @@ public final class HookServer implements AutoCloseable {
         connector.setIdleTimeout(config.idleTimeout().toMillis());
         return connector;
       });
+      if (config.managementPort() > 0) {
+        javalin.jetty.addConnector((server, http) -> {
+          ServerConnector management = new ServerConnector(server, new HttpConnectionFactory(http));
+          management.setPort(config.managementPort());
+          management.setName(MANAGEMENT);
+          return management;
+        });
+      }
       javalin.routes.get("/healthz", ctx -> json(ctx, 200, Map.of("status", "ok")));
       javalin.routes.get("/readyz", this::readiness);
       javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
@@ -205,8 +214,8 @@ public final class HookServer implements AutoCloseable {
     long started = System.nanoTime();
     String controller = ctx.pathParam("controller");
     String hook = ctx.pathParam("hook");
-    boolean known = dispatcher.serves(controller, hook);
-    HookDispatcher.Answer answer = guarded(ctx, controller, hook, known);
+    boolean known = dispatcher.serves(controller, hook) && !onManagementPort(ctx);
+    HookDispatcher.Answer answer = route(ctx, controller, hook, known);
     byte[] body = write(answer, controller, hook);
     if (body == null) { // never a 200 with a body Metacontroller cannot read
       answer = HookDispatcher.error(500, "internal_error", "the response could not be serialised", null)
@@ -234,14 +243,18 @@ public final class HookServer implements AutoCloseable {
     }
   }
 
-  /** Authentication, overload and deadline around one call. */
-  private HookDispatcher.Answer guarded(Context ctx, String controller, String hook, boolean known) {
+  /** Overload and deadline around one call. */
+  private HookDispatcher.Answer route(Context ctx, String controller, String hook, boolean known) {
+    if (onManagementPort(ctx)) {
+      return HookDispatcher.error(404, "not_found", "hooks are not served on the management port", null);
+    }
     if (token != null && !token.accepts(ctx.header("Authorization"))) {
       return HookDispatcher.error(401, "unauthorized", "missing or invalid credentials", null);
     }
-    if (!known) {
-      return dispatcher.dispatch(controller, hook, InputStream.nullInputStream());
-    }
+    return known ? guarded(ctx, controller, hook) : dispatcher.dispatch(controller, hook, InputStream.nullInputStream());
+  }
+
+  private HookDispatcher.Answer guarded(Context ctx, String controller, String hook) {
     if (draining) {
       return HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null);
     }
@@ -347,6 +360,10 @@ public final class HookServer implements AutoCloseable {
       return r.relatedResources().size();
     }
     return -1;
+  }
+
+  private boolean onManagementPort(Context ctx) {
+    return config.managementPort() > 0 && ctx.req().getLocalPort() == config.managementPort();
   }
 
   private static boolean isJson(String contentType) {

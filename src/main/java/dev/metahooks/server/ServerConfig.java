@@ -25,10 +25,12 @@ import java.util.Map;
  * @param fileCheckInterval {@code METAHOOKS_FILE_CHECK_INTERVAL_MS}, default 10000: how often the token and
  *     certificate files are checked for changes (rotated Secrets are picked up without a restart)
  * @param logBodies {@code METAHOOKS_LOG_BODIES=true}: log request and response bodies (Secrets redacted)
+ * @param managementPort {@code METAHOOKS_MANAGEMENT_PORT}: when set, probes and metrics are also served there
+ *     over plain HTTP, and hooks are not; kubelet probes cannot present a client certificate
  */
 public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,
     Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,
-    Duration fileCheckInterval, boolean logBodies) {
+    Duration fileCheckInterval, boolean logBodies, int managementPort) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
@@ -46,12 +48,14 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     require(!shutdownTimeout.isNegative(), "METAHOOKS_SHUTDOWN_TIMEOUT_MS must not be negative");
     require(!fileCheckInterval.isNegative() && !fileCheckInterval.isZero(),
         "METAHOOKS_FILE_CHECK_INTERVAL_MS must be positive");
+    require(managementPort >= 0 && managementPort <= 65535, "METAHOOKS_MANAGEMENT_PORT must be 0..65535");
+    require(managementPort == 0 || managementPort != port, "METAHOOKS_MANAGEMENT_PORT must differ from METAHOOKS_PORT");
   }
 
   public static ServerConfig defaults() {
     return new ServerConfig(DEFAULT_PORT, DEFAULT_MAX_BODY_BYTES, defaultConcurrency(), Duration.ofSeconds(5),
         Duration.ofSeconds(30), Duration.ofSeconds(3), Duration.ofSeconds(10), null, null, Duration.ofSeconds(10),
-        false);
+        false, 0);
   }
 
   public static ServerConfig fromEnvironment(Map<String, String> env) {
@@ -72,7 +76,8 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
         path(env, "METAHOOKS_TOKEN_FILE"),
         cert == null ? null : new Tls(cert, key, clientCa),
         millis(env, "METAHOOKS_FILE_CHECK_INTERVAL_MS", d.fileCheckInterval),
-        "true".equalsIgnoreCase(env.getOrDefault("METAHOOKS_LOG_BODIES", "false").trim()));
+        "true".equalsIgnoreCase(env.getOrDefault("METAHOOKS_LOG_BODIES", "false").trim()),
+        (int) number(env, "METAHOOKS_MANAGEMENT_PORT", 0));
   }
 
   private static int defaultConcurrency() {
@@ -81,32 +86,37 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
 
   public ServerConfig withPort(int value) {
     return new ServerConfig(value, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort);
   }
 
   public ServerConfig withMaxBodyBytes(long value) {
     return new ServerConfig(port, value, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort);
   }
 
   public ServerConfig withLimits(int concurrentHooks, Duration deadline, Duration idle) {
     return new ServerConfig(port, maxBodyBytes, concurrentHooks, deadline, idle, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort);
   }
 
   public ServerConfig withShutdown(Duration delay, Duration timeout) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, delay,
-        timeout, tokenFile, tls, fileCheckInterval, logBodies);
+        timeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort);
   }
 
   public ServerConfig withSecurity(Path token, Tls https, Duration checkInterval) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, token, https, checkInterval, logBodies);
+        shutdownTimeout, token, https, checkInterval, logBodies, managementPort);
   }
 
   public ServerConfig withLogBodies(boolean value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, value);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, value, managementPort);
+  }
+
+  public ServerConfig withManagementPort(int value) {
+    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, value);
   }
 
   private static void require(boolean condition, String message) {

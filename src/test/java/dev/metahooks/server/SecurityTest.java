@@ -127,6 +127,28 @@ class SecurityTest {
   }
 
   @Test
+  void probesAndMetricsOnAPlainManagementPortWhileHooksNeedAClientCertificate() throws Exception {
+    Certificates certs = new Certificates(dir);
+    int management;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      management = socket.getLocalPort();
+    }
+    server = new HookServer(ServerConfig.defaults().withPort(0).withManagementPort(management)
+        .withSecurity(null, new ServerConfig.Tls(certs.serverCert, certs.serverKey, certs.caCert), CHECK),
+        Catalog.controllers()).start();
+    HttpClient plain = HttpClient.newHttpClient();
+    for (String path : List.of("/healthz", "/readyz", "/metrics")) {
+      assertThat(plain.send(HttpRequest.newBuilder(URI.create("http://localhost:" + management + path)).build(),
+          HttpResponse.BodyHandlers.discarding()).statusCode()).as(path).isEqualTo(200);
+    }
+    HttpResponse<String> hook = send(plain, "http://localhost:" + management + "/hello-world/sync", null);
+    assertThat(hook.statusCode()).isEqualTo(404);
+    HttpClient withCert = HttpClient.newBuilder().sslContext(certs.clientContext(true)).build();
+    assertThat(send(withCert, "https://localhost:" + server.port() + "/hello-world/sync", null).statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
   void aPkcs1RsaKeyIsAccepted() throws Exception {
     Path pkcs1 = dir.resolve("rsa.key");
     Path cert = dir.resolve("rsa.crt");
