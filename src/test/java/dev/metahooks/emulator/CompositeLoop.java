@@ -106,12 +106,7 @@ final class CompositeLoop extends ControllerLoop {
       if (!labels.isMissingNode() && !labels.isNull() && !(labels.isObject() && allText(labels))) {
         throw new SyncFailure("invalid labels on desired child " + Meta.describe(object) + ": " + labels);
       }
-      if (generateSelector && !Meta.labels(object).containsKey("controller-uid")) {
-        JsonNode existing = Meta.metadata(object).get("labels");
-        ObjectNode newLabels = existing != null && existing.isObject() ? (ObjectNode) existing
-            : Meta.metadata(object).putObject("labels");
-        newLabels.put("controller-uid", Meta.uid(parent));
-      }
+      addControllerUid(parent, object);
       if (!Selectors.matches(selector, Meta.labels(object))) {
         throw new SyncFailure("labels on desired child " + Meta.describe(object) + " don't match parent selector");
       }
@@ -130,6 +125,16 @@ final class CompositeLoop extends ControllerLoop {
     writeStatus(parent, Trees.normalize(status));
     if (!manageErrors.isEmpty()) {
       throw new SyncFailure("can't reconcile children for " + Meta.describe(parent) + ": " + manageErrors);
+    }
+  }
+
+  /** With generateSelector, the {@code controller-uid} label every child gets unless it has one. */
+  void addControllerUid(ObjectNode parent, ObjectNode child) {
+    if (generateSelector && !Meta.labels(child).containsKey("controller-uid")) {
+      JsonNode existing = Meta.metadata(child).get("labels");
+      ObjectNode labels = existing != null && existing.isObject() ? (ObjectNode) existing
+          : Meta.metadata(child).putObject("labels");
+      labels.put("controller-uid", Meta.uid(parent));
     }
   }
 

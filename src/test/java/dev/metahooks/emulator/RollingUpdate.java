@@ -91,6 +91,8 @@ final class RollingUpdate {
           + Meta.name(revision.revision) + ")"), loop.request(revision.parent, observed, related, hook, finalizing),
           Webhook.Answer.COMPOSITE);
       for (ObjectNode child : ControllerLoop.withNamespaceDefaults(parent, revision.answer.get("children"))) {
+        // The label is added before comparing, so that an up-to-date child compares equal to its desired state.
+        loop.addControllerUid(parent, child);
         revision.desired.put(childKey(child), child);
       }
     }
