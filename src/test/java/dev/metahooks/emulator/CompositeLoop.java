@@ -34,6 +34,11 @@ final class CompositeLoop extends ControllerLoop {
     JsonNode parentResource = spec.path("parentResource");
     parentApiVersion = parentResource.path("apiVersion").asText();
     parentType = cluster.resources().requireResource(parentApiVersion, parentResource.path("resource").asText());
+    if (!parentType.statusSubresource()) {
+      throw new IllegalArgumentException("CompositeController " + name + ": " + parentType.plural() + "."
+          + parentType.group() + " does not have subresource 'Status' enabled, so Metacontroller would ignore "
+          + "this controller");
+    }
     parentLabelSelector = parentResource.get("labelSelector");
     parentResource.path("revisionHistory").path("fieldPaths").forEach(p -> revisionFieldPaths.add(p.asText()));
     if (revisionFieldPaths.isEmpty()) {
