@@ -261,7 +261,7 @@ final class CompositeLoop extends ControllerLoop {
   }
 
   private static boolean allText(JsonNode labels) {
-    for (Map.Entry<String, JsonNode> entry : (Iterable<Map.Entry<String, JsonNode>>) labels::fields) {
+    for (Map.Entry<String, JsonNode> entry : labels.properties()) {
       if (!entry.getValue().isTextual()) {
         return false;
       }

@@ -214,8 +214,8 @@ abstract class ControllerLoop {
     return desired;
   }
 
-  /** Copies of the answer's objects with the namespace defaulted to the parent's. */
-  static List<ObjectNode> withNamespaceDefaults(ObjectNode parent, JsonNode list) {
+  /** Copies of the answer's objects with the namespace defaulted to the parent's (not for cluster-scoped kinds). */
+  List<ObjectNode> withNamespaceDefaults(ObjectNode parent, JsonNode list) {
     List<ObjectNode> objects = new ArrayList<>();
     if (list == null || !list.isArray()) {
       return objects;
@@ -223,7 +223,9 @@ abstract class ControllerLoop {
     for (JsonNode item : list) {
       ObjectNode object = Trees.copy((ObjectNode) item);
       ObjectNode metadata = Meta.metadata(object);
-      if (metadata.path("namespace").asText("").isEmpty() && !Meta.namespace(parent).isEmpty()) {
+      boolean namespaced = cluster.resources().byKind(Meta.apiVersion(object), Meta.kind(object))
+          .map(ApiResources.Type::namespaced).orElse(true);
+      if (namespaced && metadata.path("namespace").asText("").isEmpty() && !Meta.namespace(parent).isEmpty()) {
         metadata.put("namespace", Meta.namespace(parent));
       }
       if (metadata.path("name").asText("").isEmpty()) {

@@ -165,7 +165,7 @@ final class DecoratorLoop extends ControllerLoop {
     JsonNode existing = metadata.get(field);
     ObjectNode map = existing != null && existing.isObject() ? (ObjectNode) existing : null;
     boolean changed = false;
-    for (Map.Entry<String, JsonNode> change : (Iterable<Map.Entry<String, JsonNode>>) changes::fields) {
+    for (Map.Entry<String, JsonNode> change : changes.properties()) {
       if (change.getValue().isNull()) {
         changed |= map != null && map.remove(change.getKey()) != null;
       } else if (map == null || !change.getValue().asText().equals(map.path(change.getKey()).asText(null))) {

@@ -90,7 +90,7 @@ final class RollingUpdate {
       revision.answer = loop.call(hook, Meta.describe(parent) + (revision == latest ? "" : " (revision "
           + Meta.name(revision.revision) + ")"), loop.request(revision.parent, observed, related, hook, finalizing),
           Webhook.Answer.COMPOSITE);
-      for (ObjectNode child : ControllerLoop.withNamespaceDefaults(parent, revision.answer.get("children"))) {
+      for (ObjectNode child : loop.withNamespaceDefaults(parent, revision.answer.get("children"))) {
         // The label is added before comparing, so that an up-to-date child compares equal to its desired state.
         loop.addControllerUid(parent, child);
         revision.desired.put(childKey(child), child);

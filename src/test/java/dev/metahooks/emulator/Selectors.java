@@ -32,9 +32,7 @@ final class Selectors {
     if (!selector.isObject()) {
       throw new IllegalArgumentException("a selector must be an object, got " + selector);
     }
-    var exact = selector.path(exactField).fields();
-    while (exact.hasNext()) {
-      var entry = exact.next();
+    for (var entry : selector.path(exactField).properties()) {
       if (!entry.getValue().asText().equals(values.get(entry.getKey()))) {
         return false;
       }

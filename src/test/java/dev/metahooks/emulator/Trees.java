@@ -107,7 +107,7 @@ final class Trees {
   static Map<String, String> stringMap(JsonNode node) {
     Map<String, String> map = new LinkedHashMap<>();
     if (node != null && node.isObject()) {
-      node.fields().forEachRemaining(e -> {
+      node.properties().forEach(e -> {
         if (e.getValue().isTextual()) {
           map.put(e.getKey(), e.getValue().asText());
         }

@@ -47,7 +47,7 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
   }
 
   /** The outcome of a call: the decoded answer, or why the call failed. */
-  record Result(int status, String body, ObjectNode answer, String error, boolean throttled) {}
+  record Result(int status, String body, ObjectNode answer, String error) {}
 
   /**
    * Reads {@code spec.hooks.<hook>} of a manifest, or null when the hook is absent or has no webhook (disabled).
@@ -116,27 +116,26 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
           .header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
     } catch (HttpTimeoutException e) {
-      return new Result(0, "", null, "http error: timeout after " + timeout, false);
+      return new Result(0, "", null, "http error: timeout after " + timeout);
     } catch (IOException e) {
-      return new Result(0, "", null, "http error: " + e, false);
+      return new Result(0, "", null, "http error: " + e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new Result(0, "", null, "http error: interrupted", false);
+      return new Result(0, "", null, "http error: interrupted");
     }
     int status = response.statusCode();
     String text = response.body();
     if (status == 429) {
       String after = response.headers().firstValue("Retry-After").orElse("");
-      return new Result(status, text, null, "too many requests: requeued after " + retryAfterSeconds(after) + " s",
-          true);
+      return new Result(status, text, null, "too many requests: requeued after " + retryAfterSeconds(after) + " s");
     }
     if (status != 200) {
-      return new Result(status, text, null, "unsupported status code: " + status + " body: " + text, false);
+      return new Result(status, text, null, "unsupported status code: " + status + " body: " + text);
     }
     try {
-      return new Result(status, text, decode(text, shape), null, false);
+      return new Result(status, text, decode(text, shape), null);
     } catch (IllegalArgumentException e) {
-      return new Result(status, text, null, e.getMessage(), false);
+      return new Result(status, text, null, e.getMessage());
     }
   }
 
