@@ -150,6 +150,11 @@ public final class Cluster {
 
   // ---- writes
 
+  /** Creates every object of a YAML file (path relative to the project), in order, as kubectl would. */
+  public List<ObjectNode> createFile(String path) {
+    return Yaml.file(path).stream().map(o -> as("kubectl", () -> create(o))).toList();
+  }
+
   /** Creates an object from YAML or JSON text. */
   public ObjectNode create(String yamlOrJson) {
     return create(Yaml.object(yamlOrJson));

@@ -20,7 +20,7 @@ import java.util.Map;
  * <pre>{@code
  * Cluster cluster = new Cluster();
  * Metacontroller mc = Metacontroller.againstTestServer(cluster, "metacontroller/hello-world.yaml");
- * cluster.create(Yaml.file("manifests/examples/hello-world.yaml").get(0));
+ * cluster.createFile("manifests/examples/hello-world.yaml");
  * mc.runUntilStable(10);
  * assertThat(cluster.get("v1", "Pod", "default", "your-name")...);
  * }</pre>

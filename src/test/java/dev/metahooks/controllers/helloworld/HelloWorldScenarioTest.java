@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.emulator.Yaml;
 import dev.metahooks.testing.KubeSchema;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +18,7 @@ class HelloWorldScenarioTest {
   void setUp() {
     cluster = new Cluster();
     mc = Metacontroller.againstTestServer(cluster, "metacontroller/hello-world.yaml");
-    cluster.create(Yaml.file("manifests/examples/hello-world.yaml").get(0));
+    cluster.createFile("manifests/examples/hello-world.yaml");
   }
 
   @Test
