@@ -1,0 +1,491 @@
+package dev.metahooks.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.emulator.ApiException.Reason;
+import dev.metahooks.testing.FixedSources;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * A fake Kubernetes API server: objects by group, kind, namespace and name, with the bookkeeping real
+ * controllers depend on — uid, resourceVersion, generation (bumped when anything but metadata and status
+ * changes), deletionTimestamp and finalizers, ownerReferences with background garbage collection,
+ * namespaced and cluster-scoped kinds, status as a subresource. Every change is logged as a {@link Write}.
+ *
+ * <p>Everything is deterministic: uids are derived from a counter, the clock only moves when told to.
+ * Objects handed out are copies; change the cluster only through its methods.
+ */
+public final class Cluster {
+  private final ApiResources resources;
+  private final TreeMap<String, ObjectNode> objects = new TreeMap<>();
+  private final List<Write> writes = new ArrayList<>();
+  private long resourceVersion;
+  private long uids;
+  private long generatedNames;
+  private Instant now = FixedSources.NOW;
+  private String actor = "test";
+
+  /** An empty cluster that knows the built-in kinds and the project's CRDs (manifests/crds). */
+  public Cluster() {
+    this(ApiResources.withProjectCrds());
+  }
+
+  public Cluster(ApiResources resources) {
+    this.resources = resources;
+  }
+
+  public ApiResources resources() {
+    return resources;
+  }
+
+  /** Makes a custom kind known, e.g. {@code register("example.com/v1", "Thing", "things", true)}. */
+  public Cluster register(String apiVersion, String kind, String plural, boolean namespaced) {
+    resources.register(new ApiResources.Type(ApiResources.group(apiVersion), kind, plural, namespaced, true));
+    return this;
+  }
+
+  // ---- clock and log
+
+  public Instant now() {
+    return now;
+  }
+
+  public void advance(Duration duration) {
+    now = now.plus(duration);
+  }
+
+  /** Every write since the cluster was made, oldest first. */
+  public List<Write> writes() {
+    return List.copyOf(writes);
+  }
+
+  /** The writes with a sequence number above {@code sequence}. */
+  public List<Write> writesAfter(long sequence) {
+    return writes.stream().filter(w -> w.sequence() > sequence).toList();
+  }
+
+  /** The resourceVersion of the latest write (0 before any). */
+  public long lastSequence() {
+    return resourceVersion;
+  }
+
+  /** Runs {@code body} with writes attributed to {@code who}. */
+  <T> T as(String who, java.util.function.Supplier<T> body) {
+    String previous = actor;
+    actor = who;
+    try {
+      return body.get();
+    } finally {
+      actor = previous;
+    }
+  }
+
+  void as(String who, Runnable body) {
+    as(who, () -> {
+      body.run();
+      return null;
+    });
+  }
+
+  // ---- reads
+
+  public Optional<ObjectNode> find(String apiVersion, String kind, String namespace, String name) {
+    ApiResources.Type type = resources.requireKind(apiVersion, kind);
+    ObjectNode stored = objects.get(key(type, type.namespaced() ? namespace : "", name));
+    return Optional.ofNullable(stored).map(o -> view(o, apiVersion));
+  }
+
+  /** A cluster-scoped object. */
+  public Optional<ObjectNode> find(String apiVersion, String kind, String name) {
+    return find(apiVersion, kind, "", name);
+  }
+
+  /** The object, or an AssertionError that lists what exists of that kind. */
+  public ObjectNode get(String apiVersion, String kind, String namespace, String name) {
+    return find(apiVersion, kind, namespace, name).orElseThrow(() -> new AssertionError(
+        "no " + Meta.describe(kind, namespace, name) + "; the cluster has " + kind + ": "
+            + list(apiVersion, kind).stream().map(o -> Meta.describe(o)).toList()));
+  }
+
+  /** A cluster-scoped object. */
+  public ObjectNode get(String apiVersion, String kind, String name) {
+    return get(apiVersion, kind, "", name);
+  }
+
+  public boolean exists(String apiVersion, String kind, String namespace, String name) {
+    return find(apiVersion, kind, namespace, name).isPresent();
+  }
+
+  /** Every object of a kind, all namespaces, sorted by namespace and name. */
+  public List<ObjectNode> list(String apiVersion, String kind) {
+    ApiResources.Type type = resources.requireKind(apiVersion, kind);
+    String prefix = type.group() + "|" + type.kind() + "|";
+    return objects.subMap(prefix, prefix + Character.MAX_VALUE).values().stream()
+        .map(o -> view(o, apiVersion)).toList();
+  }
+
+  /** Every object of a kind in one namespace. */
+  public List<ObjectNode> list(String apiVersion, String kind, String namespace) {
+    return list(apiVersion, kind).stream().filter(o -> Meta.namespace(o).equals(namespace)).toList();
+  }
+
+  /** Every object, for diagnostics. */
+  public List<ObjectNode> all() {
+    return objects.values().stream().map(Trees::copy).toList();
+  }
+
+  // ---- writes
+
+  /** Creates every object of a YAML file (path relative to the project), in order, as kubectl would. */
+  public List<ObjectNode> createFile(String path) {
+    return Yaml.file(path).stream().map(o -> as("kubectl", () -> create(o))).toList();
+  }
+
+  /** Creates an object from YAML or JSON text. */
+  public ObjectNode create(String yamlOrJson) {
+    return create(Yaml.object(yamlOrJson));
+  }
+
+  /**
+   * Creates an object the way the API server does: namespace defaulted to {@code default} for namespaced
+   * kinds and dropped for cluster-scoped ones, {@code generateName} honoured, system fields set, and
+   * status dropped when the kind has a status subresource.
+   */
+  public ObjectNode create(ObjectNode input) {
+    ObjectNode object = Trees.normalizeObject(input);
+    ApiResources.Type type = typeOf(object);
+    ObjectNode metadata = Meta.metadata(object);
+    if (!metadata.hasNonNull("name") && metadata.hasNonNull("generateName")) {
+      metadata.put("name", metadata.get("generateName").asText() + generatedSuffix());
+    }
+    String name = metadata.path("name").asText("");
+    if (name.isEmpty()) {
+      throw new ApiException(Reason.INVALID, Meta.kind(object) + ": metadata.name is required");
+    }
+    String namespace = "";
+    if (type.namespaced()) {
+      namespace = metadata.path("namespace").asText("");
+      namespace = namespace.isEmpty() ? "default" : namespace;
+      metadata.put("namespace", namespace);
+    } else {
+      metadata.remove("namespace");
+    }
+    String key = key(type, namespace, name);
+    if (objects.containsKey(key)) {
+      throw new ApiException(Reason.ALREADY_EXISTS, Meta.describe(type.kind(), namespace, name) + " already exists");
+    }
+    if (type.statusSubresource()) {
+      object.remove("status");
+    }
+    for (String field : List.of("deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink")) {
+      metadata.remove(field);
+    }
+    metadata.put("uid", newUid(key));
+    metadata.put("generation", 1);
+    metadata.put("creationTimestamp", timestamp());
+    metadata.put("resourceVersion", String.valueOf(++resourceVersion));
+    objects.put(key, object);
+    log(Write.Verb.CREATE, object, null, object);
+    if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
+      resources.registerCrd(object);
+    }
+    return Trees.copy(object);
+  }
+
+  /**
+   * Replaces an object (PUT): status is kept when it is a subresource, system fields are kept, generation is
+   * bumped when anything outside metadata and status changed. A stale resourceVersion or a different uid is a
+   * conflict. Removing the last finalizer of an object being deleted makes it disappear. An update that
+   * changes nothing writes nothing.
+   */
+  public ObjectNode update(ObjectNode input) {
+    ObjectNode object = Trees.normalizeObject(input);
+    ApiResources.Type type = typeOf(object);
+    String key = keyOf(type, object);
+    ObjectNode current = existing(key, type, object);
+    checkPreconditions(current, object);
+    ObjectNode next = object;
+    ObjectNode metadata = Meta.metadata(next);
+    ObjectNode currentMetadata = Meta.metadata(current);
+    for (String field : List.of("uid", "creationTimestamp", "generation", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "namespace", "resourceVersion")) {
+      if (currentMetadata.has(field)) {
+        metadata.set(field, currentMetadata.get(field).deepCopy());
+      } else {
+        metadata.remove(field);
+      }
+    }
+    if (type.statusSubresource()) {
+      if (current.has("status")) {
+        next.set("status", current.get("status").deepCopy());
+      } else {
+        next.remove("status");
+      }
+    }
+    if (Meta.deleting(current)) {
+      Set<String> added = new HashSet<>(Meta.finalizers(next));
+      Meta.finalizers(current).forEach(added::remove);
+      if (!added.isEmpty()) {
+        throw new ApiException(Reason.INVALID, Meta.describe(current) + " is being deleted: no new finalizers can be "
+            + "added, got " + added);
+      }
+    }
+    if (Trees.same(next, current)) {
+      return Trees.copy(current);
+    }
+    if (!Trees.same(withoutMetadataAndStatus(next), withoutMetadataAndStatus(current))) {
+      metadata.put("generation", Meta.generation(current) + 1);
+    }
+    metadata.put("resourceVersion", String.valueOf(++resourceVersion));
+    objects.put(key, next);
+    log(Write.Verb.UPDATE, next, current, next);
+    if (Meta.deleting(next) && Meta.finalizers(next).isEmpty()) {
+      remove(key);
+    }
+    return Trees.copy(next);
+  }
+
+  /** Reads, changes and writes an object: {@code update("v1", "ConfigMap", "default", "c", o -> ...)}. */
+  public ObjectNode update(String apiVersion, String kind, String namespace, String name, Consumer<ObjectNode> change) {
+    ObjectNode object = get(apiVersion, kind, namespace, name);
+    change.accept(object);
+    return update(object);
+  }
+
+  /** Replaces only the status (PUT on the status subresource); nothing else of the input is used. */
+  public ObjectNode updateStatus(ObjectNode input) {
+    ObjectNode object = Trees.normalizeObject(input);
+    ApiResources.Type type = typeOf(object);
+    String key = keyOf(type, object);
+    ObjectNode current = existing(key, type, object);
+    checkPreconditions(current, object);
+    ObjectNode next = Trees.copy(current);
+    if (object.has("status") && !object.get("status").isNull()) {
+      next.set("status", object.get("status").deepCopy());
+    } else {
+      next.remove("status");
+    }
+    if (Trees.same(next.get("status"), current.get("status"))) {
+      return Trees.copy(current);
+    }
+    Meta.metadata(next).put("resourceVersion", String.valueOf(++resourceVersion));
+    objects.put(key, next);
+    log(Write.Verb.UPDATE_STATUS, next, current, next);
+    return Trees.copy(next);
+  }
+
+  /** Reads, changes the status of, and writes an object. */
+  public ObjectNode updateStatus(String apiVersion, String kind, String namespace, String name,
+      Consumer<ObjectNode> change) {
+    ObjectNode object = get(apiVersion, kind, namespace, name);
+    change.accept(object);
+    return updateStatus(object);
+  }
+
+  /** Deletes a namespaced object (background propagation). */
+  public void delete(String apiVersion, String kind, String namespace, String name) {
+    delete(apiVersion, kind, namespace, name, null);
+  }
+
+  /** Deletes a cluster-scoped object. */
+  public void delete(String apiVersion, String kind, String name) {
+    delete(apiVersion, kind, "", name, null);
+  }
+
+  /**
+   * Deletes an object: with finalizers it only gets a deletionTimestamp (and its generation is bumped);
+   * without, it disappears and the garbage collector deletes what it owned.
+   *
+   * @param uid a precondition: the object must have this uid (null for none)
+   */
+  public void delete(String apiVersion, String kind, String namespace, String name, String uid) {
+    ApiResources.Type type = resources.requireKind(apiVersion, kind);
+    String key = key(type, type.namespaced() ? namespace : "", name);
+    ObjectNode current = objects.get(key);
+    if (current == null) {
+      throw new ApiException(Reason.NOT_FOUND, Meta.describe(kind, namespace, name) + " not found");
+    }
+    if (uid != null && !uid.equals(Meta.uid(current))) {
+      throw new ApiException(Reason.CONFLICT, Meta.describe(current) + " has uid " + Meta.uid(current)
+          + ", the precondition wanted " + uid);
+    }
+    if (Meta.finalizers(current).isEmpty()) {
+      remove(key);
+      return;
+    }
+    if (Meta.deleting(current)) {
+      return;
+    }
+    ObjectNode next = Trees.copy(current);
+    ObjectNode metadata = Meta.metadata(next);
+    metadata.put("deletionTimestamp", timestamp());
+    metadata.put("deletionGracePeriodSeconds", 0);
+    metadata.put("generation", Meta.generation(current) + 1);
+    metadata.put("resourceVersion", String.valueOf(++resourceVersion));
+    objects.put(key, next);
+    log(Write.Verb.MARK_DELETED, next, current, next);
+  }
+
+  // ---- internals
+
+  private void remove(String key) {
+    ObjectNode removed = objects.remove(key);
+    if (removed == null) {
+      return;
+    }
+    resourceVersion++;
+    log(Write.Verb.DELETE, removed, removed, null);
+    as("garbage-collector", () -> collectGarbage(removed));
+  }
+
+  /** Background propagation: dependents left without any existing owner are deleted. */
+  private void collectGarbage(ObjectNode removed) {
+    String uid = Meta.uid(removed);
+    if (Meta.kind(removed).equals("Namespace") && Meta.apiVersion(removed).equals("v1")) {
+      for (ObjectNode inside : List.copyOf(objects.values())) {
+        if (Meta.namespace(inside).equals(Meta.name(removed))) {
+          deleteQuietly(inside);
+        }
+      }
+    }
+    Set<String> liveUids = objects.values().stream().map(Meta::uid).collect(Collectors.toSet());
+    for (ObjectNode dependent : List.copyOf(objects.values())) {
+      List<JsonNode> refs = new ArrayList<>();
+      dependent.path("metadata").path("ownerReferences").forEach(refs::add);
+      if (refs.stream().noneMatch(r -> uid.equals(r.path("uid").asText()))) {
+        continue;
+      }
+      boolean ownerLeft = refs.stream().anyMatch(r -> liveUids.contains(r.path("uid").asText()));
+      if (ownerLeft) {
+        ObjectNode next = Trees.copy(dependent);
+        ArrayNode kept = Meta.metadata(next).putArray("ownerReferences");
+        refs.stream().filter(r -> !uid.equals(r.path("uid").asText())).forEach(r -> kept.add(r.deepCopy()));
+        updateQuietly(next);
+      } else {
+        deleteQuietly(dependent);
+      }
+    }
+  }
+
+  private void deleteQuietly(ObjectNode object) {
+    try {
+      delete(Meta.apiVersion(object), Meta.kind(object), Meta.namespace(object), Meta.name(object), Meta.uid(object));
+    } catch (ApiException e) {
+      // Already gone or replaced: nothing left to collect.
+    }
+  }
+
+  private void updateQuietly(ObjectNode object) {
+    try {
+      update(object);
+    } catch (ApiException e) {
+      // Changed meanwhile: the collector would retry; here nothing else runs in between.
+    }
+  }
+
+  private ObjectNode existing(String key, ApiResources.Type type, ObjectNode object) {
+    ObjectNode current = objects.get(key);
+    if (current == null) {
+      throw new ApiException(Reason.NOT_FOUND, Meta.describe(type.kind(), type.namespaced()
+          ? namespaceOrDefault(object) : "", Meta.name(object)) + " not found");
+    }
+    return current;
+  }
+
+  private static void checkPreconditions(ObjectNode current, ObjectNode object) {
+    String uid = object.path("metadata").path("uid").asText("");
+    if (!uid.isEmpty() && !uid.equals(Meta.uid(current))) {
+      throw new ApiException(Reason.CONFLICT, Meta.describe(current) + ": uid " + uid + " does not match "
+          + Meta.uid(current));
+    }
+    String version = object.path("metadata").path("resourceVersion").asText("");
+    String currentVersion = current.path("metadata").path("resourceVersion").asText();
+    if (!version.isEmpty() && !version.equals(currentVersion)) {
+      throw new ApiException(Reason.CONFLICT, Meta.describe(current) + " has been modified: resourceVersion "
+          + version + " is stale (now " + currentVersion + ")");
+    }
+  }
+
+  private static ObjectNode withoutMetadataAndStatus(ObjectNode object) {
+    ObjectNode copy = Trees.copy(object);
+    copy.remove(List.of("metadata", "status", "apiVersion", "kind"));
+    return copy;
+  }
+
+  private ApiResources.Type typeOf(ObjectNode object) {
+    String apiVersion = object.path("apiVersion").asText("");
+    String kind = object.path("kind").asText("");
+    if (apiVersion.isEmpty() || kind.isEmpty()) {
+      throw new ApiException(Reason.INVALID, "object has no apiVersion or kind: " + Trees.compact(object));
+    }
+    try {
+      return resources.requireKind(apiVersion, kind);
+    } catch (IllegalArgumentException e) {
+      throw new ApiException(Reason.INVALID, e.getMessage());
+    }
+  }
+
+  private String keyOf(ApiResources.Type type, ObjectNode object) {
+    return key(type, type.namespaced() ? namespaceOrDefault(object) : "", Meta.name(object));
+  }
+
+  private static String namespaceOrDefault(ObjectNode object) {
+    String namespace = Meta.namespace(object);
+    return namespace.isEmpty() ? "default" : namespace;
+  }
+
+  private static String key(ApiResources.Type type, String namespace, String name) {
+    return type.group() + "|" + type.kind() + "|" + namespace + "|" + name;
+  }
+
+  /** A copy in the apiVersion asked for (one stored copy serves every version of the group). */
+  private static ObjectNode view(ObjectNode stored, String apiVersion) {
+    ObjectNode copy = Trees.copy(stored);
+    copy.put("apiVersion", apiVersion);
+    return copy;
+  }
+
+  private String newUid(String key) {
+    return UUID.nameUUIDFromBytes((key + "#" + ++uids).getBytes(StandardCharsets.UTF_8)).toString();
+  }
+
+  private String generatedSuffix() {
+    String alphabet = "bcdfghjklmnpqrstvwxz2456789";
+    long n = ++generatedNames;
+    StringBuilder suffix = new StringBuilder();
+    for (int i = 0; i < 5; i++) {
+      suffix.append(alphabet.charAt((int) (n % alphabet.length())));
+      n /= alphabet.length();
+    }
+    return suffix.toString();
+  }
+
+  private String timestamp() {
+    return DateTimeFormatter.ISO_INSTANT.format(now);
+  }
+
+  private void log(Write.Verb verb, ObjectNode object, ObjectNode before, ObjectNode after) {
+    writes.add(new Write(resourceVersion, actor, verb, Meta.describe(object), Trees.copy(before), Trees.copy(after)));
+  }
+
+  @Override
+  public String toString() {
+    Map<String, Long> counts = new TreeMap<>();
+    objects.values().forEach(o -> counts.merge(Meta.kind(o), 1L, Long::sum));
+    return "Cluster" + counts;
+  }
+}

@@ -1,0 +1,249 @@
+package dev.metahooks.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.emulator.ApiException.Reason;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** What CompositeController and DecoratorController loops share: hooks, finalizer, related objects, children. */
+abstract class ControllerLoop {
+  private static final List<String> GC_FINALIZERS = List.of("foregroundDeletion", "orphan");
+
+  final Metacontroller mc;
+  final Cluster cluster;
+  final ObjectNode controller;
+  final String name;
+  final String finalizer;
+  final Webhook syncHook;
+  final Webhook finalizeHook;
+  final Webhook customizeHook;
+  /** Customize answers by parent uid and generation, as Metacontroller caches them. */
+  private final Map<String, JsonNode> customizeCache = new HashMap<>();
+
+  ControllerLoop(Metacontroller mc, ObjectNode controller, String finalizerPrefix, URI baseUrl) {
+    this.mc = mc;
+    this.cluster = mc.cluster();
+    this.controller = controller;
+    this.name = Meta.name(controller);
+    this.finalizer = finalizerPrefix + name;
+    JsonNode hooks = controller.path("spec").path("hooks");
+    if (!hooks.isObject()) {
+      throw new IllegalArgumentException(Meta.kind(controller) + " " + name + ": no hooks defined");
+    }
+    this.syncHook = Webhook.read(hooks, "sync", baseUrl);
+    this.finalizeHook = Webhook.read(hooks, "finalize", baseUrl);
+    this.customizeHook = Webhook.read(hooks, "customize", baseUrl);
+  }
+
+  /** Syncs every parent of this controller once. */
+  abstract void syncAll();
+
+  /** The controller object as requests carry it. */
+  ObjectNode controllerForRequest() {
+    ObjectNode copy = Trees.copy(controller);
+    copy.putObject("status");
+    return (ObjectNode) Trees.sorted(copy);
+  }
+
+  /** Calls a hook, logs the call, and gives the decoded answer or ends the sync. */
+  ObjectNode call(Webhook hook, String parent, ObjectNode request, Webhook.Answer shape) {
+    Webhook.Result result = hook.call(request, shape);
+    mc.record(new HookCall(mc.roundNumber(), name, hook.hook(), parent, hook.url(), request, result.status(),
+        result.body(), result.error()));
+    if (result.error() != null) {
+      throw new SyncFailure(hook.hook() + " hook failed (version=" + hook.version().name().toLowerCase() + "): "
+          + result.error());
+    }
+    return result.answer();
+  }
+
+  /** Related objects from the customize hook's rules ({@code {}} without a customize hook). */
+  ObjectGroups related(ObjectNode parent, boolean parentNamespaced) {
+    if (customizeHook == null) {
+      return new ObjectGroups();
+    }
+    String cacheKey = Meta.uid(parent) + "/" + Meta.generation(parent);
+    JsonNode rules = customizeCache.get(cacheKey);
+    if (rules == null) {
+      ObjectNode request = Trees.object();
+      request.set("controller", controllerForRequest());
+      request.set("parent", Trees.sorted(parent));
+      ObjectNode answer = call(customizeHook, Meta.describe(parent), request, Webhook.Answer.CUSTOMIZE);
+      rules = answer.path("relatedResources").isArray() ? answer.get("relatedResources") : Trees.array();
+      customizeCache.put(cacheKey, rules);
+    }
+    return Related.select(cluster, parent, parentNamespaced, rules, customizeHook.version());
+  }
+
+  /** Adds our finalizer when a finalize hook exists (not to an object being deleted), removes a stale one. */
+  ObjectNode syncFinalizer(ObjectNode parent) {
+    boolean has = Meta.hasFinalizer(parent, finalizer);
+    if (finalizeHook != null && !has && !Meta.deleting(parent)) {
+      List<String> finalizers = Meta.finalizers(parent);
+      finalizers.add(finalizer);
+      return writeFinalizers(parent, finalizers);
+    }
+    if (finalizeHook == null && has) {
+      return removeFinalizer(parent);
+    }
+    return parent;
+  }
+
+  ObjectNode removeFinalizer(ObjectNode parent) {
+    if (!Meta.hasFinalizer(parent, finalizer)) {
+      return parent;
+    }
+    List<String> finalizers = Meta.finalizers(parent);
+    finalizers.remove(finalizer);
+    return writeFinalizers(parent, finalizers);
+  }
+
+  /** GET and PUT of the finalizer list, as Metacontroller does (the cached copy may be stale). */
+  private ObjectNode writeFinalizers(ObjectNode parent, List<String> finalizers) {
+    ObjectNode live = cluster.find(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent),
+        Meta.name(parent)).orElseThrow(() -> new SyncFailure(Meta.describe(parent) + " is gone"));
+    Meta.setFinalizers(live, finalizers);
+    return cluster.update(live);
+  }
+
+  /** Whether children are still ours to manage while the parent is being deleted. */
+  boolean shouldFinalize(ObjectNode parent) {
+    if (finalizeHook == null || !Meta.hasFinalizer(parent, finalizer)) {
+      return false;
+    }
+    return Meta.finalizers(parent).stream().noneMatch(GC_FINALIZERS::contains);
+  }
+
+  /**
+   * Reconciles children (contract section 8.2): observed but not desired ones are deleted, missing ones
+   * created with a controller reference, changed ones handled by their kind's update method.
+   *
+   * @return the errors, one per failed child; the others are still handled
+   */
+  List<String> manageChildren(ObjectNode parent, ObjectGroups observed, ObjectGroups desired,
+      Function<ApiResources.Type, String> methodOf) {
+    List<String> errors = new ArrayList<>();
+    observed.groups().forEach((groupKey, objects) -> objects.forEach((key, child) -> {
+      if (!Meta.deleting(child) && desired.find(groupKey, key) == null) {
+        deleteChild(child, errors);
+      }
+    }));
+    desired.groups().forEach((groupKey, objects) -> objects.forEach((key, child) -> {
+      ApiResources.Type type = cluster.resources().byKind(Meta.apiVersion(child), Meta.kind(child)).orElse(null);
+      if (type == null) {
+        errors.add("can't find resource for " + Meta.kind(child) + " in " + Meta.apiVersion(child));
+        return;
+      }
+      ObjectNode current = observed.find(groupKey, key);
+      if (current == null) {
+        createChild(parent, child, errors);
+        return;
+      }
+      ObjectNode merged;
+      try {
+        merged = DynamicApply.update(current, child);
+      } catch (IllegalArgumentException e) {
+        errors.add(e.getMessage());
+        return;
+      }
+      if (Trees.same(merged, current) || Meta.deleting(current)) {
+        return;
+      }
+      String method = methodOf.apply(type);
+      switch (method == null ? "" : method) {
+        case "", "OnDelete" -> { }
+        case "Recreate", "RollingRecreate" -> deleteChild(current, errors);
+        case "InPlace", "RollingInPlace" -> {
+          try {
+            cluster.update(merged);
+          } catch (ApiException e) {
+            if (!e.is(Reason.NOT_FOUND) && !e.is(Reason.CONFLICT)) {
+              errors.add("can't update " + Meta.describe(current) + ": " + e.getMessage());
+            }
+          }
+        }
+        default -> errors.add("invalid update strategy for " + type.kind() + ": unknown method \"" + method + "\"");
+      }
+    }));
+    return errors;
+  }
+
+  private void deleteChild(ObjectNode child, List<String> errors) {
+    try {
+      cluster.delete(Meta.apiVersion(child), Meta.kind(child), Meta.namespace(child), Meta.name(child),
+          Meta.uid(child));
+    } catch (ApiException e) {
+      if (!e.is(Reason.NOT_FOUND)) {
+        errors.add("can't delete " + Meta.describe(child) + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private void createChild(ObjectNode parent, ObjectNode desired, List<String> errors) {
+    ObjectNode child = DynamicApply.forCreate(desired);
+    ObjectNode metadata = Meta.metadata(child);
+    JsonNode refs = metadata.get("ownerReferences");
+    ArrayNode ownerReferences = refs != null && refs.isArray() ? (ArrayNode) refs : metadata.putArray("ownerReferences");
+    ownerReferences.add(Meta.controllerRefTo(parent));
+    try {
+      cluster.create(child);
+    } catch (ApiException e) {
+      if (!e.is(Reason.ALREADY_EXISTS)) {
+        errors.add("can't create " + Meta.describe(desired) + ": " + e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Desired objects of an answer keyed as Metacontroller keys them: namespace defaulted to the parent's,
+   * none for cluster-scoped kinds.
+   */
+  ObjectGroups desiredGroups(ObjectNode parent, List<ObjectNode> objects) {
+    ObjectGroups desired = new ObjectGroups();
+    for (ObjectNode object : objects) {
+      boolean namespaced = cluster.resources().byKind(Meta.apiVersion(object), Meta.kind(object))
+          .map(ApiResources.Type::namespaced).orElse(true);
+      desired.putKeyed(ObjectGroups.uniformKey(namespaced ? Meta.namespace(object) : "", Meta.name(object)), object);
+    }
+    return desired;
+  }
+
+  /** Copies of the answer's objects with the namespace defaulted to the parent's (not for cluster-scoped kinds). */
+  List<ObjectNode> withNamespaceDefaults(ObjectNode parent, JsonNode list) {
+    List<ObjectNode> objects = new ArrayList<>();
+    if (list == null || !list.isArray()) {
+      return objects;
+    }
+    for (JsonNode item : list) {
+      ObjectNode object = Trees.copy((ObjectNode) item);
+      ObjectNode metadata = Meta.metadata(object);
+      boolean namespaced = cluster.resources().byKind(Meta.apiVersion(object), Meta.kind(object))
+          .map(ApiResources.Type::namespaced).orElse(true);
+      if (namespaced && metadata.path("namespace").asText("").isEmpty() && !Meta.namespace(parent).isEmpty()) {
+        metadata.put("namespace", Meta.namespace(parent));
+      }
+      if (metadata.path("name").asText("").isEmpty()) {
+        throw new SyncFailure("a desired " + Meta.kind(object) + " has no metadata.name");
+      }
+      objects.add(object);
+    }
+    return objects;
+  }
+
+  /** Writes the status if it differs from the live object's (same uid); gone or replaced parents are skipped. */
+  void writeStatus(ObjectNode parent, JsonNode status) {
+    ObjectNode live = cluster.find(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent),
+        Meta.name(parent)).orElse(null);
+    if (live == null || !Meta.uid(live).equals(Meta.uid(parent)) || Trees.same(live.get("status"), status)) {
+      return;
+    }
+    live.set("status", status);
+    cluster.updateStatus(live);
+  }
+}

@@ -1,0 +1,36 @@
+package dev.metahooks.emulator;
+
+import dev.metahooks.api.Controller;
+import dev.metahooks.server.HookServer;
+import dev.metahooks.server.ServerConfig;
+import java.util.List;
+
+/**
+ * The real hook server with a chosen list of controllers (for example small ones defined in a test), on a
+ * free port. Close it when done.
+ */
+public final class LocalHooks implements AutoCloseable {
+  private final HookServer server;
+
+  private LocalHooks(HookServer server) {
+    this.server = server;
+  }
+
+  public static LocalHooks start(Controller... controllers) {
+    return start(List.of(controllers));
+  }
+
+  public static LocalHooks start(List<Controller> controllers) {
+    return new LocalHooks(new HookServer(ServerConfig.defaults().withPort(0), controllers).start());
+  }
+
+  /** {@code http://localhost:<port>}, to give to {@link Metacontroller}. */
+  public String baseUrl() {
+    return "http://localhost:" + server.port();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

@@ -1,0 +1,229 @@
+package dev.metahooks.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.testing.TestServer;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Metacontroller's control loop over a {@link Cluster}, calling real hooks over HTTP. It loads
+ * CompositeController and DecoratorController manifests, points their webhooks at the server under test,
+ * and runs rounds: the {@link World} takes a step, then every parent of every controller is synced once
+ * (children claimed, related objects selected, the hook called, the answer applied as Metacontroller
+ * applies it). {@link #runUntilStable} repeats rounds until one changes nothing.
+ *
+ * <pre>{@code
+ * Cluster cluster = new Cluster();
+ * Metacontroller mc = Metacontroller.againstTestServer(cluster, "metacontroller/hello-world.yaml");
+ * cluster.createFile("manifests/examples/hello-world.yaml");
+ * mc.runUntilStable(10);
+ * assertThat(cluster.get("v1", "Pod", "default", "your-name")...);
+ * }</pre>
+ *
+ * <p>Every parent is synced every round (Metacontroller syncs on events; syncing more often only shows
+ * sooner what an event would show), so a round without writes is a fixed point of the hooks.
+ */
+public final class Metacontroller {
+  private final Cluster cluster;
+  private final URI baseUrl;
+  private final List<ControllerLoop> loops = new ArrayList<>();
+  private final List<HookCall> calls = new ArrayList<>();
+  private final List<SyncError> errors = new ArrayList<>();
+  private final List<Round> rounds = new ArrayList<>();
+  private final Map<String, Double> resyncAfter = new LinkedHashMap<>();
+  private World world = World.standard();
+  private int round;
+  private boolean tolerateSyncErrors;
+
+  /**
+   * @param baseUrl where the hooks are served, e.g. {@code http://localhost:8080}; it replaces the scheme and
+   *     host of every webhook URL in the manifests (the path is kept)
+   */
+  public Metacontroller(Cluster cluster, String baseUrl) {
+    this.cluster = cluster;
+    this.baseUrl = URI.create(baseUrl);
+  }
+
+  /** A Metacontroller with the controllers of the given manifest files (paths relative to the project). */
+  public static Metacontroller forManifests(Cluster cluster, String baseUrl, String... manifestPaths) {
+    Metacontroller mc = new Metacontroller(cluster, baseUrl);
+    for (String path : manifestPaths) {
+      mc.load(path);
+    }
+    return mc;
+  }
+
+  /** The same against the shared {@link TestServer}, which serves every controller of the catalog. */
+  public static Metacontroller againstTestServer(Cluster cluster, String... manifestPaths) {
+    return forManifests(cluster, TestServer.uri("").toString(), manifestPaths);
+  }
+
+  /** Loads the controllers (and CRDs) of a manifest file. */
+  public Metacontroller load(String manifestPath) {
+    Yaml.file(manifestPath).forEach(this::add);
+    return this;
+  }
+
+  /** Loads the controllers (and CRDs) of YAML text. */
+  public Metacontroller loadYaml(String yaml) {
+    Yaml.objects(yaml).forEach(this::add);
+    return this;
+  }
+
+  private void add(ObjectNode manifest) {
+    String kind = Meta.kind(manifest);
+    switch (kind) {
+      case "CompositeController", "DecoratorController" -> {
+        ObjectNode stored = cluster.as("kubectl", () -> cluster.create(pointHooksAtServer(manifest)));
+        loops.add(kind.equals("CompositeController") ? new CompositeLoop(this, stored, baseUrl)
+            : new DecoratorLoop(this, stored, baseUrl));
+      }
+      case "CustomResourceDefinition" -> {
+        if (cluster.find(manifest.path("apiVersion").asText(), kind, Meta.name(manifest)).isEmpty()) {
+          cluster.as("kubectl", () -> cluster.create(manifest));
+        }
+      }
+      default -> { } // other objects of a manifest file (kustomizations, RBAC) mean nothing here
+    }
+  }
+
+  private ObjectNode pointHooksAtServer(ObjectNode manifest) {
+    ObjectNode copy = Trees.copy(manifest);
+    JsonNode hooks = copy.path("spec").path("hooks");
+    for (String hook : List.of("sync", "finalize", "customize")) {
+      Webhook webhook = Webhook.read(hooks, hook, baseUrl);
+      JsonNode spec = hooks.path(hook).path("webhook");
+      if (webhook != null && spec.hasNonNull("url")) {
+        ((ObjectNode) spec).put("url", webhook.url().toString());
+      }
+    }
+    return copy;
+  }
+
+  public Cluster cluster() {
+    return cluster;
+  }
+
+  public World world() {
+    return world;
+  }
+
+  public Metacontroller world(World newWorld) {
+    this.world = newWorld;
+    return this;
+  }
+
+  /** Lets {@link #runUntilStable} succeed although syncs keep failing (for tests of failures). */
+  public Metacontroller tolerateSyncErrors() {
+    this.tolerateSyncErrors = true;
+    return this;
+  }
+
+  /** Runs one round: a world step, then one sync of every parent. */
+  public Round round() {
+    round++;
+    long firstWrite = cluster.lastSequence();
+    int firstCall = calls.size();
+    int firstError = errors.size();
+    world.step(cluster);
+    for (ControllerLoop loop : loops) {
+      loop.syncAll();
+    }
+    Round result = new Round(round, cluster.writesAfter(firstWrite), calls.subList(firstCall, calls.size()),
+        errors.subList(firstError, errors.size()));
+    rounds.add(result);
+    return result;
+  }
+
+  /**
+   * Runs rounds until one changes nothing and returns how many ran. Fails, showing what the last rounds
+   * wrote, if that does not happen within {@code maxRounds} (a hot loop: something changes on every sync);
+   * fails too if the last round had sync errors, unless {@link #tolerateSyncErrors()} was called.
+   */
+  public int runUntilStable(int maxRounds) {
+    for (int i = 1; i <= maxRounds; i++) {
+      Round last = round();
+      if (!last.changed()) {
+        if (!last.errors().isEmpty() && !tolerateSyncErrors) {
+          throw new AssertionError("settled, but syncs keep failing (Metacontroller would retry forever):\n  "
+              + String.join("\n  ", last.errors().stream().map(SyncError::toString).toList()));
+        }
+        return i;
+      }
+    }
+    StringBuilder message = new StringBuilder("did not settle within " + maxRounds
+        + " rounds (a hot loop: something changes on every sync?). Writes of the last rounds:");
+    for (Round recent : rounds.subList(Math.max(0, rounds.size() - 2), rounds.size())) {
+      message.append("\n round ").append(recent.number()).append(':');
+      recent.writes().stream().limit(30).forEach(w -> message.append("\n  ").append(w));
+      if (recent.writes().size() > 30) {
+        message.append("\n  … ").append(recent.writes().size() - 30).append(" more");
+      }
+      recent.errors().forEach(e -> message.append("\n  sync error: ").append(e.message()));
+    }
+    throw new AssertionError(message.toString());
+  }
+
+  /** Every hook call so far, oldest first. */
+  public List<HookCall> calls() {
+    return Collections.unmodifiableList(calls);
+  }
+
+  /** The calls of one hook ({@code sync}, {@code finalize}, {@code customize}) of one controller. */
+  public List<HookCall> calls(String controller, String hook) {
+    return calls.stream().filter(c -> c.controller().equals(controller) && c.hook().equals(hook)).toList();
+  }
+
+  /** The latest call of one hook of one controller; fails if there was none. */
+  public HookCall lastCall(String controller, String hook) {
+    List<HookCall> matching = calls(controller, hook);
+    if (matching.isEmpty()) {
+      throw new AssertionError("no " + hook + " call of " + controller + "; calls: " + calls);
+    }
+    return matching.get(matching.size() - 1);
+  }
+
+  /** Every failed sync so far. */
+  public List<SyncError> syncErrors() {
+    return Collections.unmodifiableList(errors);
+  }
+
+  public List<Round> rounds() {
+    return Collections.unmodifiableList(rounds);
+  }
+
+  /** The latest {@code resyncAfterSeconds} each parent asked for ({@code Kind namespace/name} → seconds). */
+  public Map<String, Double> resyncAfterSeconds() {
+    return Collections.unmodifiableMap(resyncAfter);
+  }
+
+  // ---- for the controller loops
+
+  int roundNumber() {
+    return round;
+  }
+
+  void record(HookCall call) {
+    calls.add(call);
+  }
+
+  void resync(String parent, double seconds) {
+    resyncAfter.put(parent, seconds);
+  }
+
+  /** Syncs one parent with writes attributed to the controller; a failure becomes a {@link SyncError}. */
+  void syncOne(ControllerLoop loop, ObjectNode parent, Runnable sync) {
+    cluster.as("metacontroller/" + loop.name, () -> {
+      try {
+        sync.run();
+      } catch (SyncFailure | ApiException | IllegalArgumentException e) {
+        errors.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
+      }
+    });
+  }
+}

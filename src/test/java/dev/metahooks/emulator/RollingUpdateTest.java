@@ -1,0 +1,142 @@
+package dev.metahooks.emulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.CompositeResponse;
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.Json;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** RollingRecreate with a Ready status check: one Pod at a time, highest ordinal first, paused by unready Pods. */
+class RollingUpdateTest {
+  private static LocalHooks hooks;
+  private Cluster cluster;
+  private Metacontroller mc;
+
+  /** Pods {@code <name>-<i>} running {@code app:<version>}, listed from the highest ordinal down. */
+  static CompositeResponse sync(CompositeRequest request) {
+    JsonNode spec = request.parent().path("spec");
+    List<ObjectNode> pods = new ArrayList<>();
+    for (int i = spec.path("replicas").asInt(1) - 1; i >= 0; i--) {
+      ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
+      pod.putObject("metadata").put("name", request.name() + "-" + i);
+      pod.putObject("spec").putArray("containers").addObject().put("name", "app")
+          .put("image", "app:" + spec.path("version").asText());
+      pods.add(pod);
+    }
+    return CompositeResponse.of(Json.object().put("pods", request.children().count("v1", "Pod")), pods);
+  }
+
+  @BeforeAll
+  static void startHooks() {
+    hooks = LocalHooks.start(Controller.composite("rolling").sync(RollingUpdateTest::sync).build());
+  }
+
+  @AfterAll
+  static void stopHooks() {
+    hooks.close();
+  }
+
+  @BeforeEach
+  void setUp() {
+    cluster = TestKinds.cluster();
+    mc = new Metacontroller(cluster, hooks.baseUrl()).loadYaml("""
+        apiVersion: metacontroller.k8s.io/v1alpha1
+        kind: CompositeController
+        metadata: {name: rolling-controller}
+        spec:
+          generateSelector: true
+          parentResource:
+            apiVersion: test.metahooks.dev/v1
+            resource: things
+            revisionHistory: {fieldPaths: [spec.version]}
+          childResources:
+          - apiVersion: v1
+            resource: pods
+            updateStrategy:
+              method: RollingRecreate
+              statusChecks: {conditions: [{type: Ready, status: "True"}]}
+          hooks: {sync: {webhook: {url: "http://metahooks.metahooks/rolling/sync"}}}
+        """);
+    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: r}, spec: {replicas: 3, version: v1}}");
+    mc.runUntilStable(20);
+  }
+
+  private String image(int ordinal) {
+    return cluster.get("v1", "Pod", "default", "r-" + ordinal).at("/spec/containers/0/image").asText();
+  }
+
+  private JsonNode updatedCondition() {
+    for (JsonNode condition : cluster.get(TestKinds.API_VERSION, "Thing", "default", "r").at("/status/conditions")) {
+      if (condition.path("type").asText().equals("Updated")) {
+        return condition;
+      }
+    }
+    throw new AssertionError("no Updated condition");
+  }
+
+  @Test
+  void aNewRevisionRollsOutOnePodAtATimeInTheReturnedOrder() {
+    assertThat(updatedCondition().path("reason").asText()).isEqualTo("OnLatestRevision");
+    assertThat(cluster.list(RollingUpdate.REVISION_API_VERSION, "ControllerRevision")).hasSize(1);
+    int firstRound = mc.rounds().size() + 1;
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
+    mc.runUntilStable(40);
+
+    assertThat(List.of(image(0), image(1), image(2))).containsOnly("app:v2");
+    List<String> deletions = new ArrayList<>();
+    for (Round round : mc.rounds().subList(firstRound - 1, mc.rounds().size())) {
+      List<String> deleted = round.writes().stream()
+          .filter(w -> w.verb() == Write.Verb.DELETE && w.object().startsWith("Pod ")).map(Write::object).toList();
+      assertThat(deleted).as("round %d deletes at most one Pod", round.number()).hasSizeLessThanOrEqualTo(1);
+      deletions.addAll(deleted);
+    }
+    assertThat(deletions).containsExactly("Pod default/r-2", "Pod default/r-1", "Pod default/r-0");
+    assertThat(updatedCondition().path("status").asText()).isEqualTo("True");
+    assertThat(cluster.list(RollingUpdate.REVISION_API_VERSION, "ControllerRevision")).as("the old one is pruned")
+        .hasSize(1);
+    assertThat(mc.calls("rolling-controller", "sync")).anySatisfy(call -> {
+      assertThat(call.parent()).contains("(revision ");
+      assertThat(call.request().at("/parent/spec/version").asText()).isEqualTo("v1");
+    });
+  }
+
+  @Test
+  void anUnreadyPodPausesTheRollout() {
+    mc.world().pods(pod -> pod.at("/spec/containers/0/image").asText().equals("app:v2")
+        ? PodState.RUNNING : PodState.READY);
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
+    mc.runUntilStable(40);
+
+    assertThat(List.of(image(0), image(1), image(2))).containsExactly("app:v1", "app:v1", "app:v2");
+    JsonNode condition = updatedCondition();
+    assertThat(condition.path("reason").asText()).isEqualTo("RolloutWaiting");
+    assertThat(condition.path("message").asText())
+        .isEqualTo("child Pod r-2 failed status check: \"Ready\" condition status is \"False\" (want \"True\")");
+    assertThat(cluster.list(RollingUpdate.REVISION_API_VERSION, "ControllerRevision")).hasSize(2);
+  }
+
+  @Test
+  void scalingUpDuringARolloutCreatesNewPodsOnTheLatestRevision() {
+    mc.world().pods(pod -> pod.at("/spec/containers/0/image").asText().equals("app:v2")
+        ? PodState.RUNNING : PodState.READY);
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
+    mc.runUntilStable(40);
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("replicas", 4));
+    mc.runUntilStable(40);
+
+    assertThat(List.of(image(0), image(1), image(2), image(3)))
+        .containsExactly("app:v1", "app:v1", "app:v2", "app:v2");
+  }
+}

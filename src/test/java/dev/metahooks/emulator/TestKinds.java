@@ -1,0 +1,30 @@
+package dev.metahooks.emulator;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+
+/** Custom kinds of the emulator's own tests, in a group no controller of the project uses. */
+final class TestKinds {
+  static final String API_VERSION = "test.metahooks.dev/v1";
+
+  private TestKinds() {}
+
+  /** A cluster that also knows {@code Thing} (namespaced) and {@code ClusterThing} (cluster-scoped). */
+  static Cluster cluster() {
+    return new Cluster()
+        .register(API_VERSION, "Thing", "things", true)
+        .register(API_VERSION, "ClusterThing", "clusterthings", false);
+  }
+
+  static ObjectNode configMap(String name, String key, String value) {
+    ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
+    configMap.putObject("metadata").put("name", name);
+    configMap.putObject("data").put(key, value);
+    return configMap;
+  }
+
+  /** The text at a JSON pointer of the object's spec, "" when absent. */
+  static String spec(ObjectNode object, String field) {
+    return object.path("spec").path(field).asText("");
+  }
+}
