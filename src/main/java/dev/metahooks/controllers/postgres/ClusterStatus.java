@@ -40,13 +40,8 @@ final class ClusterStatus {
     status.put("instances", observed.livePods().size());
     status.put("readyInstances", observed.readyPods());
     observed.primary().ifPresent(primary -> status.put("primary", primary));
-    observed.deployedVersion().ifPresent(version -> {
-      try {
-        status.put("postgresVersion", Integer.parseInt(version));
-      } catch (NumberFormatException e) {
-        status.put("postgresVersion", version);
-      }
-    });
+    observed.deployedVersion().filter(v -> v.matches("[0-9]{1,3}"))
+        .ifPresent(version -> status.put("postgresVersion", Integer.parseInt(version)));
     observed.deployedImage().ifPresent(image -> status.put("image", image));
     status.put("selector", Labels.podSelectorText(observed.name()));
     ObjectNode endpoints = Json.object();
