@@ -56,7 +56,7 @@ final class ClusterStatus {
     status.set("conditions", Conditions.render(conditions(in, phase), in.parent(), now));
     JsonNode generation = in.parent().path("metadata").path("generation");
     if (generation.isIntegralNumber()) {
-      status.put("observedGeneration", generation.asLong());
+      status.set("observedGeneration", generation);
     }
     return status;
   }

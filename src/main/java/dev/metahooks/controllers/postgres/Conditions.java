@@ -37,7 +37,7 @@ final class Conditions {
           .put("message", condition.message())
           .put("lastTransitionTime", transitionTime(previous, condition.type(), status, now));
       if (generation.isIntegralNumber()) {
-        node.put("observedGeneration", generation.asLong());
+        node.set("observedGeneration", generation);
       }
     }
     return out;
