@@ -329,7 +329,7 @@ public final class SpecReader {
 
   private static Map<String, JsonNode> fields(ObjectNode object) {
     Map<String, JsonNode> fields = new java.util.LinkedHashMap<>();
-    object.fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue()));
+    object.properties().forEach(e -> fields.put(e.getKey(), e.getValue()));
     return fields;
   }
 

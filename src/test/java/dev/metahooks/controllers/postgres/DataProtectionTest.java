@@ -185,7 +185,7 @@ class DataProtectionTest {
     HookDispatcher.Answer answer = new HookDispatcher(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
         .dispatch("postgrescluster", "sync", new ByteArrayInputStream(request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     assertThat(Json.MAPPER.valueToTree(answer.body()).path("finalized").asBoolean(true)).isFalse();
-    assertThat(((JsonNode) Json.MAPPER.valueToTree(answer.body())).at("/status/phase").asText()).isEqualTo("Deleting");
+    assertThat(Json.MAPPER.<JsonNode>valueToTree(answer.body()).at("/status/phase").asText()).isEqualTo("Deleting");
   }
 
   @Test

@@ -146,7 +146,7 @@ class PostgresManifestsTest {
     if (!value.isObject()) {
       return;
     }
-    schema.path("properties").fields().forEachRemaining(property -> {
+    schema.path("properties").properties().forEach(property -> {
       JsonNode sub = property.getValue();
       if (!value.has(property.getKey()) && sub.has("default")) {
         ((ObjectNode) value).set(property.getKey(), sub.get("default").deepCopy());
@@ -173,7 +173,7 @@ class PostgresManifestsTest {
       problems.add(path + " is out of bounds");
     }
     if (value.isObject()) {
-      value.fields().forEachRemaining(field -> {
+      value.properties().forEach(field -> {
         JsonNode sub = schema.path("properties").get(field.getKey());
         if (sub == null) {
           sub = schema.get("additionalProperties");

@@ -82,8 +82,8 @@ final class PostgresWorld {
       throw new UncheckedIOException(e);
     }
     controller.withObjectProperty("metadata").put("uid", "2f1e3b7c-6a55-4c1d-9f0e-8d7c6b5a4f3e").put("generation", 1);
-    controller.withObjectProperty("spec").withObjectProperty("hooks").fields()
-        .forEachRemaining(hook -> ((ObjectNode) hook.getValue()).put("version", version));
+    controller.withObjectProperty("spec").withObjectProperty("hooks").properties()
+        .forEach(hook -> ((ObjectNode) hook.getValue()).put("version", version));
     controller.putObject("status");
     return controller;
   }
