@@ -14,6 +14,7 @@ import dev.metahooks.controllers.helloworld.HelloWorldController;
 import dev.metahooks.controllers.indexedjob.IndexedJobController;
 import dev.metahooks.controllers.namespacelist.NamespaceListController;
 import dev.metahooks.controllers.podnamelabel.PodNameLabelController;
+import dev.metahooks.controllers.postgres.PostgresClusterController;
 import dev.metahooks.controllers.secretpropagation.SecretPropagationController;
 import dev.metahooks.controllers.serviceperpod.ServicePerPodController;
 import dev.metahooks.controllers.updatestrategy.UpdateStrategyController;
@@ -43,6 +44,7 @@ public final class Catalog {
         IndexedJobController.controller(),
         NamespaceListController.controller(),
         PodNameLabelController.controller(),
+        PostgresClusterController.controller(sources),
         SecretPropagationController.controller(),
         ServicePerPodController.controller(),
         UpdateStrategyController.controller());

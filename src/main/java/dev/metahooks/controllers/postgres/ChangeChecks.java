@@ -1,0 +1,40 @@
+package dev.metahooks.controllers.postgres;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Spec changes the running cluster cannot take, found by comparing the spec with the observed StatefulSet:
+ * a major version change (no in-place upgrade path) and a storage size or class change (a StatefulSet's volume
+ * claim templates are immutable, and resizing volumes is not a day-1 operation). The CRD refuses some of these
+ * already; the hook checks again because CEL may be off or the object older than the rule.
+ */
+final class ChangeChecks {
+  private ChangeChecks() {}
+
+  static List<SpecProblem> check(ClusterSpec spec, ObservedCluster observed) {
+    List<SpecProblem> problems = new ArrayList<>();
+    observed.deployedVersion().ifPresent(version -> {
+      if (!version.equals(String.valueOf(spec.postgresVersion()))) {
+        problems.add(new SpecProblem("spec.postgresVersion", "cannot change from " + version + " to "
+            + spec.postgresVersion() + ": major upgrades are not done in place (clone into a new cluster instead)"));
+      }
+    });
+    observed.deployedStorageSize().ifPresent(size -> {
+      if (!Quantities.same(size, spec.storage().size())) {
+        problems.add(new SpecProblem("spec.storage.size", "cannot change from " + size + " to "
+            + spec.storage().size() + ": the StatefulSet's volume claim template is immutable"));
+      }
+    });
+    observed.deployedStorageClass().ifPresent(deployed -> {
+      Optional<String> wanted = Optional.ofNullable(spec.storage().storageClassName());
+      if (!deployed.equals(wanted)) {
+        problems.add(new SpecProblem("spec.storage.storageClassName", "cannot change from "
+            + deployed.orElse("(cluster default)") + " to " + wanted.orElse("(cluster default)")
+            + ": the StatefulSet's volume claim template is immutable"));
+      }
+    });
+    return problems;
+  }
+}

@@ -1,0 +1,56 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The day-1 spec of a PostgresCluster, with every default applied as the CRD applies it. {@link SpecReader}
+ * builds it from the parent and lists what is wrong with it; a spec with problems is never rendered.
+ *
+ * @param resources the container's ResourceRequirements ({@code requests}/{@code limits}, values as strings)
+ * @param parameters PostgreSQL settings, sorted by name so that the rendered configuration is stable
+ */
+public record ClusterSpec(
+    int postgresVersion,
+    String image,
+    int instances,
+    boolean paused,
+    ObjectNode resources,
+    Storage storage,
+    Map<String, String> parameters,
+    List<User> users,
+    Availability availability,
+    ServiceOptions services,
+    boolean deletionProtection) {
+
+  /** The Spilo image of the built-in catalog: PostgreSQL 13 to 17 with Patroni (zalando/spilo release 4.0-p3). */
+  public static final String DEFAULT_IMAGE = "ghcr.io/zalando/spilo-17:4.0-p3";
+  public static final int DEFAULT_VERSION = 17;
+
+  /** {@code storage}: the data volume of each pod and what happens to it on scale-down and deletion. */
+  public record Storage(String size, String storageClassName, String whenDeleted, String whenScaled) {
+    public boolean hasStorageClass() {
+      return storageClassName != null;
+    }
+  }
+
+  /** An application role; each database listed is created and owned by it. Options: CREATEDB, CREATEROLE. */
+  public record User(String name, List<String> databases, List<String> options) {}
+
+  /** {@code availability}: how pods spread and whether a PodDisruptionBudget guards them. */
+  public record Availability(String podAntiAffinity, String topologyKey, boolean podDisruptionBudget) {}
+
+  /** {@code services}: the primary Service type and whether a read-only Service over replicas exists. */
+  public record ServiceOptions(String primaryType, boolean replicasEnabled) {}
+
+  /** Whether a read-only Service over the replicas is wanted. */
+  public boolean wantsReplicaService() {
+    return instances > 1 && services.replicasEnabled();
+  }
+
+  /** Whether a PodDisruptionBudget is wanted. */
+  public boolean wantsDisruptionBudget() {
+    return instances > 1 && availability.podDisruptionBudget();
+  }
+}

@@ -1,0 +1,275 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The parent's status, computed from observed state only: the observed StatefulSet, pods, Services and users
+ * Job, the spec, and the parent's previous status (for condition transition times, and so that "Provisioning"
+ * and "Scaling" last until every instance is ready instead of flickering). The same observed state always gives
+ * the same status.
+ */
+final class ClusterStatus {
+  enum Phase { Provisioning, Ready, Scaling, Degraded, Paused, Hibernated, Invalid, Deleting }
+
+  /** How the hook treated the cluster in this call. */
+  enum Mode { RENDERED, PAUSED, INVALID, DELETING, DELETION_BLOCKED }
+
+  /**
+   * Everything the status depends on.
+   *
+   * @param spec the spec with defaults (trustworthy only when {@code problems} is empty)
+   * @param usersJob the name of the users Job the spec asks for, if any
+   * @param blockedBy why deletion is blocked (DELETION_BLOCKED mode only)
+   */
+  record Input(JsonNode parent, ObservedCluster observed, ClusterSpec spec, List<SpecProblem> problems, Mode mode,
+      Optional<String> usersJob, String blockedBy) {}
+
+  private ClusterStatus() {}
+
+  static ObjectNode compute(Input in, Instant now) {
+    ObservedCluster observed = in.observed();
+    Phase phase = phase(in);
+    ObjectNode status = Json.object().put("phase", phase.name());
+    status.put("instances", observed.livePods().size());
+    status.put("readyInstances", observed.readyPods());
+    observed.primary().ifPresent(primary -> status.put("primary", primary));
+    observed.deployedVersion().filter(v -> v.matches("[0-9]{1,3}"))
+        .ifPresent(version -> status.put("postgresVersion", Integer.parseInt(version)));
+    observed.deployedImage().ifPresent(image -> status.put("image", image));
+    status.put("selector", Labels.podSelectorText(observed.name()));
+    ObjectNode endpoints = Json.object();
+    String port = ":" + StatefulSets.POSTGRES_PORT;
+    observed.service(Names.primaryService(observed.name())).ifPresent(s ->
+        endpoints.put("primary", Names.serviceHost(Names.primaryService(observed.name()), observed.namespace()) + port));
+    observed.service(Names.replicaService(observed.name())).ifPresent(s ->
+        endpoints.put("replicas", Names.serviceHost(Names.replicaService(observed.name()), observed.namespace()) + port));
+    if (!endpoints.isEmpty()) {
+      status.set("endpoints", endpoints);
+    }
+    status.set("conditions", Conditions.render(conditions(in, phase), in.parent(), now));
+    JsonNode generation = in.parent().path("metadata").path("generation");
+    if (generation.isIntegralNumber()) {
+      status.set("observedGeneration", generation);
+    }
+    return status;
+  }
+
+  static Phase phase(Input in) {
+    switch (in.mode()) {
+      case DELETING, DELETION_BLOCKED -> {
+        return Phase.Deleting;
+      }
+      case PAUSED -> {
+        return Phase.Paused;
+      }
+      case INVALID -> {
+        return Phase.Invalid;
+      }
+      default -> {
+        return livePhase(in);
+      }
+    }
+  }
+
+  private static Phase livePhase(Input in) {
+    ObservedCluster observed = in.observed();
+    int desired = in.spec().instances();
+    Optional<ObjectNode> sts = observed.statefulSet();
+    if (desired == 0) {
+      boolean stopped = observed.allPods().isEmpty() && sts.map(s -> specReplicas(s) == 0).orElse(true);
+      return stopped ? Phase.Hibernated : Phase.Scaling;
+    }
+    if (sts.isEmpty()) {
+      return Phase.Provisioning;
+    }
+    String previous = in.parent().path("status").path("phase").asText("");
+    if (allReady(observed, desired)) {
+      return usersJobFailed(in) ? Phase.Degraded : Phase.Ready;
+    }
+    if (previous.isEmpty() || previous.equals(Phase.Provisioning.name())) {
+      return Phase.Provisioning;
+    }
+    if (!countsSettled(observed, desired) || previous.equals(Phase.Scaling.name())) {
+      return Phase.Scaling;
+    }
+    return Phase.Degraded;
+  }
+
+  /** A primary, and every desired instance present and ready. */
+  private static boolean allReady(ObservedCluster observed, int desired) {
+    return desired > 0 && observed.primary().isPresent() && observed.readyPods() == desired
+        && countsSettled(observed, desired);
+  }
+
+  /** The StatefulSet asks for and has the desired number of pods, and exactly that many exist. */
+  private static boolean countsSettled(ObservedCluster observed, int desired) {
+    return observed.statefulSet().map(sts -> specReplicas(sts) == desired
+        && sts.path("status").path("replicas").asInt(0) == desired).orElse(false)
+        && observed.allPods().size() == desired;
+  }
+
+  private static int specReplicas(JsonNode sts) {
+    return sts.path("spec").path("replicas").asInt(1);
+  }
+
+  /** The StatefulSet controller has not yet rolled the current pod template out to every pod. */
+  private static boolean rolling(JsonNode sts) {
+    JsonNode status = sts.path("status");
+    long generation = sts.path("metadata").path("generation").asLong(0);
+    if (status.path("observedGeneration").asLong(generation) < generation) {
+      return true;
+    }
+    String current = status.path("currentRevision").asText("");
+    String update = status.path("updateRevision").asText("");
+    if (!current.isEmpty() && !update.isEmpty() && !current.equals(update)) {
+      return true;
+    }
+    return status.has("updatedReplicas") && status.path("updatedReplicas").asInt() < status.path("replicas").asInt();
+  }
+
+  private static Optional<JsonNode> usersJobStatus(Input in) {
+    return in.usersJob().flatMap(name -> in.observed().job(name)).map(job -> job.path("status"));
+  }
+
+  private static boolean jobCondition(JsonNode jobStatus, String type) {
+    for (JsonNode condition : jobStatus.path("conditions")) {
+      if (type.equals(condition.path("type").asText()) && "True".equals(condition.path("status").asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean usersJobFailed(Input in) {
+    return usersJobStatus(in).map(s -> jobCondition(s, "Failed")).orElse(false);
+  }
+
+  private static boolean usersJobRunning(Input in) {
+    return in.usersJob().isPresent()
+        && usersJobStatus(in).map(s -> !jobCondition(s, "Complete") && !jobCondition(s, "Failed")).orElse(true);
+  }
+
+  // --- conditions ---
+
+  private static List<Conditions.Condition> conditions(Input in, Phase phase) {
+    List<Conditions.Condition> conditions = new ArrayList<>();
+    conditions.add(ready(in));
+    conditions.add(progressing(in, phase));
+    conditions.add(degraded(in, phase));
+    conditions.add(specValid(in));
+    conditions.add(deletionBlocked(in));
+    return conditions;
+  }
+
+  /** Ready: a primary and every instance the StatefulSet should run is ready; observed, whatever the phase. */
+  private static Conditions.Condition ready(Input in) {
+    ObservedCluster observed = in.observed();
+    int target = in.mode() == Mode.RENDERED
+        ? in.spec().instances()
+        : observed.statefulSet().map(ClusterStatus::specReplicas).orElse(0);
+    String counts = observed.readyPods() + " of " + target + " instances ready";
+    if (observed.statefulSet().isEmpty() && in.mode() != Mode.RENDERED) {
+      return new Conditions.Condition(Conditions.READY, false, "NotCreated", "there is no StatefulSet");
+    }
+    if (target == 0) {
+      return new Conditions.Condition(Conditions.READY, false, "Hibernated", "no instances are asked for");
+    }
+    if (observed.primary().isEmpty()) {
+      return new Conditions.Condition(Conditions.READY, false, "NoPrimary", counts + ", no primary");
+    }
+    if (!allReady(observed, target)) {
+      return new Conditions.Condition(Conditions.READY, false, "InstancesNotReady",
+          counts + ", primary " + observed.primary().get());
+    }
+    return new Conditions.Condition(Conditions.READY, true, "AllInstancesReady",
+        counts + ", primary " + observed.primary().get());
+  }
+
+  private static Conditions.Condition progressing(Input in, Phase phase) {
+    switch (in.mode()) {
+      case PAUSED -> {
+        return new Conditions.Condition(Conditions.PROGRESSING, false, "Paused", "spec.paused is true: children are frozen");
+      }
+      case INVALID -> {
+        return new Conditions.Condition(Conditions.PROGRESSING, false, "InvalidSpec",
+            "children are frozen until the spec is valid");
+      }
+      case DELETION_BLOCKED -> {
+        return new Conditions.Condition(Conditions.PROGRESSING, false, "DeletionBlocked", "deletion is blocked");
+      }
+      case DELETING -> {
+        return new Conditions.Condition(Conditions.PROGRESSING, true, "Deleting",
+            "deleting the children; the StatefulSet " + (in.observed().statefulSet().isPresent() ? "is still there" : "is gone"));
+      }
+      default -> {
+        // rendered: below
+      }
+    }
+    ObservedCluster observed = in.observed();
+    int desired = in.spec().instances();
+    Optional<ObjectNode> sts = observed.statefulSet();
+    if (sts.isEmpty()) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "Creating", "creating the StatefulSet");
+    }
+    if (rolling(sts.get())) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate",
+          "the StatefulSet is rolling out a new pod template");
+    }
+    if (!countsSettled(observed, desired)) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "Scaling",
+          observed.allPods().size() + " pods, " + desired + " asked for");
+    }
+    if (usersJobRunning(in)) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "ApplyingUsers",
+          "Job " + in.usersJob().get() + " has not completed");
+    }
+    if ((phase == Phase.Provisioning || phase == Phase.Scaling) && desired > 0) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "WaitingForInstances",
+          observed.readyPods() + " of " + desired + " instances ready");
+    }
+    return new Conditions.Condition(Conditions.PROGRESSING, false, "Settled", "the children match the spec");
+  }
+
+  private static Conditions.Condition degraded(Input in, Phase phase) {
+    if (phase != Phase.Degraded) {
+      return new Conditions.Condition(Conditions.DEGRADED, false, "AsExpected", "phase " + phase.name());
+    }
+    ObservedCluster observed = in.observed();
+    if (observed.primary().isEmpty()) {
+      return new Conditions.Condition(Conditions.DEGRADED, true, "NoPrimary", "no pod is labelled primary");
+    }
+    if (observed.readyPods() < in.spec().instances()) {
+      return new Conditions.Condition(Conditions.DEGRADED, true, "InstancesNotReady",
+          observed.readyPods() + " of " + in.spec().instances() + " instances ready");
+    }
+    return new Conditions.Condition(Conditions.DEGRADED, true, "UsersJobFailed",
+        "Job " + in.usersJob().orElse("") + " failed; delete it to run it again");
+  }
+
+  private static Conditions.Condition specValid(Input in) {
+    if (in.problems().isEmpty()) {
+      return new Conditions.Condition(Conditions.SPEC_VALID, true, "Valid", "the spec is valid");
+    }
+    return new Conditions.Condition(Conditions.SPEC_VALID, false, "InvalidSpec",
+        in.problems().stream().map(SpecProblem::toString).collect(Collectors.joining("; ")));
+  }
+
+  private static Conditions.Condition deletionBlocked(Input in) {
+    return switch (in.mode()) {
+      case DELETION_BLOCKED -> new Conditions.Condition(Conditions.DELETION_BLOCKED, true, in.blockedBy(),
+          in.blockedBy().equals("DeletionProtection")
+              ? "spec.deletionProtection is true: set it to false to let the deletion finish"
+              : "spec.paused is true: unpause to let the deletion finish");
+      case DELETING -> new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "Deleting",
+          "nothing blocks the deletion");
+      default -> new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "NotDeleting", "the cluster is not being deleted");
+    };
+  }
+}

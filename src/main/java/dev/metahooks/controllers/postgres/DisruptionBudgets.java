@@ -1,0 +1,22 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.util.Optional;
+
+/** PodDisruptionBudget {@code <n>}: at most one database pod evicted at a time, when there is more than one. */
+final class DisruptionBudgets {
+  private DisruptionBudgets() {}
+
+  static Optional<ObjectNode> build(String cluster, ClusterSpec spec) {
+    if (!spec.wantsDisruptionBudget()) {
+      return Optional.empty();
+    }
+    ObjectNode budget = Json.object().put("apiVersion", "policy/v1").put("kind", "PodDisruptionBudget");
+    budget.putObject("metadata").put("name", Names.disruptionBudget(cluster))
+        .set("labels", Labels.child(cluster, "database"));
+    ObjectNode budgetSpec = budget.putObject("spec").put("maxUnavailable", 1);
+    budgetSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
+    return Optional.of(budget);
+  }
+}

@@ -1,0 +1,205 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.ObjectMap;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What Metacontroller observed for one cluster: its children (of the declared child types, in the parent's
+ * namespace) and its database pods (related through the customize hook). Reads defensively: an observed object
+ * of an odd shape gives "absent", never an exception.
+ */
+final class ObservedCluster {
+  /** A declared child type; the order here is the order children are listed in responses. */
+  record ChildType(String apiVersion, String kind) {}
+
+  static final List<ChildType> CHILD_TYPES = List.of(
+      new ChildType("v1", "ServiceAccount"),
+      new ChildType("rbac.authorization.k8s.io/v1", "Role"),
+      new ChildType("rbac.authorization.k8s.io/v1", "RoleBinding"),
+      new ChildType("v1", "Secret"),
+      new ChildType("v1", "Service"),
+      new ChildType("apps/v1", "StatefulSet"),
+      new ChildType("policy/v1", "PodDisruptionBudget"),
+      new ChildType("batch/v1", "Job"));
+
+  private final String name;
+  private final String namespace;
+  private final List<ObjectNode> children;
+  private final List<ObjectNode> pods;
+
+  private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods) {
+    this.name = name;
+    this.namespace = namespace;
+    this.children = children;
+    this.pods = pods;
+  }
+
+  /**
+   * Reads the request; a child type missing from {@code children} is a 422 (the request is incomplete, and
+   * answering it could delete what was not shown).
+   */
+  static ObservedCluster of(CompositeRequest request) {
+    String namespace = request.namespace();
+    List<ObjectNode> children = new ArrayList<>();
+    for (ChildType type : CHILD_TYPES) {
+      request.children().entries(type.apiVersion(), type.kind()).stream()
+          .filter(entry -> entry.namespace().equals(namespace))
+          .sorted(Comparator.comparing(ObjectMap.Entry::name))
+          .forEach(entry -> children.add(entry.object()));
+    }
+    List<ObjectNode> pods = request.related().entries("v1", "Pod").stream()
+        .filter(entry -> entry.namespace().equals(namespace))
+        .map(ObjectMap.Entry::object)
+        .filter(pod -> isDatabasePodOf(pod, request.name()))
+        .sorted(Comparator.comparing(pod -> pod.path("metadata").path("name").asText()))
+        .toList();
+    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods);
+  }
+
+  private static boolean isDatabasePodOf(ObjectNode pod, String cluster) {
+    JsonNode labels = pod.path("metadata").path("labels");
+    return cluster.equals(labels.path(Labels.CLUSTER_NAME).asText(null))
+        && Labels.APP.equals(labels.path(Labels.NAME).asText(null));
+  }
+
+  String name() {
+    return name;
+  }
+
+  String namespace() {
+    return namespace;
+  }
+
+  /** Every observed child, grouped by {@link #CHILD_TYPES} and sorted by name within a type. */
+  List<ObjectNode> children() {
+    return children;
+  }
+
+  List<ObjectNode> children(String apiVersion, String kind) {
+    return children.stream()
+        .filter(c -> apiVersion.equals(c.path("apiVersion").asText()) && kind.equals(c.path("kind").asText()))
+        .toList();
+  }
+
+  Optional<ObjectNode> child(String apiVersion, String kind, String childName) {
+    return children(apiVersion, kind).stream()
+        .filter(c -> childName.equals(c.path("metadata").path("name").asText()))
+        .findFirst();
+  }
+
+  Optional<ObjectNode> statefulSet() {
+    return child("apps/v1", "StatefulSet", Names.statefulSet(name));
+  }
+
+  Optional<ObjectNode> secret(String secretName) {
+    return child("v1", "Secret", secretName);
+  }
+
+  Optional<ObjectNode> service(String serviceName) {
+    return child("v1", "Service", serviceName);
+  }
+
+  Optional<ObjectNode> job(String jobName) {
+    return child("batch/v1", "Job", jobName);
+  }
+
+  /** Database pods that are not being deleted, sorted by name. */
+  List<ObjectNode> livePods() {
+    return pods.stream().filter(pod -> !pod.path("metadata").has("deletionTimestamp")).toList();
+  }
+
+  /** Every database pod, including those being deleted. */
+  List<ObjectNode> allPods() {
+    return pods;
+  }
+
+  static boolean ready(JsonNode pod) {
+    for (JsonNode condition : pod.path("status").path("conditions")) {
+      if ("Ready".equals(condition.path("type").asText()) && "True".equals(condition.path("status").asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static boolean leader(JsonNode pod) {
+    return Labels.LEADER.equals(pod.path("metadata").path("labels").path(Labels.ROLE).asText(null));
+  }
+
+  static String nameOf(JsonNode object) {
+    return object.path("metadata").path("name").asText();
+  }
+
+  /** The pod Patroni labelled leader; a ready one first, then by name, if a failover left two for a moment. */
+  Optional<String> primary() {
+    return livePods().stream()
+        .filter(ObservedCluster::leader)
+        .sorted(Comparator.comparing((ObjectNode pod) -> !ready(pod)).thenComparing(ObservedCluster::nameOf))
+        .map(ObservedCluster::nameOf)
+        .findFirst();
+  }
+
+  int readyPods() {
+    return (int) livePods().stream().filter(ObservedCluster::ready).count();
+  }
+
+  // --- what the observed StatefulSet runs ---
+
+  private Optional<JsonNode> postgresContainer() {
+    return statefulSet().flatMap(sts -> {
+      for (JsonNode container : sts.path("spec").path("template").path("spec").path("containers")) {
+        if (StatefulSets.CONTAINER.equals(container.path("name").asText())) {
+          return Optional.of(container);
+        }
+      }
+      return Optional.empty();
+    });
+  }
+
+  /** The PostgreSQL major version the StatefulSet runs ({@code PGVERSION}). */
+  Optional<String> deployedVersion() {
+    return postgresContainer().flatMap(container -> {
+      for (JsonNode env : container.path("env")) {
+        if ("PGVERSION".equals(env.path("name").asText()) && env.path("value").isTextual()) {
+          return Optional.of(env.path("value").asText());
+        }
+      }
+      return Optional.empty();
+    });
+  }
+
+  Optional<String> deployedImage() {
+    return postgresContainer().map(c -> c.path("image")).filter(JsonNode::isTextual).map(JsonNode::asText);
+  }
+
+  private Optional<JsonNode> dataVolumeClaim() {
+    return statefulSet().flatMap(sts -> {
+      for (JsonNode template : sts.path("spec").path("volumeClaimTemplates")) {
+        if (StatefulSets.DATA_VOLUME.equals(template.path("metadata").path("name").asText())) {
+          return Optional.of(template);
+        }
+      }
+      return Optional.empty();
+    });
+  }
+
+  /** The data volume size of the StatefulSet's claim template. */
+  Optional<String> deployedStorageSize() {
+    return dataVolumeClaim().map(t -> t.path("spec").path("resources").path("requests").path("storage"))
+        .filter(JsonNode::isTextual).map(JsonNode::asText);
+  }
+
+  /** The storage class of the claim template: empty when the template has none (the cluster default). */
+  Optional<Optional<String>> deployedStorageClass() {
+    return dataVolumeClaim().map(t -> {
+      JsonNode className = t.path("spec").path("storageClassName");
+      return className.isTextual() ? Optional.of(className.asText()) : Optional.empty();
+    });
+  }
+}

@@ -1,0 +1,63 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.util.List;
+
+/**
+ * ServiceAccount, Role and RoleBinding {@code <n>-patroni}: what Patroni needs in the cluster's namespace when
+ * it keeps its state in ConfigMaps ({@code KUBERNETES_USE_CONFIGMAPS}): its ConfigMaps, the pods (to find
+ * members and set the role label), and reading Endpoints. Nothing else.
+ */
+final class PatroniRbac {
+  private PatroniRbac() {}
+
+  static List<ObjectNode> build(String cluster, String namespace) {
+    return List.of(serviceAccount(cluster), role(cluster), roleBinding(cluster, namespace));
+  }
+
+  static ObjectNode serviceAccount(String cluster) {
+    ObjectNode account = Json.object().put("apiVersion", "v1").put("kind", "ServiceAccount");
+    metadata(account, cluster);
+    return account;
+  }
+
+  static ObjectNode role(String cluster) {
+    ObjectNode role = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "Role");
+    metadata(role, cluster);
+    ArrayNode rules = role.putArray("rules");
+    rule(rules, "configmaps", "create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
+    rule(rules, "endpoints", "get");
+    rule(rules, "pods", "get", "list", "patch", "update", "watch");
+    return role;
+  }
+
+  static ObjectNode roleBinding(String cluster, String namespace) {
+    ObjectNode binding = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "RoleBinding");
+    metadata(binding, cluster);
+    binding.putObject("roleRef")
+        .put("apiGroup", "rbac.authorization.k8s.io")
+        .put("kind", "Role")
+        .put("name", Names.patroni(cluster));
+    binding.putArray("subjects").addObject()
+        .put("kind", "ServiceAccount")
+        .put("name", Names.patroni(cluster))
+        .put("namespace", namespace);
+    return binding;
+  }
+
+  private static void metadata(ObjectNode object, String cluster) {
+    object.putObject("metadata").put("name", Names.patroni(cluster)).set("labels", Labels.child(cluster, "patroni"));
+  }
+
+  private static void rule(ArrayNode rules, String resource, String... verbs) {
+    ObjectNode rule = rules.addObject();
+    rule.putArray("apiGroups").add("");
+    rule.putArray("resources").add(resource);
+    ArrayNode verbList = rule.putArray("verbs");
+    for (String verb : verbs) {
+      verbList.add(verb);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.CompositeResponse;
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.CustomizeRequest;
+import dev.metahooks.api.CustomizeResponse;
+import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.Sources;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * PostgresCluster ({@code metahooks.dev/v1alpha1}): a PostgreSQL cluster run by Spilo (PostgreSQL and Patroni),
+ * rendered into a StatefulSet, Services, Secrets, Patroni's RBAC, a PodDisruptionBudget and a users Job.
+ * Patroni inside the pods does leader election and failover; these hooks only say what should exist.
+ *
+ * <p>Rules that protect data: an invalid spec or {@code paused: true} freezes the children as they are
+ * (re-emitted, never rebuilt or dropped); Secrets are never regenerated; a fault answers 500, never a shorter
+ * child list; deletion waits while {@code deletionProtection} is on.
+ */
+public final class PostgresClusterController {
+  private PostgresClusterController() {}
+
+  public static Controller controller(Sources sources) {
+    return Controller.composite("postgrescluster")
+        .sync(request -> request.finalizing() ? finalize(request, sources) : sync(request, sources))
+        .finalize(request -> finalize(request, sources))
+        .customize(PostgresClusterController::customize)
+        .build();
+  }
+
+  public static CompositeResponse sync(CompositeRequest request, Sources sources) {
+    ObservedCluster observed = ObservedCluster.of(request);
+    SpecReader.Result read = SpecReader.read(request.parent());
+    ClusterSpec spec = read.spec();
+    List<SpecProblem> problems = new ArrayList<>(read.problems());
+    if (read.valid()) {
+      problems.addAll(ChangeChecks.check(spec, observed));
+    }
+    ClusterStatus.Mode mode;
+    List<ObjectNode> children;
+    Optional<String> usersJob = Optional.empty();
+    if (spec.paused()) {
+      mode = ClusterStatus.Mode.PAUSED;
+      children = Preserved.all(observed.children());
+    } else if (!problems.isEmpty()) {
+      mode = ClusterStatus.Mode.INVALID;
+      children = Preserved.all(observed.children());
+    } else {
+      mode = ClusterStatus.Mode.RENDERED;
+      children = desired(request.namespace(), spec, observed, sources);
+      usersJob = children.stream().filter(c -> "Job".equals(c.path("kind").asText()))
+          .map(ObservedCluster::nameOf).findFirst();
+      checkNothingLost(observed, children);
+    }
+    ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, spec,
+        List.copyOf(problems), mode, usersJob, ""), sources.now());
+    return CompositeResponse.of(status, children);
+  }
+
+  /**
+   * Deletion: while {@code deletionProtection} (or {@code paused}) is on, the children are kept as they are and
+   * the finalizer stays; otherwise no children are desired (Metacontroller deletes them) and the finalizer goes
+   * once the StatefulSet is gone. Volumes follow {@code storage.retentionPolicy.whenDeleted}.
+   */
+  public static CompositeResponse finalize(CompositeRequest request, Sources sources) {
+    ObservedCluster observed = ObservedCluster.of(request);
+    SpecReader.Result read = SpecReader.read(request.parent());
+    String blockedBy = read.spec().deletionProtection() ? "DeletionProtection" : read.spec().paused() ? "Paused" : "";
+    boolean blocked = !blockedBy.isEmpty();
+    List<ObjectNode> children = blocked ? Preserved.all(observed.children()) : List.of();
+    ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, read.spec(),
+        read.problems(), blocked ? ClusterStatus.Mode.DELETION_BLOCKED : ClusterStatus.Mode.DELETING,
+        Optional.empty(), blockedBy), sources.now());
+    boolean finalized = !blocked && observed.statefulSet().isEmpty();
+    return CompositeResponse.of(status, children).withFinalized(finalized);
+  }
+
+  /** The database pods of the cluster, for status.primary and readiness. */
+  public static CustomizeResponse customize(CustomizeRequest request) {
+    ObjectNode selector = Json.object();
+    selector.putObject("matchLabels")
+        .put(Labels.CLUSTER_NAME, request.name())
+        .put(Labels.NAME, Labels.APP);
+    return CustomizeResponse.of(RelatedResourceRule.of("v1", "pods")
+        .inNamespace(request.namespace())
+        .withLabelSelector(selector));
+  }
+
+  /** Every child a valid, unpaused spec asks for, in the order of {@link ObservedCluster#CHILD_TYPES}. */
+  static List<ObjectNode> desired(String namespace, ClusterSpec spec, ObservedCluster observed, Sources sources) {
+    String cluster = observed.name();
+    List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace));
+    children.addAll(Secrets.build(cluster, namespace, spec, observed, sources));
+    children.addAll(Services.build(cluster, spec));
+    children.add(StatefulSets.build(cluster, spec));
+    DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
+    UsersJobs.build(cluster, namespace, spec).ifPresent(children::add);
+    return children;
+  }
+
+  /**
+   * The last guard before answering: a rendered child list must keep every observed Secret and the StatefulSet.
+   * If it does not, something is wrong in this code, and a 500 (Metacontroller retries, touches nothing) is
+   * the safe answer, never a 200 that deletes data.
+   */
+  static void checkNothingLost(ObservedCluster observed, List<ObjectNode> children) {
+    Set<String> kept = children.stream()
+        .map(c -> c.path("kind").asText() + "/" + ObservedCluster.nameOf(c))
+        .collect(Collectors.toSet());
+    List<ObjectNode> mustStay = new ArrayList<>(observed.children("v1", "Secret"));
+    observed.statefulSet().ifPresent(mustStay::add);
+    for (ObjectNode child : mustStay) {
+      String key = child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);
+      if (!kept.contains(key)) {
+        throw new IllegalStateException("rendered children would drop the observed " + key);
+      }
+    }
+  }
+}

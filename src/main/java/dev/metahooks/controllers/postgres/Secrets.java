@@ -1,0 +1,99 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.Sources;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The credentials: {@code <n>-superuser}, {@code <n>-replication} and {@code <n>-app-<user>} per user. A password
+ * is generated once, when its Secret is not observed; afterwards the observed Secret is returned as it was
+ * applied, so a password never changes behind anyone's back. Observed Secrets that the spec no longer asks for
+ * (a user removed from the spec) are kept as well: the role still exists in the database.
+ */
+final class Secrets {
+  static final int PASSWORD_LENGTH = 32;
+
+  private Secrets() {}
+
+  static List<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed,
+      Sources sources) {
+    List<ObjectNode> secrets = new ArrayList<>();
+    Set<String> wanted = new LinkedHashSet<>();
+    wanted.add(Names.superuserSecret(cluster));
+    wanted.add(Names.replicationSecret(cluster));
+    secrets.add(observedOr(observed, Names.superuserSecret(cluster),
+        () -> credentials(cluster, Names.superuserSecret(cluster), StatefulSets.SUPERUSER,
+            password(sources, namespace, Names.superuserSecret(cluster)))));
+    secrets.add(observedOr(observed, Names.replicationSecret(cluster),
+        () -> credentials(cluster, Names.replicationSecret(cluster), StatefulSets.REPLICATION_USER,
+            password(sources, namespace, Names.replicationSecret(cluster)))));
+    for (ClusterSpec.User user : spec.users()) {
+      String name = Names.userSecret(cluster, user.name());
+      wanted.add(name);
+      secrets.add(observedOr(observed, name,
+          () -> application(cluster, namespace, user, password(sources, namespace, name))));
+    }
+    for (ObjectNode secret : observed.children("v1", "Secret")) {
+      if (!wanted.contains(ObservedCluster.nameOf(secret))) {
+        secrets.add(Preserved.child(secret));
+      }
+    }
+    secrets.sort(Comparator.comparing(ObservedCluster::nameOf));
+    return secrets;
+  }
+
+  private static ObjectNode observedOr(ObservedCluster observed, String name, java.util.function.Supplier<ObjectNode> create) {
+    return observed.secret(name).map(Preserved::child).orElseGet(create);
+  }
+
+  private static String password(Sources sources, String namespace, String secretName) {
+    return sources.secret(namespace + "/" + secretName + "/password", PASSWORD_LENGTH);
+  }
+
+  /** A Secret with a username and a password: the superuser and the replication user. */
+  static ObjectNode credentials(String cluster, String name, String username, String password) {
+    ObjectNode secret = secret(cluster, name);
+    ObjectNode data = secret.putObject("data");
+    put(data, "username", username);
+    put(data, "password", password);
+    return secret;
+  }
+
+  /** An application user's Secret, with everything a client needs to connect to the primary. */
+  static ObjectNode application(String cluster, String namespace, ClusterSpec.User user, String password) {
+    String host = Names.serviceHost(Names.primaryService(cluster), namespace);
+    String port = String.valueOf(StatefulSets.POSTGRES_PORT);
+    String dbname = user.databases().isEmpty() ? "postgres" : user.databases().get(0);
+    ObjectNode secret = secret(cluster, Names.userSecret(cluster, user.name()));
+    ObjectNode data = secret.putObject("data");
+    put(data, "username", user.name());
+    put(data, "password", password);
+    put(data, "host", host);
+    put(data, "port", port);
+    put(data, "dbname", dbname);
+    // Spilo refuses connections without TLS; its certificate is self-signed, hence "require" (no verification).
+    put(data, "uri", "postgresql://" + user.name() + ":" + password + "@" + host + ":" + port + "/" + dbname
+        + "?sslmode=require");
+    put(data, "jdbc-uri", "jdbc:postgresql://" + host + ":" + port + "/" + dbname + "?user=" + user.name()
+        + "&password=" + password + "&sslmode=require");
+    return secret;
+  }
+
+  private static ObjectNode secret(String cluster, String name) {
+    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
+    secret.putObject("metadata").put("name", name).set("labels", Labels.child(cluster, "credentials"));
+    secret.put("type", "Opaque");
+    return secret;
+  }
+
+  private static void put(ObjectNode data, String key, String value) {
+    data.put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
+  }
+}

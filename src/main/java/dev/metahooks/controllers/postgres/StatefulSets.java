@@ -1,0 +1,181 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The StatefulSet {@code <n>}: Spilo (PostgreSQL with Patroni) with Patroni on the Kubernetes API, its state in
+ * ConfigMaps, and the role label {@code spilo-role} on each pod. Every environment variable is one Spilo's
+ * ENVIRONMENT.rst documents (see docs/postgrescluster.md for the list and meanings), or POD_IP/POD_NAMESPACE.
+ */
+final class StatefulSets {
+  static final String CONTAINER = "postgres";
+  static final String DATA_VOLUME = "pgdata";
+  /** The data volume's mount point; Spilo keeps PGROOT below it. */
+  static final String DATA_PATH = "/home/postgres/pgdata";
+  static final int POSTGRES_PORT = 5432;
+  static final int PATRONI_PORT = 8008;
+  static final String SUPERUSER = "postgres";
+  static final String REPLICATION_USER = "standby";
+
+  private StatefulSets() {}
+
+  static ObjectNode build(String cluster, ClusterSpec spec) {
+    ObjectNode sts = Json.object().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
+    ObjectNode metadata = sts.putObject("metadata").put("name", Names.statefulSet(cluster));
+    metadata.set("labels", Labels.child(cluster, "database"));
+    ObjectNode stsSpec = sts.putObject("spec")
+        .put("replicas", spec.instances())
+        .put("serviceName", Names.headlessService(cluster));
+    stsSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
+    // Ordered start: the first pod bootstraps the cluster, the others join it as replicas.
+    stsSpec.put("podManagementPolicy", "OrderedReady");
+    stsSpec.putObject("updateStrategy").put("type", "RollingUpdate");
+    stsSpec.putObject("persistentVolumeClaimRetentionPolicy")
+        .put("whenDeleted", spec.storage().whenDeleted())
+        .put("whenScaled", whenScaled(spec));
+    ObjectNode template = stsSpec.putObject("template");
+    template.putObject("metadata").set("labels", Labels.pod(cluster));
+    template.set("spec", podSpec(cluster, spec));
+    stsSpec.putArray("volumeClaimTemplates").add(dataVolumeClaim(cluster, spec.storage()));
+    return sts;
+  }
+
+  /**
+   * Hibernation (0 instances) keeps every volume even under {@code whenScaled: Delete}: the policy and the
+   * replica count change in one update, so the StatefulSet controller scales to zero under Retain.
+   */
+  static String whenScaled(ClusterSpec spec) {
+    return spec.instances() == 0 ? "Retain" : spec.storage().whenScaled();
+  }
+
+  private static ObjectNode podSpec(String cluster, ClusterSpec spec) {
+    ObjectNode pod = Json.object();
+    pod.put("serviceAccountName", Names.patroni(cluster));
+    // Patroni needs time to stop PostgreSQL cleanly and hand over the leader key.
+    pod.put("terminationGracePeriodSeconds", 300);
+    affinity(cluster, spec.availability()).ifPresent(affinity -> pod.set("affinity", affinity));
+    pod.putArray("containers").add(container(cluster, spec));
+    // PostgreSQL's shared memory needs more than the runtime's default 64 MiB /dev/shm.
+    pod.putArray("volumes").addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory");
+    return pod;
+  }
+
+  static Optional<ObjectNode> affinity(String cluster, ClusterSpec.Availability availability) {
+    ObjectNode selector = Json.object();
+    selector.set("matchLabels", Labels.podSelector(cluster));
+    ObjectNode antiAffinity = Json.object();
+    switch (availability.podAntiAffinity()) {
+      case "required" -> {
+        ObjectNode term = antiAffinity.putArray("requiredDuringSchedulingIgnoredDuringExecution").addObject();
+        term.set("labelSelector", selector);
+        term.put("topologyKey", availability.topologyKey());
+      }
+      case "preferred" -> {
+        ObjectNode weighted = antiAffinity.putArray("preferredDuringSchedulingIgnoredDuringExecution").addObject()
+            .put("weight", 100);
+        ObjectNode term = weighted.putObject("podAffinityTerm");
+        term.set("labelSelector", selector);
+        term.put("topologyKey", availability.topologyKey());
+      }
+      default -> {
+        return Optional.empty();
+      }
+    }
+    ObjectNode affinity = Json.object();
+    affinity.set("podAntiAffinity", antiAffinity);
+    return Optional.of(affinity);
+  }
+
+  private static ObjectNode container(String cluster, ClusterSpec spec) {
+    ObjectNode container = Json.object()
+        .put("name", CONTAINER)
+        .put("image", spec.image())
+        .put("imagePullPolicy", "IfNotPresent");
+    ArrayNode ports = container.putArray("ports");
+    ports.addObject().put("name", "postgresql").put("containerPort", POSTGRES_PORT);
+    ports.addObject().put("name", "patroni").put("containerPort", PATRONI_PORT);
+    container.set("env", env(cluster, spec));
+    container.set("resources", spec.resources().deepCopy());
+    ArrayNode mounts = container.putArray("volumeMounts");
+    mounts.addObject().put("name", DATA_VOLUME).put("mountPath", DATA_PATH);
+    mounts.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
+    // Patroni's REST API answers 200 on /readiness once PostgreSQL runs as leader or as a streaming replica.
+    ObjectNode readiness = container.putObject("readinessProbe");
+    readiness.putObject("httpGet").put("path", "/readiness").put("port", PATRONI_PORT);
+    readiness.put("initialDelaySeconds", 6).put("periodSeconds", 10).put("timeoutSeconds", 5).put("failureThreshold", 3);
+    return container;
+  }
+
+  /** Spilo's environment, in a fixed order. Each variable's documented meaning is in docs/postgrescluster.md. */
+  static ArrayNode env(String cluster, ClusterSpec spec) {
+    ArrayNode env = Json.MAPPER.createArrayNode();
+    value(env, "SCOPE", cluster);
+    value(env, "PGVERSION", String.valueOf(spec.postgresVersion()));
+    value(env, "PGROOT", DATA_PATH + "/pgroot");
+    value(env, "DCS_ENABLE_KUBERNETES_API", "true");
+    value(env, "KUBERNETES_USE_CONFIGMAPS", "true");
+    value(env, "KUBERNETES_SCOPE_LABEL", Labels.CLUSTER_NAME);
+    value(env, "KUBERNETES_ROLE_LABEL", Labels.ROLE);
+    value(env, "KUBERNETES_LABELS", "{\"" + Labels.NAME + "\":\"" + Labels.APP + "\"}");
+    value(env, "PGUSER_SUPERUSER", SUPERUSER);
+    secret(env, "PGPASSWORD_SUPERUSER", Names.superuserSecret(cluster));
+    value(env, "PGUSER_STANDBY", REPLICATION_USER);
+    secret(env, "PGPASSWORD_STANDBY", Names.replicationSecret(cluster));
+    field(env, "POD_IP", "status.podIP");
+    field(env, "POD_NAMESPACE", "metadata.namespace");
+    if (!spec.parameters().isEmpty()) {
+      value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters()));
+    }
+    return env;
+  }
+
+  /**
+   * Patroni configuration that Spilo merges over its own: the parameters go to the local configuration (applied
+   * on every start, so a change rolls the pods) and to the bootstrap DCS configuration, where settings that
+   * Patroni keeps cluster-wide (max_connections and the like) take effect when the cluster is created.
+   */
+  static String spiloConfiguration(Map<String, String> parameters) {
+    ObjectNode values = Json.object();
+    parameters.forEach(values::put);
+    ObjectNode config = Json.object();
+    config.putObject("bootstrap").putObject("dcs").putObject("postgresql").set("parameters", values.deepCopy());
+    config.putObject("postgresql").set("parameters", values);
+    try {
+      return Json.MAPPER.writeValueAsString(config);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write Spilo configuration", e);
+    }
+  }
+
+  private static ObjectNode dataVolumeClaim(String cluster, ClusterSpec.Storage storage) {
+    ObjectNode claim = Json.object();
+    ObjectNode metadata = claim.putObject("metadata").put("name", DATA_VOLUME);
+    metadata.set("labels", Labels.podSelector(cluster));
+    ObjectNode claimSpec = claim.putObject("spec");
+    claimSpec.putArray("accessModes").add("ReadWriteOnce");
+    if (storage.hasStorageClass()) {
+      claimSpec.put("storageClassName", storage.storageClassName());
+    }
+    claimSpec.putObject("resources").putObject("requests").put("storage", storage.size());
+    return claim;
+  }
+
+  private static void value(ArrayNode env, String name, String value) {
+    env.addObject().put("name", name).put("value", value);
+  }
+
+  private static void secret(ArrayNode env, String name, String secretName) {
+    env.addObject().put("name", name).putObject("valueFrom").putObject("secretKeyRef")
+        .put("name", secretName).put("key", "password");
+  }
+
+  private static void field(ArrayNode env, String name, String path) {
+    env.addObject().put("name", name).putObject("valueFrom").putObject("fieldRef")
+        .put("apiVersion", "v1").put("fieldPath", path);
+  }
+}

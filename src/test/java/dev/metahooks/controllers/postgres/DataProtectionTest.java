@@ -1,0 +1,202 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.Hook;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.Sources;
+import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.testing.FixedSources;
+import java.io.ByteArrayInputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The design's rules that protect data, one test each (and the fixtures show each in a full answer). */
+class DataProtectionTest {
+  /** A Sources that fails the test if a password is asked for. */
+  static final Sources NO_NEW_SECRETS = new Sources() {
+    @Override
+    public Instant now() {
+      return FixedSources.NOW;
+    }
+
+    @Override
+    public String secret(String purpose, int length) {
+      throw new IllegalStateException("a password was generated for " + purpose);
+    }
+  };
+
+  static PostgresWorld readyHa() {
+    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    world.sync();
+    world.runAllReady();
+    world.finishUsersJob(true);
+    world.sync();
+    return world;
+  }
+
+  static JsonNode sync(PostgresWorld world, Sources sources) {
+    return Json.MAPPER.valueToTree(PostgresClusterController.sync(
+        CompositeRequest.read(world.request(false), Hook.SYNC), sources));
+  }
+
+  static TreeMap<String, JsonNode> children(JsonNode answer) {
+    TreeMap<String, JsonNode> map = new TreeMap<>();
+    answer.path("children").forEach(c -> map.put(c.path("kind").asText() + "/" + c.path("metadata").path("name").asText(), c));
+    return map;
+  }
+
+  /** What re-emitting the observed children unchanged means: exactly what Metacontroller last applied. */
+  static TreeMap<String, JsonNode> lastApplied(PostgresWorld world) {
+    TreeMap<String, JsonNode> map = new TreeMap<>();
+    world.children.forEach((key, child) -> map.put(key, Preserved.lastApplied(child).orElseThrow()));
+    return map;
+  }
+
+  static String condition(JsonNode answer, String type, String field) {
+    for (JsonNode c : answer.path("status").path("conditions")) {
+      if (c.path("type").asText().equals(type)) {
+        return c.path(field).asText();
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void invalidSpecNamesTheFieldAndReEmitsTheObservedChildrenUnchanged() {
+    PostgresWorld world = readyHa();
+    world.edit(spec -> spec.put("postgresVersion", 16).put("instances", 1));
+    JsonNode answer = sync(world, NO_NEW_SECRETS);
+    assertThat(answer.at("/status/phase").asText()).isEqualTo("Invalid");
+    assertThat(condition(answer, "SpecValid", "status")).isEqualTo("False");
+    assertThat(condition(answer, "SpecValid", "message")).startsWith("spec.postgresVersion: cannot change from 17 to 16");
+    assertThat(children(answer)).isEqualTo(lastApplied(world));
+    assertThat(children(answer).get("StatefulSet/orders").at("/spec/replicas").asInt()).isEqualTo(3);
+  }
+
+  @Test
+  void anInternalFaultIsA500NeverA200WithFewerChildren() {
+    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    HookDispatcher dispatcher = new HookDispatcher(List.of(PostgresClusterController.controller(NO_NEW_SECRETS)));
+    HookDispatcher.Answer answer = dispatcher.dispatch("postgrescluster", "sync",
+        new ByteArrayInputStream(world.request(false).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertThat(answer.status()).isEqualTo(500);
+  }
+
+  @Test
+  void theLastGuardRefusesToDropAnObservedSecretOrTheStatefulSet() {
+    PostgresWorld world = readyHa();
+    ObservedCluster observed = ObservedCluster.of(CompositeRequest.read(world.request(false), Hook.SYNC));
+    List<ObjectNode> all = new ArrayList<>(Preserved.all(observed.children()));
+    PostgresClusterController.checkNothingLost(observed, all);
+    List<ObjectNode> withoutSecret = all.stream().filter(c -> !ObservedCluster.nameOf(c).equals("orders-app-reporting")).toList();
+    assertThatThrownBy(() -> PostgresClusterController.checkNothingLost(observed, withoutSecret))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("Secret/orders-app-reporting");
+    List<ObjectNode> withoutSts = all.stream().filter(c -> !c.path("kind").asText().equals("StatefulSet")).toList();
+    assertThatThrownBy(() -> PostgresClusterController.checkNothingLost(observed, withoutSts))
+        .hasMessageContaining("StatefulSet/orders");
+  }
+
+  @Test
+  void aRequestWithoutADeclaredChildTypeIsRefused() {
+    PostgresWorld world = readyHa();
+    ObjectNode request = world.request(false);
+    ((ObjectNode) request.get("children")).remove("Secret.v1");
+    HookDispatcher.Answer answer = new HookDispatcher(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
+        .dispatch("postgrescluster", "sync", new ByteArrayInputStream(request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertThat(answer.status()).isEqualTo(422);
+  }
+
+  @Test
+  void scaleDownKeepsVolumesUnlessWhenScaledIsDelete() {
+    PostgresWorld world = readyHa();
+    world.edit(spec -> spec.put("instances", 1));
+    JsonNode sts = children(sync(world, NO_NEW_SECRETS)).get("StatefulSet/orders");
+    assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(1);
+    assertThat(sts.at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled").asText()).isEqualTo("Retain");
+    world.edit(spec -> spec.withObjectProperty("storage").withObjectProperty("retentionPolicy").put("whenScaled", "Delete"));
+    assertThat(children(sync(world, NO_NEW_SECRETS)).get("StatefulSet/orders")
+        .at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled").asText()).isEqualTo("Delete");
+    world.edit(spec -> spec.put("instances", 0));
+    assertThat(children(sync(world, NO_NEW_SECRETS)).get("StatefulSet/orders")
+        .at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled").asText()).isEqualTo("Retain");
+  }
+
+  @Test
+  void secretsAreNeverRegeneratedWhileTheyExist() {
+    PostgresWorld world = readyHa();
+    world.edit(spec -> spec.put("instances", 5).withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "8MB"));
+    JsonNode answer = sync(world, NO_NEW_SECRETS);
+    world.observedSecrets().forEach(secret -> assertThat(children(answer).get("Secret/" + ObservedCluster.nameOf(secret)))
+        .isEqualTo(Preserved.lastApplied(secret).orElseThrow()));
+  }
+
+  @Test
+  void pausedFreezesEverythingIncludingNewUsersAndScale() {
+    PostgresWorld world = readyHa();
+    world.edit(spec -> {
+      spec.put("paused", true).put("instances", 1);
+      spec.withArray("users").addObject().put("name", "newcomer");
+    });
+    JsonNode answer = sync(world, NO_NEW_SECRETS);
+    assertThat(answer.at("/status/phase").asText()).isEqualTo("Paused");
+    assertThat(children(answer)).isEqualTo(lastApplied(world));
+  }
+
+  @Test
+  void deletionProtectionBlocksFinalizeAndKeepsEveryChild() {
+    PostgresWorld world = readyHa();
+    world.deletionTimestamp = "2026-01-01T00:00:00Z";
+    JsonNode answer = world.call(true);
+    assertThat(answer.path("finalized").asBoolean()).isFalse();
+    assertThat(condition(answer, "DeletionBlocked", "status")).isEqualTo("True");
+    assertThat(condition(answer, "DeletionBlocked", "reason")).isEqualTo("DeletionProtection");
+    assertThat(children(answer)).isEqualTo(lastApplied(world));
+  }
+
+  @Test
+  void withoutProtectionFinalizeDeletesChildrenThenFinishesOnceTheStatefulSetIsGone() {
+    PostgresWorld world = readyHa();
+    world.edit(spec -> spec.put("deletionProtection", false));
+    world.deletionTimestamp = "2026-01-01T00:00:00Z";
+    JsonNode first = world.call(true);
+    assertThat(first.path("children").size()).isZero();
+    assertThat(first.path("finalized").asBoolean()).isFalse();
+    world.apply(first);
+    world.pods.clear();
+    JsonNode done = world.call(true);
+    assertThat(done.path("finalized").asBoolean()).isTrue();
+    assertThat(done.at("/status/phase").asText()).isEqualTo("Deleting");
+  }
+
+  @Test
+  void aFinalizeCallOnTheSyncUrlIsTreatedAsFinalize() {
+    PostgresWorld world = readyHa();
+    world.deletionTimestamp = "2026-01-01T00:00:00Z";
+    ObjectNode request = world.request(true);
+    HookDispatcher.Answer answer = new HookDispatcher(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
+        .dispatch("postgrescluster", "sync", new ByteArrayInputStream(request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertThat(Json.MAPPER.valueToTree(answer.body()).path("finalized").asBoolean(true)).isFalse();
+    assertThat(Json.MAPPER.<JsonNode>valueToTree(answer.body()).at("/status/phase").asText()).isEqualTo("Deleting");
+  }
+
+  @Test
+  void theSameObservedStateGivesAByteIdenticalAnswer() throws Exception {
+    PostgresWorld world = readyHa();
+    world.runPods(Set.of(1), 0, true);
+    String first = Json.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
+    String second = Json.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
+    assertThat(second).isEqualTo(first);
+    world.apply(Json.MAPPER.readTree(first));
+    String third = Json.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
+    assertThat(Json.MAPPER.readTree(third).get("status")).isEqualTo(Json.MAPPER.readTree(first).get("status"));
+  }
+}

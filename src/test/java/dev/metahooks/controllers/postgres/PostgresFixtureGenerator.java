@@ -1,0 +1,215 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Writes the request files of the postgrescluster golden fixtures by playing scenarios through
+ * {@link PostgresWorld}: each request is what Metacontroller would send at that step. Run with
+ * {@code -Dtest=PostgresFixtureGenerator -Dfixtures.generate=true}, then write the answers with
+ * {@code -Dtest=GoldenFixturesTest -Dfixtures.update=true} and read them before committing.
+ */
+@EnabledIfSystemProperty(named = "fixtures.generate", matches = "true")
+class PostgresFixtureGenerator {
+  private static final Path ROOT = Resources.path("fixtures/postgrescluster");
+
+  @Test
+  void devScenario() throws IOException {
+    PostgresWorld dev = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    write("sync/01-first-sync-dev-sample", dev, false);
+    dev.sync();
+    dev.runPods(Set.of(0), -1, false);
+    write("sync/02-dev-pod-starting", dev, false);
+    dev.sync();
+    dev.runAllReady();
+    write("sync/03-dev-ready", dev, false);
+    dev.sync();
+    dev.edit(spec -> spec.put("instances", 3));
+    write("sync/04-scale-1-to-3", dev, false);
+    dev.sync();
+    dev.runPods(Set.of(2), 0, false);
+    write("sync/05-scaling-to-3-last-pod-starting", dev, false);
+    dev.sync();
+    dev.runAllReady();
+    write("sync/06-scaled-to-3-ready", dev, false);
+    dev.sync();
+    dev.edit(spec -> spec.put("instances", 5));
+    write("sync/07-scale-3-to-5", dev, false);
+    dev.sync();
+    dev.runAllReady();
+    dev.sync();
+    dev.edit(spec -> spec.put("instances", 2));
+    write("sync/08-scale-5-to-2-volumes-retained", dev, false);
+    dev.sync();
+    dev.runAllReady();
+    dev.sync();
+    dev.edit(spec -> spec.put("instances", 0)
+        .putObject("storage").putObject("retentionPolicy").put("whenScaled", "Delete"));
+    write("sync/09-hibernate-keeps-volumes-despite-whenScaled-delete", dev, false);
+    dev.sync();
+    dev.runAllReady();
+    write("sync/10-hibernated", dev, false);
+    dev.sync();
+    dev.edit(spec -> spec.put("instances", 3));
+    write("sync/11-wake-from-hibernation-to-3", dev, false);
+
+    PostgresWorld gone = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    gone.sync();
+    gone.runAllReady();
+    gone.sync();
+    gone.deletionTimestamp = "2026-01-01T00:00:00Z";
+    write("finalize/01-unprotected-deletes-children", gone, true);
+    gone.apply(gone.call(true));
+    gone.pods.clear();
+    write("finalize/02-unprotected-statefulset-gone-finalized", gone, true);
+  }
+
+  @Test
+  void haScenario() throws IOException {
+    PostgresWorld ha = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    ha.hookVersion = "v2";
+    write("sync/12-first-sync-ha-sample-v2-keys", ha, false);
+    ha.sync();
+    ha.runAllReady();
+    ha.finishUsersJob(true);
+    write("sync/13-ha-ready-v2-keys", ha, false);
+    ha.sync();
+
+    PostgresWorld tuned = copyOf(ha);
+    tuned.edit(spec -> {
+      spec.withObjectProperty("postgresql").withObjectProperty("parameters")
+          .put("max_connections", "300").put("work_mem", "16MB").remove("log_min_duration_statement");
+      spec.withObjectProperty("resources").withObjectProperty("limits").put("memory", "2Gi").put("cpu", "2");
+    });
+    write("sync/14-parameters-and-resources-change", tuned, false);
+    tuned.sync();
+    tuned.runPods(Set.of(2), 0, true);
+    write("sync/15-rolling-update-in-progress", tuned, false);
+
+    PostgresWorld added = copyOf(ha);
+    added.edit(spec -> spec.withArray("users").addObject().put("name", "analytics")
+        .putArray("databases").add("events").add("metrics"));
+    write("sync/16-user-added-secret-generated-new-job", added, false);
+    added.sync();
+    added.edit(spec -> ((com.fasterxml.jackson.databind.node.ArrayNode) spec.get("users")).remove(1));
+    write("sync/17-user-removed-secret-kept", added, false);
+
+    PostgresWorld failover = copyOf(ha);
+    failover.runPods(Set.of(0), -1, false);
+    write("sync/18-failover-no-primary-degraded", failover, false);
+
+    PostgresWorld failedJob = copyOf(ha);
+    failedJob.finishUsersJob(false);
+    write("sync/19-users-job-failed-degraded", failedJob, false);
+
+    PostgresWorld paused = copyOf(ha);
+    paused.edit(spec -> spec.put("paused", true).put("instances", 5).put("image", "registry.example/spilo-17:4.0-p3"));
+    write("sync/20-paused-freezes-children", paused, false);
+
+    PostgresWorld ssa = copyOf(ha);
+    ssa.children.values().forEach(child -> ((ObjectNode) child.get("metadata")).remove("annotations"));
+    ssa.edit(spec -> spec.put("paused", true));
+    write("sync/21-paused-without-last-applied-strips-server-fields", ssa, false);
+
+    invalid(ha, "sync/22-invalid-major-version-change", spec -> spec.put("postgresVersion", 16));
+    invalid(ha, "sync/23-invalid-storage-size-change", spec -> spec.withObjectProperty("storage").put("size", "20Gi"));
+    invalid(ha, "sync/24-invalid-storage-class-change",
+        spec -> spec.withObjectProperty("storage").put("storageClassName", "fast-ssd"));
+    invalid(ha, "sync/25-invalid-reserved-user-name",
+        spec -> spec.withArray("users").addObject().put("name", "postgres"));
+    invalid(ha, "sync/26-invalid-superuser-option",
+        spec -> ((ObjectNode) spec.get("users").get(1)).putArray("options").add("CREATEDB").add("SUPERUSER"));
+    invalid(ha, "sync/27-invalid-several-fields-at-once", spec -> {
+      spec.put("instances", 17);
+      spec.withObjectProperty("availability").put("podAntiAffinity", "always");
+      spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("port", "5433");
+      spec.put("deletionProtection", "yes");
+    });
+    invalid(ha, "sync/28-invalid-database-owned-twice",
+        spec -> ((ObjectNode) spec.get("users").get(1)).putArray("databases").add("orders"));
+    invalid(ha, "sync/29-same-size-in-other-unit-is-valid",
+        spec -> spec.withObjectProperty("storage").put("size", "10240Mi"));
+
+    PostgresWorld fresh = new PostgresWorld("a-name-that-is-far-too-long-for-a-cluster-x", Json.object().put("instances", 1));
+    write("sync/30-invalid-first-sync-creates-nothing", fresh, false);
+
+    PostgresWorld steady = copyOf(ha);
+    ArrayNodeTimes.backdate(steady.status, "2025-12-30T08:15:00Z");
+    steady.runPods(Set.of(2), 0, false);
+    write("sync/31-transition-times-carried-over-while-status-holds", steady, false);
+
+    PostgresWorld protectedCluster = copyOf(ha);
+    protectedCluster.deletionTimestamp = "2026-01-01T00:00:00Z";
+    write("finalize/03-deletion-protection-blocks-and-keeps-children", protectedCluster, true);
+
+    PostgresWorld pausedDelete = copyOf(ha);
+    pausedDelete.edit(spec -> spec.put("deletionProtection", false).put("paused", true));
+    pausedDelete.deletionTimestamp = "2026-01-01T00:00:00Z";
+    write("finalize/04-paused-blocks-deletion", pausedDelete, true);
+
+    PostgresWorld unprotected = copyOf(ha);
+    unprotected.edit(spec -> spec.put("deletionProtection", false));
+    unprotected.deletionTimestamp = "2026-01-01T00:00:00Z";
+    write("finalize/05-unprotected-v2-keys", unprotected, true);
+
+    PostgresWorld unreadable = copyOf(ha);
+    unreadable.edit(spec -> spec.put("deletionProtection", "no"));
+    unreadable.deletionTimestamp = "2026-01-01T00:00:00Z";
+    write("finalize/06-unreadable-protection-counts-as-on", unreadable, true);
+
+    writeCustomize("customize/01-related-database-pods-v2", ha);
+    PostgresWorld dev = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    writeCustomize("customize/02-related-database-pods-v1", dev);
+  }
+
+  private void invalid(PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
+      throws IOException {
+    PostgresWorld world = copyOf(ready);
+    world.edit(change);
+    write(fixture, world, false);
+  }
+
+  /** A copy of a world in the same state (children, pods, status), for a branch of a scenario. */
+  private static PostgresWorld copyOf(PostgresWorld world) {
+    PostgresWorld copy = new PostgresWorld(world.name, world.spec.deepCopy());
+    copy.hookVersion = world.hookVersion;
+    copy.generation = world.generation;
+    copy.status = world.status == null ? null : world.status.deepCopy();
+    world.children.forEach((k, v) -> copy.children.put(k, v.deepCopy()));
+    world.pods.forEach((k, v) -> copy.pods.put(k, v.deepCopy()));
+    return copy;
+  }
+
+  private static void write(String fixture, PostgresWorld world, boolean finalizing) throws IOException {
+    writeJson(ROOT.resolve(fixture + ".request.json"), world.request(finalizing));
+  }
+
+  private static void writeCustomize(String fixture, PostgresWorld world) throws IOException {
+    ObjectNode request = Json.object();
+    request.set("controller", PostgresWorld.controller(world.hookVersion));
+    request.set("parent", world.parent());
+    writeJson(ROOT.resolve(fixture + ".request.json"), request);
+  }
+
+  private static void writeJson(Path file, JsonNode json) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
+  }
+
+  /** Moves every condition's lastTransitionTime back, as if the status had held for a while. */
+  static final class ArrayNodeTimes {
+    static void backdate(ObjectNode status, String time) {
+      for (JsonNode condition : status.path("conditions")) {
+        ((ObjectNode) condition).put("lastTransitionTime", time);
+      }
+    }
+  }
+}

@@ -1,0 +1,193 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The CRD, the samples and the CompositeController agree with each other and with the hooks. Full OpenAPI
+ * validation of the samples belongs to a schema validator; this checks what the samples use is declared.
+ */
+class PostgresManifestsTest {
+  static JsonNode yaml(String path) throws IOException {
+    return new YAMLMapper().readTree(Resources.projectDir().resolve(path).toFile());
+  }
+
+  static JsonNode crdVersion() throws IOException {
+    return yaml("manifests/crds/postgresclusters.metahooks.dev.yaml").at("/spec/versions/0");
+  }
+
+  static JsonNode specSchema() throws IOException {
+    return crdVersion().at("/schema/openAPIV3Schema/properties/spec");
+  }
+
+  @Test
+  void crdNamesSubresourcesAndPrinterColumns() throws IOException {
+    JsonNode crd = yaml("manifests/crds/postgresclusters.metahooks.dev.yaml");
+    assertThat(crd.at("/metadata/name").asText()).isEqualTo("postgresclusters.metahooks.dev");
+    assertThat(crd.at("/spec/group").asText()).isEqualTo("metahooks.dev");
+    assertThat(crd.at("/spec/scope").asText()).isEqualTo("Namespaced");
+    assertThat(crd.at("/spec/names/kind").asText()).isEqualTo("PostgresCluster");
+    assertThat(crd.at("/spec/names/plural").asText()).isEqualTo("postgresclusters");
+    assertThat(crd.at("/spec/names/shortNames/0").asText()).isEqualTo("pgc");
+    JsonNode version = crdVersion();
+    assertThat(version.path("name").asText()).isEqualTo("v1alpha1");
+    assertThat(version.at("/subresources/status").isObject()).isTrue();
+    assertThat(version.at("/subresources/scale").toString()).isEqualTo("{\"specReplicasPath\":\".spec.instances\","
+        + "\"statusReplicasPath\":\".status.readyInstances\",\"labelSelectorPath\":\".status.selector\"}");
+    List<String> columns = new ArrayList<>();
+    version.path("additionalPrinterColumns").forEach(c -> columns.add(c.path("name").asText()));
+    assertThat(columns).containsExactly("Version", "Instances", "Ready", "Phase", "Primary", "Age");
+  }
+
+  @Test
+  void crdHasExactlyTheDayOneFields() throws IOException {
+    assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
+        "paused", "resources", "storage", "postgresql", "users", "availability", "services", "deletionProtection");
+    JsonNode p = specSchema().path("properties");
+    assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "retentionPolicy");
+    assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
+    assertThat(fieldNames(p.at("/postgresql/properties"))).containsExactly("parameters");
+    assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options");
+    assertThat(fieldNames(p.at("/availability/properties"))).containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
+    assertThat(fieldNames(p.at("/services/properties"))).containsExactly("primary", "replicas");
+  }
+
+  @Test
+  void crdDefaultsAreTheHooksDefaults() throws IOException {
+    ObjectNode parent = SpecReaderTest.parent("pg", spec -> {});
+    applyDefaults(specSchema(), parent.get("spec"));
+    assertThat(parent.get("spec").size()).isEqualTo(10);
+    assertThat(SpecReader.read(parent)).isEqualTo(SpecReader.read(SpecReaderTest.parent("pg", spec -> {})));
+    assertThat(specSchema().at("/properties/image/default").asText()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
+  }
+
+  @Test
+  void crdRulesListTheSameReservedNamesAsTheHook() throws IOException {
+    String crd = yaml("manifests/crds/postgresclusters.metahooks.dev.yaml").toString();
+    SpecReader.RESERVED_USERS.forEach(name -> assertThat(crd).contains("'" + name + "'"));
+    SpecReader.RESERVED_DATABASES.forEach(name -> assertThat(crd).contains("'" + name + "'"));
+    SpecReader.RESERVED_PARAMETERS.forEach(name -> assertThat(crd).contains("'" + name + "'"));
+    assertThat(specSchema().at("/properties/postgresVersion/x-kubernetes-validations/0/rule").asText()).isEqualTo("self == oldSelf");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgrescluster-dev.yaml", "postgrescluster-ha.yaml"})
+  void samplesUseOnlyDeclaredFieldsAndAreValid(String file) throws IOException {
+    JsonNode sample = yaml("manifests/examples/" + file);
+    assertThat(sample.path("apiVersion").asText()).isEqualTo("metahooks.dev/v1alpha1");
+    assertThat(sample.path("kind").asText()).isEqualTo("PostgresCluster");
+    List<String> problems = new ArrayList<>();
+    declared(specSchema(), sample.get("spec"), "spec", problems);
+    assertThat(problems).isEmpty();
+    ObjectNode defaulted = (ObjectNode) sample.deepCopy();
+    defaulted.withObjectProperty("metadata").put("namespace", "shop");
+    applyDefaults(specSchema(), defaulted.get("spec"));
+    assertThat(SpecReader.read(defaulted).problems()).isEmpty();
+  }
+
+  @Test
+  void haSampleShowsUsersParametersAndThreeInstances() throws IOException {
+    JsonNode spec = yaml("manifests/examples/postgrescluster-ha.yaml").get("spec");
+    assertThat(spec.path("instances").asInt()).isEqualTo(3);
+    assertThat(spec.path("users").size()).isGreaterThanOrEqualTo(2);
+    assertThat(spec.at("/postgresql/parameters").size()).isGreaterThanOrEqualTo(2);
+    assertThat(yaml("manifests/examples/postgrescluster-dev.yaml").at("/spec/instances").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void compositeControllerDeclaresTheChildTypesStrategiesAndHooks() throws IOException {
+    JsonNode cc = yaml("metacontroller/postgrescluster.yaml");
+    assertThat(cc.at("/metadata/name").asText()).isEqualTo("postgrescluster");
+    assertThat(cc.at("/spec/generateSelector").asBoolean()).isTrue();
+    assertThat(cc.at("/spec/parentResource").toString())
+        .isEqualTo("{\"apiVersion\":\"metahooks.dev/v1alpha1\",\"resource\":\"postgresclusters\"}");
+    Map<String, String> strategies = new LinkedHashMap<>();
+    cc.at("/spec/childResources").forEach(child -> strategies.put(child.path("apiVersion").asText() + " "
+        + child.path("resource").asText(), child.at("/updateStrategy/method").asText()));
+    assertThat(strategies).containsExactly(
+        Map.entry("v1 serviceaccounts", "InPlace"),
+        Map.entry("rbac.authorization.k8s.io/v1 roles", "InPlace"),
+        Map.entry("rbac.authorization.k8s.io/v1 rolebindings", "InPlace"),
+        Map.entry("v1 secrets", "OnDelete"),
+        Map.entry("v1 services", "InPlace"),
+        Map.entry("apps/v1 statefulsets", "InPlace"),
+        Map.entry("policy/v1 poddisruptionbudgets", "InPlace"),
+        Map.entry("batch/v1 jobs", "OnDelete"));
+    List<String> declared = new ArrayList<>();
+    ObservedCluster.CHILD_TYPES.forEach(t -> declared.add(t.apiVersion() + " " + t.kind().toLowerCase() + "s"));
+    assertThat(declared).containsExactlyElementsOf(strategies.keySet());
+    for (String hook : List.of("sync", "finalize", "customize")) {
+      assertThat(cc.at("/spec/hooks/" + hook + "/webhook/url").asText())
+          .isEqualTo("http://metahooks.metahooks/postgrescluster/" + hook);
+    }
+    assertThat(cc.at("/spec/resyncPeriodSeconds").asInt()).isPositive();
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  /** Structural defaulting as the API server does it: a default fills an absent field, then its fields. */
+  static void applyDefaults(JsonNode schema, JsonNode value) {
+    if (!value.isObject()) {
+      return;
+    }
+    schema.path("properties").properties().forEach(property -> {
+      JsonNode sub = property.getValue();
+      if (!value.has(property.getKey()) && sub.has("default")) {
+        ((ObjectNode) value).set(property.getKey(), sub.get("default").deepCopy());
+      }
+      if (value.has(property.getKey())) {
+        applyDefaults(sub, value.get(property.getKey()));
+      }
+    });
+  }
+
+  /** Every field of the value is declared, enums and bounds hold. */
+  static void declared(JsonNode schema, JsonNode value, String path, List<String> problems) {
+    if (schema.has("enum")) {
+      boolean listed = false;
+      for (JsonNode allowed : schema.get("enum")) {
+        listed |= allowed.equals(value);
+      }
+      if (!listed) {
+        problems.add(path + " is not one of " + schema.get("enum"));
+      }
+    }
+    if (schema.has("minimum") && value.asDouble() < schema.get("minimum").asDouble()
+        || schema.has("maximum") && value.asDouble() > schema.get("maximum").asDouble()) {
+      problems.add(path + " is out of bounds");
+    }
+    if (value.isObject()) {
+      value.properties().forEach(field -> {
+        JsonNode sub = schema.path("properties").get(field.getKey());
+        if (sub == null) {
+          sub = schema.get("additionalProperties");
+        }
+        if (sub == null) {
+          problems.add(path + "." + field.getKey() + " is not declared");
+        } else {
+          declared(sub, field.getValue(), path + "." + field.getKey(), problems);
+        }
+      });
+    } else if (value.isArray()) {
+      for (int i = 0; i < value.size(); i++) {
+        declared(schema.path("items"), value.get(i), path + "[" + i + "]", problems);
+      }
+    }
+  }
+}

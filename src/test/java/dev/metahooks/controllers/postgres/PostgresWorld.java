@@ -1,0 +1,351 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.CompositeResponse;
+import dev.metahooks.api.Hook;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.ObjectMap;
+import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * A small stand-in for the API server, Metacontroller's apply and the StatefulSet controller, enough to write
+ * realistic hook requests: children as Metacontroller observes them after applying an answer (with the
+ * last-applied annotation, owner reference, controller-uid label, server fields and status), and database pods
+ * in whatever state a test needs. It does not replace an emulator: no watch, no retries, no merge subtleties.
+ */
+final class PostgresWorld {
+  static final String NAMESPACE = "shop";
+  static final String CREATED = "2025-12-31T12:00:00Z";
+  /** Go's encoding/json sorts map keys; Metacontroller stores the last-applied configuration that way. */
+  private static final ObjectMapper SORTED = JsonMapper.builder()
+      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+  private static final Set<String> ON_DELETE = Set.of("Secret", "Job");
+
+  final String name;
+  final String uid;
+  String hookVersion = "v1";
+  ObjectNode spec;
+  long generation = 1;
+  ObjectNode status;
+  String deletionTimestamp;
+  /** Observed children by kind/name. */
+  final Map<String, ObjectNode> children = new TreeMap<>();
+  /** Observed database pods by name. */
+  final Map<String, ObjectNode> pods = new TreeMap<>();
+  private int resourceVersion = 1000;
+  private int clusterIps = 10;
+
+  PostgresWorld(String name, ObjectNode spec) {
+    this.name = name;
+    this.uid = UUID.nameUUIDFromBytes(("parent/" + name).getBytes(StandardCharsets.UTF_8)).toString();
+    this.spec = spec;
+  }
+
+  /** A world for one of the sample custom resources in manifests/examples. */
+  static PostgresWorld fromSample(String file) {
+    ObjectNode sample = sample(file);
+    return new PostgresWorld(sample.path("metadata").path("name").asText(), (ObjectNode) sample.get("spec"));
+  }
+
+  static ObjectNode sample(String file) {
+    try {
+      return (ObjectNode) new YAMLMapper().readTree(Resources.projectDir().resolve("manifests/examples/" + file).toFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The CompositeController of metacontroller/postgrescluster.yaml, with every hook at the given version. */
+  static ObjectNode controller(String version) {
+    ObjectNode controller;
+    try {
+      controller = (ObjectNode) new YAMLMapper().readTree(
+          Resources.projectDir().resolve("metacontroller/postgrescluster.yaml").toFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    controller.withObjectProperty("metadata").put("uid", "2f1e3b7c-6a55-4c1d-9f0e-8d7c6b5a4f3e").put("generation", 1);
+    controller.withObjectProperty("spec").withObjectProperty("hooks").properties()
+        .forEach(hook -> ((ObjectNode) hook.getValue()).put("version", version));
+    controller.putObject("status");
+    return controller;
+  }
+
+  ObjectNode parent() {
+    ObjectNode parent = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
+    ObjectNode metadata = parent.putObject("metadata")
+        .put("name", name)
+        .put("namespace", NAMESPACE)
+        .put("uid", uid)
+        .put("resourceVersion", String.valueOf(resourceVersion))
+        .put("generation", generation)
+        .put("creationTimestamp", CREATED);
+    if (deletionTimestamp != null) {
+      metadata.put("deletionTimestamp", deletionTimestamp);
+    }
+    metadata.putArray("finalizers").add("metacontroller.io/compositecontroller-postgrescluster");
+    parent.set("spec", spec.deepCopy());
+    if (status != null) {
+      parent.set("status", status.deepCopy());
+    }
+    return parent;
+  }
+
+  /** The request Metacontroller would send now, with the world's hook version for keys. */
+  ObjectNode request(boolean finalizing) {
+    ObjectNode request = Json.object();
+    request.set("controller", controller(hookVersion));
+    request.set("parent", parent());
+    ObjectNode childMap = request.putObject("children");
+    for (ObservedCluster.ChildType type : ObservedCluster.CHILD_TYPES) {
+      ObjectNode group = childMap.putObject(ObjectMap.groupKey(type.apiVersion(), type.kind()));
+      children.forEach((key, child) -> {
+        if (key.startsWith(type.kind() + "/") && child.path("apiVersion").asText().equals(type.apiVersion())) {
+          group.set(key(child), child.deepCopy());
+        }
+      });
+    }
+    ObjectNode podGroup = request.putObject("related").putObject("Pod.v1");
+    pods.values().forEach(pod -> podGroup.set(key(pod), pod.deepCopy()));
+    request.put("finalizing", finalizing);
+    return request;
+  }
+
+  private String key(JsonNode object) {
+    String objectName = object.path("metadata").path("name").asText();
+    return hookVersion.equals("v2") ? NAMESPACE + "/" + objectName : objectName;
+  }
+
+  /** Calls the hook in-process with pinned time and secrets, and returns the answer as JSON. */
+  JsonNode call(boolean finalizing) {
+    ObjectNode body = request(finalizing);
+    CompositeRequest request = CompositeRequest.read(body, finalizing ? Hook.FINALIZE : Hook.SYNC);
+    CompositeResponse response = finalizing
+        ? PostgresClusterController.finalize(request, FixedSources.INSTANCE)
+        : PostgresClusterController.sync(request, FixedSources.INSTANCE);
+    return Json.MAPPER.valueToTree(response);
+  }
+
+  /** Calls sync and applies the answer; returns the answer. */
+  JsonNode sync() {
+    JsonNode answer = call(false);
+    apply(answer);
+    return answer;
+  }
+
+  /** What Metacontroller does with an answer: status replaced, children created, updated or deleted. */
+  void apply(JsonNode answer) {
+    status = answer.path("status").isObject() ? (ObjectNode) answer.get("status").deepCopy() : null;
+    Map<String, ObjectNode> desired = new TreeMap<>();
+    for (JsonNode child : answer.path("children")) {
+      desired.put(child.path("kind").asText() + "/" + child.path("metadata").path("name").asText(), (ObjectNode) child);
+    }
+    children.keySet().removeIf(key -> !desired.containsKey(key));
+    desired.forEach((key, child) -> {
+      ObjectNode observed = children.get(key);
+      if (observed == null) {
+        children.put(key, create(child));
+      } else if (!ON_DELETE.contains(child.path("kind").asText()) && !lastApplied(child).equals(lastAppliedOf(observed))) {
+        children.put(key, update(observed, child));
+      }
+    });
+  }
+
+  private String lastApplied(ObjectNode desired) {
+    ObjectNode applied = desired.deepCopy();
+    ObjectNode metadata = applied.withObjectProperty("metadata");
+    metadata.put("namespace", NAMESPACE);
+    metadata.withObjectProperty("labels").put("controller-uid", uid);
+    if (metadata.path("annotations").isObject()) {
+      ((ObjectNode) metadata.get("annotations")).remove(Preserved.LAST_APPLIED);
+    }
+    try {
+      return SORTED.writeValueAsString(SORTED.treeToValue(applied, Object.class));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String lastAppliedOf(ObjectNode observed) {
+    return observed.path("metadata").path("annotations").path(Preserved.LAST_APPLIED).asText("");
+  }
+
+  private ObjectNode create(ObjectNode desired) {
+    ObjectNode observed = desired.deepCopy();
+    String kind = observed.path("kind").asText();
+    ObjectNode metadata = observed.withObjectProperty("metadata");
+    metadata.put("namespace", NAMESPACE);
+    metadata.put("uid", UUID.nameUUIDFromBytes((kind + "/" + metadata.path("name").asText())
+        .getBytes(StandardCharsets.UTF_8)).toString());
+    metadata.put("resourceVersion", String.valueOf(++resourceVersion));
+    metadata.put("creationTimestamp", CREATED);
+    metadata.withObjectProperty("labels").put("controller-uid", uid);
+    metadata.withObjectProperty("annotations").put(Preserved.LAST_APPLIED, lastApplied(desired));
+    ObjectNode owner = metadata.putArray("ownerReferences").addObject()
+        .put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster").put("name", name).put("uid", uid);
+    owner.put("controller", true).put("blockOwnerDeletion", true);
+    switch (kind) {
+      case "StatefulSet", "Job", "PodDisruptionBudget" -> metadata.put("generation", 1);
+      case "Service" -> {
+        ObjectNode serviceSpec = observed.withObjectProperty("spec");
+        if (!"None".equals(serviceSpec.path("clusterIP").asText())) {
+          String ip = "10.96.0." + (clusterIps++);
+          serviceSpec.put("clusterIP", ip);
+          serviceSpec.putArray("clusterIPs").add(ip);
+        }
+        serviceSpec.put("sessionAffinity", "None");
+        serviceSpec.put("internalTrafficPolicy", "Cluster");
+        for (JsonNode port : serviceSpec.path("ports")) {
+          ((ObjectNode) port).put("protocol", "TCP");
+        }
+        observed.putObject("status").putObject("loadBalancer");
+      }
+      default -> {
+        // no server fields worth simulating
+      }
+    }
+    if (kind.equals("StatefulSet")) {
+      statefulSetStatus(observed, 0, 0, false);
+    }
+    if (kind.equals("Job")) {
+      observed.putObject("status").put("active", 1);
+    }
+    return observed;
+  }
+
+  private ObjectNode update(ObjectNode observed, ObjectNode desired) {
+    ObjectNode updated = create(desired);
+    ObjectNode metadata = updated.withObjectProperty("metadata");
+    metadata.put("uid", observed.path("metadata").path("uid").asText());
+    if (observed.path("metadata").has("generation")) {
+      boolean specChanged = !observed.path("spec").equals(updated.path("spec"));
+      metadata.put("generation", observed.path("metadata").path("generation").asLong() + (specChanged ? 1 : 0));
+    }
+    if (observed.has("status")) {
+      updated.set("status", observed.get("status").deepCopy());
+    }
+    if (observed.path("spec").has("clusterIP")) {
+      updated.withObjectProperty("spec").set("clusterIP", observed.path("spec").get("clusterIP"));
+      if (observed.path("spec").has("clusterIPs")) {
+        updated.withObjectProperty("spec").set("clusterIPs", observed.path("spec").get("clusterIPs"));
+      }
+    }
+    return updated;
+  }
+
+  ObjectNode statefulSet() {
+    return children.get("StatefulSet/" + name);
+  }
+
+  /**
+   * Runs the StatefulSet's pods: {@code spec.replicas} pods, those in {@code notReady} not ready, the pod at
+   * {@code primary} labelled leader (-1 for none), and the status the StatefulSet controller would report.
+   */
+  void runPods(Set<Integer> notReady, int primary, boolean rolling) {
+    pods.clear();
+    ObjectNode sts = statefulSet();
+    int replicas = sts == null ? 0 : sts.path("spec").path("replicas").asInt();
+    int ready = 0;
+    for (int i = 0; i < replicas; i++) {
+      boolean isReady = !notReady.contains(i);
+      ready += isReady ? 1 : 0;
+      pods.put(name + "-" + i, pod(i, isReady, i == primary));
+    }
+    if (sts != null) {
+      statefulSetStatus(sts, replicas, ready, rolling);
+    }
+  }
+
+  /** Every pod ready, the first one primary. */
+  void runAllReady() {
+    runPods(Set.of(), 0, false);
+  }
+
+  ObjectNode pod(int ordinal, boolean ready, boolean leader) {
+    String podName = name + "-" + ordinal;
+    ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
+    ObjectNode metadata = pod.putObject("metadata").put("name", podName).put("namespace", NAMESPACE)
+        .put("uid", UUID.nameUUIDFromBytes(("pod/" + podName).getBytes(StandardCharsets.UTF_8)).toString())
+        .put("resourceVersion", String.valueOf(++resourceVersion))
+        .put("creationTimestamp", CREATED);
+    ObjectNode labels = Labels.pod(name);
+    labels.put("controller-revision-hash", name + "-7d9c5b8f6d");
+    labels.put("statefulset.kubernetes.io/pod-name", podName);
+    if (ready) {
+      labels.put(Labels.ROLE, leader ? Labels.LEADER : Labels.REPLICA);
+    }
+    metadata.set("labels", labels);
+    metadata.putArray("ownerReferences").addObject()
+        .put("apiVersion", "apps/v1").put("kind", "StatefulSet").put("name", name)
+        .put("controller", true).put("blockOwnerDeletion", true);
+    ObjectNode status = pod.putObject("status").put("phase", "Running").put("podIP", "10.244.1." + (20 + ordinal));
+    ArrayNode conditions = status.putArray("conditions");
+    conditions.addObject().put("type", "PodScheduled").put("status", "True");
+    conditions.addObject().put("type", "ContainersReady").put("status", ready ? "True" : "False");
+    conditions.addObject().put("type", "Ready").put("status", ready ? "True" : "False");
+    return pod;
+  }
+
+  private static void statefulSetStatus(ObjectNode sts, int replicas, int ready, boolean rolling) {
+    long generation = sts.path("metadata").path("generation").asLong(1);
+    ObjectNode status = sts.putObject("status")
+        .put("observedGeneration", generation)
+        .put("replicas", replicas)
+        .put("readyReplicas", ready)
+        .put("availableReplicas", ready)
+        .put("currentReplicas", rolling ? replicas - 1 : replicas)
+        .put("updatedReplicas", rolling ? 1 : replicas)
+        .put("currentRevision", sts.path("metadata").path("name").asText() + "-7d9c5b8f6d")
+        .put("updateRevision", sts.path("metadata").path("name").asText() + (rolling ? "-5f6b8c9d7a" : "-7d9c5b8f6d"))
+        .put("collisionCount", 0);
+    if (replicas == 0) {
+      status.remove("readyReplicas");
+      status.remove("availableReplicas");
+    }
+  }
+
+  /** The users Job, marked complete or failed. */
+  void finishUsersJob(boolean succeeded) {
+    children.forEach((key, child) -> {
+      if (key.startsWith("Job/")) {
+        ObjectNode status = child.putObject("status");
+        status.put(succeeded ? "succeeded" : "failed", succeeded ? 1 : 7);
+        ArrayNode conditions = status.putArray("conditions");
+        conditions.addObject().put("type", succeeded ? "Complete" : "Failed").put("status", "True");
+      }
+    });
+  }
+
+  /** Changes the spec the way a user edit does: a new generation. */
+  void edit(java.util.function.Consumer<ObjectNode> change) {
+    change.accept(spec);
+    generation++;
+  }
+
+  List<ObjectNode> observedSecrets() {
+    List<ObjectNode> secrets = new ArrayList<>();
+    children.forEach((key, child) -> {
+      if (key.startsWith("Secret/")) {
+        secrets.add(child);
+      }
+    });
+    return secrets;
+  }
+}

@@ -1,0 +1,101 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Sources;
+import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.KubeSchema;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SecretsTest {
+  static String decoded(JsonNode secret, String key) {
+    return new String(Base64.getDecoder().decode(secret.path("data").path(key).asText()), StandardCharsets.UTF_8);
+  }
+
+  static Map<String, JsonNode> byName(List<ObjectNode> secrets) {
+    Map<String, JsonNode> map = new java.util.TreeMap<>();
+    secrets.forEach(s -> map.put(ObservedCluster.nameOf(s), s));
+    return map;
+  }
+
+  /** Records the purposes passwords were asked for. */
+  static final class RecordingSources implements Sources {
+    final List<String> purposes = new ArrayList<>();
+
+    @Override
+    public Instant now() {
+      return FixedSources.NOW;
+    }
+
+    @Override
+    public String secret(String purpose, int length) {
+      purposes.add(purpose);
+      return FixedSources.INSTANCE.secret(purpose, length);
+    }
+  }
+
+  @Test
+  void firstSyncGeneratesEveryPasswordOnce() {
+    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    RecordingSources sources = new RecordingSources();
+    ObservedCluster observed = ObservedCluster.of(dev.metahooks.api.CompositeRequest.read(world.request(false),
+        dev.metahooks.api.Hook.SYNC));
+    ClusterSpec spec = SpecReader.read(world.parent()).spec();
+    Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop", spec, observed, sources));
+    secrets.values().forEach(KubeSchema::assertValid);
+    assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-app-orders-app", "orders-app-reporting");
+    assertThat(sources.purposes).containsExactly("shop/orders-superuser/password", "shop/orders-replication/password",
+        "shop/orders-app-orders-app/password", "shop/orders-app-reporting/password");
+    JsonNode app = secrets.get("orders-app-orders-app");
+    String password = decoded(app, "password");
+    assertThat(password).hasSize(32).matches("[A-Za-z0-9]+");
+    assertThat(decoded(app, "username")).isEqualTo("orders-app");
+    assertThat(decoded(app, "host")).isEqualTo("orders-rw.shop.svc");
+    assertThat(decoded(app, "port")).isEqualTo("5432");
+    assertThat(decoded(app, "dbname")).isEqualTo("orders");
+    assertThat(decoded(app, "uri")).isEqualTo("postgresql://orders-app:" + password + "@orders-rw.shop.svc:5432/orders?sslmode=require");
+    assertThat(decoded(app, "jdbc-uri")).isEqualTo("jdbc:postgresql://orders-rw.shop.svc:5432/orders?user=orders-app&password="
+        + password + "&sslmode=require");
+    assertThat(decoded(secrets.get("orders-app-reporting"), "dbname")).isEqualTo("postgres");
+    assertThat(decoded(secrets.get("orders-superuser"), "username")).isEqualTo("postgres");
+    assertThat(decoded(secrets.get("orders-replication"), "username")).isEqualTo("standby");
+  }
+
+  @Test
+  void observedSecretsAreEchoedNeverRegenerated() {
+    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    world.sync();
+    // Someone changed a password in the observed Secret: it is what the database now uses, keep it.
+    ObjectNode superuser = world.children.get("Secret/orders-superuser");
+    ObjectNode applied = Preserved.lastApplied(superuser).orElseThrow();
+    applied.withObjectProperty("data").put("password", Base64.getEncoder().encodeToString("changed".getBytes(StandardCharsets.UTF_8)));
+    superuser.withObjectProperty("metadata").withObjectProperty("annotations").put(Preserved.LAST_APPLIED, applied.toString());
+    RecordingSources sources = new RecordingSources();
+    ObservedCluster observed = ObservedCluster.of(dev.metahooks.api.CompositeRequest.read(world.request(false),
+        dev.metahooks.api.Hook.SYNC));
+    Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop",
+        SpecReader.read(world.parent()).spec(), observed, sources));
+    assertThat(sources.purposes).isEmpty();
+    assertThat(decoded(secrets.get("orders-superuser"), "password")).isEqualTo("changed");
+  }
+
+  @Test
+  void aRemovedUsersSecretStays() {
+    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    world.sync();
+    world.edit(spec -> spec.remove("users"));
+    ObservedCluster observed = ObservedCluster.of(dev.metahooks.api.CompositeRequest.read(world.request(false),
+        dev.metahooks.api.Hook.SYNC));
+    Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop",
+        SpecReader.read(world.parent()).spec(), observed, new RecordingSources()));
+    assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-app-orders-app", "orders-app-reporting");
+  }
+}

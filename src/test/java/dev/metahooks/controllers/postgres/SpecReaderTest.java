@@ -1,0 +1,200 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SpecReaderTest {
+
+  static ObjectNode parent(String name, Consumer<ObjectNode> spec) {
+    ObjectNode parent = Json.object();
+    parent.putObject("metadata").put("name", name).put("namespace", "shop");
+    spec.accept(parent.putObject("spec"));
+    return parent;
+  }
+
+  static SpecReader.Result read(Consumer<ObjectNode> spec) {
+    return SpecReader.read(parent("pg", spec));
+  }
+
+  static List<String> fields(SpecReader.Result result) {
+    return result.problems().stream().map(SpecProblem::field).toList();
+  }
+
+  @Test
+  void emptySpecGetsEveryDefaultOfTheCrd() {
+    SpecReader.Result result = read(spec -> {});
+    assertThat(result.valid()).isTrue();
+    ClusterSpec spec = result.spec();
+    assertThat(spec.postgresVersion()).isEqualTo(17);
+    assertThat(spec.image()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
+    assertThat(spec.instances()).isEqualTo(1);
+    assertThat(spec.paused()).isFalse();
+    assertThat(spec.resources().toString()).isEqualTo("{\"requests\":{\"cpu\":\"100m\",\"memory\":\"256Mi\"}}");
+    assertThat(spec.storage()).isEqualTo(new ClusterSpec.Storage("1Gi", null, "Retain", "Retain"));
+    assertThat(spec.parameters()).isEmpty();
+    assertThat(spec.users()).isEmpty();
+    assertThat(spec.availability()).isEqualTo(new ClusterSpec.Availability("preferred", "kubernetes.io/hostname", true));
+    assertThat(spec.services()).isEqualTo(new ClusterSpec.ServiceOptions("ClusterIP", true));
+    assertThat(spec.deletionProtection()).isFalse();
+  }
+
+  @Test
+  void absentSpecIsTheEmptySpec() {
+    ObjectNode parent = Json.object();
+    parent.putObject("metadata").put("name", "pg");
+    assertThat(SpecReader.read(parent)).isEqualTo(read(spec -> {}));
+  }
+
+  @Test
+  void readsEveryField() {
+    ClusterSpec spec = read(s -> {
+      s.put("postgresVersion", 15).put("image", "registry.local/spilo:1").put("instances", 3).put("paused", true)
+          .put("deletionProtection", true);
+      s.putObject("resources").putObject("limits").put("memory", "1Gi").put("cpu", 2);
+      s.putObject("storage").put("size", "5Gi").put("storageClassName", "fast")
+          .putObject("retentionPolicy").put("whenDeleted", "Delete").put("whenScaled", "Delete");
+      s.putObject("postgresql").putObject("parameters").put("work_mem", "8MB").put("max_connections", "50");
+      ObjectNode user = s.putArray("users").addObject().put("name", "app");
+      user.putArray("databases").add("app").add("app_audit");
+      user.putArray("options").add("CREATEDB");
+      s.putObject("availability").put("podAntiAffinity", "none").put("topologyKey", "topology.kubernetes.io/zone")
+          .put("podDisruptionBudget", false);
+      s.putObject("services").putObject("primary").put("type", "LoadBalancer");
+      s.withObjectProperty("services").putObject("replicas").put("enabled", false);
+    }).spec();
+    assertThat(spec.postgresVersion()).isEqualTo(15);
+    assertThat(spec.image()).isEqualTo("registry.local/spilo:1");
+    assertThat(spec.resources().toString()).isEqualTo("{\"limits\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}");
+    assertThat(spec.storage()).isEqualTo(new ClusterSpec.Storage("5Gi", "fast", "Delete", "Delete"));
+    assertThat(spec.parameters()).containsExactly(
+        java.util.Map.entry("max_connections", "50"), java.util.Map.entry("work_mem", "8MB"));
+    assertThat(spec.users()).containsExactly(new ClusterSpec.User("app", List.of("app", "app_audit"), List.of("CREATEDB")));
+    assertThat(spec.availability()).isEqualTo(new ClusterSpec.Availability("none", "topology.kubernetes.io/zone", false));
+    assertThat(spec.services()).isEqualTo(new ClusterSpec.ServiceOptions("LoadBalancer", false));
+    assertThat(spec.paused()).isTrue();
+    assertThat(spec.deletionProtection()).isTrue();
+  }
+
+  @Test
+  void boundsAndEnums() {
+    assertThat(fields(read(s -> s.put("postgresVersion", 12)))).containsExactly("spec.postgresVersion");
+    assertThat(fields(read(s -> s.put("postgresVersion", 18)))).containsExactly("spec.postgresVersion");
+    assertThat(fields(read(s -> s.put("instances", -1)))).containsExactly("spec.instances");
+    assertThat(fields(read(s -> s.put("instances", 17)))).containsExactly("spec.instances");
+    assertThat(fields(read(s -> s.put("instances", 2.5)))).containsExactly("spec.instances");
+    assertThat(read(s -> s.put("instances", 3.0)).spec().instances()).isEqualTo(3);
+    assertThat(fields(read(s -> s.put("instances", "3")))).containsExactly("spec.instances");
+    assertThat(fields(read(s -> s.putObject("services").putObject("primary").put("type", "ExternalName"))))
+        .containsExactly("spec.services.primary.type");
+    assertThat(fields(read(s -> s.putObject("storage").putObject("retentionPolicy").put("whenScaled", "Keep"))))
+        .containsExactly("spec.storage.retentionPolicy.whenScaled");
+    assertThat(fields(read(s -> s.putObject("availability").put("podAntiAffinity", "always"))))
+        .containsExactly("spec.availability.podAntiAffinity");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "-1Gi", "1GB", "ten", "1.5.2Gi", ""})
+  void storageSizeMustBeAPositiveQuantity(String size) {
+    assertThat(fields(read(s -> s.putObject("storage").put("size", size)))).contains("spec.storage.size");
+  }
+
+  @Test
+  void resourceValuesMustBeQuantities() {
+    assertThat(fields(read(s -> s.putObject("resources").putObject("requests").put("cpu", "lots"))))
+        .containsExactly("spec.resources.requests.cpu");
+    assertThat(fields(read(s -> s.putObject("resources").putObject("requests").put("cpu", true))))
+        .containsExactly("spec.resources.requests.cpu");
+  }
+
+  @Test
+  void reservedAndMalformedUsers() {
+    for (String reserved : SpecReader.RESERVED_USERS) {
+      assertThat(fields(read(s -> s.putArray("users").addObject().put("name", reserved))))
+          .containsExactly("spec.users[0].name");
+    }
+    assertThat(fields(read(s -> s.putArray("users").addObject().put("name", "App")))).containsExactly("spec.users[0].name");
+    assertThat(fields(read(s -> s.putArray("users").addObject().put("name", "my_app")))).containsExactly("spec.users[0].name");
+    assertThat(fields(read(s -> s.putArray("users").addObject()))).containsExactly("spec.users[0].name");
+    assertThat(fields(read(s -> {
+      s.putArray("users").addObject().put("name", "app");
+      s.withArray("users").addObject().put("name", "app");
+    }))).containsExactly("spec.users[1].name");
+  }
+
+  @Test
+  void superuserAndReplicationAreRefusedWithAClearMessage() {
+    SpecReader.Result result = read(s -> s.putArray("users").addObject().put("name", "app")
+        .putArray("options").add("SUPERUSER").add("REPLICATION"));
+    assertThat(result.problems()).extracting(SpecProblem::toString).containsExactly(
+        "spec.users[0].options[0]: SUPERUSER is refused: application roles must not bypass the cluster's safety",
+        "spec.users[0].options[1]: REPLICATION is refused: application roles must not bypass the cluster's safety");
+    assertThat(fields(read(s -> s.putArray("users").addObject().put("name", "app").putArray("options").add("LOGIN"))))
+        .containsExactly("spec.users[0].options[0]");
+  }
+
+  @Test
+  void databasesAreOwnedOnceAndNeverSystemDatabases() {
+    assertThat(fields(read(s -> {
+      s.putArray("users").addObject().put("name", "a").putArray("databases").add("shared");
+      s.withArray("users").addObject().put("name", "b").putArray("databases").add("shared");
+    }))).containsExactly("spec.users[1].databases[0]");
+    assertThat(fields(read(s -> s.putArray("users").addObject().put("name", "a").putArray("databases").add("template1"))))
+        .containsExactly("spec.users[0].databases[0]");
+    assertThat(fields(read(s -> s.putArray("users").addObject().put("name", "a").putArray("databases").add("My-DB"))))
+        .containsExactly("spec.users[0].databases[0]");
+  }
+
+  @Test
+  void parametersAreStringsAndNotManagedByPatroni() {
+    assertThat(fields(read(s -> s.putObject("postgresql").putObject("parameters").put("work_mem", 4))))
+        .containsExactly("spec.postgresql.parameters.work_mem");
+    assertThat(fields(read(s -> s.putObject("postgresql").putObject("parameters").put("listen_addresses", "*"))))
+        .containsExactly("spec.postgresql.parameters.listen_addresses");
+    assertThat(fields(read(s -> s.putObject("postgresql").putObject("parameters").put("Work Mem", "4MB"))))
+        .containsExactly("spec.postgresql.parameters.Work Mem");
+    assertThat(read(s -> s.putObject("postgresql").putObject("parameters").put("pg_stat_statements.max", "1000")).valid())
+        .isTrue();
+  }
+
+  @Test
+  void clusterNameMustFitEveryChildName() {
+    assertThat(fields(SpecReader.read(parent("a".repeat(41), s -> {})))).containsExactly("metadata.name");
+    assertThat(SpecReader.read(parent("a".repeat(40), s -> {})).valid()).isTrue();
+    assertThat(fields(SpecReader.read(parent("9lives", s -> {})))).containsExactly("metadata.name");
+  }
+
+  @Test
+  void anUnreadableDeletionProtectionCountsAsOn() {
+    SpecReader.Result result = read(s -> s.put("deletionProtection", "false"));
+    assertThat(fields(result)).containsExactly("spec.deletionProtection");
+    assertThat(result.spec().deletionProtection()).isTrue();
+  }
+
+  @Test
+  void anUnreadablePausedCountsAsPaused() {
+    SpecReader.Result result = read(s -> s.put("paused", 0));
+    assertThat(result.spec().paused()).isTrue();
+  }
+
+  @Test
+  void wrongShapesAreProblemsNotExceptions() {
+    assertThat(fields(SpecReader.read(parent("pg", s -> {}).put("spec", "x")))).containsExactly("spec");
+    assertThat(fields(read(s -> s.put("storage", 1)))).containsExactly("spec.storage");
+    assertThat(fields(read(s -> s.put("users", "app")))).containsExactly("spec.users");
+    assertThat(fields(read(s -> s.putArray("users").add("app")))).contains("spec.users[0]");
+    assertThat(fields(read(s -> s.putObject("postgresql").put("parameters", "x")))).containsExactly("spec.postgresql.parameters");
+  }
+
+  @Test
+  void everyProblemIsListedNotJustTheFirst() {
+    assertThat(fields(read(s -> s.put("instances", 99).put("postgresVersion", 9).put("image", ""))))
+        .containsExactly("spec.postgresVersion", "spec.image", "spec.instances");
+  }
+}

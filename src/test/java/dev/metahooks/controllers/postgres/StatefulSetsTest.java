@@ -1,0 +1,114 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.KubeSchema;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StatefulSetsTest {
+  /**
+   * Every variable the Spilo container gets: each is documented in zalando/spilo ENVIRONMENT.rst (or is one of
+   * the downward-API basics Spilo reads); docs/postgrescluster.md gives the documented meaning of each.
+   */
+  static final List<String> DOCUMENTED = List.of("SCOPE", "PGVERSION", "PGROOT", "DCS_ENABLE_KUBERNETES_API",
+      "KUBERNETES_USE_CONFIGMAPS", "KUBERNETES_SCOPE_LABEL", "KUBERNETES_ROLE_LABEL", "KUBERNETES_LABELS",
+      "PGUSER_SUPERUSER", "PGPASSWORD_SUPERUSER", "PGUSER_STANDBY", "PGPASSWORD_STANDBY", "POD_IP", "POD_NAMESPACE",
+      "SPILO_CONFIGURATION");
+
+  static JsonNode container(ObjectNode sts) {
+    return sts.path("spec").path("template").path("spec").path("containers").get(0);
+  }
+
+  static List<String> envNames(ObjectNode sts) {
+    List<String> names = new ArrayList<>();
+    container(sts).path("env").forEach(e -> names.add(e.path("name").asText()));
+    return names;
+  }
+
+  @Test
+  void spiloOnTheKubernetesApiWithTheDesignedNamesAndLabels() {
+    ObjectNode sts = StatefulSets.build("orders", spec(s -> s.put("instances", 3)));
+    KubeSchema.assertValid(sts);
+    assertThat(sts.at("/metadata/name").asText()).isEqualTo("orders");
+    assertThat(sts.at("/spec/serviceName").asText()).isEqualTo("orders-hl");
+    assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(3);
+    assertThat(sts.at("/spec/template/metadata/labels/cluster-name").asText()).isEqualTo("orders");
+    assertThat(sts.at("/spec/template/spec/serviceAccountName").asText()).isEqualTo("orders-patroni");
+    assertThat(sts.at("/metadata/labels").toString()).isEqualTo("{\"app.kubernetes.io/name\":\"postgresql\","
+        + "\"app.kubernetes.io/instance\":\"orders\",\"app.kubernetes.io/managed-by\":\"metahooks\","
+        + "\"app.kubernetes.io/component\":\"database\",\"cluster-name\":\"orders\"}");
+    JsonNode env = container(sts).path("env");
+    assertThat(env.get(0).toString()).isEqualTo("{\"name\":\"SCOPE\",\"value\":\"orders\"}");
+    assertThat(env.toString()).contains("{\"name\":\"KUBERNETES_ROLE_LABEL\",\"value\":\"spilo-role\"}")
+        .contains("{\"name\":\"KUBERNETES_SCOPE_LABEL\",\"value\":\"cluster-name\"}")
+        .contains("{\"name\":\"DCS_ENABLE_KUBERNETES_API\",\"value\":\"true\"}");
+  }
+
+  @Test
+  void onlyDocumentedVariables() {
+    ObjectNode plain = StatefulSets.build("pg", spec(s -> {}));
+    ObjectNode tuned = StatefulSets.build("pg", spec(s -> s.putObject("postgresql").putObject("parameters").put("work_mem", "8MB")));
+    assertThat(DOCUMENTED).containsAll(envNames(plain)).containsAll(envNames(tuned));
+    assertThat(envNames(plain)).doesNotContain("SPILO_CONFIGURATION");
+    assertThat(envNames(tuned)).endsWith("SPILO_CONFIGURATION");
+  }
+
+  @Test
+  void parametersGoToTheLocalAndTheBootstrapConfiguration() throws Exception {
+    String config = StatefulSets.spiloConfiguration(new java.util.TreeMap<>(java.util.Map.of("work_mem", "8MB", "max_connections", "50")));
+    JsonNode parsed = Json.MAPPER.readTree(config);
+    assertThat(parsed.at("/postgresql/parameters").toString()).isEqualTo("{\"max_connections\":\"50\",\"work_mem\":\"8MB\"}");
+    assertThat(parsed.at("/bootstrap/dcs/postgresql/parameters")).isEqualTo(parsed.at("/postgresql/parameters"));
+  }
+
+  @Test
+  void versionImageAndResourcesComeFromTheSpec() {
+    ObjectNode sts = StatefulSets.build("pg", spec(s -> {
+      s.put("postgresVersion", 15).put("image", "mirror.local/spilo:15");
+      s.putObject("resources").putObject("limits").put("memory", "2Gi");
+    }));
+    assertThat(container(sts).path("image").asText()).isEqualTo("mirror.local/spilo:15");
+    assertThat(container(sts).path("env").toString()).contains("{\"name\":\"PGVERSION\",\"value\":\"15\"}");
+    assertThat(container(sts).path("resources").toString()).isEqualTo("{\"limits\":{\"memory\":\"2Gi\"}}");
+  }
+
+  @Test
+  void volumesFollowTheRetentionPolicyButHibernationAlwaysKeepsThem() {
+    ObjectNode scaled = StatefulSets.build("pg", spec(s -> s.put("instances", 2)
+        .putObject("storage").putObject("retentionPolicy").put("whenScaled", "Delete").put("whenDeleted", "Delete")));
+    assertThat(scaled.at("/spec/persistentVolumeClaimRetentionPolicy").toString())
+        .isEqualTo("{\"whenDeleted\":\"Delete\",\"whenScaled\":\"Delete\"}");
+    ObjectNode hibernated = StatefulSets.build("pg", spec(s -> s.put("instances", 0)
+        .putObject("storage").putObject("retentionPolicy").put("whenScaled", "Delete")));
+    assertThat(hibernated.at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled").asText()).isEqualTo("Retain");
+    assertThat(hibernated.at("/spec/replicas").asInt()).isZero();
+  }
+
+  @Test
+  void claimTemplateCarriesSizeAndOptionalClass() {
+    ObjectNode noClass = StatefulSets.build("pg", spec(s -> s.putObject("storage").put("size", "5Gi")));
+    assertThat(noClass.at("/spec/volumeClaimTemplates/0/spec").toString())
+        .isEqualTo("{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"5Gi\"}}}");
+    ObjectNode withClass = StatefulSets.build("pg", spec(s -> s.putObject("storage").put("storageClassName", "fast")));
+    assertThat(withClass.at("/spec/volumeClaimTemplates/0/spec/storageClassName").asText()).isEqualTo("fast");
+  }
+
+  @Test
+  void antiAffinityVariants() {
+    ClusterSpec.Availability preferred = new ClusterSpec.Availability("preferred", "zone", true);
+    assertThat(StatefulSets.affinity("pg", preferred).orElseThrow().at(
+        "/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution/0/podAffinityTerm/topologyKey").asText())
+        .isEqualTo("zone");
+    ClusterSpec.Availability required = new ClusterSpec.Availability("required", "kubernetes.io/hostname", true);
+    assertThat(StatefulSets.affinity("pg", required).orElseThrow().at(
+        "/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/labelSelector/matchLabels").toString())
+        .isEqualTo("{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}");
+    assertThat(StatefulSets.affinity("pg", new ClusterSpec.Availability("none", "zone", true))).isEmpty();
+  }
+}
