@@ -64,11 +64,11 @@ class HookServerManifestsTest {
   class Crds {
     @Test
     void everyFileInCrdsIsInstalled() {
-      List<String> listed = Manifests.listedResources(Manifests.MANIFESTS);
+      List<String> listed = Manifests.listedResources(Manifests.CRDS);
       List<Path> files = Manifests.yamlFiles(Manifests.CRDS);
       assertThat(files).isNotEmpty();
       for (Path file : files) {
-        assertThat(listed).as("resources of manifests/kustomization.yaml").contains("crds/" + file.getFileName());
+        assertThat(listed).as("resources of manifests/crds/kustomization.yaml").contains(file.getFileName().toString());
       }
     }
 
