@@ -258,7 +258,8 @@ public final class HookServer implements AutoCloseable {
     if (draining) {
       return HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null);
     }
-    if (!permits.tryAcquire()) {
+    long arrived = System.nanoTime();
+    if (!acquirePermit()) {
       ctx.header("Retry-After", "1");
       return HookDispatcher.error(429, "too_many_requests",
           "more than " + config.maxConcurrentHooks() + " hook calls at once; retry after 1 s", null);
@@ -277,7 +278,8 @@ public final class HookServer implements AutoCloseable {
       return HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null);
     }
     try {
-      return call.get(config.hookDeadline().toMillis(), TimeUnit.MILLISECONDS);
+      long left = config.hookDeadline().toNanos() - (System.nanoTime() - arrived);
+      return call.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       call.cancel(true);
       return HookDispatcher.error(503, "deadline_exceeded", "no answer within " + config.hookDeadline().toMillis()
@@ -289,6 +291,19 @@ public final class HookServer implements AutoCloseable {
       LOG.atError().addKeyValue("controller", controller).addKeyValue("hook", hook)
           .addKeyValue("error", e.getCause().toString()).log("hook call failed");
       return HookDispatcher.error(500, "internal_error", "unexpected server error", null);
+    }
+  }
+
+  /**
+   * A slot for one call, waiting a little for one to free up: a burst (Metacontroller relisting after a
+   * restart) is absorbed, sustained overload gets 429.
+   */
+  private boolean acquirePermit() {
+    try {
+      return permits.tryAcquire(config.hookDeadline().toMillis() / 5, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 

@@ -10,8 +10,9 @@ import java.util.Map;
  * @param port {@code METAHOOKS_PORT}, default 8080
  * @param maxBodyBytes {@code METAHOOKS_MAX_BODY_BYTES}, default 64 MiB. Metacontroller sends whole objects
  *     with no limit of its own (a CatSet of 10,000 pods is about 30 MB), so the default is generous.
- * @param maxConcurrentHooks {@code METAHOOKS_MAX_CONCURRENT_HOOKS}, default four per core (at least 8): hook
- *     calls beyond it get 429 with Retry-After, which Metacontroller honours without counting an error
+ * @param maxConcurrentHooks {@code METAHOOKS_MAX_CONCURRENT_HOOKS}, default four per core (at least 8): a hook
+ *     call beyond it waits up to a fifth of the deadline for a slot, then gets 429 with Retry-After, which
+ *     Metacontroller honours without counting an error
  * @param hookDeadline {@code METAHOOKS_HOOK_DEADLINE_MS}, default 5000: a call not answered by then gets 503,
  *     well before Metacontroller's own 10 s timeout, so it retries instead of waiting on a stuck call
  * @param idleTimeout {@code METAHOOKS_IDLE_TIMEOUT_MS}, default 30000: a connection silent that long is closed
