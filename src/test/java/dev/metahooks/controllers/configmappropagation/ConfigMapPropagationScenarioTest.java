@@ -108,6 +108,34 @@ class ConfigMapPropagationScenarioTest {
   }
 
   @Test
+  void aSourceCreatedAgainIsCopiedAgain() {
+    mc.runUntilStable(10);
+    cluster.delete("v1", "ConfigMap", "original", "settings");
+    mc.runUntilStable(10);
+
+    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: settings, namespace: original}, data: {k: v}}");
+    mc.runUntilStable(10);
+
+    for (String namespace : TARGETS) {
+      assertThat(cluster.get("v1", "ConfigMap", namespace, "settings").get("data")).isEqualTo(Yaml.object("{k: v}"));
+    }
+    assertThat(status().get("actual_copies").asInt()).isEqualTo(3);
+  }
+
+  @Test
+  void listingTheSourceNamespaceAsATargetLeavesTheSourceAlone() {
+    mc.runUntilStable(10);
+    ObjectNode sourceBefore = source();
+
+    cluster.update(API, KIND, "", PARENT, parent -> parent.withArray("/spec/targetNamespaces").add("original"));
+    mc.runUntilStable(10);
+
+    assertThat(source()).isEqualTo(sourceBefore);
+    assertThat(status().get("expected_copies").asInt()).isEqualTo(4);
+    assertThat(status().get("actual_copies").asInt()).isEqualTo(3);
+  }
+
+  @Test
   void removingATargetNamespaceFromTheSpecRemovesItsCopy() {
     mc.runUntilStable(10);
 

@@ -92,6 +92,17 @@ class GlobalConfigMapScenarioTest {
   }
 
   @Test
+  void deletingTheSourceRemovesEveryCopy() {
+    mc.runUntilStable(10);
+
+    cluster.delete("v1", "ConfigMap", "global", "globalsettings");
+    mc.runUntilStable(10);
+
+    assertThat(cluster.list("v1", "ConfigMap")).isEmpty();
+    assertThat(cluster.get(API, KIND, PARENT).at("/status/working").asText()).isEqualTo("fine");
+  }
+
+  @Test
   void deletingTheParentCollectsEveryCopy() {
     mc.runUntilStable(10);
 
