@@ -1,5 +1,7 @@
 package dev.metahooks.controllers.bluegreen;
 
+import static dev.metahooks.kube.Nodes.requireObject;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
@@ -19,22 +21,22 @@ record BlueGreenSpec(String name, JsonNode replicas, JsonNode minReadySeconds, O
     ObjectNode template, ObjectNode service, String serviceName) {
 
   static BlueGreenSpec read(ObjectNode parent) {
-    ObjectNode spec = object(parent.get("spec"), "parent.spec");
+    ObjectNode spec = requireObject(parent.get("spec"), "parent.spec");
     JsonNode replicas = integerOrNull(spec.get("replicas"), "parent.spec.replicas");
     JsonNode minReadySeconds = integerOrNull(spec.get("minReadySeconds"), "parent.spec.minReadySeconds");
-    ObjectNode selector = object(spec.get("selector"), "parent.spec.selector");
+    ObjectNode selector = requireObject(spec.get("selector"), "parent.spec.selector");
     JsonNode matchLabels = selector.get("matchLabels");
     if (matchLabels != null && !matchLabels.isNull() && !matchLabels.isObject()) {
       throw new InvalidRequestException("parent.spec.selector.matchLabels", "must be an object");
     }
-    ObjectNode template = object(spec.get("template"), "parent.spec.template");
+    ObjectNode template = requireObject(spec.get("template"), "parent.spec.template");
     requireLabels(template, "parent.spec.template");
-    ObjectNode service = object(spec.get("service"), "parent.spec.service");
-    JsonNode serviceName = object(service.get("metadata"), "parent.spec.service.metadata").get("name");
+    ObjectNode service = requireObject(spec.get("service"), "parent.spec.service");
+    JsonNode serviceName = requireObject(service.get("metadata"), "parent.spec.service.metadata").get("name");
     if (serviceName == null || !serviceName.isTextual() || serviceName.asText().isEmpty()) {
       throw new InvalidRequestException("parent.spec.service.metadata.name", "must be a non-empty string");
     }
-    object(object(service.get("spec"), "parent.spec.service.spec").get("selector"),
+    requireObject(requireObject(service.get("spec"), "parent.spec.service.spec").get("selector"),
         "parent.spec.service.spec.selector");
     return new BlueGreenSpec(parent.path("metadata").path("name").asText(), replicas, minReadySeconds, selector,
         template, service, serviceName.asText());
@@ -42,17 +44,7 @@ record BlueGreenSpec(String name, JsonNode replicas, JsonNode minReadySeconds, O
 
   /** A pod template must carry labels: each ReplicaSet's labels are the template's plus its color. */
   static void requireLabels(ObjectNode template, String path) {
-    object(object(template.get("metadata"), path + ".metadata").get("labels"), path + ".metadata.labels");
-  }
-
-  private static ObjectNode object(JsonNode value, String path) {
-    if (value == null || value.isNull()) {
-      throw new InvalidRequestException(path, "is required");
-    }
-    if (!value.isObject()) {
-      throw new InvalidRequestException(path, "must be an object");
-    }
-    return (ObjectNode) value;
+    requireObject(requireObject(template.get("metadata"), path + ".metadata").get("labels"), path + ".metadata.labels");
   }
 
   private static JsonNode integerOrNull(JsonNode value, String path) {

@@ -1,5 +1,7 @@
 package dev.metahooks.controllers.daemonjob;
 
+import static dev.metahooks.kube.Nodes.requireObject;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,11 +20,11 @@ record DaemonJobSpec(String name, ObjectNode template, ObjectNode labels, ArrayN
   static final String DEFAULT_PAUSE_IMAGE = "gcr.io/google_containers/pause";
 
   static DaemonJobSpec read(ObjectNode parent) {
-    ObjectNode spec = object(parent.get("spec"), "parent.spec");
-    ObjectNode template = object(spec.get("template"), "parent.spec.template");
-    ObjectNode labels = object(object(template.get("metadata"), "parent.spec.template.metadata").get("labels"),
+    ObjectNode spec = requireObject(parent.get("spec"), "parent.spec");
+    ObjectNode template = requireObject(spec.get("template"), "parent.spec.template");
+    ObjectNode labels = requireObject(requireObject(template.get("metadata"), "parent.spec.template.metadata").get("labels"),
         "parent.spec.template.metadata.labels");
-    JsonNode containers = object(template.get("spec"), "parent.spec.template.spec").get("containers");
+    JsonNode containers = requireObject(template.get("spec"), "parent.spec.template.spec").get("containers");
     if (containers == null || !containers.isArray()) {
       throw new InvalidRequestException("parent.spec.template.spec.containers", "must be a list of containers");
     }
@@ -34,15 +36,5 @@ record DaemonJobSpec(String name, ObjectNode template, ObjectNode labels, ArrayN
     String image = pauseImage == null || pauseImage.isNull() ? DEFAULT_PAUSE_IMAGE : pauseImage.asText();
     return new DaemonJobSpec(parent.path("metadata").path("name").asText(), template, labels,
         (ArrayNode) containers, image);
-  }
-
-  private static ObjectNode object(JsonNode value, String path) {
-    if (value == null || value.isNull()) {
-      throw new InvalidRequestException(path, "is required");
-    }
-    if (!value.isObject()) {
-      throw new InvalidRequestException(path, "must be an object");
-    }
-    return (ObjectNode) value;
   }
 }
