@@ -112,11 +112,13 @@ class UpdateStrategyScenarioTest {
   // ---- helpers
 
   private void addSideEffect(String configMap) {
-    cluster.update("v1", "ConfigMap", "default", configMap, cm -> ((ObjectNode) cm.get("data")).put("side-effect", "kept"));
+    cluster.update("v1", "ConfigMap", "default", configMap,
+        cm -> ((ObjectNode) cm.get("data")).put("side-effect", "kept"));
   }
 
   private void setConfigData(String kind, String name, String configData) {
-    cluster.update(API, kind, "default", name, parent -> ((ObjectNode) parent.get("spec")).put("configData", configData));
+    cluster.update(API, kind, "default", name,
+        parent -> ((ObjectNode) parent.get("spec")).put("configData", configData));
   }
 
   private long deletes(String configMap, long sequence) {
