@@ -86,6 +86,33 @@ class BlueGreenScenarioTest {
     assertNoHotLoopAndValidChildren();
   }
 
+  @Test
+  void aNewerTemplateDuringARolloutDrainsTheInactiveColorAndRollsOutTheNewerOne() {
+    mc.runUntilStable(10);
+    mc.world().workloadsReady(false);
+    addTemplateLabel("new", "label");
+    mc.runUntilStable(10);
+    assertThat(replicaSet("green").at("/spec/replicas").asInt()).isEqualTo(3);
+    long start = cluster.lastSequence();
+
+    addTemplateLabel("newer", "label");
+    mc.runUntilStable(10);
+
+    // Green first went back to 0 (the stale rollout cancelled), then up with the newer template.
+    List<Integer> greenReplicas = cluster.writesAfter(start).stream()
+        .filter(w -> w.actor().equals(ACTOR) && w.object().equals("ReplicaSet default/nginx-green"))
+        .map(w -> w.after().at("/spec/replicas").asInt()).toList();
+    assertThat(greenReplicas).containsExactly(0, 3);
+    assertThat(replicaSet("green").at("/spec/template/metadata/labels/newer").asText()).isEqualTo("label");
+    assertThat(service().at("/spec/selector/color").asText()).isEqualTo("blue");
+
+    mc.world().workloadsReady(true);
+    mc.runUntilStable(10);
+
+    assertActive("green");
+    assertNoHotLoopAndValidChildren();
+  }
+
   // ---- helpers
 
   /** The upstream checks, with activeColor compared for real (test.sh compares strings with -eq). */

@@ -9,6 +9,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.PodPolicy;
+import dev.metahooks.emulator.PodState;
 import dev.metahooks.emulator.Round;
 import dev.metahooks.emulator.Write;
 import java.util.ArrayList;
@@ -61,6 +62,24 @@ class CatSetScenarioTest {
     assertThat(pod.at("/spec/subdomain").asText()).isEqualTo("nginx-backend");
     assertThat(pod.at("/spec/volumes/0/persistentVolumeClaim/claimName").asText()).isEqualTo("www-nginx-backend-1");
     assertThat(claimNames()).containsExactly("www-nginx-backend-0", "www-nginx-backend-1", "www-nginx-backend-2");
+    assertNoHotLoopAndValidChildren();
+  }
+
+  @Test
+  void aPodThatNeverGetsReadyHoldsBackTheHigherOrdinals() {
+    mc.world().pods(pod -> PodPolicy.name(pod).equals("nginx-backend-1") ? PodState.RUNNING : PodState.READY);
+
+    runUntilStable();
+
+    assertThat(podNames()).containsExactly("nginx-backend-0", "nginx-backend-1");
+    assertThat(catset().at("/status/replicas").asInt()).isEqualTo(2);
+    assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(1);
+
+    mc.world().pods(PodPolicy.ready());
+    runUntilStable();
+
+    assertThat(podNames()).hasSize(3);
+    assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(3);
     assertNoHotLoopAndValidChildren();
   }
 
