@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * one Pod is created or deleted per step, and only while the lower ordinals are Running and Ready; with
  * {@code Parallel} all at once. Claims follow {@code persistentVolumeClaimRetentionPolicy}: kept by default,
  * owned by the StatefulSet under {@code whenDeleted: Delete}, deleted with their Pod under
- * {@code whenScaled: Delete}. The status is counted from the Pods.
+ * {@code whenScaled: Delete}. The status is counted from the Pods; {@code currentRevision} moves to the update
+ * revision once every Pod is updated and ready, as Kubernetes completes a rolling update.
  */
 final class StatefulSetPods {
   static final String POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name";
@@ -177,7 +178,8 @@ final class StatefulSetPods {
     long ready = pods.values().stream().filter(StatefulSetPods::runningAndReady).count();
     long updated = pods.values().stream().filter(p -> updateRevision.equals(Meta.labels(p).get(REVISION_LABEL))).count();
     String currentRevision = set.path("status").path("currentRevision").asText(updateRevision);
-    if (updated == pods.size() && pods.size() == replicas) {
+    // As Kubernetes completes a rolling update: every Pod updated and ready.
+    if (updated == replicas && ready == replicas && pods.size() == replicas) {
       currentRevision = updateRevision;
     }
     String current = currentRevision;
