@@ -95,7 +95,8 @@ class PostgresClusterScenarioTest {
     assertThat(status.path("primary").asText()).isEqualTo("orders-0");
     assertThat(status.path("postgresVersion").asInt()).isEqualTo(17);
     assertThat(status.path("image").asText()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
-    assertThat(status.path("selector").asText()).isEqualTo("app.kubernetes.io/instance=orders,app.kubernetes.io/name=postgresql");
+    assertThat(status.path("selector").asText())
+        .isEqualTo("app.kubernetes.io/instance=orders,app.kubernetes.io/name=postgresql");
     assertThat(status.path("endpoints").toString())
         .isEqualTo("{\"primary\":\"orders-rw.default.svc:5432\",\"replicas\":\"orders-ro.default.svc:5432\"}");
     assertThat(status.path("observedGeneration").asLong()).isEqualTo(1);
