@@ -16,8 +16,9 @@ import java.util.Map;
 /**
  * What the rest of Kubernetes would do between two syncs, as status writes: the kubelet moves Pods through
  * their states by a {@link PodPolicy}; the workload controllers report ReplicaSet, Deployment, StatefulSet,
- * DaemonSet and Job status derived from their spec (they do not create Pods); PersistentVolumeClaims become
- * Bound. Tests can change the policies or add their own simulations.
+ * DaemonSet and Job status derived from their spec (they do not create Pods, except StatefulSets when
+ * {@link #statefulSetPods} is on); PersistentVolumeClaims become Bound.
+ * Tests can change the policies or add their own simulations.
  */
 public final class World {
   /** One simulated actor; it changes the cluster only through its methods. */
@@ -29,6 +30,7 @@ public final class World {
   private PodPolicy pods = PodPolicy.ready();
   private int nodes = 1;
   private boolean workloadsReady = true;
+  private boolean statefulSetPods;
   private boolean builtIns = true;
   private final Map<String, Simulation> simulations = new LinkedHashMap<>();
 
@@ -58,6 +60,16 @@ public final class World {
   /** Whether ReplicaSets, Deployments, StatefulSets, DaemonSets and Jobs report their Pods ready (true by default). */
   public World workloadsReady(boolean ready) {
     this.workloadsReady = ready;
+    return this;
+  }
+
+  /**
+   * Whether StatefulSets run real Pods (false by default): they create and delete Pods and claims and roll
+   * out template changes, the kubelet's policy decides those Pods' states, and the StatefulSet status is
+   * counted from them (see {@link StatefulSetPods}). Otherwise a StatefulSet's status follows its spec alone.
+   */
+  public World statefulSetPods(boolean run) {
+    this.statefulSetPods = run;
     return this;
   }
 
@@ -192,7 +204,10 @@ public final class World {
       putIfNonZero(status, "availableReplicas", ready);
       write(cluster, replicaSet, status);
     }
-    for (ObjectNode statefulSet : cluster.list("apps/v1", "StatefulSet")) {
+    if (statefulSetPods) {
+      StatefulSetPods.step(cluster);
+    }
+    for (ObjectNode statefulSet : statefulSetPods ? List.<ObjectNode>of() : cluster.list("apps/v1", "StatefulSet")) {
       long replicas = replicas(statefulSet);
       long ready = workloadsReady ? replicas : 0;
       ObjectNode status = observed(statefulSet);
@@ -275,7 +290,7 @@ public final class World {
     cluster.updateStatus(object);
   }
 
-  private static String hash(JsonNode node) {
+  static String hash(JsonNode node) {
     try {
       byte[] digest = MessageDigest.getInstance("SHA-1").digest(Trees.canonical(node).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, 10);

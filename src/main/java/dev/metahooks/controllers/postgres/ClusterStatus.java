@@ -26,10 +26,11 @@ final class ClusterStatus {
    *
    * @param spec the spec with defaults (trustworthy only when {@code problems} is empty)
    * @param usersJob the name of the users Job the spec asks for, if any
+   * @param templateChanging this answer changes the StatefulSet's pod template (the pods will restart)
    * @param blockedBy why deletion is blocked (DELETION_BLOCKED mode only)
    */
   record Input(JsonNode parent, ObservedCluster observed, ClusterSpec spec, List<SpecProblem> problems, Mode mode,
-      Optional<String> usersJob, String blockedBy) {}
+      Optional<String> usersJob, boolean templateChanging, String blockedBy) {}
 
   private ClusterStatus() {}
 
@@ -96,7 +97,9 @@ final class ClusterStatus {
     if (previous.isEmpty() || previous.equals(Phase.Provisioning.name())) {
       return Phase.Provisioning;
     }
-    if (!countsSettled(observed, desired) || previous.equals(Phase.Scaling.name())) {
+    // A pod missing while the StatefulSet replaces pods of an old template is a restart, not a scale: Degraded.
+    boolean scaling = !countsSettled(observed, desired) && !rolling(sts.get());
+    if (scaling || previous.equals(Phase.Scaling.name())) {
       return Phase.Scaling;
     }
     return Phase.Degraded;
@@ -221,6 +224,11 @@ final class ClusterStatus {
     if (rolling(sts.get())) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate",
           "the StatefulSet is rolling out a new pod template");
+    }
+    // Not settled while this very answer changes the template: the roll has not shown in the StatefulSet yet.
+    if (in.templateChanging()) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate",
+          "the pod template changes: the StatefulSet will restart the pods one by one");
     }
     if (!countsSettled(observed, desired)) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "Scaling",

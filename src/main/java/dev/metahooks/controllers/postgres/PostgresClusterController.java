@@ -46,6 +46,7 @@ public final class PostgresClusterController {
     ClusterStatus.Mode mode;
     List<ObjectNode> children;
     Optional<String> usersJob = Optional.empty();
+    boolean templateChanging = false;
     if (spec.paused()) {
       mode = ClusterStatus.Mode.PAUSED;
       children = Preserved.all(observed.children());
@@ -57,10 +58,12 @@ public final class PostgresClusterController {
       children = desired(request.namespace(), spec, observed, sources);
       usersJob = children.stream().filter(c -> "Job".equals(c.path("kind").asText()))
           .map(ObservedCluster::nameOf).findFirst();
+      templateChanging = children.stream().filter(c -> "StatefulSet".equals(c.path("kind").asText())).findFirst()
+          .map(sts -> templateChanges(observed, sts)).orElse(false);
       checkNothingLost(observed, children);
     }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, spec,
-        List.copyOf(problems), mode, usersJob, ""), sources.now());
+        List.copyOf(problems), mode, usersJob, templateChanging, ""), sources.now());
     return CompositeResponse.of(status, children);
   }
 
@@ -77,7 +80,7 @@ public final class PostgresClusterController {
     List<ObjectNode> children = blocked ? Preserved.all(observed.children()) : List.of();
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, read.spec(),
         read.problems(), blocked ? ClusterStatus.Mode.DELETION_BLOCKED : ClusterStatus.Mode.DELETING,
-        Optional.empty(), blockedBy), sources.now());
+        Optional.empty(), false, blockedBy), sources.now());
     boolean finalized = !blocked && observed.statefulSet().isEmpty();
     return CompositeResponse.of(status, children).withFinalized(finalized);
   }
@@ -103,6 +106,16 @@ public final class PostgresClusterController {
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec).ifPresent(children::add);
     return children;
+  }
+
+  /**
+   * Whether the rendered StatefulSet has another pod template than the one last applied (observed objects carry
+   * server defaults, so the last-applied configuration is what compares); unknown counts as unchanged.
+   */
+  static boolean templateChanges(ObservedCluster observed, ObjectNode desired) {
+    return observed.statefulSet().flatMap(Preserved::lastApplied)
+        .map(applied -> !applied.path("spec").path("template").equals(desired.path("spec").path("template")))
+        .orElse(false);
   }
 
   /**

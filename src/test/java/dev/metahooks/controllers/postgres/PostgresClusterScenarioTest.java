@@ -1,0 +1,566 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Sources;
+import dev.metahooks.emulator.Cluster;
+import dev.metahooks.emulator.LocalHooks;
+import dev.metahooks.emulator.Metacontroller;
+import dev.metahooks.emulator.Round;
+import dev.metahooks.emulator.World;
+import dev.metahooks.emulator.Write;
+import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.KubeSchema;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PostgresCluster end to end: the real manifest and server under the emulated Metacontroller, with
+ * StatefulSets that run Pods and claims, Jobs that complete, and Patroni labelling the leader. The hooks get a
+ * clock that follows the cluster's (ten seconds per round), so condition transition times show whether they
+ * are carried over, and secrets that differ on every call, so a regenerated password would show.
+ */
+class PostgresClusterScenarioTest {
+  private static final String API = "metahooks.dev/v1alpha1";
+  private static final String KIND = "PostgresCluster";
+  private static final String NS = "default";
+  private static final String NAME = "orders";
+  private static final Duration ROUND = Duration.ofSeconds(10);
+  private static final List<String[]> CHILD_KINDS = List.of(
+      new String[] {"v1", "ServiceAccount"},
+      new String[] {"rbac.authorization.k8s.io/v1", "Role"},
+      new String[] {"rbac.authorization.k8s.io/v1", "RoleBinding"},
+      new String[] {"v1", "Secret"},
+      new String[] {"v1", "Service"},
+      new String[] {"apps/v1", "StatefulSet"},
+      new String[] {"policy/v1", "PodDisruptionBudget"},
+      new String[] {"batch/v1", "Job"});
+
+  private Cluster cluster;
+  private LocalHooks hooks;
+  private Metacontroller mc;
+  /** Every Secret's data after the cluster first became ready. */
+  private Map<String, JsonNode> initialSecrets;
+
+  @BeforeEach
+  void setUp() {
+    cluster = new Cluster();
+    AtomicLong secretsMade = new AtomicLong();
+    Sources sources = new Sources() {
+      @Override
+      public java.time.Instant now() {
+        return cluster.now();
+      }
+
+      @Override
+      public String secret(String purpose, int length) {
+        return FixedSources.INSTANCE.secret(purpose + "#" + secretsMade.incrementAndGet(), length);
+      }
+    };
+    hooks = LocalHooks.start(PostgresClusterController.controller(sources));
+    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
+    mc.world(World.standard().statefulSetPods(true)
+        .add("patroni", PatroniSimulation::step)
+        .add("clock", c -> c.advance(ROUND)));
+    cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
+    settle();
+    initialSecrets = secretData();
+  }
+
+  @AfterEach
+  void tearDown() {
+    hooks.close();
+  }
+
+  // ---- scenarios
+
+  @Test
+  void theHaSampleBecomesReadyWithAPrimaryAndThenWritesNothing() {
+    ObjectNode status = parent().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Ready");
+    assertThat(status.path("instances").asInt()).isEqualTo(3);
+    assertThat(status.path("readyInstances").asInt()).isEqualTo(3);
+    assertThat(status.path("primary").asText()).isEqualTo("orders-0");
+    assertThat(status.path("postgresVersion").asInt()).isEqualTo(17);
+    assertThat(status.path("image").asText()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
+    assertThat(status.path("selector").asText())
+        .isEqualTo("app.kubernetes.io/instance=orders,app.kubernetes.io/name=postgresql");
+    assertThat(status.path("endpoints").toString())
+        .isEqualTo("{\"primary\":\"orders-rw.default.svc:5432\",\"replicas\":\"orders-ro.default.svc:5432\"}");
+    assertThat(status.path("observedGeneration").asLong()).isEqualTo(1);
+    assertCondition("Ready", "True", "AllInstancesReady");
+    assertCondition("Progressing", "False", "Settled");
+    assertCondition("Degraded", "False", "AsExpected");
+    assertCondition("SpecValid", "True", "Valid");
+    assertCondition("DeletionBlocked", "False", "NotDeleting");
+    for (JsonNode condition : status.path("conditions")) {
+      assertThat(condition.path("observedGeneration").asLong()).isEqualTo(1);
+    }
+    assertThat(phasesSeen()).containsSubsequence("Provisioning", "Ready");
+
+    // Transition times: SpecValid has held since the first sync; Ready turned True later, at its own time.
+    String firstSync = FixedSources.NOW.plus(ROUND).toString();
+    assertThat(condition("SpecValid").path("lastTransitionTime").asText()).isEqualTo(firstSync);
+    assertThat(condition("DeletionBlocked").path("lastTransitionTime").asText()).isEqualTo(firstSync);
+    assertThat(condition("Ready").path("lastTransitionTime").asText()).isGreaterThan(firstSync);
+    assertThat(condition("Ready").path("lastTransitionTime").asText()).isEqualTo(readyBecameTrueAt());
+
+    // The world as the hooks saw it: pods from the StatefulSet, Patroni's labels, the StatefulSet's counts.
+    assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2");
+    assertThat(roles()).containsExactly(Map.entry("orders-0", "master"), Map.entry("orders-1", "replica"),
+        Map.entry("orders-2", "replica"));
+    ObjectNode sts = child("apps/v1", "StatefulSet", NAME);
+    assertThat(sts.at("/status/replicas").asInt()).isEqualTo(3);
+    assertThat(sts.at("/status/readyReplicas").asInt()).isEqualTo(3);
+    assertThat(sts.at("/status/updatedReplicas").asInt()).isEqualTo(3);
+    ObjectNode job = onlyUsersJob();
+    assertThat(job.at("/status/succeeded").asInt()).isEqualTo(1);
+    assertThat(job.at("/status/conditions").toString()).contains("{\"type\":\"Complete\",\"status\":\"True\"}");
+    assertThat(names("v1", "Secret")).containsExactly("orders-app-orders-app", "orders-app-reporting",
+        "orders-replication", "orders-superuser");
+    assertThat(names("v1", "Service")).containsExactly("orders-hl", "orders-ro", "orders-rw");
+    assertThat(names("policy/v1", "PodDisruptionBudget")).containsExactly("orders");
+
+    assertQuiet();
+    assertValidObjects();
+  }
+
+  @Test
+  void scalingDownAndUpMovesTheStatefulSetAndKeepsEveryVolume() {
+    Map<String, String> claims = claimUids();
+    assertThat(claims).containsOnlyKeys("pgdata-orders-0", "pgdata-orders-1", "pgdata-orders-2");
+    String readySince = condition("Ready").path("lastTransitionTime").asText();
+    long mark = cluster.lastSequence();
+
+    edit(spec -> spec.put("instances", 1));
+    settle();
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/replicas").asInt()).isEqualTo(1);
+    assertThat(podNames()).containsExactly("orders-0");
+    assertThat(names("policy/v1", "PodDisruptionBudget")).isEmpty();
+    assertThat(names("v1", "Service")).containsExactly("orders-hl", "orders-rw");
+    assertThat(claimUids()).as("volumes of removed pods are kept").isEqualTo(claims);
+    ObjectNode status = parent().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Ready");
+    assertThat(status.path("instances").asInt()).isEqualTo(1);
+    assertThat(status.path("readyInstances").asInt()).isEqualTo(1);
+    assertThat(status.path("primary").asText()).isEqualTo("orders-0");
+    assertThat(status.path("endpoints").has("replicas")).isFalse();
+    assertThat(phasesSince(mark)).containsSubsequence("Scaling", "Ready");
+    assertThat(deletedSince(mark)).as("pods go highest first; PDB and -ro go; no volume")
+        .containsSubsequence("Pod default/orders-2", "Pod default/orders-1")
+        .contains("PodDisruptionBudget default/orders", "Service default/orders-ro")
+        .noneMatch(object -> object.startsWith("PersistentVolumeClaim"));
+    assertQuiet();
+
+    mark = cluster.lastSequence();
+    edit(spec -> spec.put("instances", 3));
+    settle();
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/replicas").asInt()).isEqualTo(3);
+    assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2");
+    assertThat(names("policy/v1", "PodDisruptionBudget")).containsExactly("orders");
+    assertThat(names("v1", "Service")).containsExactly("orders-hl", "orders-ro", "orders-rw");
+    assertThat(claimUids()).as("the new pods reuse the kept volumes").isEqualTo(claims);
+    status = parent().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Ready");
+    assertThat(status.path("readyInstances").asInt()).isEqualTo(3);
+    assertThat(status.path("primary").asText()).isEqualTo("orders-0");
+    assertThat(status.path("endpoints").path("replicas").asText()).isEqualTo("orders-ro.default.svc:5432");
+    assertThat(phasesSince(mark)).containsSubsequence("Scaling", "Ready");
+    assertThat(condition("Ready").path("lastTransitionTime").asText()).as("Ready went False and back")
+        .isGreaterThan(readySince);
+    assertThat(deletedSince(mark)).isEmpty();
+
+    assertQuiet();
+    assertPasswordsKept();
+    assertValidObjects();
+  }
+
+  @Test
+  void aChangeTheClusterCannotTakeFreezesEveryChildUntilReverted() {
+    invalidChangeIsRefused("spec.storage.size", spec -> spec.withObjectProperty("storage").put("size", "5Gi"),
+        spec -> spec.withObjectProperty("storage").put("size", "10Gi"));
+    invalidChangeIsRefused("spec.postgresVersion", spec -> spec.put("postgresVersion", 16),
+        spec -> spec.put("postgresVersion", 17));
+    invalidChangeIsRefused("spec.storage.storageClassName",
+        spec -> spec.withObjectProperty("storage").put("storageClassName", "fast"),
+        spec -> spec.withObjectProperty("storage").remove("storageClassName"));
+    assertPasswordsKept();
+    assertValidObjects();
+  }
+
+  private void invalidChangeIsRefused(String field, Consumer<ObjectNode> change, Consumer<ObjectNode> revert) {
+    Map<String, String> children = childVersions();
+    String validSince = condition("SpecValid").path("lastTransitionTime").asText();
+
+    edit(change);
+    settle();
+    assertThat(childVersions()).as("no child moves while %s is invalid", field).isEqualTo(children);
+    assertThat(parent().at("/status/phase").asText()).isEqualTo("Invalid");
+    assertCondition("SpecValid", "False", "InvalidSpec");
+    assertThat(condition("SpecValid").path("message").asText()).startsWith(field + ": cannot change from");
+    assertCondition("Progressing", "False", "InvalidSpec");
+    assertCondition("Ready", "True", "AllInstancesReady");
+    assertQuiet();
+
+    edit(revert);
+    settle();
+    assertThat(childVersions()).as("reverting %s renders the same children", field).isEqualTo(children);
+    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertCondition("SpecValid", "True", "Valid");
+    assertThat(condition("SpecValid").path("lastTransitionTime").asText()).isGreaterThan(validSince);
+    assertQuiet();
+  }
+
+  @Test
+  void addingAUserMakesItsSecretAndReplacesTheUsersJob() {
+    String oldJob = name(onlyUsersJob());
+    assertThat(oldJob).matches("orders-users-[0-9a-f]{10}");
+
+    edit(spec -> spec.withArrayProperty("users").addObject().put("name", "analytics").putArray("databases").add("analytics"));
+    settle();
+    Map<String, String> secret = decoded(child("v1", "Secret", "orders-app-analytics"));
+    assertThat(secret).containsOnlyKeys("username", "password", "host", "port", "dbname", "uri", "jdbc-uri");
+    assertThat(secret).containsEntry("username", "analytics").containsEntry("host", "orders-rw.default.svc")
+        .containsEntry("port", "5432").containsEntry("dbname", "analytics");
+    String password = secret.get("password");
+    assertThat(password).hasSize(Secrets.PASSWORD_LENGTH);
+    assertThat(secret.get("uri"))
+        .isEqualTo("postgresql://analytics:" + password + "@orders-rw.default.svc:5432/analytics?sslmode=require");
+    assertThat(secret.get("jdbc-uri")).isEqualTo("jdbc:postgresql://orders-rw.default.svc:5432/analytics?user=analytics"
+        + "&password=" + password + "&sslmode=require");
+    ObjectNode job = onlyUsersJob();
+    assertThat(name(job)).matches("orders-users-[0-9a-f]{10}").isNotEqualTo(oldJob);
+    assertThat(job.at("/spec/template/spec/containers/0/env").toString()).contains("orders-app-analytics");
+    assertThat(job.at("/status/succeeded").asInt()).isEqualTo(1);
+    assertCondition("Progressing", "False", "Settled");
+    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertQuiet();
+    assertPasswordsKept();
+    String analyticsPassword = password;
+
+    // A removed user keeps its role, so its Secret stays; the Job changes again.
+    String secondJob = name(job);
+    edit(spec -> spec.withArrayProperty("users").remove(1));
+    settle();
+    assertThat(names("v1", "Secret")).contains("orders-app-reporting", "orders-app-analytics");
+    assertThat(name(onlyUsersJob())).isNotIn(oldJob, secondJob);
+    assertThat(decoded(child("v1", "Secret", "orders-app-analytics")).get("password")).isEqualTo(analyticsPassword);
+    assertQuiet();
+    assertPasswordsKept();
+    assertValidObjects();
+  }
+
+  @Test
+  void deletionProtectionHoldsTheClusterUntilTurnedOff() {
+    Map<String, String> children = childVersions();
+    String finalizer = "metacontroller.io/compositecontroller-postgrescluster";
+    assertThat(parent().at("/metadata/finalizers").toString()).contains(finalizer);
+
+    cluster.delete(API, KIND, NS, NAME);
+    settle();
+    ObjectNode parent = parent();
+    assertThat(parent.at("/metadata/deletionTimestamp").isTextual()).isTrue();
+    assertThat(parent.at("/metadata/finalizers").toString()).contains(finalizer);
+    assertThat(parent.at("/status/phase").asText()).isEqualTo("Deleting");
+    assertCondition("DeletionBlocked", "True", "DeletionProtection");
+    assertThat(condition("DeletionBlocked").path("message").asText()).contains("spec.deletionProtection");
+    assertThat(childVersions()).as("nothing is removed while protected").isEqualTo(children);
+    assertThat(podNames()).hasSize(3);
+    assertQuiet();
+    assertPasswordsKept();
+    assertValidObjects();
+
+    edit(spec -> spec.put("deletionProtection", false));
+    Round removal = mc.round();
+    assertThat(removal.errors()).isEmpty();
+    assertThat(cluster.find(API, KIND, NS, NAME)).as("the finalizer waits for the StatefulSet to be gone").isPresent();
+    assertThat(childVersions()).as("every child removed").isEmpty();
+    assertThat(podNames()).as("pods collected with their StatefulSet").isEmpty();
+    assertCondition("DeletionBlocked", "False", "Deleting");
+    assertThat(parent().at("/metadata/finalizers").toString()).contains(finalizer);
+
+    Round release = mc.round();
+    assertThat(release.errors()).isEmpty();
+    assertThat(release.writes()).filteredOn(w -> w.object().equals(KIND + " " + NS + "/" + NAME))
+        .as("the finalizer is removed, and then the object is gone")
+        .extracting(Write::verb).containsExactly(Write.Verb.UPDATE, Write.Verb.DELETE);
+    assertThat(cluster.find(API, KIND, NS, NAME)).as("finalizer removed, object gone").isEmpty();
+    assertThat(claimUids()).as("whenDeleted: Retain keeps the volumes")
+        .containsOnlyKeys("pgdata-orders-0", "pgdata-orders-1", "pgdata-orders-2");
+    assertThat(mc.round().changed()).isFalse();
+  }
+
+  @Test
+  void pausedFreezesSpecChangesAndUnpausingAppliesThem() {
+    edit(spec -> spec.put("paused", true));
+    settle();
+    assertThat(parent().at("/status/phase").asText()).isEqualTo("Paused");
+    assertCondition("Progressing", "False", "Paused");
+    Map<String, String> children = childVersions();
+    Map<String, String> pods = podVersions();
+    Map<String, String> podUidsBefore = podUids();
+
+    edit(spec -> {
+      spec.put("instances", 4);
+      spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB");
+    });
+    settle();
+    assertThat(childVersions()).as("no child moves while paused").isEqualTo(children);
+    assertThat(podVersions()).isEqualTo(pods);
+    assertThat(parent().at("/status/phase").asText()).isEqualTo("Paused");
+    assertThat(parent().at("/status/observedGeneration").asLong()).isEqualTo(parent().at("/metadata/generation").asLong());
+    assertQuiet();
+
+    long mark = cluster.lastSequence();
+    edit(spec -> spec.put("paused", false));
+    settle();
+    ObjectNode sts = child("apps/v1", "StatefulSet", NAME);
+    assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(4);
+    assertThat(sts.at("/spec/template/spec/containers/0/env").toString()).contains("work_mem");
+    assertThat(sts.at("/status/currentRevision").asText()).isEqualTo(sts.at("/status/updateRevision").asText());
+    assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2", "orders-3");
+    Map<String, String> rolled = podUids();
+    assertThat(rolled.keySet()).allSatisfy(pod -> assertThat(rolled.get(pod)).as("every pod was replaced")
+        .isNotEqualTo(podUidsBefore.get(pod)));
+    ObjectNode status = parent().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Ready");
+    assertThat(status.path("readyInstances").asInt()).isEqualTo(4);
+    assertThat(status.path("primary").asText()).isEqualTo(leader());
+    assertThat(phasesSince(mark)).doesNotContain("Paused").endsWith("Ready");
+    assertQuiet();
+    assertPasswordsKept();
+    assertValidObjects();
+  }
+
+  @Test
+  void aParameterChangeRollsThePodsAndTheStatusFollowsTheFailover() {
+    Map<String, String> children = childVersions();
+    Map<String, String> podsBefore = podUids();
+    long mark = cluster.lastSequence();
+
+    edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB"));
+    settle();
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/template/spec/containers/0/env").toString())
+        .contains("work_mem");
+    Map<String, String> podsAfter = podUids();
+    assertThat(podsAfter.keySet()).isEqualTo(podsBefore.keySet());
+    podsAfter.forEach((pod, uid) -> assertThat(uid).as("%s replaced", pod).isNotEqualTo(podsBefore.get(pod)));
+    children.remove("StatefulSet/" + NAME);
+    Map<String, String> others = childVersions();
+    others.remove("StatefulSet/" + NAME);
+    assertThat(others).as("only the StatefulSet changes").isEqualTo(children);
+
+    // orders-0 was replaced last: Patroni handed the leader to a replica, and the status says which.
+    ObjectNode status = parent().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Ready");
+    assertThat(status.path("primary").asText()).isNotEqualTo("orders-0").isEqualTo(leader());
+    // The first status of the new generation is written while every pod still runs (Ready), but it already
+    // says the roll is coming: a client waiting for observedGeneration and Progressing=False is not misled.
+    assertThat(phasesSince(mark)).as("a restart is not a scale").containsExactly("Ready", "Degraded", "Ready");
+    assertThat(conditionReasonsSince(mark, "Progressing")).containsExactly("RollingUpdate", "Settled");
+    assertQuiet();
+    assertPasswordsKept();
+    assertValidObjects();
+  }
+
+  // ---- helpers
+
+  private int settle() {
+    return mc.runUntilStable(60);
+  }
+
+  /** One more round (the clock moves on) writes nothing: the status is byte-stable, nothing loops. */
+  private void assertQuiet() {
+    String before = parent().path("status").toString();
+    Round round = mc.round();
+    assertThat(round.writes()).as("writes of a round after settling").isEmpty();
+    assertThat(round.errors()).isEmpty();
+    assertThat(parent().path("status").toString()).isEqualTo(before);
+  }
+
+  private void edit(Consumer<ObjectNode> change) {
+    cluster.update(API, KIND, NS, NAME, parent -> change.accept(parent.withObjectProperty("spec")));
+  }
+
+  private ObjectNode parent() {
+    return cluster.get(API, KIND, NS, NAME);
+  }
+
+  private JsonNode condition(String type) {
+    for (JsonNode condition : parent().path("status").path("conditions")) {
+      if (condition.path("type").asText().equals(type)) {
+        return condition;
+      }
+    }
+    throw new AssertionError("no condition " + type + " in " + parent().path("status"));
+  }
+
+  private void assertCondition(String type, String status, String reason) {
+    JsonNode condition = condition(type);
+    assertThat(condition.path("status").asText() + " " + condition.path("reason").asText())
+        .as("condition %s: %s", type, condition.path("message").asText())
+        .isEqualTo(status + " " + reason);
+  }
+
+  /** The phases the parent's status went through, in order, without repeats. */
+  private List<String> phasesSeen() {
+    return phasesSince(0);
+  }
+
+  private List<String> phasesSince(long sequence) {
+    List<String> phases = new ArrayList<>();
+    for (Write write : cluster.writesAfter(sequence)) {
+      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
+        String phase = write.after().path("status").path("phase").asText("");
+        if (!phase.isEmpty() && (phases.isEmpty() || !phases.get(phases.size() - 1).equals(phase))) {
+          phases.add(phase);
+        }
+      }
+    }
+    return phases;
+  }
+
+  /** The reasons one condition had in the parent's status writes, in order, without repeats. */
+  private List<String> conditionReasonsSince(long sequence, String type) {
+    List<String> reasons = new ArrayList<>();
+    for (Write write : cluster.writesAfter(sequence)) {
+      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
+        for (JsonNode condition : write.after().path("status").path("conditions")) {
+          String reason = condition.path("reason").asText();
+          if (condition.path("type").asText().equals(type)
+              && (reasons.isEmpty() || !reasons.get(reasons.size() - 1).equals(reason))) {
+            reasons.add(reason);
+          }
+        }
+      }
+    }
+    return reasons;
+  }
+
+  /** The lastTransitionTime the Ready condition got in the status write that first made it True. */
+  private String readyBecameTrueAt() {
+    for (Write write : cluster.writes()) {
+      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
+        for (JsonNode condition : write.after().path("status").path("conditions")) {
+          if (condition.path("type").asText().equals("Ready") && condition.path("status").asText().equals("True")) {
+            return condition.path("lastTransitionTime").asText();
+          }
+        }
+      }
+    }
+    throw new AssertionError("Ready never became True");
+  }
+
+  private List<String> deletedSince(long sequence) {
+    return cluster.writesAfter(sequence).stream().filter(w -> w.verb() == Write.Verb.DELETE).map(Write::object).toList();
+  }
+
+  private ObjectNode child(String apiVersion, String kind, String name) {
+    return cluster.get(apiVersion, kind, NS, name);
+  }
+
+  private List<String> names(String apiVersion, String kind) {
+    return cluster.list(apiVersion, kind, NS).stream().map(PostgresClusterScenarioTest::name).sorted().toList();
+  }
+
+  private static String name(JsonNode object) {
+    return object.path("metadata").path("name").asText();
+  }
+
+  private ObjectNode onlyUsersJob() {
+    List<ObjectNode> jobs = cluster.list("batch/v1", "Job", NS);
+    assertThat(jobs).hasSize(1);
+    return jobs.get(0);
+  }
+
+  private List<String> podNames() {
+    return names("v1", "Pod");
+  }
+
+  private Map<String, String> roles() {
+    Map<String, String> roles = new TreeMap<>();
+    cluster.list("v1", "Pod", NS).forEach(pod ->
+        roles.put(name(pod), pod.path("metadata").path("labels").path(Labels.ROLE).asText("")));
+    return roles;
+  }
+
+  /** The one pod Patroni labels leader. */
+  private String leader() {
+    List<String> leaders = roles().entrySet().stream().filter(e -> e.getValue().equals(Labels.LEADER))
+        .map(Map.Entry::getKey).toList();
+    assertThat(leaders).hasSize(1);
+    return leaders.get(0);
+  }
+
+  /** Every child as {@code Kind/name → uid@resourceVersion}. */
+  private Map<String, String> childVersions() {
+    Map<String, String> versions = new TreeMap<>();
+    for (String[] type : CHILD_KINDS) {
+      cluster.list(type[0], type[1], NS).forEach(child -> versions.put(type[1] + "/" + name(child), version(child)));
+    }
+    return versions;
+  }
+
+  private Map<String, String> podVersions() {
+    Map<String, String> versions = new TreeMap<>();
+    cluster.list("v1", "Pod", NS).forEach(pod -> versions.put(name(pod), version(pod)));
+    return versions;
+  }
+
+  private Map<String, String> podUids() {
+    Map<String, String> uids = new TreeMap<>();
+    cluster.list("v1", "Pod", NS).forEach(pod -> uids.put(name(pod), pod.path("metadata").path("uid").asText()));
+    return uids;
+  }
+
+  private static String version(JsonNode object) {
+    return object.path("metadata").path("uid").asText() + "@" + object.path("metadata").path("resourceVersion").asText();
+  }
+
+  private Map<String, String> claimUids() {
+    Map<String, String> uids = new TreeMap<>();
+    cluster.list("v1", "PersistentVolumeClaim", NS).forEach(claim ->
+        uids.put(name(claim), claim.path("metadata").path("uid").asText()));
+    return uids;
+  }
+
+  private Map<String, JsonNode> secretData() {
+    Map<String, JsonNode> data = new TreeMap<>();
+    cluster.list("v1", "Secret", NS).forEach(secret -> data.put(name(secret), secret.path("data").deepCopy()));
+    return data;
+  }
+
+  /** Every Secret that existed once the cluster was first ready still exists with the same data. */
+  private void assertPasswordsKept() {
+    Map<String, JsonNode> now = secretData();
+    initialSecrets.forEach((name, data) -> assertThat(now.get(name)).as("Secret %s", name).isEqualTo(data));
+  }
+
+  private static Map<String, String> decoded(JsonNode secret) {
+    Map<String, String> values = new TreeMap<>();
+    secret.path("data").properties().forEach(e ->
+        values.put(e.getKey(), new String(Base64.getDecoder().decode(e.getValue().asText()), StandardCharsets.UTF_8)));
+    return values;
+  }
+
+  /** Every child written, and every pod and claim of the simulation, fits the Kubernetes schema. */
+  private void assertValidObjects() {
+    for (String[] type : CHILD_KINDS) {
+      cluster.list(type[0], type[1]).forEach(KubeSchema::assertValid);
+    }
+    cluster.list("v1", "Pod").forEach(KubeSchema::assertValid);
+    cluster.list("v1", "PersistentVolumeClaim").forEach(KubeSchema::assertValid);
+  }
+}

@@ -1,0 +1,167 @@
+package dev.metahooks.emulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.testing.KubeSchema;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** StatefulSets that run Pods: ordinals, claims, scaling, rolling updates, status counted from the Pods. */
+class StatefulSetPodsTest {
+  private final Cluster cluster = TestKinds.cluster();
+  private final World world = World.standard().statefulSetPods(true);
+
+  private void createSet(String extraSpec) {
+    cluster.create("""
+        {apiVersion: apps/v1, kind: StatefulSet, metadata: {name: db},
+         spec: {replicas: 3, serviceName: db-hl, selector: {matchLabels: {app: db}}, %s
+                template: {metadata: {labels: {app: db, tier: data}}, spec: {containers: [{name: c, image: i:1}]}},
+                volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce],
+                  resources: {requests: {storage: 1Gi}}}}]}}
+        """.formatted(extraSpec));
+  }
+
+  private List<String> podNames() {
+    return cluster.list("v1", "Pod").stream().map(Meta::name).toList();
+  }
+
+  private List<String> claimNames() {
+    return cluster.list("v1", "PersistentVolumeClaim").stream().map(Meta::name).toList();
+  }
+
+  private ObjectNode set() {
+    return cluster.get("apps/v1", "StatefulSet", "default", "db");
+  }
+
+  private void steps(int count) {
+    for (int i = 0; i < count; i++) {
+      world.step(cluster);
+    }
+  }
+
+  private void scale(int replicas) {
+    cluster.update("apps/v1", "StatefulSet", "default", "db", s -> s.withObject("/spec").put("replicas", replicas));
+  }
+
+  @Test
+  void orderedReadyCreatesOnePodPerStepOnceTheLowerOnesAreReady() {
+    createSet("");
+
+    world.step(cluster);
+    assertThat(podNames()).containsExactly("db-0");
+    assertThat(set().at("/status/replicas").asInt()).isEqualTo(1);
+    assertThat(set().at("/status/readyReplicas").isMissingNode()).isTrue();
+    world.step(cluster);
+    assertThat(podNames()).containsExactly("db-0", "db-1");
+    steps(2);
+    assertThat(podNames()).containsExactly("db-0", "db-1", "db-2");
+    world.step(cluster);
+
+    ObjectNode pod = cluster.get("v1", "Pod", "default", "db-1");
+    assertThat(Meta.labels(pod)).containsEntry("app", "db").containsEntry("tier", "data")
+        .containsEntry(StatefulSetPods.POD_NAME_LABEL, "db-1").containsEntry(StatefulSetPods.POD_INDEX_LABEL, "1")
+        .containsKey(StatefulSetPods.REVISION_LABEL);
+    assertThat(pod.at("/spec/hostname").asText()).isEqualTo("db-1");
+    assertThat(pod.at("/spec/subdomain").asText()).isEqualTo("db-hl");
+    assertThat(pod.at("/spec/volumes/0/persistentVolumeClaim/claimName").asText()).isEqualTo("data-db-1");
+    assertThat(Meta.controllerRef(pod).path("uid").asText()).isEqualTo(Meta.uid(set()));
+    assertThat(claimNames()).containsExactly("data-db-0", "data-db-1", "data-db-2");
+    assertThat(cluster.get("v1", "PersistentVolumeClaim", "default", "data-db-2").at("/status/phase").asText())
+        .isEqualTo("Bound");
+    assertThat(Meta.labels(cluster.get("v1", "PersistentVolumeClaim", "default", "data-db-2")))
+        .containsEntry("app", "db");
+    ObjectNode status = set().path("status").deepCopy();
+    assertThat(status.path("replicas").asInt()).isEqualTo(3);
+    assertThat(status.path("readyReplicas").asInt()).isEqualTo(3);
+    assertThat(status.path("currentReplicas").asInt()).isEqualTo(3);
+    assertThat(status.path("updatedReplicas").asInt()).isEqualTo(3);
+    assertThat(status.path("currentRevision").asText()).isEqualTo(status.path("updateRevision").asText());
+
+    int writes = cluster.writes().size();
+    world.step(cluster);
+    assertThat(cluster.writes()).as("nothing moves once there").hasSize(writes);
+    for (ObjectNode object : cluster.all()) {
+      if (KubeSchema.knows(object)) {
+        KubeSchema.assertValid(object);
+      }
+    }
+  }
+
+  @Test
+  void scalingDownDeletesTheHighestPodsFirstAndKeepsTheirClaims() {
+    createSet("");
+    steps(4);
+
+    scale(1);
+    world.step(cluster);
+    assertThat(podNames()).containsExactly("db-0", "db-1");
+    world.step(cluster);
+    assertThat(podNames()).containsExactly("db-0");
+    assertThat(claimNames()).containsExactly("data-db-0", "data-db-1", "data-db-2");
+    assertThat(set().at("/status/replicas").asInt()).isEqualTo(1);
+
+    String claimUid = Meta.uid(cluster.get("v1", "PersistentVolumeClaim", "default", "data-db-2"));
+    scale(3);
+    steps(3);
+    assertThat(podNames()).containsExactly("db-0", "db-1", "db-2");
+    assertThat(Meta.uid(cluster.get("v1", "PersistentVolumeClaim", "default", "data-db-2"))).isEqualTo(claimUid);
+  }
+
+  @Test
+  void whenScaledDeleteRemovesTheClaimsOfRemovedPodsAndWhenDeletedDeleteOwnsThem() {
+    createSet("persistentVolumeClaimRetentionPolicy: {whenScaled: Delete, whenDeleted: Delete},");
+    steps(4);
+
+    scale(2);
+    world.step(cluster);
+    assertThat(podNames()).containsExactly("db-0", "db-1");
+    assertThat(claimNames()).containsExactly("data-db-0", "data-db-1");
+
+    cluster.delete("apps/v1", "StatefulSet", "default", "db");
+    assertThat(podNames()).isEmpty();
+    assertThat(claimNames()).isEmpty();
+  }
+
+  @Test
+  void deletingTheSetKeepsClaimsUnderRetain() {
+    createSet("");
+    steps(4);
+    cluster.delete("apps/v1", "StatefulSet", "default", "db");
+    assertThat(podNames()).isEmpty();
+    assertThat(claimNames()).containsExactly("data-db-0", "data-db-1", "data-db-2");
+  }
+
+  @Test
+  void aTemplateChangeRollsThePodsHighestFirst() {
+    createSet("");
+    steps(4);
+    String oldRevision = set().at("/status/currentRevision").asText();
+
+    cluster.update("apps/v1", "StatefulSet", "default", "db",
+        s -> s.withObject("/spec/template/spec/containers/0").put("image", "i:2"));
+    world.step(cluster);
+    assertThat(podNames()).containsExactly("db-0", "db-1");
+    assertThat(set().at("/status/currentRevision").asText()).isEqualTo(oldRevision);
+    assertThat(set().at("/status/updateRevision").asText()).isNotEqualTo(oldRevision);
+    world.step(cluster);
+    assertThat(cluster.get("v1", "Pod", "default", "db-2").at("/spec/containers/0/image").asText()).isEqualTo("i:2");
+    assertThat(set().at("/status/updatedReplicas").asInt()).isEqualTo(1);
+    steps(5);
+    assertThat(cluster.list("v1", "Pod")).allSatisfy(pod ->
+        assertThat(pod.at("/spec/containers/0/image").asText()).isEqualTo("i:2"));
+    assertThat(set().at("/status/currentRevision").asText()).isEqualTo(set().at("/status/updateRevision").asText());
+    assertThat(set().at("/status/updatedReplicas").asInt()).isEqualTo(3);
+  }
+
+  @Test
+  void parallelCreatesEveryPodAtOnce() {
+    createSet("podManagementPolicy: Parallel,");
+    world.step(cluster);
+    assertThat(podNames()).containsExactly("db-0", "db-1", "db-2");
+    scale(0);
+    world.step(cluster);
+    assertThat(podNames()).isEmpty();
+    assertThat(set().at("/status").toString()).contains("\"replicas\":0").doesNotContain("readyReplicas");
+  }
+}
