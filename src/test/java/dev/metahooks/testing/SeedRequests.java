@@ -19,6 +19,17 @@ public final class SeedRequests {
       return tree.deepCopy();
     }
 
+    /** Seeds are told apart by where they come from; hashing the whole tree would slow generation down. */
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Seed seed && seed.toString().equals(toString());
+    }
+
+    @Override
+    public int hashCode() {
+      return toString().hashCode();
+    }
+
     @Override
     public String toString() {
       return controller + "/" + hook + "/" + name;
