@@ -14,8 +14,8 @@ import net.jqwik.api.lifecycle.TryLifecycleContext;
  * minutes (then tries are unlimited); without either, the short run of the normal test suite.
  */
 public final class FuzzBudget implements AroundTryHook {
-  /** Tries of the short run: a few hundred per controller, well under a minute on two busy cores. */
-  static final int SHORT_RUN_TRIES = 4000;
+  /** Tries of the short run: about 500 per controller, some seconds on two busy cores. */
+  static final int SHORT_RUN_TRIES = 8000;
 
   private static final class Budget {
     final long tries;

@@ -22,6 +22,7 @@ record Mutation(Kind kind, long seed) {
   enum Kind {
     DELETE_FIELD,
     REPLACE_VALUE,
+    HUGE_COUNT,
     DUPLICATE_ENTRY,
     RENAME_KEY,
     HOOK_VERSION,
@@ -69,6 +70,7 @@ record Mutation(Kind kind, long seed) {
     switch (kind) {
       case DELETE_FIELD -> slot(request, random).ifPresent(Slot::remove);
       case REPLACE_VALUE -> slot(request, random).ifPresent(slot -> slot.set(anyValue(random)));
+      case HUGE_COUNT -> numberSlot(request, random).ifPresent(slot -> slot.set(hugeCount(random)));
       case DUPLICATE_ENTRY -> slot(request, random).ifPresent(slot -> duplicate(slot, random));
       case RENAME_KEY -> slot(request, random).filter(slot -> slot.container().isObject())
           .ifPresent(slot -> rename(slot, random));
@@ -124,6 +126,29 @@ record Mutation(Kind kind, long seed) {
     List<Slot> slots = new ArrayList<>();
     collect(root, slots);
     return slots.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(slots.get(random.nextInt(slots.size())));
+  }
+
+  /** A random place that holds a number, in the parent or target (where counts are), else anywhere. */
+  private static java.util.Optional<Slot> numberSlot(ObjectNode request, Random random) {
+    List<Slot> slots = new ArrayList<>();
+    collect(request.has("parent") ? request.get("parent") : request.path("object"), slots);
+    if (slots.stream().noneMatch(slot -> slot.value().isNumber())) {
+      collect(request, slots);
+    }
+    List<Slot> numbers = slots.stream().filter(slot -> slot.value().isNumber()).toList();
+    return numbers.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(numbers.get(random.nextInt(numbers.size())));
+  }
+
+  /** A count far beyond what any hook should build objects for, but still a valid JSON number. */
+  private static JsonNode hugeCount(Random random) {
+    return switch (random.nextInt(6)) {
+      case 0 -> NODES.numberNode(100_000 + random.nextInt(2_000_000));
+      case 1 -> NODES.numberNode(Integer.MAX_VALUE);
+      case 2 -> NODES.numberNode(1L << 53);
+      case 3 -> NODES.numberNode(Long.MAX_VALUE);
+      case 4 -> NODES.numberNode(1e18);
+      default -> NODES.numberNode(random.nextInt(100_000_000));
+    };
   }
 
   private static void collect(JsonNode container, List<Slot> slots) {
