@@ -10,6 +10,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -29,10 +30,11 @@ record Mutation(Kind kind, long seed) {
     SWAP_KEY_FORM,
     FINALIZING,
     TRUNCATE_BYTES,
-    NOISE_BYTES;
+    NOISE_BYTES,
+    DUPLICATE_KEY_BYTES;
 
     boolean onBytes() {
-      return this == TRUNCATE_BYTES || this == NOISE_BYTES;
+      return this == TRUNCATE_BYTES || this == NOISE_BYTES || this == DUPLICATE_KEY_BYTES;
     }
   }
 
@@ -83,7 +85,7 @@ record Mutation(Kind kind, long seed) {
       case SWAP_KEY_FORM -> swapKeyForm(request, hook, random);
       case FINALIZING -> request.set("finalizing", random.nextBoolean() ? NODES.booleanNode(random.nextBoolean())
           : anyValue(random));
-      case TRUNCATE_BYTES, NOISE_BYTES -> { }
+      case TRUNCATE_BYTES, NOISE_BYTES, DUPLICATE_KEY_BYTES -> { }
       default -> throw new IllegalStateException(kind.name());
     }
   }
@@ -101,6 +103,26 @@ record Mutation(Kind kind, long seed) {
       }
       return out;
     }
+    if (kind == Kind.DUPLICATE_KEY_BYTES) {
+      // A well-known key written once more at the start of some object: a duplicate where the object has it.
+      List<Integer> objects = new ArrayList<>();
+      for (int i = 0; i + 1 < body.length; i++) {
+        if (body[i] == '{' && body[i + 1] == '"') {
+          objects.add(i + 1);
+        }
+      }
+      if (objects.isEmpty()) {
+        return body;
+      }
+      int at = objects.get(random.nextInt(objects.size()));
+      byte[] field = ("\"" + KEYS.get(random.nextInt(KEYS.size())) + "\":null,")
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      byte[] out = new byte[body.length + field.length];
+      System.arraycopy(body, 0, out, 0, at);
+      System.arraycopy(field, 0, out, at, field.length);
+      System.arraycopy(body, at, out, at + field.length, body.length - at);
+      return out;
+    }
     return body;
   }
 
@@ -108,7 +130,7 @@ record Mutation(Kind kind, long seed) {
    * A random place, mostly where the hooks look: the parent or target (half the time), the object maps, the
    * controller, or anywhere.
    */
-  private static java.util.Optional<Slot> slot(ObjectNode request, Random random) {
+  private static Optional<Slot> slot(ObjectNode request, Random random) {
     JsonNode root;
     int where = random.nextInt(10);
     if (where < 5) {
@@ -125,18 +147,20 @@ record Mutation(Kind kind, long seed) {
     }
     List<Slot> slots = new ArrayList<>();
     collect(root, slots);
-    return slots.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(slots.get(random.nextInt(slots.size())));
+    return slots.isEmpty() ? Optional.empty()
+        : Optional.of(slots.get(random.nextInt(slots.size())));
   }
 
   /** A random place that holds a number, in the parent or target (where counts are), else anywhere. */
-  private static java.util.Optional<Slot> numberSlot(ObjectNode request, Random random) {
+  private static Optional<Slot> numberSlot(ObjectNode request, Random random) {
     List<Slot> slots = new ArrayList<>();
     collect(request.has("parent") ? request.get("parent") : request.path("object"), slots);
     if (slots.stream().noneMatch(slot -> slot.value().isNumber())) {
       collect(request, slots);
     }
     List<Slot> numbers = slots.stream().filter(slot -> slot.value().isNumber()).toList();
-    return numbers.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(numbers.get(random.nextInt(numbers.size())));
+    return numbers.isEmpty() ? Optional.empty()
+        : Optional.of(numbers.get(random.nextInt(numbers.size())));
   }
 
   /** A count far beyond what any hook should build objects for, but still a valid JSON number. */

@@ -15,7 +15,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
@@ -119,8 +118,7 @@ class ChildCountPropertiesTest {
 
   @Provide
   Arbitrary<GeneratedRequest> propagation() {
-    return Arbitraries.of("configmap-propagation", "global-configmap", "secret-propagation")
-        .flatMap(GeneratedRequest::of);
+    return GeneratedRequest.of(List.of("configmap-propagation", "global-configmap", "secret-propagation"));
   }
 
   /**
@@ -260,14 +258,15 @@ class ChildCountPropertiesTest {
       JsonNode instances = request.at("/parent/spec/instances");
       List<JsonNode> statefulSets = ofKind(children, "StatefulSet");
       assertThat(statefulSets).hasSize(1);
-      assertThat(statefulSets.get(0).at("/spec/replicas").asInt()).isEqualTo(instances.isMissingNode() ? 1 : instances.asInt());
+      assertThat(statefulSets.get(0).at("/spec/replicas").asInt())
+          .isEqualTo(instances.isMissingNode() ? 1 : instances.asInt());
     }
   }
 
   @Provide
   Arbitrary<GeneratedRequest> oneChild() {
-    return Arbitraries.of("hello-world", "update-strategy", "configmap-list", "namespace-list", "crd-roles",
-        "clustered-parent").flatMap(GeneratedRequest::of);
+    return GeneratedRequest.of(List.of("hello-world", "update-strategy", "configmap-list", "namespace-list",
+        "crd-roles", "clustered-parent"));
   }
 
   /** The controllers whose whole answer is one object named after the parent, whatever is observed. */

@@ -53,7 +53,8 @@ class ConvergencePropertiesTest {
 
   private static Consumer<Cluster> spec(String apiVersion, String kind, String namespace, String name,
       Consumer<ObjectNode> change) {
-    return cluster -> cluster.update(apiVersion, kind, namespace, name, parent -> change.accept(parent.withObject("/spec")));
+    return cluster -> cluster.update(apiVersion, kind, namespace, name,
+        parent -> change.accept(parent.withObject("/spec")));
   }
 
   /** Short text as a person would put in a spec, accents and spaces included. */
@@ -186,7 +187,8 @@ class ConvergencePropertiesTest {
       @ForAll @IntRange(max = 3) int instancesLater) {
     settles("metacontroller/postgrescluster.yaml", "manifests/examples/postgrescluster-dev.yaml",
         spec("metahooks.dev/v1alpha1", "PostgresCluster", "default", "pg-dev", s -> s.put("instances", instances)),
-        spec("metahooks.dev/v1alpha1", "PostgresCluster", "default", "pg-dev", s -> s.put("instances", instancesLater)));
+        spec("metahooks.dev/v1alpha1", "PostgresCluster", "default", "pg-dev",
+            s -> s.put("instances", instancesLater)));
   }
 
   @Property(tries = TRIES)
@@ -229,7 +231,7 @@ class ConvergencePropertiesTest {
     return configMap;
   }
 
-  /** A Namespace labelled for namespace-list ({@code example-controller}) and secret-propagation ({@code propagate}). */
+  /** A Namespace with the labels namespace-list ({@code example-controller}) and secret-propagation select. */
   private static ObjectNode namespace(String name, String label) {
     ObjectNode namespace = dev.metahooks.api.Json.object().put("apiVersion", "v1").put("kind", "Namespace");
     namespace.putObject("metadata").put("name", name).putObject("labels")

@@ -36,21 +36,29 @@ record GeneratedRequest(Seed seed, List<ValidEdit> edits) {
 
   /** Requests of every controller, each controller as likely as any other. */
   static Arbitrary<GeneratedRequest> ofEveryController() {
-    return Arbitraries.of(List.copyOf(FIXTURES.keySet())).flatMap(GeneratedRequest::of);
+    return of(List.copyOf(FIXTURES.keySet()));
   }
 
   /** Requests of one controller, from its fixtures of every hook. */
   static Arbitrary<GeneratedRequest> of(String controller) {
-    List<Seed> seeds = FIXTURES.get(controller);
-    if (seeds == null) {
-      throw new IllegalArgumentException("no fixtures for " + controller);
-    }
-    return of(seeds);
+    return of(List.of(controller));
   }
 
-  static Arbitrary<GeneratedRequest> of(List<Seed> seeds) {
+  /** Requests of these controllers, each as likely as any other, each from its fixtures of every hook. */
+  static Arbitrary<GeneratedRequest> of(List<String> controllers) {
+    for (String controller : controllers) {
+      if (!FIXTURES.containsKey(controller)) {
+        throw new IllegalArgumentException("no fixtures for " + controller);
+      }
+    }
     Arbitrary<ValidEdit> edit = Combinators.combine(Arbitraries.of(ValidEdit.Kind.class), Arbitraries.longs())
         .as(ValidEdit::new);
-    return Combinators.combine(Arbitraries.of(seeds), edit.list().ofMaxSize(5)).as(GeneratedRequest::new);
+    // An index into the controller's fixtures rather than flatMap: shrinks toward the first fixture.
+    return Combinators.combine(Arbitraries.of(controllers), Arbitraries.integers().greaterOrEqual(0),
+            edit.list().ofMaxSize(5))
+        .as((controller, index, edits) -> {
+          List<Seed> seeds = FIXTURES.get(controller);
+          return new GeneratedRequest(seeds.get(index % seeds.size()), edits);
+        });
   }
 }

@@ -18,7 +18,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -93,7 +92,7 @@ class HookPropertiesTest {
 
   @Provide
   Arbitrary<GeneratedRequest> ownSelector() {
-    return Arbitraries.of("bluegreen", "catset").flatMap(GeneratedRequest::of);
+    return GeneratedRequest.of(List.of("bluegreen", "catset"));
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.metahooks.testing.RequestMaps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -68,8 +69,9 @@ record ValidEdit(Kind kind, long seed) {
     }
   }
 
-  private static <T> java.util.Optional<T> pick(List<T> items, Random random) {
-    return items.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(items.get(random.nextInt(items.size())));
+  private static <T> Optional<T> pick(List<T> items, Random random) {
+    return items.isEmpty() ? Optional.empty()
+        : Optional.of(items.get(random.nextInt(items.size())));
   }
 
   private static void cloneEntry(ObjectNode request, String hook, RequestMaps.Entry entry, Random random) {
