@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.ObjectMap;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,7 +43,9 @@ final class ObservedCluster {
 
   /**
    * Reads the request; a child type missing from {@code children} is a 422 (the request is incomplete, and
-   * answering it could delete what was not shown).
+   * answering it could delete what was not shown), and so is a child whose apiVersion or kind is not that of
+   * its group: children are found and re-emitted by their own apiVersion and kind, so such a Secret would be
+   * generated anew, or a preserved child returned without them.
    */
   static ObservedCluster of(CompositeRequest request) {
     String namespace = request.namespace();
@@ -51,7 +54,7 @@ final class ObservedCluster {
       request.children().entries(type.apiVersion(), type.kind()).stream()
           .filter(entry -> entry.namespace().equals(namespace))
           .sorted(Comparator.comparing(ObjectMap.Entry::name))
-          .forEach(entry -> children.add(entry.object()));
+          .forEach(entry -> children.add(checkedType(type, entry)));
     }
     List<ObjectNode> pods = request.related().entries("v1", "Pod").stream()
         .filter(entry -> entry.namespace().equals(namespace))
@@ -60,6 +63,17 @@ final class ObservedCluster {
         .sorted(Comparator.comparing(pod -> pod.path("metadata").path("name").asText()))
         .toList();
     return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods);
+  }
+
+  private static ObjectNode checkedType(ChildType type, ObjectMap.Entry entry) {
+    String path = "children['" + ObjectMap.groupKey(type.apiVersion(), type.kind()) + "']['" + entry.key() + "']";
+    if (!type.apiVersion().equals(entry.object().path("apiVersion").textValue())) {
+      throw new InvalidRequestException(path + ".apiVersion", "must be \"" + type.apiVersion() + "\" in this group");
+    }
+    if (!type.kind().equals(entry.object().path("kind").textValue())) {
+      throw new InvalidRequestException(path + ".kind", "must be \"" + type.kind() + "\" in this group");
+    }
+    return entry.object();
   }
 
   private static boolean isDatabasePodOf(ObjectNode pod, String cluster) {

@@ -26,6 +26,8 @@ import java.util.Map;
 public final class ServicePerPodController {
   static final String LABEL_ANNOTATION = "service-per-pod-label";
   static final String VERIFIED_ANNOTATION = "v2-naming-verified";
+  /** More Services than this in one answer is a typo in the StatefulSet, not a workload. */
+  static final int MAX_SERVICES = 100_000;
 
   private ServicePerPodController() {}
 
@@ -71,7 +73,10 @@ public final class ServicePerPodController {
     return value.asText();
   }
 
-  /** {@code spec.replicas}; the API server always sets it on a StatefulSet. */
+  /**
+   * {@code spec.replicas}; the API server always sets it on a StatefulSet. More than {@link #MAX_SERVICES} is
+   * refused: the answer would be too large to build or send (an int32 count allows billions).
+   */
   private static long replicas(ObjectNode statefulSet) {
     JsonNode replicas = statefulSet.path("spec").get("replicas");
     if (replicas == null || replicas.isNull()) {
@@ -80,6 +85,10 @@ public final class ServicePerPodController {
     if (!replicas.isNumber() || replicas.doubleValue() != Math.rint(replicas.doubleValue())
         || replicas.doubleValue() < 0 || !replicas.canConvertToLong()) {
       throw new InvalidRequestException("object.spec.replicas", "must be a non-negative integer");
+    }
+    if (replicas.longValue() > MAX_SERVICES) {
+      throw new InvalidRequestException("object.spec.replicas",
+          "would need more than " + MAX_SERVICES + " Services, one per replica");
     }
     return replicas.longValue();
   }
