@@ -3,6 +3,8 @@ package dev.metahooks.server;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -41,6 +43,16 @@ public final class HookMetrics implements AutoCloseable {
         counter(controller.name(), hook.path(), "ok");
       }
     }
+  }
+
+  /** The response cache: bytes held, and calls answered from it or not. */
+  public void watchCache(HookDispatcher dispatcher) {
+    Gauge.builder("metahooks.response.cache.bytes", dispatcher, HookDispatcher::cacheBytes)
+        .description("Bytes of answers held by the response cache").baseUnit("bytes").register(registry);
+    FunctionCounter.builder("metahooks.response.cache.lookups", dispatcher, HookDispatcher::cacheHits)
+        .description("Response cache lookups by result").tag("result", "hit").register(registry);
+    FunctionCounter.builder("metahooks.response.cache.lookups", dispatcher, HookDispatcher::cacheMisses)
+        .description("Response cache lookups by result").tag("result", "miss").register(registry);
   }
 
   public void record(String controller, String hook, String outcome, Duration elapsed) {
