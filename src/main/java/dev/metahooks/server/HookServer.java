@@ -223,6 +223,7 @@ public final class HookServer implements AutoCloseable {
     }
     if (notModified) { // Metacontroller substitutes the body it holds for this ETag
       ctx.status(304);
+      ctx.res().setContentType(null);
       ctx.res().flushBuffer();
     } else {
       ctx.status(reply.status()).contentType(JSON);
