@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Controller;
@@ -55,8 +54,7 @@ public final class HookDispatcher {
    */
   public record Reply(int status, byte[] body, String etag, String outcome, CallSummary summary, boolean cached) {}
 
-  /** Built once: a reader and a writer hold the configuration lookups a mapper would redo on every call. */
-  private static final ObjectReader TREE_READER = Json.MAPPER.reader();
+  /** Built once: a writer holds the configuration lookups a mapper would redo on every call. */
   private static final ObjectWriter WRITER = Json.MAPPER.writer();
 
   private final Map<String, Controller> controllers;
@@ -211,11 +209,11 @@ public final class HookDispatcher {
 
   /** Parses the body into a JSON object, with messages that say what is wrong and where. */
   static ObjectNode readObject(InputStream body) {
-    return readObject(() -> TREE_READER.readTree(body));
+    return readObject(() -> Json.parse(body));
   }
 
   static ObjectNode readObject(byte[] body) {
-    return readObject(() -> TREE_READER.readTree(body));
+    return readObject(() -> Json.parse(body));
   }
 
   private interface TreeRead {

@@ -29,6 +29,14 @@ public final class RequestGenerator {
   }
 
   /**
+   * Writes one benchmark request to a file: {@code RequestGenerator <case> <file>}, the case named as in
+   * {@link BenchCase} ({@code catset:10000}, {@code hello-world}, ...). Used by {@code scripts/load.sh}.
+   */
+  public static void main(String[] args) throws java.io.IOException {
+    java.nio.file.Files.write(java.nio.file.Path.of(args[1]), BenchCase.of(args[0]).body());
+  }
+
+  /**
    * A CatSet sync request with {@code pods} Running and Ready Pods, as observed. The CatSet has no volume claim
    * templates, so the claims group is empty: the size is the Pods' (about 3 KB each, as in a real cluster).
    */
@@ -81,7 +89,7 @@ public final class RequestGenerator {
 
   /** A service-per-pod sync: a StatefulSet of {@code replicas} and its observed Service per Pod (hook v1). */
   public byte[] servicePerPod(int replicas) {
-    ObjectNode request = template("service-per-pod/sync/01-v1-opted-out-services-left.request.json");
+    ObjectNode request = template("service-per-pod/sync/02-v1-all-services-present.request.json");
     ObjectNode statefulSet = object("apps/v1", "StatefulSet", "default", "nginx");
     ((ObjectNode) statefulSet.get("metadata")).putObject("annotations").put("service-per-pod-label", "pod-name")
         .put("service-per-pod-ports", "80:8080,443:8443");
