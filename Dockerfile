@@ -25,9 +25,11 @@ COPY --from=build /build/target/metahooks.jar /app/metahooks.jar
 # classes it loaded (Jetty, Javalin, Jackson, the controllers), parsed and verified, to /app/metahooks.jsa; the
 # server maps it at start instead of loading those classes from the jars (first sync 1.0 s -> 0.6 s, see
 # docs/performance.md). It is made here, with this image's JVM, these jars and the ENTRYPOINT's flags, because an
-# archive only serves the exact JVM and class path it was made with (on a mismatch the JVM ignores it).
+# archive only serves the exact JVM, class path and flags it was made with (on a mismatch the JVM ignores it);
+# -Xmx384m keeps compressed references on whatever the build machine's memory, as under the 512 MiB limit.
 RUN --mount=type=bind,from=build,source=/build/src/test/resources/fixtures,target=/tmp/fixtures \
-    METAHOOKS_LOG_LEVEL=warn java -XX:ArchiveClassesAtExit=/app/metahooks.jsa -XX:+UseSerialGC -XX:-UsePerfData \
+    METAHOOKS_LOG_LEVEL=warn java -XX:ArchiveClassesAtExit=/app/metahooks.jsa -XX:MaxRAMPercentage=75 \
+      -XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:-UsePerfData -Xmx384m -Xlog:cds=error \
       -jar /app/metahooks.jar train /tmp/fixtures \
  && chmod 0444 /app/metahooks.jsa
 # Numeric, so that the kubelet can check runAsNonRoot against the image.
