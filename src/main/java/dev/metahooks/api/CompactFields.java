@@ -40,13 +40,13 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
   }
 
   private int indexOf(Object key) {
-    for (int i = 0; i < size; i++) { // parsed keys are canonical strings: usually the same reference
-      if (keys[i] == key) {
-        return i;
-      }
+    if (size == 0) {
+      return -1;
     }
+    int hash = key.hashCode(); // cached in the String; parsed keys are canonical, so usually the same reference
     for (int i = 0; i < size; i++) {
-      if (keys[i].equals(key)) {
+      String candidate = keys[i];
+      if (candidate == key || (candidate.hashCode() == hash && candidate.equals(key))) {
         return i;
       }
     }
@@ -102,7 +102,7 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
       return null;
     }
     if (size == keys.length) {
-      int capacity = size == 0 ? 4 : Math.min(SMALL, size * 2);
+      int capacity = size == 0 ? 4 : SMALL; // one copy at most: growth costs more than the slots
       keys = Arrays.copyOf(keys, capacity);
       values = Arrays.copyOf(values, capacity);
     }
