@@ -40,7 +40,7 @@ if [[ $flags == *SharedArchiveFile=* ]] && [ ! -f target/metahooks.jsa ]; then
 fi
 
 server=
-stop_server() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; server=; }
+stop_server() { if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi; server=; }
 trap stop_server EXIT
 start_server() { # env assignments for the server
   env METAHOOKS_PORT=$port METAHOOKS_SHUTDOWN_DELAY_MS=0 "$@" java $flags -Xmx512m -jar target/metahooks.jar \
@@ -60,7 +60,7 @@ name, c, text = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
 def ms(v):
     n, unit = re.match(r"([\d.]+)(us|ms|s)", v).groups()
     return float(n) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-p50 = ms(re.search(r"50%\s+(\S+)", text).group(1)); p99 = ms(re.search(r"99%\s+(\S+)", text).group(1))
+p50 = ms(re.search(r"^\s+50%\s+(\S+)", text, re.M).group(1)); p99 = ms(re.search(r"^\s+99%\s+(\S+)", text, re.M).group(1))
 mx = ms(re.search(r"Latency\s+\S+\s+\S+\s+(\S+)", text).group(1))
 rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
 bad = re.search(r"Non-2xx or 3xx responses: (\d+)", text); errors = re.search(r"Socket errors: (.*)", text)

@@ -30,7 +30,7 @@ import java.util.Map;
  *     over plain HTTP, and hooks are not; kubelet probes cannot present a client certificate
  * @param responseCacheBytes {@code METAHOOKS_RESPONSE_CACHE_BYTES}, default 32 MiB, 0 turns it off: recent
  *     answers kept by request hash, so that a resync of an unchanged world is answered without running the hook
- *     (one answer may take at most a quarter of it; a few thousand ordinary answers, or one of 10,000 Pods)
+ *     (one answer may take at most half of it: thousands of ordinary answers, or the 10 MB answer for 10,000 Pods)
  */
 public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,
     Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,

@@ -177,7 +177,7 @@ class ETagAndCacheTest {
 
   @Test
   void theCacheKeepsWithinItsBytesEvictingTheLeastRecentlyUsed() throws Exception {
-    start(8 * 1024); // one entry may take 2 KiB: about five answers of ~1.3 KiB fit
+    start(8 * 1024); // one entry may take 4 KiB: about five answers of ~1.3 KiB fit
     String padding = "p".repeat(1000);
     for (int i = 0; i < 20; i++) {
       post("/counting/sync", parent("n" + i, padding), null);
@@ -189,8 +189,8 @@ class ETagAndCacheTest {
     post("/counting/sync", parent("n0", padding), null); // oldest: evicted long ago
     assertThat(runs("sync")).isEqualTo(21);
 
-    post("/counting/sync", parent("big", "p".repeat(4000)), null); // beyond a quarter: never kept
-    post("/counting/sync", parent("big", "p".repeat(4000)), null);
+    post("/counting/sync", parent("big", "p".repeat(4500)), null); // beyond half: never kept
+    post("/counting/sync", parent("big", "p".repeat(4500)), null);
     assertThat(runs("sync")).isEqualTo(23);
   }
 
