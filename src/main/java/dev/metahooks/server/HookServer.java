@@ -56,6 +56,13 @@ public final class HookServer implements AutoCloseable {
   private final HookDispatcher dispatcher;
   private final HookMetrics metrics;
   private final Semaphore permits;
+  /**
+   * Of the admitted calls, how many parse, run and write at once: the work is CPU-bound, so more than the cores
+   * (at least two, so that a small call is not stuck behind a large one) gains no throughput, and each running
+   * call holds its request as a tree: eight 4 MB requests at once made the collector copy 100 MB of trees on
+   * every young collection, and throughput fell from 16 to 7 calls a second (docs/performance.md).
+   */
+  private final Semaphore computeSlots;
   private final ExecutorService workers;
   private final BearerToken token;
   private final List<FileWatcher> watchers = new ArrayList<>();
@@ -70,7 +77,12 @@ public final class HookServer implements AutoCloseable {
     this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes());
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(dispatcher);
+    Thread warmUp = new Thread(HookDispatcher::warmUp, "warm-up");
+    warmUp.setDaemon(true);
+    warmUp.start();
     this.permits = new Semaphore(config.maxConcurrentHooks());
+    this.computeSlots = new Semaphore(Math.min(config.maxConcurrentHooks(),
+        Math.max(2, Runtime.getRuntime().availableProcessors())), true);
     AtomicInteger threads = new AtomicInteger();
     this.workers = Executors.newFixedThreadPool(config.maxConcurrentHooks(), r -> {
       Thread thread = new Thread(r, "hook-" + threads.incrementAndGet());
@@ -258,7 +270,7 @@ public final class HookServer implements AutoCloseable {
     metrics.record(known ? controller : HookMetrics.UNKNOWN, known ? hook : HookMetrics.UNKNOWN, reply.outcome(),
         elapsed);
     accessLog(controller, hook, reply, notModified ? 304 : reply.status(), elapsed);
-    if (config.logBodies() && exchange.request() != null && reply.summary().requestRead()) {
+    if (exchange.request() != null && reply.summary().requestRead()) { // kept only with METAHOOKS_LOG_BODIES
       logBodies(controller, hook, exchange.request(), reply.body());
     }
   }
@@ -359,8 +371,18 @@ public final class HookServer implements AutoCloseable {
       return Exchange.unread(HookDispatcher.error(400, "bad_request",
           "could not read the request body: " + e.getMessage(), null));
     }
-    HookDispatcher.Reply reply = dispatcher.reply(controller, hook, body);
-    return new Exchange(reply, true, body);
+    try {
+      computeSlots.acquire();
+    } catch (InterruptedException e) { // the deadline passed while waiting: the caller has answered 503
+      Thread.currentThread().interrupt();
+      return Exchange.unread(HookDispatcher.error(503, "deadline_exceeded", "no answer in time; retry", null));
+    }
+    try {
+      HookDispatcher.Reply reply = dispatcher.reply(controller, hook, body);
+      return new Exchange(reply, true, config.logBodies() ? body : null);
+    } finally {
+      computeSlots.release();
+    }
   }
 
   /**
