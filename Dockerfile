@@ -21,14 +21,30 @@ WORKDIR /app
 # Libraries change less often than the application: their layer comes first.
 COPY --from=build /build/target/lib/ /app/lib/
 COPY --from=build /build/target/metahooks.jar /app/metahooks.jar
+# Application class-data archive: a training run serves every golden fixture of the sources once and writes the
+# classes it loaded (Jetty, Javalin, Jackson, the controllers), parsed and verified, to /app/metahooks.jsa; the
+# server maps it at start instead of loading those classes from the jars (first sync 1.0 s -> 0.6 s, see
+# docs/performance.md). It is made here, with this image's JVM, these jars and the ENTRYPOINT's flags, because an
+# archive only serves the exact JVM, class path and flags it was made with (on a mismatch the JVM ignores it);
+# -Xmx384m keeps compressed references on whatever the build machine's memory, as under the 512 MiB limit.
+RUN --mount=type=bind,from=build,source=/build/src/test/resources/fixtures,target=/tmp/fixtures \
+    METAHOOKS_LOG_LEVEL=warn java -XX:ArchiveClassesAtExit=/app/metahooks.jsa -XX:MaxRAMPercentage=75 \
+      -XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:-UsePerfData -Xmx384m -Xlog:cds=error \
+      -jar /app/metahooks.jar train /tmp/fixtures \
+ && chmod 0444 /app/metahooks.jsa
 # Numeric, so that the kubelet can check runAsNonRoot against the image.
 USER 10001:10001
 EXPOSE 8080
-# Container-aware JVM settings; the root filesystem may be read-only (only /tmp is written, by the JVM):
+# JVM settings for a small CPU-bound service (each measured, docs/performance.md); the root filesystem may be
+# read-only:
 # - MaxRAMPercentage: the heap follows the container's memory limit, leaving a quarter for metaspace,
 #   code cache, thread stacks and Jetty's direct buffers;
 # - ExitOnOutOfMemoryError: a JVM that ran out of heap is restarted by the kubelet rather than left
 #   half-working; Metacontroller retries the hook call;
+# - SharedArchiveFile: the class-data archive made above;
+# - UseSerialGC: what the JVM picks by itself for the Deployment's 1 CPU and 512 MiB, made explicit so that the
+#   archive (made with it) always matches; on one core a parallel or concurrent collector only adds threads;
+# - -UsePerfData: no memory-mapped statistics file in /tmp, which nothing here reads;
 # - the full tiered JIT is kept: the server runs for long and its hooks are CPU-bound.
 # Arguments after the image name are passed to metahooks: `docker run -i IMAGE sync hello-world < request.json`.
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/metahooks.jar"]
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:SharedArchiveFile=/app/metahooks.jsa", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-jar", "/app/metahooks.jar"]

@@ -1,6 +1,7 @@
 package dev.metahooks;
 
 import dev.metahooks.cli.OfflineHook;
+import dev.metahooks.cli.Training;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
@@ -8,12 +9,16 @@ import dev.metahooks.server.ServerConfig;
 /**
  * {@code java -jar metahooks.jar} serves every controller over HTTP;
  * {@code java -jar metahooks.jar sync|finalize|customize <controller> < request.json} answers one request
- * offline and prints the response.
+ * offline and prints the response; {@code java -jar metahooks.jar train <dir>} serves the requests below
+ * {@code dir} once and stops (a training run for a class-data archive, see {@link Training}).
  */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("train")) {
+      System.exit(Training.run(args, System.err));
+    }
     if (args.length > 0) {
       System.exit(OfflineHook.run(args, System.in, System.out, System.err));
     }

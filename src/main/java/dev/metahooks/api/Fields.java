@@ -43,6 +43,23 @@ final class Fields {
     return value.booleanValue();
   }
 
+  /** Whether {@link #requireIdentity} would accept {@code value} as an object; no message is built. */
+  static boolean hasIdentity(JsonNode value) {
+    if (!value.isObject()) {
+      return false;
+    }
+    JsonNode metadata = value.get("metadata");
+    if (metadata == null || !metadata.isObject()) {
+      return false;
+    }
+    JsonNode name = metadata.get("name");
+    if (name == null || !name.isTextual() || name.textValue().isEmpty()) {
+      return false;
+    }
+    JsonNode namespace = metadata.get("namespace");
+    return namespace == null || namespace.isNull() || namespace.isTextual();
+  }
+
   /** Checks {@code metadata.name} (a non-empty string) and {@code metadata.namespace} (a string if present). */
   static void requireIdentity(ObjectNode object, String path) {
     ObjectNode metadata = requireObject(object, "metadata", path + ".metadata");

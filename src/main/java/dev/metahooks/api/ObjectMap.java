@@ -53,49 +53,58 @@ public final class ObjectMap {
     Map<String, List<Entry>> groups = new LinkedHashMap<>();
     if (node != null && !node.isNull()) {
       ObjectNode outer = Fields.asObject(node, field);
-      outer.fields().forEachRemaining(group -> {
-        String groupPath = field + "['" + group.getKey() + "']";
+      for (Map.Entry<String, JsonNode> group : outer.properties()) {
         if (group.getValue().isNull()) {
           groups.put(group.getKey(), List.of());
-          return;
+          continue;
         }
+        String groupPath = field + "['" + group.getKey() + "']";
         ObjectNode inner = Fields.asObject(group.getValue(), groupPath);
         List<Entry> entries = new ArrayList<>(inner.size());
-        inner.fields().forEachRemaining(item -> {
-          String path = groupPath + "['" + item.getKey() + "']";
-          ObjectNode object = Fields.asObject(item.getValue(), path);
-          entries.add(entry(item.getKey(), object, path, version, parentNamespace));
-        });
+        for (Map.Entry<String, JsonNode> item : inner.properties()) {
+          entries.add(entry(item.getKey(), item.getValue(), groupPath, version, parentNamespace));
+        }
         groups.put(group.getKey(), Collections.unmodifiableList(entries));
-      });
+      }
     }
     return new ObjectMap(field, everyGroupSent, groups);
   }
 
-  private static Entry entry(String key, ObjectNode object, String path, HookVersion version,
+  /** One object of a group; the field path of an error message is only built for an error. */
+  private static Entry entry(String key, JsonNode value, String groupPath, HookVersion version,
       String parentNamespace) {
-    Fields.requireIdentity(object, path);
-    String name = object.path("metadata").path("name").asText();
-    JsonNode declared = object.path("metadata").path("namespace");
+    ObjectNode object = Fields.hasIdentity(value) ? (ObjectNode) value : null;
+    if (object == null) {
+      String path = groupPath + "['" + key + "']";
+      Fields.requireIdentity(Fields.asObject(value, path), path);
+      throw new IllegalStateException("an object without identity passed the identity check at " + path);
+    }
+    JsonNode metadata = object.get("metadata");
+    String name = metadata.get("name").textValue();
+    JsonNode declared = metadata.get("namespace");
     int slash = key.indexOf('/');
-    String keyNamespace = slash >= 0 ? key.substring(0, slash) : null;
-    String keyName = slash >= 0 ? key.substring(slash + 1) : key;
     String namespace;
-    if (declared.isTextual()) {
-      namespace = declared.asText();
-    } else if (keyNamespace != null) {
-      namespace = keyNamespace;
+    if (declared != null && declared.isTextual()) {
+      namespace = declared.textValue();
+    } else if (slash >= 0) {
+      namespace = key.substring(0, slash);
     } else if (version == HookVersion.V1 && !parentNamespace.isEmpty()) {
       namespace = parentNamespace; // v1 sends a namespaced parent only objects of its own namespace
     } else {
       namespace = "";
     }
-    String expected = expectedKey(version, parentNamespace, namespace, name);
-    if (!key.equals(expected) || !keyName.equals(name)) {
-      throw new InvalidRequestException(path, "key does not match hook version " + version.name().toLowerCase()
-          + " for object " + (namespace.isEmpty() ? name : namespace + "/" + name) + " (expected '" + expected + "')");
+    if (!isExpectedKey(key, version, parentNamespace, namespace, name) || !keyNameIs(key, slash, name)) {
+      String expected = expectedKey(version, parentNamespace, namespace, name);
+      throw new InvalidRequestException(groupPath + "['" + key + "']", "key does not match hook version "
+          + version.name().toLowerCase() + " for object " + (namespace.isEmpty() ? name : namespace + "/" + name)
+          + " (expected '" + expected + "')");
     }
     return new Entry(key, namespace, name, object);
+  }
+
+  /** Whether the part of the key after its first slash (or the whole key) is {@code name}. */
+  private static boolean keyNameIs(String key, int slash, String name) {
+    return key.length() - slash - 1 == name.length() && key.startsWith(name, slash + 1);
   }
 
   /** The inner key Metacontroller would use (contract section 4). */
@@ -107,6 +116,17 @@ public final class ObjectMap {
       return name;
     }
     return namespace + "/" + name;
+  }
+
+  /** {@code key.equals(expectedKey(...))}, without building the expected key. */
+  private static boolean isExpectedKey(String key, HookVersion version, String parentNamespace, String namespace,
+      String name) {
+    if (namespace.isEmpty() || (version == HookVersion.V1 && !parentNamespace.isEmpty()
+        && namespace.equals(parentNamespace))) {
+      return key.equals(name);
+    }
+    return key.length() == namespace.length() + 1 + name.length() && key.startsWith(namespace)
+        && key.charAt(namespace.length()) == '/' && key.endsWith(name);
   }
 
   /** The objects of one type, in the order the request listed them. */

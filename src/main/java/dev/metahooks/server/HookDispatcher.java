@@ -4,8 +4,12 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
+import dev.metahooks.api.CustomizeResponse;
+import dev.metahooks.api.DecoratorResponse;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
@@ -13,6 +17,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,9 +52,29 @@ public final class HookDispatcher {
     }
   }
 
-  private final Map<String, Controller> controllers;
+  /**
+   * A hook call answered as bytes: the status, the JSON body, on a 200 its ETag (a hash of the body), the
+   * metrics outcome, what the access log says about it, and whether it came from the response cache.
+   */
+  public record Reply(int status, byte[] body, String etag, String outcome, CallSummary summary, boolean cached) {}
 
+  /** Built once: a writer holds the configuration lookups a mapper would redo on every call. */
+  private static final ObjectWriter WRITER = Json.MAPPER.writer();
+
+  private final Map<String, Controller> controllers;
+  private final ResponseCache cache;
+
+  /** A dispatcher without a response cache: every call runs its hook. */
   public HookDispatcher(List<Controller> controllers) {
+    this(controllers, 0);
+  }
+
+  /**
+   * A dispatcher whose {@link #reply} keeps up to {@code cacheBytes} of recent answers (0: none), so that the
+   * same request bytes for the same hook are answered without running the hook again.
+   */
+  public HookDispatcher(List<Controller> controllers, long cacheBytes) {
+    this.cache = new ResponseCache(cacheBytes);
     Map<String, Controller> byName = new TreeMap<>();
     for (Controller controller : controllers) {
       if (byName.put(controller.name(), controller) != null) {
@@ -57,6 +82,81 @@ public final class HookDispatcher {
       }
     }
     this.controllers = byName;
+  }
+
+  /**
+   * Answers a whole request body as bytes, the way the HTTP server serves it: from the response cache when these
+   * bytes were answered before, else by running the hook; a 200 carries the ETag of its body.
+   */
+  public Reply reply(String controllerName, String hookPath, byte[] body) {
+    ResponseCache.Key key = cache.enabled() && serves(controllerName, hookPath)
+        ? new ResponseCache.Key(controllerName, hookPath, Digests.sha256(body)) : null;
+    if (key != null) {
+      ResponseCache.Entry hit = cache.get(key);
+      if (hit != null) {
+        return new Reply(200, hit.body(), hit.etag(), "ok", hit.summary(), true);
+      }
+    }
+    Answer answer = dispatch(controllerName, hookPath, body);
+    byte[] bytes = write(answer.body(), controllerName, hookPath);
+    if (bytes == null) { // never a 200 with a body Metacontroller cannot read
+      answer = error(500, "internal_error", "the response could not be serialised", null).about(answer.request());
+      bytes = write(answer.body(), controllerName, hookPath);
+    }
+    CallSummary summary = CallSummary.of(hookPath, answer.request(), answer.body());
+    if (!answer.ok()) {
+      return new Reply(answer.status(), bytes, null, answer.outcome(), summary, false);
+    }
+    String etag = Digests.sha256(bytes).etag();
+    if (key != null) {
+      cache.put(key, new ResponseCache.Entry(bytes, etag, summary));
+    }
+    return new Reply(200, bytes, etag, answer.outcome(), summary, false);
+  }
+
+  /**
+   * Builds what the first call would otherwise build on its way: Jackson's serializers of the three answer types,
+   * the parser, the digest. Run on a thread of its own while Jetty starts, it takes that time off the first sync.
+   */
+  static void warmUp() {
+    write(CompositeResponse.of(Json.object().put("ready", true), List.of(Json.object().put("kind", "Pod")))
+        .withFinalized(false).withResyncAfterSeconds(1), "", "");
+    write(new DecoratorResponse(Map.of("k", "v"), null, Json.object(), List.of(Json.object()), 1.0, false), "", "");
+    write(CustomizeResponse.of(CustomizeResponse.RelatedResourceRule.of("v1", "pods").inNamespace("default")), "", "");
+    write(error(422, "invalid_request", "warm-up", "field").body(), "", "");
+    readObject("{\"parent\": {\"metadata\": {\"name\": \"x\"}}, \"children\": {}}".getBytes(StandardCharsets.UTF_8));
+    Digests.sha256(new byte[1]);
+  }
+
+  /** Runs the hook on a whole request body held in memory (parsing from an array is the fastest Jackson path). */
+  public Answer dispatch(String controllerName, String hookPath, byte[] body) {
+    return dispatch(controllerName, hookPath, () -> readObject(body));
+  }
+
+  /** Bytes the response cache holds. */
+  public long cacheBytes() {
+    return cache.bytes();
+  }
+
+  /** Calls answered from the response cache. */
+  public long cacheHits() {
+    return cache.hits();
+  }
+
+  /** Calls looked up in the response cache and not found there. */
+  public long cacheMisses() {
+    return cache.misses();
+  }
+
+  /** The body as JSON bytes; null (and logged) when it cannot be written. */
+  static byte[] write(Object body, String controller, String hook) {
+    try {
+      return WRITER.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      LOG.atError().addKeyValue("controller", controller).addKeyValue("hook", hook)
+          .addKeyValue("error", e.getOriginalMessage()).log("response cannot be written as JSON");
+      return null;
+    }
   }
 
   public Optional<Controller> controller(String name) {
@@ -74,6 +174,14 @@ public final class HookDispatcher {
   }
 
   public Answer dispatch(String controllerName, String hookPath, InputStream body) {
+    return dispatch(controllerName, hookPath, () -> readObject(body));
+  }
+
+  private interface RequestSource {
+    ObjectNode read();
+  }
+
+  private Answer dispatch(String controllerName, String hookPath, RequestSource body) {
     Controller controller = controllers.get(controllerName);
     if (controller == null) {
       return error(404, "not_found", "no controller named '" + controllerName + "'; served: "
@@ -86,7 +194,7 @@ public final class HookDispatcher {
     }
     ObjectNode request;
     try {
-      request = readObject(body);
+      request = body.read();
     } catch (BodyTooLargeException e) {
       return error(413, "payload_too_large", e.getMessage(), null);
     } catch (BadJsonException e) {
@@ -119,9 +227,21 @@ public final class HookDispatcher {
 
   /** Parses the body into a JSON object, with messages that say what is wrong and where. */
   static ObjectNode readObject(InputStream body) {
+    return readObject(() -> Json.parse(body));
+  }
+
+  static ObjectNode readObject(byte[] body) {
+    return readObject(() -> Json.parse(body));
+  }
+
+  private interface TreeRead {
+    JsonNode read() throws IOException;
+  }
+
+  private static ObjectNode readObject(TreeRead read) {
     JsonNode node;
     try {
-      node = Json.MAPPER.readTree(body);
+      node = read.read();
     } catch (BodyTooLargeException e) {
       throw e;
     } catch (StreamConstraintsException e) {

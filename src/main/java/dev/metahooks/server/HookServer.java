@@ -1,12 +1,7 @@
 package dev.metahooks.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
-import dev.metahooks.api.CustomizeResponse;
-import dev.metahooks.api.DecoratorResponse;
 import dev.metahooks.api.Json;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -30,6 +25,7 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,13 +42,27 @@ import org.slf4j.LoggerFactory;
 public final class HookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
   private static final String JSON = "application/json";
-  private static final String BODY_READ = "metahooks.bodyRead";
   private static final String MANAGEMENT = "management";
+
+  static {
+    // Jetty sizes its queues' padding by asking the platform MBean server whether references are compressed;
+    // starting that server costs a tenth of the start-up. They are (heaps below 32 GB): 16 per 64-byte line.
+    if (System.getProperty("org.eclipse.jetty.util.referencesPerCacheLine") == null) {
+      System.setProperty("org.eclipse.jetty.util.referencesPerCacheLine", "16");
+    }
+  }
 
   private final ServerConfig config;
   private final HookDispatcher dispatcher;
   private final HookMetrics metrics;
   private final Semaphore permits;
+  /**
+   * Of the admitted calls, how many parse, run and write at once: the work is CPU-bound, so more than the cores
+   * (at least two, so that a small call is not stuck behind a large one) gains no throughput, and each running
+   * call holds its request as a tree: eight 4 MB requests at once made the collector copy 100 MB of trees on
+   * every young collection, and throughput fell from 16 to 7 calls a second (docs/performance.md).
+   */
+  private final Semaphore computeSlots;
   private final ExecutorService workers;
   private final BearerToken token;
   private final List<FileWatcher> watchers = new ArrayList<>();
@@ -64,9 +74,15 @@ public final class HookServer implements AutoCloseable {
 
   public HookServer(ServerConfig config, List<Controller> controllers) {
     this.config = config;
-    this.dispatcher = new HookDispatcher(controllers);
+    this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes());
     this.metrics = new HookMetrics(controllers);
+    metrics.watchCache(dispatcher);
+    Thread warmUp = new Thread(HookDispatcher::warmUp, "warm-up");
+    warmUp.setDaemon(true);
+    warmUp.start();
     this.permits = new Semaphore(config.maxConcurrentHooks());
+    this.computeSlots = new Semaphore(Math.min(config.maxConcurrentHooks(),
+        Math.max(2, Runtime.getRuntime().availableProcessors())), true);
     AtomicInteger threads = new AtomicInteger();
     this.workers = Executors.newFixedThreadPool(config.maxConcurrentHooks(), r -> {
       Thread thread = new Thread(r, "hook-" + threads.incrementAndGet());
@@ -82,6 +98,7 @@ public final class HookServer implements AutoCloseable {
       javalin.startup.showJavalinBanner = false;
       javalin.startup.showOldJavalinVersionWarning = false;
       javalin.http.maxRequestSize = config.maxBodyBytes();
+      javalin.jetty.threadPool = httpThreads(config);
       javalin.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
       // Jetty would stop itself on SIGTERM, cutting calls in flight; shutdownGracefully decides instead.
       javalin.jetty.modifyServer(server -> server.setStopAtShutdown(false));
@@ -119,6 +136,19 @@ public final class HookServer implements AutoCloseable {
         json(ctx, 500, error("internal_error", "unexpected server error"));
       });
     });
+  }
+
+  /**
+   * Jetty's threads only read requests, wait for a hook slot and write answers; the CPU-bound work runs on the
+   * {@code maxConcurrentHooks} hook threads. So: a thread per call that may wait for a slot or run, and a few
+   * for the connectors' acceptors and selectors and for probes, instead of Jetty's default of up to 250 threads
+   * (each with its stack) contending for two cores. Beyond that, connections wait in Jetty's queue.
+   */
+  static QueuedThreadPool httpThreads(ServerConfig config) {
+    int max = 2 * config.maxConcurrentHooks() + 16;
+    QueuedThreadPool pool = new QueuedThreadPool(max, Math.min(4, max), 60_000);
+    pool.setName("http");
+    return pool;
   }
 
   private SslContextFactory.Server tlsContext(ServerConfig.Tls tls) {
@@ -215,56 +245,68 @@ public final class HookServer implements AutoCloseable {
     String controller = ctx.pathParam("controller");
     String hook = ctx.pathParam("hook");
     boolean known = dispatcher.serves(controller, hook) && !onManagementPort(ctx);
-    HookDispatcher.Answer answer = route(ctx, controller, hook, known);
-    byte[] body = write(answer, controller, hook);
-    if (body == null) { // never a 200 with a body Metacontroller cannot read
-      answer = HookDispatcher.error(500, "internal_error", "the response could not be serialised", null)
-          .about(answer.request());
-      body = write(answer, controller, hook);
-    }
+    Exchange exchange = route(ctx, controller, hook, known);
+    HookDispatcher.Reply reply = exchange.reply();
     // Written and flushed here, so that a call counted as active is answered before shutdown can stop the server.
     // A body left unread makes the connection unusable for the next request: say so.
-    if (!Boolean.TRUE.equals(ctx.attribute(BODY_READ))) {
+    if (!exchange.bodyRead()) {
       ctx.header("Connection", "close");
     }
-    ctx.status(answer.status()).contentType(JSON);
-    ctx.res().setContentLength(body.length);
-    ctx.res().getOutputStream().write(body);
-    ctx.res().flushBuffer();
+    boolean notModified = reply.etag() != null && reply.etag().equals(ctx.header("If-None-Match"));
+    if (reply.etag() != null) {
+      ctx.header("ETag", reply.etag());
+    }
+    if (notModified) { // Metacontroller substitutes the body it holds for this ETag
+      ctx.status(304);
+      ctx.res().setContentType(null);
+      ctx.res().flushBuffer();
+    } else {
+      ctx.status(reply.status()).contentType(JSON);
+      ctx.res().setContentLength(reply.body().length);
+      ctx.res().getOutputStream().write(reply.body());
+      ctx.res().flushBuffer();
+    }
     Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-    metrics.record(known ? controller : HookMetrics.UNKNOWN, known ? hook : HookMetrics.UNKNOWN, answer.outcome(),
+    metrics.record(known ? controller : HookMetrics.UNKNOWN, known ? hook : HookMetrics.UNKNOWN, reply.outcome(),
         elapsed);
-    accessLog(controller, hook, answer, elapsed);
-    if (config.logBodies() && answer.request() != null) {
-      LOG.atInfo().addKeyValue("controller", controller).addKeyValue("hook", hook)
-          .addKeyValue("request", Redaction.redactSecrets(answer.request()).toString())
-          .addKeyValue("response", Redaction.redactSecrets(Json.MAPPER.valueToTree(answer.body())).toString())
-          .log("hook bodies");
+    accessLog(controller, hook, reply, notModified ? 304 : reply.status(), elapsed);
+    if (exchange.request() != null && reply.summary().requestRead()) { // kept only with METAHOOKS_LOG_BODIES
+      logBodies(controller, hook, exchange.request(), reply.body());
+    }
+  }
+
+  /** A reply and what the server needs to know of the request: whether its body was read, and the bytes. */
+  private record Exchange(HookDispatcher.Reply reply, boolean bodyRead, byte[] request) {
+    static Exchange unread(HookDispatcher.Answer error) {
+      byte[] body = HookDispatcher.write(error.body(), "", "");
+      return new Exchange(new HookDispatcher.Reply(error.status(), body, null, error.outcome(),
+          CallSummary.UNREAD, false), false, null);
     }
   }
 
   /** Overload and deadline around one call. */
-  private HookDispatcher.Answer route(Context ctx, String controller, String hook, boolean known) {
+  private Exchange route(Context ctx, String controller, String hook, boolean known) {
     if (onManagementPort(ctx)) {
-      return HookDispatcher.error(404, "not_found", "hooks are not served on the management port", null);
+      return Exchange.unread(HookDispatcher.error(404, "not_found", "hooks are not served on the management port", null));
     }
     if (token != null && !token.accepts(ctx.header("Authorization"))) {
-      return HookDispatcher.error(401, "unauthorized", "missing or invalid credentials", null);
+      return Exchange.unread(HookDispatcher.error(401, "unauthorized", "missing or invalid credentials", null));
     }
-    return known ? guarded(ctx, controller, hook) : dispatcher.dispatch(controller, hook, InputStream.nullInputStream());
+    return known ? guarded(ctx, controller, hook)
+        : Exchange.unread(dispatcher.dispatch(controller, hook, InputStream.nullInputStream()));
   }
 
-  private HookDispatcher.Answer guarded(Context ctx, String controller, String hook) {
+  private Exchange guarded(Context ctx, String controller, String hook) {
     if (draining) {
-      return HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null);
+      return Exchange.unread(HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null));
     }
     long arrived = System.nanoTime();
     if (!acquirePermit()) {
       ctx.header("Retry-After", "1");
-      return HookDispatcher.error(429, "too_many_requests",
-          "more than " + config.maxConcurrentHooks() + " hook calls at once; retry after 1 s", null);
+      return Exchange.unread(HookDispatcher.error(429, "too_many_requests",
+          "more than " + config.maxConcurrentHooks() + " hook calls at once; retry after 1 s", null));
     }
-    Future<HookDispatcher.Answer> call;
+    Future<Exchange> call;
     try {
       call = workers.submit(() -> {
         try {
@@ -275,22 +317,22 @@ public final class HookServer implements AutoCloseable {
       });
     } catch (RuntimeException e) {
       permits.release();
-      return HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null);
+      return Exchange.unread(HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null));
     }
     try {
       long left = config.hookDeadline().toNanos() - (System.nanoTime() - arrived);
       return call.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       call.cancel(true);
-      return HookDispatcher.error(503, "deadline_exceeded", "no answer within " + config.hookDeadline().toMillis()
-          + " ms; retry", null);
+      return Exchange.unread(HookDispatcher.error(503, "deadline_exceeded", "no answer within "
+          + config.hookDeadline().toMillis() + " ms; retry", null));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return HookDispatcher.error(503, "shutting_down", "interrupted; retry", null);
+      return Exchange.unread(HookDispatcher.error(503, "shutting_down", "interrupted; retry", null));
     } catch (ExecutionException e) {
       LOG.atError().addKeyValue("controller", controller).addKeyValue("hook", hook)
           .addKeyValue("error", e.getCause().toString()).log("hook call failed");
-      return HookDispatcher.error(500, "internal_error", "unexpected server error", null);
+      return Exchange.unread(HookDispatcher.error(500, "internal_error", "unexpected server error", null));
     }
   }
 
@@ -307,74 +349,99 @@ public final class HookServer implements AutoCloseable {
     }
   }
 
-  private HookDispatcher.Answer answer(Context ctx, String controller, String hook) {
+  private Exchange answer(Context ctx, String controller, String hook) {
     String contentType = ctx.contentType();
     if (contentType != null && !isJson(contentType)) {
-      return HookDispatcher.error(415, "unsupported_media_type",
-          "Content-Type must be application/json, got '" + contentType + "'", null);
+      return Exchange.unread(HookDispatcher.error(415, "unsupported_media_type",
+          "Content-Type must be application/json, got '" + contentType + "'", null));
     }
     if (ctx.contentLength() > config.maxBodyBytes()) {
-      return HookDispatcher.error(413, "payload_too_large",
-          new BodyTooLargeException(config.maxBodyBytes()).getMessage(), null);
+      return Exchange.unread(HookDispatcher.error(413, "payload_too_large",
+          new BodyTooLargeException(config.maxBodyBytes()).getMessage(), null));
     }
-    try (InputStream body = new LimitedInputStream(ctx.req().getInputStream(), config.maxBodyBytes())) {
-      HookDispatcher.Answer answer = dispatcher.dispatch(controller, hook, body);
-      ctx.attribute(BODY_READ, answer.request() != null);
-      return answer;
+    byte[] body;
+    try {
+      body = readBody(ctx);
+    } catch (BodyTooLargeException e) {
+      return Exchange.unread(HookDispatcher.error(413, "payload_too_large", e.getMessage(), null));
     } catch (IOException e) {
-      return HookDispatcher.error(400, "bad_request", "could not read the request body: " + e.getMessage(), null);
+      if (e.getCause() instanceof BodyTooLargeException tooLarge) {
+        return Exchange.unread(HookDispatcher.error(413, "payload_too_large", tooLarge.getMessage(), null));
+      }
+      return Exchange.unread(HookDispatcher.error(400, "bad_request",
+          "could not read the request body: " + e.getMessage(), null));
+    }
+    try {
+      computeSlots.acquire();
+    } catch (InterruptedException e) { // the deadline passed while waiting: the caller has answered 503
+      Thread.currentThread().interrupt();
+      return Exchange.unread(HookDispatcher.error(503, "deadline_exceeded", "no answer in time; retry", null));
+    }
+    try {
+      HookDispatcher.Reply reply = dispatcher.reply(controller, hook, body);
+      return new Exchange(reply, true, config.logBodies() ? body : null);
+    } finally {
+      computeSlots.release();
     }
   }
 
-  private static byte[] write(HookDispatcher.Answer answer, String controller, String hook) {
+  /**
+   * The whole body in one array of its exact size when the length is known (Metacontroller always sends it):
+   * the response cache needs its hash before deciding to parse, and Jackson parses an array faster than a stream.
+   */
+  private byte[] readBody(Context ctx) throws IOException {
+    long length = ctx.contentLength();
+    InputStream in = ctx.req().getInputStream();
+    if (length >= 0) {
+      byte[] body = in.readNBytes((int) length);
+      if (body.length < length) {
+        throw new IOException("the body ended after " + body.length + " of " + length + " bytes");
+      }
+      return body;
+    }
+    try (InputStream limited = new LimitedInputStream(in, config.maxBodyBytes())) {
+      return limited.readAllBytes();
+    }
+  }
+
+  /** Request and response, Secret values redacted; only with METAHOOKS_LOG_BODIES, for debugging. */
+  private static void logBodies(String controller, String hook, byte[] request, byte[] response) {
     try {
-      return Json.MAPPER.writeValueAsBytes(answer.body());
-    } catch (JsonProcessingException e) {
-      LOG.atError().addKeyValue("controller", controller).addKeyValue("hook", hook)
-          .addKeyValue("error", e.getOriginalMessage()).log("response cannot be written as JSON");
-      return null;
+      LOG.atInfo().addKeyValue("controller", controller).addKeyValue("hook", hook)
+          .addKeyValue("request", Redaction.redactSecrets(Json.MAPPER.readTree(request)).toString())
+          .addKeyValue("response", Redaction.redactSecrets(Json.MAPPER.readTree(response)).toString())
+          .log("hook bodies");
+    } catch (IOException e) {
+      LOG.atWarn().addKeyValue("error", e.toString()).log("hook bodies cannot be logged");
     }
   }
 
   /** One line per hook call, with what it was about and how it went; never a body. */
-  private void accessLog(String controller, String hook, HookDispatcher.Answer answer, Duration elapsed) {
-    ObjectNode request = answer.request();
-    JsonNode parent = request == null ? Json.object() : request.has("parent") ? request.get("parent")
-        : request.path("object");
-    JsonNode metadata = parent.path("metadata");
+  private void accessLog(String controller, String hook, HookDispatcher.Reply reply, int status, Duration elapsed) {
+    if (!LOG.isInfoEnabled()) {
+      return;
+    }
+    CallSummary about = reply.summary();
     var line = LOG.atInfo()
         .addKeyValue("controller", controller)
         .addKeyValue("hook", hook)
-        .addKeyValue("status", answer.status())
-        .addKeyValue("outcome", answer.outcome())
+        .addKeyValue("status", status)
+        .addKeyValue("outcome", reply.outcome())
         .addKeyValue("durationMs", elapsed.toNanos() / 1_000_000.0);
-    if (request != null) {
-      String version = request.path("controller").path("spec").path("hooks")
-          .path(request.path("finalizing").asBoolean(false) ? "finalize" : hook).path("version").asText("");
-      line = line.addKeyValue("hookVersion", version.isEmpty() ? "v1" : version)
-          .addKeyValue("kind", parent.path("kind").asText(""))
-          .addKeyValue("namespace", metadata.path("namespace").asText(""))
-          .addKeyValue("name", metadata.path("name").asText(""))
-          .addKeyValue("generation", metadata.path("generation").asLong(0));
+    if (about.requestRead()) {
+      line = line.addKeyValue("hookVersion", about.hookVersion())
+          .addKeyValue("kind", about.kind())
+          .addKeyValue("namespace", about.namespace())
+          .addKeyValue("name", about.name())
+          .addKeyValue("generation", about.generation());
     }
-    int children = childCount(answer.body());
-    if (children >= 0) {
-      line = line.addKeyValue("children", children);
+    if (about.children() >= 0) {
+      line = line.addKeyValue("children", about.children());
+    }
+    if (reply.status() == 200) {
+      line = line.addKeyValue("cached", reply.cached());
     }
     line.log("hook call");
-  }
-
-  private static int childCount(Object body) {
-    if (body instanceof CompositeResponse r) {
-      return r.children().size();
-    }
-    if (body instanceof DecoratorResponse r) {
-      return r.attachments() == null ? 0 : r.attachments().size();
-    }
-    if (body instanceof CustomizeResponse r) {
-      return r.relatedResources().size();
-    }
-    return -1;
   }
 
   private boolean onManagementPort(Context ctx) {

@@ -28,13 +28,17 @@ import java.util.Map;
  * @param logBodies {@code METAHOOKS_LOG_BODIES=true}: log request and response bodies (Secrets redacted)
  * @param managementPort {@code METAHOOKS_MANAGEMENT_PORT}: when set, probes and metrics are also served there
  *     over plain HTTP, and hooks are not; kubelet probes cannot present a client certificate
+ * @param responseCacheBytes {@code METAHOOKS_RESPONSE_CACHE_BYTES}, default 32 MiB, 0 turns it off: recent
+ *     answers kept by request hash, so that a resync of an unchanged world is answered without running the hook
+ *     (one answer may take at most half of it: thousands of ordinary answers, or the 10 MB answer for 10,000 Pods)
  */
 public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,
     Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,
-    Duration fileCheckInterval, boolean logBodies, int managementPort) {
+    Duration fileCheckInterval, boolean logBodies, int managementPort, long responseCacheBytes) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
+  public static final long DEFAULT_RESPONSE_CACHE_BYTES = 32L * 1024 * 1024;
 
   /** HTTPS settings; {@code clientCaFile} null means client certificates are not asked for. */
   public record Tls(Path certFile, Path keyFile, Path clientCaFile) {}
@@ -51,12 +55,13 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
         "METAHOOKS_FILE_CHECK_INTERVAL_MS must be positive");
     require(managementPort >= 0 && managementPort <= 65535, "METAHOOKS_MANAGEMENT_PORT must be 0..65535");
     require(managementPort == 0 || managementPort != port, "METAHOOKS_MANAGEMENT_PORT must differ from METAHOOKS_PORT");
+    require(responseCacheBytes >= 0, "METAHOOKS_RESPONSE_CACHE_BYTES must not be negative");
   }
 
   public static ServerConfig defaults() {
     return new ServerConfig(DEFAULT_PORT, DEFAULT_MAX_BODY_BYTES, defaultConcurrency(), Duration.ofSeconds(5),
         Duration.ofSeconds(30), Duration.ofSeconds(3), Duration.ofSeconds(10), null, null, Duration.ofSeconds(10),
-        false, 0);
+        false, 0, DEFAULT_RESPONSE_CACHE_BYTES);
   }
 
   public static ServerConfig fromEnvironment(Map<String, String> env) {
@@ -78,7 +83,8 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
         cert == null ? null : new Tls(cert, key, clientCa),
         millis(env, "METAHOOKS_FILE_CHECK_INTERVAL_MS", d.fileCheckInterval),
         "true".equalsIgnoreCase(env.getOrDefault("METAHOOKS_LOG_BODIES", "false").trim()),
-        (int) number(env, "METAHOOKS_MANAGEMENT_PORT", 0));
+        (int) number(env, "METAHOOKS_MANAGEMENT_PORT", 0),
+        number(env, "METAHOOKS_RESPONSE_CACHE_BYTES", d.responseCacheBytes));
   }
 
   private static int defaultConcurrency() {
@@ -87,37 +93,42 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
 
   public ServerConfig withPort(int value) {
     return new ServerConfig(value, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes);
   }
 
   public ServerConfig withMaxBodyBytes(long value) {
     return new ServerConfig(port, value, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes);
   }
 
   public ServerConfig withLimits(int concurrentHooks, Duration deadline, Duration idle) {
     return new ServerConfig(port, maxBodyBytes, concurrentHooks, deadline, idle, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes);
   }
 
   public ServerConfig withShutdown(Duration delay, Duration timeout) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, delay,
-        timeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort);
+        timeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes);
   }
 
   public ServerConfig withSecurity(Path token, Tls https, Duration checkInterval) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, token, https, checkInterval, logBodies, managementPort);
+        shutdownTimeout, token, https, checkInterval, logBodies, managementPort, responseCacheBytes);
   }
 
   public ServerConfig withLogBodies(boolean value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, value, managementPort);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, value, managementPort, responseCacheBytes);
   }
 
   public ServerConfig withManagementPort(int value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, value);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, value, responseCacheBytes);
+  }
+
+  public ServerConfig withResponseCacheBytes(long value) {
+    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, value);
   }
 
   private static void require(boolean condition, String message) {

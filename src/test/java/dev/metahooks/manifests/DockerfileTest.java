@@ -115,6 +115,52 @@ class DockerfileTest {
     assertThat(stage(1, "CMD")).as("CMD would become arguments of the server").isEmpty();
   }
 
+  /**
+   * The class-data archive is made in the runtime stage, by the runtime's JVM, from a training run of the jar
+   * the image runs, with the ENTRYPOINT's own JVM flags (an archive made with other flags or jars is ignored),
+   * and the ENTRYPOINT maps that same file.
+   */
+  @Test
+  void buildsTheClassDataArchiveThatTheEntrypointUses() throws IOException {
+    List<String> entrypoint = new ArrayList<>();
+    Json.MAPPER.readTree(stage(1, "ENTRYPOINT").get(0).arguments()).forEach(w -> entrypoint.add(w.asText()));
+    String archive = entrypoint.stream().filter(w -> w.startsWith("-XX:SharedArchiveFile=")).findFirst()
+        .map(w -> w.substring(w.indexOf('=') + 1)).orElseThrow(() -> new AssertionError("no archive: " + entrypoint));
+    String jar = entrypoint.get(entrypoint.size() - 1);
+
+    List<Instruction> runs = stage(1, "RUN").stream()
+        .filter(r -> r.arguments().contains("-XX:ArchiveClassesAtExit=")).toList();
+    assertThat(runs).as("one training run in the runtime stage").hasSize(1);
+    String training = runs.get(0).arguments();
+    assertThat(training).contains("-XX:ArchiveClassesAtExit=" + archive + " ", "-jar " + jar + " train ");
+    List<String> jvmFlags = entrypoint.subList(1, entrypoint.size() - 2).stream()
+        .filter(w -> !w.startsWith("-XX:SharedArchiveFile=")).toList();
+    for (String flag : jvmFlags) {
+      assertThat(training).as("the training run has the ENTRYPOINT's flag %s", flag).contains(" " + flag + " ");
+    }
+
+    // Trained on the golden fixtures, bound from the build stage: nothing of them stays in the image.
+    java.util.regex.Matcher mount = java.util.regex.Pattern.compile(
+        "--mount=type=bind,from=build,source=(\\S+),target=(\\S+)").matcher(training);
+    assertThat(mount.find()).as("fixtures bound from the build stage in %s", training).isTrue();
+    String workdir = stage(0, "WORKDIR").get(0).arguments();
+    assertThat(mount.group(1)).isEqualTo(workdir + "/src/test/resources/fixtures");
+    assertThat(training).contains(" train " + mount.group(2));
+    assertThat(PROJECT.resolve("src/test/resources/fixtures/hello-world/sync")).isDirectory();
+
+    // Made while still root (the user cannot write /app), readable by the user afterwards.
+    List<String> runtime = instructions().stream().filter(i -> i.stage() == 1).map(Instruction::keyword).toList();
+    int user = runtime.indexOf("USER");
+    int made = -1;
+    for (int i = 0; i < runtime.size(); i++) {
+      if (instructions().stream().filter(x -> x.stage() == 1).toList().get(i).arguments().contains("ArchiveClassesAtExit")) {
+        made = i;
+      }
+    }
+    assertThat(made).isBetween(0, user);
+    assertThat(training).contains("chmod 0444 " + archive);
+  }
+
   @Test
   void runsAsTheNonRootUserAndPortTheDeploymentNames() throws IOException {
     List<Instruction> users = stage(1, "USER");

@@ -71,6 +71,25 @@ class MetacontrollerManifestsTest {
     }));
   }
 
+  /**
+   * The server tags every 200 with an ETag and answers a matching If-None-Match with 304, so every hook asks
+   * Metacontroller to use them. Its cache timeout and cleanup go together: with only the timeout set,
+   * Metacontroller dereferences the missing cleanup interval (contract 2.3).
+   */
+  @TestFactory
+  Stream<DynamicTest> everyHookUsesETags() {
+    return controllers.stream().map(controller -> DynamicTest.dynamicTest(name(controller), () -> {
+      for (Map.Entry<String, JsonNode> hook : controller.at("/spec/hooks").properties()) {
+        JsonNode etag = hook.getValue().at("/webhook/etag");
+        assertThat(etag.path("enabled").asBoolean()).as("%s webhook.etag.enabled", hook.getKey()).isTrue();
+        assertThat(etag.has("cacheTimeoutSeconds")).as("%s: cacheTimeoutSeconds and cacheCleanupSeconds together",
+            hook.getKey()).isEqualTo(etag.has("cacheCleanupSeconds"));
+        assertThat(etag.path("cacheTimeoutSeconds").asInt(1)).as("%s cacheTimeoutSeconds", hook.getKey()).isPositive();
+        assertThat(etag.path("cacheCleanupSeconds").asInt(1)).as("%s cacheCleanupSeconds", hook.getKey()).isPositive();
+      }
+    }));
+  }
+
   @Test
   void everyHookTheServerServesIsWired() {
     Set<String> wired = new TreeSet<>();

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Start-up time: from process start to the first successful sync (hello-world), median of 5 runs, with the JVM
+# flags of the Dockerfile's ENTRYPOINT, without and with the application class-data archive the image builds.
+# Each JDK gets its own archive from a training run (`metahooks train`), as the image does.
+#   scripts/startup.sh [runs]        JDKs: JAVA17 (default: java on PATH), JAVA25 (default: Temurin 25 if present)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+java17=${JAVA17:-$(command -v java)}
+java25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+mvn -B -q -DskipTests package
+mkdir -p target/startup
+
+python3 - "$runs" "$java17" "$java25" <<'PY'
+import json, os, re, statistics, subprocess, sys, time, http.client, socket
+
+runs, java17, java25 = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+# The ENTRYPOINT of the Dockerfile, its /app paths mapped onto target/.
+entry = next(l for l in open("Dockerfile") if l.startswith("ENTRYPOINT"))
+words = json.loads(entry[len("ENTRYPOINT"):].strip())
+flags = [w.replace("/app/", "target/") for w in words[1:-2]]
+archive_flag = next((f for f in flags if f.startswith("-XX:SharedArchiveFile=")), None)
+plain_flags = [f for f in flags if f != archive_flag]
+body = open("src/test/resources/fixtures/hello-world/sync/01-first-sync.request.json", "rb").read()
+env = dict(os.environ, METAHOOKS_LOG_LEVEL="warn", METAHOOKS_SHUTDOWN_DELAY_MS="0")
+
+def free_port():
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close(); return port
+
+def first_sync(java, jvm_flags):
+    port = free_port()
+    started = time.perf_counter()
+    proc = subprocess.Popen([java, *jvm_flags, "-jar", "target/metahooks.jar"],
+                            env=dict(env, METAHOOKS_PORT=str(port)), stdout=subprocess.DEVNULL,
+                            stderr=open("target/startup/server.log", "ab"))
+    try:
+        while True:
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                c.request("POST", "/hello-world/sync", body, {"Content-Type": "application/json"})
+                if c.getresponse().status == 200:
+                    return time.perf_counter() - started
+            except OSError:
+                pass
+            if proc.poll() is not None:
+                raise SystemExit(f"server exited with {proc.returncode}; see target/startup/server.log")
+            time.sleep(0.002)
+    finally:
+        proc.terminate(); proc.wait()
+
+def train(java, archive, jvm_flags):
+    subprocess.run([java, f"-XX:ArchiveClassesAtExit={archive}", *jvm_flags, "-jar", "target/metahooks.jar",
+                    "train", "src/test/resources/fixtures"], env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=open("target/startup/train.log", "ab"))
+
+def measure(label, java, jvm_flags):
+    first_sync(java, jvm_flags)  # one unmeasured run: the page cache holds the jars afterwards
+    times = [first_sync(java, jvm_flags) * 1000 for _ in range(runs)]
+    print(f"{label:44s} median {statistics.median(times):6.0f} ms   min {min(times):5.0f}   max {max(times):5.0f}"
+          f"   runs {' '.join(f'{t:.0f}' for t in times)}", flush=True)
+
+print(f"flags of the Dockerfile: {' '.join(flags)}")
+for name, java in (("JDK 17", java17), ("JDK 25", java25)):
+    if not os.path.exists(java):
+        print(f"{name}: {java} not found, skipped"); continue
+    version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+    archive = f"target/startup/metahooks-{name.replace(' ', '')}.jsa"
+    if os.path.exists(archive):
+        os.remove(archive)
+    train(java, archive, plain_flags)
+    measure(f"{name} ({version}) without archive", java, plain_flags)
+    measure(f"{name} with the application archive", java, plain_flags + [f"-XX:SharedArchiveFile={archive}"])
+PY

@@ -1,0 +1,46 @@
+package dev.metahooks.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.testing.FixedSources;
+import java.io.IOException;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every benchmark request is one its hook answers with 200, and the sized ones have the size they say. */
+class BenchCaseTest {
+  private static final HookDispatcher DISPATCHER = new HookDispatcher(Catalog.controllers(FixedSources.INSTANCE));
+
+  static Stream<String> cases() {
+    return Stream.of("catset:10", "indexedjob:10", "service-per-pod:10", "global-configmap:10",
+        "configmap-propagation:10", "secret-propagation:10", "namespace-list:10", "configmap-list:10",
+        "bluegreen", "daemonjob", "hello-world", "update-strategy", "crd-roles", "clustered-parent",
+        "pod-name-label", "postgrescluster:dev-first-sync", "postgrescluster:ha-ready", "postgrescluster:customize");
+  }
+
+  @ParameterizedTest
+  @MethodSource("cases")
+  void isAnsweredWith200(String name) throws IOException {
+    BenchCase benchCase = BenchCase.of(name);
+    HookDispatcher.Answer answer = DISPATCHER.dispatch(benchCase.controller(), benchCase.hook(), benchCase.body());
+    assertThat(answer.status()).as("%s: %s", name, answer.body()).isEqualTo(200);
+    if (name.endsWith(":10")) {
+      JsonNode response = Json.MAPPER.valueToTree(answer.body());
+      int answered = response.has("children") ? response.get("children").size() : response.path("attachments").size();
+      JsonNode request = Json.MAPPER.readTree(benchCase.body());
+      int observed = 0;
+      for (String field : new String[] {"children", "attachments", "related"}) {
+        for (JsonNode group : request.path(field)) {
+          observed = Math.max(observed, group.size());
+        }
+      }
+      assertThat(observed).as("%s: the largest group of observed objects", name).isGreaterThanOrEqualTo(10);
+      assertThat(answered).as("%s: children answered", name).isPositive();
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.metahooks.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.metahooks.api.Json;
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.ServerConfig;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The whole in-process pipeline of one hook call, request bytes to response bytes, for every controller on
+ * realistic requests ({@link BenchCase}); beside it a baseline that only parses the same bytes into a Jackson
+ * tree and writes a tree of the response's size back, with Jackson as it comes (a plain ObjectMapper).
+ * pipeline / baseline is what the framework and the controller add to the JSON work any hook server must do.
+ *
+ * <p>{@code cached} is the same call answered from the response cache (a resync of an unchanged world): a hash
+ * of the request and a lookup.
+ *
+ * <p>{@code scripts/bench.sh} runs it; {@code scripts/bench.sh -p request=catset:1000} runs one case.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-Xms2g"})
+public class PipelineBenchmark {
+  @Param({
+      "catset:10", "catset:1000", "catset:10000",
+      "indexedjob:10", "indexedjob:1000", "indexedjob:10000",
+      "service-per-pod:10", "service-per-pod:1000", "service-per-pod:10000",
+      "global-configmap:10", "global-configmap:1000", "global-configmap:10000",
+      "configmap-propagation:10", "configmap-propagation:1000", "configmap-propagation:10000",
+      "secret-propagation:10", "secret-propagation:1000", "secret-propagation:10000",
+      "namespace-list:10", "namespace-list:1000", "namespace-list:10000",
+      "configmap-list:10", "configmap-list:1000", "configmap-list:10000",
+      "bluegreen", "daemonjob", "hello-world", "update-strategy", "crd-roles", "clustered-parent",
+      "pod-name-label", "postgrescluster:dev-first-sync", "postgrescluster:ha-ready", "postgrescluster:customize"})
+  public String request;
+
+  private BenchCase benchCase;
+  private HookDispatcher dispatcher;
+  private HookDispatcher caching;
+  private JsonNode responseTree;
+  private final ObjectMapper plainJackson = new ObjectMapper();
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    benchCase = BenchCase.of(request);
+    dispatcher = new HookDispatcher(Catalog.controllers());
+    caching = new HookDispatcher(Catalog.controllers(), 4 * ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES);
+    byte[] response = pipeline();
+    if (!caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag().equals(
+        caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag())
+        || caching.cacheHits() != 1) {
+      throw new IllegalStateException(request + " is not answered from the cache");
+    }
+    responseTree = plainJackson.readTree(response);
+    if (!benchCase.expectsStatus(dispatcher, 200)) {
+      throw new IllegalStateException(request + " is not answered with 200: " + new String(response));
+    }
+  }
+
+  /** What the server does with a request body it has read: parse, run the hook, write, hash for the ETag. */
+  @Benchmark
+  public byte[] pipeline() {
+    return dispatcher.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).body();
+  }
+
+  @Benchmark
+  public byte[] cached() {
+    return caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).body();
+  }
+
+  @Benchmark
+  public byte[] baseline() throws IOException {
+    JsonNode tree = plainJackson.readTree(benchCase.body());
+    return tree == null ? null : plainJackson.writeValueAsBytes(responseTree);
+  }
+}
