@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start-up time: from process start to the first successful sync (hello-world), median of 5 runs, with the JVM
 # flags of the Dockerfile's ENTRYPOINT, without and with the application class-data archive the image builds.
-# Each JDK gets its own archive from a training run (`metahooks train`), as the image does.
+# Each JDK gets its own archive from a training run (`metahooks train`), as the image does; JDK 25 also an AOT cache.
 #   scripts/startup.sh [runs]        JDKs: JAVA17 (default: java on PATH), JAVA25 (default: Temurin 25 if present)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +49,7 @@ def first_sync(java, jvm_flags):
         proc.terminate(); proc.wait()
 
 def train(java, archive, jvm_flags):
-    subprocess.run([java, f"-XX:ArchiveClassesAtExit={archive}", *jvm_flags, "-jar", "target/metahooks.jar",
+    subprocess.run([java, f"-XX:ArchiveClassesAtExit={archive}", "-Xlog:cds=error", *jvm_flags, "-jar", "target/metahooks.jar",
                     "train", "src/test/resources/fixtures"], env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=open("target/startup/train.log", "ab"))
 
@@ -70,4 +70,12 @@ for name, java in (("JDK 17", java17), ("JDK 25", java25)):
     train(java, archive, plain_flags)
     measure(f"{name} ({version}) without archive", java, plain_flags)
     measure(f"{name} with the application archive", java, plain_flags + [f"-XX:SharedArchiveFile={archive}"])
+    if name == "JDK 25":  # JDK 25 can also keep classes linked and profiled: an AOT cache (JEP 483, 514)
+        cache = "target/startup/metahooks-JDK25.aot"
+        if os.path.exists(cache):
+            os.remove(cache)
+        subprocess.run([java, f"-XX:AOTCacheOutput={cache}", "-Xlog:aot=error", "-Xlog:cds=error", *plain_flags,
+                        "-jar", "target/metahooks.jar", "train", "src/test/resources/fixtures"], env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=open("target/startup/train.log", "ab"))
+        measure(f"{name} with an AOT cache (-XX:AOTCache)", java, plain_flags + [f"-XX:AOTCache={cache}"])
 PY
