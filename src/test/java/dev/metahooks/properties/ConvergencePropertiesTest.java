@@ -154,8 +154,9 @@ class ConvergencePropertiesTest {
 
   @Provide
   Arbitrary<PodPolicy> podPolicies() {
-    return Arbitraries.of(PodPolicy.ready(), PodPolicy.succeeded(), PodPolicy.failed(),
-        PodPolicy.pendingFor(2, PodPolicy.succeeded()));
+    // Not PodPolicy.pendingFor: it counts steps in the policy without writing anything, so a round in which a
+    // Pod only waits looks settled to the emulator although the Pod will move on later.
+    return Arbitraries.of(PodPolicy.ready(), PodPolicy.succeeded(), PodPolicy.failed());
   }
 
   @Property(tries = TRIES)
