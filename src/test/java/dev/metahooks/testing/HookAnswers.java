@@ -19,6 +19,15 @@ public final class HookAnswers {
     return new Answer(answer.status(), Json.MAPPER.valueToTree(answer.body()));
   }
 
+  /** The same, for a request held as a JSON tree (a fixture a test has edited). */
+  public static Answer call(String controller, String hook, JsonNode request) {
+    try {
+      return call(controller, hook, Json.MAPPER.writeValueAsBytes(request));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   public static boolean served(String controller, String hook) {
     return DISPATCHER.serves(controller, hook);
   }

@@ -3,7 +3,6 @@ package dev.metahooks.controllers.configmaplist;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.testing.HookAnswers;
 import dev.metahooks.testing.Resources;
 import java.util.function.Consumer;
@@ -49,11 +48,7 @@ class ConfigMapListControllerTest {
   }
 
   private static HookAnswers.Answer call(String hook, ObjectNode request) {
-    try {
-      return HookAnswers.call("configmap-list", hook, Json.MAPPER.writeValueAsBytes(request));
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    return HookAnswers.call("configmap-list", hook, request);
   }
 
   private static void assertRefused(String fixture, Consumer<ObjectNode> breakIt, String field) {
