@@ -22,11 +22,14 @@ public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectM
     ObjectNode parent = Fields.requireObject(body, "parent", "parent");
     Fields.requireIdentity(parent, "parent");
     boolean finalizing = Fields.optionalBoolean(body, "finalizing", "finalizing", hook == Hook.FINALIZE);
+    if (finalizing) {
+      FinalizeCall.requireReasonForComposite(controller, parent);
+    }
     HookVersion version = HookVersion.of(controller, finalizing);
     String namespace = parent.path("metadata").path("namespace").asText("");
     return new CompositeRequest(controller, parent,
-        ObjectMap.read(body.get("children"), "children", true, version, namespace),
-        ObjectMap.read(body.get("related"), "related", false, version, namespace),
+        ObjectMap.readOwned(body.get("children"), "children", version, namespace),
+        ObjectMap.readRelated(body.get("related"), "related", version, namespace),
         finalizing, version);
   }
 

@@ -14,11 +14,14 @@ public record DecoratorRequest(ObjectNode controller, ObjectNode object, ObjectM
     ObjectNode object = Fields.requireObject(body, "object", "object");
     Fields.requireIdentity(object, "object");
     boolean finalizing = Fields.optionalBoolean(body, "finalizing", "finalizing", hook == Hook.FINALIZE);
+    if (finalizing) {
+      FinalizeCall.requireReasonForDecorator(controller, object);
+    }
     HookVersion version = HookVersion.of(controller, finalizing);
     String namespace = object.path("metadata").path("namespace").asText("");
     return new DecoratorRequest(controller, object,
-        ObjectMap.read(body.get("attachments"), "attachments", true, version, namespace),
-        ObjectMap.read(body.get("related"), "related", false, version, namespace),
+        ObjectMap.readOwned(body.get("attachments"), "attachments", version, namespace),
+        ObjectMap.readRelated(body.get("related"), "related", version, namespace),
         finalizing, version);
   }
 

@@ -19,10 +19,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * inner key depends on the hook version and scopes (contract section 4). Each object's namespace is taken
  * from its metadata, or else from the key; a key that contradicts the object is refused, because it means
  * the request was built for another hook version.
+ *
+ * <p>What Metacontroller never sends is refused too, because a hook would read it as "nothing exists" and answer
+ * with children deleted or regenerated: a group that is {@code null}, and, for a namespaced parent, an object
+ * outside the parent's namespace where Metacontroller only sends that namespace (children and attachments
+ * always: it lists them in the parent's namespace; related objects in v1, whose request drops the others).
  */
 public final class ObjectMap {
   /** One observed object with its resolved identity; namespace is "" for cluster-scoped objects. */
   public record Entry(String key, String namespace, String name, ObjectNode object) {}
+
+  /** Which objects a map holds, and so what Metacontroller guarantees about them. */
+  private enum Role {
+    /** Children or attachments: a group for every declared type, all in a namespaced parent's namespace. */
+    OWNED,
+    /** Objects chosen by the customize hook: only groups of evaluated rules; v2 may cross namespaces. */
+    RELATED
+  }
 
   private final String field;
   private final boolean everyGroupSent;
@@ -41,33 +54,58 @@ public final class ObjectMap {
     return kind + "." + apiVersion;
   }
 
-  /**
-   * Reads an object map.
-   *
-   * @param everyGroupSent true for children and attachments: Metacontroller sends a (possibly empty) group for
-   *     every declared type, so a missing group means the request is incomplete, not that nothing exists
-   * @param parentNamespace the parent's namespace, "" for a cluster-scoped parent
-   */
-  static ObjectMap read(JsonNode node, String field, boolean everyGroupSent, HookVersion version,
+  /** Reads {@code children} or {@code attachments}; {@code parentNamespace} is "" for a cluster-scoped parent. */
+  static ObjectMap readOwned(JsonNode node, String field, HookVersion version, String parentNamespace) {
+    return read(node, field, Role.OWNED, version, parentNamespace);
+  }
+
+  /** Reads {@code related}; {@code parentNamespace} is "" for a cluster-scoped parent. */
+  static ObjectMap readRelated(JsonNode node, String field, HookVersion version, String parentNamespace) {
+    return read(node, field, Role.RELATED, version, parentNamespace);
+  }
+
+  private static ObjectMap read(JsonNode node, String field, Role role, HookVersion version,
       String parentNamespace) {
+    // Only the parent's namespace: Metacontroller lists owned objects there, and v1 drops related ones elsewhere.
+    String onlyNamespace = !parentNamespace.isEmpty() && (role == Role.OWNED || version == HookVersion.V1)
+        ? parentNamespace : null;
     Map<String, List<Entry>> groups = new LinkedHashMap<>();
     if (node != null && !node.isNull()) {
       ObjectNode outer = Fields.asObject(node, field);
       for (Map.Entry<String, JsonNode> group : outer.properties()) {
-        if (group.getValue().isNull()) {
-          groups.put(group.getKey(), List.of());
-          continue;
-        }
         String groupPath = field + "['" + group.getKey() + "']";
+        if (group.getValue().isNull()) {
+          throw new InvalidRequestException(groupPath,
+              "is null; Metacontroller sends every group as an object, {} when it is empty");
+        }
         ObjectNode inner = Fields.asObject(group.getValue(), groupPath);
         List<Entry> entries = new ArrayList<>(inner.size());
         for (Map.Entry<String, JsonNode> item : inner.properties()) {
-          entries.add(entry(item.getKey(), item.getValue(), groupPath, version, parentNamespace));
+          Entry entry = entry(item.getKey(), item.getValue(), groupPath, version, parentNamespace);
+          if (onlyNamespace != null) {
+            requireNamespace(entry, onlyNamespace, groupPath, role);
+          }
+          entries.add(entry);
         }
         groups.put(group.getKey(), Collections.unmodifiableList(entries));
       }
     }
-    return new ObjectMap(field, everyGroupSent, groups);
+    return new ObjectMap(field, role == Role.OWNED, groups);
+  }
+
+  /** An object of a namespaced parent that must say, in its metadata, that it is in the parent's namespace. */
+  private static void requireNamespace(Entry entry, String parentNamespace, String groupPath, Role role) {
+    JsonNode declared = entry.object().get("metadata").get("namespace");
+    if (declared != null && parentNamespace.equals(declared.textValue())) {
+      return;
+    }
+    String found = declared == null || declared.isNull() || declared.textValue().isEmpty()
+        ? "is missing" : "is '" + declared.textValue() + "'";
+    String why = role == Role.OWNED
+        ? "Metacontroller sends a namespaced parent only children in its own namespace '" + parentNamespace + "'"
+        : "hook version v1 sends a namespaced parent only related objects in its own namespace '"
+            + parentNamespace + "'";
+    throw new InvalidRequestException(groupPath + "['" + entry.key() + "'].metadata.namespace", found + "; " + why);
   }
 
   /** One object of a group; the field path of an error message is only built for an error. */

@@ -35,9 +35,51 @@ class ObjectMapTest {
   }
 
   @Test
-  void v1ObjectsWithoutANamespaceTakeTheParentsNamespace() {
-    CompositeRequest r = request("v1", "shop", "{'Pod.v1': {'web-0': {'metadata': {'name': 'web-0'}}}}", "{}");
-    assertThat(r.children().get("v1", "Pod", "shop", "web-0")).isPresent();
+  void childrenOfANamespacedParentMustSayTheyAreInItsNamespace() {
+    // Metacontroller lists them in the parent's namespace; an object without one is not what it observed, and
+    // a hook that looked it up in the parent's namespace would regenerate it (a Secret) or drop it.
+    for (String version : new String[] {"v1", "v2"}) {
+      String key = version.equals("v1") ? "web-0" : "shop/web-0";
+      assertThatThrownBy(() -> request(version, "shop",
+          "{'Pod.v1': {'" + key + "': {'metadata': {'name': 'web-0'}}}}", "{}"))
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("children['Pod.v1']['" + key + "'].metadata.namespace: is missing")
+          .hasMessageContaining("only children in its own namespace 'shop'");
+    }
+    assertThatThrownBy(() -> request("v1", "shop",
+        "{'Pod.v1': {'web-0': {'metadata': {'name': 'web-0', 'namespace': ''}}}}", "{}"))
+        .hasMessageContaining("children['Pod.v1']['web-0'].metadata.namespace: is missing");
+    assertThatThrownBy(() -> request("v2", "shop",
+        "{'Pod.v1': {'other/web-0': {'metadata': {'name': 'web-0', 'namespace': 'other'}}}}", "{}"))
+        .isInstanceOf(InvalidRequestException.class)
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("children['Pod.v1']['other/web-0'].metadata.namespace");
+  }
+
+  @Test
+  void relatedObjectsOfANamespacedParentStayInItsNamespaceInV1Only() {
+    assertThatThrownBy(() -> request("v1", "shop", "{}",
+        "{'Secret.v1': {'creds': {'metadata': {'name': 'creds'}}}}"))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("related['Secret.v1']['creds'].metadata.namespace: is missing; hook version v1");
+    assertThatThrownBy(() -> request("v1", "shop", "{}",
+        "{'Secret.v1': {'other/creds': {'metadata': {'name': 'creds', 'namespace': 'other'}}}}"))
+        .hasMessageContaining("metadata.namespace: is 'other'");
+    // v2 sends other namespaces and cluster-scoped objects; a cluster-scoped parent sees every namespace.
+    assertThat(request("v2", "shop", "{}", "{'Secret.v1': {'other/creds': {'metadata': {'name': 'creds'}}},"
+        + " 'Namespace.v1': {'other': {'metadata': {'name': 'other'}}}}").related().get("v1", "Secret", "other",
+        "creds")).isPresent();
+    assertThat(request("v1", "", "{'ConfigMap.v1': {'one/cm': {'metadata': {'name': 'cm', 'namespace': 'one'}},"
+        + " 'cr': {'metadata': {'name': 'cr'}}}}", "{}").children().count("v1", "ConfigMap")).isEqualTo(2);
+  }
+
+  @Test
+  void aNullGroupIsRefusedNotReadAsEmpty() {
+    assertThatThrownBy(() -> request("v1", "shop", "{'Secret.v1': null}", "{}"))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("children['Secret.v1']: is null");
+    assertThatThrownBy(() -> request("v2", "", "{}", "{'Namespace.v1': null}"))
+        .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("related['Namespace.v1']");
   }
 
   @Test
@@ -55,8 +97,8 @@ class ObjectMapTest {
 
   @Test
   void v2KeysWithoutNamespaceInMetadataAreStillUnderstood() {
-    CompositeRequest r = request("v2", "shop", "{'Pod.v1': {'shop/web-0': {'metadata': {'name': 'web-0'}}}}", "{}");
-    assertThat(r.child("v1", "Pod", "web-0")).isPresent();
+    CompositeRequest r = request("v2", "shop", "{}", "{'Pod.v1': {'other/web-0': {'metadata': {'name': 'web-0'}}}}");
+    assertThat(r.related().get("v1", "Pod", "other", "web-0")).isPresent();
   }
 
   @Test
@@ -105,7 +147,7 @@ class ObjectMapTest {
 
   @Test
   void listsKeepTheRequestOrder() {
-    CompositeRequest r = request("v1", "shop", "{'Pod.v1': {'b': {'metadata': {'name': 'b'}},"
+    CompositeRequest r = request("v1", "", "{'Pod.v1': {'b': {'metadata': {'name': 'b'}},"
         + " 'a': {'metadata': {'name': 'a'}}, 'c': {'metadata': {'name': 'c'}}}}", "{}");
     assertThat(r.children().keys("v1", "Pod")).containsExactly("b", "a", "c");
     assertThat(r.children().count("v1", "Pod")).isEqualTo(3);
@@ -114,7 +156,8 @@ class ObjectMapTest {
   @Test
   void finalizingDefaultsToTheHookCalledAndTheVersionFollowsIt() {
     ObjectNode body = json("{'controller': {'spec': {'hooks': {'sync': {'version': 'v1'}, 'finalize': {'version': 'v2'}}}},"
-        + " 'parent': {'metadata': {'name': 'p', 'namespace': 'ns'}}, 'children': {}}");
+        + " 'parent': {'metadata': {'name': 'p', 'namespace': 'ns', 'deletionTimestamp': '2026-01-01T00:00:00Z'}},"
+        + " 'children': {}}");
     assertThat(CompositeRequest.read(body, Hook.FINALIZE).finalizing()).isTrue();
     assertThat(CompositeRequest.read(body, Hook.FINALIZE).version()).isEqualTo(HookVersion.V2);
     assertThat(CompositeRequest.read(body, Hook.SYNC).version()).isEqualTo(HookVersion.V1);

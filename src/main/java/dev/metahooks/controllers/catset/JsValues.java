@@ -7,18 +7,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
-import java.util.regex.Pattern;
 
 /**
  * JSON values read the way the upstream CatSet hook (JavaScript) reads them, so that odd but accepted input
- * (the CatSet CRD has no schema) gives the same answer: truthiness, numeric conversion for comparisons,
- * number-to-text for names, and the JSON round trip that copies templates.
+ * (the CatSet CRD has no schema) gives the same answer: truthiness, number-to-text for names, and the JSON
+ * round trip that copies templates.
  */
 final class JsValues {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final Pattern DECIMAL =
-      Pattern.compile("[+-]?(Infinity|([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?)");
-  private static final Pattern RADIX = Pattern.compile("0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)");
 
   private JsValues() {}
 
@@ -38,47 +34,6 @@ final class JsValues {
       return !value.textValue().isEmpty();
     }
     return true;
-  }
-
-  /** JavaScript {@code Number(text)}: blank is 0, decimal, Infinity and 0x/0o/0b forms, anything else NaN. */
-  static double stringToNumber(String text) {
-    String s = strip(text);
-    if (s.isEmpty()) {
-      return 0;
-    }
-    if (DECIMAL.matcher(s).matches()) {
-      if (s.endsWith("Infinity")) {
-        return s.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-      }
-      return Double.parseDouble(s);
-    }
-    if (RADIX.matcher(s).matches()) {
-      int radix = switch (Character.toLowerCase(s.charAt(1))) {
-        case 'x' -> 16;
-        case 'o' -> 8;
-        default -> 2;
-      };
-      return new BigDecimal(new java.math.BigInteger(s.substring(2), radix)).doubleValue();
-    }
-    return Double.NaN;
-  }
-
-  /** Trims JavaScript white space and line terminators from both ends. */
-  private static String strip(String text) {
-    int start = 0;
-    int end = text.length();
-    while (start < end && isJsSpace(text.charAt(start))) {
-      start++;
-    }
-    while (end > start && isJsSpace(text.charAt(end - 1))) {
-      end--;
-    }
-    return text.substring(start, end);
-  }
-
-  private static boolean isJsSpace(char c) {
-    return c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r' || c == ' ' || c == 0xA0
-        || c == 0xFEFF || c == 0x2028 || c == 0x2029 || Character.getType(c) == Character.SPACE_SEPARATOR;
   }
 
   /** JavaScript {@code String(number)}: the shortest digits that read back as the same number. */

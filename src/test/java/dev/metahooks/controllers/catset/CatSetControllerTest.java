@@ -67,18 +67,16 @@ class CatSetControllerTest {
   }
 
   @Test
-  void replicasAsTextScalesUpButNeverDown() {
-    // "1" compares as 1 but is never strictly equal to the ready count, so upstream never removes a Pod.
-    CompositeResponse response = sync("{\"replicas\":\"1\",\"template\":" + TEMPLATE + "}",
-        List.of(pod("web-0", "Running", "True"), pod("web-1", "Running", "True")), false);
-    assertThat(names(response)).containsExactly("web-1", "web-0");
-  }
-
-  @Test
-  void withoutReplicasExistingPodsStayAndNothingIsAdded() {
-    CompositeResponse response = sync("{\"template\":" + TEMPLATE + ",\"volumeClaimTemplates\":" + CLAIMS + "}",
-        List.of(pod("web-0", "Running", "True")), false);
-    assertThat(names(response)).containsExactly("web-0");
+  void replicasThatAreNotANumberAreRefusedInsteadOfDroppingEveryClaim() {
+    // Upstream compares spec.replicas as JavaScript does: absent or "three" is NaN, so every PersistentVolumeClaim
+    // (and with it the data) was dropped. A deliberate deviation: the spec is refused and nothing changes.
+    for (String replicas : new String[] {"", "\"replicas\":null,", "\"replicas\":\"1\",", "\"replicas\":\"three\",",
+        "\"replicas\":true,", "\"replicas\":[3],"}) {
+      assertThatThrownBy(() -> sync("{" + replicas + "\"template\":" + TEMPLATE + ",\"volumeClaimTemplates\":" + CLAIMS
+          + "}", List.of(pod("web-0", "Running", "True")), false))
+          .as(replicas).isInstanceOf(InvalidRequestException.class)
+          .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("parent.spec.replicas");
+    }
   }
 
   @Test
@@ -115,7 +113,7 @@ class CatSetControllerTest {
         + ",\"volumeClaimTemplates\":[{\"metadata\":{}}]}", List.of(), false))
         .extracting(e -> ((InvalidRequestException) e).field())
         .isEqualTo("parent.spec.volumeClaimTemplates[0].metadata.name");
-    assertThatThrownBy(() -> sync("{\"replicas\":\"Infinity\",\"template\":" + TEMPLATE
+    assertThatThrownBy(() -> sync("{\"replicas\":1e300,\"template\":" + TEMPLATE
         + ",\"volumeClaimTemplates\":" + CLAIMS + "}", List.of(), false))
         .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("parent.spec.replicas");
   }
@@ -125,6 +123,9 @@ class CatSetControllerTest {
     body.putObject("parent").put("apiVersion", "ctl.enisoc.com/v1").put("kind", "CatSet")
         .<ObjectNode>set("spec", read(spec))
         .putObject("metadata").put("name", "web").put("namespace", "default");
+    if (finalizing) {
+      ((ObjectNode) body.path("parent").path("metadata")).put("deletionTimestamp", "2026-11-30T10:00:00Z");
+    }
     ObjectNode children = body.putObject("children");
     ObjectNode podMap = children.putObject("Pod.v1");
     pods.forEach(pod -> podMap.set(pod.path("metadata").path("name").asText(), pod));

@@ -33,30 +33,6 @@ class JsValuesTest {
     assertThat(JsValues.numberToString(-0.0)).isEqualTo("0");
   }
 
-  @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "3 | 3",
-      "' 2 ' | 2",
-      "'' | 0",
-      "'   ' | 0",
-      "1e3 | 1000",
-      "5. | 5",
-      ".5 | 0.5",
-      "+3 | 3",
-      "0x1F | 31",
-      "0b101 | 5",
-      "0o17 | 15",
-      "-Infinity | -Infinity"})
-  void readsStringsAsJavaScriptNumberDoes(String text, double expected) {
-    assertThat(JsValues.stringToNumber(text)).isEqualTo(expected);
-  }
-
-  @ParameterizedTest
-  @CsvSource({"abc", "3px", "-0x1", "1_000", "NaN", "0x", "3d", "infinity"})
-  void readsOtherStringsAsNaN(String text) {
-    assertThat(JsValues.stringToNumber(text)).isNaN();
-  }
-
   @Test
   void truthinessFollowsJavaScript() {
     for (String falsy : new String[] {"null", "false", "0", "0.0", "\"\""}) {
