@@ -17,6 +17,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Prometheus metrics: per controller and hook, {@code metahooks_hook_requests_total} by outcome and the
@@ -67,6 +68,12 @@ public final class HookMetrics implements AutoCloseable {
         .description("Response cache lookups by result").tag("result", "hit").register(registry);
     FunctionCounter.builder("metahooks.response.cache.lookups", dispatcher, HookDispatcher::cacheMisses)
         .description("Response cache lookups by result").tag("result", "miss").register(registry);
+  }
+
+  /** Hook calls in flight: being read, run or written. */
+  public void watchActive(AtomicInteger active) {
+    Gauge.builder("metahooks.hook.calls.active", active, AtomicInteger::get)
+        .description("Hook calls being read, run or written").register(registry);
   }
 
   public void record(String controller, String hook, String outcome, Duration elapsed) {

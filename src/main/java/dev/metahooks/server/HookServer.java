@@ -77,6 +77,7 @@ public final class HookServer implements AutoCloseable {
     this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes());
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(dispatcher);
+    metrics.watchActive(active);
     Thread warmUp = new Thread(HookDispatcher::warmUp, "warm-up");
     warmUp.setDaemon(true);
     warmUp.start();

@@ -2,40 +2,85 @@ package dev.metahooks.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashSet;
-import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps Secret data out of logs. Hook requests and responses carry Secrets whole (children, related objects,
  * generated credentials); anything about a request that is logged goes through here first.
+ *
+ * <p>A Secret's values are in {@code data} and {@code stringData}, and again in the last-applied annotations that
+ * Metacontroller and {@code kubectl apply} write onto it (the whole object as JSON, an old password included). A
+ * Secret is an object of {@code kind: Secret}, or any object of a {@code Secret.v1} group of an object map, which
+ * names the kind even when the object does not.
  */
 public final class Redaction {
   static final String REDACTED = "<redacted>";
+  private static final Logger LOG = LoggerFactory.getLogger(Redaction.class);
   private static final int SHORTEST_SECRET = 4;
+  private static final List<String> VALUE_FIELDS = List.of("data", "stringData");
+  private static final List<String> LAST_APPLIED = List.of(
+      "metacontroller.k8s.io/last-applied-configuration", "kubectl.kubernetes.io/last-applied-configuration");
 
   private Redaction() {}
 
-  /** A copy of {@code body} in which every Secret's {@code data} and {@code stringData} values are replaced. */
+  /** A copy of {@code body} in which every Secret's values and last-applied annotations are replaced. */
   public static JsonNode redactSecrets(JsonNode body) {
     JsonNode copy = body.deepCopy();
-    forEachSecret(copy, values -> values.fields().forEachRemaining(field -> values.put(field.getKey(), REDACTED)));
+    int[] replaced = {0};
+    forEachSecret(copy, secret -> {
+      for (String field : VALUE_FIELDS) {
+        if (secret.get(field) instanceof ObjectNode values) {
+          values.fieldNames().forEachRemaining(name -> {
+            values.put(name, REDACTED);
+            replaced[0]++;
+          });
+        }
+      }
+      if (secret.path("metadata").get("annotations") instanceof ObjectNode annotations) {
+        for (String annotation : LAST_APPLIED) {
+          if (annotations.has(annotation)) {
+            annotations.put(annotation, REDACTED);
+            replaced[0]++;
+          }
+        }
+      }
+    });
+    if (replaced[0] > 0) {
+      LOG.atDebug().addKeyValue("values", replaced[0]).log("Secret values redacted");
+    }
     return copy;
   }
 
-  /** Every Secret value in {@code body}, as sent and base64-decoded, to mask wherever it could reappear. */
+  /**
+   * Every Secret value in {@code body}, as sent and base64-decoded, to mask wherever it could reappear; the values
+   * inside last-applied annotations too (an annotation that does not parse is masked whole).
+   */
   public static Set<String> secretValues(JsonNode body) {
     Set<String> found = new HashSet<>();
-    forEachSecret(body, values -> values.elements().forEachRemaining(value -> {
-      String text = value.asText();
-      if (text.length() >= SHORTEST_SECRET) {
-        found.add(text);
-        decoded(text).ifPresent(found::add);
+    forEachSecret(body, secret -> {
+      addValues(secret, found);
+      JsonNode annotations = secret.path("metadata").path("annotations");
+      for (String annotation : LAST_APPLIED) {
+        String applied = annotations.path(annotation).textValue();
+        if (applied != null) {
+          Optional<JsonNode> parsed = parse(applied);
+          parsed.ifPresent(object -> addValues(object, found));
+          if (parsed.isEmpty() && applied.length() >= SHORTEST_SECRET) {
+            found.add(applied);
+          }
+        }
       }
-    }));
+    });
     return found;
   }
 
@@ -51,33 +96,57 @@ public final class Redaction {
     return masked;
   }
 
-  private interface ValuesVisitor {
-    void visit(ObjectNode values);
+  private interface SecretVisitor {
+    void visit(ObjectNode secret);
   }
 
-  private static void forEachSecret(JsonNode node, ValuesVisitor visitor) {
-    if (node.isObject()) {
-      if ("Secret".equals(node.path("kind").asText())) {
-        for (String field : new String[] {"data", "stringData"}) {
-          if (node.get(field) instanceof ObjectNode values) {
-            visitor.visit(values);
+  private static void addValues(JsonNode secret, Set<String> found) {
+    for (String field : VALUE_FIELDS) {
+      secret.path(field).elements().forEachRemaining(value -> {
+        String text = value.asText();
+        if (text.length() >= SHORTEST_SECRET) {
+          found.add(text);
+          decoded(text).ifPresent(found::add);
+        }
+      });
+    }
+  }
+
+  private static void forEachSecret(JsonNode node, SecretVisitor visitor) {
+    if (node instanceof ObjectNode object) {
+      if ("Secret".equals(object.path("kind").asText())) {
+        visitor.visit(object);
+      }
+      for (Map.Entry<String, JsonNode> field : object.properties()) {
+        if (field.getKey().startsWith("Secret.") && field.getValue() instanceof ObjectNode group) {
+          for (JsonNode secret : group) { // an object map's group of Secrets, keyed by name
+            if (secret instanceof ObjectNode s && !"Secret".equals(s.path("kind").asText())) {
+              visitor.visit(s);
+            }
           }
         }
-      }
-      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-        forEachSecret(it.next().getValue(), visitor);
+        forEachSecret(field.getValue(), visitor);
       }
     } else if (node.isArray()) {
       node.elements().forEachRemaining(child -> forEachSecret(child, visitor));
     }
   }
 
-  private static java.util.Optional<String> decoded(String base64) {
+  private static Optional<JsonNode> parse(String json) {
+    try {
+      JsonNode node = Json.MAPPER.readTree(json);
+      return node != null && node.isObject() ? Optional.of(node) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<String> decoded(String base64) {
     try {
       String text = new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
-      return text.length() >= SHORTEST_SECRET ? java.util.Optional.of(text) : java.util.Optional.empty();
+      return text.length() >= SHORTEST_SECRET ? Optional.of(text) : Optional.empty();
     } catch (IllegalArgumentException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 }

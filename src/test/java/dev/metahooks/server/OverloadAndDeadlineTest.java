@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.Poll;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -57,8 +58,12 @@ class OverloadAndDeadlineTest {
 
   /** A fresh client each time: a connection the server closed while draining must not be reused. */
   private CompletableFuture<HttpResponse<String>> post(String path) {
+    return post(path, BODY);
+  }
+
+  private CompletableFuture<HttpResponse<String>> post(String path, String body) {
     return HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -130,16 +135,16 @@ class OverloadAndDeadlineTest {
     start(ServerConfig.defaults().withLimits(4, Duration.ofSeconds(10), Duration.ofSeconds(30))
         .withShutdown(Duration.ofMillis(300), Duration.ofSeconds(5)));
     CompletableFuture<HttpResponse<String>> inFlight = post("/blocking/sync");
-    while (entered.getCount() == 2) {
-      Thread.sleep(10);
-    }
+    Poll.until("the call to enter the hook", () -> entered.getCount() < 2);
     Thread stopper = new Thread(server::shutdownGracefully);
     stopper.start();
-    Thread.sleep(100);
-    HttpResponse<String> readiness = client.send(HttpRequest.newBuilder(
-        URI.create("http://localhost:" + server.port() + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(readiness.statusCode()).isEqualTo(503);
-    Thread.sleep(400); // past the delay: new calls are refused while the one in flight goes on
+    Poll.until("readiness to fail", () -> client.send(HttpRequest.newBuilder(
+        URI.create("http://localhost:" + server.port() + "/readyz")).build(), HttpResponse.BodyHandlers.discarding())
+        .statusCode() == 503);
+    // During the delay calls are still served (a body that is not JSON gets its 400 without blocking); past it,
+    // new calls are refused while the one in flight goes on.
+    Poll.until("new calls to be refused", () -> post("/blocking/sync", "not json").get(5, TimeUnit.SECONDS)
+        .statusCode() != 400);
     HttpResponse<String> refused = post("/blocking/sync").get(5, TimeUnit.SECONDS);
     assertThat(refused.statusCode()).isEqualTo(503);
     assertThat(refused.body()).contains("shutting_down");

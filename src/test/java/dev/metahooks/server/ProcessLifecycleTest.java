@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,14 +56,17 @@ class ProcessLifecycleTest {
       builder.environment().put(env[i], env[i + 1]);
     }
     process = builder.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (System.nanoTime() < deadline) {
-      if (status("/readyz") == 200) {
-        return;
+    Poll.until("readiness of the process", () -> {
+      if (!process.isAlive()) {
+        throw new AssertionError("the process exited: " + Files.readString(dir.resolve("stderr.log")));
       }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("not ready: " + Files.readString(dir.resolve("stderr.log")));
+      return status("/readyz") == 200;
+    });
+  }
+
+  private String get(String path) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+        .build(), HttpResponse.BodyHandlers.ofString()).body();
   }
 
   private int status(String path) {
@@ -103,12 +107,12 @@ class ProcessLifecycleTest {
           + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
       out.write(body, 0, half);
       out.flush();
-      Thread.sleep(200); // the call is in flight, its body half sent
+      Poll.until("the call to be in flight, its body half sent",
+          () -> get("/metrics").contains("metahooks_hook_calls_active 1.0"));
 
       process.destroy(); // SIGTERM
       long stopping = System.nanoTime();
-      Thread.sleep(200);
-      assertThat(status("/readyz")).as("readiness fails first").isEqualTo(503);
+      Poll.until("readiness to fail first", () -> status("/readyz") == 503);
       assertThat(status("/healthz")).as("the process still serves").isEqualTo(200);
 
       out.write(body, half, body.length - half);
@@ -157,6 +161,31 @@ class ProcessLifecycleTest {
     assertThat(call.path("children").asInt()).isEqualTo(1);
     assertThat(call.path("durationMs").isNumber()).isTrue();
     assertThat(call.path("level").asText()).isEqualTo("INFO");
+  }
+
+  @Test
+  void aPostgresPasswordInALastAppliedAnnotationIsNeverLogged() throws Exception {
+    start("METAHOOKS_LOG_BODIES", "true");
+    byte[] request = Resources.bytes(Resources.path("fixtures/postgrescluster/sync/03-dev-ready.request.json"));
+    String password = "UlYwU2UxNVk3Ulo0Y3p2VFN4VUhMNVpOVng0R2dNNEk="; // the superuser's, base64
+    String decoded = new String(java.util.Base64.getDecoder().decode(password), StandardCharsets.UTF_8);
+    // The observed Secret carries it in data and again in Metacontroller's last-applied annotation.
+    JsonNode secret = Json.MAPPER.readTree(request).path("children").path("Secret.v1").path("pg-dev-superuser");
+    assertThat(secret.path("data").path("password").asText()).isEqualTo(password);
+    assertThat(secret.path("metadata").path("annotations").path("metacontroller.k8s.io/last-applied-configuration")
+        .asText()).contains(password);
+    HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://localhost:" + port + "/postgrescluster/sync")).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(request)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(reply.statusCode()).isEqualTo(200);
+    assertThat(reply.body()).as("the answer itself keeps the password").contains(password);
+    process.destroy();
+    process.waitFor(15, TimeUnit.SECONDS);
+
+    JsonNode bodies = logLines().stream().filter(l -> l.path("message").asText().equals("hook bodies"))
+        .findFirst().orElseThrow();
+    assertThat(bodies.path("request").asText()).contains("<redacted>");
+    assertThat(Files.readString(dir.resolve("stderr.log"))).doesNotContain(password, decoded);
   }
 
   @Test

@@ -36,4 +36,40 @@ class RedactionTest {
     // Values shorter than four characters are left alone: masking them would garble every message.
     assertThat(Redaction.mask("app", secrets)).isEqualTo("app");
   }
+
+  private static final String LAST_APPLIED = """
+      {"children": {"Secret.v1": {
+        "db-superuser": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db-superuser", "annotations": {
+          "metacontroller.k8s.io/last-applied-configuration":
+            "{\\"apiVersion\\":\\"v1\\",\\"data\\":{\\"password\\":\\"b2xkLXN1cGVyLXBhc3N3b3Jk\\"},\\"kind\\":\\"Secret\\"}",
+          "kubectl.kubernetes.io/last-applied-configuration": "{\\"stringData\\":{\\"token\\":\\"kubectl-applied-token\\"}}",
+          "note": "kept"}},
+          "data": {"password": "bmV3LXN1cGVyLXBhc3N3b3Jk"}},
+        "no-kind": {"metadata": {"name": "no-kind"}, "data": {"key": "c2VudC13aXRob3V0LWtpbmQ="}}}}}
+      """;
+
+  @Test
+  void lastAppliedAnnotationsOfSecretsAreRedactedToo() throws Exception {
+    JsonNode redacted = Redaction.redactSecrets(Json.MAPPER.readTree(LAST_APPLIED));
+    JsonNode secret = redacted.at("/children/Secret.v1/db-superuser");
+    assertThat(secret.at("/metadata/annotations/metacontroller.k8s.io~1last-applied-configuration").asText())
+        .isEqualTo("<redacted>");
+    assertThat(secret.at("/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration").asText())
+        .isEqualTo("<redacted>");
+    assertThat(secret.at("/metadata/annotations/note").asText()).isEqualTo("kept");
+    assertThat(redacted.at("/children/Secret.v1/no-kind/data/key").asText())
+        .as("an object of a Secret group is a Secret, kind or not").isEqualTo("<redacted>");
+    assertThat(redacted.toString()).doesNotContain("b2xkLXN1cGVyLXBhc3N3b3Jk", "kubectl-applied-token",
+        "bmV3LXN1cGVyLXBhc3N3b3Jk", "c2VudC13aXRob3V0LWtpbmQ=");
+  }
+
+  @Test
+  void valuesInsideLastAppliedAnnotationsAreMaskedInFreeText() throws Exception {
+    var secrets = Redaction.secretValues(Json.MAPPER.readTree(LAST_APPLIED));
+    // The annotation may hold the password before a rotation: neither it nor its decoded form may be logged.
+    String message = "old old-super-password b2xkLXN1cGVyLXBhc3N3b3Jk new new-super-password kubectl-applied-token"
+        + " sent-without-kind";
+    assertThat(Redaction.mask(message, secrets)).doesNotContain("old-super-password", "b2xkLXN1cGVyLXBhc3N3b3Jk",
+        "new-super-password", "kubectl-applied-token", "sent-without-kind");
+  }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.net.URI;
@@ -170,16 +171,7 @@ class SecurityTest {
   }
 
   private static void awaitStatus(Probe probe, int expected) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    int last = -1;
-    while (System.nanoTime() < deadline) {
-      last = probe.status();
-      if (last == expected) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    assertThat(last).as("never reached the expected state").isEqualTo(expected);
+    Poll.until("status " + expected, () -> probe.status() == expected);
   }
 
   /** A CA, a server certificate for localhost and a client certificate (EC P-256, quick to make), as PEM files. */
