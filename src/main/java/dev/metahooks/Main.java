@@ -3,6 +3,7 @@ package dev.metahooks;
 import dev.metahooks.cli.OfflineHook;
 import dev.metahooks.cli.Training;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.ConfigurationException;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
 
@@ -22,15 +23,15 @@ public final class Main {
     if (args.length > 0) {
       System.exit(OfflineHook.run(args, System.in, System.out, System.err));
     }
-    ServerConfig config;
+    HookServer server;
     try {
-      config = ServerConfig.fromEnvironment(System.getenv());
-    } catch (IllegalArgumentException e) {
+      server = new HookServer(ServerConfig.fromEnvironment(System.getenv()), Catalog.controllers()).start();
+    } catch (ConfigurationException e) {
+      // One line that names the setting, no stack trace: the fix is in the Deployment, not in the code.
       System.err.println("metahooks: " + e.getMessage());
       System.exit(2);
       return;
     }
-    HookServer server = new HookServer(config, Catalog.controllers()).start();
     // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully).
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownGracefully, "shutdown"));
   }

@@ -12,10 +12,16 @@ import org.slf4j.spi.SLF4JServiceProvider;
  * of standard error (standard output carries the offline CLI's answers). Key-value pairs given through
  * SLF4J's fluent API ({@code LOG.atInfo().addKeyValue("controller", name).log("hook call")}) become fields.
  *
- * <p>{@code METAHOOKS_LOG_LEVEL} sets the level (error, warn, info, debug; default info). Jetty and Javalin
- * log at warn and above unless the level is debug.
+ * <p>{@code METAHOOKS_LOG_LEVEL} sets the level of metahooks' own loggers (error, warn, info, debug; default
+ * info): at debug they tell the server's decisions (routing, admission, cache hits, redaction).
+ * {@code METAHOOKS_LIBRARY_LOG_LEVEL} sets the level of every other logger, Jetty's and Javalin's (default
+ * warn), so that debugging metahooks does not bury its lines under Jetty's internals.
  */
 public final class JsonLogging implements SLF4JServiceProvider {
+  public static final String LEVEL_VARIABLE = "METAHOOKS_LOG_LEVEL";
+  public static final String LIBRARY_LEVEL_VARIABLE = "METAHOOKS_LIBRARY_LOG_LEVEL";
+  private static final String OWN_LOGGERS = "dev.metahooks.";
+
   private final IMarkerFactory markers = new BasicMarkerFactory();
   private final MDCAdapter mdc = new NOPMDCAdapter();
   private ILoggerFactory loggers;
@@ -40,15 +46,16 @@ public final class JsonLogging implements SLF4JServiceProvider {
     return "2.0.99";
   }
 
-  @Override
-  public void initialize() {
-    LogLevel level = LogLevel.parse(System.getenv("METAHOOKS_LOG_LEVEL"));
-    JsonLogWriter writer = new JsonLogWriter(System.err);
-    loggers = name -> new JsonLogger(name, thresholdFor(name, level), writer);
+  /** Whether {@code text} names a level (error, warn, info, debug, trace; case and blanks ignored). */
+  public static boolean isLevel(String text) {
+    return LogLevel.named(text).isPresent();
   }
 
-  private static LogLevel thresholdFor(String name, LogLevel level) {
-    boolean library = name.startsWith("org.eclipse.jetty") || name.startsWith("io.javalin");
-    return library && level.compareTo(LogLevel.DEBUG) < 0 ? LogLevel.WARN : level;
+  @Override
+  public void initialize() {
+    LogLevel own = LogLevel.parse(System.getenv(LEVEL_VARIABLE), LogLevel.INFO);
+    LogLevel libraries = LogLevel.parse(System.getenv(LIBRARY_LEVEL_VARIABLE), LogLevel.WARN);
+    JsonLogWriter writer = new JsonLogWriter(System.err);
+    loggers = name -> new JsonLogger(name, name.startsWith(OWN_LOGGERS) ? own : libraries, writer);
   }
 }

@@ -1,7 +1,6 @@
 package dev.metahooks.server;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,10 +8,12 @@ import java.security.MessageDigest;
 
 /**
  * The token hook calls must carry as {@code Authorization: Bearer <token>}, as Metacontroller's
- * {@code authorization} endpoint config sends it (the Secret value, trimmed). Read from a file so a mounted
- * Secret can rotate it; compared in constant time.
+ * {@code authorization} endpoint config sends it (the Secret value, trimmed, after the config's {@code type} as
+ * written: the scheme is compared ignoring case, as RFC 9110 says). Read from a file so a mounted Secret can
+ * rotate it; the token is compared in constant time.
  */
 final class BearerToken {
+  private static final String SCHEME = "Bearer";
   private final Path file;
   private volatile byte[] expected;
 
@@ -27,12 +28,12 @@ final class BearerToken {
     try {
       token = Files.readString(file, StandardCharsets.UTF_8).trim();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the token file " + file, e);
+      throw new ConfigurationException("METAHOOKS_TOKEN_FILE: cannot read " + file + ": " + e.getMessage(), e);
     }
     if (token.isEmpty()) {
-      throw new IllegalStateException("the token file " + file + " is empty");
+      throw new ConfigurationException("METAHOOKS_TOKEN_FILE: " + file + " is empty");
     }
-    expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+    expected = token.getBytes(StandardCharsets.UTF_8);
   }
 
   Path file() {
@@ -40,7 +41,10 @@ final class BearerToken {
   }
 
   boolean accepts(String authorization) {
-    byte[] given = authorization == null ? new byte[0] : authorization.trim().getBytes(StandardCharsets.UTF_8);
-    return MessageDigest.isEqual(expected, given);
+    String header = authorization == null ? "" : authorization.trim();
+    int space = header.indexOf(' ');
+    boolean bearer = space == SCHEME.length() && header.regionMatches(true, 0, SCHEME, 0, space);
+    byte[] given = space < 0 ? new byte[0] : header.substring(space + 1).trim().getBytes(StandardCharsets.UTF_8);
+    return MessageDigest.isEqual(expected, given) & bearer;
   }
 }

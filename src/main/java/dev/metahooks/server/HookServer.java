@@ -9,6 +9,8 @@ import io.javalin.http.HandlerType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -153,31 +155,15 @@ public final class HookServer implements AutoCloseable {
   }
 
   private SslContextFactory.Server tlsContext(ServerConfig.Tls tls) {
-    SslContextFactory.Server context = new SslContextFactory.Server();
-    context.setKeyStore(PemFiles.keyStore(tls.certFile(), tls.keyFile()));
-    context.setKeyStorePassword(new String(PemFiles.PASSWORD));
-    List<java.nio.file.Path> files = new ArrayList<>(List.of(tls.certFile(), tls.keyFile()));
-    if (tls.clientCaFile() != null) {
-      context.setTrustStore(PemFiles.trustStore(tls.clientCaFile()));
-      context.setNeedClientAuth(true);
-      files.add(tls.clientCaFile());
-    }
-    watchers.add(new FileWatcher(config.fileCheckInterval(), "TLS certificate", files, () -> {
-      try {
-        context.reload(reloaded -> {
-          reloaded.setKeyStore(PemFiles.keyStore(tls.certFile(), tls.keyFile()));
-          if (tls.clientCaFile() != null) {
-            reloaded.setTrustStore(PemFiles.trustStore(tls.clientCaFile()));
-          }
-        });
-      } catch (Exception e) {
-        throw new IllegalStateException(e.getMessage(), e);
-      }
-    }));
-    return context;
+    TlsFiles files = new TlsFiles(tls);
+    watchers.add(new FileWatcher(config.fileCheckInterval(), "TLS certificate", files.files(), files::reload));
+    return files.context();
   }
 
+  /** Starts serving; a port that cannot be bound is a {@link ConfigurationException}. */
   public HookServer start() {
+    requireFree(config.port(), "METAHOOKS_PORT");
+    requireFree(config.managementPort(), "METAHOOKS_MANAGEMENT_PORT");
     app.start();
     ready = true;
     LOG.atInfo()
@@ -188,6 +174,20 @@ public final class HookServer implements AutoCloseable {
         .addKeyValue("controllers", String.join(",", dispatcher.controllers().stream().map(Controller::name).toList()))
         .log("metahooks listening");
     return this;
+  }
+
+  /** Tried before Jetty binds, which would log its failure as an error of its own before the one clear line. */
+  private void requireFree(int port, String variable) {
+    if (port == 0) {
+      return;
+    }
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true);
+      probe.bind(new InetSocketAddress(port));
+    } catch (IOException e) {
+      close();
+      throw new ConfigurationException("cannot listen on port " + port + " (" + variable + "): " + e.getMessage(), e);
+    }
   }
 
   /** The bound port (useful when started on port 0). */

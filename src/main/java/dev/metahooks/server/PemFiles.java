@@ -2,7 +2,6 @@ package dev.metahooks.server;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +9,8 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.spec.PKCS8EncodedKeySpec;
@@ -31,20 +32,49 @@ final class PemFiles {
 
   private PemFiles() {}
 
+  /** A key store with the key and its certificate chain; a key that does not belong to the certificate is refused. */
   static KeyStore keyStore(Path certFile, Path keyFile) {
     try {
       List<Certificate> chain = certificates(certFile);
       if (chain.isEmpty()) {
-        throw new IllegalArgumentException(certFile + " holds no certificate");
+        throw new ConfigurationException(certFile + " holds no certificate");
+      }
+      PrivateKey key = privateKey(keyFile);
+      if (!belongTogether(key, chain.get(0).getPublicKey())) {
+        throw new ConfigurationException("the key " + keyFile + " does not belong to the certificate " + certFile);
       }
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
-      store.setKeyEntry("server", privateKey(keyFile), PASSWORD, chain.toArray(Certificate[]::new));
+      store.setKeyEntry("server", key, PASSWORD, chain.toArray(Certificate[]::new));
       return store;
-    } catch (GeneralSecurityException | IOException e) {
-      throw new IllegalArgumentException("cannot load the TLS certificate " + certFile + " and key " + keyFile
+    } catch (ConfigurationException e) {
+      throw e;
+    } catch (GeneralSecurityException | IOException | IllegalArgumentException e) {
+      throw new ConfigurationException("cannot load the TLS certificate " + certFile + " and key " + keyFile
           + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Whether the private key signs what the certificate's public key verifies. */
+  private static boolean belongTogether(PrivateKey key, PublicKey certified) throws GeneralSecurityException {
+    String algorithm = switch (key.getAlgorithm()) {
+      case "RSA" -> "SHA256withRSA";
+      case "EC" -> "SHA256withECDSA";
+      default -> key.getAlgorithm(); // Ed25519, EdDSA
+    };
+    if (!key.getAlgorithm().equals(certified.getAlgorithm())
+        && !(key.getAlgorithm().startsWith("Ed") && certified.getAlgorithm().startsWith("Ed"))) {
+      return false;
+    }
+    byte[] probe = "metahooks key check".getBytes(StandardCharsets.US_ASCII);
+    Signature signer = Signature.getInstance(algorithm);
+    signer.initSign(key);
+    signer.update(probe);
+    byte[] signature = signer.sign();
+    Signature verifier = Signature.getInstance(algorithm);
+    verifier.initVerify(certified);
+    verifier.update(probe);
+    return verifier.verify(signature);
   }
 
   static KeyStore trustStore(Path caFile) {
@@ -56,11 +86,13 @@ final class PemFiles {
         store.setCertificateEntry("ca-" + i++, certificate);
       }
       if (i == 0) {
-        throw new IllegalArgumentException(caFile + " holds no certificate");
+        throw new ConfigurationException(caFile + " holds no certificate");
       }
       return store;
-    } catch (GeneralSecurityException | IOException e) {
-      throw new IllegalArgumentException("cannot load the client CA " + caFile + ": " + e.getMessage(), e);
+    } catch (ConfigurationException e) {
+      throw e;
+    } catch (GeneralSecurityException | IOException | IllegalArgumentException e) {
+      throw new ConfigurationException("cannot load the client CA " + caFile + ": " + e.getMessage(), e);
     }
   }
 
@@ -122,11 +154,5 @@ final class PemFiles {
     System.arraycopy(lengthBytes, 0, out, 1, lengthBytes.length);
     System.arraycopy(content, 0, out, 1 + lengthBytes.length, length);
     return out;
-  }
-
-  static void requireReadable(Path file) {
-    if (!Files.isReadable(file)) {
-      throw new UncheckedIOException(new IOException("cannot read " + file));
-    }
   }
 }

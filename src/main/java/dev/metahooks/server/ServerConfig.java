@@ -1,8 +1,15 @@
 package dev.metahooks.server;
 
+import dev.metahooks.logging.JsonLogging;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Settings read from the environment, each with a default that works without configuration.
@@ -36,7 +43,11 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,
     Duration fileCheckInterval, boolean logBodies, int managementPort, long responseCacheBytes) {
 
+  /** Metacontroller gives up on a hook call after this long (its default {@code webhook.timeout}). */
+  public static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
   public static final int DEFAULT_PORT = 8080;
+  private static final String PREFIX = "METAHOOKS_";
+  private static final Logger LOG = LoggerFactory.getLogger(ServerConfig.class);
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
   public static final long DEFAULT_RESPONSE_CACHE_BYTES = 32L * 1024 * 1024;
 
@@ -64,27 +75,66 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
         false, 0, DEFAULT_RESPONSE_CACHE_BYTES);
   }
 
-  public static ServerConfig fromEnvironment(Map<String, String> env) {
+  /**
+   * Reads and checks the environment. Every {@code METAHOOKS_} variable is read here, which makes this the one
+   * list of them: a value the variable does not take, or a file that cannot be read, is a
+   * {@link ConfigurationException} that names the variable; any other {@code METAHOOKS_} variable is reported
+   * as unknown (a warning: most likely a misspelt name whose setting is not applied).
+   */
+  public static ServerConfig fromEnvironment(Map<String, String> variables) {
+    Environment env = new Environment(variables);
     ServerConfig d = defaults();
-    Path cert = path(env, "METAHOOKS_TLS_CERT_FILE");
-    Path key = path(env, "METAHOOKS_TLS_KEY_FILE");
-    Path clientCa = path(env, "METAHOOKS_TLS_CLIENT_CA_FILE");
+    level(env, JsonLogging.LEVEL_VARIABLE);
+    level(env, JsonLogging.LIBRARY_LEVEL_VARIABLE);
+    Path cert = file(env, "METAHOOKS_TLS_CERT_FILE");
+    Path key = file(env, "METAHOOKS_TLS_KEY_FILE");
+    Path clientCa = file(env, "METAHOOKS_TLS_CLIENT_CA_FILE");
     require((cert == null) == (key == null), "METAHOOKS_TLS_CERT_FILE and METAHOOKS_TLS_KEY_FILE go together");
     require(clientCa == null || cert != null, "METAHOOKS_TLS_CLIENT_CA_FILE needs METAHOOKS_TLS_CERT_FILE");
-    return new ServerConfig(
-        (int) number(env, "METAHOOKS_PORT", d.port),
+    Duration deadline = millis(env, "METAHOOKS_HOOK_DEADLINE_MS", d.hookDeadline);
+    require(deadline.compareTo(METACONTROLLER_TIMEOUT) < 0, "METAHOOKS_HOOK_DEADLINE_MS must be below "
+        + METACONTROLLER_TIMEOUT.toMillis() + ", Metacontroller's own timeout, so that its 503 arrives first; got "
+        + deadline.toMillis());
+    ServerConfig config = new ServerConfig(
+        port(env, "METAHOOKS_PORT", d.port),
         number(env, "METAHOOKS_MAX_BODY_BYTES", d.maxBodyBytes),
-        (int) number(env, "METAHOOKS_MAX_CONCURRENT_HOOKS", d.maxConcurrentHooks),
-        millis(env, "METAHOOKS_HOOK_DEADLINE_MS", d.hookDeadline),
+        integer(env, "METAHOOKS_MAX_CONCURRENT_HOOKS", d.maxConcurrentHooks),
+        deadline,
         millis(env, "METAHOOKS_IDLE_TIMEOUT_MS", d.idleTimeout),
         millis(env, "METAHOOKS_SHUTDOWN_DELAY_MS", d.shutdownDelay),
         millis(env, "METAHOOKS_SHUTDOWN_TIMEOUT_MS", d.shutdownTimeout),
-        path(env, "METAHOOKS_TOKEN_FILE"),
+        file(env, "METAHOOKS_TOKEN_FILE"),
         cert == null ? null : new Tls(cert, key, clientCa),
         millis(env, "METAHOOKS_FILE_CHECK_INTERVAL_MS", d.fileCheckInterval),
-        "true".equalsIgnoreCase(env.getOrDefault("METAHOOKS_LOG_BODIES", "false").trim()),
-        (int) number(env, "METAHOOKS_MANAGEMENT_PORT", 0),
+        bool(env, "METAHOOKS_LOG_BODIES", d.logBodies),
+        port(env, "METAHOOKS_MANAGEMENT_PORT", d.managementPort),
         number(env, "METAHOOKS_RESPONSE_CACHE_BYTES", d.responseCacheBytes));
+    for (String name : env.unread()) {
+      LOG.atWarn().addKeyValue("variable", name).log("unknown setting " + name + " is ignored");
+    }
+    return config;
+  }
+
+  /** The environment, remembering which variables were read, so that the others can be reported. */
+  private static final class Environment {
+    private final Map<String, String> variables;
+    private final Set<String> read = new HashSet<>();
+
+    Environment(Map<String, String> variables) {
+      this.variables = variables;
+    }
+
+    /** The value, trimmed; null when unset or blank. */
+    String get(String name) {
+      read.add(name);
+      String value = variables.get(name);
+      return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    List<String> unread() {
+      return variables.keySet().stream().filter(name -> name.startsWith(PREFIX) && !read.contains(name))
+          .sorted().toList();
+    }
   }
 
   private static int defaultConcurrency() {
@@ -133,28 +183,67 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
 
   private static void require(boolean condition, String message) {
     if (!condition) {
-      throw new IllegalArgumentException(message);
+      throw new ConfigurationException(message);
     }
   }
 
-  private static Path path(Map<String, String> env, String name) {
+  /** A file the server reads (a token, a certificate, a key): it must exist and be readable now. */
+  private static Path file(Environment env, String name) {
     String value = env.get(name);
-    return value == null || value.isBlank() ? null : Path.of(value.trim());
+    if (value == null) {
+      return null;
+    }
+    Path file = Path.of(value);
+    if (!Files.isRegularFile(file)) {
+      throw new ConfigurationException(name + ": " + file + " does not exist or is not a file");
+    }
+    if (!Files.isReadable(file)) {
+      throw new ConfigurationException(name + ": " + file + " cannot be read by this process");
+    }
+    return file;
   }
 
-  private static Duration millis(Map<String, String> env, String name, Duration fallback) {
+  private static void level(Environment env, String name) {
+    String value = env.get(name);
+    require(value == null || JsonLogging.isLevel(value),
+        name + " must be one of error, warn, info, debug, trace; got '" + value + "'");
+  }
+
+  private static boolean bool(Environment env, String name, boolean fallback) {
+    String value = env.get(name);
+    if (value == null) {
+      return fallback;
+    }
+    require(value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"),
+        name + " must be true or false, got '" + value + "'");
+    return value.equalsIgnoreCase("true");
+  }
+
+  private static int port(Environment env, String name, int fallback) {
+    long port = number(env, name, fallback);
+    require(port >= 0 && port <= 65535, name + " must be 0..65535, got " + port);
+    return (int) port;
+  }
+
+  private static int integer(Environment env, String name, int fallback) {
+    long value = number(env, name, fallback);
+    require(value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE, name + " is too large: " + value);
+    return (int) value;
+  }
+
+  private static Duration millis(Environment env, String name, Duration fallback) {
     return Duration.ofMillis(number(env, name, fallback.toMillis()));
   }
 
-  private static long number(Map<String, String> env, String name, long fallback) {
+  private static long number(Environment env, String name, long fallback) {
     String value = env.get(name);
-    if (value == null || value.isBlank()) {
+    if (value == null) {
       return fallback;
     }
     try {
-      return Long.parseLong(value.trim());
+      return Long.parseLong(value);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be a whole number, got '" + value + "'");
+      throw new ConfigurationException(name + " must be a whole number, got '" + value + "'");
     }
   }
 }

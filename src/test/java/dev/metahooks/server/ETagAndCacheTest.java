@@ -67,8 +67,10 @@ class ETagAndCacheTest {
   }
 
   private static String parent(String name, String padding) {
+    // Being deleted, so that the same bytes are a valid finalize call too.
     return "{\"parent\": {\"apiVersion\": \"x/v1\", \"kind\": \"Counted\", \"metadata\": {\"name\": \"" + name
-        + "\", \"namespace\": \"ns\"}, \"spec\": {\"padding\": \"" + padding + "\"}}, \"children\": {}}";
+        + "\", \"namespace\": \"ns\", \"deletionTimestamp\": \"2026-11-30T10:00:00Z\"}, \"spec\": {\"padding\": \""
+        + padding + "\"}}, \"children\": {}}";
   }
 
   private HttpResponse<byte[]> post(String path, String body, String ifNoneMatch) throws Exception {

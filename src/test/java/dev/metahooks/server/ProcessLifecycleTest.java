@@ -188,15 +188,60 @@ class ProcessLifecycleTest {
     assertThat(Files.readString(dir.resolve("stderr.log"))).doesNotContain(password, decoded);
   }
 
-  @Test
-  void aBadSettingStopsTheProcessWithAClearMessage() throws Exception {
+  /** Runs the process with {@code env}; it must stop at once with code 2 and one line that names the problem. */
+  private void assertRefusedAtStart(String expected, String... env) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), "dev.metahooks.Main")
-        .redirectErrorStream(true).redirectOutput(dir.resolve("bad.log").toFile());
-    builder.environment().put("METAHOOKS_PORT", "eighty");
-    Process misconfigured = builder.start();
-    assertThat(misconfigured.waitFor(20, TimeUnit.SECONDS)).isTrue();
-    assertThat(misconfigured.exitValue()).isEqualTo(2);
-    assertThat(Files.readString(dir.resolve("bad.log"))).contains("METAHOOKS_PORT must be a whole number");
+        .redirectErrorStream(true).redirectOutput(dir.resolve("refused.log").toFile());
+    builder.environment().put("METAHOOKS_PORT", "0");
+    builder.environment().put("METAHOOKS_LOG_LEVEL", "info");
+    for (int i = 0; i < env.length; i += 2) {
+      builder.environment().put(env[i], env[i + 1]);
+    }
+    Process refused = builder.start();
+    assertThat(refused.waitFor(30, TimeUnit.SECONDS)).as("stops at once").isTrue();
+    List<String> output = Files.readAllLines(dir.resolve("refused.log"));
+    assertThat(refused.exitValue()).as("exit code, output %s", output).isEqualTo(2);
+    assertThat(output).as("one line, no stack trace").hasSize(1);
+    assertThat(output.get(0)).startsWith("metahooks: ").contains(expected);
+  }
+
+  @Test
+  void aBadValueStopsTheProcessWithOneLineAndExitCode2() throws Exception {
+    assertRefusedAtStart("METAHOOKS_PORT must be a whole number", "METAHOOKS_PORT", "eighty");
+    assertRefusedAtStart("METAHOOKS_PORT must be 0..65535, got 4294967376", "METAHOOKS_PORT", "4294967376");
+    assertRefusedAtStart("METAHOOKS_HOOK_DEADLINE_MS must be below 10000", "METAHOOKS_HOOK_DEADLINE_MS", "12000");
+    assertRefusedAtStart("METAHOOKS_LOG_LEVEL must be one of", "METAHOOKS_LOG_LEVEL", "verbose");
+    assertRefusedAtStart("METAHOOKS_LOG_BODIES must be true or false", "METAHOOKS_LOG_BODIES", "on");
+  }
+
+  @Test
+  void aFileThatCannotBeUsedStopsTheProcessWithOneLineAndExitCode2() throws Exception {
+    assertRefusedAtStart("METAHOOKS_TOKEN_FILE: " + dir.resolve("missing") + " does not exist",
+        "METAHOOKS_TOKEN_FILE", dir.resolve("missing").toString());
+    Path empty = Files.writeString(dir.resolve("empty-token"), "\n");
+    assertRefusedAtStart("METAHOOKS_TOKEN_FILE: " + empty + " is empty", "METAHOOKS_TOKEN_FILE", empty.toString());
+    SecurityTest.Certificates certs = new SecurityTest.Certificates(dir);
+    assertRefusedAtStart("does not belong to the certificate", "METAHOOKS_TLS_CERT_FILE", certs.serverCert.toString(),
+        "METAHOOKS_TLS_KEY_FILE", certs.clientKey.toString());
+  }
+
+  @Test
+  void aPortInUseStopsTheProcessWithOneLineAndExitCode2() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0)) {
+      assertRefusedAtStart("cannot listen on port " + taken.getLocalPort() + " (METAHOOKS_PORT)",
+          "METAHOOKS_PORT", String.valueOf(taken.getLocalPort()));
+    }
+  }
+
+  @Test
+  void anUnknownSettingIsAWarningNotAnError() throws Exception {
+    start("METAHOOKS_LOG_BODYS", "true");
+    process.destroy();
+    process.waitFor(15, TimeUnit.SECONDS);
+    assertThat(logLines()).anySatisfy(line -> {
+      assertThat(line.path("level").asText()).isEqualTo("WARN");
+      assertThat(line.path("variable").asText()).isEqualTo("METAHOOKS_LOG_BODYS");
+    });
   }
 }

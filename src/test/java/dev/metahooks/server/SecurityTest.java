@@ -73,6 +73,12 @@ class SecurityTest {
     assertThat(send(client, hook, "Bearer wrong").statusCode()).isEqualTo(401);
     assertThat(send(client, hook, "Basic czNjcmV0LXRva2Vu").statusCode()).isEqualTo(401);
     assertThat(send(client, hook, "Bearer s3cret-token").statusCode()).isEqualTo(200);
+    // Metacontroller sends the endpoint config's type as written; the scheme is case-insensitive (RFC 9110).
+    assertThat(send(client, hook, "bearer s3cret-token").statusCode()).isEqualTo(200);
+    assertThat(send(client, hook, "BEARER  s3cret-token").statusCode()).isEqualTo(200);
+    assertThat(send(client, hook, "Bearers3cret-token").statusCode()).isEqualTo(401);
+    assertThat(send(client, hook, "Token s3cret-token").statusCode()).isEqualTo(401);
+    assertThat(send(client, hook, "Bearer S3CRET-TOKEN").statusCode()).as("the token itself is exact").isEqualTo(401);
     HttpResponse<String> health = client.send(HttpRequest.newBuilder(
         URI.create("http://localhost:" + server.port() + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(health.statusCode()).isEqualTo(200);
@@ -160,6 +166,28 @@ class SecurityTest {
     assertThat(PemFiles.keyStore(cert, pkcs1).isKeyEntry("server")).isTrue();
   }
 
+  @Test
+  void aKeyThatDoesNotBelongToTheCertificateIsRefused() throws Exception {
+    Certificates certs = new Certificates(dir);
+    assertThatThrownBy(() -> start(null, new ServerConfig.Tls(certs.serverCert, certs.clientKey, null)))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("the key " + certs.clientKey + " does not belong to the certificate " + certs.serverCert);
+  }
+
+  @Test
+  void aClientCertificateThatMayNotAuthenticateClientsIsRefused() throws Exception {
+    Certificates certs = new Certificates(dir);
+    start(null, new ServerConfig.Tls(certs.serverCert, certs.serverKey, certs.caCert));
+    String hook = "https://localhost:" + server.port() + "/hello-world/sync";
+    Path key = dir.resolve("server-only.key");
+    Path cert = dir.resolve("server-only.crt");
+    certs.issue("server-only", key, cert, "/CN=metacontroller", "extendedKeyUsage=serverAuth");
+    HttpClient serverOnly = HttpClient.newBuilder().sslContext(certs.clientContext(cert, key)).build();
+    assertThatThrownBy(() -> send(serverOnly, hook, null)).isInstanceOf(IOException.class);
+    HttpClient client = HttpClient.newBuilder().sslContext(certs.clientContext(true)).build();
+    assertThat(send(client, hook, null).statusCode()).as("the same CA, extendedKeyUsage=clientAuth").isEqualTo(200);
+  }
+
   private static String peerSerial(Certificates certs, String uri) throws Exception {
     HttpClient fresh = HttpClient.newBuilder().sslContext(certs.clientContext(false)).build();
     HttpResponse<String> reply = send(fresh, uri, null);
@@ -207,7 +235,7 @@ class SecurityTest {
       Files.move(cert, serverCert, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    private void issue(String name, Path key, Path cert, String subject, String extension) throws Exception {
+    void issue(String name, Path key, Path cert, String subject, String extension) throws Exception {
       Path csr = dir.resolve(name + ".csr");
       Path ext = Files.writeString(dir.resolve(name + ".ext"), extension + "\n");
       openssl(dir, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
@@ -218,12 +246,17 @@ class SecurityTest {
     }
 
     SSLContext clientContext(boolean withCertificate) throws Exception {
+      return withCertificate ? clientContext(clientCert, clientKey) : clientContext(null, null);
+    }
+
+    /** A client context that trusts the CA and presents {@code cert} (none when null). */
+    SSLContext clientContext(Path cert, Path key) throws Exception {
       TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       trust.init(PemFiles.trustStore(caCert));
       SSLContext context = SSLContext.getInstance("TLS");
       KeyManagerFactory keys = null;
-      if (withCertificate) {
-        KeyStore store = PemFiles.keyStore(clientCert, clientKey);
+      if (cert != null) {
+        KeyStore store = PemFiles.keyStore(cert, key);
         keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         keys.init(store, PemFiles.PASSWORD);
       }

@@ -1,0 +1,57 @@
+package dev.metahooks.server;
+
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+
+/**
+ * The port's TLS context, from the PEM files of {@code METAHOOKS_TLS_*}, and its reload when they rotate. A
+ * reload is all or nothing: every file is read and checked (the key belongs to the certificate) before any is
+ * swapped in, so a rotation caught half-written, or a mismatched pair, leaves the previous pair serving.
+ */
+final class TlsFiles {
+  private final ServerConfig.Tls tls;
+  private final SslContextFactory.Server context = new SslContextFactory.Server();
+
+  TlsFiles(ServerConfig.Tls tls) {
+    this.tls = tls;
+    context.setKeyStore(PemFiles.keyStore(tls.certFile(), tls.keyFile()));
+    context.setKeyStorePassword(new String(PemFiles.PASSWORD));
+    if (tls.clientCaFile() != null) {
+      // The default trust manager also checks that a client certificate may be used for client authentication
+      // (extended key usage clientAuth, when the certificate lists usages).
+      context.setTrustStore(PemFiles.trustStore(tls.clientCaFile()));
+      context.setNeedClientAuth(true);
+    }
+  }
+
+  SslContextFactory.Server context() {
+    return context;
+  }
+
+  List<Path> files() {
+    List<Path> files = new ArrayList<>(List.of(tls.certFile(), tls.keyFile()));
+    if (tls.clientCaFile() != null) {
+      files.add(tls.clientCaFile());
+    }
+    return files;
+  }
+
+  /** Reads every file again and swaps them in together; throws, changing nothing, when one cannot be used. */
+  void reload() {
+    KeyStore keys = PemFiles.keyStore(tls.certFile(), tls.keyFile());
+    KeyStore trust = tls.clientCaFile() == null ? null : PemFiles.trustStore(tls.clientCaFile());
+    try {
+      context.reload(reloaded -> {
+        reloaded.setKeyStore(keys);
+        if (trust != null) {
+          reloaded.setTrustStore(trust);
+        }
+      });
+    } catch (Exception e) {
+      throw new IllegalStateException("the TLS context could not be reloaded: " + e.getMessage(), e);
+    }
+  }
+}
