@@ -93,6 +93,9 @@ public final class HookDispatcher {
         ? new ResponseCache.Key(controllerName, hookPath, Digests.sha256(body)) : null;
     if (key != null) {
       ResponseCache.Entry hit = cache.get(key);
+      LOG.atDebug().addKeyValue("controller", controllerName).addKeyValue("hook", hookPath)
+          .addKeyValue("hit", hit != null).log(hit != null ? "answered from the response cache"
+              : "not in the response cache: the hook runs");
       if (hit != null) {
         return new Reply(200, hit.body(), hit.etag(), "ok", hit.summary(), true);
       }
@@ -183,11 +186,13 @@ public final class HookDispatcher {
 
   private Answer dispatch(String controllerName, String hookPath, RequestSource body) {
     Controller controller = controllers.get(controllerName);
+    Optional<Hook> hook = controller == null ? Optional.empty() : Hook.fromPath(hookPath).filter(controller::serves);
+    LOG.atDebug().addKeyValue("controller", controllerName).addKeyValue("hook", hookPath)
+        .log(hook.isPresent() ? "routed to the hook" : "no such hook: 404");
     if (controller == null) {
       return error(404, "not_found", "no controller named '" + controllerName + "'; served: "
           + String.join(", ", controllers.keySet()), null);
     }
-    Optional<Hook> hook = Hook.fromPath(hookPath).filter(controller::serves);
     if (hook.isEmpty()) {
       return error(404, "not_found", "controller '" + controllerName + "' has no '" + hookPath + "' hook; it serves: "
           + String.join(", ", controller.hooks().stream().map(Hook::path).toList()), null);

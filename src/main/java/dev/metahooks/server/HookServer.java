@@ -299,10 +299,15 @@ public final class HookServer implements AutoCloseable {
 
   private Exchange guarded(Context ctx, String controller, String hook) {
     if (draining) {
+      LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook).log("draining: 503");
       return Exchange.unread(HookDispatcher.error(503, "shutting_down", "the server is shutting down; retry", null));
     }
     long arrived = System.nanoTime();
-    if (!acquirePermit()) {
+    boolean admitted = acquirePermit();
+    LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook)
+        .addKeyValue("waitedMs", (System.nanoTime() - arrived) / 1_000_000)
+        .log(admitted ? "admitted to a hook slot" : "no hook slot free in time: 429");
+    if (!admitted) {
       ctx.header("Retry-After", "1");
       return Exchange.unread(HookDispatcher.error(429, "too_many_requests",
           "more than " + config.maxConcurrentHooks() + " hook calls at once; retry after 1 s", null));

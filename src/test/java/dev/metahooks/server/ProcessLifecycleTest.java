@@ -34,6 +34,8 @@ class ProcessLifecycleTest {
   Path dir;
   private Process process;
   private int port;
+  /** Where probes are asked: the hook port, or the management port when one is set. */
+  private int probePort;
 
   @AfterEach
   void kill() {
@@ -55,6 +57,7 @@ class ProcessLifecycleTest {
     for (int i = 0; i < env.length; i += 2) {
       builder.environment().put(env[i], env[i + 1]);
     }
+    probePort = Integer.parseInt(builder.environment().getOrDefault("METAHOOKS_MANAGEMENT_PORT", String.valueOf(port)));
     process = builder.start();
     Poll.until("readiness of the process", () -> {
       if (!process.isAlive()) {
@@ -65,13 +68,13 @@ class ProcessLifecycleTest {
   }
 
   private String get(String path) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + probePort + path))
         .build(), HttpResponse.BodyHandlers.ofString()).body();
   }
 
   private int status(String path) {
     try {
-      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + probePort + path))
           .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     } catch (IOException e) {
       return -1;
@@ -186,6 +189,61 @@ class ProcessLifecycleTest {
         .findFirst().orElseThrow();
     assertThat(bodies.path("request").asText()).contains("<redacted>");
     assertThat(Files.readString(dir.resolve("stderr.log"))).doesNotContain(password, decoded);
+  }
+
+  @Test
+  void debugShowsTheServersDecisionsAndKeepsJettysInternalsOut() throws Exception {
+    start("METAHOOKS_LOG_LEVEL", "debug", "METAHOOKS_LOG_BODIES", "true");
+    byte[] request = Resources.bytes(Resources.path("fixtures/postgrescluster/sync/03-dev-ready.request.json"));
+    for (int i = 0; i < 2; i++) { // the second is a cache hit
+      HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          URI.create("http://localhost:" + port + "/postgrescluster/sync")).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofByteArray(request)).build(), HttpResponse.BodyHandlers.discarding());
+      assertThat(reply.statusCode()).isEqualTo(200);
+    }
+    process.destroy();
+    process.waitFor(15, TimeUnit.SECONDS);
+    List<JsonNode> lines = logLines();
+    List<String> decisions = lines.stream().filter(l -> l.path("level").asText().equals("DEBUG"))
+        .map(l -> l.path("message").asText()).toList();
+    assertThat(decisions).contains("routed to the hook", "admitted to a hook slot", "not in the response cache: the hook runs",
+        "answered from the response cache", "Secret values redacted");
+    assertThat(lines).allSatisfy(line -> assertThat(line.path("logger").asText())
+        .as("debug of Jetty and Javalin needs METAHOOKS_LIBRARY_LOG_LEVEL").startsWith("dev.metahooks."));
+
+    start("METAHOOKS_LIBRARY_LOG_LEVEL", "debug");
+    process.destroy();
+    process.waitFor(15, TimeUnit.SECONDS);
+    assertThat(logLines()).anySatisfy(line -> {
+      assertThat(line.path("logger").asText()).startsWith("org.eclipse.jetty");
+      assertThat(line.path("level").asText()).isEqualTo("DEBUG");
+    }).noneSatisfy(line -> {
+      assertThat(line.path("logger").asText()).startsWith("dev.metahooks");
+      assertThat(line.path("level").asText()).isEqualTo("DEBUG");
+    });
+  }
+
+  @Test
+  void aRotationToAKeyOfAnotherCertificateIsRefusedAndThePreviousPairStays() throws Exception {
+    SecurityTest.Certificates certs = new SecurityTest.Certificates(dir);
+    int management;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      management = socket.getLocalPort();
+    }
+    start("METAHOOKS_TLS_CERT_FILE", certs.serverCert.toString(), "METAHOOKS_TLS_KEY_FILE", certs.serverKey.toString(),
+        "METAHOOKS_MANAGEMENT_PORT", String.valueOf(management), "METAHOOKS_FILE_CHECK_INTERVAL_MS", "100");
+    String hook = "https://localhost:" + port + "/hello-world/sync";
+    String before = SecurityTest.peerSerial(certs, hook);
+
+    Path otherKey = dir.resolve("other.key");
+    certs.issue("other", otherKey, dir.resolve("other.crt"), "/CN=localhost", "subjectAltName=DNS:localhost");
+    Files.move(otherKey, certs.serverKey, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Poll.until("a warning that the rotation was refused", () -> logLines().stream().anyMatch(line ->
+        line.path("level").asText().equals("WARN") && line.path("error").asText().contains("does not belong")));
+    assertThat(SecurityTest.peerSerial(certs, hook)).as("the previous pair still serves").isEqualTo(before);
+
+    certs.renewServer(); // a rotation that matches is taken
+    Poll.until("the renewed certificate", () -> !SecurityTest.peerSerial(certs, hook).equals(before));
   }
 
   /** Runs the process with {@code env}; it must stop at once with code 2 and one line that names the problem. */

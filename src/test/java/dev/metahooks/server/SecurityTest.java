@@ -188,7 +188,7 @@ class SecurityTest {
     assertThat(send(client, hook, null).statusCode()).as("the same CA, extendedKeyUsage=clientAuth").isEqualTo(200);
   }
 
-  private static String peerSerial(Certificates certs, String uri) throws Exception {
+  static String peerSerial(Certificates certs, String uri) throws Exception {
     HttpClient fresh = HttpClient.newBuilder().sslContext(certs.clientContext(false)).build();
     HttpResponse<String> reply = send(fresh, uri, null);
     return ((X509Certificate) reply.sslSession().orElseThrow().getPeerCertificates()[0]).getSerialNumber().toString();
