@@ -196,7 +196,7 @@ class ProcessLifecycleTest {
     start("METAHOOKS_LOG_LEVEL", "debug", "METAHOOKS_LOG_BODIES", "true");
     byte[] request = Resources.bytes(Resources.path("fixtures/postgrescluster/sync/03-dev-ready.request.json"));
     for (int i = 0; i < 2; i++) { // the second is a cache hit
-      HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+      HttpResponse<Void> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
           URI.create("http://localhost:" + port + "/postgrescluster/sync")).header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofByteArray(request)).build(), HttpResponse.BodyHandlers.discarding());
       assertThat(reply.statusCode()).isEqualTo(200);
