@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  *     call beyond it waits up to a fifth of the deadline for a slot, then gets 429 with Retry-After, which
  *     Metacontroller honours without counting an error
  * @param hookDeadline {@code METAHOOKS_HOOK_DEADLINE_MS}, default 5000: a call not answered by then gets 503,
- *     well before Metacontroller's own 10 s timeout, so it retries instead of waiting on a stuck call
+ *     well before Metacontroller's own 10 s timeout, so it retries instead of waiting on a stuck call (from the
+ *     environment it must be below that timeout)
  * @param idleTimeout {@code METAHOOKS_IDLE_TIMEOUT_MS}, default 30000: a connection silent that long is closed
  * @param shutdownDelay {@code METAHOOKS_SHUTDOWN_DELAY_MS}, default 3000: after SIGTERM, readiness fails and
  *     calls are still served this long, while Kubernetes takes the pod out of the Service
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
  *     HTTPS; with {@code METAHOOKS_TLS_CLIENT_CA_FILE}, clients must present a certificate signed by that CA
  * @param fileCheckInterval {@code METAHOOKS_FILE_CHECK_INTERVAL_MS}, default 10000: how often the token and
  *     certificate files are checked for changes (rotated Secrets are picked up without a restart)
- * @param logBodies {@code METAHOOKS_LOG_BODIES=true}: log request and response bodies (Secrets redacted)
+ * @param logBodies {@code METAHOOKS_LOG_BODIES=true}: log request and response bodies (Secrets redacted); the
+ *     log levels, {@code METAHOOKS_LOG_LEVEL} and {@code METAHOOKS_LIBRARY_LOG_LEVEL}, are checked here and
+ *     applied by {@link JsonLogging}
  * @param managementPort {@code METAHOOKS_MANAGEMENT_PORT}: when set, probes and metrics are also served there
  *     over plain HTTP, and hooks are not; kubelet probes cannot present a client certificate
  * @param responseCacheBytes {@code METAHOOKS_RESPONSE_CACHE_BYTES}, default 32 MiB, 0 turns it off: recent
@@ -83,6 +86,21 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
    */
   public static ServerConfig fromEnvironment(Map<String, String> variables) {
     Environment env = new Environment(variables);
+    ServerConfig config = read(env);
+    for (String name : env.unread()) {
+      LOG.atWarn().addKeyValue("variable", name).log("unknown setting " + name + " is ignored");
+    }
+    return config;
+  }
+
+  /** Every variable the server reads (the README's Configuration table lists them). */
+  static Set<String> variables() {
+    Environment env = new Environment(Map.of());
+    read(env);
+    return Set.copyOf(env.read);
+  }
+
+  private static ServerConfig read(Environment env) {
     ServerConfig d = defaults();
     level(env, JsonLogging.LEVEL_VARIABLE);
     level(env, JsonLogging.LIBRARY_LEVEL_VARIABLE);
@@ -95,7 +113,7 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     require(deadline.compareTo(METACONTROLLER_TIMEOUT) < 0, "METAHOOKS_HOOK_DEADLINE_MS must be below "
         + METACONTROLLER_TIMEOUT.toMillis() + ", Metacontroller's own timeout, so that its 503 arrives first; got "
         + deadline.toMillis());
-    ServerConfig config = new ServerConfig(
+    return new ServerConfig(
         port(env, "METAHOOKS_PORT", d.port),
         number(env, "METAHOOKS_MAX_BODY_BYTES", d.maxBodyBytes),
         integer(env, "METAHOOKS_MAX_CONCURRENT_HOOKS", d.maxConcurrentHooks),
@@ -109,10 +127,6 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
         bool(env, "METAHOOKS_LOG_BODIES", d.logBodies),
         port(env, "METAHOOKS_MANAGEMENT_PORT", d.managementPort),
         number(env, "METAHOOKS_RESPONSE_CACHE_BYTES", d.responseCacheBytes));
-    for (String name : env.unread()) {
-      LOG.atWarn().addKeyValue("variable", name).log("unknown setting " + name + " is ignored");
-    }
-    return config;
   }
 
   /** The environment, remembering which variables were read, so that the others can be reported. */

@@ -3,10 +3,15 @@ package dev.metahooks.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.metahooks.testing.Resources;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,5 +67,17 @@ class ServerConfigTest {
     assertThat(config.maxConcurrentHooks()).isEqualTo(12);
     assertThat(ServerConfig.fromEnvironment(Map.of("METAHOOKS_LOG_BODIES", "false", "METAHOOKS_PORT", ""))
         .port()).isEqualTo(ServerConfig.DEFAULT_PORT);
+  }
+
+  @Test
+  void everyVariableIsDocumentedAndEveryDocumentedOneIsRead() throws Exception {
+    String readme = Files.readString(Resources.projectDir().resolve("README.md"));
+    String configuration = readme.substring(readme.indexOf("## Configuration"), readme.indexOf("## Deploy"));
+    Set<String> documented = new TreeSet<>();
+    Matcher name = Pattern.compile("`(METAHOOKS_[A-Z_]+)`").matcher(configuration);
+    while (name.find()) {
+      documented.add(name.group(1));
+    }
+    assertThat(documented).containsExactlyInAnyOrderElementsOf(ServerConfig.variables());
   }
 }
