@@ -67,6 +67,13 @@ class ProcessLifecycleTest {
     });
   }
 
+  /** A hook call to the process, as Metacontroller makes it. */
+  private HttpResponse<String> post(String path, byte[] body) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   private String get(String path) throws Exception {
     return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + probePort + path))
         .build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -84,6 +91,13 @@ class ProcessLifecycleTest {
     }
   }
 
+  /** SIGTERM, then every line the process logged. */
+  private List<JsonNode> stopAndReadLog() throws Exception {
+    process.destroy();
+    assertThat(process.waitFor(15, TimeUnit.SECONDS)).as("stopped").isTrue();
+    return logLines();
+  }
+
   private List<JsonNode> logLines() throws IOException {
     List<JsonNode> lines = new ArrayList<>();
     for (String line : Files.readAllLines(dir.resolve("stderr.log"))) {
@@ -99,10 +113,7 @@ class ProcessLifecycleTest {
     start("METAHOOKS_SHUTDOWN_DELAY_MS", "500", "METAHOOKS_SHUTDOWN_TIMEOUT_MS", "5000");
     byte[] body = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
     int half = body.length / 2;
-    HttpResponse<String> warmUp = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://localhost:" + port + "/hello-world/sync")).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(warmUp.statusCode()).isEqualTo(200);
+    assertThat(post("/hello-world/sync", body).statusCode()).isEqualTo(200);
     try (Socket socket = new Socket("localhost", port)) {
       socket.setSoTimeout(10_000);
       OutputStream out = socket.getOutputStream();
@@ -141,10 +152,7 @@ class ProcessLifecycleTest {
             + " \"kind\": \"Secret\", \"metadata\": {\"name\": \"creds\", \"namespace\": \"hello\"},"
             + " \"data\": {\"password\": \"" + secret + "\"}}}}");
     assertThat(request).contains(secret);
-    HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://localhost:" + port + "/hello-world/sync")).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(request)).build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(reply.statusCode()).isEqualTo(200);
+    assertThat(post("/hello-world/sync", request.getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(200);
     process.destroy();
     process.waitFor(15, TimeUnit.SECONDS);
 
@@ -177,15 +185,11 @@ class ProcessLifecycleTest {
     assertThat(secret.path("data").path("password").asText()).isEqualTo(password);
     assertThat(secret.path("metadata").path("annotations").path("metacontroller.k8s.io/last-applied-configuration")
         .asText()).contains(password);
-    HttpResponse<String> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://localhost:" + port + "/postgrescluster/sync")).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(request)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> reply = post("/postgrescluster/sync", request);
     assertThat(reply.statusCode()).isEqualTo(200);
     assertThat(reply.body()).as("the answer itself keeps the password").contains(password);
-    process.destroy();
-    process.waitFor(15, TimeUnit.SECONDS);
 
-    JsonNode bodies = logLines().stream().filter(l -> l.path("message").asText().equals("hook bodies"))
+    JsonNode bodies = stopAndReadLog().stream().filter(l -> l.path("message").asText().equals("hook bodies"))
         .findFirst().orElseThrow();
     assertThat(bodies.path("request").asText()).contains("<redacted>");
     assertThat(Files.readString(dir.resolve("stderr.log"))).doesNotContain(password, decoded);
@@ -196,14 +200,9 @@ class ProcessLifecycleTest {
     start("METAHOOKS_LOG_LEVEL", "debug", "METAHOOKS_LOG_BODIES", "true");
     byte[] request = Resources.bytes(Resources.path("fixtures/postgrescluster/sync/03-dev-ready.request.json"));
     for (int i = 0; i < 2; i++) { // the second is a cache hit
-      HttpResponse<Void> reply = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-          URI.create("http://localhost:" + port + "/postgrescluster/sync")).header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofByteArray(request)).build(), HttpResponse.BodyHandlers.discarding());
-      assertThat(reply.statusCode()).isEqualTo(200);
+      assertThat(post("/postgrescluster/sync", request).statusCode()).isEqualTo(200);
     }
-    process.destroy();
-    process.waitFor(15, TimeUnit.SECONDS);
-    List<JsonNode> lines = logLines();
+    List<JsonNode> lines = stopAndReadLog();
     List<String> decisions = lines.stream().filter(l -> l.path("level").asText().equals("DEBUG"))
         .map(l -> l.path("message").asText()).toList();
     assertThat(decisions).contains("routed to the hook", "admitted to a hook slot", "not in the response cache: the hook runs",
@@ -212,9 +211,7 @@ class ProcessLifecycleTest {
         .as("debug of Jetty and Javalin needs METAHOOKS_LIBRARY_LOG_LEVEL").startsWith("dev.metahooks."));
 
     start("METAHOOKS_LIBRARY_LOG_LEVEL", "debug");
-    process.destroy();
-    process.waitFor(15, TimeUnit.SECONDS);
-    assertThat(logLines()).anySatisfy(line -> {
+    assertThat(stopAndReadLog()).anySatisfy(line -> {
       assertThat(line.path("logger").asText()).startsWith("org.eclipse.jetty");
       assertThat(line.path("level").asText()).isEqualTo("DEBUG");
     }).noneSatisfy(line -> {
@@ -295,9 +292,7 @@ class ProcessLifecycleTest {
   @Test
   void anUnknownSettingIsAWarningNotAnError() throws Exception {
     start("METAHOOKS_LOG_BODYS", "true");
-    process.destroy();
-    process.waitFor(15, TimeUnit.SECONDS);
-    assertThat(logLines()).anySatisfy(line -> {
+    assertThat(stopAndReadLog()).anySatisfy(line -> {
       assertThat(line.path("level").asText()).isEqualTo("WARN");
       assertThat(line.path("variable").asText()).isEqualTo("METAHOOKS_LOG_BODYS");
     });
