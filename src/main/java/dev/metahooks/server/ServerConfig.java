@@ -2,6 +2,7 @@ package dev.metahooks.server;
 
 import dev.metahooks.logging.JsonLogging;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -207,7 +208,12 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     if (value == null) {
       return null;
     }
-    Path file = Path.of(value);
+    Path file;
+    try {
+      file = Path.of(value);
+    } catch (InvalidPathException e) {
+      throw new ConfigurationException(name + ": '" + value + "' is not a path: " + e.getReason());
+    }
     if (!Files.isRegularFile(file)) {
       throw new ConfigurationException(name + ": " + file + " does not exist or is not a file");
     }

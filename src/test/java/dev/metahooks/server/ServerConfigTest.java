@@ -41,7 +41,8 @@ class ServerConfigTest {
         Arguments.of("METAHOOKS_LOG_BODIES", "1", "METAHOOKS_LOG_BODIES must be true or false"),
         Arguments.of("METAHOOKS_TOKEN_FILE", "/no/such/token", "METAHOOKS_TOKEN_FILE: /no/such/token does not exist"),
         Arguments.of("METAHOOKS_TOKEN_FILE", "/tmp", "METAHOOKS_TOKEN_FILE: /tmp does not exist or is not a file"),
-        Arguments.of("METAHOOKS_TLS_CERT_FILE", "/no/such/tls.crt", "METAHOOKS_TLS_CERT_FILE: /no/such/tls.crt"));
+        Arguments.of("METAHOOKS_TLS_CERT_FILE", "/no/such/tls.crt", "METAHOOKS_TLS_CERT_FILE: /no/such/tls.crt"),
+        Arguments.of("METAHOOKS_TLS_CLIENT_CA_FILE", "ca\0.crt", "METAHOOKS_TLS_CLIENT_CA_FILE: 'ca\0.crt' is not a path"));
   }
 
   @ParameterizedTest(name = "{0}={1}")
