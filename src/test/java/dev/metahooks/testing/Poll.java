@@ -8,7 +8,7 @@ import java.time.Duration;
  */
 public final class Poll {
   /** Long enough for four builds sharing two cores; a condition that holds returns at once. */
-  public static final Duration DEADLINE = Duration.ofSeconds(20);
+  public static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final long INTERVAL_MILLIS = 20;
 
   private Poll() {}
