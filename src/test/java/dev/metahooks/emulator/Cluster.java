@@ -38,6 +38,7 @@ public final class Cluster {
   private long generatedNames;
   private Instant now = FixedSources.NOW;
   private String actor = "test";
+  private Profile profile = Profile.configured();
 
   /** An empty cluster that knows the built-in kinds and the project's CRDs (manifests/crds). */
   public Cluster() {
@@ -55,6 +56,16 @@ public final class Cluster {
   /** Makes a custom kind known, e.g. {@code register("example.com/v1", "Thing", "things", true)}. */
   public Cluster register(String apiVersion, String kind, String plural, boolean namespaced) {
     resources.register(new ApiResources.Type(ApiResources.group(apiVersion), kind, plural, namespaced, true));
+    return this;
+  }
+
+  public Profile profile() {
+    return profile;
+  }
+
+  /** Behave like the API server the profile describes (defaults and graceful deletion with v4.17.2). */
+  public Cluster profile(Profile newProfile) {
+    this.profile = newProfile;
     return this;
   }
 

@@ -37,6 +37,7 @@ public final class Metacontroller {
   private final List<Round> rounds = new ArrayList<>();
   private final Map<String, Double> resyncAfter = new LinkedHashMap<>();
   private World world = World.standard();
+  private Profile profile = Profile.configured();
   private int round;
   private boolean tolerateSyncErrors;
 
@@ -47,6 +48,7 @@ public final class Metacontroller {
   public Metacontroller(Cluster cluster, String baseUrl) {
     this.cluster = cluster;
     this.baseUrl = URI.create(baseUrl);
+    cluster.profile(profile);
   }
 
   /** A Metacontroller with the controllers of the given manifest files (paths relative to the project). */
@@ -107,6 +109,17 @@ public final class Metacontroller {
 
   public Cluster cluster() {
     return cluster;
+  }
+
+  public Profile profile() {
+    return profile;
+  }
+
+  /** Behave like this Metacontroller (and its cluster like that API server) from now on. */
+  public Metacontroller profile(Profile newProfile) {
+    this.profile = newProfile;
+    cluster.profile(newProfile);
+    return this;
   }
 
   public World world() {

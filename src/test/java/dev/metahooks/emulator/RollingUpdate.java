@@ -42,6 +42,7 @@ final class RollingUpdate {
   private final ObjectGroups related;
   private final Webhook hook;
   private final boolean finalizing;
+  private final boolean faithful;
   /** Which revision claims a child, by {@code group/kind/name}. */
   private final Map<String, Revision> claimed = new LinkedHashMap<>();
 
@@ -54,6 +55,7 @@ final class RollingUpdate {
     this.related = related;
     this.hook = hook;
     this.finalizing = finalizing;
+    this.faithful = loop.mc.profile().faithful();
   }
 
   CompositeLoop.Outcome sync() {
@@ -91,8 +93,11 @@ final class RollingUpdate {
           + Meta.name(revision.revision) + ")"), loop.request(revision.parent, observed, related, hook, finalizing),
           Webhook.Answer.COMPOSITE);
       for (ObjectNode child : loop.withNamespaceDefaults(parent, revision.answer.get("children"))) {
-        // The label is added before comparing, so that an up-to-date child compares equal to its desired state.
-        loop.addControllerUid(parent, child);
+        if (!faithful) {
+          // Intended: the label is added before comparing, so an up-to-date child compares equal to its
+          // desired state. v4.17.2 adds it only after the rollout decisions (composite/controller.go:699-706).
+          loop.addControllerUid(parent, child);
+        }
         revision.desired.put(childKey(child), child);
       }
     }
@@ -331,9 +336,16 @@ final class RollingUpdate {
     return type != null && type.rolling();
   }
 
+  /**
+   * The observed child a claim names. v4.17.2 looks it up by bare name in a map keyed {@code namespace/name}
+   * (composite/rolling_update.go:66 and :176 through api/v2/common.go FindGroupKindName, since v4.10.3), so
+   * a namespaced child is never found: none moves early, and once one child is on the latest revision the
+   * rollout waits for a "missing child" forever.
+   */
   private ObjectNode observedChild(String key) {
     String[] parts = key.split("/", 3);
-    return observed.find(parts[0], parts[1], Meta.namespace(parent), parts[2]);
+    return faithful ? observed.findByKey(parts[0], parts[1], parts[2])
+        : observed.find(parts[0], parts[1], Meta.namespace(parent), parts[2]);
   }
 
   private void claim(Revision revision, String key) {

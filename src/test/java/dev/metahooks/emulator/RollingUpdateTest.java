@@ -12,10 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** RollingRecreate with a Ready status check: one Pod at a time, highest ordinal first, paused by unready Pods. */
+/**
+ * RollingRecreate with a Ready status check: one Pod at a time, highest ordinal first, paused by unready Pods,
+ * as Metacontroller means it ({@link Profile#INTENDED}); and the stall after the first Pod that v4.17.2 has.
+ */
 class RollingUpdateTest {
   private static LocalHooks hooks;
   private Cluster cluster;
@@ -45,10 +47,10 @@ class RollingUpdateTest {
     hooks.close();
   }
 
-  @BeforeEach
-  void setUp() {
+  /** Three Pods of {@code app:v1}, settled, under the given profile. */
+  private void start(Profile profile) {
     cluster = TestKinds.cluster();
-    mc = new Metacontroller(cluster, hooks.baseUrl()).loadYaml("""
+    mc = new Metacontroller(cluster, hooks.baseUrl()).profile(profile).loadYaml("""
         apiVersion: metacontroller.k8s.io/v1alpha1
         kind: CompositeController
         metadata: {name: rolling-controller}
@@ -84,7 +86,24 @@ class RollingUpdateTest {
   }
 
   @Test
+  void onV4172TheRolloutStallsOnceOnePodIsOnTheLatestRevision() {
+    start(Profile.V4_17_2);
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
+    mc.runUntilStable(40);
+
+    assertThat(List.of(image(0), image(1), image(2))).containsExactly("app:v1", "app:v1", "app:v2");
+    JsonNode condition = updatedCondition();
+    assertThat(condition.path("reason").asText()).isEqualTo("RolloutWaiting");
+    assertThat(condition.path("message").asText()).isEqualTo("missing child Pod r-2");
+    assertThat(cluster.get("v1", "Pod", "default", "r-2").at("/status/conditions/0/status").asText())
+        .as("the Pod it waits for exists and is Ready").isEqualTo("True");
+    assertThat(mc.round().changed()).isFalse();
+  }
+
+  @Test
   void aNewRevisionRollsOutOnePodAtATimeInTheReturnedOrder() {
+    start(Profile.INTENDED);
     assertThat(updatedCondition().path("reason").asText()).isEqualTo("OnLatestRevision");
     assertThat(cluster.list(RollingUpdate.REVISION_API_VERSION, "ControllerRevision")).hasSize(1);
     int firstRound = mc.rounds().size() + 1;
@@ -112,6 +131,7 @@ class RollingUpdateTest {
 
   @Test
   void anUnreadyPodPausesTheRollout() {
+    start(Profile.INTENDED);
     mc.world().pods(pod -> pod.at("/spec/containers/0/image").asText().equals("app:v2")
         ? PodState.RUNNING : PodState.READY);
 
@@ -128,6 +148,7 @@ class RollingUpdateTest {
 
   @Test
   void scalingUpDuringARolloutCreatesNewPodsOnTheLatestRevision() {
+    start(Profile.INTENDED);
     mc.world().pods(pod -> pod.at("/spec/containers/0/image").asText().equals("app:v2")
         ? PodState.RUNNING : PodState.READY);
     cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));

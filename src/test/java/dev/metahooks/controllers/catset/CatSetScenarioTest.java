@@ -10,6 +10,7 @@ import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.PodPolicy;
 import dev.metahooks.emulator.PodState;
+import dev.metahooks.emulator.Profile;
 import dev.metahooks.emulator.Round;
 import dev.metahooks.emulator.Write;
 import java.util.ArrayList;
@@ -171,8 +172,7 @@ class CatSetScenarioTest {
     Map<String, String> oldPodUids = podUids();
     long start = cluster.lastSequence();
 
-    cluster.update(API, "CatSet", "default", NAME,
-        cs -> ((ObjectNode) cs.at("/spec/template/spec/containers/0")).put("image", "nginx:1.28"));
+    changeImage("nginx:1.28");
     runUntilStable();
 
     assertThat(podWrites(start, Write.Verb.DELETE)).containsExactly(2, 1, 0);
@@ -183,16 +183,77 @@ class CatSetScenarioTest {
       assertThat(pod(ordinal).at("/spec/containers/0/image").asText()).isEqualTo("nginx:1.28");
     }
     assertThat(podUids().values()).doesNotContainAnyElementsOf(oldPodUids.values());
-    ObjectNode catset = catset();
-    assertThat(catset.at("/status/readyReplicas").asInt()).isEqualTo(3);
-    JsonNode updated = condition(catset, "Updated");
-    assertThat(updated.path("status").asText()).isEqualTo("True");
+    assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(3);
+    assertThat(cluster.list("metacontroller.k8s.io/v1alpha1", "ControllerRevision"))
+        .as("the hook rolls; Metacontroller keeps no revisions").isEmpty();
+    assertNoHotLoopAndValidChildren();
+  }
+
+  @Test
+  void aRollWaitsForTheRecreatedPodAndHoldsWhileItIsNotReady() {
+    runUntilStable();
+    mc.world().pods(pod -> pod.at("/spec/containers/0/image").asText().equals("nginx:1.28")
+        ? PodState.RUNNING : PodState.READY);
+
+    changeImage("nginx:1.28");
+    runUntilStable();
+
+    assertThat(List.of(image(0), image(1), image(2))).containsExactly("nginx:1.27", "nginx:1.27", "nginx:1.28");
+    assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void upstreamsRollingRecreateManifestStallsAfterTheFirstPodOnMetacontroller4172() {
+    useUpstreamRollingManifest(Profile.V4_17_2);
+    runUntilStable();
+
+    changeImage("nginx:1.28");
+    runUntilStable();
+
+    assertThat(List.of(image(0), image(1), image(2))).containsExactly("nginx:1.27", "nginx:1.27", "nginx:1.28");
+    JsonNode updated = condition(catset(), "Updated");
+    assertThat(updated.path("reason").asText()).isEqualTo("RolloutWaiting");
+    assertThat(updated.path("message").asText()).isEqualTo("missing child Pod nginx-backend-2");
+    assertThat(mc.round().changed()).as("stalled for good").isFalse();
+  }
+
+  @Test
+  void upstreamsRollingRecreateManifestRollsEveryPodWhereMetacontrollerWorksAsIntended() {
+    useUpstreamRollingManifest(Profile.INTENDED);
+    runUntilStable();
+    long start = cluster.lastSequence();
+
+    changeImage("nginx:1.28");
+    runUntilStable();
+
+    assertThat(podWrites(start, Write.Verb.DELETE)).containsExactly(2, 1, 0);
+    assertEachDeletionWaitedForTheLastRecreatedPod(start);
+    assertThat(List.of(image(0), image(1), image(2))).containsOnly("nginx:1.28");
+    JsonNode updated = condition(catset(), "Updated");
     assertThat(updated.path("reason").asText()).isEqualTo("OnLatestRevision");
     assertThat(cluster.list("metacontroller.k8s.io/v1alpha1", "ControllerRevision")).hasSize(1);
     assertNoHotLoopAndValidChildren();
   }
 
   // ---- helpers
+
+  /** Starts over with upstream's manifest, which lets Metacontroller roll the Pods. */
+  private void useUpstreamRollingManifest(Profile profile) {
+    cluster = new Cluster();
+    mc = Metacontroller.againstTestServer(cluster).profile(profile)
+        .load("src/test/resources/emulator/catset-rolling-recreate.yaml");
+    mc.world().pods(PodPolicy.pendingFor(1, PodPolicy.ready()));
+    cluster.createFile("manifests/examples/catset.yaml");
+  }
+
+  private void changeImage(String image) {
+    cluster.update(API, "CatSet", "default", NAME,
+        cs -> ((ObjectNode) cs.at("/spec/template/spec/containers/0")).put("image", image));
+  }
+
+  private String image(int ordinal) {
+    return pod(ordinal).at("/spec/containers/0/image").asText();
+  }
 
   private void runUntilStable() {
     mc.runUntilStable(40);
