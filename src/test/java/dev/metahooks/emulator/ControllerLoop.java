@@ -53,14 +53,30 @@ abstract class ControllerLoop {
 
   /** Calls a hook, logs the call, and gives the decoded answer or ends the sync. */
   ObjectNode call(Webhook hook, String parent, ObjectNode request, Webhook.Answer shape) {
-    Webhook.Result result = hook.call(request, shape);
-    mc.record(new HookCall(mc.roundNumber(), name, hook.hook(), parent, hook.url(), request, result.status(),
-        result.body(), result.error()));
-    if (result.error() != null) {
-      throw new SyncFailure(hook.hook() + " hook failed (version=" + hook.version().name().toLowerCase() + "): "
-          + result.error());
+    return callConcurrently(hook, List.of(parent), List.of(request), shape).get(0);
+  }
+
+  /** Calls made at once (one per parent revision); any failure ends the sync, after all were logged. */
+  List<ObjectNode> callConcurrently(Webhook hook, List<String> parents, List<ObjectNode> requests,
+      Webhook.Answer shape) {
+    List<Webhook.Result> results = hook.callConcurrently(requests, shape, mc.profile());
+    List<ObjectNode> answers = new ArrayList<>();
+    for (int i = 0; i < results.size(); i++) {
+      Webhook.Result result = results.get(i);
+      mc.record(new HookCall(mc.roundNumber(), name, hook.hook(), parents.get(i), hook.url(), requests.get(i),
+          result.status(), result.body(), result.error()));
+      answers.add(result.answer());
     }
-    return result.answer();
+    for (Webhook.Result result : results) {
+      if (result.requeued()) {
+        throw new Requeue(result.retryAfterSeconds());
+      }
+      if (result.error() != null) {
+        throw new SyncFailure(hook.hook() + " hook failed (version=" + hook.version().name().toLowerCase() + "): "
+            + result.error());
+      }
+    }
+    return answers;
   }
 
   /** Related objects from the customize hook's rules ({@code {}} without a customize hook). */

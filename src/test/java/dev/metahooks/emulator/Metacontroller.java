@@ -34,6 +34,7 @@ public final class Metacontroller {
   private final List<ControllerLoop> loops = new ArrayList<>();
   private final List<HookCall> calls = new ArrayList<>();
   private final List<SyncError> errors = new ArrayList<>();
+  private final List<SyncError> requeues = new ArrayList<>();
   private final List<Round> rounds = new ArrayList<>();
   private final Map<String, Double> resyncAfter = new LinkedHashMap<>();
   private World world = World.standard();
@@ -206,6 +207,11 @@ public final class Metacontroller {
     return Collections.unmodifiableList(errors);
   }
 
+  /** Syncs a hook's 429 ended: requeued after Retry-After, not errors (no SyncError event upstream). */
+  public List<SyncError> requeues() {
+    return Collections.unmodifiableList(requeues);
+  }
+
   public List<Round> rounds() {
     return Collections.unmodifiableList(rounds);
   }
@@ -234,6 +240,8 @@ public final class Metacontroller {
     cluster.as("metacontroller/" + loop.name, () -> {
       try {
         sync.run();
+      } catch (Requeue e) {
+        requeues.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
       } catch (SyncFailure | ApiException | IllegalArgumentException e) {
         errors.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
       }

@@ -88,10 +88,15 @@ final class RollingUpdate {
     if (latest.revision == null) {
       latest.revision = newRevision(latestPatch);
     }
+    List<ObjectNode> answers = loop.callConcurrently(hook,
+        revisions.stream().map(r -> Meta.describe(parent) + (r == latest ? "" : " (revision "
+            + Meta.name(r.revision) + ")")).toList(),
+        revisions.stream().map(r -> loop.request(r.parent, observed, related, hook, finalizing)).toList(),
+        Webhook.Answer.COMPOSITE);
+    for (int i = 0; i < revisions.size(); i++) {
+      revisions.get(i).answer = answers.get(i);
+    }
     for (Revision revision : revisions) {
-      revision.answer = loop.call(hook, Meta.describe(parent) + (revision == latest ? "" : " (revision "
-          + Meta.name(revision.revision) + ")"), loop.request(revision.parent, observed, related, hook, finalizing),
-          Webhook.Answer.COMPOSITE);
       for (ObjectNode child : loop.withNamespaceDefaults(parent, revision.answer.get("children"))) {
         if (!faithful) {
           // Intended: the label is added before comparing, so an up-to-date child compares equal to its

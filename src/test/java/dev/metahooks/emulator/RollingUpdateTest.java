@@ -49,6 +49,10 @@ class RollingUpdateTest {
 
   /** Three Pods of {@code app:v1}, settled, under the given profile. */
   private void start(Profile profile) {
+    start(profile, false);
+  }
+
+  private void start(Profile profile, boolean etag) {
     cluster = TestKinds.cluster();
     mc = new Metacontroller(cluster, hooks.baseUrl()).profile(profile).loadYaml("""
         apiVersion: metacontroller.k8s.io/v1alpha1
@@ -66,8 +70,8 @@ class RollingUpdateTest {
             updateStrategy:
               method: RollingRecreate
               statusChecks: {conditions: [{type: Ready, status: "True"}]}
-          hooks: {sync: {webhook: {url: "http://metahooks.metahooks/rolling/sync"}}}
-        """);
+          hooks: {sync: {webhook: {url: "http://metahooks.metahooks/rolling/sync", etag: {enabled: %s}}}}
+        """.formatted(etag));
     cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: r}, spec: {replicas: 3, version: v1}}");
     mc.runUntilStable(20);
   }
@@ -99,6 +103,42 @@ class RollingUpdateTest {
     assertThat(cluster.get("v1", "Pod", "default", "r-2").at("/status/conditions/0/status").asText())
         .as("the Pod it waits for exists and is Ready").isEqualTo("True");
     assertThat(mc.round().changed()).isFalse();
+  }
+
+  @Test
+  void withETagOnV4172AnOldRevisionGetsTheLatestAnswerSoEveryPodIsRecreatedAtOnce() {
+    start(Profile.V4_17_2, true);
+    int firstRound = mc.rounds().size() + 1;
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
+    Round round = mc.round();
+
+    assertThat(round.calls()).extracting(HookCall::status).containsExactlyInAnyOrder(200, 304);
+    HookCall oldRevision = round.calls().stream().filter(c -> c.parent().contains("(revision ")).findFirst()
+        .orElseThrow();
+    assertThat(oldRevision.request().at("/parent/spec/version").asText()).isEqualTo("v1");
+    assertThat(oldRevision.responseJson().at("/children/0/spec/containers/0/image").asText())
+        .as("the 304 took the body the latest revision's 200 had just stored").isEqualTo("app:v2");
+    assertThat(round.writes().stream().filter(w -> w.verb() == Write.Verb.DELETE && w.object().startsWith("Pod ")))
+        .as("all Pods deleted in one sync").hasSize(3);
+    assertThat(mc.rounds().size()).isEqualTo(firstRound);
+  }
+
+  @Test
+  void withETagAsIntendedEachRevisionGetsItsOwnCachedAnswer() {
+    start(Profile.INTENDED, true);
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
+    Round round = mc.round();
+
+    HookCall oldRevision = round.calls().stream().filter(c -> c.parent().contains("(revision ")).findFirst()
+        .orElseThrow();
+    assertThat(oldRevision.status()).isEqualTo(304);
+    assertThat(oldRevision.responseJson().at("/children/0/spec/containers/0/image").asText()).isEqualTo("app:v1");
+    assertThat(round.writes().stream().filter(w -> w.verb() == Write.Verb.DELETE && w.object().startsWith("Pod ")))
+        .hasSize(1);
+    mc.runUntilStable(40);
+    assertThat(List.of(image(0), image(1), image(2))).containsOnly("app:v2");
   }
 
   @Test
