@@ -205,6 +205,10 @@ public final class Cluster {
     for (String field : List.of("deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink")) {
       metadata.remove(field);
     }
+    if (profile.faithful()) {
+      Trees.integralNumbers(object);
+      ApiDefaults.apply(object, true, uids + 1);
+    }
     metadata.put("uid", newUid(key));
     metadata.put("generation", 1);
     metadata.put("creationTimestamp", timestamp());
@@ -247,6 +251,11 @@ public final class Cluster {
         next.remove("status");
       }
     }
+    if (profile.faithful()) {
+      Trees.integralNumbers(next);
+      keepAllocated(current, next);
+      ApiDefaults.apply(next, false, uids);
+    }
     if (Meta.deleting(current)) {
       Set<String> added = new HashSet<>(Meta.finalizers(next));
       Meta.finalizers(current).forEach(added::remove);
@@ -286,7 +295,8 @@ public final class Cluster {
     checkPreconditions(current, object);
     ObjectNode next = Trees.copy(current);
     if (object.has("status") && !object.get("status").isNull()) {
-      next.set("status", object.get("status").deepCopy());
+      next.set("status", profile.faithful() ? Trees.integralNumbers(object.get("status").deepCopy())
+          : object.get("status").deepCopy());
     } else {
       next.remove("status");
     }
@@ -428,6 +438,18 @@ public final class Cluster {
     if (!version.isEmpty() && !version.equals(currentVersion)) {
       throw new ApiException(Reason.CONFLICT, Meta.describe(current) + " has been modified: resourceVersion "
           + version + " is stale (now " + currentVersion + ")");
+    }
+  }
+
+  /** What the API server allocated once and keeps when an update leaves it out (a Service's cluster IPs). */
+  private static void keepAllocated(ObjectNode current, ObjectNode next) {
+    if (Meta.kind(current).equals("Service") && next.get("spec") instanceof ObjectNode spec) {
+      for (String field : List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy")) {
+        JsonNode kept = current.path("spec").get(field);
+        if (kept != null && !spec.has(field)) {
+          spec.set(field, kept.deepCopy());
+        }
+      }
     }
   }
 

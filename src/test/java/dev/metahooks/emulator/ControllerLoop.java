@@ -36,9 +36,24 @@ abstract class ControllerLoop {
     if (!hooks.isObject()) {
       throw new IllegalArgumentException(Meta.kind(controller) + " " + name + ": no hooks defined");
     }
-    this.syncHook = Webhook.read(hooks, "sync", baseUrl);
-    this.finalizeHook = Webhook.read(hooks, "finalize", baseUrl);
-    this.customizeHook = Webhook.read(hooks, "customize", baseUrl);
+    this.syncHook = withAuth(Webhook.read(hooks, "sync", baseUrl), "sync");
+    this.finalizeHook = withAuth(Webhook.read(hooks, "finalize", baseUrl), "finalize");
+    this.customizeHook = withAuth(Webhook.read(hooks, "customize", baseUrl), "customize");
+  }
+
+  /** The hook with the Authorization header of the manifest as written (its URL before it was pointed here). */
+  private Webhook withAuth(Webhook hook, String which) {
+    if (hook == null) {
+      return null;
+    }
+    JsonNode written = mc.written(controller).path("spec");
+    try {
+      String header = EndpointAuth.header(cluster, written.path("hooks").path(which).path("webhook"),
+          written.path("endpointConfigs"));
+      return header == null ? hook : hook.withAuthorization(header);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot create new controller " + name + ": " + e.getMessage(), e);
+    }
   }
 
   /** Syncs every parent of this controller once. */
@@ -49,6 +64,11 @@ abstract class ControllerLoop {
     ObjectNode copy = Trees.copy(controller);
     copy.putObject("status");
     return (ObjectNode) Trees.sorted(copy);
+  }
+
+  /** Equality as Metacontroller decides it: {@code reflect.DeepEqual} on v4.17.2 ({@code 3} is not {@code 3.0}). */
+  boolean equal(JsonNode a, JsonNode b) {
+    return mc.profile().faithful() ? Trees.deepEqual(a, b) : Trees.same(a, b);
   }
 
   /** Calls a hook, logs the call, and gives the decoded answer or ends the sync. */
@@ -168,7 +188,7 @@ abstract class ControllerLoop {
         errors.add(e.getMessage());
         return;
       }
-      if (Trees.same(merged, current) || Meta.deleting(current)) {
+      if (equal(merged, current) || Meta.deleting(current)) {
         return;
       }
       String method = methodOf.apply(type);
@@ -256,7 +276,7 @@ abstract class ControllerLoop {
   void writeStatus(ObjectNode parent, JsonNode status) {
     ObjectNode live = cluster.find(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent),
         Meta.name(parent)).orElse(null);
-    if (live == null || !Meta.uid(live).equals(Meta.uid(parent)) || Trees.same(live.get("status"), status)) {
+    if (live == null || !Meta.uid(live).equals(Meta.uid(parent)) || equal(live.get("status"), status)) {
       return;
     }
     live.set("status", status);

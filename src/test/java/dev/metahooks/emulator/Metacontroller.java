@@ -37,6 +37,8 @@ public final class Metacontroller {
   private final List<SyncError> requeues = new ArrayList<>();
   private final List<Round> rounds = new ArrayList<>();
   private final Map<String, Double> resyncAfter = new LinkedHashMap<>();
+  /** Controller manifests as written, before their webhooks were pointed at the server under test. */
+  private final Map<String, ObjectNode> written = new LinkedHashMap<>();
   private World world = World.standard();
   private Profile profile = Profile.configured();
   private int round;
@@ -83,6 +85,7 @@ public final class Metacontroller {
     switch (kind) {
       case "CompositeController", "DecoratorController" -> {
         ObjectNode stored = cluster.as("kubectl", () -> cluster.create(pointHooksAtServer(manifest)));
+        written.put(kind + "/" + Meta.name(stored), manifest);
         loops.add(kind.equals("CompositeController") ? new CompositeLoop(this, stored, baseUrl)
             : new DecoratorLoop(this, stored, baseUrl));
       }
@@ -222,6 +225,10 @@ public final class Metacontroller {
   }
 
   // ---- for the controller loops
+
+  ObjectNode written(ObjectNode controller) {
+    return written.getOrDefault(Meta.kind(controller) + "/" + Meta.name(controller), controller);
+  }
 
   int roundNumber() {
     return round;

@@ -162,7 +162,7 @@ final class RollingUpdate {
         continue;
       }
       try {
-        if (Trees.same(child, DynamicApply.update(child, entry.getValue()))) {
+        if (loop.equal(child, DynamicApply.update(child, entry.getValue()))) {
           removeName(owner.revision, key);
           claim(latest, key);
         }
@@ -230,7 +230,7 @@ final class RollingUpdate {
       }
       ObjectNode desired = latest.desired.get(key);
       try {
-        if (desired == null || !Trees.same(child, DynamicApply.update(child, desired))) {
+        if (desired == null || !loop.equal(child, DynamicApply.update(child, desired))) {
           return "child " + parts[1] + " " + parts[2] + " is not updated yet";
         }
       } catch (IllegalArgumentException e) {

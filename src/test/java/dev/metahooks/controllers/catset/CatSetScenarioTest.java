@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.catset;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -235,7 +236,33 @@ class CatSetScenarioTest {
     assertNoHotLoopAndValidChildren();
   }
 
+  @Test
+  void aTemplateWithTolerationsSettlesAlthoughTheApiServerAddsItsOwn() {
+    addToleration();
+
+    runUntilStable();
+
+    assertThat(pod(0).at("/spec/tolerations")).as("DefaultTolerationSeconds added two").hasSize(3);
+    assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(3);
+    assertNoHotLoopAndValidChildren();
+  }
+
+  @Test
+  void upstreamsRollingRecreateManifestRecreatesPodsWithTolerationsForeverOnMetacontroller4172() {
+    useUpstreamRollingManifest(Profile.V4_17_2);
+    addToleration();
+
+    assertThatThrownBy(() -> mc.runUntilStable(30)).hasMessageContaining("did not settle")
+        .hasMessageContaining("DELETE Pod default/nginx-backend-0");
+  }
+
   // ---- helpers
+
+  /** A toleration in the template: a list without a merge key, which Metacontroller replaces whole. */
+  private void addToleration() {
+    cluster.update(API, "CatSet", "default", NAME, cs -> cs.withObject("/spec/template/spec").putArray("tolerations")
+        .addObject().put("key", "dedicated").put("operator", "Equal").put("value", "web").put("effect", "NoSchedule"));
+  }
 
   /** Starts over with upstream's manifest, which lets Metacontroller roll the Pods. */
   private void useUpstreamRollingManifest(Profile profile) {

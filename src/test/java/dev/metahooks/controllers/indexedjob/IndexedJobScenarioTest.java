@@ -37,6 +37,19 @@ class IndexedJobScenarioTest {
   }
 
   @Test
+  void aTemplateWithTolerationsSettlesAlthoughTheApiServerAddsItsOwn() {
+    cluster.update(API, "IndexedJob", "default", "print-index", job -> job.withObject("/spec/template/spec")
+        .putArray("tolerations").addObject().put("key", "batch").put("operator", "Exists").put("effect", "NoSchedule"));
+    mc.world().pods(pod -> PodState.SUCCEEDED);
+
+    mc.runUntilStable(60);
+
+    assertThat(pod("print-index-0").at("/spec/tolerations")).as("DefaultTolerationSeconds added two").hasSize(3);
+    assertThat(job().at("/status/succeeded").asInt()).isEqualTo(COMPLETIONS);
+    assertNoHotLoopAndValidChildren();
+  }
+
+  @Test
   void runsEveryIndexToCompletionNeverMoreThanParallelismAtOnce() {
     // Each Pod is Pending for one step and Running for one more before it succeeds, so Pods overlap.
     mc.world().pods(PodPolicy.pendingFor(1, runningFor(1)));
