@@ -344,7 +344,8 @@ public final class Cluster {
       throw new ApiException(Reason.CONFLICT, Meta.describe(current) + " has uid " + Meta.uid(current)
           + ", the precondition wanted " + uid);
     }
-    if (Meta.finalizers(current).isEmpty()) {
+    long grace = profile.faithful() ? gracePeriodSeconds(current) : 0;
+    if (Meta.finalizers(current).isEmpty() && grace == 0) {
       remove(key);
       return;
     }
@@ -353,12 +354,41 @@ public final class Cluster {
     }
     ObjectNode next = Trees.copy(current);
     ObjectNode metadata = Meta.metadata(next);
-    metadata.put("deletionTimestamp", timestamp());
-    metadata.put("deletionGracePeriodSeconds", 0);
+    metadata.put("deletionTimestamp", DateTimeFormatter.ISO_INSTANT.format(now.plusSeconds(grace)));
+    metadata.put("deletionGracePeriodSeconds", grace);
     metadata.put("generation", Meta.generation(current) + 1);
     metadata.put("resourceVersion", String.valueOf(++resourceVersion));
     objects.put(key, next);
     log(Write.Verb.MARK_DELETED, next, current, next);
+  }
+
+  /**
+   * Ends the graceful termination of a Pod (the kubelet's final delete with grace 0): it disappears unless a
+   * finalizer still holds it.
+   */
+  public void finishTermination(ObjectNode pod) {
+    String key = keyOf(typeOf(pod), pod);
+    ObjectNode current = objects.get(key);
+    if (current != null && Meta.uid(current).equals(Meta.uid(pod)) && Meta.deleting(current)
+        && Meta.finalizers(current).isEmpty()) {
+      remove(key);
+    }
+  }
+
+  /**
+   * The grace period of a delete: a Pod the kubelet runs (bound, not finished: it has a phase other than
+   * Succeeded or Failed) terminates for its {@code terminationGracePeriodSeconds} (default 30), as Kubernetes'
+   * pkg/registry/core/pod/strategy.go CheckGracefulDeleteByPod decides; everything else goes at once.
+   */
+  private static long gracePeriodSeconds(ObjectNode object) {
+    if (!Meta.kind(object).equals("Pod") || !Meta.apiVersion(object).equals("v1")) {
+      return 0;
+    }
+    String phase = object.path("status").path("phase").asText("");
+    if (phase.isEmpty() || phase.equals("Succeeded") || phase.equals("Failed")) {
+      return 0;
+    }
+    return Math.max(0, object.path("spec").path("terminationGracePeriodSeconds").asLong(30));
   }
 
   // ---- internals

@@ -119,8 +119,8 @@ class RollingUpdateTest {
     assertThat(oldRevision.request().at("/parent/spec/version").asText()).isEqualTo("v1");
     assertThat(oldRevision.responseJson().at("/children/0/spec/containers/0/image").asText())
         .as("the 304 took the body the latest revision's 200 had just stored").isEqualTo("app:v2");
-    assertThat(round.writes().stream().filter(w -> w.verb() == Write.Verb.DELETE && w.object().startsWith("Pod ")))
-        .as("all Pods deleted in one sync").hasSize(3);
+    assertThat(round.writes().stream().filter(w -> w.verb() == Write.Verb.MARK_DELETED && w.object().startsWith("Pod ")))
+        .as("all Pods deleted (Terminating) in one sync").hasSize(3);
     assertThat(mc.rounds().size()).isEqualTo(firstRound);
   }
 

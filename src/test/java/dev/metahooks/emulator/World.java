@@ -93,6 +93,12 @@ public final class World {
   private void kubelet(Cluster cluster) {
     for (ObjectNode pod : cluster.list("v1", "Pod")) {
       PodState current = stateOf(pod.path("status"));
+      if (Meta.deleting(pod) && Meta.finalizers(pod).isEmpty()) {
+        // Its containers stopped within the grace period: the kubelet deletes it for good (one step after
+        // the delete, so hooks see it Terminating for one sync).
+        cluster.finishTermination(pod);
+        continue;
+      }
       if (Meta.deleting(pod) || current == PodState.SUCCEEDED || current == PodState.FAILED) {
         continue;
       }

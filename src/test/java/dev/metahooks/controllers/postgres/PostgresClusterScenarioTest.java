@@ -287,7 +287,8 @@ class PostgresClusterScenarioTest {
     assertThat(removal.errors()).isEmpty();
     assertThat(cluster.find(API, KIND, NS, NAME)).as("the finalizer waits for the StatefulSet to be gone").isPresent();
     assertThat(childVersions()).as("every child removed").isEmpty();
-    assertThat(podNames()).as("pods collected with their StatefulSet").isEmpty();
+    assertThat(cluster.list("v1", "Pod")).as("pods collected with their StatefulSet (Terminating for their grace period)")
+        .allSatisfy(pod -> assertThat(pod.at("/metadata/deletionTimestamp").asText()).isNotEmpty());
     assertCondition("DeletionBlocked", "False", "Deleting");
     assertThat(parent().at("/metadata/finalizers").toString()).contains(finalizer);
 
