@@ -317,14 +317,101 @@ public final class Cluster {
     return updateStatus(object);
   }
 
+  /** How a delete treats the object's dependents ({@code kubectl delete --cascade=...}). */
+  public enum Propagation {
+    /** Dependents are collected after the object is gone (the default). */
+    BACKGROUND,
+    /**
+     * The object stays, with the {@code foregroundDeletion} finalizer, while the garbage collector deletes its
+     * dependents; the collector removes that finalizer once they are gone.
+     */
+    FOREGROUND,
+    /** The object stays, with the {@code orphan} finalizer, until the collector has removed its dependents' owner references. */
+    ORPHAN
+  }
+
+  /**
+   * Deletes an object with a propagation policy. FOREGROUND and ORPHAN add the garbage collector's finalizer
+   * ({@code foregroundDeletion}, {@code orphan}) with the deletionTimestamp, then the collector acts on the
+   * dependents at once; the object disappears when no finalizer is left.
+   */
+  public void delete(String apiVersion, String kind, String namespace, String name, Propagation propagation) {
+    if (propagation == Propagation.BACKGROUND) {
+      delete(apiVersion, kind, namespace, name);
+      return;
+    }
+    ObjectNode current = get(apiVersion, kind, namespace, name);
+    if (Meta.deleting(current)) {
+      delete(apiVersion, kind, namespace, name);
+      return;
+    }
+    String gcFinalizer = propagation == Propagation.FOREGROUND ? "foregroundDeletion" : "orphan";
+    List<String> finalizers = Meta.finalizers(current);
+    finalizers.add(gcFinalizer);
+    Meta.setFinalizers(current, finalizers);
+    ObjectNode marked = update(current);
+    delete(apiVersion, kind, namespace, name);
+    as("garbage-collector", () -> {
+      for (ObjectNode dependent : dependentsOf(Meta.uid(marked))) {
+        if (propagation == Propagation.FOREGROUND) {
+          deleteQuietly(dependent);
+        } else {
+          ObjectNode next = Trees.copy(dependent);
+          ArrayNode kept = Meta.metadata(next).putArray("ownerReferences");
+          dependent.path("metadata").path("ownerReferences").forEach(r -> {
+            if (!r.path("uid").asText().equals(Meta.uid(marked))) {
+              kept.add(r.deepCopy());
+            }
+          });
+          if (kept.isEmpty()) {
+            Meta.metadata(next).remove("ownerReferences");
+          }
+          updateQuietly(next);
+        }
+      }
+      releaseGcFinalizers();
+    });
+  }
+
+  /** Objects with an owner reference to this uid. */
+  private List<ObjectNode> dependentsOf(String uid) {
+    List<ObjectNode> dependents = new ArrayList<>();
+    for (ObjectNode object : objects.values()) {
+      for (JsonNode ref : object.path("metadata").path("ownerReferences")) {
+        if (uid.equals(ref.path("uid").asText())) {
+          dependents.add(Trees.copy(object));
+          break;
+        }
+      }
+    }
+    return dependents;
+  }
+
+  /** The collector's part of foreground and orphan deletion: its finalizer goes once no dependent is left. */
+  private void releaseGcFinalizers() {
+    for (ObjectNode owner : List.copyOf(objects.values())) {
+      List<String> finalizers = Meta.finalizers(owner);
+      boolean foreground = finalizers.contains("foregroundDeletion");
+      boolean orphan = finalizers.contains("orphan");
+      if (!Meta.deleting(owner) || (!foreground && !orphan) || !dependentsOf(Meta.uid(owner)).isEmpty()) {
+        continue;
+      }
+      finalizers.remove("foregroundDeletion");
+      finalizers.remove("orphan");
+      ObjectNode next = Trees.copy(owner);
+      Meta.setFinalizers(next, finalizers);
+      updateQuietly(next);
+    }
+  }
+
   /** Deletes a namespaced object (background propagation). */
   public void delete(String apiVersion, String kind, String namespace, String name) {
-    delete(apiVersion, kind, namespace, name, null);
+    delete(apiVersion, kind, namespace, name, (String) null);
   }
 
   /** Deletes a cluster-scoped object. */
   public void delete(String apiVersion, String kind, String name) {
-    delete(apiVersion, kind, "", name, null);
+    delete(apiVersion, kind, "", name, (String) null);
   }
 
   /**
@@ -400,7 +487,10 @@ public final class Cluster {
     }
     resourceVersion++;
     log(Write.Verb.DELETE, removed, removed, null);
-    as("garbage-collector", () -> collectGarbage(removed));
+    as("garbage-collector", () -> {
+      collectGarbage(removed);
+      releaseGcFinalizers();
+    });
   }
 
   /** Background propagation: dependents left without any existing owner are deleted. */

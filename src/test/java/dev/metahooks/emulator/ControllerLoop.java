@@ -117,15 +117,28 @@ abstract class ControllerLoop {
     return Related.select(cluster, parent, parentNamespaced, rules, customizeHook.version());
   }
 
+  /**
+   * Whether the parent carries our finalizer. v4.17.2 decides by {@code hooks.finalize} being present, webhook
+   * or not (composite/controller.go:214-217, decorator/controller.go:151), so {@code finalize: {}} adds a
+   * finalizer that only a sync answer's {@code finalized} removes; intended: only with a finalize webhook.
+   */
+  boolean finalizerEnabled() {
+    if (mc.profile().faithful()) {
+      JsonNode finalize = controller.path("spec").path("hooks").get("finalize");
+      return finalize != null && !finalize.isNull();
+    }
+    return finalizeHook != null;
+  }
+
   /** Adds our finalizer when a finalize hook exists (not to an object being deleted), removes a stale one. */
   ObjectNode syncFinalizer(ObjectNode parent) {
     boolean has = Meta.hasFinalizer(parent, finalizer);
-    if (finalizeHook != null && !has && !Meta.deleting(parent)) {
+    if (finalizerEnabled() && !has && !Meta.deleting(parent)) {
       List<String> finalizers = Meta.finalizers(parent);
       finalizers.add(finalizer);
       return writeFinalizers(parent, finalizers);
     }
-    if (finalizeHook == null && has) {
+    if (!finalizerEnabled() && has) {
       return removeFinalizer(parent);
     }
     return parent;
@@ -150,7 +163,7 @@ abstract class ControllerLoop {
 
   /** Whether children are still ours to manage while the parent is being deleted. */
   boolean shouldFinalize(ObjectNode parent) {
-    if (finalizeHook == null || !Meta.hasFinalizer(parent, finalizer)) {
+    if (!finalizerEnabled() || !Meta.hasFinalizer(parent, finalizer)) {
       return false;
     }
     return Meta.finalizers(parent).stream().noneMatch(GC_FINALIZERS::contains);
