@@ -7,6 +7,8 @@ import dev.metahooks.emulator.ApiException.Reason;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -56,8 +58,17 @@ abstract class ControllerLoop {
     }
   }
 
-  /** Syncs every parent of this controller once. */
+  /** Syncs every parent of this controller once (those due, with v4.17.2's event-driven {@link Triggers}). */
   abstract void syncAll();
+
+  /** The child or attachment kinds as {@code group/Kind}: their writes are events for their parent. */
+  abstract Set<String> childKinds();
+
+  /** Whether orphans of a child kind are adopted (composite), so their writes concern the parents around. */
+  abstract boolean adopts();
+
+  /** Whether the controller sets {@code ignoreStatusChanges} for this parent's resource. */
+  abstract boolean ignoresStatusChanges(ObjectNode parent);
 
   /** The controller object as requests carry it. */
   ObjectNode controllerForRequest() {
@@ -114,6 +125,12 @@ abstract class ControllerLoop {
       rules = answer.path("relatedResources").isArray() ? answer.get("relatedResources") : Trees.array();
       customizeCache.put(cacheKey, rules);
     }
+    Set<String> kinds = new HashSet<>();
+    for (JsonNode rule : rules) {
+      cluster.resources().findResource(rule.path("apiVersion").asText(), rule.path("resource").asText())
+          .ifPresent(type -> kinds.add(type.group() + "/" + type.kind()));
+    }
+    mc.triggers().related(this, parent, kinds);
     return Related.select(cluster, parent, parentNamespaced, rules, customizeHook.version());
   }
 

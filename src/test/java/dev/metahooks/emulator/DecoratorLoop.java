@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** One DecoratorController: its targets' sync sequence as Metacontroller runs it (contract sections 6 and 8). */
 final class DecoratorLoop extends ControllerLoop {
@@ -57,6 +59,29 @@ final class DecoratorLoop extends ControllerLoop {
     }
   }
 
+  @Override
+  Set<String> childKinds() {
+    return attachments.stream().map(a -> a.type().group() + "/" + a.type().kind()).collect(Collectors.toSet());
+  }
+
+  @Override
+  boolean adopts() {
+    return false;
+  }
+
+  @Override
+  boolean ignoresStatusChanges(ObjectNode parent) {
+    for (JsonNode resource : controller.path("spec").path("resources")) {
+      ApiResources.Type type = cluster.resources().findResource(resource.path("apiVersion").asText(),
+          resource.path("resource").asText()).orElse(null);
+      if (type != null && type.kind().equals(Meta.kind(parent))
+          && type.group().equals(ApiResources.group(Meta.apiVersion(parent)))) {
+        return resource.path("ignoreStatusChanges").asBoolean(false);
+      }
+    }
+    return false;
+  }
+
   /** Whether the object is of a target type (group and kind; version ignored) and matches both its selectors. */
   private boolean matches(ObjectNode object) {
     for (Target target : targets) {
@@ -98,7 +123,7 @@ final class DecoratorLoop extends ControllerLoop {
 
     double resync = answer.path("resyncAfterSeconds").asDouble(0);
     if (resync > 0) {
-      mc.resync(Meta.describe(parent), resync);
+      mc.resync(this, parent, resync);
     }
     boolean finalized = answer.path("finalized").asBoolean(false);
     if (!updateParent(parent, parentType, answer, finalized)) {

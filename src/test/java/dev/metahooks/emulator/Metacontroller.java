@@ -41,6 +41,7 @@ public final class Metacontroller {
   private final Map<String, ObjectNode> written = new LinkedHashMap<>();
   private World world = World.standard();
   private Profile profile = Profile.configured();
+  private final Triggers triggers = new Triggers(this);
   private int round;
   private boolean tolerateSyncErrors;
 
@@ -186,6 +187,15 @@ public final class Metacontroller {
     throw new AssertionError(message.toString());
   }
 
+  /**
+   * Syncs every parent in the next round, events or not, as Metacontroller does after its informers relist
+   * ({@code --cache-flush-interval}, 30 min) or a restart. (With {@link Profile#INTENDED} every round does.)
+   */
+  public Metacontroller resyncAll() {
+    triggers.relist();
+    return this;
+  }
+
   /** Every hook call so far, oldest first. */
   public List<HookCall> calls() {
     return Collections.unmodifiableList(calls);
@@ -238,19 +248,30 @@ public final class Metacontroller {
     calls.add(call);
   }
 
-  void resync(String parent, double seconds) {
-    resyncAfter.put(parent, seconds);
+  void resync(ControllerLoop loop, ObjectNode parent, double seconds) {
+    resyncAfter.put(Meta.describe(parent), seconds);
+    triggers.resyncAfter(loop, parent, seconds);
+  }
+
+  Triggers triggers() {
+    return triggers;
   }
 
   /** Syncs one parent with writes attributed to the controller; a failure becomes a {@link SyncError}. */
   void syncOne(ControllerLoop loop, ObjectNode parent, Runnable sync) {
+    if (!triggers.due(loop, parent)) {
+      return;
+    }
+    triggers.starting(loop, parent);
     cluster.as("metacontroller/" + loop.name, () -> {
       try {
         sync.run();
       } catch (Requeue e) {
         requeues.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
+        triggers.resyncAfter(loop, parent, e.afterSeconds);
       } catch (SyncFailure | ApiException | IllegalArgumentException e) {
         errors.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
+        triggers.failed(loop, parent);
       }
     });
   }
