@@ -289,8 +289,10 @@ abstract class ControllerLoop {
     for (JsonNode item : list) {
       ObjectNode object = Trees.copy((ObjectNode) item);
       ObjectNode metadata = Meta.metadata(object);
-      boolean namespaced = cluster.resources().byKind(Meta.apiVersion(object), Meta.kind(object))
-          .map(ApiResources.Type::namespaced).orElse(true);
+      // v4.17.2 gives every child without a namespace the parent's, cluster-scoped kinds too
+      // (composite/hooks.go:153-160); the API server then drops it for those.
+      boolean namespaced = mc.profile().faithful() || cluster.resources().byKind(Meta.apiVersion(object),
+          Meta.kind(object)).map(ApiResources.Type::namespaced).orElse(true);
       if (namespaced && metadata.path("namespace").asText("").isEmpty() && !Meta.namespace(parent).isEmpty()) {
         metadata.put("namespace", Meta.namespace(parent));
       }

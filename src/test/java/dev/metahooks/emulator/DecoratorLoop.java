@@ -29,6 +29,11 @@ final class DecoratorLoop extends ControllerLoop {
     JsonNode spec = controller.path("spec");
     for (JsonNode resource : spec.path("resources")) {
       String apiVersion = resource.path("apiVersion").asText();
+      if (mc.profile().faithful()) {
+        Selectors.requireLabelSyntax(resource.path("annotationSelector"), "matchAnnotations",
+            "DecoratorController " + name + ": can't convert annotation selector for parent resource \""
+                + resource.path("resource").asText() + "\" in apiVersion \"" + apiVersion + "\"");
+      }
       targets.add(new Target(apiVersion,
           cluster.resources().requireResource(apiVersion, resource.path("resource").asText()),
           resource.get("labelSelector"), resource.get("annotationSelector")));
@@ -82,8 +87,23 @@ final class DecoratorLoop extends ControllerLoop {
     return false;
   }
 
-  /** Whether the object is of a target type (group and kind; version ignored) and matches both its selectors. */
+  /**
+   * Whether the object is of a target type (group and kind; version ignored) and matches both its selectors.
+   * v4.17.2 keeps one pair of selectors per group and kind, the last listed (decorator/selector.go:33-64);
+   * intended: any listed entry of that type may match.
+   */
   private boolean matches(ObjectNode object) {
+    if (mc.profile().faithful()) {
+      Target last = null;
+      for (Target target : targets) {
+        if (target.type().group().equals(ApiResources.group(Meta.apiVersion(object)))
+            && target.type().kind().equals(Meta.kind(object))) {
+          last = target;
+        }
+      }
+      return last != null && Selectors.matches(last.labelSelector(), Meta.labels(object))
+          && Selectors.matchesAnnotations(last.annotationSelector(), Meta.annotations(object));
+    }
     for (Target target : targets) {
       if (target.type().group().equals(ApiResources.group(Meta.apiVersion(object)))
           && target.type().kind().equals(Meta.kind(object))

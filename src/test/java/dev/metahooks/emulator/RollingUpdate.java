@@ -62,10 +62,7 @@ final class RollingUpdate {
     if (!loop.parentType.namespaced()) {
       throw new SyncFailure("rolling updates need a namespaced parent (ControllerRevisions are namespaced)");
     }
-    List<ObjectNode> observedRevisions = cluster.list(REVISION_API_VERSION, "ControllerRevision",
-        Meta.namespace(parent)).stream()
-        .filter(r -> Meta.controllerRef(r) != null && Meta.controllerRef(r).path("uid").asText().equals(Meta.uid(parent)))
-        .toList();
+    List<ObjectNode> observedRevisions = claimRevisions();
     ObjectNode latestPatch = patchOf(parent);
     Revision latest = new Revision(parent, null);
     List<Revision> revisions = new ArrayList<>();
@@ -139,6 +136,52 @@ final class RollingUpdate {
       finalized &= revision.answer.path("finalized").asBoolean(false);
     }
     return new CompositeLoop.Outcome(latestStatus, new ArrayList<>(children.values()), resync, finalized);
+  }
+
+  /**
+   * ControllerRevisions of the parent's namespace claimed as children are (controller_revision.go:50-78,
+   * dynamic/controllerref/controller_revision.go): by the parent's selector plus the apiGroup and resource
+   * labels; owned ones that stopped matching are released, matching orphans adopted.
+   */
+  private List<ObjectNode> claimRevisions() {
+    ObjectNode selector = Trees.copy((ObjectNode) loop.selector(parent));
+    selector.with("matchLabels").put("metacontroller.k8s.io/apiGroup", loop.parentType.group())
+        .put("metacontroller.k8s.io/resource", loop.parentType.plural());
+    List<ObjectNode> claimed = new ArrayList<>();
+    for (ObjectNode revision : cluster.list(REVISION_API_VERSION, "ControllerRevision", Meta.namespace(parent))) {
+      JsonNode ref = Meta.controllerRef(revision);
+      boolean matches = Selectors.matches(selector, Meta.labels(revision));
+      if (ref != null && !ref.path("uid").asText().equals(Meta.uid(parent))) {
+        continue;
+      }
+      ObjectNode next = Trees.copy(revision);
+      if (ref != null && matches) {
+        claimed.add(revision);
+        continue;
+      }
+      if (ref != null) {
+        ArrayNode kept = Trees.array();
+        revision.path("metadata").path("ownerReferences").forEach(r -> {
+          if (!r.path("uid").asText().equals(Meta.uid(parent))) {
+            kept.add(r.deepCopy());
+          }
+        });
+        Meta.metadata(next).set("ownerReferences", kept);
+      } else if (matches && !Meta.deleting(parent) && !Meta.deleting(revision)) {
+        Meta.metadata(next).withArray("ownerReferences").add(Meta.controllerRefTo(parent));
+      } else {
+        continue;
+      }
+      try {
+        ObjectNode written = cluster.update(next);
+        if (ref == null) {
+          claimed.add(written);
+        }
+      } catch (ApiException e) {
+        throw new SyncFailure("can't claim ControllerRevisions: " + e.getMessage());
+      }
+    }
+    return claimed;
   }
 
   /** Moves claims towards the latest revision; returns the Updated condition to report. */

@@ -200,4 +200,19 @@ class RollingUpdateTest {
     assertThat(List.of(image(0), image(1), image(2), image(3)))
         .containsExactly("app:v1", "app:v1", "app:v2", "app:v2");
   }
+
+  @Test
+  void anOrphanControllerRevisionMatchingTheSelectorIsAdopted() {
+    start(Profile.V4_17_2);
+    ObjectNode revision = cluster.list(RollingUpdate.REVISION_API_VERSION, "ControllerRevision").get(0);
+    cluster.update(RollingUpdate.REVISION_API_VERSION, "ControllerRevision", "default", Meta.name(revision),
+        r -> Meta.metadata(r).remove("ownerReferences"));
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("replicas", 4));
+    mc.runUntilStable(20);
+
+    ObjectNode adopted = cluster.get(RollingUpdate.REVISION_API_VERSION, "ControllerRevision", "default",
+        Meta.name(revision));
+    assertThat(Meta.controllerRef(adopted).path("name").asText()).isEqualTo("r");
+  }
 }
