@@ -9,6 +9,7 @@ import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.PodPolicy;
 import dev.metahooks.emulator.PodState;
+import dev.metahooks.emulator.Profile;
 import dev.metahooks.emulator.Round;
 import java.util.HashMap;
 import java.util.List;
@@ -38,6 +39,7 @@ class IndexedJobScenarioTest {
 
   @Test
   void aTemplateWithTolerationsSettlesAlthoughTheApiServerAddsItsOwn() {
+    mc.profile(Profile.V4_17_2); // a real API server adds the default tolerations
     cluster.update(API, "IndexedJob", "default", "print-index", job -> job.withObject("/spec/template/spec")
         .putArray("tolerations").addObject().put("key", "batch").put("operator", "Exists").put("effect", "NoSchedule"));
     mc.world().pods(pod -> PodState.SUCCEEDED);
