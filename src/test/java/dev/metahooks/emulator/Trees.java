@@ -54,12 +54,16 @@ final class Trees {
 
   /** Deep equality with numbers compared by value; null, JSON null and absent are all "nothing". */
   static boolean same(JsonNode a, JsonNode b) {
+    return equal(a, b, VALUES);
+  }
+
+  private static boolean equal(JsonNode a, JsonNode b, Comparator<JsonNode> values) {
     boolean aNothing = a == null || a.isNull() || a.isMissingNode();
     boolean bNothing = b == null || b.isNull() || b.isMissingNode();
     if (aNothing || bNothing) {
       return aNothing == bNothing;
     }
-    return a.equals(VALUES, b);
+    return a.equals(values, b);
   }
 
   /** A copy with every object's keys sorted, as Go's encoding/json writes maps. */
@@ -68,12 +72,7 @@ final class Trees {
    * to int64 and one with a fraction or exponent to float64, so {@code 3} and {@code 3.0} differ.
    */
   static boolean deepEqual(JsonNode a, JsonNode b) {
-    boolean aNothing = a == null || a.isNull() || a.isMissingNode();
-    boolean bNothing = b == null || b.isNull() || b.isMissingNode();
-    if (aNothing || bNothing) {
-      return aNothing == bNothing;
-    }
-    return a.equals(GO_VALUES, b);
+    return equal(a, b, GO_VALUES);
   }
 
   private static final Comparator<JsonNode> GO_VALUES = (a, b) -> {

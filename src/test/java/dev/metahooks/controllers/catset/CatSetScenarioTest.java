@@ -237,6 +237,25 @@ class CatSetScenarioTest {
   }
 
   @Test
+  void aDeletedPodIsSeenTerminatingCountedInReplicasAndNotDeletedAgain() {
+    mc.profile(Profile.V4_17_2); // the API server's graceful deletion of a running Pod
+    runUntilStable();
+    setReplicas(2);
+
+    mc.round(); // the hook drops nginx-backend-2; Metacontroller deletes it, it is Terminating
+    Round seen = mc.round();
+
+    ObjectNode request = mc.lastCall(CONTROLLER, "sync").request();
+    assertThat(request.at("/children/Pod.v1/nginx-backend-2/metadata/deletionTimestamp").asText()).isNotEmpty();
+    assertThat(mc.lastCall(CONTROLLER, "sync").responseJson().at("/status/replicas").asInt()).isEqualTo(3);
+    assertThat(seen.writes()).noneMatch(w -> w.actor().equals(ACTOR) && w.object().equals("Pod default/nginx-backend-2")
+        && w.verb() != Write.Verb.UPDATE_STATUS);
+    runUntilStable();
+    assertThat(podNames()).containsExactly("nginx-backend-0", "nginx-backend-1");
+    assertThat(catset().at("/status/replicas").asInt()).isEqualTo(2);
+  }
+
+  @Test
   void aTemplateWithTolerationsSettlesAlthoughTheApiServerAddsItsOwn() {
     mc.profile(Profile.V4_17_2); // a real API server adds the default tolerations
     addToleration();

@@ -3,7 +3,6 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Sources;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
@@ -11,7 +10,6 @@ import dev.metahooks.emulator.World;
 import dev.metahooks.testing.FixedSources;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,19 +29,7 @@ class ForegroundDeletionScenarioTest {
   @BeforeEach
   void setUp() {
     cluster = new Cluster();
-    AtomicLong secretsMade = new AtomicLong();
-    Sources sources = new Sources() {
-      @Override
-      public java.time.Instant now() {
-        return cluster.now();
-      }
-
-      @Override
-      public String secret(String purpose, int length) {
-        return FixedSources.INSTANCE.secret(purpose + "#" + secretsMade.incrementAndGet(), length);
-      }
-    };
-    hooks = LocalHooks.start(PostgresClusterController.controller(sources));
+    hooks = LocalHooks.start(PostgresClusterController.controller(FixedSources.INSTANCE));
     mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
     mc.world(World.standard().statefulSetPods(true).add("patroni", PatroniSimulation::step)
         .add("clock", c -> c.advance(Duration.ofSeconds(10))));

@@ -300,6 +300,8 @@ class PostgresClusterScenarioTest {
     assertThat(cluster.find(API, KIND, NS, NAME)).as("finalizer removed, object gone").isEmpty();
     assertThat(claimUids()).as("whenDeleted: Retain keeps the volumes")
         .containsOnlyKeys("pgdata-orders-0", "pgdata-orders-1", "pgdata-orders-2");
+    assertThat(mc.round().writes()).as("only the kubelet, removing the Terminating Pods")
+        .allSatisfy(w -> assertThat(w.actor()).isEqualTo("world/kubelet"));
     assertThat(mc.round().changed()).isFalse();
   }
 
