@@ -43,16 +43,17 @@ abstract class ControllerLoop {
     this.customizeHook = withAuth(Webhook.read(hooks, "customize", baseUrl), "customize");
   }
 
-  /** The hook with the Authorization header of the manifest as written (its URL before it was pointed here). */
+  /** The hook with the Authorization header and TLS of the manifest as written (its URL before it was pointed here). */
   private Webhook withAuth(Webhook hook, String which) {
     if (hook == null) {
       return null;
     }
     JsonNode written = mc.written(controller).path("spec");
     try {
-      String header = EndpointAuth.header(cluster, written.path("hooks").path(which).path("webhook"),
+      EndpointAuth.Resolved endpoint = EndpointAuth.resolve(cluster, written.path("hooks").path(which).path("webhook"),
           written.path("endpointConfigs"));
-      return header == null ? hook : hook.withAuthorization(header);
+      return endpoint.authorization() == null && endpoint.tls() == null ? hook
+          : hook.withEndpoint(endpoint.authorization(), endpoint.tls());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot create new controller " + name + ": " + e.getMessage(), e);
     }

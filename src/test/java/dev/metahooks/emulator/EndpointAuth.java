@@ -2,10 +2,14 @@ package dev.metahooks.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.server.TestTls;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
+import javax.net.ssl.SSLContext;
 
 /**
  * The {@code Authorization} header Metacontroller sends to a hook, resolved once when the controller is
@@ -13,16 +17,19 @@ import java.util.Locale;
  * {@code basicAuth} if it sets any TLS or auth field, else the first {@code spec.endpointConfigs} entry whose
  * host matches the webhook's URL. {@code authorization} sends {@code <type> <trimmed secret value>} (type
  * default {@code Bearer}, {@code Basic} refused); {@code basicAuth} sends {@code Basic base64(user:password)}
- * of trimmed values. CA bundles and client certificates are read for their Secrets' presence only: the
- * emulator speaks plain HTTP.
+ * of trimmed values; {@code caBundle} replaces the trusted roots and {@code clientTLS} presents a client
+ * certificate (pkg/hooks/cabundle.go, auth.go ResolveClientTLS).
  */
 final class EndpointAuth {
   private EndpointAuth() {}
 
-  /** The header for a hook's webhook of the manifest as written (its original URL), or null for none. */
-  static String header(Cluster cluster, JsonNode webhook, JsonNode endpointConfigs) {
+  /** What a webhook's connection uses: the Authorization header and a TLS context (each null for none). */
+  record Resolved(String authorization, SSLContext tls) {}
+
+  /** The header and TLS of a hook's webhook of the manifest as written (its original URL). */
+  static Resolved resolve(Cluster cluster, JsonNode webhook, JsonNode endpointConfigs) {
     if (!webhook.isObject()) {
-      return null;
+      return new Resolved(null, null);
     }
     JsonNode source = webhook;
     boolean own = false;
@@ -32,7 +39,7 @@ final class EndpointAuth {
     if (!own) {
       source = match(url(webhook), endpointConfigs);
       if (source == null) {
-        return null;
+        return new Resolved(null, null);
       }
     }
     boolean token = source.has("authorization");
@@ -40,10 +47,75 @@ final class EndpointAuth {
     if (token && basic) {
       throw new IllegalArgumentException("authorization and basicAuth are mutually exclusive");
     }
-    if (token) {
-      return authorization(cluster, source.get("authorization"));
+    String header = token ? authorization(cluster, source.get("authorization"))
+        : basic ? basicAuth(cluster, source.get("basicAuth")) : null;
+    return new Resolved(header, tls(cluster, source.get("caBundle"), source.get("clientTLS")));
+  }
+
+  /** cabundle.go ResolveCABundle (one of inline, secretRef, configMapRef; key default ca.crt) and auth.go ResolveClientTLS. */
+  private static SSLContext tls(Cluster cluster, JsonNode caBundle, JsonNode clientTls) {
+    if (caBundle == null && clientTls == null) {
+      return null;
     }
-    return basic ? basicAuth(cluster, source.get("basicAuth")) : null;
+    Path dir = null;
+    try {
+      dir = Files.createTempDirectory("metahooks-emulator-tls");
+      Path ca = null;
+      if (caBundle != null) {
+        String pem;
+        if (caBundle.hasNonNull("inline")) {
+          pem = caBundle.get("inline").asText();
+        } else if (caBundle.has("secretRef")) {
+          JsonNode ref = caBundle.get("secretRef");
+          pem = secretValue(cluster, ref, ref.path("key").asText("ca.crt"), "caBundle");
+        } else {
+          JsonNode ref = caBundle.path("configMapRef");
+          pem = configMapValue(cluster, ref, ref.path("key").asText("ca.crt"));
+        }
+        ca = Files.writeString(dir.resolve("ca.crt"), pem);
+      }
+      Path cert = null;
+      Path key = null;
+      if (clientTls != null) {
+        JsonNode ref = clientTls.path("secretRef");
+        cert = Files.writeString(dir.resolve("tls.crt"),
+            secretValue(cluster, ref, clientTls.path("certKey").asText("tls.crt"), "clientTLS"));
+        key = Files.writeString(dir.resolve("tls.key"),
+            secretValue(cluster, ref, clientTls.path("privateKeyKey").asText("tls.key"), "clientTLS"));
+      }
+      return TestTls.clientContext(ca, cert, key);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalArgumentException("can't resolve TLS: " + e.getMessage(), e);
+    } finally {
+      deleteQuietly(dir); // the key stores are loaded; the PEM copies are not needed any more
+    }
+  }
+
+  private static void deleteQuietly(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try (var files = Files.list(dir)) {
+      for (Path file : files.toList()) {
+        Files.deleteIfExists(file);
+      }
+      Files.deleteIfExists(dir);
+    } catch (java.io.IOException e) {
+      // a temporary directory left behind is harmless
+    }
+  }
+
+  private static String configMapValue(Cluster cluster, JsonNode ref, String key) {
+    String namespace = ref.path("namespace").asText("");
+    String name = ref.path("name").asText("");
+    JsonNode value = cluster.find("v1", "ConfigMap", namespace, name).map(c -> c.path("data").get(key)).orElse(null);
+    if (value == null || !value.isTextual()) {
+      throw new IllegalArgumentException("can't resolve caBundle: configmap " + namespace + "/" + name
+          + " has no key \"" + key + "\"");
+    }
+    return value.asText();
   }
 
   private static String authorization(Cluster cluster, JsonNode spec) {

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /**
  * One hook of a controller manifest ({@code spec.hooks.<hook>}), pointed at the server under test, and the
@@ -32,7 +33,7 @@ import java.util.regex.Pattern;
  * decoded case-sensitively and, in strict mode, with no unknown fields.
  */
 record Webhook(String hook, HookVersion version, URI url, Duration timeout, boolean strict, ETags etags,
-    String authorization) {
+    String authorization, HttpClient client) {
   private static final HttpClient HTTP = HttpClient.newBuilder()
       .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   private static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
@@ -40,12 +41,14 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
   private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
 
   Webhook(String hook, HookVersion version, URI url, Duration timeout, boolean strict) {
-    this(hook, version, url, timeout, strict, null, null);
+    this(hook, version, url, timeout, strict, null, null, HTTP);
   }
 
-  /** The same hook sending this {@code Authorization} header (null for none). */
-  Webhook withAuthorization(String header) {
-    return new Webhook(hook, version, url, timeout, strict, etags, header);
+  /** The same hook sending this {@code Authorization} header and using this TLS context (each null for none). */
+  Webhook withEndpoint(String header, SSLContext tls) {
+    HttpClient http = tls == null ? client : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).sslContext(tls).build();
+    return new Webhook(hook, version, url, timeout, strict, etags, header, http);
   }
 
   /** The shape of an answer, which decides the fields that may appear in it. */
@@ -111,7 +114,7 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     String mode = webhook.path("responseUnMarshallMode").asText("");
     boolean strict = mode.isEmpty() ? hookVersion == HookVersion.V2 : mode.equals("strict");
     ETags etags = webhook.path("etag").path("enabled").asBoolean(false) ? new ETags() : null;
-    return new Webhook(hook, hookVersion, URI.create(base + path), timeout, strict, etags, null);
+    return new Webhook(hook, hookVersion, URI.create(base + path), timeout, strict, etags, null, HTTP);
   }
 
   /** A Go duration such as {@code 10s}, {@code 1m30s} or {@code 500ms}; empty or not positive means 10 s. */
@@ -193,7 +196,7 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
       builder.header("If-None-Match", atSend.etag());
     }
     try {
-      HttpResponse<String> response = HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
       return new Exchange(key, atSend, response.statusCode(), response.body(),
           response.headers().firstValue("ETag").orElse(""), response.headers().firstValue("Retry-After").orElse(""),
           null);

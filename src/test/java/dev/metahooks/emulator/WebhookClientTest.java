@@ -131,7 +131,8 @@ class WebhookClientTest {
   void aWebhookWithAnyTlsOrAuthFieldOfItsOwnIgnoresEndpointConfigs() {
     String config = "[{host: metahooks.metahooks, authorization: {secretRef: {name: hook-token, namespace: metahooks, "
         + "key: token}}}]";
-    assertThat(authorizationSent(", caBundle: {inline: \"-----BEGIN CERTIFICATE-----\"}", config)).isNull();
+    assertThat(authorizationSent(", basicAuth: {secretRef: {name: hook-token, namespace: metahooks}}", config))
+        .startsWith("Basic ");
   }
 
   @Test
