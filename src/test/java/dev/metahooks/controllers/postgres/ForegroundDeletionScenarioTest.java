@@ -62,6 +62,8 @@ class ForegroundDeletionScenarioTest {
     assertThat(cluster.writesAfter(start)).filteredOn(w -> w.object().equals("Secret default/orders-superuser"))
         .extracting(w -> w.actor() + " " + w.verb()).containsExactly("garbage-collector DELETE");
     assertThat(uids("v1", "PersistentVolumeClaim")).as("the data volumes are not children").isEqualTo(claims);
+    assertThat(parent.at("/status/conditions").toString()).as("the status still says the deletion is blocked")
+        .contains("{\"type\":\"DeletionBlocked\",\"status\":\"True\"");
   }
 
   private List<String> uids(String apiVersion, String kind) {
