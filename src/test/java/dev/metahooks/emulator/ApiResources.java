@@ -136,6 +136,10 @@ public final class ApiResources {
         + "Cluster.register(...)"));
   }
 
+  public Optional<Type> findResource(String apiVersion, String resource) {
+    return Optional.ofNullable(byPlural.get(group(apiVersion) + "/" + resource));
+  }
+
   public Type requireResource(String apiVersion, String resource) {
     Type type = byPlural.get(group(apiVersion) + "/" + resource);
     if (type == null) {

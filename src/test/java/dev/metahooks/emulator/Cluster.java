@@ -38,6 +38,7 @@ public final class Cluster {
   private long generatedNames;
   private Instant now = FixedSources.NOW;
   private String actor = "test";
+  private Profile profile = Profile.configured();
 
   /** An empty cluster that knows the built-in kinds and the project's CRDs (manifests/crds). */
   public Cluster() {
@@ -55,6 +56,16 @@ public final class Cluster {
   /** Makes a custom kind known, e.g. {@code register("example.com/v1", "Thing", "things", true)}. */
   public Cluster register(String apiVersion, String kind, String plural, boolean namespaced) {
     resources.register(new ApiResources.Type(ApiResources.group(apiVersion), kind, plural, namespaced, true));
+    return this;
+  }
+
+  public Profile profile() {
+    return profile;
+  }
+
+  /** Behave like the API server the profile describes (defaults and graceful deletion with v4.17.2). */
+  public Cluster profile(Profile newProfile) {
+    this.profile = newProfile;
     return this;
   }
 
@@ -194,6 +205,10 @@ public final class Cluster {
     for (String field : List.of("deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink")) {
       metadata.remove(field);
     }
+    if (profile.faithful()) {
+      Trees.integralNumbers(object);
+      ApiDefaults.apply(object, true, uids + 1);
+    }
     metadata.put("uid", newUid(key));
     metadata.put("generation", 1);
     metadata.put("creationTimestamp", timestamp());
@@ -236,6 +251,11 @@ public final class Cluster {
         next.remove("status");
       }
     }
+    if (profile.faithful()) {
+      Trees.integralNumbers(next);
+      keepAllocated(current, next);
+      ApiDefaults.apply(next, false, uids);
+    }
     if (Meta.deleting(current)) {
       Set<String> added = new HashSet<>(Meta.finalizers(next));
       Meta.finalizers(current).forEach(added::remove);
@@ -275,7 +295,8 @@ public final class Cluster {
     checkPreconditions(current, object);
     ObjectNode next = Trees.copy(current);
     if (object.has("status") && !object.get("status").isNull()) {
-      next.set("status", object.get("status").deepCopy());
+      next.set("status", profile.faithful() ? Trees.integralNumbers(object.get("status").deepCopy())
+          : object.get("status").deepCopy());
     } else {
       next.remove("status");
     }
@@ -296,14 +317,101 @@ public final class Cluster {
     return updateStatus(object);
   }
 
+  /** How a delete treats the object's dependents ({@code kubectl delete --cascade=...}). */
+  public enum Propagation {
+    /** Dependents are collected after the object is gone (the default). */
+    BACKGROUND,
+    /**
+     * The object stays, with the {@code foregroundDeletion} finalizer, while the garbage collector deletes its
+     * dependents; the collector removes that finalizer once they are gone.
+     */
+    FOREGROUND,
+    /** The object stays, with the {@code orphan} finalizer, until the collector has removed its dependents' owner references. */
+    ORPHAN
+  }
+
+  /**
+   * Deletes an object with a propagation policy. FOREGROUND and ORPHAN add the garbage collector's finalizer
+   * ({@code foregroundDeletion}, {@code orphan}) with the deletionTimestamp, then the collector acts on the
+   * dependents at once; the object disappears when no finalizer is left.
+   */
+  public void delete(String apiVersion, String kind, String namespace, String name, Propagation propagation) {
+    if (propagation == Propagation.BACKGROUND) {
+      delete(apiVersion, kind, namespace, name);
+      return;
+    }
+    ObjectNode current = get(apiVersion, kind, namespace, name);
+    if (Meta.deleting(current)) {
+      delete(apiVersion, kind, namespace, name);
+      return;
+    }
+    String gcFinalizer = propagation == Propagation.FOREGROUND ? "foregroundDeletion" : "orphan";
+    List<String> finalizers = Meta.finalizers(current);
+    finalizers.add(gcFinalizer);
+    Meta.setFinalizers(current, finalizers);
+    ObjectNode marked = update(current);
+    delete(apiVersion, kind, namespace, name);
+    as("garbage-collector", () -> {
+      for (ObjectNode dependent : dependentsOf(Meta.uid(marked))) {
+        if (propagation == Propagation.FOREGROUND) {
+          deleteQuietly(dependent);
+        } else {
+          ObjectNode next = Trees.copy(dependent);
+          ArrayNode kept = Meta.metadata(next).putArray("ownerReferences");
+          dependent.path("metadata").path("ownerReferences").forEach(r -> {
+            if (!r.path("uid").asText().equals(Meta.uid(marked))) {
+              kept.add(r.deepCopy());
+            }
+          });
+          if (kept.isEmpty()) {
+            Meta.metadata(next).remove("ownerReferences");
+          }
+          updateQuietly(next);
+        }
+      }
+      releaseGcFinalizers();
+    });
+  }
+
+  /** Objects with an owner reference to this uid. */
+  private List<ObjectNode> dependentsOf(String uid) {
+    List<ObjectNode> dependents = new ArrayList<>();
+    for (ObjectNode object : objects.values()) {
+      for (JsonNode ref : object.path("metadata").path("ownerReferences")) {
+        if (uid.equals(ref.path("uid").asText())) {
+          dependents.add(Trees.copy(object));
+          break;
+        }
+      }
+    }
+    return dependents;
+  }
+
+  /** The collector's part of foreground and orphan deletion: its finalizer goes once no dependent is left. */
+  private void releaseGcFinalizers() {
+    for (ObjectNode owner : List.copyOf(objects.values())) {
+      List<String> finalizers = Meta.finalizers(owner);
+      boolean foreground = finalizers.contains("foregroundDeletion");
+      boolean orphan = finalizers.contains("orphan");
+      if (!Meta.deleting(owner) || (!foreground && !orphan) || !dependentsOf(Meta.uid(owner)).isEmpty()) {
+        continue;
+      }
+      finalizers.remove("foregroundDeletion");
+      finalizers.remove("orphan");
+      ObjectNode next = Trees.copy(owner);
+      Meta.setFinalizers(next, finalizers);
+      updateQuietly(next);
+    }
+  }
+
   /** Deletes a namespaced object (background propagation). */
   public void delete(String apiVersion, String kind, String namespace, String name) {
-    delete(apiVersion, kind, namespace, name, null);
+    delete(apiVersion, kind, namespace, name, (String) null);
   }
 
   /** Deletes a cluster-scoped object. */
   public void delete(String apiVersion, String kind, String name) {
-    delete(apiVersion, kind, "", name, null);
+    delete(apiVersion, kind, "", name, (String) null);
   }
 
   /**
@@ -323,7 +431,8 @@ public final class Cluster {
       throw new ApiException(Reason.CONFLICT, Meta.describe(current) + " has uid " + Meta.uid(current)
           + ", the precondition wanted " + uid);
     }
-    if (Meta.finalizers(current).isEmpty()) {
+    long grace = profile.faithful() ? gracePeriodSeconds(current) : 0;
+    if (Meta.finalizers(current).isEmpty() && grace == 0) {
       remove(key);
       return;
     }
@@ -332,12 +441,41 @@ public final class Cluster {
     }
     ObjectNode next = Trees.copy(current);
     ObjectNode metadata = Meta.metadata(next);
-    metadata.put("deletionTimestamp", timestamp());
-    metadata.put("deletionGracePeriodSeconds", 0);
+    metadata.put("deletionTimestamp", DateTimeFormatter.ISO_INSTANT.format(now.plusSeconds(grace)));
+    metadata.put("deletionGracePeriodSeconds", grace);
     metadata.put("generation", Meta.generation(current) + 1);
     metadata.put("resourceVersion", String.valueOf(++resourceVersion));
     objects.put(key, next);
     log(Write.Verb.MARK_DELETED, next, current, next);
+  }
+
+  /**
+   * Ends the graceful termination of a Pod (the kubelet's final delete with grace 0): it disappears unless a
+   * finalizer still holds it.
+   */
+  public void finishTermination(ObjectNode pod) {
+    String key = keyOf(typeOf(pod), pod);
+    ObjectNode current = objects.get(key);
+    if (current != null && Meta.uid(current).equals(Meta.uid(pod)) && Meta.deleting(current)
+        && Meta.finalizers(current).isEmpty()) {
+      remove(key);
+    }
+  }
+
+  /**
+   * The grace period of a delete: a Pod the kubelet runs (bound, not finished: it has a phase other than
+   * Succeeded or Failed) terminates for its {@code terminationGracePeriodSeconds} (default 30), as Kubernetes'
+   * pkg/registry/core/pod/strategy.go CheckGracefulDeleteByPod decides; everything else goes at once.
+   */
+  private static long gracePeriodSeconds(ObjectNode object) {
+    if (!Meta.kind(object).equals("Pod") || !Meta.apiVersion(object).equals("v1")) {
+      return 0;
+    }
+    String phase = object.path("status").path("phase").asText("");
+    if (phase.isEmpty() || phase.equals("Succeeded") || phase.equals("Failed")) {
+      return 0;
+    }
+    return Math.max(0, object.path("spec").path("terminationGracePeriodSeconds").asLong(30));
   }
 
   // ---- internals
@@ -349,7 +487,10 @@ public final class Cluster {
     }
     resourceVersion++;
     log(Write.Verb.DELETE, removed, removed, null);
-    as("garbage-collector", () -> collectGarbage(removed));
+    as("garbage-collector", () -> {
+      collectGarbage(removed);
+      releaseGcFinalizers();
+    });
   }
 
   /** Background propagation: dependents left without any existing owner are deleted. */
@@ -417,6 +558,18 @@ public final class Cluster {
     if (!version.isEmpty() && !version.equals(currentVersion)) {
       throw new ApiException(Reason.CONFLICT, Meta.describe(current) + " has been modified: resourceVersion "
           + version + " is stale (now " + currentVersion + ")");
+    }
+  }
+
+  /** What the API server allocated once and keeps when an update leaves it out (a Service's cluster IPs). */
+  private static void keepAllocated(ObjectNode current, ObjectNode next) {
+    if (Meta.kind(current).equals("Service") && next.get("spec") instanceof ObjectNode spec) {
+      for (String field : List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy")) {
+        JsonNode kept = current.path("spec").get(field);
+        if (kept != null && !spec.has(field)) {
+          spec.set(field, kept.deepCopy());
+        }
+      }
     }
   }
 

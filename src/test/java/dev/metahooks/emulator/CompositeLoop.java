@@ -8,6 +8,8 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** One CompositeController: its parents' sync sequence as Metacontroller runs it (contract section 8.1). */
 final class CompositeLoop extends ControllerLoop {
@@ -63,6 +65,21 @@ final class CompositeLoop extends ControllerLoop {
     }
   }
 
+  @Override
+  Set<String> childKinds() {
+    return childTypes.stream().map(c -> c.type().group() + "/" + c.type().kind()).collect(Collectors.toSet());
+  }
+
+  @Override
+  boolean adopts() {
+    return true;
+  }
+
+  @Override
+  boolean ignoresStatusChanges(ObjectNode parent) {
+    return controller.path("spec").path("parentResource").path("ignoreStatusChanges").asBoolean(false);
+  }
+
   boolean anyRolling() {
     return childTypes.stream().anyMatch(ChildType::rolling);
   }
@@ -98,7 +115,7 @@ final class CompositeLoop extends ControllerLoop {
         : single(parent, observed, related, hook, finalizing);
 
     if (outcome.resyncAfterSeconds() > 0) {
-      mc.resync(Meta.describe(parent), outcome.resyncAfterSeconds());
+      mc.resync(this, parent, outcome.resyncAfterSeconds());
     }
     if (outcome.finalized()) {
       parent = removeFinalizer(parent);

@@ -1,6 +1,7 @@
 package dev.metahooks.emulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Controller;
@@ -140,5 +141,43 @@ class DecoratorEmulationTest {
 
     assertThat(cluster.find(TestKinds.API_VERSION, "Thing", "default", "d")).isEmpty();
     assertThat(cluster.list("v1", "ConfigMap")).isEmpty();
+  }
+
+  private Metacontroller decorating(Profile profile, String resources) {
+    cluster = TestKinds.cluster();
+    return new Metacontroller(cluster, hooks.baseUrl()).profile(profile).loadYaml("""
+        apiVersion: metacontroller.k8s.io/v1alpha1
+        kind: DecoratorController
+        metadata: {name: twice-controller}
+        spec:
+          resources: %s
+          attachments: [{apiVersion: v1, resource: configmaps}]
+          hooks: {sync: {version: v2, webhook: {url: "http://metahooks.metahooks/labeller/sync"}}}
+        """.formatted(resources));
+  }
+
+  @Test
+  void ofTwoEntriesForOneKindOnlyTheLastSelectsOnV4172() {
+    String twice = """
+        [{apiVersion: test.metahooks.dev/v1, resource: things, labelSelector: {matchLabels: {tier: a}}},
+         {apiVersion: test.metahooks.dev/v1, resource: things, labelSelector: {matchLabels: {tier: b}}}]""";
+    Metacontroller faithful = decorating(Profile.V4_17_2, twice);
+    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a, labels: {tier: a}}, spec: {}}");
+    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: b, labels: {tier: b}}, spec: {}}");
+    faithful.runUntilStable(10);
+    assertThat(cluster.exists("v1", "ConfigMap", "default", "a-att")).isFalse();
+    assertThat(cluster.exists("v1", "ConfigMap", "default", "b-att")).isTrue();
+
+    Metacontroller intended = decorating(Profile.INTENDED, twice);
+    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a, labels: {tier: a}}, spec: {}}");
+    intended.runUntilStable(10);
+    assertThat(cluster.exists("v1", "ConfigMap", "default", "a-att")).isTrue();
+  }
+
+  @Test
+  void anAnnotationSelectorValueMustBeAValidLabelValueOnV4172() {
+    assertThatThrownBy(() -> decorating(Profile.V4_17_2,
+        "[{apiVersion: test.metahooks.dev/v1, resource: things, annotationSelector: {matchAnnotations: {ports: \"80:8080\"}}}]"))
+        .hasMessageContaining("can't convert annotation selector").hasMessageContaining("80:8080");
   }
 }

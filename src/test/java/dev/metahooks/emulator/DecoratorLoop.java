@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** One DecoratorController: its targets' sync sequence as Metacontroller runs it (contract sections 6 and 8). */
 final class DecoratorLoop extends ControllerLoop {
@@ -27,6 +29,11 @@ final class DecoratorLoop extends ControllerLoop {
     JsonNode spec = controller.path("spec");
     for (JsonNode resource : spec.path("resources")) {
       String apiVersion = resource.path("apiVersion").asText();
+      if (mc.profile().faithful()) {
+        Selectors.requireLabelSyntax(resource.path("annotationSelector"), "matchAnnotations",
+            "DecoratorController " + name + ": can't convert annotation selector for parent resource \""
+                + resource.path("resource").asText() + "\" in apiVersion \"" + apiVersion + "\"");
+      }
       targets.add(new Target(apiVersion,
           cluster.resources().requireResource(apiVersion, resource.path("resource").asText()),
           resource.get("labelSelector"), resource.get("annotationSelector")));
@@ -57,8 +64,46 @@ final class DecoratorLoop extends ControllerLoop {
     }
   }
 
-  /** Whether the object is of a target type (group and kind; version ignored) and matches both its selectors. */
+  @Override
+  Set<String> childKinds() {
+    return attachments.stream().map(a -> a.type().group() + "/" + a.type().kind()).collect(Collectors.toSet());
+  }
+
+  @Override
+  boolean adopts() {
+    return false;
+  }
+
+  @Override
+  boolean ignoresStatusChanges(ObjectNode parent) {
+    for (JsonNode resource : controller.path("spec").path("resources")) {
+      ApiResources.Type type = cluster.resources().findResource(resource.path("apiVersion").asText(),
+          resource.path("resource").asText()).orElse(null);
+      if (type != null && type.kind().equals(Meta.kind(parent))
+          && type.group().equals(ApiResources.group(Meta.apiVersion(parent)))) {
+        return resource.path("ignoreStatusChanges").asBoolean(false);
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the object is of a target type (group and kind; version ignored) and matches both its selectors.
+   * v4.17.2 keeps one pair of selectors per group and kind, the last listed (decorator/selector.go:33-64);
+   * intended: any listed entry of that type may match.
+   */
   private boolean matches(ObjectNode object) {
+    if (mc.profile().faithful()) {
+      Target last = null;
+      for (Target target : targets) {
+        if (target.type().group().equals(ApiResources.group(Meta.apiVersion(object)))
+            && target.type().kind().equals(Meta.kind(object))) {
+          last = target;
+        }
+      }
+      return last != null && Selectors.matches(last.labelSelector(), Meta.labels(object))
+          && Selectors.matchesAnnotations(last.annotationSelector(), Meta.annotations(object));
+    }
     for (Target target : targets) {
       if (target.type().group().equals(ApiResources.group(Meta.apiVersion(object)))
           && target.type().kind().equals(Meta.kind(object))
@@ -98,7 +143,7 @@ final class DecoratorLoop extends ControllerLoop {
 
     double resync = answer.path("resyncAfterSeconds").asDouble(0);
     if (resync > 0) {
-      mc.resync(Meta.describe(parent), resync);
+      mc.resync(this, parent, resync);
     }
     boolean finalized = answer.path("finalized").asBoolean(false);
     if (!updateParent(parent, parentType, answer, finalized)) {

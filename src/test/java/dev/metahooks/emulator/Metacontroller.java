@@ -34,9 +34,14 @@ public final class Metacontroller {
   private final List<ControllerLoop> loops = new ArrayList<>();
   private final List<HookCall> calls = new ArrayList<>();
   private final List<SyncError> errors = new ArrayList<>();
+  private final List<SyncError> requeues = new ArrayList<>();
   private final List<Round> rounds = new ArrayList<>();
   private final Map<String, Double> resyncAfter = new LinkedHashMap<>();
+  /** Controller manifests as written, before their webhooks were pointed at the server under test. */
+  private final Map<String, ObjectNode> written = new LinkedHashMap<>();
   private World world = World.standard();
+  private Profile profile = Profile.configured();
+  private final Triggers triggers = new Triggers(this);
   private int round;
   private boolean tolerateSyncErrors;
 
@@ -47,6 +52,7 @@ public final class Metacontroller {
   public Metacontroller(Cluster cluster, String baseUrl) {
     this.cluster = cluster;
     this.baseUrl = URI.create(baseUrl);
+    cluster.profile(profile);
   }
 
   /** A Metacontroller with the controllers of the given manifest files (paths relative to the project). */
@@ -80,6 +86,7 @@ public final class Metacontroller {
     switch (kind) {
       case "CompositeController", "DecoratorController" -> {
         ObjectNode stored = cluster.as("kubectl", () -> cluster.create(pointHooksAtServer(manifest)));
+        written.put(kind + "/" + Meta.name(stored), manifest);
         loops.add(kind.equals("CompositeController") ? new CompositeLoop(this, stored, baseUrl)
             : new DecoratorLoop(this, stored, baseUrl));
       }
@@ -107,6 +114,17 @@ public final class Metacontroller {
 
   public Cluster cluster() {
     return cluster;
+  }
+
+  public Profile profile() {
+    return profile;
+  }
+
+  /** Behave like this Metacontroller (and its cluster like that API server) from now on. */
+  public Metacontroller profile(Profile newProfile) {
+    this.profile = newProfile;
+    cluster.profile(newProfile);
+    return this;
   }
 
   public World world() {
@@ -169,6 +187,15 @@ public final class Metacontroller {
     throw new AssertionError(message.toString());
   }
 
+  /**
+   * Syncs every parent in the next round, events or not, as Metacontroller does after its informers relist
+   * ({@code --cache-flush-interval}, 30 min) or a restart. (With {@link Profile#INTENDED} every round does.)
+   */
+  public Metacontroller resyncAll() {
+    triggers.relist();
+    return this;
+  }
+
   /** Every hook call so far, oldest first. */
   public List<HookCall> calls() {
     return Collections.unmodifiableList(calls);
@@ -193,6 +220,11 @@ public final class Metacontroller {
     return Collections.unmodifiableList(errors);
   }
 
+  /** Syncs a hook's 429 ended: requeued after Retry-After, not errors (no SyncError event upstream). */
+  public List<SyncError> requeues() {
+    return Collections.unmodifiableList(requeues);
+  }
+
   public List<Round> rounds() {
     return Collections.unmodifiableList(rounds);
   }
@@ -204,6 +236,10 @@ public final class Metacontroller {
 
   // ---- for the controller loops
 
+  ObjectNode written(ObjectNode controller) {
+    return written.getOrDefault(Meta.kind(controller) + "/" + Meta.name(controller), controller);
+  }
+
   int roundNumber() {
     return round;
   }
@@ -212,17 +248,30 @@ public final class Metacontroller {
     calls.add(call);
   }
 
-  void resync(String parent, double seconds) {
-    resyncAfter.put(parent, seconds);
+  void resync(ControllerLoop loop, ObjectNode parent, double seconds) {
+    resyncAfter.put(Meta.describe(parent), seconds);
+    triggers.resyncAfter(loop, parent, seconds);
+  }
+
+  Triggers triggers() {
+    return triggers;
   }
 
   /** Syncs one parent with writes attributed to the controller; a failure becomes a {@link SyncError}. */
   void syncOne(ControllerLoop loop, ObjectNode parent, Runnable sync) {
+    if (!triggers.due(loop, parent)) {
+      return;
+    }
+    triggers.starting(loop, parent);
     cluster.as("metacontroller/" + loop.name, () -> {
       try {
         sync.run();
+      } catch (Requeue e) {
+        requeues.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
+        triggers.resyncAfter(loop, parent, e.afterSeconds);
       } catch (SyncFailure | ApiException | IllegalArgumentException e) {
         errors.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
+        triggers.failed(loop, parent);
       }
     });
   }

@@ -65,6 +65,21 @@ final class ObjectGroups {
     return null;
   }
 
+  /**
+   * An object by API group (version ignored), kind and inner key, as Metacontroller's
+   * {@code UniformObjectMap.FindGroupKindName} looks one up: a bare name finds only cluster-scoped objects,
+   * since namespaced ones are keyed {@code namespace/name}.
+   */
+  ObjectNode findByKey(String apiGroup, String kind, String key) {
+    for (TreeMap<String, ObjectNode> group : groups.values()) {
+      ObjectNode object = group.get(key);
+      if (object != null && Meta.kind(object).equals(kind) && ApiResources.group(Meta.apiVersion(object)).equals(apiGroup)) {
+        return object;
+      }
+    }
+    return null;
+  }
+
   List<ObjectNode> all() {
     List<ObjectNode> all = new ArrayList<>();
     groups.values().forEach(g -> all.addAll(g.values()));

@@ -42,6 +42,7 @@ final class RollingUpdate {
   private final ObjectGroups related;
   private final Webhook hook;
   private final boolean finalizing;
+  private final boolean faithful;
   /** Which revision claims a child, by {@code group/kind/name}. */
   private final Map<String, Revision> claimed = new LinkedHashMap<>();
 
@@ -54,16 +55,14 @@ final class RollingUpdate {
     this.related = related;
     this.hook = hook;
     this.finalizing = finalizing;
+    this.faithful = loop.mc.profile().faithful();
   }
 
   CompositeLoop.Outcome sync() {
     if (!loop.parentType.namespaced()) {
       throw new SyncFailure("rolling updates need a namespaced parent (ControllerRevisions are namespaced)");
     }
-    List<ObjectNode> observedRevisions = cluster.list(REVISION_API_VERSION, "ControllerRevision",
-        Meta.namespace(parent)).stream()
-        .filter(r -> Meta.controllerRef(r) != null && Meta.controllerRef(r).path("uid").asText().equals(Meta.uid(parent)))
-        .toList();
+    List<ObjectNode> observedRevisions = claimRevisions();
     ObjectNode latestPatch = patchOf(parent);
     Revision latest = new Revision(parent, null);
     List<Revision> revisions = new ArrayList<>();
@@ -86,13 +85,21 @@ final class RollingUpdate {
     if (latest.revision == null) {
       latest.revision = newRevision(latestPatch);
     }
+    List<ObjectNode> answers = loop.callConcurrently(hook,
+        revisions.stream().map(r -> Meta.describe(parent) + (r == latest ? "" : " (revision "
+            + Meta.name(r.revision) + ")")).toList(),
+        revisions.stream().map(r -> loop.request(r.parent, observed, related, hook, finalizing)).toList(),
+        Webhook.Answer.COMPOSITE);
+    for (int i = 0; i < revisions.size(); i++) {
+      revisions.get(i).answer = answers.get(i);
+    }
     for (Revision revision : revisions) {
-      revision.answer = loop.call(hook, Meta.describe(parent) + (revision == latest ? "" : " (revision "
-          + Meta.name(revision.revision) + ")"), loop.request(revision.parent, observed, related, hook, finalizing),
-          Webhook.Answer.COMPOSITE);
       for (ObjectNode child : loop.withNamespaceDefaults(parent, revision.answer.get("children"))) {
-        // The label is added before comparing, so that an up-to-date child compares equal to its desired state.
-        loop.addControllerUid(parent, child);
+        if (!faithful) {
+          // Intended: the label is added before comparing, so an up-to-date child compares equal to its
+          // desired state. v4.17.2 adds it only after the rollout decisions (composite/controller.go:699-706).
+          loop.addControllerUid(parent, child);
+        }
         revision.desired.put(childKey(child), child);
       }
     }
@@ -131,6 +138,52 @@ final class RollingUpdate {
     return new CompositeLoop.Outcome(latestStatus, new ArrayList<>(children.values()), resync, finalized);
   }
 
+  /**
+   * ControllerRevisions of the parent's namespace claimed as children are (controller_revision.go:50-78,
+   * dynamic/controllerref/controller_revision.go): by the parent's selector plus the apiGroup and resource
+   * labels; owned ones that stopped matching are released, matching orphans adopted.
+   */
+  private List<ObjectNode> claimRevisions() {
+    ObjectNode selector = Trees.copy((ObjectNode) loop.selector(parent));
+    selector.with("matchLabels").put("metacontroller.k8s.io/apiGroup", loop.parentType.group())
+        .put("metacontroller.k8s.io/resource", loop.parentType.plural());
+    List<ObjectNode> claimed = new ArrayList<>();
+    for (ObjectNode revision : cluster.list(REVISION_API_VERSION, "ControllerRevision", Meta.namespace(parent))) {
+      JsonNode ref = Meta.controllerRef(revision);
+      boolean matches = Selectors.matches(selector, Meta.labels(revision));
+      if (ref != null && !ref.path("uid").asText().equals(Meta.uid(parent))) {
+        continue;
+      }
+      ObjectNode next = Trees.copy(revision);
+      if (ref != null && matches) {
+        claimed.add(revision);
+        continue;
+      }
+      if (ref != null) {
+        ArrayNode kept = Trees.array();
+        revision.path("metadata").path("ownerReferences").forEach(r -> {
+          if (!r.path("uid").asText().equals(Meta.uid(parent))) {
+            kept.add(r.deepCopy());
+          }
+        });
+        Meta.metadata(next).set("ownerReferences", kept);
+      } else if (matches && !Meta.deleting(parent) && !Meta.deleting(revision)) {
+        Meta.metadata(next).withArray("ownerReferences").add(Meta.controllerRefTo(parent));
+      } else {
+        continue;
+      }
+      try {
+        ObjectNode written = cluster.update(next);
+        if (ref == null) {
+          claimed.add(written);
+        }
+      } catch (ApiException e) {
+        throw new SyncFailure("can't claim ControllerRevisions: " + e.getMessage());
+      }
+    }
+    return claimed;
+  }
+
   /** Moves claims towards the latest revision; returns the Updated condition to report. */
   private ObjectNode roll(Revision latest, List<Revision> revisions) {
     syncClaims(latest, revisions);
@@ -152,7 +205,7 @@ final class RollingUpdate {
         continue;
       }
       try {
-        if (Trees.same(child, DynamicApply.update(child, entry.getValue()))) {
+        if (loop.equal(child, DynamicApply.update(child, entry.getValue()))) {
           removeName(owner.revision, key);
           claim(latest, key);
         }
@@ -220,7 +273,7 @@ final class RollingUpdate {
       }
       ObjectNode desired = latest.desired.get(key);
       try {
-        if (desired == null || !Trees.same(child, DynamicApply.update(child, desired))) {
+        if (desired == null || !loop.equal(child, DynamicApply.update(child, desired))) {
           return "child " + parts[1] + " " + parts[2] + " is not updated yet";
         }
       } catch (IllegalArgumentException e) {
@@ -331,9 +384,16 @@ final class RollingUpdate {
     return type != null && type.rolling();
   }
 
+  /**
+   * The observed child a claim names. v4.17.2 looks it up by bare name in a map keyed {@code namespace/name}
+   * (composite/rolling_update.go:66 and :176 through api/v2/common.go FindGroupKindName, since v4.10.3), so
+   * a namespaced child is never found: none moves early, and once one child is on the latest revision the
+   * rollout waits for a "missing child" forever.
+   */
   private ObjectNode observedChild(String key) {
     String[] parts = key.split("/", 3);
-    return observed.find(parts[0], parts[1], Meta.namespace(parent), parts[2]);
+    return faithful ? observed.findByKey(parts[0], parts[1], parts[2])
+        : observed.find(parts[0], parts[1], Meta.namespace(parent), parts[2]);
   }
 
   private void claim(Revision revision, String key) {

@@ -12,10 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** RollingRecreate with a Ready status check: one Pod at a time, highest ordinal first, paused by unready Pods. */
+/**
+ * RollingRecreate with a Ready status check: one Pod at a time, highest ordinal first, paused by unready Pods,
+ * as Metacontroller means it ({@link Profile#INTENDED}); and the stall after the first Pod that v4.17.2 has.
+ */
 class RollingUpdateTest {
   private static LocalHooks hooks;
   private Cluster cluster;
@@ -45,10 +47,14 @@ class RollingUpdateTest {
     hooks.close();
   }
 
-  @BeforeEach
-  void setUp() {
+  /** Three Pods of {@code app:v1}, settled, under the given profile. */
+  private void start(Profile profile) {
+    start(profile, false);
+  }
+
+  private void start(Profile profile, boolean etag) {
     cluster = TestKinds.cluster();
-    mc = new Metacontroller(cluster, hooks.baseUrl()).loadYaml("""
+    mc = new Metacontroller(cluster, hooks.baseUrl()).profile(profile).loadYaml("""
         apiVersion: metacontroller.k8s.io/v1alpha1
         kind: CompositeController
         metadata: {name: rolling-controller}
@@ -64,8 +70,8 @@ class RollingUpdateTest {
             updateStrategy:
               method: RollingRecreate
               statusChecks: {conditions: [{type: Ready, status: "True"}]}
-          hooks: {sync: {webhook: {url: "http://metahooks.metahooks/rolling/sync"}}}
-        """);
+          hooks: {sync: {webhook: {url: "http://metahooks.metahooks/rolling/sync", etag: {enabled: %s}}}}
+        """.formatted(etag));
     cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: r}, spec: {replicas: 3, version: v1}}");
     mc.runUntilStable(20);
   }
@@ -84,7 +90,60 @@ class RollingUpdateTest {
   }
 
   @Test
+  void onV4172TheRolloutStallsOnceOnePodIsOnTheLatestRevision() {
+    start(Profile.V4_17_2);
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
+    mc.runUntilStable(40);
+
+    assertThat(List.of(image(0), image(1), image(2))).containsExactly("app:v1", "app:v1", "app:v2");
+    JsonNode condition = updatedCondition();
+    assertThat(condition.path("reason").asText()).isEqualTo("RolloutWaiting");
+    assertThat(condition.path("message").asText()).isEqualTo("missing child Pod r-2");
+    assertThat(cluster.get("v1", "Pod", "default", "r-2").at("/status/conditions/0/status").asText())
+        .as("the Pod it waits for exists and is Ready").isEqualTo("True");
+    assertThat(mc.round().changed()).isFalse();
+  }
+
+  @Test
+  void withETagOnV4172AnOldRevisionGetsTheLatestAnswerSoEveryPodIsRecreatedAtOnce() {
+    start(Profile.V4_17_2, true);
+    int firstRound = mc.rounds().size() + 1;
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
+    Round round = mc.round();
+
+    assertThat(round.calls()).extracting(HookCall::status).containsExactlyInAnyOrder(200, 304);
+    HookCall oldRevision = round.calls().stream().filter(c -> c.parent().contains("(revision ")).findFirst()
+        .orElseThrow();
+    assertThat(oldRevision.request().at("/parent/spec/version").asText()).isEqualTo("v1");
+    assertThat(oldRevision.responseJson().at("/children/0/spec/containers/0/image").asText())
+        .as("the 304 took the body the latest revision's 200 had just stored").isEqualTo("app:v2");
+    assertThat(round.writes().stream().filter(w -> w.verb() == Write.Verb.MARK_DELETED && w.object().startsWith("Pod ")))
+        .as("all Pods deleted (Terminating) in one sync").hasSize(3);
+    assertThat(mc.rounds().size()).isEqualTo(firstRound);
+  }
+
+  @Test
+  void withETagAsIntendedEachRevisionGetsItsOwnCachedAnswer() {
+    start(Profile.INTENDED, true);
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
+    Round round = mc.round();
+
+    HookCall oldRevision = round.calls().stream().filter(c -> c.parent().contains("(revision ")).findFirst()
+        .orElseThrow();
+    assertThat(oldRevision.status()).isEqualTo(304);
+    assertThat(oldRevision.responseJson().at("/children/0/spec/containers/0/image").asText()).isEqualTo("app:v1");
+    assertThat(round.writes().stream().filter(w -> w.verb() == Write.Verb.DELETE && w.object().startsWith("Pod ")))
+        .hasSize(1);
+    mc.runUntilStable(40);
+    assertThat(List.of(image(0), image(1), image(2))).containsOnly("app:v2");
+  }
+
+  @Test
   void aNewRevisionRollsOutOnePodAtATimeInTheReturnedOrder() {
+    start(Profile.INTENDED);
     assertThat(updatedCondition().path("reason").asText()).isEqualTo("OnLatestRevision");
     assertThat(cluster.list(RollingUpdate.REVISION_API_VERSION, "ControllerRevision")).hasSize(1);
     int firstRound = mc.rounds().size() + 1;
@@ -112,6 +171,7 @@ class RollingUpdateTest {
 
   @Test
   void anUnreadyPodPausesTheRollout() {
+    start(Profile.INTENDED);
     mc.world().pods(pod -> pod.at("/spec/containers/0/image").asText().equals("app:v2")
         ? PodState.RUNNING : PodState.READY);
 
@@ -128,6 +188,7 @@ class RollingUpdateTest {
 
   @Test
   void scalingUpDuringARolloutCreatesNewPodsOnTheLatestRevision() {
+    start(Profile.INTENDED);
     mc.world().pods(pod -> pod.at("/spec/containers/0/image").asText().equals("app:v2")
         ? PodState.RUNNING : PodState.READY);
     cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("version", "v2"));
@@ -138,5 +199,20 @@ class RollingUpdateTest {
 
     assertThat(List.of(image(0), image(1), image(2), image(3)))
         .containsExactly("app:v1", "app:v1", "app:v2", "app:v2");
+  }
+
+  @Test
+  void anOrphanControllerRevisionMatchingTheSelectorIsAdopted() {
+    start(Profile.V4_17_2);
+    ObjectNode revision = cluster.list(RollingUpdate.REVISION_API_VERSION, "ControllerRevision").get(0);
+    cluster.update(RollingUpdate.REVISION_API_VERSION, "ControllerRevision", "default", Meta.name(revision),
+        r -> Meta.metadata(r).remove("ownerReferences"));
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("replicas", 4));
+    mc.runUntilStable(20);
+
+    ObjectNode adopted = cluster.get(RollingUpdate.REVISION_API_VERSION, "ControllerRevision", "default",
+        Meta.name(revision));
+    assertThat(Meta.controllerRef(adopted).path("name").asText()).isEqualTo("r");
   }
 }

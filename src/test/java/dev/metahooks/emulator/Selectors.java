@@ -80,4 +80,39 @@ final class Selectors {
       throw new IllegalArgumentException("selector expression " + expression + ": values must be empty");
     }
   }
+
+  private static final java.util.regex.Pattern LABEL_VALUE =
+      java.util.regex.Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+  private static final java.util.regex.Pattern QUALIFIED_NAME = java.util.regex.Pattern.compile(
+      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+
+  /**
+   * A selector converted as {@code metav1.LabelSelectorAsSelector} does, which checks keys as qualified names and
+   * values as label values (at most 63 characters of {@code [A-Za-z0-9_.-]}, alphanumeric at both ends), so an
+   * annotation selector on values such as {@code 80:8080} is refused.
+   */
+  static void requireLabelSyntax(JsonNode selector, String exactField, String context) {
+    if (!selector.isObject()) {
+      return;
+    }
+    selector.path(exactField).properties().forEach(e -> check(e.getKey(), e.getValue().asText(""), context));
+    for (JsonNode expression : selector.path("matchExpressions")) {
+      String key = expression.path("key").asText("");
+      expression.path("values").forEach(v -> check(key, v.asText(""), context));
+      if (expression.path("values").isEmpty()) {
+        check(key, "", context);
+      }
+    }
+  }
+
+  private static void check(String key, String value, String context) {
+    String name = key.contains("/") ? key.substring(key.indexOf('/') + 1) : key;
+    if (!QUALIFIED_NAME.matcher(key).matches() || name.length() > 63) {
+      throw new IllegalArgumentException(context + ": invalid key \"" + key + "\"");
+    }
+    if (value.length() > 63 || !LABEL_VALUE.matcher(value).matches()) {
+      throw new IllegalArgumentException(context + ": invalid value \"" + value + "\" for key \"" + key
+          + "\": a label value has at most 63 characters of [A-Za-z0-9_.-], alphanumeric at both ends");
+    }
+  }
 }

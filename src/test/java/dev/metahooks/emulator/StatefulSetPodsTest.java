@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /** StatefulSets that run Pods: ordinals, claims, scaling, rolling updates, status counted from the Pods. */
 class StatefulSetPodsTest {
-  private final Cluster cluster = TestKinds.cluster();
+  /** Deleted Pods go at once here, so each step's Pods are exact; deletedPodsLinger… shows a real one. */
+  private final Cluster cluster = TestKinds.cluster().profile(Profile.INTENDED);
   private final World world = World.standard().statefulSetPods(true);
 
   private void createSet(String extraSpec) {
@@ -163,5 +164,22 @@ class StatefulSetPodsTest {
     world.step(cluster);
     assertThat(podNames()).isEmpty();
     assertThat(set().at("/status").toString()).contains("\"replicas\":0").doesNotContain("readyReplicas");
+  }
+
+  @Test
+  void deletedPodsLingerTerminatingForAStepOnARealApiServer() {
+    cluster.profile(Profile.V4_17_2);
+    createSet("");
+    steps(4);
+
+    scale(2);
+    world.step(cluster);
+    ObjectNode terminating = cluster.get("v1", "Pod", "default", "db-2");
+    assertThat(terminating.at("/metadata/deletionTimestamp").asText()).isNotEmpty();
+    assertThat(terminating.at("/metadata/deletionGracePeriodSeconds").asInt()).isEqualTo(30);
+    world.step(cluster);
+    assertThat(podNames()).as("seen Terminating by the kubelet").containsExactly("db-0", "db-1", "db-2");
+    world.step(cluster);
+    assertThat(podNames()).containsExactly("db-0", "db-1");
   }
 }

@@ -54,15 +54,58 @@ final class Trees {
 
   /** Deep equality with numbers compared by value; null, JSON null and absent are all "nothing". */
   static boolean same(JsonNode a, JsonNode b) {
+    return equal(a, b, VALUES);
+  }
+
+  private static boolean equal(JsonNode a, JsonNode b, Comparator<JsonNode> values) {
     boolean aNothing = a == null || a.isNull() || a.isMissingNode();
     boolean bNothing = b == null || b.isNull() || b.isMissingNode();
     if (aNothing || bNothing) {
       return aNothing == bNothing;
     }
-    return a.equals(VALUES, b);
+    return a.equals(values, b);
   }
 
   /** A copy with every object's keys sorted, as Go's encoding/json writes maps. */
+  /**
+   * Go's {@code reflect.DeepEqual} over decoded JSON, as Metacontroller compares: an integer literal decodes
+   * to int64 and one with a fraction or exponent to float64, so {@code 3} and {@code 3.0} differ.
+   */
+  static boolean deepEqual(JsonNode a, JsonNode b) {
+    return equal(a, b, GO_VALUES);
+  }
+
+  private static final Comparator<JsonNode> GO_VALUES = (a, b) -> {
+    if (a.isNumber() && b.isNumber()) {
+      if (a.isIntegralNumber() != b.isIntegralNumber()) {
+        return 1;
+      }
+      return a.decimalValue().compareTo(b.decimalValue());
+    }
+    return a.equals(b) ? 0 : 1;
+  };
+
+  /** Integral floating numbers as integers, as the API server returns what it stored ({@code 3.0} reads back as 3). */
+  static JsonNode integralNumbers(JsonNode node) {
+    if (node instanceof ObjectNode object) {
+      for (String field : fieldNames(object)) {
+        object.set(field, integralNumbers(object.get(field)));
+      }
+      return object;
+    }
+    if (node instanceof ArrayNode array) {
+      for (int i = 0; i < array.size(); i++) {
+        array.set(i, integralNumbers(array.get(i)));
+      }
+      return array;
+    }
+    if (node.isFloatingPointNumber() && node.decimalValue().stripTrailingZeros().scale() <= 0
+        && Math.abs(node.doubleValue()) < 9.0e15) {
+      return com.fasterxml.jackson.databind.node.LongNode.valueOf(node.longValue());
+    }
+    return node;
+  }
+
   static JsonNode sorted(JsonNode node) {
     if (node == null) {
       return null;

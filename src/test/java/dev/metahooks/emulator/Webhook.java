@@ -13,10 +13,18 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /**
  * One hook of a controller manifest ({@code spec.hooks.<hook>}), pointed at the server under test, and the
@@ -24,12 +32,24 @@ import java.util.regex.Pattern;
  * application/json} and a fixed length, only 200 counts as success, 429 means "retry after", the answer is
  * decoded case-sensitively and, in strict mode, with no unknown fields.
  */
-record Webhook(String hook, HookVersion version, URI url, Duration timeout, boolean strict) {
+record Webhook(String hook, HookVersion version, URI url, Duration timeout, boolean strict, ETags etags,
+    String authorization, HttpClient client) {
   private static final HttpClient HTTP = HttpClient.newBuilder()
       .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   private static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
   private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
   private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
+
+  Webhook(String hook, HookVersion version, URI url, Duration timeout, boolean strict) {
+    this(hook, version, url, timeout, strict, null, null, HTTP);
+  }
+
+  /** The same hook sending this {@code Authorization} header and using this TLS context (each null for none). */
+  Webhook withEndpoint(String header, SSLContext tls) {
+    HttpClient http = tls == null ? client : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).sslContext(tls).build();
+    return new Webhook(hook, version, url, timeout, strict, etags, header, http);
+  }
 
   /** The shape of an answer, which decides the fields that may appear in it. */
   enum Answer {
@@ -46,8 +66,23 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     }
   }
 
-  /** The outcome of a call: the decoded answer, or why the call failed. */
-  record Result(int status, String body, ObjectNode answer, String error) {}
+  /**
+   * The outcome of a call: the decoded answer, or why the call failed; {@code retryAfterSeconds} is set (not
+   * negative) when the server answered 429, which Metacontroller takes as "requeue after", not as an error.
+   */
+  record Result(int status, String body, ObjectNode answer, String error, long retryAfterSeconds) {
+    Result(int status, String body, ObjectNode answer, String error) {
+      this(status, body, answer, error, -1);
+    }
+
+    static Result requeue(String body, long afterSeconds) {
+      return new Result(429, body, null, "too many requests: requeued after " + afterSeconds + " s", afterSeconds);
+    }
+
+    boolean requeued() {
+      return retryAfterSeconds >= 0;
+    }
+  }
 
   /**
    * Reads {@code spec.hooks.<hook>} of a manifest, or null when the hook is absent or has no webhook (disabled).
@@ -78,7 +113,8 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     Duration timeout = duration(webhook.path("timeout").asText(""));
     String mode = webhook.path("responseUnMarshallMode").asText("");
     boolean strict = mode.isEmpty() ? hookVersion == HookVersion.V2 : mode.equals("strict");
-    return new Webhook(hook, hookVersion, URI.create(base + path), timeout, strict);
+    ETags etags = webhook.path("etag").path("enabled").asBoolean(false) ? new ETags() : null;
+    return new Webhook(hook, hookVersion, URI.create(base + path), timeout, strict, etags, null, HTTP);
   }
 
   /** A Go duration such as {@code 10s}, {@code 1m30s} or {@code 500ms}; empty or not positive means 10 s. */
@@ -109,28 +145,99 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
 
   /** Posts the request and decodes the answer; never throws for what the server does. */
   Result call(ObjectNode request, Answer shape) {
+    return call(request, shape, Profile.configured());
+  }
+
+  Result call(ObjectNode request, Answer shape, Profile profile) {
+    return callConcurrently(List.of(request), shape, profile).get(0);
+  }
+
+  /**
+   * Calls that Metacontroller makes at once (one per parent revision, composite/controller_revision.go:153-173),
+   * results in the order of the requests. Every request reads the ETag cache when it is sent; with v4.17.2 a
+   * 304 or 412 reads it again when it is handled (webhook_etag.go:50-81), and the emulator handles the 200s
+   * first, the interleaving in which a 304 gets the body another revision just stored. Intended: a 304 gets
+   * the body of the ETag it was sent with.
+   */
+  List<Result> callConcurrently(List<ObjectNode> requests, Answer shape, Profile profile) {
+    List<Exchange> exchanges = new ArrayList<>();
+    for (ObjectNode request : requests) {
+      String key = etags == null ? null : ETags.key(request);
+      ETags.Entry atSend = key == null ? null : etags.get(key);
+      exchanges.add(send(request, key, atSend));
+    }
+    Result[] results = new Result[exchanges.size()];
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < exchanges.size(); i++) {
+      order.add(i);
+    }
+    if (profile.faithful()) {
+      order.sort(Comparator.comparing(i -> exchanges.get(i).status() == 200 ? 0 : 1));
+    }
+    for (int i : order) {
+      results[i] = handle(exchanges.get(i), shape, profile);
+    }
+    return List.of(results);
+  }
+
+  /** One request sent: its answer (or transport error) and the ETag entry it carried in If-None-Match. */
+  private record Exchange(String key, ETags.Entry atSend, int status, String body, String etag, String retryAfter,
+      String transportError) {}
+
+  private Exchange send(ObjectNode request, String key, ETags.Entry atSend) {
     byte[] body = Trees.compact(request).getBytes(StandardCharsets.UTF_8);
-    HttpResponse<String> response;
+    HttpRequest.Builder builder = HttpRequest.newBuilder(url).timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (authorization != null) {
+      builder.header("Authorization", authorization);
+    }
+    if (atSend != null) {
+      builder.header("If-None-Match", atSend.etag());
+    }
     try {
-      response = HTTP.send(HttpRequest.newBuilder(url).timeout(timeout)
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      return new Exchange(key, atSend, response.statusCode(), response.body(),
+          response.headers().firstValue("ETag").orElse(""), response.headers().firstValue("Retry-After").orElse(""),
+          null);
     } catch (HttpTimeoutException e) {
-      return new Result(0, "", null, "http error: timeout after " + timeout);
+      return new Exchange(key, atSend, 0, "", "", "", "http error: timeout after " + timeout);
     } catch (IOException e) {
-      return new Result(0, "", null, "http error: " + e);
+      return new Exchange(key, atSend, 0, "", "", "", "http error: " + e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new Result(0, "", null, "http error: interrupted");
+      return new Exchange(key, atSend, 0, "", "", "", "http error: interrupted");
     }
-    int status = response.statusCode();
-    String text = response.body();
+  }
+
+  /** Status check, ETag substitution and decoding, in webhook.go Call's order (lines 212-265). */
+  private Result handle(Exchange exchange, Answer shape, Profile profile) {
+    if (exchange.transportError() != null) {
+      return new Result(0, "", null, exchange.transportError());
+    }
+    int status = exchange.status();
+    String text = exchange.body();
     if (status == 429) {
-      String after = response.headers().firstValue("Retry-After").orElse("");
-      return new Result(status, text, null, "too many requests: requeued after " + retryAfterSeconds(after) + " s");
+      return Result.requeue(text, retryAfterSeconds(exchange.retryAfter()));
     }
-    if (status != 200) {
+    boolean conditional = exchange.atSend() != null;
+    boolean notModified = status == 304 || status == 412;
+    if (!(status == 200 || (etags != null && conditional && notModified))) {
       return new Result(status, text, null, "unsupported status code: " + status + " body: " + text);
+    }
+    if (notModified) {
+      ETags.Entry entry = profile.faithful() ? etags.get(exchange.key()) : exchange.atSend();
+      if (entry == null) {
+        return new Result(status, text, null, "cannot find cached response for cache key: " + exchange.key());
+      }
+      text = entry.body();
+    } else if (etags != null && !exchange.etag().isEmpty()) {
+      etags.put(exchange.key(), new ETags.Entry(exchange.etag(), text));
+    }
+    if (text.isBlank() && profile.faithful()) {
+      // sigs.k8s.io/json.UnmarshalStrict of an empty body (webhook.go:250)
+      return new Result(status, text, null, "can't unmarshal webhookResponse (version: "
+          + version.name().toLowerCase() + ", type: " + hook + "): unexpected end of JSON input");
     }
     try {
       return new Result(status, text, decode(text, shape), null);
@@ -139,11 +246,17 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     }
   }
 
+  /** Retry-After as an RFC 1123 date (ceil of the delay from now) or integer seconds; 0 otherwise (webhook.go:218-228). */
   private static long retryAfterSeconds(String header) {
     try {
-      return Math.max(0, Long.parseLong(header.trim()));
-    } catch (NumberFormatException e) {
-      return 0; // a date or nothing: the emulator does not keep wall-clock time
+      Instant at = ZonedDateTime.parse(header.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+      return Math.max(0, (long) Math.ceil(Duration.between(Instant.now(), at).toMillis() / 1000.0));
+    } catch (DateTimeParseException e) {
+      try {
+        return Math.max(0, Long.parseLong(header.trim()));
+      } catch (NumberFormatException notNumber) {
+        return 0;
+      }
     }
   }
 

@@ -8,10 +8,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the rest of Kubernetes would do between two syncs, as status writes: the kubelet moves Pods through
@@ -33,6 +35,8 @@ public final class World {
   private boolean statefulSetPods;
   private boolean builtIns = true;
   private final Map<String, Simulation> simulations = new LinkedHashMap<>();
+  /** Uids of Pods the kubelet has seen Terminating; it removes them on its next step. */
+  private final Set<String> terminating = new HashSet<>();
 
   /** Pods become Running and Ready, workloads fully ready, on a one-node cluster. */
   public static World standard() {
@@ -93,6 +97,18 @@ public final class World {
   private void kubelet(Cluster cluster) {
     for (ObjectNode pod : cluster.list("v1", "Pod")) {
       PodState current = stateOf(pod.path("status"));
+      if (Meta.deleting(pod) && Meta.finalizers(pod).isEmpty()) {
+        // Its containers stop within the grace period: the kubelet sees it Terminating on one step and deletes
+        // it for good on the next, so every controller syncs once with the Terminating Pod in view.
+        if (terminating.add(Meta.uid(pod))) {
+          pod.set("status", stopped(pod));
+          cluster.updateStatus(pod);
+        } else {
+          terminating.remove(Meta.uid(pod));
+          cluster.finishTermination(pod);
+        }
+        continue;
+      }
       if (Meta.deleting(pod) || current == PodState.SUCCEEDED || current == PodState.FAILED) {
         continue;
       }
@@ -102,6 +118,20 @@ public final class World {
         cluster.updateStatus(pod);
       }
     }
+  }
+
+  /** The status the kubelet reports once a deleted Pod's containers stopped: not ready, containers terminated. */
+  private static ObjectNode stopped(ObjectNode pod) {
+    ObjectNode status = pod.path("status").isObject() ? Trees.copy((ObjectNode) pod.get("status")) : Trees.object();
+    ArrayNode conditions = status.putArray("conditions");
+    condition(conditions, "Ready", false, "PodCompleted");
+    condition(conditions, "ContainersReady", false, "PodCompleted");
+    ArrayNode containers = status.putArray("containerStatuses");
+    for (JsonNode container : pod.path("spec").path("containers")) {
+      containers.addObject().put("name", container.path("name").asText()).put("ready", false)
+          .putObject("state").putObject("terminated").put("exitCode", 0).put("reason", "Completed");
+    }
+    return status;
   }
 
   static PodState stateOf(JsonNode status) {

@@ -17,6 +17,7 @@ import java.util.TreeMap;
  * ordinal is Running and Ready, and removed from the highest ordinal down once all wanted ones are Ready.
  * Pods are listed highest ordinal first, which is the order Metacontroller rolls them in. Finalizing scales
  * to zero and is done when no Pod is left. One function serves sync and finalize, as upstream's one URL did.
+ * When the manifest does not let Metacontroller roll the Pods, the hook rolls them ({@link CatSetRoll}).
  */
 public final class CatSetController {
   private CatSetController() {}
@@ -48,6 +49,13 @@ public final class CatSetController {
     }
     if (replicas.strictlyEquals(ready) && !desired.isEmpty() && replicas.reachedBy(desired.lastKey())) {
       desired.pollLastEntry();
+    }
+    if (CatSetRoll.drivenByHook(request.controller()) && !desired.isEmpty()) {
+      String hash = CatSetRoll.hash(spec.template());
+      desired.values().forEach(pod -> CatSetRoll.mark(pod, hash));
+      if (!request.finalizing()) {
+        desired.remove(CatSetRoll.next(observed, replicas, ready, hash));
+      }
     }
 
     List<ObjectNode> children = new ArrayList<>(desired.descendingMap().values());

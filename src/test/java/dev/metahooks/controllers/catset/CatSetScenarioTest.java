@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.catset;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -10,6 +11,7 @@ import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.PodPolicy;
 import dev.metahooks.emulator.PodState;
+import dev.metahooks.emulator.Profile;
 import dev.metahooks.emulator.Round;
 import dev.metahooks.emulator.Write;
 import java.util.ArrayList;
@@ -171,8 +173,7 @@ class CatSetScenarioTest {
     Map<String, String> oldPodUids = podUids();
     long start = cluster.lastSequence();
 
-    cluster.update(API, "CatSet", "default", NAME,
-        cs -> ((ObjectNode) cs.at("/spec/template/spec/containers/0")).put("image", "nginx:1.28"));
+    changeImage("nginx:1.28");
     runUntilStable();
 
     assertThat(podWrites(start, Write.Verb.DELETE)).containsExactly(2, 1, 0);
@@ -183,16 +184,123 @@ class CatSetScenarioTest {
       assertThat(pod(ordinal).at("/spec/containers/0/image").asText()).isEqualTo("nginx:1.28");
     }
     assertThat(podUids().values()).doesNotContainAnyElementsOf(oldPodUids.values());
-    ObjectNode catset = catset();
-    assertThat(catset.at("/status/readyReplicas").asInt()).isEqualTo(3);
-    JsonNode updated = condition(catset, "Updated");
-    assertThat(updated.path("status").asText()).isEqualTo("True");
+    assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(3);
+    assertThat(cluster.list("metacontroller.k8s.io/v1alpha1", "ControllerRevision"))
+        .as("the hook rolls; Metacontroller keeps no revisions").isEmpty();
+    assertNoHotLoopAndValidChildren();
+  }
+
+  @Test
+  void aRollWaitsForTheRecreatedPodAndHoldsWhileItIsNotReady() {
+    runUntilStable();
+    mc.world().pods(pod -> pod.at("/spec/containers/0/image").asText().equals("nginx:1.28")
+        ? PodState.RUNNING : PodState.READY);
+
+    changeImage("nginx:1.28");
+    runUntilStable();
+
+    assertThat(List.of(image(0), image(1), image(2))).containsExactly("nginx:1.27", "nginx:1.27", "nginx:1.28");
+    assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void upstreamsRollingRecreateManifestStallsAfterTheFirstPodOnMetacontroller4172() {
+    useUpstreamRollingManifest(Profile.V4_17_2);
+    runUntilStable();
+
+    changeImage("nginx:1.28");
+    runUntilStable();
+
+    assertThat(List.of(image(0), image(1), image(2))).containsExactly("nginx:1.27", "nginx:1.27", "nginx:1.28");
+    JsonNode updated = condition(catset(), "Updated");
+    assertThat(updated.path("reason").asText()).isEqualTo("RolloutWaiting");
+    assertThat(updated.path("message").asText()).isEqualTo("missing child Pod nginx-backend-2");
+    assertThat(mc.round().changed()).as("stalled for good").isFalse();
+  }
+
+  @Test
+  void upstreamsRollingRecreateManifestRollsEveryPodWhereMetacontrollerWorksAsIntended() {
+    useUpstreamRollingManifest(Profile.INTENDED);
+    runUntilStable();
+    long start = cluster.lastSequence();
+
+    changeImage("nginx:1.28");
+    runUntilStable();
+
+    assertThat(podWrites(start, Write.Verb.DELETE)).containsExactly(2, 1, 0);
+    assertEachDeletionWaitedForTheLastRecreatedPod(start);
+    assertThat(List.of(image(0), image(1), image(2))).containsOnly("nginx:1.28");
+    JsonNode updated = condition(catset(), "Updated");
     assertThat(updated.path("reason").asText()).isEqualTo("OnLatestRevision");
     assertThat(cluster.list("metacontroller.k8s.io/v1alpha1", "ControllerRevision")).hasSize(1);
     assertNoHotLoopAndValidChildren();
   }
 
+  @Test
+  void aDeletedPodIsSeenTerminatingCountedInReplicasAndNotDeletedAgain() {
+    mc.profile(Profile.V4_17_2); // the API server's graceful deletion of a running Pod
+    runUntilStable();
+    setReplicas(2);
+
+    mc.round(); // the hook drops nginx-backend-2; Metacontroller deletes it, it is Terminating
+    Round seen = mc.round();
+
+    ObjectNode request = mc.lastCall(CONTROLLER, "sync").request();
+    assertThat(request.at("/children/Pod.v1/nginx-backend-2/metadata/deletionTimestamp").asText()).isNotEmpty();
+    assertThat(mc.lastCall(CONTROLLER, "sync").responseJson().at("/status/replicas").asInt()).isEqualTo(3);
+    assertThat(seen.writes()).noneMatch(w -> w.actor().equals(ACTOR) && w.object().equals("Pod default/nginx-backend-2")
+        && w.verb() != Write.Verb.UPDATE_STATUS);
+    runUntilStable();
+    assertThat(podNames()).containsExactly("nginx-backend-0", "nginx-backend-1");
+    assertThat(catset().at("/status/replicas").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void aTemplateWithTolerationsSettlesAlthoughTheApiServerAddsItsOwn() {
+    mc.profile(Profile.V4_17_2); // a real API server adds the default tolerations
+    addToleration();
+
+    runUntilStable();
+
+    assertThat(pod(0).at("/spec/tolerations")).as("DefaultTolerationSeconds added two").hasSize(3);
+    assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(3);
+    assertNoHotLoopAndValidChildren();
+  }
+
+  @Test
+  void upstreamsRollingRecreateManifestRecreatesPodsWithTolerationsForeverOnMetacontroller4172() {
+    useUpstreamRollingManifest(Profile.V4_17_2);
+    addToleration();
+
+    assertThatThrownBy(() -> mc.runUntilStable(30)).hasMessageContaining("did not settle")
+        .hasMessageContaining("Pod default/nginx-backend-0");
+  }
+
   // ---- helpers
+
+  /** A toleration in the template: a list without a merge key, which Metacontroller replaces whole. */
+  private void addToleration() {
+    cluster.update(API, "CatSet", "default", NAME, cs -> cs.withObject("/spec/template/spec").putArray("tolerations")
+        .addObject().put("key", "dedicated").put("operator", "Equal").put("value", "web").put("effect", "NoSchedule"));
+  }
+
+  /** Starts over with upstream's manifest, which lets Metacontroller roll the Pods. */
+  private void useUpstreamRollingManifest(Profile profile) {
+    cluster = new Cluster();
+    mc = Metacontroller.againstTestServer(cluster).profile(profile)
+        .load("src/test/resources/emulator/catset-rolling-recreate.yaml");
+    mc.world().pods(PodPolicy.pendingFor(1, PodPolicy.ready()));
+    cluster.createFile("manifests/examples/catset.yaml");
+  }
+
+  private void changeImage(String image) {
+    cluster.update(API, "CatSet", "default", NAME,
+        cs -> ((ObjectNode) cs.at("/spec/template/spec/containers/0")).put("image", image));
+  }
+
+  private String image(int ordinal) {
+    return pod(ordinal).at("/spec/containers/0/image").asText();
+  }
 
   private void runUntilStable() {
     mc.runUntilStable(40);
@@ -222,15 +330,22 @@ class CatSetScenarioTest {
     throw new AssertionError("finalization did not settle");
   }
 
-  /** Ordinals of the Pods the controller created or deleted since {@code sequence}, in order. */
+  /**
+   * Ordinals of the Pods the controller created or deleted since {@code sequence}, in order. A deleted Pod
+   * that the kubelet runs is only marked (Terminating) by the controller's delete; both count as DELETE here.
+   */
   private List<Integer> podWrites(long sequence, Write.Verb verb) {
-    return podWritesSince(sequence).stream().filter(w -> w.verb() == verb).map(w -> ordinal(w.object())).toList();
+    return podWritesSince(sequence).stream().filter(w -> verb(w) == verb).map(w -> ordinal(w.object())).toList();
+  }
+
+  private static Write.Verb verb(Write write) {
+    return write.verb() == Write.Verb.MARK_DELETED ? Write.Verb.DELETE : write.verb();
   }
 
   private List<Write> podWritesSince(long sequence) {
     return cluster.writesAfter(sequence).stream()
         .filter(w -> w.actor().equals(ACTOR) && w.object().startsWith("Pod "))
-        .filter(w -> w.verb() == Write.Verb.CREATE || w.verb() == Write.Verb.DELETE)
+        .filter(w -> verb(w) == Write.Verb.CREATE || verb(w) == Write.Verb.DELETE)
         .toList();
   }
 
@@ -265,7 +380,7 @@ class CatSetScenarioTest {
     for (Round round : mc.rounds()) {
       long changes = round.writes().stream()
           .filter(w -> w.actor().equals(ACTOR) && w.object().startsWith("Pod "))
-          .filter(w -> w.verb() == Write.Verb.CREATE || w.verb() == Write.Verb.DELETE)
+          .filter(w -> verb(w) == Write.Verb.CREATE || verb(w) == Write.Verb.DELETE)
           .count();
       assertThat(changes).as("Pod creations and deletions in round %d", round.number()).isLessThanOrEqualTo(1);
     }

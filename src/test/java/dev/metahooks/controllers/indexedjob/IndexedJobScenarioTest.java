@@ -9,6 +9,7 @@ import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.PodPolicy;
 import dev.metahooks.emulator.PodState;
+import dev.metahooks.emulator.Profile;
 import dev.metahooks.emulator.Round;
 import java.util.HashMap;
 import java.util.List;
@@ -34,6 +35,20 @@ class IndexedJobScenarioTest {
     cluster = new Cluster();
     mc = Metacontroller.againstTestServer(cluster, "metacontroller/indexedjob.yaml");
     cluster.createFile("manifests/examples/indexedjob.yaml");
+  }
+
+  @Test
+  void aTemplateWithTolerationsSettlesAlthoughTheApiServerAddsItsOwn() {
+    mc.profile(Profile.V4_17_2); // a real API server adds the default tolerations
+    cluster.update(API, "IndexedJob", "default", "print-index", job -> job.withObject("/spec/template/spec")
+        .putArray("tolerations").addObject().put("key", "batch").put("operator", "Exists").put("effect", "NoSchedule"));
+    mc.world().pods(pod -> PodState.SUCCEEDED);
+
+    mc.runUntilStable(60);
+
+    assertThat(pod("print-index-0").at("/spec/tolerations")).as("DefaultTolerationSeconds added two").hasSize(3);
+    assertThat(job().at("/status/succeeded").asInt()).isEqualTo(COMPLETIONS);
+    assertNoHotLoopAndValidChildren();
   }
 
   @Test

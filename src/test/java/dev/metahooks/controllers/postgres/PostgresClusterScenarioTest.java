@@ -287,7 +287,8 @@ class PostgresClusterScenarioTest {
     assertThat(removal.errors()).isEmpty();
     assertThat(cluster.find(API, KIND, NS, NAME)).as("the finalizer waits for the StatefulSet to be gone").isPresent();
     assertThat(childVersions()).as("every child removed").isEmpty();
-    assertThat(podNames()).as("pods collected with their StatefulSet").isEmpty();
+    assertThat(cluster.list("v1", "Pod")).as("pods collected with their StatefulSet (Terminating for their grace period)")
+        .allSatisfy(pod -> assertThat(pod.at("/metadata/deletionTimestamp").asText()).isNotEmpty());
     assertCondition("DeletionBlocked", "False", "Deleting");
     assertThat(parent().at("/metadata/finalizers").toString()).contains(finalizer);
 
@@ -299,6 +300,8 @@ class PostgresClusterScenarioTest {
     assertThat(cluster.find(API, KIND, NS, NAME)).as("finalizer removed, object gone").isEmpty();
     assertThat(claimUids()).as("whenDeleted: Retain keeps the volumes")
         .containsOnlyKeys("pgdata-orders-0", "pgdata-orders-1", "pgdata-orders-2");
+    assertThat(mc.round().writes()).as("only the kubelet, removing the Terminating Pods")
+        .allSatisfy(w -> assertThat(w.actor()).isEqualTo("world/kubelet"));
     assertThat(mc.round().changed()).isFalse();
   }
 

@@ -1,0 +1,147 @@
+package dev.metahooks.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * When Metacontroller v4.17.2 syncs a parent: on a watch event of the parent (filtered by
+ * {@code ignoreStatusChanges}, composite/controller.go:411-436, decorator/controller.go likewise), of one of its
+ * children or attachments, or of an object of a kind its related rules select (customize/manager.go); when a
+ * {@code resyncAfterSeconds} it asked for is due (controller.go:670-673) or the informer's
+ * {@code resyncPeriodSeconds} (at least 1 s, controller.go:274-281) comes round on the cluster's clock; after a
+ * failed sync (rate-limited retry) or at the {@code Retry-After} of a 429. Its own writes are events too. The
+ * intended profile keeps syncing every parent every round.
+ */
+final class Triggers {
+  /** What is known of one parent between syncs. */
+  private static final class State {
+    long seen;
+    Instant resyncAt;
+    Instant periodicAt;
+    boolean retry;
+    long relist;
+    Set<String> relatedKinds = Set.of();
+  }
+
+  private final Metacontroller mc;
+  private final Map<String, State> states = new HashMap<>();
+  private long relists;
+
+  Triggers(Metacontroller mc) {
+    this.mc = mc;
+  }
+
+  private static String key(ControllerLoop loop, ObjectNode parent) {
+    return loop.name + "|" + Meta.uid(parent);
+  }
+
+  /** Whether the parent is synced this round. */
+  boolean due(ControllerLoop loop, ObjectNode parent) {
+    if (!mc.profile().faithful()) {
+      return true;
+    }
+    State state = states.get(key(loop, parent));
+    Instant now = mc.cluster().now();
+    if (state == null || state.retry || state.relist < relists) {
+      return true;
+    }
+    if ((state.resyncAt != null && !now.isBefore(state.resyncAt))
+        || (state.periodicAt != null && !now.isBefore(state.periodicAt))) {
+      return true;
+    }
+    for (Write write : mc.cluster().writesAfter(state.seen)) {
+      if (triggers(loop, parent, write, state)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A sync starts: everything written so far is what it reads. */
+  void starting(ControllerLoop loop, ObjectNode parent) {
+    State state = states.computeIfAbsent(key(loop, parent), k -> new State());
+    Instant now = mc.cluster().now();
+    state.seen = mc.cluster().lastSequence();
+    state.retry = false;
+    state.relist = relists;
+    if (state.resyncAt != null && !now.isBefore(state.resyncAt)) {
+      state.resyncAt = null;
+    }
+    long period = loop.controller.path("spec").path("resyncPeriodSeconds").asLong(0);
+    if (period != 0 && (state.periodicAt == null || !now.isBefore(state.periodicAt))) {
+      state.periodicAt = now.plus(Duration.ofSeconds(Math.max(1, period)));
+    }
+  }
+
+  /** Every parent is synced in the next round, as after an informer relist or a Metacontroller restart. */
+  void relist() {
+    relists++;
+  }
+
+  void resyncAfter(ControllerLoop loop, ObjectNode parent, double seconds) {
+    State state = states.computeIfAbsent(key(loop, parent), k -> new State());
+    Instant at = mc.cluster().now().plusNanos((long) (seconds * 1e9));
+    state.resyncAt = state.resyncAt == null || at.isBefore(state.resyncAt) ? at : state.resyncAt;
+  }
+
+  void failed(ControllerLoop loop, ObjectNode parent) {
+    states.computeIfAbsent(key(loop, parent), k -> new State()).retry = true;
+  }
+
+  /** The kinds ({@code group/Kind}) the parent's related rules select; a write of one is an event for it. */
+  void related(ControllerLoop loop, ObjectNode parent, Set<String> kinds) {
+    states.computeIfAbsent(key(loop, parent), k -> new State()).relatedKinds = kinds;
+  }
+
+  private static boolean triggers(ControllerLoop loop, ObjectNode parent, Write write, State state) {
+    ObjectNode object = write.after() != null ? write.after() : write.before();
+    if (object == null) {
+      return false;
+    }
+    if (Meta.uid(object).equals(Meta.uid(parent))) {
+      return !(loop.ignoresStatusChanges(object) && statusOnly(write));
+    }
+    String groupKind = ApiResources.group(Meta.apiVersion(object)) + "/" + Meta.kind(object);
+    if (state.relatedKinds.contains(groupKind)) {
+      return true;
+    }
+    if (!loop.childKinds().contains(groupKind)) {
+      return false;
+    }
+    return controlledBy(write.before(), parent) || controlledBy(write.after(), parent)
+        || (loop.adopts() && (orphan(write.before()) || orphan(write.after()))
+            && (Meta.namespace(parent).isEmpty() || Meta.namespace(parent).equals(Meta.namespace(object))));
+  }
+
+  /** An update that changes neither generation, labels, annotations nor adds a deletionTimestamp. */
+  private static boolean statusOnly(Write write) {
+    if (write.verb() == Write.Verb.UPDATE_STATUS) {
+      return true;
+    }
+    if (write.verb() != Write.Verb.UPDATE || write.before() == null || write.after() == null) {
+      return false;
+    }
+    return Meta.generation(write.before()) == Meta.generation(write.after())
+        && Objects.equals(Meta.labels(write.before()), Meta.labels(write.after()))
+        && Objects.equals(Meta.annotations(write.before()), Meta.annotations(write.after()))
+        && !Meta.deleting(write.after());
+  }
+
+  private static boolean controlledBy(ObjectNode object, ObjectNode parent) {
+    if (object == null) {
+      return false;
+    }
+    JsonNode ref = Meta.controllerRef(object);
+    return ref != null && ref.path("uid").asText().equals(Meta.uid(parent));
+  }
+
+  private static boolean orphan(ObjectNode object) {
+    return object != null && Meta.controllerRef(object) == null;
+  }
+}
