@@ -30,6 +30,9 @@ public final class Main {
       System.exit(2);
       return;
     }
+    // A thread that dies of an OutOfMemoryError (an acceptor, say) would leave a process that looks alive and
+    // serves no more: exit instead, and let the kubelet restart it.
+    Thread.setDefaultUncaughtExceptionHandler((thread, e) -> HookServer.exitOnOutOfMemory(e));
     HookServer server = new HookServer(config, Catalog.controllers()).start();
     // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully).
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownGracefully, "shutdown"));
