@@ -110,8 +110,8 @@ public final class Json {
   }
 
   private static JsonNode readTree(byte[] body) throws IOException {
-    long budget = TREE_ALLOWANCE + (long) (TREE_BYTES_PER_BODY_BYTE * body.length);
-    try (JsonParser parser = new TreeBudget(MAPPER.createParser(body), budget, body.length)) {
+    try (JsonParser parser = new TreeBudget(MAPPER.createParser(body), TREE_ALLOWANCE, TREE_BYTES_PER_BODY_BYTE,
+        body.length)) {
       JsonNode tree = READER.readTree(parser);
       return tree == null ? MAPPER.missingNode() : tree;
     }

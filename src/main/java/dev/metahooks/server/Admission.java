@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Admission {
   private static final int UNIT = 1024;
-  /** What a body of unknown length takes at first; it takes more as it grows ({@link Ticket#grow}). */
-  static final long CHUNKED_START = 64 * 1024;
 
   private final Semaphore budget;
   private final Semaphore slots;
@@ -40,14 +38,14 @@ final class Admission {
   }
 
   /**
-   * Admits a call with a body of {@code bodyBytes} (or, when -1, of unknown length), waiting up to the admission
-   * wait for room.
+   * Admits a call with a body of {@code bodyBytes} (what a body of unknown length takes at first: it takes more
+   * as it grows), waiting up to the admission wait for room.
    *
    * @throws Refused when there was no room in time
    */
   Ticket admit(long bodyBytes) {
     long until = System.nanoTime() + wait.toNanos();
-    int units = units(bodyBytes < 0 ? CHUNKED_START : bodyBytes);
+    int units = units(bodyBytes);
     if (!acquire(budget, units, until)) {
       throw overBudget();
     }

@@ -43,6 +43,8 @@ public final class HookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
   private static final String JSON = "application/json";
   private static final String MANAGEMENT = "management";
+  /** What a body of unknown length (chunked) takes of the budget at first; it takes more as it grows. */
+  private static final long CHUNKED_START = 64 * 1024;
 
   static {
     // Jetty sizes its queues' padding by asking the platform MBean server whether references are compressed;
@@ -382,7 +384,7 @@ public final class HookServer implements AutoCloseable {
     long arrived = System.nanoTime();
     Admission.Ticket ticket;
     try {
-      ticket = admission.admit(declared);
+      ticket = admission.admit(declared >= 0 ? declared : Math.min(CHUNKED_START, config.maxBodyBytes()));
     } catch (Admission.Refused e) {
       return Exchange.unread(HookDispatcher.error(429, "too_many_requests", e.getMessage(), null));
     }

@@ -1,0 +1,96 @@
+package dev.metahooks.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.ChildServer;
+import dev.metahooks.testing.HostileMatrix;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The memory attacks against the server as deployed: its own JVM with the Dockerfile's flags and the heap of the
+ * Deployment's 512 MiB limit ({@code -Xmx384m}, SerialGC, ExitOnOutOfMemoryError, so an OutOfMemoryError would
+ * end the process and fail these tests). No attack stops it or leaves it unresponsive, and every answer is JSON.
+ */
+class DeployedHeapTest {
+  /** Metacontroller's own timeout for a hook call. */
+  private static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
+
+  @TempDir
+  static Path dir;
+  private static ChildServer server;
+
+  @BeforeAll
+  static void start() {
+    server = ChildServer.start(dir);
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  private static void assertStillServing() {
+    assertThat(server.alive()).as("alive; log: %s", server.log()).isTrue();
+    assertThat(server.status("/healthz")).as("healthz answers within a probe's 2 s").isEqualTo(200);
+  }
+
+  @Test
+  void aStatefulSetAskingForAHugeAnswerIs422NamingTheField() throws Exception {
+    HostileMatrix.Result result = HostileMatrix.single(server, 0);
+    assertThat(result.status()).as(result.body()).isEqualTo(422);
+    assertThat(Json.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo("object.spec.replicas");
+    assertThat(result.body()).contains("service-per-pod-ports", "METAHOOKS_MAX_RESPONSE_BYTES");
+    assertStillServing();
+  }
+
+  @Test
+  void aCatSetAskingForAHugeAnswerIs422NamingTheField() throws Exception {
+    HostileMatrix.Result result = HostileMatrix.single(server, 1);
+    assertThat(result.status()).as(result.body()).isEqualTo(422);
+    assertThat(Json.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo("parent.spec.replicas");
+    assertThat(result.body()).contains("parent.spec.volumeClaimTemplates[0]");
+    assertStillServing();
+  }
+
+  @Test
+  void anIndexedJobAskingForAHugeAnswerIs422NamingTheField() throws Exception {
+    HostileMatrix.Result result = HostileMatrix.single(server, 2);
+    assertThat(result.status()).as(result.body()).isEqualTo(422);
+    assertThat(Json.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo("parent.spec.parallelism");
+    assertThat(result.body()).contains("parent.spec.template");
+    assertStillServing();
+  }
+
+  @Test
+  void bodiesOfNothingButStructureAre413() throws Exception {
+    for (int attack : new int[] {3, 4}) {
+      HostileMatrix.Result result = HostileMatrix.single(server, attack);
+      assertThat(result.status()).as("%s: %s", result.attack(), result.body()).isEqualTo(413);
+      assertThat(Json.MAPPER.readTree(result.body()).path("message").asText()).contains("too many objects, arrays");
+      assertStillServing();
+    }
+  }
+
+  @Test
+  void fourLargeCatSetsAtOnceAreServedOrRefusedInTime() throws Exception {
+    HostileMatrix.Burst burst = HostileMatrix.largeCatSets(server);
+    for (HostileMatrix.Result result : burst.results()) {
+      assertThat(result.status()).as(result.body()).isIn(Set.of(200, 429, 503));
+      assertThat(result.json()).as(result.body()).isTrue();
+      assertThat(result.elapsed()).as("answered before Metacontroller gives up").isLessThan(METACONTROLLER_TIMEOUT);
+    }
+    // At most one 39 MB body fits the budget at once (41 MiB under this heap): the others are refused.
+    assertThat(burst.results()).anySatisfy(result -> assertThat(result.status()).isEqualTo(429));
+    System.out.printf("4 x 39 MB CatSets at once: statuses %s, first 429/503 after %d ms, peak RSS %.0f MB%n",
+        burst.results().stream().map(HostileMatrix.Result::status).toList(), burst.firstRefusal().toMillis(),
+        server.peakRss() / 1e6);
+    assertStillServing();
+  }
+}
