@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.metahooks.api.Json;
 import dev.metahooks.testing.ChildServer;
 import dev.metahooks.testing.HostileMatrix;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
@@ -39,6 +40,22 @@ class DeployedHeapTest {
   private static void assertStillServing() {
     assertThat(server.alive()).as("alive; log: %s", server.log()).isTrue();
     assertThat(server.status("/healthz")).as("healthz answers within a probe's 2 s").isEqualTo(200);
+  }
+
+  @Test
+  void theseAreTheFlagsAndTheHeapTheImageAndTheDeploymentGive() throws Exception {
+    Path project = Path.of(System.getProperty("metahooks.projectDir", "."));
+    String entrypoint = Files.readAllLines(project.resolve("Dockerfile")).stream()
+        .filter(line -> line.startsWith("ENTRYPOINT")).findFirst().orElseThrow();
+    for (String flag : ChildServer.DEPLOYED_FLAGS) {
+      if (!flag.startsWith("-Xmx")) {
+        assertThat(entrypoint).contains("\"" + flag + "\"");
+      }
+    }
+    // -Xmx384m is what MaxRAMPercentage=75 gives under the Deployment's limit.
+    assertThat(entrypoint).contains("\"-XX:MaxRAMPercentage=75\"");
+    assertThat(Files.readString(project.resolve("manifests/base/deployment.yaml"))).contains("memory: 512Mi");
+    assertThat(ChildServer.DEPLOYED_FLAGS).contains("-Xmx384m");
   }
 
   @Test
