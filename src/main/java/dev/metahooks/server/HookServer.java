@@ -31,13 +31,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP surface: {@code POST /<controller>/<hook>} for every served hook, {@code GET /healthz},
- * {@code /readyz} and {@code /metrics}. Every answer, errors included, is JSON (metrics excepted).
+ * {@code /readyz} and {@code /metrics}. Every answer, errors included (Jetty's own too), is JSON (metrics excepted).
  *
- * <p>It protects itself and Metacontroller: at most {@code maxConcurrentHooks} calls run at once (beyond that
- * 429 with Retry-After, which Metacontroller honours without counting an error); a call not answered within
- * {@code hookDeadline} gets 503 (Metacontroller retries, nothing is applied), so a client that trickles its
- * body holds a slot for that long at most; idle connections are closed after {@code idleTimeout}; optional
- * bearer token and HTTPS with client certificates; graceful shutdown.
+ * <p>A hook call reads top-down: admission ({@link Admission}: the body's bytes from the body budget and a hook
+ * slot, both before a byte is read; 429 with Retry-After beyond them, which Metacontroller honours without counting
+ * an error) → the body, read whole → a compute slot → dispatch, which bounds the answer → the one place that writes
+ * the reply, whatever the outcome → access log and metrics. A call not answered within {@code hookDeadline} gets
+ * 503 (Metacontroller retries, nothing is applied); blocking reads and writes give up after {@code writeTimeout};
+ * idle connections are closed after {@code idleTimeout}; optional bearer token and HTTPS with client
+ * certificates; graceful shutdown, telling kept-alive clients to reconnect elsewhere.
  */
 public final class HookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
@@ -301,9 +303,9 @@ public final class HookServer implements AutoCloseable {
    */
   private boolean write(Context ctx, Exchange exchange, boolean notModified) {
     HookDispatcher.Reply reply = exchange.reply();
-    // A body left unread makes the connection unusable for the next request; a server shutting down wants the
-    // client on another connection (to another replica) before it stops accepting: say so.
-    if (!exchange.bodyRead() || closing) {
+    // A body left unread makes the connection unusable for the next request: say so. (After SIGTERM every
+    // answer says so already: see the before-handler.)
+    if (!exchange.bodyRead()) {
       ctx.header("Connection", "close");
     }
     if (reply.status() == 429) {

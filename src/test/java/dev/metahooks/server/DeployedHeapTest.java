@@ -13,6 +13,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The memory attacks against the server as deployed: its own JVM with the Dockerfile's flags and the heap of the
@@ -58,30 +60,18 @@ class DeployedHeapTest {
     assertThat(ChildServer.DEPLOYED_FLAGS).contains("-Xmx384m");
   }
 
-  @Test
-  void aStatefulSetAskingForAHugeAnswerIs422NamingTheField() throws Exception {
-    HostileMatrix.Result result = HostileMatrix.single(server, 0);
+  /** A StatefulSet, a CatSet and an IndexedJob of a few kB asking for answers of a gigabyte. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+      "service-per-pod | 0 | object.spec.replicas | object.metadata.annotations['service-per-pod-ports']",
+      "catset | 1 | parent.spec.replicas | parent.spec.volumeClaimTemplates[0]",
+      "indexedjob | 2 | parent.spec.parallelism | parent.spec.template"})
+  void aRequestAskingForAHugeAnswerIs422NamingTheField(String controller, int attack, String field, String template)
+      throws Exception {
+    HostileMatrix.Result result = HostileMatrix.single(server, attack);
     assertThat(result.status()).as(result.body()).isEqualTo(422);
-    assertThat(Json.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo("object.spec.replicas");
-    assertThat(result.body()).contains("service-per-pod-ports", "METAHOOKS_MAX_RESPONSE_BYTES");
-    assertStillServing();
-  }
-
-  @Test
-  void aCatSetAskingForAHugeAnswerIs422NamingTheField() throws Exception {
-    HostileMatrix.Result result = HostileMatrix.single(server, 1);
-    assertThat(result.status()).as(result.body()).isEqualTo(422);
-    assertThat(Json.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo("parent.spec.replicas");
-    assertThat(result.body()).contains("parent.spec.volumeClaimTemplates[0]");
-    assertStillServing();
-  }
-
-  @Test
-  void anIndexedJobAskingForAHugeAnswerIs422NamingTheField() throws Exception {
-    HostileMatrix.Result result = HostileMatrix.single(server, 2);
-    assertThat(result.status()).as(result.body()).isEqualTo(422);
-    assertThat(Json.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo("parent.spec.parallelism");
-    assertThat(result.body()).contains("parent.spec.template");
+    assertThat(Json.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo(field);
+    assertThat(result.body()).contains(template + " × " + field, "METAHOOKS_MAX_RESPONSE_BYTES");
     assertStillServing();
   }
 
