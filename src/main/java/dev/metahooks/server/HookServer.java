@@ -295,6 +295,33 @@ public final class HookServer implements AutoCloseable {
     if (exchange.request() != null && reply.summary().requestRead()) { // kept only with METAHOOKS_LOG_BODIES
       logBodies(controller, hook, exchange.request(), reply.body());
     }
+    if (!exchange.bodyRead()) {
+      discardBody(ctx);
+    }
+  }
+
+  /**
+   * Reads what is left of a body the answer did not need (a 429 for a 39 MB body, say) and throws it away, a
+   * buffer at a time, so that the connection is closed once the client has sent it all: closing while it still
+   * sends would reset the connection, and the client would see the reset instead of the answer it was sent. At most
+   * a body within the limit, for at most the admission wait; beyond that the connection is closed regardless.
+   */
+  private void discardBody(Context ctx) {
+    long declared = ctx.req().getContentLengthLong();
+    if (declared > config.maxBodyBytes()) {
+      return; // never sent whole anyway
+    }
+    long until = System.nanoTime() + config.hookDeadline().toNanos() / 5;
+    byte[] buffer = new byte[64 * 1024];
+    long left = config.maxBodyBytes();
+    try {
+      InputStream in = ctx.req().getInputStream();
+      for (int n; left > 0 && System.nanoTime() < until && (n = in.read(buffer)) >= 0; ) {
+        left -= n;
+      }
+    } catch (IOException | RuntimeException e) {
+      // the client is gone or stalls: the connection is closed either way
+    }
   }
 
   /**
