@@ -51,13 +51,15 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
   /** The largest default body limit; under a smaller heap the body budget is the limit. */
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
   public static final long DEFAULT_RESPONSE_CACHE_BYTES = 32L * 1024 * 1024;
+  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
 
   /** HTTPS settings; {@code clientCaFile} null means client certificates are not asked for. */
   public record Tls(Path certFile, Path keyFile, Path clientCaFile) {}
 
   public ServerConfig {
     require(port >= 0 && port <= 65535, "METAHOOKS_PORT must be 0..65535, got " + port);
-    require(maxBodyBytes > 0, "METAHOOKS_MAX_BODY_BYTES must be positive, got " + maxBodyBytes);
+    require(maxBodyBytes > 0 && maxBodyBytes <= MAX_ARRAY, "METAHOOKS_MAX_BODY_BYTES must be 1.." + MAX_ARRAY
+        + " (a body is read into one array), got " + maxBodyBytes);
     require(maxConcurrentHooks > 0, "METAHOOKS_MAX_CONCURRENT_HOOKS must be positive, got " + maxConcurrentHooks);
     require(!hookDeadline.isNegative() && !hookDeadline.isZero(), "METAHOOKS_HOOK_DEADLINE_MS must be positive");
     require(!idleTimeout.isNegative() && !idleTimeout.isZero(), "METAHOOKS_IDLE_TIMEOUT_MS must be positive");
