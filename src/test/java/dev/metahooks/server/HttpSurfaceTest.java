@@ -157,7 +157,13 @@ class HttpSurfaceTest {
         Arguments.of("a Content-Length that is not a number", "POST " + SYNC + " HTTP/1.1\r\nHost: x\r\n"
             + "Content-Length: abc\r\n\r\n{}", 400, "bad_request"),
         Arguments.of("a Content-Length beyond 2^63", "POST " + SYNC + " HTTP/1.1\r\nHost: x\r\n"
-            + "Content-Length: 99999999999999999999999\r\n\r\n{}", 400, "bad_request"));
+            + "Content-Length: 99999999999999999999999\r\n\r\n{}", 400, "bad_request"),
+        Arguments.of("two Content-Lengths", "POST " + SYNC + " HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+            + "Content-Length: 3\r\n\r\n{}", 400, "bad_request"),
+        Arguments.of("HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n", 400, "bad_request"),
+        Arguments.of("an ambiguous path", "GET /a/..;/healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad_request"),
+        Arguments.of("an unknown HTTP version", "GET /healthz HTTP/3.7\r\nHost: x\r\n\r\n", 505,
+            "http_version_not_supported"));
   }
 
   @ParameterizedTest(name = "{0} -> {2}")
