@@ -295,7 +295,7 @@ public final class HookServer implements AutoCloseable {
     if (exchange.request() != null && reply.summary().requestRead()) { // kept only with METAHOOKS_LOG_BODIES
       logBodies(controller, hook, exchange.request(), reply.body());
     }
-    if (!exchange.bodyRead()) {
+    if (!exchange.bodyRead() && !exchange.bodyInUse()) {
       discardBody(ctx);
     }
   }
@@ -362,21 +362,35 @@ public final class HookServer implements AutoCloseable {
 
   /**
    * A reply, what holds memory and a slot for it, and what the server needs to know of the request: whether its
-   * body was read, and the bytes (kept only to log them).
+   * body was read, whether a worker past the deadline may still be reading it (then it is left alone), and the
+   * bytes (kept only to log them).
    */
-  private record Exchange(HookDispatcher.Reply reply, boolean bodyRead, byte[] request, Admission.Ticket ticket) {
+  private record Exchange(HookDispatcher.Reply reply, boolean bodyRead, boolean bodyInUse, byte[] request,
+      Admission.Ticket ticket) {
     static Exchange unread(HookDispatcher.Answer error) {
       return unread(error, Admission.Ticket.NONE);
     }
 
     static Exchange unread(HookDispatcher.Answer error, Admission.Ticket ticket) {
+      return new Exchange(reply(error), false, false, null, ticket);
+    }
+
+    /** The call was given up on while its worker may still be reading the body. */
+    static Exchange abandoned(HookDispatcher.Answer error, Admission.Ticket ticket) {
+      return new Exchange(reply(error), false, true, null, ticket);
+    }
+
+    static Exchange read(HookDispatcher.Reply reply, byte[] request) {
+      return new Exchange(reply, true, false, request, Admission.Ticket.NONE);
+    }
+
+    private static HookDispatcher.Reply reply(HookDispatcher.Answer error) {
       byte[] body = HookDispatcher.write(error.body(), "", "");
-      return new Exchange(new HookDispatcher.Reply(error.status(), body, null, error.outcome(),
-          CallSummary.UNREAD, false), false, null, ticket);
+      return new HookDispatcher.Reply(error.status(), body, null, error.outcome(), CallSummary.UNREAD, false);
     }
 
     Exchange holding(Admission.Ticket held) {
-      return new Exchange(reply, bodyRead, request, held);
+      return new Exchange(reply, bodyRead, bodyInUse, request, held);
     }
   }
 
@@ -437,16 +451,16 @@ public final class HookServer implements AutoCloseable {
       return call.get(Math.max(left, 0), TimeUnit.NANOSECONDS).holding(ticket);
     } catch (TimeoutException e) {
       call.cancel(true);
-      return Exchange.unread(HookDispatcher.error(503, "deadline_exceeded", "no answer within "
+      return Exchange.abandoned(HookDispatcher.error(503, "deadline_exceeded", "no answer within "
           + config.hookDeadline().toMillis() + " ms; retry", null), ticket);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Exchange.unread(HookDispatcher.error(503, "shutting_down", "interrupted; retry", null), ticket);
+      return Exchange.abandoned(HookDispatcher.error(503, "shutting_down", "interrupted; retry", null), ticket);
     } catch (ExecutionException e) {
       exitOnOutOfMemory(e.getCause());
       LOG.atError().addKeyValue("controller", controller).addKeyValue("hook", hook)
           .addKeyValue("error", e.getCause().toString()).log("hook call failed");
-      return Exchange.unread(HookDispatcher.error(500, "internal_error", "unexpected server error", null), ticket);
+      return Exchange.abandoned(HookDispatcher.error(500, "internal_error", "unexpected server error", null), ticket);
     }
   }
 
@@ -468,26 +482,25 @@ public final class HookServer implements AutoCloseable {
     try {
       body = readBody(ctx, ticket);
     } catch (BodyTooLargeException e) {
-      return Exchange.unread(HookDispatcher.error(413, "payload_too_large", e.getMessage(), null), Admission.Ticket.NONE);
+      return Exchange.unread(HookDispatcher.error(413, "payload_too_large", e.getMessage(), null));
     } catch (Admission.Refused e) {
-      return Exchange.unread(HookDispatcher.error(429, "too_many_requests", e.getMessage(), null), Admission.Ticket.NONE);
+      return Exchange.unread(HookDispatcher.error(429, "too_many_requests", e.getMessage(), null));
     } catch (IOException e) {
       if (e.getCause() instanceof BodyTooLargeException tooLarge) {
-        return Exchange.unread(HookDispatcher.error(413, "payload_too_large", tooLarge.getMessage(), null), Admission.Ticket.NONE);
+        return Exchange.unread(HookDispatcher.error(413, "payload_too_large", tooLarge.getMessage(), null));
       }
       return Exchange.unread(HookDispatcher.error(400, "bad_request",
-          "could not read the request body: " + e.getMessage(), null), Admission.Ticket.NONE);
+          "could not read the request body: " + e.getMessage(), null));
     }
     try {
       computeSlots.acquire();
     } catch (InterruptedException e) { // the deadline passed while waiting: the caller has answered 503
       Thread.currentThread().interrupt();
-      return Exchange.unread(HookDispatcher.error(503, "deadline_exceeded", "no answer in time; retry", null),
-          Admission.Ticket.NONE);
+      return Exchange.unread(HookDispatcher.error(503, "deadline_exceeded", "no answer in time; retry", null));
     }
     try {
       HookDispatcher.Reply reply = dispatcher.reply(controller, hook, body);
-      return new Exchange(reply, true, config.logBodies() ? body : null, Admission.Ticket.NONE);
+      return Exchange.read(reply, config.logBodies() ? body : null);
     } finally {
       computeSlots.release();
     }
