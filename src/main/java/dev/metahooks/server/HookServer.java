@@ -80,8 +80,7 @@ public final class HookServer implements AutoCloseable {
   public HookServer(ServerConfig config, List<Controller> controllers) {
     this.config = config;
     this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes(), config.maxResponseBytes());
-    this.admission = new Admission(config.bodyBudgetBytes(), config.maxConcurrentHooks(),
-        config.hookDeadline().dividedBy(5));
+    this.admission = new Admission(config.bodyBudgetBytes(), config.maxConcurrentHooks(), admissionWait());
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(dispatcher);
     metrics.watchBodyBudget(admission::bytesInUse);
@@ -301,6 +300,14 @@ public final class HookServer implements AutoCloseable {
   }
 
   /**
+   * How long a call waits for room before it is refused, and how long the rest of a refused body may take: a fifth
+   * of the deadline, so that a burst (Metacontroller relisting after a restart) is absorbed.
+   */
+  private Duration admissionWait() {
+    return config.hookDeadline().dividedBy(5);
+  }
+
+  /**
    * Reads what is left of a body the answer did not need (a 429 for a 39 MB body, say) and throws it away, a
    * buffer at a time, so that the connection is closed once the client has sent it all: closing while it still
    * sends would reset the connection, and the client would see the reset instead of the answer it was sent. At most
@@ -311,7 +318,7 @@ public final class HookServer implements AutoCloseable {
     if (declared > config.maxBodyBytes()) {
       return; // never sent whole anyway
     }
-    long until = System.nanoTime() + config.hookDeadline().toNanos() / 5;
+    long until = System.nanoTime() + admissionWait().toNanos();
     byte[] buffer = new byte[64 * 1024];
     long left = config.maxBodyBytes();
     try {
