@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +33,11 @@ class DeployedHeapTest {
   @BeforeAll
   static void start() {
     server = ChildServer.start(dir);
+  }
+
+  @BeforeEach
+  void idle() {
+    server.awaitIdle();
   }
 
   @AfterAll

@@ -103,6 +103,34 @@ public final class ChildServer implements AutoCloseable {
     }
   }
 
+  /** The body of a GET, or "" when nothing answered within two seconds. */
+  public String get(String path) {
+    try {
+      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(2)).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+
+  /**
+   * Waits until no admitted call holds body budget any more (a call past its deadline works on until it ends), so
+   * that the next attack meets an idle server.
+   */
+  public void awaitIdle() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      if (get("/metrics").contains("\nmetahooks_body_budget_used_bytes 0.0")) {
+        return;
+      }
+      pause(100);
+    }
+    throw new IllegalStateException("body budget still in use after 60 s: " + get("/metrics"));
+  }
+
   /** The most resident memory the process has had, in bytes (VmHWM). */
   public long peakRss() {
     try {
