@@ -8,6 +8,7 @@ import dev.metahooks.testing.HostileMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,6 +49,22 @@ class DeployedHeapTest {
   private static void assertStillServing() {
     assertThat(server.alive()).as("alive; log: %s", server.log()).isTrue();
     assertThat(server.status("/healthz")).as("healthz answers within a probe's 2 s").isEqualTo(200);
+  }
+
+  /**
+   * Should an OutOfMemoryError happen anyway (here: a budget set far above what a 64 MiB heap holds, and no
+   * {@code -XX:+ExitOnOutOfMemoryError}), the process exits, so that the kubelet restarts it: it never lives on
+   * without serving.
+   */
+  @Test
+  void anOutOfMemoryErrorEndsTheProcessEvenWithoutTheJvmFlag(@TempDir Path own) {
+    try (ChildServer starved = ChildServer.start(System.getProperty("java.class.path"),
+        List.of("-Xmx64m", "-XX:+UseSerialGC"), own, "METAHOOKS_BODY_BUDGET_BYTES", "200000000",
+        "METAHOOKS_MAX_BODY_BYTES", "200000000")) {
+      HostileMatrix.largeCatSets(starved);
+      assertThat(starved.awaitExit(Duration.ofSeconds(30))).as("exited; log: %s", starved.log()).isEqualTo(3);
+      assertThat(starved.log()).contains("out of memory: exiting");
+    }
   }
 
   @Test

@@ -42,6 +42,11 @@ public final class ChildServer implements AutoCloseable {
 
   /** The server on {@code classPath} (another build's jar, for a before/after figure). */
   public static ChildServer start(String classPath, Path dir, String... env) {
+    return start(classPath, DEPLOYED_FLAGS, dir, env);
+  }
+
+  /** The server on {@code classPath} with other JVM flags. */
+  public static ChildServer start(String classPath, List<String> jvmFlags, Path dir, String... env) {
     try {
       int port;
       try (ServerSocket socket = new ServerSocket(0)) {
@@ -49,7 +54,7 @@ public final class ChildServer implements AutoCloseable {
       }
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(DEPLOYED_FLAGS);
+      command.addAll(jvmFlags);
       command.addAll(List.of("-cp", classPath, "dev.metahooks.Main"));
       Path log = dir.resolve("server-" + port + ".log");
       ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -88,6 +93,16 @@ public final class ChildServer implements AutoCloseable {
 
   public boolean alive() {
     return process.isAlive();
+  }
+
+  /** Waits up to {@code timeout} for the process to end; its exit code, or -1 while it still runs. */
+  public int awaitExit(Duration timeout) {
+    try {
+      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
   }
 
   /** The status of a GET, or -1 when nothing answered within two seconds (a kubelet probe's timeout). */
