@@ -107,27 +107,25 @@ public final class ChildServer implements AutoCloseable {
 
   /** The status of a GET, or -1 when nothing answered within two seconds (a kubelet probe's timeout). */
   public int status(String path) {
-    try {
-      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(2)).build(),
-          HttpResponse.BodyHandlers.discarding()).statusCode();
-    } catch (IOException e) {
-      return -1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return -1;
-    }
+    HttpResponse<String> response = fetch(path);
+    return response == null ? -1 : response.statusCode();
   }
 
   /** The body of a GET, or "" when nothing answered within two seconds. */
   public String get(String path) {
+    HttpResponse<String> response = fetch(path);
+    return response == null ? "" : response.body();
+  }
+
+  private HttpResponse<String> fetch(String path) {
     try {
       return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(2)).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
+          HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      return "";
+      return null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return "";
+      return null;
     }
   }
 
