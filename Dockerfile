@@ -38,7 +38,8 @@ EXPOSE 8080
 # JVM settings for a small CPU-bound service (each measured, docs/performance.md); the root filesystem may be
 # read-only:
 # - MaxRAMPercentage: the heap follows the container's memory limit, leaving a quarter for metaspace,
-#   code cache, thread stacks and Jetty's direct buffers;
+#   code cache, thread stacks and Jetty's direct buffers; the body budget, the body limit and the answer limit
+#   follow the heap (docs/reliability.md has the sum for the Deployment's 512 MiB);
 # - ExitOnOutOfMemoryError: a JVM that ran out of heap is restarted by the kubelet rather than left
 #   half-working; Metacontroller retries the hook call;
 # - SharedArchiveFile: the class-data archive made above;

@@ -23,6 +23,9 @@ public final class Main {
     if (args.length > 0) {
       System.exit(OfflineHook.run(args, System.in, System.out, System.err));
     }
+    // A thread that dies of an OutOfMemoryError (an acceptor, say) would leave a process that looks alive and
+    // serves no more: exit instead, and let the kubelet restart it.
+    Thread.setDefaultUncaughtExceptionHandler((thread, e) -> HookServer.exitOnOutOfMemory(e));
     HookServer server;
     try {
       server = new HookServer(ServerConfig.fromEnvironment(System.getenv()), Catalog.controllers()).start();

@@ -3,6 +3,7 @@ package dev.metahooks.api;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -77,6 +78,16 @@ public final class Json {
 
   private static final ObjectReader READER = MAPPER.reader();
 
+  /**
+   * The most tree a parse may build per byte of body, with {@link #TREE_ALLOWANCE} on top for small requests.
+   * Real requests come to 2.2–2.7 by {@link TreeBudget}'s estimate (a 39 MB CatSet of 10,000 Pods: 2.5); shapes
+   * that are nothing but structure (millions of {@code []}, 160,000 nests of depth 190) come to 10–30 and are
+   * refused after a few megabytes instead of filling the heap. So a tree is at most about 3.5 times its body,
+   * which is what the server's body budget is sized with (docs/reliability.md).
+   */
+  public static final double TREE_BYTES_PER_BODY_BYTE = 3.5;
+  private static final long TREE_ALLOWANCE = 1024 * 1024;
+
   private Json() {}
 
   private interface Read {
@@ -90,12 +101,20 @@ public final class Json {
    * @return the tree, or a missing node for an empty body
    */
   public static JsonNode parse(byte[] body) throws IOException {
-    return body.length < SHARED_TEXT_BODY ? READER.readTree(body) : sharingText(() -> READER.readTree(body));
+    return body.length < SHARED_TEXT_BODY ? readTree(body) : sharingText(() -> readTree(body));
   }
 
-  /** As {@link #parse(byte[])}, from a stream of unknown length: no sharing. */
+  /** As {@link #parse(byte[])}, from a stream read whole first. */
   public static JsonNode parse(InputStream body) throws IOException {
-    return READER.readTree(body);
+    return parse(body.readAllBytes());
+  }
+
+  private static JsonNode readTree(byte[] body) throws IOException {
+    try (JsonParser parser = new TreeBudget(MAPPER.createParser(body), TREE_ALLOWANCE, TREE_BYTES_PER_BODY_BYTE,
+        body.length)) {
+      JsonNode tree = READER.readTree(parser);
+      return tree == null ? MAPPER.missingNode() : tree;
+    }
   }
 
   private static JsonNode sharingText(Read read) throws IOException {
@@ -104,6 +123,15 @@ public final class Json {
       return read.read();
     } finally {
       SHARED_TEXT.remove();
+    }
+  }
+
+  /** A body that would make a larger tree than its size allows ({@link #TREE_BYTES_PER_BODY_BYTE}). */
+  public static final class TreeTooLargeException extends StreamConstraintsException {
+    private static final long serialVersionUID = 1L;
+
+    TreeTooLargeException(String message) {
+      super(message);
     }
   }
 

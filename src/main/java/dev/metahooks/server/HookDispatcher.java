@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.AnswerSize;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.CustomizeResponse;
@@ -63,18 +64,23 @@ public final class HookDispatcher {
 
   private final Map<String, Controller> controllers;
   private final ResponseCache cache;
+  private final long maxResponseBytes;
+  private final AnswerWriter answers;
 
   /** A dispatcher without a response cache: every call runs its hook. */
   public HookDispatcher(List<Controller> controllers) {
-    this(controllers, 0);
+    this(controllers, 0, AnswerSize.defaultLimit());
   }
 
   /**
    * A dispatcher whose {@link #reply} keeps up to {@code cacheBytes} of recent answers (0: none), so that the
-   * same request bytes for the same hook are answered without running the hook again.
+   * same request bytes for the same hook are answered without running the hook again, and refuses answers larger
+   * than {@code maxResponseBytes} with 422 (estimated by the hooks that amplify, and bounded while written).
    */
-  public HookDispatcher(List<Controller> controllers, long cacheBytes) {
+  public HookDispatcher(List<Controller> controllers, long cacheBytes, long maxResponseBytes) {
     this.cache = new ResponseCache(cacheBytes);
+    this.maxResponseBytes = maxResponseBytes;
+    this.answers = new AnswerWriter(maxResponseBytes);
     Map<String, Controller> byName = new TreeMap<>();
     for (Controller controller : controllers) {
       if (byName.put(controller.name(), controller) != null) {
@@ -101,8 +107,15 @@ public final class HookDispatcher {
       }
     }
     Answer answer = dispatch(controllerName, hookPath, body);
-    byte[] bytes = write(answer.body(), controllerName, hookPath);
-    if (bytes == null) { // never a 200 with a body Metacontroller cannot read
+    byte[] bytes;
+    try {
+      bytes = answers.write(answer.body());
+    } catch (AnswerWriter.TooLargeException e) {
+      answer = error(422, "invalid_request", e.getMessage(), e.field()).about(answer.request());
+      bytes = write(answer.body(), controllerName, hookPath);
+    } catch (IOException e) { // never a 200 with a body Metacontroller cannot read
+      LOG.atError().addKeyValue("controller", controllerName).addKeyValue("hook", hookPath)
+          .addKeyValue("error", e.toString()).log("response cannot be written as JSON");
       answer = error(500, "internal_error", "the response could not be serialised", null).about(answer.request());
       bytes = write(answer.body(), controllerName, hookPath);
     }
@@ -206,7 +219,8 @@ public final class HookDispatcher {
       return error(400, "bad_request", e.getMessage(), null);
     }
     try {
-      return new Answer(200, controller.handle(hook.get(), request), "ok", request);
+      Object answer = AnswerSize.limitedTo(maxResponseBytes, () -> controller.handle(hook.get(), request));
+      return new Answer(200, answer, "ok", request);
     } catch (InvalidRequestException e) {
       return error(422, "invalid_request", e.getMessage(), e.field()).about(request);
     } catch (RuntimeException | StackOverflowError e) {
@@ -249,6 +263,8 @@ public final class HookDispatcher {
       node = read.read();
     } catch (BodyTooLargeException e) {
       throw e;
+    } catch (Json.TreeTooLargeException e) {
+      throw new BodyTooLargeException(e.getOriginalMessage());
     } catch (StreamConstraintsException e) {
       throw new BadJsonException("request exceeds a parser limit: " + e.getOriginalMessage());
     } catch (JsonProcessingException e) {

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * Prometheus metrics: per controller and hook, {@code metahooks_hook_requests_total} by outcome and the
@@ -74,6 +75,20 @@ public final class HookMetrics implements AutoCloseable {
   public void watchActive(AtomicInteger active) {
     Gauge.builder("metahooks.hook.calls.active", active, AtomicInteger::get)
         .description("Hook calls being read, run or written").register(registry);
+  }
+
+  /** Request-body bytes admitted and held in memory (METAHOOKS_BODY_BUDGET_BYTES bounds it). */
+  public void watchBodyBudget(LongSupplier bytesInUse) {
+    Gauge.builder("metahooks.body.budget.used.bytes", bytesInUse, LongSupplier::getAsLong)
+        .description("Request-body bytes held in memory by admitted hook calls").baseUnit("bytes").register(registry);
+  }
+
+  /** An answer the client did not take (gone, or not reading within the write timeout). */
+  public void unwritten(String controller, String hook) {
+    Counter.builder("metahooks.hook.answers.unwritten")
+        .description("Hook answers that could not be written to the client")
+        .tag("controller", controller).tag("hook", hook)
+        .register(registry).increment();
   }
 
   public void record(String controller, String hook, String outcome, Duration elapsed) {

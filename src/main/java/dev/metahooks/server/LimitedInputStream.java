@@ -3,15 +3,21 @@ package dev.metahooks.server;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.LongConsumer;
 
-/** Streams a request body into the parser and stops it past a byte limit, chunked bodies included. */
+/**
+ * Reads a body of unknown length (chunked) and stops past a byte limit; tells {@code growth} how far it has come,
+ * so that the body budget grows with it.
+ */
 final class LimitedInputStream extends FilterInputStream {
   private final long limit;
+  private final LongConsumer growth;
   private long count;
 
-  LimitedInputStream(InputStream in, long limit) {
+  LimitedInputStream(InputStream in, long limit, LongConsumer growth) {
     super(in);
     this.limit = limit;
+    this.growth = growth;
   }
 
   @Override
@@ -37,5 +43,6 @@ final class LimitedInputStream extends FilterInputStream {
     if (count > limit) {
       throw new BodyTooLargeException(limit);
     }
+    growth.accept(count);
   }
 }

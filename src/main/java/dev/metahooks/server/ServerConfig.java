@@ -1,5 +1,6 @@
 package dev.metahooks.server;
 
+import dev.metahooks.api.AnswerSize;
 import dev.metahooks.logging.JsonLogging;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -16,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * Settings read from the environment, each with a default that works without configuration.
  *
  * @param port {@code METAHOOKS_PORT}, default 8080
- * @param maxBodyBytes {@code METAHOOKS_MAX_BODY_BYTES}, default 64 MiB. Metacontroller sends whole objects
- *     with no limit of its own (a CatSet of 10,000 pods is about 30 MB), so the default is generous.
+ * @param maxBodyBytes {@code METAHOOKS_MAX_BODY_BYTES}, default the body budget, at most 64 MiB (41 MiB under the
+ *     Deployment's 384 MiB heap). Metacontroller sends whole objects with no limit of its own (a CatSet of 10,000
+ *     pods is about 39 MB), so the default is as large as the heap allows one body to be.
  * @param maxConcurrentHooks {@code METAHOOKS_MAX_CONCURRENT_HOOKS}, default four per core (at least 8): a hook
  *     call beyond it waits up to a fifth of the deadline for a slot, then gets 429 with Retry-After, which
  *     Metacontroller honours without counting an error
@@ -42,25 +44,37 @@ import org.slf4j.LoggerFactory;
  * @param responseCacheBytes {@code METAHOOKS_RESPONSE_CACHE_BYTES}, default 32 MiB, 0 turns it off: recent
  *     answers kept by request hash, so that a resync of an unchanged world is answered without running the hook
  *     (one answer may take at most half of it: thousands of ordinary answers, or the 10 MB answer for 10,000 Pods)
+ * @param bodyBudgetBytes {@code METAHOOKS_BODY_BUDGET_BYTES}, default a ninth of the heap: request bodies held in
+ *     memory at once, taken from {@code Content-Length} (or as a chunked body grows) before the body is read; a
+ *     call beyond it waits as for a hook slot, then gets 429 with Retry-After (docs/reliability.md has the sizing)
+ * @param maxResponseBytes {@code METAHOOKS_MAX_RESPONSE_BYTES}, default a heap share per compute slot (10 MiB
+ *     under 384 MiB on two cores): a larger answer is refused with 422 naming the field that makes it large, while
+ *     it is estimated or written, never after it was built whole
+ * @param writeTimeout {@code METAHOOKS_WRITE_TIMEOUT_MS}, default 5000: an answer the client does not take within
+ *     this long (a reader that never reads) is abandoned, logged and counted, so that it frees its thread
  */
 public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,
     Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,
-    Duration fileCheckInterval, boolean logBodies, int managementPort, long responseCacheBytes) {
+    Duration fileCheckInterval, boolean logBodies, int managementPort, long responseCacheBytes,
+    long bodyBudgetBytes, long maxResponseBytes, Duration writeTimeout) {
 
   /** Metacontroller gives up on a hook call after this long (its default {@code webhook.timeout}). */
   public static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
   public static final int DEFAULT_PORT = 8080;
   private static final String PREFIX = "METAHOOKS_";
   private static final Logger LOG = LoggerFactory.getLogger(ServerConfig.class);
+  /** The largest default body limit; under a smaller heap the body budget is the limit. */
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
   public static final long DEFAULT_RESPONSE_CACHE_BYTES = 32L * 1024 * 1024;
+  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
 
   /** HTTPS settings; {@code clientCaFile} null means client certificates are not asked for. */
   public record Tls(Path certFile, Path keyFile, Path clientCaFile) {}
 
   public ServerConfig {
     require(port >= 0 && port <= 65535, "METAHOOKS_PORT must be 0..65535, got " + port);
-    require(maxBodyBytes > 0, "METAHOOKS_MAX_BODY_BYTES must be positive, got " + maxBodyBytes);
+    require(maxBodyBytes > 0 && maxBodyBytes <= MAX_ARRAY, "METAHOOKS_MAX_BODY_BYTES must be 1.." + MAX_ARRAY
+        + " (a body is read into one array), got " + maxBodyBytes);
     require(maxConcurrentHooks > 0, "METAHOOKS_MAX_CONCURRENT_HOOKS must be positive, got " + maxConcurrentHooks);
     require(!hookDeadline.isNegative() && !hookDeadline.isZero(), "METAHOOKS_HOOK_DEADLINE_MS must be positive");
     require(!idleTimeout.isNegative() && !idleTimeout.isZero(), "METAHOOKS_IDLE_TIMEOUT_MS must be positive");
@@ -71,12 +85,35 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     require(managementPort >= 0 && managementPort <= 65535, "METAHOOKS_MANAGEMENT_PORT must be 0..65535");
     require(managementPort == 0 || managementPort != port, "METAHOOKS_MANAGEMENT_PORT must differ from METAHOOKS_PORT");
     require(responseCacheBytes >= 0, "METAHOOKS_RESPONSE_CACHE_BYTES must not be negative");
+    require(bodyBudgetBytes >= maxBodyBytes, "METAHOOKS_BODY_BUDGET_BYTES (" + bodyBudgetBytes
+        + ") must be at least METAHOOKS_MAX_BODY_BYTES (" + maxBodyBytes + "), or the largest body is never admitted");
+    require(maxResponseBytes > 0, "METAHOOKS_MAX_RESPONSE_BYTES must be positive, got " + maxResponseBytes);
+    require(!writeTimeout.isNegative() && !writeTimeout.isZero(), "METAHOOKS_WRITE_TIMEOUT_MS must be positive");
+  }
+
+  /**
+   * Calls that parse, run and write at once: the work is CPU-bound, so more than the cores (at least two, so that
+   * a small call is not stuck behind a large one) gains no throughput, and each holds a request tree and an answer.
+   */
+  public int computeSlots() {
+    return Math.min(maxConcurrentHooks, defaultComputeSlots());
+  }
+
+  private static int defaultComputeSlots() {
+    return Math.max(2, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** A ninth of the heap (41 MiB of 371 MiB usable under -Xmx384m); docs/reliability.md shows the sum. */
+  static long defaultBodyBudget() {
+    return Runtime.getRuntime().maxMemory() / 9;
   }
 
   public static ServerConfig defaults() {
-    return new ServerConfig(DEFAULT_PORT, DEFAULT_MAX_BODY_BYTES, defaultConcurrency(), Duration.ofSeconds(5),
-        Duration.ofSeconds(30), Duration.ofSeconds(3), Duration.ofSeconds(10), null, null, Duration.ofSeconds(10),
-        false, 0, DEFAULT_RESPONSE_CACHE_BYTES);
+    long budget = defaultBodyBudget();
+    return new ServerConfig(DEFAULT_PORT, Math.min(DEFAULT_MAX_BODY_BYTES, budget), defaultConcurrency(),
+        Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(3), Duration.ofSeconds(10), null, null,
+        Duration.ofSeconds(10), false, 0, DEFAULT_RESPONSE_CACHE_BYTES, budget, AnswerSize.defaultLimit(),
+        Duration.ofSeconds(5));
   }
 
   /**
@@ -114,9 +151,10 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     require(deadline.compareTo(METACONTROLLER_TIMEOUT) < 0, "METAHOOKS_HOOK_DEADLINE_MS must be below "
         + METACONTROLLER_TIMEOUT.toMillis() + ", Metacontroller's own timeout, so that its 503 arrives first; got "
         + deadline.toMillis());
+    long budget = number(env, "METAHOOKS_BODY_BUDGET_BYTES", d.bodyBudgetBytes);
     return new ServerConfig(
         port(env, "METAHOOKS_PORT", d.port),
-        number(env, "METAHOOKS_MAX_BODY_BYTES", d.maxBodyBytes),
+        number(env, "METAHOOKS_MAX_BODY_BYTES", Math.min(DEFAULT_MAX_BODY_BYTES, budget)),
         integer(env, "METAHOOKS_MAX_CONCURRENT_HOOKS", d.maxConcurrentHooks),
         deadline,
         millis(env, "METAHOOKS_IDLE_TIMEOUT_MS", d.idleTimeout),
@@ -127,7 +165,10 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
         millis(env, "METAHOOKS_FILE_CHECK_INTERVAL_MS", d.fileCheckInterval),
         bool(env, "METAHOOKS_LOG_BODIES", d.logBodies),
         port(env, "METAHOOKS_MANAGEMENT_PORT", d.managementPort),
-        number(env, "METAHOOKS_RESPONSE_CACHE_BYTES", d.responseCacheBytes));
+        number(env, "METAHOOKS_RESPONSE_CACHE_BYTES", d.responseCacheBytes),
+        budget,
+        number(env, "METAHOOKS_MAX_RESPONSE_BYTES", d.maxResponseBytes),
+        millis(env, "METAHOOKS_WRITE_TIMEOUT_MS", d.writeTimeout));
   }
 
   /** The environment, remembering which variables were read, so that the others can be reported. */
@@ -158,42 +199,64 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
 
   public ServerConfig withPort(int value) {
     return new ServerConfig(value, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
+        bodyBudgetBytes, maxResponseBytes, writeTimeout);
   }
 
+  /** A body limit; the body budget grows with it when needed, so that the largest body can be admitted. */
   public ServerConfig withMaxBodyBytes(long value) {
     return new ServerConfig(port, value, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
+        Math.max(bodyBudgetBytes, value), maxResponseBytes, writeTimeout);
+  }
+
+  /** The memory bounds: bodies in memory at once (the body limit shrinks to it when needed) and one answer. */
+  public ServerConfig withMemory(long bodyBudget, long maxResponse) {
+    return new ServerConfig(port, Math.min(maxBodyBytes, bodyBudget), maxConcurrentHooks, hookDeadline, idleTimeout,
+        shutdownDelay, shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort,
+        responseCacheBytes, bodyBudget, maxResponse, writeTimeout);
+  }
+
+  public ServerConfig withWriteTimeout(Duration value) {
+    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
+        bodyBudgetBytes, maxResponseBytes, value);
   }
 
   public ServerConfig withLimits(int concurrentHooks, Duration deadline, Duration idle) {
     return new ServerConfig(port, maxBodyBytes, concurrentHooks, deadline, idle, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
+        bodyBudgetBytes, maxResponseBytes, writeTimeout);
   }
 
   public ServerConfig withShutdown(Duration delay, Duration timeout) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, delay,
-        timeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes);
+        timeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
+        bodyBudgetBytes, maxResponseBytes, writeTimeout);
   }
 
   public ServerConfig withSecurity(Path token, Tls https, Duration checkInterval) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, token, https, checkInterval, logBodies, managementPort, responseCacheBytes);
+        shutdownTimeout, token, https, checkInterval, logBodies, managementPort, responseCacheBytes,
+        bodyBudgetBytes, maxResponseBytes, writeTimeout);
   }
 
   public ServerConfig withLogBodies(boolean value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, value, managementPort, responseCacheBytes);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, value, managementPort, responseCacheBytes,
+        bodyBudgetBytes, maxResponseBytes, writeTimeout);
   }
 
   public ServerConfig withManagementPort(int value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, value, responseCacheBytes);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, value, responseCacheBytes,
+        bodyBudgetBytes, maxResponseBytes, writeTimeout);
   }
 
   public ServerConfig withResponseCacheBytes(long value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, value);
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, value,
+        bodyBudgetBytes, maxResponseBytes, writeTimeout);
   }
 
   private static void require(boolean condition, String message) {

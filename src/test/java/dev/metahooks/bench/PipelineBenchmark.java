@@ -62,7 +62,8 @@ public class PipelineBenchmark {
   public void setUp() throws IOException {
     benchCase = BenchCase.of(request);
     dispatcher = new HookDispatcher(Catalog.controllers());
-    caching = new HookDispatcher(Catalog.controllers(), 4 * ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES);
+    caching = new HookDispatcher(Catalog.controllers(), 4 * ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES,
+        dev.metahooks.api.AnswerSize.defaultLimit());
     byte[] response = pipeline();
     if (!caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag().equals(
         caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag())

@@ -8,18 +8,29 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.TestServer;
+import dev.metahooks.testing.HostileBodies;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The HTTP surface on a real port: every class of bad input gets its status and a JSON error naming it. */
 class HttpSurfaceTest {
@@ -36,8 +47,12 @@ class HttpSurfaceTest {
     }).build();
     Controller unserialisable = Controller.composite("unserialisable")
         .sync(request -> CompositeResponse.of(null, List.of(Json.object().putPOJO("x", new Object())))).build();
-    faulty = new HookServer(ServerConfig.defaults().withPort(0).withMaxBodyBytes(1024),
-        List.of(throwing, unserialisable)).start();
+    // 200 children of about 100 bytes, built without an estimate: only the bounded writer stops it.
+    Controller unbounded = Controller.composite("unbounded").sync(request -> CompositeResponse.of(null,
+        IntStream.range(0, 200).mapToObj(i -> Json.object().put("kind", "ConfigMap").put("data", "x".repeat(100)))
+            .toList())).build();
+    faulty = new HookServer(ServerConfig.defaults().withPort(0).withMaxBodyBytes(1024).withMemory(1024, 8 * 1024),
+        List.of(throwing, unserialisable, unbounded)).start();
   }
 
   @AfterAll
@@ -120,6 +135,92 @@ class HttpSurfaceTest {
     TestServer.Reply put = TestServer.send(HttpRequest.newBuilder(TestServer.uri(SYNC))
         .PUT(HttpRequest.BodyPublishers.ofByteArray(VALID)).build());
     assertThat(put.status()).isEqualTo(405);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"HEAD", "OPTIONS", "TRACE"})
+  void headOptionsAndTraceOnAHookAre405WithAllowPost(String method) throws IOException {
+    String reply = raw(TestServer.port(), method + " " + SYNC + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assertThat(reply).startsWith("HTTP/1.1 405").contains("Allow: POST").contains("Content-Type: application/json");
+    if (!method.equals("HEAD")) { // a HEAD answer has no body
+      assertThat(body(reply).path("error").asText()).isEqualTo("method_not_allowed");
+    }
+  }
+
+  static Stream<Arguments> protocolErrors() {
+    return Stream.of(
+        Arguments.of("a request line that is not HTTP", "GARBAGE\r\n\r\n", 400, "bad_request"),
+        Arguments.of("a header block over Jetty's limit", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: "
+            + "a".repeat(70_000) + "\r\n\r\n", 431, "request_header_fields_too_large"),
+        Arguments.of("a URI over Jetty's limit", "GET /" + "a".repeat(70_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414,
+            "uri_too_long"),
+        Arguments.of("a Content-Length that is not a number", "POST " + SYNC + " HTTP/1.1\r\nHost: x\r\n"
+            + "Content-Length: abc\r\n\r\n{}", 400, "bad_request"),
+        Arguments.of("a Content-Length beyond 2^63", "POST " + SYNC + " HTTP/1.1\r\nHost: x\r\n"
+            + "Content-Length: 99999999999999999999999\r\n\r\n{}", 400, "bad_request"),
+        Arguments.of("two Content-Lengths", "POST " + SYNC + " HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+            + "Content-Length: 3\r\n\r\n{}", 400, "bad_request"),
+        Arguments.of("HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n", 400, "bad_request"),
+        Arguments.of("an ambiguous path", "GET /a/..;/healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad_request"),
+        Arguments.of("an unknown HTTP version", "GET /healthz HTTP/3.7\r\nHost: x\r\n\r\n", 505,
+            "http_version_not_supported"));
+  }
+
+  @ParameterizedTest(name = "{0} -> {2}")
+  @MethodSource("protocolErrors")
+  void jettysOwnErrorsAreTheProjectsJson(String label, String request, int status, String code) throws IOException {
+    String reply = raw(TestServer.port(), request);
+    assertThat(reply).startsWith("HTTP/1.1 " + status).contains("Content-Type: application/json");
+    assertThat(body(reply).path("error").asText()).isEqualTo(code);
+    assertThat(body(reply).path("message").asText()).isNotBlank();
+  }
+
+  @Test
+  void aTlsRequestForAnotherHostIsJson(@TempDir Path dir) throws Exception {
+    SecurityTest.Certificates certs = new SecurityTest.Certificates(dir);
+    HookServer tls = new HookServer(ServerConfig.defaults().withPort(0).withSecurity(null,
+        new ServerConfig.Tls(certs.serverCert, certs.serverKey, null), Duration.ofSeconds(10)), List.of()).start();
+    try (Socket socket = certs.clientContext(false).getSocketFactory().createSocket("localhost", tls.port())) {
+      socket.setSoTimeout(5000);
+      // The certificate is for localhost; Jetty refuses a Host it does not cover ("Invalid SNI").
+      socket.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+          .getBytes(StandardCharsets.US_ASCII));
+      String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+      assertThat(reply).startsWith("HTTP/1.1 400").contains("Content-Type: application/json");
+      assertThat(body(reply).path("message").asText()).isEqualTo("Invalid SNI");
+    } finally {
+      tls.close();
+    }
+  }
+
+  @ParameterizedTest(name = "Content-Length {0}")
+  @ValueSource(longs = {1025, 2_147_483_649L, 1L << 40})
+  void aContentLengthOverTheLimitIs413AtOnceWithoutTheBody(long length) throws IOException {
+    // Only the headers are sent: the answer must not wait for a body (nor for the deadline).
+    String reply = raw(faulty.port(), "POST /faulty/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        + "Content-Length: " + length + "\r\n\r\n");
+    assertThat(reply).startsWith("HTTP/1.1 413").contains("Connection: close");
+    assertThat(body(reply).path("message").asText()).contains("1024 bytes");
+  }
+
+  @Test
+  void bodiesOfNothingButStructureAre413WithinTheSizeLimit() {
+    for (byte[] body : List.of(HostileBodies.emptyArrays(1_000_000), HostileBodies.nests(20_000, 190))) {
+      TestServer.Reply reply = TestServer.post(SYNC, body);
+      assertThat(reply.status()).as(reply.body()).isEqualTo(413);
+      assertThat(reply.json().path("message").asText()).contains("too many objects, arrays or values");
+    }
+  }
+
+  @Test
+  void anAnswerOverTheResponseLimitIs422WhileWrittenNeverAPartial200() {
+    TestServer.Reply reply = TestServer.send(HttpRequest.newBuilder(uri(faulty, "/unbounded/sync"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"parent\": {\"metadata\": {\"name\": \"x\"}}}")).build());
+    assertThat(reply.status()).as(reply.body()).isEqualTo(422);
+    assertThat(reply.json().path("field").asText()).isEqualTo("children");
+    assertThat(reply.json().path("message").asText()).contains("8192 bytes (METAHOOKS_MAX_RESPONSE_BYTES)",
+        "stopped at children[");
   }
 
   @Test
@@ -205,6 +306,41 @@ class HttpSurfaceTest {
     TestServer.post("/scanner-" + System.nanoTime() + "/sync", VALID);
     assertThat(get("/metrics").body()).doesNotContain("scanner-")
         .contains("controller=\"unknown\",hook=\"unknown\",outcome=\"not_found\"");
+  }
+
+  /** Sends raw bytes (what an HTTP client would refuse to send) and reads the whole answer. */
+  static String raw(int port, String request) throws IOException {
+    try (Socket socket = new Socket("localhost", port)) {
+      socket.setSoTimeout(5000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      ByteArrayOutputStream answer = new ByteArrayOutputStream();
+      InputStream in = socket.getInputStream();
+      byte[] buffer = new byte[8192];
+      try {
+        for (int n; (n = in.read(buffer)) > 0; ) {
+          answer.write(buffer, 0, n);
+          if (complete(answer.toString(StandardCharsets.ISO_8859_1))) {
+            break;
+          }
+        }
+      } catch (SocketTimeoutException e) {
+        // the server kept the connection open: what came is the answer
+      }
+      return answer.toString(StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  /** Headers and as many body bytes as Content-Length says. */
+  private static boolean complete(String answer) {
+    int end = answer.indexOf("\r\n\r\n");
+    java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(answer);
+    return end >= 0 && length.find() && length.start() < end
+        && answer.length() - end - 4 >= Integer.parseInt(length.group(1));
+  }
+
+  private static JsonNode body(String answer) throws IOException {
+    return Json.MAPPER.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
   }
 
   private static TestServer.Reply get(String path) {

@@ -43,8 +43,16 @@ class OverloadAndDeadlineTest {
     return CompositeResponse.of(Json.object().put("ok", true), List.of());
   }).build();
 
+  /** Answers at once. */
+  private final Controller fast = Controller.composite("fast")
+      .sync(request -> CompositeResponse.of(Json.object().put("ok", true), List.of())).build();
+
+  /** Answers with 8 MB, more than a socket's buffers take from a client that does not read. */
+  private final Controller large = Controller.composite("large")
+      .sync(request -> CompositeResponse.of(Json.object().put("padding", "x".repeat(8 << 20)), List.of())).build();
+
   private HookServer start(ServerConfig config) {
-    server = new HookServer(config.withPort(0), List.of(blocking)).start();
+    server = new HookServer(config.withPort(0), List.of(blocking, fast, large)).start();
     return server;
   }
 
@@ -153,6 +161,131 @@ class OverloadAndDeadlineTest {
     stopper.join(10_000);
     assertThat(stopper.isAlive()).isFalse();
     server = null;
+  }
+
+  @Test
+  void bodiesBeyondTheByteBudgetWaitBrieflyThenGet429() throws Exception {
+    start(ServerConfig.defaults().withLimits(8, Duration.ofSeconds(2), Duration.ofSeconds(30))
+        .withMemory(64 * 1024, ServerConfig.defaults().maxResponseBytes()));
+    String padded = BODY.replaceFirst("\\{", "{\"padding\": \"" + "x".repeat(40_000) + "\", ");
+    CompletableFuture<HttpResponse<String>> first = post("/blocking/sync", padded);
+    awaitEntered(1);
+    // A second 40 kB body does not fit the 64 KiB beside the first: refused before a byte of it is read.
+    HttpResponse<String> second = post("/blocking/sync", padded).get(5, TimeUnit.SECONDS);
+    assertThat(second.statusCode()).isEqualTo(429);
+    assertThat(second.headers().firstValue("Retry-After")).contains("1");
+    assertThat(Json.MAPPER.readTree(second.body()).path("message").asText()).contains("METAHOOKS_BODY_BUDGET_BYTES");
+    // A chunked body (no Content-Length) takes budget as it grows, and is refused when it no longer fits.
+    HttpResponse<String> chunked = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://localhost:" + server.port() + "/blocking/sync")).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+            padded.getBytes(StandardCharsets.UTF_8)))).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(chunked.statusCode()).isEqualTo(429);
+    release.countDown();
+    assertThat(first.get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    assertThat(post("/blocking/sync", padded).get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aTrickledBodyHoldsNoComputeSlot() throws Exception {
+    ServerConfig config = ServerConfig.defaults().withLimits(8, Duration.ofSeconds(10), Duration.ofSeconds(30));
+    start(config);
+    List<Socket> trickling = new ArrayList<>();
+    try {
+      for (int i = 0; i <= config.computeSlots(); i++) { // one more than there are compute slots
+        Socket socket = new Socket("localhost", server.port());
+        socket.getOutputStream().write(("POST /fast/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + "Content-Length: 1000\r\n\r\n{\"parent\":").getBytes(StandardCharsets.US_ASCII));
+        trickling.add(socket);
+      }
+      assertThat(post("/fast/sync", BODY).get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    } finally {
+      trickling.forEach(OverloadAndDeadlineTest::closeQuietly);
+    }
+  }
+
+  @Test
+  void clientsThatNeverReadTheirAnswersStarveNeitherProbesNorOtherCallers() throws Exception {
+    start(ServerConfig.defaults().withWriteTimeout(Duration.ofSeconds(1)));
+    List<Socket> readers = new ArrayList<>();
+    try {
+      for (int i = 0; i < 36; i++) {
+        Socket socket = new Socket();
+        socket.setReceiveBufferSize(1024); // before connecting: the window the server sees stays small
+        socket.connect(new java.net.InetSocketAddress("localhost", server.port()));
+        socket.getOutputStream().write(("POST /large/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + "Content-Length: " + BODY.length() + "\r\n\r\n" + BODY).getBytes(StandardCharsets.US_ASCII));
+        readers.add(socket);
+      }
+      HttpClient prober = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+      HttpResponse<String> health = prober.send(HttpRequest.newBuilder(
+          URI.create("http://localhost:" + server.port() + "/healthz")).timeout(Duration.ofSeconds(3)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
+      assertThat(post("/fast/sync", BODY).get(5, TimeUnit.SECONDS).statusCode()).isIn(200, 429);
+      // Past the write timeout the abandoned answers are counted, and callers are served again.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      String metrics = "";
+      while (System.nanoTime() < deadline && !metrics.contains("metahooks_hook_answers_unwritten_total{controller=\"large\"")) {
+        metrics = prober.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics"))
+            .build(), HttpResponse.BodyHandlers.ofString()).body();
+        Thread.sleep(50);
+      }
+      assertThat(metrics).containsPattern("metahooks_hook_answers_unwritten_total\\{controller=\"large\",hook=\"sync\"} [1-9]");
+      assertThat(post("/fast/sync", BODY).get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    } finally {
+      readers.forEach(OverloadAndDeadlineTest::closeQuietly);
+    }
+  }
+
+  @Test
+  void onSigtermKeptAliveConnectionsAreToldToClose() throws Exception {
+    start(ServerConfig.defaults().withShutdown(Duration.ofSeconds(2), Duration.ofSeconds(1)));
+    try (Socket socket = new Socket("localhost", server.port())) {
+      socket.setSoTimeout(5000);
+      String request = "POST /fast/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+          + BODY.length() + "\r\n\r\n" + BODY;
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      String before = readResponse(socket.getInputStream());
+      assertThat(before).startsWith("HTTP/1.1 200").doesNotContainIgnoringCase("Connection: close");
+      Thread stopper = new Thread(server::shutdownGracefully);
+      stopper.start();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (System.nanoTime() < deadline && client.send(HttpRequest.newBuilder(URI.create("http://localhost:"
+          + server.port() + "/readyz")).build(), HttpResponse.BodyHandlers.discarding()).statusCode() != 503) {
+        Thread.sleep(10);
+      }
+      // Still accepting and serving (the shutdown delay), but the kept-alive connection is told to go.
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      String during = readResponse(socket.getInputStream());
+      assertThat(during).startsWith("HTTP/1.1 200").containsIgnoringCase("Connection: close");
+      assertThat(socket.getInputStream().read()).as("closed by the server, not reset").isEqualTo(-1);
+      stopper.join(10_000);
+      server = null;
+    }
+  }
+
+  private void awaitEntered(int calls) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (entered.getCount() > 2 - calls && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(entered.getCount()).isEqualTo(2 - calls);
+  }
+
+  /** One HTTP/1.1 response with a Content-Length, read off a kept-alive connection. */
+  private static String readResponse(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("closed after " + head);
+      }
+      head.append((char) b);
+    }
+    java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+    int bodyLength = length.find() ? Integer.parseInt(length.group(1)) : 0;
+    return head + new String(in.readNBytes(bodyLength), StandardCharsets.UTF_8);
   }
 
   private static void closeQuietly(Socket socket) {

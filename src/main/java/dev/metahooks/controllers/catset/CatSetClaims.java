@@ -1,8 +1,8 @@
 package dev.metahooks.controllers.catset;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.AnswerSize;
 import dev.metahooks.api.CompositeRequest;
-import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.catset.CatSetSpec.ClaimTemplate;
 import java.util.ArrayList;
@@ -13,10 +13,21 @@ import java.util.List;
  * plus the observed ones above it, which are kept after a scale down and only go with the CatSet.
  */
 final class CatSetClaims {
-  /** More claims than this in one answer is a typo in {@code spec.replicas}, not a workload. */
-  static final int MAX_CLAIMS = 100_000;
-
   private CatSetClaims() {}
+
+  /** Adds the claims {@link #desired} would build: per template, replicas plus the observed ones it may keep. */
+  static void estimate(AnswerSize.Estimate size, CompositeRequest request, CatSetSpec spec) {
+    if (spec.claimTemplates() == null) {
+      return;
+    }
+    // As a double, so that a replicas of 1e300 saturates instead of overflowing; NaN builds no claim.
+    long perTemplate = (long) (Math.max(0, Math.ceil(spec.replicas().value()))
+        + request.children().list("v1", "PersistentVolumeClaim").size());
+    for (int i = 0; i < spec.claimTemplates().size(); i++) {
+      size.add("parent.spec.volumeClaimTemplates[" + i + "]", "parent.spec.replicas", perTemplate,
+          spec.claimTemplates().get(i).template());
+    }
+  }
 
   /** Per template, in order: claims 0..replicas-1, then retained observed claims, in the request's order. */
   static List<ObjectNode> desired(CompositeRequest request, CatSetSpec spec) {
@@ -25,11 +36,6 @@ final class CatSetClaims {
       return claims;
     }
     CatSetSpec.Replicas replicas = spec.replicas();
-    double perTemplate = Math.max(0, Math.ceil(replicas.value()));
-    if (perTemplate * spec.claimTemplates().size() > MAX_CLAIMS) {
-      throw new InvalidRequestException("parent.spec.replicas",
-          "would need more than " + MAX_CLAIMS + " PersistentVolumeClaims");
-    }
     List<ObjectNode> observed = request.children().list("v1", "PersistentVolumeClaim");
     String catsetName = request.name();
     for (ClaimTemplate template : spec.claimTemplates()) {

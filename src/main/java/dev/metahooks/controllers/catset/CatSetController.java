@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.catset;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.AnswerSize;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
@@ -8,8 +9,10 @@ import dev.metahooks.api.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * CatSet ({@code ctl.enisoc.com/v1}) of Metacontroller's examples: a StatefulSet made of Pods and
@@ -40,25 +43,36 @@ public final class CatSetController {
 
     // Keep every observed Pod, add the next missing one once all lower ordinals are ready, and remove the
     // highest surplus one only when all wanted Pods are ready.
-    NavigableMap<Double, ObjectNode> desired = new TreeMap<>();
-    for (double ordinal : observed.keySet()) {
-      desired.put(ordinal, CatSetPods.build(spec, CatSetPods.name(name, ordinal)));
+    NavigableSet<Double> ordinals = new TreeSet<>(observed.keySet());
+    if (replicas.exceeds(ready)) {
+      ordinals.add((double) ready);
     }
-    if (replicas.exceeds(ready) && !desired.containsKey((double) ready)) {
-      desired.put((double) ready, CatSetPods.build(spec, CatSetPods.name(name, ready)));
+    if (replicas.strictlyEquals(ready) && !ordinals.isEmpty() && replicas.reachedBy(ordinals.last())) {
+      ordinals.pollLast();
     }
-    if (replicas.strictlyEquals(ready) && !desired.isEmpty() && replicas.reachedBy(desired.lastKey())) {
-      desired.pollLastEntry();
-    }
-    if (CatSetRoll.drivenByHook(request.controller()) && !desired.isEmpty()) {
-      String hash = CatSetRoll.hash(spec.template());
-      desired.values().forEach(pod -> CatSetRoll.mark(pod, hash));
-      if (!request.finalizing()) {
-        desired.remove(CatSetRoll.next(observed, replicas, ready, hash));
-      }
+    // The hook rolls Pods itself: the highest Pod of an old template leaves the answer, to be recreated.
+    boolean rolledByHook = CatSetRoll.drivenByHook(request.controller());
+    String hash = rolledByHook ? CatSetRoll.hash(spec.template()) : null;
+    if (rolledByHook && !request.finalizing() && !ordinals.isEmpty()) {
+      ordinals.remove(CatSetRoll.next(observed, replicas, ready, hash));
     }
 
-    List<ObjectNode> children = new ArrayList<>(desired.descendingMap().values());
+    // Each Pod is a copy of the template, each claim of its claim template: refuse an answer too large to build.
+    AnswerSize.Estimate size = AnswerSize.estimate();
+    if (!ordinals.isEmpty()) {
+      size.add("parent.spec.template", "children['Pod.v1']", ordinals.size(), spec.template());
+    }
+    CatSetClaims.estimate(size, request, spec);
+    size.check();
+
+    List<ObjectNode> children = new ArrayList<>();
+    for (double ordinal : ordinals.descendingSet()) {
+      ObjectNode pod = CatSetPods.build(spec, CatSetPods.name(name, ordinal));
+      if (rolledByHook) {
+        CatSetRoll.mark(pod, hash);
+      }
+      children.add(pod);
+    }
     children.addAll(CatSetClaims.desired(request, spec));
     CompositeResponse response = CompositeResponse.of(status, children);
     return request.finalizing() ? response.withFinalized(observed.isEmpty()) : response;

@@ -2,10 +2,10 @@ package dev.metahooks.controllers.indexedjob;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.AnswerSize;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
-import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import java.math.BigInteger;
@@ -21,9 +21,6 @@ import java.util.TreeSet;
  * that exist are kept as they are and the status is left unchanged.
  */
 public final class IndexedJobController {
-  /** More new Pods than this in one answer is a typo in the spec, not a workload. */
-  static final int MAX_NEW_PODS = 100_000;
-
   private IndexedJobController() {}
 
   public static Controller controller() {
@@ -54,6 +51,9 @@ public final class IndexedJobController {
 
     if (finished(job)) {
       // Stop managing: keep the Pods there are (Pod GC may remove them) and the status as it is.
+      if (!observed.isEmpty()) {
+        checkSize("children['Pod.v1']", observed.size(), podBytes(job));
+      }
       List<ObjectNode> pods = new ArrayList<>();
       for (BigInteger index : observed) {
         pods.add(IndexedJobPods.build(job, name, index));
@@ -69,14 +69,24 @@ public final class IndexedJobController {
 
     NavigableSet<BigInteger> desired = new TreeSet<>(observed);
     long count = spec.count();
-    int started = 0;
+    // Each Pod is a copy of the template: stop adding indexes once the answer could not hold them. The template
+    // is read only when there is a Pod to build, as building reads it.
+    long podBytes = observed.isEmpty() ? -1 : podBytes(job);
+    long maxPods = podBytes < 0 ? Long.MAX_VALUE : AnswerSize.maxItems(podBytes);
+    if (observed.size() > maxPods) {
+      checkSize("children['Pod.v1']", observed.size(), podBytes);
+    }
     for (long i = 0; i < count && spec.allowsMore(active); i++) {
       if (desired.add(BigInteger.valueOf(i))) {
-        if (++started > MAX_NEW_PODS) {
-          throw new InvalidRequestException("parent.spec.parallelism",
-              "would start more than " + MAX_NEW_PODS + " Pods at once");
-        }
         active++;
+        if (podBytes < 0) {
+          podBytes = podBytes(job);
+          maxPods = AnswerSize.maxItems(podBytes);
+        }
+        if (desired.size() > maxPods) {
+          // parallelism is what lets them all start at once
+          checkSize("parent.spec.parallelism", desired.size(), podBytes);
+        }
       }
     }
     List<ObjectNode> pods = new ArrayList<>(desired.size());
@@ -84,6 +94,15 @@ public final class IndexedJobController {
       pods.add(IndexedJobPods.build(job, name, index));
     }
     return CompositeResponse.of(status, pods);
+  }
+
+  private static long podBytes(ObjectNode job) {
+    return AnswerSize.bytesOf(IndexedJobPods.template(job));
+  }
+
+  /** Refuses {@code pods} copies of the template when they are more than an answer may hold. */
+  private static void checkSize(String countField, long pods, long podBytes) {
+    AnswerSize.estimate().add("parent.spec.template", countField, pods, podBytes).check();
   }
 
   /** {@code status.phase}, "" when there is none; anything but Succeeded or Failed counts as active. */

@@ -30,7 +30,7 @@ final class IndexedJobPods {
    * {@code JOB_INDEX=<index>} appended to every container's env.
    */
   static ObjectNode build(ObjectNode job, String jobName, BigInteger index) {
-    ObjectNode template = requireObject(IndexedJobSpec.requireSpec(job).get("template"), "parent.spec.template");
+    ObjectNode template = template(job);
     ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
     template.fields().forEachRemaining(field -> {
       if (!field.getKey().equals("apiVersion") && !field.getKey().equals("kind")) {
@@ -65,6 +65,11 @@ final class IndexedJobPods {
       ((ArrayNode) env).addObject().put("name", "JOB_INDEX").put("value", index.toString());
     }
     return pod;
+  }
+
+  /** {@code spec.template}, which every Pod copies. */
+  static ObjectNode template(ObjectNode job) {
+    return requireObject(IndexedJobSpec.requireSpec(job).get("template"), "parent.spec.template");
   }
 
   static ObjectNode requireObject(JsonNode value, String path) {

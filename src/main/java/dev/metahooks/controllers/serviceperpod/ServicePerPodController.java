@@ -3,6 +3,7 @@ package dev.metahooks.controllers.serviceperpod;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.AnswerSize;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.DecoratorRequest;
 import dev.metahooks.api.DecoratorResponse;
@@ -26,8 +27,6 @@ import java.util.Map;
 public final class ServicePerPodController {
   static final String LABEL_ANNOTATION = "service-per-pod-label";
   static final String VERIFIED_ANNOTATION = "v2-naming-verified";
-  /** More Services than this in one answer is a typo in the StatefulSet, not a workload. */
-  static final int MAX_SERVICES = 100_000;
 
   private ServicePerPodController() {}
 
@@ -43,6 +42,9 @@ public final class ServicePerPodController {
     String labelKey = annotation(statefulSet, LABEL_ANNOTATION);
     ArrayNode ports = ServicePorts.parse(annotation(statefulSet, ServicePorts.ANNOTATION));
     long replicas = replicas(statefulSet);
+    // Every Service is about the size of the last one (its name is the longest): refuse before building any.
+    AnswerSize.estimate().add("object.metadata.annotations['" + ServicePorts.ANNOTATION + "']", "object.spec.replicas",
+        replicas, Services.build(request.name(), Math.max(0, replicas - 1), labelKey, ports)).check();
     List<ObjectNode> services = new ArrayList<>();
     for (long index = 0; index < replicas; index++) {
       services.add(Services.build(request.name(), index, labelKey, ports));
@@ -74,8 +76,8 @@ public final class ServicePerPodController {
   }
 
   /**
-   * {@code spec.replicas}; the API server always sets it on a StatefulSet. More than {@link #MAX_SERVICES} is
-   * refused: the answer would be too large to build or send (an int32 count allows billions).
+   * {@code spec.replicas}; the API server always sets it on a StatefulSet. How many Services an answer may hold
+   * depends on their size ({@link AnswerSize}), not on a count.
    */
   private static long replicas(ObjectNode statefulSet) {
     JsonNode replicas = statefulSet.path("spec").get("replicas");
@@ -85,10 +87,6 @@ public final class ServicePerPodController {
     if (!replicas.isNumber() || replicas.doubleValue() != Math.rint(replicas.doubleValue())
         || replicas.doubleValue() < 0 || !replicas.canConvertToLong()) {
       throw new InvalidRequestException("object.spec.replicas", "must be a non-negative integer");
-    }
-    if (replicas.longValue() > MAX_SERVICES) {
-      throw new InvalidRequestException("object.spec.replicas",
-          "would need more than " + MAX_SERVICES + " Services, one per replica");
     }
     return replicas.longValue();
   }

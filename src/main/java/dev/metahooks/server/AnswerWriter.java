@@ -1,0 +1,110 @@
+package dev.metahooks.server;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import dev.metahooks.api.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Writes an answer as JSON bytes, at most {@code maxBytes} of them: the bound of last resort behind the estimates
+ * of the hooks that amplify ({@code dev.metahooks.api.AnswerSize}). Writing stops at the limit, so that an answer
+ * too large to send never becomes one array of all its bytes (nor a cached one).
+ */
+final class AnswerWriter {
+  /** Built once: a writer holds the configuration lookups a mapper would redo on every call. */
+  private static final ObjectWriter WRITER = Json.MAPPER.writer();
+
+  /** The answer would be larger than the limit; {@link #field()} is where writing stopped. */
+  static final class TooLargeException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final String field;
+
+    TooLargeException(String field, String message) {
+      super(message);
+      this.field = field;
+    }
+
+    String field() {
+      return field;
+    }
+  }
+
+  private final long maxBytes;
+
+  AnswerWriter(long maxBytes) {
+    this.maxBytes = maxBytes;
+  }
+
+  /**
+   * @throws TooLargeException past the limit
+   * @throws IOException when the body cannot be written as JSON
+   */
+  byte[] write(Object body) throws IOException {
+    Bounded out = new Bounded();
+    JsonGenerator generator = WRITER.createGenerator(out);
+    try {
+      WRITER.writeValue(generator, body);
+    } catch (IOException | RuntimeException e) { // Jackson may wrap what the stream threw
+      if (causedBy(e)) {
+        List<String> path = path(generator.getOutputContext());
+        throw new TooLargeException(path.isEmpty() ? "response" : path.get(0), "the answer is larger than "
+            + maxBytes + " bytes (METAHOOKS_MAX_RESPONSE_BYTES); writing stopped at " + String.join("", path));
+      }
+      throw e;
+    }
+    return out.toByteArray();
+  }
+
+  private static boolean causedBy(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof Overflow) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Where the generator was, outermost first: {@code children}, {@code [9123]}, {@code .spec}. */
+  private static List<String> path(JsonStreamContext context) {
+    List<String> segments = new ArrayList<>();
+    for (JsonStreamContext at = context; at != null && !at.inRoot(); at = at.getParent()) {
+      if (at.inArray()) {
+        segments.add("[" + Math.max(0, at.getCurrentIndex()) + "]");
+      } else if (at.getCurrentName() != null) {
+        segments.add((at.getParent() != null && at.getParent().inRoot() ? "" : ".") + at.getCurrentName());
+      }
+    }
+    Collections.reverse(segments);
+    return segments;
+  }
+
+  private final class Bounded extends ByteArrayOutputStream {
+    @Override
+    public void write(byte[] bytes, int offset, int length) {
+      grow(length);
+      super.write(bytes, offset, length);
+    }
+
+    @Override
+    public void write(int b) {
+      grow(1);
+      super.write(b);
+    }
+
+    private void grow(int length) {
+      if (count + (long) length > maxBytes) {
+        throw new Overflow();
+      }
+    }
+  }
+
+  /** Thrown by the stream (which may not throw IOException) past the limit. */
+  private static final class Overflow extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+  }
+}

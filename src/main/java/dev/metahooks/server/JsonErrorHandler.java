@@ -1,0 +1,56 @@
+package dev.metahooks.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.metahooks.api.Json;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The errors Jetty answers by itself (a request line or header it cannot parse, 414, 431, a TLS name that does not
+ * match, a fault outside the routes) in the project's JSON, {@code {"error", "message"}}, instead of an HTML page.
+ */
+final class JsonErrorHandler extends ErrorHandler {
+  private static final Map<Integer, String> CODES = Map.of(
+      400, "bad_request",
+      404, "not_found",
+      405, "method_not_allowed",
+      408, "request_timeout",
+      413, "payload_too_large",
+      414, "uri_too_long",
+      431, "request_header_fields_too_large",
+      500, "internal_error",
+      503, "unavailable",
+      505, "http_version_not_supported");
+
+  /** Protocol errors, before there is a request to answer. */
+  @Override
+  public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+    fields.put(HttpHeader.CONTENT_TYPE, "application/json");
+    return ByteBuffer.wrap(body(status, reason));
+  }
+
+  @Override
+  protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+      Callback callback) {
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.write(true, ByteBuffer.wrap(body(code, message)), callback);
+  }
+
+  static byte[] body(int status, String reason) {
+    String message = reason == null || reason.isBlank() ? HttpStatus.getMessage(status) : reason;
+    try {
+      return Json.MAPPER.writeValueAsBytes(HookDispatcher.error(status,
+          CODES.getOrDefault(status, status >= 500 ? "internal_error" : "bad_request"), message, null).body());
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
