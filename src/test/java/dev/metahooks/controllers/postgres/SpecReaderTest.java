@@ -75,7 +75,7 @@ class SpecReaderTest {
     assertThat(spec.storage()).isEqualTo(new ClusterSpec.Storage("5Gi", "fast", "Delete", "Delete"));
     assertThat(spec.parameters()).containsExactly(
         java.util.Map.entry("max_connections", "50"), java.util.Map.entry("work_mem", "8MB"));
-    assertThat(spec.users()).containsExactly(new ClusterSpec.User("app", List.of("app", "app_audit"), List.of("CREATEDB")));
+    assertThat(spec.users()).containsExactly(new ClusterSpec.User("app", List.of("app", "app_audit"), List.of("CREATEDB"), List.of()));
     assertThat(spec.availability()).isEqualTo(new ClusterSpec.Availability("none", "topology.kubernetes.io/zone", false));
     assertThat(spec.services()).isEqualTo(new ClusterSpec.ServiceOptions("LoadBalancer", false));
     assertThat(spec.paused()).isTrue();
