@@ -128,8 +128,8 @@ class PostgresClusterScenarioTest {
     ObjectNode job = onlyUsersJob();
     assertThat(job.at("/status/succeeded").asInt()).isEqualTo(1);
     assertThat(job.at("/status/conditions").toString()).contains("{\"type\":\"Complete\",\"status\":\"True\"}");
-    assertThat(names("v1", "Secret")).containsExactly("orders-app-orders-app", "orders-app-reporting",
-        "orders-replication", "orders-superuser");
+    assertThat(names("v1", "Secret")).containsExactly("orders-replication", "orders-restapi", "orders-superuser",
+        "orders.orders-app", "orders.reporting");
     assertThat(names("v1", "Service")).containsExactly("orders-hl", "orders-ro", "orders-rw");
     assertThat(names("policy/v1", "PodDisruptionBudget")).containsExactly("orders");
 
@@ -230,8 +230,8 @@ class PostgresClusterScenarioTest {
 
     edit(spec -> spec.withArrayProperty("users").addObject().put("name", "analytics").putArray("databases").add("analytics"));
     settle();
-    Map<String, String> secret = decoded(child("v1", "Secret", "orders-app-analytics"));
-    assertThat(secret).containsOnlyKeys("username", "password", "host", "port", "dbname", "uri", "jdbc-uri");
+    Map<String, String> secret = decoded(child("v1", "Secret", "orders.analytics"));
+    assertThat(secret).containsOnlyKeys("username", "password", "verifier", "host", "port", "dbname", "uri", "jdbc-uri");
     assertThat(secret).containsEntry("username", "analytics").containsEntry("host", "orders-rw.default.svc")
         .containsEntry("port", "5432").containsEntry("dbname", "analytics");
     String password = secret.get("password");
@@ -242,7 +242,7 @@ class PostgresClusterScenarioTest {
         + "&password=" + password + "&sslmode=require");
     ObjectNode job = onlyUsersJob();
     assertThat(name(job)).matches("orders-users-[0-9a-f]{10}").isNotEqualTo(oldJob);
-    assertThat(job.at("/spec/template/spec/containers/0/env").toString()).contains("orders-app-analytics");
+    assertThat(job.at("/spec/template/spec/containers/0/env").toString()).contains("orders.analytics");
     assertThat(job.at("/status/succeeded").asInt()).isEqualTo(1);
     assertCondition("Progressing", "False", "Settled");
     assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
@@ -254,9 +254,9 @@ class PostgresClusterScenarioTest {
     String secondJob = name(job);
     edit(spec -> spec.withArrayProperty("users").remove(1));
     settle();
-    assertThat(names("v1", "Secret")).contains("orders-app-reporting", "orders-app-analytics");
+    assertThat(names("v1", "Secret")).contains("orders.reporting", "orders.analytics");
     assertThat(name(onlyUsersJob())).isNotIn(oldJob, secondJob);
-    assertThat(decoded(child("v1", "Secret", "orders-app-analytics")).get("password")).isEqualTo(analyticsPassword);
+    assertThat(decoded(child("v1", "Secret", "orders.analytics")).get("password")).isEqualTo(analyticsPassword);
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
@@ -368,7 +368,9 @@ class PostgresClusterScenarioTest {
     assertThat(status.path("primary").asText()).isNotEqualTo("orders-0").isEqualTo(leader());
     // The first status of the new generation is written while every pod still runs (Ready), but it already
     // says the roll is coming: a client waiting for observedGeneration and Progressing=False is not misled.
-    assertThat(phasesSince(mark)).as("a restart is not a scale").containsExactly("Ready", "Degraded", "Ready");
+    assertThat(phasesSince(mark)).as("a planned restart is neither a scale nor Degraded")
+        .containsExactly("Ready", "Updating", "Ready");
+    assertThat(conditionStatusesSince(mark, "Degraded")).containsExactly("False");
     assertThat(conditionReasonsSince(mark, "Progressing")).containsExactly("RollingUpdate", "Settled");
     assertQuiet();
     assertPasswordsKept();
@@ -447,6 +449,23 @@ class PostgresClusterScenarioTest {
       }
     }
     return reasons;
+  }
+
+  /** The statuses one condition had in the parent's status writes, in order, without repeats. */
+  private List<String> conditionStatusesSince(long sequence, String type) {
+    List<String> statuses = new ArrayList<>();
+    for (Write write : cluster.writesAfter(sequence)) {
+      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
+        for (JsonNode condition : write.after().path("status").path("conditions")) {
+          String status = condition.path("status").asText();
+          if (condition.path("type").asText().equals(type)
+              && (statuses.isEmpty() || !statuses.get(statuses.size() - 1).equals(status))) {
+            statuses.add(status);
+          }
+        }
+      }
+    }
+    return statuses;
   }
 
   /** The lastTransitionTime the Ready condition got in the status write that first made it True. */

@@ -36,7 +36,8 @@ class SpecReaderTest {
     assertThat(spec.image()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
     assertThat(spec.instances()).isEqualTo(1);
     assertThat(spec.paused()).isFalse();
-    assertThat(spec.resources().toString()).isEqualTo("{\"requests\":{\"cpu\":\"100m\",\"memory\":\"256Mi\"}}");
+    assertThat(spec.resources().toString())
+        .isEqualTo("{\"requests\":{\"cpu\":\"100m\",\"memory\":\"256Mi\"},\"limits\":{\"memory\":\"512Mi\"}}");
     assertThat(spec.storage()).isEqualTo(new ClusterSpec.Storage("1Gi", null, "Retain", "Retain"));
     assertThat(spec.parameters()).isEmpty();
     assertThat(spec.users()).isEmpty();

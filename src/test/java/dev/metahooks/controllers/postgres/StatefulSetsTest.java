@@ -19,7 +19,9 @@ class StatefulSetsTest {
   static final List<String> DOCUMENTED = List.of("SCOPE", "PGVERSION", "PGROOT", "DCS_ENABLE_KUBERNETES_API",
       "KUBERNETES_USE_CONFIGMAPS", "KUBERNETES_SCOPE_LABEL", "KUBERNETES_ROLE_LABEL", "KUBERNETES_LABELS",
       "PGUSER_SUPERUSER", "PGPASSWORD_SUPERUSER", "PGUSER_STANDBY", "PGPASSWORD_STANDBY", "POD_IP", "POD_NAMESPACE",
-      "SPILO_CONFIGURATION");
+      "SPILO_CONFIGURATION", "KUBERNETES_LEADER_LABEL_VALUE", "KUBERNETES_STANDBY_LEADER_LABEL_VALUE",
+      // Not read by Spilo: the value SPILO_CONFIGURATION refers to, expanded by the kubelet.
+      StatefulSets.RESTAPI_PASSWORD_VARIABLE);
 
   static JsonNode container(ObjectNode sts) {
     return sts.path("spec").path("template").path("spec").path("containers").get(0);
@@ -55,8 +57,8 @@ class StatefulSetsTest {
     ObjectNode plain = StatefulSets.build("pg", spec(s -> {}));
     ObjectNode tuned = StatefulSets.build("pg", spec(s -> s.putObject("postgresql").putObject("parameters").put("work_mem", "8MB")));
     assertThat(DOCUMENTED).containsAll(envNames(plain)).containsAll(envNames(tuned));
-    assertThat(envNames(plain)).doesNotContain("SPILO_CONFIGURATION");
-    assertThat(envNames(tuned)).endsWith("SPILO_CONFIGURATION");
+    assertThat(envNames(plain)).endsWith(StatefulSets.RESTAPI_PASSWORD_VARIABLE, "SPILO_CONFIGURATION");
+    assertThat(envNames(tuned)).endsWith(StatefulSets.RESTAPI_PASSWORD_VARIABLE, "SPILO_CONFIGURATION");
   }
 
   @Test
