@@ -291,15 +291,53 @@ class PostgresClusterScenarioTest {
     assertCondition("DeletionBlocked", "False", "Deleting");
     assertThat(parent().at("/metadata/finalizers").toString()).contains(finalizer);
 
-    Round release = mc.round();
-    assertThat(release.errors()).isEmpty();
-    assertThat(release.writes()).filteredOn(w -> w.object().equals(KIND + " " + NS + "/" + NAME))
+    assertThat(configMaps()).as("Patroni's ConfigMaps outlive the pods").containsExactly("orders-config", "orders-leader");
+
+    long mark = cluster.lastSequence();
+    settle();
+    assertThat(cluster.writesAfter(mark)).filteredOn(w -> w.object().equals(KIND + " " + NS + "/" + NAME))
         .as("the finalizer is removed, and then the object is gone")
-        .extracting(Write::verb).containsExactly(Write.Verb.UPDATE, Write.Verb.DELETE);
+        .extracting(Write::verb).endsWith(Write.Verb.UPDATE, Write.Verb.DELETE);
     assertThat(cluster.find(API, KIND, NS, NAME)).as("finalizer removed, object gone").isEmpty();
+    assertThat(configMaps()).isEmpty();
     assertThat(claimUids()).as("whenDeleted: Retain keeps the volumes")
         .containsOnlyKeys("pgdata-orders-0", "pgdata-orders-1", "pgdata-orders-2");
     assertThat(mc.round().changed()).isFalse();
+  }
+
+  @Test
+  void aClusterDeletedAndCreatedAgainUnderTheSameNameBootstraps() {
+    assertThat(configMaps()).containsExactly("orders-config", "orders-leader");
+    String firstSystem = initializeKey();
+    edit(spec -> {
+      spec.put("deletionProtection", false);
+      spec.withObjectProperty("storage").withObjectProperty("retentionPolicy").put("whenDeleted", "Delete");
+    });
+    settle();
+
+    cluster.delete(API, KIND, NS, NAME);
+    settle();
+    assertThat(cluster.find(API, KIND, NS, NAME)).as("the finalizer went once Patroni's ConfigMaps were gone").isEmpty();
+    assertThat(configMaps()).as("Patroni's ConfigMaps removed by the cleanup Job").isEmpty();
+    assertThat(podNames()).isEmpty();
+    // The volumes go too (deleted by hand here; whenDeleted: Delete does it for claims it owns).
+    cluster.list("v1", "PersistentVolumeClaim", NS).forEach(claim -> cluster.delete("v1", "PersistentVolumeClaim", NS, name(claim)));
+    assertThat(claimUids()).isEmpty();
+    assertThat(cluster.writes()).filteredOn(w -> w.object().equals("Job " + NS + "/orders-cleanup"))
+        .extracting(Write::verb).contains(Write.Verb.CREATE);
+    ObjectNode role = cluster.writes().stream().filter(w -> w.object().equals("Role " + NS + "/orders-cleanup"))
+        .findFirst().orElseThrow().after();
+    assertThat(role.at("/rules/0/resourceNames").toString())
+        .isEqualTo("[\"orders-config\",\"orders-leader\",\"orders-failover\",\"orders-sync\"]");
+
+    cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
+    settle();
+    ObjectNode status = parent().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Ready");
+    assertThat(status.path("primary").asText()).isEqualTo("orders-0");
+    assertThat(initializeKey()).as("a new system was bootstrapped").isNotEqualTo(firstSystem).isNotEmpty();
+    assertQuiet();
+    assertValidObjects();
   }
 
   @Test
@@ -502,6 +540,14 @@ class PostgresClusterScenarioTest {
     List<ObjectNode> jobs = cluster.list("batch/v1", "Job", NS);
     assertThat(jobs).hasSize(1);
     return jobs.get(0);
+  }
+
+  private List<String> configMaps() {
+    return names("v1", "ConfigMap");
+  }
+
+  private String initializeKey() {
+    return child("v1", "ConfigMap", NAME + "-config").path("metadata").path("annotations").path("initialize").asText("");
   }
 
   private List<String> podNames() {
