@@ -313,10 +313,10 @@ final class ClusterStatus {
 
   /** UsersReady: the users Job has applied the users spec; its failure is its own, not the cluster's health. */
   private static Conditions.Condition usersReady(Input in) {
-    if (in.spec().users().isEmpty() && in.mode() == Mode.RENDERED && in.usersJob().isEmpty()) {
+    Optional<JsonNode> job = usersJobStatus(in);
+    if (in.spec().users().isEmpty() && (in.mode() == Mode.RENDERED ? in.usersJob().isEmpty() : job.isEmpty())) {
       return new Conditions.Condition(Conditions.USERS_READY, true, "NoUsers", "spec.users is empty");
     }
-    Optional<JsonNode> job = usersJobStatus(in);
     if (job.isEmpty()) {
       return new Conditions.Condition(Conditions.USERS_READY, false, "NotApplied",
           in.spec().instances() == 0 ? "users are applied while instances run" : "the users Job has not started");

@@ -49,8 +49,10 @@ final class Secrets {
     for (ClusterSpec.User user : spec.users()) {
       String name = Names.userSecret(cluster, user.name());
       wanted.add(name);
+      // A Secret of the earlier name scheme hands its password on, so that clients using it keep working.
       secrets.add(observedOr(observed, name,
-          () -> application(cluster, namespace, user, password(sources, namespace, name),
+          () -> application(cluster, namespace, user, observed.secret(legacyUserSecret(cluster, user.name()))
+                  .flatMap(legacy -> value(legacy, "password")).orElseGet(() -> password(sources, namespace, name)),
               sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
     }
     for (ObjectNode secret : observed.children("v1", "Secret")) {
@@ -60,6 +62,11 @@ final class Secrets {
     }
     secrets.sort(Comparator.comparing(ObservedCluster::nameOf));
     return secrets;
+  }
+
+  /** An application user's Secret as day 1 first named it; kept when observed, never created. */
+  static String legacyUserSecret(String cluster, String user) {
+    return cluster + "-app-" + user;
   }
 
   /** The Secrets every cluster has, whatever its users. */

@@ -49,6 +49,10 @@ class PostgresManifestsTest {
     List<String> columns = new ArrayList<>();
     version.path("additionalPrinterColumns").forEach(c -> columns.add(c.path("name").asText()));
     assertThat(columns).containsExactly("Version", "Instances", "Ready", "Phase", "Primary", "Age");
+    // What runs, not what is asked for; and the Ready condition, not a count that looks fine without a primary.
+    assertThat(version.at("/additionalPrinterColumns/0/jsonPath").asText()).isEqualTo(".status.postgresVersion");
+    assertThat(version.at("/additionalPrinterColumns/2/jsonPath").asText())
+        .isEqualTo(".status.conditions[?(@.type==\"Ready\")].status");
   }
 
   @Test
@@ -59,7 +63,7 @@ class PostgresManifestsTest {
     assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "retentionPolicy");
     assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
     assertThat(fieldNames(p.at("/postgresql/properties"))).containsExactly("parameters");
-    assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options");
+    assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options", "connect");
     assertThat(fieldNames(p.at("/availability/properties"))).containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
     assertThat(fieldNames(p.at("/services/properties"))).containsExactly("primary", "replicas");
   }
