@@ -101,4 +101,38 @@ class SecretsTest {
         SpecReader.read(world.parent()).spec(), observed, new RecordingSources()));
     assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-restapi", "orders.orders-app", "orders.reporting");
   }
+
+  /** Every Secret name that a cluster with these users renders, as name → "cluster/secret". */
+  private static Map<String, String> secretNames(String cluster, List<String> users) {
+    ObjectNode spec = dev.metahooks.api.Json.object();
+    users.forEach(user -> spec.withArray("users").addObject().put("name", user));
+    PostgresWorld world = new PostgresWorld(cluster, spec);
+    Map<String, String> names = new java.util.TreeMap<>();
+    for (JsonNode child : world.call(false).path("children")) {
+      if (child.path("kind").asText().equals("Secret")) {
+        names.put(ObservedCluster.nameOf(child), cluster + "/" + ObservedCluster.nameOf(child));
+      }
+    }
+    return names;
+  }
+
+  @Test
+  void secretNamesOfTwoClustersInOneNamespaceNeverCollide() {
+    // Pairs chosen around the separators: cluster x with user superuser was x-app-superuser, which is cluster
+    // x-app's superuser Secret under the earlier names.
+    List<String> clusters = List.of("x", "x-app", "x-app-x", "a", "a-b", "a-b-c", "superuser", "x-superuser",
+        "x-restapi", "x-replication", "app", "b-app-c");
+    List<String> users = List.of("superuser", "replication", "restapi", "x", "app", "app-superuser", "b", "c",
+        "b-c", "superuser-x", "x-app", "app-x");
+    Map<String, String> owners = new java.util.HashMap<>();
+    int checked = 0;
+    for (String cluster : clusters) {
+      for (Map.Entry<String, String> name : secretNames(cluster, users).entrySet()) {
+        String before = owners.putIfAbsent(name.getKey(), name.getValue());
+        assertThat(before).as("Secret %s of %s", name.getKey(), name.getValue()).isNull();
+        checked++;
+      }
+    }
+    assertThat(checked).isEqualTo(clusters.size() * (users.size() + 3));
+  }
 }
