@@ -73,7 +73,10 @@ final class Cleanup {
     return job;
   }
 
-  /** Deletes each ConfigMap named as an argument through the API server; one already gone is fine. */
+  /**
+   * Deletes each ConfigMap named as an argument through the API server; one already gone is fine. curl is in
+   * Spilo's image (its patroni_wait.sh uses it), so the cluster's own image runs this.
+   */
   static String script() {
     return """
         set -eu
