@@ -2,7 +2,6 @@ package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import java.util.List;
 
 /**
@@ -14,24 +13,20 @@ import java.util.List;
  */
 final class Cleanup {
   static final String CONTAINER = "cleanup";
+  static final String COMPONENT = "cleanup";
 
   private Cleanup() {}
 
   /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@link ObservedCluster#CHILD_TYPES}. */
   static List<ObjectNode> build(String cluster, String namespace, String image, List<String> configMaps) {
-    return List.of(serviceAccount(cluster), role(cluster), roleBinding(cluster, namespace), job(cluster, image, configMaps));
+    String name = Names.cleanup(cluster);
+    return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role(cluster),
+        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT), job(cluster, image, configMaps));
   }
 
-  private static ObjectNode serviceAccount(String cluster) {
-    ObjectNode account = Json.object().put("apiVersion", "v1").put("kind", "ServiceAccount");
-    metadata(account, cluster);
-    return account;
-  }
-
-  /** Delete and read exactly Patroni's ConfigMaps of this cluster (by name, whichever exist). */
+  /** Get and delete exactly Patroni's ConfigMaps of this cluster (by name, whichever exist). */
   static ObjectNode role(String cluster) {
-    ObjectNode role = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "Role");
-    metadata(role, cluster);
+    ObjectNode role = PatroniRbac.emptyRole(Names.cleanup(cluster), cluster, COMPONENT);
     ObjectNode rule = role.putArray("rules").addObject();
     rule.putArray("apiGroups").add("");
     rule.putArray("resources").add("configmaps");
@@ -41,35 +36,13 @@ final class Cleanup {
     return role;
   }
 
-  private static ObjectNode roleBinding(String cluster, String namespace) {
-    ObjectNode binding = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "RoleBinding");
-    metadata(binding, cluster);
-    binding.putObject("roleRef").put("apiGroup", "rbac.authorization.k8s.io").put("kind", "Role")
-        .put("name", Names.cleanup(cluster));
-    binding.putArray("subjects").addObject().put("kind", "ServiceAccount").put("name", Names.cleanup(cluster))
-        .put("namespace", namespace);
-    return binding;
-  }
-
   static ObjectNode job(String cluster, String image, List<String> configMaps) {
-    ObjectNode job = Json.object().put("apiVersion", "batch/v1").put("kind", "Job");
-    metadata(job, cluster);
-    ObjectNode template = job.putObject("spec").put("backoffLimit", 6).putObject("template");
-    template.putObject("metadata").putObject("labels")
-        .put(Labels.INSTANCE, cluster)
-        .put(Labels.MANAGED_BY, Labels.MANAGER)
-        .put(Labels.COMPONENT, "cleanup");
-    ObjectNode pod = template.putObject("spec")
-        .put("restartPolicy", "Never")
-        .put("serviceAccountName", Names.cleanup(cluster));
-    pod.set("securityContext", PodSecurity.pod());
-    ObjectNode container = pod.putArray("containers").addObject()
-        .put("name", CONTAINER)
-        .put("image", image)
-        .put("imagePullPolicy", "IfNotPresent");
-    ArrayNode command = container.putArray("command").add("/bin/sh").add("-c").add(script()).add("cleanup");
+    ObjectNode job = Jobs.job(Names.cleanup(cluster), cluster, COMPONENT);
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("serviceAccountName", Names.cleanup(cluster));
+    ArrayNode command = Jobs.container(pod, CONTAINER, image).putArray("command")
+        .add("/bin/sh").add("-c").add(script()).add("cleanup");
     configMaps.forEach(command::add);
-    container.set("securityContext", PodSecurity.container());
     return job;
   }
 
@@ -91,9 +64,5 @@ final class Cleanup {
           esac
         done
         """;
-  }
-
-  private static void metadata(ObjectNode object, String cluster) {
-    object.putObject("metadata").put("name", Names.cleanup(cluster)).set("labels", Labels.child(cluster, "cleanup"));
   }
 }

@@ -1,5 +1,7 @@
 package dev.metahooks.controllers.postgres;
 
+import java.util.List;
+
 /**
  * The fixed names of a cluster's children. None ends in {@code -config}, {@code -leader}, {@code -failover} or
  * {@code -sync}: those are the ConfigMaps Patroni keeps for its scope (the cluster's name), and they are not ours.
@@ -46,8 +48,8 @@ final class Names {
   }
 
   /** What Patroni's ConfigMaps of the cluster (its scope) are called; not children, removed on deletion. */
-  static java.util.List<String> patroniConfigMaps(String cluster) {
-    return java.util.List.of(cluster + "-config", cluster + "-leader", cluster + "-failover", cluster + "-sync");
+  static List<String> patroniConfigMaps(String cluster) {
+    return List.of(cluster + "-config", cluster + "-leader", cluster + "-failover", cluster + "-sync");
   }
 
   /** The ServiceAccount, Role, RoleBinding and Job that remove Patroni's ConfigMaps once the pods are gone. */

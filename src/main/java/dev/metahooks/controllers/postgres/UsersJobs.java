@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Job {@code <n>-users-<hash>}: idempotent SQL that creates or alters the application roles and their databases,
@@ -48,28 +49,12 @@ final class UsersJobs {
       return Optional.empty();
     }
     List<ClusterSpec.User> users = spec.users();
-    ObjectNode job = Json.object().put("apiVersion", "batch/v1").put("kind", "Job");
-    job.putObject("metadata").put("name", Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets))))
-        .set("labels", Labels.child(cluster, "users"));
-    ObjectNode jobSpec = job.putObject("spec").put("backoffLimit", 6);
-    ObjectNode template = jobSpec.putObject("template");
-    // Not the database pods' labels: Services, the StatefulSet and Patroni must never select this pod.
-    template.putObject("metadata").putObject("labels")
-        .put(Labels.INSTANCE, cluster)
-        .put(Labels.MANAGED_BY, Labels.MANAGER)
-        .put(Labels.COMPONENT, "users");
-    ObjectNode podSpec = template.putObject("spec")
-        .put("restartPolicy", "Never")
-        .put("automountServiceAccountToken", false);
-    podSpec.set("securityContext", PodSecurity.pod());
-    ObjectNode container = podSpec.putArray("containers").addObject()
-        .put("name", CONTAINER)
-        .put("image", spec.image())
-        .put("imagePullPolicy", "IfNotPresent");
-    ArrayNode command = container.putArray("command");
-    command.add("/bin/sh").add("-c").add(script(users.size())).add("users").add(sql(users));
+    ObjectNode job = Jobs.job(Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets))), cluster, "users");
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("automountServiceAccountToken", false);
+    ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
+    container.putArray("command").add("/bin/sh").add("-c").add(script(users.size())).add("users").add(sql(users));
     container.set("env", env(cluster, namespace, users));
-    container.set("securityContext", PodSecurity.container());
     return Optional.of(job);
   }
 
@@ -159,7 +144,7 @@ final class UsersJobs {
   }
 
   private static List<String> concat(String first, List<String> rest) {
-    return java.util.stream.Stream.concat(java.util.stream.Stream.of(first), rest.stream()).toList();
+    return Stream.concat(Stream.of(first), rest.stream()).toList();
   }
 
   /** A text[] literal; the names are validated identifiers without quotes. */

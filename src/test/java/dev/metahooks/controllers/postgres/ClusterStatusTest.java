@@ -9,15 +9,6 @@ import org.junit.jupiter.api.Test;
 
 /** Status a DBA can trust: Degraded follows the pods whatever the hook does with the children. */
 class ClusterStatusTest {
-  static PostgresWorld readyHa() {
-    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
-    world.sync();
-    world.runAllReady();
-    world.finishUsersJob(true);
-    world.sync();
-    return world;
-  }
-
   static String condition(JsonNode answer, String type) {
     for (JsonNode condition : answer.path("status").path("conditions")) {
       if (condition.path("type").asText().equals(type)) {
@@ -28,7 +19,7 @@ class ClusterStatusTest {
   }
 
   private static JsonNode withoutPrimary(Consumer<PostgresWorld> change, boolean finalizing) {
-    PostgresWorld world = readyHa();
+    PostgresWorld world = DataProtectionTest.readyHa();
     change.accept(world);
     world.runPods(Set.of(0), -1, false);
     return world.call(finalizing);
@@ -55,7 +46,7 @@ class ClusterStatusTest {
 
   @Test
   void aFailedUsersJobIsItsOwnConditionNotTheClustersHealth() {
-    PostgresWorld world = readyHa();
+    PostgresWorld world = DataProtectionTest.readyHa();
     world.finishUsersJob(false);
     JsonNode answer = world.call(false);
     assertThat(answer.at("/status/phase").asText()).isEqualTo("Ready");
@@ -65,7 +56,7 @@ class ClusterStatusTest {
 
   @Test
   void hibernatingSaysSoUntilThePodsAreGone() {
-    PostgresWorld world = readyHa();
+    PostgresWorld world = DataProtectionTest.readyHa();
     world.edit(spec -> spec.put("instances", 0));
     JsonNode stopping = world.sync();
     assertThat(stopping.at("/status/phase").asText()).isEqualTo("Hibernating");

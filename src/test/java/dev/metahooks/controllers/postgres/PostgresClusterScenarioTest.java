@@ -408,8 +408,8 @@ class PostgresClusterScenarioTest {
     // says the roll is coming: a client waiting for observedGeneration and Progressing=False is not misled.
     assertThat(phasesSince(mark)).as("a planned restart is neither a scale nor Degraded")
         .containsExactly("Ready", "Updating", "Ready");
-    assertThat(conditionStatusesSince(mark, "Degraded")).containsExactly("False");
-    assertThat(conditionReasonsSince(mark, "Progressing")).containsExactly("RollingUpdate", "Settled");
+    assertThat(conditionSince(mark, "Degraded", "status")).containsExactly("False");
+    assertThat(conditionSince(mark, "Progressing", "reason")).containsExactly("RollingUpdate", "Settled");
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
@@ -472,38 +472,21 @@ class PostgresClusterScenarioTest {
     return phases;
   }
 
-  /** The reasons one condition had in the parent's status writes, in order, without repeats. */
-  private List<String> conditionReasonsSince(long sequence, String type) {
-    List<String> reasons = new ArrayList<>();
+  /** One field ("reason", "status") of one condition in the parent's status writes, in order, without repeats. */
+  private List<String> conditionSince(long sequence, String type, String field) {
+    List<String> values = new ArrayList<>();
     for (Write write : cluster.writesAfter(sequence)) {
       if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
         for (JsonNode condition : write.after().path("status").path("conditions")) {
-          String reason = condition.path("reason").asText();
+          String value = condition.path(field).asText();
           if (condition.path("type").asText().equals(type)
-              && (reasons.isEmpty() || !reasons.get(reasons.size() - 1).equals(reason))) {
-            reasons.add(reason);
+              && (values.isEmpty() || !values.get(values.size() - 1).equals(value))) {
+            values.add(value);
           }
         }
       }
     }
-    return reasons;
-  }
-
-  /** The statuses one condition had in the parent's status writes, in order, without repeats. */
-  private List<String> conditionStatusesSince(long sequence, String type) {
-    List<String> statuses = new ArrayList<>();
-    for (Write write : cluster.writesAfter(sequence)) {
-      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
-        for (JsonNode condition : write.after().path("status").path("conditions")) {
-          String status = condition.path("status").asText();
-          if (condition.path("type").asText().equals(type)
-              && (statuses.isEmpty() || !statuses.get(statuses.size() - 1).equals(status))) {
-            statuses.add(status);
-          }
-        }
-      }
-    }
-    return statuses;
+    return values;
   }
 
   /** The lastTransitionTime the Ready condition got in the status write that first made it True. */

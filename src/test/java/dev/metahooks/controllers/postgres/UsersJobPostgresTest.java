@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -135,17 +136,7 @@ class UsersJobPostgresTest {
         passwords.put("shop/" + Names.userSecret("hostile", "hostile-" + i) + "/password", hostile.get(i));
       }
     });
-    world.sources = new Sources() {
-      @Override
-      public Instant now() {
-        return FixedSources.NOW;
-      }
-
-      @Override
-      public String secret(String purpose, int length) {
-        return passwords.getOrDefault(purpose, FixedSources.INSTANCE.secret(purpose, length));
-      }
-    };
+    world.sources = sources(passwords);
     world.sync();
     runUsersJob(world);
     for (int i = 0; i < hostile.size(); i++) {
@@ -249,9 +240,14 @@ class UsersJobPostgresTest {
     spec.accept(given);
     given.put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
     PostgresWorld world = new PostgresWorld(cluster, given);
-    // A new password each time one is generated, as the server's SecureRandom gives.
-    java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
-    world.sources = new Sources() {
+    world.sources = sources(Map.of());
+    return world;
+  }
+
+  /** Pinned time; a new secret each time one is asked for (as SecureRandom gives), unless {@code chosen} has it. */
+  private static Sources sources(Map<String, String> chosen) {
+    AtomicInteger made = new AtomicInteger();
+    return new Sources() {
       @Override
       public Instant now() {
         return FixedSources.NOW;
@@ -259,10 +255,9 @@ class UsersJobPostgresTest {
 
       @Override
       public String secret(String purpose, int length) {
-        return FixedSources.INSTANCE.secret(purpose + "#" + made.incrementAndGet(), length);
+        return chosen.getOrDefault(purpose, FixedSources.INSTANCE.secret(purpose + "#" + made.incrementAndGet(), length));
       }
     };
-    return world;
   }
 
   private static ObjectNode usersJob(PostgresWorld world) {
