@@ -294,24 +294,36 @@ public final class PostgresServer {
   /** Output (standard output and error together) and exit code of a finished process. */
   public record Result(int exitCode, String output) {}
 
-  /** Runs a command with extra environment variables, waiting at most {@code timeout}. */
+  /**
+   * Runs a command with extra environment variables, waiting at most {@code timeout} (the output goes to a file,
+   * so that a command that never ends cannot block the reader).
+   */
   public static Result exec(List<String> command, Map<String, String> environment, Duration timeout) {
+    Path output = null;
     try {
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+      output = Files.createTempFile("metahooks-exec-", ".out");
+      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
       builder.environment().putAll(environment);
       Process process = builder.start();
-      process.getOutputStream().close();
-      byte[] output = process.getInputStream().readAllBytes();
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
-        throw new AssertionError("timed out after " + timeout + ": " + command);
+        throw new AssertionError("timed out after " + timeout + ": " + command + "\n" + Files.readString(output));
       }
-      return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+      return new Result(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted: " + command, e);
+    } finally {
+      if (output != null) {
+        try {
+          Files.deleteIfExists(output);
+        } catch (IOException e) {
+          // a temporary file left behind is harmless
+        }
+      }
     }
   }
 

@@ -78,6 +78,14 @@ class PostgresManifestsTest {
   }
 
   @Test
+  void theDocsListEveryRefusedParameterAndSpilosPreloadLibraries() throws IOException {
+    String docs = java.nio.file.Files.readString(dev.metahooks.testing.Resources.projectDir().resolve("docs/postgrescluster.md"));
+    SpecReader.RESERVED_PARAMETERS.forEach(name -> assertThat(docs).contains("`" + name + "`"));
+    assertThat(docs).contains("`" + String.join(",", StatefulSets.SPILO_PRELOAD_LIBRARIES) + "`")
+        .contains("`" + SpecReader.DEFAULT_MEMORY_LIMIT + "`").contains("`" + SpecReader.MIN_MEMORY_LIMIT + "`");
+  }
+
+  @Test
   void crdRulesListTheSameReservedNamesAsTheHook() throws IOException {
     String crd = yaml("manifests/crds/postgresclusters.metahooks.dev.yaml").toString();
     SpecReader.RESERVED_USERS.forEach(name -> assertThat(crd).contains("'" + name + "'"));
