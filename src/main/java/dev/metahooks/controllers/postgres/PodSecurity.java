@@ -21,7 +21,9 @@ final class PodSecurity {
         .put("runAsNonRoot", true)
         .put("runAsUser", SPILO_UID)
         .put("runAsGroup", SPILO_GID)
-        .put("fsGroup", SPILO_GID);
+        .put("fsGroup", SPILO_GID)
+        // The volume's ownership is changed only when its root does not match, not file by file on every start.
+        .put("fsGroupChangePolicy", "OnRootMismatch");
     context.putObject("seccompProfile").put("type", "RuntimeDefault");
     return context;
   }

@@ -148,7 +148,7 @@ class StatefulSetsTest {
     ObjectNode sts = StatefulSets.build("pg", spec(s -> {}));
     JsonNode pod = sts.at("/spec/template/spec");
     assertThat(pod.path("securityContext").toString()).isEqualTo("{\"runAsNonRoot\":true,\"runAsUser\":101,"
-        + "\"runAsGroup\":103,\"fsGroup\":103,\"seccompProfile\":{\"type\":\"RuntimeDefault\"}}");
+        + "\"runAsGroup\":103,\"fsGroup\":103,\"fsGroupChangePolicy\":\"OnRootMismatch\",\"seccompProfile\":{\"type\":\"RuntimeDefault\"}}");
     assertThat(container(sts).path("securityContext").toString())
         .isEqualTo("{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]}}");
     assertThat(container(sts).path("env").toString())
