@@ -106,11 +106,14 @@ final class ClusterStatus {
     return observed.allPods().isEmpty() && observed.statefulSet().map(s -> specReplicas(s) == 0).orElse(true);
   }
 
-  /** Not every instance has been ready once yet: the cluster is being created (no primary is expected yet). */
+  /**
+   * The cluster starts, being created or waking from hibernation, and not every instance has been ready since:
+   * no primary is expected yet.
+   */
   private static boolean provisioning(Input in) {
     String previous = in.parent().path("status").path("phase").asText("");
-    return (previous.isEmpty() || previous.equals(Phase.Provisioning.name()))
-        && !allReady(in.observed(), target(in));
+    return (previous.isEmpty() || previous.equals(Phase.Provisioning.name()) || previous.equals(Phase.Hibernated.name())
+        || previous.equals(Phase.Hibernating.name())) && !allReady(in.observed(), target(in));
   }
 
   /** The instances the StatefulSet should run: the spec's when rendered, else what the StatefulSet asks for. */
@@ -131,7 +134,7 @@ final class ClusterStatus {
       return new Health(false, "NoInstances", "no instance is asked for or there is no StatefulSet");
     }
     if (provisioning(in)) {
-      return new Health(false, "Provisioning", observed.readyPods() + " of " + target + " instances ready, first start");
+      return new Health(false, "Provisioning", observed.readyPods() + " of " + target + " instances ready, starting");
     }
     if (observed.primary().isEmpty()) {
       return new Health(true, "NoPrimary", "no pod is labelled primary: writes fail until Patroni elects one");
