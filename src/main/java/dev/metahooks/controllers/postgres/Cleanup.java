@@ -47,17 +47,22 @@ final class Cleanup {
   }
 
   /**
-   * Deletes each ConfigMap named as an argument through the API server; one already gone is fine. curl is in
+   * Deletes each ConfigMap named as an argument through the API server, found as every in-cluster client finds
+   * it (KUBERNETES_SERVICE_HOST and _PORT, the ServiceAccount's token and CA); one already gone is fine. curl is in
    * Spilo's image (its patroni_wait.sh uses it), so the cluster's own image runs this.
    */
   static String script() {
     return """
         set -eu
-        sa=/var/run/secrets/kubernetes.io/serviceaccount
+        sa=${SERVICE_ACCOUNT_DIR:-/var/run/secrets/kubernetes.io/serviceaccount}
+        case "$KUBERNETES_SERVICE_HOST" in
+          *:*) api="https://[$KUBERNETES_SERVICE_HOST]:$KUBERNETES_SERVICE_PORT" ;;
+          *) api="https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT" ;;
+        esac
         for name in "$@"; do
           code=$(curl -sS -o /dev/null -w '%{http_code}' --cacert "$sa/ca.crt" \\
             -H "Authorization: Bearer $(cat "$sa/token")" -X DELETE \\
-            "https://kubernetes.default.svc/api/v1/namespaces/$(cat "$sa/namespace")/configmaps/$name")
+            "$api/api/v1/namespaces/$(cat "$sa/namespace")/configmaps/$name")
           case "$code" in
             200|202|404) echo "ConfigMap $name: gone" ;;
             *) echo "ConfigMap $name: HTTP $code" >&2; exit 1 ;;
