@@ -35,8 +35,11 @@ public record ClusterSpec(
     }
   }
 
-  /** An application role; each database listed is created and owned by it. Options: CREATEDB, CREATEROLE. */
-  public record User(String name, List<String> databases, List<String> options) {}
+  /**
+   * An application role; each database listed is created and owned by it. Options: CREATEDB, CREATEROLE.
+   * {@code connect}: databases owned by other users of the cluster that this one may connect to as well.
+   */
+  public record User(String name, List<String> databases, List<String> options, List<String> connect) {}
 
   /** {@code availability}: how pods spread and whether a PodDisruptionBudget guards them. */
   public record Availability(String podAntiAffinity, String topologyKey, boolean podDisruptionBudget) {}

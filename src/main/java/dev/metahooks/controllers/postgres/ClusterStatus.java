@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * the same status.
  */
 final class ClusterStatus {
-  enum Phase { Provisioning, Ready, Scaling, Degraded, Paused, Hibernated, Invalid, Deleting }
+  enum Phase { Provisioning, Ready, Scaling, Updating, Degraded, Paused, Hibernating, Hibernated, Invalid, Deleting }
 
   /** How the hook treated the cluster in this call. */
   enum Mode { RENDERED, PAUSED, INVALID, DELETING, DELETION_BLOCKED }
@@ -84,25 +84,75 @@ final class ClusterStatus {
     int desired = in.spec().instances();
     Optional<ObjectNode> sts = observed.statefulSet();
     if (desired == 0) {
-      boolean stopped = observed.allPods().isEmpty() && sts.map(s -> specReplicas(s) == 0).orElse(true);
-      return stopped ? Phase.Hibernated : Phase.Scaling;
+      return hibernated(observed) ? Phase.Hibernated : Phase.Hibernating;
     }
     if (sts.isEmpty()) {
       return Phase.Provisioning;
     }
-    String previous = in.parent().path("status").path("phase").asText("");
     if (allReady(observed, desired)) {
-      return usersJobFailed(in) ? Phase.Degraded : Phase.Ready;
+      return Phase.Ready;
     }
-    if (previous.isEmpty() || previous.equals(Phase.Provisioning.name())) {
+    if (provisioning(in)) {
       return Phase.Provisioning;
     }
-    // A pod missing while the StatefulSet replaces pods of an old template is a restart, not a scale: Degraded.
-    boolean scaling = !countsSettled(observed, desired) && !rolling(sts.get());
-    if (scaling || previous.equals(Phase.Scaling.name())) {
-      return Phase.Scaling;
+    if (health(in).degraded()) {
+      return Phase.Degraded;
     }
-    return Phase.Degraded;
+    return rolling(sts.get()) || in.templateChanging() ? Phase.Updating : Phase.Scaling;
+  }
+
+  /** No pod left, and the StatefulSet (if any) asks for none. */
+  private static boolean hibernated(ObservedCluster observed) {
+    return observed.allPods().isEmpty() && observed.statefulSet().map(s -> specReplicas(s) == 0).orElse(true);
+  }
+
+  /**
+   * The cluster starts, being created or waking from hibernation, and not every instance has been ready since:
+   * no primary is expected yet.
+   */
+  private static boolean provisioning(Input in) {
+    String previous = in.parent().path("status").path("phase").asText("");
+    return (previous.isEmpty() || previous.equals(Phase.Provisioning.name()) || previous.equals(Phase.Hibernated.name())
+        || previous.equals(Phase.Hibernating.name())) && !allReady(in.observed(), target(in));
+  }
+
+  /** The instances the StatefulSet should run: the spec's when rendered, else what the StatefulSet asks for. */
+  private static int target(Input in) {
+    return in.mode() == Mode.RENDERED
+        ? in.spec().instances()
+        : in.observed().statefulSet().map(ClusterStatus::specReplicas).orElse(0);
+  }
+
+  /** Observed health, whatever the phase: a missing primary, or instances missing that nothing planned explains. */
+  record Health(boolean degraded, String reason, String message) {}
+
+  static Health health(Input in) {
+    ObservedCluster observed = in.observed();
+    int target = target(in);
+    Optional<ObjectNode> sts = observed.statefulSet();
+    if (sts.isEmpty() || target == 0) {
+      return new Health(false, "NoInstances", "no instance is asked for or there is no StatefulSet");
+    }
+    if (provisioning(in)) {
+      return new Health(false, "Provisioning", observed.readyPods() + " of " + target + " instances ready, starting");
+    }
+    if (observed.primary().isEmpty()) {
+      return new Health(true, "NoPrimary", "no pod is labelled primary: writes fail until Patroni elects one");
+    }
+    int ready = observed.readyPods();
+    if (ready >= target) {
+      return new Health(false, "AsExpected", ready + " of " + target + " instances ready, primary " + observed.primary().get());
+    }
+    // A pod still starting after a scale or a restart the cluster asked for counts as planned until it is ready.
+    String previous = in.parent().path("status").path("phase").asText("");
+    boolean planned = rolling(sts.get()) || (in.mode() == Mode.RENDERED && in.templateChanging())
+        || !countsSettled(observed, target)
+        || previous.equals(Phase.Scaling.name()) || previous.equals(Phase.Updating.name());
+    if (planned) {
+      return new Health(false, "Planned", ready + " of " + target + " instances ready while the StatefulSet "
+          + (rolling(sts.get()) || in.templateChanging() ? "restarts pods for a new template" : "scales"));
+    }
+    return new Health(true, "InstancesNotReady", ready + " of " + target + " instances ready");
   }
 
   /** A primary, and every desired instance present and ready. */
@@ -137,8 +187,14 @@ final class ClusterStatus {
     return status.has("updatedReplicas") && status.path("updatedReplicas").asInt() < status.path("replicas").asInt();
   }
 
+  /** The users Job this answer asks for; when the hook renders nothing (paused, invalid), the observed one. */
   private static Optional<JsonNode> usersJobStatus(Input in) {
-    return in.usersJob().flatMap(name -> in.observed().job(name)).map(job -> job.path("status"));
+    Optional<ObjectNode> job = in.mode() == Mode.RENDERED
+        ? in.usersJob().flatMap(name -> in.observed().job(name))
+        : in.observed().children("batch/v1", "Job").stream()
+            .filter(j -> "users".equals(j.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
+            .findFirst();
+    return job.map(j -> j.path("status"));
   }
 
   private static boolean jobCondition(JsonNode jobStatus, String type) {
@@ -148,10 +204,6 @@ final class ClusterStatus {
       }
     }
     return false;
-  }
-
-  private static boolean usersJobFailed(Input in) {
-    return usersJobStatus(in).map(s -> jobCondition(s, "Failed")).orElse(false);
   }
 
   private static boolean usersJobRunning(Input in) {
@@ -165,7 +217,8 @@ final class ClusterStatus {
     List<Conditions.Condition> conditions = new ArrayList<>();
     conditions.add(ready(in));
     conditions.add(progressing(in, phase));
-    conditions.add(degraded(in, phase));
+    conditions.add(degraded(in));
+    conditions.add(usersReady(in));
     conditions.add(specValid(in));
     conditions.add(deletionBlocked(in));
     return conditions;
@@ -182,7 +235,10 @@ final class ClusterStatus {
       return new Conditions.Condition(Conditions.READY, false, "NotCreated", "there is no StatefulSet");
     }
     if (target == 0) {
-      return new Conditions.Condition(Conditions.READY, false, "Hibernated", "no instances are asked for");
+      return hibernated(observed)
+          ? new Conditions.Condition(Conditions.READY, false, "Hibernated", "no instances are asked for; volumes are kept")
+          : new Conditions.Condition(Conditions.READY, false, "Hibernating",
+              observed.allPods().size() + " pods still stopping; volumes are kept");
     }
     if (observed.primary().isEmpty()) {
       return new Conditions.Condition(Conditions.READY, false, "NoPrimary", counts + ", no primary");
@@ -208,8 +264,12 @@ final class ClusterStatus {
         return new Conditions.Condition(Conditions.PROGRESSING, false, "DeletionBlocked", "deletion is blocked");
       }
       case DELETING -> {
-        return new Conditions.Condition(Conditions.PROGRESSING, true, "Deleting",
-            "deleting the children; the StatefulSet " + (in.observed().statefulSet().isPresent() ? "is still there" : "is gone"));
+        ObservedCluster observed = in.observed();
+        String step = observed.statefulSet().isPresent() || !observed.allPods().isEmpty()
+            ? "deleting the children; " + observed.allPods().size() + " pods left"
+            : observed.patroniConfigMaps().isEmpty() ? "every child and Patroni's ConfigMaps are gone"
+            : "removing Patroni's ConfigMaps " + String.join(", ", observed.patroniConfigMaps());
+        return new Conditions.Condition(Conditions.PROGRESSING, true, "Deleting", step);
       }
       default -> {
         // rendered: below
@@ -220,6 +280,10 @@ final class ClusterStatus {
     Optional<ObjectNode> sts = observed.statefulSet();
     if (sts.isEmpty()) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "Creating", "creating the StatefulSet");
+    }
+    if (phase == Phase.Hibernating) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "Hibernating",
+          observed.allPods().size() + " pods still stopping; volumes are kept");
     }
     if (rolling(sts.get())) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate",
@@ -238,27 +302,36 @@ final class ClusterStatus {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "ApplyingUsers",
           "Job " + in.usersJob().get() + " has not completed");
     }
-    if ((phase == Phase.Provisioning || phase == Phase.Scaling) && desired > 0) {
+    if ((phase == Phase.Provisioning || phase == Phase.Scaling || phase == Phase.Updating) && desired > 0) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "WaitingForInstances",
           observed.readyPods() + " of " + desired + " instances ready");
     }
     return new Conditions.Condition(Conditions.PROGRESSING, false, "Settled", "the children match the spec");
   }
 
-  private static Conditions.Condition degraded(Input in, Phase phase) {
-    if (phase != Phase.Degraded) {
-      return new Conditions.Condition(Conditions.DEGRADED, false, "AsExpected", "phase " + phase.name());
+  private static Conditions.Condition degraded(Input in) {
+    Health health = health(in);
+    return new Conditions.Condition(Conditions.DEGRADED, health.degraded(), health.reason(), health.message());
+  }
+
+  /** UsersReady: the users Job has applied the users spec; its failure is its own, not the cluster's health. */
+  private static Conditions.Condition usersReady(Input in) {
+    Optional<JsonNode> job = usersJobStatus(in);
+    if (in.spec().users().isEmpty() && (in.mode() == Mode.RENDERED ? in.usersJob().isEmpty() : job.isEmpty())) {
+      return new Conditions.Condition(Conditions.USERS_READY, true, "NoUsers", "spec.users is empty");
     }
-    ObservedCluster observed = in.observed();
-    if (observed.primary().isEmpty()) {
-      return new Conditions.Condition(Conditions.DEGRADED, true, "NoPrimary", "no pod is labelled primary");
+    if (job.isEmpty()) {
+      return new Conditions.Condition(Conditions.USERS_READY, false, "NotApplied",
+          in.spec().instances() == 0 ? "users are applied while instances run" : "the users Job has not started");
     }
-    if (observed.readyPods() < in.spec().instances()) {
-      return new Conditions.Condition(Conditions.DEGRADED, true, "InstancesNotReady",
-          observed.readyPods() + " of " + in.spec().instances() + " instances ready");
+    if (jobCondition(job.get(), "Failed")) {
+      return new Conditions.Condition(Conditions.USERS_READY, false, "JobFailed",
+          "Job " + in.usersJob().orElse("") + " failed: its pod's log says why; delete the Job to run it again");
     }
-    return new Conditions.Condition(Conditions.DEGRADED, true, "UsersJobFailed",
-        "Job " + in.usersJob().orElse("") + " failed; delete it to run it again");
+    if (jobCondition(job.get(), "Complete")) {
+      return new Conditions.Condition(Conditions.USERS_READY, true, "Applied", "the users Job has completed");
+    }
+    return new Conditions.Condition(Conditions.USERS_READY, false, "Applying", "the users Job is running");
   }
 
   private static Conditions.Condition specValid(Input in) {

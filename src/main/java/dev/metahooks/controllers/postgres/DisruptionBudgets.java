@@ -15,7 +15,8 @@ final class DisruptionBudgets {
     ObjectNode budget = Json.object().put("apiVersion", "policy/v1").put("kind", "PodDisruptionBudget");
     budget.putObject("metadata").put("name", Names.disruptionBudget(cluster))
         .set("labels", Labels.child(cluster, "database"));
-    ObjectNode budgetSpec = budget.putObject("spec").put("maxUnavailable", 1);
+    // AlwaysAllow: a pod that is not ready (crash-looping, stuck) never blocks draining its node.
+    ObjectNode budgetSpec = budget.putObject("spec").put("maxUnavailable", 1).put("unhealthyPodEvictionPolicy", "AlwaysAllow");
     budgetSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
     return Optional.of(budget);
   }

@@ -1,5 +1,7 @@
 package dev.metahooks.controllers.postgres;
 
+import java.util.List;
+
 /**
  * The fixed names of a cluster's children. None ends in {@code -config}, {@code -leader}, {@code -failover} or
  * {@code -sync}: those are the ConfigMaps Patroni keeps for its scope (the cluster's name), and they are not ours.
@@ -31,8 +33,28 @@ final class Names {
     return cluster + "-replication";
   }
 
+  /** Patroni's REST API credentials. */
+  static String restApiSecret(String cluster) {
+    return cluster + "-restapi";
+  }
+
+  /**
+   * An application user's Secret: {@code <n>.<user>}. Neither a cluster name nor a user name can contain a dot,
+   * so the name says which cluster and which user it is for, and it cannot be another cluster's Secret (the
+   * other Secrets' names have no dot).
+   */
   static String userSecret(String cluster, String user) {
-    return cluster + "-app-" + user;
+    return cluster + "." + user;
+  }
+
+  /** What Patroni's ConfigMaps of the cluster (its scope) are called; not children, removed on deletion. */
+  static List<String> patroniConfigMaps(String cluster) {
+    return List.of(cluster + "-config", cluster + "-leader", cluster + "-failover", cluster + "-sync");
+  }
+
+  /** The ServiceAccount, Role, RoleBinding and Job that remove Patroni's ConfigMaps once the pods are gone. */
+  static String cleanup(String cluster) {
+    return cluster + "-cleanup";
   }
 
   /** The ServiceAccount, Role and RoleBinding Patroni runs with. */

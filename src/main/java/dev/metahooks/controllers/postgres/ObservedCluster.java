@@ -33,12 +33,15 @@ final class ObservedCluster {
   private final String namespace;
   private final List<ObjectNode> children;
   private final List<ObjectNode> pods;
+  private final List<String> patroniConfigMaps;
 
-  private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods) {
+  private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
+      List<String> patroniConfigMaps) {
     this.name = name;
     this.namespace = namespace;
     this.children = children;
     this.pods = pods;
+    this.patroniConfigMaps = patroniConfigMaps;
   }
 
   /**
@@ -62,7 +65,14 @@ final class ObservedCluster {
         .filter(pod -> isDatabasePodOf(pod, request.name()))
         .sorted(Comparator.comparing(pod -> pod.path("metadata").path("name").asText()))
         .toList();
-    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods);
+    List<String> scopeConfigMaps = Names.patroniConfigMaps(request.name());
+    List<String> configMaps = request.related().entries("v1", "ConfigMap").stream()
+        .filter(entry -> entry.namespace().equals(namespace))
+        .map(ObjectMap.Entry::name)
+        .filter(scopeConfigMaps::contains)
+        .sorted()
+        .toList();
+    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps);
   }
 
   private static ObjectNode checkedType(ChildType type, ObjectMap.Entry entry) {
@@ -126,6 +136,11 @@ final class ObservedCluster {
   /** Database pods that are not being deleted, sorted by name. */
   List<ObjectNode> livePods() {
     return pods.stream().filter(pod -> !pod.path("metadata").has("deletionTimestamp")).toList();
+  }
+
+  /** The names of Patroni's ConfigMaps of this cluster that exist (related through the customize hook). */
+  List<String> patroniConfigMaps() {
+    return patroniConfigMaps;
   }
 
   /** Every database pod, including those being deleted. */

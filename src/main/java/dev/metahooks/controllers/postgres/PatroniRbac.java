@@ -14,18 +14,19 @@ final class PatroniRbac {
   private PatroniRbac() {}
 
   static List<ObjectNode> build(String cluster, String namespace) {
-    return List.of(serviceAccount(cluster), role(cluster), roleBinding(cluster, namespace));
+    return List.of(serviceAccount(Names.patroni(cluster), cluster, "patroni"), role(cluster),
+        roleBinding(Names.patroni(cluster), cluster, namespace, "patroni"));
   }
 
-  static ObjectNode serviceAccount(String cluster) {
+  /** A ServiceAccount of the cluster; the same name is used for its Role and RoleBinding. */
+  static ObjectNode serviceAccount(String name, String cluster, String component) {
     ObjectNode account = Json.object().put("apiVersion", "v1").put("kind", "ServiceAccount");
-    metadata(account, cluster);
+    metadata(account, name, cluster, component);
     return account;
   }
 
   static ObjectNode role(String cluster) {
-    ObjectNode role = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "Role");
-    metadata(role, cluster);
+    ObjectNode role = emptyRole(Names.patroni(cluster), cluster, "patroni");
     ArrayNode rules = role.putArray("rules");
     rule(rules, "configmaps", "create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
     rule(rules, "endpoints", "get");
@@ -33,22 +34,29 @@ final class PatroniRbac {
     return role;
   }
 
-  static ObjectNode roleBinding(String cluster, String namespace) {
+  static ObjectNode emptyRole(String name, String cluster, String component) {
+    ObjectNode role = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "Role");
+    metadata(role, name, cluster, component);
+    return role;
+  }
+
+  /** Binds the Role {@code name} to the ServiceAccount {@code name}. */
+  static ObjectNode roleBinding(String name, String cluster, String namespace, String component) {
     ObjectNode binding = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "RoleBinding");
-    metadata(binding, cluster);
+    metadata(binding, name, cluster, component);
     binding.putObject("roleRef")
         .put("apiGroup", "rbac.authorization.k8s.io")
         .put("kind", "Role")
-        .put("name", Names.patroni(cluster));
+        .put("name", name);
     binding.putArray("subjects").addObject()
         .put("kind", "ServiceAccount")
-        .put("name", Names.patroni(cluster))
+        .put("name", name)
         .put("namespace", namespace);
     return binding;
   }
 
-  private static void metadata(ObjectNode object, String cluster) {
-    object.putObject("metadata").put("name", Names.patroni(cluster)).set("labels", Labels.child(cluster, "patroni"));
+  private static void metadata(ObjectNode object, String name, String cluster, String component) {
+    object.putObject("metadata").put("name", name).set("labels", Labels.child(cluster, component));
   }
 
   private static void rule(ArrayNode rules, String resource, String... verbs) {

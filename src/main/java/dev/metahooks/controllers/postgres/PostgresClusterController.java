@@ -69,42 +69,60 @@ public final class PostgresClusterController {
 
   /**
    * Deletion: while {@code deletionProtection} (or {@code paused}) is on, the children are kept as they are and
-   * the finalizer stays; otherwise no children are desired (Metacontroller deletes them) and the finalizer goes
-   * once the StatefulSet is gone. Volumes follow {@code storage.retentionPolicy.whenDeleted}.
+   * the finalizer stays. Otherwise no children are desired (Metacontroller deletes them); once the StatefulSet and
+   * its pods are gone, a cleanup Job removes Patroni's ConfigMaps, and the finalizer goes only when none is left,
+   * so that a cluster created again under the same name bootstraps. Volumes follow
+   * {@code storage.retentionPolicy.whenDeleted}.
    */
   public static CompositeResponse finalize(CompositeRequest request, Sources sources) {
     ObservedCluster observed = ObservedCluster.of(request);
     SpecReader.Result read = SpecReader.read(request.parent());
     String blockedBy = read.spec().deletionProtection() ? "DeletionProtection" : read.spec().paused() ? "Paused" : "";
     boolean blocked = !blockedBy.isEmpty();
-    List<ObjectNode> children = blocked ? Preserved.all(observed.children()) : List.of();
+    boolean podsGone = observed.statefulSet().isEmpty() && observed.allPods().isEmpty();
+    List<ObjectNode> children;
+    if (blocked) {
+      children = Preserved.all(observed.children());
+    } else if (podsGone && !observed.patroniConfigMaps().isEmpty()) {
+      children = Cleanup.build(observed.name(), request.namespace(), read.spec().image(), observed.patroniConfigMaps());
+    } else {
+      children = List.of();
+    }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, read.spec(),
         read.problems(), blocked ? ClusterStatus.Mode.DELETION_BLOCKED : ClusterStatus.Mode.DELETING,
         Optional.empty(), false, blockedBy), sources.now());
-    boolean finalized = !blocked && observed.statefulSet().isEmpty();
+    boolean finalized = !blocked && podsGone && observed.patroniConfigMaps().isEmpty();
     return CompositeResponse.of(status, children).withFinalized(finalized);
   }
 
-  /** The database pods of the cluster, for status.primary and readiness. */
+  /**
+   * The database pods of the cluster (status.primary and readiness), and Patroni's ConfigMaps (removed on
+   * deletion); Patroni labels both with the scope label and {@code KUBERNETES_LABELS}.
+   */
   public static CustomizeResponse customize(CustomizeRequest request) {
+    return CustomizeResponse.of(
+        RelatedResourceRule.of("v1", "pods").inNamespace(request.namespace()).withLabelSelector(scopeSelector(request)),
+        RelatedResourceRule.of("v1", "configmaps").inNamespace(request.namespace()).withLabelSelector(scopeSelector(request)));
+  }
+
+  private static ObjectNode scopeSelector(CustomizeRequest request) {
     ObjectNode selector = Json.object();
     selector.putObject("matchLabels")
         .put(Labels.CLUSTER_NAME, request.name())
         .put(Labels.NAME, Labels.APP);
-    return CustomizeResponse.of(RelatedResourceRule.of("v1", "pods")
-        .inNamespace(request.namespace())
-        .withLabelSelector(selector));
+    return selector;
   }
 
   /** Every child a valid, unpaused spec asks for, in the order of {@link ObservedCluster#CHILD_TYPES}. */
   static List<ObjectNode> desired(String namespace, ClusterSpec spec, ObservedCluster observed, Sources sources) {
     String cluster = observed.name();
     List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace));
-    children.addAll(Secrets.build(cluster, namespace, spec, observed, sources));
+    List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, sources);
+    children.addAll(secrets);
     children.addAll(Services.build(cluster, spec));
     children.add(StatefulSets.build(cluster, spec));
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
-    UsersJobs.build(cluster, namespace, spec).ifPresent(children::add);
+    UsersJobs.build(cluster, namespace, spec, secrets).ifPresent(children::add);
     return children;
   }
 

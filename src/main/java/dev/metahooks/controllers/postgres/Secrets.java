@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
@@ -9,16 +10,23 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * The credentials: {@code <n>-superuser}, {@code <n>-replication} and {@code <n>-app-<user>} per user. A password
+ * The credentials: {@code <n>-superuser}, {@code <n>-replication}, {@code <n>-restapi} (Patroni's REST API) and
+ * {@code <n>.<user>} per user. An application user's Secret also holds the password's SCRAM-SHA-256 verifier
+ * (key {@value #VERIFIER}), computed with it from a random salt: the users Job sends only the verifier to
+ * PostgreSQL, and keeping it with the password keeps every answer a function of what is observed. A password
  * is generated once, when its Secret is not observed; afterwards the observed Secret is returned as it was
  * applied, so a password never changes behind anyone's back. Observed Secrets that the spec no longer asks for
  * (a user removed from the spec) are kept as well: the role still exists in the database.
  */
 final class Secrets {
   static final int PASSWORD_LENGTH = 32;
+  static final String VERIFIER = "verifier";
+  static final int SALT_LENGTH = 16;
+  static final String RESTAPI_USER = "patroni";
 
   private Secrets() {}
 
@@ -34,11 +42,18 @@ final class Secrets {
     secrets.add(observedOr(observed, Names.replicationSecret(cluster),
         () -> credentials(cluster, Names.replicationSecret(cluster), StatefulSets.REPLICATION_USER,
             password(sources, namespace, Names.replicationSecret(cluster)))));
+    wanted.add(Names.restApiSecret(cluster));
+    secrets.add(observedOr(observed, Names.restApiSecret(cluster),
+        () -> credentials(cluster, Names.restApiSecret(cluster), RESTAPI_USER,
+            password(sources, namespace, Names.restApiSecret(cluster)))));
     for (ClusterSpec.User user : spec.users()) {
       String name = Names.userSecret(cluster, user.name());
       wanted.add(name);
+      // A Secret of the earlier name scheme hands its password on, so that clients using it keep working.
       secrets.add(observedOr(observed, name,
-          () -> application(cluster, namespace, user, password(sources, namespace, name))));
+          () -> application(cluster, namespace, user, observed.secret(legacyUserSecret(cluster, user.name()))
+                  .flatMap(legacy -> value(legacy, "password")).orElseGet(() -> password(sources, namespace, name)),
+              sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
     }
     for (ObjectNode secret : observed.children("v1", "Secret")) {
       if (!wanted.contains(ObservedCluster.nameOf(secret))) {
@@ -47,6 +62,16 @@ final class Secrets {
     }
     secrets.sort(Comparator.comparing(ObservedCluster::nameOf));
     return secrets;
+  }
+
+  /** An application user's Secret as day 1 first named it; kept when observed, never created. */
+  static String legacyUserSecret(String cluster, String user) {
+    return cluster + "-app-" + user;
+  }
+
+  /** The Secrets every cluster has, whatever its users. */
+  static Set<String> clusterSecretNames(String cluster) {
+    return Set.of(Names.superuserSecret(cluster), Names.replicationSecret(cluster), Names.restApiSecret(cluster));
   }
 
   private static ObjectNode observedOr(ObservedCluster observed, String name, java.util.function.Supplier<ObjectNode> create) {
@@ -67,7 +92,7 @@ final class Secrets {
   }
 
   /** An application user's Secret, with everything a client needs to connect to the primary. */
-  static ObjectNode application(String cluster, String namespace, ClusterSpec.User user, String password) {
+  static ObjectNode application(String cluster, String namespace, ClusterSpec.User user, String password, byte[] salt) {
     String host = Names.serviceHost(Names.primaryService(cluster), namespace);
     String port = String.valueOf(StatefulSets.POSTGRES_PORT);
     String dbname = user.databases().isEmpty() ? "postgres" : user.databases().get(0);
@@ -75,6 +100,7 @@ final class Secrets {
     ObjectNode data = secret.putObject("data");
     put(data, "username", user.name());
     put(data, "password", password);
+    put(data, VERIFIER, Scram.verifier(password, salt));
     put(data, "host", host);
     put(data, "port", port);
     put(data, "dbname", dbname);
@@ -91,6 +117,19 @@ final class Secrets {
     secret.putObject("metadata").put("name", name).set("labels", Labels.child(cluster, "credentials"));
     secret.put("type", "Opaque");
     return secret;
+  }
+
+  /** A key of a Secret's {@code data}, decoded; empty when absent or unreadable. */
+  static Optional<String> value(JsonNode secret, String key) {
+    JsonNode value = secret.path("data").path(key);
+    if (!value.isTextual()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new String(Base64.getDecoder().decode(value.asText()), StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   private static void put(ObjectNode data, String key, String value) {

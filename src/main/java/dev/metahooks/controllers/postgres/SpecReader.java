@@ -33,11 +33,31 @@ public final class SpecReader {
   public static final List<String> RESERVED_USERS = List.of("postgres", "standby", "admin", "zalandos", "public", "none");
   public static final List<String> RESERVED_DATABASES = List.of("postgres", "template0", "template1");
   public static final List<String> USER_OPTIONS = List.of("CREATEDB", "CREATEROLE");
-  /** Settings that Patroni and Spilo own (addresses, paths, replication, TLS) or that belong to day 2 (archiving). */
+  /**
+   * Settings Patroni and Spilo own (addresses, paths, replication, recovery, TLS, Patroni's synchronous mode) or
+   * that belong to day 2 (archiving), and settings that would leak secrets.
+   */
   public static final List<String> RESERVED_PARAMETERS = List.of(
-      "archive_command", "archive_mode", "cluster_name", "config_file", "data_directory", "hba_file", "hot_standby",
-      "ident_file", "listen_addresses", "port", "restore_command", "ssl", "ssl_ca_file", "ssl_cert_file",
-      "ssl_crl_file", "ssl_key_file", "unix_socket_directories");
+      "archive_cleanup_command", "archive_command", "archive_mode", "cluster_name", "config_file", "data_directory",
+      "hba_file", "hot_standby", "ident_file", "listen_addresses", "pg_stat_statements.track_utility", "port",
+      "primary_conninfo", "primary_slot_name", "promote_trigger_file", "recovery_end_command",
+      "recovery_target", "recovery_target_action", "recovery_target_inclusive", "recovery_target_lsn",
+      "recovery_target_name", "recovery_target_time", "recovery_target_timeline", "recovery_target_xid",
+      "restore_command", "ssl", "ssl_ca_file", "ssl_cert_file", "ssl_crl_file", "ssl_key_file",
+      "synchronous_standby_names", "unix_socket_directories");
+  /** Why a reserved setting is refused, when it is not simply Patroni's or Spilo's. */
+  static final Map<String, String> RESERVED_BECAUSE = Map.of(
+      "pg_stat_statements.track_utility", "would record every utility statement, password changes included, in "
+          + "pg_stat_statements (Spilo keeps it off)");
+  /** wal_level values that keep replication and Patroni working (minimal stops PostgreSQL starting under Patroni). */
+  static final List<String> WAL_LEVELS = List.of("replica", "logical", "hot_standby", "archive");
+  /** The smallest memory limit with which Spilo starts Patroni and PostgreSQL. */
+  public static final String MIN_MEMORY_LIMIT = "256Mi";
+  /** The memory limit when none is given (or the memory request, if larger): Spilo sizes PostgreSQL from it. */
+  public static final String DEFAULT_MEMORY_LIMIT = "512Mi";
+  /** The first PostgreSQL version where CREATEROLE no longer lets a role make itself superuser. */
+  public static final int CREATEROLE_SAFE_FROM = 16;
+  static final Pattern LIBRARY_LIST = Pattern.compile("[A-Za-z0-9_.$-]+(\\s*,\\s*[A-Za-z0-9_.$-]+)*");
 
   static final Pattern CLUSTER_NAME = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
   static final Pattern USER_NAME = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
@@ -75,15 +95,16 @@ public final class SpecReader {
 
   private ClusterSpec spec(JsonNode node) {
     ObjectNode spec = object(node, "spec");
+    int version = integer(spec, "postgresVersion", "spec.postgresVersion", ClusterSpec.DEFAULT_VERSION, 13, 17);
     return new ClusterSpec(
-        integer(spec, "postgresVersion", "spec.postgresVersion", ClusterSpec.DEFAULT_VERSION, 13, 17),
+        version,
         string(spec, "image", "spec.image", ClusterSpec.DEFAULT_IMAGE, IMAGE, 512),
         integer(spec, "instances", "spec.instances", 1, 0, 16),
         bool(spec, "paused", "spec.paused", false, true),
         resources(spec.get("resources")),
         storage(object(spec.get("storage"), "spec.storage")),
         parameters(object(object(spec.get("postgresql"), "spec.postgresql").get("parameters"), "spec.postgresql.parameters")),
-        users(spec.get("users")),
+        users(spec.get("users"), version),
         availability(object(spec.get("availability"), "spec.availability")),
         services(object(spec.get("services"), "spec.services")),
         bool(spec, "deletionProtection", "spec.deletionProtection", false, true));
@@ -93,6 +114,7 @@ public final class SpecReader {
     ObjectNode resources = Json.object();
     if (node == null || node.isNull()) {
       resources.putObject("requests").put("cpu", "100m").put("memory", "256Mi");
+      resources.putObject("limits").put("memory", DEFAULT_MEMORY_LIMIT);
       return resources;
     }
     ObjectNode given = object(node, "spec.resources");
@@ -113,7 +135,29 @@ public final class SpecReader {
         }
       });
     }
+    memoryLimit(resources);
     return resources;
+  }
+
+  /**
+   * Spilo sizes shared_buffers and max_connections from the memory limit, or from the node's memory without one:
+   * a limit is always set (the default, or the request when that is larger), and one too small to start is refused.
+   */
+  private void memoryLimit(ObjectNode resources) {
+    String request = resources.path("requests").path("memory").asText(null);
+    String limit = resources.path("limits").path("memory").asText(null);
+    if (limit == null) {
+      boolean requestLarger = request != null && Quantities.valid(request)
+          && Quantities.bytes(request).compareTo(Quantities.bytes(DEFAULT_MEMORY_LIMIT)) > 0;
+      resources.withObject("/limits").put("memory", requestLarger ? request : DEFAULT_MEMORY_LIMIT);
+      return;
+    }
+    if (Quantities.bytes(limit).compareTo(Quantities.bytes(MIN_MEMORY_LIMIT)) < 0) {
+      problem("spec.resources.limits.memory", "must be at least " + MIN_MEMORY_LIMIT
+          + ": Patroni and PostgreSQL do not start with less");
+    } else if (request != null && Quantities.bytes(request).compareTo(Quantities.bytes(limit)) > 0) {
+      problem("spec.resources.requests.memory", "must not be more than limits.memory (" + limit + ")");
+    }
   }
 
   private ClusterSpec.Storage storage(ObjectNode storage) {
@@ -143,11 +187,15 @@ public final class SpecReader {
       if (!PARAMETER_NAME.matcher(name).matches() || name.length() > 63) {
         problem(path, "is not a PostgreSQL setting name");
       } else if (RESERVED_PARAMETERS.contains(name)) {
-        problem(path, "is managed by Patroni and Spilo and cannot be set here");
+        problem(path, "cannot be set here: it " + RESERVED_BECAUSE.getOrDefault(name, "is managed by Patroni and Spilo"));
       } else if (!value.isTextual()) {
         problem(path, "must be a string (quote numbers and booleans)");
       } else if (value.asText().length() > 4096) {
         problem(path, "must be at most 4096 characters");
+      } else if (name.equals("wal_level") && !WAL_LEVELS.contains(value.asText())) {
+        problem(path, "must be replica or logical: streaming replicas and Patroni need at least replica");
+      } else if (name.equals("shared_preload_libraries") && !LIBRARY_LIST.matcher(value.asText()).matches()) {
+        problem(path, "must be a comma-separated list of library names (they are added to Spilo's own)");
       } else {
         out.put(name, value.asText());
       }
@@ -155,7 +203,7 @@ public final class SpecReader {
     return Collections.unmodifiableMap(out);
   }
 
-  private List<ClusterSpec.User> users(JsonNode node) {
+  private List<ClusterSpec.User> users(JsonNode node, int version) {
     if (node == null || node.isNull()) {
       return List.of();
     }
@@ -202,7 +250,23 @@ public final class SpecReader {
           problem(path + ".options[" + o + "]", "must be one of " + String.join(", ", USER_OPTIONS) + " (LOGIN is implied)");
         }
       }
-      users.add(new ClusterSpec.User(name, databases, options));
+      if (options.contains("CREATEROLE") && version < CREATEROLE_SAFE_FROM) {
+        problem(path + ".options", "CREATEROLE is refused below PostgreSQL " + CREATEROLE_SAFE_FROM
+            + ": on " + version + " a CREATEROLE role can grant itself pg_execute_server_program and so become superuser");
+      }
+      List<String> connect = stringList(user.get("connect"), path + ".connect", DATABASE_NAME, MAX_DATABASES);
+      users.add(new ClusterSpec.User(name, databases, options, connect));
+    }
+    for (int i = 0; i < users.size(); i++) {
+      ClusterSpec.User user = users.get(i);
+      for (int c = 0; c < user.connect().size(); c++) {
+        String database = user.connect().get(c);
+        String owner = databaseOwners.get(database);
+        if (owner == null || owner.equals(user.name())) {
+          problem("spec.users[" + i + "].connect[" + c + "]", "\"" + database
+              + "\" is not a database of another user of this cluster");
+        }
+      }
     }
     return List.copyOf(users);
   }

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -21,6 +24,17 @@ final class StatefulSets {
   static final int PATRONI_PORT = 8008;
   static final String SUPERUSER = "postgres";
   static final String REPLICATION_USER = "standby";
+  /**
+   * Spilo's own shared_preload_libraries for PostgreSQL 13 to 17 (configure_spilo.py's template and
+   * spilo_commons.py's extensions); a list given in the spec is added to it, never put in its place.
+   */
+  static final List<String> SPILO_PRELOAD_LIBRARIES = List.of(
+      "bg_mon", "pg_stat_statements", "pgextwlist", "pg_auth_mon", "set_user", "timescaledb", "pg_cron", "pg_stat_kcache");
+  /**
+   * Holds the REST API password for the Kubernetes reference {@code $(...)} in SPILO_CONFIGURATION; no Spilo
+   * placeholder is called so, and Spilo's runit script keeps it from Patroni's environment.
+   */
+  static final String RESTAPI_PASSWORD_VARIABLE = "METAHOOKS_RESTAPI_PASSWORD";
 
   private StatefulSets() {}
 
@@ -58,6 +72,7 @@ final class StatefulSets {
     pod.put("serviceAccountName", Names.patroni(cluster));
     // Patroni needs time to stop PostgreSQL cleanly and hand over the leader key.
     pod.put("terminationGracePeriodSeconds", 300);
+    pod.set("securityContext", PodSecurity.pod());
     affinity(cluster, spec.availability()).ifPresent(affinity -> pod.set("affinity", affinity));
     pod.putArray("containers").add(container(cluster, spec));
     // PostgreSQL's shared memory needs more than the runtime's default 64 MiB /dev/shm.
@@ -101,6 +116,7 @@ final class StatefulSets {
     ports.addObject().put("name", "patroni").put("containerPort", PATRONI_PORT);
     container.set("env", env(cluster, spec));
     container.set("resources", spec.resources().deepCopy());
+    container.set("securityContext", PodSecurity.container());
     ArrayNode mounts = container.putArray("volumeMounts");
     mounts.addObject().put("name", DATA_VOLUME).put("mountPath", DATA_PATH);
     mounts.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
@@ -121,6 +137,8 @@ final class StatefulSets {
     value(env, "KUBERNETES_USE_CONFIGMAPS", "true");
     value(env, "KUBERNETES_SCOPE_LABEL", Labels.CLUSTER_NAME);
     value(env, "KUBERNETES_ROLE_LABEL", Labels.ROLE);
+    value(env, "KUBERNETES_LEADER_LABEL_VALUE", Labels.LEADER);
+    value(env, "KUBERNETES_STANDBY_LEADER_LABEL_VALUE", Labels.LEADER);
     value(env, "KUBERNETES_LABELS", "{\"" + Labels.NAME + "\":\"" + Labels.APP + "\"}");
     value(env, "PGUSER_SUPERUSER", SUPERUSER);
     secret(env, "PGPASSWORD_SUPERUSER", Names.superuserSecret(cluster));
@@ -128,28 +146,54 @@ final class StatefulSets {
     secret(env, "PGPASSWORD_STANDBY", Names.replicationSecret(cluster));
     field(env, "POD_IP", "status.podIP");
     field(env, "POD_NAMESPACE", "metadata.namespace");
-    if (!spec.parameters().isEmpty()) {
-      value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters()));
-    }
+    // Declared before SPILO_CONFIGURATION, which refers to it.
+    env.addObject().put("name", RESTAPI_PASSWORD_VARIABLE).putObject("valueFrom").putObject("secretKeyRef")
+        .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters()));
     return env;
   }
 
   /**
-   * Patroni configuration that Spilo merges over its own: the parameters go to the local configuration (applied
-   * on every start, so a change rolls the pods) and to the bootstrap DCS configuration, where settings that
-   * Patroni keeps cluster-wide (max_connections and the like) take effect when the cluster is created.
+   * Patroni configuration that Spilo merges over its own. {@code restapi.authentication}: Patroni asks for these
+   * credentials on every unsafe REST call (PATCH /config, POST /switchover, ...); the password comes from the
+   * {@code <n>-restapi} Secret through a variable reference that the kubelet expands. The parameters go to the
+   * local configuration (applied on every start, so a change rolls the pods) and to the bootstrap DCS
+   * configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect when
+   * the cluster is created. Every {@code $} of a value is doubled, so that no value can refer to a variable.
    */
   static String spiloConfiguration(Map<String, String> parameters) {
     ObjectNode values = Json.object();
-    parameters.forEach(values::put);
+    parameters.forEach((name, value) -> values.put(name, escapeReferences(
+        name.equals("shared_preload_libraries") ? preloadLibraries(value) : value)));
     ObjectNode config = Json.object();
-    config.putObject("bootstrap").putObject("dcs").putObject("postgresql").set("parameters", values.deepCopy());
-    config.putObject("postgresql").set("parameters", values);
+    if (!values.isEmpty()) {
+      config.putObject("bootstrap").putObject("dcs").putObject("postgresql").set("parameters", values.deepCopy());
+      config.putObject("postgresql").set("parameters", values);
+    }
+    config.putObject("restapi").putObject("authentication")
+        .put("username", Secrets.RESTAPI_USER)
+        .put("password", "$(" + RESTAPI_PASSWORD_VARIABLE + ")");
     try {
       return Json.MAPPER.writeValueAsString(config);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write Spilo configuration", e);
     }
+  }
+
+  /** Spilo's libraries first, then the spec's that are not among them. */
+  static String preloadLibraries(String given) {
+    Set<String> libraries = new LinkedHashSet<>(SPILO_PRELOAD_LIBRARIES);
+    for (String library : given.split(",")) {
+      if (!library.isBlank()) {
+        libraries.add(library.strip());
+      }
+    }
+    return String.join(",", libraries);
+  }
+
+  /** Kubernetes expands {@code $(NAME)} in env values and reduces {@code $$} to {@code $}. */
+  private static String escapeReferences(String value) {
+    return value.replace("$", "$$");
   }
 
   private static ObjectNode dataVolumeClaim(String cluster, ClusterSpec.Storage storage) {

@@ -8,107 +8,174 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Job {@code <n>-users-<hash>}: idempotent SQL that creates or alters the application roles and their databases,
  * run with psql from the cluster's image against {@code <n>-rw} as the superuser. The name carries a hash of the
- * users spec, so a change runs a new Job (Jobs are OnDelete children: a Job never changes once created), and
- * deleting the Job runs it again. Removed users are not dropped: their roles may own data.
+ * users spec and of each user's credentials (the password's verifier), so a change of either runs a new Job
+ * (Jobs are OnDelete children: a Job never changes once created), and deleting the Job runs it again.
+ *
+ * <p>What the SQL guarantees: no password in the SQL text (only SCRAM-SHA-256 verifiers, and the session logs
+ * no statement and tracks no utility statement); each role carries a comment that marks it as the cluster's;
+ * a marked role no longer in the spec becomes NOLOGIN (never dropped: it may own data); each database the spec
+ * lists can be connected to by its owner and by the users that list it in {@code connect}, nobody else but the
+ * superuser.
  */
 final class UsersJobs {
   static final String CONTAINER = "psql";
+  /** The comment that marks a role as an application user of the cluster. */
+  static final String MARKER = "application user managed by metahooks.dev PostgresCluster";
 
   private UsersJobs() {}
 
-  /** The Job, when there are users and pods to run it against. */
-  static Optional<ObjectNode> build(String cluster, String namespace, ClusterSpec spec) {
-    if (spec.users().isEmpty() || spec.instances() == 0) {
+  /**
+   * The Job, when there are pods to run it against and users to apply: the spec's, or users removed from it
+   * whose Secrets are still there (their roles must become NOLOGIN).
+   *
+   * @param secrets the Secrets this answer renders (the users' verifiers are read from them)
+   */
+  static Optional<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, List<ObjectNode> secrets) {
+    boolean removedUsers = secrets.stream().map(ObservedCluster::nameOf)
+        .anyMatch(name -> !Secrets.clusterSecretNames(cluster).contains(name));
+    if (spec.instances() == 0 || (spec.users().isEmpty() && !removedUsers)) {
       return Optional.empty();
     }
-    ObjectNode job = Json.object().put("apiVersion", "batch/v1").put("kind", "Job");
-    job.putObject("metadata").put("name", Names.usersJob(cluster, hash(spec.users())))
-        .set("labels", Labels.child(cluster, "users"));
-    ObjectNode jobSpec = job.putObject("spec").put("backoffLimit", 6);
-    ObjectNode template = jobSpec.putObject("template");
-    // Not the database pods' labels: Services, the StatefulSet and Patroni must never select this pod.
-    template.putObject("metadata").putObject("labels")
-        .put(Labels.INSTANCE, cluster)
-        .put(Labels.MANAGED_BY, Labels.MANAGER)
-        .put(Labels.COMPONENT, "users");
-    ObjectNode podSpec = template.putObject("spec")
-        .put("restartPolicy", "Never")
-        .put("automountServiceAccountToken", false);
-    ObjectNode container = podSpec.putArray("containers").addObject()
-        .put("name", CONTAINER)
-        .put("image", spec.image())
-        .put("imagePullPolicy", "IfNotPresent");
-    ArrayNode command = container.putArray("command");
-    command.add("/bin/sh").add("-c").add(script(cluster, namespace, spec.users())).add("users").add(sql(spec.users()));
-    ArrayNode env = container.putArray("env");
-    secretEnv(env, "PGPASSWORD", Names.superuserSecret(cluster));
-    for (int i = 0; i < spec.users().size(); i++) {
-      secretEnv(env, passwordVariable(i), Names.userSecret(cluster, spec.users().get(i).name()));
-    }
+    List<ClusterSpec.User> users = spec.users();
+    ObjectNode job = Jobs.job(Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets))), cluster, "users");
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("automountServiceAccountToken", false);
+    ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
+    container.putArray("command").add("/bin/sh").add("-c").add(script(users.size())).add("users").add(sql(users));
+    container.set("env", env(cluster, namespace, users));
     return Optional.of(job);
   }
 
   /**
-   * Waits for the primary, then feeds the SQL ($1) to psql; passwords reach psql as variables from the
-   * environment (filled from the Secrets), never inside the SQL text.
+   * libpq's connection settings, then the superuser's password and each user's verifier from the Secrets. The
+   * connection is entirely in the environment, so pg_isready and psql connect the same way: as the superuser,
+   * with TLS (Spilo refuses connections without it).
    */
-  static String script(String cluster, String namespace, List<ClusterSpec.User> users) {
-    String host = Names.serviceHost(Names.primaryService(cluster), namespace);
-    StringBuilder script = new StringBuilder()
-        .append("set -eu\n")
-        .append("for attempt in $(seq 1 60); do pg_isready -q -h ").append(host).append(" -p ")
-        .append(StatefulSets.POSTGRES_PORT).append(" && break; sleep 5; done\n")
-        .append("printf '%s\\n' \"$1\" | psql -X -q -v ON_ERROR_STOP=1");
+  static ArrayNode env(String cluster, String namespace, List<ClusterSpec.User> users) {
+    ArrayNode env = Json.MAPPER.createArrayNode();
+    env.addObject().put("name", "PGHOST").put("value", Names.serviceHost(Names.primaryService(cluster), namespace));
+    env.addObject().put("name", "PGPORT").put("value", String.valueOf(StatefulSets.POSTGRES_PORT));
+    env.addObject().put("name", "PGUSER").put("value", StatefulSets.SUPERUSER);
+    env.addObject().put("name", "PGDATABASE").put("value", "postgres");
+    env.addObject().put("name", "PGSSLMODE").put("value", "require");
+    env.addObject().put("name", "PGCONNECT_TIMEOUT").put("value", "10");
+    env.addObject().put("name", "PGAPPNAME").put("value", cluster + "-users");
+    secretEnv(env, "PGPASSWORD", Names.superuserSecret(cluster), "password");
     for (int i = 0; i < users.size(); i++) {
-      script.append(" -v \"").append(passwordVariable(i).toLowerCase()).append("=$").append(passwordVariable(i)).append('"');
+      secretEnv(env, verifierVariable(i), Names.userSecret(cluster, users.get(i).name()), Secrets.VERIFIER);
     }
-    script.append(" \"host=").append(host).append(" port=").append(StatefulSets.POSTGRES_PORT)
-        .append(" dbname=postgres user=").append(StatefulSets.SUPERUSER).append(" sslmode=require connect_timeout=10\"\n");
-    return script.toString();
+    return env;
   }
 
-  /**
-   * The SQL: every statement can run again with the same result. Statement logging is off for the session, so
-   * that passwords do not reach the server log (Spilo logs DDL).
-   */
+  /** Waits for the primary, then feeds the SQL ($1) to psql; the verifiers reach psql as variables. */
+  static String script(int users) {
+    StringBuilder script = new StringBuilder()
+        .append("set -eu\n")
+        .append("for attempt in $(seq 1 60); do pg_isready -q && break; sleep 5; done\n")
+        .append("printf '%s\\n' \"$1\" | psql -X -q -v ON_ERROR_STOP=1");
+    for (int i = 0; i < users; i++) {
+      script.append(" -v \"").append(verifierVariable(i).toLowerCase()).append("=$").append(verifierVariable(i)).append('"');
+    }
+    return script.append('\n').toString();
+  }
+
+  /** The SQL: every statement can run again with the same result. */
   static String sql(List<ClusterSpec.User> users) {
+    // Nothing of this session reaches the server log or pg_stat_statements (the settings need the superuser).
     StringBuilder sql = new StringBuilder()
         .append("SET log_statement = 'none';\n")
-        .append("SET log_min_duration_statement = -1;\n");
+        .append("SET log_min_duration_statement = -1;\n")
+        .append("SET log_min_error_statement = 'panic';\n")
+        .append("SET pg_stat_statements.track_utility = off;\n");
     for (int i = 0; i < users.size(); i++) {
       ClusterSpec.User user = users.get(i);
       String role = user.name();
       sql.append("SELECT format('CREATE ROLE %I', '").append(role)
           .append("') WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = '").append(role)
           .append("') \\gexec\n");
-      sql.append("ALTER ROLE \"").append(role).append("\" WITH LOGIN NOSUPERUSER NOREPLICATION ")
+      sql.append("ALTER ROLE \"").append(role).append("\" WITH LOGIN NOSUPERUSER NOREPLICATION NOBYPASSRLS ")
           .append(user.options().contains("CREATEDB") ? "CREATEDB" : "NOCREATEDB").append(' ')
           .append(user.options().contains("CREATEROLE") ? "CREATEROLE" : "NOCREATEROLE")
-          .append(" PASSWORD :'").append(passwordVariable(i).toLowerCase()).append("';\n");
+          .append(" PASSWORD :'").append(verifierVariable(i).toLowerCase()).append("';\n");
+      sql.append("COMMENT ON ROLE \"").append(role).append("\" IS '").append(MARKER).append("';\n");
       for (String database : user.databases()) {
         sql.append("SELECT format('CREATE DATABASE %I OWNER %I', '").append(database).append("', '").append(role)
             .append("') WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = '").append(database)
             .append("') \\gexec\n");
         sql.append("ALTER DATABASE \"").append(database).append("\" OWNER TO \"").append(role).append("\";\n");
+        sql.append("REVOKE CONNECT ON DATABASE \"").append(database).append("\" FROM PUBLIC;\n");
       }
     }
+    // Once every role exists: who else may connect to each database.
+    for (ClusterSpec.User owner : users) {
+      for (String database : owner.databases()) {
+        List<String> allowed = users.stream().filter(u -> u.connect().contains(database)).map(ClusterSpec.User::name).toList();
+        sql.append("SELECT format('REVOKE CONNECT ON DATABASE %I FROM %I', '").append(database)
+            .append("', rolname) FROM (").append(markedRoles()).append(") marked WHERE rolname <> ALL (")
+            .append(array(concat(owner.name(), allowed))).append(") \\gexec\n");
+        for (String user : allowed) {
+          sql.append("GRANT CONNECT ON DATABASE \"").append(database).append("\" TO \"").append(user).append("\";\n");
+        }
+      }
+    }
+    sql.append("SELECT format('ALTER ROLE %I NOLOGIN', rolname) FROM (").append(markedRoles())
+        .append(") marked WHERE rolcanlogin AND rolname <> ALL (")
+        .append(array(users.stream().map(ClusterSpec.User::name).toList())).append(") \\gexec\n");
     return sql.toString();
   }
 
-  /** A short hash of the users spec, independent of the order users, databases and options are listed in. */
-  static String hash(List<ClusterSpec.User> users) {
+  /** The roles that carry {@link #MARKER}. */
+  private static String markedRoles() {
+    return "SELECT r.rolname, r.rolcanlogin FROM pg_catalog.pg_roles r JOIN pg_catalog.pg_shdescription d"
+        + " ON d.objoid = r.oid AND d.classoid = 'pg_catalog.pg_authid'::pg_catalog.regclass WHERE d.description = '"
+        + MARKER + "'";
+  }
+
+  private static List<String> concat(String first, List<String> rest) {
+    return Stream.concat(Stream.of(first), rest.stream()).toList();
+  }
+
+  /** A text[] literal; the names are validated identifiers without quotes. */
+  private static String array(List<String> names) {
+    return names.stream().map(n -> "'" + n + "'").collect(Collectors.joining(", ", "ARRAY[", "]::text[]"));
+  }
+
+  /** Each user's credential identity: the verifier in its rendered Secret (the password if it has none). */
+  static Map<String, String> credentials(String cluster, List<ClusterSpec.User> users, List<ObjectNode> secrets) {
+    Map<String, String> credentials = new LinkedHashMap<>();
+    for (ClusterSpec.User user : users) {
+      String name = Names.userSecret(cluster, user.name());
+      secrets.stream().filter(s -> ObservedCluster.nameOf(s).equals(name)).findFirst()
+          .flatMap(s -> Secrets.value(s, Secrets.VERIFIER).or(() -> Secrets.value(s, "password")))
+          .ifPresent(identity -> credentials.put(user.name(), identity));
+    }
+    return credentials;
+  }
+
+  /**
+   * A short hash of the users spec and the credentials, independent of the order users, databases and options
+   * are listed in. The credentials go in only through the hash: the Job's name says nothing about them.
+   */
+  static String hash(List<ClusterSpec.User> users, Map<String, String> credentials) {
     ArrayNode canonical = Json.MAPPER.createArrayNode();
     users.stream().sorted(Comparator.comparing(ClusterSpec.User::name)).forEach(user -> {
       ObjectNode entry = canonical.addObject().put("name", user.name());
-      new TreeSet<>(user.databases()).forEach(entry.putArray("databases")::add);
-      new TreeSet<>(user.options()).forEach(entry.putArray("options")::add);
+      sorted(user.databases()).forEach(entry.putArray("databases")::add);
+      sorted(user.options()).forEach(entry.putArray("options")::add);
+      sorted(user.connect()).forEach(entry.putArray("connect")::add);
+      entry.put("credentials", credentials.getOrDefault(user.name(), ""));
     });
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
@@ -118,12 +185,16 @@ final class UsersJobs {
     }
   }
 
-  private static String passwordVariable(int index) {
-    return "PASSWORD_" + (index + 1);
+  private static Set<String> sorted(List<String> items) {
+    return new TreeSet<>(items);
   }
 
-  private static void secretEnv(ArrayNode env, String name, String secretName) {
+  private static String verifierVariable(int index) {
+    return "VERIFIER_" + (index + 1);
+  }
+
+  private static void secretEnv(ArrayNode env, String name, String secretName, String key) {
     env.addObject().put("name", name).putObject("valueFrom").putObject("secretKeyRef")
-        .put("name", secretName).put("key", "password");
+        .put("name", secretName).put("key", key);
   }
 }

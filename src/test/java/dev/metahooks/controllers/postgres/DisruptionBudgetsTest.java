@@ -15,6 +15,8 @@ class DisruptionBudgetsTest {
     var budget = DisruptionBudgets.build("pg", spec(s -> s.put("instances", 2))).orElseThrow();
     KubeSchema.assertValid(budget);
     assertThat(budget.at("/spec/maxUnavailable").asInt()).isEqualTo(1);
+    // A pod that is not ready never blocks draining its node.
+    assertThat(budget.at("/spec/unhealthyPodEvictionPolicy").asText()).isEqualTo("AlwaysAllow");
     assertThat(budget.at("/spec/selector/matchLabels/app.kubernetes.io~1instance").asText()).isEqualTo("pg");
   }
 }

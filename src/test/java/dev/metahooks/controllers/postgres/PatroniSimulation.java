@@ -2,6 +2,7 @@ package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.emulator.Cluster;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,11 +17,21 @@ import java.util.TreeMap;
  * {@code master} while it lives; without a leader, a ready replica takes over (failover), or else the lowest
  * ordinal bootstraps the cluster; every other running pod is {@code replica}. Pods that are not running yet
  * get no label.
+ *
+ * <p>Patroni's DCS as well: bootstrapping writes the ConfigMaps {@code <scope>-config} (with the
+ * {@code initialize} key, the new system's id) and {@code <scope>-leader}, and marks the data volume of every
+ * member with that id. As real Patroni does, a pod never bootstraps while {@code initialize} is set, unless its
+ * own volume holds that system: a cluster created again over leftover ConfigMaps waits for a leader forever.
+ * The cleanup Job's effect is simulated too: while a Job labelled {@code component: cleanup} exists, the
+ * ConfigMaps named in its arguments are deleted (what its script does through the API server).
  */
 final class PatroniSimulation {
   private PatroniSimulation() {}
 
+  static final String SYSTEM = "patroni-simulation/system-id";
+
   static void step(Cluster cluster) {
+    runCleanupJobs(cluster);
     Map<String, List<ObjectNode>> scopes = new TreeMap<>();
     for (ObjectNode pod : cluster.list("v1", "Pod")) {
       JsonNode labels = pod.path("metadata").path("labels");
@@ -35,15 +46,85 @@ final class PatroniSimulation {
 
   private static void label(Cluster cluster, List<ObjectNode> members) {
     members.sort(Comparator.comparing(PatroniSimulation::ordinal).thenComparing(PatroniSimulation::name));
+    String namespace = members.get(0).path("metadata").path("namespace").asText();
+    String scope = members.get(0).path("metadata").path("labels").path(Labels.CLUSTER_NAME).asText();
+    String initialized = cluster.find("v1", "ConfigMap", namespace, scope + "-config")
+        .map(c -> c.path("metadata").path("annotations").path("initialize").asText("")).orElse("");
     Optional<ObjectNode> leader = members.stream().filter(pod -> Labels.LEADER.equals(role(pod))).findFirst()
         .or(() -> members.stream().filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod))
             .findFirst())
-        .or(() -> members.stream().findFirst());
+        .or(() -> members.stream().filter(pod -> initialized.isEmpty() || initialized.equals(system(cluster, pod)))
+            .findFirst());
+    if (leader.isEmpty()) {
+      return;
+    }
+    String system = initialized.isEmpty() ? "system-" + leader.get().path("metadata").path("uid").asText() : initialized;
+    if (initialized.isEmpty()) {
+      dcs(cluster, namespace, scope, "config");
+    }
+    ObjectNode lock = dcs(cluster, namespace, scope, "leader");
+    if (!name(leader.get()).equals(lock.path("metadata").path("annotations").path("leader").asText())) {
+      lock.withObjectProperty("metadata").withObjectProperty("annotations").put("leader", name(leader.get()));
+      cluster.update(lock);
+    }
+    cluster.find("v1", "ConfigMap", namespace, scope + "-config").ifPresent(config -> {
+      if (!system.equals(config.path("metadata").path("annotations").path("initialize").asText())) {
+        config.withObjectProperty("metadata").withObjectProperty("annotations").put("initialize", system);
+        cluster.update(config);
+      }
+    });
+    for (ObjectNode pod : members) {
+      markVolume(cluster, pod, system);
+    }
     for (ObjectNode pod : members) {
       String wanted = leader.map(l -> name(l).equals(name(pod))).orElse(false) ? Labels.LEADER : Labels.REPLICA;
       if (!wanted.equals(role(pod))) {
         ((ObjectNode) pod.get("metadata")).withObjectProperty("labels").put(Labels.ROLE, wanted);
         cluster.update(pod);
+      }
+    }
+  }
+
+  /** Patroni's ConfigMap {@code <scope>-<suffix>}, created with its labels when missing. */
+  private static ObjectNode dcs(Cluster cluster, String namespace, String scope, String suffix) {
+    return cluster.find("v1", "ConfigMap", namespace, scope + "-" + suffix).orElseGet(() -> {
+      ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
+      configMap.putObject("metadata").put("name", scope + "-" + suffix).put("namespace", namespace)
+          .putObject("labels").put(Labels.CLUSTER_NAME, scope).put(Labels.NAME, Labels.APP);
+      return cluster.create(configMap);
+    });
+  }
+
+  /** The system id the pod's data volume holds, or empty. */
+  private static String system(Cluster cluster, JsonNode pod) {
+    return claim(cluster, pod).map(c -> c.path("metadata").path("annotations").path(SYSTEM).asText("")).orElse("");
+  }
+
+  private static void markVolume(Cluster cluster, JsonNode pod, String system) {
+    claim(cluster, pod).filter(c -> !system.equals(c.path("metadata").path("annotations").path(SYSTEM).asText()))
+        .ifPresent(c -> {
+          c.withObjectProperty("metadata").withObjectProperty("annotations").put(SYSTEM, system);
+          cluster.update(c);
+        });
+  }
+
+  private static Optional<ObjectNode> claim(Cluster cluster, JsonNode pod) {
+    return cluster.find("v1", "PersistentVolumeClaim", pod.path("metadata").path("namespace").asText(),
+        StatefulSets.DATA_VOLUME + "-" + name(pod));
+  }
+
+  private static void runCleanupJobs(Cluster cluster) {
+    for (ObjectNode job : cluster.list("batch/v1", "Job")) {
+      if (!"cleanup".equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())) {
+        continue;
+      }
+      String namespace = job.path("metadata").path("namespace").asText();
+      JsonNode command = job.at("/spec/template/spec/containers/0/command");
+      for (int i = 4; i < command.size(); i++) {
+        String configMap = command.get(i).asText();
+        if (cluster.exists("v1", "ConfigMap", namespace, configMap)) {
+          cluster.delete("v1", "ConfigMap", namespace, configMap);
+        }
       }
     }
   }

@@ -128,8 +128,8 @@ class PostgresClusterScenarioTest {
     ObjectNode job = onlyUsersJob();
     assertThat(job.at("/status/succeeded").asInt()).isEqualTo(1);
     assertThat(job.at("/status/conditions").toString()).contains("{\"type\":\"Complete\",\"status\":\"True\"}");
-    assertThat(names("v1", "Secret")).containsExactly("orders-app-orders-app", "orders-app-reporting",
-        "orders-replication", "orders-superuser");
+    assertThat(names("v1", "Secret")).containsExactly("orders-replication", "orders-restapi", "orders-superuser",
+        "orders.orders-app", "orders.reporting");
     assertThat(names("v1", "Service")).containsExactly("orders-hl", "orders-ro", "orders-rw");
     assertThat(names("policy/v1", "PodDisruptionBudget")).containsExactly("orders");
 
@@ -230,8 +230,8 @@ class PostgresClusterScenarioTest {
 
     edit(spec -> spec.withArrayProperty("users").addObject().put("name", "analytics").putArray("databases").add("analytics"));
     settle();
-    Map<String, String> secret = decoded(child("v1", "Secret", "orders-app-analytics"));
-    assertThat(secret).containsOnlyKeys("username", "password", "host", "port", "dbname", "uri", "jdbc-uri");
+    Map<String, String> secret = decoded(child("v1", "Secret", "orders.analytics"));
+    assertThat(secret).containsOnlyKeys("username", "password", "verifier", "host", "port", "dbname", "uri", "jdbc-uri");
     assertThat(secret).containsEntry("username", "analytics").containsEntry("host", "orders-rw.default.svc")
         .containsEntry("port", "5432").containsEntry("dbname", "analytics");
     String password = secret.get("password");
@@ -242,7 +242,7 @@ class PostgresClusterScenarioTest {
         + "&password=" + password + "&sslmode=require");
     ObjectNode job = onlyUsersJob();
     assertThat(name(job)).matches("orders-users-[0-9a-f]{10}").isNotEqualTo(oldJob);
-    assertThat(job.at("/spec/template/spec/containers/0/env").toString()).contains("orders-app-analytics");
+    assertThat(job.at("/spec/template/spec/containers/0/env").toString()).contains("orders.analytics");
     assertThat(job.at("/status/succeeded").asInt()).isEqualTo(1);
     assertCondition("Progressing", "False", "Settled");
     assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
@@ -254,9 +254,9 @@ class PostgresClusterScenarioTest {
     String secondJob = name(job);
     edit(spec -> spec.withArrayProperty("users").remove(1));
     settle();
-    assertThat(names("v1", "Secret")).contains("orders-app-reporting", "orders-app-analytics");
+    assertThat(names("v1", "Secret")).contains("orders.reporting", "orders.analytics");
     assertThat(name(onlyUsersJob())).isNotIn(oldJob, secondJob);
-    assertThat(decoded(child("v1", "Secret", "orders-app-analytics")).get("password")).isEqualTo(analyticsPassword);
+    assertThat(decoded(child("v1", "Secret", "orders.analytics")).get("password")).isEqualTo(analyticsPassword);
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
@@ -292,17 +292,55 @@ class PostgresClusterScenarioTest {
     assertCondition("DeletionBlocked", "False", "Deleting");
     assertThat(parent().at("/metadata/finalizers").toString()).contains(finalizer);
 
-    Round release = mc.round();
-    assertThat(release.errors()).isEmpty();
-    assertThat(release.writes()).filteredOn(w -> w.object().equals(KIND + " " + NS + "/" + NAME))
+    assertThat(configMaps()).as("Patroni's ConfigMaps outlive the pods").containsExactly("orders-config", "orders-leader");
+
+    long mark = cluster.lastSequence();
+    settle();
+    assertThat(cluster.writesAfter(mark)).filteredOn(w -> w.object().equals(KIND + " " + NS + "/" + NAME))
         .as("the finalizer is removed, and then the object is gone")
-        .extracting(Write::verb).containsExactly(Write.Verb.UPDATE, Write.Verb.DELETE);
+        .extracting(Write::verb).endsWith(Write.Verb.UPDATE, Write.Verb.DELETE);
     assertThat(cluster.find(API, KIND, NS, NAME)).as("finalizer removed, object gone").isEmpty();
+    assertThat(configMaps()).isEmpty();
     assertThat(claimUids()).as("whenDeleted: Retain keeps the volumes")
         .containsOnlyKeys("pgdata-orders-0", "pgdata-orders-1", "pgdata-orders-2");
     assertThat(mc.round().writes()).as("only the kubelet, removing the Terminating Pods")
         .allSatisfy(w -> assertThat(w.actor()).isEqualTo("world/kubelet"));
     assertThat(mc.round().changed()).isFalse();
+  }
+
+  @Test
+  void aClusterDeletedAndCreatedAgainUnderTheSameNameBootstraps() {
+    assertThat(configMaps()).containsExactly("orders-config", "orders-leader");
+    String firstSystem = initializeKey();
+    edit(spec -> {
+      spec.put("deletionProtection", false);
+      spec.withObjectProperty("storage").withObjectProperty("retentionPolicy").put("whenDeleted", "Delete");
+    });
+    settle();
+
+    cluster.delete(API, KIND, NS, NAME);
+    settle();
+    assertThat(cluster.find(API, KIND, NS, NAME)).as("the finalizer went once Patroni's ConfigMaps were gone").isEmpty();
+    assertThat(configMaps()).as("Patroni's ConfigMaps removed by the cleanup Job").isEmpty();
+    assertThat(podNames()).isEmpty();
+    // The volumes go too (deleted by hand here; whenDeleted: Delete does it for claims it owns).
+    cluster.list("v1", "PersistentVolumeClaim", NS).forEach(claim -> cluster.delete("v1", "PersistentVolumeClaim", NS, name(claim)));
+    assertThat(claimUids()).isEmpty();
+    assertThat(cluster.writes()).filteredOn(w -> w.object().equals("Job " + NS + "/orders-cleanup"))
+        .extracting(Write::verb).contains(Write.Verb.CREATE);
+    ObjectNode role = cluster.writes().stream().filter(w -> w.object().equals("Role " + NS + "/orders-cleanup"))
+        .findFirst().orElseThrow().after();
+    assertThat(role.at("/rules/0/resourceNames").toString())
+        .isEqualTo("[\"orders-config\",\"orders-leader\",\"orders-failover\",\"orders-sync\"]");
+
+    cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
+    settle();
+    ObjectNode status = parent().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Ready");
+    assertThat(status.path("primary").asText()).isEqualTo("orders-0");
+    assertThat(initializeKey()).as("a new system was bootstrapped").isNotEqualTo(firstSystem).isNotEmpty();
+    assertQuiet();
+    assertValidObjects();
   }
 
   @Test
@@ -371,8 +409,10 @@ class PostgresClusterScenarioTest {
     assertThat(status.path("primary").asText()).isNotEqualTo("orders-0").isEqualTo(leader());
     // The first status of the new generation is written while every pod still runs (Ready), but it already
     // says the roll is coming: a client waiting for observedGeneration and Progressing=False is not misled.
-    assertThat(phasesSince(mark)).as("a restart is not a scale").containsExactly("Ready", "Degraded", "Ready");
-    assertThat(conditionReasonsSince(mark, "Progressing")).containsExactly("RollingUpdate", "Settled");
+    assertThat(phasesSince(mark)).as("a planned restart is neither a scale nor Degraded")
+        .containsExactly("Ready", "Updating", "Ready");
+    assertThat(conditionSince(mark, "Degraded", "status")).containsExactly("False");
+    assertThat(conditionSince(mark, "Progressing", "reason")).containsExactly("RollingUpdate", "Settled");
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
@@ -435,21 +475,21 @@ class PostgresClusterScenarioTest {
     return phases;
   }
 
-  /** The reasons one condition had in the parent's status writes, in order, without repeats. */
-  private List<String> conditionReasonsSince(long sequence, String type) {
-    List<String> reasons = new ArrayList<>();
+  /** One field ("reason", "status") of one condition in the parent's status writes, in order, without repeats. */
+  private List<String> conditionSince(long sequence, String type, String field) {
+    List<String> values = new ArrayList<>();
     for (Write write : cluster.writesAfter(sequence)) {
       if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
         for (JsonNode condition : write.after().path("status").path("conditions")) {
-          String reason = condition.path("reason").asText();
+          String value = condition.path(field).asText();
           if (condition.path("type").asText().equals(type)
-              && (reasons.isEmpty() || !reasons.get(reasons.size() - 1).equals(reason))) {
-            reasons.add(reason);
+              && (values.isEmpty() || !values.get(values.size() - 1).equals(value))) {
+            values.add(value);
           }
         }
       }
     }
-    return reasons;
+    return values;
   }
 
   /** The lastTransitionTime the Ready condition got in the status write that first made it True. */
@@ -486,6 +526,14 @@ class PostgresClusterScenarioTest {
     List<ObjectNode> jobs = cluster.list("batch/v1", "Job", NS);
     assertThat(jobs).hasSize(1);
     return jobs.get(0);
+  }
+
+  private List<String> configMaps() {
+    return names("v1", "ConfigMap");
+  }
+
+  private String initializeKey() {
+    return child("v1", "ConfigMap", NAME + "-config").path("metadata").path("annotations").path("initialize").asText("");
   }
 
   private List<String> podNames() {

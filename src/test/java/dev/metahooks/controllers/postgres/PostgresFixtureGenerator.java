@@ -70,6 +70,36 @@ class PostgresFixtureGenerator {
     gone.apply(gone.call(true));
     gone.pods.clear();
     write("finalize/02-unprotected-statefulset-gone-finalized", gone, true);
+
+    // Patroni's ConfigMaps outlive the pods: a cleanup Job removes them, and only then is the cluster finalized.
+    PostgresWorld leftovers = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    leftovers.sync();
+    leftovers.runAllReady();
+    leftovers.patroniConfigMap("config");
+    leftovers.patroniConfigMap("leader");
+    leftovers.sync();
+    leftovers.deletionTimestamp = "2026-01-01T00:00:00Z";
+    leftovers.apply(leftovers.call(true));
+    leftovers.pods.clear();
+    write("finalize/07-pods-gone-cleanup-job-removes-patroni-configmaps", leftovers, true);
+    leftovers.apply(leftovers.call(true));
+    leftovers.configMaps.clear();
+    write("finalize/08-patroni-configmaps-gone-finalized", leftovers, true);
+
+    PostgresWorld createRole = new PostgresWorld("legacy", Json.object().put("postgresVersion", 15));
+    createRole.spec.putArray("users").addObject().put("name", "admin-app").putArray("options").add("CREATEROLE");
+    write("sync/33-invalid-createrole-below-16", createRole, false);
+
+    PostgresWorld refused = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    refused.spec.putObject("postgresql").putObject("parameters")
+        .put("wal_level", "minimal").put("pg_stat_statements.track_utility", "on").put("listen_addresses", "*");
+    refused.spec.putObject("resources").putObject("limits").put("memory", "128Mi");
+    write("sync/34-invalid-parameters-and-memory-limit", refused, false);
+
+    PostgresWorld preload = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    preload.spec.putObject("postgresql").putObject("parameters")
+        .put("shared_preload_libraries", "pg_partman_bgw,pg_cron").put("work_mem", "$(PGPASSWORD_SUPERUSER)");
+    write("sync/35-preload-libraries-merged-and-references-escaped", preload, false);
   }
 
   @Test
@@ -108,7 +138,7 @@ class PostgresFixtureGenerator {
 
     PostgresWorld failedJob = copyOf(ha);
     failedJob.finishUsersJob(false);
-    write("sync/19-users-job-failed-degraded", failedJob, false);
+    write("sync/19-users-job-failed-users-not-ready-cluster-healthy", failedJob, false);
 
     PostgresWorld paused = copyOf(ha);
     paused.edit(spec -> spec.put("paused", true).put("instances", 5).put("image", "registry.example/spilo-17:4.0-p3"));
@@ -185,6 +215,7 @@ class PostgresFixtureGenerator {
     copy.status = world.status == null ? null : world.status.deepCopy();
     world.children.forEach((k, v) -> copy.children.put(k, v.deepCopy()));
     world.pods.forEach((k, v) -> copy.pods.put(k, v.deepCopy()));
+    world.configMaps.forEach((k, v) -> copy.configMaps.put(k, v.deepCopy()));
     return copy;
   }
 

@@ -49,6 +49,10 @@ class PostgresManifestsTest {
     List<String> columns = new ArrayList<>();
     version.path("additionalPrinterColumns").forEach(c -> columns.add(c.path("name").asText()));
     assertThat(columns).containsExactly("Version", "Instances", "Ready", "Phase", "Primary", "Age");
+    // What runs, not what is asked for; and the Ready condition, not a count that looks fine without a primary.
+    assertThat(version.at("/additionalPrinterColumns/0/jsonPath").asText()).isEqualTo(".status.postgresVersion");
+    assertThat(version.at("/additionalPrinterColumns/2/jsonPath").asText())
+        .isEqualTo(".status.conditions[?(@.type==\"Ready\")].status");
   }
 
   @Test
@@ -59,7 +63,7 @@ class PostgresManifestsTest {
     assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "retentionPolicy");
     assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
     assertThat(fieldNames(p.at("/postgresql/properties"))).containsExactly("parameters");
-    assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options");
+    assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options", "connect");
     assertThat(fieldNames(p.at("/availability/properties"))).containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
     assertThat(fieldNames(p.at("/services/properties"))).containsExactly("primary", "replicas");
   }
@@ -71,6 +75,14 @@ class PostgresManifestsTest {
     assertThat(parent.get("spec").size()).isEqualTo(10);
     assertThat(SpecReader.read(parent)).isEqualTo(SpecReader.read(SpecReaderTest.parent("pg", spec -> {})));
     assertThat(specSchema().at("/properties/image/default").asText()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
+  }
+
+  @Test
+  void theDocsListEveryRefusedParameterAndSpilosPreloadLibraries() throws IOException {
+    String docs = java.nio.file.Files.readString(dev.metahooks.testing.Resources.projectDir().resolve("docs/postgrescluster.md"));
+    SpecReader.RESERVED_PARAMETERS.forEach(name -> assertThat(docs).contains("`" + name + "`"));
+    assertThat(docs).contains("`" + String.join(",", StatefulSets.SPILO_PRELOAD_LIBRARIES) + "`")
+        .contains("`" + SpecReader.DEFAULT_MEMORY_LIMIT + "`").contains("`" + SpecReader.MIN_MEMORY_LIMIT + "`");
   }
 
   @Test

@@ -121,7 +121,7 @@ class PostgresPropertyTest {
           .isEqualTo(world.spec.path("instances").asInt(1));
     }
     assertThat(answer.at("/status/phase").asText()).as(context)
-        .isIn("Provisioning", "Ready", "Scaling", "Degraded", "Paused", "Hibernated", "Invalid");
+        .isIn("Provisioning", "Ready", "Scaling", "Updating", "Degraded", "Paused", "Hibernating", "Hibernated", "Invalid");
     return !frozen ? 0 : observedSts != null ? 1 : 2;
   }
 
@@ -186,7 +186,9 @@ class PostgresPropertyTest {
           entry.putArray("databases").add(user.replace('-', '_')).add(user.replace('-', '_') + "_archive");
         }
         if (random.nextBoolean()) {
-          entry.putArray("options").add(random.nextBoolean() ? "CREATEDB" : "CREATEROLE");
+          // CREATEROLE only where it is not refused (PostgreSQL 16 and later).
+          boolean createRole = random.nextBoolean() && spec.path("postgresVersion").asInt(17) >= SpecReader.CREATEROLE_SAFE_FROM;
+          entry.putArray("options").add(createRole ? "CREATEROLE" : "CREATEDB");
         }
       }
     }

@@ -49,6 +49,10 @@ final class PostgresWorld {
   final Map<String, ObjectNode> children = new TreeMap<>();
   /** Observed database pods by name. */
   final Map<String, ObjectNode> pods = new TreeMap<>();
+  /** Patroni's ConfigMaps (related objects) by name. */
+  final Map<String, ObjectNode> configMaps = new TreeMap<>();
+  /** Time and secrets for the hooks: pinned unless a test needs other passwords. */
+  dev.metahooks.api.Sources sources = FixedSources.INSTANCE;
   private int resourceVersion = 1000;
   private int clusterIps = 10;
 
@@ -122,8 +126,11 @@ final class PostgresWorld {
         }
       });
     }
-    ObjectNode podGroup = request.putObject("related").putObject("Pod.v1");
+    ObjectNode related = request.putObject("related");
+    ObjectNode podGroup = related.putObject("Pod.v1");
     pods.values().forEach(pod -> podGroup.set(key(pod), pod.deepCopy()));
+    ObjectNode configMapGroup = related.putObject("ConfigMap.v1");
+    configMaps.values().forEach(configMap -> configMapGroup.set(key(configMap), configMap.deepCopy()));
     request.put("finalizing", finalizing);
     return request;
   }
@@ -138,8 +145,8 @@ final class PostgresWorld {
     ObjectNode body = request(finalizing);
     CompositeRequest request = CompositeRequest.read(body, finalizing ? Hook.FINALIZE : Hook.SYNC);
     CompositeResponse response = finalizing
-        ? PostgresClusterController.finalize(request, FixedSources.INSTANCE)
-        : PostgresClusterController.sync(request, FixedSources.INSTANCE);
+        ? PostgresClusterController.finalize(request, sources)
+        : PostgresClusterController.sync(request, sources);
     return Json.MAPPER.valueToTree(response);
   }
 
@@ -331,6 +338,19 @@ final class PostgresWorld {
         conditions.addObject().put("type", succeeded ? "Complete" : "Failed").put("status", "True");
       }
     });
+  }
+
+  /** Patroni's ConfigMap {@code <n>-<suffix>} as Patroni writes it (scope label, KUBERNETES_LABELS). */
+  void patroniConfigMap(String suffix) {
+    ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
+    ObjectNode metadata = configMap.putObject("metadata").put("name", name + "-" + suffix).put("namespace", NAMESPACE)
+        .put("uid", UUID.nameUUIDFromBytes(("ConfigMap/" + name + "-" + suffix).getBytes(StandardCharsets.UTF_8)).toString())
+        .put("resourceVersion", String.valueOf(++resourceVersion));
+    metadata.putObject("labels").put(Labels.CLUSTER_NAME, name).put(Labels.NAME, Labels.APP);
+    if (suffix.equals("config")) {
+      metadata.putObject("annotations").put("initialize", "7450000000000000000");
+    }
+    configMaps.put(name + "-" + suffix, configMap);
   }
 
   /** Changes the spec the way a user edit does: a new generation. */

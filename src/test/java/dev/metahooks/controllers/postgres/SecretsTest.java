@@ -51,20 +51,23 @@ class SecretsTest {
     ClusterSpec spec = SpecReader.read(world.parent()).spec();
     Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop", spec, observed, sources));
     secrets.values().forEach(KubeSchema::assertValid);
-    assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-app-orders-app", "orders-app-reporting");
+    assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-restapi", "orders.orders-app", "orders.reporting");
     assertThat(sources.purposes).containsExactly("shop/orders-superuser/password", "shop/orders-replication/password",
-        "shop/orders-app-orders-app/password", "shop/orders-app-reporting/password");
-    JsonNode app = secrets.get("orders-app-orders-app");
+        "shop/orders-restapi/password", "shop/orders.orders-app/password", "shop/orders.orders-app/salt",
+        "shop/orders.reporting/password", "shop/orders.reporting/salt");
+    JsonNode app = secrets.get("orders.orders-app");
     String password = decoded(app, "password");
     assertThat(password).hasSize(32).matches("[A-Za-z0-9]+");
     assertThat(decoded(app, "username")).isEqualTo("orders-app");
+    assertThat(decoded(app, Secrets.VERIFIER)).isEqualTo(Scram.verifier(password,
+        FixedSources.INSTANCE.secret("shop/orders.orders-app/salt", Secrets.SALT_LENGTH).getBytes(StandardCharsets.US_ASCII)));
     assertThat(decoded(app, "host")).isEqualTo("orders-rw.shop.svc");
     assertThat(decoded(app, "port")).isEqualTo("5432");
     assertThat(decoded(app, "dbname")).isEqualTo("orders");
     assertThat(decoded(app, "uri")).isEqualTo("postgresql://orders-app:" + password + "@orders-rw.shop.svc:5432/orders?sslmode=require");
     assertThat(decoded(app, "jdbc-uri")).isEqualTo("jdbc:postgresql://orders-rw.shop.svc:5432/orders?user=orders-app&password="
         + password + "&sslmode=require");
-    assertThat(decoded(secrets.get("orders-app-reporting"), "dbname")).isEqualTo("postgres");
+    assertThat(decoded(secrets.get("orders.reporting"), "dbname")).isEqualTo("postgres");
     assertThat(decoded(secrets.get("orders-superuser"), "username")).isEqualTo("postgres");
     assertThat(decoded(secrets.get("orders-replication"), "username")).isEqualTo("standby");
   }
@@ -96,6 +99,40 @@ class SecretsTest {
         dev.metahooks.api.Hook.SYNC));
     Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop",
         SpecReader.read(world.parent()).spec(), observed, new RecordingSources()));
-    assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-app-orders-app", "orders-app-reporting");
+    assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-restapi", "orders.orders-app", "orders.reporting");
+  }
+
+  /** Every Secret name that a cluster with these users renders, as name → "cluster/secret". */
+  private static Map<String, String> secretNames(String cluster, List<String> users) {
+    ObjectNode spec = dev.metahooks.api.Json.object();
+    users.forEach(user -> spec.withArray("users").addObject().put("name", user));
+    PostgresWorld world = new PostgresWorld(cluster, spec);
+    Map<String, String> names = new java.util.TreeMap<>();
+    for (JsonNode child : world.call(false).path("children")) {
+      if (child.path("kind").asText().equals("Secret")) {
+        names.put(ObservedCluster.nameOf(child), cluster + "/" + ObservedCluster.nameOf(child));
+      }
+    }
+    return names;
+  }
+
+  @Test
+  void secretNamesOfTwoClustersInOneNamespaceNeverCollide() {
+    // Pairs chosen around the separators: cluster x with user superuser was x-app-superuser, which is cluster
+    // x-app's superuser Secret under the earlier names.
+    List<String> clusters = List.of("x", "x-app", "x-app-x", "a", "a-b", "a-b-c", "superuser", "x-superuser",
+        "x-restapi", "x-replication", "app", "b-app-c");
+    List<String> users = List.of("superuser", "replication", "restapi", "x", "app", "app-superuser", "b", "c",
+        "b-c", "superuser-x", "x-app", "app-x");
+    Map<String, String> owners = new java.util.HashMap<>();
+    int checked = 0;
+    for (String cluster : clusters) {
+      for (Map.Entry<String, String> name : secretNames(cluster, users).entrySet()) {
+        String before = owners.putIfAbsent(name.getKey(), name.getValue());
+        assertThat(before).as("Secret %s of %s", name.getKey(), name.getValue()).isNull();
+        checked++;
+      }
+    }
+    assertThat(checked).isEqualTo(clusters.size() * (users.size() + 3));
   }
 }

@@ -36,7 +36,8 @@ class SpecReaderTest {
     assertThat(spec.image()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
     assertThat(spec.instances()).isEqualTo(1);
     assertThat(spec.paused()).isFalse();
-    assertThat(spec.resources().toString()).isEqualTo("{\"requests\":{\"cpu\":\"100m\",\"memory\":\"256Mi\"}}");
+    assertThat(spec.resources().toString())
+        .isEqualTo("{\"requests\":{\"cpu\":\"100m\",\"memory\":\"256Mi\"},\"limits\":{\"memory\":\"512Mi\"}}");
     assertThat(spec.storage()).isEqualTo(new ClusterSpec.Storage("1Gi", null, "Retain", "Retain"));
     assertThat(spec.parameters()).isEmpty();
     assertThat(spec.users()).isEmpty();
@@ -75,7 +76,7 @@ class SpecReaderTest {
     assertThat(spec.storage()).isEqualTo(new ClusterSpec.Storage("5Gi", "fast", "Delete", "Delete"));
     assertThat(spec.parameters()).containsExactly(
         java.util.Map.entry("max_connections", "50"), java.util.Map.entry("work_mem", "8MB"));
-    assertThat(spec.users()).containsExactly(new ClusterSpec.User("app", List.of("app", "app_audit"), List.of("CREATEDB")));
+    assertThat(spec.users()).containsExactly(new ClusterSpec.User("app", List.of("app", "app_audit"), List.of("CREATEDB"), List.of()));
     assertThat(spec.availability()).isEqualTo(new ClusterSpec.Availability("none", "topology.kubernetes.io/zone", false));
     assertThat(spec.services()).isEqualTo(new ClusterSpec.ServiceOptions("LoadBalancer", false));
     assertThat(spec.paused()).isTrue();
@@ -196,5 +197,65 @@ class SpecReaderTest {
   void everyProblemIsListedNotJustTheFirst() {
     assertThat(fields(read(s -> s.put("instances", 99).put("postgresVersion", 9).put("image", ""))))
         .containsExactly("spec.postgresVersion", "spec.image", "spec.instances");
+  }
+
+  @Test
+  void createRoleIsRefusedBelowPostgres16() {
+    for (int version = 13; version <= 17; version++) {
+      int v = version;
+      SpecReader.Result result = read(s -> s.put("postgresVersion", v)
+          .putArray("users").addObject().put("name", "app").putArray("options").add("CREATEROLE"));
+      if (version < 16) {
+        assertThat(fields(result)).as("version %d", v).containsExactly("spec.users[0].options");
+        assertThat(result.problems().get(0).message()).contains("pg_execute_server_program");
+      } else {
+        assertThat(result.problems()).as("version %d", v).isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void parametersThatBreakOrLeakAreRefusedAndNamed() {
+    for (String name : List.of("listen_addresses", "port", "archive_command", "pg_stat_statements.track_utility",
+        "primary_conninfo", "synchronous_standby_names", "restore_command")) {
+      assertThat(fields(read(s -> s.putObject("postgresql").putObject("parameters").put(name, "x"))))
+          .containsExactly("spec.postgresql.parameters." + name);
+    }
+    assertThat(fields(read(s -> s.putObject("postgresql").putObject("parameters").put("wal_level", "minimal"))))
+        .containsExactly("spec.postgresql.parameters.wal_level");
+    assertThat(read(s -> s.putObject("postgresql").putObject("parameters").put("wal_level", "logical")).problems()).isEmpty();
+    assertThat(fields(read(s -> s.putObject("postgresql").putObject("parameters").put("shared_preload_libraries", "a;b"))))
+        .containsExactly("spec.postgresql.parameters.shared_preload_libraries");
+    assertThat(read(s -> s.putObject("postgresql").putObject("parameters")
+        .put("shared_preload_libraries", "pg_partman_bgw, auto_explain")).problems()).isEmpty();
+  }
+
+  @Test
+  void aMemoryLimitIsAlwaysSetAndOneTooSmallIsRefused() {
+    assertThat(read(s -> s.putObject("resources").putObject("requests").put("cpu", "1")).spec().resources()
+        .at("/limits/memory").asText()).isEqualTo(SpecReader.DEFAULT_MEMORY_LIMIT);
+    assertThat(read(s -> s.putObject("resources").putObject("requests").put("memory", "2Gi")).spec().resources()
+        .at("/limits/memory").asText()).as("a larger request is the limit").isEqualTo("2Gi");
+    assertThat(fields(read(s -> s.putObject("resources").putObject("limits").put("memory", "128Mi"))))
+        .containsExactly("spec.resources.limits.memory");
+    assertThat(fields(read(s -> {
+      ObjectNode resources = s.putObject("resources");
+      resources.putObject("requests").put("memory", "2Gi");
+      resources.putObject("limits").put("memory", "1Gi");
+    }))).containsExactly("spec.resources.requests.memory");
+  }
+
+  @Test
+  void connectNamesOnlyDatabasesOfOtherUsers() {
+    java.util.function.Consumer<ObjectNode> users = s -> {
+      s.putArray("users").addObject().put("name", "app").putArray("databases").add("app");
+      s.withArray("users").addObject().put("name", "bi").putArray("connect").add("app");
+    };
+    assertThat(read(users).problems()).isEmpty();
+    assertThat(read(users).spec().users().get(1).connect()).containsExactly("app");
+    assertThat(fields(read(users.andThen(s -> ((ObjectNode) s.withArray("users").get(0)).putArray("connect").add("app")))))
+        .containsExactly("spec.users[0].connect[0]");
+    assertThat(fields(read(users.andThen(s -> ((ObjectNode) s.withArray("users").get(1)).putArray("connect").add("other")))))
+        .containsExactly("spec.users[1].connect[0]");
   }
 }

@@ -19,7 +19,9 @@ class StatefulSetsTest {
   static final List<String> DOCUMENTED = List.of("SCOPE", "PGVERSION", "PGROOT", "DCS_ENABLE_KUBERNETES_API",
       "KUBERNETES_USE_CONFIGMAPS", "KUBERNETES_SCOPE_LABEL", "KUBERNETES_ROLE_LABEL", "KUBERNETES_LABELS",
       "PGUSER_SUPERUSER", "PGPASSWORD_SUPERUSER", "PGUSER_STANDBY", "PGPASSWORD_STANDBY", "POD_IP", "POD_NAMESPACE",
-      "SPILO_CONFIGURATION");
+      "SPILO_CONFIGURATION", "KUBERNETES_LEADER_LABEL_VALUE", "KUBERNETES_STANDBY_LEADER_LABEL_VALUE",
+      // Not read by Spilo: the value SPILO_CONFIGURATION refers to, expanded by the kubelet.
+      StatefulSets.RESTAPI_PASSWORD_VARIABLE);
 
   static JsonNode container(ObjectNode sts) {
     return sts.path("spec").path("template").path("spec").path("containers").get(0);
@@ -55,8 +57,8 @@ class StatefulSetsTest {
     ObjectNode plain = StatefulSets.build("pg", spec(s -> {}));
     ObjectNode tuned = StatefulSets.build("pg", spec(s -> s.putObject("postgresql").putObject("parameters").put("work_mem", "8MB")));
     assertThat(DOCUMENTED).containsAll(envNames(plain)).containsAll(envNames(tuned));
-    assertThat(envNames(plain)).doesNotContain("SPILO_CONFIGURATION");
-    assertThat(envNames(tuned)).endsWith("SPILO_CONFIGURATION");
+    assertThat(envNames(plain)).endsWith(StatefulSets.RESTAPI_PASSWORD_VARIABLE, "SPILO_CONFIGURATION");
+    assertThat(envNames(tuned)).endsWith(StatefulSets.RESTAPI_PASSWORD_VARIABLE, "SPILO_CONFIGURATION");
   }
 
   @Test
@@ -110,5 +112,47 @@ class StatefulSetsTest {
         "/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/labelSelector/matchLabels").toString())
         .isEqualTo("{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}");
     assertThat(StatefulSets.affinity("pg", new ClusterSpec.Availability("none", "zone", true))).isEmpty();
+  }
+
+  @Test
+  void patronisRestApiAsksForCredentialsFromTheRestApiSecret() throws Exception {
+    ObjectNode sts = StatefulSets.build("pg", spec(s -> {}));
+    JsonNode env = container(sts).path("env");
+    List<String> names = envNames(sts);
+    int password = names.indexOf(StatefulSets.RESTAPI_PASSWORD_VARIABLE);
+    assertThat(password).as("declared before the variable that refers to it").isLessThan(names.indexOf("SPILO_CONFIGURATION"));
+    assertThat(env.get(password).toString()).isEqualTo("{\"name\":\"" + StatefulSets.RESTAPI_PASSWORD_VARIABLE
+        + "\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg-restapi\",\"key\":\"password\"}}}");
+    JsonNode config = Json.MAPPER.readTree(env.get(names.indexOf("SPILO_CONFIGURATION")).path("value").asText());
+    assertThat(config.path("restapi").toString()).isEqualTo("{\"authentication\":{\"username\":\"patroni\","
+        + "\"password\":\"$(" + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")\"}}");
+    assertThat(config.has("postgresql")).as("no parameters, none written").isFalse();
+  }
+
+  @Test
+  void parameterValuesCannotReferToVariables() throws Exception {
+    JsonNode config = Json.MAPPER.readTree(StatefulSets.spiloConfiguration(java.util.Map.of(
+        "application_name", "$(PGPASSWORD_SUPERUSER) costs $$5")));
+    assertThat(config.at("/postgresql/parameters/application_name").asText())
+        .isEqualTo("$$(PGPASSWORD_SUPERUSER) costs $$$$5");
+  }
+
+  @Test
+  void preloadLibrariesAreAddedToSpilosNeverInTheirPlace() {
+    assertThat(StatefulSets.preloadLibraries("pg_partman_bgw, pg_cron,auto_explain")).isEqualTo(
+        "bg_mon,pg_stat_statements,pgextwlist,pg_auth_mon,set_user,timescaledb,pg_cron,pg_stat_kcache,pg_partman_bgw,auto_explain");
+  }
+
+  @Test
+  void podsPassPodSecurityRestrictedAndTheLeaderLabelIsExplicit() {
+    ObjectNode sts = StatefulSets.build("pg", spec(s -> {}));
+    JsonNode pod = sts.at("/spec/template/spec");
+    assertThat(pod.path("securityContext").toString()).isEqualTo("{\"runAsNonRoot\":true,\"runAsUser\":101,"
+        + "\"runAsGroup\":103,\"fsGroup\":103,\"fsGroupChangePolicy\":\"OnRootMismatch\",\"seccompProfile\":{\"type\":\"RuntimeDefault\"}}");
+    assertThat(container(sts).path("securityContext").toString())
+        .isEqualTo("{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]}}");
+    assertThat(container(sts).path("env").toString())
+        .contains("{\"name\":\"KUBERNETES_LEADER_LABEL_VALUE\",\"value\":\"master\"}");
+    assertThat(container(sts).at("/resources/limits/memory").asText()).isEqualTo(SpecReader.DEFAULT_MEMORY_LIMIT);
   }
 }

@@ -1,0 +1,73 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * What deletion leaves behind otherwise: Patroni's ConfigMaps ({@code <n>-config}, {@code -leader},
+ * {@code -failover}, {@code -sync}) are Patroni's, not children, so Metacontroller does not delete them; a
+ * cluster created again under the same name would find the old {@code initialize} key and wait for a leader
+ * forever. Once the pods are gone, the finalize hook asks for a Job {@code <n>-cleanup} that deletes them,
+ * with a ServiceAccount whose Role may delete those ConfigMaps by name and nothing else.
+ */
+final class Cleanup {
+  static final String CONTAINER = "cleanup";
+  static final String COMPONENT = "cleanup";
+
+  private Cleanup() {}
+
+  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@link ObservedCluster#CHILD_TYPES}. */
+  static List<ObjectNode> build(String cluster, String namespace, String image, List<String> configMaps) {
+    String name = Names.cleanup(cluster);
+    return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role(cluster),
+        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT), job(cluster, image, configMaps));
+  }
+
+  /** Get and delete exactly Patroni's ConfigMaps of this cluster (by name, whichever exist). */
+  static ObjectNode role(String cluster) {
+    ObjectNode role = PatroniRbac.emptyRole(Names.cleanup(cluster), cluster, COMPONENT);
+    ObjectNode rule = role.putArray("rules").addObject();
+    rule.putArray("apiGroups").add("");
+    rule.putArray("resources").add("configmaps");
+    ArrayNode names = rule.putArray("resourceNames");
+    Names.patroniConfigMaps(cluster).forEach(names::add);
+    rule.putArray("verbs").add("get").add("delete");
+    return role;
+  }
+
+  static ObjectNode job(String cluster, String image, List<String> configMaps) {
+    ObjectNode job = Jobs.job(Names.cleanup(cluster), cluster, COMPONENT);
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("serviceAccountName", Names.cleanup(cluster));
+    ArrayNode command = Jobs.container(pod, CONTAINER, image).putArray("command")
+        .add("/bin/sh").add("-c").add(script()).add("cleanup");
+    configMaps.forEach(command::add);
+    return job;
+  }
+
+  /**
+   * Deletes each ConfigMap named as an argument through the API server, found as every in-cluster client finds
+   * it (KUBERNETES_SERVICE_HOST and _PORT, the ServiceAccount's token and CA); one already gone is fine. curl is in
+   * Spilo's image (its patroni_wait.sh uses it), so the cluster's own image runs this.
+   */
+  static String script() {
+    return """
+        set -eu
+        sa=${SERVICE_ACCOUNT_DIR:-/var/run/secrets/kubernetes.io/serviceaccount}
+        case "$KUBERNETES_SERVICE_HOST" in
+          *:*) api="https://[$KUBERNETES_SERVICE_HOST]:$KUBERNETES_SERVICE_PORT" ;;
+          *) api="https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT" ;;
+        esac
+        for name in "$@"; do
+          code=$(curl -sS -o /dev/null -w '%{http_code}' --cacert "$sa/ca.crt" \\
+            -H "Authorization: Bearer $(cat "$sa/token")" -X DELETE \\
+            "$api/api/v1/namespaces/$(cat "$sa/namespace")/configmaps/$name")
+          case "$code" in
+            200|202|404) echo "ConfigMap $name: gone" ;;
+            *) echo "ConfigMap $name: HTTP $code" >&2; exit 1 ;;
+          esac
+        done
+        """;
+  }
+}

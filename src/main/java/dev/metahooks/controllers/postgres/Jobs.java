@@ -1,0 +1,36 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+
+/**
+ * The shape the cluster's Jobs share: pods run once ({@code restartPolicy: Never}, six retries), pass Pod Security
+ * {@code restricted}, and carry labels that no Service, StatefulSet or Patroni selects (neither the database pods'
+ * {@code app.kubernetes.io/name} nor {@code cluster-name}).
+ */
+final class Jobs {
+  private Jobs() {}
+
+  /** A Job labelled as the given component, with a pod spec at {@code /spec/template/spec} and no container. */
+  static ObjectNode job(String name, String cluster, String component) {
+    ObjectNode job = Json.object().put("apiVersion", "batch/v1").put("kind", "Job");
+    job.putObject("metadata").put("name", name).set("labels", Labels.child(cluster, component));
+    ObjectNode template = job.putObject("spec").put("backoffLimit", 6).putObject("template");
+    template.putObject("metadata").putObject("labels")
+        .put(Labels.INSTANCE, cluster)
+        .put(Labels.MANAGED_BY, Labels.MANAGER)
+        .put(Labels.COMPONENT, component);
+    template.putObject("spec").put("restartPolicy", "Never").set("securityContext", PodSecurity.pod());
+    return job;
+  }
+
+  /** Adds the Job's one container. */
+  static ObjectNode container(ObjectNode pod, String name, String image) {
+    ObjectNode container = pod.putArray("containers").addObject()
+        .put("name", name)
+        .put("image", image)
+        .put("imagePullPolicy", "IfNotPresent");
+    container.set("securityContext", PodSecurity.container());
+    return container;
+  }
+}

@@ -1,0 +1,27 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.testing.KubeSchema;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CleanupTest {
+  @Test
+  void aJobThatMayDeleteOnlyPatronisConfigMapsOfTheCluster() {
+    List<ObjectNode> objects = Cleanup.build("pg", "shop", ClusterSpec.DEFAULT_IMAGE, List.of("pg-config", "pg-leader"));
+    objects.forEach(KubeSchema::assertValid);
+    assertThat(objects).extracting(o -> o.path("kind").asText() + "/" + ObservedCluster.nameOf(o))
+        .containsExactly("ServiceAccount/pg-cleanup", "Role/pg-cleanup", "RoleBinding/pg-cleanup", "Job/pg-cleanup");
+    assertThat(objects.get(1).path("rules").toString()).isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
+        + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"get\",\"delete\"]}]");
+    ObjectNode job = objects.get(3);
+    assertThat(job.at("/spec/template/spec/serviceAccountName").asText()).isEqualTo("pg-cleanup");
+    assertThat(job.at("/spec/template/spec/containers/0/command").toString())
+        .endsWith(",\"cleanup\",\"pg-config\",\"pg-leader\"]");
+    assertThat(Cleanup.script()).contains("-X DELETE").contains("/configmaps/$name").contains("200|202|404)");
+    assertThat(job.at("/spec/template/metadata/labels").has(Labels.CLUSTER_NAME)).as("never a database pod").isFalse();
+    assertThat(job.at("/spec/template/spec/securityContext/runAsNonRoot").asBoolean()).isTrue();
+  }
+}
