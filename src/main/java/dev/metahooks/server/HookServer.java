@@ -141,6 +141,7 @@ public final class HookServer implements AutoCloseable {
       }
       javalin.routes.get("/healthz", ctx -> json(ctx, 200, Map.of("status", "ok")));
       javalin.routes.get("/readyz", this::readiness);
+      javalin.routes.get("/controllers", ctx -> json(ctx, 200, ControllerListing.of(dispatcher.controllers())));
       javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
           .result(metrics.scrape()));
       javalin.routes.post("/{controller}/{hook}", this::hook);
@@ -191,6 +192,7 @@ public final class HookServer implements AutoCloseable {
     app.start();
     ready = true;
     LOG.atInfo()
+        .addKeyValue("version", BuildInfo.version())
         .addKeyValue("port", port())
         .addKeyValue("tls", config.tls() != null)
         .addKeyValue("clientCertificates", config.tls() != null && config.tls().clientCaFile() != null)

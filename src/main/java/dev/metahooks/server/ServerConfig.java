@@ -132,7 +132,7 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
   }
 
   /** Every variable the server reads (the README's Configuration table lists them). */
-  static Set<String> variables() {
+  public static Set<String> variables() {
     Environment env = new Environment(Map.of());
     read(env);
     return Set.copyOf(env.read);
