@@ -32,7 +32,11 @@ public final class Help {
       Map.entry("METAHOOKS_LOG_LEVEL", "error, warn, info (default) or debug for metahooks' own logs"),
       Map.entry("METAHOOKS_LIBRARY_LOG_LEVEL", "the same for every other logger (default warn)"),
       Map.entry("METAHOOKS_RESPONSE_CACHE_BYTES", "recent answers kept by request hash (default 32 MiB, 0 off)"),
-      Map.entry("METAHOOKS_LOG_BODIES", "true: also log request and response bodies, Secrets redacted"));
+      Map.entry("METAHOOKS_LOG_BODIES", "true: also log request and response bodies, Secrets redacted"),
+      Map.entry("METAHOOKS_RECORD_DIR", "record sampled calls answered 200 here, Secrets redacted (default off)"),
+      Map.entry("METAHOOKS_RECORD_SAMPLE", "record one call in this many (default 1: every call)"),
+      Map.entry("METAHOOKS_RECORD_MAX_FILES", "recordings kept at most; the oldest go first (default 1000)"),
+      Map.entry("METAHOOKS_RECORD_MAX_BYTES", "bytes of recordings kept at most (default 268435456, 256 MiB)"));
 
   private Help() {}
 

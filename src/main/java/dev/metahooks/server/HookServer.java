@@ -62,6 +62,7 @@ public final class HookServer implements AutoCloseable {
   private final HookDispatcher dispatcher;
   private final HookMetrics metrics;
   private final Admission admission;
+  private final Recorder recorder;
   /**
    * Of the admitted calls, how many parse, run and write at once ({@link ServerConfig#computeSlots}); each running
    * call holds its request as a tree: eight 4 MB requests at once made the collector copy 100 MB of trees on
@@ -82,6 +83,7 @@ public final class HookServer implements AutoCloseable {
   public HookServer(ServerConfig config, List<Controller> controllers) {
     this.config = config;
     this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes(), config.maxResponseBytes());
+    this.recorder = new Recorder(config.recording());
     this.admission = new Admission(config.bodyBudgetBytes(), config.maxConcurrentHooks(), admissionWait());
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(dispatcher);
@@ -216,6 +218,11 @@ public final class HookServer implements AutoCloseable {
     }
   }
 
+  /** Calls written to METAHOOKS_RECORD_DIR since start. */
+  public long recordedCalls() {
+    return recorder.written();
+  }
+
   /** The bound port (useful when started on port 0). */
   public int port() {
     return app.port();
@@ -249,6 +256,7 @@ public final class HookServer implements AutoCloseable {
     app.stop();
     workers.shutdownNow();
     metrics.close();
+    recorder.close();
   }
 
   private void readiness(Context ctx) {
@@ -516,6 +524,7 @@ public final class HookServer implements AutoCloseable {
     }
     try {
       HookDispatcher.Reply reply = dispatcher.reply(controller, hook, body);
+      recorder.offer(controller, hook, body, reply); // METAHOOKS_RECORD_DIR: the one place an answer is finished
       return Exchange.read(reply, config.logBodies() ? body : null);
     } finally {
       computeSlots.release();
