@@ -3,6 +3,7 @@ package dev.metahooks;
 import dev.metahooks.cli.Help;
 import dev.metahooks.cli.OfflineHook;
 import dev.metahooks.cli.Training;
+import dev.metahooks.cli.diff.DiffCommand;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.BuildInfo;
 import dev.metahooks.server.ConfigurationException;
@@ -27,6 +28,9 @@ public final class Main {
     if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help"))) {
       Help.print(System.out);
       return;
+    }
+    if (args.length > 0 && args[0].equals("diff")) {
+      System.exit(DiffCommand.run(java.util.Arrays.asList(args).subList(1, args.length), System.out, System.err));
     }
     if (args.length > 0 && args[0].equals("train")) {
       System.exit(Training.run(args, System.err));
