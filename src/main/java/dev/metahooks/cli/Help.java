@@ -30,7 +30,7 @@ public final class Help {
       Map.entry("METAHOOKS_TLS_CLIENT_CA_FILE", "clients must present a certificate signed by this CA"),
       Map.entry("METAHOOKS_FILE_CHECK_INTERVAL_MS", "how often token and certificate files are re-read (default 10000)"),
       Map.entry("METAHOOKS_LOG_LEVEL", "error, warn, info (default) or debug for metahooks' own logs"),
-      Map.entry("METAHOOKS_LIBRARY_LOG_LEVEL", "the same for every other logger (default warn)"),
+      Map.entry("METAHOOKS_LIBRARY_LOG_LEVEL", "error, warn (default), info or debug for every other logger (Jetty, Javalin)"),
       Map.entry("METAHOOKS_RESPONSE_CACHE_BYTES", "recent answers kept by request hash (default 32 MiB, 0 off)"),
       Map.entry("METAHOOKS_LOG_BODIES", "true: also log request and response bodies, Secrets redacted"),
       Map.entry("METAHOOKS_RECORD_DIR", "record sampled calls answered 200 here, Secrets redacted (default off)"),
