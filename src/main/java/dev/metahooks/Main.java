@@ -1,8 +1,11 @@
 package dev.metahooks;
 
+import dev.metahooks.cli.Help;
 import dev.metahooks.cli.OfflineHook;
 import dev.metahooks.cli.Training;
+import dev.metahooks.cli.diff.DiffCommand;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.BuildInfo;
 import dev.metahooks.server.ConfigurationException;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
@@ -11,12 +14,24 @@ import dev.metahooks.server.ServerConfig;
  * {@code java -jar metahooks.jar} serves every controller over HTTP;
  * {@code java -jar metahooks.jar sync|finalize|customize <controller> < request.json} answers one request
  * offline and prints the response; {@code java -jar metahooks.jar train <dir>} serves the requests below
- * {@code dir} once and stops (a training run for a class-data archive, see {@link Training}).
+ * {@code dir} once and stops (a training run for a class-data archive, see {@link Training});
+ * {@code --version} and {@code --help} say what this is.
  */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("version"))) {
+      System.out.println("metahooks " + BuildInfo.version());
+      return;
+    }
+    if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help"))) {
+      Help.print(System.out);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("diff")) {
+      System.exit(DiffCommand.run(java.util.Arrays.asList(args).subList(1, args.length), System.out, System.err));
+    }
     if (args.length > 0 && args[0].equals("train")) {
       System.exit(Training.run(args, System.err));
     }

@@ -52,6 +52,8 @@ public final class HookMetrics implements AutoCloseable {
     new ClassLoaderMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
+    Gauge.builder("metahooks.build.info", () -> 1).tag("version", BuildInfo.version())
+        .description("The running build: always 1, its version a label").register(registry);
     // Register every served hook up front so dashboards see zeros rather than gaps.
     for (Controller controller : controllers) {
       for (Hook hook : controller.hooks()) {

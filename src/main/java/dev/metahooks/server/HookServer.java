@@ -62,6 +62,7 @@ public final class HookServer implements AutoCloseable {
   private final HookDispatcher dispatcher;
   private final HookMetrics metrics;
   private final Admission admission;
+  private final Recorder recorder;
   /**
    * Of the admitted calls, how many parse, run and write at once ({@link ServerConfig#computeSlots}); each running
    * call holds its request as a tree: eight 4 MB requests at once made the collector copy 100 MB of trees on
@@ -82,6 +83,7 @@ public final class HookServer implements AutoCloseable {
   public HookServer(ServerConfig config, List<Controller> controllers) {
     this.config = config;
     this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes(), config.maxResponseBytes());
+    this.recorder = new Recorder(config.recording());
     this.admission = new Admission(config.bodyBudgetBytes(), config.maxConcurrentHooks(), admissionWait());
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(dispatcher);
@@ -141,6 +143,7 @@ public final class HookServer implements AutoCloseable {
       }
       javalin.routes.get("/healthz", ctx -> json(ctx, 200, Map.of("status", "ok")));
       javalin.routes.get("/readyz", this::readiness);
+      javalin.routes.get("/controllers", ctx -> json(ctx, 200, ControllerListing.of(dispatcher.controllers())));
       javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
           .result(metrics.scrape()));
       javalin.routes.post("/{controller}/{hook}", this::hook);
@@ -191,6 +194,7 @@ public final class HookServer implements AutoCloseable {
     app.start();
     ready = true;
     LOG.atInfo()
+        .addKeyValue("version", BuildInfo.version())
         .addKeyValue("port", port())
         .addKeyValue("tls", config.tls() != null)
         .addKeyValue("clientCertificates", config.tls() != null && config.tls().clientCaFile() != null)
@@ -212,6 +216,11 @@ public final class HookServer implements AutoCloseable {
       close();
       throw new ConfigurationException("cannot listen on port " + port + " (" + variable + "): " + e.getMessage(), e);
     }
+  }
+
+  /** Calls written to METAHOOKS_RECORD_DIR since start. */
+  public long recordedCalls() {
+    return recorder.written();
   }
 
   /** The bound port (useful when started on port 0). */
@@ -247,6 +256,7 @@ public final class HookServer implements AutoCloseable {
     app.stop();
     workers.shutdownNow();
     metrics.close();
+    recorder.close();
   }
 
   private void readiness(Context ctx) {
@@ -514,6 +524,7 @@ public final class HookServer implements AutoCloseable {
     }
     try {
       HookDispatcher.Reply reply = dispatcher.reply(controller, hook, body);
+      recorder.offer(controller, hook, body, reply); // METAHOOKS_RECORD_DIR: the one place an answer is finished
       return Exchange.read(reply, config.logBodies() ? body : null);
     } finally {
       computeSlots.release();

@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Redaction {
   static final String REDACTED = "<redacted>";
+  /** What a redaction leaves in a Secret's {@code data} when it must stay valid base64: "&lt;redacted&gt;" encoded. */
+  public static final String REDACTED_BASE64 = Base64.getEncoder().encodeToString(
+      REDACTED.getBytes(StandardCharsets.UTF_8));
   private static final Logger LOG = LoggerFactory.getLogger(Redaction.class);
   private static final int SHORTEST_SECRET = 4;
   private static final List<String> VALUE_FIELDS = List.of("data", "stringData");
@@ -35,13 +38,26 @@ public final class Redaction {
 
   /** A copy of {@code body} in which every Secret's values and last-applied annotations are replaced. */
   public static JsonNode redactSecrets(JsonNode body) {
+    return redact(body, false);
+  }
+
+  /**
+   * The same redaction, but a Secret stays a Secret Kubernetes would accept: its {@code data} values are the
+   * base64 of the mask, so that a recorded request replays through the hooks that read them.
+   */
+  public static JsonNode redactSecretsReplayable(JsonNode body) {
+    return redact(body, true);
+  }
+
+  private static JsonNode redact(JsonNode body, boolean keepBase64) {
     JsonNode copy = body.deepCopy();
     int[] replaced = {0};
     forEachSecret(copy, secret -> {
       for (String field : VALUE_FIELDS) {
         if (secret.get(field) instanceof ObjectNode values) {
+          String mask = keepBase64 && field.equals("data") ? REDACTED_BASE64 : REDACTED;
           values.fieldNames().forEachRemaining(name -> {
-            values.put(name, REDACTED);
+            values.put(name, mask);
             replaced[0]++;
           });
         }

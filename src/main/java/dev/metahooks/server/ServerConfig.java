@@ -52,11 +52,12 @@ import org.slf4j.LoggerFactory;
  *     it is estimated or written, never after it was built whole
  * @param writeTimeout {@code METAHOOKS_WRITE_TIMEOUT_MS}, default 5000: an answer the client does not take within
  *     this long (a reader that never reads) is abandoned, logged and counted, so that it frees its thread
+ * @param recording {@code METAHOOKS_RECORD_DIR} and its bounds: off by default; see {@link Recording}
  */
 public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,
     Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,
     Duration fileCheckInterval, boolean logBodies, int managementPort, long responseCacheBytes,
-    long bodyBudgetBytes, long maxResponseBytes, Duration writeTimeout) {
+    long bodyBudgetBytes, long maxResponseBytes, Duration writeTimeout, Recording recording) {
 
   /** Metacontroller gives up on a hook call after this long (its default {@code webhook.timeout}). */
   public static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
@@ -70,6 +71,29 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
 
   /** HTTPS settings; {@code clientCaFile} null means client certificates are not asked for. */
   public record Tls(Path certFile, Path keyFile, Path clientCaFile) {}
+
+  /**
+   * Recording of sampled calls ({@link Recorder}): {@code METAHOOKS_RECORD_DIR} (null: off, the default), one call in
+   * {@code METAHOOKS_RECORD_SAMPLE} (default 1, every call), and at most {@code METAHOOKS_RECORD_MAX_FILES} (default
+   * 1000) files of at most {@code METAHOOKS_RECORD_MAX_BYTES} (default 256 MiB) in all; the oldest go first.
+   */
+  public record Recording(Path dir, int sample, int maxFiles, long maxBytes) {
+    public static final Recording OFF = new Recording(null, 1, 1000, 256L * 1024 * 1024);
+
+    public Recording {
+      require(sample > 0, "METAHOOKS_RECORD_SAMPLE must be positive, got " + sample);
+      require(maxFiles > 0, "METAHOOKS_RECORD_MAX_FILES must be positive, got " + maxFiles);
+      require(maxBytes > 0, "METAHOOKS_RECORD_MAX_BYTES must be positive, got " + maxBytes);
+    }
+
+    public boolean enabled() {
+      return dir != null;
+    }
+
+    public Recording in(Path directory) {
+      return new Recording(directory, sample, maxFiles, maxBytes);
+    }
+  }
 
   public ServerConfig {
     require(port >= 0 && port <= 65535, "METAHOOKS_PORT must be 0..65535, got " + port);
@@ -113,7 +137,7 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     return new ServerConfig(DEFAULT_PORT, Math.min(DEFAULT_MAX_BODY_BYTES, budget), defaultConcurrency(),
         Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(3), Duration.ofSeconds(10), null, null,
         Duration.ofSeconds(10), false, 0, DEFAULT_RESPONSE_CACHE_BYTES, budget, AnswerSize.defaultLimit(),
-        Duration.ofSeconds(5));
+        Duration.ofSeconds(5), Recording.OFF);
   }
 
   /**
@@ -132,7 +156,7 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
   }
 
   /** Every variable the server reads (the README's Configuration table lists them). */
-  static Set<String> variables() {
+  public static Set<String> variables() {
     Environment env = new Environment(Map.of());
     read(env);
     return Set.copyOf(env.read);
@@ -168,7 +192,31 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
         number(env, "METAHOOKS_RESPONSE_CACHE_BYTES", d.responseCacheBytes),
         budget,
         number(env, "METAHOOKS_MAX_RESPONSE_BYTES", d.maxResponseBytes),
-        millis(env, "METAHOOKS_WRITE_TIMEOUT_MS", d.writeTimeout));
+        millis(env, "METAHOOKS_WRITE_TIMEOUT_MS", d.writeTimeout),
+        recording(env, d.recording));
+  }
+
+  /** The recording directory is created if missing, and must be writable now: a typo fails at start. */
+  private static Recording recording(Environment env, Recording d) {
+    String dir = env.get("METAHOOKS_RECORD_DIR");
+    Recording read = new Recording(null, integer(env, "METAHOOKS_RECORD_SAMPLE", d.sample()),
+        integer(env, "METAHOOKS_RECORD_MAX_FILES", d.maxFiles()), number(env, "METAHOOKS_RECORD_MAX_BYTES", d.maxBytes()));
+    if (dir == null) {
+      return read;
+    }
+    try {
+      Path path = Files.createDirectories(Path.of(dir));
+      require(Files.isWritable(path), "METAHOOKS_RECORD_DIR: " + path + " cannot be written by this process");
+      return read.in(path);
+    } catch (InvalidPathException | java.io.IOException e) {
+      throw new ConfigurationException("METAHOOKS_RECORD_DIR: cannot use '" + dir + "': " + e.getMessage());
+    }
+  }
+
+  public ServerConfig withRecording(Recording value) {
+    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
+        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
+        bodyBudgetBytes, maxResponseBytes, writeTimeout, value);
   }
 
   /** The environment, remembering which variables were read, so that the others can be reported. */
@@ -200,63 +248,63 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
   public ServerConfig withPort(int value) {
     return new ServerConfig(value, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
         shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout);
+        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
   }
 
   /** A body limit; the body budget grows with it when needed, so that the largest body can be admitted. */
   public ServerConfig withMaxBodyBytes(long value) {
     return new ServerConfig(port, value, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
         shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        Math.max(bodyBudgetBytes, value), maxResponseBytes, writeTimeout);
+        Math.max(bodyBudgetBytes, value), maxResponseBytes, writeTimeout, recording);
   }
 
   /** The memory bounds: bodies in memory at once (the body limit shrinks to it when needed) and one answer. */
   public ServerConfig withMemory(long bodyBudget, long maxResponse) {
     return new ServerConfig(port, Math.min(maxBodyBytes, bodyBudget), maxConcurrentHooks, hookDeadline, idleTimeout,
         shutdownDelay, shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort,
-        responseCacheBytes, bodyBudget, maxResponse, writeTimeout);
+        responseCacheBytes, bodyBudget, maxResponse, writeTimeout, recording);
   }
 
   public ServerConfig withWriteTimeout(Duration value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
         shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, value);
+        bodyBudgetBytes, maxResponseBytes, value, recording);
   }
 
   public ServerConfig withLimits(int concurrentHooks, Duration deadline, Duration idle) {
     return new ServerConfig(port, maxBodyBytes, concurrentHooks, deadline, idle, shutdownDelay,
         shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout);
+        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
   }
 
   public ServerConfig withShutdown(Duration delay, Duration timeout) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, delay,
         timeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout);
+        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
   }
 
   public ServerConfig withSecurity(Path token, Tls https, Duration checkInterval) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
         shutdownTimeout, token, https, checkInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout);
+        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
   }
 
   public ServerConfig withLogBodies(boolean value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
         shutdownTimeout, tokenFile, tls, fileCheckInterval, value, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout);
+        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
   }
 
   public ServerConfig withManagementPort(int value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
         shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, value, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout);
+        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
   }
 
   public ServerConfig withResponseCacheBytes(long value) {
     return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
         shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, value,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout);
+        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
   }
 
   private static void require(boolean condition, String message) {

@@ -1,0 +1,127 @@
+package dev.metahooks.cli.diff;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.api.Controller;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.HookDispatcher;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * {@code metahooks diff}: what this build's hooks would change. Runs each recorded (or live-built) request through
+ * the hooks at hand and compares the answer with the recorded one (or with what the cluster holds). Exit code 0
+ * when nothing would change, 1 when something would, 2 for input it cannot use.
+ */
+public final class DiffCommand {
+  static final String USAGE = """
+      usage: metahooks diff [--observed] <recording or directory>...
+               compare with the answers recorded with the requests (METAHOOKS_RECORD_DIR), or
+               with --observed, with the children and status the requests observed
+             metahooks diff --manifest <controller.json> --parent <parents.json> [<observed.json>...]
+               build the requests from live objects and compare with the children observed:
+                 kubectl create --dry-run=client -o json -f metacontroller/<name>.yaml > controller.json
+                 kubectl get <parent kind> -n <ns> -o json > parents.json
+                 kubectl get <child kinds> -n <ns> -o json > observed.json
+      exit code: 0 nothing would change, 1 something would, 2 bad input""";
+
+  private DiffCommand() {}
+
+  public static int run(List<String> args, PrintStream out, PrintStream err) {
+    return run(args, out, err, at -> Catalog.controllers(clockAt(at)));
+  }
+
+  /** {@code controllers} gives the controllers that answer as if at that instant (the clock their hooks read). */
+  public static int run(List<String> args, PrintStream out, PrintStream err,
+      Function<Instant, List<Controller>> controllers) {
+    if (args.contains("--help") || args.contains("-h")) {
+      out.println(USAGE);
+      return 0;
+    }
+    List<DiffCase> cases;
+    try {
+      cases = cases(args);
+    } catch (Cases.BadInput e) {
+      err.println("metahooks diff: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    }
+    List<ParentDiff> diffs = new ArrayList<>();
+    for (DiffCase call : cases) {
+      HookDispatcher dispatcher = new HookDispatcher(controllers.apply(call.answeredAt()));
+      if (!dispatcher.serves(call.controller(), call.hook())) {
+        err.println("metahooks diff: " + call.source() + ": this build serves no " + call.controller() + "/"
+            + call.hook() + " hook; it serves: " + String.join(", ", dispatcher.controllers().stream()
+            .map(Controller::name).toList()));
+        return 2;
+      }
+      HookDispatcher.Answer answer = dispatcher.dispatch(call.controller(), call.hook(),
+          call.request().toString().getBytes(StandardCharsets.UTF_8));
+      JsonNode body = Json.MAPPER.valueToTree(answer.body());
+      diffs.add(answer.ok() ? ParentDiff.of(call, body)
+          : ParentDiff.refused(call, answer.status() + " " + body.path("message").asText(body.toString())));
+    }
+    return new DiffReport(out).print(diffs) ? 1 : 0;
+  }
+
+  /** The wall clock stopped at {@code at}; randomness stays random (generated values are masked anyway). */
+  private static Sources clockAt(Instant at) {
+    Sources system = Sources.system();
+    return new Sources() {
+      @Override
+      public Instant now() {
+        return at;
+      }
+
+      @Override
+      public String secret(String purpose, int length) {
+        return system.secret(purpose, length);
+      }
+    };
+  }
+
+  private static List<DiffCase> cases(List<String> args) {
+    if (args.isEmpty()) {
+      throw new Cases.BadInput("nothing to compare");
+    }
+    if (!args.contains("--manifest") && !args.contains("--parent")) {
+      boolean observed = args.get(0).equals("--observed");
+      List<String> files = observed ? args.subList(1, args.size()) : args;
+      if (files.isEmpty() || files.stream().anyMatch(a -> a.startsWith("--"))) {
+        throw new Cases.BadInput(files.isEmpty() ? "nothing to compare"
+            : "unknown option " + files.stream().filter(a -> a.startsWith("--")).findFirst().get());
+      }
+      List<DiffCase> recorded = Cases.recordings(files.stream().map(Path::of).toList());
+      return observed ? recorded.stream().map(DiffCase::againstObserved).toList() : recorded;
+    }
+    Path manifest = null;
+    Path parents = null;
+    List<Path> observed = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      if ((arg.equals("--manifest") || arg.equals("--parent")) && i + 1 >= args.size()) {
+        throw new Cases.BadInput(arg + " needs a file");
+      }
+      switch (arg) {
+        case "--manifest" -> manifest = Path.of(args.get(++i));
+        case "--parent" -> parents = Path.of(args.get(++i));
+        default -> {
+          if (arg.startsWith("--")) {
+            throw new Cases.BadInput("unknown option " + arg);
+          }
+          observed.add(Path.of(arg));
+        }
+      }
+    }
+    if (manifest == null || parents == null) {
+      throw new Cases.BadInput("live requests need both --manifest and --parent");
+    }
+    return Cases.live(manifest, parents, observed);
+  }
+}

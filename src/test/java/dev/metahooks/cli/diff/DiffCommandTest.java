@@ -1,0 +1,129 @@
+package dev.metahooks.cli.diff;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.server.Redaction;
+import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.Resources;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DiffCommandTest {
+  private static final Path CATSET = Resources.projectDir().resolve("docs/diff/catset-scale-up.json");
+  private static final Path POSTGRES = Resources.projectDir().resolve("docs/diff/postgrescluster-image-change.json");
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @TempDir
+  Path dir;
+
+  private int diff(String... args) {
+    return DiffCommand.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String printed() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private Path write(String name, JsonNode node) throws Exception {
+    Path file = dir.resolve(name);
+    Files.write(file, Json.MAPPER.writeValueAsBytes(node));
+    return file;
+  }
+
+  @Test
+  void aRecordedAnswerThisBuildNoLongerGivesIsAChangeByPath() throws Exception {
+    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(CATSET.toFile());
+    // as if an older build had answered with another image and without the last claim
+    JsonNode children = recording.at("/response/children");
+    for (JsonNode child : children) {
+      if (child.path("kind").asText().equals("Pod")) {
+        ((ObjectNode) child.at("/spec/containers/0")).put("image", "nginx:1.26");
+      }
+    }
+    ((com.fasterxml.jackson.databind.node.ArrayNode) children).remove(children.size() - 1);
+    assertThat(diff(write("older.json", recording).toString())).isEqualTo(1);
+    assertThat(printed())
+        .contains("~ Pod default/nginx-backend-0\n      spec.containers[0].image: \"nginx:1.26\" → \"nginx:1.27\"")
+        .contains("+ PersistentVolumeClaim default/www-nginx-backend-4")
+        .contains("would change: 1 to create, 4 to change, 0 to delete");
+  }
+
+  @Test
+  void aChildTheNewAnswerLeavesOutIsADeletion() throws Exception {
+    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(CATSET.toFile());
+    ((ObjectNode) recording.at("/request/parent/spec")).put("replicas", 2);
+    assertThat(diff("--observed", write("down.json", recording).toString())).isEqualTo(1);
+    assertThat(printed()).contains("- Pod default/nginx-backend-2").doesNotContain("- PersistentVolumeClaim");
+  }
+
+  @Test
+  void secretValuesNeverAppear() throws Exception {
+    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(POSTGRES.toFile());
+    // a recorded answer whose Secret held other values than the ones this build answers
+    String password = "s3cret-password-that-must-not-show";
+    String encoded = java.util.Base64.getEncoder().encodeToString(password.getBytes(StandardCharsets.UTF_8));
+    for (JsonNode child : recording.at("/response/children")) {
+      if (child.path("kind").asText().equals("Secret")) {
+        ((ObjectNode) child.path("data")).put("password", encoded);
+      }
+    }
+    assertThat(diff(write("secret.json", recording).toString())).isEqualTo(1);
+    assertThat(printed()).contains("data.password: changed (<redacted>)").doesNotContain(password, encoded);
+  }
+
+  @Test
+  void liveObjectsBuildTheRequestAsMetacontrollerWould() throws Exception {
+    JsonNode recorded = Json.MAPPER.readTree(CATSET.toFile());
+    JsonNode request = recorded.get("request");
+    Path manifest = write("controller.json", Manifests.read(Manifests.METACONTROLLER.resolve("catset.yaml")).get(0));
+    Path parents = write("parents.json", Json.object().put("kind", "List").set("items",
+        Json.MAPPER.createArrayNode().add(request.get("parent"))));
+    com.fasterxml.jackson.databind.node.ArrayNode items = Json.MAPPER.createArrayNode();
+    request.get("children").forEach(group -> group.forEach(items::add));
+    ObjectNode foreign = items.get(0).deepCopy(); // another parent's pod: not a child of this one
+    ((ObjectNode) foreign.at("/metadata")).put("name", "someone-else-0");
+    ((ObjectNode) foreign.at("/metadata/ownerReferences/0")).put("uid", "another-uid");
+    items.add(foreign);
+    Path observed = write("observed.json", Json.object().put("kind", "List").set("items", items));
+    assertThat(diff("--manifest", manifest.toString(), "--parent", parents.toString(), observed.toString()))
+        .as(err.toString()).isEqualTo(1);
+    assertThat(printed()).contains("catset/sync  CatSet default/nginx-backend  (live CatSet default/nginx-backend)")
+        .contains("+ Pod default/nginx-backend-3").doesNotContain("someone-else");
+  }
+
+  @Test
+  void nothingToChangeIsZero() {
+    assertThat(diff(CATSET.toString(), POSTGRES.toString())).isZero();
+    assertThat(printed()).isEqualTo("no changes: 2 calls answered as before\n");
+  }
+
+  @Test
+  void inputItCannotUseIsTwoAndNamed() throws Exception {
+    assertThat(diff()).isEqualTo(2);
+    assertThat(diff(dir.resolve("missing.json").toString())).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("missing.json: no such file");
+    assertThat(diff(write("not-a-recording.json", Json.object().put("kind", "Pod")).toString())).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("not a recording");
+    Files.writeString(dir.resolve("broken.json"), "{\"controller\": ");
+    assertThat(diff(dir.resolve("broken.json").toString())).isEqualTo(2);
+    ObjectNode unknown = (ObjectNode) Json.MAPPER.readTree(CATSET.toFile());
+    unknown.put("controller", "no-such-controller");
+    assertThat(diff(write("unknown.json", unknown).toString())).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("serves no no-such-controller/sync hook");
+    assertThat(diff("--manifest", CATSET.toString())).isEqualTo(2);
+    assertThat(diff("--frobnicate", CATSET.toString())).isEqualTo(2);
+    assertThat(diff("--help")).isZero();
+    assertThat(Redaction.REDACTED_BASE64).isNotBlank();
+  }
+}
