@@ -17,9 +17,9 @@ import java.util.function.Function;
  */
 public final class Controller {
   private final String name;
-  private final Map<Hook, Function<ObjectNode, Object>> hooks;
+  private final Map<Hook, Function<ObjectNode, HookResponse>> hooks;
 
-  private Controller(String name, Map<Hook, Function<ObjectNode, Object>> hooks) {
+  private Controller(String name, Map<Hook, Function<ObjectNode, HookResponse>> hooks) {
     this.name = name;
     this.hooks = Collections.unmodifiableMap(new EnumMap<>(hooks));
   }
@@ -50,8 +50,8 @@ public final class Controller {
    * @throws InvalidRequestException when the body lacks what the hook needs
    * @throws IllegalArgumentException when this controller does not serve the hook
    */
-  public Object handle(Hook hook, ObjectNode body) {
-    Function<ObjectNode, Object> handler = hooks.get(hook);
+  public HookResponse handle(Hook hook, ObjectNode body) {
+    Function<ObjectNode, HookResponse> handler = hooks.get(hook);
     if (handler == null) {
       throw new IllegalArgumentException(name + " has no " + hook.path() + " hook");
     }
@@ -60,7 +60,7 @@ public final class Controller {
 
   private abstract static class Builder<B extends Builder<B>> {
     final String name;
-    final Map<Hook, Function<ObjectNode, Object>> hooks = new EnumMap<>(Hook.class);
+    final Map<Hook, Function<ObjectNode, HookResponse>> hooks = new EnumMap<>(Hook.class);
 
     Builder(String name) {
       this.name = name;
