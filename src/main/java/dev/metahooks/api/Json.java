@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.json.CompactNodes;
+import dev.metahooks.json.ProjectingReader;
+import dev.metahooks.json.Projection;
 import dev.metahooks.json.TreeBudget;
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,17 +69,36 @@ public final class Json {
     return body.length < SHARED_TEXT_BODY ? readTree(body) : CompactNodes.sharingText(() -> readTree(body));
   }
 
+  /**
+   * As {@link #parse(byte[])}, without the fields of observed objects that {@code unread} names (they are skipped by
+   * the tokenizer, and take no tree budget).
+   */
+  public static JsonNode parse(byte[] body, Projection unread) throws IOException {
+    if (unread.isEmpty()) {
+      return parse(body);
+    }
+    CompactNodes.Read<JsonNode> read = () -> {
+      try (JsonParser parser = budgeted(body)) {
+        return new ProjectingReader(MAPPER, unread).read(parser);
+      }
+    };
+    return body.length < SHARED_TEXT_BODY ? read.read() : CompactNodes.sharingText(read);
+  }
+
   /** As {@link #parse(byte[])}, from a stream read whole first. */
   public static JsonNode parse(InputStream body) throws IOException {
     return parse(body.readAllBytes());
   }
 
   private static JsonNode readTree(byte[] body) throws IOException {
-    try (JsonParser parser = new TreeBudget(MAPPER.createParser(body), TREE_ALLOWANCE, TREE_BYTES_PER_BODY_BYTE,
-        body.length)) {
+    try (JsonParser parser = budgeted(body)) {
       JsonNode tree = READER.readTree(parser);
       return tree == null ? MAPPER.missingNode() : tree;
     }
+  }
+
+  private static JsonParser budgeted(byte[] body) throws IOException {
+    return new TreeBudget(MAPPER.createParser(body), TREE_ALLOWANCE, TREE_BYTES_PER_BODY_BYTE, body.length);
   }
 
   public static ObjectNode object() {

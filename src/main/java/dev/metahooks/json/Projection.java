@@ -2,6 +2,7 @@ package dev.metahooks.json;
 
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,6 +12,8 @@ import java.util.Map;
  */
 public final class Projection {
   public static final Projection NONE = new Projection(Map.of());
+  private static final List<String> READ_BY_THE_WIRE_MODEL =
+      List.of("apiVersion", "kind", "metadata.name", "metadata.namespace");
 
   /** Field names to skip at one level, and the levels below that skip something. */
   static final class Level {
@@ -38,13 +41,13 @@ public final class Projection {
     Map<String, Level> copy = new HashMap<>(groups);
     Level root = copy.computeIfAbsent(groupKey, k -> new Level());
     for (String path : paths) {
+      if (READ_BY_THE_WIRE_MODEL.stream().anyMatch(read -> read.equals(path) || read.startsWith(path + ".")
+          || path.startsWith(read + "."))) {
+        throw new IllegalArgumentException("cannot skip '" + path + "': the wire model reads every object's "
+            + String.join(", ", READ_BY_THE_WIRE_MODEL));
+      }
       Level at = root;
       for (String name : path.split("\\.")) {
-        if (name.isEmpty() || name.equals("apiVersion") || name.equals("kind") || path.startsWith("metadata.name")
-            || path.equals("metadata") || path.startsWith("metadata.namespace")) {
-          throw new IllegalArgumentException("cannot skip '" + path + "': the wire model reads every object's "
-              + "apiVersion, kind, metadata.name and metadata.namespace");
-        }
         at = at.below.computeIfAbsent(name, k -> new Level());
       }
       at.skipped = true;

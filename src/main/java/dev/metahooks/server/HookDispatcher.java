@@ -10,6 +10,7 @@ import dev.metahooks.api.DecoratorResponse;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.HookResponse;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.Projection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -148,11 +149,11 @@ public final class HookDispatcher {
 
   /** Runs the hook on a whole request body held in memory (parsing from an array is the fastest Jackson path). */
   public Answer dispatch(String controllerName, String hookPath, byte[] body) {
-    return dispatch(controllerName, hookPath, () -> readObject(body));
+    return dispatch(controllerName, hookPath, unread -> readObject(body, unread));
   }
 
   public Answer dispatch(String controllerName, String hookPath, InputStream body) {
-    return dispatch(controllerName, hookPath, () -> readObject(body));
+    return dispatch(controllerName, hookPath, unread -> readObject(body.readAllBytes(), unread));
   }
 
   /** Bytes the response cache holds. */
@@ -196,7 +197,7 @@ public final class HookDispatcher {
   }
 
   private interface RequestSource {
-    ObjectNode read() throws IOException;
+    ObjectNode read(Projection unread) throws IOException;
   }
 
   private Answer dispatch(String controllerName, String hookPath, RequestSource body) {
@@ -210,7 +211,7 @@ public final class HookDispatcher {
     Hook hook = Hook.fromPath(hookPath).orElseThrow();
     ObjectNode request;
     try {
-      request = body.read();
+      request = body.read(controller.unread());
     } catch (IOException | RuntimeException e) {
       return Answer.failed(HookError.from(e), null);
     }
@@ -242,13 +243,13 @@ public final class HookDispatcher {
   }
 
   /** Parses the body into a JSON object; what is wrong with it is a {@link HookError} (or an exception it maps). */
-  static ObjectNode readObject(InputStream body) throws IOException {
-    return object(Json.parse(body));
+  static ObjectNode readObject(byte[] body) {
+    return readObject(body, Projection.NONE);
   }
 
-  static ObjectNode readObject(byte[] body) {
+  static ObjectNode readObject(byte[] body, Projection unread) {
     try {
-      return object(Json.parse(body));
+      return object(Json.parse(body, unread));
     } catch (IOException e) {
       throw HookError.from(e);
     }

@@ -26,7 +26,11 @@ public final class CatSetController {
   private CatSetController() {}
 
   public static Controller controller() {
-    return Controller.composite("catset").sync(CatSetController::sync).finalize(CatSetController::sync).build();
+    return Controller.composite("catset").sync(CatSetController::sync).finalize(CatSetController::sync)
+        // Of observed Pods the hook reads name, deletionTimestamp, annotations and status; of claims, the name.
+        .unread("v1", "Pod", "spec", "metadata.managedFields")
+        .unread("v1", "PersistentVolumeClaim", "spec", "status", "metadata.managedFields")
+        .build();
   }
 
   public static CompositeResponse sync(CompositeRequest request) {
