@@ -13,10 +13,15 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"status", "children", "resyncAfterSeconds", "finalized"})
 public record CompositeResponse(ObjectNode status, List<ObjectNode> children, Double resyncAfterSeconds,
-    Boolean finalized) {
+    Boolean finalized) implements HookResponse {
 
   public CompositeResponse {
     children = children == null ? List.of() : List.copyOf(children);
+  }
+
+  @Override
+  public int objectCount() {
+    return children.size();
   }
 
   public static CompositeResponse of(ObjectNode status, List<ObjectNode> children) {

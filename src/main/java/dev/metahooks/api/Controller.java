@@ -1,6 +1,7 @@
 package dev.metahooks.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.json.Projection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -17,11 +18,13 @@ import java.util.function.Function;
  */
 public final class Controller {
   private final String name;
-  private final Map<Hook, Function<ObjectNode, Object>> hooks;
+  private final Map<Hook, Function<ObjectNode, HookResponse>> hooks;
+  private final Projection unread;
 
-  private Controller(String name, Map<Hook, Function<ObjectNode, Object>> hooks) {
+  private Controller(String name, Map<Hook, Function<ObjectNode, HookResponse>> hooks, Projection unread) {
     this.name = name;
     this.hooks = Collections.unmodifiableMap(new EnumMap<>(hooks));
+    this.unread = unread;
   }
 
   public static CompositeBuilder composite(String name) {
@@ -40,6 +43,11 @@ public final class Controller {
     return hooks.keySet();
   }
 
+  /** The fields of observed objects this controller's hooks never read, skipped while a request is parsed. */
+  public Projection unread() {
+    return unread;
+  }
+
   public boolean serves(Hook hook) {
     return hooks.containsKey(hook);
   }
@@ -50,8 +58,8 @@ public final class Controller {
    * @throws InvalidRequestException when the body lacks what the hook needs
    * @throws IllegalArgumentException when this controller does not serve the hook
    */
-  public Object handle(Hook hook, ObjectNode body) {
-    Function<ObjectNode, Object> handler = hooks.get(hook);
+  public HookResponse handle(Hook hook, ObjectNode body) {
+    Function<ObjectNode, HookResponse> handler = hooks.get(hook);
     if (handler == null) {
       throw new IllegalArgumentException(name + " has no " + hook.path() + " hook");
     }
@@ -60,7 +68,8 @@ public final class Controller {
 
   private abstract static class Builder<B extends Builder<B>> {
     final String name;
-    final Map<Hook, Function<ObjectNode, Object>> hooks = new EnumMap<>(Hook.class);
+    final Map<Hook, Function<ObjectNode, HookResponse>> hooks = new EnumMap<>(Hook.class);
+    Projection unread = Projection.NONE;
 
     Builder(String name) {
       this.name = name;
@@ -73,11 +82,22 @@ public final class Controller {
       return self();
     }
 
+    /**
+     * Fields of the observed objects of one type (children, attachments, related) that no hook of this controller
+     * reads, as dotted paths ({@code "spec"}, {@code "metadata.managedFields"}): the request is parsed without
+     * them, so a large request holds only what the hooks read. A hook that re-emits observed objects must not
+     * declare any.
+     */
+    public B unread(String apiVersion, String kind, String... paths) {
+      unread = unread.without(ObjectMap.groupKey(apiVersion, kind), paths);
+      return self();
+    }
+
     public Controller build() {
       if (hooks.isEmpty()) {
         throw new IllegalStateException(name + " serves no hook");
       }
-      return new Controller(name, hooks);
+      return new Controller(name, hooks, unread);
     }
   }
 

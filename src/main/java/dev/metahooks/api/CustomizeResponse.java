@@ -5,10 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /** The answer to a customize call: which other objects Metacontroller should send with each sync. */
-public record CustomizeResponse(List<RelatedResourceRule> relatedResources) {
+public record CustomizeResponse(List<RelatedResourceRule> relatedResources) implements HookResponse {
 
   public CustomizeResponse {
     relatedResources = relatedResources == null ? List.of() : List.copyOf(relatedResources);
+  }
+
+  @Override
+  public int objectCount() {
+    return relatedResources.size();
   }
 
   public static CustomizeResponse of(RelatedResourceRule... rules) {

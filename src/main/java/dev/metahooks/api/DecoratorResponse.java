@@ -16,13 +16,18 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"labels", "annotations", "status", "attachments", "resyncAfterSeconds", "finalized"})
 public record DecoratorResponse(Map<String, String> labels, Map<String, String> annotations, ObjectNode status,
-    List<ObjectNode> attachments, Double resyncAfterSeconds, Boolean finalized) {
+    List<ObjectNode> attachments, Double resyncAfterSeconds, Boolean finalized) implements HookResponse {
 
   public DecoratorResponse {
     // Copies that keep null values (they mean "delete this key") and the caller's order.
     labels = labels == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
     annotations = annotations == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
     attachments = attachments == null ? null : List.copyOf(attachments);
+  }
+
+  @Override
+  public int objectCount() {
+    return attachments == null ? 0 : attachments.size();
   }
 
   public static DecoratorResponse attachments(List<ObjectNode> attachments) {

@@ -3,19 +3,18 @@ package dev.metahooks.api;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.json.CompactNodes;
+import dev.metahooks.json.ProjectingReader;
+import dev.metahooks.json.Projection;
+import dev.metahooks.json.TreeBudget;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.HashMap;
-import java.util.Map;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The one Jackson configuration of the service: strict on input, compact and stable on output. */
 public final class Json {
@@ -32,45 +31,15 @@ public final class Json {
       .build();
 
   /**
-   * Short string values repeat throughout a request ("True", "Running", a namespace): in a large request they are
-   * shared within one parse, which makes its tree a third smaller for a tenth more parsing time. Below
-   * {@link #SHARED_TEXT_BODY} bytes the tree is small anyway and the time is worth more.
+   * In a large request repeated short strings share one node, which makes its tree a third smaller for a tenth
+   * more parsing time; below {@link #SHARED_TEXT_BODY} bytes the tree is small anyway and the time is worth more.
    */
-  private static final int SHARED_TEXT_LENGTH = 24;
   private static final int SHARED_TEXT_BODY = 16 * 1024 * 1024;
-  private static final ThreadLocal<Map<String, TextNode>> SHARED_TEXT = new ThreadLocal<>();
-
-  /**
-   * Jackson's node factory, with objects whose fields take a third of the memory ({@link CompactFields}) and,
-   * while {@link #parse} runs, one node for each distinct short string (text nodes are immutable).
-   */
-  private static final JsonNodeFactory NODES = new JsonNodeFactory() {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public ObjectNode objectNode() {
-      return new ObjectNode(this, new CompactFields());
-    }
-
-    @Override
-    public TextNode textNode(String text) {
-      Map<String, TextNode> shared = SHARED_TEXT.get();
-      if (shared == null || text == null || text.length() > SHARED_TEXT_LENGTH) {
-        return super.textNode(text);
-      }
-      TextNode node = shared.get(text);
-      if (node == null) {
-        node = super.textNode(text);
-        shared.put(text, node);
-      }
-      return node;
-    }
-  };
 
   public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
           .streamReadConstraints(READ_CONSTRAINTS)
           .build())
-      .nodeFactory(NODES)
+      .nodeFactory(CompactNodes.INSTANCE)
       // Two values for one key would make the request ambiguous: refuse instead of guessing.
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -90,10 +59,6 @@ public final class Json {
 
   private Json() {}
 
-  private interface Read {
-    JsonNode read() throws IOException;
-  }
-
   /**
    * Parses a whole request the way the server does: a tree as {@code MAPPER.readTree} gives it; in a large
    * request, repeated short strings share one node.
@@ -101,7 +66,23 @@ public final class Json {
    * @return the tree, or a missing node for an empty body
    */
   public static JsonNode parse(byte[] body) throws IOException {
-    return body.length < SHARED_TEXT_BODY ? readTree(body) : sharingText(() -> readTree(body));
+    return body.length < SHARED_TEXT_BODY ? readTree(body) : CompactNodes.sharingText(() -> readTree(body));
+  }
+
+  /**
+   * As {@link #parse(byte[])}, without the fields of observed objects that {@code unread} names (they are skipped by
+   * the tokenizer, and take no tree budget).
+   */
+  public static JsonNode parse(byte[] body, Projection unread) throws IOException {
+    if (unread.isEmpty()) {
+      return parse(body);
+    }
+    CompactNodes.Read<JsonNode> read = () -> {
+      try (JsonParser parser = budgeted(body)) {
+        return new ProjectingReader(MAPPER, unread).read(parser);
+      }
+    };
+    return body.length < SHARED_TEXT_BODY ? read.read() : CompactNodes.sharingText(read);
   }
 
   /** As {@link #parse(byte[])}, from a stream read whole first. */
@@ -110,29 +91,14 @@ public final class Json {
   }
 
   private static JsonNode readTree(byte[] body) throws IOException {
-    try (JsonParser parser = new TreeBudget(MAPPER.createParser(body), TREE_ALLOWANCE, TREE_BYTES_PER_BODY_BYTE,
-        body.length)) {
+    try (JsonParser parser = budgeted(body)) {
       JsonNode tree = READER.readTree(parser);
       return tree == null ? MAPPER.missingNode() : tree;
     }
   }
 
-  private static JsonNode sharingText(Read read) throws IOException {
-    SHARED_TEXT.set(new HashMap<>(1 << 16));
-    try {
-      return read.read();
-    } finally {
-      SHARED_TEXT.remove();
-    }
-  }
-
-  /** A body that would make a larger tree than its size allows ({@link #TREE_BYTES_PER_BODY_BYTE}). */
-  public static final class TreeTooLargeException extends StreamConstraintsException {
-    private static final long serialVersionUID = 1L;
-
-    TreeTooLargeException(String message) {
-      super(message);
-    }
+  private static JsonParser budgeted(byte[] body) throws IOException {
+    return new TreeBudget(MAPPER.createParser(body), TREE_ALLOWANCE, TREE_BYTES_PER_BODY_BYTE, body.length);
   }
 
   public static ObjectNode object() {

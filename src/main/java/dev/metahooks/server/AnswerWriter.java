@@ -1,11 +1,14 @@
 package dev.metahooks.server;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.metahooks.api.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -13,7 +16,8 @@ import java.util.List;
 /**
  * Writes an answer as JSON bytes, at most {@code maxBytes} of them: the bound of last resort behind the estimates
  * of the hooks that amplify ({@code dev.metahooks.api.AnswerSize}). Writing stops at the limit, so that an answer
- * too large to send never becomes one array of all its bytes (nor a cached one).
+ * too large to send never becomes one array of all its bytes (nor a cached one). The ETag's hash is taken as the
+ * bytes are written, not in a second pass over them.
  */
 final class AnswerWriter {
   /** Built once: a writer holds the configuration lookups a mapper would redo on every call. */
@@ -34,6 +38,14 @@ final class AnswerWriter {
     }
   }
 
+  /** The bytes of an answer and their ETag. */
+  record Written(byte[] bytes, String etag) {
+    /** An error's body, which has no ETag. */
+    static Written of(HookError error) {
+      return new Written(error(error), null);
+    }
+  }
+
   private final long maxBytes;
 
   AnswerWriter(long maxBytes) {
@@ -44,8 +56,8 @@ final class AnswerWriter {
    * @throws TooLargeException past the limit
    * @throws IOException when the body cannot be written as JSON
    */
-  byte[] write(Object body) throws IOException {
-    Bounded out = new Bounded();
+  Written write(Object body) throws IOException {
+    Bounded out = new Bounded(Digests.streaming());
     JsonGenerator generator = WRITER.createGenerator(out);
     try {
       WRITER.writeValue(generator, body);
@@ -57,7 +69,16 @@ final class AnswerWriter {
       }
       throw e;
     }
-    return out.toByteArray();
+    return new Written(out.toByteArray(), Digests.finish(out.digest).etag());
+  }
+
+  /** An error's JSON body: small, and always writable. */
+  static byte[] error(HookError error) {
+    try {
+      return WRITER.writeValueAsBytes(error.body());
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static boolean causedBy(Throwable e) {
@@ -83,16 +104,26 @@ final class AnswerWriter {
     return segments;
   }
 
+  /** Bytes within the limit, hashed as they come (Jackson hands them over in blocks of its buffer). */
   private final class Bounded extends ByteArrayOutputStream {
+    private final MessageDigest digest;
+
+    Bounded(MessageDigest digest) {
+      super(8192);
+      this.digest = digest;
+    }
+
     @Override
     public void write(byte[] bytes, int offset, int length) {
       grow(length);
+      digest.update(bytes, offset, length);
       super.write(bytes, offset, length);
     }
 
     @Override
     public void write(int b) {
       grow(1);
+      digest.update((byte) b);
       super.write(b);
     }
 

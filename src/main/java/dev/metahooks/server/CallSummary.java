@@ -2,20 +2,18 @@ package dev.metahooks.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.CompositeResponse;
-import dev.metahooks.api.CustomizeResponse;
-import dev.metahooks.api.DecoratorResponse;
+import dev.metahooks.api.HookResponse;
 
 /**
  * What the access log says about a call, taken from the request and the answer while they are at hand, so that
  * an answer served from the cache is logged like a computed one. {@code kind} is null when the request could not
  * be read; {@code children} is -1 when the answer has no children (an error).
  */
-record CallSummary(String hookVersion, String kind, String namespace, String name, long generation, int children) {
+public record CallSummary(String hookVersion, String kind, String namespace, String name, long generation, int children) {
   static final CallSummary UNREAD = new CallSummary(null, null, null, null, 0, -1);
 
-  static CallSummary of(String hook, ObjectNode request, Object answer) {
-    int children = childCount(answer);
+  static CallSummary of(String hook, ObjectNode request, HookResponse answer) {
+    int children = answer == null ? -1 : answer.objectCount();
     if (request == null) {
       return new CallSummary(null, null, null, null, 0, children);
     }
@@ -30,18 +28,5 @@ record CallSummary(String hookVersion, String kind, String namespace, String nam
 
   boolean requestRead() {
     return kind != null;
-  }
-
-  private static int childCount(Object body) {
-    if (body instanceof CompositeResponse r) {
-      return r.children().size();
-    }
-    if (body instanceof DecoratorResponse r) {
-      return r.attachments() == null ? 0 : r.attachments().size();
-    }
-    if (body instanceof CustomizeResponse r) {
-      return r.relatedResources().size();
-    }
-    return -1;
   }
 }

@@ -54,4 +54,15 @@ final class Digests {
     digest.reset();
     return new Sha256(digest.digest(body));
   }
+
+  /** A SHA-256 fed as bytes go by (an answer while it is written), on this thread's digest. */
+  static MessageDigest streaming() {
+    MessageDigest digest = SHA_256.get();
+    digest.reset();
+    return digest;
+  }
+
+  static Sha256 finish(MessageDigest digest) {
+    return new Sha256(digest.digest());
+  }
 }

@@ -1,10 +1,6 @@
 package dev.metahooks.server;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.AnswerSize;
 import dev.metahooks.api.CompositeResponse;
@@ -12,14 +8,14 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.DecoratorResponse;
 import dev.metahooks.api.Hook;
-import dev.metahooks.api.InvalidRequestException;
+import dev.metahooks.api.HookResponse;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.Projection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,35 +28,35 @@ import org.slf4j.LoggerFactory;
  * Turns a request body for {@code /<controller>/<hook>} into an answer: status code and JSON body. The HTTP
  * server and the offline CLI both go through here, so a fixture answers the same through either.
  *
- * <p>Every failure becomes a JSON error body ({@code {"error", "message"}}): 4xx for what the caller can
- * fix, 500 for a fault in a controller. A 500 makes Metacontroller retry and change nothing, which is the
- * safe answer; a 200 with a partial child list would make it delete children.
+ * <p>Every failure becomes a JSON error body ({@link HookError#from}): 4xx for what the caller can fix, 500 for a
+ * fault in a controller. A 500 makes Metacontroller retry and change nothing, which is the safe answer; a 200
+ * with a partial child list would make it delete children.
  */
 public final class HookDispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(HookDispatcher.class);
 
   /**
-   * What the dispatcher answered: an HTTP status, a JSON-serialisable body, a metrics outcome, and what the
-   * request was about (for the log line); {@code request} is null when the body could not be read.
+   * What the dispatcher answered: an HTTP status, a JSON-serialisable body (a {@link HookResponse} or a
+   * {@link HookError.Body}), a metrics outcome, and the request ({@code null} when the body could not be read).
    */
   public record Answer(int status, Object body, String outcome, ObjectNode request) {
+    static Answer ok(HookResponse response, ObjectNode request) {
+      return new Answer(200, response, "ok", request);
+    }
+
+    static Answer failed(HookError error, ObjectNode request) {
+      return new Answer(error.status(), error.body(), error.code().code(), request);
+    }
+
     public boolean ok() {
       return status == 200;
     }
 
-    public Answer about(ObjectNode parsed) {
-      return new Answer(status, body, outcome, parsed);
+    /** The hook's response; null for an error. */
+    HookResponse response() {
+      return body instanceof HookResponse response ? response : null;
     }
   }
-
-  /**
-   * A hook call answered as bytes: the status, the JSON body, on a 200 its ETag (a hash of the body), the
-   * metrics outcome, what the access log says about it, and whether it came from the response cache.
-   */
-  public record Reply(int status, byte[] body, String etag, String outcome, CallSummary summary, boolean cached) {}
-
-  /** Built once: a writer holds the configuration lookups a mapper would redo on every call. */
-  private static final ObjectWriter WRITER = Json.MAPPER.writer();
 
   private final Map<String, Controller> controllers;
   private final ResponseCache cache;
@@ -98,36 +94,37 @@ public final class HookDispatcher {
     ResponseCache.Key key = cache.enabled() && serves(controllerName, hookPath)
         ? new ResponseCache.Key(controllerName, hookPath, Digests.sha256(body)) : null;
     if (key != null) {
-      ResponseCache.Entry hit = cache.get(key);
+      Reply hit = cache.get(key);
       LOG.atDebug().addKeyValue("controller", controllerName).addKeyValue("hook", hookPath)
           .addKeyValue("hit", hit != null).log(hit != null ? "answered from the response cache"
               : "not in the response cache: the hook runs");
       if (hit != null) {
-        return new Reply(200, hit.body(), hit.etag(), "ok", hit.summary(), true);
+        return hit;
       }
     }
     Answer answer = dispatch(controllerName, hookPath, body);
-    byte[] bytes;
+    AnswerWriter.Written written;
     try {
-      bytes = answers.write(answer.body());
+      written = answers.write(answer.body());
     } catch (AnswerWriter.TooLargeException e) {
-      answer = error(422, "invalid_request", e.getMessage(), e.field()).about(answer.request());
-      bytes = write(answer.body(), controllerName, hookPath);
-    } catch (IOException e) { // never a 200 with a body Metacontroller cannot read
+      answer = Answer.failed(HookError.from(e), answer.request());
+      written = AnswerWriter.Written.of(HookError.from(e));
+    } catch (IOException | RuntimeException e) { // never a 200 with a body Metacontroller cannot read
       LOG.atError().addKeyValue("controller", controllerName).addKeyValue("hook", hookPath)
           .addKeyValue("error", e.toString()).log("response cannot be written as JSON");
-      answer = error(500, "internal_error", "the response could not be serialised", null).about(answer.request());
-      bytes = write(answer.body(), controllerName, hookPath);
+      HookError error = new HookError(ErrorCode.INTERNAL_ERROR, "the response could not be serialised");
+      answer = Answer.failed(error, answer.request());
+      written = AnswerWriter.Written.of(error);
     }
-    CallSummary summary = CallSummary.of(hookPath, answer.request(), answer.body());
+    CallSummary summary = CallSummary.of(hookPath, answer.request(), answer.response());
     if (!answer.ok()) {
-      return new Reply(answer.status(), bytes, null, answer.outcome(), summary, false);
+      return new Reply(answer.status(), written.bytes(), null, answer.outcome(), summary, false);
     }
-    String etag = Digests.sha256(bytes).etag();
+    Reply reply = new Reply(200, written.bytes(), written.etag(), answer.outcome(), summary, false);
     if (key != null) {
-      cache.put(key, new ResponseCache.Entry(bytes, etag, summary));
+      cache.put(key, reply);
     }
-    return new Reply(200, bytes, etag, answer.outcome(), summary, false);
+    return reply;
   }
 
   /**
@@ -135,18 +132,28 @@ public final class HookDispatcher {
    * the parser, the digest. Run on a thread of its own while Jetty starts, it takes that time off the first sync.
    */
   static void warmUp() {
-    write(CompositeResponse.of(Json.object().put("ready", true), List.of(Json.object().put("kind", "Pod")))
-        .withFinalized(false).withResyncAfterSeconds(1), "", "");
-    write(new DecoratorResponse(Map.of("k", "v"), null, Json.object(), List.of(Json.object()), 1.0, false), "", "");
-    write(CustomizeResponse.of(CustomizeResponse.RelatedResourceRule.of("v1", "pods").inNamespace("default")), "", "");
-    write(error(422, "invalid_request", "warm-up", "field").body(), "", "");
+    AnswerWriter writer = new AnswerWriter(Long.MAX_VALUE);
+    try {
+      writer.write(CompositeResponse.of(Json.object().put("ready", true), List.of(Json.object().put("kind", "Pod")))
+          .withFinalized(false).withResyncAfterSeconds(1));
+      writer.write(new DecoratorResponse(Map.of("k", "v"), null, Json.object(), List.of(Json.object()), 1.0, false));
+      writer.write(CustomizeResponse.of(
+          CustomizeResponse.RelatedResourceRule.of("v1", "pods").inNamespace("default")));
+    } catch (IOException e) {
+      LOG.atDebug().addKeyValue("error", e.toString()).log("warm-up");
+    }
+    AnswerWriter.error(new HookError(ErrorCode.INVALID_REQUEST, "warm-up", "field"));
     readObject("{\"parent\": {\"metadata\": {\"name\": \"x\"}}, \"children\": {}}".getBytes(StandardCharsets.UTF_8));
     Digests.sha256(new byte[1]);
   }
 
   /** Runs the hook on a whole request body held in memory (parsing from an array is the fastest Jackson path). */
   public Answer dispatch(String controllerName, String hookPath, byte[] body) {
-    return dispatch(controllerName, hookPath, () -> readObject(body));
+    return dispatch(controllerName, hookPath, unread -> readObject(body, unread));
+  }
+
+  public Answer dispatch(String controllerName, String hookPath, InputStream body) {
+    return dispatch(controllerName, hookPath, unread -> readObject(body.readAllBytes(), unread));
   }
 
   /** Bytes the response cache holds. */
@@ -164,17 +171,6 @@ public final class HookDispatcher {
     return cache.misses();
   }
 
-  /** The body as JSON bytes; null (and logged) when it cannot be written. */
-  static byte[] write(Object body, String controller, String hook) {
-    try {
-      return WRITER.writeValueAsBytes(body);
-    } catch (JsonProcessingException e) {
-      LOG.atError().addKeyValue("controller", controller).addKeyValue("hook", hook)
-          .addKeyValue("error", e.getOriginalMessage()).log("response cannot be written as JSON");
-      return null;
-    }
-  }
-
   public Optional<Controller> controller(String name) {
     return Optional.ofNullable(controllers.get(name));
   }
@@ -189,44 +185,46 @@ public final class HookDispatcher {
     return hook.isPresent() && controller(controllerName).map(c -> c.serves(hook.get())).orElse(false);
   }
 
-  public Answer dispatch(String controllerName, String hookPath, InputStream body) {
-    return dispatch(controllerName, hookPath, () -> readObject(body));
+  /** The 404 for {@code /<controller>/<hook>} that is not served, saying what is. */
+  public HookError notServed(String controllerName, String hookPath) {
+    Controller controller = controllers.get(controllerName);
+    if (controller == null) {
+      return new HookError(ErrorCode.NOT_FOUND, "no controller named '" + controllerName + "'; served: "
+          + String.join(", ", controllers.keySet()));
+    }
+    return new HookError(ErrorCode.NOT_FOUND, "controller '" + controllerName + "' has no '" + hookPath
+        + "' hook; it serves: " + String.join(", ", controller.hooks().stream().map(Hook::path).toList()));
   }
 
   private interface RequestSource {
-    ObjectNode read();
+    ObjectNode read(Projection unread) throws IOException;
   }
 
   private Answer dispatch(String controllerName, String hookPath, RequestSource body) {
-    Controller controller = controllers.get(controllerName);
-    Optional<Hook> hook = controller == null ? Optional.empty() : Hook.fromPath(hookPath).filter(controller::serves);
+    boolean served = serves(controllerName, hookPath);
     LOG.atDebug().addKeyValue("controller", controllerName).addKeyValue("hook", hookPath)
-        .log(hook.isPresent() ? "routed to the hook" : "no such hook: 404");
-    if (controller == null) {
-      return error(404, "not_found", "no controller named '" + controllerName + "'; served: "
-          + String.join(", ", controllers.keySet()), null);
+        .log(served ? "routed to the hook" : "no such hook: 404");
+    if (!served) {
+      return Answer.failed(notServed(controllerName, hookPath), null);
     }
-    if (hook.isEmpty()) {
-      return error(404, "not_found", "controller '" + controllerName + "' has no '" + hookPath + "' hook; it serves: "
-          + String.join(", ", controller.hooks().stream().map(Hook::path).toList()), null);
-    }
+    Controller controller = controllers.get(controllerName);
+    Hook hook = Hook.fromPath(hookPath).orElseThrow();
     ObjectNode request;
     try {
-      request = body.read();
-    } catch (BodyTooLargeException e) {
-      return error(413, "payload_too_large", e.getMessage(), null);
-    } catch (BadJsonException e) {
-      return error(400, "bad_request", e.getMessage(), null);
+      request = body.read(controller.unread());
+    } catch (IOException | RuntimeException e) {
+      return Answer.failed(HookError.from(e), null);
     }
     try {
-      Object answer = AnswerSize.limitedTo(maxResponseBytes, () -> controller.handle(hook.get(), request));
-      return new Answer(200, answer, "ok", request);
-    } catch (InvalidRequestException e) {
-      return error(422, "invalid_request", e.getMessage(), e.field()).about(request);
+      return Answer.ok(AnswerSize.limitedTo(maxResponseBytes, () -> controller.handle(hook, request)), request);
     } catch (RuntimeException | StackOverflowError e) {
-      logFault(controllerName, hookPath, request, e);
-      return error(500, "internal_error", "the " + controllerName + " " + hookPath
-          + " hook failed; the server log has the details", null).about(request);
+      HookError error = HookError.from(e);
+      if (error.code() == ErrorCode.INTERNAL_ERROR) {
+        logFault(controllerName, hookPath, request, e);
+        error = new HookError(ErrorCode.INTERNAL_ERROR, "the " + controllerName + " " + hookPath
+            + " hook failed; the server log has the details");
+      }
+      return Answer.failed(error, request);
     }
   }
 
@@ -244,56 +242,28 @@ public final class HookDispatcher {
         .log("hook failed");
   }
 
-  /** Parses the body into a JSON object, with messages that say what is wrong and where. */
-  static ObjectNode readObject(InputStream body) {
-    return readObject(() -> Json.parse(body));
-  }
-
+  /** Parses the body into a JSON object; what is wrong with it is a {@link HookError} (or an exception it maps). */
   static ObjectNode readObject(byte[] body) {
-    return readObject(() -> Json.parse(body));
+    return readObject(body, Projection.NONE);
   }
 
-  private interface TreeRead {
-    JsonNode read() throws IOException;
-  }
-
-  private static ObjectNode readObject(TreeRead read) {
-    JsonNode node;
+  static ObjectNode readObject(byte[] body, Projection unread) {
     try {
-      node = read.read();
-    } catch (BodyTooLargeException e) {
-      throw e;
-    } catch (Json.TreeTooLargeException e) {
-      throw new BodyTooLargeException(e.getOriginalMessage());
-    } catch (StreamConstraintsException e) {
-      throw new BadJsonException("request exceeds a parser limit: " + e.getOriginalMessage());
-    } catch (JsonProcessingException e) {
-      throw new BadJsonException("malformed JSON" + where(e.getLocation()) + ": " + firstLine(e.getOriginalMessage()));
+      return object(Json.parse(body, unread));
     } catch (IOException e) {
-      if (e.getCause() instanceof BodyTooLargeException tooLarge) {
-        throw tooLarge;
-      }
-      throw new BadJsonException("could not read the request body: " + e.getMessage());
+      throw HookError.from(e);
     }
+  }
+
+  private static ObjectNode object(JsonNode node) {
     if (node == null || node.isMissingNode()) {
-      throw new BadJsonException("empty request body; a hook request is a JSON object");
+      throw new HookError(ErrorCode.BAD_REQUEST, "empty request body; a hook request is a JSON object");
     }
     if (!node.isObject()) {
-      throw new BadJsonException("request body must be a JSON object, not " + node.getNodeType().name().toLowerCase());
+      throw new HookError(ErrorCode.BAD_REQUEST,
+          "request body must be a JSON object, not " + node.getNodeType().name().toLowerCase());
     }
     return (ObjectNode) node;
-  }
-
-  private static String where(JsonLocation location) {
-    if (location == null || location.getLineNr() < 0) {
-      return "";
-    }
-    return " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-  }
-
-  private static String firstLine(String message) {
-    int newline = message == null ? -1 : message.indexOf('\n');
-    return newline < 0 ? String.valueOf(message) : message.substring(0, newline);
   }
 
   /** kind namespace/name of the object a request is about, for the log. */
@@ -302,22 +272,5 @@ public final class HookDispatcher {
     String namespace = parent.path("metadata").path("namespace").asText("");
     return parent.path("kind").asText("?") + " " + (namespace.isEmpty() ? "" : namespace + "/")
         + parent.path("metadata").path("name").asText("?");
-  }
-
-  static Answer error(int status, String code, String message, String field) {
-    Map<String, String> body = new LinkedHashMap<>();
-    body.put("error", code);
-    body.put("message", message);
-    if (field != null) {
-      body.put("field", field);
-    }
-    return new Answer(status, body, code, null);
-  }
-
-  /** The body is not a JSON object; the message says why and where. */
-  static final class BadJsonException extends RuntimeException {
-    BadJsonException(String message) {
-      super(message);
-    }
   }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.metahooks.api.Json;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.Map;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
@@ -18,18 +17,6 @@ import org.eclipse.jetty.util.Callback;
  * match, a fault outside the routes) in the project's JSON, {@code {"error", "message"}}, instead of an HTML page.
  */
 final class JsonErrorHandler extends ErrorHandler {
-  private static final Map<Integer, String> CODES = Map.of(
-      400, "bad_request",
-      404, "not_found",
-      405, "method_not_allowed",
-      408, "request_timeout",
-      413, "payload_too_large",
-      414, "uri_too_long",
-      431, "request_header_fields_too_large",
-      500, "internal_error",
-      503, "unavailable",
-      505, "http_version_not_supported");
-
   /** Protocol errors, before there is a request to answer. */
   @Override
   public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
@@ -47,8 +34,7 @@ final class JsonErrorHandler extends ErrorHandler {
   static byte[] body(int status, String reason) {
     String message = reason == null || reason.isBlank() ? HttpStatus.getMessage(status) : reason;
     try {
-      return Json.MAPPER.writeValueAsBytes(HookDispatcher.error(status,
-          CODES.getOrDefault(status, status >= 500 ? "internal_error" : "bad_request"), message, null).body());
+      return Json.MAPPER.writeValueAsBytes(new HookError.Body(ErrorCode.forStatus(status), message, null));
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

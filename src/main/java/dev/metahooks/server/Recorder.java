@@ -65,7 +65,7 @@ public final class Recorder implements AutoCloseable {
   }
 
   /** A finished call: recorded when it is a 200, falls on the sample and there is room in the queue. */
-  public void offer(String controller, String hook, byte[] request, HookDispatcher.Reply reply) {
+  public void offer(String controller, String hook, byte[] request, Reply reply) {
     if (writer == null || reply.status() != 200 || reply.cached() || request == null) {
       return;
     }

@@ -16,19 +16,12 @@ import java.util.Map;
  * the Secret exists, and the time the transition was first seen.
  */
 final class ResponseCache {
-  /** What a cache hit gives back; {@code body} is never modified after it is stored. */
-  record Entry(byte[] body, String etag, CallSummary summary) {
-    long weight() {
-      return body.length + etag.length() * 2L + 256; // 256: key, map node and record overhead, roughly
-    }
-  }
-
   /** Controller, hook and the request body's SHA-256 (32 bytes), compared by value. */
   record Key(String controller, String hook, Digests.Sha256 digest) {}
 
   private final long capacity;
   private final long maxEntry;
-  private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(256, 0.75f, true);
+  private final LinkedHashMap<Key, Reply> entries = new LinkedHashMap<>(256, 0.75f, true);
   private long bytes;
   private long hits;
   private long misses;
@@ -49,24 +42,24 @@ final class ResponseCache {
     return capacity > 0;
   }
 
-  synchronized Entry get(Key key) {
-    Entry entry = entries.get(key);
+  synchronized Reply get(Key key) {
+    Reply entry = entries.get(key);
     if (entry == null) {
       misses++;
     } else {
       hits++;
     }
-    return entry;
+    return entry == null ? null : entry.fromCache();
   }
 
-  synchronized void put(Key key, Entry entry) {
+  synchronized void put(Key key, Reply entry) {
     long weight = entry.weight();
     if (weight > maxEntry) {
       return; // one huge answer would flush every other
     }
-    Entry previous = entries.put(key, entry);
+    Reply previous = entries.put(key, entry);
     bytes += weight - (previous == null ? 0 : previous.weight());
-    Iterator<Map.Entry<Key, Entry>> eldest = entries.entrySet().iterator();
+    Iterator<Map.Entry<Key, Reply>> eldest = entries.entrySet().iterator();
     while (bytes > capacity && eldest.hasNext()) {
       bytes -= eldest.next().getValue().weight();
       eldest.remove();

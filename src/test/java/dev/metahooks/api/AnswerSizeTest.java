@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.Reply;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,7 @@ class AnswerSizeTest {
   void theLargestAdvertisedAnswersFitTheDeployedLimit(String name) {
     BenchCase benchCase = BenchCase.of(name);
     HookDispatcher dispatcher = new HookDispatcher(Catalog.controllers(), 0, DEPLOYED_LIMIT);
-    HookDispatcher.Reply reply = dispatcher.reply(benchCase.controller(), benchCase.hook(), benchCase.body());
+    Reply reply = dispatcher.reply(benchCase.controller(), benchCase.hook(), benchCase.body());
     assertThat(reply.status()).as(new String(reply.body())).isEqualTo(200);
   }
 }

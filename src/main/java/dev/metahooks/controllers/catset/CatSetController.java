@@ -26,7 +26,14 @@ public final class CatSetController {
   private CatSetController() {}
 
   public static Controller controller() {
-    return Controller.composite("catset").sync(CatSetController::sync).finalize(CatSetController::sync).build();
+    return Controller.composite("catset").sync(CatSetController::sync).finalize(CatSetController::sync)
+        // Of observed Pods the hook reads the name, deletionTimestamp, annotations, phase and conditions; of
+        // claims, the name. It never re-emits an observed object.
+        .unread("v1", "Pod", "spec", "metadata.managedFields", "metadata.labels", "metadata.ownerReferences",
+            "status.containerStatuses", "status.initContainerStatuses", "status.podIP", "status.podIPs",
+            "status.hostIP", "status.hostIPs")
+        .unread("v1", "PersistentVolumeClaim", "spec", "status", "metadata.managedFields")
+        .build();
   }
 
   public static CompositeResponse sync(CompositeRequest request) {

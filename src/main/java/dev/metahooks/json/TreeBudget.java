@@ -1,4 +1,4 @@
-package dev.metahooks.api;
+package dev.metahooks.json;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -15,7 +15,7 @@ import java.io.IOException;
  * body of nothing but structure is refused after its first few kilobytes, not after its tree has grown to the
  * whole budget (real requests are even: their estimate never runs ahead of their bytes by a megabyte).
  */
-final class TreeBudget extends JsonParserDelegate {
+public final class TreeBudget extends JsonParserDelegate {
   private static final int CONTAINER = 80;
   private static final int VALUE = 24;
   /** How often (in tokens) the estimate is held to the bytes read: finding the offset costs an allocation. */
@@ -28,7 +28,7 @@ final class TreeBudget extends JsonParserDelegate {
   private long spent;
   private int tokens;
 
-  TreeBudget(JsonParser parser, long allowance, double bytesPerByte, long bodyBytes) {
+  public TreeBudget(JsonParser parser, long allowance, double bytesPerByte, long bodyBytes) {
     super(parser);
     this.allowance = allowance;
     this.bytesPerByte = bytesPerByte;
@@ -53,14 +53,14 @@ final class TreeBudget extends JsonParserDelegate {
     return name;
   }
 
-  private JsonToken spend(JsonToken token) throws Json.TreeTooLargeException {
+  private JsonToken spend(JsonToken token) throws TreeTooLargeException {
     if (token == null || token.isStructEnd()) {
       return token;
     }
     spent += token.isStructStart() ? CONTAINER : VALUE;
     if (spent > budget || (++tokens % CHECK_EVERY == 0
         && spent > allowance + bytesPerByte * delegate.currentLocation().getByteOffset())) {
-      throw new Json.TreeTooLargeException("request of " + bodyBytes + " bytes has too many objects, arrays or values"
+      throw new TreeTooLargeException("request of " + bodyBytes + " bytes has too many objects, arrays or values"
           + " for its size: its tree would take more than " + budget + " bytes");
     }
     return token;

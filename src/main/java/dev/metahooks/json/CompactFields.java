@@ -1,4 +1,4 @@
-package dev.metahooks.api;
+package dev.metahooks.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.AbstractMap;

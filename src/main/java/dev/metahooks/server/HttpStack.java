@@ -1,0 +1,84 @@
+package dev.metahooks.server;
+
+import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
+import java.util.function.Consumer;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * Javalin and Jetty as the server needs them: the hook port (HTTPS when configured) and the optional management
+ * port with threads of its own, bounded threads, timeouts, JSON for Jetty's own errors, and no stop on SIGTERM.
+ */
+final class HttpStack {
+  static final String MANAGEMENT = "management";
+
+  static {
+    // Jetty sizes its queues' padding by asking the platform MBean server whether references are compressed;
+    // starting that server costs a tenth of the start-up. They are (heaps below 32 GB): 16 per 64-byte line.
+    if (System.getProperty("org.eclipse.jetty.util.referencesPerCacheLine") == null) {
+      System.setProperty("org.eclipse.jetty.util.referencesPerCacheLine", "16");
+    }
+  }
+
+  private HttpStack() {}
+
+  /** A Javalin app on these settings; {@code routes} adds the routes. {@code tls} is null for plain HTTP. */
+  static Javalin create(ServerConfig config, SslContextFactory.Server tls, Consumer<JavalinConfig> routes) {
+    return Javalin.create(javalin -> {
+      javalin.startup.showJavalinBanner = false;
+      javalin.startup.showOldJavalinVersionWarning = false;
+      javalin.http.maxRequestSize = config.maxBodyBytes();
+      javalin.jetty.threadPool = httpThreads(config);
+      javalin.jetty.modifyHttpConfiguration(http -> {
+        http.setSendServerVersion(false);
+        // Blocking reads and writes of one request give up after this: a client that never reads its answer
+        // frees its thread and slot (the connection's own idle timeout is for the time between requests).
+        http.setIdleTimeout(config.writeTimeout().toMillis());
+      });
+      javalin.jetty.modifyServer(server -> {
+        // Jetty would stop itself on SIGTERM, cutting calls in flight; shutdownGracefully decides instead.
+        server.setStopAtShutdown(false);
+        server.setErrorHandler(new JsonErrorHandler());
+      });
+      javalin.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new JsonErrorHandler()));
+      javalin.jetty.addConnector((server, http) -> {
+        ServerConnector connector = tls == null
+            ? new ServerConnector(server, new HttpConnectionFactory(http))
+            : new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(http));
+        connector.setPort(config.port());
+        connector.setIdleTimeout(config.idleTimeout().toMillis());
+        return connector;
+      });
+      if (config.managementPort() > 0) {
+        javalin.jetty.addConnector((server, http) -> {
+          // Threads of its own: probes and scrapes are answered however busy the hook port's threads are.
+          QueuedThreadPool probeThreads = new QueuedThreadPool(8, 2, 60_000);
+          probeThreads.setName("management");
+          ServerConnector management = new ServerConnector(server, probeThreads, null, null, 1, 1,
+              new HttpConnectionFactory(http));
+          management.setPort(config.managementPort());
+          management.setName(MANAGEMENT);
+          return management;
+        });
+      }
+      routes.accept(javalin);
+    });
+  }
+
+  /**
+   * Jetty's threads only read requests, wait for a hook slot and write answers; the CPU-bound work runs on the
+   * {@code maxConcurrentHooks} hook threads. So: a thread per call that may wait for a slot or run, and a few
+   * for the connectors' acceptors and selectors and for probes, instead of Jetty's default of up to 250 threads
+   * (each with its stack) contending for two cores. Beyond that, connections wait in Jetty's queue.
+   */
+  static QueuedThreadPool httpThreads(ServerConfig config) {
+    int max = 2 * config.maxConcurrentHooks() + 16;
+    QueuedThreadPool pool = new QueuedThreadPool(max, Math.min(4, max), 60_000);
+    pool.setName("http");
+    return pool;
+  }
+}
