@@ -48,7 +48,11 @@ final class StatefulSets {
     stsSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
     // Ordered start: the first pod bootstraps the cluster, the others join it as replicas.
     stsSpec.put("podManagementPolicy", "OrderedReady");
-    stsSpec.putObject("updateStrategy").put("type", "RollingUpdate");
+    // Under updates.method switchover the hook steps the partition (see Rollout); 0 lets every pod update.
+    ObjectNode strategy = stsSpec.putObject("updateStrategy").put("type", "RollingUpdate");
+    if (spec.updates().switchover()) {
+      strategy.putObject("rollingUpdate").put("partition", 0);
+    }
     stsSpec.putObject("persistentVolumeClaimRetentionPolicy")
         .put("whenDeleted", spec.storage().whenDeleted())
         .put("whenScaled", whenScaled(spec));
@@ -57,6 +61,12 @@ final class StatefulSets {
     template.set("spec", podSpec(cluster, spec));
     stsSpec.putArray("volumeClaimTemplates").add(dataVolumeClaim(cluster, spec.storage()));
     return sts;
+  }
+
+  /** Sets the rendered StatefulSet's {@code rollingUpdate.partition}. */
+  static void partition(ObjectNode sts, int partition) {
+    sts.withObjectProperty("spec").withObjectProperty("updateStrategy").withObjectProperty("rollingUpdate")
+        .put("partition", partition);
   }
 
   /**
