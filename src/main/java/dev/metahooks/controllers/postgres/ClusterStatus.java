@@ -297,6 +297,12 @@ final class ClusterStatus {
     if (sts.isEmpty()) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "Creating", "creating the StatefulSet");
     }
+    if (rolloutActive(in) && in.rollout().step() == Rollout.Step.SwitchoverFailed) {
+      return new Conditions.Condition(Conditions.PROGRESSING, false, "SwitchoverFailed", in.rollout().message());
+    }
+    if (rolloutActive(in)) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate", in.rollout().message());
+    }
     if (phase == Phase.Hibernating) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "Hibernating",
           observed.allPods().size() + " pods still stopping; volumes are kept");
@@ -304,12 +310,6 @@ final class ClusterStatus {
     if (rolling(sts.get())) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate",
           "the StatefulSet is rolling out a new pod template");
-    }
-    if (in.rollout().step() == Rollout.Step.SwitchoverFailed) {
-      return new Conditions.Condition(Conditions.PROGRESSING, false, "SwitchoverFailed", in.rollout().message());
-    }
-    if (rolloutActive(in)) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate", in.rollout().message());
     }
     // Not settled while this very answer changes the template: the roll has not shown in the StatefulSet yet.
     if (in.templateChanging()) {
