@@ -54,6 +54,10 @@ final class Rollout {
         < sts.get().path("metadata").path("generation").asLong(0)) {
       return hold(partition, Step.Waiting, "the StatefulSet controller has not observed the new template yet");
     }
+    // The StatefulSet controller moves currentRevision once every pod is updated and ready: nothing to roll.
+    if (revision.equals(status.path("currentRevision").asText())) {
+      return Plan.settled(OptionalInt.of(0));
+    }
     Map<Integer, ObjectNode> pods = podsByOrdinal(cluster, observed);
     int updatedFrom = instances;
     while (updatedFrom > 0 && pods.containsKey(updatedFrom - 1)
