@@ -130,6 +130,7 @@ public final class PostgresClusterController {
     children.add(StatefulSets.build(cluster, spec));
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, secrets).ifPresent(children::add);
+    ParameterJobs.build(cluster, namespace, spec, observed).ifPresent(children::add);
     return children;
   }
 

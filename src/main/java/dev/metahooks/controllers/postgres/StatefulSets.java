@@ -166,14 +166,15 @@ final class StatefulSets {
   /**
    * Patroni configuration that Spilo merges over its own. {@code restapi.authentication}: Patroni asks for these
    * credentials on every unsafe REST call (PATCH /config, POST /switchover, ...); the password comes from the
-   * {@code <n>-restapi} Secret through a variable reference that the kubelet expands. The parameters go to the
-   * local configuration (applied on every start, so a change rolls the pods) and to the bootstrap DCS
-   * configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect when
-   * the cluster is created. Every {@code $} of a value is doubled, so that no value can refer to a variable.
+   * {@code <n>-restapi} Secret through a variable reference that the kubelet expands. The parameters that need a
+   * restart go to the local configuration (applied on every start, so a change rolls the pods) and to the bootstrap
+   * DCS configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect
+   * when the cluster is created; every parameter, reloadable ones too, reaches Patroni's dynamic configuration
+   * through the parameters Job ({@link ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a value is doubled, so that no value can refer to a variable.
    */
   static String spiloConfiguration(Map<String, String> parameters) {
     ObjectNode values = Json.object();
-    parameters.forEach((name, value) -> values.put(name, escapeReferences(
+    ReloadableParameters.restartOnly(parameters).forEach((name, value) -> values.put(name, escapeReferences(
         name.equals("shared_preload_libraries") ? preloadLibraries(value) : value)));
     ObjectNode config = Json.object();
     if (!values.isEmpty()) {

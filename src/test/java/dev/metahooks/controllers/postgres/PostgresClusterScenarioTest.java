@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
@@ -356,7 +357,7 @@ class PostgresClusterScenarioTest {
 
     edit(spec -> {
       spec.put("instances", 4);
-      spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB");
+      spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("shared_buffers", "512MB");
     });
     settle();
     assertThat(childVersions()).as("no child moves while paused").isEqualTo(children);
@@ -370,7 +371,7 @@ class PostgresClusterScenarioTest {
     settle();
     ObjectNode sts = child("apps/v1", "StatefulSet", NAME);
     assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(4);
-    assertThat(sts.at("/spec/template/spec/containers/0/env").toString()).contains("work_mem");
+    assertThat(sts.at("/spec/template/spec/containers/0/env").toString()).contains("shared_buffers");
     assertThat(sts.at("/status/currentRevision").asText()).isEqualTo(sts.at("/status/updateRevision").asText());
     assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2", "orders-3");
     Map<String, String> rolled = podUids();
@@ -409,10 +410,32 @@ class PostgresClusterScenarioTest {
     assertThat(conditionSince(mark, "Progressing", "reason")).containsExactly("RollingUpdate", "Settled");
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy/rollingUpdate/partition").asInt())
         .isZero();
-    assertThat(names("batch/v1", "Job")).as("the switchover Job goes once the leader moved").hasSize(1);
+    assertThat(names("batch/v1", "Job")).as("the switchover Job goes once the leader moved")
+        .noneMatch(job -> job.contains("-switchover-"));
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
+  }
+
+  @Test
+  void aReloadableParameterChangeRestartsNothingAndReachesPatroniThroughTheParametersJob() throws Exception {
+    Map<String, String> children = childVersions();
+    Map<String, String> pods = podUids();
+    long mark = cluster.lastSequence();
+
+    edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB"));
+    settle();
+
+    assertThat(podUids()).as("no pod restarted").isEqualTo(pods);
+    Map<String, String> now = childVersions();
+    assertThat(now.get("StatefulSet/" + NAME)).as("the StatefulSet is untouched").isEqualTo(children.get("StatefulSet/" + NAME));
+    List<String> parameterJobs = names("batch/v1", "Job").stream().filter(n -> n.startsWith(NAME + "-parameters-")).toList();
+    assertThat(parameterJobs).hasSize(1);
+    assertThat(children).doesNotContainKey("Job/" + parameterJobs.get(0));
+    JsonNode patch = Json.MAPPER.readTree(env(child("batch/v1", "Job", parameterJobs.get(0)), "PATCH"));
+    assertThat(patch.at("/postgresql/parameters/work_mem").asText()).isEqualTo("16MB");
+    assertThat(phasesSince(mark)).doesNotContain("Updating");
+    assertQuiet();
   }
 
   @Test
@@ -494,17 +517,20 @@ class PostgresClusterScenarioTest {
     Map<String, String> podsBefore = podUids();
     long mark = cluster.lastSequence();
 
-    edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB"));
+    edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("shared_buffers", "512MB"));
     settle();
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/template/spec/containers/0/env").toString())
-        .contains("work_mem");
+        .contains("shared_buffers");
     Map<String, String> podsAfter = podUids();
     assertThat(podsAfter.keySet()).isEqualTo(podsBefore.keySet());
     podsAfter.forEach((pod, uid) -> assertThat(uid).as("%s replaced", pod).isNotEqualTo(podsBefore.get(pod)));
     children.remove("StatefulSet/" + NAME);
     Map<String, String> others = childVersions();
     others.remove("StatefulSet/" + NAME);
-    assertThat(others).as("only the StatefulSet changes").isEqualTo(children);
+    // and the parameters Job, which writes the new setting into Patroni's dynamic configuration.
+    children.keySet().removeIf(key -> key.startsWith("Job/" + NAME + "-parameters-"));
+    others.keySet().removeIf(key -> key.startsWith("Job/" + NAME + "-parameters-"));
+    assertThat(others).as("only the StatefulSet and the parameters Job change").isEqualTo(children);
 
     // orders-0 was replaced last: Patroni handed the leader to a replica, and the status says which.
     ObjectNode status = parent().withObjectProperty("status");
@@ -599,6 +625,15 @@ class PostgresClusterScenarioTest {
     return events;
   }
 
+  private static String env(JsonNode job, String name) {
+    for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
+      if (env.path("name").asText().equals(name)) {
+        return env.path("value").asText();
+      }
+    }
+    throw new AssertionError("no " + name + " in " + job);
+  }
+
   /** The parent's status.rollout.step in its status writes, in order, without repeats ("" for none). */
   private List<String> rolloutStepsSince(long sequence) {
     List<String> steps = new ArrayList<>();
@@ -661,7 +696,9 @@ class PostgresClusterScenarioTest {
   }
 
   private ObjectNode onlyUsersJob() {
-    List<ObjectNode> jobs = cluster.list("batch/v1", "Job", NS);
+    List<ObjectNode> jobs = cluster.list("batch/v1", "Job", NS).stream()
+        .filter(job -> "users".equals(job.at("/metadata/labels/" + Labels.COMPONENT.replace("/", "~1")).asText()))
+        .toList();
     assertThat(jobs).hasSize(1);
     return jobs.get(0);
   }
