@@ -34,17 +34,23 @@ public final class PatroniCluster implements AutoCloseable {
   private final Path dir;
   private final List<Process> processes = new ArrayList<>();
   private final List<Integer> restPorts = new ArrayList<>();
+  private final List<Integer> postgresPorts = new ArrayList<>();
   private final String scope;
+  private final Optional<String> user;
+  private final Path bin;
 
-  private PatroniCluster(Path dir, String scope) {
+  private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin) {
     this.dir = dir;
     this.scope = scope;
+    this.user = user;
+    this.bin = bin;
   }
 
   /**
    * Starts etcd and {@code members} Patroni members and waits until one leads and every other streams from it.
    *
-   * @param parameters PostgreSQL settings of the bootstrap DCS configuration
+   * @param parameters PostgreSQL settings of the bootstrap DCS configuration (Patroni's dynamic configuration:
+   *     the local one sets none that a test changes, as local settings win over dynamic ones)
    */
   public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
       Map<String, String> parameters) {
@@ -61,7 +67,7 @@ public final class PatroniCluster implements AutoCloseable {
     try {
       Optional<String> user = PostgresServer.isRoot() ? Optional.of(PostgresServer.unprivilegedUser()) : Optional.empty();
       Path dir = PostgresServer.workDirectory(user, "patroni", "cluster-");
-      PatroniCluster cluster = new PatroniCluster(dir, scope);
+      PatroniCluster cluster = new PatroniCluster(dir, scope, user, bin.get());
       try {
         int etcdPort = PostgresServer.freePort();
         int peerPort = PostgresServer.freePort();
@@ -77,7 +83,9 @@ public final class PatroniCluster implements AutoCloseable {
           int restPort = PostgresServer.freePort();
           cluster.restPorts.add(restPort);
           Path config = dir.resolve(scope + "-" + i + ".yml");
-          Files.writeString(config, cluster.config(i, restPort, PostgresServer.freePort(), etcdPort, bin.get(),
+          int postgresPort = PostgresServer.freePort();
+          cluster.postgresPorts.add(postgresPort);
+          Files.writeString(config, cluster.config(i, restPort, postgresPort, etcdPort, bin.get(),
               restUser, restPassword, parameters).toPrettyString());
           user.ifPresent(u -> PostgresServer.run(List.of("chown", u + ":", config.toString()), Map.of(),
               Duration.ofSeconds(10)));
@@ -128,8 +136,7 @@ public final class PatroniCluster implements AutoCloseable {
     authentication.putObject("replication").put("username", "standby").put("password", "standby-" + scope);
     postgresql.putArray("pg_hba").add("local all all trust").add("host all all 127.0.0.1/32 scram-sha-256")
         .add("host replication standby 127.0.0.1/32 scram-sha-256");
-    postgresql.putObject("parameters").put("unix_socket_directories", dir.toString())
-        .put("fsync", "off").put("shared_buffers", "16MB").put("max_connections", "30");
+    postgresql.putObject("parameters").put("unix_socket_directories", dir.toString()).put("fsync", "off");
     return config;
   }
 
@@ -137,6 +144,17 @@ public final class PatroniCluster implements AutoCloseable {
     Path log = dir.resolve(name + ".log");
     processes.add(new ProcessBuilder(PostgresServer.as(user, command)).redirectErrorStream(true)
         .redirectOutput(log.toFile()).directory(dir.toFile()).start());
+  }
+
+  /** Runs SQL as the superuser on member {@code index} (over its socket); the unaligned, tuples-only output. */
+  public String query(int index, String sql) {
+    PostgresServer.Result result = PostgresServer.exec(PostgresServer.as(user, List.of(bin.resolve("psql").toString(),
+        "-X", "-At", "-h", dir.toString(), "-p", String.valueOf(postgresPorts.get(index)), "-U", "postgres",
+        "-d", "postgres", "-c", sql)), Map.of(), Duration.ofSeconds(30));
+    if (result.exitCode() != 0) {
+      throw new AssertionError("psql on member " + index + " failed: " + result.output());
+    }
+    return result.output().strip();
   }
 
   /** The REST API base URL of member {@code index}. */

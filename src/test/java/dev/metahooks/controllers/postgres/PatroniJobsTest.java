@@ -17,23 +17,27 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The switchover Job's script, exactly as the hook renders it (command, environment names, credentials from the
- * {@code <n>-restapi} Secret the hook generated; only PATRONI_URL points at the local member), run against a real
- * two-member Patroni cluster with etcd, whose REST API is protected the way the rendered SPILO_CONFIGURATION
- * protects it.
+ * The switchover and parameters Jobs' scripts, exactly as the hook renders them (command, environment names,
+ * credentials from the {@code <n>-restapi} Secret the hook generated; only PATRONI_URL points at a local member),
+ * run against a real two-member Patroni cluster with etcd, whose REST API is protected the way the rendered
+ * SPILO_CONFIGURATION protects it.
  */
-class SwitchoverJobPatroniTest {
+class PatroniJobsTest {
   private static PostgresWorld world;
   private static PatroniCluster patroni;
 
   @BeforeAll
   static void startPatroni() {
-    world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    ObjectNode spec = Json.object().put("instances", 2);
+    spec.putObject("postgresql").putObject("parameters").put("work_mem", "16MB").put("shared_buffers", "24MB")
+        .put("application_name", "costs $(PGPASSWORD) $$5");
+    world = new PostgresWorld("orders", spec);
     world.sync();
     JsonNode restapi = spiloConfiguration().path("restapi").path("authentication");
     assertThat(restapi.path("username").asText()).isEqualTo(Secrets.RESTAPI_USER);
     assertThat(restapi.path("password").asText()).isEqualTo("$(" + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")");
-    patroni = PatroniCluster.start("orders", 2, restapi.path("username").asText(), restApiPassword(), Map.of());
+    patroni = PatroniCluster.start("orders", 2, restapi.path("username").asText(), restApiPassword(),
+        Map.of("shared_buffers", "16MB", "max_connections", "30"));
   }
 
   @AfterAll
@@ -80,6 +84,53 @@ class SwitchoverJobPatroniTest {
     assertThat(patroni.leader()).contains(candidate);
   }
 
+  @Test
+  void theRenderedParametersJobReloadsWithoutARestartAndMarksRestartRequiringSettingsPending() {
+    ObjectNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
+        .map(e -> e.getValue()).findFirst().orElseThrow();
+    List<String> started = new ArrayList<>();
+    for (int i = 0; i < patroni.size(); i++) {
+      started.add(patroni.query(i, "SELECT pg_postmaster_start_time()"));
+      assertThat(patroni.query(i, "SHOW work_mem")).isEqualTo("4MB");
+    }
+    PatroniCluster.Response anonymous = patroni.unauthenticated(0, "PATCH", "/config",
+        "{\"postgresql\":{\"parameters\":{\"work_mem\":\"1MB\"}}}");
+    assertThat(anonymous.status()).isEqualTo(401);
+
+    PostgresServer.Result patched = run(job, Map.of());
+    assertThat(patched.exitCode()).as(patched.output()).isZero();
+    assertThat(patched.output()).contains("PATCH /config: HTTP 200");
+
+    // Every member reloads: the new work_mem, the same server process, shared_buffers pending a restart.
+    patroni.await(Duration.ofSeconds(30), "work_mem reloaded on every member", c -> {
+      for (int i = 0; i < c.size(); i++) {
+        if (!c.query(i, "SHOW work_mem").equals("16MB")) {
+          return false;
+        }
+      }
+      return true;
+    });
+    patroni.await(Duration.ofSeconds(30), "pending_restart on every member", c -> {
+      for (int i = 0; i < c.size(); i++) {
+        if (!c.get(i, "/patroni").json().path("pending_restart").asBoolean(false)) {
+          return false;
+        }
+      }
+      return true;
+    });
+    for (int i = 0; i < patroni.size(); i++) {
+      assertThat(patroni.query(i, "SELECT pg_postmaster_start_time()")).as("member %s restarted", i)
+          .isEqualTo(started.get(i));
+      assertThat(patroni.query(i, "SHOW shared_buffers")).isEqualTo("16MB");
+      assertThat(patroni.query(i, "SELECT pending_restart FROM pg_settings WHERE name = 'shared_buffers'")).isEqualTo("t");
+      // A $(...) in a value reaches PostgreSQL as written: the kubelet expands nothing.
+      assertThat(patroni.query(i, "SELECT setting FROM pg_file_settings WHERE name = 'application_name' ORDER BY seqno DESC LIMIT 1"))
+          .isEqualTo("costs $(PGPASSWORD) $$5");
+    }
+    assertThat(patroni.get(0, "/config").json().at("/postgresql/parameters/application_name").asText())
+        .isEqualTo("costs $(PGPASSWORD) $$5");
+  }
+
   private static ObjectNode job(String leader, String candidate) {
     return Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, "orders-5d8f9c7b6", leader,
         candidate);
@@ -94,13 +145,19 @@ class SwitchoverJobPatroniTest {
     Map<String, String> env = new HashMap<>();
     for (JsonNode variable : container.path("env")) {
       JsonNode ref = variable.path("valueFrom").path("secretKeyRef");
-      env.put(variable.path("name").asText(), ref.isMissingNode() ? variable.path("value").asText()
+      // The kubelet reduces $$ to $ in env values (and expands $(NAME), which no rendered value contains).
+      env.put(variable.path("name").asText(), ref.isMissingNode() ? variable.path("value").asText().replace("$$", "$")
           : Secrets.value(world.children.get("Secret/" + ref.path("name").asText()), ref.path("key").asText())
               .orElseThrow(() -> new AssertionError("no " + ref)));
     }
     String leader = env.get("LEADER");
-    assertThat(env.get("PATRONI_URL")).isEqualTo("http://" + leader + ".orders-hl.shop.svc:8008");
-    env.put("PATRONI_URL", patroni.restUrl(patroni.index(leader)));
+    if (leader != null) {
+      assertThat(env.get("PATRONI_URL")).isEqualTo("http://" + leader + ".orders-hl.shop.svc:8008");
+      env.put("PATRONI_URL", patroni.restUrl(patroni.index(leader)));
+    } else {
+      assertThat(env.get("PATRONI_URL")).isEqualTo("http://orders-hl.shop.svc:8008");
+      env.put("PATRONI_URL", patroni.restUrl(0));
+    }
     env.putAll(overrides);
     List<String> command = new ArrayList<>();
     container.path("command").forEach(arg -> command.add(arg.asText()));
