@@ -98,8 +98,9 @@ final class Rollout {
     Optional<ObjectNode> existing = observed.job(name);
     if (existing.isPresent()) {
       JsonNode jobStatus = existing.get().path("status");
-      ObjectNode job = Preserved.child(existing.get());
-      String candidate = candidateOf(job);
+      // Rendered again with the candidate it was given: a Job's template cannot change.
+      String candidate = candidateOf(existing.get());
+      ObjectNode job = Switchovers.job(cluster, namespace, spec.image(), revision, leader, candidate);
       if (condition(jobStatus, "Failed").isPresent()) {
         JsonNode failed = condition(jobStatus, "Failed").get();
         return new Plan(OptionalInt.of(partition), Optional.of(job), Step.SwitchoverFailed, "Job " + name
