@@ -21,7 +21,16 @@ public final class LocalHooks implements AutoCloseable {
   }
 
   public static LocalHooks start(List<Controller> controllers) {
-    return new LocalHooks(new HookServer(ServerConfig.defaults().withPort(0), controllers).start());
+    return startOnPort(0, controllers);
+  }
+
+  /** On the given port: a hook server started again where the one before it was (a restart). */
+  public static LocalHooks startOnPort(int port, List<Controller> controllers) {
+    return new LocalHooks(new HookServer(ServerConfig.defaults().withPort(port), controllers).start());
+  }
+
+  public int port() {
+    return server.port();
   }
 
   /** {@code http://localhost:<port>}, to give to {@link Metacontroller}. */

@@ -265,7 +265,9 @@ public final class World {
       write(cluster, daemonSet, status);
     }
     for (ObjectNode job : cluster.list("batch/v1", "Job")) {
-      if (Meta.deleting(job) || conditionTrue(job.path("status"), "Complete")) {
+      // A finished Job stays finished, complete or failed.
+      if (Meta.deleting(job) || conditionTrue(job.path("status"), "Complete")
+          || conditionTrue(job.path("status"), "Failed")) {
         continue;
       }
       ObjectNode status = Trees.object();

@@ -151,7 +151,12 @@ public final class PostgresServer {
    * others), under the system's temporary directory instead.
    */
   private static Path workDirectory(Optional<String> user) throws IOException {
-    Path base = Resources.projectDir().resolve("target/postgres");
+    return workDirectory(user, "postgres", "server-");
+  }
+
+  /** A new directory {@code target/<under>/<prefix>...} that the given user can reach. */
+  static Path workDirectory(Optional<String> user, String under, String prefix) throws IOException {
+    Path base = Resources.projectDir().resolve("target").resolve(under);
     Files.createDirectories(base);
     if (user.isPresent()) {
       Result reach = exec(as(user, List.of("test", "-x", base.toString())), Map.of(), Duration.ofSeconds(10));
@@ -160,19 +165,19 @@ public final class PostgresServer {
         run(List.of("chmod", "755", base.toString()), Map.of(), Duration.ofSeconds(10));
       }
     }
-    return Files.createTempDirectory(base, "server-");
+    return Files.createTempDirectory(base, prefix);
   }
 
-  private static boolean isRoot() {
+  static boolean isRoot() {
     return exec(List.of("id", "-u"), Map.of(), Duration.ofSeconds(10)).output().strip().equals("0");
   }
 
-  private static String unprivilegedUser() {
+  static String unprivilegedUser() {
     return exec(List.of("id", "-u", "postgres"), Map.of(), Duration.ofSeconds(10)).exitCode() == 0 ? "postgres" : "nobody";
   }
 
   /** The command as the given user: setpriv execs it in place, so stopping the process stops the server. */
-  private static List<String> as(Optional<String> user, List<String> command) {
+  static List<String> as(Optional<String> user, List<String> command) {
     if (user.isEmpty()) {
       return command;
     }
@@ -182,7 +187,7 @@ public final class PostgresServer {
     return wrapped;
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }
@@ -327,14 +332,14 @@ public final class PostgresServer {
     }
   }
 
-  private static void run(List<String> command, Map<String, String> environment, Duration timeout) {
+  static void run(List<String> command, Map<String, String> environment, Duration timeout) {
     Result result = exec(command, environment, timeout);
     if (result.exitCode() != 0) {
       throw new IllegalStateException(String.join(" ", command) + " failed (" + result.exitCode() + "):\n" + result.output());
     }
   }
 
-  private static void sleep(Duration duration) {
+  static void sleep(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {

@@ -22,6 +22,7 @@ public record ClusterSpec(
     List<User> users,
     Availability availability,
     ServiceOptions services,
+    Updates updates,
     boolean deletionProtection) {
 
   /** The Spilo image of the built-in catalog: PostgreSQL 13 to 17 with Patroni (zalando/spilo release 4.0-p3). */
@@ -46,6 +47,17 @@ public record ClusterSpec(
 
   /** {@code services}: the primary Service type and whether a read-only Service over replicas exists. */
   public record ServiceOptions(String primaryType, boolean replicasEnabled) {}
+
+  /**
+   * {@code updates}: how a new pod template reaches the pods. {@code switchover} (the default): the hook steps the
+   * StatefulSet's partition, replicas first, a planned switchover, the old primary last; {@code restart}: the
+   * StatefulSet's own rolling update, the primary restarted when its ordinal comes up.
+   */
+  public record Updates(String method) {
+    public boolean switchover() {
+      return "switchover".equals(method);
+    }
+  }
 
   /** Whether a read-only Service over the replicas is wanted. */
   public boolean wantsReplicaService() {

@@ -28,9 +28,10 @@ final class ClusterStatus {
    * @param usersJob the name of the users Job the spec asks for, if any
    * @param templateChanging this answer changes the StatefulSet's pod template (the pods will restart)
    * @param blockedBy why deletion is blocked (DELETION_BLOCKED mode only)
+   * @param rollout the rollout step this answer takes (RENDERED mode only)
    */
   record Input(JsonNode parent, ObservedCluster observed, ClusterSpec spec, List<SpecProblem> problems, Mode mode,
-      Optional<String> usersJob, boolean templateChanging, String blockedBy) {}
+      Optional<String> usersJob, boolean templateChanging, String blockedBy, Rollout.Plan rollout) {}
 
   private ClusterStatus() {}
 
@@ -45,6 +46,13 @@ final class ClusterStatus {
         .ifPresent(version -> status.put("postgresVersion", Integer.parseInt(version)));
     observed.deployedImage().ifPresent(image -> status.put("image", image));
     status.put("selector", Labels.podSelectorText(observed.name()));
+    if (rolloutActive(in)) {
+      status.putObject("rollout").put("step", in.rollout().step().name()).put("message", in.rollout().message());
+    }
+    List<String> pendingRestart = observed.pendingRestart();
+    if (!pendingRestart.isEmpty()) {
+      pendingRestart.forEach(status.putArray("pendingRestart")::add);
+    }
     ObjectNode endpoints = Json.object();
     String port = ":" + StatefulSets.POSTGRES_PORT;
     observed.service(Names.primaryService(observed.name())).ifPresent(s ->
@@ -89,6 +97,9 @@ final class ClusterStatus {
     if (sts.isEmpty()) {
       return Phase.Provisioning;
     }
+    if (rolloutActive(in) && !health(in).degraded()) {
+      return Phase.Updating;
+    }
     if (allReady(observed, desired)) {
       return Phase.Ready;
     }
@@ -99,6 +110,11 @@ final class ClusterStatus {
       return Phase.Degraded;
     }
     return rolling(sts.get()) || in.templateChanging() ? Phase.Updating : Phase.Scaling;
+  }
+
+  /** This answer is a step of a partition-stepped rollout that has not finished. */
+  private static boolean rolloutActive(Input in) {
+    return in.mode() == Mode.RENDERED && in.rollout().step() != Rollout.Step.Settled;
   }
 
   /** No pod left, and the StatefulSet (if any) asks for none. */
@@ -145,7 +161,7 @@ final class ClusterStatus {
     }
     // A pod still starting after a scale or a restart the cluster asked for counts as planned until it is ready.
     String previous = in.parent().path("status").path("phase").asText("");
-    boolean planned = rolling(sts.get()) || (in.mode() == Mode.RENDERED && in.templateChanging())
+    boolean planned = rolling(sts.get()) || rolloutActive(in) || (in.mode() == Mode.RENDERED && in.templateChanging())
         || !countsSettled(observed, target)
         || previous.equals(Phase.Scaling.name()) || previous.equals(Phase.Updating.name());
     if (planned) {
@@ -280,6 +296,12 @@ final class ClusterStatus {
     Optional<ObjectNode> sts = observed.statefulSet();
     if (sts.isEmpty()) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "Creating", "creating the StatefulSet");
+    }
+    if (rolloutActive(in) && in.rollout().step() == Rollout.Step.SwitchoverFailed) {
+      return new Conditions.Condition(Conditions.PROGRESSING, false, "SwitchoverFailed", in.rollout().message());
+    }
+    if (rolloutActive(in)) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate", in.rollout().message());
     }
     if (phase == Phase.Hibernating) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "Hibernating",

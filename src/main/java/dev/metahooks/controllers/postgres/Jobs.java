@@ -2,6 +2,10 @@ package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /**
  * The shape the cluster's Jobs share: pods run once ({@code restartPolicy: Never}, six retries), pass Pod Security
@@ -32,5 +36,15 @@ final class Jobs {
         .put("imagePullPolicy", "IfNotPresent");
     container.set("securityContext", PodSecurity.container());
     return container;
+  }
+
+  /** Ten hex digits of the text's SHA-256: a Job name's suffix that changes exactly when its input does. */
+  static String shortHash(String text) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest).substring(0, 10);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing", e);
+    }
   }
 }

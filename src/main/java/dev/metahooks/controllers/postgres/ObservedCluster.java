@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.InvalidRequestException;
+import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -172,6 +173,25 @@ final class ObservedCluster {
         .sorted(Comparator.comparing((ObjectNode pod) -> !ready(pod)).thenComparing(ObservedCluster::nameOf))
         .map(ObservedCluster::nameOf)
         .findFirst();
+  }
+
+  /**
+   * The pods whose Patroni reports {@code pending_restart} (a changed setting that needs a restart): Patroni keeps
+   * each member's state as JSON in its pod's {@code status} annotation.
+   */
+  List<String> pendingRestart() {
+    List<String> pending = new ArrayList<>();
+    for (ObjectNode pod : livePods()) {
+      JsonNode text = pod.path("metadata").path("annotations").path("status");
+      try {
+        if (text.isTextual() && Json.MAPPER.readTree(text.asText()).path("pending_restart").asBoolean(false)) {
+          pending.add(nameOf(pod));
+        }
+      } catch (Exception e) {
+        // Not Patroni's JSON: nothing is known about this pod.
+      }
+    }
+    return pending;
   }
 
   int readyPods() {

@@ -12,6 +12,7 @@ import dev.metahooks.api.Sources;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -47,6 +48,7 @@ public final class PostgresClusterController {
     List<ObjectNode> children;
     Optional<String> usersJob = Optional.empty();
     boolean templateChanging = false;
+    Rollout.Plan rollout = Rollout.Plan.settled(OptionalInt.empty());
     if (spec.paused()) {
       mode = ClusterStatus.Mode.PAUSED;
       children = Preserved.all(observed.children());
@@ -57,13 +59,18 @@ public final class PostgresClusterController {
       mode = ClusterStatus.Mode.RENDERED;
       children = desired(request.namespace(), spec, observed, sources);
       usersJob = children.stream().filter(c -> "Job".equals(c.path("kind").asText()))
+          .filter(c -> "users".equals(c.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
           .map(ObservedCluster::nameOf).findFirst();
-      templateChanging = children.stream().filter(c -> "StatefulSet".equals(c.path("kind").asText())).findFirst()
-          .map(sts -> templateChanges(observed, sts)).orElse(false);
+      ObjectNode sts = children.stream().filter(c -> "StatefulSet".equals(c.path("kind").asText())).findFirst()
+          .orElseThrow();
+      templateChanging = templateChanges(observed, sts);
+      rollout = Rollout.plan(observed.name(), request.namespace(), spec, observed, templateChanging);
+      rollout.partition().ifPresent(partition -> StatefulSets.partition(sts, partition));
+      rollout.switchoverJob().ifPresent(children::add);
       checkNothingLost(observed, children);
     }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, spec,
-        List.copyOf(problems), mode, usersJob, templateChanging, ""), sources.now());
+        List.copyOf(problems), mode, usersJob, templateChanging, "", rollout), sources.now());
     return CompositeResponse.of(status, children);
   }
 
@@ -90,7 +97,7 @@ public final class PostgresClusterController {
     }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, read.spec(),
         read.problems(), blocked ? ClusterStatus.Mode.DELETION_BLOCKED : ClusterStatus.Mode.DELETING,
-        Optional.empty(), false, blockedBy), sources.now());
+        Optional.empty(), false, blockedBy, Rollout.Plan.settled(OptionalInt.empty())), sources.now());
     boolean finalized = !blocked && podsGone && observed.patroniConfigMaps().isEmpty();
     return CompositeResponse.of(status, children).withFinalized(finalized);
   }
@@ -123,6 +130,7 @@ public final class PostgresClusterController {
     children.add(StatefulSets.build(cluster, spec));
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, secrets).ifPresent(children::add);
+    ParameterJobs.build(cluster, namespace, spec, observed).ifPresent(children::add);
     return children;
   }
 

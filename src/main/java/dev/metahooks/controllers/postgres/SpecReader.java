@@ -107,6 +107,7 @@ public final class SpecReader {
         users(spec.get("users"), version),
         availability(object(spec.get("availability"), "spec.availability")),
         services(object(spec.get("services"), "spec.services")),
+        updates(object(spec.get("updates"), "spec.updates")),
         bool(spec, "deletionProtection", "spec.deletionProtection", false, true));
   }
 
@@ -285,6 +286,11 @@ public final class SpecReader {
     return new ClusterSpec.ServiceOptions(
         oneOf(primary, "type", "spec.services.primary.type", "ClusterIP", List.of("ClusterIP", "NodePort", "LoadBalancer")),
         bool(replicas, "enabled", "spec.services.replicas.enabled", true, true));
+  }
+
+  private ClusterSpec.Updates updates(ObjectNode updates) {
+    return new ClusterSpec.Updates(
+        oneOf(updates, "method", "spec.updates.method", "switchover", List.of("switchover", "restart")));
   }
 
   // --- field readers: each returns the default when the field is absent, or when it is wrong (and says so) ---

@@ -48,7 +48,11 @@ final class StatefulSets {
     stsSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
     // Ordered start: the first pod bootstraps the cluster, the others join it as replicas.
     stsSpec.put("podManagementPolicy", "OrderedReady");
-    stsSpec.putObject("updateStrategy").put("type", "RollingUpdate");
+    // Under updates.method switchover the hook steps the partition (see Rollout); 0 lets every pod update.
+    ObjectNode strategy = stsSpec.putObject("updateStrategy").put("type", "RollingUpdate");
+    if (spec.updates().switchover()) {
+      strategy.putObject("rollingUpdate").put("partition", 0);
+    }
     stsSpec.putObject("persistentVolumeClaimRetentionPolicy")
         .put("whenDeleted", spec.storage().whenDeleted())
         .put("whenScaled", whenScaled(spec));
@@ -57,6 +61,12 @@ final class StatefulSets {
     template.set("spec", podSpec(cluster, spec));
     stsSpec.putArray("volumeClaimTemplates").add(dataVolumeClaim(cluster, spec.storage()));
     return sts;
+  }
+
+  /** Sets the rendered StatefulSet's {@code rollingUpdate.partition}. */
+  static void partition(ObjectNode sts, int partition) {
+    sts.withObjectProperty("spec").withObjectProperty("updateStrategy").withObjectProperty("rollingUpdate")
+        .put("partition", partition);
   }
 
   /**
@@ -156,14 +166,15 @@ final class StatefulSets {
   /**
    * Patroni configuration that Spilo merges over its own. {@code restapi.authentication}: Patroni asks for these
    * credentials on every unsafe REST call (PATCH /config, POST /switchover, ...); the password comes from the
-   * {@code <n>-restapi} Secret through a variable reference that the kubelet expands. The parameters go to the
-   * local configuration (applied on every start, so a change rolls the pods) and to the bootstrap DCS
-   * configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect when
-   * the cluster is created. Every {@code $} of a value is doubled, so that no value can refer to a variable.
+   * {@code <n>-restapi} Secret through a variable reference that the kubelet expands. The parameters that need a
+   * restart go to the local configuration (applied on every start, so a change rolls the pods) and to the bootstrap
+   * DCS configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect
+   * when the cluster is created; every parameter, reloadable ones too, reaches Patroni's dynamic configuration
+   * through the parameters Job ({@link ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a value is doubled, so that no value can refer to a variable.
    */
   static String spiloConfiguration(Map<String, String> parameters) {
     ObjectNode values = Json.object();
-    parameters.forEach((name, value) -> values.put(name, escapeReferences(
+    ReloadableParameters.restartOnly(parameters).forEach((name, value) -> values.put(name, escapeReferences(
         name.equals("shared_preload_libraries") ? preloadLibraries(value) : value)));
     ObjectNode config = Json.object();
     if (!values.isEmpty()) {

@@ -3,11 +3,7 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -177,12 +173,7 @@ final class UsersJobs {
       sorted(user.connect()).forEach(entry.putArray("connect")::add);
       entry.put("credentials", credentials.getOrDefault(user.name(), ""));
     });
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest).substring(0, 10);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing", e);
-    }
+    return Jobs.shortHash(canonical.toString());
   }
 
   private static Set<String> sorted(List<String> items) {

@@ -24,6 +24,10 @@ import java.util.TreeMap;
  * own volume holds that system: a cluster created again over leftover ConfigMaps waits for a leader forever.
  * The cleanup Job's effect is simulated too: while a Job labelled {@code component: cleanup} exists, the
  * ConfigMaps named in its arguments are deleted (what its script does through the API server).
+ *
+ * <p>A switchover Job (labelled {@code component: switchover}) moves the leader from its {@code LEADER} to its
+ * {@code CANDIDATE} while that one is the leader and the candidate is ready, as Patroni's {@code POST /switchover}
+ * does; {@link #refusingSwitchovers} is Patroni answering 412 instead: the Job fails and nothing moves.
  */
 final class PatroniSimulation {
   private PatroniSimulation() {}
@@ -31,7 +35,17 @@ final class PatroniSimulation {
   static final String SYSTEM = "patroni-simulation/system-id";
 
   static void step(Cluster cluster) {
+    step(cluster, true);
+  }
+
+  /** Patroni that refuses every switchover (say, no candidate is healthy enough): each such Job fails. */
+  static void refusingSwitchovers(Cluster cluster) {
+    step(cluster, false);
+  }
+
+  private static void step(Cluster cluster, boolean switchoversWork) {
     runCleanupJobs(cluster);
+    runSwitchoverJobs(cluster, switchoversWork);
     Map<String, List<ObjectNode>> scopes = new TreeMap<>();
     for (ObjectNode pod : cluster.list("v1", "Pod")) {
       JsonNode labels = pod.path("metadata").path("labels");
@@ -127,6 +141,44 @@ final class PatroniSimulation {
         }
       }
     }
+  }
+
+  private static void runSwitchoverJobs(Cluster cluster, boolean work) {
+    for (ObjectNode job : cluster.list("batch/v1", "Job")) {
+      if (!Switchovers.COMPONENT.equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())
+          || Rollout.condition(job.path("status"), "Failed").isPresent()) {
+        continue;
+      }
+      String namespace = job.path("metadata").path("namespace").asText();
+      if (!work) {
+        ObjectNode status = Json.object().put("failed", 2);
+        status.putArray("conditions").addObject().put("type", "Failed").put("status", "True")
+            .put("reason", "BackoffLimitExceeded").put("message", "Job has reached the specified backoff limit");
+        ObjectNode live = cluster.get("batch/v1", "Job", namespace, name(job));
+        live.set("status", status);
+        cluster.updateStatus(live);
+        continue;
+      }
+      Optional<ObjectNode> leader = cluster.find("v1", "Pod", namespace, env(job, "LEADER"))
+          .filter(pod -> Labels.LEADER.equals(role(pod)));
+      Optional<ObjectNode> candidate = cluster.find("v1", "Pod", namespace, env(job, "CANDIDATE"))
+          .filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod));
+      if (leader.isPresent() && candidate.isPresent()) {
+        ((ObjectNode) leader.get().get("metadata")).withObjectProperty("labels").put(Labels.ROLE, Labels.REPLICA);
+        cluster.update(leader.get());
+        ((ObjectNode) candidate.get().get("metadata")).withObjectProperty("labels").put(Labels.ROLE, Labels.LEADER);
+        cluster.update(candidate.get());
+      }
+    }
+  }
+
+  private static String env(JsonNode job, String name) {
+    for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
+      if (name.equals(env.path("name").asText())) {
+        return env.path("value").asText();
+      }
+    }
+    return "";
   }
 
   private static boolean running(JsonNode pod) {

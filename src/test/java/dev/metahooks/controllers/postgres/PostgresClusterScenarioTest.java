@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
@@ -51,6 +52,7 @@ class PostgresClusterScenarioTest {
   private Cluster cluster;
   private LocalHooks hooks;
   private Metacontroller mc;
+  private Sources sources;
   /** Every Secret's data after the cluster first became ready. */
   private Map<String, JsonNode> initialSecrets;
 
@@ -58,7 +60,7 @@ class PostgresClusterScenarioTest {
   void setUp() {
     cluster = new Cluster();
     AtomicLong secretsMade = new AtomicLong();
-    Sources sources = new Sources() {
+    sources = new Sources() {
       @Override
       public java.time.Instant now() {
         return cluster.now();
@@ -355,7 +357,7 @@ class PostgresClusterScenarioTest {
 
     edit(spec -> {
       spec.put("instances", 4);
-      spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB");
+      spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("shared_buffers", "512MB");
     });
     settle();
     assertThat(childVersions()).as("no child moves while paused").isEqualTo(children);
@@ -369,7 +371,7 @@ class PostgresClusterScenarioTest {
     settle();
     ObjectNode sts = child("apps/v1", "StatefulSet", NAME);
     assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(4);
-    assertThat(sts.at("/spec/template/spec/containers/0/env").toString()).contains("work_mem");
+    assertThat(sts.at("/spec/template/spec/containers/0/env").toString()).contains("shared_buffers");
     assertThat(sts.at("/status/currentRevision").asText()).isEqualTo(sts.at("/status/updateRevision").asText());
     assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2", "orders-3");
     Map<String, String> rolled = podUids();
@@ -386,22 +388,149 @@ class PostgresClusterScenarioTest {
   }
 
   @Test
-  void aParameterChangeRollsThePodsAndTheStatusFollowsTheFailover() {
-    Map<String, String> children = childVersions();
+  void anImageChangeUpdatesTheReplicasHighestFirstThenSwitchesOverThenUpdatesTheOldPrimary() {
     Map<String, String> podsBefore = podUids();
+    long mark = cluster.lastSequence();
+
+    edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
+    settle();
+
+    assertThat(podEvents(mark)).as("the rollout, in order").containsExactly(
+        "replaced orders-2", "replaced orders-1", "switchover Job", "leader orders-1", "replaced orders-0");
+    podUids().forEach((pod, uid) -> assertThat(uid).as("%s replaced", pod).isNotEqualTo(podsBefore.get(pod)));
+    ObjectNode status = parent().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Ready");
+    assertThat(status.path("primary").asText()).isEqualTo("orders-1").isEqualTo(leader());
+    assertThat(status.path("image").asText()).isEqualTo("ghcr.io/zalando/spilo-17:4.0-p4");
+    assertThat(status.has("rollout")).as("no rollout once done").isFalse();
+    assertThat(rolloutStepsSince(mark)).containsExactly("Starting", "Updating", "Waiting", "Updating", "Waiting",
+        "Switchover", "Updating", "Waiting", "");
+    assertThat(phasesSince(mark)).containsExactly("Updating", "Ready");
+    assertThat(conditionSince(mark, "Degraded", "status")).containsExactly("False");
+    assertThat(conditionSince(mark, "Progressing", "reason")).containsExactly("RollingUpdate", "Settled");
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy/rollingUpdate/partition").asInt())
+        .isZero();
+    assertThat(names("batch/v1", "Job")).as("the switchover Job goes once the leader moved")
+        .noneMatch(job -> job.contains("-switchover-"));
+    assertQuiet();
+    assertPasswordsKept();
+    assertValidObjects();
+  }
+
+  @Test
+  void aReloadableParameterChangeRestartsNothingAndReachesPatroniThroughTheParametersJob() throws Exception {
+    Map<String, String> children = childVersions();
+    Map<String, String> pods = podUids();
     long mark = cluster.lastSequence();
 
     edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB"));
     settle();
+
+    assertThat(podUids()).as("no pod restarted").isEqualTo(pods);
+    Map<String, String> now = childVersions();
+    assertThat(now.get("StatefulSet/" + NAME)).as("the StatefulSet is untouched").isEqualTo(children.get("StatefulSet/" + NAME));
+    List<String> parameterJobs = names("batch/v1", "Job").stream().filter(n -> n.startsWith(NAME + "-parameters-")).toList();
+    assertThat(parameterJobs).hasSize(1);
+    assertThat(children).doesNotContainKey("Job/" + parameterJobs.get(0));
+    JsonNode patch = Json.MAPPER.readTree(env(child("batch/v1", "Job", parameterJobs.get(0)), "PATCH"));
+    assertThat(patch.at("/postgresql/parameters/work_mem").asText()).isEqualTo("16MB");
+    assertThat(phasesSince(mark)).doesNotContain("Updating");
+    assertQuiet();
+  }
+
+  @Test
+  void aSwitchoverJobThatFailsStopsTheRolloutBeforeThePrimaryUntilItIsDeleted() {
+    mc.world(World.standard().statefulSetPods(true)
+        .add("patroni", PatroniSimulation::refusingSwitchovers)
+        .add("clock", c -> c.advance(ROUND)));
+    String primaryUid = podUids().get("orders-0");
+    long mark = cluster.lastSequence();
+
+    edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
+    settle();
+
+    assertThat(podEvents(mark)).containsExactly("replaced orders-2", "replaced orders-1", "switchover Job");
+    assertThat(podUids().get("orders-0")).as("the primary is not touched").isEqualTo(primaryUid);
+    assertThat(leader()).isEqualTo("orders-0");
+    ObjectNode status = parent().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Updating");
+    assertThat(status.at("/rollout/step").asText()).isEqualTo("SwitchoverFailed");
+    assertCondition("Progressing", "False", "SwitchoverFailed");
+    assertThat(condition("Progressing").path("message").asText())
+        .contains("from orders-0 to orders-1", "BackoffLimitExceeded", "delete the Job to try again");
+    assertCondition("Degraded", "False", "AsExpected");
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy/rollingUpdate/partition").asInt())
+        .isEqualTo(1);
+    assertQuiet();
+
+    // Patroni can switch over again; a person deletes the failed Job, and the rollout finishes.
+    mc.world(World.standard().statefulSetPods(true)
+        .add("patroni", PatroniSimulation::step)
+        .add("clock", c -> c.advance(ROUND)));
+    String failedJob = names("batch/v1", "Job").stream().filter(n -> n.contains("-switchover-")).findFirst().orElseThrow();
+    cluster.delete("batch/v1", "Job", NS, failedJob);
+    settle();
+    assertThat(podUids().get("orders-0")).isNotEqualTo(primaryUid);
+    assertThat(leader()).isEqualTo("orders-1");
+    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertCondition("Progressing", "False", "Settled");
+    assertQuiet();
+  }
+
+  @Test
+  void aRolloutInterruptedByAHookRestartResumesWhereItWas() {
+    long mark = cluster.lastSequence();
+    edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
+    for (int round = 0; round < 60 && !podEvents(mark).contains("replaced orders-2"); round++) {
+      mc.round();
+    }
+    assertThat(podEvents(mark)).containsExactly("replaced orders-2");
+
+    // The hook server goes away mid-rollout: syncs fail, and the StatefulSet goes no further than the partition.
+    int port = hooks.port();
+    hooks.close();
+    mc.tolerateSyncErrors();
+    for (int round = 0; round < 5; round++) {
+      mc.round();
+    }
+    assertThat(mc.syncErrors()).isNotEmpty();
+    assertThat(podEvents(mark)).containsExactly("replaced orders-2");
+
+    // A new hook server (no memory of the old one), and Metacontroller relists: the rollout goes on from there.
+    hooks = LocalHooks.startOnPort(port, List.of(PostgresClusterController.controller(sources)));
+    mc.resyncAll();
+    settle();
+    assertThat(podEvents(mark)).containsExactly(
+        "replaced orders-2", "replaced orders-1", "switchover Job", "leader orders-1", "replaced orders-0");
+    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertQuiet();
+    assertPasswordsKept();
+  }
+
+  @Test
+  void underTheRestartMethodAParameterChangeRollsThePodsAndTheStatusFollowsTheFailover() {
+    edit(spec -> spec.putObject("updates").put("method", "restart"));
+    settle();
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy").toString())
+        .isEqualTo("{\"type\":\"RollingUpdate\"}");
+    Map<String, String> children = childVersions();
+    Map<String, String> podsBefore = podUids();
+    long mark = cluster.lastSequence();
+
+    edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("shared_buffers", "512MB"));
+    settle();
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/template/spec/containers/0/env").toString())
-        .contains("work_mem");
+        .contains("shared_buffers");
     Map<String, String> podsAfter = podUids();
     assertThat(podsAfter.keySet()).isEqualTo(podsBefore.keySet());
     podsAfter.forEach((pod, uid) -> assertThat(uid).as("%s replaced", pod).isNotEqualTo(podsBefore.get(pod)));
     children.remove("StatefulSet/" + NAME);
     Map<String, String> others = childVersions();
     others.remove("StatefulSet/" + NAME);
-    assertThat(others).as("only the StatefulSet changes").isEqualTo(children);
+    // and the parameters Job, which writes the new setting into Patroni's dynamic configuration.
+    children.keySet().removeIf(key -> key.startsWith("Job/" + NAME + "-parameters-"));
+    others.keySet().removeIf(key -> key.startsWith("Job/" + NAME + "-parameters-"));
+    assertThat(others).as("only the StatefulSet and the parameters Job change").isEqualTo(children);
 
     // orders-0 was replaced last: Patroni handed the leader to a replica, and the status says which.
     ObjectNode status = parent().withObjectProperty("status");
@@ -475,6 +604,50 @@ class PostgresClusterScenarioTest {
     return phases;
   }
 
+  /**
+   * What happened to the database pods since the mark, in order: {@code replaced <pod>} when a pod is deleted
+   * for good, {@code switchover Job} when one is created, {@code leader <pod>} when Patroni's label moves.
+   */
+  private List<String> podEvents(long sequence) {
+    List<String> events = new ArrayList<>();
+    for (Write write : cluster.writesAfter(sequence)) {
+      String object = write.object();
+      if (write.verb() == Write.Verb.DELETE && object.startsWith("Pod " + NS + "/")) {
+        events.add("replaced " + object.substring(object.indexOf('/') + 1));
+      } else if (write.verb() == Write.Verb.CREATE && object.startsWith("Job " + NS + "/" + NAME + "-switchover-")) {
+        events.add("switchover Job");
+      } else if (write.verb() == Write.Verb.UPDATE && object.startsWith("Pod ") && write.after() != null
+          && Labels.LEADER.equals(write.after().at("/metadata/labels/" + Labels.ROLE).asText())
+          && !Labels.LEADER.equals(write.before().at("/metadata/labels/" + Labels.ROLE).asText())) {
+        events.add("leader " + object.substring(object.indexOf('/') + 1));
+      }
+    }
+    return events;
+  }
+
+  private static String env(JsonNode job, String name) {
+    for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
+      if (env.path("name").asText().equals(name)) {
+        return env.path("value").asText();
+      }
+    }
+    throw new AssertionError("no " + name + " in " + job);
+  }
+
+  /** The parent's status.rollout.step in its status writes, in order, without repeats ("" for none). */
+  private List<String> rolloutStepsSince(long sequence) {
+    List<String> steps = new ArrayList<>();
+    for (Write write : cluster.writesAfter(sequence)) {
+      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
+        String step = write.after().at("/status/rollout/step").asText("");
+        if (steps.isEmpty() || !steps.get(steps.size() - 1).equals(step)) {
+          steps.add(step);
+        }
+      }
+    }
+    return steps;
+  }
+
   /** One field ("reason", "status") of one condition in the parent's status writes, in order, without repeats. */
   private List<String> conditionSince(long sequence, String type, String field) {
     List<String> values = new ArrayList<>();
@@ -523,7 +696,9 @@ class PostgresClusterScenarioTest {
   }
 
   private ObjectNode onlyUsersJob() {
-    List<ObjectNode> jobs = cluster.list("batch/v1", "Job", NS);
+    List<ObjectNode> jobs = cluster.list("batch/v1", "Job", NS).stream()
+        .filter(job -> "users".equals(job.at("/metadata/labels/" + Labels.COMPONENT.replace("/", "~1")).asText()))
+        .toList();
     assertThat(jobs).hasSize(1);
     return jobs.get(0);
   }

@@ -56,9 +56,10 @@ class PostgresManifestsTest {
   }
 
   @Test
-  void crdHasExactlyTheDayOneFields() throws IOException {
+  void crdHasExactlyTheFieldsTheHooksRead() throws IOException {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
-        "paused", "resources", "storage", "postgresql", "users", "availability", "services", "deletionProtection");
+        "paused", "resources", "storage", "postgresql", "users", "availability", "services", "updates",
+        "deletionProtection");
     JsonNode p = specSchema().path("properties");
     assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "retentionPolicy");
     assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
@@ -66,13 +67,14 @@ class PostgresManifestsTest {
     assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options", "connect");
     assertThat(fieldNames(p.at("/availability/properties"))).containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
     assertThat(fieldNames(p.at("/services/properties"))).containsExactly("primary", "replicas");
+    assertThat(fieldNames(p.at("/updates/properties"))).containsExactly("method");
   }
 
   @Test
   void crdDefaultsAreTheHooksDefaults() throws IOException {
     ObjectNode parent = SpecReaderTest.parent("pg", spec -> {});
     applyDefaults(specSchema(), parent.get("spec"));
-    assertThat(parent.get("spec").size()).isEqualTo(10);
+    assertThat(parent.get("spec").size()).isEqualTo(11);
     assertThat(SpecReader.read(parent)).isEqualTo(SpecReader.read(SpecReaderTest.parent("pg", spec -> {})));
     assertThat(specSchema().at("/properties/image/default").asText()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
   }

@@ -62,10 +62,12 @@ class StatefulSetsTest {
   }
 
   @Test
-  void parametersGoToTheLocalAndTheBootstrapConfiguration() throws Exception {
-    String config = StatefulSets.spiloConfiguration(new java.util.TreeMap<>(java.util.Map.of("work_mem", "8MB", "max_connections", "50")));
+  void restartRequiringParametersGoToTheLocalAndTheBootstrapConfigurationReloadableOnesDoNot() throws Exception {
+    String config = StatefulSets.spiloConfiguration(new java.util.TreeMap<>(java.util.Map.of("work_mem", "8MB",
+        "max_connections", "50", "pg_stat_statements.max", "2000")));
     JsonNode parsed = Json.MAPPER.readTree(config);
-    assertThat(parsed.at("/postgresql/parameters").toString()).isEqualTo("{\"max_connections\":\"50\",\"work_mem\":\"8MB\"}");
+    assertThat(parsed.at("/postgresql/parameters").toString())
+        .isEqualTo("{\"max_connections\":\"50\",\"pg_stat_statements.max\":\"2000\"}");
     assertThat(parsed.at("/bootstrap/dcs/postgresql/parameters")).isEqualTo(parsed.at("/postgresql/parameters"));
   }
 
@@ -132,8 +134,8 @@ class StatefulSetsTest {
   @Test
   void parameterValuesCannotReferToVariables() throws Exception {
     JsonNode config = Json.MAPPER.readTree(StatefulSets.spiloConfiguration(java.util.Map.of(
-        "application_name", "$(PGPASSWORD_SUPERUSER) costs $$5")));
-    assertThat(config.at("/postgresql/parameters/application_name").asText())
+        "cluster_name", "$(PGPASSWORD_SUPERUSER) costs $$5")));
+    assertThat(config.at("/postgresql/parameters/cluster_name").asText())
         .isEqualTo("$$(PGPASSWORD_SUPERUSER) costs $$$$5");
   }
 

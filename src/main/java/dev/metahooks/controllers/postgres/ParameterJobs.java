@@ -1,0 +1,95 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The parameters Job {@code <n>-parameters-<hash>}: writes the spec's PostgreSQL settings into Patroni's dynamic
+ * configuration ({@code PATCH /config}, authenticated with the {@code <n>-restapi} Secret). Every member reloads;
+ * a setting that needs a restart shows as {@code pending_restart} until the rollout restarts the pods (such a
+ * setting is in the pod template as well, so changing it rolls them). A setting removed from the spec is sent as
+ * {@code null}, which Patroni removes; the removed names are read from the observed Job of the previous change.
+ */
+final class ParameterJobs {
+  static final String COMPONENT = "parameters";
+  static final String CONTAINER = "parameters";
+  static final String PATCH_VARIABLE = "PATCH";
+
+  private ParameterJobs() {}
+
+  static Optional<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
+    ObjectNode parameters = Json.object();
+    previousNames(observed).forEach(name -> {
+      if (!spec.parameters().containsKey(name)) {
+        parameters.putNull(name);
+      }
+    });
+    spec.parameters().forEach((name, value) -> parameters.put(name,
+        name.equals("shared_preload_libraries") ? StatefulSets.preloadLibraries(value) : value));
+    if (spec.instances() == 0 || parameters.isEmpty()) {
+      return Optional.empty();
+    }
+    ObjectNode patch = Json.object();
+    patch.putObject("postgresql").set("parameters", parameters);
+    String body = patch.toString();
+    ObjectNode job = Jobs.job(cluster + "-parameters-" + Jobs.shortHash(body), cluster, COMPONENT);
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("automountServiceAccountToken", false);
+    ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
+    container.putArray("command").add("/bin/sh").add("-c").add(script());
+    ArrayNode env = container.putArray("env");
+    // Any member writes the dynamic configuration; the headless Service's name reaches one of them.
+    env.addObject().put("name", "PATRONI_URL").put("value", "http://"
+        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + StatefulSets.PATRONI_PORT);
+    // The kubelet expands $(NAME) in env values and reduces $$ to $: doubled, no value can refer to a variable.
+    env.addObject().put("name", PATCH_VARIABLE).put("value", body.replace("$", "$$"));
+    env.addObject().put("name", "PATRONI_USERNAME").put("value", Secrets.RESTAPI_USER);
+    env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
+        .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    return Optional.of(job);
+  }
+
+  /** The parameter names the observed parameters Jobs sent. */
+  private static java.util.Set<String> previousNames(ObservedCluster observed) {
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    for (ObjectNode job : observed.children("batch/v1", "Job")) {
+      if (!COMPONENT.equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())) {
+        continue;
+      }
+      for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
+        if (PATCH_VARIABLE.equals(env.path("name").asText()) && env.path("value").isTextual()) {
+          try {
+            Json.MAPPER.readTree(env.path("value").asText()).path("postgresql").path("parameters").fieldNames()
+                .forEachRemaining(names::add);
+          } catch (Exception e) {
+            // Not our JSON: nothing to remove.
+          }
+        }
+      }
+    }
+    return names;
+  }
+
+  /** Waits for the REST API (the pods may still start), then one PATCH; anything but 200 fails the try. */
+  static String script() {
+    return """
+        set -eu
+        for attempt in $(seq 1 60); do
+          code=$(printf 'user = "%s:%s"\\n' "$PATRONI_USERNAME" "$PATRONI_PASSWORD" | curl -sS -K - \\
+            --max-time 30 -o /tmp/answer -w '%{http_code}' -X PATCH -H 'Content-Type: application/json' \\
+            -d "$PATCH" "$PATRONI_URL/config") || code=000
+          echo "PATCH /config: HTTP $code $(cat /tmp/answer 2>/dev/null || true)"
+          case "$code" in
+            200) exit 0 ;;
+            000|502|503) sleep 5 ;;
+            *) exit 1 ;;
+          esac
+        done
+        exit 1
+        """;
+  }
+}

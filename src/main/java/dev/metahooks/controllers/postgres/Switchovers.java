@@ -1,0 +1,58 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+
+/**
+ * The switchover Job {@code <n>-switchover-<hash>}: asks the leader's Patroni REST API ({@code POST /switchover},
+ * authenticated with the {@code <n>-restapi} Secret) to hand the leader to the candidate. Patroni answers once the
+ * new leader holds the lock (200), or refuses (412: no such leader or candidate, candidate not healthy; 503: the
+ * switchover failed); anything but 200 fails the Job, and the rollout waits for a person. The hash names the
+ * revision and the leader, so each leader of a rollout gets its own Job, and a resync finds the same one.
+ */
+final class Switchovers {
+  static final String COMPONENT = "switchover";
+  static final String CONTAINER = "switchover";
+
+  private Switchovers() {}
+
+  static ObjectNode job(String cluster, String namespace, String image, String revision, String leader, String candidate) {
+    ObjectNode job = Jobs.job(name(cluster, revision, leader), cluster, COMPONENT);
+    // Patroni answers within about 30 s; a second try finds the leader moved (412) rather than moving it twice.
+    job.withObjectProperty("spec").put("backoffLimit", 1);
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("automountServiceAccountToken", false);
+    ObjectNode container = Jobs.container(pod, CONTAINER, image);
+    container.putArray("command").add("/bin/sh").add("-c").add(script());
+    ArrayNode env = container.putArray("env");
+    env.addObject().put("name", "PATRONI_URL").put("value", "http://" + leader + "."
+        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + StatefulSets.PATRONI_PORT);
+    env.addObject().put("name", "LEADER").put("value", leader);
+    env.addObject().put("name", "CANDIDATE").put("value", candidate);
+    env.addObject().put("name", "PATRONI_USERNAME").put("value", Secrets.RESTAPI_USER);
+    env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
+        .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    return job;
+  }
+
+  static String name(String cluster, String revision, String leader) {
+    return cluster + "-switchover-" + Jobs.shortHash(revision + "/" + leader);
+  }
+
+  /**
+   * One POST; Patroni's answer goes to the log. The password reaches curl on its standard input (a config line),
+   * not on its command line, where other processes could read it.
+   */
+  static String script() {
+    return """
+        set -eu
+        body=$(printf '{"leader":"%s","candidate":"%s"}' "$LEADER" "$CANDIDATE")
+        code=$(printf 'user = "%s:%s"\\n' "$PATRONI_USERNAME" "$PATRONI_PASSWORD" | curl -sS -K - \\
+          --max-time 90 -o /tmp/answer -w '%{http_code}' -X POST -H 'Content-Type: application/json' \\
+          -d "$body" "$PATRONI_URL/switchover") || code=000
+        echo "POST /switchover $LEADER -> $CANDIDATE: HTTP $code $(cat /tmp/answer 2>/dev/null || true)"
+        [ "$code" = 200 ]
+        """;
+  }
+}

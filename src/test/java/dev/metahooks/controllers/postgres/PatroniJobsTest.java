@@ -1,0 +1,183 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.PatroniCluster;
+import dev.metahooks.testing.PostgresServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The switchover and parameters Jobs' scripts, exactly as the hook renders them (command, environment names,
+ * credentials from the {@code <n>-restapi} Secret the hook generated; only PATRONI_URL points at a local member),
+ * run against a real two-member Patroni cluster with etcd, whose REST API is protected the way the rendered
+ * SPILO_CONFIGURATION protects it.
+ */
+class PatroniJobsTest {
+  private static PostgresWorld world;
+  private static PatroniCluster patroni;
+
+  @BeforeAll
+  static void startPatroni() {
+    ObjectNode spec = Json.object().put("instances", 2);
+    spec.putObject("postgresql").putObject("parameters").put("work_mem", "16MB").put("shared_buffers", "24MB")
+        .put("application_name", "costs $(PGPASSWORD) $$5");
+    world = new PostgresWorld("orders", spec);
+    world.sync();
+    JsonNode restapi = spiloConfiguration().path("restapi").path("authentication");
+    assertThat(restapi.path("username").asText()).isEqualTo(Secrets.RESTAPI_USER);
+    assertThat(restapi.path("password").asText()).isEqualTo("$(" + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")");
+    patroni = PatroniCluster.start("orders", 2, restapi.path("username").asText(), restApiPassword(),
+        Map.of("shared_buffers", "16MB", "max_connections", "30"));
+  }
+
+  @AfterAll
+  static void stopPatroni() {
+    if (patroni != null) {
+      patroni.close();
+    }
+  }
+
+  @Test
+  void theRenderedJobMovesTheLeaderToTheCandidateAndAWrongOneFailsTheJob() {
+    String leader = patroni.leader().orElseThrow();
+    String candidate = leader.equals("orders-0") ? "orders-1" : "orders-0";
+
+    // A candidate Patroni does not know: 412, the Job fails, nothing moves.
+    PostgresServer.Result refused = run(job(leader, "orders-7"), Map.of());
+    assertThat(refused.exitCode()).as(refused.output()).isNotZero();
+    assertThat(refused.output()).contains("HTTP 412", "candidate does not exists");
+    assertThat(patroni.leader()).contains(leader);
+
+    // A wrong password: 401, the Job fails.
+    PostgresServer.Result unauthorized = run(job(leader, candidate), Map.of("PATRONI_PASSWORD", "not-the-password"));
+    assertThat(unauthorized.exitCode()).as(unauthorized.output()).isNotZero();
+    assertThat(unauthorized.output()).contains("HTTP 401");
+    assertThat(patroni.leader()).contains(leader);
+
+    // Without credentials at all: refused as well.
+    PatroniCluster.Response anonymous = patroni.unauthenticated(patroni.index(leader), "POST", "/switchover",
+        "{\"leader\":\"" + leader + "\",\"candidate\":\"" + candidate + "\"}");
+    assertThat(anonymous.status()).isEqualTo(401);
+
+    // As rendered: Patroni answers once the candidate holds the leader lock.
+    PostgresServer.Result moved = run(job(leader, candidate), Map.of());
+    assertThat(moved.exitCode()).as(moved.output()).isZero();
+    assertThat(moved.output()).contains("HTTP 200", "Successfully switched over to \"" + candidate + "\"");
+    assertThat(patroni.leader()).contains(candidate);
+    // The old leader rejoins as a streaming replica: the next step of a rollout can update it.
+    patroni.await(Duration.ofSeconds(60), "the old leader streaming", c -> c.streamingReplicas() == 1);
+
+    // The same Job again (a retry after the leader moved) fails without moving anything.
+    PostgresServer.Result again = run(job(leader, candidate), Map.of());
+    assertThat(again.exitCode()).isNotZero();
+    assertThat(again.output()).contains("HTTP 412", "leader name does not match");
+    assertThat(patroni.leader()).contains(candidate);
+  }
+
+  @Test
+  void theRenderedParametersJobReloadsWithoutARestartAndMarksRestartRequiringSettingsPending() {
+    ObjectNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
+        .map(e -> e.getValue()).findFirst().orElseThrow();
+    List<String> started = new ArrayList<>();
+    for (int i = 0; i < patroni.size(); i++) {
+      started.add(patroni.query(i, "SELECT pg_postmaster_start_time()"));
+      assertThat(patroni.query(i, "SHOW work_mem")).isEqualTo("4MB");
+    }
+    PatroniCluster.Response anonymous = patroni.unauthenticated(0, "PATCH", "/config",
+        "{\"postgresql\":{\"parameters\":{\"work_mem\":\"1MB\"}}}");
+    assertThat(anonymous.status()).isEqualTo(401);
+
+    PostgresServer.Result patched = run(job, Map.of());
+    assertThat(patched.exitCode()).as(patched.output()).isZero();
+    assertThat(patched.output()).contains("PATCH /config: HTTP 200");
+
+    // Every member reloads: the new work_mem, the same server process, shared_buffers pending a restart.
+    patroni.await(Duration.ofSeconds(30), "work_mem reloaded on every member", c -> {
+      for (int i = 0; i < c.size(); i++) {
+        if (!c.query(i, "SHOW work_mem").equals("16MB")) {
+          return false;
+        }
+      }
+      return true;
+    });
+    patroni.await(Duration.ofSeconds(30), "pending_restart on every member", c -> {
+      for (int i = 0; i < c.size(); i++) {
+        if (!c.get(i, "/patroni").json().path("pending_restart").asBoolean(false)) {
+          return false;
+        }
+      }
+      return true;
+    });
+    for (int i = 0; i < patroni.size(); i++) {
+      assertThat(patroni.query(i, "SELECT pg_postmaster_start_time()")).as("member %s restarted", i)
+          .isEqualTo(started.get(i));
+      assertThat(patroni.query(i, "SHOW shared_buffers")).isEqualTo("16MB");
+      assertThat(patroni.query(i, "SELECT pending_restart FROM pg_settings WHERE name = 'shared_buffers'")).isEqualTo("t");
+      // A $(...) in a value reaches PostgreSQL as written: the kubelet expands nothing.
+      assertThat(patroni.query(i, "SELECT setting FROM pg_file_settings WHERE name = 'application_name' ORDER BY seqno DESC LIMIT 1"))
+          .isEqualTo("costs $(PGPASSWORD) $$5");
+    }
+    assertThat(patroni.get(0, "/config").json().at("/postgresql/parameters/application_name").asText())
+        .isEqualTo("costs $(PGPASSWORD) $$5");
+  }
+
+  private static ObjectNode job(String leader, String candidate) {
+    return Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, "orders-5d8f9c7b6", leader,
+        candidate);
+  }
+
+  /**
+   * Runs the Job's container command with its environment: literal values as they are, secretKeyRef values from
+   * the world's Secrets; PATRONI_URL goes to the local leader's REST API, and {@code overrides} replace values.
+   */
+  private static PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
+    JsonNode container = job.at("/spec/template/spec/containers/0");
+    Map<String, String> env = new HashMap<>();
+    for (JsonNode variable : container.path("env")) {
+      JsonNode ref = variable.path("valueFrom").path("secretKeyRef");
+      // The kubelet reduces $$ to $ in env values (and expands $(NAME), which no rendered value contains).
+      env.put(variable.path("name").asText(), ref.isMissingNode() ? variable.path("value").asText().replace("$$", "$")
+          : Secrets.value(world.children.get("Secret/" + ref.path("name").asText()), ref.path("key").asText())
+              .orElseThrow(() -> new AssertionError("no " + ref)));
+    }
+    String leader = env.get("LEADER");
+    if (leader != null) {
+      assertThat(env.get("PATRONI_URL")).isEqualTo("http://" + leader + ".orders-hl.shop.svc:8008");
+      env.put("PATRONI_URL", patroni.restUrl(patroni.index(leader)));
+    } else {
+      assertThat(env.get("PATRONI_URL")).isEqualTo("http://orders-hl.shop.svc:8008");
+      env.put("PATRONI_URL", patroni.restUrl(0));
+    }
+    env.putAll(overrides);
+    List<String> command = new ArrayList<>();
+    container.path("command").forEach(arg -> command.add(arg.asText()));
+    return PostgresServer.exec(command, env, Duration.ofMinutes(2));
+  }
+
+  private static String restApiPassword() {
+    return Secrets.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password").orElseThrow();
+  }
+
+  private static JsonNode spiloConfiguration() {
+    for (JsonNode env : world.children.get("StatefulSet/orders").at("/spec/template/spec/containers/0/env")) {
+      if (env.path("name").asText().equals("SPILO_CONFIGURATION")) {
+        try {
+          return Json.MAPPER.readTree(env.path("value").asText());
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      }
+    }
+    throw new AssertionError("no SPILO_CONFIGURATION");
+  }
+}

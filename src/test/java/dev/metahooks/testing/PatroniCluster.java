@@ -1,0 +1,284 @@
+package dev.metahooks.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A real Patroni cluster on loopback ports: one etcd (v3 API) as DCS and Patroni members {@code <scope>-0},
+ * {@code <scope>-1}, ... that bootstrap PostgreSQL from Debian's packages, with the REST API protected by the
+ * given credentials, as Spilo configures it. As root, etcd, Patroni and PostgreSQL run as the {@code postgres}
+ * user. Without patroni or etcd the tests skip with a message naming the packages, unless {@code CI} is set:
+ * then they fail.
+ */
+public final class PatroniCluster implements AutoCloseable {
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private final Path dir;
+  private final List<Process> processes = new ArrayList<>();
+  private final List<Integer> restPorts = new ArrayList<>();
+  private final List<Integer> postgresPorts = new ArrayList<>();
+  private final String scope;
+  private final Optional<String> user;
+  private final Path bin;
+
+  private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin) {
+    this.dir = dir;
+    this.scope = scope;
+    this.user = user;
+    this.bin = bin;
+  }
+
+  /**
+   * Starts etcd and {@code members} Patroni members and waits until one leads and every other streams from it.
+   *
+   * @param parameters PostgreSQL settings of the bootstrap DCS configuration (Patroni's dynamic configuration:
+   *     the local one sets none that a test changes, as local settings win over dynamic ones)
+   */
+  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
+      Map<String, String> parameters) {
+    Optional<Path> bin = PostgresServer.binaries();
+    Optional<String> missing = List.of("patroni", "etcd").stream().filter(tool -> !onPath(tool)).findFirst();
+    if (bin.isEmpty() || missing.isPresent()) {
+      String message = (bin.isEmpty() ? "PostgreSQL" : missing.get()) + " is not installed; install Debian's "
+          + "packages patroni, etcd-server and postgresql to run the Patroni tests";
+      if (System.getenv("CI") != null) {
+        throw new IllegalStateException(message + "; CI is set, so the tests that need it fail");
+      }
+      Assumptions.abort(message);
+    }
+    try {
+      Optional<String> user = PostgresServer.isRoot() ? Optional.of(PostgresServer.unprivilegedUser()) : Optional.empty();
+      Path dir = PostgresServer.workDirectory(user, "patroni", "cluster-");
+      PatroniCluster cluster = new PatroniCluster(dir, scope, user, bin.get());
+      try {
+        int etcdPort = PostgresServer.freePort();
+        int peerPort = PostgresServer.freePort();
+        user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString()), Map.of(),
+            Duration.ofSeconds(30)));
+        cluster.launch(user, "etcd", List.of("etcd", "--name", "dcs", "--data-dir", dir.resolve("etcd").toString(),
+            "--listen-client-urls", "http://127.0.0.1:" + etcdPort,
+            "--advertise-client-urls", "http://127.0.0.1:" + etcdPort,
+            "--listen-peer-urls", "http://127.0.0.1:" + peerPort,
+            "--initial-advertise-peer-urls", "http://127.0.0.1:" + peerPort,
+            "--initial-cluster", "dcs=http://127.0.0.1:" + peerPort));
+        for (int i = 0; i < members; i++) {
+          int restPort = PostgresServer.freePort();
+          cluster.restPorts.add(restPort);
+          Path config = dir.resolve(scope + "-" + i + ".yml");
+          int postgresPort = PostgresServer.freePort();
+          cluster.postgresPorts.add(postgresPort);
+          Files.writeString(config, cluster.config(i, restPort, postgresPort, etcdPort, bin.get(),
+              restUser, restPassword, parameters).toPrettyString());
+          user.ifPresent(u -> PostgresServer.run(List.of("chown", u + ":", config.toString()), Map.of(),
+              Duration.ofSeconds(10)));
+          cluster.launch(user, scope + "-" + i, List.of("patroni", config.toString()));
+          // The first member bootstraps alone, so that the others join it as replicas.
+          if (i == 0) {
+            cluster.await(Duration.ofSeconds(90), "a leader", c -> c.leader().isPresent());
+          }
+        }
+        cluster.await(Duration.ofSeconds(90), "every member streaming", c -> c.streamingReplicas() == members - 1);
+        return cluster;
+      } catch (RuntimeException | IOException e) {
+        String logs = cluster.logs();
+        cluster.close();
+        throw new IllegalStateException("the Patroni cluster did not start: " + e.getMessage() + "\n" + logs, e);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean onPath(String tool) {
+    return PostgresServer.exec(List.of("sh", "-c", "command -v " + tool), Map.of(), Duration.ofSeconds(10)).exitCode() == 0;
+  }
+
+  /** Patroni's YAML (JSON is YAML): short timings, so that a switchover takes seconds, and no fsync. */
+  private ObjectNode config(int index, int restPort, int pgPort, int etcdPort, Path bin, String restUser,
+      String restPassword, Map<String, String> parameters) {
+    Path member = dir.resolve("member-" + index);
+    ObjectNode config = Json.object().put("scope", scope).put("name", scope + "-" + index);
+    ObjectNode restapi = config.putObject("restapi")
+        .put("listen", "127.0.0.1:" + restPort).put("connect_address", "127.0.0.1:" + restPort);
+    restapi.putObject("authentication").put("username", restUser).put("password", restPassword);
+    config.putObject("etcd3").put("hosts", "127.0.0.1:" + etcdPort);
+    ObjectNode dcs = config.putObject("bootstrap").putObject("dcs")
+        .put("ttl", 20).put("loop_wait", 1).put("retry_timeout", 5).put("maximum_lag_on_failover", 1048576);
+    ObjectNode dcsParameters = dcs.putObject("postgresql").put("use_pg_rewind", false).putObject("parameters");
+    parameters.forEach(dcsParameters::put);
+    ArrayNode initdb = config.withObjectProperty("bootstrap").putArray("initdb");
+    initdb.addObject().put("encoding", "UTF8");
+    initdb.addObject().put("locale", "C");
+    ObjectNode postgresql = config.putObject("postgresql")
+        .put("listen", "127.0.0.1:" + pgPort).put("connect_address", "127.0.0.1:" + pgPort)
+        .put("data_dir", member.resolve("data").toString()).put("bin_dir", bin.toString())
+        .put("pgpass", member.resolve("pgpass").toString());
+    ObjectNode authentication = postgresql.putObject("authentication");
+    authentication.putObject("superuser").put("username", "postgres").put("password", "superuser-" + scope);
+    authentication.putObject("replication").put("username", "standby").put("password", "standby-" + scope);
+    postgresql.putArray("pg_hba").add("local all all trust").add("host all all 127.0.0.1/32 scram-sha-256")
+        .add("host replication standby 127.0.0.1/32 scram-sha-256");
+    postgresql.putObject("parameters").put("unix_socket_directories", dir.toString()).put("fsync", "off");
+    return config;
+  }
+
+  private void launch(Optional<String> user, String name, List<String> command) throws IOException {
+    Path log = dir.resolve(name + ".log");
+    processes.add(new ProcessBuilder(PostgresServer.as(user, command)).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).directory(dir.toFile()).start());
+  }
+
+  /** Runs SQL as the superuser on member {@code index} (over its socket); the unaligned, tuples-only output. */
+  public String query(int index, String sql) {
+    PostgresServer.Result result = PostgresServer.exec(PostgresServer.as(user, List.of(bin.resolve("psql").toString(),
+        "-X", "-At", "-h", dir.toString(), "-p", String.valueOf(postgresPorts.get(index)), "-U", "postgres",
+        "-d", "postgres", "-c", sql)), Map.of(), Duration.ofSeconds(30));
+    if (result.exitCode() != 0) {
+      throw new AssertionError("psql on member " + index + " failed: " + result.output());
+    }
+    return result.output().strip();
+  }
+
+  /** The REST API base URL of member {@code index}. */
+  public String restUrl(int index) {
+    return "http://127.0.0.1:" + restPorts.get(index);
+  }
+
+  public int size() {
+    return restPorts.size();
+  }
+
+  /** GET on a member's REST API: status code and body. */
+  public Response get(int index, String path) {
+    return send(HttpRequest.newBuilder(URI.create(restUrl(index) + path)).GET());
+  }
+
+  /** A request without credentials, as anyone on the network could send it. */
+  public Response unauthenticated(int index, String method, String path, String body) {
+    return send(HttpRequest.newBuilder(URI.create(restUrl(index) + path)).header("Content-Type", "application/json")
+        .method(method, HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  private static Response send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(30)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      return new Response(response.statusCode(), response.body());
+    } catch (IOException e) {
+      return new Response(0, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Response(0, "interrupted");
+    }
+  }
+
+  public record Response(int status, String body) {
+    public JsonNode json() {
+      try {
+        return Json.MAPPER.readTree(body);
+      } catch (IOException e) {
+        return Json.object();
+      }
+    }
+  }
+
+  /** Patroni's view of the cluster ({@code GET /cluster}) from the first member that answers. */
+  public JsonNode cluster() {
+    for (int i = 0; i < size(); i++) {
+      Response response = get(i, "/cluster");
+      if (response.status() == 200) {
+        return response.json();
+      }
+    }
+    return Json.object();
+  }
+
+  /** The member that holds the leader lock. */
+  public Optional<String> leader() {
+    for (JsonNode member : cluster().path("members")) {
+      if ("leader".equals(member.path("role").asText()) && "running".equals(member.path("state").asText())) {
+        return Optional.of(member.path("name").asText());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The index of a member by name. */
+  public int index(String member) {
+    return Integer.parseInt(member.substring(member.lastIndexOf('-') + 1));
+  }
+
+  /** Replicas that run and replicate from the leader (Patroni's /readiness answers 200 for them). */
+  public int streamingReplicas() {
+    int streaming = 0;
+    for (JsonNode member : cluster().path("members")) {
+      if ("replica".equals(member.path("role").asText()) && "running".equals(member.path("state").asText())
+          && get(index(member.path("name").asText()), "/readiness").status() == 200
+          && member.path("lag").isNumber()) {
+        streaming++;
+      }
+    }
+    return streaming;
+  }
+
+  /** Polls until the condition holds; fails after the timeout, naming what it waited for. */
+  public void await(Duration timeout, String what, Predicate<PatroniCluster> condition) {
+    Instant deadline = Instant.now().plus(timeout);
+    while (!condition.test(this)) {
+      if (Instant.now().isAfter(deadline) || processes.stream().anyMatch(p -> !p.isAlive())) {
+        throw new AssertionError("waited " + timeout + " for " + what + "; cluster: " + cluster() + "\n" + logs());
+      }
+      PostgresServer.sleep(Duration.ofMillis(250));
+    }
+  }
+
+  /** The tail of every process's log, for failure messages. */
+  public String logs() {
+    StringBuilder out = new StringBuilder();
+    try (var files = Files.list(dir)) {
+      for (Path log : files.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+        List<String> lines = Files.readAllLines(log);
+        out.append("--- ").append(log.getFileName()).append('\n')
+            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size()))).append('\n');
+      }
+    } catch (IOException e) {
+      out.append("(logs unreadable: ").append(e).append(")");
+    }
+    return out.toString();
+  }
+
+  /** Stops the members (Patroni stops PostgreSQL), then etcd. */
+  @Override
+  public void close() {
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      Process process = processes.get(i);
+      process.destroy();
+      try {
+        if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        process.destroyForcibly();
+      }
+    }
+  }
+}
