@@ -23,7 +23,9 @@ public record ClusterSpec(
     Availability availability,
     ServiceOptions services,
     Updates updates,
-    boolean deletionProtection) {
+    boolean deletionProtection,
+    Monitoring monitoring,
+    Pooler pooler) {
 
   /** The Spilo image of the built-in catalog: PostgreSQL 13 to 17 with Patroni (zalando/spilo release 4.0-p3). */
   public static final String DEFAULT_IMAGE = "ghcr.io/zalando/spilo-17:4.0-p3";
@@ -58,6 +60,16 @@ public record ClusterSpec(
       return "switchover".equals(method);
     }
   }
+
+  /** {@code monitoring}: a postgres_exporter sidecar in every database pod (see {@link Exporters}). */
+  public record Monitoring(boolean enabled, String image) {}
+
+  /**
+   * {@code pooler}: PgBouncer in front of the primary (see {@link Poolers}); on when {@code spec.pooler} is given,
+   * unless {@code enabled: false}.
+   */
+  public record Pooler(boolean enabled, int instances, String mode, int defaultPoolSize, int maxClientConnections,
+      String image) {}
 
   /** Whether a read-only Service over the replicas is wanted. */
   public boolean wantsReplicaService() {

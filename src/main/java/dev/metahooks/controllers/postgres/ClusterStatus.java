@@ -59,6 +59,8 @@ final class ClusterStatus {
         endpoints.put("primary", Names.serviceHost(Names.primaryService(observed.name()), observed.namespace()) + port));
     observed.service(Names.replicaService(observed.name())).ifPresent(s ->
         endpoints.put("replicas", Names.serviceHost(Names.replicaService(observed.name()), observed.namespace()) + port));
+    observed.service(Names.pooler(observed.name())).ifPresent(s ->
+        endpoints.put("pooler", Names.serviceHost(Names.pooler(observed.name()), observed.namespace()) + ":" + Poolers.PORT));
     if (!endpoints.isEmpty()) {
       status.set("endpoints", endpoints);
     }
@@ -237,6 +239,10 @@ final class ClusterStatus {
     conditions.add(usersReady(in));
     conditions.add(specValid(in));
     conditions.add(deletionBlocked(in));
+    if (in.mode() == Mode.RENDERED) {
+      Exporters.condition(in.spec(), in.observed()).ifPresent(conditions::add);
+      Poolers.condition(in.spec(), in.observed()).ifPresent(conditions::add);
+    }
     return conditions;
   }
 

@@ -20,6 +20,8 @@ final class Conditions {
   static final String USERS_READY = "UsersReady";
   static final String SPEC_VALID = "SpecValid";
   static final String DELETION_BLOCKED = "DeletionBlocked";
+  static final String MONITORING_READY = "MonitoringReady";
+  static final String POOLER_READY = "PoolerReady";
 
   record Condition(String type, boolean status, String reason, String message) {}
 

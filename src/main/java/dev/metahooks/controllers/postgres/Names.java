@@ -70,6 +70,28 @@ final class Names {
     return cluster + "-users-" + hash;
   }
 
+  /** The pooler's Deployment, Service, ConfigMap and Secret. */
+  static String pooler(String cluster) {
+    return cluster + "-pooler";
+  }
+
+  /** A dot, which no cluster name has: {@code <n>-pooler} would be the budget of a cluster called so. */
+  static String poolerDisruptionBudget(String cluster) {
+    return cluster + ".pooler";
+  }
+
+  static String poolerSecret(String cluster) {
+    return pooler(cluster);
+  }
+
+  static String exporterSecret(String cluster) {
+    return cluster + "-exporter";
+  }
+
+  static String metricsService(String cluster) {
+    return cluster + "-metrics";
+  }
+
   /** In-cluster DNS name of a Service in the cluster's namespace. */
   static String serviceHost(String service, String namespace) {
     return service + "." + namespace + ".svc";

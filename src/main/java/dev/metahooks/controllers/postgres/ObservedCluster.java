@@ -28,7 +28,9 @@ final class ObservedCluster {
       new ChildType("v1", "Service"),
       new ChildType("apps/v1", "StatefulSet"),
       new ChildType("policy/v1", "PodDisruptionBudget"),
-      new ChildType("batch/v1", "Job"));
+      new ChildType("batch/v1", "Job"),
+      new ChildType("v1", "ConfigMap"),
+      new ChildType("apps/v1", "Deployment"));
 
   private final String name;
   private final String namespace;

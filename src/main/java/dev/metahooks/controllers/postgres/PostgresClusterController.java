@@ -131,6 +131,8 @@ public final class PostgresClusterController {
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, secrets).ifPresent(children::add);
     ParameterJobs.build(cluster, namespace, spec, observed).ifPresent(children::add);
+    Exporters.service(cluster, spec).ifPresent(children::add);
+    children.addAll(Poolers.build(cluster, namespace, spec));
     return children;
   }
 

@@ -55,6 +55,12 @@ final class Secrets {
                   .flatMap(legacy -> value(legacy, "password")).orElseGet(() -> password(sources, namespace, name)),
               sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
     }
+    for (ServiceRoles.Role role : ServiceRoles.wanted(spec)) {
+      String name = role.secret(cluster);
+      wanted.add(name);
+      secrets.add(observedOr(observed, name, () -> componentRole(cluster, role, password(sources, namespace, name),
+          sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
+    }
     for (ObjectNode secret : observed.children("v1", "Secret")) {
       if (!wanted.contains(ObservedCluster.nameOf(secret))) {
         secrets.add(Preserved.child(secret));
@@ -71,7 +77,22 @@ final class Secrets {
 
   /** The Secrets every cluster has, whatever its users. */
   static Set<String> clusterSecretNames(String cluster) {
-    return Set.of(Names.superuserSecret(cluster), Names.replicationSecret(cluster), Names.restApiSecret(cluster));
+    return Set.of(Names.superuserSecret(cluster), Names.replicationSecret(cluster), Names.restApiSecret(cluster),
+        Names.exporterSecret(cluster), Names.poolerSecret(cluster));
+  }
+
+  /**
+   * A component role's Secret ({@link ServiceRoles}): its name, password and verifier; the pooler's also holds
+   * PgBouncer's auth file, which lists that one role.
+   */
+  static ObjectNode componentRole(String cluster, ServiceRoles.Role role, String password, byte[] salt) {
+    ObjectNode secret = credentials(cluster, role.secret(cluster), role.name(), password);
+    ObjectNode data = (ObjectNode) secret.get("data");
+    put(data, VERIFIER, Scram.verifier(password, salt));
+    if (role.equals(ServiceRoles.POOLER_ROLE)) {
+      put(data, Poolers.AUTH_FILE, Poolers.authFile(password));
+    }
+    return secret;
   }
 
   private static ObjectNode observedOr(ObservedCluster observed, String name, java.util.function.Supplier<ObjectNode> create) {
@@ -109,6 +130,13 @@ final class Secrets {
         + "?sslmode=require");
     put(data, "jdbc-uri", "jdbc:postgresql://" + host + ":" + port + "/" + dbname + "?user=" + user.name()
         + "&password=" + password + "&sslmode=require");
+    // The pooler's Service, whether or not the pooler runs now: a Secret is written once, and the pooler may
+    // be turned on later.
+    String poolerHost = Names.serviceHost(Names.pooler(cluster), namespace);
+    put(data, "pooler-uri", "postgresql://" + user.name() + ":" + password + "@" + poolerHost + ":" + Poolers.PORT
+        + "/" + dbname + "?sslmode=require");
+    put(data, "pooler-jdbc-uri", "jdbc:postgresql://" + poolerHost + ":" + Poolers.PORT + "/" + dbname + "?user="
+        + user.name() + "&password=" + password + "&sslmode=require&prepareThreshold=0");
     return secret;
   }
 

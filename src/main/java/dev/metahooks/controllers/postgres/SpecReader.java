@@ -108,7 +108,28 @@ public final class SpecReader {
         availability(object(spec.get("availability"), "spec.availability")),
         services(object(spec.get("services"), "spec.services")),
         updates(object(spec.get("updates"), "spec.updates")),
-        bool(spec, "deletionProtection", "spec.deletionProtection", false, true));
+        bool(spec, "deletionProtection", "spec.deletionProtection", false, true),
+        monitoring(object(spec.get("monitoring"), "spec.monitoring")),
+        pooler(spec.get("pooler")));
+  }
+
+  private ClusterSpec.Monitoring monitoring(ObjectNode monitoring) {
+    return new ClusterSpec.Monitoring(
+        bool(monitoring, "enabled", "spec.monitoring.enabled", false, false),
+        string(monitoring, "image", "spec.monitoring.image", Exporters.DEFAULT_IMAGE, IMAGE, 512));
+  }
+
+  /** Given at all, the pooler is on unless {@code enabled: false}: {@code pooler: {instances: 2}} is enough. */
+  private ClusterSpec.Pooler pooler(JsonNode node) {
+    boolean given = node != null && !node.isNull();
+    ObjectNode pooler = object(node, "spec.pooler");
+    return new ClusterSpec.Pooler(
+        bool(pooler, "enabled", "spec.pooler.enabled", given, false),
+        integer(pooler, "instances", "spec.pooler.instances", 2, 1, 16),
+        oneOf(pooler, "mode", "spec.pooler.mode", "session", List.of("session", "transaction")),
+        integer(pooler, "defaultPoolSize", "spec.pooler.defaultPoolSize", 20, 1, 1000),
+        integer(pooler, "maxClientConnections", "spec.pooler.maxClientConnections", 1000, 1, 100000),
+        string(pooler, "image", "spec.pooler.image", Poolers.DEFAULT_IMAGE, IMAGE, 512));
   }
 
   private ObjectNode resources(JsonNode node) {

@@ -84,7 +84,8 @@ final class StatefulSets {
     pod.put("terminationGracePeriodSeconds", 300);
     pod.set("securityContext", PodSecurity.pod());
     affinity(cluster, spec.availability()).ifPresent(affinity -> pod.set("affinity", affinity));
-    pod.putArray("containers").add(container(cluster, spec));
+    ArrayNode containers = pod.putArray("containers").add(container(cluster, spec));
+    Exporters.container(cluster, spec).ifPresent(containers::add);
     // PostgreSQL's shared memory needs more than the runtime's default 64 MiB /dev/shm.
     pod.putArray("volumes").addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory");
     return pod;

@@ -41,16 +41,22 @@ final class UsersJobs {
   static Optional<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, List<ObjectNode> secrets) {
     boolean removedUsers = secrets.stream().map(ObservedCluster::nameOf)
         .anyMatch(name -> !Secrets.clusterSecretNames(cluster).contains(name));
-    if (spec.instances() == 0 || (spec.users().isEmpty() && !removedUsers)) {
+    String serviceRoles = ServiceRoles.identity(cluster, spec, secrets);
+    if (spec.instances() == 0 || (spec.users().isEmpty() && !removedUsers && serviceRoles.isEmpty())) {
       return Optional.empty();
     }
     List<ClusterSpec.User> users = spec.users();
-    ObjectNode job = Jobs.job(Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets))), cluster, "users");
+    ObjectNode job = Jobs.job(Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets), serviceRoles)),
+        cluster, "users");
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
-    container.putArray("command").add("/bin/sh").add("-c").add(script(users.size())).add("users").add(sql(users));
-    container.set("env", env(cluster, namespace, users));
+    container.putArray("command").add("/bin/sh").add("-c")
+        .add(script(users.size(), ServiceRoles.psqlVariables(spec))).add("users")
+        .add(sql(users) + ServiceRoles.sql(cluster, spec, secrets));
+    ArrayNode env = env(cluster, namespace, users);
+    ServiceRoles.env(env, cluster, spec);
+    container.set("env", env);
     return Optional.of(job);
   }
 
@@ -77,6 +83,11 @@ final class UsersJobs {
 
   /** Waits for the primary, then feeds the SQL ($1) to psql; the verifiers reach psql as variables. */
   static String script(int users) {
+    return script(users, "");
+  }
+
+  /** {@link #script(int)}, with more psql {@code -v} options (the component roles' verifiers). */
+  static String script(int users, String moreVariables) {
     StringBuilder script = new StringBuilder()
         .append("set -eu\n")
         .append("for attempt in $(seq 1 60); do pg_isready -q && break; sleep 5; done\n")
@@ -84,7 +95,7 @@ final class UsersJobs {
     for (int i = 0; i < users; i++) {
       script.append(" -v \"").append(verifierVariable(i).toLowerCase()).append("=$").append(verifierVariable(i)).append('"');
     }
-    return script.append('\n').toString();
+    return script.append(moreVariables).append('\n').toString();
   }
 
   /** The SQL: every statement can run again with the same result. */
@@ -165,6 +176,11 @@ final class UsersJobs {
    * are listed in. The credentials go in only through the hash: the Job's name says nothing about them.
    */
   static String hash(List<ClusterSpec.User> users, Map<String, String> credentials) {
+    return hash(users, credentials, "");
+  }
+
+  /** {@link #hash(List, Map)}, and the component roles' state when there is any (else the same hash as without). */
+  static String hash(List<ClusterSpec.User> users, Map<String, String> credentials, String serviceRoles) {
     ArrayNode canonical = Json.MAPPER.createArrayNode();
     users.stream().sorted(Comparator.comparing(ClusterSpec.User::name)).forEach(user -> {
       ObjectNode entry = canonical.addObject().put("name", user.name());
@@ -173,6 +189,9 @@ final class UsersJobs {
       sorted(user.connect()).forEach(entry.putArray("connect")::add);
       entry.put("credentials", credentials.getOrDefault(user.name(), ""));
     });
+    if (!serviceRoles.isEmpty()) {
+      canonical.addObject().put("componentRoles", serviceRoles);
+    }
     return Jobs.shortHash(canonical.toString());
   }
 

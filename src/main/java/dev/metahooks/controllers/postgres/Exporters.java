@@ -1,0 +1,111 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Metrics ({@code spec.monitoring}): a postgres_exporter sidecar in every database pod, on port
+ * {@value #PORT} named {@value #PORT_NAME}, logging in over the pod's loopback as the {@value ServiceRoles#EXPORTER}
+ * role (member of {@code pg_monitor}, nothing more) with the password of the {@code <n>-exporter} Secret; and a
+ * Service {@code <n>-metrics} with that port over the database pods. Spilo's own ports stay as they are.
+ */
+final class Exporters {
+  static final String DEFAULT_IMAGE = "quay.io/prometheuscommunity/postgres-exporter:v0.15.0";
+  static final String CONTAINER = "exporter";
+  static final int PORT = 9187;
+  static final String PORT_NAME = "metrics";
+  static final String COMPONENT = "metrics";
+
+  private Exporters() {}
+
+  /** The sidecar, when monitoring is on. */
+  static Optional<ObjectNode> container(String cluster, ClusterSpec spec) {
+    if (!spec.monitoring().enabled()) {
+      return Optional.empty();
+    }
+    ObjectNode container = Json.object().put("name", CONTAINER).put("image", spec.monitoring().image())
+        .put("imagePullPolicy", "IfNotPresent");
+    container.putArray("args").add("--web.listen-address=:" + PORT);
+    container.putArray("ports").addObject().put("name", PORT_NAME).put("containerPort", PORT);
+    container.set("env", env(cluster));
+    ObjectNode resources = container.putObject("resources");
+    resources.putObject("requests").put("cpu", "10m").put("memory", "32Mi");
+    resources.putObject("limits").put("memory", "128Mi");
+    container.set("securityContext", PodSecurity.container());
+    // Ready once it serves: whether PostgreSQL answers is what pg_up says, not a reason to restart.
+    ObjectNode readiness = container.putObject("readinessProbe");
+    readiness.putObject("httpGet").put("path", "/").put("port", PORT);
+    readiness.put("periodSeconds", 10).put("timeoutSeconds", 5);
+    return Optional.of(container);
+  }
+
+  /** postgres_exporter's connection: this pod's PostgreSQL, TLS as Spilo requires, the role from its Secret. */
+  static ArrayNode env(String cluster) {
+    ArrayNode env = Json.MAPPER.createArrayNode();
+    env.addObject().put("name", "DATA_SOURCE_URI")
+        .put("value", "127.0.0.1:" + StatefulSets.POSTGRES_PORT + "/postgres?sslmode=require");
+    for (String[] variable : new String[][] {{"DATA_SOURCE_USER", "username"}, {"DATA_SOURCE_PASS", "password"}}) {
+      env.addObject().put("name", variable[0]).putObject("valueFrom").putObject("secretKeyRef")
+          .put("name", Names.exporterSecret(cluster)).put("key", variable[1]);
+    }
+    return env;
+  }
+
+  /** The Service {@code <n>-metrics}, when monitoring is on: every database pod's exporter port. */
+  static Optional<ObjectNode> service(String cluster, ClusterSpec spec) {
+    if (!spec.monitoring().enabled()) {
+      return Optional.empty();
+    }
+    ObjectNode service = Json.object().put("apiVersion", "v1").put("kind", "Service");
+    service.putObject("metadata").put("name", Names.metricsService(cluster)).set("labels", Labels.child(cluster, COMPONENT));
+    ObjectNode serviceSpec = service.putObject("spec").put("type", "ClusterIP");
+    serviceSpec.set("selector", Labels.podSelector(cluster));
+    serviceSpec.putArray("ports").addObject().put("name", PORT_NAME).put("port", PORT).put("targetPort", PORT);
+    return Optional.of(service);
+  }
+
+  /**
+   * MonitoringReady, when monitoring is on: every running database pod's exporter container is ready; else the
+   * pods whose exporter is not.
+   */
+  static Optional<Conditions.Condition> condition(ClusterSpec spec, ObservedCluster observed) {
+    if (!spec.monitoring().enabled()) {
+      return Optional.empty();
+    }
+    List<String> notReady = new ArrayList<>();
+    int withExporter = 0;
+    for (ObjectNode pod : observed.livePods()) {
+      Optional<JsonNode> exporter = containerStatus(pod);
+      if (exporter.isPresent()) {
+        withExporter++;
+        if (!exporter.get().path("ready").asBoolean(false)) {
+          notReady.add(ObservedCluster.nameOf(pod));
+        }
+      }
+    }
+    if (!notReady.isEmpty()) {
+      return Optional.of(new Conditions.Condition(Conditions.MONITORING_READY, false, "ExporterNotReady",
+          "the exporter is not ready in " + String.join(", ", notReady)));
+    }
+    if (withExporter == 0) {
+      return Optional.of(new Conditions.Condition(Conditions.MONITORING_READY, false, "NoExporter",
+          "no database pod runs the exporter yet (the pods roll to add it)"));
+    }
+    return Optional.of(new Conditions.Condition(Conditions.MONITORING_READY, true, "ExportersReady",
+        "the exporter is ready in " + withExporter + " pods"));
+  }
+
+  private static Optional<JsonNode> containerStatus(JsonNode pod) {
+    for (JsonNode status : pod.path("status").path("containerStatuses")) {
+      if (CONTAINER.equals(status.path("name").asText())) {
+        return Optional.of(status);
+      }
+    }
+    return Optional.empty();
+  }
+}
