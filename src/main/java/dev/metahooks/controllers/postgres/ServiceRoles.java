@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
  * the Job sets only the verifier. A role whose feature is turned off becomes NOLOGIN (its Secret is kept, so
  * turning it on again gives the same password).
  *
- * <p>The lookup function is SECURITY DEFINER (owned by the superuser), so that the pooler role need not read
+ * <p>The lookup function returns no row for any other role (a set, not a record of nulls, which PgBouncer could
+ * take for a user without a password). It is SECURITY DEFINER (owned by the superuser), so that the pooler role need not read
  * {@code pg_authid} itself; it answers only for roles that can log in and are neither superuser nor replication
  * roles. PgBouncer runs {@code auth_query} in the database the client asks for, so the function is created in
  * {@code postgres} and in every database of {@code spec.users}.
@@ -138,7 +139,7 @@ final class ServiceRoles {
     return "CREATE SCHEMA IF NOT EXISTS " + SCHEMA + ";\n"
         + "REVOKE ALL ON SCHEMA " + SCHEMA + " FROM PUBLIC;\n"
         + "CREATE OR REPLACE FUNCTION " + LOOKUP_FUNCTION + "(i_username text, OUT usename name, OUT passwd text)"
-        + " RETURNS record LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$"
+        + " RETURNS SETOF record LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$"
         + " SELECT rolname, rolpassword FROM pg_catalog.pg_authid WHERE rolname = i_username AND rolcanlogin"
         + " AND NOT rolsuper AND NOT rolreplication $$;\n"
         + "REVOKE ALL ON FUNCTION " + LOOKUP_FUNCTION + "(text) FROM PUBLIC;\n"
