@@ -59,8 +59,13 @@ class PostgresManifestsTest {
   void crdHasExactlyTheFieldsTheHooksRead() throws IOException {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
         "paused", "resources", "storage", "postgresql", "users", "availability", "services", "updates",
-        "deletionProtection");
+        "deletionProtection", "monitoring", "pooler");
     JsonNode p = specSchema().path("properties");
+    assertThat(fieldNames(p.at("/monitoring/properties"))).containsExactly("enabled", "image");
+    assertThat(fieldNames(p.at("/pooler/properties")))
+        .containsExactly("enabled", "instances", "mode", "defaultPoolSize", "maxClientConnections", "image");
+    // An absent pooler is off: a default object would turn it on.
+    assertThat(p.path("pooler").has("default")).isFalse();
     assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "retentionPolicy");
     assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
     assertThat(fieldNames(p.at("/postgresql/properties"))).containsExactly("parameters");
