@@ -1,0 +1,243 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Sources;
+import dev.metahooks.emulator.Cluster;
+import dev.metahooks.emulator.LocalHooks;
+import dev.metahooks.emulator.Metacontroller;
+import dev.metahooks.emulator.Round;
+import dev.metahooks.emulator.World;
+import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.KubeSchema;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pooler and the exporter turned on and off on a running cluster, under the emulated Metacontroller with the
+ * real manifest: no Secret is regenerated and no volume replaced; the pooler never touches the database pods, the
+ * exporter rolls them (it is a sidecar) and nothing else; each feature's condition follows what is observed.
+ */
+class OperationsScenarioTest {
+  private static final String API = "metahooks.dev/v1alpha1";
+  private static final String KIND = "PostgresCluster";
+  private static final String NS = "default";
+  private static final String NAME = "orders";
+
+  private Cluster cluster;
+  private LocalHooks hooks;
+  private Metacontroller mc;
+
+  @BeforeEach
+  void setUp() {
+    cluster = new Cluster();
+    AtomicLong secretsMade = new AtomicLong();
+    Sources sources = new Sources() {
+      @Override
+      public java.time.Instant now() {
+        return cluster.now();
+      }
+
+      @Override
+      public String secret(String purpose, int length) {
+        return FixedSources.INSTANCE.secret(purpose + "#" + secretsMade.incrementAndGet(), length);
+      }
+    };
+    hooks = LocalHooks.start(PostgresClusterController.controller(sources));
+    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
+    mc.world(World.standard().statefulSetPods(true)
+        .add("patroni", PatroniSimulation::step)
+        .add("clock", c -> c.advance(Duration.ofSeconds(10))));
+    cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
+    settle();
+    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+  }
+
+  @AfterEach
+  void tearDown() {
+    hooks.close();
+  }
+
+  @Test
+  void thePoolerComesAndGoesWithoutTouchingTheDatabasePods() {
+    Map<String, String> pods = uids("v1", "Pod");
+    Map<String, String> claims = uids("v1", "PersistentVolumeClaim");
+    Map<String, JsonNode> secrets = secretData();
+    String statefulSet = version("apps/v1", "StatefulSet", NAME);
+    String usersJob = usersJob();
+
+    edit(spec -> spec.putObject("pooler").put("instances", 2).put("mode", "transaction"));
+    settle();
+    assertThat(names("apps/v1", "Deployment")).containsExactly("orders-pooler");
+    assertThat(names("v1", "ConfigMap")).contains("orders-pooler");
+    assertThat(names("v1", "Service")).contains("orders-pooler");
+    assertThat(names("policy/v1", "PodDisruptionBudget")).containsExactly("orders", "orders.pooler");
+    assertThat(cluster.get("apps/v1", "Deployment", NS, "orders-pooler").at("/spec/template/metadata/labels")
+        .path(Labels.COMPONENT).asText()).isEqualTo("pooler");
+    assertThat(cluster.get("v1", "ConfigMap", NS, "orders-pooler").at("/data/pgbouncer.ini").asText())
+        .contains("pool_mode = transaction", "host=orders-rw.default.svc port=5432");
+    assertThat(secretData()).containsKey("orders-pooler");
+    assertThat(usersJob()).as("the users Job runs again to create the pooler role").isNotEqualTo(usersJob);
+    assertCondition("PoolerReady", "True", "Available");
+    assertThat(parent().at("/status/endpoints/pooler").asText()).isEqualTo("orders-pooler.default.svc:5432");
+    assertUntouched(pods, claims, secrets);
+    assertThat(version("apps/v1", "StatefulSet", NAME)).as("the StatefulSet is not written").isEqualTo(statefulSet);
+    assertQuiet();
+    validObjects();
+
+    // A new pool mode rolls the pooler (its pod template carries the configuration's hash), not the database.
+    String template = cluster.get("apps/v1", "Deployment", NS, "orders-pooler").at("/spec/template").toString();
+    edit(spec -> spec.withObjectProperty("pooler").put("mode", "session"));
+    settle();
+    assertThat(cluster.get("apps/v1", "Deployment", NS, "orders-pooler").at("/spec/template").toString())
+        .isNotEqualTo(template);
+    assertUntouched(pods, claims, secrets);
+
+    edit(spec -> spec.withObjectProperty("pooler").put("enabled", false));
+    settle();
+    assertThat(names("apps/v1", "Deployment")).isEmpty();
+    assertThat(names("v1", "ConfigMap")).doesNotContain("orders-pooler");
+    assertThat(names("policy/v1", "PodDisruptionBudget")).containsExactly("orders");
+    assertThat(secretData()).as("the pooler's Secret stays: its role still exists, NOLOGIN").containsKey("orders-pooler");
+    assertThat(conditionTypes()).doesNotContain("PoolerReady");
+    assertThat(parent().at("/status/endpoints").has("pooler")).isFalse();
+    assertUntouched(pods, claims, secrets);
+    assertQuiet();
+  }
+
+  @Test
+  void theExporterRollsTheDatabasePodsAndKeepsEveryVolumeAndSecret() {
+    Map<String, String> pods = uids("v1", "Pod");
+    Map<String, String> claims = uids("v1", "PersistentVolumeClaim");
+    Map<String, JsonNode> secrets = secretData();
+    String statefulSetUid = cluster.get("apps/v1", "StatefulSet", NS, NAME).at("/metadata/uid").asText();
+
+    edit(spec -> spec.putObject("monitoring").put("enabled", true));
+    settle();
+    assertThat(containerNames()).containsExactly("postgres", "exporter");
+    assertThat(uids("v1", "Pod").values()).as("every pod rolled").doesNotContainAnyElementsOf(pods.values());
+    assertThat(uids("v1", "PersistentVolumeClaim")).isEqualTo(claims);
+    assertThat(cluster.get("apps/v1", "StatefulSet", NS, NAME).at("/metadata/uid").asText()).isEqualTo(statefulSetUid);
+    assertThat(names("v1", "Service")).contains("orders-metrics");
+    JsonNode port = cluster.get("v1", "Service", NS, "orders-metrics").at("/spec/ports/0");
+    assertThat(port.path("name").asText() + ":" + port.path("port").asInt()).isEqualTo("metrics:9187");
+    secrets.forEach((name, data) -> assertThat(secretData().get(name)).as("Secret %s", name).isEqualTo(data));
+    assertThat(secretData()).containsKey("orders-exporter");
+    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertCondition("MonitoringReady", "True", "ExportersReady");
+    assertQuiet();
+    validObjects();
+
+    Map<String, String> rolled = uids("v1", "Pod");
+    edit(spec -> spec.withObjectProperty("monitoring").put("enabled", false));
+    settle();
+    assertThat(containerNames()).containsExactly("postgres");
+    assertThat(uids("v1", "Pod").values()).doesNotContainAnyElementsOf(rolled.values());
+    assertThat(uids("v1", "PersistentVolumeClaim")).isEqualTo(claims);
+    assertThat(names("v1", "Service")).doesNotContain("orders-metrics");
+    assertThat(secretData()).containsKey("orders-exporter");
+    assertThat(conditionTypes()).doesNotContain("MonitoringReady");
+    assertQuiet();
+  }
+
+  // ---- helpers
+
+  private void settle() {
+    mc.runUntilStable(80);
+  }
+
+  private void assertQuiet() {
+    String before = parent().path("status").toString();
+    Round round = mc.round();
+    assertThat(round.writes()).as("writes of a round after settling").isEmpty();
+    assertThat(round.errors()).isEmpty();
+    assertThat(parent().path("status").toString()).isEqualTo(before);
+  }
+
+  /** The database pods, their volumes and every Secret are the very same objects (and data) as before. */
+  private void assertUntouched(Map<String, String> pods, Map<String, String> claims, Map<String, JsonNode> secrets) {
+    assertThat(uids("v1", "Pod")).as("database pods").isEqualTo(pods);
+    assertThat(uids("v1", "PersistentVolumeClaim")).as("volumes").isEqualTo(claims);
+    secrets.forEach((name, data) -> assertThat(secretData().get(name)).as("Secret %s", name).isEqualTo(data));
+  }
+
+  private void edit(Consumer<ObjectNode> change) {
+    cluster.update(API, KIND, NS, NAME, parent -> change.accept(parent.withObjectProperty("spec")));
+  }
+
+  private ObjectNode parent() {
+    return cluster.get(API, KIND, NS, NAME);
+  }
+
+  private List<String> conditionTypes() {
+    return names(parent().at("/status/conditions"), "type");
+  }
+
+  private List<String> containerNames() {
+    return names(cluster.get("apps/v1", "StatefulSet", NS, NAME).at("/spec/template/spec/containers"), "name");
+  }
+
+  private static List<String> names(JsonNode items, String field) {
+    List<String> names = new java.util.ArrayList<>();
+    items.forEach(item -> names.add(item.path(field).asText()));
+    return names;
+  }
+
+  private void assertCondition(String type, String status, String reason) {
+    for (JsonNode condition : parent().path("status").path("conditions")) {
+      if (condition.path("type").asText().equals(type)) {
+        assertThat(condition.path("status").asText() + " " + condition.path("reason").asText())
+            .as("condition %s: %s", type, condition.path("message").asText()).isEqualTo(status + " " + reason);
+        return;
+      }
+    }
+    throw new AssertionError("no condition " + type + " in " + parent().path("status"));
+  }
+
+  /** Database pods (or claims) by name → uid. */
+  private Map<String, String> uids(String apiVersion, String kind) {
+    Map<String, String> uids = new TreeMap<>();
+    cluster.list(apiVersion, kind, NS).stream()
+        .filter(o -> !"pgbouncer".equals(o.at("/metadata/labels").path(Labels.NAME).asText()))
+        .forEach(o -> uids.put(o.at("/metadata/name").asText(), o.at("/metadata/uid").asText()));
+    return uids;
+  }
+
+  private String version(String apiVersion, String kind, String name) {
+    JsonNode metadata = cluster.get(apiVersion, kind, NS, name).path("metadata");
+    return metadata.path("uid").asText() + "@" + metadata.path("resourceVersion").asText();
+  }
+
+  private List<String> names(String apiVersion, String kind) {
+    return cluster.list(apiVersion, kind, NS).stream().map(o -> o.at("/metadata/name").asText()).sorted().toList();
+  }
+
+  private Map<String, JsonNode> secretData() {
+    Map<String, JsonNode> data = new TreeMap<>();
+    cluster.list("v1", "Secret", NS).forEach(s -> data.put(s.at("/metadata/name").asText(), s.path("data").deepCopy()));
+    return data;
+  }
+
+  private String usersJob() {
+    return cluster.list("batch/v1", "Job", NS).stream()
+        .filter(job -> "users".equals(job.at("/metadata/labels").path(Labels.COMPONENT).asText()))
+        .map(job -> job.at("/metadata/name").asText()).findFirst().orElse("");
+  }
+
+  private void validObjects() {
+    for (String[] type : List.of(new String[] {"apps/v1", "Deployment"}, new String[] {"v1", "ConfigMap"},
+        new String[] {"v1", "Service"}, new String[] {"policy/v1", "PodDisruptionBudget"},
+        new String[] {"apps/v1", "StatefulSet"}, new String[] {"v1", "Secret"})) {
+      cluster.list(type[0], type[1]).forEach(KubeSchema::assertValid);
+    }
+  }
+}
