@@ -200,6 +200,56 @@ class PostgresFixtureGenerator {
     writeCustomize("customize/02-related-database-pods-v1", dev);
   }
 
+  /** spec.pooler and spec.monitoring on a running cluster: on, not yet available, ready, off again, invalid. */
+  @Test
+  void operationsScenario() throws IOException {
+    PostgresWorld ha = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    ha.hookVersion = "v2";
+    ha.sync();
+    ha.runAllReady();
+    ha.finishUsersJob(true);
+    ha.sync();
+
+    PostgresWorld on = copyOf(ha);
+    on.edit(spec -> {
+      spec.putObject("pooler").put("instances", 2).put("mode", "transaction");
+      spec.putObject("monitoring").put("enabled", true);
+    });
+    write("sync/50-pooler-and-monitoring-turned-on", on, false);
+    on.sync();
+    on.runAllReady();
+    exporterReady(on, Set.of(1));
+    write("sync/51-pooler-unavailable-exporter-not-ready-in-one-pod", on, false);
+    on.sync();
+    exporterReady(on, Set.of());
+    ((ObjectNode) on.children.get("Deployment/orders-pooler")).putObject("status").put("replicas", 2)
+        .put("readyReplicas", 2).put("availableReplicas", 2).put("updatedReplicas", 2);
+    on.finishUsersJob(true);
+    write("sync/52-pooler-available-exporters-ready", on, false);
+    on.sync();
+    on.edit(spec -> {
+      spec.withObjectProperty("pooler").put("enabled", false);
+      spec.remove("monitoring");
+    });
+    write("sync/53-pooler-and-monitoring-turned-off-secrets-kept-roles-nologin", on, false);
+
+    invalid(ha, "sync/54-invalid-pooler-and-monitoring-fields", spec -> {
+      spec.putObject("pooler").put("instances", 0).put("mode", "statement").put("defaultPoolSize", "20");
+      spec.putObject("monitoring").put("enabled", "yes");
+    });
+  }
+
+  /** Each pod's container statuses, the exporter not ready in the pods of the given ordinals. */
+  private static void exporterReady(PostgresWorld world, Set<Integer> notReady) {
+    world.pods.forEach((name, pod) -> {
+      int ordinal = Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
+      com.fasterxml.jackson.databind.node.ArrayNode statuses = pod.withObjectProperty("status")
+          .putArray("containerStatuses");
+      statuses.addObject().put("name", StatefulSets.CONTAINER).put("ready", true);
+      statuses.addObject().put("name", Exporters.CONTAINER).put("ready", !notReady.contains(ordinal));
+    });
+  }
+
   private void invalid(PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
       throws IOException {
     PostgresWorld world = copyOf(ready);
