@@ -9,7 +9,7 @@ import dev.metahooks.cli.OfflineHook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.HookAnswers;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.ThirdPartyCrds;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.TestServer;
 import java.io.ByteArrayInputStream;
@@ -57,7 +57,7 @@ class GoldenFixturesTest {
             }
             assertThat(answer.body()).isEqualTo(Resources.readObject(response));
             for (JsonNode child : children(answer.body())) {
-              KubeSchema.assertValid(child);
+              ThirdPartyCrds.assertValid(child);
             }
           }),
           DynamicTest.dynamicTest("offline CLI", () -> {

@@ -70,6 +70,23 @@ final class Exporters {
   }
 
   /**
+   * A Prometheus Operator PodMonitor {@code <n>} over the database pods' {@value #PORT_NAME} port, when monitoring
+   * is on and the controller declares the type (the optional component adds it where the CRD is installed).
+   */
+  static Optional<ObjectNode> podMonitor(String cluster, ClusterSpec spec, ObservedCluster observed) {
+    if (!spec.monitoring().enabled() || !observed.podMonitorsDeclared()) {
+      return Optional.empty();
+    }
+    ObjectNode monitor = Json.object().put("apiVersion", ObservedCluster.POD_MONITOR.apiVersion())
+        .put("kind", ObservedCluster.POD_MONITOR.kind());
+    monitor.putObject("metadata").put("name", cluster).set("labels", Labels.child(cluster, COMPONENT));
+    ObjectNode monitorSpec = monitor.putObject("spec");
+    monitorSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
+    monitorSpec.putArray("podMetricsEndpoints").addObject().put("port", PORT_NAME).put("interval", "30s");
+    return Optional.of(monitor);
+  }
+
+  /**
    * MonitoringReady, when monitoring is on: every running database pod's exporter container is ready; else the
    * pods whose exporter is not.
    */

@@ -31,20 +31,27 @@ final class ObservedCluster {
       new ChildType("batch/v1", "Job"),
       new ChildType("v1", "ConfigMap"),
       new ChildType("apps/v1", "Deployment"));
+  /**
+   * Declared only by the optional PodMonitor component (manifests/components/postgrescluster-podmonitor): its CRD
+   * may be absent, so its group is read when the request carries it, and a PodMonitor rendered only then.
+   */
+  static final ChildType POD_MONITOR = new ChildType("monitoring.coreos.com/v1", "PodMonitor");
 
   private final String name;
   private final String namespace;
   private final List<ObjectNode> children;
   private final List<ObjectNode> pods;
   private final List<String> patroniConfigMaps;
+  private final boolean podMonitorsDeclared;
 
   private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
-      List<String> patroniConfigMaps) {
+      List<String> patroniConfigMaps, boolean podMonitorsDeclared) {
     this.name = name;
     this.namespace = namespace;
     this.children = children;
     this.pods = pods;
     this.patroniConfigMaps = patroniConfigMaps;
+    this.podMonitorsDeclared = podMonitorsDeclared;
   }
 
   /**
@@ -56,7 +63,12 @@ final class ObservedCluster {
   static ObservedCluster of(CompositeRequest request) {
     String namespace = request.namespace();
     List<ObjectNode> children = new ArrayList<>();
-    for (ChildType type : CHILD_TYPES) {
+    boolean podMonitors = request.children().has(POD_MONITOR.apiVersion(), POD_MONITOR.kind());
+    List<ChildType> types = new ArrayList<>(CHILD_TYPES);
+    if (podMonitors) {
+      types.add(POD_MONITOR);
+    }
+    for (ChildType type : types) {
       // The wire model already refuses children outside the parent's namespace; related objects of v2 may cross.
       request.children().entries(type.apiVersion(), type.kind()).stream()
           .sorted(Comparator.comparing(ObjectMap.Entry::name))
@@ -75,7 +87,12 @@ final class ObservedCluster {
         .filter(scopeConfigMaps::contains)
         .sorted()
         .toList();
-    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps);
+    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, podMonitors);
+  }
+
+  /** Whether the controller declares PodMonitors as a child type (the optional component is installed). */
+  boolean podMonitorsDeclared() {
+    return podMonitorsDeclared;
   }
 
   private static ObjectNode checkedType(ChildType type, ObjectMap.Entry entry) {

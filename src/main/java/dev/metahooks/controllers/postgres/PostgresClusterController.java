@@ -132,6 +132,7 @@ public final class PostgresClusterController {
     UsersJobs.build(cluster, namespace, spec, secrets).ifPresent(children::add);
     ParameterJobs.build(cluster, namespace, spec, observed).ifPresent(children::add);
     Exporters.service(cluster, spec).ifPresent(children::add);
+    Exporters.podMonitor(cluster, spec, observed).ifPresent(children::add);
     children.addAll(Poolers.build(cluster, namespace, spec));
     return children;
   }

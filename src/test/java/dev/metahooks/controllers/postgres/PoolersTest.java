@@ -1,12 +1,14 @@
 package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.ThirdPartyCrds;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -105,6 +107,31 @@ class PoolersTest {
     ObservedCluster observed = observed(world);
     assertThat(Exporters.condition(monitored, observed)).hasValueSatisfying(c ->
         assertThat(c.reason() + ": " + c.message()).isEqualTo("ExporterNotReady: the exporter is not ready in pg-1"));
+  }
+
+  @Test
+  void aPodMonitorOnlyWhereTheControllerDeclaresTheType() {
+    PostgresWorld world = new PostgresWorld("pg", Json.object());
+    world.spec.putObject("monitoring").put("enabled", true);
+    assertThat(kinds(world.sync())).doesNotContain("PodMonitor");
+    world.podMonitorsDeclared = true;
+    JsonNode monitor = world.sync().path("children").findParents("kind").stream()
+        .filter(c -> c.path("kind").asText().equals("PodMonitor")).findFirst().orElseThrow();
+    assertThat(monitor.path("apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
+    assertThat(monitor.at("/spec/podMetricsEndpoints/0/port").asText()).isEqualTo(Exporters.PORT_NAME);
+    assertThat(monitor.at("/spec/selector/matchLabels").toString()).isEqualTo(Labels.podSelector("pg").toString());
+    ThirdPartyCrds.assertValid(monitor);
+    ObjectNode broken = monitor.deepCopy();
+    ((ObjectNode) broken.at("/spec/podMetricsEndpoints/0")).put("interval", "30 seconds");
+    assertThatThrownBy(() -> ThirdPartyCrds.assertValid(broken)).isInstanceOf(AssertionError.class);
+    world.edit(spec -> spec.remove("monitoring"));
+    assertThat(kinds(world.sync())).doesNotContain("PodMonitor");
+  }
+
+  private static List<String> kinds(JsonNode answer) {
+    List<String> kinds = new java.util.ArrayList<>();
+    answer.path("children").forEach(c -> kinds.add(c.path("kind").asText()));
+    return kinds;
   }
 
   private static ObservedCluster observed(PostgresWorld world) {

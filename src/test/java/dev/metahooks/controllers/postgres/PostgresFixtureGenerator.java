@@ -233,6 +233,11 @@ class PostgresFixtureGenerator {
     });
     write("sync/53-pooler-and-monitoring-turned-off-secrets-kept-roles-nologin", on, false);
 
+    PostgresWorld podMonitor = copyOf(ha);
+    podMonitor.podMonitorsDeclared = true;
+    podMonitor.edit(spec -> spec.putObject("monitoring").put("enabled", true));
+    write("sync/55-podmonitor-component-installed-monitoring-on", podMonitor, false);
+
     invalid(ha, "sync/54-invalid-pooler-and-monitoring-fields", spec -> {
       spec.putObject("pooler").put("instances", 0).put("mode", "statement").put("defaultPoolSize", "20");
       spec.putObject("monitoring").put("enabled", "yes");
@@ -261,6 +266,7 @@ class PostgresFixtureGenerator {
   private static PostgresWorld copyOf(PostgresWorld world) {
     PostgresWorld copy = new PostgresWorld(world.name, world.spec.deepCopy());
     copy.hookVersion = world.hookVersion;
+    copy.podMonitorsDeclared = world.podMonitorsDeclared;
     copy.generation = world.generation;
     copy.status = world.status == null ? null : world.status.deepCopy();
     world.children.forEach((k, v) -> copy.children.put(k, v.deepCopy()));

@@ -53,6 +53,8 @@ final class PostgresWorld {
   final Map<String, ObjectNode> configMaps = new TreeMap<>();
   /** Time and secrets for the hooks: pinned unless a test needs other passwords. */
   dev.metahooks.api.Sources sources = FixedSources.INSTANCE;
+  /** Whether the controller declares PodMonitors (the optional component is installed). */
+  boolean podMonitorsDeclared;
   private int resourceVersion = 1000;
   private int clusterIps = 10;
 
@@ -115,10 +117,20 @@ final class PostgresWorld {
   /** The request Metacontroller would send now, with the world's hook version for keys. */
   ObjectNode request(boolean finalizing) {
     ObjectNode request = Json.object();
-    request.set("controller", controller(hookVersion));
+    ObjectNode controller = controller(hookVersion);
+    if (podMonitorsDeclared) {
+      controller.withObjectProperty("spec").withArrayProperty("childResources").addObject()
+          .put("apiVersion", ObservedCluster.POD_MONITOR.apiVersion()).put("resource", "podmonitors")
+          .putObject("updateStrategy").put("method", "InPlace");
+    }
+    request.set("controller", controller);
     request.set("parent", parent());
     ObjectNode childMap = request.putObject("children");
-    for (ObservedCluster.ChildType type : ObservedCluster.CHILD_TYPES) {
+    List<ObservedCluster.ChildType> types = new ArrayList<>(ObservedCluster.CHILD_TYPES);
+    if (podMonitorsDeclared) {
+      types.add(ObservedCluster.POD_MONITOR);
+    }
+    for (ObservedCluster.ChildType type : types) {
       ObjectNode group = childMap.putObject(ObjectMap.groupKey(type.apiVersion(), type.kind()));
       children.forEach((key, child) -> {
         if (key.startsWith(type.kind() + "/") && child.path("apiVersion").asText().equals(type.apiVersion())) {
