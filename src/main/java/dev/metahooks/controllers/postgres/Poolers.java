@@ -76,6 +76,11 @@ final class Poolers {
         ServiceRoles.POOLER, LOOKUP_QUERY, TLS_DIR, TLS_DIR);
   }
 
+  /** The pooler's pods: none while the cluster hibernates (there is no primary to pool for). */
+  static int replicas(ClusterSpec spec) {
+    return spec.instances() == 0 ? 0 : spec.pooler().instances();
+  }
+
   /** The auth file: the pooler's own role only, in PgBouncer's quoting (a {@code "} doubled). */
   static String authFile(String password) {
     return "\"" + ServiceRoles.POOLER + "\" \"" + password.replace("\"", "\"\"") + "\"\n";
@@ -123,7 +128,7 @@ final class Poolers {
   static ObjectNode deployment(String cluster, ClusterSpec spec, String config) {
     ObjectNode deployment = Json.object().put("apiVersion", "apps/v1").put("kind", "Deployment");
     deployment.putObject("metadata").put("name", Names.pooler(cluster)).set("labels", Labels.child(cluster, COMPONENT));
-    ObjectNode deploymentSpec = deployment.putObject("spec").put("replicas", spec.pooler().instances());
+    ObjectNode deploymentSpec = deployment.putObject("spec").put("replicas", replicas(spec));
     deploymentSpec.putObject("selector").set("matchLabels", podSelector(cluster));
     // One new pod ready before an old one goes: the Service always has a pooler behind it.
     deploymentSpec.putObject("strategy").put("type", "RollingUpdate").putObject("rollingUpdate")
@@ -212,7 +217,7 @@ final class Poolers {
           "Deployment " + Names.pooler(observed.name()) + " does not exist yet"));
     }
     JsonNode status = deployment.get().path("status");
-    int wanted = spec.pooler().instances();
+    int wanted = replicas(spec);
     int available = status.path("availableReplicas").asInt(0);
     String counts = available + " of " + wanted + " pooler pods available";
     if (available < wanted) {

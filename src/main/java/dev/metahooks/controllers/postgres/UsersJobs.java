@@ -17,7 +17,9 @@ import java.util.stream.Stream;
  * Job {@code <n>-users-<hash>}: idempotent SQL that creates or alters the application roles and their databases,
  * run with psql from the cluster's image against {@code <n>-rw} as the superuser. The name carries a hash of the
  * users spec and of each user's credentials (the password's verifier), so a change of either runs a new Job
- * (Jobs are OnDelete children: a Job never changes once created), and deleting the Job runs it again.
+ * (Jobs are OnDelete children: a Job never changes once created), and deleting the Job runs it again. The same
+ * Job creates the roles of the cluster's own components ({@link ServiceRoles}: the exporter's, the pooler's) when
+ * those are on; their state and verifiers then go into the hash too.
  *
  * <p>What the SQL guarantees: no password in the SQL text (only SCRAM-SHA-256 verifiers, and the session logs
  * no statement and tracks no utility statement); each role carries a comment that marks it as the cluster's;

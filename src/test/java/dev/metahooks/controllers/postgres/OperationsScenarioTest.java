@@ -4,19 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Sources;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Round;
-import dev.metahooks.emulator.World;
-import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.KubeSchema;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,23 +36,8 @@ class OperationsScenarioTest {
   @BeforeEach
   void setUp() {
     cluster = new Cluster();
-    AtomicLong secretsMade = new AtomicLong();
-    Sources sources = new Sources() {
-      @Override
-      public java.time.Instant now() {
-        return cluster.now();
-      }
-
-      @Override
-      public String secret(String purpose, int length) {
-        return FixedSources.INSTANCE.secret(purpose + "#" + secretsMade.incrementAndGet(), length);
-      }
-    };
-    hooks = LocalHooks.start(PostgresClusterController.controller(sources));
-    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
-    mc.world(World.standard().statefulSetPods(true)
-        .add("patroni", PatroniSimulation::step)
-        .add("clock", c -> c.advance(Duration.ofSeconds(10))));
+    hooks = LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.sources(cluster)));
+    mc = PostgresEmulation.metacontroller(cluster, hooks, Duration.ofSeconds(10));
     cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
     settle();
     assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");

@@ -59,6 +59,13 @@ class PoolersTest {
   }
 
   @Test
+  void aHibernatingClusterRunsNoPoolerPods() {
+    ClusterSpec hibernating = BuilderTestSupport.spec(s -> s.put("instances", 0).putObject("pooler").put("instances", 3));
+    assertThat(child(Poolers.build("pg", "shop", hibernating), "Deployment").at("/spec/replicas").asInt()).isZero();
+    assertThat(child(Poolers.build("pg", "shop", POOLED), "Deployment").at("/spec/replicas").asInt()).isEqualTo(2);
+  }
+
+  @Test
   void aNewConfigurationRollsThePoolerPods() {
     ClusterSpec session = POOLED;
     ClusterSpec transaction = BuilderTestSupport.spec(s -> s.putObject("pooler").put("mode", "transaction"));

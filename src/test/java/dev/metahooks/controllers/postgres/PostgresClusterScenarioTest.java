@@ -21,7 +21,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,23 +58,9 @@ class PostgresClusterScenarioTest {
   @BeforeEach
   void setUp() {
     cluster = new Cluster();
-    AtomicLong secretsMade = new AtomicLong();
-    sources = new Sources() {
-      @Override
-      public java.time.Instant now() {
-        return cluster.now();
-      }
-
-      @Override
-      public String secret(String purpose, int length) {
-        return FixedSources.INSTANCE.secret(purpose + "#" + secretsMade.incrementAndGet(), length);
-      }
-    };
+    sources = PostgresEmulation.sources(cluster);
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
-    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
-    mc.world(World.standard().statefulSetPods(true)
-        .add("patroni", PatroniSimulation::step)
-        .add("clock", c -> c.advance(ROUND)));
+    mc = PostgresEmulation.metacontroller(cluster, hooks, ROUND);
     cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
     settle();
     initialSecrets = secretData();

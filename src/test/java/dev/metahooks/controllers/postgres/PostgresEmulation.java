@@ -1,0 +1,43 @@
+package dev.metahooks.controllers.postgres;
+
+import dev.metahooks.api.Sources;
+import dev.metahooks.emulator.Cluster;
+import dev.metahooks.emulator.LocalHooks;
+import dev.metahooks.emulator.Metacontroller;
+import dev.metahooks.emulator.World;
+import dev.metahooks.testing.FixedSources;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The pieces every PostgresCluster scenario under the emulated Metacontroller starts from. */
+final class PostgresEmulation {
+  private PostgresEmulation() {}
+
+  /** Time from the cluster's clock, and secrets that differ on every call (a regenerated password would show). */
+  static Sources sources(Cluster cluster) {
+    AtomicLong secretsMade = new AtomicLong();
+    return new Sources() {
+      @Override
+      public java.time.Instant now() {
+        return cluster.now();
+      }
+
+      @Override
+      public String secret(String purpose, int length) {
+        return FixedSources.INSTANCE.secret(purpose + "#" + secretsMade.incrementAndGet(), length);
+      }
+    };
+  }
+
+  /**
+   * Metacontroller with the real controller manifest calling the hooks, StatefulSets that run pods, Patroni
+   * labelling the leader, and the clock moving by {@code round} each round.
+   */
+  static Metacontroller metacontroller(Cluster cluster, LocalHooks hooks, Duration round) {
+    Metacontroller mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
+    mc.world(World.standard().statefulSetPods(true)
+        .add("patroni", PatroniSimulation::step)
+        .add("clock", c -> c.advance(round)));
+    return mc;
+  }
+}
