@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.emulator.Round;
 import dev.metahooks.testing.KubeSchema;
 import java.time.Duration;
 import java.util.List;
@@ -137,11 +136,7 @@ class OperationsScenarioTest {
   }
 
   private void assertQuiet() {
-    String before = parent().path("status").toString();
-    Round round = mc.round();
-    assertThat(round.writes()).as("writes of a round after settling").isEmpty();
-    assertThat(round.errors()).isEmpty();
-    assertThat(parent().path("status").toString()).isEqualTo(before);
+    PostgresEmulation.assertQuiet(mc, this::parent);
   }
 
   /** The database pods, their volumes and every Secret are the very same objects (and data) as before. */

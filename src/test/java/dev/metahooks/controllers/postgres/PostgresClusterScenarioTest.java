@@ -541,11 +541,7 @@ class PostgresClusterScenarioTest {
 
   /** One more round (the clock moves on) writes nothing: the status is byte-stable, nothing loops. */
   private void assertQuiet() {
-    String before = parent().path("status").toString();
-    Round round = mc.round();
-    assertThat(round.writes()).as("writes of a round after settling").isEmpty();
-    assertThat(round.errors()).isEmpty();
-    assertThat(parent().path("status").toString()).isEqualTo(before);
+    PostgresEmulation.assertQuiet(mc, this::parent);
   }
 
   private void edit(Consumer<ObjectNode> change) {

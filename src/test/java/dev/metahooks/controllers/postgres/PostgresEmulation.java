@@ -1,13 +1,18 @@
 package dev.metahooks.controllers.postgres;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Sources;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
+import dev.metahooks.emulator.Round;
 import dev.metahooks.emulator.World;
 import dev.metahooks.testing.FixedSources;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /** The pieces every PostgresCluster scenario under the emulated Metacontroller starts from. */
 final class PostgresEmulation {
@@ -39,5 +44,14 @@ final class PostgresEmulation {
         .add("patroni", PatroniSimulation::step)
         .add("clock", c -> c.advance(round)));
     return mc;
+  }
+
+  /** One more round (the clock moves on) writes nothing: the parent's status is byte-stable, nothing loops. */
+  static void assertQuiet(Metacontroller mc, Supplier<JsonNode> parent) {
+    String before = parent.get().path("status").toString();
+    Round round = mc.round();
+    assertThat(round.writes()).as("writes of a round after settling").isEmpty();
+    assertThat(round.errors()).isEmpty();
+    assertThat(parent.get().path("status").toString()).isEqualTo(before);
   }
 }
