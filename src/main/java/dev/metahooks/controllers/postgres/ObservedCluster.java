@@ -28,7 +28,16 @@ final class ObservedCluster {
       new ChildType("v1", "Service"),
       new ChildType("apps/v1", "StatefulSet"),
       new ChildType("policy/v1", "PodDisruptionBudget"),
-      new ChildType("batch/v1", "Job"));
+      new ChildType("batch/v1", "Job"),
+      new ChildType("batch/v1", "CronJob"));
+
+  /** The children sorted by {@link #CHILD_TYPES} (stable: the order within a type is kept). */
+  static List<ObjectNode> inTypeOrder(List<ObjectNode> children) {
+    List<String> order = CHILD_TYPES.stream().map(t -> t.apiVersion() + " " + t.kind()).toList();
+    List<ObjectNode> sorted = new ArrayList<>(children);
+    sorted.sort(Comparator.comparingInt(c -> order.indexOf(c.path("apiVersion").asText() + " " + c.path("kind").asText())));
+    return sorted;
+  }
 
   private final String name;
   private final String namespace;

@@ -80,7 +80,8 @@ public final class SpecReader {
   public static Result read(ObjectNode parent) {
     SpecReader reader = new SpecReader();
     reader.checkName(parent.path("metadata").path("name").asText(""));
-    ClusterSpec spec = reader.spec(parent.get("spec"));
+    ClusterSpec spec = reader.spec(parent.get("spec"), parent.path("metadata").path("namespace").asText(""),
+        parent.path("metadata").path("name").asText(""));
     return new Result(spec, List.copyOf(reader.problems));
   }
 
@@ -93,7 +94,7 @@ public final class SpecReader {
     }
   }
 
-  private ClusterSpec spec(JsonNode node) {
+  private ClusterSpec spec(JsonNode node, String namespace, String name) {
     ObjectNode spec = object(node, "spec");
     int version = integer(spec, "postgresVersion", "spec.postgresVersion", ClusterSpec.DEFAULT_VERSION, 13, 17);
     return new ClusterSpec(
@@ -108,7 +109,8 @@ public final class SpecReader {
         availability(object(spec.get("availability"), "spec.availability")),
         services(object(spec.get("services"), "spec.services")),
         updates(object(spec.get("updates"), "spec.updates")),
-        bool(spec, "deletionProtection", "spec.deletionProtection", false, true));
+        bool(spec, "deletionProtection", "spec.deletionProtection", false, true),
+        BackupSpecReader.read(this, spec, namespace, name));
   }
 
   private ObjectNode resources(JsonNode node) {
@@ -295,7 +297,7 @@ public final class SpecReader {
 
   // --- field readers: each returns the default when the field is absent, or when it is wrong (and says so) ---
 
-  private ObjectNode object(JsonNode node, String path) {
+  ObjectNode object(JsonNode node, String path) {
     if (node == null || node.isNull()) {
       return Json.object();
     }
@@ -306,7 +308,7 @@ public final class SpecReader {
     return (ObjectNode) node;
   }
 
-  private int integer(ObjectNode container, String field, String path, int fallback, int min, int max) {
+  int integer(ObjectNode container, String field, String path, int fallback, int min, int max) {
     JsonNode value = container.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -323,7 +325,7 @@ public final class SpecReader {
   }
 
   /** A boolean; {@code whenUnreadable} is what a wrong value counts as (true where true is the safe side). */
-  private boolean bool(ObjectNode container, String field, String path, boolean fallback, boolean whenUnreadable) {
+  boolean bool(ObjectNode container, String field, String path, boolean fallback, boolean whenUnreadable) {
     JsonNode value = container.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -335,7 +337,7 @@ public final class SpecReader {
     return value.booleanValue();
   }
 
-  private String string(ObjectNode container, String field, String path, String fallback, Pattern pattern, int maxLength) {
+  String string(ObjectNode container, String field, String path, String fallback, Pattern pattern, int maxLength) {
     JsonNode value = container.get(field);
     if (value == null || value.isNull()) {
       if (fallback == null) {
@@ -359,7 +361,7 @@ public final class SpecReader {
     return text;
   }
 
-  private String oneOf(ObjectNode container, String field, String path, String fallback, List<String> allowed) {
+  String oneOf(ObjectNode container, String field, String path, String fallback, List<String> allowed) {
     JsonNode value = container.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -371,7 +373,7 @@ public final class SpecReader {
     return value.asText();
   }
 
-  private List<String> stringList(JsonNode node, String path, Pattern pattern, int maxItems) {
+  List<String> stringList(JsonNode node, String path, Pattern pattern, int maxItems) {
     if (node == null || node.isNull()) {
       return List.of();
     }
@@ -403,7 +405,7 @@ public final class SpecReader {
     return fields;
   }
 
-  private void problem(String field, String message) {
+  void problem(String field, String message) {
     problems.add(new SpecProblem(field, message));
   }
 }
