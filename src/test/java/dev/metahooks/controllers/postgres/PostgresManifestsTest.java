@@ -138,7 +138,8 @@ class PostgresManifestsTest {
         Map.entry("v1 services", "InPlace"),
         Map.entry("apps/v1 statefulsets", "InPlace"),
         Map.entry("policy/v1 poddisruptionbudgets", "InPlace"),
-        Map.entry("batch/v1 jobs", "OnDelete"));
+        Map.entry("batch/v1 jobs", "OnDelete"),
+        Map.entry("batch/v1 cronjobs", "InPlace"));
     List<String> declared = new ArrayList<>();
     ObservedCluster.CHILD_TYPES.forEach(t -> declared.add(t.apiVersion() + " " + t.kind().toLowerCase() + "s"));
     assertThat(declared).containsExactlyElementsOf(strategies.keySet());
