@@ -59,7 +59,7 @@ class PostgresManifestsTest {
   void crdHasExactlyTheFieldsTheHooksRead() throws IOException {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
         "paused", "resources", "storage", "postgresql", "users", "availability", "services", "updates",
-        "deletionProtection");
+        "deletionProtection", "backup", "bootstrap");
     JsonNode p = specSchema().path("properties");
     assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "retentionPolicy");
     assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
