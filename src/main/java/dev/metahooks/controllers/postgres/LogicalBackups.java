@@ -44,47 +44,36 @@ final class LogicalBackups {
   /** A logical backup Job (on demand, or the CronJob's template). */
   static ObjectNode backupJob(String name, String cluster, String namespace, ClusterSpec spec, BackupSpec.Backup backup,
       BackupSpec.Logical logical) {
-    ObjectNode job = Jobs.job(name, cluster, COMPONENT);
-    job.withObjectProperty("spec").put("backoffLimit", 2);
-    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
-    pod.put("automountServiceAccountToken", false);
-    ObjectNode container = Jobs.container(pod, CONTAINER, logical.image());
-    container.putArray("command").add("/bin/bash").add("-c").add(BACKUP_SCRIPT).add("logical-backup");
     ArrayNode env = connection(cluster, namespace, spec);
     store(env, backup.s3());
     env.addObject().put("name", "RETAIN").put("value", String.valueOf(logical.count()));
-    container.set("env", env);
-    return job;
+    return job(name, cluster, COMPONENT, logical.image(), BACKUP_SCRIPT, env);
   }
 
   /** Job {@code <n>-logical-restore}: the source's newest complete logical backup (or the one named) into this cluster. */
   static ObjectNode restoreJob(String cluster, String namespace, ClusterSpec spec, BackupSpec.LogicalRestore restore) {
-    ObjectNode job = Jobs.job(Names.logicalRestoreJob(cluster), cluster, RESTORE_COMPONENT);
-    job.withObjectProperty("spec").put("backoffLimit", 2);
-    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
-    pod.put("automountServiceAccountToken", false);
-    ObjectNode container = Jobs.container(pod, CONTAINER, restore.image());
-    container.putArray("command").add("/bin/bash").add("-c").add(RESTORE_SCRIPT).add("logical-restore");
     ArrayNode env = connection(cluster, namespace, spec);
     store(env, restore.s3());
     restore.backup().ifPresent(stamp -> env.addObject().put("name", "RESTORE_BACKUP").put("value", stamp));
+    return job(Names.logicalRestoreJob(cluster), cluster, RESTORE_COMPONENT, restore.image(), RESTORE_SCRIPT, env);
+  }
+
+  /** One bash script ({@code $0} names it in its messages) in the given image, no ServiceAccount token. */
+  private static ObjectNode job(String name, String cluster, String component, String image, String script,
+      ArrayNode env) {
+    ObjectNode job = Jobs.job(name, cluster, component);
+    job.withObjectProperty("spec").put("backoffLimit", 2);
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("automountServiceAccountToken", false);
+    ObjectNode container = Jobs.container(pod, CONTAINER, image);
+    container.putArray("command").add("/bin/bash").add("-c").add(script).add(component);
     container.set("env", env);
     return job;
   }
 
-  /** libpq's settings for the primary as the superuser (TLS: Spilo refuses connections without it). */
+  /** The primary as the superuser, and the client of the server's major version where the image has several. */
   private static ArrayNode connection(String cluster, String namespace, ClusterSpec spec) {
-    ArrayNode env = Json.MAPPER.createArrayNode();
-    env.addObject().put("name", "PGHOST").put("value", Names.serviceHost(Names.primaryService(cluster), namespace));
-    env.addObject().put("name", "PGPORT").put("value", String.valueOf(StatefulSets.POSTGRES_PORT));
-    env.addObject().put("name", "PGUSER").put("value", StatefulSets.SUPERUSER);
-    env.addObject().put("name", "PGDATABASE").put("value", "postgres");
-    env.addObject().put("name", "PGSSLMODE").put("value", "require");
-    env.addObject().put("name", "PGCONNECT_TIMEOUT").put("value", "10");
-    env.addObject().put("name", "PGAPPNAME").put("value", cluster + "-logical-backup");
-    env.addObject().put("name", "PGPASSWORD").putObject("valueFrom").putObject("secretKeyRef")
-        .put("name", Names.superuserSecret(cluster)).put("key", "password");
-    // Where the image keeps several versions, the client of the server's major version.
+    ArrayNode env = Jobs.primaryConnection(cluster, namespace, cluster + "-logical-backup");
     env.addObject().put("name", "PGVERSION").put("value", String.valueOf(spec.postgresVersion()));
     // The AWS CLI keeps caches under $HOME; the pod's user may have none.
     env.addObject().put("name", "HOME").put("value", "/tmp");

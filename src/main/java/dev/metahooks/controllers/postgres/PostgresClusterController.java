@@ -81,7 +81,8 @@ public final class PostgresClusterController {
    * the finalizer stays. Otherwise no children are desired (Metacontroller deletes them); once the StatefulSet and
    * its pods are gone, a cleanup Job removes Patroni's ConfigMaps, and the finalizer goes only when none is left,
    * so that a cluster created again under the same name bootstraps. Volumes follow
-   * {@code storage.retentionPolicy.whenDeleted}.
+   * {@code storage.retentionPolicy.whenDeleted}. With {@code backup.finalBackup}, everything is kept until the
+   * final backup Job has completed ({@link FinalBackups}); a failed one keeps everything.
    */
   public static CompositeResponse finalize(CompositeRequest request, Sources sources) {
     ObservedCluster observed = ObservedCluster.of(request);

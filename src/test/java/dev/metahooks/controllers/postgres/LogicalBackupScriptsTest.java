@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The logical backup and restore Jobs' scripts, exactly as the hook renders them (command, environment variable
  * names and values; only PGHOST, PGPORT, PGPASSWORD and S3_ENDPOINT point at the local servers), run against a real
- * PostgreSQL, a second, empty PostgreSQL to restore into, a real S3 API (s3rver) and Debian's AWS CLI.
+ * PostgreSQL with two databases, a second, empty PostgreSQL to restore into, a real S3 API (s3rver) and Debian's AWS CLI.
  */
 class LogicalBackupScriptsTest {
   private static final String BUCKET = "pg-backups";
@@ -32,11 +32,10 @@ class LogicalBackupScriptsTest {
 
   @BeforeAll
   static void start() {
-    source = PostgresServer.shared();
+    // A server of its own: the shared one holds other tests' databases and roles.
+    source = PostgresServer.startNew();
     s3 = S3Server.start(BUCKET);
-    source.query("DROP DATABASE IF EXISTS shop");
-    source.query("DROP DATABASE IF EXISTS inventory");
-    source.query("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'shop_owner') THEN CREATE ROLE shop_owner; END IF; END $$");
+    source.query("CREATE ROLE shop_owner");
     source.query("CREATE DATABASE shop OWNER shop_owner");
     source.query("CREATE DATABASE inventory");
     source.query("shop", "SET ROLE shop_owner; CREATE TABLE orders (id int PRIMARY KEY, customer text NOT NULL,"
@@ -94,17 +93,8 @@ class LogicalBackupScriptsTest {
     // (the new cluster's users Job makes it).
     PostgresServer target = PostgresServer.startNew();
     target.query("CREATE ROLE shop_owner");
-    ObjectNode restoreSpec = Json.object();
-    restoreSpec.putObject("bootstrap").putObject("logical").put("cluster", "orders")
-        .putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT).putObject("credentials")
-        .put("secretName", "s3-creds");
-    PostgresWorld copy = new PostgresWorld("orders-copy", restoreSpec);
-    copy.sync();
-    copy.runAllReady();
-    copy.sync();
-    ObjectNode restoreJob = copy.children.get("Job/" + Names.logicalRestoreJob("orders-copy"));
-    assertThat(restoreJob).as("the restore Job, once the primary is ready").isNotNull();
-    ObjectNode restoreContainer = (ObjectNode) restoreJob.at("/spec/template/spec/containers/0");
+    PostgresWorld copy = restoringCluster("orders-copy", "orders");
+    ObjectNode restoreContainer = restoreContainer(copy);
     PostgresServer.Result restored = run(copy, restoreContainer, target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
     assertThat(restored.output()).contains("restored shop from", "restored inventory from", "complete");
@@ -135,19 +125,30 @@ class LogicalBackupScriptsTest {
     assertThat(s3.keys(BUCKET, "shop/billing/")).isEmpty();
 
     // A restore from a cluster without a complete backup says so, and restores nothing.
-    ObjectNode restoreSpec = Json.object();
-    restoreSpec.putObject("bootstrap").putObject("logical").put("cluster", "billing")
-        .putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT).putObject("credentials")
-        .put("secretName", "s3-creds");
-    PostgresWorld copy = new PostgresWorld("billing-copy", restoreSpec);
-    copy.sync();
-    copy.runAllReady();
-    copy.sync();
-    ObjectNode restore = (ObjectNode) copy.children.get("Job/" + Names.logicalRestoreJob("billing-copy"))
-        .at("/spec/template/spec/containers/0");
-    PostgresServer.Result nothing = run(copy, restore, source, Map.of());
+    PostgresWorld copy = restoringCluster("billing-copy", "billing");
+    PostgresServer.Result nothing = run(copy, restoreContainer(copy), source, Map.of());
     assertThat(nothing.exitCode()).isNotZero();
     assertThat(nothing.output()).contains("no complete logical backup under s3://pg-backups/shop/billing/logical/");
+  }
+
+  /** A new cluster restoring the source's logical backups, synced until its primary is ready. */
+  private static PostgresWorld restoringCluster(String name, String source) {
+    ObjectNode spec = Json.object();
+    spec.putObject("bootstrap").putObject("logical").put("cluster", source)
+        .putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT).putObject("credentials")
+        .put("secretName", "s3-creds");
+    PostgresWorld world = new PostgresWorld(name, spec);
+    world.sync();
+    assertThat(world.children).as("no restore before the primary is ready").doesNotContainKey("Job/" + Names.logicalRestoreJob(name));
+    world.runAllReady();
+    world.sync();
+    return world;
+  }
+
+  private static ObjectNode restoreContainer(PostgresWorld world) {
+    ObjectNode job = world.children.get("Job/" + Names.logicalRestoreJob(world.name));
+    assertThat(job).as("the restore Job, once the primary is ready").isNotNull();
+    return (ObjectNode) job.at("/spec/template/spec/containers/0");
   }
 
   /**
