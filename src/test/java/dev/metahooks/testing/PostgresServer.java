@@ -65,6 +65,17 @@ public final class PostgresServer {
     return shared;
   }
 
+  /**
+   * Another server of its own (a restore target that must start empty), stopped when the JVM exits; skips or fails
+   * like {@link #shared()}.
+   */
+  public static synchronized PostgresServer startNew() {
+    shared();
+    PostgresServer server = start(shared.bin);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+    return server;
+  }
+
   /** {@code PG_BIN}, else the newest {@code /usr/lib/postgresql/<major>/bin} with initdb and postgres. */
   static Optional<Path> binaries() {
     String given = System.getenv("PG_BIN");

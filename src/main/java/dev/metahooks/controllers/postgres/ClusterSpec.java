@@ -25,7 +25,8 @@ public record ClusterSpec(
     Updates updates,
     boolean deletionProtection,
     Monitoring monitoring,
-    Pooler pooler) {
+    Pooler pooler,
+    BackupSpec backups) {
 
   /** The Spilo image of the built-in catalog: PostgreSQL 13 to 17 with Patroni (zalando/spilo release 4.0-p3). */
   public static final String DEFAULT_IMAGE = "ghcr.io/zalando/spilo-17:4.0-p3";

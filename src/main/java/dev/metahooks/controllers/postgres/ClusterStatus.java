@@ -64,7 +64,12 @@ final class ClusterStatus {
     if (!endpoints.isEmpty()) {
       status.set("endpoints", endpoints);
     }
-    status.set("conditions", Conditions.render(conditions(in, phase), in.parent(), now));
+    List<Conditions.Condition> conditions = conditions(in, phase);
+    if (in.problems().isEmpty()) {
+      BackupStatus.render(in.spec(), observed).ifPresent(backup -> status.set("backup", backup));
+      BackupStatus.healthy(in.spec(), observed, now).ifPresent(conditions::add);
+    }
+    status.set("conditions", Conditions.render(conditions, in.parent(), now));
     JsonNode generation = in.parent().path("metadata").path("generation");
     if (generation.isIntegralNumber()) {
       status.set("observedGeneration", generation);
@@ -215,7 +220,7 @@ final class ClusterStatus {
     return job.map(j -> j.path("status"));
   }
 
-  private static boolean jobCondition(JsonNode jobStatus, String type) {
+  static boolean jobCondition(JsonNode jobStatus, String type) {
     for (JsonNode condition : jobStatus.path("conditions")) {
       if (type.equals(condition.path("type").asText()) && "True".equals(condition.path("status").asText())) {
         return true;
@@ -373,9 +378,11 @@ final class ClusterStatus {
   private static Conditions.Condition deletionBlocked(Input in) {
     return switch (in.mode()) {
       case DELETION_BLOCKED -> new Conditions.Condition(Conditions.DELETION_BLOCKED, true, in.blockedBy(),
-          in.blockedBy().equals("DeletionProtection")
-              ? "spec.deletionProtection is true: set it to false to let the deletion finish"
-              : "spec.paused is true: unpause to let the deletion finish");
+          switch (in.blockedBy()) {
+            case "DeletionProtection" -> "spec.deletionProtection is true: set it to false to let the deletion finish";
+            case "Paused" -> "spec.paused is true: unpause to let the deletion finish";
+            default -> FinalBackups.blockedMessage(in.blockedBy(), in.observed());
+          });
       case DELETING -> new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "Deleting",
           "nothing blocks the deletion");
       default -> new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "NotDeleting", "the cluster is not being deleted");

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +37,25 @@ final class Jobs {
         .put("imagePullPolicy", "IfNotPresent");
     container.set("securityContext", PodSecurity.container());
     return container;
+  }
+
+  /**
+   * libpq's settings for the primary as the superuser, the password from {@code <n>-superuser}: the connection is
+   * entirely in the environment, so every client of a Job connects the same way, with TLS (Spilo refuses
+   * connections without it).
+   */
+  static ArrayNode primaryConnection(String cluster, String namespace, String application) {
+    ArrayNode env = Json.MAPPER.createArrayNode();
+    env.addObject().put("name", "PGHOST").put("value", Names.serviceHost(Names.primaryService(cluster), namespace));
+    env.addObject().put("name", "PGPORT").put("value", String.valueOf(StatefulSets.POSTGRES_PORT));
+    env.addObject().put("name", "PGUSER").put("value", StatefulSets.SUPERUSER);
+    env.addObject().put("name", "PGDATABASE").put("value", "postgres");
+    env.addObject().put("name", "PGSSLMODE").put("value", "require");
+    env.addObject().put("name", "PGCONNECT_TIMEOUT").put("value", "10");
+    env.addObject().put("name", "PGAPPNAME").put("value", application);
+    env.addObject().put("name", "PGPASSWORD").putObject("valueFrom").putObject("secretKeyRef")
+        .put("name", Names.superuserSecret(cluster)).put("key", "password");
+    return env;
   }
 
   /** Ten hex digits of the text's SHA-256: a Job name's suffix that changes exactly when its input does. */

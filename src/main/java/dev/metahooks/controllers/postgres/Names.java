@@ -96,4 +96,27 @@ final class Names {
   static String serviceHost(String service, String namespace) {
     return service + "." + namespace + ".svc";
   }
+
+  /** The logical backup CronJob (CronJob names have at most 52 characters: 40 + 8). */
+  static String logicalCronJob(String cluster) {
+    return cluster + "-logical";
+  }
+
+  static String logicalRestoreJob(String cluster) {
+    return cluster + "-logical-restore";
+  }
+
+  /** An on-demand backup's Job. */
+  static String backupJob(String cluster, String name) {
+    return cluster + "-backup-" + name;
+  }
+
+  static String finalBackupJob(String cluster) {
+    return cluster + "-final-backup";
+  }
+
+  /** The ServiceAccount, Role and RoleBinding the base backup Jobs run with. */
+  static String backup(String cluster) {
+    return cluster + "-backup";
+  }
 }

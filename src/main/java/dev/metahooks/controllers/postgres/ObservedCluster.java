@@ -30,12 +30,28 @@ final class ObservedCluster {
       new ChildType("policy/v1", "PodDisruptionBudget"),
       new ChildType("batch/v1", "Job"),
       new ChildType("v1", "ConfigMap"),
-      new ChildType("apps/v1", "Deployment"));
+      new ChildType("apps/v1", "Deployment"),
+      new ChildType("batch/v1", "CronJob"));
+
   /**
    * Declared only by the optional PodMonitor component (manifests/components/postgrescluster-podmonitor): its CRD
    * may be absent, so its group is read when the request carries it, and a PodMonitor rendered only then.
    */
   static final ChildType POD_MONITOR = new ChildType("monitoring.coreos.com/v1", "PodMonitor");
+
+  /**
+   * The children sorted by {@link #CHILD_TYPES}, types declared elsewhere (a PodMonitor) last; stable: the order
+   * within a type is kept.
+   */
+  static List<ObjectNode> inTypeOrder(List<ObjectNode> children) {
+    List<String> order = CHILD_TYPES.stream().map(t -> t.apiVersion() + " " + t.kind()).toList();
+    List<ObjectNode> sorted = new ArrayList<>(children);
+    sorted.sort(Comparator.comparingInt(c -> {
+      int index = order.indexOf(c.path("apiVersion").asText() + " " + c.path("kind").asText());
+      return index < 0 ? order.size() : index;
+    }));
+    return sorted;
+  }
 
   private final String name;
   private final String namespace;

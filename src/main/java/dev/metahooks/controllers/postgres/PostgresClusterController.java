@@ -43,6 +43,8 @@ public final class PostgresClusterController {
     List<SpecProblem> problems = new ArrayList<>(read.problems());
     if (read.valid()) {
       problems.addAll(ChangeChecks.check(spec, observed));
+      WalArchive.bootstrapChange(spec.backups(), observed).ifPresent(problems::add);
+      PrefixClaims.check(request, spec.backups()).ifPresent(problems::add);
     }
     ClusterStatus.Mode mode;
     List<ObjectNode> children;
@@ -79,27 +81,42 @@ public final class PostgresClusterController {
    * the finalizer stays. Otherwise no children are desired (Metacontroller deletes them); once the StatefulSet and
    * its pods are gone, a cleanup Job removes Patroni's ConfigMaps, and the finalizer goes only when none is left,
    * so that a cluster created again under the same name bootstraps. Volumes follow
-   * {@code storage.retentionPolicy.whenDeleted}.
+   * {@code storage.retentionPolicy.whenDeleted}. With {@code backup.finalBackup}, everything is kept until the
+   * final backup Job has completed ({@link FinalBackups}); a failed one keeps everything.
    */
   public static CompositeResponse finalize(CompositeRequest request, Sources sources) {
     ObservedCluster observed = ObservedCluster.of(request);
     SpecReader.Result read = SpecReader.read(request.parent());
     String blockedBy = read.spec().deletionProtection() ? "DeletionProtection" : read.spec().paused() ? "Paused" : "";
+    FinalBackups.Step finalBackup = blockedBy.isEmpty() ? FinalBackups.step(request.namespace(), read, observed)
+        : new FinalBackups.Step("", List.of());
+    if (finalBackup.blocks()) {
+      blockedBy = finalBackup.blockedBy();
+    }
     boolean blocked = !blockedBy.isEmpty();
     boolean podsGone = observed.statefulSet().isEmpty() && observed.allPods().isEmpty();
     List<ObjectNode> children;
-    if (blocked) {
+    if (finalBackup.blocks()) {
+      children = finalBackup.children();
+    } else if (blocked) {
       children = Preserved.all(observed.children());
     } else if (podsGone && !observed.patroniConfigMaps().isEmpty()) {
-      children = Cleanup.build(observed.name(), request.namespace(), read.spec().image(), observed.patroniConfigMaps());
+      children = ObservedCluster.inTypeOrder(concat(finalBackup.children(),
+          Cleanup.build(observed.name(), request.namespace(), read.spec().image(), observed.patroniConfigMaps())));
     } else {
-      children = List.of();
+      children = finalBackup.children();
     }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, read.spec(),
         read.problems(), blocked ? ClusterStatus.Mode.DELETION_BLOCKED : ClusterStatus.Mode.DELETING,
         Optional.empty(), false, blockedBy, Rollout.Plan.settled(OptionalInt.empty())), sources.now());
     boolean finalized = !blocked && podsGone && observed.patroniConfigMaps().isEmpty();
     return CompositeResponse.of(status, children).withFinalized(finalized);
+  }
+
+  private static List<ObjectNode> concat(List<ObjectNode> first, List<ObjectNode> second) {
+    List<ObjectNode> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
   }
 
   /**
@@ -109,7 +126,10 @@ public final class PostgresClusterController {
   public static CustomizeResponse customize(CustomizeRequest request) {
     return CustomizeResponse.of(
         RelatedResourceRule.of("v1", "pods").inNamespace(request.namespace()).withLabelSelector(scopeSelector(request)),
-        RelatedResourceRule.of("v1", "configmaps").inNamespace(request.namespace()).withLabelSelector(scopeSelector(request)));
+        RelatedResourceRule.of("v1", "configmaps").inNamespace(request.namespace()).withLabelSelector(scopeSelector(request)),
+        // The namespace's clusters, so that two do not claim one backup prefix (PrefixClaims).
+        RelatedResourceRule.of(PrefixClaims.API_VERSION, "postgresclusters").inNamespace(request.namespace())
+            .withLabelSelector(Json.object()));
   }
 
   private static ObjectNode scopeSelector(CustomizeRequest request) {
@@ -134,7 +154,8 @@ public final class PostgresClusterController {
     Exporters.service(cluster, spec).ifPresent(children::add);
     Exporters.podMonitor(cluster, spec, observed).ifPresent(children::add);
     children.addAll(Poolers.build(cluster, namespace, spec));
-    return children;
+    children.addAll(Backups.children(cluster, namespace, spec, observed));
+    return ObservedCluster.inTypeOrder(children);
   }
 
   /**

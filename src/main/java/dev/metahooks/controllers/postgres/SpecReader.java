@@ -80,7 +80,8 @@ public final class SpecReader {
   public static Result read(ObjectNode parent) {
     SpecReader reader = new SpecReader();
     reader.checkName(parent.path("metadata").path("name").asText(""));
-    ClusterSpec spec = reader.spec(parent.get("spec"));
+    ClusterSpec spec = reader.spec(parent.get("spec"), parent.path("metadata").path("namespace").asText(""),
+        parent.path("metadata").path("name").asText(""));
     return new Result(spec, List.copyOf(reader.problems));
   }
 
@@ -93,7 +94,7 @@ public final class SpecReader {
     }
   }
 
-  private ClusterSpec spec(JsonNode node) {
+  private ClusterSpec spec(JsonNode node, String namespace, String name) {
     ObjectNode spec = object(node, "spec");
     int version = integer(spec, "postgresVersion", "spec.postgresVersion", ClusterSpec.DEFAULT_VERSION, 13, 17);
     return new ClusterSpec(
@@ -110,7 +111,8 @@ public final class SpecReader {
         updates(object(spec.get("updates"), "spec.updates")),
         bool(spec, "deletionProtection", "spec.deletionProtection", false, true),
         monitoring(object(spec.get("monitoring"), "spec.monitoring")),
-        pooler(spec.get("pooler")));
+        pooler(spec.get("pooler")),
+        BackupSpecReader.read(this, spec, namespace, name));
   }
 
   private ClusterSpec.Monitoring monitoring(ObjectNode monitoring) {
@@ -316,7 +318,7 @@ public final class SpecReader {
 
   // --- field readers: each returns the default when the field is absent, or when it is wrong (and says so) ---
 
-  private ObjectNode object(JsonNode node, String path) {
+  ObjectNode object(JsonNode node, String path) {
     if (node == null || node.isNull()) {
       return Json.object();
     }
@@ -327,7 +329,7 @@ public final class SpecReader {
     return (ObjectNode) node;
   }
 
-  private int integer(ObjectNode container, String field, String path, int fallback, int min, int max) {
+  int integer(ObjectNode container, String field, String path, int fallback, int min, int max) {
     JsonNode value = container.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -344,7 +346,7 @@ public final class SpecReader {
   }
 
   /** A boolean; {@code whenUnreadable} is what a wrong value counts as (true where true is the safe side). */
-  private boolean bool(ObjectNode container, String field, String path, boolean fallback, boolean whenUnreadable) {
+  boolean bool(ObjectNode container, String field, String path, boolean fallback, boolean whenUnreadable) {
     JsonNode value = container.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -356,7 +358,7 @@ public final class SpecReader {
     return value.booleanValue();
   }
 
-  private String string(ObjectNode container, String field, String path, String fallback, Pattern pattern, int maxLength) {
+  String string(ObjectNode container, String field, String path, String fallback, Pattern pattern, int maxLength) {
     JsonNode value = container.get(field);
     if (value == null || value.isNull()) {
       if (fallback == null) {
@@ -380,7 +382,7 @@ public final class SpecReader {
     return text;
   }
 
-  private String oneOf(ObjectNode container, String field, String path, String fallback, List<String> allowed) {
+  String oneOf(ObjectNode container, String field, String path, String fallback, List<String> allowed) {
     JsonNode value = container.get(field);
     if (value == null || value.isNull()) {
       return fallback;
@@ -392,7 +394,7 @@ public final class SpecReader {
     return value.asText();
   }
 
-  private List<String> stringList(JsonNode node, String path, Pattern pattern, int maxItems) {
+  List<String> stringList(JsonNode node, String path, Pattern pattern, int maxItems) {
     if (node == null || node.isNull()) {
       return List.of();
     }
@@ -424,7 +426,7 @@ public final class SpecReader {
     return fields;
   }
 
-  private void problem(String field, String message) {
+  void problem(String field, String message) {
     problems.add(new SpecProblem(field, message));
   }
 }

@@ -160,6 +160,7 @@ final class StatefulSets {
     // Declared before SPILO_CONFIGURATION, which refers to it.
     env.addObject().put("name", RESTAPI_PASSWORD_VARIABLE).putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    WalArchive.env(spec.backups()).forEach(env::add);
     value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters()));
     return env;
   }

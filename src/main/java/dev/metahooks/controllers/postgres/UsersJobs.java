@@ -68,15 +68,7 @@ final class UsersJobs {
    * with TLS (Spilo refuses connections without it).
    */
   static ArrayNode env(String cluster, String namespace, List<ClusterSpec.User> users) {
-    ArrayNode env = Json.MAPPER.createArrayNode();
-    env.addObject().put("name", "PGHOST").put("value", Names.serviceHost(Names.primaryService(cluster), namespace));
-    env.addObject().put("name", "PGPORT").put("value", String.valueOf(StatefulSets.POSTGRES_PORT));
-    env.addObject().put("name", "PGUSER").put("value", StatefulSets.SUPERUSER);
-    env.addObject().put("name", "PGDATABASE").put("value", "postgres");
-    env.addObject().put("name", "PGSSLMODE").put("value", "require");
-    env.addObject().put("name", "PGCONNECT_TIMEOUT").put("value", "10");
-    env.addObject().put("name", "PGAPPNAME").put("value", cluster + "-users");
-    secretEnv(env, "PGPASSWORD", Names.superuserSecret(cluster), "password");
+    ArrayNode env = Jobs.primaryConnection(cluster, namespace, cluster + "-users");
     for (int i = 0; i < users.size(); i++) {
       secretEnv(env, verifierVariable(i), Names.userSecret(cluster, users.get(i).name()), Secrets.VERIFIER);
     }

@@ -255,6 +255,49 @@ class PostgresFixtureGenerator {
     });
   }
 
+  @Test
+  void backupScenario() throws IOException {
+    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
+    ObjectNode backup = (ObjectNode) spec.get("backup");
+    backup.put("finalBackup", true);
+    backup.putObject("logical").put("schedule", "30 2 * * *").putObject("retention").put("count", 3);
+    backup.putArray("onDemand").addObject().put("name", "before-upgrade");
+    PostgresWorld world = new PostgresWorld("orders", spec);
+    write("sync/40-backups-first-sync", world, false);
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    world.children.forEach((key, child) -> {
+      if (key.equals("Job/orders-backup-before-upgrade")) {
+        ObjectNode status = child.putObject("status").put("succeeded", 1).put("completionTime", "2026-01-01T00:05:00Z");
+        status.putArray("conditions").addObject().put("type", "Complete").put("status", "True");
+      }
+    });
+    write("sync/41-backups-on-demand-succeeded-in-status", world, false);
+    world.sync();
+
+    PostgresWorld clone = new PostgresWorld("orders-copy", BackupEnvironmentTest.withBackup(Json.object()));
+    clone.spec.putObject("bootstrap").putObject("clone").put("cluster", "orders").put("timestamp", "2026-01-01T00:00:00Z");
+    write("sync/42-clone-point-in-time-first-sync", clone, false);
+    clone.sync();
+    clone.edit(s -> ((ObjectNode) s.at("/bootstrap/clone")).put("timestamp", "2026-01-01T01:00:00Z"));
+    write("sync/43-clone-changed-after-bootstrap-refused", clone, false);
+
+    world.deletionTimestamp = "2026-01-01T00:10:00Z";
+    write("finalize/10-final-backup-job-emitted-children-kept", world, true);
+    world.apply(world.call(true));
+    PostgresWorld failed = copyOf(world);
+    failed.deletionTimestamp = world.deletionTimestamp;
+    ObjectNode failedStatus = failed.children.get("Job/orders-final-backup").putObject("status").put("failed", 3);
+    failedStatus.putArray("conditions").addObject().put("type", "Failed").put("status", "True")
+        .put("lastTransitionTime", "2026-01-01T00:12:00Z");
+    write("finalize/11-final-backup-failed-keeps-everything", failed, true);
+    ObjectNode done = world.children.get("Job/orders-final-backup").putObject("status").put("succeeded", 1)
+        .put("completionTime", "2026-01-01T00:12:00Z");
+    done.putArray("conditions").addObject().put("type", "Complete").put("status", "True");
+    write("finalize/12-final-backup-complete-deletion-goes-on", world, true);
+  }
+
   private void invalid(PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
       throws IOException {
     PostgresWorld world = copyOf(ready);

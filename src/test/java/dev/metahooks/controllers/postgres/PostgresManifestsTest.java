@@ -59,7 +59,7 @@ class PostgresManifestsTest {
   void crdHasExactlyTheFieldsTheHooksRead() throws IOException {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
         "paused", "resources", "storage", "postgresql", "users", "availability", "services", "updates",
-        "deletionProtection", "monitoring", "pooler");
+        "deletionProtection", "monitoring", "pooler", "backup", "bootstrap");
     JsonNode p = specSchema().path("properties");
     assertThat(fieldNames(p.at("/monitoring/properties"))).containsExactly("enabled", "image");
     assertThat(fieldNames(p.at("/pooler/properties")))
@@ -145,7 +145,8 @@ class PostgresManifestsTest {
         Map.entry("policy/v1 poddisruptionbudgets", "InPlace"),
         Map.entry("batch/v1 jobs", "OnDelete"),
         Map.entry("v1 configmaps", "InPlace"),
-        Map.entry("apps/v1 deployments", "InPlace"));
+        Map.entry("apps/v1 deployments", "InPlace"),
+        Map.entry("batch/v1 cronjobs", "InPlace"));
     List<String> declared = new ArrayList<>();
     ObservedCluster.CHILD_TYPES.forEach(t -> declared.add(t.apiVersion() + " " + t.kind().toLowerCase() + "s"));
     assertThat(declared).containsExactlyElementsOf(strategies.keySet());

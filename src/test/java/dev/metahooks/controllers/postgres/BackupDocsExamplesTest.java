@@ -1,0 +1,54 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.CrdSchema;
+import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The YAML of docs/postgrescluster.md's "Backups and restore": every PostgresCluster there (and each spec
+ * fragment, completed into one) fits the CRD's schema and reads without a problem.
+ */
+class BackupDocsExamplesTest {
+  private static final Pattern YAML = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL);
+
+  @Test
+  void everyExampleFitsTheSchemaAndReadsWithoutProblems() throws IOException {
+    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    int start = docs.indexOf("\n## Backups and restore\n");
+    String section = docs.substring(start, docs.indexOf("\n## ", start + 1));
+    List<ObjectNode> clusters = new ArrayList<>();
+    Matcher block = YAML.matcher(section);
+    while (block.find()) {
+      for (JsonNode document : Manifests.parse(block.group(1))) {
+        if (document.path("kind").asText().equals("PostgresCluster")) {
+          clusters.add((ObjectNode) document);
+        } else if (document.has("spec")) {
+          ObjectNode parent = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
+          parent.putObject("metadata").put("name", "example").put("namespace", "shop");
+          parent.set("spec", document.get("spec"));
+          clusters.add(parent);
+        }
+      }
+    }
+    assertThat(clusters).hasSizeGreaterThanOrEqualTo(4);
+    CrdSchema schema = CrdSchema.forKind("metahooks.dev/v1alpha1", "PostgresCluster");
+    for (ObjectNode parent : clusters) {
+      schema.assertValid(parent);
+      ObjectNode defaulted = (ObjectNode) schema.withDefaults(parent);
+      assertThat(SpecReader.read(defaulted).problems()).as(parent.toString()).isEmpty();
+      assertThat(SpecReader.read(parent).problems()).as(parent.toString()).isEmpty();
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Sources;
+import dev.metahooks.emulator.Cluster;
+import dev.metahooks.emulator.LocalHooks;
+import dev.metahooks.emulator.Metacontroller;
+import dev.metahooks.emulator.World;
+import dev.metahooks.emulator.Write;
+import dev.metahooks.testing.FixedSources;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Backups under the emulated Metacontroller with the real manifest (the CronJob child type, the related
+ * PostgresClusters): Jobs complete as the emulator's world completes them, Patroni labels the leader.
+ */
+class BackupEmulatorScenarioTest {
+  private static final String API = "metahooks.dev/v1alpha1";
+  private static final String KIND = "PostgresCluster";
+  private static final String NS = "default";
+
+  private Cluster cluster;
+  private LocalHooks hooks;
+  private Metacontroller mc;
+
+  @BeforeEach
+  void setUp() {
+    cluster = new Cluster();
+    Sources sources = new Sources() {
+      @Override
+      public Instant now() {
+        return cluster.now();
+      }
+
+      @Override
+      public String secret(String purpose, int length) {
+        return FixedSources.INSTANCE.secret(purpose, length);
+      }
+    };
+    hooks = LocalHooks.start(PostgresClusterController.controller(sources));
+    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
+    mc.world(World.standard().statefulSetPods(true)
+        .add("patroni", PatroniSimulation::step)
+        .add("clock", c -> c.advance(Duration.ofSeconds(10))));
+  }
+
+  @AfterEach
+  void tearDown() {
+    hooks.close();
+  }
+
+  private static final String STORE = """
+        s3:
+          bucket: pg-backups
+          endpoint: http://minio.storage.svc:9000
+          credentials: {secretName: s3-creds}
+      """;
+
+  @Test
+  void backupsAppearAndReportThenADeletionWaitsForTheFinalBackupAndFinishes() {
+    cluster.create("""
+        apiVersion: metahooks.dev/v1alpha1
+        kind: PostgresCluster
+        metadata: {name: orders, namespace: default}
+        spec:
+          instances: 2
+          backup:
+        """ + STORE.indent(2) + """
+            logical: {schedule: "30 2 * * *"}
+            onDemand: [{name: before-upgrade}]
+            finalBackup: true
+        """);
+    mc.runUntilStable(60);
+    ObjectNode parent = cluster.get(API, KIND, NS, "orders");
+    assertThat(cluster.exists("batch/v1", "CronJob", NS, "orders-logical")).isTrue();
+    assertThat(cluster.exists("batch/v1", "Job", NS, "orders-backup-before-upgrade")).isTrue();
+    assertThat(parent.at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(parent.at("/status/backup/location").asText()).isEqualTo("s3://pg-backups/default/orders");
+    assertThat(parent.at("/status/backup/onDemand/0/phase").asText()).isEqualTo("Succeeded");
+    assertThat(parent.at("/status/backup/lastSuccessful/name").asText()).isEqualTo("orders-backup-before-upgrade");
+    assertThat(condition(parent, "BackupsHealthy")).isEqualTo("True Scheduled");
+
+    // A second cluster cloned from the first's backups bootstraps with Spilo's clone variables.
+    cluster.create("""
+        apiVersion: metahooks.dev/v1alpha1
+        kind: PostgresCluster
+        metadata: {name: orders-copy, namespace: default}
+        spec:
+          bootstrap:
+            clone: {cluster: orders, timestamp: "2026-12-01T10:00:00Z"}
+          backup:
+        """ + STORE.indent(2));
+    mc.runUntilStable(60);
+    ObjectNode copy = cluster.get(API, KIND, NS, "orders-copy");
+    assertThat(copy.at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(cluster.get("apps/v1", "StatefulSet", NS, "orders-copy").at("/spec/template/spec/containers/0/env").toString())
+        .contains("\"CLONE_WALE_S3_PREFIX\"", "s3://pg-backups/default/orders\"", "\"CLONE_TARGET_TIME\"");
+
+    long mark = cluster.lastSequence();
+    cluster.delete(API, KIND, NS, "orders");
+    mc.runUntilStable(60);
+    assertThat(cluster.find(API, KIND, NS, "orders")).as("deleted once the final backup completed").isEmpty();
+    assertThat(cluster.writesAfter(mark)).filteredOn(w -> w.object().equals("Job " + NS + "/orders-final-backup"))
+        .extracting(Write::verb).first().isEqualTo(Write.Verb.CREATE);
+    // The final backup Job was created while the StatefulSet still ran, before anything was deleted.
+    long created = cluster.writesAfter(mark).stream().filter(w -> w.object().equals("Job " + NS + "/orders-final-backup"))
+        .findFirst().orElseThrow().sequence();
+    assertThat(cluster.writesAfter(mark)).filteredOn(w -> w.verb() == Write.Verb.DELETE && w.sequence() < created)
+        .isEmpty();
+    assertThat(cluster.find(API, KIND, NS, "orders-copy")).isPresent();
+  }
+
+  private static String condition(JsonNode parent, String type) {
+    for (JsonNode condition : parent.path("status").path("conditions")) {
+      if (type.equals(condition.path("type").asText())) {
+        return condition.path("status").asText() + " " + condition.path("reason").asText();
+      }
+    }
+    return "absent";
+  }
+}

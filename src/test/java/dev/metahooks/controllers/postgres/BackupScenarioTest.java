@@ -1,0 +1,283 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.Hook;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.Sources;
+import dev.metahooks.testing.FixedSources;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Backups, restore and the final backup, played through {@link PostgresWorld} (the hook in-process, its answers
+ * applied as Metacontroller applies them, Jobs finished by the test).
+ */
+class BackupScenarioTest {
+  private static final String NAME = "orders";
+
+  /** A clock the test moves; passwords as pinned. */
+  private static final class Clock implements Sources {
+    Instant now = Instant.parse("2026-12-01T12:00:00Z");
+
+    @Override
+    public Instant now() {
+      return now;
+    }
+
+    @Override
+    public String secret(String purpose, int length) {
+      return FixedSources.INSTANCE.secret(purpose, length);
+    }
+  }
+
+  private static ObjectNode spec() {
+    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
+    ObjectNode backup = (ObjectNode) spec.get("backup");
+    backup.putObject("logical").put("schedule", "30 2 * * *").putObject("retention").put("count", 3);
+    backup.putArray("onDemand").addObject().put("name", "before-upgrade");
+    backup.withArray("onDemand").addObject().put("name", "dump").put("method", "logical");
+    return spec;
+  }
+
+  private static PostgresWorld running(ObjectNode spec, Clock clock) {
+    PostgresWorld world = new PostgresWorld(NAME, spec);
+    world.sources = clock;
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    return world;
+  }
+
+  @Test
+  void scheduledAndOnDemandBackupsAppearAndReportInStatus() {
+    Clock clock = new Clock();
+    PostgresWorld world = running(spec(), clock);
+    // The CronJob was made now: no scheduled run can have been missed yet.
+    world.children.get("CronJob/orders-logical").withObjectProperty("metadata").put("creationTimestamp", "2026-12-01T12:00:00Z");
+    world.sync();
+    assertThat(world.children).containsKeys("CronJob/orders-logical", "Job/orders-backup-before-upgrade",
+        "Job/orders-backup-dump", "ServiceAccount/orders-backup", "Role/orders-backup", "RoleBinding/orders-backup");
+    ObjectNode cron = world.children.get("CronJob/orders-logical");
+    assertThat(cron.at("/spec/schedule").asText()).isEqualTo("30 2 * * *");
+    assertThat(cron.at("/spec/timeZone").asText()).isEqualTo("Etc/UTC");
+    JsonNode base = world.children.get("Job/orders-backup-before-upgrade").at("/spec/template/spec");
+    assertThat(base.path("serviceAccountName").asText()).isEqualTo("orders-backup");
+    assertThat(base.at("/containers/0/command").toString()).isEqualTo("[\"kubectl\",\"exec\",\"--namespace\",\"shop\","
+        + "\"svc/orders-rw\",\"--container\",\"postgres\",\"--\",\"/bin/sh\",\"-c\",\"envdir /run/etc/wal-e.d/env "
+        + "/scripts/postgres_backup.sh /home/postgres/pgdata/pgroot/data\"]");
+    // Exactly what kubectl exec needs, on this cluster's pods by name.
+    assertThat(world.children.get("Role/orders-backup").path("rules").toString()).isEqualTo("["
+        + "{\"apiGroups\":[\"\"],\"resources\":[\"services\"],\"resourceNames\":[\"orders-rw\"],\"verbs\":[\"get\"]},"
+        + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
+        + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"get\"]},"
+        + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"create\",\"get\"]}]");
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("True Scheduled");
+    assertThat(world.status.at("/backup/onDemand/0/phase").asText()).isEqualTo("Running");
+
+    finish(world, "Job/orders-backup-before-upgrade", true, "2026-12-01T12:03:00Z");
+    finish(world, "Job/orders-backup-dump", false, "2026-12-01T12:04:00Z");
+    world.sync();
+    assertThat(world.status.at("/backup/location").asText()).isEqualTo("s3://pg-backups/shop/orders");
+    assertThat(world.status.at("/backup/lastSuccessful").toString())
+        .isEqualTo("{\"name\":\"orders-backup-before-upgrade\",\"method\":\"base\",\"time\":\"2026-12-01T12:03:00Z\"}");
+    assertThat(world.status.at("/backup/lastFailed/name").asText()).isEqualTo("orders-backup-dump");
+    assertThat(world.status.at("/backup/onDemand").toString()).contains("\"phase\":\"Succeeded\"", "\"phase\":\"Failed\"");
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("False BackupFailed");
+
+    // The scheduled dump succeeds later: healthy again. A day and a half without one: a whole period missed.
+    world.children.get("CronJob/orders-logical").putObject("status").put("lastSuccessfulTime", "2026-12-02T02:30:40Z");
+    clock.now = Instant.parse("2026-12-02T09:00:00Z");
+    world.sync();
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("True RecentBackup");
+    clock.now = Instant.parse("2026-12-03T09:00:00Z");
+    world.sync();
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("True RecentBackup");
+    clock.now = Instant.parse("2026-12-04T03:00:00Z");
+    world.sync();
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("False NoRecentBackup");
+    assertThat(conditionMessage(world, "BackupsHealthy"))
+        .isEqualTo("no logical backup has succeeded since 2026-12-03T02:30:00Z (schedule \"30 2 * * *\", UTC); last: 2026-12-02T02:30:40Z");
+
+    // An entry removed from the list: its Job goes. The backup section removed: its children go, data stays.
+    world.edit(s -> ((ArrayNode) s.at("/backup/onDemand")).remove(1));
+    world.sync();
+    assertThat(world.children).containsKey("Job/orders-backup-before-upgrade").doesNotContainKey("Job/orders-backup-dump");
+    Map<String, ObjectNode> before = new TreeMap<>(world.children);
+    world.edit(s -> s.remove("backup"));
+    world.sync();
+    assertThat(world.children.keySet()).doesNotContain("CronJob/orders-logical", "Job/orders-backup-before-upgrade",
+        "Role/orders-backup").contains("StatefulSet/orders", "Secret/orders-superuser");
+    before.keySet().removeIf(k -> k.contains("backup") || k.contains("logical") || k.startsWith("StatefulSet/"));
+    assertThat(world.children).containsAllEntriesOf(before);
+    assertThat(world.status.toString()).doesNotContain(FixedSources.INSTANCE.secret("shop/orders-superuser", 32));
+  }
+
+  @Test
+  void aCloneBootstrapsASecondClusterAndItsBootstrapCannotChangeAfterwards() {
+    Clock clock = new Clock();
+    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object());
+    spec.putObject("bootstrap").putObject("clone").put("cluster", NAME).put("timestamp", "2026-12-01T11:30:00Z");
+    PostgresWorld copy = new PostgresWorld("orders-copy", spec);
+    copy.sources = clock;
+    copy.sync();
+    JsonNode env = copy.statefulSet().at("/spec/template/spec/containers/0/env");
+    assertThat(env.toString()).contains("{\"name\":\"CLONE_METHOD\",\"value\":\"CLONE_WITH_WALE\"}",
+        "{\"name\":\"CLONE_WALE_S3_PREFIX\",\"value\":\"s3://pg-backups/shop/orders\"}",
+        "{\"name\":\"CLONE_TARGET_TIME\",\"value\":\"2026-12-01 11:30:00+00:00\"}",
+        "{\"name\":\"WALE_S3_PREFIX\",\"value\":\"s3://pg-backups/shop/orders-copy\"}");
+    copy.runAllReady();
+    copy.sync();
+    assertThat(copy.status.path("phase").asText()).isEqualTo("Ready");
+
+    // A changed point in time after the bootstrap: refused, and every child stays as it is.
+    Map<String, ObjectNode> before = new TreeMap<>(copy.children);
+    copy.edit(s -> ((ObjectNode) s.at("/bootstrap/clone")).put("timestamp", "2026-12-01T11:45:00Z"));
+    copy.sync();
+    assertThat(condition(copy, "SpecValid")).isEqualTo("False InvalidSpec");
+    assertThat(conditionMessage(copy, "SpecValid")).contains("spec.bootstrap.clone: cannot change after the cluster was first bootstrapped");
+    assertThat(copy.children).isEqualTo(before);
+    // Removing it is a change as well; putting it back as it was is not.
+    copy.edit(s -> ((ObjectNode) s.at("/bootstrap/clone")).put("timestamp", "2026-12-01T11:30:00Z"));
+    copy.sync();
+    assertThat(condition(copy, "SpecValid")).isEqualTo("True Valid");
+  }
+
+  @Test
+  void aPrefixAnotherClusterOfTheNamespaceClaimedFirstIsRefused() {
+    PostgresWorld world = new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
+    ObjectNode request = world.request(false);
+    ObjectNode other = new PostgresWorld("billing", BackupEnvironmentTest.withBackup(Json.object())).parent();
+    ((ObjectNode) other.at("/spec/backup/s3")).put("prefix", "shop");
+    ((ObjectNode) other.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
+    request.withObjectProperty("related").putObject("PostgresCluster.metahooks.dev/v1alpha1").set("billing", other);
+    JsonNode answer = Json.MAPPER.valueToTree(PostgresClusterController.sync(CompositeRequest.read(request, Hook.SYNC),
+        FixedSources.INSTANCE));
+    assertThat(answer.at("/status/phase").asText()).isEqualTo("Invalid");
+    assertThat(answer.at("/status/conditions").toString()).contains("spec.backup.s3.prefix: s3://pg-backups/shop/orders"
+        + " overlaps where PostgresCluster billing keeps its backups; one prefix belongs to one cluster");
+    assertThat(answer.path("children")).isEmpty();
+
+    // Apart (another prefix), both are fine.
+    ((ObjectNode) other.at("/spec/backup/s3")).put("prefix", "shop/billing");
+    JsonNode apart = Json.MAPPER.valueToTree(PostgresClusterController.sync(CompositeRequest.read(request, Hook.SYNC),
+        FixedSources.INSTANCE));
+    assertThat(apart.at("/status/phase").asText()).isEqualTo("Provisioning");
+  }
+
+  @Test
+  void aDeletionWithAFinalBackupWaitsForItsJobThenFinishes() {
+    Clock clock = new Clock();
+    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
+    ((ObjectNode) spec.get("backup")).put("finalBackup", true);
+    PostgresWorld world = running(spec, clock);
+    Map<String, ObjectNode> running = new TreeMap<>(world.children);
+    world.deletionTimestamp = "2026-12-01T12:10:00Z";
+
+    JsonNode answer = world.call(true);
+    assertThat(answer.path("finalized").asBoolean()).isFalse();
+    world.apply(answer);
+    assertThat(world.children).containsKey("Job/orders-final-backup").containsAllEntriesOf(running);
+    assertThat(condition(world, "DeletionBlocked")).isEqualTo("True FinalBackupRunning");
+    // Again, while it runs: nothing changes.
+    assertThat(names(world.call(true))).isEqualTo(names(answer)).isEqualTo(names(world));
+
+    finish(world, "Job/orders-final-backup", true, "2026-12-01T12:12:00Z");
+    JsonNode deleting = world.call(true);
+    world.apply(deleting);
+    assertThat(world.children.keySet()).containsExactly("Job/orders-final-backup");
+    assertThat(condition(world, "DeletionBlocked")).isEqualTo("False Deleting");
+    assertThat(world.status.at("/backup/finalBackup/phase").asText()).isEqualTo("Succeeded");
+    world.pods.clear();
+    assertThat(world.call(true).path("finalized").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aFailedFinalBackupKeepsEverythingAndSaysWhyAndDeletionProtectionStillWins() {
+    Clock clock = new Clock();
+    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
+    ((ObjectNode) spec.get("backup")).put("finalBackup", true);
+    spec.put("deletionProtection", true);
+    PostgresWorld world = running(spec, clock);
+    Map<String, ObjectNode> running = new TreeMap<>(world.children);
+    world.deletionTimestamp = "2026-12-01T12:10:00Z";
+    world.apply(world.call(true));
+    assertThat(world.children).isEqualTo(running);
+    assertThat(condition(world, "DeletionBlocked")).isEqualTo("True DeletionProtection");
+
+    world.edit(s -> s.put("deletionProtection", false));
+    world.apply(world.call(true));
+    finish(world, "Job/orders-final-backup", false, "2026-12-01T12:12:00Z");
+    for (int call = 0; call < 3; call++) {
+      JsonNode answer = world.call(true);
+      assertThat(answer.path("finalized").asBoolean()).isFalse();
+      world.apply(answer);
+    }
+    assertThat(world.children).containsAllEntriesOf(running).containsKey("Job/orders-final-backup");
+    assertThat(condition(world, "DeletionBlocked")).isEqualTo("True FinalBackupFailed");
+    assertThat(conditionMessage(world, "DeletionBlocked")).contains("failed", "the cluster and its volumes are kept",
+        "delete the Job to try again");
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("False BackupFailed");
+
+    // Giving up on it lets the deletion go on.
+    world.edit(s -> ((ObjectNode) s.get("backup")).put("finalBackup", false));
+    JsonNode answer = world.call(true);
+    assertThat(answer.path("children")).isEmpty();
+    assertThat(condition(answer.path("status"), "DeletionBlocked")).isEqualTo("False Deleting");
+  }
+
+  private static List<String> names(JsonNode answer) {
+    List<String> names = new java.util.ArrayList<>();
+    answer.path("children").forEach(c -> names.add(c.path("kind").asText() + "/" + c.path("metadata").path("name").asText()));
+    names.sort(null);
+    return names;
+  }
+
+  private static List<String> names(PostgresWorld world) {
+    return List.copyOf(world.children.keySet());
+  }
+
+  private static void finish(PostgresWorld world, String key, boolean succeeded, String time) {
+    ObjectNode job = world.children.get(key);
+    assertThat(job).as(key).isNotNull();
+    ObjectNode status = job.putObject("status");
+    ArrayNode conditions = status.putArray("conditions");
+    if (succeeded) {
+      status.put("succeeded", 1).put("completionTime", time);
+      conditions.addObject().put("type", "Complete").put("status", "True").put("lastTransitionTime", time);
+    } else {
+      status.put("failed", 3);
+      conditions.addObject().put("type", "Failed").put("status", "True").put("reason", "BackoffLimitExceeded")
+          .put("lastTransitionTime", time);
+    }
+  }
+
+  private static String condition(PostgresWorld world, String type) {
+    return condition(world.status, type);
+  }
+
+  private static String condition(JsonNode status, String type) {
+    for (JsonNode condition : status.path("conditions")) {
+      if (type.equals(condition.path("type").asText())) {
+        return condition.path("status").asText() + " " + condition.path("reason").asText();
+      }
+    }
+    return "absent";
+  }
+
+  private static String conditionMessage(PostgresWorld world, String type) {
+    for (JsonNode condition : world.status.path("conditions")) {
+      if (type.equals(condition.path("type").asText())) {
+        return condition.path("message").asText();
+      }
+    }
+    return "absent";
+  }
+}

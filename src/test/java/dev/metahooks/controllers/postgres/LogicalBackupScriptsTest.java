@@ -1,0 +1,193 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testing.S3Server;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The logical backup and restore Jobs' scripts, exactly as the hook renders them (command, environment variable
+ * names and values; only PGHOST, PGPORT, PGPASSWORD and S3_ENDPOINT point at the local servers), run against a real
+ * PostgreSQL with two databases, a second, empty PostgreSQL to restore into, a real S3 API (s3rver) and Debian's AWS CLI.
+ */
+class LogicalBackupScriptsTest {
+  private static final String BUCKET = "pg-backups";
+  private static final String RENDERED_ENDPOINT = "http://minio.storage.svc:9000";
+  private static final Map<String, String> USER_SECRET = Map.of("AWS_ACCESS_KEY_ID", S3Server.ACCESS_KEY_ID,
+      "AWS_SECRET_ACCESS_KEY", S3Server.SECRET_ACCESS_KEY);
+  private static S3Server s3;
+  private static PostgresServer source;
+
+  @BeforeAll
+  static void start() {
+    // A server of its own: the shared one holds other tests' databases and roles.
+    source = PostgresServer.startNew();
+    s3 = S3Server.start(BUCKET);
+    source.query("CREATE ROLE shop_owner");
+    source.query("CREATE DATABASE shop OWNER shop_owner");
+    source.query("CREATE DATABASE inventory");
+    source.query("shop", "SET ROLE shop_owner; CREATE TABLE orders (id int PRIMARY KEY, customer text NOT NULL,"
+        + " total numeric(10,2), placed timestamptz); INSERT INTO orders SELECT i, 'customer ' || (i % 97),"
+        + " (i * 7 % 1000) / 3.0, timestamptz '2026-01-01' + i * interval '1 minute' FROM generate_series(1, 20000) i;"
+        + " CREATE INDEX ON orders (customer); CREATE VIEW big_orders AS SELECT * FROM orders WHERE total > 300");
+    source.query("inventory", "CREATE TABLE items (sku text PRIMARY KEY, count int); INSERT INTO items SELECT 'sku-' || i,"
+        + " i FROM generate_series(1, 500) i");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (s3 != null) {
+      s3.close();
+    }
+  }
+
+  private static ObjectNode backupSpec(int retain) {
+    ObjectNode spec = Json.object();
+    ObjectNode backup = spec.putObject("backup");
+    backup.putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT)
+        .putObject("credentials").put("secretName", "s3-creds");
+    backup.putObject("logical").put("schedule", "30 2 * * *").putObject("retention").put("count", retain);
+    return spec;
+  }
+
+  private static ObjectNode cronJobPod(PostgresWorld world) {
+    world.sync();
+    ObjectNode cron = world.children.get("CronJob/" + Names.logicalCronJob(world.name));
+    assertThat(cron).as("the logical backup CronJob").isNotNull();
+    return (ObjectNode) cron.at("/spec/jobTemplate/spec/template/spec/containers/0");
+  }
+
+  @Test
+  void aDumpUploadedAsRenderedRestoresIntoAFreshServerWithTheSameRowsAndChecksums() {
+    PostgresWorld world = new PostgresWorld("orders", backupSpec(1));
+    ObjectNode container = cronJobPod(world);
+    // Two backups; the stamps have a one-second resolution, so each run starts in a new second.
+    List<String> outputs = new ArrayList<>();
+    for (int run = 0; run < 2; run++) {
+      awaitNextSecond();
+      PostgresServer.Result backup = run(world, container, source, Map.of());
+      assertThat(backup.exitCode()).as(backup.output()).isZero();
+      assertThat(backup.output()).contains("dumped shop to s3://pg-backups/shop/orders/logical/", "dumped inventory",
+          "complete: 2 databases");
+      outputs.add(backup.output());
+    }
+    // Retention 1: the older one is gone; the kept one is complete (two dumps and the manifest).
+    List<String> keys = s3.keys(BUCKET, "shop/orders/logical/");
+    assertThat(keys).hasSize(3).allMatch(k -> k.matches("shop/orders/logical/[0-9]{8}T[0-9]{6}Z/(shop\\.dump|inventory\\.dump|COMPLETE)"));
+    assertThat(outputs.get(1)).contains("removed backup");
+    assertThat(String.join("", outputs)).doesNotContain(source.superuserPassword());
+
+    // Restore into a fresh server, as the restore Job of a new cluster renders it; the owner role exists there
+    // (the new cluster's users Job makes it).
+    PostgresServer target = PostgresServer.startNew();
+    target.query("CREATE ROLE shop_owner");
+    PostgresWorld copy = restoringCluster("orders-copy", "orders");
+    ObjectNode restoreContainer = restoreContainer(copy);
+    PostgresServer.Result restored = run(copy, restoreContainer, target, Map.of());
+    assertThat(restored.exitCode()).as(restored.output()).isZero();
+    assertThat(restored.output()).contains("restored shop from", "restored inventory from", "complete");
+
+    String orders = "SELECT count(*) || ' ' || md5(string_agg(o::text, ',' ORDER BY id)) FROM orders o";
+    assertThat(target.query("shop", orders)).isEqualTo(source.query("shop", orders));
+    String items = "SELECT count(*) || ' ' || md5(string_agg(i::text, ',' ORDER BY sku)) FROM items i";
+    assertThat(target.query("inventory", items)).isEqualTo(source.query("inventory", items));
+    assertThat(target.query("shop", "SELECT tableowner FROM pg_tables WHERE tablename = 'orders'").strip()).isEqualTo("shop_owner");
+    assertThat(target.query("shop", "SELECT count(*) FROM big_orders").strip())
+        .isEqualTo(source.query("shop", "SELECT count(*) FROM big_orders").strip());
+
+    // Run again: the databases have tables now, and a restore never overwrites data.
+    PostgresServer.Result again = run(copy, restoreContainer, target, Map.of());
+    assertThat(again.exitCode()).isNotZero();
+    assertThat(again.output()).contains("database inventory already has 1 tables; a restore does not overwrite data");
+    assertThat(target.query("shop", orders)).isEqualTo(source.query("shop", orders));
+  }
+
+  @Test
+  void aWrongCredentialFailsWithAClearMessageAndUploadsNothing() {
+    PostgresWorld world = new PostgresWorld("billing", backupSpec(3));
+    ObjectNode container = cronJobPod(world);
+    PostgresServer.Result refused = run(world, container, source, Map.of("AWS_ACCESS_KEY_ID", "NOT-A-KEY"));
+    assertThat(refused.exitCode()).isNotZero();
+    assertThat(refused.output()).contains("cannot list s3://pg-backups/shop/billing/ (check the bucket, the endpoint"
+        + " and the credentials Secret)", "InvalidAccessKeyId").doesNotContain("dumped", S3Server.SECRET_ACCESS_KEY + "\n");
+    assertThat(s3.keys(BUCKET, "shop/billing/")).isEmpty();
+
+    // A restore from a cluster without a complete backup says so, and restores nothing.
+    PostgresWorld copy = restoringCluster("billing-copy", "billing");
+    PostgresServer.Result nothing = run(copy, restoreContainer(copy), source, Map.of());
+    assertThat(nothing.exitCode()).isNotZero();
+    assertThat(nothing.output()).contains("no complete logical backup under s3://pg-backups/shop/billing/logical/");
+  }
+
+  /** A new cluster restoring the source's logical backups, synced until its primary is ready. */
+  private static PostgresWorld restoringCluster(String name, String source) {
+    ObjectNode spec = Json.object();
+    spec.putObject("bootstrap").putObject("logical").put("cluster", source)
+        .putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT).putObject("credentials")
+        .put("secretName", "s3-creds");
+    PostgresWorld world = new PostgresWorld(name, spec);
+    world.sync();
+    assertThat(world.children).as("no restore before the primary is ready").doesNotContainKey("Job/" + Names.logicalRestoreJob(name));
+    world.runAllReady();
+    world.sync();
+    return world;
+  }
+
+  private static ObjectNode restoreContainer(PostgresWorld world) {
+    ObjectNode job = world.children.get("Job/" + Names.logicalRestoreJob(world.name));
+    assertThat(job).as("the restore Job, once the primary is ready").isNotNull();
+    return (ObjectNode) job.at("/spec/template/spec/containers/0");
+  }
+
+  /**
+   * Runs the container's command with its environment: literal values as they are, secretKeyRef values from the
+   * world's Secrets or the user's S3 Secret; the connection and the endpoint go to the local servers.
+   */
+  private static PostgresServer.Result run(PostgresWorld world, ObjectNode container, PostgresServer server,
+      Map<String, String> overrides) {
+    Map<String, String> env = new HashMap<>();
+    for (JsonNode variable : container.path("env")) {
+      JsonNode ref = variable.path("valueFrom").path("secretKeyRef");
+      String value;
+      if (ref.isMissingNode()) {
+        value = variable.path("value").asText();
+      } else if (ref.path("name").asText().equals("s3-creds")) {
+        value = USER_SECRET.get(ref.path("key").asText());
+      } else {
+        value = Secrets.value(world.children.get("Secret/" + ref.path("name").asText()), ref.path("key").asText())
+            .orElseThrow(() -> new AssertionError("no " + ref));
+      }
+      env.put(variable.path("name").asText(), value);
+    }
+    assertThat(env.get("PGHOST")).isEqualTo(Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE));
+    assertThat(env.get("S3_ENDPOINT")).isEqualTo(RENDERED_ENDPOINT);
+    env.put("PGHOST", "127.0.0.1");
+    env.put("PGPORT", String.valueOf(server.port()));
+    env.put("PGPASSWORD", server.superuserPassword());
+    env.put("S3_ENDPOINT", s3.endpoint());
+    env.put("PATH", server.bin() + ":" + s3.awsDirectory() + ":" + System.getenv("PATH"));
+    env.putAll(overrides);
+    List<String> command = new ArrayList<>();
+    container.path("command").forEach(arg -> command.add(arg.asText()));
+    return PostgresServer.exec(command, env, Duration.ofMinutes(3));
+  }
+
+  private static void awaitNextSecond() {
+    long second = Instant.now().getEpochSecond();
+    while (Instant.now().getEpochSecond() == second) {
+      Thread.onSpinWait();
+    }
+  }
+}
