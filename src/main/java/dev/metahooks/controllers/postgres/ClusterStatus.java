@@ -62,7 +62,7 @@ final class ClusterStatus {
     if (!endpoints.isEmpty()) {
       status.set("endpoints", endpoints);
     }
-    status.set("conditions", Conditions.render(conditions(in, phase), in.parent(), now));
+    status.set("conditions", Conditions.render(conditions(in, phase, now), in.parent(), now));
     JsonNode generation = in.parent().path("metadata").path("generation");
     if (generation.isIntegralNumber()) {
       status.set("observedGeneration", generation);
@@ -229,7 +229,7 @@ final class ClusterStatus {
 
   // --- conditions ---
 
-  private static List<Conditions.Condition> conditions(Input in, Phase phase) {
+  private static List<Conditions.Condition> conditions(Input in, Phase phase, Instant now) {
     List<Conditions.Condition> conditions = new ArrayList<>();
     conditions.add(ready(in));
     conditions.add(progressing(in, phase));
@@ -237,6 +237,7 @@ final class ClusterStatus {
     conditions.add(usersReady(in));
     conditions.add(specValid(in));
     conditions.add(deletionBlocked(in));
+    in.spec().tls().ifPresent(tls -> conditions.add(Tls.condition(Tls.check(in.spec().tls(), in.observed(), now))));
     return conditions;
   }
 

@@ -28,6 +28,7 @@ final class ObservedCluster {
       new ChildType("v1", "Service"),
       new ChildType("apps/v1", "StatefulSet"),
       new ChildType("policy/v1", "PodDisruptionBudget"),
+      new ChildType("networking.k8s.io/v1", "NetworkPolicy"),
       new ChildType("batch/v1", "Job"));
 
   private final String name;
@@ -35,14 +36,16 @@ final class ObservedCluster {
   private final List<ObjectNode> children;
   private final List<ObjectNode> pods;
   private final List<String> patroniConfigMaps;
+  private final List<ObjectNode> relatedSecrets;
 
   private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
-      List<String> patroniConfigMaps) {
+      List<String> patroniConfigMaps, List<ObjectNode> relatedSecrets) {
     this.name = name;
     this.namespace = namespace;
     this.children = children;
     this.pods = pods;
     this.patroniConfigMaps = patroniConfigMaps;
+    this.relatedSecrets = relatedSecrets;
   }
 
   /**
@@ -73,7 +76,9 @@ final class ObservedCluster {
         .filter(scopeConfigMaps::contains)
         .sorted()
         .toList();
-    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps);
+    List<ObjectNode> secrets = request.related().entries("v1", "Secret").stream()
+        .filter(entry -> entry.namespace().equals(namespace)).map(ObjectMap.Entry::object).toList();
+    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, secrets);
   }
 
   private static ObjectNode checkedType(ChildType type, ObjectMap.Entry entry) {
@@ -124,6 +129,11 @@ final class ObservedCluster {
 
   Optional<ObjectNode> secret(String secretName) {
     return child("v1", "Secret", secretName);
+  }
+
+  /** A Secret related through the customize hook (the TLS Secret), not a child. */
+  Optional<ObjectNode> relatedSecret(String secretName) {
+    return relatedSecrets.stream().filter(s -> secretName.equals(nameOf(s))).findFirst();
   }
 
   Optional<ObjectNode> service(String serviceName) {

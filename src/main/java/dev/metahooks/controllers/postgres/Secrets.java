@@ -104,12 +104,27 @@ final class Secrets {
     put(data, "host", host);
     put(data, "port", port);
     put(data, "dbname", dbname);
-    // Spilo refuses connections without TLS; its certificate is self-signed, hence "require" (no verification).
-    put(data, "uri", "postgresql://" + user.name() + ":" + password + "@" + host + ":" + port + "/" + dbname
-        + "?sslmode=require");
-    put(data, "jdbc-uri", "jdbc:postgresql://" + host + ":" + port + "/" + dbname + "?user=" + user.name()
-        + "&password=" + password + "&sslmode=require");
+    connection(data, Optional.empty());
     return secret;
+  }
+
+  /**
+   * The URIs of a user's Secret, from its other keys. Spilo refuses connections without TLS; with its self-signed
+   * certificate that is "require" (no verification); with the user's certificate ({@link Tls}) "verify-full"
+   * against the CA, which the Secret carries as {@code ca.crt} for clients to mount at {@link Tls#CLIENT_CA_PATH}.
+   */
+  static void connection(ObjectNode data, Optional<String> ca) {
+    String user = dataValue(data, "username");
+    String password = dataValue(data, "password");
+    String address = dataValue(data, "host") + ":" + dataValue(data, "port") + "/" + dataValue(data, "dbname");
+    String ssl = ca.isPresent() ? "sslmode=verify-full&sslrootcert=" + Tls.CLIENT_CA_PATH : "sslmode=require";
+    put(data, "uri", "postgresql://" + user + ":" + password + "@" + address + "?" + ssl);
+    put(data, "jdbc-uri", "jdbc:postgresql://" + address + "?user=" + user + "&password=" + password + "&" + ssl);
+    ca.ifPresentOrElse(pem -> put(data, Tls.CA, pem), () -> data.remove(Tls.CA));
+  }
+
+  private static String dataValue(ObjectNode data, String key) {
+    return value(Json.object().set("data", data), key).orElse("");
   }
 
   private static ObjectNode secret(String cluster, String name) {
