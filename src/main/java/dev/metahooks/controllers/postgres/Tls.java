@@ -172,7 +172,7 @@ final class Tls {
    * A Job that calls Patroni's REST API, over https: its {@code PATRONI_URL} switched to https and curl trusting
    * the Secret's {@code ca.crt} ({@code CURL_CA_BUNDLE}), mounted alone; the script stays as it is.
    */
-  static void httpsJob(ObjectNode job, String secretName) {
+  static ObjectNode httpsJob(ObjectNode job, String secretName) {
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     ObjectNode secret = pod.withArray("volumes").addObject().put("name", VOLUME).putObject("secret")
         .put("secretName", secretName);
@@ -185,6 +185,7 @@ final class Tls {
       }
     }
     value(container.withArray("env"), "CURL_CA_BUNDLE", MOUNT + "/" + CA);
+    return job;
   }
 
   /** The parameters Job, over https when the rendered pods serve Patroni's REST API so. */
