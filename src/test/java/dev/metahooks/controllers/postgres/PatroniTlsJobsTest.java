@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -128,13 +127,7 @@ class PatroniTlsJobsTest {
     assertThat(pod.at("/volumes/0/secret/secretName").asText()).isEqualTo(TlsTest.SECRET);
     assertThat(pod.at("/volumes/0/secret/items/0/key").asText()).isEqualTo(Tls.CA);
     JsonNode container = pod.at("/containers/0");
-    Map<String, String> env = new HashMap<>();
-    for (JsonNode variable : container.path("env")) {
-      JsonNode ref = variable.path("valueFrom").path("secretKeyRef");
-      env.put(variable.path("name").asText(), ref.isMissingNode() ? variable.path("value").asText().replace("$$", "$")
-          : Secrets.value(world.children.get("Secret/" + ref.path("name").asText()), ref.path("key").asText())
-              .orElseThrow(() -> new AssertionError("no " + ref)));
-    }
+    Map<String, String> env = PatroniJobsTest.environment(container, world);
     assertThat(env.get("PATRONI_URL")).startsWith("https://").endsWith("orders-hl.shop.svc:8008");
     assertThat(env.get("CURL_CA_BUNDLE")).isEqualTo(Tls.MOUNT + "/" + Tls.CA);
     env.put("CURL_CA_BUNDLE", certs.dir().resolve("ca.crt").toString());

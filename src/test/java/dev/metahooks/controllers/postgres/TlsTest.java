@@ -63,6 +63,17 @@ class TlsTest {
     return world;
   }
 
+  /** {@link #running()} with a valid TLS Secret, rolled out. */
+  private static PostgresWorld runningWithTls() {
+    PostgresWorld world = running();
+    world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
+    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    return world;
+  }
+
   static Map<String, String> uids(PostgresWorld world) {
     Map<String, String> uids = new TreeMap<>();
     world.children.forEach((key, child) -> {
@@ -165,12 +176,7 @@ class TlsTest {
 
   @Test
   void aSecretThatGoesBadLeavesThePodsAsTheyAre() {
-    PostgresWorld world = running();
-    world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
-    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
-    world.sync();
-    world.runAllReady();
-    world.sync();
+    PostgresWorld world = runningWithTls();
     JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
     String uri = decoded(world.children.get("Secret/orders.shop"), "uri");
 
@@ -233,12 +239,7 @@ class TlsTest {
 
   @Test
   void turningTlsOffGoesBackToRequireInPlace() {
-    PostgresWorld world = running();
-    world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
-    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
-    world.sync();
-    world.runAllReady();
-    world.sync();
+    PostgresWorld world = runningWithTls();
     Map<String, String> before = uids(world);
 
     world.edit(spec -> spec.remove("tls"));
