@@ -130,20 +130,18 @@ public final class PostgresClusterController {
     String cluster = observed.name();
     List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace));
     Tls.State tls = Tls.check(spec.tls(), observed, sources.now());
-    boolean tlsInPods = Tls.inPods(spec.tls(), tls, observed);
+    Optional<Tls.Rendering> podTls = Tls.rendering(spec.tls(), tls, observed);
     List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, sources);
     Tls.userSecrets(cluster, spec, tls, secrets);
     children.addAll(secrets);
     children.addAll(Services.build(cluster, spec));
     ObjectNode sts = StatefulSets.build(cluster, spec);
-    if (tlsInPods) {
-      Tls.apply(sts, cluster, namespace, spec.tls().orElseThrow());
-    }
+    podTls.ifPresent(rendering -> Tls.apply(sts, cluster, namespace, rendering));
     children.add(sts);
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     NetworkPolicies.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, secrets).ifPresent(children::add);
-    ParameterJobs.build(cluster, namespace, spec, observed).map(job -> Tls.forMembers(job, spec, tlsInPods))
+    ParameterJobs.build(cluster, namespace, spec, observed).map(job -> Tls.forMembers(job, podTls))
         .ifPresent(children::add);
     return children;
   }

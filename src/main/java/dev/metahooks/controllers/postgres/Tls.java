@@ -33,6 +33,7 @@ final class Tls {
   static final String CA = "ca.crt";
   static final String SECRET_TYPE = "kubernetes.io/tls";
   static final String CONDITION = "TLSReady";
+  static final String SSL_RESTAPI_CA_FILE = "SSL_RESTAPI_CA_FILE";
   /** Where clients find the CA: the user Secret's {@code ca.crt}, mounted at this path (docs/postgrescluster.md). */
   static final String CLIENT_CA_PATH = "/etc/postgresql-tls/ca.crt";
   /** Owner read-write, group read: PostgreSQL accepts a key owned by root with group access (fsGroup 103). */
@@ -115,11 +116,38 @@ final class Tls {
   }
 
   /**
-   * Whether the pods run with the Secret: it is valid, or the observed StatefulSet already mounts it (a Secret
-   * gone bad is no reason to restart pods that have a working copy).
+   * How the pods are rendered: the Secret they mount, whether Patroni trusts its CA when it calls the other
+   * members, and whether it serves its REST API over https.
    */
-  static boolean inPods(Optional<Spec> spec, State state, ObservedCluster observed) {
-    return spec.isPresent() && (state.check() == Check.VALID || mountedSecret(observed).equals(spec.map(Spec::secretName)));
+  record Rendering(String secretName, boolean restApiTrust, boolean restApiServing) {}
+
+  /**
+   * The pods' TLS: the spec's Secret when it is valid; while it is missing or invalid, the Secret the observed
+   * StatefulSet already mounts, if any (a Secret gone bad is no reason to restart pods that have a working copy).
+   * Patroni's REST API turns to https only once every pod trusts the CA: an old leader that does not would find
+   * no healthy https candidate and refuse the rollout's switchover, so the first rollout only adds the CA.
+   */
+  static Optional<Rendering> rendering(Optional<Spec> spec, State state, ObservedCluster observed) {
+    if (spec.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<String> secret = state.check() == Check.VALID ? Optional.of(spec.get().secretName()) : mountedSecret(observed);
+    boolean restApi = spec.get().restApi();
+    return secret.map(name -> new Rendering(name, restApi,
+        restApi && observed.livePods().stream().allMatch(Tls::trustsRestApiCa)));
+  }
+
+  /** An observed database pod whose Patroni has the CA to verify https members (it was rendered so). */
+  static boolean trustsRestApiCa(JsonNode pod) {
+    return env(pod).contains(SSL_RESTAPI_CA_FILE);
+  }
+
+  private static List<String> env(JsonNode pod) {
+    List<String> names = new java.util.ArrayList<>();
+    for (JsonNode container : pod.at("/spec/containers")) {
+      container.path("env").forEach(variable -> names.add(variable.path("name").asText()));
+    }
+    return names;
   }
 
   /** The Secret the observed StatefulSet mounts as its TLS volume. */
@@ -135,7 +163,7 @@ final class Tls {
   }
 
   /** Mounts the Secret into the rendered StatefulSet's pods and points Spilo at it. */
-  static void apply(ObjectNode sts, String cluster, String namespace, Spec spec) {
+  static void apply(ObjectNode sts, String cluster, String namespace, Rendering spec) {
     ObjectNode pod = (ObjectNode) sts.at("/spec/template/spec");
     pod.withArray("volumes").addObject().put("name", VOLUME).putObject("secret")
         .put("secretName", spec.secretName()).put("defaultMode", KEY_MODE);
@@ -146,11 +174,14 @@ final class Tls {
     value(env, "SSL_PRIVATE_KEY_FILE", MOUNT + "/" + KEY);
     // Spilo's cron job compares the files' hashes every five minutes and reloads PostgreSQL when they change.
     value(env, "SSL_TEST_RELOAD", "true");
-    if (spec.restApi()) {
+    if (spec.restApiTrust()) {
+      // Patroni verifies the other members' REST API with restapi.cafile (also while it serves http itself).
+      value(env, SSL_RESTAPI_CA_FILE, MOUNT + "/" + CA);
+    }
+    if (spec.restApiServing()) {
       value(env, "SSL_RESTAPI_CERTIFICATE_FILE", MOUNT + "/" + CERT);
       value(env, "SSL_RESTAPI_PRIVATE_KEY_FILE", MOUNT + "/" + KEY);
-      // Patroni verifies the other members' REST API with restapi.cafile, and their names: so a DNS name.
-      value(env, "SSL_RESTAPI_CA_FILE", MOUNT + "/" + CA);
+      // ... and their names: so each member's connect address is its DNS name, which the certificate covers.
       env.addObject().put("name", "POD_NAME").putObject("valueFrom").putObject("fieldRef")
           .put("apiVersion", "v1").put("fieldPath", "metadata.name");
       value(env, "RESTAPI_CONNECT_ADDRESS", "$(POD_NAME)." + Names.serviceHost(Names.headlessService(cluster), namespace)
@@ -189,10 +220,8 @@ final class Tls {
   }
 
   /** The parameters Job, over https when the rendered pods serve Patroni's REST API so. */
-  static ObjectNode forMembers(ObjectNode job, ClusterSpec spec, boolean inPods) {
-    if (inPods && spec.tls().map(Spec::restApi).orElse(false)) {
-      httpsJob(job, spec.tls().get().secretName());
-    }
+  static ObjectNode forMembers(ObjectNode job, Optional<Rendering> pods) {
+    pods.filter(Rendering::restApiServing).ifPresent(rendering -> httpsJob(job, rendering.secretName()));
     return job;
   }
 
@@ -215,13 +244,7 @@ final class Tls {
 
   /** The TLS Secret of an observed database pod that serves Patroni's REST API over https. */
   static Optional<String> httpsSecret(JsonNode pod) {
-    boolean https = false;
-    for (JsonNode container : pod.at("/spec/containers")) {
-      for (JsonNode env : container.path("env")) {
-        https |= "SSL_RESTAPI_CERTIFICATE_FILE".equals(env.path("name").asText());
-      }
-    }
-    if (https) {
+    if (env(pod).contains("SSL_RESTAPI_CERTIFICATE_FILE")) {
       for (JsonNode volume : pod.at("/spec/volumes")) {
         if (VOLUME.equals(volume.path("name").asText()) && volume.at("/secret/secretName").isTextual()) {
           return Optional.of(volume.at("/secret/secretName").asText());

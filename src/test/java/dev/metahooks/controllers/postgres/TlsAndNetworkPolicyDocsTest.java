@@ -53,7 +53,7 @@ class TlsAndNetworkPolicyDocsTest {
     assertThat(examples).hasSize(1);
     ClusterSpec spec = valid(examples.get(0));
     ObjectNode sts = StatefulSets.build("orders", spec);
-    Tls.apply(sts, "orders", "shop", spec.tls().orElseThrow());
+    Tls.apply(sts, "orders", "shop", new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true));
     List<String> base = StatefulSetsTest.envNames(StatefulSets.build("orders", spec));
     for (String name : StatefulSetsTest.envNames(sts)) {
       if (!base.contains(name)) {

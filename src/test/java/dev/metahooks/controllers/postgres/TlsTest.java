@@ -261,6 +261,22 @@ class TlsTest {
       spec.putObject("postgresql").putObject("parameters").put("work_mem", "8MB");
     });
     world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
+    // First the pods learn to trust the CA while still serving http: an old leader that cannot verify https
+    // members would refuse the rollout's switchover to one of them.
+    JsonNode trust = world.sync();
+    JsonNode trustingPod = world.statefulSet().at("/spec/template/spec").deepCopy();
+    assertThat(env(postgres(trust))).containsEntry("SSL_RESTAPI_CA_FILE", "/tls/ca.crt")
+        .doesNotContainKeys("SSL_RESTAPI_CERTIFICATE_FILE", "RESTAPI_CONNECT_ADDRESS");
+    assertThat(postgres(trust).at("/readinessProbe/httpGet").has("scheme")).isFalse();
+    assertThat(env(jobs(trust, ParameterJobs.COMPONENT).get(0).at("/spec/template/spec/containers/0")))
+        .containsEntry("PATRONI_URL", "http://orders-hl.shop.svc:8008");
+    // Once every pod runs that template, the REST API turns to https (a second rollout).
+    world.runAllReady();
+    world.pods.get("orders-0").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    world.pods.get("orders-1").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    assertThat(env(postgres(world.call(false)))).as("one pod still without the CA")
+        .doesNotContainKey("SSL_RESTAPI_CERTIFICATE_FILE");
+    world.pods.get("orders-2").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
     JsonNode answer = world.sync();
     Map<String, String> env = env(postgres(answer));
     assertThat(env).containsEntry("SSL_RESTAPI_CERTIFICATE_FILE", "/tls/tls.crt")
@@ -280,14 +296,17 @@ class TlsTest {
         + "{\"secretName\":\"orders-tls\",\"items\":[{\"key\":\"ca.crt\",\"path\":\"ca.crt\"}]}}]");
     assertThat(container.at("/command/2").asText()).isEqualTo(ParameterJobs.script());
 
-    // The rollout reaches the leader, which still runs the old template: its switchover Job speaks http.
+    // The rollout reaches the leader, which still runs the trusting http template: its switchover Job speaks http.
     StatefulSets.partition(world.statefulSet(), 3);
     world.runPods(Set.of(), 2, true);
+    world.pods.get("orders-0").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    world.pods.get("orders-1").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    world.pods.get("orders-2").set("spec", trustingPod.deepCopy());
     ObjectNode plain = jobs(world.sync(), Switchovers.COMPONENT).get(0);
     assertThat(env(plain.at("/spec/template/spec/containers/0"))).containsEntry("PATRONI_URL",
         "http://orders-2.orders-hl.shop.svc:8008").doesNotContainKey("CURL_CA_BUNDLE");
 
-    // A leader that serves https (its pod runs the TLS template) is called over https.
+    // A leader that serves https (its pod runs the https template) is called over https.
     ObjectNode leader = world.pods.get("orders-2");
     leader.set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
     world.children.keySet().removeIf(key -> key.startsWith("Job/orders-switchover-"));
