@@ -29,7 +29,15 @@ import org.junit.jupiter.api.Assumptions;
  * then they fail.
  */
 public final class PatroniCluster implements AutoCloseable {
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  /**
+   * The REST API over TLS, as Spilo configures it from SSL_RESTAPI_CERTIFICATE_FILE, _PRIVATE_KEY_FILE and
+   * _CA_FILE: {@code restapi.certfile}, {@code keyfile} and {@code cafile} (which Patroni also trusts when it calls
+   * the other members). The certificate must name 127.0.0.1, the members' connect address here.
+   */
+  public record RestTls(Path certfile, Path keyfile, Path cafile) {}
+
+  private final HttpClient http;
+  private final Optional<RestTls> tls;
 
   private final Path dir;
   private final List<Process> processes = new ArrayList<>();
@@ -39,11 +47,13 @@ public final class PatroniCluster implements AutoCloseable {
   private final Optional<String> user;
   private final Path bin;
 
-  private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin) {
+  private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin, Optional<RestTls> tls) {
     this.dir = dir;
     this.scope = scope;
     this.user = user;
     this.bin = bin;
+    this.tls = tls;
+    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   }
 
   /**
@@ -54,6 +64,12 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
       Map<String, String> parameters) {
+    return start(scope, members, restUser, restPassword, parameters, Optional.empty());
+  }
+
+  /** As {@link #start(String, int, String, String, Map)}, with the REST API over TLS when {@code tls} is given. */
+  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
+      Map<String, String> parameters, Optional<RestTls> tls) {
     Optional<Path> bin = PostgresServer.binaries();
     Optional<String> missing = List.of("patroni", "etcd").stream().filter(tool -> !onPath(tool)).findFirst();
     if (bin.isEmpty() || missing.isPresent()) {
@@ -67,7 +83,11 @@ public final class PatroniCluster implements AutoCloseable {
     try {
       Optional<String> user = PostgresServer.isRoot() ? Optional.of(PostgresServer.unprivilegedUser()) : Optional.empty();
       Path dir = PostgresServer.workDirectory(user, "patroni", "cluster-");
-      PatroniCluster cluster = new PatroniCluster(dir, scope, user, bin.get());
+      // The certificate's files go where the members' user can read them (the work directory is chowned below).
+      Optional<RestTls> copied = tls.isEmpty() ? Optional.empty() : Optional.of(new RestTls(
+          Files.copy(tls.get().certfile(), dir.resolve("restapi.crt")), Files.copy(tls.get().keyfile(),
+          dir.resolve("restapi.key")), Files.copy(tls.get().cafile(), dir.resolve("restapi-ca.crt"))));
+      PatroniCluster cluster = new PatroniCluster(dir, scope, user, bin.get(), copied);
       try {
         int etcdPort = PostgresServer.freePort();
         int peerPort = PostgresServer.freePort();
@@ -119,6 +139,8 @@ public final class PatroniCluster implements AutoCloseable {
     ObjectNode restapi = config.putObject("restapi")
         .put("listen", "127.0.0.1:" + restPort).put("connect_address", "127.0.0.1:" + restPort);
     restapi.putObject("authentication").put("username", restUser).put("password", restPassword);
+    tls.ifPresent(t -> restapi.put("certfile", t.certfile().toString()).put("keyfile", t.keyfile().toString())
+        .put("cafile", t.cafile().toString()));
     config.putObject("etcd3").put("hosts", "127.0.0.1:" + etcdPort);
     ObjectNode dcs = config.putObject("bootstrap").putObject("dcs")
         .put("ttl", 20).put("loop_wait", 1).put("retry_timeout", 5).put("maximum_lag_on_failover", 1048576);
@@ -159,7 +181,12 @@ public final class PatroniCluster implements AutoCloseable {
 
   /** The REST API base URL of member {@code index}. */
   public String restUrl(int index) {
-    return "http://127.0.0.1:" + restPorts.get(index);
+    return (tls.isPresent() ? "https" : "http") + "://127.0.0.1:" + restPorts.get(index);
+  }
+
+  /** The REST API port of member {@code index}. */
+  public int restPort(int index) {
+    return restPorts.get(index);
   }
 
   public int size() {
@@ -168,18 +195,43 @@ public final class PatroniCluster implements AutoCloseable {
 
   /** GET on a member's REST API: status code and body. */
   public Response get(int index, String path) {
+    if (tls.isPresent()) {
+      return curl("GET", restUrl(index) + path, null);
+    }
     return send(HttpRequest.newBuilder(URI.create(restUrl(index) + path)).GET());
   }
 
   /** A request without credentials, as anyone on the network could send it. */
   public Response unauthenticated(int index, String method, String path, String body) {
+    if (tls.isPresent()) {
+      return curl(method, restUrl(index) + path, body);
+    }
     return send(HttpRequest.newBuilder(URI.create(restUrl(index) + path)).header("Content-Type", "application/json")
         .method(method, HttpRequest.BodyPublishers.ofString(body)));
   }
 
-  private static Response send(HttpRequest.Builder request) {
+  /**
+   * Over TLS the harness asks curl, trusting the CA: the JDK's HttpClient waited forever (past its request timeout)
+   * for Patroni's TLS answers on this machine.
+   */
+  private Response curl(String method, String url, String body) {
+    List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "30", "--cacert",
+        tls.orElseThrow().cafile().toString(), "-X", method, "-w", "\n%{http_code}"));
+    if (body != null) {
+      command.addAll(List.of("-H", "Content-Type: application/json", "-d", body));
+    }
+    command.add(url);
+    PostgresServer.Result result = PostgresServer.exec(command, Map.of(), Duration.ofSeconds(60));
+    String output = result.output();
+    int newline = output.lastIndexOf('\n');
+    String code = output.substring(newline + 1).strip();
+    return new Response(result.exitCode() == 0 && code.matches("[0-9]{3}") ? Integer.parseInt(code) : 0,
+        newline < 0 ? output : output.substring(0, newline));
+  }
+
+  private Response send(HttpRequest.Builder request) {
     try {
-      HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(30)).build(),
+      HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
           HttpResponse.BodyHandlers.ofString());
       return new Response(response.statusCode(), response.body());
     } catch (IOException e) {

@@ -234,6 +234,41 @@ public final class PostgresServer {
     }
   }
 
+  /**
+   * Serves another certificate and key: they replace the server's files and PostgreSQL reloads its configuration
+   * (SIGHUP), as Spilo's test_reload_ssl.sh does when a mounted certificate changes; the server does not restart.
+   * New connections get the new certificate once the reload is processed (poll for it).
+   */
+  public synchronized void serveCertificate(Path certificate, Path key) {
+    Path data = dir.resolve("data");
+    Optional<String> user = isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty();
+    try {
+      Files.copy(certificate, data.resolve("server.crt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(key, data.resolve("server.key"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    run(List.of("chmod", "600", data.resolve("server.key").toString()), Map.of(), Duration.ofSeconds(10));
+    user.ifPresent(u -> run(List.of("chown", u + ":", data.resolve("server.key").toString(),
+        data.resolve("server.crt").toString()), Map.of(), Duration.ofSeconds(10)));
+    query("SELECT pg_reload_conf()");
+  }
+
+  /** The certificate and key the server was started with (copies, to serve again with {@link #serveCertificate}). */
+  public List<Path> currentCertificate(Path into) {
+    try {
+      Path data = dir.resolve("data");
+      Files.createDirectories(into);
+      Path crt = Files.copy(data.resolve("server.crt"), into.resolve("original.crt"),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Path key = Files.copy(data.resolve("server.key"), into.resolve("original.key"),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      return List.of(crt, key);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public int port() {
     return port;
   }

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The day-1 spec of a PostgresCluster, with every default applied as the CRD applies it. {@link SpecReader}
@@ -26,7 +27,10 @@ public record ClusterSpec(
     boolean deletionProtection,
     Monitoring monitoring,
     Pooler pooler,
-    BackupSpec backups) {
+    BackupSpec backups,
+
+    NetworkPolicies.Spec networkPolicy,
+    Optional<Tls.Spec> tls) {
 
   /** The Spilo image of the built-in catalog: PostgreSQL 13 to 17 with Patroni (zalando/spilo release 4.0-p3). */
   public static final String DEFAULT_IMAGE = "ghcr.io/zalando/spilo-17:4.0-p3";

@@ -64,7 +64,7 @@ final class ClusterStatus {
     if (!endpoints.isEmpty()) {
       status.set("endpoints", endpoints);
     }
-    List<Conditions.Condition> conditions = conditions(in, phase);
+    List<Conditions.Condition> conditions = conditions(in, phase, now);
     if (in.problems().isEmpty()) {
       BackupStatus.render(in.spec(), observed).ifPresent(backup -> status.set("backup", backup));
       BackupStatus.healthy(in.spec(), observed, now).ifPresent(conditions::add);
@@ -236,7 +236,7 @@ final class ClusterStatus {
 
   // --- conditions ---
 
-  private static List<Conditions.Condition> conditions(Input in, Phase phase) {
+  private static List<Conditions.Condition> conditions(Input in, Phase phase, Instant now) {
     List<Conditions.Condition> conditions = new ArrayList<>();
     conditions.add(ready(in));
     conditions.add(progressing(in, phase));
@@ -248,6 +248,7 @@ final class ClusterStatus {
       Exporters.condition(in.spec(), in.observed()).ifPresent(conditions::add);
       Poolers.condition(in.spec(), in.observed()).ifPresent(conditions::add);
     }
+    in.spec().tls().ifPresent(tls -> conditions.add(Tls.condition(Tls.check(in.spec().tls(), in.observed(), now))));
     return conditions;
   }
 

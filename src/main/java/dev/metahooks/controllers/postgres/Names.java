@@ -62,6 +62,10 @@ final class Names {
     return cluster + "-patroni";
   }
 
+  static String networkPolicy(String cluster) {
+    return cluster;
+  }
+
   static String disruptionBudget(String cluster) {
     return cluster;
   }

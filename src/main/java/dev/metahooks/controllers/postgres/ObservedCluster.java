@@ -28,6 +28,7 @@ final class ObservedCluster {
       new ChildType("v1", "Service"),
       new ChildType("apps/v1", "StatefulSet"),
       new ChildType("policy/v1", "PodDisruptionBudget"),
+      new ChildType("networking.k8s.io/v1", "NetworkPolicy"),
       new ChildType("batch/v1", "Job"),
       new ChildType("v1", "ConfigMap"),
       new ChildType("apps/v1", "Deployment"),
@@ -59,15 +60,17 @@ final class ObservedCluster {
   private final List<ObjectNode> pods;
   private final List<String> patroniConfigMaps;
   private final boolean podMonitorsDeclared;
+  private final List<ObjectNode> relatedSecrets;
 
   private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
-      List<String> patroniConfigMaps, boolean podMonitorsDeclared) {
+      List<String> patroniConfigMaps, boolean podMonitorsDeclared, List<ObjectNode> relatedSecrets) {
     this.name = name;
     this.namespace = namespace;
     this.children = children;
     this.pods = pods;
     this.patroniConfigMaps = patroniConfigMaps;
     this.podMonitorsDeclared = podMonitorsDeclared;
+    this.relatedSecrets = relatedSecrets;
   }
 
   /**
@@ -103,7 +106,9 @@ final class ObservedCluster {
         .filter(scopeConfigMaps::contains)
         .sorted()
         .toList();
-    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, podMonitors);
+    List<ObjectNode> secrets = request.related().entries("v1", "Secret").stream()
+        .filter(entry -> entry.namespace().equals(namespace)).map(ObjectMap.Entry::object).toList();
+    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, podMonitors, secrets);
   }
 
   /** Whether the controller declares PodMonitors as a child type (the optional component is installed). */
@@ -159,6 +164,11 @@ final class ObservedCluster {
 
   Optional<ObjectNode> secret(String secretName) {
     return child("v1", "Secret", secretName);
+  }
+
+  /** A Secret related through the customize hook (the TLS Secret), not a child. */
+  Optional<ObjectNode> relatedSecret(String secretName) {
+    return relatedSecrets.stream().filter(s -> secretName.equals(nameOf(s))).findFirst();
   }
 
   Optional<ObjectNode> service(String serviceName) {

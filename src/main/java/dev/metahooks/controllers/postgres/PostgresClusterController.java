@@ -68,7 +68,7 @@ public final class PostgresClusterController {
       templateChanging = templateChanges(observed, sts);
       rollout = Rollout.plan(observed.name(), request.namespace(), spec, observed, templateChanging);
       rollout.partition().ifPresent(partition -> StatefulSets.partition(sts, partition));
-      rollout.switchoverJob().ifPresent(children::add);
+      rollout.switchoverJob().map(job -> Tls.forLeader(job, observed)).ifPresent(children::add);
       checkNothingLost(observed, children);
     }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, spec,
@@ -121,15 +121,20 @@ public final class PostgresClusterController {
 
   /**
    * The database pods of the cluster (status.primary and readiness), and Patroni's ConfigMaps (removed on
-   * deletion); Patroni labels both with the scope label and {@code KUBERNETES_LABELS}.
+   * deletion); Patroni labels both with the scope label and {@code KUBERNETES_LABELS}. With {@code spec.tls}, the
+   * TLS Secret.
    */
   public static CustomizeResponse customize(CustomizeRequest request) {
-    return CustomizeResponse.of(
+    List<RelatedResourceRule> rules = new ArrayList<>(List.of(
         RelatedResourceRule.of("v1", "pods").inNamespace(request.namespace()).withLabelSelector(scopeSelector(request)),
         RelatedResourceRule.of("v1", "configmaps").inNamespace(request.namespace()).withLabelSelector(scopeSelector(request)),
         // The namespace's clusters, so that two do not claim one backup prefix (PrefixClaims).
         RelatedResourceRule.of(PrefixClaims.API_VERSION, "postgresclusters").inNamespace(request.namespace())
-            .withLabelSelector(Json.object()));
+            .withLabelSelector(Json.object())));
+    // The TLS Secret, by name, so that its absence, contents and renewal are seen (and trigger a sync).
+    SpecReader.read(request.parent()).spec().tls().ifPresent(tls -> rules.add(RelatedResourceRule.of("v1", "secrets")
+        .inNamespace(request.namespace()).withNames(List.of(tls.secretName()))));
+    return new CustomizeResponse(rules);
   }
 
   private static ObjectNode scopeSelector(CustomizeRequest request) {
@@ -144,13 +149,20 @@ public final class PostgresClusterController {
   static List<ObjectNode> desired(String namespace, ClusterSpec spec, ObservedCluster observed, Sources sources) {
     String cluster = observed.name();
     List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace));
+    Tls.State tls = Tls.check(spec.tls(), observed, sources.now());
+    Optional<Tls.Rendering> podTls = Tls.rendering(spec.tls(), tls, observed);
     List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, sources);
+    Tls.userSecrets(cluster, spec, tls, secrets);
     children.addAll(secrets);
     children.addAll(Services.build(cluster, spec));
-    children.add(StatefulSets.build(cluster, spec));
+    ObjectNode sts = StatefulSets.build(cluster, spec);
+    podTls.ifPresent(rendering -> Tls.apply(sts, cluster, namespace, rendering));
+    children.add(sts);
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
+    NetworkPolicies.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, secrets).ifPresent(children::add);
-    ParameterJobs.build(cluster, namespace, spec, observed).ifPresent(children::add);
+    ParameterJobs.build(cluster, namespace, spec, observed).map(job -> Tls.forMembers(job, podTls))
+        .ifPresent(children::add);
     Exporters.service(cluster, spec).ifPresent(children::add);
     Exporters.podMonitor(cluster, spec, observed).ifPresent(children::add);
     children.addAll(Poolers.build(cluster, namespace, spec));

@@ -125,19 +125,34 @@ final class Secrets {
     put(data, "host", host);
     put(data, "port", port);
     put(data, "dbname", dbname);
-    // Spilo refuses connections without TLS; its certificate is self-signed, hence "require" (no verification).
-    put(data, "uri", "postgresql://" + user.name() + ":" + password + "@" + host + ":" + port + "/" + dbname
-        + "?sslmode=require");
-    put(data, "jdbc-uri", "jdbc:postgresql://" + host + ":" + port + "/" + dbname + "?user=" + user.name()
-        + "&password=" + password + "&sslmode=require");
-    // The pooler's Service, whether or not the pooler runs now: a Secret is written once, and the pooler may
-    // be turned on later.
+    connection(data, Optional.empty());
+    // The pooler's Service, whether or not the pooler runs now (it may be turned on later); the pooler serves its
+    // own self-signed certificate, hence "require" with or without the user's certificate.
     String poolerHost = Names.serviceHost(Names.pooler(cluster), namespace);
     put(data, "pooler-uri", "postgresql://" + user.name() + ":" + password + "@" + poolerHost + ":" + Poolers.PORT
         + "/" + dbname + "?sslmode=require");
     put(data, "pooler-jdbc-uri", "jdbc:postgresql://" + poolerHost + ":" + Poolers.PORT + "/" + dbname + "?user="
         + user.name() + "&password=" + password + "&sslmode=require&prepareThreshold=0");
     return secret;
+  }
+
+  /**
+   * The URIs of a user's Secret, from its other keys. Spilo refuses connections without TLS; with its self-signed
+   * certificate that is "require" (no verification); with the user's certificate ({@link Tls}) "verify-full"
+   * against the CA, which the Secret carries as {@code ca.crt} for clients to mount at {@link Tls#CLIENT_CA_PATH}.
+   */
+  static void connection(ObjectNode data, Optional<String> ca) {
+    String user = dataValue(data, "username");
+    String password = dataValue(data, "password");
+    String address = dataValue(data, "host") + ":" + dataValue(data, "port") + "/" + dataValue(data, "dbname");
+    String ssl = ca.isPresent() ? "sslmode=verify-full&sslrootcert=" + Tls.CLIENT_CA_PATH : "sslmode=require";
+    put(data, "uri", "postgresql://" + user + ":" + password + "@" + address + "?" + ssl);
+    put(data, "jdbc-uri", "jdbc:postgresql://" + address + "?user=" + user + "&password=" + password + "&" + ssl);
+    ca.ifPresentOrElse(pem -> put(data, Tls.CA, pem), () -> data.remove(Tls.CA));
+  }
+
+  private static String dataValue(ObjectNode data, String key) {
+    return value(Json.object().set("data", data), key).orElse("");
   }
 
   private static ObjectNode secret(String cluster, String name) {

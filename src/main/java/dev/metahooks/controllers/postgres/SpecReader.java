@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -65,6 +66,7 @@ public final class SpecReader {
   static final Pattern PARAMETER_NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)?");
   static final Pattern TOPOLOGY_KEY = Pattern.compile("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
   static final Pattern IMAGE = Pattern.compile("\\S+");
+  static final Pattern SECRET_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
 
   private final List<SpecProblem> problems = new ArrayList<>();
 
@@ -112,7 +114,9 @@ public final class SpecReader {
         bool(spec, "deletionProtection", "spec.deletionProtection", false, true),
         monitoring(object(spec.get("monitoring"), "spec.monitoring")),
         pooler(spec.get("pooler")),
-        BackupSpecReader.read(this, spec, namespace, name));
+        BackupSpecReader.read(this, spec, namespace, name),
+        networkPolicy(object(spec.get("networkPolicy"), "spec.networkPolicy")),
+        tls(spec.get("tls")));
   }
 
   private ClusterSpec.Monitoring monitoring(ObjectNode monitoring) {
@@ -314,6 +318,27 @@ public final class SpecReader {
   private ClusterSpec.Updates updates(ObjectNode updates) {
     return new ClusterSpec.Updates(
         oneOf(updates, "method", "spec.updates.method", "switchover", List.of("switchover", "restart")));
+  }
+
+  private NetworkPolicies.Spec networkPolicy(ObjectNode policy) {
+    if (policy.isEmpty()) {
+      return NetworkPolicies.Spec.OFF;
+    }
+    boolean enabled = bool(policy, "enabled", "spec.networkPolicy.enabled", false, false);
+    List<ObjectNode> clients = NetworkPolicies.clients(policy.get("clients"), "spec.networkPolicy.clients", problems);
+    JsonNode monitoring = policy.get("monitoring");
+    return new NetworkPolicies.Spec(enabled, clients, monitoring == null || monitoring.isNull() ? Optional.empty()
+        : NetworkPolicies.peer(monitoring, "spec.networkPolicy.monitoring", problems));
+  }
+
+  private Optional<Tls.Spec> tls(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return Optional.empty();
+    }
+    ObjectNode tls = object(node, "spec.tls");
+    String secretName = string(tls, "secretName", "spec.tls.secretName", null, SECRET_NAME, 253);
+    boolean restApi = bool(tls, "restApi", "spec.tls.restApi", false, false);
+    return secretName == null ? Optional.empty() : Optional.of(new Tls.Spec(secretName, restApi));
   }
 
   // --- field readers: each returns the default when the field is absent, or when it is wrong (and says so) ---

@@ -142,14 +142,7 @@ class PatroniJobsTest {
    */
   private static PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
     JsonNode container = job.at("/spec/template/spec/containers/0");
-    Map<String, String> env = new HashMap<>();
-    for (JsonNode variable : container.path("env")) {
-      JsonNode ref = variable.path("valueFrom").path("secretKeyRef");
-      // The kubelet reduces $$ to $ in env values (and expands $(NAME), which no rendered value contains).
-      env.put(variable.path("name").asText(), ref.isMissingNode() ? variable.path("value").asText().replace("$$", "$")
-          : Secrets.value(world.children.get("Secret/" + ref.path("name").asText()), ref.path("key").asText())
-              .orElseThrow(() -> new AssertionError("no " + ref)));
-    }
+    Map<String, String> env = environment(container, world);
     String leader = env.get("LEADER");
     if (leader != null) {
       assertThat(env.get("PATRONI_URL")).isEqualTo("http://" + leader + ".orders-hl.shop.svc:8008");
@@ -162,6 +155,19 @@ class PatroniJobsTest {
     List<String> command = new ArrayList<>();
     container.path("command").forEach(arg -> command.add(arg.asText()));
     return PostgresServer.exec(command, env, Duration.ofMinutes(2));
+  }
+
+  /** A container's environment as the kubelet gives it: literal values, secretKeyRef values from the world's Secrets. */
+  static Map<String, String> environment(JsonNode container, PostgresWorld world) {
+    Map<String, String> env = new HashMap<>();
+    for (JsonNode variable : container.path("env")) {
+      JsonNode ref = variable.path("valueFrom").path("secretKeyRef");
+      // The kubelet reduces $$ to $ in env values (and expands $(NAME), which no rendered value contains).
+      env.put(variable.path("name").asText(), ref.isMissingNode() ? variable.path("value").asText().replace("$$", "$")
+          : Secrets.value(world.children.get("Secret/" + ref.path("name").asText()), ref.path("key").asText())
+              .orElseThrow(() -> new AssertionError("no " + ref)));
+    }
+    return env;
   }
 
   private static String restApiPassword() {

@@ -298,6 +298,36 @@ class PostgresFixtureGenerator {
     write("finalize/12-final-backup-complete-deletion-goes-on", world, true);
   }
 
+  /** spec.networkPolicy and spec.tls on a running cluster (numbered from 60, apart from the other features). */
+  @Test
+  void tlsAndNetworkPolicyScenario() throws IOException {
+    PostgresWorld world = TlsTest.running();
+    world.hookVersion = "v2";
+    world.edit(spec -> {
+      ObjectNode policy = spec.putObject("networkPolicy").put("enabled", true);
+      policy.putArray("clients").addObject().putObject("podSelector").putObject("matchLabels").put("app", "shop");
+      policy.putObject("monitoring").putObject("namespaceSelector").putObject("matchLabels")
+          .put("kubernetes.io/metadata.name", "monitoring");
+    });
+    write("sync/60-network-policy-enabled", world, false);
+    world.sync();
+    world.edit(spec -> spec.putObject("tls").put("secretName", TlsTest.SECRET).put("restApi", true));
+    writeCustomize("customize/60-tls-secret-related-by-name", world);
+    write("sync/61-tls-secret-missing-nothing-restarts", world, false);
+    world.sync();
+    dev.metahooks.testing.TestCertificates certs = dev.metahooks.testing.TestCertificates.create();
+    certs.ca("ca");
+    certs.server("server", "ca", java.util.List.of("orders-rw.shop.svc", "orders-ro.shop.svc", "*.orders-hl.shop.svc",
+        "orders-hl.shop.svc"), 3650);
+    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
+    write("sync/62-tls-secret-added-pods-roll-uris-verify-full", world, false);
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> keys.remove("ca.crt")));
+    write("sync/63-tls-secret-invalid-pods-kept", world, false);
+  }
+
   private void invalid(PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
       throws IOException {
     PostgresWorld world = copyOf(ready);

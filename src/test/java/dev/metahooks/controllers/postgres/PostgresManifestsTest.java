@@ -59,13 +59,18 @@ class PostgresManifestsTest {
   void crdHasExactlyTheFieldsTheHooksRead() throws IOException {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
         "paused", "resources", "storage", "postgresql", "users", "availability", "services", "updates",
-        "deletionProtection", "monitoring", "pooler", "backup", "bootstrap");
+        "deletionProtection", "monitoring", "pooler", "backup", "bootstrap",
+        "networkPolicy", "tls");
     JsonNode p = specSchema().path("properties");
     assertThat(fieldNames(p.at("/monitoring/properties"))).containsExactly("enabled", "image");
     assertThat(fieldNames(p.at("/pooler/properties")))
         .containsExactly("enabled", "instances", "mode", "defaultPoolSize", "maxClientConnections", "image");
     // An absent pooler is off: a default object would turn it on.
     assertThat(p.path("pooler").has("default")).isFalse();
+    assertThat(fieldNames(p.at("/networkPolicy/properties"))).containsExactly("enabled", "clients", "monitoring");
+    assertThat(fieldNames(p.at("/networkPolicy/properties/clients/items/properties")))
+        .containsExactly("podSelector", "namespaceSelector");
+    assertThat(fieldNames(p.at("/tls/properties"))).containsExactly("secretName", "restApi");
     assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "retentionPolicy");
     assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
     assertThat(fieldNames(p.at("/postgresql/properties"))).containsExactly("parameters");
@@ -139,16 +144,18 @@ class PostgresManifestsTest {
         Map.entry("v1 serviceaccounts", "InPlace"),
         Map.entry("rbac.authorization.k8s.io/v1 roles", "InPlace"),
         Map.entry("rbac.authorization.k8s.io/v1 rolebindings", "InPlace"),
-        Map.entry("v1 secrets", "OnDelete"),
+        Map.entry("v1 secrets", "InPlace"),
         Map.entry("v1 services", "InPlace"),
         Map.entry("apps/v1 statefulsets", "InPlace"),
         Map.entry("policy/v1 poddisruptionbudgets", "InPlace"),
+        Map.entry("networking.k8s.io/v1 networkpolicies", "InPlace"),
         Map.entry("batch/v1 jobs", "OnDelete"),
         Map.entry("v1 configmaps", "InPlace"),
         Map.entry("apps/v1 deployments", "InPlace"),
         Map.entry("batch/v1 cronjobs", "InPlace"));
     List<String> declared = new ArrayList<>();
-    ObservedCluster.CHILD_TYPES.forEach(t -> declared.add(t.apiVersion() + " " + t.kind().toLowerCase() + "s"));
+    ObservedCluster.CHILD_TYPES.forEach(t -> declared.add(t.apiVersion() + " "
+        + t.kind().toLowerCase().replaceFirst("y$", "ie") + "s"));
     assertThat(declared).containsExactlyElementsOf(strategies.keySet());
     for (String hook : List.of("sync", "finalize", "customize")) {
       assertThat(cc.at("/spec/hooks/" + hook + "/webhook/url").asText())

@@ -36,7 +36,7 @@ final class PostgresWorld {
   /** Go's encoding/json sorts map keys; Metacontroller stores the last-applied configuration that way. */
   private static final ObjectMapper SORTED = JsonMapper.builder()
       .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
-  private static final Set<String> ON_DELETE = Set.of("Secret", "Job");
+  private static final Set<String> ON_DELETE = Set.of("Job");
 
   final String name;
   final String uid;
@@ -51,6 +51,8 @@ final class PostgresWorld {
   final Map<String, ObjectNode> pods = new TreeMap<>();
   /** Patroni's ConfigMaps (related objects) by name. */
   final Map<String, ObjectNode> configMaps = new TreeMap<>();
+  /** Secrets related through the customize hook (the TLS Secret), by name. */
+  final Map<String, ObjectNode> relatedSecrets = new TreeMap<>();
   /** Time and secrets for the hooks: pinned unless a test needs other passwords. */
   dev.metahooks.api.Sources sources = FixedSources.INSTANCE;
   /** Whether the controller declares PodMonitors (the optional component is installed). */
@@ -143,6 +145,11 @@ final class PostgresWorld {
     pods.values().forEach(pod -> podGroup.set(key(pod), pod.deepCopy()));
     ObjectNode configMapGroup = related.putObject("ConfigMap.v1");
     configMaps.values().forEach(configMap -> configMapGroup.set(key(configMap), configMap.deepCopy()));
+    // Metacontroller sends a related group for every rule the customize hook gave; a Secret rule only with spec.tls.
+    if (spec.has("tls")) {
+      ObjectNode secretGroup = related.putObject("Secret.v1");
+      relatedSecrets.values().forEach(secret -> secretGroup.set(key(secret), secret.deepCopy()));
+    }
     request.put("finalizing", finalizing);
     return request;
   }

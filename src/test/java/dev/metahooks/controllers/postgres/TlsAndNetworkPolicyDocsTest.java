@@ -1,0 +1,76 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The TLS and Network policy sections of docs/postgrescluster.md: their examples and variables are what renders. */
+class TlsAndNetworkPolicyDocsTest {
+  private static String section(String heading) throws IOException {
+    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    int start = docs.indexOf("\n## " + heading + "\n");
+    assertThat(start).as(heading).isNotNegative();
+    int end = docs.indexOf("\n## ", start + 4);
+    return docs.substring(start, end < 0 ? docs.length() : end);
+  }
+
+  private static List<JsonNode> clusters(String text) {
+    List<JsonNode> clusters = new ArrayList<>();
+    Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(text);
+    while (block.find()) {
+      for (JsonNode document : Manifests.parse(block.group(1))) {
+        if ("PostgresCluster".equals(document.path("kind").asText())) {
+          clusters.add(document);
+        }
+      }
+    }
+    return clusters;
+  }
+
+  private static ClusterSpec valid(JsonNode cluster) throws IOException {
+    List<String> problems = new ArrayList<>();
+    PostgresManifestsTest.declared(PostgresManifestsTest.specSchema(), cluster.get("spec"), "spec", problems);
+    assertThat(problems).isEmpty();
+    SpecReader.Result read = SpecReader.read((ObjectNode) cluster);
+    assertThat(read.problems()).isEmpty();
+    return read.spec();
+  }
+
+  @Test
+  void theTlsExampleIsValidAndEveryVariableItRendersIsInTheTable() throws IOException {
+    String tls = section("TLS");
+    List<JsonNode> examples = clusters(tls);
+    assertThat(examples).hasSize(1);
+    ClusterSpec spec = valid(examples.get(0));
+    ObjectNode sts = StatefulSets.build("orders", spec);
+    Tls.apply(sts, "orders", "shop", new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true));
+    List<String> base = StatefulSetsTest.envNames(StatefulSets.build("orders", spec));
+    for (String name : StatefulSetsTest.envNames(sts)) {
+      if (!base.contains(name)) {
+        assertThat(tls).as(name).contains("| `" + name + "` |");
+      }
+    }
+    assertThat(tls).contains(Tls.CLIENT_CA_PATH);
+  }
+
+  @Test
+  void theNetworkPolicyExampleIsValidAndRendersTheTable() throws IOException {
+    String section = section("Network policy");
+    List<JsonNode> examples = clusters(section);
+    assertThat(examples).hasSize(1);
+    ObjectNode policy = NetworkPolicies.build("orders", valid(examples.get(0))).orElseThrow();
+    for (JsonNode rule : policy.at("/spec/ingress")) {
+      assertThat(section).contains("| " + rule.at("/ports/0/port").asInt() + " (");
+    }
+  }
+}

@@ -1,0 +1,336 @@
+package dev.metahooks.controllers.postgres;
+
+import static dev.metahooks.controllers.postgres.SecretsTest.decoded;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CustomizeRequest;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.Sources;
+import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.TestCertificates;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * spec.tls on the emulated cluster: the TLS Secret missing, then added, gone bad, the TLS turned off again;
+ * what the pods, the user Secrets, the Jobs and the TLSReady condition show at each step.
+ */
+class TlsTest {
+  static final String SECRET = "orders-tls";
+  private static TestCertificates certs;
+
+  @BeforeAll
+  static void certificates() {
+    certs = TestCertificates.create();
+    certs.ca("ca");
+    certs.server("server", "ca", List.of("orders-rw.shop.svc", "*.orders-hl.shop.svc", "orders-hl.shop.svc"), 2);
+  }
+
+  /** A kubernetes.io/tls Secret as cert-manager writes it; {@code change} edits its decoded keys. */
+  static ObjectNode tlsSecret(TestCertificates certs, Consumer<Map<String, String>> change) {
+    Map<String, String> keys = new TreeMap<>(Map.of(Tls.CERT, certs.pem("server.crt"), Tls.KEY, certs.pem("server.key"),
+        Tls.CA, certs.pem("ca.crt")));
+    change.accept(keys);
+    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret").put("type", Tls.SECRET_TYPE);
+    secret.putObject("metadata").put("name", SECRET).put("namespace", PostgresWorld.NAMESPACE)
+        .put("uid", "tls-secret-uid");
+    ObjectNode data = secret.putObject("data");
+    keys.forEach((key, value) -> data.put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
+    return secret;
+  }
+
+  /** A running three-instance cluster with one user, without TLS. */
+  static PostgresWorld running() {
+    ObjectNode spec = Json.object().put("instances", 3);
+    spec.putArray("users").addObject().put("name", "shop").putArray("databases").add("shop");
+    PostgresWorld world = new PostgresWorld("orders", spec);
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    return world;
+  }
+
+  /** {@link #running()} with a valid TLS Secret, rolled out. */
+  private static PostgresWorld runningWithTls() {
+    PostgresWorld world = running();
+    world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
+    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    return world;
+  }
+
+  static Map<String, String> uids(PostgresWorld world) {
+    Map<String, String> uids = new TreeMap<>();
+    world.children.forEach((key, child) -> {
+      if (!key.startsWith("Job/") && !key.startsWith("NetworkPolicy/")) {
+        uids.put(key, child.at("/metadata/uid").asText());
+      }
+    });
+    return uids;
+  }
+
+  static JsonNode condition(JsonNode answer, String type) {
+    for (JsonNode condition : answer.at("/status/conditions")) {
+      if (type.equals(condition.path("type").asText())) {
+        return condition;
+      }
+    }
+    return Json.object();
+  }
+
+  static ObjectNode child(JsonNode answer, String kind, String name) {
+    for (JsonNode child : answer.path("children")) {
+      if (kind.equals(child.path("kind").asText()) && name.equals(child.at("/metadata/name").asText())) {
+        return (ObjectNode) child;
+      }
+    }
+    throw new AssertionError("no " + kind + " " + name);
+  }
+
+  static Map<String, String> env(JsonNode container) {
+    Map<String, String> env = new TreeMap<>();
+    container.path("env").forEach(e -> env.put(e.path("name").asText(), e.path("value").asText(null)));
+    return env;
+  }
+
+  static JsonNode postgres(JsonNode answer) {
+    return child(answer, "StatefulSet", "orders").at("/spec/template/spec/containers/0");
+  }
+
+  @Test
+  void withoutTlsNothingChangesAndThereIsNoCondition() {
+    PostgresWorld world = running();
+    JsonNode answer = world.call(false);
+    assertThat(condition(answer, Tls.CONDITION).isEmpty()).isTrue();
+    assertThat(env(postgres(answer))).doesNotContainKeys("SSL_CERTIFICATE_FILE", "SSL_RESTAPI_CERTIFICATE_FILE");
+    assertThat(decoded(child(answer, "Secret", "orders.shop"), "uri")).endsWith("?sslmode=require");
+    assertThat(PostgresClusterController.customize(CustomizeRequest.read(customize(world))).relatedResources())
+        .extracting(rule -> rule.resource()).containsExactly("pods", "configmaps", "postgresclusters");
+  }
+
+  @Test
+  void aMissingSecretIsReportedAndRestartsNothingUntilItAppears() {
+    PostgresWorld world = running();
+    Map<String, String> before = uids(world);
+    JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
+    world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
+    assertThat(PostgresClusterController.customize(CustomizeRequest.read(customize(world))).relatedResources())
+        .anySatisfy(rule -> {
+          assertThat(rule.resource()).isEqualTo("secrets");
+          assertThat(rule.names()).containsExactly(SECRET);
+        });
+
+    JsonNode missing = world.sync();
+    assertThat(condition(missing, Tls.CONDITION).path("status").asText()).isEqualTo("False");
+    assertThat(condition(missing, Tls.CONDITION).path("reason").asText()).isEqualTo("SecretMissing");
+    assertThat(condition(missing, Tls.CONDITION).path("message").asText()).contains("Secret orders-tls", "shop");
+    assertThat(world.statefulSet().at("/spec/template")).as("no pod restarts for a Secret that is not there")
+        .isEqualTo(template);
+    assertThat(decoded(world.children.get("Secret/orders.shop"), "uri")).endsWith("?sslmode=require");
+    // A resync of the same world answers the same: nothing loops.
+    assertThat(world.call(false)).isEqualTo(missing);
+
+    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
+    JsonNode added = world.sync();
+    assertThat(condition(added, Tls.CONDITION).path("status").asText()).isEqualTo("True");
+    assertThat(condition(added, Tls.CONDITION).path("reason").asText()).isEqualTo("SecretValid");
+    assertThat(condition(added, Tls.CONDITION).path("message").asText()).contains("CN=orders-rw.shop.svc");
+    JsonNode pod = child(added, "StatefulSet", "orders").at("/spec/template/spec");
+    KubeSchema.assertValid(child(added, "StatefulSet", "orders"));
+    assertThat(pod.path("volumes").toString()).contains("{\"name\":\"tls\",\"secret\":{\"secretName\":\"orders-tls\","
+        + "\"defaultMode\":416}}");
+    assertThat(postgres(added).path("volumeMounts").toString())
+        .contains("{\"name\":\"tls\",\"mountPath\":\"/tls\",\"readOnly\":true}");
+    assertThat(env(postgres(added))).containsEntry("SSL_CERTIFICATE_FILE", "/tls/tls.crt")
+        .containsEntry("SSL_PRIVATE_KEY_FILE", "/tls/tls.key").containsEntry("SSL_TEST_RELOAD", "true")
+        .doesNotContainKeys("SSL_RESTAPI_CERTIFICATE_FILE", "RESTAPI_CONNECT_ADDRESS");
+    assertThat(added.at("/status/conditions").toString()).contains("RollingUpdate");
+
+    ObjectNode user = world.children.get("Secret/orders.shop");
+    KubeSchema.assertValid(user);
+    String password = decoded(user, "password");
+    assertThat(decoded(user, "uri")).isEqualTo("postgresql://shop:" + password
+        + "@orders-rw.shop.svc:5432/shop?sslmode=verify-full&sslrootcert=/etc/postgresql-tls/ca.crt");
+    assertThat(decoded(user, "jdbc-uri")).isEqualTo("jdbc:postgresql://orders-rw.shop.svc:5432/shop?user=shop&password="
+        + password + "&sslmode=verify-full&sslrootcert=/etc/postgresql-tls/ca.crt");
+    assertThat(decoded(user, "ca.crt")).isEqualTo(certs.pem("ca.crt"));
+    assertThat(uids(world)).as("Secrets and the StatefulSet updated in place, none recreated").isEqualTo(before);
+    assertThat(world.statefulSet().at("/spec/volumeClaimTemplates")).isEqualTo(
+        child(added, "StatefulSet", "orders").at("/spec/volumeClaimTemplates"));
+  }
+
+  @Test
+  void aSecretThatGoesBadLeavesThePodsAsTheyAre() {
+    PostgresWorld world = runningWithTls();
+    JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
+    String uri = decoded(world.children.get("Secret/orders.shop"), "uri");
+
+    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> keys.remove(Tls.CA)));
+    JsonNode noCa = world.sync();
+    assertThat(condition(noCa, Tls.CONDITION).path("reason").asText()).isEqualTo("SecretInvalid");
+    assertThat(condition(noCa, Tls.CONDITION).path("message").asText()).contains("Secret orders-tls has no ca.crt");
+    assertThat(world.statefulSet().at("/spec/template")).isEqualTo(template);
+    assertThat(decoded(world.children.get("Secret/orders.shop"), "uri")).isEqualTo(uri);
+    assertThat(decoded(world.children.get("Secret/orders.shop"), "ca.crt")).isEqualTo(certs.pem("ca.crt"));
+
+    world.relatedSecrets.remove(SECRET);
+    JsonNode gone = world.sync();
+    assertThat(condition(gone, Tls.CONDITION).path("reason").asText()).isEqualTo("SecretMissing");
+    assertThat(world.statefulSet().at("/spec/template")).isEqualTo(template);
+  }
+
+  @Test
+  void invalidSecretsAreNamedWithWhatIsWrong() {
+    Map<Consumer<ObjectNode>, String> cases = new java.util.LinkedHashMap<>();
+    cases.put(secret -> secret.put("type", "Opaque"), "is of type Opaque, not kubernetes.io/tls");
+    cases.put(secret -> ((ObjectNode) secret.get("data")).remove(Tls.KEY), "has no tls.key");
+    cases.put(secret -> ((ObjectNode) secret.get("data")).put(Tls.CERT, "bm90IGEgY2VydA=="),
+        "has a tls.crt that is not a PEM certificate");
+    cases.put(secret -> ((ObjectNode) secret.get("data")).put(Tls.CA, "%%%"), "has no ca.crt");
+    cases.put(secret -> ((ObjectNode) secret.get("data")).put(Tls.KEY, "bm90IGEga2V5"),
+        "has a tls.key that is not a PEM private key");
+    cases.forEach((change, message) -> {
+      PostgresWorld world = running();
+      JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
+      world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
+      ObjectNode secret = tlsSecret(certs, keys -> {});
+      change.accept(secret);
+      world.relatedSecrets.put(SECRET, secret);
+      JsonNode answer = world.sync();
+      assertThat(condition(answer, Tls.CONDITION).path("reason").asText()).as(message).isEqualTo("SecretInvalid");
+      assertThat(condition(answer, Tls.CONDITION).path("message").asText()).contains(message);
+      assertThat(world.statefulSet().at("/spec/template")).as(message).isEqualTo(template);
+    });
+
+    // An expired certificate, by the hook's clock.
+    PostgresWorld world = running();
+    world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
+    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
+    Instant later = Instant.now().plus(Duration.ofDays(30));
+    world.sources = new Sources() {
+      @Override
+      public Instant now() {
+        return later;
+      }
+
+      @Override
+      public String secret(String purpose, int length) {
+        return FixedSources.INSTANCE.secret(purpose, length);
+      }
+    };
+    JsonNode expired = world.sync();
+    assertThat(condition(expired, Tls.CONDITION).path("message").asText()).contains("has a tls.crt that expired at");
+  }
+
+  @Test
+  void turningTlsOffGoesBackToRequireInPlace() {
+    PostgresWorld world = runningWithTls();
+    Map<String, String> before = uids(world);
+
+    world.edit(spec -> spec.remove("tls"));
+    JsonNode off = world.sync();
+    assertThat(condition(off, Tls.CONDITION).isEmpty()).isTrue();
+    assertThat(env(postgres(off))).doesNotContainKeys("SSL_CERTIFICATE_FILE", "SSL_PRIVATE_KEY_FILE");
+    assertThat(child(off, "StatefulSet", "orders").at("/spec/template/spec/volumes").toString()).doesNotContain("tls");
+    ObjectNode user = world.children.get("Secret/orders.shop");
+    assertThat(decoded(user, "uri")).endsWith("/shop?sslmode=require");
+    assertThat(user.path("data").has("ca.crt")).isFalse();
+    assertThat(uids(world)).isEqualTo(before);
+  }
+
+  @Test
+  void restApiServesTheCertificateAndTheJobsCallItOverHttps() {
+    PostgresWorld world = running();
+    world.edit(spec -> {
+      spec.putObject("tls").put("secretName", SECRET).put("restApi", true);
+      spec.putObject("postgresql").putObject("parameters").put("work_mem", "8MB");
+    });
+    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
+    // First the pods learn to trust the CA while still serving http: an old leader that cannot verify https
+    // members would refuse the rollout's switchover to one of them.
+    JsonNode trust = world.sync();
+    JsonNode trustingPod = world.statefulSet().at("/spec/template/spec").deepCopy();
+    assertThat(env(postgres(trust))).containsEntry("SSL_RESTAPI_CA_FILE", "/tls/ca.crt")
+        .doesNotContainKeys("SSL_RESTAPI_CERTIFICATE_FILE", "RESTAPI_CONNECT_ADDRESS");
+    assertThat(postgres(trust).at("/readinessProbe/httpGet").has("scheme")).isFalse();
+    assertThat(env(jobs(trust, ParameterJobs.COMPONENT).get(0).at("/spec/template/spec/containers/0")))
+        .containsEntry("PATRONI_URL", "http://orders-hl.shop.svc:8008");
+    // Once every pod runs that template, the REST API turns to https (a second rollout).
+    world.runAllReady();
+    world.pods.get("orders-0").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    world.pods.get("orders-1").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    assertThat(env(postgres(world.call(false)))).as("one pod still without the CA")
+        .doesNotContainKey("SSL_RESTAPI_CERTIFICATE_FILE");
+    world.pods.get("orders-2").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    JsonNode answer = world.sync();
+    Map<String, String> env = env(postgres(answer));
+    assertThat(env).containsEntry("SSL_RESTAPI_CERTIFICATE_FILE", "/tls/tls.crt")
+        .containsEntry("SSL_RESTAPI_PRIVATE_KEY_FILE", "/tls/tls.key").containsEntry("SSL_RESTAPI_CA_FILE", "/tls/ca.crt")
+        .containsEntry("RESTAPI_CONNECT_ADDRESS", "$(POD_NAME).orders-hl.shop.svc:8008");
+    List<String> names = new ArrayList<>();
+    postgres(answer).path("env").forEach(e -> names.add(e.path("name").asText()));
+    assertThat(names.indexOf("POD_NAME")).as("declared before the reference").isLessThan(names.indexOf("RESTAPI_CONNECT_ADDRESS"));
+    assertThat(postgres(answer).at("/readinessProbe/httpGet/scheme").asText()).isEqualTo("HTTPS");
+
+    ObjectNode parameters = jobs(answer, ParameterJobs.COMPONENT).get(0);
+    KubeSchema.assertValid(parameters);
+    JsonNode container = parameters.at("/spec/template/spec/containers/0");
+    assertThat(env(container)).containsEntry("PATRONI_URL", "https://orders-hl.shop.svc:8008")
+        .containsEntry("CURL_CA_BUNDLE", "/tls/ca.crt");
+    assertThat(parameters.at("/spec/template/spec/volumes").toString()).isEqualTo("[{\"name\":\"tls\",\"secret\":"
+        + "{\"secretName\":\"orders-tls\",\"items\":[{\"key\":\"ca.crt\",\"path\":\"ca.crt\"}]}}]");
+    assertThat(container.at("/command/2").asText()).isEqualTo(ParameterJobs.script());
+
+    // The rollout reaches the leader, which still runs the trusting http template: its switchover Job speaks http.
+    StatefulSets.partition(world.statefulSet(), 3);
+    world.runPods(Set.of(), 2, true);
+    world.pods.get("orders-0").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    world.pods.get("orders-1").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    world.pods.get("orders-2").set("spec", trustingPod.deepCopy());
+    ObjectNode plain = jobs(world.sync(), Switchovers.COMPONENT).get(0);
+    assertThat(env(plain.at("/spec/template/spec/containers/0"))).containsEntry("PATRONI_URL",
+        "http://orders-2.orders-hl.shop.svc:8008").doesNotContainKey("CURL_CA_BUNDLE");
+
+    // A leader that serves https (its pod runs the https template) is called over https.
+    ObjectNode leader = world.pods.get("orders-2");
+    leader.set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
+    world.children.keySet().removeIf(key -> key.startsWith("Job/orders-switchover-"));
+    ObjectNode https = jobs(world.sync(), Switchovers.COMPONENT).get(0);
+    KubeSchema.assertValid(https);
+    assertThat(env(https.at("/spec/template/spec/containers/0"))).containsEntry("PATRONI_URL",
+        "https://orders-2.orders-hl.shop.svc:8008").containsEntry("CURL_CA_BUNDLE", "/tls/ca.crt");
+  }
+
+  static List<ObjectNode> jobs(JsonNode answer, String component) {
+    List<ObjectNode> jobs = new ArrayList<>();
+    for (JsonNode child : answer.path("children")) {
+      if ("Job".equals(child.path("kind").asText())
+          && component.equals(child.at("/metadata/labels").path(Labels.COMPONENT).asText())) {
+        jobs.add((ObjectNode) child);
+      }
+    }
+    return jobs;
+  }
+
+  static ObjectNode customize(PostgresWorld world) {
+    ObjectNode request = Json.object();
+    request.set("controller", PostgresWorld.controller("v2"));
+    request.set("parent", world.parent());
+    return request;
+  }
+}
