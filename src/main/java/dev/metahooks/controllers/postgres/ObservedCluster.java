@@ -35,14 +35,16 @@ final class ObservedCluster {
   private final List<ObjectNode> children;
   private final List<ObjectNode> pods;
   private final List<String> patroniConfigMaps;
+  private final List<String> syncStandbys;
 
   private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
-      List<String> patroniConfigMaps) {
+      List<String> patroniConfigMaps, List<String> syncStandbys) {
     this.name = name;
     this.namespace = namespace;
     this.children = children;
     this.pods = pods;
     this.patroniConfigMaps = patroniConfigMaps;
+    this.syncStandbys = syncStandbys;
   }
 
   /**
@@ -73,7 +75,17 @@ final class ObservedCluster {
         .filter(scopeConfigMaps::contains)
         .sorted()
         .toList();
-    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps);
+    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps,
+        syncStandbys(request, namespace));
+  }
+
+  /** Patroni's synchronous standbys: the comma-separated {@code sync_standby} annotation of {@code <scope>-sync}. */
+  private static List<String> syncStandbys(CompositeRequest request, String namespace) {
+    return request.related().entries("v1", "ConfigMap").stream()
+        .filter(entry -> entry.namespace().equals(namespace) && entry.name().equals(request.name() + "-sync"))
+        .map(entry -> entry.object().path("metadata").path("annotations").path("sync_standby").asText(""))
+        .flatMap(list -> java.util.Arrays.stream(list.split(",")))
+        .map(String::strip).filter(member -> !member.isEmpty()).sorted().toList();
   }
 
   private static ObjectNode checkedType(ChildType type, ObjectMap.Entry entry) {
@@ -142,6 +154,11 @@ final class ObservedCluster {
   /** The names of Patroni's ConfigMaps of this cluster that exist (related through the customize hook). */
   List<String> patroniConfigMaps() {
     return patroniConfigMaps;
+  }
+
+  /** The members Patroni names synchronous standbys (none outside synchronous mode). */
+  List<String> syncStandbys() {
+    return syncStandbys;
   }
 
   /** Every database pod, including those being deleted. */

@@ -9,6 +9,7 @@ import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -47,6 +48,7 @@ public final class PostgresClusterController {
     ClusterStatus.Mode mode;
     List<ObjectNode> children;
     Optional<String> usersJob = Optional.empty();
+    Optional<String> parametersJob = Optional.empty();
     boolean templateChanging = false;
     Rollout.Plan rollout = Rollout.Plan.settled(OptionalInt.empty());
     if (spec.paused()) {
@@ -58,20 +60,22 @@ public final class PostgresClusterController {
     } else {
       mode = ClusterStatus.Mode.RENDERED;
       children = desired(request.namespace(), spec, observed, sources);
-      usersJob = children.stream().filter(c -> "Job".equals(c.path("kind").asText()))
-          .filter(c -> "users".equals(c.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
-          .map(ObservedCluster::nameOf).findFirst();
+      usersJob = jobOf(children, "users");
+      parametersJob = jobOf(children, ParameterJobs.COMPONENT);
       ObjectNode sts = children.stream().filter(c -> "StatefulSet".equals(c.path("kind").asText())).findFirst()
           .orElseThrow();
       templateChanging = templateChanges(observed, sts);
-      rollout = Rollout.plan(observed.name(), request.namespace(), spec, observed, templateChanging);
+      rollout = Rollout.plan(observed.name(), request.namespace(), spec, observed, templateChanging, sources.now());
       rollout.partition().ifPresent(partition -> StatefulSets.partition(sts, partition));
       rollout.switchoverJob().ifPresent(children::add);
       checkNothingLost(observed, children);
     }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, spec,
-        List.copyOf(problems), mode, usersJob, templateChanging, "", rollout), sources.now());
-    return CompositeResponse.of(status, children);
+        List.copyOf(problems), mode, usersJob, templateChanging, "", rollout, parametersJob), sources.now());
+    CompositeResponse response = CompositeResponse.of(status, children);
+    // Called again when the window opens; an answer that carries this is never replayed from the response cache.
+    return rollout.waitingUntil().map(opens -> response.withResyncAfterSeconds(
+        Math.max(1, Math.ceil(Duration.between(sources.now(), opens).toMillis() / 1000.0)))).orElse(response);
   }
 
   /**
@@ -97,9 +101,16 @@ public final class PostgresClusterController {
     }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, read.spec(),
         read.problems(), blocked ? ClusterStatus.Mode.DELETION_BLOCKED : ClusterStatus.Mode.DELETING,
-        Optional.empty(), false, blockedBy, Rollout.Plan.settled(OptionalInt.empty())), sources.now());
+        Optional.empty(), false, blockedBy, Rollout.Plan.settled(OptionalInt.empty()), Optional.empty()), sources.now());
     boolean finalized = !blocked && podsGone && observed.patroniConfigMaps().isEmpty();
     return CompositeResponse.of(status, children).withFinalized(finalized);
+  }
+
+  /** The name of the rendered Job of the component, if any. */
+  private static Optional<String> jobOf(List<ObjectNode> children, String component) {
+    return children.stream().filter(c -> "Job".equals(c.path("kind").asText()))
+        .filter(c -> component.equals(c.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
+        .map(ObservedCluster::nameOf).findFirst();
   }
 
   /**
@@ -127,7 +138,7 @@ public final class PostgresClusterController {
     List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, sources);
     children.addAll(secrets);
     children.addAll(Services.build(cluster, spec));
-    children.add(StatefulSets.build(cluster, spec));
+    children.add(PatroniSettings.withBootstrap(StatefulSets.build(cluster, spec), spec.patroni(), observed));
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, secrets).ifPresent(children::add);
     ParameterJobs.build(cluster, namespace, spec, observed).ifPresent(children::add);

@@ -59,7 +59,7 @@ class PostgresManifestsTest {
   void crdHasExactlyTheFieldsTheHooksRead() throws IOException {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
         "paused", "resources", "storage", "postgresql", "users", "availability", "services", "updates",
-        "deletionProtection");
+        "deletionProtection", "patroni");
     JsonNode p = specSchema().path("properties");
     assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "retentionPolicy");
     assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
@@ -67,14 +67,17 @@ class PostgresManifestsTest {
     assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options", "connect");
     assertThat(fieldNames(p.at("/availability/properties"))).containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
     assertThat(fieldNames(p.at("/services/properties"))).containsExactly("primary", "replicas");
-    assertThat(fieldNames(p.at("/updates/properties"))).containsExactly("method");
+    assertThat(fieldNames(p.at("/updates/properties"))).containsExactly("method", "maintenanceWindows");
+    assertThat(fieldNames(p.at("/updates/properties/maintenanceWindows/items/properties"))).containsExactly("days", "start", "end");
+    assertThat(fieldNames(p.at("/patroni/properties"))).containsExactly("failsafeMode", "synchronous");
+    assertThat(fieldNames(p.at("/patroni/properties/synchronous/properties"))).containsExactly("mode", "nodeCount");
   }
 
   @Test
   void crdDefaultsAreTheHooksDefaults() throws IOException {
     ObjectNode parent = SpecReaderTest.parent("pg", spec -> {});
     applyDefaults(specSchema(), parent.get("spec"));
-    assertThat(parent.get("spec").size()).isEqualTo(11);
+    assertThat(parent.get("spec").size()).isEqualTo(12);
     assertThat(SpecReader.read(parent)).isEqualTo(SpecReader.read(SpecReaderTest.parent("pg", spec -> {})));
     assertThat(specSchema().at("/properties/image/default").asText()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
   }
