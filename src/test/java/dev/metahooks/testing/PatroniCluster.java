@@ -54,6 +54,15 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
       Map<String, String> parameters) {
+    return start(scope, members, restUser, restPassword, parameters, Json.object());
+  }
+
+  /**
+   * The same, with more of Patroni's dynamic configuration at bootstrap ({@code bootstrap.dcs}: failsafe_mode,
+   * synchronous_mode, ...), as the rendered SPILO_CONFIGURATION gives it.
+   */
+  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
+      Map<String, String> parameters, ObjectNode bootstrapDcs) {
     Optional<Path> bin = PostgresServer.binaries();
     Optional<String> missing = List.of("patroni", "etcd").stream().filter(tool -> !onPath(tool)).findFirst();
     if (bin.isEmpty() || missing.isPresent()) {
@@ -86,7 +95,7 @@ public final class PatroniCluster implements AutoCloseable {
           int postgresPort = PostgresServer.freePort();
           cluster.postgresPorts.add(postgresPort);
           Files.writeString(config, cluster.config(i, restPort, postgresPort, etcdPort, bin.get(),
-              restUser, restPassword, parameters).toPrettyString());
+              restUser, restPassword, parameters, bootstrapDcs).toPrettyString());
           user.ifPresent(u -> PostgresServer.run(List.of("chown", u + ":", config.toString()), Map.of(),
               Duration.ofSeconds(10)));
           cluster.launch(user, scope + "-" + i, List.of("patroni", config.toString()));
@@ -113,7 +122,7 @@ public final class PatroniCluster implements AutoCloseable {
 
   /** Patroni's YAML (JSON is YAML): short timings, so that a switchover takes seconds, and no fsync. */
   private ObjectNode config(int index, int restPort, int pgPort, int etcdPort, Path bin, String restUser,
-      String restPassword, Map<String, String> parameters) {
+      String restPassword, Map<String, String> parameters, ObjectNode bootstrapDcs) {
     Path member = dir.resolve("member-" + index);
     ObjectNode config = Json.object().put("scope", scope).put("name", scope + "-" + index);
     ObjectNode restapi = config.putObject("restapi")
@@ -122,8 +131,10 @@ public final class PatroniCluster implements AutoCloseable {
     config.putObject("etcd3").put("hosts", "127.0.0.1:" + etcdPort);
     ObjectNode dcs = config.putObject("bootstrap").putObject("dcs")
         .put("ttl", 20).put("loop_wait", 1).put("retry_timeout", 5).put("maximum_lag_on_failover", 1048576);
-    ObjectNode dcsParameters = dcs.putObject("postgresql").put("use_pg_rewind", false).putObject("parameters");
+    // As Spilo: an old leader whose last WAL did not reach the new one before the switchover is rewound to follow it.
+    ObjectNode dcsParameters = dcs.putObject("postgresql").put("use_pg_rewind", true).putObject("parameters");
     parameters.forEach(dcsParameters::put);
+    bootstrapDcs.properties().forEach(setting -> dcs.set(setting.getKey(), setting.getValue()));
     ArrayNode initdb = config.withObjectProperty("bootstrap").putArray("initdb");
     initdb.addObject().put("encoding", "UTF8");
     initdb.addObject().put("locale", "C");
