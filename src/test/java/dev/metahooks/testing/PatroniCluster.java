@@ -38,6 +38,9 @@ public final class PatroniCluster implements AutoCloseable {
   private final String scope;
   private final Optional<String> user;
   private final Path bin;
+  /** etcd's command line, to start it again after {@link #stopDcs}; etcd is the first process. */
+  private List<String> dcsCommand = List.of();
+  private boolean dcsStopped;
 
   private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin) {
     this.dir = dir;
@@ -82,12 +85,13 @@ public final class PatroniCluster implements AutoCloseable {
         int peerPort = PostgresServer.freePort();
         user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString()), Map.of(),
             Duration.ofSeconds(30)));
-        cluster.launch(user, "etcd", List.of("etcd", "--name", "dcs", "--data-dir", dir.resolve("etcd").toString(),
+        cluster.dcsCommand = List.of("etcd", "--name", "dcs", "--data-dir", dir.resolve("etcd").toString(),
             "--listen-client-urls", "http://127.0.0.1:" + etcdPort,
             "--advertise-client-urls", "http://127.0.0.1:" + etcdPort,
             "--listen-peer-urls", "http://127.0.0.1:" + peerPort,
             "--initial-advertise-peer-urls", "http://127.0.0.1:" + peerPort,
-            "--initial-cluster", "dcs=http://127.0.0.1:" + peerPort));
+            "--initial-cluster", "dcs=http://127.0.0.1:" + peerPort);
+        cluster.processes.add(cluster.launch(user, "etcd", cluster.dcsCommand));
         for (int i = 0; i < members; i++) {
           int restPort = PostgresServer.freePort();
           cluster.restPorts.add(restPort);
@@ -98,7 +102,7 @@ public final class PatroniCluster implements AutoCloseable {
               restUser, restPassword, parameters, bootstrapDcs).toPrettyString());
           user.ifPresent(u -> PostgresServer.run(List.of("chown", u + ":", config.toString()), Map.of(),
               Duration.ofSeconds(10)));
-          cluster.launch(user, scope + "-" + i, List.of("patroni", config.toString()));
+          cluster.processes.add(cluster.launch(user, scope + "-" + i, List.of("patroni", config.toString())));
           // The first member bootstraps alone, so that the others join it as replicas.
           if (i == 0) {
             cluster.await(Duration.ofSeconds(90), "a leader", c -> c.leader().isPresent());
@@ -151,10 +155,26 @@ public final class PatroniCluster implements AutoCloseable {
     return config;
   }
 
-  private void launch(Optional<String> user, String name, List<String> command) throws IOException {
+  private Process launch(Optional<String> user, String name, List<String> command) throws IOException {
     Path log = dir.resolve(name + ".log");
-    processes.add(new ProcessBuilder(PostgresServer.as(user, command)).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).directory(dir.toFile()).start());
+    return new ProcessBuilder(PostgresServer.as(user, command)).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).directory(dir.toFile()).start();
+  }
+
+  /** Stops etcd: the outage of the DCS (for Patroni on Kubernetes, of the API server). */
+  public void stopDcs() {
+    dcsStopped = true;
+    stop(processes.get(0));
+  }
+
+  /** Starts etcd again on its data directory and port. */
+  public void startDcs() {
+    try {
+      processes.set(0, launch(user, "etcd", dcsCommand));
+      dcsStopped = false;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Runs SQL as the superuser on member {@code index} (over its socket); the unaligned, tuples-only output. */
@@ -254,7 +274,7 @@ public final class PatroniCluster implements AutoCloseable {
   public void await(Duration timeout, String what, Predicate<PatroniCluster> condition) {
     Instant deadline = Instant.now().plus(timeout);
     while (!condition.test(this)) {
-      if (Instant.now().isAfter(deadline) || processes.stream().anyMatch(p -> !p.isAlive())) {
+      if (Instant.now().isAfter(deadline) || processes.stream().skip(dcsStopped ? 1 : 0).anyMatch(p -> !p.isAlive())) {
         throw new AssertionError("waited " + timeout + " for " + what + "; cluster: " + cluster() + "\n" + logs());
       }
       PostgresServer.sleep(Duration.ofMillis(250));
@@ -280,16 +300,19 @@ public final class PatroniCluster implements AutoCloseable {
   @Override
   public void close() {
     for (int i = processes.size() - 1; i >= 0; i--) {
-      Process process = processes.get(i);
-      process.destroy();
-      try {
-        if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      stop(processes.get(i));
+    }
+  }
+
+  private static void stop(Process process) {
+    process.destroy();
+    try {
+      if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
         process.destroyForcibly();
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
     }
   }
 }

@@ -141,7 +141,7 @@ class PatroniJobsTest {
 
   @Test
   @Order(1) // on the cluster as it bootstrapped, before the switchover test moves the leader
-  void failsafeModeFromTheBootstrapConfigurationAndSynchronousModeThroughTheRenderedParametersJob() {
+  void failsafeModeFromTheBootstrapConfigurationAndSynchronousModeThroughTheRenderedParametersJob() throws Exception {
     // Bootstrapped from the rendered SPILO_CONFIGURATION: failsafe on, and the leader publishes the members it
     // may keep leading with while the DCS is down (GET /failsafe answers 502 without failsafe mode).
     assertThat(patroni.get(0, "/config").json().path("failsafe_mode").asBoolean()).isTrue();
@@ -154,11 +154,13 @@ class PatroniJobsTest {
     PostgresWorld synchronous = availabilityWorld(spec -> spec.putObject("synchronous").put("mode", "sync").put("nodeCount", 1));
     PostgresServer.Result patched = run(parametersJob(synchronous), Map.of());
     assertThat(patched.exitCode()).as(patched.output()).isZero();
-    JsonNode config = patroni.get(0, "/config").json();
+    // Patroni answers the PATCH with the configuration it wrote; a member's GET /config follows within a cycle.
+    JsonNode config = Json.MAPPER.readTree(patched.output().substring(patched.output().lastIndexOf("HTTP 200 ") + 9));
     assertThat(config.path("synchronous_mode").asBoolean()).isTrue();
     assertThat(config.path("synchronous_mode_strict").asBoolean()).isFalse();
     assertThat(config.path("synchronous_node_count").asInt()).isEqualTo(1);
     assertThat(config.path("failsafe_mode").asBoolean()).isTrue();
+    awaitConfig("synchronous_mode", true);
     patroni.await(Duration.ofSeconds(60), "a synchronous standby in /cluster", c -> roles(c).contains("sync_standby"));
     String leader = patroni.leader().orElseThrow();
     String standby = leader.equals("orders-0") ? "orders-1" : "orders-0";
@@ -167,14 +169,62 @@ class PatroniJobsTest {
     // strict, and failsafe off: each reported as sent.
     PostgresWorld strict = availabilityWorld(spec -> spec.put("failsafeMode", false).putObject("synchronous").put("mode", "strict"));
     assertThat(run(parametersJob(strict), Map.of()).exitCode()).isZero();
-    config = patroni.get(0, "/config").json();
-    assertThat(config.path("synchronous_mode_strict").asBoolean()).isTrue();
-    assertThat(config.path("failsafe_mode").asBoolean()).isFalse();
+    awaitConfig("synchronous_mode_strict", true);
+    awaitConfig("failsafe_mode", false);
 
     // Back to the defaults (the other tests switch over and reload): asynchronous again, no synchronous standby.
     assertThat(run(parametersJob(availabilityWorld(spec -> {})), Map.of()).exitCode()).isZero();
+    awaitConfig("synchronous_mode", false);
+    awaitConfig("failsafe_mode", true);
     patroni.await(Duration.ofSeconds(60), "no synchronous standby", c -> !roles(c).contains("sync_standby"));
-    assertThat(patroni.get(0, "/config").json().path("synchronous_mode").asBoolean()).isFalse();
+  }
+
+  /** Every member's GET /config reports the setting. */
+  private static void awaitConfig(String setting, boolean value) {
+    patroni.await(Duration.ofSeconds(30), setting + " " + value + " on every member", c -> {
+      for (int i = 0; i < c.size(); i++) {
+        JsonNode config = c.get(i, "/config").json();
+        if (!config.has(setting) || config.path(setting).asBoolean() != value) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /**
+   * What failsafe mode is for: the DCS (here etcd; on Kubernetes, the API server) goes away, and the primary, which
+   * can still reach its replica's Patroni, keeps running as primary past the leader lock's ttl instead of demoting.
+   */
+  @Test
+  @Order(Integer.MAX_VALUE) // last: the outage must not overlap another test
+  void withFailsafeModeAnOutageOfTheDcsDoesNotDemoteAPrimaryThatReachesEveryMember() {
+    assertThat(run(parametersJob(availabilityWorld(spec -> {})), Map.of()).exitCode()).isZero();
+    patroni.await(Duration.ofSeconds(30), "the failsafe topology with both members", c -> {
+      PatroniCluster.Response failsafe = c.get(0, "/failsafe");
+      return failsafe.status() == 200 && failsafe.json().size() == 2;
+    });
+    String leader = patroni.leader().orElseThrow();
+    int index = patroni.index(leader);
+    patroni.stopDcs();
+    java.time.Instant pastTtl = java.time.Instant.now().plusSeconds(25);
+    try {
+      // Where Patroni would demote itself ("DCS is not accessible"), failsafe mode keeps it leading.
+      patroni.await(Duration.ofSeconds(90), "failsafe mode active on the leader",
+          c -> c.get(index, "/patroni").json().path("failsafe_mode_is_active").asBoolean(false));
+      // And still past the leader lock's ttl (20 s), with a primary that takes writes.
+      patroni.await(Duration.ofSeconds(90), leader + " still primary in failsafe mode past the ttl", c -> {
+        JsonNode state = c.get(index, "/patroni").json();
+        return java.time.Instant.now().isAfter(pastTtl) && "master".equals(state.path("role").asText())
+            && state.path("failsafe_mode_is_active").asBoolean(false);
+      });
+      assertThat(patroni.query(index, "SELECT pg_is_in_recovery()")).isEqualTo("f");
+      assertThat(patroni.query(index, "CREATE TABLE IF NOT EXISTS written_during_the_outage (); SELECT 'written'"))
+          .contains("written");
+    } finally {
+      patroni.startDcs();
+    }
+    patroni.await(Duration.ofSeconds(90), "the leader back on the DCS", c -> c.leader().isPresent());
   }
 
   /** A cluster like the test's, with these spec.patroni settings and no PostgreSQL parameters. */

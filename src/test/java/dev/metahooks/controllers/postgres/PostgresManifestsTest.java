@@ -99,6 +99,25 @@ class PostgresManifestsTest {
     assertThat(specSchema().at("/properties/postgresVersion/x-kubernetes-validations/0/rule").asText()).isEqualTo("self == oldSelf");
   }
 
+  /** The docs' spec snippets (Maintenance windows, Availability) use declared fields and are valid specs. */
+  @Test
+  void theDocsSpecExamplesAreValid() throws IOException {
+    String docs = java.nio.file.Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    java.util.regex.Matcher blocks = java.util.regex.Pattern.compile("```yaml\n(spec:\n.*?)```", java.util.regex.Pattern.DOTALL)
+        .matcher(docs);
+    int checked = 0;
+    while (blocks.find()) {
+      JsonNode example = new YAMLMapper().readTree(blocks.group(1));
+      List<String> problems = new ArrayList<>();
+      declared(specSchema(), example.get("spec"), "spec", problems);
+      assertThat(problems).as(blocks.group(1)).isEmpty();
+      SpecReader.Result read = SpecReader.read(SpecReaderTest.parent("orders", spec -> spec.setAll((ObjectNode) example.get("spec"))));
+      assertThat(read.problems()).as(blocks.group(1)).isEmpty();
+      checked++;
+    }
+    assertThat(checked).isGreaterThanOrEqualTo(2);
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"postgrescluster-dev.yaml", "postgrescluster-ha.yaml"})
   void samplesUseOnlyDeclaredFieldsAndAreValid(String file) throws IOException {
