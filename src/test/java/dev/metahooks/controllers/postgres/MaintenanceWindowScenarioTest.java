@@ -10,12 +10,9 @@ import dev.metahooks.emulator.HookCall;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Round;
-import dev.metahooks.emulator.World;
-import dev.metahooks.emulator.Write;
 import dev.metahooks.testing.FixedSources;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -32,7 +29,6 @@ class MaintenanceWindowScenarioTest {
   private static final String KIND = "PostgresCluster";
   private static final String NS = "default";
   private static final String NAME = "orders";
-  private static final Duration ROUND = Duration.ofSeconds(10);
   /** The clock starts on Thursday 2026-01-01; the window is Saturdays 01:00 to 03:00 UTC. */
   private static final Instant OPENS = Instant.parse("2026-01-03T01:00:00Z");
 
@@ -55,12 +51,7 @@ class MaintenanceWindowScenarioTest {
       }
     };
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
-    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
-    mc.world(World.standard().statefulSetPods(true)
-        .add("patroni", PatroniSimulation::step)
-        .add("clock", c -> c.advance(ROUND)));
-    cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
-    mc.runUntilStable(60);
+    mc = PostgresScenarios.haSample(cluster, hooks);
   }
 
   @AfterEach
@@ -131,21 +122,7 @@ class MaintenanceWindowScenarioTest {
     throw new AssertionError("no condition " + type);
   }
 
-  /** Pods deleted for good, switchover Jobs created and leader labels moved since the mark, in order. */
   private List<String> podEvents(long sequence) {
-    List<String> events = new ArrayList<>();
-    for (Write write : cluster.writesAfter(sequence)) {
-      String object = write.object();
-      if (write.verb() == Write.Verb.DELETE && object.startsWith("Pod " + NS + "/")) {
-        events.add("replaced " + object.substring(object.indexOf('/') + 1));
-      } else if (write.verb() == Write.Verb.CREATE && object.startsWith("Job " + NS + "/" + NAME + "-switchover-")) {
-        events.add("switchover Job");
-      } else if (write.verb() == Write.Verb.UPDATE && object.startsWith("Pod ") && write.after() != null
-          && Labels.LEADER.equals(write.after().at("/metadata/labels/" + Labels.ROLE).asText())
-          && !Labels.LEADER.equals(write.before().at("/metadata/labels/" + Labels.ROLE).asText())) {
-        events.add("leader " + object.substring(object.indexOf('/') + 1));
-      }
-    }
-    return events;
+    return PostgresScenarios.podEvents(cluster, NAME, sequence);
   }
 }
