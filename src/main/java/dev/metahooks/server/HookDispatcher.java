@@ -121,7 +121,8 @@ public final class HookDispatcher {
       return new Reply(answer.status(), written.bytes(), null, answer.outcome(), summary, false);
     }
     Reply reply = new Reply(200, written.bytes(), written.etag(), answer.outcome(), summary, false);
-    if (key != null) {
+    // An answer that asks to be called again at a time depends on the time: the same bytes then may need another.
+    if (key != null && answer.response().resyncAfterSeconds() == null) {
       cache.put(key, reply);
     }
     return reply;

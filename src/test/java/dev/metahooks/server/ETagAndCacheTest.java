@@ -154,6 +154,40 @@ class ETagAndCacheTest {
     assertThat(metric("metahooks_response_cache_lookups_total{result=\"hit\"")).isEqualTo(1);
   }
 
+  /**
+   * A hook that waits for a time answers "come back then" (resyncAfterSeconds); when Metacontroller comes back with
+   * the same bytes, the hook must run again and see that the time has come, not get the waiting answer replayed.
+   */
+  @Test
+  void anAnswerThatAsksToBeCalledAgainLaterIsNotReplayed() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<java.time.Instant> clock =
+        new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2026-01-03T00:59:00Z"));
+    java.time.Instant opens = java.time.Instant.parse("2026-01-03T01:00:00Z");
+    Controller window = Controller.composite("window")
+        .sync(request -> {
+          runs.computeIfAbsent("sync", k -> new AtomicInteger()).incrementAndGet();
+          java.time.Instant now = clock.get();
+          if (now.isBefore(opens)) {
+            return CompositeResponse.of(Json.object().put("step", "WaitingForWindow"), List.of())
+                .withResyncAfterSeconds(java.time.Duration.between(now, opens).toSeconds());
+          }
+          return CompositeResponse.of(Json.object().put("step", "Switchover"), List.of());
+        })
+        .build();
+    server = new HookServer(ServerConfig.defaults().withPort(0), List.of(window)).start();
+
+    HttpResponse<byte[]> waiting = post("/window/sync", parent("a", ""), null);
+    assertThat(Json.MAPPER.readTree(waiting.body()).path("resyncAfterSeconds").asDouble()).isEqualTo(60.0);
+    clock.set(opens);
+    HttpResponse<byte[]> opened = post("/window/sync", parent("a", ""), null);
+    assertThat(runs("sync")).as("the hook ran again for the same bytes").isEqualTo(2);
+    assertThat(Json.MAPPER.readTree(opened.body()).at("/status/step").asText()).isEqualTo("Switchover");
+
+    // An answer without a time in it is kept as before: the same bytes again come from the cache.
+    post("/window/sync", parent("a", ""), null);
+    assertThat(runs("sync")).isEqualTo(2);
+  }
+
   @Test
   void errorsAreNeitherCachedNorTagged() throws Exception {
     start(ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES);

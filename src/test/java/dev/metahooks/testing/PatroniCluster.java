@@ -46,6 +46,9 @@ public final class PatroniCluster implements AutoCloseable {
   private final String scope;
   private final Optional<String> user;
   private final Path bin;
+  /** etcd's command line, to start it again after {@link #stopDcs}; etcd is the first process. */
+  private List<String> dcsCommand = List.of();
+  private boolean dcsStopped;
 
   private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin, Optional<RestTls> tls) {
     this.dir = dir;
@@ -64,12 +67,27 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
       Map<String, String> parameters) {
-    return start(scope, members, restUser, restPassword, parameters, Optional.empty());
+    return start(scope, members, restUser, restPassword, parameters, Json.object(), Optional.empty());
   }
 
   /** As {@link #start(String, int, String, String, Map)}, with the REST API over TLS when {@code tls} is given. */
   public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
       Map<String, String> parameters, Optional<RestTls> tls) {
+    return start(scope, members, restUser, restPassword, parameters, Json.object(), tls);
+  }
+
+  /**
+   * The same, with more of Patroni's dynamic configuration at bootstrap ({@code bootstrap.dcs}: failsafe_mode,
+   * synchronous_mode, ...), as the rendered SPILO_CONFIGURATION gives it.
+   */
+  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
+      Map<String, String> parameters, ObjectNode bootstrapDcs) {
+    return start(scope, members, restUser, restPassword, parameters, bootstrapDcs, Optional.empty());
+  }
+
+  /** The most general form: bootstrap DCS settings and, when given, the REST API over TLS. */
+  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
+      Map<String, String> parameters, ObjectNode bootstrapDcs, Optional<RestTls> tls) {
     Optional<Path> bin = PostgresServer.binaries();
     Optional<String> missing = List.of("patroni", "etcd").stream().filter(tool -> !onPath(tool)).findFirst();
     if (bin.isEmpty() || missing.isPresent()) {
@@ -93,12 +111,13 @@ public final class PatroniCluster implements AutoCloseable {
         int peerPort = PostgresServer.freePort();
         user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString()), Map.of(),
             Duration.ofSeconds(30)));
-        cluster.launch(user, "etcd", List.of("etcd", "--name", "dcs", "--data-dir", dir.resolve("etcd").toString(),
+        cluster.dcsCommand = List.of("etcd", "--name", "dcs", "--data-dir", dir.resolve("etcd").toString(),
             "--listen-client-urls", "http://127.0.0.1:" + etcdPort,
             "--advertise-client-urls", "http://127.0.0.1:" + etcdPort,
             "--listen-peer-urls", "http://127.0.0.1:" + peerPort,
             "--initial-advertise-peer-urls", "http://127.0.0.1:" + peerPort,
-            "--initial-cluster", "dcs=http://127.0.0.1:" + peerPort));
+            "--initial-cluster", "dcs=http://127.0.0.1:" + peerPort);
+        cluster.processes.add(cluster.launch(user, "etcd", cluster.dcsCommand));
         for (int i = 0; i < members; i++) {
           int restPort = PostgresServer.freePort();
           cluster.restPorts.add(restPort);
@@ -106,10 +125,10 @@ public final class PatroniCluster implements AutoCloseable {
           int postgresPort = PostgresServer.freePort();
           cluster.postgresPorts.add(postgresPort);
           Files.writeString(config, cluster.config(i, restPort, postgresPort, etcdPort, bin.get(),
-              restUser, restPassword, parameters).toPrettyString());
+              restUser, restPassword, parameters, bootstrapDcs).toPrettyString());
           user.ifPresent(u -> PostgresServer.run(List.of("chown", u + ":", config.toString()), Map.of(),
               Duration.ofSeconds(10)));
-          cluster.launch(user, scope + "-" + i, List.of("patroni", config.toString()));
+          cluster.processes.add(cluster.launch(user, scope + "-" + i, List.of("patroni", config.toString())));
           // The first member bootstraps alone, so that the others join it as replicas.
           if (i == 0) {
             cluster.await(Duration.ofSeconds(90), "a leader", c -> c.leader().isPresent());
@@ -133,7 +152,7 @@ public final class PatroniCluster implements AutoCloseable {
 
   /** Patroni's YAML (JSON is YAML): short timings, so that a switchover takes seconds, and no fsync. */
   private ObjectNode config(int index, int restPort, int pgPort, int etcdPort, Path bin, String restUser,
-      String restPassword, Map<String, String> parameters) {
+      String restPassword, Map<String, String> parameters, ObjectNode bootstrapDcs) {
     Path member = dir.resolve("member-" + index);
     ObjectNode config = Json.object().put("scope", scope).put("name", scope + "-" + index);
     ObjectNode restapi = config.putObject("restapi")
@@ -144,8 +163,10 @@ public final class PatroniCluster implements AutoCloseable {
     config.putObject("etcd3").put("hosts", "127.0.0.1:" + etcdPort);
     ObjectNode dcs = config.putObject("bootstrap").putObject("dcs")
         .put("ttl", 20).put("loop_wait", 1).put("retry_timeout", 5).put("maximum_lag_on_failover", 1048576);
-    ObjectNode dcsParameters = dcs.putObject("postgresql").put("use_pg_rewind", false).putObject("parameters");
+    // As Spilo: an old leader whose last WAL did not reach the new one before the switchover is rewound to follow it.
+    ObjectNode dcsParameters = dcs.putObject("postgresql").put("use_pg_rewind", true).putObject("parameters");
     parameters.forEach(dcsParameters::put);
+    bootstrapDcs.properties().forEach(setting -> dcs.set(setting.getKey(), setting.getValue()));
     ArrayNode initdb = config.withObjectProperty("bootstrap").putArray("initdb");
     initdb.addObject().put("encoding", "UTF8");
     initdb.addObject().put("locale", "C");
@@ -162,10 +183,26 @@ public final class PatroniCluster implements AutoCloseable {
     return config;
   }
 
-  private void launch(Optional<String> user, String name, List<String> command) throws IOException {
+  private Process launch(Optional<String> user, String name, List<String> command) throws IOException {
     Path log = dir.resolve(name + ".log");
-    processes.add(new ProcessBuilder(PostgresServer.as(user, command)).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).directory(dir.toFile()).start());
+    return new ProcessBuilder(PostgresServer.as(user, command)).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).directory(dir.toFile()).start();
+  }
+
+  /** Stops etcd: the outage of the DCS (for Patroni on Kubernetes, of the API server). */
+  public void stopDcs() {
+    dcsStopped = true;
+    stop(processes.get(0));
+  }
+
+  /** Starts etcd again on its data directory and port. */
+  public void startDcs() {
+    try {
+      processes.set(0, launch(user, "etcd", dcsCommand));
+      dcsStopped = false;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Runs SQL as the superuser on member {@code index} (over its socket); the unaligned, tuples-only output. */
@@ -295,7 +332,7 @@ public final class PatroniCluster implements AutoCloseable {
   public void await(Duration timeout, String what, Predicate<PatroniCluster> condition) {
     Instant deadline = Instant.now().plus(timeout);
     while (!condition.test(this)) {
-      if (Instant.now().isAfter(deadline) || processes.stream().anyMatch(p -> !p.isAlive())) {
+      if (Instant.now().isAfter(deadline) || processes.stream().skip(dcsStopped ? 1 : 0).anyMatch(p -> !p.isAlive())) {
         throw new AssertionError("waited " + timeout + " for " + what + "; cluster: " + cluster() + "\n" + logs());
       }
       PostgresServer.sleep(Duration.ofMillis(250));
@@ -321,16 +358,19 @@ public final class PatroniCluster implements AutoCloseable {
   @Override
   public void close() {
     for (int i = processes.size() - 1; i >= 0; i--) {
-      Process process = processes.get(i);
-      process.destroy();
-      try {
-        if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      stop(processes.get(i));
+    }
+  }
+
+  private static void stop(Process process) {
+    process.destroy();
+    try {
+      if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
         process.destroyForcibly();
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
     }
   }
 }

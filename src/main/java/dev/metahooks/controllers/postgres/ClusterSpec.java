@@ -28,9 +28,10 @@ public record ClusterSpec(
     Monitoring monitoring,
     Pooler pooler,
     BackupSpec backups,
-
     NetworkPolicies.Spec networkPolicy,
-    Optional<Tls.Spec> tls) {
+    Optional<Tls.Spec> tls,
+
+    Patroni patroni) {
 
   /** The Spilo image of the built-in catalog: PostgreSQL 13 to 17 with Patroni (zalando/spilo release 4.0-p3). */
   public static final String DEFAULT_IMAGE = "ghcr.io/zalando/spilo-17:4.0-p3";
@@ -60,7 +61,7 @@ public record ClusterSpec(
    * StatefulSet's partition, replicas first, a planned switchover, the old primary last; {@code restart}: the
    * StatefulSet's own rolling update, the primary restarted when its ordinal comes up.
    */
-  public record Updates(String method) {
+  public record Updates(String method, List<MaintenanceWindows.Window> maintenanceWindows) {
     public boolean switchover() {
       return "switchover".equals(method);
     }
@@ -75,6 +76,19 @@ public record ClusterSpec(
    */
   public record Pooler(boolean enabled, int instances, String mode, int defaultPoolSize, int maxClientConnections,
       String image) {}
+
+  /**
+   * {@code patroni}: Patroni's availability settings, in its dynamic configuration. {@code failsafeMode}: a primary
+   * that can still reach every member keeps running while the Kubernetes API is unreachable. {@code synchronous}:
+   * {@code async} (commits wait for no standby), {@code sync} (commits wait for {@code nodeCount} synchronous
+   * standbys while there are any: Patroni's {@code synchronous_mode}) or {@code strict} (commits wait even when none
+   * is there: {@code synchronous_mode_strict}).
+   */
+  public record Patroni(boolean failsafeMode, String synchronousMode, int synchronousNodeCount) {
+    public boolean synchronous() {
+      return !"async".equals(synchronousMode);
+    }
+  }
 
   /** Whether a read-only Service over the replicas is wanted. */
   public boolean wantsReplicaService() {

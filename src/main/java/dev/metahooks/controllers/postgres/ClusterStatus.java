@@ -29,9 +29,11 @@ final class ClusterStatus {
    * @param templateChanging this answer changes the StatefulSet's pod template (the pods will restart)
    * @param blockedBy why deletion is blocked (DELETION_BLOCKED mode only)
    * @param rollout the rollout step this answer takes (RENDERED mode only)
+   * @param parametersJob the name of the parameters Job this answer asks for, if any (RENDERED mode only)
    */
   record Input(JsonNode parent, ObservedCluster observed, ClusterSpec spec, List<SpecProblem> problems, Mode mode,
-      Optional<String> usersJob, boolean templateChanging, String blockedBy, Rollout.Plan rollout) {}
+      Optional<String> usersJob, boolean templateChanging, String blockedBy, Rollout.Plan rollout,
+      Optional<String> parametersJob) {}
 
   private ClusterStatus() {}
 
@@ -47,7 +49,9 @@ final class ClusterStatus {
     observed.deployedImage().ifPresent(image -> status.put("image", image));
     status.put("selector", Labels.podSelectorText(observed.name()));
     if (rolloutActive(in)) {
-      status.putObject("rollout").put("step", in.rollout().step().name()).put("message", in.rollout().message());
+      ObjectNode rollout = status.putObject("rollout").put("step", in.rollout().step().name())
+          .put("message", in.rollout().message());
+      in.rollout().waitingUntil().ifPresent(opens -> rollout.put("waitingUntil", opens.toString()));
     }
     List<String> pendingRestart = observed.pendingRestart();
     if (!pendingRestart.isEmpty()) {
@@ -212,10 +216,15 @@ final class ClusterStatus {
 
   /** The users Job this answer asks for; when the hook renders nothing (paused, invalid), the observed one. */
   private static Optional<JsonNode> usersJobStatus(Input in) {
+    return jobStatus(in, in.usersJob(), "users");
+  }
+
+  /** The named Job's status when rendered; when the hook renders nothing, that of the observed Job of the component. */
+  private static Optional<JsonNode> jobStatus(Input in, Optional<String> rendered, String component) {
     Optional<ObjectNode> job = in.mode() == Mode.RENDERED
-        ? in.usersJob().flatMap(name -> in.observed().job(name))
+        ? rendered.flatMap(name -> in.observed().job(name))
         : in.observed().children("batch/v1", "Job").stream()
-            .filter(j -> "users".equals(j.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
+            .filter(j -> component.equals(j.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
             .findFirst();
     return job.map(j -> j.path("status"));
   }
@@ -242,6 +251,7 @@ final class ClusterStatus {
     conditions.add(progressing(in, phase));
     conditions.add(degraded(in));
     conditions.add(usersReady(in));
+    conditions.add(configurationApplied(in));
     conditions.add(specValid(in));
     conditions.add(deletionBlocked(in));
     if (in.mode() == Mode.RENDERED) {
@@ -312,6 +322,9 @@ final class ClusterStatus {
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.SwitchoverFailed) {
       return new Conditions.Condition(Conditions.PROGRESSING, false, "SwitchoverFailed", in.rollout().message());
     }
+    if (rolloutActive(in) && in.rollout().step() == Rollout.Step.WaitingForWindow) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "WaitingForMaintenanceWindow", in.rollout().message());
+    }
     if (rolloutActive(in)) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate", in.rollout().message());
     }
@@ -366,6 +379,29 @@ final class ClusterStatus {
       return new Conditions.Condition(Conditions.USERS_READY, true, "Applied", "the users Job has completed");
     }
     return new Conditions.Condition(Conditions.USERS_READY, false, "Applying", "the users Job is running");
+  }
+
+  /**
+   * ConfigurationApplied: the parameters Job has written the settings into Patroni's configuration. A failed Job
+   * changes nothing else: the pods keep running with the settings they have.
+   */
+  private static Conditions.Condition configurationApplied(Input in) {
+    Optional<JsonNode> job = jobStatus(in, in.parametersJob(), ParameterJobs.COMPONENT);
+    String name = in.parametersJob().orElse("");
+    if (job.isEmpty()) {
+      return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "NotApplied",
+          in.spec().instances() == 0 ? "the configuration is applied while instances run" : "the parameters Job has not started");
+    }
+    if (jobCondition(job.get(), "Failed")) {
+      return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "JobFailed", "Job " + name
+          + " could not write Patroni's configuration (PATCH /config): its pod's log has Patroni's answer; nothing "
+          + "else is changed or restarted; fix the spec or delete the Job to try again");
+    }
+    if (jobCondition(job.get(), "Complete")) {
+      return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, true, "Applied",
+          "Patroni's configuration has the spec's parameters and availability settings");
+    }
+    return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "Applying", "the parameters Job is running");
   }
 
   private static Conditions.Condition specValid(Input in) {

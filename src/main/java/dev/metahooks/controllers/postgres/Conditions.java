@@ -18,6 +18,7 @@ final class Conditions {
   static final String PROGRESSING = "Progressing";
   static final String DEGRADED = "Degraded";
   static final String USERS_READY = "UsersReady";
+  static final String CONFIGURATION_APPLIED = "ConfigurationApplied";
   static final String SPEC_VALID = "SpecValid";
   static final String DELETION_BLOCKED = "DeletionBlocked";
   static final String MONITORING_READY = "MonitoringReady";

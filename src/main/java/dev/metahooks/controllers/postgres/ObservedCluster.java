@@ -61,9 +61,11 @@ final class ObservedCluster {
   private final List<String> patroniConfigMaps;
   private final boolean podMonitorsDeclared;
   private final List<ObjectNode> relatedSecrets;
+  private final List<String> syncStandbys;
 
   private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
-      List<String> patroniConfigMaps, boolean podMonitorsDeclared, List<ObjectNode> relatedSecrets) {
+      List<String> patroniConfigMaps, boolean podMonitorsDeclared, List<ObjectNode> relatedSecrets,
+      List<String> syncStandbys) {
     this.name = name;
     this.namespace = namespace;
     this.children = children;
@@ -71,6 +73,7 @@ final class ObservedCluster {
     this.patroniConfigMaps = patroniConfigMaps;
     this.podMonitorsDeclared = podMonitorsDeclared;
     this.relatedSecrets = relatedSecrets;
+    this.syncStandbys = syncStandbys;
   }
 
   /**
@@ -108,12 +111,22 @@ final class ObservedCluster {
         .toList();
     List<ObjectNode> secrets = request.related().entries("v1", "Secret").stream()
         .filter(entry -> entry.namespace().equals(namespace)).map(ObjectMap.Entry::object).toList();
-    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, podMonitors, secrets);
+    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, podMonitors, secrets,
+        syncStandbys(request, namespace));
   }
 
   /** Whether the controller declares PodMonitors as a child type (the optional component is installed). */
   boolean podMonitorsDeclared() {
     return podMonitorsDeclared;
+  }
+
+  /** Patroni's synchronous standbys: the comma-separated {@code sync_standby} annotation of {@code <scope>-sync}. */
+  private static List<String> syncStandbys(CompositeRequest request, String namespace) {
+    return request.related().entries("v1", "ConfigMap").stream()
+        .filter(entry -> entry.namespace().equals(namespace) && entry.name().equals(request.name() + "-sync"))
+        .map(entry -> entry.object().path("metadata").path("annotations").path("sync_standby").asText(""))
+        .flatMap(list -> java.util.Arrays.stream(list.split(",")))
+        .map(String::strip).filter(member -> !member.isEmpty()).sorted().toList();
   }
 
   private static ObjectNode checkedType(ChildType type, ObjectMap.Entry entry) {
@@ -187,6 +200,11 @@ final class ObservedCluster {
   /** The names of Patroni's ConfigMaps of this cluster that exist (related through the customize hook). */
   List<String> patroniConfigMaps() {
     return patroniConfigMaps;
+  }
+
+  /** The members Patroni names synchronous standbys (none outside synchronous mode). */
+  List<String> syncStandbys() {
+    return syncStandbys;
   }
 
   /** Every database pod, including those being deleted. */

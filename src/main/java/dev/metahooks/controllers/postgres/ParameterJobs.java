@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The parameters Job {@code <n>-parameters-<hash>}: writes the spec's PostgreSQL settings into Patroni's dynamic
- * configuration ({@code PATCH /config}, authenticated with the {@code <n>-restapi} Secret). Every member reloads;
+ * The parameters Job {@code <n>-parameters-<hash>}: writes the spec's PostgreSQL settings and Patroni's availability
+ * settings ({@link PatroniSettings}: failsafe and synchronous mode) into Patroni's dynamic configuration ({@code PATCH /config}, authenticated with the {@code <n>-restapi} Secret). Every member reloads;
  * a setting that needs a restart shows as {@code pending_restart} until the rollout restarts the pods (such a
  * setting is in the pod template as well, so changing it rolls them). A setting removed from the spec is sent as
  * {@code null}, which Patroni removes; the removed names are read from the observed Job of the previous change.
@@ -30,11 +30,13 @@ final class ParameterJobs {
     });
     spec.parameters().forEach((name, value) -> parameters.put(name,
         name.equals("shared_preload_libraries") ? StatefulSets.preloadLibraries(value) : value));
-    if (spec.instances() == 0 || parameters.isEmpty()) {
+    if (spec.instances() == 0) {
       return Optional.empty();
     }
-    ObjectNode patch = Json.object();
-    patch.putObject("postgresql").set("parameters", parameters);
+    ObjectNode patch = PatroniSettings.dynamic(spec.patroni());
+    if (!parameters.isEmpty()) {
+      patch.putObject("postgresql").set("parameters", parameters);
+    }
     String body = patch.toString();
     ObjectNode job = Jobs.job(cluster + "-parameters-" + Jobs.shortHash(body), cluster, COMPONENT);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");

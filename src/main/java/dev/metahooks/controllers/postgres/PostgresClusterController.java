@@ -9,6 +9,7 @@ import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -49,6 +50,7 @@ public final class PostgresClusterController {
     ClusterStatus.Mode mode;
     List<ObjectNode> children;
     Optional<String> usersJob = Optional.empty();
+    Optional<String> parametersJob = Optional.empty();
     boolean templateChanging = false;
     Rollout.Plan rollout = Rollout.Plan.settled(OptionalInt.empty());
     if (spec.paused()) {
@@ -60,20 +62,22 @@ public final class PostgresClusterController {
     } else {
       mode = ClusterStatus.Mode.RENDERED;
       children = desired(request.namespace(), spec, observed, sources);
-      usersJob = children.stream().filter(c -> "Job".equals(c.path("kind").asText()))
-          .filter(c -> "users".equals(c.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
-          .map(ObservedCluster::nameOf).findFirst();
+      usersJob = jobOf(children, "users");
+      parametersJob = jobOf(children, ParameterJobs.COMPONENT);
       ObjectNode sts = children.stream().filter(c -> "StatefulSet".equals(c.path("kind").asText())).findFirst()
           .orElseThrow();
       templateChanging = templateChanges(observed, sts);
-      rollout = Rollout.plan(observed.name(), request.namespace(), spec, observed, templateChanging);
+      rollout = Rollout.plan(observed.name(), request.namespace(), spec, observed, templateChanging, sources.now());
       rollout.partition().ifPresent(partition -> StatefulSets.partition(sts, partition));
       rollout.switchoverJob().map(job -> Tls.forLeader(job, observed)).ifPresent(children::add);
       checkNothingLost(observed, children);
     }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, spec,
-        List.copyOf(problems), mode, usersJob, templateChanging, "", rollout), sources.now());
-    return CompositeResponse.of(status, children);
+        List.copyOf(problems), mode, usersJob, templateChanging, "", rollout, parametersJob), sources.now());
+    CompositeResponse response = CompositeResponse.of(status, children);
+    // Called again when the window opens; an answer that carries this is never replayed from the response cache.
+    return rollout.waitingUntil().map(opens -> response.withResyncAfterSeconds(
+        Math.max(1, Math.ceil(Duration.between(sources.now(), opens).toMillis() / 1000.0)))).orElse(response);
   }
 
   /**
@@ -108,7 +112,7 @@ public final class PostgresClusterController {
     }
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, read.spec(),
         read.problems(), blocked ? ClusterStatus.Mode.DELETION_BLOCKED : ClusterStatus.Mode.DELETING,
-        Optional.empty(), false, blockedBy, Rollout.Plan.settled(OptionalInt.empty())), sources.now());
+        Optional.empty(), false, blockedBy, Rollout.Plan.settled(OptionalInt.empty()), Optional.empty()), sources.now());
     boolean finalized = !blocked && podsGone && observed.patroniConfigMaps().isEmpty();
     return CompositeResponse.of(status, children).withFinalized(finalized);
   }
@@ -117,6 +121,13 @@ public final class PostgresClusterController {
     List<ObjectNode> all = new ArrayList<>(first);
     all.addAll(second);
     return all;
+  }
+
+  /** The name of the rendered Job of the component, if any. */
+  private static Optional<String> jobOf(List<ObjectNode> children, String component) {
+    return children.stream().filter(c -> "Job".equals(c.path("kind").asText()))
+        .filter(c -> component.equals(c.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
+        .map(ObservedCluster::nameOf).findFirst();
   }
 
   /**
@@ -155,7 +166,7 @@ public final class PostgresClusterController {
     Tls.userSecrets(cluster, spec, tls, secrets);
     children.addAll(secrets);
     children.addAll(Services.build(cluster, spec));
-    ObjectNode sts = StatefulSets.build(cluster, spec);
+    ObjectNode sts = PatroniSettings.withBootstrap(StatefulSets.build(cluster, spec), spec.patroni(), observed);
     podTls.ifPresent(rendering -> Tls.apply(sts, cluster, namespace, rendering));
     children.add(sts);
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);

@@ -2,12 +2,14 @@ package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The partition-stepped rollout of {@code updates.method: switchover}: the StatefulSet updates only ordinals at or
@@ -21,13 +23,19 @@ import java.util.TreeMap;
 final class Rollout {
   static final String REVISION_LABEL = "controller-revision-hash";
 
-  enum Step { Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed }
+  enum Step { Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, WaitingForWindow }
 
   /**
    * @param partition the StatefulSet's {@code rollingUpdate.partition}; empty under {@code updates.method: restart}
    * @param switchoverJob the switchover Job this step needs, if any
+   * @param waitingUntil when the maintenance window that this step waits for opens
    */
-  record Plan(OptionalInt partition, Optional<ObjectNode> switchoverJob, Step step, String message) {
+  record Plan(OptionalInt partition, Optional<ObjectNode> switchoverJob, Step step, String message,
+      Optional<Instant> waitingUntil) {
+    Plan(OptionalInt partition, Optional<ObjectNode> switchoverJob, Step step, String message) {
+      this(partition, switchoverJob, step, message, Optional.empty());
+    }
+
     static Plan settled(OptionalInt partition) {
       return new Plan(partition, Optional.empty(), Step.Settled, "every pod runs the StatefulSet's current template");
     }
@@ -35,7 +43,8 @@ final class Rollout {
 
   private Rollout() {}
 
-  static Plan plan(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed, boolean templateChanging) {
+  static Plan plan(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed, boolean templateChanging,
+      Instant now) {
     if (!spec.updates().switchover()) {
       return Plan.settled(OptionalInt.empty());
     }
@@ -83,17 +92,28 @@ final class Rollout {
     }
     int next = updatedFrom - 1;
     String pod = cluster + "-" + next;
+    if (pod.equals(primary.get()) && instances == 1 && !MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
+      return waitForWindow(partition, "the restart of the primary " + pod + " (one instance, no replica to switch over to)",
+          spec, now);
+    }
     if (!pod.equals(primary.get()) || instances == 1) {
       return new Plan(OptionalInt.of(next), Optional.empty(), Step.Updating, "updating " + pod + " ("
           + (instances - updatedFrom) + " of " + instances + " updated)"
           + (pod.equals(primary.get()) ? "; a single instance restarts without a switchover" : ""));
     }
-    return switchover(cluster, namespace, spec, observed, pods, revision, pod, updatedFrom, partition);
+    return switchover(cluster, namespace, spec, observed, pods, revision, pod, updatedFrom, partition, now);
+  }
+
+  /** A disruptive step outside every maintenance window: the partition holds until the next one opens. */
+  private static Plan waitForWindow(int partition, String what, ClusterSpec spec, Instant now) {
+    Instant opens = MaintenanceWindows.nextOpening(spec.updates().maintenanceWindows(), now).orElseThrow();
+    return new Plan(OptionalInt.of(partition), Optional.empty(), Step.WaitingForWindow,
+        what + " waits for the maintenance window that opens at " + opens, Optional.of(opens));
   }
 
   /** The primary's ordinal is next: its switchover Job, observed or new, and what it says. */
   private static Plan switchover(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed,
-      Map<Integer, ObjectNode> pods, String revision, String leader, int updatedFrom, int partition) {
+      Map<Integer, ObjectNode> pods, String revision, String leader, int updatedFrom, int partition, Instant now) {
     String name = Switchovers.name(cluster, revision, leader);
     Optional<ObjectNode> existing = observed.job(name);
     if (existing.isPresent()) {
@@ -113,9 +133,15 @@ final class Rollout {
       return new Plan(OptionalInt.of(partition), Optional.of(job), Step.Switchover,
           "Job " + name + " (switchover from " + leader + " to " + candidate + ") " + state);
     }
-    Optional<String> candidate = candidate(pods, updatedFrom, leader);
+    Optional<String> candidate = candidate(pods, updatedFrom, leader, observed.syncStandbys());
     if (candidate.isEmpty()) {
-      return hold(partition, Step.Waiting, "no ready replica to switch over to");
+      return hold(partition, Step.Waiting, observed.syncStandbys().isEmpty() ? "no ready replica to switch over to"
+          : "no ready synchronous standby to switch over to (Patroni names " + String.join(", ", observed.syncStandbys())
+              + ")");
+    }
+    // A Job already there is followed wherever the window is; a new one starts only inside a window.
+    if (!MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
+      return waitForWindow(partition, "the switchover from " + leader + " to " + candidate.get(), spec, now);
     }
     ObjectNode job = Switchovers.job(cluster, namespace, spec.image(), revision, leader, candidate.get());
     return new Plan(OptionalInt.of(partition), Optional.of(job), Step.Switchover,
@@ -124,12 +150,16 @@ final class Rollout {
 
   /**
    * The lowest updated replica; without one (the primary has the highest ordinal), the lowest replica, which
-   * then needs a switchover of its own when its ordinal comes.
+   * then needs a switchover of its own when its ordinal comes. Under synchronous replication Patroni switches over
+   * only to a synchronous standby (patroni/api.py, is_failover_possible), so the candidates are those it names.
    */
-  private static Optional<String> candidate(Map<Integer, ObjectNode> pods, int updatedFrom, String leader) {
+  private static Optional<String> candidate(Map<Integer, ObjectNode> pods, int updatedFrom, String leader,
+      List<String> syncStandbys) {
+    Predicate<ObjectNode> eligible = p -> !ObservedCluster.leader(p)
+        && (syncStandbys.isEmpty() || syncStandbys.contains(ObservedCluster.nameOf(p)));
     Optional<ObjectNode> updated = pods.entrySet().stream().filter(e -> e.getKey() >= updatedFrom)
-        .map(Map.Entry::getValue).filter(p -> !ObservedCluster.leader(p)).findFirst();
-    return updated.or(() -> pods.values().stream().filter(p -> !ObservedCluster.leader(p)).findFirst())
+        .map(Map.Entry::getValue).filter(eligible).findFirst();
+    return updated.or(() -> pods.values().stream().filter(eligible).findFirst())
         .map(ObservedCluster::nameOf).filter(name -> !name.equals(leader));
   }
 

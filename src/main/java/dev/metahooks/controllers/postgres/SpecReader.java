@@ -3,8 +3,11 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import java.time.DayOfWeek;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -116,7 +119,8 @@ public final class SpecReader {
         pooler(spec.get("pooler")),
         BackupSpecReader.read(this, spec, namespace, name),
         networkPolicy(object(spec.get("networkPolicy"), "spec.networkPolicy")),
-        tls(spec.get("tls")));
+        tls(spec.get("tls")),
+        patroni(object(spec.get("patroni"), "spec.patroni")));
   }
 
   private ClusterSpec.Monitoring monitoring(ObjectNode monitoring) {
@@ -316,8 +320,65 @@ public final class SpecReader {
   }
 
   private ClusterSpec.Updates updates(ObjectNode updates) {
-    return new ClusterSpec.Updates(
-        oneOf(updates, "method", "spec.updates.method", "switchover", List.of("switchover", "restart")));
+    String method = oneOf(updates, "method", "spec.updates.method", "switchover", List.of("switchover", "restart"));
+    List<MaintenanceWindows.Window> windows = maintenanceWindows(updates.get("maintenanceWindows"));
+    if (!windows.isEmpty() && !method.equals("switchover")) {
+      problem("spec.updates.maintenanceWindows", "needs updates.method switchover: under restart the StatefulSet "
+          + "restarts the primary whenever its ordinal comes");
+    }
+    return new ClusterSpec.Updates(method, windows);
+  }
+
+  static final List<String> DAYS = List.of("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun");
+  static final Pattern TIME_OF_DAY = Pattern.compile("([01][0-9]|2[0-3]):[0-5][0-9]");
+  public static final int MAX_WINDOWS = 14;
+
+  private List<MaintenanceWindows.Window> maintenanceWindows(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return List.of();
+    }
+    if (!node.isArray()) {
+      problem("spec.updates.maintenanceWindows", "must be a list");
+      return List.of();
+    }
+    if (node.size() > MAX_WINDOWS) {
+      problem("spec.updates.maintenanceWindows", "must have at most " + MAX_WINDOWS + " windows");
+    }
+    List<MaintenanceWindows.Window> windows = new ArrayList<>();
+    for (int i = 0; i < node.size(); i++) {
+      String path = "spec.updates.maintenanceWindows[" + i + "]";
+      ObjectNode window = object(node.get(i), path);
+      List<String> days = stringList(window.get("days"), path + ".days", null, DAYS.size());
+      Set<DayOfWeek> weekdays = EnumSet.noneOf(DayOfWeek.class);
+      for (int d = 0; d < days.size(); d++) {
+        int index = DAYS.indexOf(days.get(d));
+        if (index < 0) {
+          problem(path + ".days[" + d + "]", "must be one of " + String.join(", ", DAYS));
+        } else {
+          weekdays.add(DayOfWeek.of(index + 1));
+        }
+      }
+      String start = string(window, "start", path + ".start", null, TIME_OF_DAY, 5);
+      String end = string(window, "end", path + ".end", null, TIME_OF_DAY, 5);
+      if (start != null && start.equals(end)) {
+        problem(path + ".end", "must differ from start (a window that ends before its start ends the next day)");
+      } else if (start != null && end != null) {
+        windows.add(new MaintenanceWindows.Window(weekdays.isEmpty() ? EnumSet.allOf(DayOfWeek.class)
+            : weekdays, LocalTime.parse(start), LocalTime.parse(end)));
+      }
+    }
+    return List.copyOf(windows);
+  }
+
+  public static final int MAX_SYNCHRONOUS_NODES = 15;
+
+  private ClusterSpec.Patroni patroni(ObjectNode patroni) {
+    ObjectNode synchronous = object(patroni.get("synchronous"), "spec.patroni.synchronous");
+    return new ClusterSpec.Patroni(
+        bool(patroni, "failsafeMode", "spec.patroni.failsafeMode", true, true),
+        // Not off/on: YAML 1.1 (kubectl's) reads those unquoted as booleans, which a string field refuses.
+        oneOf(synchronous, "mode", "spec.patroni.synchronous.mode", "async", List.of("async", "sync", "strict")),
+        integer(synchronous, "nodeCount", "spec.patroni.synchronous.nodeCount", 1, 1, MAX_SYNCHRONOUS_NODES));
   }
 
   private NetworkPolicies.Spec networkPolicy(ObjectNode policy) {

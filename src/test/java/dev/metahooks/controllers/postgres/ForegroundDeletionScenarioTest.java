@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.emulator.World;
 import dev.metahooks.testing.FixedSources;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,11 +28,7 @@ class ForegroundDeletionScenarioTest {
   void setUp() {
     cluster = new Cluster();
     hooks = LocalHooks.start(PostgresClusterController.controller(FixedSources.INSTANCE));
-    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
-    mc.world(World.standard().statefulSetPods(true).add("patroni", PatroniSimulation::step)
-        .add("clock", c -> c.advance(Duration.ofSeconds(10))));
-    cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
-    mc.runUntilStable(60);
+    mc = PostgresScenarios.haSample(cluster, hooks);
   }
 
   @AfterEach

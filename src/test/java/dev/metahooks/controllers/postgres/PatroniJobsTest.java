@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The switchover and parameters Jobs' scripts, exactly as the hook renders them (command, environment names,
@@ -22,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * run against a real two-member Patroni cluster with etcd, whose REST API is protected the way the rendered
  * SPILO_CONFIGURATION protects it.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PatroniJobsTest {
   private static PostgresWorld world;
   private static PatroniCluster patroni;
@@ -36,8 +40,12 @@ class PatroniJobsTest {
     JsonNode restapi = spiloConfiguration().path("restapi").path("authentication");
     assertThat(restapi.path("username").asText()).isEqualTo(Secrets.RESTAPI_USER);
     assertThat(restapi.path("password").asText()).isEqualTo("$(" + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")");
+    // The availability settings as the rendered bootstrap configuration gives them (failsafe on by default).
+    ObjectNode availability = Json.object();
+    PatroniSettings.KEYS.forEach(key -> availability.set(key, spiloConfiguration().path("bootstrap").path("dcs").get(key)));
+    assertThat(availability.path("failsafe_mode").asBoolean()).isTrue();
     patroni = PatroniCluster.start("orders", 2, restapi.path("username").asText(), restApiPassword(),
-        Map.of("shared_buffers", "16MB", "max_connections", "30"));
+        Map.of("shared_buffers", "16MB", "max_connections", "30"), availability);
   }
 
   @AfterAll
@@ -129,6 +137,120 @@ class PatroniJobsTest {
     }
     assertThat(patroni.get(0, "/config").json().at("/postgresql/parameters/application_name").asText())
         .isEqualTo("costs $(PGPASSWORD) $$5");
+  }
+
+  @Test
+  @Order(1) // on the cluster as it bootstrapped, before the switchover test moves the leader
+  void failsafeModeFromTheBootstrapConfigurationAndSynchronousModeThroughTheRenderedParametersJob() throws Exception {
+    // Bootstrapped from the rendered SPILO_CONFIGURATION: failsafe on, and the leader publishes the members it
+    // may keep leading with while the DCS is down (GET /failsafe answers 502 without failsafe mode).
+    assertThat(patroni.get(0, "/config").json().path("failsafe_mode").asBoolean()).isTrue();
+    patroni.await(Duration.ofSeconds(30), "the failsafe topology with both members", c -> {
+      PatroniCluster.Response failsafe = c.get(0, "/failsafe");
+      return failsafe.status() == 200 && failsafe.json().has("orders-0") && failsafe.json().has("orders-1");
+    });
+
+    // spec.patroni.synchronous sync on the running cluster: the rendered Job's PATCH, a synchronous standby.
+    PostgresWorld synchronous = availabilityWorld(spec -> spec.putObject("synchronous").put("mode", "sync").put("nodeCount", 1));
+    PostgresServer.Result patched = run(parametersJob(synchronous), Map.of());
+    assertThat(patched.exitCode()).as(patched.output()).isZero();
+    // Patroni answers the PATCH with the configuration it wrote; a member's GET /config follows within a cycle.
+    JsonNode config = Json.MAPPER.readTree(patched.output().substring(patched.output().lastIndexOf("HTTP 200 ") + 9));
+    assertThat(config.path("synchronous_mode").asBoolean()).isTrue();
+    assertThat(config.path("synchronous_mode_strict").asBoolean()).isFalse();
+    assertThat(config.path("synchronous_node_count").asInt()).isEqualTo(1);
+    assertThat(config.path("failsafe_mode").asBoolean()).isTrue();
+    awaitConfig("synchronous_mode", true);
+    patroni.await(Duration.ofSeconds(60), "a synchronous standby in /cluster", c -> roles(c).contains("sync_standby"));
+    String leader = patroni.leader().orElseThrow();
+    String standby = leader.equals("orders-0") ? "orders-1" : "orders-0";
+    assertThat(patroni.query(patroni.index(leader), "SHOW synchronous_standby_names")).contains(standby);
+
+    // strict, and failsafe off: each reported as sent.
+    PostgresWorld strict = availabilityWorld(spec -> spec.put("failsafeMode", false).putObject("synchronous").put("mode", "strict"));
+    assertThat(run(parametersJob(strict), Map.of()).exitCode()).isZero();
+    awaitConfig("synchronous_mode_strict", true);
+    awaitConfig("failsafe_mode", false);
+
+    // Back to the defaults (the other tests switch over and reload): asynchronous again, no synchronous standby.
+    assertThat(run(parametersJob(availabilityWorld(spec -> {})), Map.of()).exitCode()).isZero();
+    awaitConfig("synchronous_mode", false);
+    awaitConfig("failsafe_mode", true);
+    patroni.await(Duration.ofSeconds(60), "no synchronous standby", c -> !roles(c).contains("sync_standby"));
+  }
+
+  /** Every member's GET /config reports the setting. */
+  private static void awaitConfig(String setting, boolean value) {
+    patroni.await(Duration.ofSeconds(30), setting + " " + value + " on every member", c -> {
+      for (int i = 0; i < c.size(); i++) {
+        JsonNode config = c.get(i, "/config").json();
+        if (!config.has(setting) || config.path(setting).asBoolean() != value) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /**
+   * What failsafe mode is for: the DCS (here etcd; on Kubernetes, the API server) goes away, and the primary, which
+   * can still reach its replica's Patroni, keeps running as primary past the leader lock's ttl instead of demoting.
+   */
+  @Test
+  @Order(Integer.MAX_VALUE) // last: the outage must not overlap another test
+  void withFailsafeModeAnOutageOfTheDcsDoesNotDemoteAPrimaryThatReachesEveryMember() {
+    assertThat(run(parametersJob(availabilityWorld(spec -> {})), Map.of()).exitCode()).isZero();
+    patroni.await(Duration.ofSeconds(30), "the failsafe topology with both members", c -> {
+      PatroniCluster.Response failsafe = c.get(0, "/failsafe");
+      return failsafe.status() == 200 && failsafe.json().size() == 2;
+    });
+    String leader = patroni.leader().orElseThrow();
+    int index = patroni.index(leader);
+    patroni.stopDcs();
+    java.time.Instant pastTtl = java.time.Instant.now().plusSeconds(25);
+    try {
+      // Where Patroni would demote itself ("DCS is not accessible"), failsafe mode keeps it leading.
+      patroni.await(Duration.ofSeconds(90), "failsafe mode active on the leader",
+          c -> c.get(index, "/patroni").json().path("failsafe_mode_is_active").asBoolean(false));
+      // And still past the leader lock's ttl (20 s), with a primary that takes writes.
+      patroni.await(Duration.ofSeconds(90), leader + " still primary in failsafe mode past the ttl", c -> {
+        JsonNode state = c.get(index, "/patroni").json();
+        return java.time.Instant.now().isAfter(pastTtl) && "master".equals(state.path("role").asText())
+            && state.path("failsafe_mode_is_active").asBoolean(false);
+      });
+      assertThat(patroni.query(index, "SELECT pg_is_in_recovery()")).isEqualTo("f");
+      assertThat(patroni.query(index, "CREATE TABLE IF NOT EXISTS written_during_the_outage (); SELECT 'written'"))
+          .contains("written");
+    } finally {
+      patroni.startDcs();
+    }
+    patroni.await(Duration.ofSeconds(90), "the leader back on the DCS", c -> c.leader().isPresent());
+  }
+
+  /** A cluster like the test's, with these spec.patroni settings and no PostgreSQL parameters. */
+  private static PostgresWorld availabilityWorld(java.util.function.Consumer<ObjectNode> patroniSpec) {
+    ObjectNode spec = Json.object().put("instances", 2);
+    patroniSpec.accept(spec.putObject("patroni"));
+    PostgresWorld other = new PostgresWorld("orders", spec);
+    // The same Secrets as the cluster under test, so that the Job authenticates as it would.
+    world.children.forEach((key, child) -> {
+      if (key.startsWith("Secret/")) {
+        other.children.put(key, child);
+      }
+    });
+    other.sync();
+    return other;
+  }
+
+  private static ObjectNode parametersJob(PostgresWorld of) {
+    return of.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
+        .map(Map.Entry::getValue).findFirst().orElseThrow();
+  }
+
+  private static List<String> roles(PatroniCluster cluster) {
+    List<String> roles = new ArrayList<>();
+    cluster.cluster().path("members").forEach(member -> roles.add(member.path("role").asText()));
+    return roles;
   }
 
   private static ObjectNode job(String leader, String candidate) {

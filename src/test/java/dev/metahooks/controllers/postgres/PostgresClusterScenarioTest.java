@@ -586,25 +586,8 @@ class PostgresClusterScenarioTest {
     return phases;
   }
 
-  /**
-   * What happened to the database pods since the mark, in order: {@code replaced <pod>} when a pod is deleted
-   * for good, {@code switchover Job} when one is created, {@code leader <pod>} when Patroni's label moves.
-   */
   private List<String> podEvents(long sequence) {
-    List<String> events = new ArrayList<>();
-    for (Write write : cluster.writesAfter(sequence)) {
-      String object = write.object();
-      if (write.verb() == Write.Verb.DELETE && object.startsWith("Pod " + NS + "/")) {
-        events.add("replaced " + object.substring(object.indexOf('/') + 1));
-      } else if (write.verb() == Write.Verb.CREATE && object.startsWith("Job " + NS + "/" + NAME + "-switchover-")) {
-        events.add("switchover Job");
-      } else if (write.verb() == Write.Verb.UPDATE && object.startsWith("Pod ") && write.after() != null
-          && Labels.LEADER.equals(write.after().at("/metadata/labels/" + Labels.ROLE).asText())
-          && !Labels.LEADER.equals(write.before().at("/metadata/labels/" + Labels.ROLE).asText())) {
-        events.add("leader " + object.substring(object.indexOf('/') + 1));
-      }
-    }
-    return events;
+    return PostgresScenarios.podEvents(cluster, NAME, sequence);
   }
 
   private static String env(JsonNode job, String name) {

@@ -124,6 +124,28 @@ class PostgresFixtureGenerator {
     tuned.runPods(Set.of(2), 0, true);
     write("sync/15-rolling-update-in-progress", tuned, false);
 
+    // spec.patroni on a running cluster: a new parameters Job, the pod template (bootstrap settings) unchanged.
+    PostgresWorld synchronous = copyOf(ha);
+    synchronous.edit(spec -> spec.putObject("patroni").put("failsafeMode", true)
+        .putObject("synchronous").put("mode", "strict").put("nodeCount", 1));
+    write("sync/36-synchronous-strict-through-the-parameters-job", synchronous, false);
+
+    // A new image under a Saturday window, on a Thursday: both replicas updated, the switchover waits for Saturday.
+    PostgresWorld windowed = copyOf(ha);
+    windowed.edit(spec -> {
+      spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4");
+      spec.putObject("updates").putArray("maintenanceWindows").addObject()
+          .put("start", "01:00").put("end", "03:00").putArray("days").add("Sat");
+    });
+    windowed.sync();
+    StatefulSets.partition(windowed.statefulSet(), 1);
+    windowed.runPods(Set.of(), 0, true);
+    for (int ordinal : new int[] {1, 2}) {
+      ((ObjectNode) windowed.pods.get(windowed.name + "-" + ordinal).get("metadata")).withObjectProperty("labels")
+          .put(Rollout.REVISION_LABEL, windowed.name + "-5f6b8c9d7a");
+    }
+    write("sync/37-switchover-waits-for-the-maintenance-window", windowed, false);
+
     PostgresWorld added = copyOf(ha);
     added.edit(spec -> spec.withArray("users").addObject().put("name", "analytics")
         .putArray("databases").add("events").add("metrics"));

@@ -60,7 +60,7 @@ class PostgresManifestsTest {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
         "paused", "resources", "storage", "postgresql", "users", "availability", "services", "updates",
         "deletionProtection", "monitoring", "pooler", "backup", "bootstrap",
-        "networkPolicy", "tls");
+        "networkPolicy", "tls", "patroni");
     JsonNode p = specSchema().path("properties");
     assertThat(fieldNames(p.at("/monitoring/properties"))).containsExactly("enabled", "image");
     assertThat(fieldNames(p.at("/pooler/properties")))
@@ -77,14 +77,17 @@ class PostgresManifestsTest {
     assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options", "connect");
     assertThat(fieldNames(p.at("/availability/properties"))).containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
     assertThat(fieldNames(p.at("/services/properties"))).containsExactly("primary", "replicas");
-    assertThat(fieldNames(p.at("/updates/properties"))).containsExactly("method");
+    assertThat(fieldNames(p.at("/updates/properties"))).containsExactly("method", "maintenanceWindows");
+    assertThat(fieldNames(p.at("/updates/properties/maintenanceWindows/items/properties"))).containsExactly("days", "start", "end");
+    assertThat(fieldNames(p.at("/patroni/properties"))).containsExactly("failsafeMode", "synchronous");
+    assertThat(fieldNames(p.at("/patroni/properties/synchronous/properties"))).containsExactly("mode", "nodeCount");
   }
 
   @Test
   void crdDefaultsAreTheHooksDefaults() throws IOException {
     ObjectNode parent = SpecReaderTest.parent("pg", spec -> {});
     applyDefaults(specSchema(), parent.get("spec"));
-    assertThat(parent.get("spec").size()).isEqualTo(11);
+    assertThat(parent.get("spec").size()).isEqualTo(12);
     assertThat(SpecReader.read(parent)).isEqualTo(SpecReader.read(SpecReaderTest.parent("pg", spec -> {})));
     assertThat(specSchema().at("/properties/image/default").asText()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
   }
@@ -104,6 +107,25 @@ class PostgresManifestsTest {
     SpecReader.RESERVED_DATABASES.forEach(name -> assertThat(crd).contains("'" + name + "'"));
     SpecReader.RESERVED_PARAMETERS.forEach(name -> assertThat(crd).contains("'" + name + "'"));
     assertThat(specSchema().at("/properties/postgresVersion/x-kubernetes-validations/0/rule").asText()).isEqualTo("self == oldSelf");
+  }
+
+  /** The docs' spec snippets (Maintenance windows, Availability) use declared fields and are valid specs. */
+  @Test
+  void theDocsSpecExamplesAreValid() throws IOException {
+    String docs = java.nio.file.Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    java.util.regex.Matcher blocks = java.util.regex.Pattern.compile("```yaml\n(spec:\n.*?)```", java.util.regex.Pattern.DOTALL)
+        .matcher(docs);
+    int checked = 0;
+    while (blocks.find()) {
+      JsonNode example = new YAMLMapper().readTree(blocks.group(1));
+      List<String> problems = new ArrayList<>();
+      declared(specSchema(), example.get("spec"), "spec", problems);
+      assertThat(problems).as(blocks.group(1)).isEmpty();
+      SpecReader.Result read = SpecReader.read(SpecReaderTest.parent("orders", spec -> spec.setAll((ObjectNode) example.get("spec"))));
+      assertThat(read.problems()).as(blocks.group(1)).isEmpty();
+      checked++;
+    }
+    assertThat(checked).isGreaterThanOrEqualTo(2);
   }
 
   @ParameterizedTest

@@ -20,7 +20,7 @@ final class RenderedUsersJob {
   private RenderedUsersJob() {}
 
   static ObjectNode of(PostgresWorld world) {
-    return world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/")).map(Map.Entry::getValue)
+    return world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/" + world.name + "-users-")).map(Map.Entry::getValue)
         .findFirst().orElseThrow(() -> new AssertionError("no users Job in " + world.children.keySet()));
   }
 

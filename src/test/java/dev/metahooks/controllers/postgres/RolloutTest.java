@@ -77,6 +77,108 @@ class RolloutTest {
     assertThat(answer.at("/status/pendingRestart").toString()).isEqualTo("[\"orders-1\"]");
   }
 
+  @Test
+  void outsideTheMaintenanceWindowTheReplicasAreUpdatedAndTheSwitchoverWaitsForTheWindow() {
+    PostgresWorld world = threeInstances();
+    // Saturdays 01:00 to 03:00; the world's clock says Thursday 2026-01-01 00:00.
+    world.edit(spec -> spec.putObject("updates").putArray("maintenanceWindows").addObject()
+        .put("start", "01:00").put("end", "03:00").putArray("days").add("Sat"));
+    replicasUpdated(world);
+    JsonNode answer = world.sync();
+    assertThat(partition(answer)).as("the primary's ordinal is not released").isEqualTo(1);
+    assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
+    assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("WaitingForWindow");
+    assertThat(answer.at("/status/rollout/waitingUntil").asText()).isEqualTo("2026-01-03T01:00:00Z");
+    assertThat(answer.at("/status/rollout/message").asText()).isEqualTo(
+        "the switchover from orders-0 to orders-1 waits for the maintenance window that opens at 2026-01-03T01:00:00Z");
+    assertThat(answer.path("resyncAfterSeconds").asDouble()).as("two days and an hour").isEqualTo(176400.0);
+    assertThat(condition(answer, "Progressing").path("reason").asText()).isEqualTo("WaitingForMaintenanceWindow");
+
+    // The same world when the window has opened: the switchover Job, and no more resync asked for.
+    world.sources = at("2026-01-03T01:00:00Z");
+    answer = world.call(false);
+    assertThat(env(switchoverJob(answer), "CANDIDATE")).isEqualTo("orders-1");
+    assertThat(answer.has("resyncAfterSeconds")).isFalse();
+
+    // A switchover Job already there is followed when the window has closed again.
+    world.apply(answer);
+    world.sources = at("2026-01-03T03:00:00Z");
+    assertThat(world.call(false).at("/status/rollout/step").asText()).isEqualTo("Switchover");
+  }
+
+  @Test
+  void aSingleInstanceRestartsOnlyInsideAWindow() {
+    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 1));
+    world.edit(spec -> spec.putObject("updates").putArray("maintenanceWindows").addObject()
+        .put("start", "22:00").put("end", "02:00"));
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    StatefulSets.partition(world.statefulSet(), 1);
+    world.runPods(Set.of(), 0, true);
+    world.sources = at("2026-01-01T12:00:00Z");
+    JsonNode answer = world.sync();
+    assertThat(partition(answer)).isEqualTo(1);
+    assertThat(answer.at("/status/rollout/message").asText()).startsWith("the restart of the primary orders-0");
+    assertThat(answer.at("/status/rollout/waitingUntil").asText()).isEqualTo("2026-01-01T22:00:00Z");
+    world.sources = at("2026-01-02T01:59:00Z");
+    assertThat(partition(world.sync())).isZero();
+  }
+
+  @Test
+  void underSynchronousReplicationTheSwitchoverGoesToTheSynchronousStandby() {
+    PostgresWorld world = threeInstances();
+    world.patroniConfigMap("sync");
+    ((ObjectNode) world.configMaps.get("orders-sync").get("metadata")).putObject("annotations")
+        .put("leader", "orders-0").put("sync_standby", "orders-2");
+    replicasUpdated(world);
+    assertThat(env(switchoverJob(world.sync()), "CANDIDATE")).as("not the lowest updated replica").isEqualTo("orders-2");
+
+    // A synchronous standby that is not ready: Patroni would refuse any other, so the rollout waits.
+    world.runPods(Set.of(), 0, true);
+    updated(world, 1);
+    updated(world, 2);
+    world.children.keySet().removeIf(key -> key.startsWith("Job/orders-switchover-"));
+    ((ObjectNode) world.configMaps.get("orders-sync").get("metadata")).withObjectProperty("annotations")
+        .put("sync_standby", "orders-7");
+    JsonNode answer = world.sync();
+    assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
+    assertThat(answer.at("/status/rollout/message").asText())
+        .isEqualTo("no ready synchronous standby to switch over to (Patroni names orders-7)");
+  }
+
+  /** The rollout has updated both replicas of a three-instance cluster; orders-0, the primary, is next. */
+  private static void replicasUpdated(PostgresWorld world) {
+    StatefulSets.partition(world.statefulSet(), 1);
+    world.runPods(Set.of(), 0, true);
+    updated(world, 1);
+    updated(world, 2);
+  }
+
+  private static dev.metahooks.api.Sources at(String time) {
+    java.time.Instant now = java.time.Instant.parse(time);
+    return new dev.metahooks.api.Sources() {
+      @Override
+      public java.time.Instant now() {
+        return now;
+      }
+
+      @Override
+      public String secret(String purpose, int length) {
+        return dev.metahooks.testing.FixedSources.INSTANCE.secret(purpose, length);
+      }
+    };
+  }
+
+  private static JsonNode condition(JsonNode answer, String type) {
+    for (JsonNode condition : answer.at("/status/conditions")) {
+      if (condition.path("type").asText().equals(type)) {
+        return condition;
+      }
+    }
+    throw new AssertionError("no condition " + type);
+  }
+
   private static PostgresWorld threeInstances() {
     PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
     world.sync();

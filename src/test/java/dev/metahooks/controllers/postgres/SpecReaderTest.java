@@ -258,4 +258,44 @@ class SpecReaderTest {
     assertThat(fields(read(users.andThen(s -> ((ObjectNode) s.withArray("users").get(1)).putArray("connect").add("other")))))
         .containsExactly("spec.users[1].connect[0]");
   }
+
+  @Test
+  void patroniSettingsDefaultToFailsafeWithoutSynchronousReplication() {
+    assertThat(read(spec -> {}).spec().patroni()).isEqualTo(new ClusterSpec.Patroni(true, "async", 1));
+    ClusterSpec.Patroni strict = read(spec -> spec.putObject("patroni").put("failsafeMode", false)
+        .putObject("synchronous").put("mode", "strict").put("nodeCount", 2)).spec().patroni();
+    assertThat(strict).isEqualTo(new ClusterSpec.Patroni(false, "strict", 2));
+    assertThat(strict.synchronous()).isTrue();
+    // kubectl's YAML reads an unquoted off as false: refused with the values that work.
+    SpecReader.Result yamlOff = read(spec -> spec.putObject("patroni").putObject("synchronous").put("mode", false));
+    assertThat(yamlOff.problems()).extracting(SpecProblem::toString)
+        .containsExactly("spec.patroni.synchronous.mode: must be one of async, sync, strict");
+    assertThat(fields(read(spec -> spec.putObject("patroni").putObject("synchronous").put("nodeCount", 0))))
+        .containsExactly("spec.patroni.synchronous.nodeCount");
+  }
+
+  @Test
+  void maintenanceWindowsAreReadAndCheckedAsTheCrdChecksThem() {
+    ClusterSpec.Updates updates = read(spec -> spec.putObject("updates").putArray("maintenanceWindows")
+        .add(window("01:00", "03:00", "Sat", "Sun")).add(window("23:30", "00:30"))).spec().updates();
+    assertThat(updates.maintenanceWindows()).containsExactly(
+        new MaintenanceWindows.Window(java.util.EnumSet.of(java.time.DayOfWeek.SATURDAY, java.time.DayOfWeek.SUNDAY),
+            java.time.LocalTime.of(1, 0), java.time.LocalTime.of(3, 0)),
+        new MaintenanceWindows.Window(java.util.EnumSet.allOf(java.time.DayOfWeek.class),
+            java.time.LocalTime.of(23, 30), java.time.LocalTime.of(0, 30)));
+    assertThat(fields(read(spec -> spec.putObject("updates").putArray("maintenanceWindows")
+        .add(window("1:00", "24:00", "Saturday")).add(window("02:00", "02:00")))))
+        .containsExactly("spec.updates.maintenanceWindows[0].days[0]", "spec.updates.maintenanceWindows[0].start",
+            "spec.updates.maintenanceWindows[0].end", "spec.updates.maintenanceWindows[1].end");
+    assertThat(fields(read(spec -> spec.putObject("updates").put("method", "restart").putArray("maintenanceWindows")
+        .add(window("01:00", "03:00"))))).containsExactly("spec.updates.maintenanceWindows");
+  }
+
+  private static ObjectNode window(String start, String end, String... days) {
+    ObjectNode window = Json.object().put("start", start).put("end", end);
+    if (days.length > 0) {
+      java.util.Arrays.stream(days).forEach(window.putArray("days")::add);
+    }
+    return window;
+  }
 }

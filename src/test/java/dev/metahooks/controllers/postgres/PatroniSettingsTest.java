@@ -1,0 +1,118 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** spec.patroni: in the bootstrap DCS configuration once, in the parameters Job's PATCH /config always. */
+class PatroniSettingsTest {
+
+  @Test
+  void aNewClusterBootstrapsWithTheSettingsAndTheParametersJobSendsThem() throws Exception {
+    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
+    world.sync();
+    assertThat(spiloConfiguration(world).path("bootstrap").path("dcs").toString()).isEqualTo(
+        "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}");
+    assertThat(patch(world).toString()).isEqualTo(
+        "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}");
+  }
+
+  @Test
+  void aChangeOnARunningClusterGoesThroughTheParametersJobAloneAndRestartsNothing() throws Exception {
+    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
+    String firstJob = parametersJob(world).at("/metadata/name").asText();
+
+    world.edit(spec -> spec.putObject("patroni").put("failsafeMode", false)
+        .putObject("synchronous").put("mode", "strict").put("nodeCount", 2));
+    world.spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "8MB");
+    JsonNode answer = world.sync();
+
+    assertThat(world.statefulSet().at("/spec/template")).as("the pod template is unchanged").isEqualTo(template);
+    assertThat(answer.at("/status").has("rollout")).isFalse();
+    assertThat(parametersJob(world).at("/metadata/name").asText()).isNotEqualTo(firstJob);
+    assertThat(patch(world).toString()).isEqualTo("{\"failsafe_mode\":false,\"synchronous_mode\":true,"
+        + "\"synchronous_mode_strict\":true,\"synchronous_node_count\":2,\"postgresql\":{\"parameters\":{\"work_mem\":\"8MB\"}}}");
+  }
+
+  @Test
+  void aStatefulSetRenderedBeforeTheseSettingsKeepsItsTemplate() {
+    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    world.sync();
+    // As an earlier release rendered it: no availability settings in the bootstrap configuration.
+    ObjectNode variable = spiloVariable(world);
+    variable.put("value", "{\"restapi\":{\"authentication\":{\"username\":\"patroni\",\"password\":\"$("
+        + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")\"}}}");
+    String before = variable.path("value").asText();
+    world.sync();
+    assertThat(spiloVariable(world).path("value").asText()).isEqualTo(before);
+  }
+
+  @Test
+  void aFailedParametersJobSaysWhyAndChangesNothingElse() {
+    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    world.sync();
+    world.runAllReady();
+    JsonNode applying = world.sync();
+    assertThat(condition(applying, "ConfigurationApplied").path("reason").asText()).isEqualTo("Applying");
+    ObjectNode job = parametersJob(world);
+    job.putObject("status").put("failed", 7).putArray("conditions").addObject().put("type", "Failed")
+        .put("status", "True").put("reason", "BackoffLimitExceeded");
+    Map<String, ObjectNode> before = Map.copyOf(world.children);
+    JsonNode failed = world.sync();
+    JsonNode condition = condition(failed, "ConfigurationApplied");
+    assertThat(condition.path("status").asText()).isEqualTo("False");
+    assertThat(condition.path("reason").asText()).isEqualTo("JobFailed");
+    assertThat(condition.path("message").asText()).contains(job.at("/metadata/name").asText(), "PATCH /config",
+        "delete the Job to try again");
+    assertThat(condition(failed, "Degraded").path("status").asText()).isEqualTo("False");
+    assertThat(world.children.keySet()).isEqualTo(before.keySet());
+
+    job.putObject("status").put("succeeded", 1).putArray("conditions").addObject().put("type", "Complete")
+        .put("status", "True");
+    assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText()).isEqualTo("Applied");
+  }
+
+  static JsonNode condition(JsonNode answer, String type) {
+    for (JsonNode condition : answer.at("/status/conditions")) {
+      if (condition.path("type").asText().equals(type)) {
+        return condition;
+      }
+    }
+    throw new AssertionError("no condition " + type);
+  }
+
+  private static ObjectNode parametersJob(PostgresWorld world) {
+    return world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
+        .map(Map.Entry::getValue).findFirst().orElseThrow();
+  }
+
+  private static JsonNode patch(PostgresWorld world) throws Exception {
+    for (JsonNode env : parametersJob(world).at("/spec/template/spec/containers/0/env")) {
+      if (env.path("name").asText().equals(ParameterJobs.PATCH_VARIABLE)) {
+        return Json.MAPPER.readTree(env.path("value").asText());
+      }
+    }
+    throw new AssertionError("no PATCH");
+  }
+
+  private static ObjectNode spiloVariable(PostgresWorld world) {
+    for (JsonNode env : world.statefulSet().at("/spec/template/spec/containers/0/env")) {
+      if (env.path("name").asText().equals("SPILO_CONFIGURATION")) {
+        return (ObjectNode) env;
+      }
+    }
+    throw new AssertionError("no SPILO_CONFIGURATION");
+  }
+
+  private static JsonNode spiloConfiguration(PostgresWorld world) throws Exception {
+    return Json.MAPPER.readTree(spiloVariable(world).path("value").asText());
+  }
+}
