@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.catset;
 
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -99,9 +100,6 @@ final class CatSetPods {
     if (!JsValues.truthy(volumes)) {
       return podSpec.putArray("volumes");
     }
-    if (!volumes.isArray()) {
-      throw new InvalidRequestException("parent.spec.template.spec.volumes", "must be an array");
-    }
-    return (ArrayNode) volumes;
+    return FieldReader.of(podSpec, "parent.spec.template.spec").requiredArray("volumes");
   }
 }

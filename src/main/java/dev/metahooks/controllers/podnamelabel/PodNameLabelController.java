@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.podnamelabel;
 
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.DecoratorRequest;
@@ -22,14 +23,8 @@ public final class PodNameLabelController {
   }
 
   public static DecoratorResponse sync(DecoratorRequest request) {
-    JsonNode labelKey = request.object().path("metadata").path("annotations").get(ANNOTATION);
-    String field = "object.metadata.annotations['" + ANNOTATION + "']";
-    if (labelKey == null || labelKey.isNull()) {
-      throw new InvalidRequestException(field, "is required");
-    }
-    if (!labelKey.isTextual()) {
-      throw new InvalidRequestException(field, "must be a string");
-    }
-    return DecoratorResponse.labels(Map.of(labelKey.asText(), request.name()));
+    String labelKey = FieldReader.of(request.object(), "object").objectOrEmpty("metadata").objectOrEmpty("annotations")
+        .requiredText(ANNOTATION);
+    return DecoratorResponse.labels(Map.of(labelKey, request.name()));
   }
 }
