@@ -26,6 +26,7 @@ public final class JsonLogging implements SLF4JServiceProvider {
   public static final String LIBRARY_LEVEL_VARIABLE = "METAHOOKS_LIBRARY_LOG_LEVEL";
   private static final String OWN_LOGGERS = "dev.metahooks.";
   private static final String PROVIDER_PROPERTY = "slf4j.provider";
+  private static final String VERBOSITY_PROPERTY = "slf4j.internal.verbosity";
 
   private final IMarkerFactory markers = new BasicMarkerFactory();
   private final MDCAdapter mdc = new NOPMDCAdapter();
@@ -58,6 +59,10 @@ public final class JsonLogging implements SLF4JServiceProvider {
   public static void useForThisProcess() {
     if (System.getProperty(PROVIDER_PROPERTY) == null) {
       System.setProperty(PROVIDER_PROPERTY, JsonLogging.class.getName());
+      // SLF4J announces a provider chosen by the property on standard error, which carries JSON lines only.
+      if (System.getProperty(VERBOSITY_PROPERTY) == null) {
+        System.setProperty(VERBOSITY_PROPERTY, "WARN");
+      }
     }
   }
 

@@ -79,7 +79,7 @@ class DockerfileTest {
     int pom = indexOf(build, s -> s.startsWith("COPY pom.xml"));
     int goOffline = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains("dependency:go-offline"));
     int sources = indexOf(build, s -> s.startsWith("COPY src"));
-    int packaging = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains(" package") && s.contains("-DskipTests"));
+    int packaging = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains(" package") && s.contains("-Dmaven.test.skip=true"));
     assertThat(List.of(pom, goOffline, sources, packaging)).as("order in %s", build).doesNotContain(-1).isSorted();
   }
 

@@ -8,6 +8,7 @@ import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.World;
 import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.Project;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +29,7 @@ class ForegroundDeletionScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
+    cluster = Project.cluster();
     hooks = LocalHooks.start(PostgresClusterController.controller(FixedSources.INSTANCE));
     mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
     mc.world(World.standard().statefulSetPods(true).add("patroni", PatroniSimulation::step)
