@@ -3,7 +3,6 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.CrdSchema;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.ProjectCrds;

@@ -7,7 +7,6 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookDispatcher;
-import dev.metahooks.testing.CrdSchema;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.ProjectCrds;
 import java.nio.file.Path;

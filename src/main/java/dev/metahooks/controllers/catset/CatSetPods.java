@@ -4,7 +4,6 @@ import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.catset.CatSetSpec.ClaimTemplate;
 import java.util.List;

@@ -1,10 +1,8 @@
 package dev.metahooks.controllers.indexedjob;
 
 import dev.metahooks.kube.FieldReader;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import java.math.BigInteger;
 import java.util.regex.Matcher;

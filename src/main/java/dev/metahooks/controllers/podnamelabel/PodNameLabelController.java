@@ -1,11 +1,9 @@
 package dev.metahooks.controllers.podnamelabel;
 
 import dev.metahooks.kube.FieldReader;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.DecoratorRequest;
 import dev.metahooks.api.DecoratorResponse;
-import dev.metahooks.api.InvalidRequestException;
 import java.util.Map;
 
 /**

@@ -1,7 +1,6 @@
 package dev.metahooks.controllers.serviceperpod;
 
 import dev.metahooks.kube.FieldReader;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.AnswerSize;

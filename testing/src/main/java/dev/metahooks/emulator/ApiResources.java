@@ -2,14 +2,9 @@ package dev.metahooks.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.testing.Crds;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * What the emulated API server knows about kinds: plural resource name, scope and whether status is a
