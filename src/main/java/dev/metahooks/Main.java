@@ -5,10 +5,10 @@ import dev.metahooks.cli.OfflineHook;
 import dev.metahooks.cli.Training;
 import dev.metahooks.cli.diff.DiffCommand;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.logging.JsonLogging;
 import dev.metahooks.server.BuildInfo;
 import dev.metahooks.server.ConfigurationException;
 import dev.metahooks.server.HookServer;
-import dev.metahooks.server.ServerConfig;
 
 /**
  * {@code java -jar metahooks.jar} serves every controller over HTTP;
@@ -21,6 +21,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    JsonLogging.useForThisProcess();
     if (args.length == 1 && (args[0].equals("--version") || args[0].equals("version"))) {
       System.out.println("metahooks " + BuildInfo.version());
       return;
@@ -41,16 +42,12 @@ public final class Main {
     // A thread that dies of an OutOfMemoryError (an acceptor, say) would leave a process that looks alive and
     // serves no more: exit instead, and let the kubelet restart it.
     Thread.setDefaultUncaughtExceptionHandler((thread, e) -> HookServer.exitOnOutOfMemory(e));
-    HookServer server;
     try {
-      server = new HookServer(ServerConfig.fromEnvironment(System.getenv()), Catalog.controllers()).start();
+      Metahooks.serve(Catalog.controllers());
     } catch (ConfigurationException e) {
       // One line that names the setting, no stack trace: the fix is in the Deployment, not in the code.
       System.err.println("metahooks: " + e.getMessage());
       System.exit(2);
-      return;
     }
-    // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully).
-    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownGracefully, "shutdown"));
   }
 }

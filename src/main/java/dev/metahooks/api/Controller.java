@@ -43,7 +43,7 @@ public final class Controller {
     return hooks.keySet();
   }
 
-  /** The fields of observed objects this controller's hooks never read, skipped while a request is parsed. */
+  /** Internal (the server parses with it): the fields of observed objects this controller's hooks never read. */
   public Projection unread() {
     return unread;
   }

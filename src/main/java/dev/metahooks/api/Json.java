@@ -70,7 +70,7 @@ public final class Json {
   }
 
   /**
-   * As {@link #parse(byte[])}, without the fields of observed objects that {@code unread} names (they are skipped by
+   * Internal (the server parses with it). As {@link #parse(byte[])}, without the fields of observed objects that {@code unread} names (they are skipped by
    * the tokenizer, and take no tree budget).
    */
   public static JsonNode parse(byte[] body, Projection unread) throws IOException {

@@ -81,7 +81,9 @@ public final class HookMetrics implements AutoCloseable {
 
   /** Request-body bytes admitted and held in memory (METAHOOKS_BODY_BUDGET_BYTES bounds it). */
   public void watchBodyBudget(LongSupplier bytesInUse) {
-    Gauge.builder("metahooks.body.budget.used.bytes", bytesInUse, LongSupplier::getAsLong)
+    // Held strongly: a gauge keeps its object weakly, and the method reference given here has no other holder, so
+    // the first full collection would turn the gauge into NaN.
+    Gauge.builder("metahooks.body.budget.used.bytes", bytesInUse, LongSupplier::getAsLong).strongReference(true)
         .description("Request-body bytes held in memory by admitted hook calls").baseUnit("bytes").register(registry);
   }
 

@@ -25,15 +25,15 @@ import java.util.regex.Pattern;
  * ({@code BEGIN RSA PRIVATE KEY}, cert-manager's default) are read; other forms are refused with a message
  * that says how to convert them.
  */
-final class PemFiles {
-  static final char[] PASSWORD = "metahooks".toCharArray(); // in-memory key store only
+public final class PemFiles {
+  public static final char[] PASSWORD = "metahooks".toCharArray(); // in-memory key store only
   private static final Pattern BLOCK = Pattern.compile(
       "-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
 
   private PemFiles() {}
 
   /** A key store with the key and its certificate chain; a key that does not belong to the certificate is refused. */
-  static KeyStore keyStore(Path certFile, Path keyFile) {
+  public static KeyStore keyStore(Path certFile, Path keyFile) {
     try {
       List<Certificate> chain = certificates(certFile);
       if (chain.isEmpty()) {
@@ -77,7 +77,7 @@ final class PemFiles {
     return verifier.verify(signature);
   }
 
-  static KeyStore trustStore(Path caFile) {
+  public static KeyStore trustStore(Path caFile) {
     try {
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);

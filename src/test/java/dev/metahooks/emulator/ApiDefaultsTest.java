@@ -8,6 +8,7 @@ import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.Project;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,7 +38,7 @@ class ApiDefaultsTest {
 
   @Test
   void aPodGetsFieldDefaultsTheServiceAccountVolumeAndTwoDefaultTolerations() {
-    Cluster cluster = new Cluster().profile(Profile.V4_17_2);
+    Cluster cluster = Project.cluster().profile(Profile.V4_17_2);
     ObjectNode pod = cluster.create("""
         {apiVersion: v1, kind: Pod, metadata: {name: p},
          spec: {containers: [{name: c, image: "nginx:1.27", ports: [{containerPort: 80}]}],
@@ -56,14 +57,14 @@ class ApiDefaultsTest {
     assertThat(pod.at("/spec/tolerations/1/key").asText()).isEqualTo("node.kubernetes.io/not-ready");
     assertThat(pod.at("/spec/tolerations/1/tolerationSeconds").asInt()).isEqualTo(300);
 
-    ObjectNode plain = new Cluster().profile(Profile.INTENDED).create(
+    ObjectNode plain = Project.cluster().profile(Profile.INTENDED).create(
         "{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: c, image: nginx}]}}");
     assertThat(plain.at("/spec").size()).as("intended: stored as sent").isEqualTo(1);
   }
 
   @Test
   void servicesStatefulSetsAndJobsGetTheirDefaultsAndAServiceKeepsItsClusterIp() {
-    Cluster cluster = new Cluster().profile(Profile.V4_17_2);
+    Cluster cluster = Project.cluster().profile(Profile.V4_17_2);
     ObjectNode service = cluster.create("{apiVersion: v1, kind: Service, metadata: {name: s}, spec: {ports: [{port: 80}]}}");
     assertThat(service.at("/spec/type").asText()).isEqualTo("ClusterIP");
     assertThat(service.at("/spec/ports/0/targetPort").asInt()).isEqualTo(80);

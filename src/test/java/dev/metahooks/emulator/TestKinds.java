@@ -2,6 +2,7 @@ package dev.metahooks.emulator;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.Project;
 
 /** Custom kinds of the emulator's own tests, in a group no controller of the project uses. */
 final class TestKinds {
@@ -11,7 +12,7 @@ final class TestKinds {
 
   /** A cluster that also knows {@code Thing} (namespaced) and {@code ClusterThing} (cluster-scoped). */
   static Cluster cluster() {
-    return new Cluster()
+    return Project.cluster()
         .register(API_VERSION, "Thing", "things", true)
         .register(API_VERSION, "ClusterThing", "clusterthings", false);
   }

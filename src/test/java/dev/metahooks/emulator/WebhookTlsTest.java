@@ -6,6 +6,7 @@ import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
 import dev.metahooks.server.TestTls;
+import dev.metahooks.testing.Project;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ class WebhookTlsTest {
 
   /** hello-controller over HTTPS with these webhook fields and endpointConfigs; one round for a HelloWorld. */
   private Metacontroller syncOnce(String webhookFields, String endpointConfigs) {
-    Cluster cluster = new Cluster();
+    Cluster cluster = Project.cluster();
     cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: hook-ca, namespace: metahooks}, data: {ca.crt: "
         + Trees.MAPPER.valueToTree(ca) + "}}");
     cluster.create("{apiVersion: v1, kind: Secret, metadata: {name: hook-tls, namespace: metahooks}, data: {tls.crt: "

@@ -79,7 +79,7 @@ class DockerfileTest {
     int pom = indexOf(build, s -> s.startsWith("COPY pom.xml"));
     int goOffline = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains("dependency:go-offline"));
     int sources = indexOf(build, s -> s.startsWith("COPY src"));
-    int packaging = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains(" package") && s.contains("-DskipTests"));
+    int packaging = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains(" package") && s.contains("-Dmaven.test.skip=true"));
     assertThat(List.of(pom, goOffline, sources, packaging)).as("order in %s", build).doesNotContain(-1).isSorted();
   }
 
@@ -94,7 +94,9 @@ class DockerfileTest {
     Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(PROJECT.resolve("pom.xml").toFile());
     Element build = (Element) pom.getDocumentElement().getElementsByTagName("build").item(0);
     assertThat(text(build, "finalName")).as("target/<finalName>.jar").isEqualTo("metahooks");
-    assertThat(text(build, "outputDirectory")).as("copy-dependencies output").isEqualTo("${project.build.directory}/lib");
+    // Copied dependencies in lib/, and beside them the logging provider's registration (lib/logging/).
+    assertThat(texts(build, "outputDirectory")).as("outputs of copy-dependencies and copy-resources")
+        .containsExactly("${project.build.directory}/lib", "${project.build.directory}/lib/logging");
     assertThat(text(build, "classpathPrefix")).as("the jar's Class-Path").isEqualTo("lib/");
 
     // The jar finds its libraries at lib/ beside itself.
@@ -215,6 +217,15 @@ class DockerfileTest {
       }
     }
     return -1;
+  }
+
+  private static List<String> texts(Element parent, String tag) {
+    NodeList found = parent.getElementsByTagName(tag);
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < found.getLength(); i++) {
+      texts.add(found.item(i).getTextContent().strip());
+    }
+    return texts;
   }
 
   private static String text(Element parent, String tag) {

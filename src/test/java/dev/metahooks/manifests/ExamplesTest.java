@@ -3,9 +3,9 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.CrdSchema;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.ProjectCrds;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -32,7 +32,7 @@ class ExamplesTest {
           if (KubeSchema.knows(sample)) {
             KubeSchema.assertValid(sample);
           } else {
-            CrdSchema.forObject(sample).assertValid(sample);
+            ProjectCrds.forObject(sample).assertValid(sample);
           }
         }));
   }
@@ -41,7 +41,7 @@ class ExamplesTest {
   void everyCrdKindHasASample() {
     List<String> sampled = Manifests.render(Manifests.EXAMPLES).stream()
         .map(s -> s.path("apiVersion").asText().replaceAll("/.*", "") + " " + s.path("kind").asText()).toList();
-    for (JsonNode crd : CrdSchema.crds()) {
+    for (JsonNode crd : ProjectCrds.crds()) {
       assertThat(sampled).as("samples in manifests/examples")
           .contains(crd.at("/spec/group").asText() + " " + crd.at("/spec/names/kind").asText());
     }

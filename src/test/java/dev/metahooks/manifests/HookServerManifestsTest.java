@@ -15,6 +15,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.testing.CrdSchema;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.ProjectCrds;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +75,7 @@ class HookServerManifestsTest {
 
     @Test
     void everyRenderedCrdIsOneOfCrds() {
-      List<String> inFiles = CrdSchema.crds().stream().map(c -> c.at("/metadata/name").asText()).toList();
+      List<String> inFiles = ProjectCrds.crds().stream().map(c -> c.at("/metadata/name").asText()).toList();
       List<String> rendered = Rendered.server().stream()
           .filter(o -> o.path("kind").asText().equals("CustomResourceDefinition"))
           .map(c -> c.at("/metadata/name").asText()).toList();
@@ -83,7 +84,7 @@ class HookServerManifestsTest {
 
     @Test
     void everyCrdIsNamedAfterItsResourceAndHasOneStorageVersionWithAStructuralSchema() {
-      for (JsonNode crd : CrdSchema.crds()) {
+      for (JsonNode crd : ProjectCrds.crds()) {
         String name = crd.at("/metadata/name").asText();
         assertThat(crd.path("apiVersion").asText()).as(name).isEqualTo("apiextensions.k8s.io/v1");
         assertThat(name).isEqualTo(crd.at("/spec/names/plural").asText() + "." + crd.at("/spec/group").asText());
@@ -98,7 +99,7 @@ class HookServerManifestsTest {
 
     @Test
     void samplesAreNotInstalledByTheBase() {
-      assertThat(Rendered.server()).noneMatch(CrdSchema::knows);
+      assertThat(Rendered.server()).noneMatch(ProjectCrds::knows);
     }
   }
 

@@ -7,8 +7,8 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookDispatcher;
-import dev.metahooks.testing.CrdSchema;
 import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.ProjectCrds;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,7 +143,7 @@ class MetacontrollerManifestsTest {
           assertThat(slash).as("parent apiVersion %s has a group", apiVersion).isPositive();
           String crdName = resource + "." + apiVersion.substring(0, slash);
           String version = apiVersion.substring(slash + 1);
-          JsonNode crd = CrdSchema.crds().stream().filter(c -> c.at("/metadata/name").asText().equals(crdName))
+          JsonNode crd = ProjectCrds.crds().stream().filter(c -> c.at("/metadata/name").asText().equals(crdName))
               .findFirst().orElseThrow(() -> new AssertionError("no CRD " + crdName + " in manifests/crds"));
           JsonNode served = null;
           for (JsonNode v : crd.at("/spec/versions")) {

@@ -8,6 +8,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.PodPolicy;
 import dev.metahooks.emulator.Round;
+import dev.metahooks.testing.Project;
 import java.util.List;
 import java.util.function.Consumer;
 import net.jqwik.api.Arbitraries;
@@ -36,8 +37,8 @@ class ConvergencePropertiesTest {
 
   private static void settles(String manifest, String sample, Consumer<Metacontroller> world,
       Consumer<Cluster> before, Consumer<Cluster> after) {
-    Cluster cluster = new Cluster();
-    Metacontroller mc = Metacontroller.againstTestServer(cluster, manifest);
+    Cluster cluster = Project.cluster();
+    Metacontroller mc = Project.metacontroller(cluster, manifest);
     world.accept(mc);
     cluster.createFile(sample);
     before.accept(cluster);

@@ -1,8 +1,10 @@
 package dev.metahooks.properties;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.testing.SeedRequests;
+import dev.metahooks.api.Controller;
+import dev.metahooks.controllers.Catalog;
 import dev.metahooks.testing.SeedRequests.Seed;
+import dev.metahooks.testing.SeedRequests;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -34,9 +36,24 @@ record GeneratedRequest(Seed seed, List<ValidEdit> edits) {
     return seed + " " + edits;
   }
 
-  /** Requests of every controller, each controller as likely as any other. */
+  /**
+   * Requests of every controller of the catalog, each as likely as any other; a controller without fixtures fails
+   * here rather than being left out.
+   */
   static Arbitrary<GeneratedRequest> ofEveryController() {
-    return of(List.copyOf(FIXTURES.keySet()));
+    return of(catalog());
+  }
+
+  /** The names of the catalog's controllers: what property tests draw from, so a new controller is never skipped. */
+  static List<String> catalog() {
+    return Catalog.controllers().stream().map(Controller::name).toList();
+  }
+
+  /** The catalog's controllers whose fixtures satisfy {@code test} for at least one request. */
+  static List<String> catalogWhere(java.util.function.Predicate<ObjectNode> test) {
+    return catalog().stream()
+        .filter(name -> FIXTURES.getOrDefault(name, List.of()).stream().anyMatch(seed -> test.test(seed.request())))
+        .toList();
   }
 
   /** Requests of one controller, from its fixtures of every hook. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.properties.Replies.Reply;
+import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.RequestMaps;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -24,13 +25,14 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.statistics.StatisticsReport;
+import org.junit.jupiter.api.Test;
 
 /**
  * Properties every controller keeps, over requests generated from its golden fixtures by edits that keep them
  * valid ({@link ValidEdit}): the same request gets the same bytes; the order of object-map entries does not
  * change the answer; a valid request gets a 200 whose desired objects all have apiVersion, kind and name; and
- * the children of bluegreen and catset (which choose their selector themselves, without generateSelector)
- * carry the labels it needs.
+ * the children of the controllers that choose their selector themselves (found in the catalog: no generateSelector,
+ * a {@code spec.selector}; bluegreen and catset today) carry the labels it needs.
  */
 class HookPropertiesTest {
   @Provide
@@ -89,7 +91,23 @@ class HookPropertiesTest {
 
   @Provide
   Arbitrary<GeneratedRequest> ownSelector() {
-    return GeneratedRequest.of(List.of("bluegreen", "catset"));
+    return GeneratedRequest.of(choosingTheirOwnSelector());
+  }
+
+  /**
+   * The catalog's controllers that choose their selector themselves: their manifest does not ask Metacontroller to
+   * generate one, and their parents carry {@code spec.selector}.
+   */
+  static List<String> choosingTheirOwnSelector() {
+    return GeneratedRequest.catalogWhere(request -> request.at("/parent/spec/selector").isObject()).stream()
+        .filter(name -> Manifests.read(Manifests.METACONTROLLER.resolve(name + ".yaml")).stream()
+            .noneMatch(manifest -> manifest.at("/spec/generateSelector").asBoolean(false)))
+        .toList();
+  }
+
+  @Test
+  void theSelectorPropertyFindsItsControllersInTheCatalog() {
+    assertThat(choosingTheirOwnSelector()).containsExactly("bluegreen", "catset");
   }
 
   /**

@@ -455,7 +455,7 @@ class CrdSchemaTest {
   class FromTheProjectsCrds {
     @Test
     void forKindFindsTheServedVersion() {
-      CrdSchema hello = CrdSchema.forKind("example.com/v1", "HelloWorld");
+      CrdSchema hello = ProjectCrds.forKind("example.com/v1", "HelloWorld");
       assertThat(hello.validate(yaml("{apiVersion: example.com/v1, kind: HelloWorld, metadata: {name: n},"
           + " spec: {who: You}}"))).isEmpty();
       assertThat(hello.validate(yaml("{apiVersion: example.com/v1, kind: HelloWorld, metadata: {name: n},"
@@ -465,15 +465,15 @@ class CrdSchemaTest {
 
     @Test
     void unknownKindsAreReported() {
-      assertThatThrownBy(() -> CrdSchema.forKind("example.com/v9", "HelloWorld"))
-          .hasMessageContaining("no CRD in").hasMessageContaining("serves example.com/v9 HelloWorld");
-      assertThat(CrdSchema.knows(yaml("{apiVersion: v1, kind: Pod}"))).isFalse();
-      assertThat(CrdSchema.knows(yaml("{apiVersion: example.com/v1, kind: HelloWorld}"))).isTrue();
+      assertThatThrownBy(() -> ProjectCrds.forKind("example.com/v9", "HelloWorld"))
+          .hasMessageContaining("no CRD given serves").hasMessageContaining("serves example.com/v9 HelloWorld");
+      assertThat(ProjectCrds.knows(yaml("{apiVersion: v1, kind: Pod}"))).isFalse();
+      assertThat(ProjectCrds.knows(yaml("{apiVersion: example.com/v1, kind: HelloWorld}"))).isTrue();
     }
 
     @Test
     void assertValidListsEveryError() {
-      CrdSchema hello = CrdSchema.forKind("example.com/v1", "HelloWorld");
+      CrdSchema hello = ProjectCrds.forKind("example.com/v1", "HelloWorld");
       assertThatThrownBy(() -> hello.assertValid(yaml(
           "{apiVersion: example.com/v1, kind: HelloWorld, metadata: {name: n}, spec: {who: 1, x: 2}}")))
           .isInstanceOf(AssertionError.class)

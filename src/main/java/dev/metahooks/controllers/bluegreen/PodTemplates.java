@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.bluegreen;
 
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -37,18 +38,17 @@ final class PodTemplates {
 
   /** The template stored on an observed ReplicaSet; {@code path} names the ReplicaSet in errors. */
   static ObjectNode read(ObjectNode replicaSet, String path) {
-    String field = path + ".metadata.annotations['" + ANNOTATION + "']";
-    JsonNode text = replicaSet.path("metadata").path("annotations").get(ANNOTATION);
-    if (text == null || text.isNull()) {
+    FieldReader annotations = FieldReader.of(replicaSet, path).objectOrEmpty("metadata").objectOrEmpty("annotations");
+    String field = annotations.path(ANNOTATION);
+    JsonNode given = annotations.get(ANNOTATION);
+    if (given == null || given.isNull()) {
       throw new InvalidRequestException(field, "is missing: the ReplicaSet was not made by this controller, "
           + "or the annotation was removed");
     }
-    if (!text.isTextual()) {
-      throw new InvalidRequestException(field, "must be a string");
-    }
+    String text = annotations.requiredText(ANNOTATION);
     JsonNode template;
     try {
-      template = LENIENT.readTree(text.asText());
+      template = LENIENT.readTree(text);
     } catch (JsonProcessingException e) {
       throw new InvalidRequestException(field, "is not valid JSON: " + e.getOriginalMessage());
     }

@@ -2,6 +2,7 @@ package dev.metahooks.controllers.bluegreen;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.kube.FieldReader;
 import dev.metahooks.api.Json;
 
 /** The ReplicaSet of one color: {@code <name>-<color>}, its pod template remembered in an annotation. */
@@ -15,7 +16,7 @@ final class ReplicaSets {
    */
   static ObjectNode build(BlueGreenSpec spec, String color, JsonNode replicas, ObjectNode template,
       String source) {
-    BlueGreenSpec.requireLabels(template, source);
+    BlueGreenSpec.requireLabels(FieldReader.of(template, source));
     ObjectNode rs = Json.object().put("apiVersion", "apps/v1").put("kind", "ReplicaSet");
     ObjectNode metadata = rs.putObject("metadata").put("name", spec.name() + "-" + color);
     metadata.set("labels", colored((ObjectNode) template.path("metadata").path("labels"), color));

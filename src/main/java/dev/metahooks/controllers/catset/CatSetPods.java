@@ -1,9 +1,9 @@
 package dev.metahooks.controllers.catset;
 
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.catset.CatSetSpec.ClaimTemplate;
 import java.util.List;
@@ -99,9 +99,6 @@ final class CatSetPods {
     if (!JsValues.truthy(volumes)) {
       return podSpec.putArray("volumes");
     }
-    if (!volumes.isArray()) {
-      throw new InvalidRequestException("parent.spec.template.spec.volumes", "must be an array");
-    }
-    return (ArrayNode) volumes;
+    return FieldReader.of(podSpec, "parent.spec.template.spec").requiredArray("volumes");
   }
 }

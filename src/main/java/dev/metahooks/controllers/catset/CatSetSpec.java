@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.catset;
 
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
@@ -50,44 +51,18 @@ record CatSetSpec(ObjectNode spec, Replicas replicas, JsonNode serviceName, List
   record ClaimTemplate(String name, ObjectNode template) {}
 
   static CatSetSpec read(ObjectNode parent, boolean finalizing) {
-    JsonNode spec = parent.get("spec");
-    if (spec == null || spec.isNull()) {
-      throw new InvalidRequestException("parent.spec", "is required");
-    }
-    if (!spec.isObject()) {
-      throw new InvalidRequestException("parent.spec", "must be an object");
-    }
+    FieldReader spec = FieldReader.requiredSpec(parent);
     Replicas replicas = finalizing ? new Replicas(0) : Replicas.of(spec.get("replicas"));
-    return new CatSetSpec((ObjectNode) spec, replicas, spec.get("serviceName"),
-        claimTemplates(spec.get("volumeClaimTemplates")));
+    return new CatSetSpec(spec.node(), replicas, spec.get("serviceName"), claimTemplates(spec));
   }
 
-  private static List<ClaimTemplate> claimTemplates(JsonNode templates) {
-    if (!JsValues.truthy(templates)) {
+  private static List<ClaimTemplate> claimTemplates(FieldReader spec) {
+    if (!JsValues.truthy(spec.get("volumeClaimTemplates"))) {
       return null;
     }
-    String path = "parent.spec.volumeClaimTemplates";
-    if (!templates.isArray()) {
-      throw new InvalidRequestException(path, "must be an array");
-    }
-    List<ClaimTemplate> claims = new ArrayList<>(templates.size());
-    for (int i = 0; i < templates.size(); i++) {
-      JsonNode template = templates.get(i);
-      String at = path + "[" + i + "]";
-      if (!template.isObject()) {
-        throw new InvalidRequestException(at, "must be an object");
-      }
-      JsonNode metadata = template.get("metadata");
-      if (metadata == null || !metadata.isObject()) {
-        throw new InvalidRequestException(at + ".metadata", metadata == null || metadata.isNull()
-            ? "is required" : "must be an object");
-      }
-      JsonNode name = metadata.get("name");
-      if (name == null || !name.isTextual()) {
-        throw new InvalidRequestException(at + ".metadata.name", name == null || name.isNull()
-            ? "is required" : "must be a string");
-      }
-      claims.add(new ClaimTemplate(name.textValue(), (ObjectNode) template));
+    List<ClaimTemplate> claims = new ArrayList<>();
+    for (FieldReader template : spec.requiredObjects("volumeClaimTemplates")) {
+      claims.add(new ClaimTemplate(template.object("metadata").requiredText("name"), template.node()));
     }
     return List.copyOf(claims);
   }
@@ -97,22 +72,9 @@ record CatSetSpec(ObjectNode spec, Replicas replicas, JsonNode serviceName, List
    * must have {@code metadata} and {@code spec} objects, which the Pod's name and hostname are written into.
    */
   ObjectNode template() {
-    JsonNode template = spec.get("template");
-    if (template == null || template.isNull()) {
-      throw new InvalidRequestException("parent.spec.template", "is required");
-    }
-    if (!template.isObject()) {
-      throw new InvalidRequestException("parent.spec.template", "must be an object");
-    }
-    for (String part : List.of("metadata", "spec")) {
-      JsonNode value = template.get(part);
-      if (value == null || value.isNull()) {
-        throw new InvalidRequestException("parent.spec.template." + part, "is required");
-      }
-      if (!value.isObject()) {
-        throw new InvalidRequestException("parent.spec.template." + part, "must be an object");
-      }
-    }
-    return (ObjectNode) template;
+    FieldReader template = FieldReader.of(spec.get("template"), "parent.spec.template");
+    template.object("metadata");
+    template.object("spec");
+    return template.node();
   }
 }

@@ -10,7 +10,7 @@ import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
-import dev.metahooks.kube.ParentSpec;
+import dev.metahooks.kube.FieldReader;
 import java.util.List;
 
 /**
@@ -29,7 +29,7 @@ public final class ConfigMapListController {
   }
 
   public static CustomizeResponse customize(CustomizeRequest request) {
-    ParentSpec spec = ParentSpec.of(request.parent());
+    FieldReader spec = FieldReader.spec(request.parent());
     // Required: without labels the rule would select every ConfigMap of the cluster.
     ObjectNode selector = Json.object();
     selector.set("matchLabels", spec.requiredStringMap("sourceLabels"));

@@ -10,7 +10,7 @@ import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.kube.Copies;
-import dev.metahooks.kube.ParentSpec;
+import dev.metahooks.kube.FieldReader;
 import java.util.List;
 import java.util.Optional;
 
@@ -32,7 +32,7 @@ public final class GlobalConfigMapController {
 
   record Spec(String sourceName, String sourceNamespace) {
     static Spec of(ObjectNode parent) {
-      ParentSpec spec = ParentSpec.of(parent);
+      FieldReader spec = FieldReader.spec(parent);
       return new Spec(spec.requiredString("sourceName"), spec.requiredString("sourceNamespace"));
     }
   }

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.helloworld;
 
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
@@ -38,14 +39,7 @@ public final class HelloWorldController {
 
   /** {@code spec.who}, "World" when absent; numbers and booleans are printed as the upstream Python prints them. */
   static String who(ObjectNode parent) {
-    JsonNode spec = parent.get("spec");
-    if (spec == null || spec.isNull()) {
-      return "World";
-    }
-    if (!spec.isObject()) {
-      throw new InvalidRequestException("parent.spec", "must be an object");
-    }
-    JsonNode who = spec.get("who");
+    JsonNode who = FieldReader.spec(parent).get("who");
     if (who == null) {
       return "World";
     }

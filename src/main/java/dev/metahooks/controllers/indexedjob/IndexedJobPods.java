@@ -1,9 +1,8 @@
 package dev.metahooks.controllers.indexedjob;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import java.math.BigInteger;
 import java.util.regex.Matcher;
@@ -37,48 +36,20 @@ final class IndexedJobPods {
         pod.set(field.getKey(), field.getValue().deepCopy());
       }
     });
-    JsonNode metadata = pod.get("metadata");
-    if (metadata == null) {
-      metadata = pod.putObject("metadata");
-    } else if (!metadata.isObject()) {
-      throw new InvalidRequestException("parent.spec.template.metadata", "must be an object");
+    if (!pod.has("metadata")) {
+      pod.putObject("metadata");
     }
-    ((ObjectNode) metadata).put("name", jobName + "-" + index);
-
-    ObjectNode podSpec = requireObject(pod.get("spec"), "parent.spec.template.spec");
-    JsonNode containers = podSpec.get("containers");
-    String path = "parent.spec.template.spec.containers";
-    if (containers == null || containers.isNull()) {
-      throw new InvalidRequestException(path, "is required");
-    }
-    if (!containers.isArray()) {
-      throw new InvalidRequestException(path, "must be an array");
-    }
-    for (int i = 0; i < containers.size(); i++) {
-      ObjectNode container = requireObject(containers.get(i), path + "[" + i + "]");
-      JsonNode env = container.get("env");
-      if (env == null) {
-        env = container.putArray("env");
-      } else if (!env.isArray()) {
-        throw new InvalidRequestException(path + "[" + i + "].env", "must be an array");
-      }
-      ((ArrayNode) env).addObject().put("name", "JOB_INDEX").put("value", index.toString());
+    FieldReader copy = FieldReader.of(pod, "parent.spec.template");
+    copy.object("metadata").node().put("name", jobName + "-" + index);
+    for (FieldReader container : copy.object("spec").requiredObjects("containers")) {
+      ArrayNode env = container.optionalArray("env").orElseGet(() -> container.node().putArray("env"));
+      env.addObject().put("name", "JOB_INDEX").put("value", index.toString());
     }
     return pod;
   }
 
   /** {@code spec.template}, which every Pod copies. */
   static ObjectNode template(ObjectNode job) {
-    return requireObject(IndexedJobSpec.requireSpec(job).get("template"), "parent.spec.template");
-  }
-
-  static ObjectNode requireObject(JsonNode value, String path) {
-    if (value == null || value.isNull()) {
-      throw new InvalidRequestException(path, "is required");
-    }
-    if (!value.isObject()) {
-      throw new InvalidRequestException(path, "must be an object");
-    }
-    return (ObjectNode) value;
+    return FieldReader.requiredSpec(job).object("template").node();
   }
 }

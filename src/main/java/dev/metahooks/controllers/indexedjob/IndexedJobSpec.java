@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.indexedjob;
 
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,7 +23,7 @@ record IndexedJobSpec(JsonNode completions, JsonNode parallelism) {
   }
 
   static ObjectNode requireSpec(ObjectNode job) {
-    return IndexedJobPods.requireObject(job.get("spec"), "parent.spec");
+    return FieldReader.requiredSpec(job).node();
   }
 
   private static JsonNode orOne(JsonNode value) {

@@ -9,7 +9,7 @@ import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
-import dev.metahooks.kube.ParentSpec;
+import dev.metahooks.kube.FieldReader;
 import java.util.List;
 
 /**
@@ -29,7 +29,7 @@ public final class NamespaceListController {
 
   /** Every Namespace matching the parent's selector; no selector selects every Namespace, as upstream. */
   public static CustomizeResponse customize(CustomizeRequest request) {
-    ObjectNode selector = ParentSpec.of(request.parent()).optionalLabelSelector("labelSelector")
+    ObjectNode selector = FieldReader.spec(request.parent()).optionalLabelSelector("labelSelector")
         .orElseGet(Json::object);
     return CustomizeResponse.of(RelatedResourceRule.of("v1", "namespaces").withLabelSelector(selector));
   }

@@ -1,10 +1,9 @@
 package dev.metahooks.controllers.podnamelabel;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.kube.FieldReader;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.DecoratorRequest;
 import dev.metahooks.api.DecoratorResponse;
-import dev.metahooks.api.InvalidRequestException;
 import java.util.Map;
 
 /**
@@ -22,14 +21,8 @@ public final class PodNameLabelController {
   }
 
   public static DecoratorResponse sync(DecoratorRequest request) {
-    JsonNode labelKey = request.object().path("metadata").path("annotations").get(ANNOTATION);
-    String field = "object.metadata.annotations['" + ANNOTATION + "']";
-    if (labelKey == null || labelKey.isNull()) {
-      throw new InvalidRequestException(field, "is required");
-    }
-    if (!labelKey.isTextual()) {
-      throw new InvalidRequestException(field, "must be a string");
-    }
-    return DecoratorResponse.labels(Map.of(labelKey.asText(), request.name()));
+    String labelKey = FieldReader.of(request.object(), "object").objectOrEmpty("metadata").objectOrEmpty("annotations")
+        .requiredText(ANNOTATION);
+    return DecoratorResponse.labels(Map.of(labelKey, request.name()));
   }
 }

@@ -10,7 +10,7 @@ import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.kube.Copies;
-import dev.metahooks.kube.ParentSpec;
+import dev.metahooks.kube.FieldReader;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,13 +31,13 @@ public final class SecretPropagationController {
   }
 
   record Source(String name, String namespace) {
-    static Source of(ParentSpec spec) {
+    static Source of(FieldReader spec) {
       return new Source(spec.requiredString("sourceName"), spec.requiredString("sourceNamespace"));
     }
   }
 
   public static CustomizeResponse customize(CustomizeRequest request) {
-    ParentSpec spec = ParentSpec.of(request.parent());
+    FieldReader spec = FieldReader.spec(request.parent());
     Source source = Source.of(spec);
     // Required: an absent selector would select every namespace of the cluster.
     ObjectNode targets = spec.requiredLabelSelector("targetNamespaceLabelSelector");
@@ -47,7 +47,7 @@ public final class SecretPropagationController {
   }
 
   public static CompositeResponse sync(CompositeRequest request) {
-    Source spec = Source.of(ParentSpec.of(request.parent()));
+    Source spec = Source.of(FieldReader.spec(request.parent()));
     ObjectNode status = Json.object().put("working", "fine");
     Optional<Copies.Source> source = Copies.find(request.related(), "v1", "Secret", spec.namespace(), spec.name());
     List<ObjectNode> copies = source.map(s -> copies(s, request.related(), spec)).orElse(List.of());

@@ -1,6 +1,6 @@
 package dev.metahooks.controllers.serviceperpod;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.AnswerSize;
@@ -64,15 +64,7 @@ public final class ServicePerPodController {
   }
 
   static String annotation(ObjectNode object, String key) {
-    JsonNode value = object.path("metadata").path("annotations").get(key);
-    String field = "object.metadata.annotations['" + key + "']";
-    if (value == null || value.isNull()) {
-      throw new InvalidRequestException(field, "is required");
-    }
-    if (!value.isTextual()) {
-      throw new InvalidRequestException(field, "must be a string");
-    }
-    return value.asText();
+    return FieldReader.of(object, "object").objectOrEmpty("metadata").objectOrEmpty("annotations").requiredText(key);
   }
 
   /**
@@ -80,14 +72,12 @@ public final class ServicePerPodController {
    * depends on their size ({@link AnswerSize}), not on a count.
    */
   private static long replicas(ObjectNode statefulSet) {
-    JsonNode replicas = statefulSet.path("spec").get("replicas");
-    if (replicas == null || replicas.isNull()) {
-      throw new InvalidRequestException("object.spec.replicas", "is required");
+    FieldReader spec = FieldReader.of(statefulSet, "object").objectOrEmpty("spec");
+    long replicas = spec.optionalInteger("replicas")
+        .orElseThrow(() -> new InvalidRequestException(spec.path("replicas"), "is required"));
+    if (replicas < 0) {
+      throw new InvalidRequestException(spec.path("replicas"), "must be a non-negative integer");
     }
-    if (!replicas.isNumber() || replicas.doubleValue() != Math.rint(replicas.doubleValue())
-        || replicas.doubleValue() < 0 || !replicas.canConvertToLong()) {
-      throw new InvalidRequestException("object.spec.replicas", "must be a non-negative integer");
-    }
-    return replicas.longValue();
+    return replicas;
   }
 }

@@ -1,11 +1,10 @@
 package dev.metahooks.controllers.updatestrategy;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
-import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import java.util.List;
 
@@ -41,20 +40,6 @@ public final class UpdateStrategyController {
 
   /** {@code spec.configData}; absent or null means the CRD's default. */
   static String configData(ObjectNode parent) {
-    JsonNode spec = parent.get("spec");
-    if (spec == null || spec.isNull()) {
-      return DEFAULT_CONFIG_DATA;
-    }
-    if (!spec.isObject()) {
-      throw new InvalidRequestException("parent.spec", "must be an object");
-    }
-    JsonNode value = spec.get("configData");
-    if (value == null || value.isNull()) {
-      return DEFAULT_CONFIG_DATA;
-    }
-    if (!value.isTextual()) {
-      throw new InvalidRequestException("parent.spec.configData", "must be a string (it becomes ConfigMap data)");
-    }
-    return value.asText();
+    return FieldReader.spec(parent).optionalString("configData").orElse(DEFAULT_CONFIG_DATA);
   }
 }

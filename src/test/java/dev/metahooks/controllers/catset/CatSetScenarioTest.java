@@ -14,6 +14,7 @@ import dev.metahooks.emulator.PodState;
 import dev.metahooks.emulator.Profile;
 import dev.metahooks.emulator.Round;
 import dev.metahooks.emulator.Write;
+import dev.metahooks.testing.Project;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +41,8 @@ class CatSetScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster, "metacontroller/catset.yaml");
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster, "metacontroller/catset.yaml");
     // Pods are Pending for a step before they are Ready, so "wait for the lower ordinals" is a real wait.
     mc.world().pods(PodPolicy.pendingFor(1, PodPolicy.ready()));
     cluster.createFile("manifests/examples/catset.yaml");
@@ -286,8 +287,8 @@ class CatSetScenarioTest {
 
   /** Starts over with upstream's manifest, which lets Metacontroller roll the Pods. */
   private void useUpstreamRollingManifest(Profile profile) {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster).profile(profile)
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster).profile(profile)
         .load("src/test/resources/emulator/catset-rolling-recreate.yaml");
     mc.world().pods(PodPolicy.pendingFor(1, PodPolicy.ready()));
     cluster.createFile("manifests/examples/catset.yaml");

@@ -7,6 +7,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Yaml;
+import dev.metahooks.testing.Project;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,8 +27,8 @@ class ClusteredParentScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster, "metacontroller/clustered-parent.yaml");
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster, "metacontroller/clustered-parent.yaml");
     cluster.createFile("manifests/examples/clustered-parent.yaml");
   }
 

@@ -7,6 +7,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Yaml;
+import dev.metahooks.testing.Project;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,8 +30,8 @@ class ConfigMapPropagationScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster, "metacontroller/configmap-propagation.yaml");
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster, "metacontroller/configmap-propagation.yaml");
     cluster.createFile("manifests/examples/configmap-propagation.yaml");
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
+import dev.metahooks.testing.Project;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,8 +29,8 @@ class CrdRolesScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster, "metacontroller/crd-roles.yaml");
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster, "metacontroller/crd-roles.yaml");
     cluster.createFile("manifests/examples/crd-roles.yaml");
   }
 

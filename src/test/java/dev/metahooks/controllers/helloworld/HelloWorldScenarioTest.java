@@ -5,20 +5,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Metacontroller;
+import dev.metahooks.testing.Emulator;
 import dev.metahooks.testing.KubeSchema;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** hello-world end to end: the real manifest and server under the emulated Metacontroller. */
+/**
+ * hello-world end to end: the real manifest and server under the emulated Metacontroller, set up through the testing
+ * kit's {@link Emulator} exactly as a user's project sets up its own controller (the README's example).
+ */
 class HelloWorldScenarioTest {
+  private Emulator emulator;
   private Cluster cluster;
   private Metacontroller mc;
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster, "metacontroller/hello-world.yaml");
+    emulator = Emulator.serving(HelloWorldController.controller())
+        .crds(Path.of("manifests/crds/helloworlds.example.com.yaml"))
+        .manifests(Path.of("metacontroller/hello-world.yaml"))
+        .start();
+    cluster = emulator.cluster();
+    mc = emulator.metacontroller();
     cluster.createFile("manifests/examples/hello-world.yaml");
+  }
+
+  @AfterEach
+  void stopHooks() {
+    emulator.close();
   }
 
   @Test

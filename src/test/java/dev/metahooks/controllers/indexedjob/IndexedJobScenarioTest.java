@@ -11,6 +11,7 @@ import dev.metahooks.emulator.PodPolicy;
 import dev.metahooks.emulator.PodState;
 import dev.metahooks.emulator.Profile;
 import dev.metahooks.emulator.Round;
+import dev.metahooks.testing.Project;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +33,8 @@ class IndexedJobScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster, "metacontroller/indexedjob.yaml");
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster, "metacontroller/indexedjob.yaml");
     cluster.createFile("manifests/examples/indexedjob.yaml");
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
+import dev.metahooks.testing.Project;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,8 +31,8 @@ class NamespaceListScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster, MANIFEST);
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster, MANIFEST);
     cluster.createFile("manifests/examples/namespace-list.yaml");
   }
 
@@ -87,8 +88,8 @@ class NamespaceListScenarioTest {
   @Test
   void withHookApiV1TheListStaysEmpty() throws IOException {
     // v1 drops cluster-scoped related objects for a namespaced parent, so the hook sees no Namespace.
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster).loadYaml(
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster).loadYaml(
         Files.readString(Path.of(MANIFEST)).replace("version: v2", "version: v1"));
     cluster.createFile("manifests/examples/namespace-list.yaml");
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.testing.CrdSchema;
+import dev.metahooks.testing.ProjectCrds;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -43,7 +44,7 @@ class BackupDocsExamplesTest {
       }
     }
     assertThat(clusters).hasSizeGreaterThanOrEqualTo(4);
-    CrdSchema schema = CrdSchema.forKind("metahooks.dev/v1alpha1", "PostgresCluster");
+    CrdSchema schema = ProjectCrds.forKind("metahooks.dev/v1alpha1", "PostgresCluster");
     for (ObjectNode parent : clusters) {
       schema.assertValid(parent);
       ObjectNode defaulted = (ObjectNode) schema.withDefaults(parent);

@@ -11,6 +11,7 @@ import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.World;
 import dev.metahooks.emulator.Write;
 import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.Project;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
@@ -32,7 +33,7 @@ class BackupEmulatorScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
+    cluster = Project.cluster();
     Sources sources = new Sources() {
       @Override
       public Instant now() {

@@ -7,6 +7,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.Project;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +27,7 @@ class ForegroundDeletionScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
+    cluster = Project.cluster();
     hooks = LocalHooks.start(PostgresClusterController.controller(FixedSources.INSTANCE));
     mc = PostgresScenarios.haSample(cluster, hooks);
   }

@@ -11,6 +11,7 @@ import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Round;
 import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.Project;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -38,7 +39,7 @@ class MaintenanceWindowScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
+    cluster = Project.cluster();
     Sources sources = new Sources() {
       @Override
       public Instant now() {

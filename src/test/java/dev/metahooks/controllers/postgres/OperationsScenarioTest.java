@@ -8,6 +8,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.Project;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,7 @@ class OperationsScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
+    cluster = Project.cluster();
     hooks = LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.sources(cluster)));
     mc = PostgresEmulation.metacontroller(cluster, hooks, Duration.ofSeconds(10));
     cluster.createFile("manifests/examples/postgrescluster-ha.yaml");

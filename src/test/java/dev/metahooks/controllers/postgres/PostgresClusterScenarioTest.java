@@ -14,6 +14,7 @@ import dev.metahooks.emulator.World;
 import dev.metahooks.emulator.Write;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.Project;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ class PostgresClusterScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
+    cluster = Project.cluster();
     sources = PostgresEmulation.sources(cluster);
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
     mc = PostgresEmulation.metacontroller(cluster, hooks, ROUND);

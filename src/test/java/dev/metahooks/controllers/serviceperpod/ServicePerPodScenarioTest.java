@@ -9,6 +9,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Round;
+import dev.metahooks.testing.Project;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -140,8 +141,8 @@ class ServicePerPodScenarioTest {
 
   /** Loads both decorators with every hook at {@code version}, creates the sample, plays the StatefulSet controller. */
   private void start(String version) {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster);
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster);
     for (String manifest : MANIFESTS) {
       mc.loadYaml(withHookVersion(read(manifest), version));
     }

@@ -7,6 +7,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Write;
+import dev.metahooks.testing.Project;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +27,8 @@ class UpdateStrategyScenarioTest {
 
   @BeforeEach
   void setUp() {
-    cluster = new Cluster();
-    mc = Metacontroller.againstTestServer(cluster, "metacontroller/update-strategy.yaml");
+    cluster = Project.cluster();
+    mc = Project.metacontroller(cluster, "metacontroller/update-strategy.yaml");
     cluster.createFile("manifests/examples/update-strategy.yaml");
   }
 

@@ -1,15 +1,10 @@
 package dev.metahooks.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Resources;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.metahooks.testing.Crds;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * What the emulated API server knows about kinds: plural resource name, scope and whether status is a
@@ -29,20 +24,10 @@ public final class ApiResources {
 
   private ApiResources() {}
 
-  /** The built-in kinds plus every CRD under {@code manifests/crds} of the project. */
-  public static ApiResources withProjectCrds() {
+  /** The built-in kinds plus the kinds these CRDs define. */
+  public static ApiResources withCrds(Crds crds) {
     ApiResources resources = builtIn();
-    Path crds = Resources.projectDir().resolve("manifests/crds");
-    if (Files.isDirectory(crds)) {
-      try (Stream<Path> files = Files.list(crds)) {
-        files.filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml")).sorted()
-            .forEach(f -> Yaml.file(f.toString()).stream()
-                .filter(o -> "CustomResourceDefinition".equals(o.path("kind").asText()))
-                .forEach(resources::registerCrd));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
+    crds.all().forEach(resources::registerCrd);
     return resources;
   }
 
@@ -132,7 +117,7 @@ public final class ApiResources {
 
   public Type requireKind(String apiVersion, String kind) {
     return byKind(apiVersion, kind).orElseThrow(() -> new IllegalArgumentException("unknown kind " + kind
-        + " in " + apiVersion + ": add its CRD to manifests/crds, create the CRD, or register it with "
+        + " in " + apiVersion + ": pass its CRD to the cluster (Cluster.withCrds), create the CRD, or register it with "
         + "Cluster.register(...)"));
   }
 

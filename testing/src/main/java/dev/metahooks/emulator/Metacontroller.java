@@ -2,7 +2,6 @@ package dev.metahooks.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.testing.TestServer;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,7 +18,7 @@ import java.util.Map;
  *
  * <pre>{@code
  * Cluster cluster = new Cluster();
- * Metacontroller mc = Metacontroller.againstTestServer(cluster, "metacontroller/hello-world.yaml");
+ * Metacontroller mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/hello-world.yaml");
  * cluster.createFile("manifests/examples/hello-world.yaml");
  * mc.runUntilStable(10);
  * assertThat(cluster.get("v1", "Pod", "default", "your-name")...);
@@ -62,11 +61,6 @@ public final class Metacontroller {
       mc.load(path);
     }
     return mc;
-  }
-
-  /** The same against the shared {@link TestServer}, which serves every controller of the catalog. */
-  public static Metacontroller againstTestServer(Cluster cluster, String... manifestPaths) {
-    return forManifests(cluster, TestServer.uri("").toString(), manifestPaths);
   }
 
   /** Loads the controllers (and CRDs) of a manifest file. */

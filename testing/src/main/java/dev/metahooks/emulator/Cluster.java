@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.ApiException.Reason;
+import dev.metahooks.testing.Crds;
 import dev.metahooks.testing.FixedSources;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -40,9 +42,18 @@ public final class Cluster {
   private String actor = "test";
   private Profile profile = Profile.configured();
 
-  /** An empty cluster that knows the built-in kinds and the project's CRDs (manifests/crds). */
+  /** An empty cluster that knows the built-in kinds (and the CRDs created in it). */
   public Cluster() {
-    this(ApiResources.withProjectCrds());
+    this(ApiResources.builtIn());
+  }
+
+  /** An empty cluster that also serves the kinds of these CRDs (YAML files, or directories of them). */
+  public static Cluster withCrds(Path... crdFilesOrDirectories) {
+    return withCrds(Crds.from(crdFilesOrDirectories));
+  }
+
+  public static Cluster withCrds(Crds crds) {
+    return new Cluster(ApiResources.withCrds(crds));
   }
 
   public Cluster(ApiResources resources) {

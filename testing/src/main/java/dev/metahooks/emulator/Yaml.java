@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -48,12 +47,9 @@ public final class Yaml {
     return objects;
   }
 
-  /** Every object of a file; a relative path is taken from the project directory. */
+  /** Every object of a file; a relative path is taken from the working directory (Maven's: the project's). */
   public static List<ObjectNode> file(String path) {
-    Path file = Path.of(path);
-    if (!file.isAbsolute()) {
-      file = Resources.projectDir().resolve(path);
-    }
+    Path file = Path.of(path).toAbsolutePath();
     try {
       return objects(Files.readString(file));
     } catch (IOException e) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -107,58 +106,6 @@ public final class CrdSchema {
         + version);
   }
 
-  /** The schema of a kind, from its CRD in {@code manifests/crds}; the version must be served. */
-  public static CrdSchema forKind(String apiVersion, String kind) {
-    JsonNode crd = crdOf(apiVersion, kind);
-    if (crd == null) {
-      throw new IllegalArgumentException("no CRD in " + Manifests.CRDS + " serves " + apiVersion + " " + kind);
-    }
-    return of(crd, apiVersion.substring(apiVersion.indexOf('/') + 1));
-  }
-
-  /** The schema of this object's kind. */
-  public static CrdSchema forObject(JsonNode object) {
-    return forKind(object.path("apiVersion").asText(), object.path("kind").asText());
-  }
-
-  /** Whether a CRD in {@code manifests/crds} serves this object's apiVersion and kind. */
-  public static boolean knows(JsonNode object) {
-    return crdOf(object.path("apiVersion").asText(), object.path("kind").asText()) != null;
-  }
-
-  /** Every CustomResourceDefinition in {@code manifests/crds}, file by file. */
-  public static List<JsonNode> crds() {
-    List<JsonNode> crds = new ArrayList<>();
-    for (Path file : Manifests.yamlFiles(Manifests.CRDS)) {
-      for (JsonNode document : Manifests.read(file)) {
-        if ("CustomResourceDefinition".equals(document.path("kind").asText())) {
-          crds.add(document);
-        }
-      }
-    }
-    return crds;
-  }
-
-  /** The CRD serving this group/version and kind, or null. */
-  public static JsonNode crdOf(String apiVersion, String kind) {
-    int slash = apiVersion.indexOf('/');
-    if (slash < 0) {
-      return null; // the core group has no CRDs
-    }
-    String group = apiVersion.substring(0, slash);
-    String version = apiVersion.substring(slash + 1);
-    for (JsonNode crd : crds()) {
-      JsonNode spec = crd.path("spec");
-      if (spec.path("group").asText().equals(group) && spec.path("names").path("kind").asText().equals(kind)) {
-        for (JsonNode v : spec.path("versions")) {
-          if (v.path("name").asText().equals(version) && v.path("served").asBoolean(false)) {
-            return crd;
-          }
-        }
-      }
-    }
-    return null;
-  }
 
   /** A copy of the object with the schema's defaults applied, as the API server stores it. */
   public JsonNode withDefaults(JsonNode object) {

@@ -1,0 +1,56 @@
+package dev.metahooks;
+
+import dev.metahooks.api.Controller;
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.HookServer;
+import dev.metahooks.server.ServerConfig;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Serving controllers from an application of one's own, in a few lines:
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *   Metahooks.serve(List.of(GreetingController.controller()));                  // only yours
+ *   Metahooks.serve(Metahooks.withBuiltIns(GreetingController.controller()));   // yours and metahooks' own
+ * }
+ * }</pre>
+ *
+ * The server is configured from the {@code METAHOOKS_*} environment variables, as {@code java -jar metahooks.jar}
+ * is ({@code --help} lists them), and drains its calls when the JVM is told to stop. Logging goes through SLF4J
+ * to whatever provider the application has.
+ */
+public final class Metahooks {
+  private Metahooks() {}
+
+  /** The controllers metahooks ships (postgrescluster and the ports of Metacontroller's examples). */
+  public static List<Controller> builtInControllers() {
+    return Catalog.controllers();
+  }
+
+  /** {@code own} followed by the built-in controllers; a name used twice fails when the server is made. */
+  public static List<Controller> withBuiltIns(Controller... own) {
+    List<Controller> all = new ArrayList<>(List.of(own));
+    all.addAll(builtInControllers());
+    return all;
+  }
+
+  /**
+   * Starts serving {@code controllers} with the settings of the environment and returns the running server; a
+   * shutdown hook drains it on SIGTERM.
+   *
+   * @throws dev.metahooks.server.ConfigurationException when a setting is invalid or the port is taken
+   */
+  public static HookServer serve(List<Controller> controllers) {
+    return serve(ServerConfig.fromEnvironment(System.getenv()), controllers);
+  }
+
+  /** The same with settings of one's own ({@code ServerConfig.defaults()} and its {@code with…} methods). */
+  public static HookServer serve(ServerConfig config, List<Controller> controllers) {
+    HookServer server = new HookServer(config, controllers).start();
+    // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully).
+    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownGracefully, "shutdown"));
+    return server;
+  }
+}

@@ -1,0 +1,4 @@
+/**
+ * <b>Internal</b>: not part of the public API; it may change in any release.
+ */
+package dev.metahooks.cli.diff;

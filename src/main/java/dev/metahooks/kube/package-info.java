@@ -1,0 +1,6 @@
+/**
+ * <b>Public API</b>: helpers for controller authors. {@link dev.metahooks.kube.FieldReader} is the one way to read a
+ * parent's spec and observed objects with errors that name the field; label selectors, string maps and copies of
+ * observed objects complete it.
+ */
+package dev.metahooks.kube;

@@ -1,0 +1,88 @@
+package dev.metahooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pieces a user installs agree with each other: the testing kit's pom has the root's version and dependency
+ * versions, the example project asks for that version, and the Java of README's "Writing a controller" is the
+ * example project's own code (examples/greeting, which CI builds and tests), so the guide cannot drift from it.
+ */
+class LibraryPackagingTest {
+  private static final Path PROJECT = Resources.projectDir();
+
+  @Test
+  void theTestingKitHasTheRootsVersionAndDependencyVersions() throws IOException {
+    String root = Files.readString(PROJECT.resolve("pom.xml"));
+    String kit = Files.readString(PROJECT.resolve("testing/pom.xml"));
+    assertThat(version(kit, "metahooks-testing")).isEqualTo(version(root, "metahooks"));
+    for (String property : List.of("jackson.version", "fabric8.version", "junit.version", "assertj.version")) {
+      assertThat(property(kit, property)).as(property).isEqualTo(property(root, property));
+    }
+  }
+
+  @Test
+  void theExampleDependsOnThisVersionOfBothArtifacts() throws IOException {
+    String example = Files.readString(PROJECT.resolve("examples/greeting/pom.xml"));
+    assertThat(property(example, "metahooks.version")).isEqualTo(version(Files.readString(PROJECT.resolve("pom.xml")),
+        "metahooks"));
+    assertThat(example).contains("<artifactId>metahooks</artifactId>", "<artifactId>metahooks-testing</artifactId>");
+  }
+
+  @Test
+  void theGuidesJavaIsTheExamplesCode() throws IOException {
+    String readme = Files.readString(PROJECT.resolve("README.md"));
+    String guide = readme.substring(readme.indexOf("## Writing a controller"));
+    String example = exampleSources();
+    Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(guide);
+    int lines = 0;
+    while (block.find()) {
+      for (String line : block.group(1).split("\n")) {
+        String code = line.replaceAll("\\s*//.*$", "").strip();
+        if (code.isEmpty() || code.equals("...") || code.equals("}") || code.startsWith("try (")) {
+          continue;
+        }
+        assertThat(example).as("README line in examples/greeting: %s", code).contains(code);
+        lines++;
+      }
+    }
+    assertThat(lines).isGreaterThan(20);
+  }
+
+  private static String exampleSources() throws IOException {
+    List<String> texts = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(PROJECT.resolve("examples/greeting"))) {
+      files.filter(f -> f.toString().endsWith(".java")).sorted().forEach(f -> {
+        try {
+          texts.add(Files.readString(f));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+    return String.join("\n", texts);
+  }
+
+  private static String version(String pom, String artifactId) {
+    Matcher m = Pattern.compile("<artifactId>" + artifactId + "</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+    assertThat(m.find()).as("version of %s", artifactId).isTrue();
+    return m.group(1);
+  }
+
+  private static String property(String pom, String name) {
+    Matcher m = Pattern.compile("<" + Pattern.quote(name) + ">([^<]+)</").matcher(pom);
+    assertThat(m.find()).as("property %s", name).isTrue();
+    return m.group(1);
+  }
+}
