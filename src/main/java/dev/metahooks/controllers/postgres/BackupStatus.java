@@ -55,6 +55,16 @@ final class BackupStatus {
     return Optional.of(status);
   }
 
+  /**
+   * When BackupsHealthy may change with nothing but the clock: the logical schedule's next run, after which a
+   * backup older than the run before it counts as missed. The answer asks to be called again then (and so is never
+   * replayed from the response cache).
+   */
+  static Optional<Instant> nextJudgement(ClusterSpec spec, Instant now) {
+    return spec.backups().backup().flatMap(BackupSpec.Backup::logical)
+        .flatMap(logical -> CronSchedule.parse(logical.schedule())).flatMap(schedule -> schedule.nextRun(now));
+  }
+
   /** BackupsHealthy, when spec.backup is set. */
   static Optional<Conditions.Condition> healthy(ClusterSpec spec, ObservedCluster observed, Instant now) {
     if (spec.backups().backup().isEmpty()) {

@@ -79,6 +79,26 @@ final class CronSchedule {
     return Optional.empty();
   }
 
+  /** The first time after {@code now} the schedule fires, if any within a year. */
+  Optional<Instant> nextRun(Instant now) {
+    ZonedDateTime day = now.atZone(ZoneOffset.UTC).truncatedTo(ChronoUnit.DAYS);
+    ZonedDateTime after = now.atZone(ZoneOffset.UTC).truncatedTo(ChronoUnit.MINUTES);
+    for (int ahead = 0; ahead <= LOOK_BACK_DAYS; ahead++, day = day.plusDays(1)) {
+      if (!months.get(day.getMonthValue()) || !dayMatches(day)) {
+        continue;
+      }
+      for (int hour = 0; hour < 24; hour++) {
+        for (int minute = 0; hours.get(hour) && minute < 60; minute++) {
+          ZonedDateTime time = day.withHour(hour).withMinute(minute);
+          if (minutes.get(minute) && time.isAfter(after)) {
+            return Optional.of(time.toInstant());
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
   /** The run before the last: a backup older than this has missed a whole period of the schedule. */
   Optional<Instant> runBeforeLast(Instant now) {
     return lastRun(now).flatMap(last -> lastRun(last.minusSeconds(60)));

@@ -5,17 +5,20 @@ import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.CustomizeRequest;
-import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
+import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * PostgresCluster ({@code metahooks.dev/v1alpha1}): a PostgreSQL cluster run by Spilo (PostgreSQL and Patroni),
@@ -75,9 +78,14 @@ public final class PostgresClusterController {
     ObjectNode status = ClusterStatus.compute(new ClusterStatus.Input(request.parent(), observed, spec,
         List.copyOf(problems), mode, usersJob, templateChanging, "", rollout, parametersJob), sources.now());
     CompositeResponse response = CompositeResponse.of(status, children);
-    // Called again when the window opens; an answer that carries this is never replayed from the response cache.
-    return rollout.waitingUntil().map(opens -> response.withResyncAfterSeconds(
-        Math.max(1, Math.ceil(Duration.between(sources.now(), opens).toMillis() / 1000.0)))).orElse(response);
+    // Called again when a maintenance window opens or the backup schedule next fires; an answer that carries
+    // this is never replayed from the response cache.
+    Optional<Instant> callAgain = mode == ClusterStatus.Mode.RENDERED
+        ? Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, sources.now()))
+            .flatMap(Optional::stream).min(Comparator.naturalOrder())
+        : Optional.empty();
+    return callAgain.map(at -> response.withResyncAfterSeconds(
+        Math.max(1, Math.ceil(Duration.between(sources.now(), at).toMillis() / 1000.0)))).orElse(response);
   }
 
   /**

@@ -100,6 +100,9 @@ class BackupScenarioTest {
     clock.now = Instant.parse("2026-12-03T09:00:00Z");
     world.sync();
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("True RecentBackup");
+    // The answer asks to be called again at the next scheduled run, when the judgement may change by the clock
+    // alone (and so it is never replayed from the response cache).
+    assertThat(world.call(false).path("resyncAfterSeconds").asDouble()).isEqualTo(17.5 * 3600);
     clock.now = Instant.parse("2026-12-04T03:00:00Z");
     world.sync();
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("False NoRecentBackup");

@@ -29,6 +29,18 @@ class CronScheduleTest {
   }
 
   @Test
+  void theNextRunIsStrictlyAfterNow() {
+    CronSchedule daily = CronSchedule.parse("30 2 * * *").orElseThrow();
+    assertThat(daily.nextRun(Instant.parse("2026-12-01T02:29:59Z"))).contains(Instant.parse("2026-12-01T02:30:00Z"));
+    assertThat(daily.nextRun(Instant.parse("2026-12-01T02:30:00Z"))).contains(Instant.parse("2026-12-02T02:30:00Z"));
+    assertThat(CronSchedule.parse("0 1 * * Sun").orElseThrow().nextRun(Instant.parse("2026-12-01T00:00:00Z")))
+        .contains(Instant.parse("2026-12-06T01:00:00Z"));
+    assertThat(CronSchedule.parse("*/15 * * * *").orElseThrow().nextRun(Instant.parse("2026-12-31T23:50:00Z")))
+        .contains(Instant.parse("2027-01-01T00:00:00Z"));
+    assertThat(CronSchedule.parse("0 0 31 2 *").orElseThrow().nextRun(Instant.parse("2026-12-01T00:00:00Z"))).isEmpty();
+  }
+
+  @Test
   void whatIsNotAScheduleIsRefused() {
     for (String bad : new String[] {"every day", "60 * * * *", "* 24 * * *", "* * 0 * *", "* * * 13 *", "*/0 * * * *",
         "5-1 * * * *", "* * * *", "@daily"}) {
