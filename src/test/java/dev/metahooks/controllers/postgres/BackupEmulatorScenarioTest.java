@@ -10,10 +10,8 @@ import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.World;
 import dev.metahooks.emulator.Write;
-import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Project;
 import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,17 +32,7 @@ class BackupEmulatorScenarioTest {
   @BeforeEach
   void setUp() {
     cluster = Project.cluster();
-    Sources sources = new Sources() {
-      @Override
-      public Instant now() {
-        return cluster.now();
-      }
-
-      @Override
-      public String secret(String purpose, int length) {
-        return FixedSources.INSTANCE.secret(purpose, length);
-      }
-    };
+    Sources sources = PostgresEmulation.fixedSecrets(cluster);
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
     mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
     mc.world(World.standard().statefulSetPods(true)

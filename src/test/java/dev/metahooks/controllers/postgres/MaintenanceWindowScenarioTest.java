@@ -10,7 +10,6 @@ import dev.metahooks.emulator.HookCall;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Round;
-import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Project;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,17 +39,7 @@ class MaintenanceWindowScenarioTest {
   @BeforeEach
   void setUp() {
     cluster = Project.cluster();
-    Sources sources = new Sources() {
-      @Override
-      public Instant now() {
-        return cluster.now();
-      }
-
-      @Override
-      public String secret(String purpose, int length) {
-        return FixedSources.INSTANCE.secret(purpose, length);
-      }
-    };
+    Sources sources = PostgresEmulation.fixedSecrets(cluster);
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
     mc = PostgresScenarios.haSample(cluster, hooks);
   }

@@ -34,6 +34,21 @@ final class PostgresEmulation {
     };
   }
 
+  /** Time from the cluster's clock, and the same secret for the same purpose (answers repeatable by name). */
+  static Sources fixedSecrets(Cluster cluster) {
+    return new Sources() {
+      @Override
+      public java.time.Instant now() {
+        return cluster.now();
+      }
+
+      @Override
+      public String secret(String purpose, int length) {
+        return FixedSources.INSTANCE.secret(purpose, length);
+      }
+    };
+  }
+
   /**
    * Metacontroller with the real controller manifest calling the hooks, StatefulSets that run pods, Patroni
    * labelling the leader, and the clock moving by {@code round} each round.
