@@ -30,7 +30,6 @@ final class BackupSpecReader {
   static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*");
   static final Pattern ENDPOINT = Pattern.compile("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?");
   static final Pattern REGION = Pattern.compile("[a-z0-9-]+");
-  static final Pattern SECRET_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
   static final Pattern SECRET_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
   static final Pattern CRON_FIELD = Pattern.compile("[0-9*/,-]+|[A-Za-z]{3}(-[A-Za-z]{3})?");
   static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?");
@@ -109,7 +108,7 @@ final class BackupSpecReader {
     if (present(s3, "credentials")) {
       ObjectNode given = reader.object(s3.get("credentials"), path + ".credentials");
       credentials = Optional.of(new BackupSpec.Credentials(
-          reader.string(given, "secretName", path + ".credentials.secretName", null, SECRET_NAME, 253),
+          reader.string(given, "secretName", path + ".credentials.secretName", null, SpecReader.SECRET_NAME, 253),
           reader.string(given, "accessKeyIdKey", path + ".credentials.accessKeyIdKey", "AWS_ACCESS_KEY_ID", SECRET_KEY, 253),
           reader.string(given, "secretAccessKeyKey", path + ".credentials.secretAccessKeyKey", "AWS_SECRET_ACCESS_KEY",
               SECRET_KEY, 253)));
@@ -194,7 +193,7 @@ final class BackupSpecReader {
               Names.serviceHost(Names.primaryService(sourceName), namespace), HOST, 253),
           reader.integer(live, "port", "spec.bootstrap.clone.live.port", StatefulSets.POSTGRES_PORT, 1, 65535),
           reader.string(live, "secretName", "spec.bootstrap.clone.live.secretName", Names.replicationSecret(sourceName),
-              SECRET_NAME, 253))));
+              SpecReader.SECRET_NAME, 253))));
     }
     return new BackupSpec.Clone(sourceName, timestamp,
         Optional.of(sourceStore(clone, "spec.bootstrap.clone", store, sourceName)), Optional.empty());
