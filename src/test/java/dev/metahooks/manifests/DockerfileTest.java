@@ -94,10 +94,13 @@ class DockerfileTest {
     Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(PROJECT.resolve("pom.xml").toFile());
     Element build = (Element) pom.getDocumentElement().getElementsByTagName("build").item(0);
     assertThat(text(build, "finalName")).as("target/<finalName>.jar").isEqualTo("metahooks");
-    // Copied dependencies in lib/, and beside them the logging provider's registration (lib/logging/).
-    assertThat(texts(build, "outputDirectory")).as("outputs of copy-dependencies and copy-resources")
-        .containsExactly("${project.build.directory}/lib", "${project.build.directory}/lib/logging");
+    // Copied dependencies in lib/, and beside them the logging provider's registration, a jar of its own that the
+    // runnable jar's Class-Path names (a directory there would stop the class-data archive, ClassDataArchiveIT).
+    assertThat(texts(build, "outputDirectory")).as("outputs of copy-dependencies and of the logging jar")
+        .containsExactly("${project.build.directory}/lib", "${project.build.directory}/lib");
     assertThat(text(build, "classpathPrefix")).as("the jar's Class-Path").isEqualTo("lib/");
+    assertThat(text(build, "Class-Path")).as("the logging jar on the Class-Path")
+        .isEqualTo("lib/" + text(build, "finalName") + "-" + text(build, "classifier") + ".jar");
 
     // The jar finds its libraries at lib/ beside itself.
     String jar = copies.get(1)[2];
