@@ -30,7 +30,7 @@ COPY --from=build /build/target/metahooks.jar /app/metahooks.jar
 # -Xmx384m keeps compressed references on whatever the build machine's memory, as under the 512 MiB limit.
 RUN --mount=type=bind,from=build,source=/build/src/test/resources/fixtures,target=/tmp/fixtures \
     METAHOOKS_LOG_LEVEL=warn java -XX:ArchiveClassesAtExit=/app/metahooks.jsa -XX:MaxRAMPercentage=75 \
-      -XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:-UsePerfData -Xmx384m -Xlog:cds=error \
+      -XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:NewRatio=6 -XX:-UsePerfData -Xmx384m -Xlog:cds=error \
       -jar /app/metahooks.jar train /tmp/fixtures \
  && chmod 0444 /app/metahooks.jsa
 # Numeric, so that the kubelet can check runAsNonRoot against the image.
@@ -46,7 +46,10 @@ EXPOSE 8080
 # - SharedArchiveFile: the class-data archive made above;
 # - UseSerialGC: what the JVM picks by itself for the Deployment's 1 CPU and 512 MiB, made explicit so that the
 #   archive (made with it) always matches; on one core a parallel or concurrent collector only adds threads;
+# - NewRatio=6: a young generation of a seventh of the heap (55 MiB of 384) instead of a third (128 MiB); every
+#   page of it is touched on every cycle, while the old generation is committed only as far as it grows: peak RSS
+#   of four 10,000-Pod CatSets at once 480-496 -> 381-391 MiB, for young collections about twice as often;
 # - -UsePerfData: no memory-mapped statistics file in /tmp, which nothing here reads;
 # - the full tiered JIT is kept: the server runs for long and its hooks are CPU-bound.
 # Arguments after the image name are passed to metahooks: `docker run -i IMAGE sync hello-world < request.json`.
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:SharedArchiveFile=/app/metahooks.jsa", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-jar", "/app/metahooks.jar"]
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:SharedArchiveFile=/app/metahooks.jsa", "-XX:+UseSerialGC", "-XX:NewRatio=6", "-XX:-UsePerfData", "-jar", "/app/metahooks.jar"]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # metahooks beside minimal Node.js and Python hooks doing the same work (scripts/baselines/), in one run, as
-# deployed: the Dockerfile's JVM flags and class-data archive, -Xmx384m (the heap of the 512 MiB Deployment), the
-# response cache off so that every answer is computed. Prints the load average before and after; ratios within one
-# run are what count on a shared machine (docs/performance.md).
+# deployed: the Dockerfile's JVM flags and class-data archive, -XX:MaxRAM=512m (the JVM sizes itself as in the
+# 512 MiB Deployment: a 384 MiB heap that starts small), the response cache off so that every answer is computed.
+# Prints the load average before and after; ratios within one run are what count on a shared machine
+# (docs/performance.md).
 #   scripts/compare.sh [rounds, default 7]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Start-up time: from process start to the first successful sync (hello-world), median of 5 runs, with the JVM
-# flags of the Dockerfile's ENTRYPOINT, without and with the application class-data archive the image builds.
+# flags of the Dockerfile's ENTRYPOINT, without and with the application class-data archive the image builds; also
+# the CPU time the process used until then (all its threads).
 # Each JDK gets its own archive from a training run (`metahooks train`), as the image does; JDK 25 also an AOT cache.
 #   scripts/startup.sh [runs]        JDKs: JAVA17 (default: java on PATH), JAVA25 (default: Temurin 25 if present)
 set -euo pipefail
@@ -18,7 +19,8 @@ runs, java17, java25 = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 # The ENTRYPOINT of the Dockerfile, its /app paths mapped onto target/.
 entry = next(l for l in open("Dockerfile") if l.startswith("ENTRYPOINT"))
 words = json.loads(entry[len("ENTRYPOINT"):].strip())
-flags = [w.replace("/app/", "target/") for w in words[1:-2]]
+# -XX:MaxRAM=512m: the JVM sizes itself as under the Deployment's limit (a 384 MiB heap that starts small).
+flags = [w.replace("/app/", "target/") for w in words[1:-2]] + ["-XX:MaxRAM=512m"]
 archive_flag = next((f for f in flags if f.startswith("-XX:SharedArchiveFile=")), None)
 plain_flags = [f for f in flags if f != archive_flag]
 body = open("src/test/resources/fixtures/hello-world/sync/01-first-sync.request.json", "rb").read()
@@ -39,7 +41,11 @@ def first_sync(java, jvm_flags):
                 c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
                 c.request("POST", "/hello-world/sync", body, {"Content-Type": "application/json"})
                 if c.getresponse().status == 200:
-                    return time.perf_counter() - started
+                    elapsed = time.perf_counter() - started
+                    # CPU of every thread of the process (JIT, warm-up) so far: what a 1-CPU pod waits for, and
+                    # much less disturbed by other load on the machine than the wall time
+                    ticks = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()[11:13]
+                    return elapsed, sum(map(int, ticks)) / os.sysconf("SC_CLK_TCK")
             except OSError:
                 pass
             if proc.poll() is not None:
@@ -55,9 +61,12 @@ def train(java, archive, jvm_flags):
 
 def measure(label, java, jvm_flags):
     first_sync(java, jvm_flags)  # one unmeasured run: the page cache holds the jars afterwards
-    times = [first_sync(java, jvm_flags) * 1000 for _ in range(runs)]
+    measured = [first_sync(java, jvm_flags) for _ in range(runs)]
+    times = [wall * 1000 for wall, _ in measured]
+    cpu = [used * 1000 for _, used in measured]
     print(f"{label:44s} median {statistics.median(times):6.0f} ms   min {min(times):5.0f}   max {max(times):5.0f}"
-          f"   runs {' '.join(f'{t:.0f}' for t in times)}", flush=True)
+          f"   CPU median {statistics.median(cpu):5.0f} ms   runs {' '.join(f'{t:.0f}' for t in times)}"
+          f"   load {os.getloadavg()[0]:.1f}", flush=True)
 
 print(f"flags of the Dockerfile: {' '.join(flags)}")
 for name, java in (("JDK 17", java17), ("JDK 25", java25)):

@@ -27,7 +27,7 @@ public final class AnswerSize {
   private AnswerSize() {}
 
   /**
-   * An eighteenth of the heap per compute slot (10.3 MiB of the 371 MiB usable under -Xmx384m, two cores): an
+   * An eighteenth of the heap per compute slot (10.5 MiB of the 378.6 MiB usable under -Xmx384m, two cores): an
    * answer's tree takes up to six times its bytes, and every compute slot may build one at once.
    */
   public static long defaultLimit() {

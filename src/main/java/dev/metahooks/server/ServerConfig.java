@@ -127,7 +127,7 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     return Math.max(2, Runtime.getRuntime().availableProcessors());
   }
 
-  /** A ninth of the heap (41 MiB of 371 MiB usable under -Xmx384m); docs/reliability.md shows the sum. */
+  /** A ninth of the heap (42 MiB of 378.6 MiB usable under -Xmx384m); docs/reliability.md shows the sum. */
   static long defaultBodyBudget() {
     return Runtime.getRuntime().maxMemory() / 9;
   }

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 public final class ChildServer implements AutoCloseable {
   /** The ENTRYPOINT's flags (but the class-data archive, which only the image has) and the deployed heap. */
   public static final List<String> DEPLOYED_FLAGS = List.of("-Xmx384m", "-XX:MaxRAMPercentage=75",
-      "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC", "-XX:-UsePerfData");
+      "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC", "-XX:NewRatio=6", "-XX:-UsePerfData");
 
   private final Process process;
   private final int port;
