@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ClassDataArchiveIT {
   private static final Path PROJECT = Resources.projectDir();
-  private static final Path JAR = Path.of(System.getProperty("metahooks.jar", PROJECT.resolve("target/metahooks.jar").toString()));
+  private static final Path JAR =
+      Path.of(System.getProperty("metahooks.jar", PROJECT.resolve("target/metahooks.jar").toString()));
   private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
   private static final Path HELLO_WORLD = PROJECT.resolve("src/test/resources/fixtures/hello-world");
   private static final Path FIRST_SYNC = HELLO_WORLD.resolve("sync/01-first-sync");
