@@ -2,6 +2,7 @@ package dev.metahooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.metahooks.testing.PublicApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
@@ -21,28 +22,19 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The public API is what package-info.java declares (dev.metahooks.Metahooks, api, kube, and five classes of server):
+ * The public API is what package-info.java declares and the kit's {@link PublicApi} holds (dev.metahooks.Metahooks,
+ * api, kube, and five classes of server):
  * its public signatures mention only the JDK, Jackson and the public API itself, so a user never has to reach an
  * internal type to use it. And the jar registers no SLF4J provider, so a host application keeps its own.
  */
 class PublicApiTest {
   private static final Path CLASSES = Path.of("target/classes");
-  private static final Set<String> PUBLIC_CLASSES = Set.of("dev.metahooks.Metahooks",
-      "dev.metahooks.server.HookServer", "dev.metahooks.server.ServerConfig",
-      "dev.metahooks.server.ConfigurationException", "dev.metahooks.server.InProcessHooks",
-      "dev.metahooks.server.PemFiles");
   /** Members documented as internal: the server reads them, controllers do not. */
   private static final Set<String> INTERNAL_MEMBERS = Set.of("dev.metahooks.api.Controller.unread",
       "dev.metahooks.api.Json.parse");
 
   static boolean isPublicApi(Class<?> type) {
-    return type.getEnclosingClass() != null ? isPublicApi(type.getEnclosingClass()) : isPublicApi(type.getName());
-  }
-
-  /** Whether the top-level class of this binary name is public API. */
-  static boolean isPublicApi(String topLevelClass) {
-    String pkg = topLevelClass.substring(0, topLevelClass.lastIndexOf('.'));
-    return pkg.equals("dev.metahooks.api") || pkg.equals("dev.metahooks.kube") || PUBLIC_CLASSES.contains(topLevelClass);
+    return PublicApi.ofLibrary(type.getName());
   }
 
   @Test
