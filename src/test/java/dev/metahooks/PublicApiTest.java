@@ -65,6 +65,41 @@ class PublicApiTest {
     assertThat(leaks).as("internal types in public signatures").isEmpty();
   }
 
+  /**
+   * Every package of the jar says in its javadoc (its own package-info.java, or its parent's) whether it is public
+   * API or internal, and that javadoc names each class of it that {@link PublicApi} holds public: the statement a
+   * user reads and the list the check enforces are the same.
+   */
+  @Test
+  void everyPackageSaysWhetherItIsPublicAndNamesItsPublicClasses() throws IOException {
+    Path sources = Path.of("src/main/java");
+    Set<String> problems = new TreeSet<>();
+    try (Stream<Path> dirs = Files.walk(CLASSES.resolve("dev/metahooks"))) {
+      for (Path dir : dirs.filter(Files::isDirectory).toList()) {
+        String pkg = CLASSES.relativize(dir).toString().replace('/', '.');
+        Path doc = sources.resolve(CLASSES.relativize(dir)).resolve("package-info.java");
+        while (!Files.exists(doc) && doc.getParent().getParent().startsWith(sources.resolve("dev/metahooks"))) {
+          doc = doc.getParent().getParent().resolve("package-info.java");
+        }
+        String text = Files.exists(doc) ? Files.readString(doc) : "";
+        boolean declaredPublic = text.startsWith("/**\n * <b>Public API</b>");
+        if (!declaredPublic && !text.startsWith("/**\n * <b>Internal</b>")) {
+          problems.add(pkg + ": no package-info.java starting with <b>Public API</b> or <b>Internal</b>");
+        }
+        if (PublicApi.libraryPackages().contains(pkg) && !declaredPublic) {
+          problems.add(pkg + ": public API, but its package-info.java does not say so");
+        }
+        for (String publicClass : PublicApi.libraryClasses()) {
+          String simpleName = publicClass.substring(publicClass.lastIndexOf('.') + 1);
+          if (publicClass.equals(pkg + "." + simpleName) && !text.contains(simpleName)) {
+            problems.add(pkg + ": package-info.java does not name its public class " + simpleName);
+          }
+        }
+      }
+    }
+    assertThat(problems).isEmpty();
+  }
+
   @Test
   void theJarRegistersNoLoggingProvider() {
     assertThat(CLASSES.resolve("META-INF/services/org.slf4j.spi.SLF4JServiceProvider")).doesNotExist();

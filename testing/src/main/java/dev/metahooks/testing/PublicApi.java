@@ -41,6 +41,16 @@ public final class PublicApi {
 
   private PublicApi() {}
 
+  /** The library's packages that are public API as a whole. */
+  public static Set<String> libraryPackages() {
+    return PUBLIC_PACKAGES;
+  }
+
+  /** The library's public classes in packages that are otherwise internal (or hold internal classes too). */
+  public static Set<String> libraryClasses() {
+    return PUBLIC_CLASSES;
+  }
+
   /** Whether the library's public API holds this class (a binary name: {@code a.b.Outer$Inner}). */
   public static boolean ofLibrary(String className) {
     String topLevel = className.split("\\$", 2)[0];
