@@ -68,8 +68,8 @@ public final class InProcessHooks {
   /**
    * An answer as the server sends it: status, the headers metahooks sets ({@code Content-Type},
    * {@code Content-Length}, and on a 200 the {@code ETag} Metacontroller may send back as {@code If-None-Match}),
-   * looked up without regard to case, and the body's bytes. An error's body is
-   * {@code {"error": code, "message": ..., "field": ...}}.
+   * looked up without regard to case, and the body's bytes (compare bodies with {@link #text} or {@link #json}: a
+   * record compares arrays by identity). An error's body is {@code {"error": code, "message": ..., "field": ...}}.
    */
   public record Response(int status, Map<String, String> headers, byte[] body) {
     static Response of(Reply reply) {
