@@ -28,8 +28,9 @@ import javax.net.ssl.TrustManagerFactory;
  * ({@code BEGIN RSA PRIVATE KEY}, cert-manager's default) are read; other forms are refused with a message
  * that says how to convert them.
  *
- * <p>Public API: a client of a hook server with TLS (a test of one's own, a probe) reads the Secret's files as the
- * server reads them, e.g. {@code PemFiles.clientContext(caFile, null, null)} to trust the server's CA.
+ * <p>Public API ({@link #clientContext}, {@link #trustStore}): a client of a hook server with TLS (a test of one's
+ * own, a probe) reads the Secret's files as the server reads them, e.g. {@code PemFiles.clientContext(caFile, null,
+ * null)} to trust the server's CA.
  */
 public final class PemFiles {
   static final char[] PASSWORD = "metahooks".toCharArray(); // in-memory key store only
@@ -65,7 +66,7 @@ public final class PemFiles {
   }
 
   /** A key store with the key and its certificate chain; a key that does not belong to the certificate is refused. */
-  public static KeyStore keyStore(Path certFile, Path keyFile) {
+  static KeyStore keyStore(Path certFile, Path keyFile) {
     try {
       List<Certificate> chain = certificates(certFile);
       if (chain.isEmpty()) {
