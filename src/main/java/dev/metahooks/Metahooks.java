@@ -1,9 +1,12 @@
 package dev.metahooks;
 
 import dev.metahooks.api.Controller;
+import dev.metahooks.cli.OfflineHook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,5 +55,23 @@ public final class Metahooks {
     // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully).
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownGracefully, "shutdown"));
     return server;
+  }
+
+  /**
+   * Answers one request offline, as {@code java -jar metahooks.jar sync <controller> < request.json} does for the
+   * built-in controllers: {@code args} are the hook ({@code sync}, {@code finalize}, {@code customize}) and the
+   * controller's name, the request is read from {@code in} and the answer (the server's, indented) printed on
+   * {@code out}. Returns the exit code: 0 for a 200, 2 for a request refused or wrong arguments (the
+   * usage goes to {@code err}), 1 for an internal error. An application's main offers it for its controllers:
+   *
+   * <pre>{@code
+   * if (args.length > 0) {
+   *   System.exit(Metahooks.runOffline(args, System.in, System.out, System.err, controllers));
+   * }
+   * }</pre>
+   */
+  public static int runOffline(String[] args, InputStream in, PrintStream out, PrintStream err,
+      List<Controller> controllers) {
+    return OfflineHook.run(args, in, out, err, controllers);
   }
 }

@@ -2,6 +2,7 @@ package dev.metahooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.metahooks.testing.PublicApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
@@ -21,24 +22,19 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The public API is what package-info.java declares (dev.metahooks.Metahooks, api, kube, and three classes of server):
+ * The public API is what package-info.java declares and the kit's {@link PublicApi} holds (dev.metahooks.Metahooks,
+ * api, kube, and five classes of server):
  * its public signatures mention only the JDK, Jackson and the public API itself, so a user never has to reach an
  * internal type to use it. And the jar registers no SLF4J provider, so a host application keeps its own.
  */
 class PublicApiTest {
   private static final Path CLASSES = Path.of("target/classes");
-  private static final Set<String> PUBLIC_CLASSES = Set.of("dev.metahooks.Metahooks",
-      "dev.metahooks.server.HookServer", "dev.metahooks.server.ServerConfig",
-      "dev.metahooks.server.ConfigurationException");
   /** Members documented as internal: the server reads them, controllers do not. */
   private static final Set<String> INTERNAL_MEMBERS = Set.of("dev.metahooks.api.Controller.unread",
       "dev.metahooks.api.Json.parse");
 
   static boolean isPublicApi(Class<?> type) {
-    String pkg = type.getPackageName();
-    return pkg.equals("dev.metahooks.api") || pkg.equals("dev.metahooks.kube")
-        || PUBLIC_CLASSES.contains(type.getName())
-        || type.getEnclosingClass() != null && isPublicApi(type.getEnclosingClass());
+    return PublicApi.ofLibrary(type.getName());
   }
 
   @Test
@@ -67,6 +63,41 @@ class PublicApiTest {
       }
     }
     assertThat(leaks).as("internal types in public signatures").isEmpty();
+  }
+
+  /**
+   * Every package of the jar says in its javadoc (its own package-info.java, or its parent's) whether it is public
+   * API or internal, and that javadoc names each class of it that {@link PublicApi} holds public: the statement a
+   * user reads and the list the check enforces are the same.
+   */
+  @Test
+  void everyPackageSaysWhetherItIsPublicAndNamesItsPublicClasses() throws IOException {
+    Path sources = Path.of("src/main/java");
+    Set<String> problems = new TreeSet<>();
+    try (Stream<Path> dirs = Files.walk(CLASSES.resolve("dev/metahooks"))) {
+      for (Path dir : dirs.filter(Files::isDirectory).toList()) {
+        String pkg = CLASSES.relativize(dir).toString().replace('/', '.');
+        Path doc = sources.resolve(CLASSES.relativize(dir)).resolve("package-info.java");
+        while (!Files.exists(doc) && doc.getParent().getParent().startsWith(sources.resolve("dev/metahooks"))) {
+          doc = doc.getParent().getParent().resolve("package-info.java");
+        }
+        String text = Files.exists(doc) ? Files.readString(doc) : "";
+        boolean declaredPublic = text.startsWith("/**\n * <b>Public API</b>");
+        if (!declaredPublic && !text.startsWith("/**\n * <b>Internal</b>")) {
+          problems.add(pkg + ": no package-info.java starting with <b>Public API</b> or <b>Internal</b>");
+        }
+        if (PublicApi.libraryPackages().contains(pkg) && !declaredPublic) {
+          problems.add(pkg + ": public API, but its package-info.java does not say so");
+        }
+        for (String publicClass : PublicApi.libraryClasses()) {
+          String simpleName = publicClass.substring(publicClass.lastIndexOf('.') + 1);
+          if (publicClass.equals(pkg + "." + simpleName) && !text.contains(simpleName)) {
+            problems.add(pkg + ": package-info.java does not name its public class " + simpleName);
+          }
+        }
+      }
+    }
+    assertThat(problems).isEmpty();
   }
 
   @Test

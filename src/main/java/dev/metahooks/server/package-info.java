@@ -1,5 +1,6 @@
 /**
- * <b>Internal</b>: not part of the public API; it may change in any release. Exception: {@code HookServer}, {@code ServerConfig} and {@code ConfigurationException} are public API
- * (see {@link dev.metahooks.Metahooks}).
+ * <b>Internal</b>: not part of the public API; it may change in any release. Exceptions, public API (see
+ * {@link dev.metahooks.Metahooks}): {@code HookServer}, {@code ServerConfig}, {@code ConfigurationException},
+ * {@code InProcessHooks} and {@code PemFiles}.
  */
 package dev.metahooks.server;

@@ -13,9 +13,7 @@ import java.util.List;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,12 +39,8 @@ class SecurityDocsExampleTest {
         new ServerConfig.Tls(dir.resolve("tls.crt"), dir.resolve("tls.key"), dir.resolve("ca.crt")),
         Duration.ofSeconds(10)), Catalog.controllers()).start();
     try {
-      KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keys.init(PemFiles.keyStore(dir.resolve("client.crt"), dir.resolve("client.key")), PemFiles.PASSWORD);
-      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(PemFiles.trustStore(dir.resolve("ca.crt")));
-      SSLContext tls = SSLContext.getInstance("TLS");
-      tls.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+      SSLContext tls = PemFiles.clientContext(dir.resolve("ca.crt"), dir.resolve("client.crt"),
+          dir.resolve("client.key"));
       // The certificate names the Service: connect to localhost but say metahooks.metahooks.svc, as a
       // client inside the cluster would (Jetty refuses a server name the certificate does not cover).
       byte[] body = Files.readAllBytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));

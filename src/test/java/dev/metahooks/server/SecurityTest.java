@@ -14,14 +14,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -250,18 +247,8 @@ class SecurityTest {
     }
 
     /** A client context that trusts the CA and presents {@code cert} (none when null). */
-    SSLContext clientContext(Path cert, Path key) throws Exception {
-      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(PemFiles.trustStore(caCert));
-      SSLContext context = SSLContext.getInstance("TLS");
-      KeyManagerFactory keys = null;
-      if (cert != null) {
-        KeyStore store = PemFiles.keyStore(cert, key);
-        keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, PemFiles.PASSWORD);
-      }
-      context.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
-      return context;
+    SSLContext clientContext(Path cert, Path key) {
+      return PemFiles.clientContext(caCert, cert, key);
     }
 
     static void openssl(Path dir, String... args) throws Exception {

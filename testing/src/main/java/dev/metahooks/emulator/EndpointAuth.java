@@ -2,6 +2,7 @@ package dev.metahooks.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.server.PemFiles;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,7 +83,7 @@ final class EndpointAuth {
         key = Files.writeString(dir.resolve("tls.key"),
             secretValue(cluster, ref, clientTls.path("privateKeyKey").asText("tls.key"), "clientTLS"));
       }
-      return ClientTls.context(ca, cert, key);
+      return PemFiles.clientContext(ca, cert, key);
     } catch (IllegalArgumentException e) {
       throw e;
     } catch (Exception e) {

@@ -3,11 +3,11 @@ package dev.metahooks.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.Metahooks;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
-import dev.metahooks.cli.OfflineHook;
 import dev.metahooks.emulator.LocalHooks;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.InProcessHooks;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -28,8 +28,10 @@ import org.junit.jupiter.api.DynamicTest;
 
 /**
  * Golden fixtures as JUnit 5 dynamic tests: every {@code <dir>/<controller>/<hook>/<case>.request.json} must be
- * answered with {@code <case>.response.json} exactly (children in order), the same in-process, through the offline
- * command ({@code java -jar metahooks.jar sync <controller> < request.json}) and over HTTP; and every child or
+ * answered with {@code <case>.response.json} exactly (children in order), the same in-process
+ * ({@link InProcessHooks}: the server's request path without a socket), through the offline command
+ * ({@link Metahooks#runOffline}, what {@code java -jar metahooks.jar sync <controller> < request.json} runs) and over
+ * HTTP; and every child or
  * attachment in the answer must pass a strict schema check: built-in kinds against the Kubernetes model, custom
  * kinds against the CRDs given with {@link #crds}.
  *
@@ -96,7 +98,7 @@ public final class GoldenFixtures {
         throw new AssertionError("no *.request.json below " + directory.toAbsolutePath());
       }));
     }
-    HookDispatcher dispatcher = new HookDispatcher(controllers);
+    InProcessHooks hooks = InProcessHooks.of(controllers);
     SharedServer server = new SharedServer(controllers);
     boolean update = Boolean.getBoolean(UPDATE_PROPERTY);
     return requests.stream().map(request -> {
@@ -108,8 +110,8 @@ public final class GoldenFixtures {
       byte[] body = bytes(request);
       return DynamicContainer.dynamicContainer(controller + "/" + hook + "/" + name, request.toUri(), Stream.of(
           DynamicTest.dynamicTest("in-process", () -> {
-            HookDispatcher.Answer answer = dispatcher.dispatch(controller, hook, new ByteArrayInputStream(body));
-            JsonNode answered = Json.MAPPER.valueToTree(answer.body());
+            InProcessHooks.Response answer = hooks.call(controller, hook, body);
+            JsonNode answered = answer.json();
             assertThat(answer.status()).as("status, body %s", answered).isEqualTo(200);
             if (update) {
               Files.writeString(response, Json.MAPPER.writerWithDefaultPrettyPrinter()
@@ -122,7 +124,7 @@ public final class GoldenFixtures {
           }),
           DynamicTest.dynamicTest("offline CLI", () -> {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            int exit = OfflineHook.run(new String[] {hook, controller}, new ByteArrayInputStream(body),
+            int exit = Metahooks.runOffline(new String[] {hook, controller}, new ByteArrayInputStream(body),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, controllers);
             assertThat(exit).isZero();
             assertThat(Json.MAPPER.readTree(out.toByteArray())).isEqualTo(read(response));

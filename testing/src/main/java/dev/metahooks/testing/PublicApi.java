@@ -1,0 +1,131 @@
+package dev.metahooks.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * What of metahooks a project may use without being broken by the next release, and a check that it uses nothing
+ * else. Public are the packages {@code dev.metahooks.api} and {@code dev.metahooks.kube}, the classes
+ * {@code dev.metahooks.Metahooks}, and in {@code dev.metahooks.server} {@code HookServer}, {@code ServerConfig},
+ * {@code ConfigurationException}, {@code InProcessHooks} and {@code PemFiles}, with their nested classes; and this
+ * testing kit, {@code dev.metahooks.testing} and {@code dev.metahooks.emulator}. Everything else is internal: the
+ * jar is used on the class path, where nothing stops an import of it, so this check does.
+ *
+ * <pre>{@code
+ * @Test
+ * void usesOnlyThePublicApi() {
+ *   PublicApi.assertOnlyPublicApiIn(Path.of("target/classes"), Path.of("target/test-classes"));
+ * }
+ * }</pre>
+ */
+public final class PublicApi {
+  private static final Set<String> PUBLIC_PACKAGES = Set.of("dev.metahooks.api", "dev.metahooks.kube");
+  private static final Set<String> PUBLIC_CLASSES = Set.of("dev.metahooks.Metahooks",
+      "dev.metahooks.server.HookServer", "dev.metahooks.server.ServerConfig",
+      "dev.metahooks.server.ConfigurationException", "dev.metahooks.server.InProcessHooks",
+      "dev.metahooks.server.PemFiles");
+  private static final Set<String> KIT_PACKAGES = Set.of("dev.metahooks.testing", "dev.metahooks.emulator");
+  private static final Pattern CLASS_NAME = Pattern.compile("dev/metahooks/[A-Za-z0-9_/$]+");
+
+  private PublicApi() {}
+
+  /** The library's packages that are public API as a whole. */
+  public static Set<String> libraryPackages() {
+    return PUBLIC_PACKAGES;
+  }
+
+  /** The library's public classes in packages that are otherwise internal (or hold internal classes too). */
+  public static Set<String> libraryClasses() {
+    return PUBLIC_CLASSES;
+  }
+
+  /** Whether the library's public API holds this class (a binary name: {@code a.b.Outer$Inner}). */
+  public static boolean ofLibrary(String className) {
+    String topLevel = className.split("\\$", 2)[0];
+    int dot = topLevel.lastIndexOf('.');
+    return dot > 0 && PUBLIC_PACKAGES.contains(topLevel.substring(0, dot)) || PUBLIC_CLASSES.contains(topLevel);
+  }
+
+  /** Whether a project may use this metahooks class: the library's public API or the testing kit. */
+  public static boolean contains(String className) {
+    int dot = className.lastIndexOf('.');
+    return ofLibrary(className) || dot > 0 && KIT_PACKAGES.contains(className.substring(0, dot));
+  }
+
+  /** Fails naming every class file below the directories that uses a metahooks class outside the public API. */
+  public static void assertOnlyPublicApiIn(Path... classDirectories) {
+    Set<String> internal = new TreeSet<>();
+    int classFiles = 0;
+    for (Path directory : classDirectories) {
+      for (Path classFile : classFiles(directory)) {
+        classFiles++;
+        for (String used : metahooksClassesUsedBy(classFile)) {
+          if (!contains(used)) {
+            internal.add(directory.relativize(classFile) + " -> " + used);
+          }
+        }
+      }
+    }
+    assertThat(classFiles).as("class files below %s", List.of(classDirectories)).isPositive();
+    assertThat(internal).as("metahooks classes outside the public API").isEmpty();
+  }
+
+  /**
+   * The metahooks classes a class file names anywhere in its constant pool: those its code uses, and the types of
+   * its descriptors and generic signatures, whether the source imported them or wrote them out.
+   */
+  public static Set<String> metahooksClassesUsedBy(Path classFile) {
+    Set<String> names = new TreeSet<>();
+    try (InputStream file = Files.newInputStream(classFile); DataInputStream in = new DataInputStream(file)) {
+      in.readInt(); // magic
+      in.readUnsignedShort(); // minor version
+      in.readUnsignedShort(); // major version
+      int count = in.readUnsignedShort();
+      for (int i = 1; i < count; i++) {
+        int tag = in.readUnsignedByte();
+        switch (tag) {
+          case 1 -> {
+            Matcher name = CLASS_NAME.matcher(in.readUTF());
+            while (name.find()) {
+              names.add(name.group().replace('/', '.'));
+            }
+          }
+          case 7, 8, 16, 19, 20 -> in.skipBytes(2); // class, string, method type, module, package
+          case 15 -> in.skipBytes(3); // method handle
+          case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipBytes(4);
+          case 5, 6 -> { // a long or a double takes two entries
+            in.skipBytes(8);
+            i++;
+          }
+          default -> throw new IOException("unknown constant pool tag " + tag);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the class file " + classFile, e);
+    }
+    return names;
+  }
+
+  private static List<Path> classFiles(Path directory) {
+    if (!Files.isDirectory(directory)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.walk(directory)) {
+      return files.filter(f -> f.toString().endsWith(".class")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
