@@ -207,4 +207,24 @@ class FieldReaderCollectingTest {
     assertThat(problems(problems)).containsExactly("metadata.name: is too long", "spec['example.com/x']: is not allowed");
     assertThat(problems.list()).isUnmodifiable();
   }
+
+  /** The example of the README's "Writing a controller" and of FieldReader's javadoc. */
+  @Test
+  void theDocumentedExampleSaysWhatItsCommentSays() {
+    ObjectNode parent = Json.object();
+    parent.putObject("spec").put("instances", 17).put("paused", "no");
+    FieldProblems problems = FieldProblems.collecting();
+    FieldReader spec = FieldReader.spec(parent, problems);
+    assertThat(spec.optionalInteger("instances", 0, 16).orElse(1L)).isEqualTo(1L);
+    assertThat(problems.list().toString()).isEqualTo("[parent.spec.instances: must be between 0 and 16]");
+
+    problems = FieldProblems.collecting();
+    spec = FieldReader.optional(parent.get("spec"), "spec", problems);
+    int instances = spec.optionalInteger("instances", 0, 16).orElse(1L).intValue();
+    boolean paused = spec.optionalBoolean("paused").orElse(false);
+    assertThat(instances).isEqualTo(1);
+    assertThat(paused).isFalse();
+    assertThat(problems.list().toString())
+        .isEqualTo("[spec.instances: must be between 0 and 16, spec.paused: must be true or false]");
+  }
 }
