@@ -3,6 +3,8 @@ package dev.metahooks.kube;
 import dev.metahooks.api.InvalidRequestException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Where a {@link FieldReader}'s problems go. {@link #collecting()} lists every problem in the order found, for a
@@ -32,12 +34,20 @@ public final class FieldProblems {
     collected.add(new FieldProblem(field, message));
   }
 
-  /** Adds a problem found by a check that throws ({@link StringMaps#copy}, {@link LabelSelectors#copy}). */
-  void add(InvalidRequestException e) {
-    if (collected == null) {
-      throw e;
+  /**
+   * What a check that throws returns ({@link StringMaps#copy}, {@link LabelSelectors#copy}); when it throws, the
+   * problem is added and the value is empty (in the throwing mode, it is thrown on).
+   */
+  <T> Optional<T> checked(Supplier<T> check) {
+    try {
+      return Optional.of(check.get());
+    } catch (InvalidRequestException e) {
+      if (collected == null) {
+        throw e;
+      }
+      collected.add(new FieldProblem(e.field(), e.getMessage().substring(e.field().length() + 2)));
+      return Optional.empty();
     }
-    collected.add(new FieldProblem(e.field(), e.getMessage().substring(e.field().length() + 2)));
   }
 
   /** The problems so far, in the order found. */

@@ -271,33 +271,20 @@ public final class FieldReader {
   /** A required map of strings to strings (labels), as a copy. */
   public ObjectNode requiredStringMap(String field) {
     JsonNode value = required(field);
-    try {
-      return value == null ? Json.object() : StringMaps.copy(value, path(field));
-    } catch (InvalidRequestException e) {
-      problems.add(e);
-      return Json.object();
-    }
+    return value == null ? Json.object() : problems.checked(() -> StringMaps.copy(value, path(field))).orElse(Json.object());
   }
 
   /** A required label selector, checked and copied (see {@link LabelSelectors#copy}). */
   public ObjectNode requiredLabelSelector(String field) {
     JsonNode value = required(field);
-    return value == null ? Json.object() : labelSelector(value, field).orElse(Json.object());
+    return value == null ? Json.object()
+        : problems.checked(() -> LabelSelectors.copy(value, path(field))).orElse(Json.object());
   }
 
   /** An optional label selector; absent and null read as empty. */
   public Optional<ObjectNode> optionalLabelSelector(String field) {
     JsonNode value = node.get(field);
-    return isNull(value) ? Optional.empty() : labelSelector(value, field);
-  }
-
-  private Optional<ObjectNode> labelSelector(JsonNode value, String field) {
-    try {
-      return Optional.of(LabelSelectors.copy(value, path(field)));
-    } catch (InvalidRequestException e) {
-      problems.add(e);
-      return Optional.empty();
-    }
+    return isNull(value) ? Optional.empty() : problems.checked(() -> LabelSelectors.copy(value, path(field)));
   }
 
   private List<FieldReader> objects(ArrayNode array, String field) {
