@@ -9,6 +9,7 @@ import dev.metahooks.api.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The one way a controller reads a parent's {@code spec} and the observed objects of a request: typed reads of
@@ -39,6 +40,9 @@ import java.util.Optional;
  * }</pre>
  */
 public final class FieldReader {
+  /** A key that reads as {@code .key} in a path; others read as {@code ['key']}. */
+  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
   private final ObjectNode node;
   private final String path;
   private final FieldProblems problems;
@@ -104,7 +108,7 @@ public final class FieldReader {
 
   /** The path of a field, as error messages name it; keys such as {@code example.com/x} in brackets. */
   public String path(String field) {
-    return field.matches("[A-Za-z_][A-Za-z0-9_]*") ? path + "." + field : path + "['" + field + "']";
+    return IDENTIFIER.matcher(field).matches() ? path + "." + field : path + "['" + field + "']";
   }
 
   /** The path of an item of a list field, {@code spec.users[1]}. */

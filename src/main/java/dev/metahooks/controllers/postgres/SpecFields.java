@@ -68,16 +68,15 @@ final class SpecFields {
     Set<String> items = new LinkedHashSet<>();
     for (int i = 0; i < given.size(); i++) {
       String item = given.get(i);
-      String itemPath = r.path(field, i);
       if (item.isEmpty()) {
         continue; // the reader said so
       }
       if (item.length() > MAX_ITEM_LENGTH) {
-        r.problems().add(itemPath, "must be a string of 1 to " + MAX_ITEM_LENGTH + " characters");
+        r.problems().add(r.path(field, i), "must be a string of 1 to " + MAX_ITEM_LENGTH + " characters");
       } else if (pattern != null && !pattern.matcher(item).matches()) {
-        r.problems().add(itemPath, "must match " + pattern.pattern());
+        r.problems().add(r.path(field, i), "must match " + pattern.pattern());
       } else if (!items.add(item)) {
-        r.problems().add(itemPath, "\"" + item + "\" is listed twice");
+        r.problems().add(r.path(field, i), "\"" + item + "\" is listed twice");
       }
     }
     return List.copyOf(items);
