@@ -1,7 +1,12 @@
 package dev.metahooks.controllers.postgres;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import static dev.metahooks.controllers.postgres.SpecFields.bool;
+import static dev.metahooks.controllers.postgres.SpecFields.integer;
+import static dev.metahooks.controllers.postgres.SpecFields.oneOf;
+import static dev.metahooks.controllers.postgres.SpecFields.required;
+import static dev.metahooks.controllers.postgres.SpecFields.string;
+
+import dev.metahooks.kube.FieldReader;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -14,8 +19,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Reads {@code spec.backup} and {@code spec.bootstrap} with {@link SpecReader}'s field readers (same defaults and
- * problem messages as the rest of the spec).
+ * Reads {@code spec.backup} and {@code spec.bootstrap} with {@link SpecFields}' rules (same defaults and problem
+ * messages as the rest of the spec).
  */
 final class BackupSpecReader {
   static final int MAX_ON_DEMAND = 32;
@@ -35,190 +40,154 @@ final class BackupSpecReader {
   static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?");
   static final Pattern BACKUP_STAMP = Pattern.compile("[0-9]{8}T[0-9]{6}Z");
 
-  private final SpecReader reader;
   private final String namespace;
   private final String name;
 
-  private BackupSpecReader(SpecReader reader, String namespace, String name) {
-    this.reader = reader;
+  private BackupSpecReader(String namespace, String name) {
     this.namespace = namespace;
     this.name = name;
   }
 
   /** Reads the parent's spec (its namespace and name give the default prefix {@code <namespace>/<name>}). */
-  static BackupSpec read(SpecReader reader, ObjectNode spec, String namespace, String name) {
-    return new BackupSpecReader(reader, namespace, name).read(spec);
+  static BackupSpec read(FieldReader spec, String namespace, String name) {
+    return new BackupSpecReader(namespace, name).read(spec);
   }
 
-  private BackupSpec read(ObjectNode spec) {
-    JsonNode backupNode = spec.get("backup");
-    Optional<BackupSpec.Backup> backup = backupNode == null || backupNode.isNull() ? Optional.empty()
-        : Optional.of(backup(reader.object(backupNode, "spec.backup")));
-    ObjectNode bootstrap = reader.object(spec.get("bootstrap"), "spec.bootstrap");
+  private BackupSpec read(FieldReader spec) {
+    Optional<BackupSpec.Backup> backup = spec.optionalObject("backup").map(this::backup);
+    FieldReader bootstrap = spec.objectOrEmpty("bootstrap");
     Optional<BackupSpec.S3> store = backup.map(BackupSpec.Backup::s3);
-    Optional<BackupSpec.Clone> clone = present(bootstrap, "clone")
-        ? Optional.of(clone(reader.object(bootstrap.get("clone"), "spec.bootstrap.clone"), store)) : Optional.empty();
-    Optional<BackupSpec.LogicalRestore> logical = present(bootstrap, "logical")
-        ? Optional.of(logicalRestore(reader.object(bootstrap.get("logical"), "spec.bootstrap.logical"), store))
-        : Optional.empty();
+    Optional<BackupSpec.Clone> clone = bootstrap.optionalObject("clone").map(given -> clone(given, store));
+    Optional<BackupSpec.LogicalRestore> logical = bootstrap.optionalObject("logical")
+        .map(given -> logicalRestore(given, store));
     if (clone.isPresent() && logical.isPresent()) {
-      reader.problem("spec.bootstrap", "clone and logical exclude each other: a clone already has the source's data");
+      bootstrap.problems().add(bootstrap.path(), "clone and logical exclude each other: a clone already has the source's data");
     }
     return new BackupSpec(backup, clone, logical);
   }
 
-  private static boolean present(ObjectNode object, String field) {
-    return object.get(field) != null && !object.get(field).isNull();
-  }
-
-  private BackupSpec.Backup backup(ObjectNode backup) {
+  private BackupSpec.Backup backup(FieldReader backup) {
     String selfPrefix = namespace + "/" + name;
-    BackupSpec.S3 s3 = s3(reader.object(backup.get("s3"), "spec.backup.s3"), "spec.backup.s3", selfPrefix, true);
-    String schedule = schedule(backup, "schedule", "spec.backup.schedule", BackupSpec.DEFAULT_SCHEDULE);
-    ObjectNode retention = reader.object(backup.get("retention"), "spec.backup.retention");
-    int baseBackups = reader.integer(retention, "baseBackups", "spec.backup.retention.baseBackups",
-        BackupSpec.DEFAULT_BASE_BACKUPS, 2, 1000);
-    List<BackupSpec.OnDemand> onDemand = onDemand(backup.get("onDemand"));
-    Optional<BackupSpec.Logical> logical = present(backup, "logical")
-        ? Optional.of(logical(reader.object(backup.get("logical"), "spec.backup.logical"))) : Optional.empty();
+    BackupSpec.S3 s3 = s3(backup.objectOrEmpty("s3"), selfPrefix);
+    String schedule = schedule(backup, "schedule", BackupSpec.DEFAULT_SCHEDULE);
+    FieldReader retention = backup.objectOrEmpty("retention");
+    int baseBackups = integer(retention, "baseBackups", BackupSpec.DEFAULT_BASE_BACKUPS, 2, 1000);
+    List<BackupSpec.OnDemand> onDemand = onDemand(backup);
+    Optional<BackupSpec.Logical> logical = backup.optionalObject("logical").map(this::logical);
     if (onDemand.stream().anyMatch(o -> o.method().equals("logical")) && logical.isEmpty()) {
-      reader.problem("spec.backup.onDemand", "a logical on-demand backup needs spec.backup.logical (its image and retention)");
+      backup.report("onDemand", "a logical on-demand backup needs spec.backup.logical (its image and retention)");
     }
-    boolean finalBackup = reader.bool(backup, "finalBackup", "spec.backup.finalBackup", false, true);
-    String jobImage = reader.string(backup, "jobImage", "spec.backup.jobImage", DEFAULT_JOB_IMAGE, SpecReader.IMAGE, 512);
+    boolean finalBackup = bool(backup, "finalBackup", false, true);
+    String jobImage = string(backup, "jobImage", DEFAULT_JOB_IMAGE, SpecReader.IMAGE, 512);
     return new BackupSpec.Backup(s3, schedule, baseBackups, onDemand, logical, finalBackup, jobImage);
   }
 
-  private BackupSpec.S3 s3(ObjectNode s3, String path, String defaultPrefix, boolean bucketRequired) {
-    String bucket = reader.string(s3, "bucket", path + ".bucket", bucketRequired ? null : "", BUCKET, 63);
-    String prefix = reader.string(s3, "prefix", path + ".prefix", defaultPrefix, PREFIX, 512);
-    if (prefix != null && List.of(prefix.split("/")).stream().anyMatch(s -> s.equals(".") || s.equals(".."))) {
-      reader.problem(path + ".prefix", "must not contain . or .. segments");
+  private BackupSpec.S3 s3(FieldReader s3, String defaultPrefix) {
+    String bucket = required(s3, "bucket", BUCKET, 63).orElse("");
+    String prefix = string(s3, "prefix", defaultPrefix, PREFIX, 512);
+    if (List.of(prefix.split("/")).stream().anyMatch(s -> s.equals(".") || s.equals(".."))) {
+      s3.report("prefix", "must not contain . or .. segments");
     }
-    String endpoint = reader.string(s3, "endpoint", path + ".endpoint", "", ENDPOINT, 253);
-    String region = reader.string(s3, "region", path + ".region", "", REGION, 64);
+    String endpoint = string(s3, "endpoint", "", ENDPOINT, 253);
+    String region = string(s3, "region", "", REGION, 64);
     if (endpoint.isEmpty() && region.isEmpty()) {
-      reader.problem(path + ".region", "is required when no endpoint is given (AWS S3 needs the bucket's region)");
+      s3.report("region", "is required when no endpoint is given (AWS S3 needs the bucket's region)");
     }
-    boolean pathStyle = reader.bool(s3, "forcePathStyle", path + ".forcePathStyle", !endpoint.isEmpty(), false);
+    boolean pathStyle = bool(s3, "forcePathStyle", !endpoint.isEmpty(), false);
     if (pathStyle && endpoint.isEmpty()) {
-      reader.problem(path + ".forcePathStyle", "needs an endpoint (Spilo derives the addressing style from it)");
+      s3.report("forcePathStyle", "needs an endpoint (Spilo derives the addressing style from it)");
     }
-    Optional<BackupSpec.Credentials> credentials = Optional.empty();
-    if (present(s3, "credentials")) {
-      ObjectNode given = reader.object(s3.get("credentials"), path + ".credentials");
-      credentials = Optional.of(new BackupSpec.Credentials(
-          reader.string(given, "secretName", path + ".credentials.secretName", null, SpecReader.SECRET_NAME, 253),
-          reader.string(given, "accessKeyIdKey", path + ".credentials.accessKeyIdKey", "AWS_ACCESS_KEY_ID", SECRET_KEY, 253),
-          reader.string(given, "secretAccessKeyKey", path + ".credentials.secretAccessKeyKey", "AWS_SECRET_ACCESS_KEY",
-              SECRET_KEY, 253)));
-    }
-    return new BackupSpec.S3(bucket == null ? "" : bucket, prefix == null ? defaultPrefix : prefix, endpoint, region,
-        pathStyle, credentials);
+    Optional<BackupSpec.Credentials> credentials = s3.optionalObject("credentials").map(given ->
+        new BackupSpec.Credentials(
+            required(given, "secretName", SpecReader.SECRET_NAME, 253).orElse(null),
+            string(given, "accessKeyIdKey", "AWS_ACCESS_KEY_ID", SECRET_KEY, 253),
+            string(given, "secretAccessKeyKey", "AWS_SECRET_ACCESS_KEY", SECRET_KEY, 253)));
+    return new BackupSpec.S3(bucket, prefix, endpoint, region, pathStyle, credentials);
   }
 
   /** Five cron fields (minute hour day-of-month month day-of-week), as Spilo's crontab and a CronJob take them. */
-  private String schedule(ObjectNode container, String field, String path, String fallback) {
-    String schedule = reader.string(container, field, path, fallback, null, 100);
+  private static String schedule(FieldReader container, String field, String fallback) {
+    String schedule = string(container, field, fallback, null, 100);
     String[] fields = schedule.trim().split(" +");
     boolean valid = fields.length == 5 && CronSchedule.parse(schedule).isPresent();
     for (String f : fields) {
       valid &= CRON_FIELD.matcher(f).matches();
     }
     if (!valid) {
-      reader.problem(path, "must be a cron schedule of five fields, such as \"0 1 * * *\"");
+      container.report(field, "must be a cron schedule of five fields, such as \"0 1 * * *\"");
       return fallback;
     }
     return String.join(" ", fields);
   }
 
-  private List<BackupSpec.OnDemand> onDemand(JsonNode node) {
-    if (node == null || node.isNull()) {
-      return List.of();
-    }
-    if (!node.isArray()) {
-      reader.problem("spec.backup.onDemand", "must be a list");
-      return List.of();
-    }
-    if (node.size() > MAX_ON_DEMAND) {
-      reader.problem("spec.backup.onDemand", "must have at most " + MAX_ON_DEMAND + " entries (remove old ones)");
+  private static List<BackupSpec.OnDemand> onDemand(FieldReader backup) {
+    List<FieldReader> given = backup.optionalObjects("onDemand");
+    if (given.size() > MAX_ON_DEMAND) {
+      backup.report("onDemand", "must have at most " + MAX_ON_DEMAND + " entries (remove old ones)");
     }
     List<BackupSpec.OnDemand> entries = new ArrayList<>();
     Set<String> names = new HashSet<>();
-    for (int i = 0; i < node.size(); i++) {
-      String path = "spec.backup.onDemand[" + i + "]";
-      ObjectNode entry = reader.object(node.get(i), path);
-      String name = reader.string(entry, "name", path + ".name", null, SpecReader.CLUSTER_NAME, MAX_ON_DEMAND_NAME);
-      String method = reader.oneOf(entry, "method", path + ".method", "base", List.of("base", "logical"));
-      if (name == null) {
+    for (FieldReader entry : given) {
+      Optional<String> name = required(entry, "name", SpecReader.CLUSTER_NAME, MAX_ON_DEMAND_NAME);
+      String method = oneOf(entry, "method", "base", List.of("base", "logical"));
+      if (name.isEmpty()) {
         continue;
       }
-      if (!names.add(name)) {
-        reader.problem(path + ".name", "\"" + name + "\" is listed twice");
+      if (!names.add(name.get())) {
+        entry.report("name", "\"" + name.get() + "\" is listed twice");
       }
-      entries.add(new BackupSpec.OnDemand(name, method));
+      entries.add(new BackupSpec.OnDemand(name.get(), method));
     }
     return List.copyOf(entries);
   }
 
-  private BackupSpec.Logical logical(ObjectNode logical) {
-    String schedule = schedule(logical, "schedule", "spec.backup.logical.schedule", "30 2 * * *");
-    ObjectNode retention = reader.object(logical.get("retention"), "spec.backup.logical.retention");
-    int count = reader.integer(retention, "count", "spec.backup.logical.retention.count", BackupSpec.DEFAULT_LOGICAL_COUNT,
-        1, 1000);
-    String image = reader.string(logical, "image", "spec.backup.logical.image", DEFAULT_LOGICAL_IMAGE, SpecReader.IMAGE, 512);
+  private BackupSpec.Logical logical(FieldReader logical) {
+    String schedule = schedule(logical, "schedule", "30 2 * * *");
+    FieldReader retention = logical.objectOrEmpty("retention");
+    int count = integer(retention, "count", BackupSpec.DEFAULT_LOGICAL_COUNT, 1, 1000);
+    String image = string(logical, "image", DEFAULT_LOGICAL_IMAGE, SpecReader.IMAGE, 512);
     return new BackupSpec.Logical(schedule, count, image);
   }
 
-  private BackupSpec.Clone clone(ObjectNode clone, Optional<BackupSpec.S3> store) {
-    String source = reader.string(clone, "cluster", "spec.bootstrap.clone.cluster", null, SpecReader.CLUSTER_NAME,
-        SpecReader.MAX_NAME_LENGTH);
-    String sourceName = source == null ? "" : source;
+  private BackupSpec.Clone clone(FieldReader clone, Optional<BackupSpec.S3> store) {
+    String source = required(clone, "cluster", SpecReader.CLUSTER_NAME, SpecReader.MAX_NAME_LENGTH).orElse("");
     Optional<String> timestamp = Optional.empty();
-    if (present(clone, "timestamp")) {
-      String text = reader.string(clone, "timestamp", "spec.bootstrap.clone.timestamp", "", null, 64);
+    if (clone.isSet("timestamp")) {
+      String text = string(clone, "timestamp", "", null, 64);
       try {
         timestamp = Optional.of(OffsetDateTime.parse(text).withOffsetSameInstant(ZoneOffset.UTC).format(RECOVERY_TIME));
       } catch (DateTimeParseException e) {
-        reader.problem("spec.bootstrap.clone.timestamp", "must be an RFC 3339 time with a zone, such as 2026-11-30T10:00:00Z");
+        clone.report("timestamp", "must be an RFC 3339 time with a zone, such as 2026-11-30T10:00:00Z");
       }
     }
-    if (present(clone, "live")) {
+    if (clone.isSet("live")) {
       if (timestamp.isPresent()) {
-        reader.problem("spec.bootstrap.clone.timestamp", "a live clone copies the source as it is now; remove timestamp or live");
+        clone.report("timestamp", "a live clone copies the source as it is now; remove timestamp or live");
       }
-      ObjectNode live = reader.object(clone.get("live"), "spec.bootstrap.clone.live");
-      return new BackupSpec.Clone(sourceName, timestamp, Optional.empty(), Optional.of(new BackupSpec.Live(
-          reader.string(live, "host", "spec.bootstrap.clone.live.host",
-              Names.serviceHost(Names.primaryService(sourceName), namespace), HOST, 253),
-          reader.integer(live, "port", "spec.bootstrap.clone.live.port", StatefulSets.POSTGRES_PORT, 1, 65535),
-          reader.string(live, "secretName", "spec.bootstrap.clone.live.secretName", Names.replicationSecret(sourceName),
-              SpecReader.SECRET_NAME, 253))));
+      FieldReader live = clone.objectOrEmpty("live");
+      return new BackupSpec.Clone(source, timestamp, Optional.empty(), Optional.of(new BackupSpec.Live(
+          string(live, "host", Names.serviceHost(Names.primaryService(source), namespace), HOST, 253),
+          integer(live, "port", StatefulSets.POSTGRES_PORT, 1, 65535),
+          string(live, "secretName", Names.replicationSecret(source), SpecReader.SECRET_NAME, 253))));
     }
-    return new BackupSpec.Clone(sourceName, timestamp,
-        Optional.of(sourceStore(clone, "spec.bootstrap.clone", store, sourceName)), Optional.empty());
+    return new BackupSpec.Clone(source, timestamp, Optional.of(sourceStore(clone, store, source)), Optional.empty());
   }
 
-  private BackupSpec.LogicalRestore logicalRestore(ObjectNode logical, Optional<BackupSpec.S3> store) {
-    String source = reader.string(logical, "cluster", "spec.bootstrap.logical.cluster", null, SpecReader.CLUSTER_NAME,
-        SpecReader.MAX_NAME_LENGTH);
-    String sourceName = source == null ? "" : source;
-    Optional<String> backup = present(logical, "backup")
-        ? Optional.ofNullable(reader.string(logical, "backup", "spec.bootstrap.logical.backup", null, BACKUP_STAMP, 16))
-        : Optional.empty();
-    String image = reader.string(logical, "image", "spec.bootstrap.logical.image", DEFAULT_LOGICAL_IMAGE, SpecReader.IMAGE, 512);
-    return new BackupSpec.LogicalRestore(sourceName,
-        sourceStore(logical, "spec.bootstrap.logical", store, sourceName), backup, image);
+  private BackupSpec.LogicalRestore logicalRestore(FieldReader logical, Optional<BackupSpec.S3> store) {
+    String source = required(logical, "cluster", SpecReader.CLUSTER_NAME, SpecReader.MAX_NAME_LENGTH).orElse("");
+    Optional<String> backup = logical.isSet("backup") ? required(logical, "backup", BACKUP_STAMP, 16) : Optional.empty();
+    String image = string(logical, "image", DEFAULT_LOGICAL_IMAGE, SpecReader.IMAGE, 512);
+    return new BackupSpec.LogicalRestore(source, sourceStore(logical, store, source), backup, image);
   }
 
   /** The source's store: given here, or this cluster's store with the source's default prefix. */
-  private BackupSpec.S3 sourceStore(ObjectNode container, String path, Optional<BackupSpec.S3> store, String source) {
+  private BackupSpec.S3 sourceStore(FieldReader container, Optional<BackupSpec.S3> store, String source) {
     String defaultPrefix = namespace + "/" + source;
-    if (present(container, "s3")) {
-      return s3(reader.object(container.get("s3"), path + ".s3"), path + ".s3", defaultPrefix, true);
+    if (container.isSet("s3")) {
+      return s3(container.objectOrEmpty("s3"), defaultPrefix);
     }
     if (store.isEmpty()) {
-      reader.problem(path + ".s3", "is required when spec.backup.s3 is not set (where are the source's backups?)");
+      container.report("s3", "is required when spec.backup.s3 is not set (where are the source's backups?)");
       return new BackupSpec.S3("", defaultPrefix, "", "", false, Optional.empty());
     }
     BackupSpec.S3 own = store.get();

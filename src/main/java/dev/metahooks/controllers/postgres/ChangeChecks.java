@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import dev.metahooks.kube.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,24 +14,24 @@ import java.util.Optional;
 final class ChangeChecks {
   private ChangeChecks() {}
 
-  static List<SpecProblem> check(ClusterSpec spec, ObservedCluster observed) {
-    List<SpecProblem> problems = new ArrayList<>();
+  static List<FieldProblem> check(ClusterSpec spec, ObservedCluster observed) {
+    List<FieldProblem> problems = new ArrayList<>();
     observed.deployedVersion().ifPresent(version -> {
       if (!version.equals(String.valueOf(spec.postgresVersion()))) {
-        problems.add(new SpecProblem("spec.postgresVersion", "cannot change from " + version + " to "
+        problems.add(new FieldProblem("spec.postgresVersion", "cannot change from " + version + " to "
             + spec.postgresVersion() + ": major upgrades are not done in place (clone into a new cluster instead)"));
       }
     });
     observed.deployedStorageSize().ifPresent(size -> {
       if (!Quantities.same(size, spec.storage().size())) {
-        problems.add(new SpecProblem("spec.storage.size", "cannot change from " + size + " to "
+        problems.add(new FieldProblem("spec.storage.size", "cannot change from " + size + " to "
             + spec.storage().size() + ": the StatefulSet's volume claim template is immutable"));
       }
     });
     observed.deployedStorageClass().ifPresent(deployed -> {
       Optional<String> wanted = Optional.ofNullable(spec.storage().storageClassName());
       if (!deployed.equals(wanted)) {
-        problems.add(new SpecProblem("spec.storage.storageClassName", "cannot change from "
+        problems.add(new FieldProblem("spec.storage.storageClassName", "cannot change from "
             + deployed.orElse("(cluster default)") + " to " + wanted.orElse("(cluster default)")
             + ": the StatefulSet's volume claim template is immutable"));
       }

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.FieldProblem;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ final class ClusterStatus {
    * @param rollout the rollout step this answer takes (RENDERED mode only)
    * @param parametersJob the name of the parameters Job this answer asks for, if any (RENDERED mode only)
    */
-  record Input(JsonNode parent, ObservedCluster observed, ClusterSpec spec, List<SpecProblem> problems, Mode mode,
+  record Input(JsonNode parent, ObservedCluster observed, ClusterSpec spec, List<FieldProblem> problems, Mode mode,
       Optional<String> usersJob, boolean templateChanging, String blockedBy, Rollout.Plan rollout,
       Optional<String> parametersJob) {}
 
@@ -409,7 +410,7 @@ final class ClusterStatus {
       return new Conditions.Condition(Conditions.SPEC_VALID, true, "Valid", "the spec is valid");
     }
     return new Conditions.Condition(Conditions.SPEC_VALID, false, "InvalidSpec",
-        in.problems().stream().map(SpecProblem::toString).collect(Collectors.joining("; ")));
+        in.problems().stream().map(FieldProblem::toString).collect(Collectors.joining("; ")));
   }
 
   private static Conditions.Condition deletionBlocked(Input in) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.FieldProblems;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -87,9 +88,9 @@ final class NetworkPolicies {
    * A NetworkPolicy peer of the spec: {@code podSelector} and/or {@code namespaceSelector}, each a label selector
    * (ipBlock is not offered: pod addresses change, and a CIDR would admit whatever gets them next).
    */
-  static Optional<ObjectNode> peer(JsonNode node, String path, List<SpecProblem> problems) {
+  static Optional<ObjectNode> peer(JsonNode node, String path, FieldProblems problems) {
     if (node == null || !node.isObject()) {
-      problems.add(new SpecProblem(path, "must be an object with podSelector and/or namespaceSelector"));
+      problems.add(path, "must be an object with podSelector and/or namespaceSelector");
       return Optional.empty();
     }
     ObjectNode peer = Json.object();
@@ -100,19 +101,19 @@ final class NetworkPolicies {
         selector(field.getValue(), fieldPath, problems);
         peer.set(field.getKey(), field.getValue().deepCopy());
       } else {
-        problems.add(new SpecProblem(fieldPath, "is not a field here (podSelector, namespaceSelector)"));
+        problems.add(fieldPath, "is not a field here (podSelector, namespaceSelector)");
       }
     });
     if (peer.isEmpty() && problems.size() == before) {
-      problems.add(new SpecProblem(path, "needs podSelector and/or namespaceSelector"));
+      problems.add(path, "needs podSelector and/or namespaceSelector");
     }
     return problems.size() == before ? Optional.of(peer) : Optional.empty();
   }
 
   /** A label selector as Kubernetes checks it: string labels, known operators, values only with In/NotIn. */
-  private static void selector(JsonNode node, String path, List<SpecProblem> problems) {
+  private static void selector(JsonNode node, String path, FieldProblems problems) {
     if (!node.isObject()) {
-      problems.add(new SpecProblem(path, "must be a label selector (matchLabels, matchExpressions)"));
+      problems.add(path, "must be a label selector (matchLabels, matchExpressions)");
       return;
     }
     node.properties().forEach(field -> {
@@ -120,24 +121,24 @@ final class NetworkPolicies {
       switch (field.getKey()) {
         case "matchLabels" -> {
           if (!field.getValue().isObject()) {
-            problems.add(new SpecProblem(fieldPath, "must be a map of label names to values"));
+            problems.add(fieldPath, "must be a map of label names to values");
           } else {
             field.getValue().properties().forEach(label -> {
               if (!label.getValue().isTextual() || label.getKey().isEmpty()) {
-                problems.add(new SpecProblem(fieldPath + "." + label.getKey(), "must be a string"));
+                problems.add(fieldPath + "." + label.getKey(), "must be a string");
               }
             });
           }
         }
         case "matchExpressions" -> expressions(field.getValue(), fieldPath, problems);
-        default -> problems.add(new SpecProblem(fieldPath, "is not a field of a label selector"));
+        default -> problems.add(fieldPath, "is not a field of a label selector");
       }
     });
   }
 
-  private static void expressions(JsonNode node, String path, List<SpecProblem> problems) {
+  private static void expressions(JsonNode node, String path, FieldProblems problems) {
     if (!node.isArray()) {
-      problems.add(new SpecProblem(path, "must be a list"));
+      problems.add(path, "must be a list");
       return;
     }
     for (int i = 0; i < node.size(); i++) {
@@ -146,15 +147,15 @@ final class NetworkPolicies {
       String operator = expression.path("operator").asText("");
       JsonNode values = expression.path("values");
       if (!expression.path("key").isTextual() || expression.path("key").asText().isEmpty()) {
-        problems.add(new SpecProblem(itemPath + ".key", "is required"));
+        problems.add(itemPath + ".key", "is required");
       } else if (!SELECTOR_OPERATORS.contains(operator)) {
-        problems.add(new SpecProblem(itemPath + ".operator", "must be one of In, NotIn, Exists, DoesNotExist"));
+        problems.add(itemPath + ".operator", "must be one of In, NotIn, Exists, DoesNotExist");
       } else if (operator.equals("In") || operator.equals("NotIn")) {
         if (!values.isArray() || values.isEmpty() || !allText(values)) {
-          problems.add(new SpecProblem(itemPath + ".values", "must be a non-empty list of strings for " + operator));
+          problems.add(itemPath + ".values", "must be a non-empty list of strings for " + operator);
         }
       } else if (!values.isMissingNode() && !values.isNull() && !values.isEmpty()) {
-        problems.add(new SpecProblem(itemPath + ".values", "must be empty for " + operator));
+        problems.add(itemPath + ".values", "must be empty for " + operator);
       }
     }
   }
@@ -169,16 +170,16 @@ final class NetworkPolicies {
   }
 
   /** {@code spec.networkPolicy.clients}: a list of peers. */
-  static List<ObjectNode> clients(JsonNode node, String path, List<SpecProblem> problems) {
+  static List<ObjectNode> clients(JsonNode node, String path, FieldProblems problems) {
     if (node == null || node.isNull()) {
       return List.of();
     }
     if (!node.isArray()) {
-      problems.add(new SpecProblem(path, "must be a list"));
+      problems.add(path, "must be a list");
       return List.of();
     }
     if (node.size() > MAX_CLIENTS) {
-      problems.add(new SpecProblem(path, "must have at most " + MAX_CLIENTS + " entries"));
+      problems.add(path, "must have at most " + MAX_CLIENTS + " entries");
     }
     List<ObjectNode> clients = new ArrayList<>();
     for (int i = 0; i < node.size(); i++) {

@@ -9,6 +9,7 @@ import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
+import dev.metahooks.kube.FieldProblem;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ public final class PostgresClusterController {
     ObservedCluster observed = ObservedCluster.of(request);
     SpecReader.Result read = SpecReader.read(request.parent());
     ClusterSpec spec = read.spec();
-    List<SpecProblem> problems = new ArrayList<>(read.problems());
+    List<FieldProblem> problems = new ArrayList<>(read.problems());
     if (read.valid()) {
       problems.addAll(ChangeChecks.check(spec, observed));
       WalArchive.bootstrapChange(spec.backups(), observed).ifPresent(problems::add);

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.ObjectMap;
+import dev.metahooks.kube.FieldProblem;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +21,7 @@ final class PrefixClaims {
 
   private PrefixClaims() {}
 
-  static Optional<SpecProblem> check(CompositeRequest request, BackupSpec backups) {
+  static Optional<FieldProblem> check(CompositeRequest request, BackupSpec backups) {
     if (backups.backup().isEmpty()) {
       return Optional.empty();
     }
@@ -33,7 +34,7 @@ final class PrefixClaims {
         .filter(other -> SpecReader.read(other).spec().backups().backup()
             .map(b -> overlap(b.s3(), own)).orElse(false))
         .min(Comparator.comparing(ObservedCluster::nameOf))
-        .map(other -> new SpecProblem("spec.backup.s3.prefix", own.url() + " overlaps where PostgresCluster "
+        .map(other -> new FieldProblem("spec.backup.s3.prefix", own.url() + " overlaps where PostgresCluster "
             + ObservedCluster.nameOf(other) + " keeps its backups; one prefix belongs to one cluster"));
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -105,7 +106,7 @@ final class WalArchive {
    * {@code spec.bootstrap.clone} is read once, when the first pod initialises the cluster: once the StatefulSet
    * exists, a changed (or added, or removed) clone is refused instead of rolling pods for nothing.
    */
-  static Optional<SpecProblem> bootstrapChange(BackupSpec backups, ObservedCluster observed) {
+  static Optional<FieldProblem> bootstrapChange(BackupSpec backups, ObservedCluster observed) {
     if (observed.statefulSet().isEmpty()) {
       return Optional.empty();
     }
@@ -116,7 +117,7 @@ final class WalArchive {
     if (wanted.equals(deployed)) {
       return Optional.empty();
     }
-    return Optional.of(new SpecProblem("spec.bootstrap.clone", "cannot change after the cluster was first "
+    return Optional.of(new FieldProblem("spec.bootstrap.clone", "cannot change after the cluster was first "
         + "bootstrapped: it is only read when the cluster is created (create a new cluster to clone again)"));
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.FieldProblem;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class SpecReaderTest {
   }
 
   static List<String> fields(SpecReader.Result result) {
-    return result.problems().stream().map(SpecProblem::field).toList();
+    return result.problems().stream().map(FieldProblem::field).toList();
   }
 
   @Test
@@ -133,7 +134,7 @@ class SpecReaderTest {
   void superuserAndReplicationAreRefusedWithAClearMessage() {
     SpecReader.Result result = read(s -> s.putArray("users").addObject().put("name", "app")
         .putArray("options").add("SUPERUSER").add("REPLICATION"));
-    assertThat(result.problems()).extracting(SpecProblem::toString).containsExactly(
+    assertThat(result.problems()).extracting(FieldProblem::toString).containsExactly(
         "spec.users[0].options[0]: SUPERUSER is refused: application roles must not bypass the cluster's safety",
         "spec.users[0].options[1]: REPLICATION is refused: application roles must not bypass the cluster's safety");
     assertThat(fields(read(s -> s.putArray("users").addObject().put("name", "app").putArray("options").add("LOGIN"))))
@@ -268,7 +269,7 @@ class SpecReaderTest {
     assertThat(strict.synchronous()).isTrue();
     // kubectl's YAML reads an unquoted off as false: refused with the values that work.
     SpecReader.Result yamlOff = read(spec -> spec.putObject("patroni").putObject("synchronous").put("mode", false));
-    assertThat(yamlOff.problems()).extracting(SpecProblem::toString)
+    assertThat(yamlOff.problems()).extracting(FieldProblem::toString)
         .containsExactly("spec.patroni.synchronous.mode: must be one of async, sync, strict");
     assertThat(fields(read(spec -> spec.putObject("patroni").putObject("synchronous").put("nodeCount", 0))))
         .containsExactly("spec.patroni.synchronous.nodeCount");
