@@ -95,18 +95,22 @@ final class LogicalBackups {
     });
   }
 
-  /** What both scripts share: the client version, the AWS CLI's addressing, the store check, waiting for the primary. */
+  /**
+   * What both scripts share: a private work directory (two runs never share a file), the client version, the AWS
+   * CLI's addressing, the store check, waiting for the primary.
+   */
   static final String COMMON = """
       set -euo pipefail
+      work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
       if [ -x "/usr/lib/postgresql/$PGVERSION/bin/pg_dump" ]; then PATH="/usr/lib/postgresql/$PGVERSION/bin:$PATH"; fi
       if [ "$S3_FORCE_PATH_STYLE" = true ]; then
-        printf '[default]\\ns3 =\\n  addressing_style = path\\n' > /tmp/aws-config
-        export AWS_CONFIG_FILE=/tmp/aws-config
+        printf '[default]\\ns3 =\\n  addressing_style = path\\n' > "$work/aws-config"
+        export AWS_CONFIG_FILE="$work/aws-config"
       fi
       s3() { aws ${S3_ENDPOINT:+--endpoint-url "$S3_ENDPOINT"} "$@"; }
       url="s3://$S3_BUCKET/$S3_PREFIX/logical"
-      if ! s3 s3api list-objects-v2 --bucket "$S3_BUCKET" --prefix "$S3_PREFIX/" --max-items 1 > /tmp/s3-check 2>&1; then
-        echo "$0: cannot list s3://$S3_BUCKET/$S3_PREFIX/ (check the bucket, the endpoint and the credentials Secret): $(cat /tmp/s3-check)" >&2
+      if ! s3 s3api list-objects-v2 --bucket "$S3_BUCKET" --prefix "$S3_PREFIX/" --max-items 1 > "$work/s3-check" 2>&1; then
+        echo "$0: cannot list s3://$S3_BUCKET/$S3_PREFIX/ (check the bucket, the endpoint and the credentials Secret): $(cat "$work/s3-check")" >&2
         exit 1
       fi
       for attempt in $(seq 1 60); do pg_isready -q && break; sleep 5; done
@@ -124,18 +128,18 @@ final class LogicalBackups {
       dest="$url/$stamp"
       trap 's3 s3 rm --recursive --quiet "$dest/" || true; echo "$0: backup $stamp failed; nothing of it is kept" >&2' ERR
       databases=$(psql -X -At -v ON_ERROR_STOP=1 -c "SELECT datname FROM pg_catalog.pg_database WHERE datallowconn AND NOT datistemplate AND datname <> 'postgres' ORDER BY 1")
-      : > /tmp/manifest
+      : > "$work/manifest"
       for db in $databases; do
-        rm -f /tmp/dump-fifo && mkfifo /tmp/dump-fifo
-        sha256sum < /tmp/dump-fifo > /tmp/sum &
-        pg_dump -Fc -d "$db" | tee /tmp/dump-fifo | s3 s3 cp --quiet - "$dest/$db.dump"
+        rm -f "$work/dump-fifo" && mkfifo "$work/dump-fifo"
+        sha256sum < "$work/dump-fifo" > "$work/sum" &
+        pg_dump -Fc -d "$db" | tee "$work/dump-fifo" | s3 s3 cp --quiet - "$dest/$db.dump"
         wait $!
-        echo "$db $(cut -d' ' -f1 /tmp/sum)" >> /tmp/manifest
+        echo "$db $(cut -d' ' -f1 "$work/sum")" >> "$work/manifest"
         echo "dumped $db to $dest/$db.dump"
       done
-      s3 s3 cp --quiet /tmp/manifest "$dest/COMPLETE"
+      s3 s3 cp --quiet "$work/manifest" "$dest/COMPLETE"
       trap - ERR
-      echo "logical backup $stamp complete: $(wc -l < /tmp/manifest) databases"
+      echo "logical backup $stamp complete: $(wc -l < "$work/manifest") databases"
       keep=$(complete | tail -n "$RETAIN" | head -n 1)
       for old in $(s3 s3 ls "$url/" | awk '$1 == "PRE" { print $2 }' | tr -d / | sort); do
         if [[ "$old" < "$keep" ]]; then s3 s3 rm --recursive --quiet "$url/$old/"; echo "removed backup $old (retention $RETAIN)"; fi
@@ -150,13 +154,13 @@ final class LogicalBackups {
    */
   static final String RESTORE_SCRIPT = COMMON + """
       stamp=${RESTORE_BACKUP:-$(complete | tail -n 1)}
-      if [ -z "$stamp" ] || ! s3 s3 cp --quiet "$url/$stamp/COMPLETE" /tmp/manifest 2>/dev/null; then
+      if [ -z "$stamp" ] || ! s3 s3 cp --quiet "$url/$stamp/COMPLETE" "$work/manifest" 2>/dev/null; then
         echo "$0: no complete logical backup${RESTORE_BACKUP:+ $RESTORE_BACKUP} under $url/" >&2
         exit 1
       fi
       while read -r db sum; do
-        s3 s3 cp --quiet "$url/$stamp/$db.dump" "/tmp/$db.dump"
-        if [ "$(sha256sum "/tmp/$db.dump" | cut -d' ' -f1)" != "$sum" ]; then
+        s3 s3 cp --quiet "$url/$stamp/$db.dump" "$work/$db.dump"
+        if [ "$(sha256sum "$work/$db.dump" | cut -d' ' -f1)" != "$sum" ]; then
           echo "$0: $db.dump of $stamp does not match its checksum" >&2; exit 1
         fi
         exists=$(psql -X -At -v ON_ERROR_STOP=1 -v db="$db" <<< "SELECT count(*) FROM pg_catalog.pg_database WHERE datname = :'db'")
@@ -167,10 +171,10 @@ final class LogicalBackups {
         if [ "$tables" != 0 ]; then
           echo "$0: database $db already has $tables tables; a restore does not overwrite data" >&2; exit 1
         fi
-        pg_restore --exit-on-error -d "$db" "/tmp/$db.dump"
-        rm -f "/tmp/$db.dump"
+        pg_restore --exit-on-error -d "$db" "$work/$db.dump"
+        rm -f "$work/$db.dump"
         echo "restored $db from $stamp"
-      done < /tmp/manifest
+      done < "$work/manifest"
       echo "logical restore of $stamp complete"
       """;
 }
