@@ -1,5 +1,6 @@
 package dev.metahooks.bench;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.metahooks.api.Json;
@@ -28,7 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * pipeline / baseline is what the framework and the controller add to the JSON work any hook server must do.
  *
  * <p>{@code cached} is the same call answered from the response cache (a resync of an unchanged world): a hash
- * of the request and a lookup.
+ * of the request and a lookup. {@code tokenize} is the floor of any parse of the same bytes: Jackson's tokenizer
+ * over every token, with no value decoded and nothing built.
  *
  * <p>{@code scripts/bench.sh} runs it; {@code scripts/bench.sh -p request=catset:1000} runs one case.
  */
@@ -85,6 +87,17 @@ public class PipelineBenchmark {
   @Benchmark
   public byte[] cached() {
     return caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).body();
+  }
+
+  @Benchmark
+  public int tokenize() throws IOException {
+    int tokens = 0;
+    try (JsonParser parser = Json.MAPPER.createParser(benchCase.body())) {
+      while (parser.nextToken() != null) {
+        tokens++;
+      }
+    }
+    return tokens;
   }
 
   @Benchmark

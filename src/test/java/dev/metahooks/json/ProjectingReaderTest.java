@@ -116,6 +116,29 @@ class ProjectingReaderTest {
   }
 
   @Test
+  void theTokenizersLimitsHoldInSkippedFieldsToo() {
+    String deep = "[".repeat(250) + "]".repeat(250);
+    String longNumber = "1".repeat(150);
+    String longName = "{\"" + "n".repeat(70 * 1024) + "\": 1}";
+    String longString = "\"" + "s".repeat(17 * 1024 * 1024) + "\"";
+    java.util.Map<String, String> limits = java.util.Map.of("nesting", deep, "number", longNumber, "name", longName,
+        "string", longString);
+    java.util.List<String> passed = new java.util.ArrayList<>();
+    limits.forEach((limit, value) -> {
+      byte[] body = ("{\"children\": {\"Pod.v1\": {\"a\": {\"metadata\": {\"name\": \"a\"}, \"spec\": "
+          + value + "}}}}").getBytes(StandardCharsets.UTF_8);
+      assertThatThrownBy(() -> Json.parse(body)).as(limit).isInstanceOf(java.io.IOException.class);
+      try {
+        Json.parse(body, PODS);
+        passed.add(limit);
+      } catch (java.io.IOException refused) {
+        // as it should be
+      }
+    });
+    assertThat(passed).isEmpty();
+  }
+
+  @Test
   void whatTheWireModelReadsIsAlwaysKept() throws Exception {
     byte[] body = """
         {"children": {"Pod.v1": {"d/a": {"apiVersion": "v1", "kind": "Pod",
