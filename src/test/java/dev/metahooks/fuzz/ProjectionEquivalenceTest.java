@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * The safety net of the controllers that declare what their hooks read of observed objects ({@code reads}): a
  * keep-list that misses a field a hook reads would silently change answers. So every request such a controller
  * may get is answered through the projected parse and through a whole parse, and the two answers must be the
- * same status and the same bytes: every golden fixture, regression and upstream request (each sent to every hook
- * of every such controller, so another controller's objects are tried too), generated requests of every size
+ * same status and the same bytes: every golden fixture, regression and upstream request (each sent to every sync
+ * and finalize hook of every such controller, so another controller's objects are tried too), generated requests of every size
  * class, and fuzzed ones (valid and broken: the errors must be the same errors).
  */
 class ProjectionEquivalenceTest {
@@ -66,7 +66,8 @@ class ProjectionEquivalenceTest {
     }
     int ok = 0;
     for (Controller controller : DECLARING) {
-      for (Hook hook : controller.hooks()) {
+      // A customize request has no object maps: nothing of it is projected.
+      for (Hook hook : controller.hooks().stream().filter(hook -> hook != Hook.CUSTOMIZE).toList()) {
         for (byte[] body : bodies) {
           ok += sameAnswer(controller.name(), hook.path(), body) ? 1 : 0;
         }
