@@ -19,12 +19,12 @@ import java.util.function.Function;
 public final class Controller {
   private final String name;
   private final Map<Hook, Function<ObjectNode, HookResponse>> hooks;
-  private final Projection unread;
+  private final Projection projection;
 
-  private Controller(String name, Map<Hook, Function<ObjectNode, HookResponse>> hooks, Projection unread) {
+  private Controller(String name, Map<Hook, Function<ObjectNode, HookResponse>> hooks, Projection projection) {
     this.name = name;
     this.hooks = Collections.unmodifiableMap(new EnumMap<>(hooks));
-    this.unread = unread;
+    this.projection = projection;
   }
 
   public static CompositeBuilder composite(String name) {
@@ -43,9 +43,12 @@ public final class Controller {
     return hooks.keySet();
   }
 
-  /** Internal (the server parses with it): the fields of observed objects this controller's hooks never read. */
+  /**
+   * Internal (the server parses with it): what of the observed objects the server leaves unread, the complement
+   * of what {@link Builder#reads} declared.
+   */
   public Projection unread() {
-    return unread;
+    return projection;
   }
 
   public boolean serves(Hook hook) {
@@ -69,7 +72,7 @@ public final class Controller {
   private abstract static class Builder<B extends Builder<B>> {
     final String name;
     final Map<Hook, Function<ObjectNode, HookResponse>> hooks = new EnumMap<>(Hook.class);
-    Projection unread = Projection.NONE;
+    Projection projection = Projection.NONE;
 
     Builder(String name) {
       this.name = name;
@@ -83,13 +86,16 @@ public final class Controller {
     }
 
     /**
-     * Fields of the observed objects of one type (children, attachments, related) that no hook of this controller
-     * reads, as dotted paths ({@code "spec"}, {@code "metadata.managedFields"}): the request is parsed without
-     * them, so a large request holds only what the hooks read. A hook that re-emits observed objects must not
-     * declare any.
+     * What the hooks of this controller read of the observed objects of one type (children, attachments,
+     * related), as field paths: {@code "status.phase"}, {@code "status.conditions"}, a key with dots in brackets
+     * ({@code "metadata.annotations['example.com/hash']"}); a path through an array applies to each element.
+     * Every object's {@code apiVersion}, {@code kind}, {@code metadata.name} and {@code metadata.namespace} are
+     * read anyway. Requests are parsed without the rest of those objects, so a large request holds only what the
+     * hooks read; with no paths, only that identity is kept. Declare nothing for a type whose objects a hook
+     * re-emits or reads whole: its objects then come whole. A second call for a type adds to the first.
      */
-    public B unread(String apiVersion, String kind, String... paths) {
-      unread = unread.without(ObjectMap.groupKey(apiVersion, kind), paths);
+    public B reads(String apiVersion, String kind, String... paths) {
+      projection = projection.reading(ObjectMap.groupKey(apiVersion, kind), paths);
       return self();
     }
 
@@ -97,7 +103,7 @@ public final class Controller {
       if (hooks.isEmpty()) {
         throw new IllegalStateException(name + " serves no hook");
       }
-      return new Controller(name, hooks, unread);
+      return new Controller(name, hooks, projection);
     }
   }
 

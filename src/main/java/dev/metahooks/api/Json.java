@@ -70,16 +70,17 @@ public final class Json {
   }
 
   /**
-   * Internal (the server parses with it). As {@link #parse(byte[])}, without the fields of observed objects that {@code unread} names (they are skipped by
-   * the tokenizer, and take no tree budget).
+   * Internal (the server parses with it). As {@link #parse(byte[])}, with the observed objects of the types that
+   * {@code projection} names holding only the fields it keeps (the rest is skipped by the tokenizer, and takes no
+   * tree budget).
    */
-  public static JsonNode parse(byte[] body, Projection unread) throws IOException {
-    if (unread.isEmpty()) {
+  public static JsonNode parse(byte[] body, Projection projection) throws IOException {
+    if (projection.isEmpty()) {
       return parse(body);
     }
     CompactNodes.Read<JsonNode> read = () -> {
       try (JsonParser parser = budgeted(body)) {
-        return new ProjectingReader(MAPPER, unread).read(parser);
+        return new ProjectingReader(MAPPER, projection).read(parser);
       }
     };
     return body.length < SHARED_TEXT_BODY ? read.read() : CompactNodes.sharingText(read);

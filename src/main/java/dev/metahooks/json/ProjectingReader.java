@@ -13,9 +13,9 @@ import java.util.Set;
 
 /**
  * Builds the tree of a hook request as {@code readTree} would, except that in the object maps ({@code children},
- * {@code attachments}, {@code related}) the fields a {@link Projection} names are skipped by the tokenizer instead
- * of being built: a 39 MB request of 10,000 Pods makes a tree of what the hook reads, not of every Pod's spec and
- * managedFields.
+ * {@code attachments}, {@code related}) the objects of a type a {@link Projection} names keep only the fields it
+ * names: the rest is skipped by the tokenizer instead of being built, so a 39 MB request of 10,000 Pods makes a
+ * tree of what the hook reads (a few fields per Pod), not of every Pod.
  */
 public final class ProjectingReader {
   private static final Set<String> OBJECT_MAPS = Set.of("children", "attachments", "related");
@@ -38,13 +38,13 @@ public final class ProjectingReader {
     }
     JsonNode root;
     if (first != JsonToken.START_OBJECT) {
-      root = value(parser, null);
+      root = value(parser, Projection.Level.WHOLE);
     } else {
       ObjectNode object = nodes.objectNode();
       for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
         parser.nextToken();
         object.set(name, OBJECT_MAPS.contains(name) && parser.currentToken() == JsonToken.START_OBJECT
-            ? objectMap(parser) : value(parser, null));
+            ? objectMap(parser) : value(parser, Projection.Level.WHOLE));
       }
       root = object;
     }
@@ -62,7 +62,7 @@ public final class ProjectingReader {
       Projection.Level level = projection.of(key);
       JsonToken token = parser.nextToken();
       if (level == null || token != JsonToken.START_OBJECT) {
-        groups.set(key, value(parser, null));
+        groups.set(key, value(parser, Projection.Level.WHOLE));
         continue;
       }
       ObjectNode group = nodes.objectNode();
@@ -75,16 +75,16 @@ public final class ProjectingReader {
     return groups;
   }
 
-  /** The value at the current token, without the fields {@code skip} names (null: nothing skipped). */
-  private JsonNode value(JsonParser parser, Projection.Level skip) throws IOException {
+  /** The value at the current token with what {@code keep} keeps of it; an array's elements each the same. */
+  private JsonNode value(JsonParser parser, Projection.Level keep) throws IOException {
     switch (parser.currentToken()) {
       case START_OBJECT -> {
         ObjectNode object = nodes.objectNode();
         for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-          Projection.Level below = skip == null ? null : skip.child(name);
+          Projection.Level below = keep.field(name);
           parser.nextToken();
-          if (below != null && below.skipped) {
-            parser.skipChildren();
+          if (below == null) {
+            parser.skipChildren(); // past the tree budget too: nothing of it is built
           } else {
             object.set(name, value(parser, below));
           }
@@ -94,7 +94,7 @@ public final class ProjectingReader {
       case START_ARRAY -> {
         ArrayNode array = nodes.arrayNode();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-          array.add(value(parser, null));
+          array.add(value(parser, keep));
         }
         return array;
       }

@@ -53,6 +53,36 @@ public final class TreeBudget extends JsonParserDelegate {
     return name;
   }
 
+  /**
+   * Skips without spending: nothing is built. The tokenizer still holds a skipped part to its limits on nesting,
+   * names and numbers, but passes over a string without reading it; so in a body large enough to hold a string
+   * over the length limit, each skipped string is measured, and a request is refused whatever of it is skipped,
+   * as a whole parse refuses it.
+   */
+  @Override
+  public JsonParser skipChildren() throws IOException {
+    JsonToken token = delegate.currentToken();
+    if (bodyBytes <= delegate.streamReadConstraints().getMaxStringLength() || token == null) {
+      delegate.skipChildren();
+      return this;
+    }
+    for (int depth = 0; ; token = delegate.nextToken()) {
+      if (token == null) {
+        return this; // the end of a body cut short: the next read says so
+      }
+      if (token == JsonToken.VALUE_STRING) {
+        delegate.getTextLength();
+      } else if (token.isStructStart()) {
+        depth++;
+      } else if (token.isStructEnd()) {
+        depth--;
+      }
+      if (depth == 0) {
+        return this;
+      }
+    }
+  }
+
   private JsonToken spend(JsonToken token) throws TreeTooLargeException {
     if (token == null || token.isStructEnd()) {
       return token;

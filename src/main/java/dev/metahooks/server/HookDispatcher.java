@@ -62,6 +62,8 @@ public final class HookDispatcher {
   private final ResponseCache cache;
   private final long maxResponseBytes;
   private final AnswerWriter answers;
+  /** Set only by {@link #parsingWhole}: requests are parsed whole, whatever the controllers declare they read. */
+  private boolean parseWhole;
 
   /** A dispatcher without a response cache: every call runs its hook. */
   public HookDispatcher(List<Controller> controllers) {
@@ -84,6 +86,16 @@ public final class HookDispatcher {
       }
     }
     this.controllers = byName;
+  }
+
+  /**
+   * A dispatcher without a response cache that parses every request whole, ignoring what the controllers declare
+   * they read (a builder's {@code reads}): what a projected parse must answer exactly like.
+   */
+  public static HookDispatcher parsingWhole(List<Controller> controllers) {
+    HookDispatcher dispatcher = new HookDispatcher(controllers);
+    dispatcher.parseWhole = true;
+    return dispatcher;
   }
 
   /**
@@ -212,7 +224,7 @@ public final class HookDispatcher {
     Hook hook = Hook.fromPath(hookPath).orElseThrow();
     ObjectNode request;
     try {
-      request = body.read(controller.unread());
+      request = body.read(parseWhole ? Projection.NONE : controller.unread());
     } catch (IOException | RuntimeException e) {
       return Answer.failed(HookError.from(e), null);
     }

@@ -1,9 +1,11 @@
 package dev.metahooks.bench;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.Projection;
 import dev.metahooks.server.HookDispatcher;
 import dev.metahooks.server.ServerConfig;
 import java.io.IOException;
@@ -28,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * pipeline / baseline is what the framework and the controller add to the JSON work any hook server must do.
  *
  * <p>{@code cached} is the same call answered from the response cache (a resync of an unchanged world): a hash
- * of the request and a lookup.
+ * of the request and a lookup. {@code tokenize} is the floor of any parse of the same bytes: Jackson's tokenizer
+ * over every token, with no value decoded and nothing built; {@code parse} is the parse alone, as the server
+ * parses for the controller (with what it declares it reads).
  *
  * <p>{@code scripts/bench.sh} runs it; {@code scripts/bench.sh -p request=catset:1000} runs one case.
  */
@@ -56,11 +60,14 @@ public class PipelineBenchmark {
   private HookDispatcher dispatcher;
   private HookDispatcher caching;
   private JsonNode responseTree;
+  private Projection projection;
   private final ObjectMapper plainJackson = new ObjectMapper();
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     benchCase = BenchCase.of(request);
+    projection = Catalog.controllers().stream().filter(c -> c.name().equals(benchCase.controller())).findFirst()
+        .orElseThrow().unread();
     dispatcher = new HookDispatcher(Catalog.controllers());
     caching = new HookDispatcher(Catalog.controllers(), 4 * ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES,
         dev.metahooks.api.AnswerSize.defaultLimit());
@@ -85,6 +92,22 @@ public class PipelineBenchmark {
   @Benchmark
   public byte[] cached() {
     return caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).body();
+  }
+
+  @Benchmark
+  public JsonNode parse() throws IOException {
+    return Json.parse(benchCase.body(), projection);
+  }
+
+  @Benchmark
+  public int tokenize() throws IOException {
+    int tokens = 0;
+    try (JsonParser parser = Json.MAPPER.createParser(benchCase.body())) {
+      while (parser.nextToken() != null) {
+        tokens++;
+      }
+    }
+    return tokens;
   }
 
   @Benchmark

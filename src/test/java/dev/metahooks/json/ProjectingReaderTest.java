@@ -12,11 +12,12 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class ProjectingReaderTest {
-  private static final Projection PODS = Projection.NONE.without("Pod.v1", "spec", "metadata.managedFields");
+  private static final Projection PODS = Projection.NONE.reading("Pod.v1", "metadata.uid",
+      "metadata.annotations['example.com/a.b']", "status");
 
   @Test
   void withoutAProjectedGroupEveryRequestParsesAsReadTreeParsesIt() throws Exception {
-    Projection other = Projection.NONE.without("Nothing.v9", "spec");
+    Projection other = Projection.NONE.reading("Nothing.v9", "spec");
     int compared = 0;
     for (Path file : Resources.find(Resources.ROOT, ".request.json")) {
       byte[] body = Resources.bytes(file);
@@ -33,24 +34,64 @@ class ProjectingReaderTest {
   }
 
   @Test
-  void projectedFieldsOfObservedObjectsAreSkippedAndTheRestIsKept() throws Exception {
+  void observedObjectsOfAProjectedTypeKeepWhatIsReadAndTheirIdentity() throws Exception {
     String request = """
         {"parent": {"spec": {"keep": 1}, "metadata": {"name": "p", "managedFields": [1]}},
          "children": {"Pod.v1": {"web-0": {"apiVersion": "v1", "kind": "Pod",
-             "metadata": {"name": "web-0", "namespace": "d", "managedFields": [{"a": 1}], "uid": "u"},
+             "metadata": {"name": "web-0", "namespace": "d", "managedFields": [{"a": 1}], "uid": "u",
+                 "annotations": {"example.com/a.b": "kept", "example.com/a": "skipped"}, "labels": {"x": "y"}},
              "spec": {"containers": [{"name": "c"}]}, "status": {"phase": "Running", "n": 1.5, "big": 12345678901}}},
            "Service.v1": {"s": {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": {"x": 1}}}}}
         """;
     ObjectNode tree = (ObjectNode) Json.parse(request.getBytes(StandardCharsets.UTF_8), PODS);
     JsonNode pod = tree.at("/children/Pod.v1/web-0");
-    assertThat(pod.has("spec")).isFalse();
-    assertThat(pod.path("metadata").has("managedFields")).isFalse();
-    assertThat(pod.path("metadata").path("uid").asText()).isEqualTo("u");
+    assertThat(pod.properties()).extracting(java.util.Map.Entry::getKey)
+        .containsExactly("apiVersion", "kind", "metadata", "status");
+    assertThat(pod.path("metadata").properties()).extracting(java.util.Map.Entry::getKey)
+        .containsExactly("name", "namespace", "uid", "annotations");
+    assertThat(pod.path("metadata").path("annotations").toString()).isEqualTo("{\"example.com/a.b\":\"kept\"}");
     assertThat(pod.path("status").path("n").doubleValue()).isEqualTo(1.5);
     assertThat(pod.path("status").path("big").longValue()).isEqualTo(12345678901L);
     assertThat(tree.at("/children/Service.v1/s/spec/x").intValue()).isEqualTo(1); // another group: whole
     assertThat(tree.at("/parent/spec/keep").intValue()).isEqualTo(1); // outside the object maps: whole
     assertThat(tree.at("/parent/metadata/managedFields").isArray()).isTrue();
+  }
+
+  @Test
+  void aPathThroughAnArrayKeepsThatFieldOfEachElementAndValuesOfAnotherShapeWhole() throws Exception {
+    Projection conditions = Projection.NONE.reading("Pod.v1", "status.conditions.type", "metadata.labels.app");
+    String request = """
+        {"children": {"Pod.v1": {
+          "a": {"metadata": {"name": "a", "labels": "not an object"},
+                "status": {"conditions": [{"type": "Ready", "status": "True"}, "text", [{"type": 1, "x": 2}]]}},
+          "b": {"metadata": {"name": "b"}, "status": ["not", "an", "object"]}}}}
+        """;
+    JsonNode pods = Json.parse(request.getBytes(StandardCharsets.UTF_8), conditions).at("/children/Pod.v1");
+    assertThat(pods.at("/a/status/conditions").toString()).isEqualTo("[{\"type\":\"Ready\"},\"text\",[{\"type\":1}]]");
+    assertThat(pods.at("/a/metadata/labels").textValue()).isEqualTo("not an object");
+    assertThat(pods.at("/b/status").toString()).isEqualTo("[\"not\",\"an\",\"object\"]");
+  }
+
+  @Test
+  void pathsAreDottedNamesWithBracketedKeys() {
+    assertThat(Projection.names("metadata.annotations['a.example.com/b'].c")).containsExactly("metadata",
+        "annotations", "a.example.com/b", "c");
+    assertThat(Projection.names("a[b.c][d]")).containsExactly("a", "b.c", "d");
+    for (String bad : new String[] {"", "a.", ".a", "a..b", "a['b", "a[]", "a['b']c"}) {
+      assertThatThrownBy(() -> Projection.names(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("field path '" + bad + "'");
+    }
+  }
+
+  @Test
+  void aPathKeptWholeCoversTheLongerOnesWhateverTheOrder() throws Exception {
+    byte[] body = """
+        {"children": {"Pod.v1": {"a": {"metadata": {"name": "a"}, "status": {"phase": "x", "other": 1}}}}}
+        """.getBytes(StandardCharsets.UTF_8);
+    for (Projection both : new Projection[] {Projection.NONE.reading("Pod.v1", "status", "status.phase"),
+        Projection.NONE.reading("Pod.v1", "status.phase").reading("Pod.v1", "status")}) {
+      assertThat(Json.parse(body, both).at("/children/Pod.v1/a/status/other").intValue()).isEqualTo(1);
+    }
   }
 
   @Test
@@ -75,11 +116,36 @@ class ProjectingReaderTest {
   }
 
   @Test
-  void whatTheWireModelReadsCannotBeSkipped() {
-    for (String path : new String[] {"kind", "apiVersion", "metadata", "metadata.name", "metadata.namespace"}) {
-      assertThatThrownBy(() -> Projection.NONE.without("Pod.v1", path)).as(path)
-          .isInstanceOf(IllegalArgumentException.class);
-    }
-    assertThat(Projection.NONE.without("Pod.v1", "metadata.labels").isEmpty()).isFalse();
+  void theTokenizersLimitsHoldInSkippedFieldsToo() {
+    String deep = "[".repeat(250) + "]".repeat(250);
+    String longNumber = "1".repeat(150);
+    String longName = "{\"" + "n".repeat(70 * 1024) + "\": 1}";
+    String longString = "\"" + "s".repeat(17 * 1024 * 1024) + "\"";
+    java.util.Map<String, String> limits = java.util.Map.of("nesting", deep, "number", longNumber, "name", longName,
+        "string", longString);
+    java.util.List<String> passed = new java.util.ArrayList<>();
+    limits.forEach((limit, value) -> {
+      byte[] body = ("{\"children\": {\"Pod.v1\": {\"a\": {\"metadata\": {\"name\": \"a\"}, \"spec\": "
+          + value + "}}}}").getBytes(StandardCharsets.UTF_8);
+      assertThatThrownBy(() -> Json.parse(body)).as(limit).isInstanceOf(java.io.IOException.class);
+      try {
+        Json.parse(body, PODS);
+        passed.add(limit);
+      } catch (java.io.IOException refused) {
+        // as it should be
+      }
+    });
+    assertThat(passed).isEmpty();
+  }
+
+  @Test
+  void whatTheWireModelReadsIsAlwaysKept() throws Exception {
+    byte[] body = """
+        {"children": {"Pod.v1": {"d/a": {"apiVersion": "v1", "kind": "Pod",
+          "metadata": {"name": "a", "namespace": "d", "uid": "u"}, "spec": {}}}}}
+        """.getBytes(StandardCharsets.UTF_8);
+    assertThat(Json.parse(body, Projection.NONE.reading("Pod.v1")).at("/children/Pod.v1/d~1a").toString())
+        .isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"namespace\":\"d\"}}");
+    assertThat(Projection.NONE.reading("Pod.v1").isEmpty()).isFalse();
   }
 }

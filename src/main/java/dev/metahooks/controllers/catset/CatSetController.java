@@ -27,12 +27,11 @@ public final class CatSetController {
 
   public static Controller controller() {
     return Controller.composite("catset").sync(CatSetController::sync).finalize(CatSetController::sync)
-        // Of observed Pods the hook reads the name, deletionTimestamp, annotations, phase and conditions; of
-        // claims, the name. It never re-emits an observed object.
-        .unread("v1", "Pod", "spec", "metadata.managedFields", "metadata.labels", "metadata.ownerReferences",
-            "status.containerStatuses", "status.initContainerStatuses", "status.podIP", "status.podIPs",
-            "status.hostIP", "status.hostIPs")
-        .unread("v1", "PersistentVolumeClaim", "spec", "status", "metadata.managedFields")
+        // Of observed Pods the hook reads the deletion timestamp, the template hash, the phase and the Ready
+        // condition (CatSetPods.runningAndReady, CatSetRoll.next); of claims, the name. It re-emits neither.
+        .reads("v1", "Pod", "metadata.deletionTimestamp", "metadata.annotations['" + CatSetRoll.TEMPLATE_HASH + "']",
+            "status.phase", "status.conditions.type", "status.conditions.status")
+        .reads("v1", "PersistentVolumeClaim")
         .build();
   }
 

@@ -25,6 +25,8 @@ public final class ConfigMapListController {
     return Controller.composite("configmap-list")
         .sync(ConfigMapListController::sync)
         .customize(ConfigMapListController::customize)
+        // Of related ConfigMaps the hook reads the names.
+        .reads("v1", "ConfigMap")
         .build();
   }
 

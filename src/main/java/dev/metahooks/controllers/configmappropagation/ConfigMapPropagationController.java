@@ -27,6 +27,8 @@ public final class ConfigMapPropagationController {
     return Controller.composite("configmap-propagation")
         .sync(ConfigMapPropagationController::sync)
         .customize(ConfigMapPropagationController::customize)
+        // Of the related source the hook copies the content; of the copies it observes, it counts them.
+        .reads("v1", "ConfigMap", "data", "binaryData")
         .build();
   }
 

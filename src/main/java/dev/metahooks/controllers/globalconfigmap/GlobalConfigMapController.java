@@ -27,6 +27,9 @@ public final class GlobalConfigMapController {
     return Controller.composite("global-configmap")
         .sync(GlobalConfigMapController::sync)
         .customize(GlobalConfigMapController::customize)
+        // Of the related source the hook copies the content; of related Namespaces it reads the names.
+        .reads("v1", "ConfigMap", "data", "binaryData")
+        .reads("v1", "Namespace")
         .build();
   }
 

@@ -18,7 +18,8 @@ public final class HelloWorldController {
   private HelloWorldController() {}
 
   public static Controller controller() {
-    return Controller.composite("hello-world").sync(HelloWorldController::sync).build();
+    // Of observed Pods the hook reads how many there are.
+    return Controller.composite("hello-world").sync(HelloWorldController::sync).reads("v1", "Pod").build();
   }
 
   public static CompositeResponse sync(CompositeRequest request) {

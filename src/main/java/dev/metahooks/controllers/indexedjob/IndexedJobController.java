@@ -24,7 +24,10 @@ public final class IndexedJobController {
   private IndexedJobController() {}
 
   public static Controller controller() {
-    return Controller.composite("indexedjob").sync(IndexedJobController::sync).build();
+    return Controller.composite("indexedjob").sync(IndexedJobController::sync)
+        // Of observed Pods the hook reads the index in the name and the phase; it never re-emits them.
+        .reads("v1", "Pod", "status.phase")
+        .build();
   }
 
   public static CompositeResponse sync(CompositeRequest request) {

@@ -24,6 +24,8 @@ public final class NamespaceListController {
     return Controller.composite("namespace-list")
         .sync(NamespaceListController::sync)
         .customize(NamespaceListController::customize)
+        // Of related Namespaces the hook reads the names.
+        .reads("v1", "Namespace")
         .build();
   }
 

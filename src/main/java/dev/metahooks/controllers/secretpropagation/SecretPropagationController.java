@@ -27,6 +27,9 @@ public final class SecretPropagationController {
     return Controller.composite("secret-propagation")
         .sync(SecretPropagationController::sync)
         .customize(SecretPropagationController::customize)
+        // Of the related source the hook copies the content; of related Namespaces it reads the names.
+        .reads("v1", "Secret", "data")
+        .reads("v1", "Namespace")
         .build();
   }
 

@@ -34,6 +34,8 @@ public final class ServicePerPodController {
     return Controller.decorator("service-per-pod")
         .sync(ServicePerPodController::sync)
         .finalize(ServicePerPodController::finalize)
+        // Of attached Services the hooks read whether they are there.
+        .reads("v1", "Service")
         .build();
   }
 
