@@ -1,8 +1,8 @@
 package dev.metahooks.controllers.bluegreen;
 
 import dev.metahooks.kube.FieldReader;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,7 +19,7 @@ final class PodTemplates {
 
   /** JSON.parse keeps the last of duplicate keys; the annotation is read the same way. */
   private static final ObjectReader LENIENT = Json.MAPPER.reader()
-      .without(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+      .without(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
 
   /** Numbers are equal when their values are, as JavaScript's {@code ===} compares them. */
   private static final Comparator<JsonNode> SAME_VALUE = (a, b) -> {
