@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.Blocks;
 import dev.metahooks.server.HookDispatcher;
 import dev.metahooks.server.ServerConfig;
 import java.io.IOException;
@@ -64,7 +65,7 @@ public class PipelineBenchmark {
     dispatcher = new HookDispatcher(Catalog.controllers());
     caching = new HookDispatcher(Catalog.controllers(), 4 * ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES,
         dev.metahooks.api.AnswerSize.defaultLimit());
-    byte[] response = pipeline();
+    byte[] response = pipeline().toByteArray();
     if (!caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag().equals(
         caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag())
         || caching.cacheHits() != 1) {
@@ -78,12 +79,12 @@ public class PipelineBenchmark {
 
   /** What the server does with a request body it has read: parse, run the hook, write, hash for the ETag. */
   @Benchmark
-  public byte[] pipeline() {
+  public Blocks pipeline() {
     return dispatcher.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).body();
   }
 
   @Benchmark
-  public byte[] cached() {
+  public Blocks cached() {
     return caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).body();
   }
 
