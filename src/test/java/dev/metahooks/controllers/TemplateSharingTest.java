@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Children built from one template share its unchanged parts (kube.PathCopies). A change meant for one child that
  * reached a shared part would show in every other child and in the request: here each child has exactly its own
- * name, volumes, annotations and env, the request is unchanged, and what no child changes is one node.
+ * name, namespace, volumes, annotations and env, the request is unchanged, and what no child changes is one node.
  */
 class TemplateSharingTest {
   @Test
@@ -79,6 +79,26 @@ class TemplateSharingTest {
       assertThat(pod.at("/metadata/labels")).isSameAs(body.at("/parent/spec/template/metadata/labels"));
       assertThat(pod.at("/spec/containers/1/command")).isSameAs(body.at("/parent/spec/template/spec/containers/1/command"));
     }
+    assertThat(body).isEqualTo(before);
+  }
+
+  @Test
+  void propagatedCopiesShareTheSourcesContentOnly() throws Exception {
+    ObjectNode body = read("{\"parent\":{\"apiVersion\":\"examples.metacontroller.io/v1alpha1\","
+        + "\"kind\":\"ConfigMapPropagation\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"sourceName\":\"settings\","
+        + "\"sourceNamespace\":\"src\",\"targetNamespaces\":[\"a\",\"b\",\"c\"]}},\"children\":{\"ConfigMap.v1\":{}},"
+        + "\"related\":{\"ConfigMap.v1\":{\"src/settings\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+        + "\"metadata\":{\"name\":\"settings\",\"namespace\":\"src\"},\"data\":{\"k\":\"v\"}}}}}");
+    ObjectNode before = body.deepCopy();
+
+    List<ObjectNode> copies = dev.metahooks.controllers.configmappropagation.ConfigMapPropagationController
+        .sync(CompositeRequest.read(body, Hook.SYNC)).children();
+
+    assertThat(copies.stream().map(c -> c.at("/metadata/namespace").asText())).containsExactly("a", "b", "c");
+    assertThat(copies).allSatisfy(c -> assertThat(c.toString()).isEqualTo("{\"apiVersion\":\"v1\","
+        + "\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"settings\",\"namespace\":\""
+        + c.at("/metadata/namespace").asText() + "\"},\"data\":{\"k\":\"v\"}}"));
+    assertThat(copies.get(2).get("data")).isSameAs(copies.get(0).get("data"));
     assertThat(body).isEqualTo(before);
   }
 
