@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.Projection;
 import dev.metahooks.server.Blocks;
 import dev.metahooks.server.HookDispatcher;
 import dev.metahooks.server.ServerConfig;
@@ -27,6 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * realistic requests ({@link BenchCase}); beside it a baseline that only parses the same bytes into a Jackson
  * tree and writes a tree of the response's size back, with Jackson as it comes (a plain ObjectMapper).
  * pipeline / baseline is what the framework and the controller add to the JSON work any hook server must do.
+ *
+ * <p>{@code parse} and {@code hook} are its first steps alone (parse; parse and run the hook), so that what the
+ * answer's tree and bytes cost is {@code pipeline} minus {@code hook}. None of them reads the body from a socket
+ * or sends the answer: that is the HTTP benchmark's part ({@code scripts/load.sh}).
  *
  * <p>{@code cached} is the same call answered from the response cache (a resync of an unchanged world): a hash
  * of the request and a lookup.
@@ -57,12 +62,14 @@ public class PipelineBenchmark {
   private HookDispatcher dispatcher;
   private HookDispatcher caching;
   private JsonNode responseTree;
+  private Projection unread;
   private final ObjectMapper plainJackson = new ObjectMapper();
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     benchCase = BenchCase.of(request);
     dispatcher = new HookDispatcher(Catalog.controllers());
+    unread = dispatcher.controller(benchCase.controller()).orElseThrow().unread();
     caching = new HookDispatcher(Catalog.controllers(), 4 * ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES,
         dev.metahooks.api.AnswerSize.defaultLimit());
     byte[] response = pipeline().toByteArray();
@@ -81,6 +88,18 @@ public class PipelineBenchmark {
   @Benchmark
   public Blocks pipeline() {
     return dispatcher.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).body();
+  }
+
+  /** The parse alone, as the server parses for this controller: pipeline minus hook is the answer's part. */
+  @Benchmark
+  public Object parse() throws IOException {
+    return Json.parse(benchCase.body(), unread);
+  }
+
+  /** Parse and hook, without writing the answer. */
+  @Benchmark
+  public Object hook() {
+    return dispatcher.dispatch(benchCase.controller(), benchCase.hook(), benchCase.body());
   }
 
   @Benchmark
