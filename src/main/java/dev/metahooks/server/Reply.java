@@ -7,7 +7,8 @@ package dev.metahooks.server;
 public record Reply(int status, Blocks body, String etag, String outcome, CallSummary summary, boolean cached) {
   /** An error answered before the body was read. */
   static Reply of(HookError error) {
-    return new Reply(error.status(), Blocks.of(AnswerWriter.error(error)), null, error.code().code(), CallSummary.UNREAD, false);
+    return new Reply(error.status(), Blocks.of(AnswerWriter.error(error)), null, error.code().code(),
+        CallSummary.UNREAD, false);
   }
 
   /** This reply as the response cache gives it back. */

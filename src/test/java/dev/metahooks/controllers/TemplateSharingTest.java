@@ -77,7 +77,8 @@ class TemplateSharingTest {
       assertThat(pod.at("/spec/containers/1/env").toString())
           .isEqualTo("[{\"name\":\"JOB_INDEX\",\"value\":\"" + index + "\"}]");
       assertThat(pod.at("/metadata/labels")).isSameAs(body.at("/parent/spec/template/metadata/labels"));
-      assertThat(pod.at("/spec/containers/1/command")).isSameAs(body.at("/parent/spec/template/spec/containers/1/command"));
+      assertThat(pod.at("/spec/containers/1/command"))
+          .isSameAs(body.at("/parent/spec/template/spec/containers/1/command"));
     }
     assertThat(body).isEqualTo(before);
   }
