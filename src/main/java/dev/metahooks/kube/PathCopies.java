@@ -9,8 +9,9 @@ import dev.metahooks.api.Json;
  * child changes, and is a node of its own only along the paths to what differs (its name, say). Jackson writes a
  * node held by several parents once under each, so the answer's bytes are those of deep copies.
  *
- * <p>The rule that makes it safe: a shared subtree is never changed, by the hook or after it. Change a child only
- * below nodes it owns: the child itself, and each node {@link #object} or {@link #array} has copied for it.
+ * <p>The rule that makes it safe: a shared subtree is never changed, by the hook or after it. Set fields only on
+ * nodes the child owns: the child itself, and each node {@link #object} or {@link #array} has copied for it (what
+ * their fields hold is still shared until copied in turn).
  *
  * <pre>{@code
  * ObjectNode pod = PathCopies.of("v1", "Pod", template);   // shares metadata, spec, ...

@@ -1,7 +1,7 @@
 package dev.metahooks.server;
 
 /**
- * A hook call answered as bytes: the status, the JSON body, on a 200 its ETag (a hash of the body), the metrics
+ * A hook call answered as bytes: the status, the JSON body (in {@link Blocks}, as written), on a 200 its ETag (a hash of the body), the metrics
  * outcome, what the access log says about it, and whether it came from the response cache.
  */
 public record Reply(int status, Blocks body, String etag, String outcome, CallSummary summary, boolean cached) {
