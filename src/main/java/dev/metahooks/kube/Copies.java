@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -32,17 +34,40 @@ public final class Copies {
 
   /** A ConfigMap in {@code namespace} with the source's {@code data} and {@code binaryData} (each when present). */
   public static ObjectNode configMap(Source source, String namespace) {
-    ObjectNode copy = header("ConfigMap", source.name(), namespace);
-    copyStringMap(source, "data", copy);
-    copyStringMap(source, "binaryData", copy);
-    return copy;
+    return configMaps(source, List.of(namespace)).get(0);
   }
 
   /** A Secret in {@code namespace} with the source's {@code data} (when present); its type is not copied. */
   public static ObjectNode secret(Source source, String namespace) {
-    ObjectNode copy = header("Secret", source.name(), namespace);
-    copyStringMap(source, "data", copy);
-    return copy;
+    return secrets(source, List.of(namespace)).get(0);
+  }
+
+  /**
+   * {@link #configMap} for each namespace, in order. The content is read once and shared by the copies, which
+   * must not change it ({@link PathCopies}).
+   */
+  public static List<ObjectNode> configMaps(Source source, List<String> namespaces) {
+    return copies(source, "ConfigMap", namespaces, "data", "binaryData");
+  }
+
+  /** {@link #secret} for each namespace, in order, sharing the content as {@link #configMaps} does. */
+  public static List<ObjectNode> secrets(Source source, List<String> namespaces) {
+    return copies(source, "Secret", namespaces, "data");
+  }
+
+  private static List<ObjectNode> copies(Source source, String kind, List<String> namespaces, String... fields) {
+    if (namespaces.isEmpty()) {
+      return List.of(); // no copy, so the content is never read (nor refused)
+    }
+    ObjectNode content = Json.object();
+    for (String field : fields) {
+      copyStringMap(source, field, content);
+    }
+    List<ObjectNode> copies = new ArrayList<>(namespaces.size());
+    for (String namespace : namespaces) {
+      copies.add(header(kind, source.name(), namespace).setAll(content));
+    }
+    return copies;
   }
 
   private static ObjectNode header(String kind, String name, String namespace) {

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.metahooks.api.Json;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -16,8 +16,10 @@ import java.util.List;
 /**
  * Writes an answer as JSON bytes, at most {@code maxBytes} of them: the bound of last resort behind the estimates
  * of the hooks that amplify ({@code dev.metahooks.api.AnswerSize}). Writing stops at the limit, so that an answer
- * too large to send never becomes one array of all its bytes (nor a cached one). The ETag's hash is taken as the
- * bytes are written, not in a second pass over them.
+ * too large to send is never held whole (nor cached). The bytes go into {@link Blocks}, written once and never
+ * copied as they grow; the ETag's hash is taken as they are written, not in a second pass over them. The answer is
+ * held until it is complete, because its ETag header comes first and an answer over the limit must become a 422,
+ * never a cut 200.
  */
 final class AnswerWriter {
   /** Built once: a writer holds the configuration lookups a mapper would redo on every call. */
@@ -39,10 +41,10 @@ final class AnswerWriter {
   }
 
   /** The bytes of an answer and their ETag. */
-  record Written(byte[] bytes, String etag) {
+  record Written(Blocks bytes, String etag) {
     /** An error's body, which has no ETag. */
     static Written of(HookError error) {
-      return new Written(error(error), null);
+      return new Written(Blocks.of(error(error)), null);
     }
   }
 
@@ -69,7 +71,7 @@ final class AnswerWriter {
       }
       throw e;
     }
-    return new Written(out.toByteArray(), Digests.finish(out.digest).etag());
+    return new Written(out.sink.finish(), Digests.finish(out.digest).etag());
   }
 
   /** An error's JSON body: small, and always writable. */
@@ -105,11 +107,11 @@ final class AnswerWriter {
   }
 
   /** Bytes within the limit, hashed as they come (Jackson hands them over in blocks of its buffer). */
-  private final class Bounded extends ByteArrayOutputStream {
+  private final class Bounded extends OutputStream {
+    private final Blocks.Sink sink = new Blocks.Sink();
     private final MessageDigest digest;
 
     Bounded(MessageDigest digest) {
-      super(8192);
       this.digest = digest;
     }
 
@@ -117,18 +119,18 @@ final class AnswerWriter {
     public void write(byte[] bytes, int offset, int length) {
       grow(length);
       digest.update(bytes, offset, length);
-      super.write(bytes, offset, length);
+      sink.write(bytes, offset, length);
     }
 
     @Override
     public void write(int b) {
       grow(1);
       digest.update((byte) b);
-      super.write(b);
+      sink.write(b);
     }
 
     private void grow(int length) {
-      if (count + (long) length > maxBytes) {
+      if (sink.size() + length > maxBytes) {
         throw new Overflow();
       }
     }

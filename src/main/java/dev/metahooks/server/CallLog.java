@@ -42,11 +42,11 @@ final class CallLog {
   }
 
   /** Request and response, Secret values redacted; only with METAHOOKS_LOG_BODIES, for debugging. */
-  static void bodies(String controller, String hook, byte[] request, byte[] response) {
+  static void bodies(String controller, String hook, byte[] request, Blocks response) {
     try {
       LOG.atInfo().addKeyValue("controller", controller).addKeyValue("hook", hook)
           .addKeyValue("request", Redaction.redactSecrets(Json.MAPPER.readTree(request)).toString())
-          .addKeyValue("response", Redaction.redactSecrets(Json.MAPPER.readTree(response)).toString())
+          .addKeyValue("response", Redaction.redactSecrets(Json.MAPPER.readTree(response.stream())).toString())
           .log("hook bodies");
     } catch (IOException e) {
       LOG.atWarn().addKeyValue("error", e.toString()).log("hook bodies cannot be logged");

@@ -37,7 +37,7 @@ public final class Recorder implements AutoCloseable {
   private static final int QUEUED = 4;
   private static final Call STOP = new Call(null, null, null, null, null);
 
-  private record Call(String controller, String hook, byte[] request, byte[] response, Instant at) {}
+  private record Call(String controller, String hook, byte[] request, Blocks response, Instant at) {}
 
   private final ServerConfig.Recording settings;
   private final BlockingQueue<Call> queue = new ArrayBlockingQueue<>(QUEUED);
@@ -129,7 +129,7 @@ public final class Recorder implements AutoCloseable {
     recording.put("version", BuildInfo.version());
     recording.put("recordedAt", call.at().toString());
     recording.set("request", Redaction.redactSecretsReplayable(Json.MAPPER.readTree(call.request())));
-    recording.set("response", Redaction.redactSecretsReplayable(Json.MAPPER.readTree(call.response())));
+    recording.set("response", Redaction.redactSecretsReplayable(Json.MAPPER.readTree(call.response().stream())));
     byte[] content = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(recording);
     if (content.length > settings.maxBytes()) {
       LOG.atWarn().addKeyValue("bytes", content.length).log("hook call not recorded: larger than "

@@ -1,13 +1,14 @@
 package dev.metahooks.server;
 
 /**
- * A hook call answered as bytes: the status, the JSON body, on a 200 its ETag (a hash of the body), the metrics
+ * A hook call answered as bytes: the status, the JSON body (in {@link Blocks}, as written), on a 200 its ETag (a hash of the body), the metrics
  * outcome, what the access log says about it, and whether it came from the response cache.
  */
-public record Reply(int status, byte[] body, String etag, String outcome, CallSummary summary, boolean cached) {
+public record Reply(int status, Blocks body, String etag, String outcome, CallSummary summary, boolean cached) {
   /** An error answered before the body was read. */
   static Reply of(HookError error) {
-    return new Reply(error.status(), AnswerWriter.error(error), null, error.code().code(), CallSummary.UNREAD, false);
+    return new Reply(error.status(), Blocks.of(AnswerWriter.error(error)), null, error.code().code(),
+        CallSummary.UNREAD, false);
   }
 
   /** This reply as the response cache gives it back. */
@@ -17,6 +18,6 @@ public record Reply(int status, byte[] body, String etag, String outcome, CallSu
 
   /** What the response cache counts for holding it. */
   long weight() {
-    return body.length + etag.length() * 2L + 256; // 256: key, map node and record overhead, roughly
+    return body.size() + etag.length() * 2L + 256; // 256: key, map node and record overhead, roughly
   }
 }

@@ -38,14 +38,14 @@ final class ReplyWriter {
         ctx.res().setContentType(null);
       } else {
         ctx.status(reply.status()).contentType(JSON);
-        ctx.res().setContentLength(reply.body().length);
-        ctx.res().getOutputStream().write(reply.body());
+        ctx.res().setContentLengthLong(reply.body().size());
+        reply.body().writeTo(ctx.res().getOutputStream()); // block by block, as written and cached
       }
       ctx.res().flushBuffer();
       return true;
     } catch (IOException | RuntimeException e) {
       LOG.atWarn().addKeyValue("controller", ctx.pathParam("controller")).addKeyValue("hook", ctx.pathParam("hook"))
-          .addKeyValue("status", reply.status()).addKeyValue("bytes", reply.body().length)
+          .addKeyValue("status", reply.status()).addKeyValue("bytes", reply.body().size())
           .addKeyValue("error", e.toString()).log("answer not written: the client did not take it");
       return false;
     }

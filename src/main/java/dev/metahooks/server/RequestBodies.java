@@ -24,9 +24,11 @@ final class RequestBodies {
     long length = ctx.req().getContentLengthLong();
     InputStream in = ctx.req().getInputStream();
     if (length >= 0) {
-      byte[] body = in.readNBytes((int) length);
-      if (body.length < length) {
-        throw new IOException("the body ended after " + body.length + " of " + length + " bytes");
+      // Into the array itself: readNBytes(int) would read into 8 kB pieces and copy them into a second array.
+      byte[] body = new byte[(int) length];
+      int read = in.readNBytes(body, 0, body.length);
+      if (read < length) {
+        throw new IOException("the body ended after " + read + " of " + length + " bytes");
       }
       return body;
     }

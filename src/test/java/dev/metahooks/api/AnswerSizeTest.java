@@ -61,6 +61,6 @@ class AnswerSizeTest {
     BenchCase benchCase = BenchCase.of(name);
     HookDispatcher dispatcher = new HookDispatcher(Catalog.controllers(), 0, DEPLOYED_LIMIT);
     Reply reply = dispatcher.reply(benchCase.controller(), benchCase.hook(), benchCase.body());
-    assertThat(reply.status()).as(new String(reply.body())).isEqualTo(200);
+    assertThat(reply.status()).as(new String(reply.body().toByteArray())).isEqualTo(200);
   }
 }

@@ -3,7 +3,7 @@ package dev.metahooks.controllers.catset;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.AnswerSize;
 import dev.metahooks.api.CompositeRequest;
-import dev.metahooks.api.Json;
+import dev.metahooks.kube.PathCopies;
 import dev.metahooks.controllers.catset.CatSetSpec.ClaimTemplate;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +38,9 @@ final class CatSetClaims {
     CatSetSpec.Replicas replicas = spec.replicas();
     List<ObjectNode> observed = request.children().list("v1", "PersistentVolumeClaim");
     String catsetName = request.name();
-    for (ClaimTemplate template : spec.claimTemplates()) {
-      String baseName = template.name() + "-" + catsetName;
+    for (ClaimTemplate claimTemplate : spec.claimTemplates()) {
+      String baseName = claimTemplate.name() + "-" + catsetName;
+      ObjectNode template = (ObjectNode) JsValues.copy(claimTemplate.template()); // as upstream copies it, once
       for (int i = 0; replicas.exceeds(i); i++) {
         claims.add(build(template, baseName + "-" + i));
       }
@@ -56,15 +57,10 @@ final class CatSetClaims {
     return claims;
   }
 
-  /** The claim template, copied whole, under the given name. */
-  static ObjectNode build(ClaimTemplate template, String name) {
-    ObjectNode claim = Json.object().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
-    template.template().fields().forEachRemaining(field -> {
-      if (!field.getKey().equals("apiVersion") && !field.getKey().equals("kind")) {
-        claim.set(field.getKey(), JsValues.copy(field.getValue()));
-      }
-    });
-    ((ObjectNode) claim.get("metadata")).put("name", name);
+  /** The claim template under the given name: its metadata its own, the rest shared ({@link PathCopies}). */
+  static ObjectNode build(ObjectNode template, String name) {
+    ObjectNode claim = PathCopies.of("v1", "PersistentVolumeClaim", template);
+    PathCopies.object(claim, "metadata").put("name", name);
     return claim;
   }
 }

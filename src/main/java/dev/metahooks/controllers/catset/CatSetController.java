@@ -63,7 +63,8 @@ public final class CatSetController {
       ordinals.remove(CatSetRoll.next(observed, replicas, ready, hash));
     }
 
-    // Each Pod is a copy of the template, each claim of its claim template: refuse an answer too large to build.
+    // Each Pod is written as a copy of the template, each claim of its claim template: refuse an answer too large
+    // to build.
     AnswerSize.Estimate size = AnswerSize.estimate();
     if (!ordinals.isEmpty()) {
       size.add("parent.spec.template", "children['Pod.v1']", ordinals.size(), spec.template());
@@ -72,8 +73,9 @@ public final class CatSetController {
     size.check();
 
     List<ObjectNode> children = new ArrayList<>();
+    ObjectNode template = ordinals.isEmpty() ? null : CatSetPods.template(spec);
     for (double ordinal : ordinals.descendingSet()) {
-      ObjectNode pod = CatSetPods.build(spec, CatSetPods.name(name, ordinal));
+      ObjectNode pod = CatSetPods.build(spec, template, CatSetPods.name(name, ordinal));
       if (rolledByHook) {
         CatSetRoll.mark(pod, hash);
       }

@@ -1,10 +1,10 @@
 package dev.metahooks.controllers.catset;
 
 import dev.metahooks.kube.FieldReader;
+import dev.metahooks.kube.PathCopies;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.catset.CatSetSpec.ClaimTemplate;
 import java.util.List;
 import java.util.OptionalDouble;
@@ -63,19 +63,22 @@ final class CatSetPods {
   }
 
   /**
-   * The desired Pod: the template (copied whole), named {@code <catset>-<ordinal>} with that hostname, the
-   * governing service as subdomain, and one volume per claim template pointing at the Pod's own claim.
+   * {@code spec.template} as upstream copies it into every Pod ({@code JSON.parse(JSON.stringify(...))}), made
+   * once per sync: the Pods {@link #build} from it share it.
    */
-  static ObjectNode build(CatSetSpec spec, String podName) {
-    ObjectNode template = spec.template();
-    ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
-    template.fields().forEachRemaining(field -> {
-      if (!field.getKey().equals("apiVersion") && !field.getKey().equals("kind")) {
-        pod.set(field.getKey(), JsValues.copy(field.getValue()));
-      }
-    });
-    ((ObjectNode) pod.get("metadata")).put("name", podName);
-    ObjectNode podSpec = (ObjectNode) pod.get("spec");
+  static ObjectNode template(CatSetSpec spec) {
+    return (ObjectNode) JsValues.copy(spec.template());
+  }
+
+  /**
+   * The desired Pod: the {@link #template}, named {@code <catset>-<ordinal>} with that hostname, the governing
+   * service as subdomain, and one volume per claim template pointing at the Pod's own claim. Its metadata, spec
+   * and volumes are its own; every other part is the template's, shared with the other Pods ({@link PathCopies}).
+   */
+  static ObjectNode build(CatSetSpec spec, ObjectNode template, String podName) {
+    ObjectNode pod = PathCopies.of("v1", "Pod", template);
+    PathCopies.object(pod, "metadata").put("name", podName);
+    ObjectNode podSpec = PathCopies.object(pod, "spec");
     podSpec.put("hostname", podName);
     if (spec.serviceName() == null) {
       podSpec.remove("subdomain"); // upstream assigns undefined, which JSON leaves out
@@ -93,12 +96,16 @@ final class CatSetPods {
     return pod;
   }
 
-  /** The template's volumes to append to; a falsy value starts a new list, as upstream's {@code || []} does. */
+  /**
+   * The Pod's own list of the template's volumes, to append to; a falsy value starts a new list, as upstream's
+   * {@code || []} does.
+   */
   private static ArrayNode volumes(ObjectNode podSpec) {
     JsonNode volumes = podSpec.get("volumes");
     if (!JsValues.truthy(volumes)) {
       return podSpec.putArray("volumes");
     }
-    return FieldReader.of(podSpec, "parent.spec.template.spec").requiredArray("volumes");
+    FieldReader.of(podSpec, "parent.spec.template.spec").requiredArray("volumes");
+    return PathCopies.array(podSpec, "volumes");
   }
 }

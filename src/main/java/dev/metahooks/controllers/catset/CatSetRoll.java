@@ -3,6 +3,7 @@ package dev.metahooks.controllers.catset;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.PathCopies;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -49,12 +50,15 @@ final class CatSetRoll {
     }
   }
 
-  /** Marks a Pod built from the template with its hash. */
+  /**
+   * Marks a Pod built from the template with its hash. The Pod's metadata is its own; its annotations are the
+   * template's, shared with the other Pods, so the Pod gets a copy of them ({@link PathCopies}).
+   */
   static void mark(ObjectNode pod, String hash) {
     ObjectNode metadata = (ObjectNode) pod.get("metadata");
     JsonNode annotations = metadata.get("annotations");
-    (annotations instanceof ObjectNode existing ? existing : metadata.putObject("annotations"))
-        .put(TEMPLATE_HASH, hash);
+    (annotations instanceof ObjectNode ? PathCopies.object(metadata, "annotations")
+        : metadata.putObject("annotations")).put(TEMPLATE_HASH, hash);
   }
 
   /**

@@ -64,9 +64,8 @@ public final class ConfigMapPropagationController {
    * own namespace gets none, since a "copy" there would be the source itself.
    */
   static List<ObjectNode> copies(Copies.Source source, Spec spec) {
-    return new LinkedHashSet<>(spec.targetNamespaces()).stream()
+    return Copies.configMaps(source, new LinkedHashSet<>(spec.targetNamespaces()).stream()
         .filter(namespace -> !namespace.equals(spec.sourceNamespace()))
-        .map(namespace -> Copies.configMap(source, namespace))
-        .toList();
+        .toList());
   }
 }

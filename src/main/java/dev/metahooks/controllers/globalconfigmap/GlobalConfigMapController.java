@@ -60,12 +60,11 @@ public final class GlobalConfigMapController {
 
   /** One copy per related Namespace but the source's, by namespace name; terminating namespaces included. */
   static List<ObjectNode> copies(Copies.Source source, ObjectMap related, Spec spec) {
-    return related.entries("v1", "Namespace").stream()
+    return Copies.configMaps(source, related.entries("v1", "Namespace").stream()
         .map(ObjectMap.Entry::name)
         .filter(namespace -> !namespace.equals(spec.sourceNamespace()))
         .sorted()
         .distinct()
-        .map(namespace -> Copies.configMap(source, namespace))
-        .toList();
+        .toList());
   }
 }

@@ -1,10 +1,11 @@
 package dev.metahooks.controllers.indexedjob;
 
 import dev.metahooks.kube.FieldReader;
+import dev.metahooks.kube.PathCopies;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import java.math.BigInteger;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,24 +26,24 @@ final class IndexedJobPods {
   }
 
   /**
-   * The desired Pod for an index: the template copied whole, named {@code <job>-<index>}, with
-   * {@code JOB_INDEX=<index>} appended to every container's env.
+   * The desired Pod for an index: the template, named {@code <job>-<index>}, with {@code JOB_INDEX=<index>}
+   * appended to every container's env. Its metadata, spec, containers and their env are its own; every other part
+   * is the template's, shared with the other Pods ({@link PathCopies}).
    */
   static ObjectNode build(ObjectNode job, String jobName, BigInteger index) {
-    ObjectNode template = template(job);
-    ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
-    template.fields().forEachRemaining(field -> {
-      if (!field.getKey().equals("apiVersion") && !field.getKey().equals("kind")) {
-        pod.set(field.getKey(), field.getValue().deepCopy());
-      }
-    });
+    ObjectNode pod = PathCopies.of("v1", "Pod", template(job));
     if (!pod.has("metadata")) {
       pod.putObject("metadata");
     }
-    FieldReader copy = FieldReader.of(pod, "parent.spec.template");
-    copy.object("metadata").node().put("name", jobName + "-" + index);
-    for (FieldReader container : copy.object("spec").requiredObjects("containers")) {
-      ArrayNode env = container.optionalArray("env").orElseGet(() -> container.node().putArray("env"));
+    FieldReader read = FieldReader.of(pod, "parent.spec.template");
+    read.object("metadata");
+    List<FieldReader> containers = read.object("spec").requiredObjects("containers");
+    PathCopies.object(pod, "metadata").put("name", jobName + "-" + index);
+    ArrayNode ownContainers = PathCopies.array(PathCopies.object(pod, "spec"), "containers");
+    for (int i = 0; i < containers.size(); i++) {
+      boolean hasEnv = containers.get(i).optionalArray("env").isPresent();
+      ObjectNode container = PathCopies.object(ownContainers, i);
+      ArrayNode env = hasEnv ? PathCopies.array(container, "env") : container.putArray("env");
       env.addObject().put("name", "JOB_INDEX").put("value", index.toString());
     }
     return pod;

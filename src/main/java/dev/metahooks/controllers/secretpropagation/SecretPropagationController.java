@@ -59,12 +59,11 @@ public final class SecretPropagationController {
 
   /** One copy per related Namespace but the source's, by namespace name. */
   static List<ObjectNode> copies(Copies.Source source, ObjectMap related, Source spec) {
-    return related.entries("v1", "Namespace").stream()
+    return Copies.secrets(source, related.entries("v1", "Namespace").stream()
         .map(ObjectMap.Entry::name)
         .filter(namespace -> !namespace.equals(spec.namespace()))
         .sorted()
         .distinct()
-        .map(namespace -> Copies.secret(source, namespace))
-        .toList();
+        .toList());
   }
 }
