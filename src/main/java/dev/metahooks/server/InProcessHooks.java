@@ -75,11 +75,11 @@ public final class InProcessHooks {
     static Response of(Reply reply) {
       Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
       headers.put("Content-Type", ReplyWriter.JSON);
-      headers.put("Content-Length", Integer.toString(reply.body().length));
+      headers.put("Content-Length", Long.toString(reply.body().size()));
       if (reply.etag() != null) {
         headers.put("ETag", reply.etag());
       }
-      return new Response(reply.status(), Collections.unmodifiableMap(headers), reply.body());
+      return new Response(reply.status(), Collections.unmodifiableMap(headers), reply.body().toByteArray());
     }
 
     public Optional<String> header(String name) {

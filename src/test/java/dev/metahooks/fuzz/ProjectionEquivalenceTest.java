@@ -99,7 +99,7 @@ class ProjectionEquivalenceTest {
     pods.removeAll();
     assertThat(sameAnswer("catset", "sync", bytes(request))).isTrue();
     for (int round = 0; round < 4; round++) {
-      JsonNode answer = Json.parse(PROJECTED.reply("catset", "sync", bytes(request)).body());
+      JsonNode answer = Json.parse(PROJECTED.reply("catset", "sync", bytes(request)).body().toByteArray());
       for (JsonNode child : answer.path("children")) {
         if (child.path("kind").asText().equals("Pod")) {
           ObjectNode pod = child.deepCopy();
@@ -115,7 +115,7 @@ class ProjectionEquivalenceTest {
     ((ObjectNode) request.at("/parent/spec/template/metadata/labels")).put("rolled", "yes");
     Reply rolled = PROJECTED.reply("catset", "sync", bytes(request));
     assertThat(sameAnswer("catset", "sync", bytes(request))).isTrue();
-    assertThat(Json.parse(rolled.body()).path("children").size()).as("the highest Pod left to be recreated")
+    assertThat(Json.parse(rolled.body().toByteArray()).path("children").size()).as("the highest Pod left to be recreated")
         .isEqualTo(3);
   }
 
@@ -141,8 +141,8 @@ class ProjectionEquivalenceTest {
     String call = "/" + controller + "/" + hook + " of " + new String(body, 0, Math.min(body.length, 300),
         StandardCharsets.UTF_8);
     assertThat(projected.status()).as(call).isEqualTo(whole.status());
-    assertThat(new String(projected.body(), StandardCharsets.UTF_8)).as(call)
-        .isEqualTo(new String(whole.body(), StandardCharsets.UTF_8));
+    assertThat(new String(projected.body().toByteArray(), StandardCharsets.UTF_8)).as(call)
+        .isEqualTo(new String(whole.body().toByteArray(), StandardCharsets.UTF_8));
     return whole.status() == 200;
   }
 }
