@@ -38,7 +38,7 @@ public final class CompactNodes extends JsonNodeFactory {
 
   @Override
   public ObjectNode objectNode() {
-    return new ObjectNode(this, new CompactFields());
+    return new CompactObjectNode(this, new CompactFields());
   }
 
   @Override

@@ -1,0 +1,36 @@
+package dev.metahooks.json;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+
+/**
+ * An object node over {@link CompactFields} that writes its fields straight from them. Only the plain case is
+ * written here (nothing trimmed, nothing sorted, which is how metahooks' mapper writes); any other configuration
+ * is Jackson's own code.
+ */
+final class CompactObjectNode extends ObjectNode {
+  private static final long serialVersionUID = 1L;
+  private final CompactFields fields;
+
+  CompactObjectNode(CompactNodes nodes, CompactFields fields) {
+    super(nodes, fields);
+    this.fields = fields;
+  }
+
+  @Override
+  public void serialize(JsonGenerator generator, SerializerProvider provider) throws IOException {
+    if (provider == null || !provider.isEnabled(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS)
+        || !provider.isEnabled(JsonNodeFeature.WRITE_NULL_PROPERTIES)
+        || provider.isEnabled(JsonNodeFeature.WRITE_PROPERTIES_SORTED)) {
+      super.serialize(generator, provider);
+      return;
+    }
+    generator.writeStartObject(this, fields.size());
+    fields.writeFields(generator, provider);
+    generator.writeEndObject();
+  }
+}
