@@ -8,7 +8,6 @@ import dev.metahooks.api.Sources;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.emulator.World;
 import dev.metahooks.emulator.Write;
 import dev.metahooks.testing.Project;
 import java.time.Duration;
@@ -34,10 +33,7 @@ class BackupEmulatorScenarioTest {
     cluster = Project.cluster();
     Sources sources = PostgresEmulation.fixedSecrets(cluster);
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
-    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
-    mc.world(World.standard().statefulSetPods(true)
-        .add("patroni", PatroniSimulation::step)
-        .add("clock", c -> c.advance(Duration.ofSeconds(10))));
+    mc = PostgresEmulation.metacontroller(cluster, hooks, Duration.ofSeconds(10));
   }
 
   @AfterEach

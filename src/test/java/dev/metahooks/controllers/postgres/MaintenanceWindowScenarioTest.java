@@ -14,7 +14,6 @@ import dev.metahooks.testing.Project;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.Test;
  * the leader. The hooks' clock is the cluster's, which moves ten seconds a round, and jumps when the test says.
  */
 class MaintenanceWindowScenarioTest {
-  private static final String API = "metahooks.dev/v1alpha1";
   private static final String KIND = "PostgresCluster";
   private static final String NS = "default";
   private static final String NAME = "orders";
@@ -33,12 +31,14 @@ class MaintenanceWindowScenarioTest {
   private static final Instant OPENS = Instant.parse("2026-01-03T01:00:00Z");
 
   private Cluster cluster;
+  private PostgresParent orders;
   private LocalHooks hooks;
   private Metacontroller mc;
 
   @BeforeEach
   void setUp() {
     cluster = Project.cluster();
+    orders = new PostgresParent(cluster, NS, NAME);
     Sources sources = PostgresEmulation.fixedSecrets(cluster);
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
     mc = PostgresScenarios.haSample(cluster, hooks);
@@ -52,7 +52,7 @@ class MaintenanceWindowScenarioTest {
   @Test
   void theReplicasAreUpdatedAtOnceAndTheSwitchoverWaitsForTheWindowThatOpensLater() {
     long mark = cluster.lastSequence();
-    edit(spec -> {
+    orders.edit(spec -> {
       spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4");
       spec.putObject("updates").putArray("maintenanceWindows").addObject()
           .put("start", "01:00").put("end", "03:00").putArray("days").add("Sat");
@@ -61,14 +61,14 @@ class MaintenanceWindowScenarioTest {
 
     // Thursday: the replicas are updated, the primary keeps running the old image, and the status says until when.
     assertThat(podEvents(mark)).containsExactly("replaced orders-2", "replaced orders-1");
-    ObjectNode status = parent().withObjectProperty("status");
+    ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Updating");
     assertThat(status.at("/rollout/step").asText()).isEqualTo("WaitingForWindow");
     assertThat(status.at("/rollout/waitingUntil").asText()).isEqualTo(OPENS.toString());
     assertThat(status.at("/rollout/message").asText()).isEqualTo("the switchover from orders-0 to orders-1 waits for "
         + "the maintenance window that opens at " + OPENS);
-    assertThat(condition("Progressing").path("reason").asText()).isEqualTo("WaitingForMaintenanceWindow");
-    assertThat(condition("Degraded").path("status").asText()).isEqualTo("False");
+    assertThat(orders.condition("Progressing").path("reason").asText()).isEqualTo("WaitingForMaintenanceWindow");
+    assertThat(orders.condition("Degraded").path("status").asText()).isEqualTo("False");
     assertThat(status.path("primary").asText()).isEqualTo("orders-0");
     double resync = mc.resyncAfterSeconds().get(KIND + " " + NS + "/" + NAME);
     assertThat(cluster.now().plusSeconds((long) resync)).as("the hook asks to be called when the window opens")
@@ -87,7 +87,7 @@ class MaintenanceWindowScenarioTest {
     assertThat(first.responseJson().at("/status/rollout/step").asText()).as("not the cached waiting answer")
         .isEqualTo("Switchover");
     assertThat(podEvents(opened)).containsExactly("switchover Job", "leader orders-1", "replaced orders-0");
-    status = parent().withObjectProperty("status");
+    status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.has("rollout")).isFalse();
     assertThat(status.path("primary").asText()).isEqualTo("orders-1");
@@ -95,22 +95,8 @@ class MaintenanceWindowScenarioTest {
     assertThat(mc.round().writes()).isEmpty();
   }
 
-  private void edit(Consumer<ObjectNode> change) {
-    cluster.update(API, KIND, NS, NAME, parent -> change.accept(parent.withObjectProperty("spec")));
-  }
 
-  private ObjectNode parent() {
-    return cluster.get(API, KIND, NS, NAME);
-  }
 
-  private JsonNode condition(String type) {
-    for (JsonNode condition : parent().path("status").path("conditions")) {
-      if (condition.path("type").asText().equals(type)) {
-        return condition;
-      }
-    }
-    throw new AssertionError("no condition " + type);
-  }
 
   private List<String> podEvents(long sequence) {
     return PostgresScenarios.podEvents(cluster, NAME, sequence);

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,23 +23,23 @@ import org.junit.jupiter.api.Test;
  * exporter rolls them (it is a sidecar) and nothing else; each feature's condition follows what is observed.
  */
 class OperationsScenarioTest {
-  private static final String API = "metahooks.dev/v1alpha1";
-  private static final String KIND = "PostgresCluster";
   private static final String NS = "default";
   private static final String NAME = "orders";
 
   private Cluster cluster;
+  private PostgresParent orders;
   private LocalHooks hooks;
   private Metacontroller mc;
 
   @BeforeEach
   void setUp() {
     cluster = Project.cluster();
+    orders = new PostgresParent(cluster, NS, NAME);
     hooks = LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.sources(cluster)));
     mc = PostgresEmulation.metacontroller(cluster, hooks, Duration.ofSeconds(10));
     cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
     settle();
-    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
   }
 
   @AfterEach
@@ -56,7 +55,7 @@ class OperationsScenarioTest {
     String statefulSet = version("apps/v1", "StatefulSet", NAME);
     String usersJob = usersJob();
 
-    edit(spec -> spec.putObject("pooler").put("instances", 2).put("mode", "transaction"));
+    orders.edit(spec -> spec.putObject("pooler").put("instances", 2).put("mode", "transaction"));
     settle();
     assertThat(names("apps/v1", "Deployment")).containsExactly("orders-pooler");
     assertThat(names("v1", "ConfigMap")).contains("orders-pooler");
@@ -69,7 +68,7 @@ class OperationsScenarioTest {
     assertThat(secretData()).containsKey("orders-pooler");
     assertThat(usersJob()).as("the users Job runs again to create the pooler role").isNotEqualTo(usersJob);
     assertCondition("PoolerReady", "True", "Available");
-    assertThat(parent().at("/status/endpoints/pooler").asText()).isEqualTo("orders-pooler.default.svc:5432");
+    assertThat(orders.get().at("/status/endpoints/pooler").asText()).isEqualTo("orders-pooler.default.svc:5432");
     assertUntouched(pods, claims, secrets);
     assertThat(version("apps/v1", "StatefulSet", NAME)).as("the StatefulSet is not written").isEqualTo(statefulSet);
     assertQuiet();
@@ -77,20 +76,20 @@ class OperationsScenarioTest {
 
     // A new pool mode rolls the pooler (its pod template carries the configuration's hash), not the database.
     String template = cluster.get("apps/v1", "Deployment", NS, "orders-pooler").at("/spec/template").toString();
-    edit(spec -> spec.withObjectProperty("pooler").put("mode", "session"));
+    orders.edit(spec -> spec.withObjectProperty("pooler").put("mode", "session"));
     settle();
     assertThat(cluster.get("apps/v1", "Deployment", NS, "orders-pooler").at("/spec/template").toString())
         .isNotEqualTo(template);
     assertUntouched(pods, claims, secrets);
 
-    edit(spec -> spec.withObjectProperty("pooler").put("enabled", false));
+    orders.edit(spec -> spec.withObjectProperty("pooler").put("enabled", false));
     settle();
     assertThat(names("apps/v1", "Deployment")).isEmpty();
     assertThat(names("v1", "ConfigMap")).doesNotContain("orders-pooler");
     assertThat(names("policy/v1", "PodDisruptionBudget")).containsExactly("orders");
     assertThat(secretData()).as("the pooler's Secret stays: its role still exists, NOLOGIN").containsKey("orders-pooler");
     assertThat(conditionTypes()).doesNotContain("PoolerReady");
-    assertThat(parent().at("/status/endpoints").has("pooler")).isFalse();
+    assertThat(orders.get().at("/status/endpoints").has("pooler")).isFalse();
     assertUntouched(pods, claims, secrets);
     assertQuiet();
   }
@@ -102,7 +101,7 @@ class OperationsScenarioTest {
     Map<String, JsonNode> secrets = secretData();
     String statefulSetUid = cluster.get("apps/v1", "StatefulSet", NS, NAME).at("/metadata/uid").asText();
 
-    edit(spec -> spec.putObject("monitoring").put("enabled", true));
+    orders.edit(spec -> spec.putObject("monitoring").put("enabled", true));
     settle();
     assertThat(containerNames()).containsExactly("postgres", "exporter");
     assertThat(uids("v1", "Pod").values()).as("every pod rolled").doesNotContainAnyElementsOf(pods.values());
@@ -113,13 +112,13 @@ class OperationsScenarioTest {
     assertThat(port.path("name").asText() + ":" + port.path("port").asInt()).isEqualTo("metrics:9187");
     secrets.forEach((name, data) -> assertThat(secretData().get(name)).as("Secret %s", name).isEqualTo(data));
     assertThat(secretData()).containsKey("orders-exporter");
-    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
     assertCondition("MonitoringReady", "True", "ExportersReady");
     assertQuiet();
     validObjects();
 
     Map<String, String> rolled = uids("v1", "Pod");
-    edit(spec -> spec.withObjectProperty("monitoring").put("enabled", false));
+    orders.edit(spec -> spec.withObjectProperty("monitoring").put("enabled", false));
     settle();
     assertThat(containerNames()).containsExactly("postgres");
     assertThat(uids("v1", "Pod").values()).doesNotContainAnyElementsOf(rolled.values());
@@ -137,7 +136,7 @@ class OperationsScenarioTest {
   }
 
   private void assertQuiet() {
-    PostgresEmulation.assertQuiet(mc, this::parent);
+    PostgresEmulation.assertQuiet(mc, orders::get);
   }
 
   /** The database pods, their volumes and every Secret are the very same objects (and data) as before. */
@@ -147,16 +146,10 @@ class OperationsScenarioTest {
     secrets.forEach((name, data) -> assertThat(secretData().get(name)).as("Secret %s", name).isEqualTo(data));
   }
 
-  private void edit(Consumer<ObjectNode> change) {
-    cluster.update(API, KIND, NS, NAME, parent -> change.accept(parent.withObjectProperty("spec")));
-  }
 
-  private ObjectNode parent() {
-    return cluster.get(API, KIND, NS, NAME);
-  }
 
   private List<String> conditionTypes() {
-    return names(parent().at("/status/conditions"), "type");
+    return names(orders.get().at("/status/conditions"), "type");
   }
 
   private List<String> containerNames() {
@@ -170,14 +163,14 @@ class OperationsScenarioTest {
   }
 
   private void assertCondition(String type, String status, String reason) {
-    for (JsonNode condition : parent().path("status").path("conditions")) {
+    for (JsonNode condition : orders.get().path("status").path("conditions")) {
       if (condition.path("type").asText().equals(type)) {
         assertThat(condition.path("status").asText() + " " + condition.path("reason").asText())
             .as("condition %s: %s", type, condition.path("message").asText()).isEqualTo(status + " " + reason);
         return;
       }
     }
-    throw new AssertionError("no condition " + type + " in " + parent().path("status"));
+    throw new AssertionError("no condition " + type + " in " + orders.get().path("status"));
   }
 
   /** Database pods (or claims) by name → uid. */

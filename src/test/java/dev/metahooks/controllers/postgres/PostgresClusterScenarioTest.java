@@ -50,6 +50,7 @@ class PostgresClusterScenarioTest {
       new String[] {"batch/v1", "Job"});
 
   private Cluster cluster;
+  private PostgresParent orders;
   private LocalHooks hooks;
   private Metacontroller mc;
   private Sources sources;
@@ -59,6 +60,7 @@ class PostgresClusterScenarioTest {
   @BeforeEach
   void setUp() {
     cluster = Project.cluster();
+    orders = new PostgresParent(cluster, NS, NAME);
     sources = PostgresEmulation.sources(cluster);
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
     mc = PostgresEmulation.metacontroller(cluster, hooks, ROUND);
@@ -76,7 +78,7 @@ class PostgresClusterScenarioTest {
 
   @Test
   void theHaSampleBecomesReadyWithAPrimaryAndThenWritesNothing() {
-    ObjectNode status = parent().withObjectProperty("status");
+    ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("instances").asInt()).isEqualTo(3);
     assertThat(status.path("readyInstances").asInt()).isEqualTo(3);
@@ -100,10 +102,10 @@ class PostgresClusterScenarioTest {
 
     // Transition times: SpecValid has held since the first sync; Ready turned True later, at its own time.
     String firstSync = FixedSources.NOW.plus(ROUND).toString();
-    assertThat(condition("SpecValid").path("lastTransitionTime").asText()).isEqualTo(firstSync);
-    assertThat(condition("DeletionBlocked").path("lastTransitionTime").asText()).isEqualTo(firstSync);
-    assertThat(condition("Ready").path("lastTransitionTime").asText()).isGreaterThan(firstSync);
-    assertThat(condition("Ready").path("lastTransitionTime").asText()).isEqualTo(readyBecameTrueAt());
+    assertThat(orders.condition("SpecValid").path("lastTransitionTime").asText()).isEqualTo(firstSync);
+    assertThat(orders.condition("DeletionBlocked").path("lastTransitionTime").asText()).isEqualTo(firstSync);
+    assertThat(orders.condition("Ready").path("lastTransitionTime").asText()).isGreaterThan(firstSync);
+    assertThat(orders.condition("Ready").path("lastTransitionTime").asText()).isEqualTo(readyBecameTrueAt());
 
     // The world as the hooks saw it: pods from the StatefulSet, Patroni's labels, the StatefulSet's counts.
     assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2");
@@ -129,17 +131,17 @@ class PostgresClusterScenarioTest {
   void scalingDownAndUpMovesTheStatefulSetAndKeepsEveryVolume() {
     Map<String, String> claims = claimUids();
     assertThat(claims).containsOnlyKeys("pgdata-orders-0", "pgdata-orders-1", "pgdata-orders-2");
-    String readySince = condition("Ready").path("lastTransitionTime").asText();
+    String readySince = orders.condition("Ready").path("lastTransitionTime").asText();
     long mark = cluster.lastSequence();
 
-    edit(spec -> spec.put("instances", 1));
+    orders.edit(spec -> spec.put("instances", 1));
     settle();
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/replicas").asInt()).isEqualTo(1);
     assertThat(podNames()).containsExactly("orders-0");
     assertThat(names("policy/v1", "PodDisruptionBudget")).isEmpty();
     assertThat(names("v1", "Service")).containsExactly("orders-hl", "orders-rw");
     assertThat(claimUids()).as("volumes of removed pods are kept").isEqualTo(claims);
-    ObjectNode status = parent().withObjectProperty("status");
+    ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("instances").asInt()).isEqualTo(1);
     assertThat(status.path("readyInstances").asInt()).isEqualTo(1);
@@ -153,20 +155,20 @@ class PostgresClusterScenarioTest {
     assertQuiet();
 
     mark = cluster.lastSequence();
-    edit(spec -> spec.put("instances", 3));
+    orders.edit(spec -> spec.put("instances", 3));
     settle();
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/replicas").asInt()).isEqualTo(3);
     assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2");
     assertThat(names("policy/v1", "PodDisruptionBudget")).containsExactly("orders");
     assertThat(names("v1", "Service")).containsExactly("orders-hl", "orders-ro", "orders-rw");
     assertThat(claimUids()).as("the new pods reuse the kept volumes").isEqualTo(claims);
-    status = parent().withObjectProperty("status");
+    status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("readyInstances").asInt()).isEqualTo(3);
     assertThat(status.path("primary").asText()).isEqualTo("orders-0");
     assertThat(status.path("endpoints").path("replicas").asText()).isEqualTo("orders-ro.default.svc:5432");
     assertThat(phasesSince(mark)).containsSubsequence("Scaling", "Ready");
-    assertThat(condition("Ready").path("lastTransitionTime").asText()).as("Ready went False and back")
+    assertThat(orders.condition("Ready").path("lastTransitionTime").asText()).as("Ready went False and back")
         .isGreaterThan(readySince);
     assertThat(deletedSince(mark)).isEmpty();
 
@@ -190,24 +192,24 @@ class PostgresClusterScenarioTest {
 
   private void invalidChangeIsRefused(String field, Consumer<ObjectNode> change, Consumer<ObjectNode> revert) {
     Map<String, String> children = childVersions();
-    String validSince = condition("SpecValid").path("lastTransitionTime").asText();
+    String validSince = orders.condition("SpecValid").path("lastTransitionTime").asText();
 
-    edit(change);
+    orders.edit(change);
     settle();
     assertThat(childVersions()).as("no child moves while %s is invalid", field).isEqualTo(children);
-    assertThat(parent().at("/status/phase").asText()).isEqualTo("Invalid");
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Invalid");
     assertCondition("SpecValid", "False", "InvalidSpec");
-    assertThat(condition("SpecValid").path("message").asText()).startsWith(field + ": cannot change from");
+    assertThat(orders.condition("SpecValid").path("message").asText()).startsWith(field + ": cannot change from");
     assertCondition("Progressing", "False", "InvalidSpec");
     assertCondition("Ready", "True", "AllInstancesReady");
     assertQuiet();
 
-    edit(revert);
+    orders.edit(revert);
     settle();
     assertThat(childVersions()).as("reverting %s renders the same children", field).isEqualTo(children);
-    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
     assertCondition("SpecValid", "True", "Valid");
-    assertThat(condition("SpecValid").path("lastTransitionTime").asText()).isGreaterThan(validSince);
+    assertThat(orders.condition("SpecValid").path("lastTransitionTime").asText()).isGreaterThan(validSince);
     assertQuiet();
   }
 
@@ -216,7 +218,7 @@ class PostgresClusterScenarioTest {
     String oldJob = name(onlyUsersJob());
     assertThat(oldJob).matches("orders-users-[0-9a-f]{10}");
 
-    edit(spec -> spec.withArrayProperty("users").addObject().put("name", "analytics").putArray("databases").add("analytics"));
+    orders.edit(spec -> spec.withArrayProperty("users").addObject().put("name", "analytics").putArray("databases").add("analytics"));
     settle();
     Map<String, String> secret = decoded(child("v1", "Secret", "orders.analytics"));
     assertThat(secret).containsOnlyKeys("username", "password", "verifier", "host", "port", "dbname", "uri", "jdbc-uri",
@@ -234,14 +236,14 @@ class PostgresClusterScenarioTest {
     assertThat(job.at("/spec/template/spec/containers/0/env").toString()).contains("orders.analytics");
     assertThat(job.at("/status/succeeded").asInt()).isEqualTo(1);
     assertCondition("Progressing", "False", "Settled");
-    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
     assertQuiet();
     assertPasswordsKept();
     String analyticsPassword = password;
 
     // A removed user keeps its role, so its Secret stays; the Job changes again.
     String secondJob = name(job);
-    edit(spec -> spec.withArrayProperty("users").remove(1));
+    orders.edit(spec -> spec.withArrayProperty("users").remove(1));
     settle();
     assertThat(names("v1", "Secret")).contains("orders.reporting", "orders.analytics");
     assertThat(name(onlyUsersJob())).isNotIn(oldJob, secondJob);
@@ -255,23 +257,23 @@ class PostgresClusterScenarioTest {
   void deletionProtectionHoldsTheClusterUntilTurnedOff() {
     Map<String, String> children = childVersions();
     String finalizer = "metacontroller.io/compositecontroller-postgrescluster";
-    assertThat(parent().at("/metadata/finalizers").toString()).contains(finalizer);
+    assertThat(orders.get().at("/metadata/finalizers").toString()).contains(finalizer);
 
     cluster.delete(API, KIND, NS, NAME);
     settle();
-    ObjectNode parent = parent();
+    ObjectNode parent = orders.get();
     assertThat(parent.at("/metadata/deletionTimestamp").isTextual()).isTrue();
     assertThat(parent.at("/metadata/finalizers").toString()).contains(finalizer);
     assertThat(parent.at("/status/phase").asText()).isEqualTo("Deleting");
     assertCondition("DeletionBlocked", "True", "DeletionProtection");
-    assertThat(condition("DeletionBlocked").path("message").asText()).contains("spec.deletionProtection");
+    assertThat(orders.condition("DeletionBlocked").path("message").asText()).contains("spec.deletionProtection");
     assertThat(childVersions()).as("nothing is removed while protected").isEqualTo(children);
     assertThat(podNames()).hasSize(3);
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
 
-    edit(spec -> spec.put("deletionProtection", false));
+    orders.edit(spec -> spec.put("deletionProtection", false));
     Round removal = mc.round();
     assertThat(removal.errors()).isEmpty();
     assertThat(cluster.find(API, KIND, NS, NAME)).as("the finalizer waits for the StatefulSet to be gone").isPresent();
@@ -279,7 +281,7 @@ class PostgresClusterScenarioTest {
     assertThat(cluster.list("v1", "Pod")).as("pods collected with their StatefulSet (Terminating for their grace period)")
         .allSatisfy(pod -> assertThat(pod.at("/metadata/deletionTimestamp").asText()).isNotEmpty());
     assertCondition("DeletionBlocked", "False", "Deleting");
-    assertThat(parent().at("/metadata/finalizers").toString()).contains(finalizer);
+    assertThat(orders.get().at("/metadata/finalizers").toString()).contains(finalizer);
 
     assertThat(configMaps()).as("Patroni's ConfigMaps outlive the pods").containsExactly("orders-config", "orders-leader");
 
@@ -301,7 +303,7 @@ class PostgresClusterScenarioTest {
   void aClusterDeletedAndCreatedAgainUnderTheSameNameBootstraps() {
     assertThat(configMaps()).containsExactly("orders-config", "orders-leader");
     String firstSystem = initializeKey();
-    edit(spec -> {
+    orders.edit(spec -> {
       spec.put("deletionProtection", false);
       spec.withObjectProperty("storage").withObjectProperty("retentionPolicy").put("whenDeleted", "Delete");
     });
@@ -324,7 +326,7 @@ class PostgresClusterScenarioTest {
 
     cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
     settle();
-    ObjectNode status = parent().withObjectProperty("status");
+    ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("primary").asText()).isEqualTo("orders-0");
     assertThat(initializeKey()).as("a new system was bootstrapped").isNotEqualTo(firstSystem).isNotEmpty();
@@ -334,27 +336,27 @@ class PostgresClusterScenarioTest {
 
   @Test
   void pausedFreezesSpecChangesAndUnpausingAppliesThem() {
-    edit(spec -> spec.put("paused", true));
+    orders.edit(spec -> spec.put("paused", true));
     settle();
-    assertThat(parent().at("/status/phase").asText()).isEqualTo("Paused");
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Paused");
     assertCondition("Progressing", "False", "Paused");
     Map<String, String> children = childVersions();
     Map<String, String> pods = podVersions();
     Map<String, String> podUidsBefore = podUids();
 
-    edit(spec -> {
+    orders.edit(spec -> {
       spec.put("instances", 4);
       spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("shared_buffers", "512MB");
     });
     settle();
     assertThat(childVersions()).as("no child moves while paused").isEqualTo(children);
     assertThat(podVersions()).isEqualTo(pods);
-    assertThat(parent().at("/status/phase").asText()).isEqualTo("Paused");
-    assertThat(parent().at("/status/observedGeneration").asLong()).isEqualTo(parent().at("/metadata/generation").asLong());
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Paused");
+    assertThat(orders.get().at("/status/observedGeneration").asLong()).isEqualTo(orders.get().at("/metadata/generation").asLong());
     assertQuiet();
 
     long mark = cluster.lastSequence();
-    edit(spec -> spec.put("paused", false));
+    orders.edit(spec -> spec.put("paused", false));
     settle();
     ObjectNode sts = child("apps/v1", "StatefulSet", NAME);
     assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(4);
@@ -364,7 +366,7 @@ class PostgresClusterScenarioTest {
     Map<String, String> rolled = podUids();
     assertThat(rolled.keySet()).allSatisfy(pod -> assertThat(rolled.get(pod)).as("every pod was replaced")
         .isNotEqualTo(podUidsBefore.get(pod)));
-    ObjectNode status = parent().withObjectProperty("status");
+    ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("readyInstances").asInt()).isEqualTo(4);
     assertThat(status.path("primary").asText()).isEqualTo(leader());
@@ -379,13 +381,13 @@ class PostgresClusterScenarioTest {
     Map<String, String> podsBefore = podUids();
     long mark = cluster.lastSequence();
 
-    edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
+    orders.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
     settle();
 
     assertThat(podEvents(mark)).as("the rollout, in order").containsExactly(
         "replaced orders-2", "replaced orders-1", "switchover Job", "leader orders-1", "replaced orders-0");
     podUids().forEach((pod, uid) -> assertThat(uid).as("%s replaced", pod).isNotEqualTo(podsBefore.get(pod)));
-    ObjectNode status = parent().withObjectProperty("status");
+    ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("primary").asText()).isEqualTo("orders-1").isEqualTo(leader());
     assertThat(status.path("image").asText()).isEqualTo("ghcr.io/zalando/spilo-17:4.0-p4");
@@ -410,7 +412,7 @@ class PostgresClusterScenarioTest {
     Map<String, String> pods = podUids();
     long mark = cluster.lastSequence();
 
-    edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB"));
+    orders.edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB"));
     settle();
 
     assertThat(podUids()).as("no pod restarted").isEqualTo(pods);
@@ -433,17 +435,17 @@ class PostgresClusterScenarioTest {
     String primaryUid = podUids().get("orders-0");
     long mark = cluster.lastSequence();
 
-    edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
+    orders.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
     settle();
 
     assertThat(podEvents(mark)).containsExactly("replaced orders-2", "replaced orders-1", "switchover Job");
     assertThat(podUids().get("orders-0")).as("the primary is not touched").isEqualTo(primaryUid);
     assertThat(leader()).isEqualTo("orders-0");
-    ObjectNode status = parent().withObjectProperty("status");
+    ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Updating");
     assertThat(status.at("/rollout/step").asText()).isEqualTo("SwitchoverFailed");
     assertCondition("Progressing", "False", "SwitchoverFailed");
-    assertThat(condition("Progressing").path("message").asText())
+    assertThat(orders.condition("Progressing").path("message").asText())
         .contains("from orders-0 to orders-1", "BackoffLimitExceeded", "delete the Job to try again");
     assertCondition("Degraded", "False", "AsExpected");
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy/rollingUpdate/partition").asInt())
@@ -459,7 +461,7 @@ class PostgresClusterScenarioTest {
     settle();
     assertThat(podUids().get("orders-0")).isNotEqualTo(primaryUid);
     assertThat(leader()).isEqualTo("orders-1");
-    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
     assertCondition("Progressing", "False", "Settled");
     assertQuiet();
   }
@@ -467,7 +469,7 @@ class PostgresClusterScenarioTest {
   @Test
   void aRolloutInterruptedByAHookRestartResumesWhereItWas() {
     long mark = cluster.lastSequence();
-    edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
+    orders.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
     for (int round = 0; round < 60 && !podEvents(mark).contains("replaced orders-2"); round++) {
       mc.round();
     }
@@ -489,14 +491,14 @@ class PostgresClusterScenarioTest {
     settle();
     assertThat(podEvents(mark)).containsExactly(
         "replaced orders-2", "replaced orders-1", "switchover Job", "leader orders-1", "replaced orders-0");
-    assertThat(parent().at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
     assertQuiet();
     assertPasswordsKept();
   }
 
   @Test
   void underTheRestartMethodAParameterChangeRollsThePodsAndTheStatusFollowsTheFailover() {
-    edit(spec -> spec.putObject("updates").put("method", "restart"));
+    orders.edit(spec -> spec.putObject("updates").put("method", "restart"));
     settle();
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy").toString())
         .isEqualTo("{\"type\":\"RollingUpdate\"}");
@@ -504,7 +506,7 @@ class PostgresClusterScenarioTest {
     Map<String, String> podsBefore = podUids();
     long mark = cluster.lastSequence();
 
-    edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("shared_buffers", "512MB"));
+    orders.edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("shared_buffers", "512MB"));
     settle();
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/template/spec/containers/0/env").toString())
         .contains("shared_buffers");
@@ -520,7 +522,7 @@ class PostgresClusterScenarioTest {
     assertThat(others).as("only the StatefulSet and the parameters Job change").isEqualTo(children);
 
     // orders-0 was replaced last: Patroni handed the leader to a replica, and the status says which.
-    ObjectNode status = parent().withObjectProperty("status");
+    ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("primary").asText()).isNotEqualTo("orders-0").isEqualTo(leader());
     // The first status of the new generation is written while every pod still runs (Ready), but it already
@@ -542,28 +544,14 @@ class PostgresClusterScenarioTest {
 
   /** One more round (the clock moves on) writes nothing: the status is byte-stable, nothing loops. */
   private void assertQuiet() {
-    PostgresEmulation.assertQuiet(mc, this::parent);
+    PostgresEmulation.assertQuiet(mc, orders::get);
   }
 
-  private void edit(Consumer<ObjectNode> change) {
-    cluster.update(API, KIND, NS, NAME, parent -> change.accept(parent.withObjectProperty("spec")));
-  }
 
-  private ObjectNode parent() {
-    return cluster.get(API, KIND, NS, NAME);
-  }
 
-  private JsonNode condition(String type) {
-    for (JsonNode condition : parent().path("status").path("conditions")) {
-      if (condition.path("type").asText().equals(type)) {
-        return condition;
-      }
-    }
-    throw new AssertionError("no condition " + type + " in " + parent().path("status"));
-  }
 
   private void assertCondition(String type, String status, String reason) {
-    JsonNode condition = condition(type);
+    JsonNode condition = orders.condition(type);
     assertThat(condition.path("status").asText() + " " + condition.path("reason").asText())
         .as("condition %s: %s", type, condition.path("message").asText())
         .isEqualTo(status + " " + reason);
