@@ -346,11 +346,19 @@ public final class PostgresServer {
    * so that a command that never ends cannot block the reader).
    */
   public static Result exec(List<String> command, Map<String, String> environment, Duration timeout) {
+    return exec(command, environment, timeout, true);
+  }
+
+  /** As above; without {@code inherit} the process sees only {@code environment}, not this JVM's variables. */
+  public static Result exec(List<String> command, Map<String, String> environment, Duration timeout, boolean inherit) {
     Path output = null;
     try {
       output = Files.createTempFile("metahooks-exec-", ".out");
       ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
           .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+      if (!inherit) {
+        builder.environment().clear();
+      }
       builder.environment().putAll(environment);
       Process process = builder.start();
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
