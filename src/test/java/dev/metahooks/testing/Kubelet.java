@@ -22,8 +22,11 @@ import java.util.function.Function;
  * with the image's ENTRYPOINT and CMD. Tests run rendered scripts through it, so a script is checked under the
  * rules Kubernetes applies rather than as the raw string in the manifest.
  *
- * <p>Modelled from kubernetes/kubernetes (commit 001a80e975bb of {@code pkg/kubelet/kubelet_pods.go}) and
- * containerd/containerd {@code internal/cri/opts/spec_opts.go}; each rule names its source below.
+ * <p>Modelled from kubernetes/kubernetes ({@code third_party/forked/golang/expansion/expand.go} at commit
+ * fde22c3f9aac, {@code pkg/kubelet/kubelet_pods.go} at 001a80e975bb) and containerd/containerd
+ * {@code internal/cri/opts/spec_opts.go}; each rule names its source below. envFrom keys are taken as they are,
+ * prefixed: this kubelet no longer skips keys that are not C identifiers, as older ones did (with an
+ * InvalidEnvironmentVariableNames event).
  *
  * <p>Not modelled: service link variables are only what {@link Pod#services} declares (the kubelet computes them
  * from the Services of the namespace); {@code resourceFieldRef} and {@code fileKeyRef} are refused; the image's
@@ -329,7 +332,6 @@ public final class Kubelet {
           }
           throw new AssertionError(name + " cannot start: envFrom " + kind + " " + ref.path("name").asText() + " not found");
         }
-        // Keys are taken as they are, prefixed: the kubelet of this commit no longer skips invalid names.
         String prefix = from.path("prefix").asText("");
         values.forEach((k, v) -> env.put(prefix + k, v));
       }
