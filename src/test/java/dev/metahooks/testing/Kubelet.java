@@ -291,7 +291,11 @@ public final class Kubelet {
       return Collections.unmodifiableMap(environment);
     }
 
-    /** Names in {@code $(NAME)} references (env values, command, args) that stayed literal: NAME undefined. */
+    /**
+     * Names in {@code $(NAME)} references (env values, command, args) that stayed literal: NAME undefined. A
+     * shell's command substitution such as {@code $(seq 1 60)} is one too; it reaches the shell unchanged, but
+     * only because no variable has that name.
+     */
     public Set<String> unresolvedReferences() {
       return Collections.unmodifiableSet(unresolved);
     }
