@@ -21,7 +21,9 @@ generate catset:10000 catset-10000.json
 flags=$(python3 -c 'import json; e=next(l for l in open("Dockerfile") if l.startswith("ENTRYPOINT"));
 print(" ".join(w.replace("/app/","target/") for w in json.loads(e[10:])[1:-2]))')
 if [[ $flags == *SharedArchiveFile=* ]] && [ ! -f target/metahooks.jsa ]; then
+  # shellcheck disable=SC2086 # $flags holds several JVM options: split into words on purpose
   METAHOOKS_LOG_LEVEL=warn java -XX:ArchiveClassesAtExit=target/metahooks.jsa ${flags//-XX:SharedArchiveFile=target\/metahooks.jsa/} \
     -Xmx384m -jar target/metahooks.jar train src/test/resources/fixtures 2>/dev/null
 fi
+# shellcheck disable=SC2086 # $flags holds several JVM options: split into words on purpose
 exec python3 scripts/compare.py "$out" "$rounds" $flags

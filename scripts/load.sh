@@ -35,6 +35,7 @@ LUA
 flags=$(python3 -c 'import json; e=next(l for l in open("Dockerfile") if l.startswith("ENTRYPOINT"));
 print(" ".join(w.replace("/app/","target/") for w in json.loads(e[10:])[1:-2]))')
 if [[ $flags == *SharedArchiveFile=* ]] && [ ! -f target/metahooks.jsa ]; then
+  # shellcheck disable=SC2086 # $flags holds several JVM options: split into words on purpose
   METAHOOKS_LOG_LEVEL=warn java -XX:ArchiveClassesAtExit=target/metahooks.jsa ${flags//-XX:SharedArchiveFile=target\/metahooks.jsa/} \
     -jar target/metahooks.jar train src/test/resources/fixtures 2>/dev/null
 fi
@@ -43,7 +44,8 @@ server=
 stop_server() { if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi; server=; }
 trap stop_server EXIT
 start_server() { # env assignments for the server
-  env METAHOOKS_PORT=$port METAHOOKS_SHUTDOWN_DELAY_MS=0 "$@" java $flags -Xmx512m -jar target/metahooks.jar \
+  # shellcheck disable=SC2086 # $flags holds several JVM options: split into words on purpose
+  env METAHOOKS_PORT="$port" METAHOOKS_SHUTDOWN_DELAY_MS=0 "$@" java $flags -Xmx512m -jar target/metahooks.jar \
     2>> "$out/server.log" &
   server=$!
   for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && return; sleep 0.05; done
@@ -72,7 +74,7 @@ huge_calls() {
   local times=()
   sleep 5 # calls that wrk left behind finish first
   for i in $(seq 1 8); do
-    for attempt in 1 2 3 4 5; do # 429: retry after the second Retry-After asks for, as Metacontroller does
+    for _ in 1 2 3 4 5; do # 429: retry after the second Retry-After asks for, as Metacontroller does
       t=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -H 'Content-Type: application/json' \
         --data-binary "@$out/huge.json" "http://127.0.0.1:$port/catset/sync")
       [ "${t%% *}" = 429 ] || break
@@ -90,6 +92,7 @@ for setting in "default (INFO access log, cache on)|" \
                "cache off, METAHOOKS_LOG_LEVEL=warn|METAHOOKS_RESPONSE_CACHE_BYTES=0 METAHOOKS_LOG_LEVEL=warn"; do
   label=${setting%%|*}; vars=${setting#*|}
   echo "== $label; JVM: $flags -Xmx512m"
+  # shellcheck disable=SC2086 # $vars holds several assignments: split into words on purpose
   start_server $vars
   run_wrk small small.json 1 hello-world/sync >/dev/null # warm-up
   run_wrk large large.json 8 catset/sync >/dev/null
@@ -99,4 +102,4 @@ for setting in "default (INFO access log, cache on)|" \
   echo "  server peak RSS $(peak_rss)"
   stop_server
 done
-grep -q OutOfMemoryError "$out/server.log" && echo "OutOfMemoryError in $out/server.log" || true
+if grep -q OutOfMemoryError "$out/server.log"; then echo "OutOfMemoryError in $out/server.log"; fi

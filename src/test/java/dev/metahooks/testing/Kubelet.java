@@ -57,11 +57,6 @@ public final class Kubelet {
     return expand(text, defined::get);
   }
 
-  /** The text a renderer writes so that the process receives {@code text} unchanged: every {@code $} doubled. */
-  public static String literal(String text) {
-    return text.replace("$", "$$");
-  }
-
   /** {@code lookup} answers null for an undefined name, which then stays literal. */
   private static String expand(String text, Function<String, String> lookup) {
     StringBuilder out = new StringBuilder(text.length());

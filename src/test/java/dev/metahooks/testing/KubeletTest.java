@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.kube.KubeletText;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -66,8 +67,8 @@ class KubeletTest {
   @Test
   void literalDoublesEveryDollarSoTheProcessReceivesTheText() {
     String script = "echo \"$HOME\" $(date) $$ $(HOST)";
-    assertThat(Kubelet.literal(script)).isEqualTo("echo \"$$HOME\" $$(date) $$$$ $$(HOST)");
-    assertThat(Kubelet.expand(Kubelet.literal(script), DEFINED)).isEqualTo(script);
+    assertThat(KubeletText.literal(script)).isEqualTo("echo \"$$HOME\" $$(date) $$$$ $$(HOST)");
+    assertThat(Kubelet.expand(KubeletText.literal(script), DEFINED)).isEqualTo(script);
   }
 
   @Test
@@ -261,7 +262,7 @@ class KubeletTest {
 
   @Property
   void aLiteralArrivesUnchangedWhateverIsDefined(@ForAll("texts") String text, @ForAll("definitions") Map<String, String> defined) {
-    assertThat(Kubelet.expand(Kubelet.literal(text), defined)).isEqualTo(text);
+    assertThat(Kubelet.expand(KubeletText.literal(text), defined)).isEqualTo(text);
   }
 
   @Property
@@ -270,7 +271,7 @@ class KubeletTest {
     ObjectNode container = spec.putArray("containers").addObject().put("name", "app");
     container.putArray("command").add("run");
     container.putArray("env").addObject().put("name", "A").put("value", "a");
-    container.withArray("env").addObject().put("name", "V").put("value", Kubelet.literal(text));
+    container.withArray("env").addObject().put("name", "V").put("value", KubeletText.literal(text));
 
     assertThat(Kubelet.pod(spec).container("app").environment()).containsEntry("V", text);
   }

@@ -2,6 +2,7 @@ package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.kube.KubeletText;
 import java.util.List;
 
 /**
@@ -13,6 +14,12 @@ import java.util.List;
  */
 final class Cleanup {
   static final String CONTAINER = "cleanup";
+  /**
+   * Deletes each ConfigMap named as an argument through the API server, found as every in-cluster client finds
+   * it (KUBERNETES_SERVICE_HOST and _PORT, the ServiceAccount's token and CA); one already gone is fine. curl is in
+   * Spilo's image (its patroni_wait.sh uses it), so the cluster's own image runs this.
+   */
+  static final String SCRIPT = ResourceTexts.load("scripts/cleanup.sh");
   static final String COMPONENT = "cleanup";
 
   private Cleanup() {}
@@ -41,33 +48,8 @@ final class Cleanup {
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.cleanup(cluster));
     ArrayNode command = Jobs.container(pod, CONTAINER, image).putArray("command")
-        .add("/bin/sh").add("-c").add(script()).add("cleanup");
+        .add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT)).add("cleanup");
     configMaps.forEach(command::add);
     return job;
-  }
-
-  /**
-   * Deletes each ConfigMap named as an argument through the API server, found as every in-cluster client finds
-   * it (KUBERNETES_SERVICE_HOST and _PORT, the ServiceAccount's token and CA); one already gone is fine. curl is in
-   * Spilo's image (its patroni_wait.sh uses it), so the cluster's own image runs this.
-   */
-  static String script() {
-    return """
-        set -eu
-        sa=${SERVICE_ACCOUNT_DIR:-/var/run/secrets/kubernetes.io/serviceaccount}
-        case "$KUBERNETES_SERVICE_HOST" in
-          *:*) api="https://[$KUBERNETES_SERVICE_HOST]:$KUBERNETES_SERVICE_PORT" ;;
-          *) api="https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT" ;;
-        esac
-        for name in "$@"; do
-          code=$(curl -sS -o /dev/null -w '%{http_code}' --cacert "$sa/ca.crt" \\
-            -H "Authorization: Bearer $(cat "$sa/token")" -X DELETE \\
-            "$api/api/v1/namespaces/$(cat "$sa/namespace")/configmaps/$name")
-          case "$code" in
-            200|202|404) echo "ConfigMap $name: gone" ;;
-            *) echo "ConfigMap $name: HTTP $code" >&2; exit 1 ;;
-          esac
-        done
-        """;
   }
 }

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.KubeletText;
 
 /**
  * Logical backups: {@code pg_dump} of every database, streamed with the AWS CLI to
@@ -66,7 +67,7 @@ final class LogicalBackups {
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, image);
-    container.putArray("command").add("/bin/bash").add("-c").add(script).add(component);
+    container.putArray("command").add("/bin/bash").add("-c").add(KubeletText.literal(script)).add(component);
     container.set("env", env);
     return job;
   }
@@ -96,55 +97,17 @@ final class LogicalBackups {
   }
 
   /**
-   * What both scripts share: a private work directory (two runs never share a file), the client version, the AWS
-   * CLI's addressing, the store check, waiting for the primary.
+   * What both scripts share (logical-common.sh): a private work directory (two runs never share a file), the client
+   * version, the AWS CLI's addressing, the store check, waiting for the primary.
    */
-  static final String COMMON = """
-      set -euo pipefail
-      work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
-      if [ -x "/usr/lib/postgresql/$PGVERSION/bin/pg_dump" ]; then PATH="/usr/lib/postgresql/$PGVERSION/bin:$PATH"; fi
-      if [ "$S3_FORCE_PATH_STYLE" = true ]; then
-        printf '[default]\\ns3 =\\n  addressing_style = path\\n' > "$work/aws-config"
-        export AWS_CONFIG_FILE="$work/aws-config"
-      fi
-      s3() { aws ${S3_ENDPOINT:+--endpoint-url "$S3_ENDPOINT"} "$@"; }
-      url="s3://$S3_BUCKET/$S3_PREFIX/logical"
-      if ! s3 s3api list-objects-v2 --bucket "$S3_BUCKET" --prefix "$S3_PREFIX/" --max-items 1 > "$work/s3-check" 2>&1; then
-        echo "$0: cannot list s3://$S3_BUCKET/$S3_PREFIX/ (check the bucket, the endpoint and the credentials Secret): $(cat "$work/s3-check")" >&2
-        exit 1
-      fi
-      for attempt in $(seq 1 60); do pg_isready -q && break; sleep 5; done
-      complete() { { s3 s3 ls --recursive "$url/" 2>/dev/null || true; } | awk '{ print $4 }' \
-        | { grep -oE '/[0-9]{8}T[0-9]{6}Z/COMPLETE$' || true; } | cut -d/ -f2 | sort; }
-      """;
+  private static final String COMMON = ResourceTexts.load("scripts/logical-common.sh");
 
   /**
    * Dumps each database that accepts connections (not the templates, not {@code postgres}) into the new stamp's
    * folder, checksums on the way, then writes the manifest; on a failure removes the stamp's folder. Afterwards
    * keeps the newest {@code RETAIN} complete backups and deletes every older folder.
    */
-  static final String BACKUP_SCRIPT = COMMON + """
-      stamp=$(date -u +%Y%m%dT%H%M%SZ)
-      dest="$url/$stamp"
-      trap 's3 s3 rm --recursive --quiet "$dest/" || true; echo "$0: backup $stamp failed; nothing of it is kept" >&2' ERR
-      databases=$(psql -X -At -v ON_ERROR_STOP=1 -c "SELECT datname FROM pg_catalog.pg_database WHERE datallowconn AND NOT datistemplate AND datname <> 'postgres' ORDER BY 1")
-      : > "$work/manifest"
-      for db in $databases; do
-        rm -f "$work/dump-fifo" && mkfifo "$work/dump-fifo"
-        sha256sum < "$work/dump-fifo" > "$work/sum" &
-        pg_dump -Fc -d "$db" | tee "$work/dump-fifo" | s3 s3 cp --quiet - "$dest/$db.dump"
-        wait $!
-        echo "$db $(cut -d' ' -f1 "$work/sum")" >> "$work/manifest"
-        echo "dumped $db to $dest/$db.dump"
-      done
-      s3 s3 cp --quiet "$work/manifest" "$dest/COMPLETE"
-      trap - ERR
-      echo "logical backup $stamp complete: $(wc -l < "$work/manifest") databases"
-      keep=$(complete | tail -n "$RETAIN" | head -n 1)
-      for old in $(s3 s3 ls "$url/" | awk '$1 == "PRE" { print $2 }' | tr -d / | sort); do
-        if [[ "$old" < "$keep" ]]; then s3 s3 rm --recursive --quiet "$url/$old/"; echo "removed backup $old (retention $RETAIN)"; fi
-      done
-      """;
+  static final String BACKUP_SCRIPT = COMMON + ResourceTexts.load("scripts/logical-backup.sh");
 
   /**
    * Restores each database of the chosen backup: checks its SHA-256 against the manifest, creates the database
@@ -152,29 +115,6 @@ final class LogicalBackups {
    * pg_restore, stopping at the first error. Owners and grants are restored as dumped: the roles must exist
    * (list them in {@code spec.users}; the hook starts the restore once the users Job has completed).
    */
-  static final String RESTORE_SCRIPT = COMMON + """
-      stamp=${RESTORE_BACKUP:-$(complete | tail -n 1)}
-      if [ -z "$stamp" ] || ! s3 s3 cp --quiet "$url/$stamp/COMPLETE" "$work/manifest" 2>/dev/null; then
-        echo "$0: no complete logical backup${RESTORE_BACKUP:+ $RESTORE_BACKUP} under $url/" >&2
-        exit 1
-      fi
-      while read -r db sum; do
-        s3 s3 cp --quiet "$url/$stamp/$db.dump" "$work/$db.dump"
-        if [ "$(sha256sum "$work/$db.dump" | cut -d' ' -f1)" != "$sum" ]; then
-          echo "$0: $db.dump of $stamp does not match its checksum" >&2; exit 1
-        fi
-        exists=$(psql -X -At -v ON_ERROR_STOP=1 -v db="$db" <<< "SELECT count(*) FROM pg_catalog.pg_database WHERE datname = :'db'")
-        if [ "$exists" = 0 ]; then
-          psql -X -q -v ON_ERROR_STOP=1 -v db="$db" <<< 'CREATE DATABASE :"db"'
-        fi
-        tables=$(psql -X -At -v ON_ERROR_STOP=1 -d "$db" -c "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'")
-        if [ "$tables" != 0 ]; then
-          echo "$0: database $db already has $tables tables; a restore does not overwrite data" >&2; exit 1
-        fi
-        pg_restore --exit-on-error -d "$db" "$work/$db.dump"
-        rm -f "$work/$db.dump"
-        echo "restored $db from $stamp"
-      done < "$work/manifest"
-      echo "logical restore of $stamp complete"
-      """;
+  static final String RESTORE_SCRIPT = COMMON + ResourceTexts.load("scripts/logical-restore.sh");
+
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.KubeletText;
 import java.util.Map;
 import java.util.Optional;
 
@@ -17,6 +18,8 @@ import java.util.Optional;
 final class ParameterJobs {
   static final String COMPONENT = "parameters";
   static final String CONTAINER = "parameters";
+  /** Waits for the REST API (the pods may still start), then one PATCH; anything but 200 fails the try. */
+  static final String SCRIPT = ResourceTexts.load("scripts/parameters.sh");
   static final String PATCH_VARIABLE = "PATCH";
 
   private ParameterJobs() {}
@@ -42,13 +45,13 @@ final class ParameterJobs {
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
-    container.putArray("command").add("/bin/sh").add("-c").add(script());
+    container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT));
     ArrayNode env = container.putArray("env");
     // Any member writes the dynamic configuration; the headless Service's name reaches one of them.
     env.addObject().put("name", "PATRONI_URL").put("value", "http://"
         + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + StatefulSets.PATRONI_PORT);
     // The kubelet expands $(NAME) in env values and reduces $$ to $: doubled, no value can refer to a variable.
-    env.addObject().put("name", PATCH_VARIABLE).put("value", body.replace("$", "$$"));
+    env.addObject().put("name", PATCH_VARIABLE).put("value", KubeletText.literal(body));
     env.addObject().put("name", "PATRONI_USERNAME").put("value", Secrets.RESTAPI_USER);
     env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
@@ -74,24 +77,5 @@ final class ParameterJobs {
       }
     }
     return names;
-  }
-
-  /** Waits for the REST API (the pods may still start), then one PATCH; anything but 200 fails the try. */
-  static String script() {
-    return """
-        set -eu
-        for attempt in $(seq 1 60); do
-          code=$(printf 'user = "%s:%s"\\n' "$PATRONI_USERNAME" "$PATRONI_PASSWORD" | curl -sS -K - \\
-            --max-time 30 -o /tmp/answer -w '%{http_code}' -X PATCH -H 'Content-Type: application/json' \\
-            -d "$PATCH" "$PATRONI_URL/config") || code=000
-          echo "PATCH /config: HTTP $code $(cat /tmp/answer 2>/dev/null || true)"
-          case "$code" in
-            200) exit 0 ;;
-            000|502|503) sleep 5 ;;
-            *) exit 1 ;;
-          esac
-        done
-        exit 1
-        """;
   }
 }

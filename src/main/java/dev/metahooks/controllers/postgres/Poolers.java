@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.KubeletText;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,6 +32,8 @@ final class Poolers {
   static final String AUTH_FILE = "userlist.txt";
   /** Changes with the configuration, so that a new configuration rolls the pooler's pods. */
   static final String CONFIG_HASH = "metahooks.dev/pooler-config-hash";
+  /** The init container's script: a self-signed certificate for the common name $1 into $TLS_DIR. */
+  static final String CERTIFICATE_SCRIPT = ResourceTexts.load("scripts/pooler-certificate.sh");
   static final String LOOKUP_QUERY = "SELECT usename, passwd FROM " + ServiceRoles.LOOKUP_FUNCTION + "($1)";
 
   private Poolers() {}
@@ -160,21 +163,15 @@ final class Poolers {
   private static ObjectNode certificateContainer(String cluster, String image) {
     ObjectNode container = Json.object().put("name", "certificate").put("image", image)
         .put("imagePullPolicy", "IfNotPresent");
-    container.putArray("command").add("/bin/sh").add("-c").add(certificateScript()).add("certificate")
-        .add(Names.pooler(cluster));
+    container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(CERTIFICATE_SCRIPT))
+        .add("certificate").add(Names.pooler(cluster));
+    container.putArray("env").addObject().put("name", "TLS_DIR").put("value", TLS_DIR);
     container.set("securityContext", PodSecurity.container());
     resources(container, "10m", "32Mi", "64Mi");
     container.putArray("volumeMounts").addObject().put("name", "tls").put("mountPath", TLS_DIR);
     return container;
   }
 
-  /** Writes tls.key and tls.crt into the directory $TLS_DIR for the common name $1. */
-  static String certificateScript() {
-    return "set -eu\n"
-        + "openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj \"/CN=$1\" -keyout " + TLS_DIR + "/tls.key"
-        + " -out " + TLS_DIR + "/tls.crt 2>/dev/null\n"
-        + "chmod 600 " + TLS_DIR + "/tls.key\n";
-  }
 
   private static ObjectNode pgbouncer(ClusterSpec.Pooler pooler) {
     ObjectNode container = Json.object().put("name", CONTAINER).put("image", pooler.image())

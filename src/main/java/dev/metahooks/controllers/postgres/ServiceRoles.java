@@ -29,20 +29,21 @@ final class ServiceRoles {
   static final String LOOKUP_FUNCTION = SCHEMA + ".pooler_lookup";
   /** The comment that marks a role as one of the cluster's own components (not an application user). */
   static final String MARKER = "component role managed by metahooks.dev PostgresCluster";
+  /** The roles, run after users.sql in the users Job's session. */
+  static final String SQL = ResourceTexts.load("sql/component-roles.sql");
+  /** The pooler's lookup function, run in each database of {@link #lookupDatabases}. */
+  static final String LOOKUP_SQL = ResourceTexts.load("sql/pooler-lookup.sql");
 
-  /** One role: its name, the Secret it logs in with, and the Job variable that carries its verifier. */
-  record Role(String name, String variable) {
+  /** One role: its name, and the Job variables that carry its verifier and its state (on, retired). */
+  record Role(String name, String variable, String stateVariable) {
     String secret(String cluster) {
       return name.equals(POOLER) ? Names.poolerSecret(cluster) : Names.exporterSecret(cluster);
     }
 
-    String psqlVariable() {
-      return variable.toLowerCase();
-    }
   }
 
-  static final Role EXPORTER_ROLE = new Role(EXPORTER, "EXPORTER_VERIFIER");
-  static final Role POOLER_ROLE = new Role(POOLER, "POOLER_VERIFIER");
+  static final Role EXPORTER_ROLE = new Role(EXPORTER, "EXPORTER_VERIFIER", "EXPORTER_ROLE");
+  static final Role POOLER_ROLE = new Role(POOLER, "POOLER_VERIFIER", "POOLER_ROLE");
 
   private ServiceRoles() {}
 
@@ -78,72 +79,33 @@ final class ServiceRoles {
     return identity.toString();
   }
 
-  /** The verifiers of the wanted roles, from their Secrets. */
-  static void env(ArrayNode env, String cluster, ClusterSpec spec) {
-    for (Role role : wanted(spec)) {
+  /**
+   * Each role's state for component-roles.sql ({@code on}, {@code retired}; off when absent) and the verifiers of
+   * the roles that are on, from their Secrets.
+   */
+  static void env(ArrayNode env, String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
+    List<Role> wanted = wanted(spec);
+    for (Role role : wanted) {
+      env.addObject().put("name", role.stateVariable()).put("value", "on");
       env.addObject().put("name", role.variable()).putObject("valueFrom").putObject("secretKeyRef")
           .put("name", role.secret(cluster)).put("key", Secrets.VERIFIER);
     }
-  }
-
-  /** psql's {@code -v} options that hand the verifiers to the SQL. */
-  static String psqlVariables(ClusterSpec spec) {
-    return wanted(spec).stream().map(role -> " -v \"" + role.psqlVariable() + "=$" + role.variable() + "\"")
-        .collect(Collectors.joining());
+    for (Role role : retired(cluster, spec, secrets)) {
+      env.addObject().put("name", role.stateVariable()).put("value", "retired");
+    }
   }
 
   /**
-   * The SQL, run after the users' (in the same session, so nothing of it is logged): each wanted role with its
-   * verifier and grants, each retired one NOLOGIN; the pooler's lookup function last, database by database.
+   * The databases the pooler's lookup function goes into, with the pooler on: {@code postgres} and every database
+   * of the users spec (PgBouncer runs {@code auth_query} in the database the client asks for).
    */
-  static String sql(String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
-    StringBuilder sql = new StringBuilder();
-    for (Role role : wanted(spec)) {
-      sql.append("SELECT format('CREATE ROLE %I', '").append(role.name())
-          .append("') WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = '").append(role.name())
-          .append("') \\gexec\n");
-      sql.append("ALTER ROLE ").append(role.name())
-          .append(" WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS CONNECTION LIMIT ")
-          .append(role.name().equals(POOLER) ? 100 : 5)
-          .append(" PASSWORD :'").append(role.psqlVariable()).append("';\n");
-      sql.append("COMMENT ON ROLE ").append(role.name()).append(" IS '").append(MARKER).append("';\n");
-      if (role.name().equals(EXPORTER)) {
-        sql.append("GRANT pg_monitor TO ").append(EXPORTER).append(";\n");
-      }
+  static List<String> lookupDatabases(ClusterSpec spec) {
+    if (!spec.pooler().enabled()) {
+      return List.of();
     }
-    for (Role role : retired(cluster, spec, secrets)) {
-      sql.append("SELECT format('ALTER ROLE %I NOLOGIN', rolname) FROM pg_catalog.pg_roles WHERE rolname = '")
-          .append(role.name()).append("' AND rolcanlogin \\gexec\n");
-    }
-    if (spec.pooler().enabled()) {
-      for (String database : poolerDatabases(spec)) {
-        sql.append("GRANT CONNECT ON DATABASE \"").append(database).append("\" TO ").append(POOLER).append(";\n");
-      }
-      for (String database : poolerDatabases(spec)) {
-        sql.append("\\connect \"").append(database).append("\"\n").append(lookupFunction());
-      }
-    }
-    return sql.toString();
-  }
-
-  /** {@code postgres} and every database of the users spec. */
-  static List<String> poolerDatabases(ClusterSpec spec) {
     Set<String> databases = new LinkedHashSet<>();
     databases.add("postgres");
     spec.users().forEach(user -> databases.addAll(user.databases()));
     return List.copyOf(databases);
-  }
-
-  /** The schema and function {@code auth_query} calls, in the current database; only the pooler role may use them. */
-  static String lookupFunction() {
-    return "CREATE SCHEMA IF NOT EXISTS " + SCHEMA + ";\n"
-        + "REVOKE ALL ON SCHEMA " + SCHEMA + " FROM PUBLIC;\n"
-        + "CREATE OR REPLACE FUNCTION " + LOOKUP_FUNCTION + "(i_username text, OUT usename name, OUT passwd text)"
-        + " RETURNS SETOF record LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$"
-        + " SELECT rolname, rolpassword FROM pg_catalog.pg_authid WHERE rolname = i_username AND rolcanlogin"
-        + " AND NOT rolsuper AND NOT rolreplication $$;\n"
-        + "REVOKE ALL ON FUNCTION " + LOOKUP_FUNCTION + "(text) FROM PUBLIC;\n"
-        + "GRANT USAGE ON SCHEMA " + SCHEMA + " TO " + POOLER + ";\n"
-        + "GRANT EXECUTE ON FUNCTION " + LOOKUP_FUNCTION + "(text) TO " + POOLER + ";\n";
   }
 }

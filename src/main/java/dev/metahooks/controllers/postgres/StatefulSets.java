@@ -4,11 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.KubeletText;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The StatefulSet {@code <n>}: Spilo (PostgreSQL with Patroni) with Patroni on the Kubernetes API, its state in
@@ -176,7 +177,7 @@ final class StatefulSets {
    */
   static String spiloConfiguration(Map<String, String> parameters) {
     ObjectNode values = Json.object();
-    ReloadableParameters.restartOnly(parameters).forEach((name, value) -> values.put(name, escapeReferences(
+    ReloadableParameters.restartOnly(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(
         name.equals("shared_preload_libraries") ? preloadLibraries(value) : value)));
     ObjectNode config = Json.object();
     if (!values.isEmpty()) {
@@ -202,11 +203,6 @@ final class StatefulSets {
       }
     }
     return String.join(",", libraries);
-  }
-
-  /** Kubernetes expands {@code $(NAME)} in env values and reduces {@code $$} to {@code $}. */
-  private static String escapeReferences(String value) {
-    return value.replace("$", "$$");
   }
 
   private static ObjectNode dataVolumeClaim(String cluster, ClusterSpec.Storage storage) {

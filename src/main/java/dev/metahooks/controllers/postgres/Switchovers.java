@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.KubeletText;
 
 /**
  * The switchover Job {@code <n>-switchover-<hash>}: asks the leader's Patroni REST API ({@code POST /switchover},
@@ -14,6 +15,11 @@ import dev.metahooks.api.Json;
 final class Switchovers {
   static final String COMPONENT = "switchover";
   static final String CONTAINER = "switchover";
+  /**
+   * One POST; Patroni's answer goes to the log. The password reaches curl on its standard input (a config line),
+   * not on its command line, where other processes could read it.
+   */
+  static final String SCRIPT = ResourceTexts.load("scripts/switchover.sh");
 
   private Switchovers() {}
 
@@ -24,7 +30,7 @@ final class Switchovers {
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, image);
-    container.putArray("command").add("/bin/sh").add("-c").add(script());
+    container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT));
     ArrayNode env = container.putArray("env");
     env.addObject().put("name", "PATRONI_URL").put("value", "http://" + leader + "."
         + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + StatefulSets.PATRONI_PORT);
@@ -38,21 +44,5 @@ final class Switchovers {
 
   static String name(String cluster, String revision, String leader) {
     return cluster + "-switchover-" + Jobs.shortHash(revision + "/" + leader);
-  }
-
-  /**
-   * One POST; Patroni's answer goes to the log. The password reaches curl on its standard input (a config line),
-   * not on its command line, where other processes could read it.
-   */
-  static String script() {
-    return """
-        set -eu
-        body=$(printf '{"leader":"%s","candidate":"%s"}' "$LEADER" "$CANDIDATE")
-        code=$(printf 'user = "%s:%s"\\n' "$PATRONI_USERNAME" "$PATRONI_PASSWORD" | curl -sS -K - \\
-          --max-time 90 -o /tmp/answer -w '%{http_code}' -X POST -H 'Content-Type: application/json' \\
-          -d "$body" "$PATRONI_URL/switchover") || code=000
-        echo "POST /switchover $LEADER -> $CANDIDATE: HTTP $code $(cat /tmp/answer 2>/dev/null || true)"
-        [ "$code" = 200 ]
-        """;
   }
 }

@@ -3,6 +3,8 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.KubeletText;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,8 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Job {@code <n>-users-<hash>}: idempotent SQL that creates or alters the application roles and their databases,
@@ -29,6 +29,8 @@ import java.util.stream.Stream;
  */
 final class UsersJobs {
   static final String CONTAINER = "psql";
+  static final String SCRIPT = ResourceTexts.load("scripts/users.sh");
+  static final String USERS_SQL = ResourceTexts.load("sql/users.sql");
   /** The comment that marks a role as an application user of the cluster. */
   static final String MARKER = "application user managed by metahooks.dev PostgresCluster";
 
@@ -53,104 +55,46 @@ final class UsersJobs {
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
-    container.putArray("command").add("/bin/sh").add("-c")
-        .add(script(users.size(), ServiceRoles.psqlVariables(spec))).add("users")
-        .add(sql(users) + ServiceRoles.sql(cluster, spec, secrets));
+    ArrayNode command = container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT))
+        .add("users").add(KubeletText.literal(USERS_SQL)).add(KubeletText.literal(ServiceRoles.SQL))
+        .add(KubeletText.literal(ServiceRoles.LOOKUP_SQL));
+    ServiceRoles.lookupDatabases(spec).forEach(database -> command.add(KubeletText.literal(database)));
     ArrayNode env = env(cluster, namespace, users);
-    ServiceRoles.env(env, cluster, spec);
+    ServiceRoles.env(env, cluster, spec, secrets);
     container.set("env", env);
     return Optional.of(job);
   }
 
   /**
-   * libpq's connection settings, then the superuser's password and each user's verifier from the Secrets. The
-   * connection is entirely in the environment, so pg_isready and psql connect the same way: as the superuser,
-   * with TLS (Spilo refuses connections without it).
+   * libpq's connection settings, then the superuser's password, the users spec as JSON ({@code USERS}) and each
+   * user's verifier from its Secret, gathered in {@code VERIFIERS} (space-separated, in the order of the spec) by
+   * the kubelet's own references. The connection is entirely in the environment, so pg_isready and psql connect
+   * the same way: as the superuser, with TLS (Spilo refuses connections without it).
    */
   static ArrayNode env(String cluster, String namespace, List<ClusterSpec.User> users) {
     ArrayNode env = Jobs.primaryConnection(cluster, namespace, cluster + "-users");
+    env.addObject().put("name", "USERS").put("value", KubeletText.literal(usersJson(users)));
+    List<String> references = new ArrayList<>();
     for (int i = 0; i < users.size(); i++) {
       secretEnv(env, verifierVariable(i), Names.userSecret(cluster, users.get(i).name()), Secrets.VERIFIER);
+      references.add(KubeletText.reference(verifierVariable(i)));
+    }
+    if (!users.isEmpty()) {
+      env.addObject().put("name", "VERIFIERS").put("value", String.join(" ", references));
     }
     return env;
   }
 
-  /** Waits for the primary, then feeds the SQL ($1) to psql; the verifiers reach psql as variables. */
-  static String script(int users) {
-    return script(users, "");
-  }
-
-  /** {@link #script(int)}, with more psql {@code -v} options (the component roles' verifiers). */
-  static String script(int users, String moreVariables) {
-    StringBuilder script = new StringBuilder()
-        .append("set -eu\n")
-        .append("for attempt in $(seq 1 60); do pg_isready -q && break; sleep 5; done\n")
-        .append("printf '%s\\n' \"$1\" | psql -X -q -v ON_ERROR_STOP=1");
-    for (int i = 0; i < users; i++) {
-      script.append(" -v \"").append(verifierVariable(i).toLowerCase()).append("=$").append(verifierVariable(i)).append('"');
+  /** What users.sql reads of each user, in the order of the spec. */
+  static String usersJson(List<ClusterSpec.User> users) {
+    ArrayNode json = Json.MAPPER.createArrayNode();
+    for (ClusterSpec.User user : users) {
+      ObjectNode entry = json.addObject().put("name", user.name());
+      user.databases().forEach(entry.putArray("databases")::add);
+      user.options().forEach(entry.putArray("options")::add);
+      user.connect().forEach(entry.putArray("connect")::add);
     }
-    return script.append(moreVariables).append('\n').toString();
-  }
-
-  /** The SQL: every statement can run again with the same result. */
-  static String sql(List<ClusterSpec.User> users) {
-    // Nothing of this session reaches the server log or pg_stat_statements (the settings need the superuser).
-    StringBuilder sql = new StringBuilder()
-        .append("SET log_statement = 'none';\n")
-        .append("SET log_min_duration_statement = -1;\n")
-        .append("SET log_min_error_statement = 'panic';\n")
-        .append("SET pg_stat_statements.track_utility = off;\n");
-    for (int i = 0; i < users.size(); i++) {
-      ClusterSpec.User user = users.get(i);
-      String role = user.name();
-      sql.append("SELECT format('CREATE ROLE %I', '").append(role)
-          .append("') WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = '").append(role)
-          .append("') \\gexec\n");
-      sql.append("ALTER ROLE \"").append(role).append("\" WITH LOGIN NOSUPERUSER NOREPLICATION NOBYPASSRLS ")
-          .append(user.options().contains("CREATEDB") ? "CREATEDB" : "NOCREATEDB").append(' ')
-          .append(user.options().contains("CREATEROLE") ? "CREATEROLE" : "NOCREATEROLE")
-          .append(" PASSWORD :'").append(verifierVariable(i).toLowerCase()).append("';\n");
-      sql.append("COMMENT ON ROLE \"").append(role).append("\" IS '").append(MARKER).append("';\n");
-      for (String database : user.databases()) {
-        sql.append("SELECT format('CREATE DATABASE %I OWNER %I', '").append(database).append("', '").append(role)
-            .append("') WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = '").append(database)
-            .append("') \\gexec\n");
-        sql.append("ALTER DATABASE \"").append(database).append("\" OWNER TO \"").append(role).append("\";\n");
-        sql.append("REVOKE CONNECT ON DATABASE \"").append(database).append("\" FROM PUBLIC;\n");
-      }
-    }
-    // Once every role exists: who else may connect to each database.
-    for (ClusterSpec.User owner : users) {
-      for (String database : owner.databases()) {
-        List<String> allowed = users.stream().filter(u -> u.connect().contains(database)).map(ClusterSpec.User::name).toList();
-        sql.append("SELECT format('REVOKE CONNECT ON DATABASE %I FROM %I', '").append(database)
-            .append("', rolname) FROM (").append(markedRoles()).append(") marked WHERE rolname <> ALL (")
-            .append(array(concat(owner.name(), allowed))).append(") \\gexec\n");
-        for (String user : allowed) {
-          sql.append("GRANT CONNECT ON DATABASE \"").append(database).append("\" TO \"").append(user).append("\";\n");
-        }
-      }
-    }
-    sql.append("SELECT format('ALTER ROLE %I NOLOGIN', rolname) FROM (").append(markedRoles())
-        .append(") marked WHERE rolcanlogin AND rolname <> ALL (")
-        .append(array(users.stream().map(ClusterSpec.User::name).toList())).append(") \\gexec\n");
-    return sql.toString();
-  }
-
-  /** The roles that carry {@link #MARKER}. */
-  private static String markedRoles() {
-    return "SELECT r.rolname, r.rolcanlogin FROM pg_catalog.pg_roles r JOIN pg_catalog.pg_shdescription d"
-        + " ON d.objoid = r.oid AND d.classoid = 'pg_catalog.pg_authid'::pg_catalog.regclass WHERE d.description = '"
-        + MARKER + "'";
-  }
-
-  private static List<String> concat(String first, List<String> rest) {
-    return Stream.concat(Stream.of(first), rest.stream()).toList();
-  }
-
-  /** A text[] literal; the names are validated identifiers without quotes. */
-  private static String array(List<String> names) {
-    return names.stream().map(n -> "'" + n + "'").collect(Collectors.joining(", ", "ARRAY[", "]::text[]"));
+    return json.toString();
   }
 
   /** Each user's credential identity: the verifier in its rendered Secret (the password if it has none). */

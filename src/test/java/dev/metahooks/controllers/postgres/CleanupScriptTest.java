@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cleanup Job's command, exactly as rendered, against a stand-in API server over TLS: it deletes each named
+ * The cleanup Job's command, as the kubelet starts it, against a stand-in API server over TLS: it deletes each named
  * ConfigMap with the ServiceAccount's token, takes "already gone" as done, and fails on anything else so that
  * the Job retries (and the finalizer stays).
  */
@@ -60,8 +60,6 @@ class CleanupScriptTest {
 
   private PostgresServer.Result run(Path dir, HttpsServer api, List<String> configMaps) throws Exception {
     ObjectNode job = Cleanup.job("pg", ClusterSpec.DEFAULT_IMAGE, configMaps);
-    List<String> command = new ArrayList<>();
-    job.at("/spec/template/spec/containers/0/command").forEach(arg -> command.add(arg.asText()));
     Path serviceAccount = Files.createDirectories(dir.resolve("serviceaccount"));
     Files.copy(dir.resolve("cert.pem"), serviceAccount.resolve("ca.crt"));
     Files.writeString(serviceAccount.resolve("token"), "test-token");
@@ -70,7 +68,7 @@ class CleanupScriptTest {
     Map<String, String> env = Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1",
         "KUBERNETES_SERVICE_PORT", String.valueOf(api.getAddress().getPort()),
         "SERVICE_ACCOUNT_DIR", serviceAccount.toString());
-    return PostgresServer.exec(command, env, Duration.ofMinutes(1));
+    return RenderedContainers.run(RenderedContainers.of(job, Cleanup.CONTAINER, List.of()), env, Duration.ofMinutes(1));
   }
 
   /** Answers 200 to the first ConfigMap DELETE and {@code otherwise} to the rest. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.Kubelet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,9 @@ class CleanupTest {
     assertThat(job.at("/spec/template/spec/serviceAccountName").asText()).isEqualTo("pg-cleanup");
     assertThat(job.at("/spec/template/spec/containers/0/command").toString())
         .endsWith(",\"cleanup\",\"pg-config\",\"pg-leader\"]");
-    assertThat(Cleanup.script()).contains("-X DELETE").contains("/configmaps/$name").contains("200|202|404)");
+    assertThat(Kubelet.pod(job.at("/spec/template/spec")).container(Cleanup.CONTAINER).argv())
+        .as("the script and its arguments as the process receives them")
+        .containsExactly("/bin/sh", "-c", Cleanup.SCRIPT, "cleanup", "pg-config", "pg-leader");
     assertThat(job.at("/spec/template/metadata/labels").has(Labels.CLUSTER_NAME)).as("never a database pod").isFalse();
     assertThat(job.at("/spec/template/spec/securityContext/runAsNonRoot").asBoolean()).isTrue();
   }

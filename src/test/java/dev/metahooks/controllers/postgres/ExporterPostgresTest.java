@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.LocalDaemon;
 import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.PostgresServer;
@@ -53,12 +54,18 @@ class ExporterPostgresTest {
 
     int port = LocalDaemon.freePort();
     JsonNode sidecar = sidecar(world);
-    List<String> command = new ArrayList<>(List.of(exporter.toString()));
-    sidecar.path("args").forEach(arg -> command.add(arg.asText()
-        .replace("--web.listen-address=:" + Exporters.PORT, "--web.listen-address=127.0.0.1:" + port)));
+    // The image's ENTRYPOINT (its Dockerfile's) runs with the rendered args; here the local binary.
+    Kubelet.Container container = RenderedContainers.pod(world, world.statefulSet(), List.of())
+        .image(sidecar.path("image").asText(), List.of("/bin/postgres_exporter"), List.of())
+        .container(Exporters.CONTAINER);
+    assertThat(container.unresolvedReferences()).isEmpty();
+    List<String> command = new ArrayList<>(container.argv());
+    assertThat(command.get(0)).isEqualTo("/bin/postgres_exporter");
+    command.set(0, exporter.toString());
+    command.replaceAll(arg -> arg.replace("--web.listen-address=:" + Exporters.PORT, "--web.listen-address=127.0.0.1:" + port));
     assertThat(command).contains("--web.listen-address=127.0.0.1:" + port);
     try (LocalDaemon daemon = LocalDaemon.start(LocalDaemon.directory("exporter", "metrics-"), "exporter", command,
-        environment(world, sidecar))) {
+        environment(container))) {
       daemon.awaitListening(port);
       AtomicReference<String> metrics = new AtomicReference<>("");
       Poll.until("pg_up 1 on /metrics, log:\n" + daemon.log(), () -> {
@@ -85,15 +92,9 @@ class ExporterPostgresTest {
     throw new AssertionError("no exporter sidecar in " + world.statefulSet());
   }
 
-  /** The sidecar's environment: values as rendered, the Secret's values for references; the server's port local. */
-  private static Map<String, String> environment(PostgresWorld world, JsonNode sidecar) {
-    Map<String, String> env = new HashMap<>();
-    for (JsonNode variable : sidecar.path("env")) {
-      JsonNode ref = variable.path("valueFrom").path("secretKeyRef");
-      env.put(variable.path("name").asText(), ref.isMissingNode() ? variable.path("value").asText()
-          : Secrets.value(world.children.get("Secret/" + ref.path("name").asText()), ref.path("key").asText())
-              .orElseThrow());
-    }
+  /** The sidecar's environment as the kubelet builds it; the server's port local. */
+  private static Map<String, String> environment(Kubelet.Container container) {
+    Map<String, String> env = new HashMap<>(container.environment());
     String uri = env.get("DATA_SOURCE_URI");
     assertThat(uri).startsWith("127.0.0.1:" + StatefulSets.POSTGRES_PORT + "/");
     env.put("DATA_SOURCE_URI", uri.replace(":" + StatefulSets.POSTGRES_PORT + "/", ":" + server.port() + "/"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PostgresServer;
 import dev.metahooks.testing.S3Server;
 import java.time.Duration;
@@ -62,22 +63,22 @@ class LogicalBackupScriptsTest {
     return spec;
   }
 
-  private static ObjectNode cronJobPod(PostgresWorld world) {
+  private static ObjectNode cronJob(PostgresWorld world) {
     world.sync();
     ObjectNode cron = world.children.get("CronJob/" + Names.logicalCronJob(world.name));
     assertThat(cron).as("the logical backup CronJob").isNotNull();
-    return (ObjectNode) cron.at("/spec/jobTemplate/spec/template/spec/containers/0");
+    return cron;
   }
 
   @Test
   void aDumpUploadedAsRenderedRestoresIntoAFreshServerWithTheSameRowsAndChecksums() {
     PostgresWorld world = new PostgresWorld("orders", backupSpec(1));
-    ObjectNode container = cronJobPod(world);
+    ObjectNode cron = cronJob(world);
     // Two backups; the stamps have a one-second resolution, so each run starts in a new second.
     List<String> outputs = new ArrayList<>();
     for (int run = 0; run < 2; run++) {
       awaitNextSecond();
-      PostgresServer.Result backup = run(world, container, source, Map.of());
+      PostgresServer.Result backup = run(world, cron, source, Map.of());
       assertThat(backup.exitCode()).as(backup.output()).isZero();
       assertThat(backup.output()).contains("dumped shop to s3://pg-backups/shop/orders/logical/", "dumped inventory",
           "complete: 2 databases");
@@ -94,8 +95,8 @@ class LogicalBackupScriptsTest {
     PostgresServer target = PostgresServer.startNew();
     target.query("CREATE ROLE shop_owner");
     PostgresWorld copy = restoringCluster("orders-copy", "orders");
-    ObjectNode restoreContainer = restoreContainer(copy);
-    PostgresServer.Result restored = run(copy, restoreContainer, target, Map.of());
+    ObjectNode restoreJob = restoreJob(copy);
+    PostgresServer.Result restored = run(copy, restoreJob, target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
     assertThat(restored.output()).contains("restored shop from", "restored inventory from", "complete");
 
@@ -108,7 +109,7 @@ class LogicalBackupScriptsTest {
         .isEqualTo(source.query("shop", "SELECT count(*) FROM big_orders").strip());
 
     // Run again: the databases have tables now, and a restore never overwrites data.
-    PostgresServer.Result again = run(copy, restoreContainer, target, Map.of());
+    PostgresServer.Result again = run(copy, restoreJob, target, Map.of());
     assertThat(again.exitCode()).isNotZero();
     assertThat(again.output()).contains("database inventory already has 1 tables; a restore does not overwrite data");
     assertThat(target.query("shop", orders)).isEqualTo(source.query("shop", orders));
@@ -117,8 +118,8 @@ class LogicalBackupScriptsTest {
   @Test
   void aWrongCredentialFailsWithAClearMessageAndUploadsNothing() {
     PostgresWorld world = new PostgresWorld("billing", backupSpec(3));
-    ObjectNode container = cronJobPod(world);
-    PostgresServer.Result refused = run(world, container, source, Map.of("AWS_ACCESS_KEY_ID", "NOT-A-KEY"));
+    ObjectNode cron = cronJob(world);
+    PostgresServer.Result refused = run(world, cron, source, Map.of("AWS_ACCESS_KEY_ID", "NOT-A-KEY"));
     assertThat(refused.exitCode()).isNotZero();
     assertThat(refused.output()).contains("cannot list s3://pg-backups/shop/billing/ (check the bucket, the endpoint"
         + " and the credentials Secret)", "InvalidAccessKeyId").doesNotContain("dumped", S3Server.SECRET_ACCESS_KEY + "\n");
@@ -126,7 +127,7 @@ class LogicalBackupScriptsTest {
 
     // A restore from a cluster without a complete backup says so, and restores nothing.
     PostgresWorld copy = restoringCluster("billing-copy", "billing");
-    PostgresServer.Result nothing = run(copy, restoreContainer(copy), source, Map.of());
+    PostgresServer.Result nothing = run(copy, restoreJob(copy), source, Map.of());
     assertThat(nothing.exitCode()).isNotZero();
     assertThat(nothing.output()).contains("no complete logical backup under s3://pg-backups/shop/billing/logical/");
   }
@@ -145,43 +146,40 @@ class LogicalBackupScriptsTest {
     return world;
   }
 
-  private static ObjectNode restoreContainer(PostgresWorld world) {
+  private static ObjectNode restoreJob(PostgresWorld world) {
     ObjectNode job = world.children.get("Job/" + Names.logicalRestoreJob(world.name));
     assertThat(job).as("the restore Job, once the primary is ready").isNotNull();
-    return (ObjectNode) job.at("/spec/template/spec/containers/0");
+    return job;
   }
 
   /**
-   * Runs the container's command with its environment: literal values as they are, secretKeyRef values from the
-   * world's Secrets or the user's S3 Secret; the connection and the endpoint go to the local servers.
+   * Runs the Job's (or CronJob's) container as the kubelet starts it: references from the world's Secrets and the
+   * user's S3 Secret; the connection and the endpoint go to the local servers.
    */
-  private static PostgresServer.Result run(PostgresWorld world, ObjectNode container, PostgresServer server,
+  private static PostgresServer.Result run(PostgresWorld world, ObjectNode owner, PostgresServer server,
       Map<String, String> overrides) {
-    Map<String, String> env = new HashMap<>();
-    for (JsonNode variable : container.path("env")) {
-      JsonNode ref = variable.path("valueFrom").path("secretKeyRef");
-      String value;
-      if (ref.isMissingNode()) {
-        value = variable.path("value").asText();
-      } else if (ref.path("name").asText().equals("s3-creds")) {
-        value = USER_SECRET.get(ref.path("key").asText());
-      } else {
-        value = Secrets.value(world.children.get("Secret/" + ref.path("name").asText()), ref.path("key").asText())
-            .orElseThrow(() -> new AssertionError("no " + ref));
-      }
-      env.put(variable.path("name").asText(), value);
-    }
+    Kubelet.Container container = RenderedContainers.of(world, owner, LogicalBackups.CONTAINER, List.of(userSecret()));
+    Map<String, String> env = container.environment();
     assertThat(env.get("PGHOST")).isEqualTo(Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE));
     assertThat(env.get("S3_ENDPOINT")).isEqualTo(RENDERED_ENDPOINT);
-    env.put("PGHOST", "127.0.0.1");
-    env.put("PGPORT", String.valueOf(server.port()));
-    env.put("PGPASSWORD", server.superuserPassword());
-    env.put("S3_ENDPOINT", s3.endpoint());
-    env.put("PATH", server.bin() + ":" + s3.awsDirectory() + ":" + System.getenv("PATH"));
-    env.putAll(overrides);
-    List<String> command = new ArrayList<>();
-    container.path("command").forEach(arg -> command.add(arg.asText()));
-    return PostgresServer.exec(command, env, Duration.ofMinutes(3));
+    Map<String, String> local = new HashMap<>();
+    local.put("PGHOST", "127.0.0.1");
+    local.put("PGPORT", String.valueOf(server.port()));
+    local.put("PGPASSWORD", server.superuserPassword());
+    local.put("S3_ENDPOINT", s3.endpoint());
+    local.put("PATH", server.bin() + ":" + s3.awsDirectory() + ":" + System.getenv("PATH"));
+    local.putAll(overrides);
+    return RenderedContainers.run(container, local, Duration.ofMinutes(3));
+  }
+
+  /** The user's Secret {@code s3-creds}, as the API server returns it. */
+  private static ObjectNode userSecret() {
+    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
+    secret.putObject("metadata").put("name", "s3-creds");
+    ObjectNode data = secret.putObject("data");
+    USER_SECRET.forEach((key, value) -> data.put(key,
+        java.util.Base64.getEncoder().encodeToString(value.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    return secret;
   }
 
   private static void awaitNextSecond() {

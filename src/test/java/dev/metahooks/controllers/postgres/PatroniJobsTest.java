@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PatroniCluster;
 import dev.metahooks.testing.PostgresServer;
 import java.time.Duration;
@@ -259,37 +260,24 @@ class PatroniJobsTest {
   }
 
   /**
-   * Runs the Job's container command with its environment: literal values as they are, secretKeyRef values from
-   * the world's Secrets; PATRONI_URL goes to the local leader's REST API, and {@code overrides} replace values.
+   * Runs the Job's container as the kubelet starts it (references from the world's Secrets); PATRONI_URL goes to the
+   * local leader's REST API, and {@code overrides} replace values.
    */
   private static PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
-    JsonNode container = job.at("/spec/template/spec/containers/0");
-    Map<String, String> env = environment(container, world);
+    Kubelet.Container container = RenderedContainers.of(world, job,
+        job.at("/spec/template/spec/containers/0/name").asText(), List.of());
+    Map<String, String> env = container.environment();
     String leader = env.get("LEADER");
+    Map<String, String> local = new HashMap<>();
     if (leader != null) {
       assertThat(env.get("PATRONI_URL")).isEqualTo("http://" + leader + ".orders-hl.shop.svc:8008");
-      env.put("PATRONI_URL", patroni.restUrl(patroni.index(leader)));
+      local.put("PATRONI_URL", patroni.restUrl(patroni.index(leader)));
     } else {
       assertThat(env.get("PATRONI_URL")).isEqualTo("http://orders-hl.shop.svc:8008");
-      env.put("PATRONI_URL", patroni.restUrl(0));
+      local.put("PATRONI_URL", patroni.restUrl(0));
     }
-    env.putAll(overrides);
-    List<String> command = new ArrayList<>();
-    container.path("command").forEach(arg -> command.add(arg.asText()));
-    return PostgresServer.exec(command, env, Duration.ofMinutes(2));
-  }
-
-  /** A container's environment as the kubelet gives it: literal values, secretKeyRef values from the world's Secrets. */
-  static Map<String, String> environment(JsonNode container, PostgresWorld world) {
-    Map<String, String> env = new HashMap<>();
-    for (JsonNode variable : container.path("env")) {
-      JsonNode ref = variable.path("valueFrom").path("secretKeyRef");
-      // The kubelet reduces $$ to $ in env values (and expands $(NAME), which no rendered value contains).
-      env.put(variable.path("name").asText(), ref.isMissingNode() ? variable.path("value").asText().replace("$$", "$")
-          : Secrets.value(world.children.get("Secret/" + ref.path("name").asText()), ref.path("key").asText())
-              .orElseThrow(() -> new AssertionError("no " + ref)));
-    }
-    return env;
+    local.putAll(overrides);
+    return RenderedContainers.run(container, local, Duration.ofMinutes(2));
   }
 
   private static String restApiPassword() {

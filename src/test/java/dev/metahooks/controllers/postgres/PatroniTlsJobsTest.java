@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PatroniCluster;
 import dev.metahooks.testing.PostgresServer;
 import dev.metahooks.testing.TestCertificates;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -119,22 +121,21 @@ class PatroniTlsJobsTest {
   }
 
   /**
-   * Runs the Job's container command with its environment as rendered (secretKeyRef values from the world's
-   * Secrets); CURL_CA_BUNDLE names the Job's mounted ca.crt, here the local copy; {@code overrides} replace values.
+   * Runs the Job's container as the kubelet starts it (references from the world's Secrets); CURL_CA_BUNDLE names
+   * the Job's mounted ca.crt, here the local copy; {@code overrides} replace values.
    */
   private static PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
     JsonNode pod = job.at("/spec/template/spec");
     assertThat(pod.at("/volumes/0/secret/secretName").asText()).isEqualTo(TlsTest.SECRET);
     assertThat(pod.at("/volumes/0/secret/items/0/key").asText()).isEqualTo(Tls.CA);
-    JsonNode container = pod.at("/containers/0");
-    Map<String, String> env = PatroniJobsTest.environment(container, world);
+    Kubelet.Container container = RenderedContainers.of(world, job, pod.at("/containers/0/name").asText(), List.of());
+    Map<String, String> env = container.environment();
     assertThat(env.get("PATRONI_URL")).startsWith("https://").endsWith("orders-hl.shop.svc:8008");
     assertThat(env.get("CURL_CA_BUNDLE")).isEqualTo(Tls.MOUNT + "/" + Tls.CA);
-    env.put("CURL_CA_BUNDLE", certs.dir().resolve("ca.crt").toString());
-    env.put("CURL_HOME", curlHome.toString());
-    env.putAll(overrides);
-    List<String> command = new ArrayList<>();
-    container.path("command").forEach(arg -> command.add(arg.asText()));
-    return PostgresServer.exec(command, env, Duration.ofMinutes(2));
+    Map<String, String> local = new HashMap<>();
+    local.put("CURL_CA_BUNDLE", certs.dir().resolve("ca.crt").toString());
+    local.put("CURL_HOME", curlHome.toString());
+    local.putAll(overrides);
+    return RenderedContainers.run(container, local, Duration.ofMinutes(2));
   }
 }

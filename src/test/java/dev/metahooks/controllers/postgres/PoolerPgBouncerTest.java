@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.LocalDaemon;
 import dev.metahooks.testing.PostgresServer;
 import java.io.IOException;
@@ -150,13 +151,12 @@ class PoolerPgBouncerTest {
     return bouncer;
   }
 
-  /** The init container's command, with the certificate directory pointed at the local one. */
+  /** The init container as the kubelet starts it, with the certificate directory pointed at the local one. */
   private static void runCertificateScript(PostgresWorld world, Path dir) {
-    JsonNode init = world.children.get("Deployment/" + Names.pooler(world.name))
-        .at("/spec/template/spec/initContainers/0/command");
-    List<String> command = new java.util.ArrayList<>();
-    init.forEach(arg -> command.add(arg.asText().replace(Poolers.TLS_DIR, dir.toString())));
-    PostgresServer.Result result = PostgresServer.exec(command, Map.of(), Duration.ofMinutes(1));
+    Kubelet.Container init = RenderedContainers.of(world, world.children.get("Deployment/" + Names.pooler(world.name)),
+        "certificate", List.of());
+    assertThat(init.environment()).containsEntry("TLS_DIR", Poolers.TLS_DIR);
+    PostgresServer.Result result = RenderedContainers.run(init, Map.of("TLS_DIR", dir.toString()), Duration.ofMinutes(1));
     assertThat(result.exitCode()).as(result.output()).isZero();
     assertThat(dir.resolve("tls.crt")).exists();
   }

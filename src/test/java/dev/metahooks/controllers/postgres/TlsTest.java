@@ -294,7 +294,8 @@ class TlsTest {
         .containsEntry("CURL_CA_BUNDLE", "/tls/ca.crt");
     assertThat(parameters.at("/spec/template/spec/volumes").toString()).isEqualTo("[{\"name\":\"tls\",\"secret\":"
         + "{\"secretName\":\"orders-tls\",\"items\":[{\"key\":\"ca.crt\",\"path\":\"ca.crt\"}]}}]");
-    assertThat(container.at("/command/2").asText()).isEqualTo(ParameterJobs.script());
+    assertThat(RenderedContainers.of(world, parameters, ParameterJobs.CONTAINER, List.of()).argv())
+        .containsExactly("/bin/sh", "-c", ParameterJobs.SCRIPT);
 
     // The rollout reaches the leader, which still runs the trusting http template: its switchover Job speaks http.
     StatefulSets.partition(world.statefulSet(), 3);

@@ -4,7 +4,9 @@ import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.Kubelet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,9 +39,9 @@ class UsersJobsTest {
     ObjectNode superuser = Secrets.credentials("pg", Names.superuserSecret("pg"), "postgres", "pw");
     assertThat(UsersJobs.build("pg", "shop", spec(s -> {}), List.of(superuser))).isEmpty();
     ObjectNode job = UsersJobs.build("pg", "shop", spec(s -> {}), List.of(superuser, kept)).orElseThrow();
-    assertThat(job.at("/spec/template/spec/containers/0/command/4").asText())
-        .contains("SELECT format('ALTER ROLE %I NOLOGIN', rolname) FROM (SELECT r.rolname, r.rolcanlogin FROM")
-        .contains("WHERE rolcanlogin AND rolname <> ALL (ARRAY[]::text[]) \\gexec");
+    // No user is wanted: users.sql makes every marked role NOLOGIN (UsersJobPostgresTest runs it).
+    assertThat(Kubelet.pod(job.at("/spec/template/spec")).objects(List.of(superuser, kept)).container(UsersJobs.CONTAINER)
+        .environment()).containsEntry("USERS", "[]").doesNotContainKey("VERIFIERS");
   }
 
   @Test
@@ -62,19 +64,25 @@ class UsersJobsTest {
   }
 
   @Test
-  void idempotentSqlWithVerifiersOnlyAndASilentSession() {
-    String sql = UsersJobs.sql(List.of(APP, BI));
-    assertThat(sql).startsWith("SET log_statement = 'none';\nSET log_min_duration_statement = -1;\n"
-            + "SET log_min_error_statement = 'panic';\nSET pg_stat_statements.track_utility = off;\n")
-        .contains("SELECT format('CREATE ROLE %I', 'app') WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'app') \\gexec\n")
-        .contains("ALTER ROLE \"app\" WITH LOGIN NOSUPERUSER NOREPLICATION NOBYPASSRLS CREATEDB NOCREATEROLE PASSWORD :'verifier_1';\n")
-        .contains("COMMENT ON ROLE \"app\" IS '" + UsersJobs.MARKER + "';\n")
-        .contains("SELECT format('CREATE DATABASE %I OWNER %I', 'audit', 'app') WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = 'audit') \\gexec\n")
-        .contains("ALTER DATABASE \"audit\" OWNER TO \"app\";\nREVOKE CONNECT ON DATABASE \"audit\" FROM PUBLIC;\n")
-        .contains("ALTER ROLE \"bi\" WITH LOGIN NOSUPERUSER NOREPLICATION NOBYPASSRLS CREATEDB NOCREATEROLE PASSWORD :'verifier_2';\n")
-        .contains("rolname <> ALL (ARRAY['app', 'bi']::text[]) \\gexec\nGRANT CONNECT ON DATABASE \"app\" TO \"bi\";\n")
-        .contains("rolname <> ALL (ARRAY['app']::text[]) \\gexec\n")
-        .doesNotContain("DROP");
+  void theScriptAndTheSqlFilesReachTheProcessUnchangedAndEveryNameAsData() {
+    ObjectNode job = UsersJobs.build("pg", "shop", withUsers(), List.of()).orElseThrow();
+    Kubelet.Container container = Kubelet.pod(job.at("/spec/template/spec"))
+        .objects(List.of(verifierSecret("pg.app", "SCRAM-SHA-256$4096:a$b:c"), verifierSecret("pg.bi", "SCRAM-SHA-256$4096:d$e:f"),
+            verifierSecret("pg-superuser", "unused")))
+        .container(UsersJobs.CONTAINER);
+    assertThat(container.argv()).containsExactly("/bin/sh", "-c", UsersJobs.SCRIPT, "users", UsersJobs.USERS_SQL,
+        ServiceRoles.SQL, ServiceRoles.LOOKUP_SQL);
+    assertThat(container.environment()).containsEntry("USERS", UsersJobs.usersJson(List.of(APP, BI)))
+        .containsEntry("VERIFIERS", "SCRAM-SHA-256$4096:a$b:c SCRAM-SHA-256$4096:d$e:f");
+    assertThat(container.unresolvedReferences()).isEmpty();
+  }
+
+  private static ObjectNode verifierSecret(String name, String verifier) {
+    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
+    secret.putObject("metadata").put("name", name);
+    String encoded = java.util.Base64.getEncoder().encodeToString(verifier.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    secret.putObject("data").put(Secrets.VERIFIER, encoded).put("password", encoded);
+    return secret;
   }
 
   @Test
@@ -86,11 +94,10 @@ class UsersJobsTest {
         + "{\"name\":\"PGSSLMODE\",\"value\":\"require\"},{\"name\":\"PGCONNECT_TIMEOUT\",\"value\":\"10\"},"
         + "{\"name\":\"PGAPPNAME\",\"value\":\"pg-users\"},"
         + "{\"name\":\"PGPASSWORD\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg-superuser\",\"key\":\"password\"}}},"
+        + "{\"name\":\"USERS\",\"value\":\"" + UsersJobs.usersJson(List.of(APP, BI)).replace("\"", "\\\"") + "\"},"
         + "{\"name\":\"VERIFIER_1\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg.app\",\"key\":\"verifier\"}}},"
-        + "{\"name\":\"VERIFIER_2\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg.bi\",\"key\":\"verifier\"}}}]");
-    assertThat(job.at("/spec/template/spec/containers/0/command/2").asText())
-        .isEqualTo("set -eu\nfor attempt in $(seq 1 60); do pg_isready -q && break; sleep 5; done\n"
-            + "printf '%s\\n' \"$1\" | psql -X -q -v ON_ERROR_STOP=1 -v \"verifier_1=$VERIFIER_1\" -v \"verifier_2=$VERIFIER_2\"\n");
+        + "{\"name\":\"VERIFIER_2\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg.bi\",\"key\":\"verifier\"}}},"
+        + "{\"name\":\"VERIFIERS\",\"value\":\"$(VERIFIER_1) $(VERIFIER_2)\"}]");
     ObjectNode podLabels = (ObjectNode) job.at("/spec/template/metadata/labels");
     assertThat(podLabels.has(Labels.NAME) && podLabels.has(Labels.INSTANCE)).isFalse();
     assertThat(podLabels.has(Labels.CLUSTER_NAME)).isFalse();

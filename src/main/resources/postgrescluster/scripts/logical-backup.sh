@@ -1,0 +1,21 @@
+# The logical backup, after logical-common.sh: each database into a new stamp's folder, then the manifest.
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+dest="$url/$stamp"
+trap 's3 s3 rm --recursive --quiet "$dest/" || true; echo "$0: backup $stamp failed; nothing of it is kept" >&2' ERR
+databases=$(psql -X -At -v ON_ERROR_STOP=1 -c "SELECT datname FROM pg_catalog.pg_database WHERE datallowconn AND NOT datistemplate AND datname <> 'postgres' ORDER BY 1")
+: > "$work/manifest"
+for db in $databases; do
+  rm -f "$work/dump-fifo" && mkfifo "$work/dump-fifo"
+  sha256sum < "$work/dump-fifo" > "$work/sum" &
+  pg_dump -Fc -d "$db" | tee "$work/dump-fifo" | s3 s3 cp --quiet - "$dest/$db.dump"
+  wait $!
+  echo "$db $(cut -d' ' -f1 "$work/sum")" >> "$work/manifest"
+  echo "dumped $db to $dest/$db.dump"
+done
+s3 s3 cp --quiet "$work/manifest" "$dest/COMPLETE"
+trap - ERR
+echo "logical backup $stamp complete: $(wc -l < "$work/manifest") databases"
+keep=$(complete | tail -n "$RETAIN" | head -n 1)
+for old in $(s3 s3 ls "$url/" | awk '$1 == "PRE" { print $2 }' | tr -d / | sort); do
+  if [[ "$old" < "$keep" ]]; then s3 s3 rm --recursive --quiet "$url/$old/"; echo "removed backup $old (retention $RETAIN)"; fi
+done

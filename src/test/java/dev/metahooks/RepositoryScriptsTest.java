@@ -1,0 +1,22 @@
+package dev.metahooks;
+
+import dev.metahooks.testing.Shellcheck;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The repository's own shell scripts (benchmarks, load and soak runs, CI) pass shellcheck. */
+class RepositoryScriptsTest {
+  @Test
+  void everyScriptOfTheRepositoryPassesShellcheck() throws IOException {
+    List<Path> scripts = new ArrayList<>(List.of(Path.of(".ci/run")));
+    try (Stream<Path> files = Files.walk(Path.of("scripts"))) {
+      files.filter(file -> file.toString().endsWith(".sh")).sorted().forEach(scripts::add);
+    }
+    Shellcheck.check(scripts);
+  }
+}

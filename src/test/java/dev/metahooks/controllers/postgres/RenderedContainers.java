@@ -1,0 +1,73 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.testing.Kubelet;
+import dev.metahooks.testing.PostgresServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A rendered container as the kubelet starts it ({@link Kubelet}): references resolved from the world's Secrets
+ * and ConfigMaps (and any the user provides), {@code $(NAME)} expanded, {@code $$} reduced. Tests run every rendered
+ * script this way, never as the raw strings of the manifest; {@code overrides} are the test's stand-ins for what
+ * the cluster gives (hosts, ports, mounted files) and PATH.
+ */
+final class RenderedContainers {
+  private RenderedContainers() {}
+
+  /** The named container of a Job, CronJob, Deployment or StatefulSet of the world. */
+  static Kubelet.Container of(PostgresWorld world, JsonNode owner, String container, List<ObjectNode> userObjects) {
+    return container(pod(world, owner, userObjects), podSpec(owner), container);
+  }
+
+  /** The named container (or init container) of an object with a pod template, references read from {@code objects}. */
+  static Kubelet.Container of(JsonNode owner, String container, List<ObjectNode> objects) {
+    return container(Kubelet.pod(podSpec(owner)).objects(objects), podSpec(owner), container);
+  }
+
+  /** The pod of a Job, CronJob, Deployment or StatefulSet of the world, with the world's Secrets and ConfigMaps. */
+  static Kubelet.Pod pod(PostgresWorld world, JsonNode owner, List<ObjectNode> userObjects) {
+    List<ObjectNode> objects = new ArrayList<>(userObjects);
+    world.children.forEach((key, child) -> {
+      if (key.startsWith("Secret/") || key.startsWith("ConfigMap/")) {
+        objects.add(child);
+      }
+    });
+    return Kubelet.pod(podSpec(owner)).objects(objects);
+  }
+
+  private static Kubelet.Container container(Kubelet.Pod pod, JsonNode podSpec, String name) {
+    for (JsonNode candidate : podSpec.path("initContainers")) {
+      if (candidate.path("name").asText().equals(name)) {
+        return pod.initContainer(name);
+      }
+    }
+    return pod.container(name);
+  }
+
+  /**
+   * Runs the container's process with its environment as the kubelet builds it, plus {@code overrides}; PATH is the
+   * test's own unless overridden. Every {@code $(NAME)} of the manifest must have resolved.
+   */
+  static PostgresServer.Result run(Kubelet.Container container, Map<String, String> overrides, Duration timeout) {
+    assertThat(container.unresolvedReferences()).as("references the kubelet would leave unresolved").isEmpty();
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("PATH", System.getenv("PATH"));
+    env.putAll(overrides);
+    return container.run(env, timeout);
+  }
+
+  private static JsonNode podSpec(JsonNode owner) {
+    return switch (owner.path("kind").asText()) {
+      case "CronJob" -> owner.at("/spec/jobTemplate/spec/template/spec");
+      case "Job", "Deployment", "StatefulSet" -> owner.at("/spec/template/spec");
+      default -> throw new IllegalArgumentException("no pod template in " + owner.path("kind"));
+    };
+  }
+}

@@ -1,0 +1,43 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.metahooks.testing.Shellcheck;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every script a PostgresCluster container runs passes shellcheck: the files as they are, and the logical backup
+ * and restore scripts as they are put together (logical-common.sh first).
+ */
+class ScriptFilesTest {
+  private static final Path SCRIPTS = Path.of("src/main/resources/postgrescluster/scripts");
+
+  @Test
+  void everyWholeScriptPassesShellcheck() throws IOException {
+    try (Stream<Path> files = Files.list(SCRIPTS)) {
+      List<Path> whole = files.filter(ScriptFilesTest::startsWithAShebang).sorted().toList();
+      assertThat(whole).extracting(path -> path.getFileName().toString())
+          .contains("users.sh", "cleanup.sh", "parameters.sh", "switchover.sh", "pooler-certificate.sh");
+      Shellcheck.check(whole);
+    }
+  }
+
+  @Test
+  void theLogicalBackupScriptsPassShellcheckAsTheyRun() {
+    Shellcheck.checkText("logical-backup.sh", LogicalBackups.BACKUP_SCRIPT);
+    Shellcheck.checkText("logical-restore.sh", LogicalBackups.RESTORE_SCRIPT);
+  }
+
+  private static boolean startsWithAShebang(Path file) {
+    try {
+      return Files.readString(file).startsWith("#!");
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
