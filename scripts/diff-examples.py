@@ -17,13 +17,17 @@ def merge(observed, desired):
         return r
     return desired
 def settled(ctrl, req, at):
-    """the world as Metacontroller left it: observed children as the hook asked for them, the status it wrote"""
+    """the world as Metacontroller left it: observed children as the hook asked for them (and its last-applied record
+    of them), the status it wrote"""
     ans = answer(ctrl, req, at)
     for child in ans['children']:
         group = child['kind'] + '.' + child['apiVersion']
         for key, obj in req['children'].get(group, {}).items():
             if obj['metadata']['name'] == child['metadata']['name']:
                 req['children'][group][key] = merge(obj, child)
+                # and Metacontroller's record of what it applied
+                annotations = req['children'][group][key]['metadata'].setdefault('annotations', {})
+                annotations['metacontroller.k8s.io/last-applied-configuration'] = json.dumps(child, separators=(',', ':'))
     req['parent']['status'] = dict(ans['status'], observedGeneration=req['parent']['metadata'].get('generation', 1))
 def write(path, ctrl, req, at):
     rec = {"controller":ctrl,"hook":"sync","version":"0.1.0","recordedAt":at,"request":req,"response":answer(ctrl, req, at)}

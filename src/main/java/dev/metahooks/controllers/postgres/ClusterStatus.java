@@ -19,27 +19,41 @@ import java.util.stream.Collectors;
 final class ClusterStatus {
   enum Phase { Provisioning, Ready, Scaling, Updating, Degraded, Paused, Hibernating, Hibernated, Invalid, Deleting }
 
-  /** How the hook treated the cluster in this call. */
-  enum Mode { RENDERED, PAUSED, INVALID, DELETING, DELETION_BLOCKED }
+  /** What the status depends on: the call's plan, the observed cluster and the parent (its previous status). */
+  private record Input(ClusterPlan plan, ObservedCluster observed, JsonNode parent) {
+    ClusterSpec spec() {
+      return plan.spec();
+    }
 
-  /**
-   * Everything the status depends on.
-   *
-   * @param spec the spec with defaults (trustworthy only when {@code problems} is empty)
-   * @param usersJob the name of the users Job the spec asks for, if any
-   * @param templateChanging this answer changes the StatefulSet's pod template (the pods will restart)
-   * @param blockedBy why deletion is blocked (DELETION_BLOCKED mode only)
-   * @param rollout the rollout step this answer takes (RENDERED mode only)
-   * @param parametersJob the name of the parameters Job this answer asks for, if any (RENDERED mode only)
-   */
-  record Input(JsonNode parent, ObservedCluster observed, ClusterSpec spec, List<FieldProblem> problems, Mode mode,
-      Optional<String> usersJob, boolean templateChanging, String blockedBy, Rollout.Plan rollout,
-      Optional<String> parametersJob) {}
+    List<FieldProblem> problems() {
+      return plan.problems();
+    }
+
+    Mode mode() {
+      return plan.mode();
+    }
+
+    boolean rendered() {
+      return plan.mode().rendered();
+    }
+
+    Optional<String> usersJob() {
+      return plan.usersJob();
+    }
+
+    boolean templateChanging() {
+      return plan.templateChanging();
+    }
+
+    Rollout.Plan rollout() {
+      return plan.rollout();
+    }
+  }
 
   private ClusterStatus() {}
 
-  static ObjectNode compute(Input in, Instant now) {
-    ObservedCluster observed = in.observed();
+  static ObjectNode compute(ClusterPlan plan, ObservedCluster observed, JsonNode parent, Instant now) {
+    Input in = new Input(plan, observed, parent);
     Phase phase = phase(in);
     ObjectNode status = Json.object().put("phase", phase.name());
     status.put("instances", observed.livePods().size());
@@ -82,21 +96,15 @@ final class ClusterStatus {
     return status;
   }
 
-  static Phase phase(Input in) {
-    switch (in.mode()) {
-      case DELETING, DELETION_BLOCKED -> {
-        return Phase.Deleting;
-      }
-      case PAUSED -> {
-        return Phase.Paused;
-      }
-      case INVALID -> {
-        return Phase.Invalid;
-      }
-      default -> {
-        return livePhase(in);
-      }
+  private static Phase phase(Input in) {
+    Mode mode = in.mode();
+    if (mode instanceof Mode.Deleting || mode instanceof Mode.DeletionBlocked) {
+      return Phase.Deleting;
     }
+    if (mode instanceof Mode.Paused) {
+      return Phase.Paused;
+    }
+    return mode instanceof Mode.Invalid ? Phase.Invalid : livePhase(in);
   }
 
   private static Phase livePhase(Input in) {
@@ -126,7 +134,7 @@ final class ClusterStatus {
 
   /** This answer is a step of a partition-stepped rollout that has not finished. */
   private static boolean rolloutActive(Input in) {
-    return in.mode() == Mode.RENDERED && in.rollout().step() != Rollout.Step.Settled;
+    return in.rendered() && in.rollout().step() != Rollout.Step.Settled;
   }
 
   /** No pod left, and the StatefulSet (if any) asks for none. */
@@ -146,7 +154,7 @@ final class ClusterStatus {
 
   /** The instances the StatefulSet should run: the spec's when rendered, else what the StatefulSet asks for. */
   private static int target(Input in) {
-    return in.mode() == Mode.RENDERED
+    return in.rendered()
         ? in.spec().instances()
         : in.observed().statefulSet().map(ClusterStatus::specReplicas).orElse(0);
   }
@@ -154,7 +162,7 @@ final class ClusterStatus {
   /** Observed health, whatever the phase: a missing primary, or instances missing that nothing planned explains. */
   record Health(boolean degraded, String reason, String message) {}
 
-  static Health health(Input in) {
+  private static Health health(Input in) {
     ObservedCluster observed = in.observed();
     int target = target(in);
     Optional<ObjectNode> sts = observed.statefulSet();
@@ -173,7 +181,7 @@ final class ClusterStatus {
     }
     // A pod still starting after a scale or a restart the cluster asked for counts as planned until it is ready.
     String previous = in.parent().path("status").path("phase").asText("");
-    boolean planned = rolling(sts.get()) || rolloutActive(in) || (in.mode() == Mode.RENDERED && in.templateChanging())
+    boolean planned = rolling(sts.get()) || rolloutActive(in) || (in.rendered() && in.templateChanging())
         || !countsSettled(observed, target)
         || previous.equals(Phase.Scaling.name()) || previous.equals(Phase.Updating.name());
     if (planned) {
@@ -222,7 +230,7 @@ final class ClusterStatus {
 
   /** The named Job's status when rendered; when the hook renders nothing, that of the observed Job of the component. */
   private static Optional<JsonNode> jobStatus(Input in, Optional<String> rendered, String component) {
-    Optional<ObjectNode> job = in.mode() == Mode.RENDERED
+    Optional<ObjectNode> job = in.rendered()
         ? rendered.flatMap(name -> in.observed().job(name))
         : in.observed().children("batch/v1", "Job").stream()
             .filter(j -> component.equals(j.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
@@ -255,22 +263,22 @@ final class ClusterStatus {
     conditions.add(configurationApplied(in));
     conditions.add(specValid(in));
     conditions.add(deletionBlocked(in));
-    if (in.mode() == Mode.RENDERED) {
+    if (in.rendered()) {
       Exporters.condition(in.spec(), in.observed()).ifPresent(conditions::add);
       Poolers.condition(in.spec(), in.observed()).ifPresent(conditions::add);
     }
-    in.spec().tls().ifPresent(tls -> conditions.add(Tls.condition(Tls.check(in.spec().tls(), in.observed(), now))));
+    in.spec().tls().ifPresent(tls -> conditions.add(Tls.condition(in.plan().tls())));
     return conditions;
   }
 
   /** Ready: a primary and every instance the StatefulSet should run is ready; observed, whatever the phase. */
   private static Conditions.Condition ready(Input in) {
     ObservedCluster observed = in.observed();
-    int target = in.mode() == Mode.RENDERED
+    int target = in.rendered()
         ? in.spec().instances()
         : observed.statefulSet().map(ClusterStatus::specReplicas).orElse(0);
     String counts = observed.readyPods() + " of " + target + " instances ready";
-    if (observed.statefulSet().isEmpty() && in.mode() != Mode.RENDERED) {
+    if (observed.statefulSet().isEmpty() && !in.rendered()) {
       return new Conditions.Condition(Conditions.READY, false, "NotCreated", "there is no StatefulSet");
     }
     if (target == 0) {
@@ -291,28 +299,24 @@ final class ClusterStatus {
   }
 
   private static Conditions.Condition progressing(Input in, Phase phase) {
-    switch (in.mode()) {
-      case PAUSED -> {
-        return new Conditions.Condition(Conditions.PROGRESSING, false, "Paused", "spec.paused is true: children are frozen");
-      }
-      case INVALID -> {
-        return new Conditions.Condition(Conditions.PROGRESSING, false, "InvalidSpec",
-            "children are frozen until the spec is valid");
-      }
-      case DELETION_BLOCKED -> {
-        return new Conditions.Condition(Conditions.PROGRESSING, false, "DeletionBlocked", "deletion is blocked");
-      }
-      case DELETING -> {
-        ObservedCluster observed = in.observed();
-        String step = observed.statefulSet().isPresent() || !observed.allPods().isEmpty()
-            ? "deleting the children; " + observed.allPods().size() + " pods left"
-            : observed.patroniConfigMaps().isEmpty() ? "every child and Patroni's ConfigMaps are gone"
-            : "removing Patroni's ConfigMaps " + String.join(", ", observed.patroniConfigMaps());
-        return new Conditions.Condition(Conditions.PROGRESSING, true, "Deleting", step);
-      }
-      default -> {
-        // rendered: below
-      }
+    Mode mode = in.mode();
+    if (mode instanceof Mode.Paused) {
+      return new Conditions.Condition(Conditions.PROGRESSING, false, "Paused", "spec.paused is true: children are frozen");
+    }
+    if (mode instanceof Mode.Invalid) {
+      return new Conditions.Condition(Conditions.PROGRESSING, false, "InvalidSpec",
+          "children are frozen until the spec is valid");
+    }
+    if (mode instanceof Mode.DeletionBlocked) {
+      return new Conditions.Condition(Conditions.PROGRESSING, false, "DeletionBlocked", "deletion is blocked");
+    }
+    if (mode instanceof Mode.Deleting) {
+      ObservedCluster observed = in.observed();
+      String step = observed.statefulSet().isPresent() || !observed.allPods().isEmpty()
+          ? "deleting the children; " + observed.allPods().size() + " pods left"
+          : observed.patroniConfigMaps().isEmpty() ? "every child and Patroni's ConfigMaps are gone"
+          : "removing Patroni's ConfigMaps " + String.join(", ", observed.patroniConfigMaps());
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "Deleting", step);
     }
     ObservedCluster observed = in.observed();
     int desired = in.spec().instances();
@@ -365,7 +369,7 @@ final class ClusterStatus {
   /** UsersReady: the users Job has applied the users spec; its failure is its own, not the cluster's health. */
   private static Conditions.Condition usersReady(Input in) {
     Optional<JsonNode> job = usersJobStatus(in);
-    if (in.spec().users().isEmpty() && (in.mode() == Mode.RENDERED ? in.usersJob().isEmpty() : job.isEmpty())) {
+    if (in.spec().users().isEmpty() && (in.rendered() ? in.usersJob().isEmpty() : job.isEmpty())) {
       return new Conditions.Condition(Conditions.USERS_READY, true, "NoUsers", "spec.users is empty");
     }
     if (job.isEmpty()) {
@@ -387,8 +391,8 @@ final class ClusterStatus {
    * changes nothing else: the pods keep running with the settings they have.
    */
   private static Conditions.Condition configurationApplied(Input in) {
-    Optional<JsonNode> job = jobStatus(in, in.parametersJob(), ParameterJobs.COMPONENT);
-    String name = in.parametersJob().orElse("");
+    Optional<JsonNode> job = jobStatus(in, in.plan().parametersJob(), ParameterJobs.COMPONENT);
+    String name = in.plan().parametersJob().orElse("");
     if (job.isEmpty()) {
       return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "NotApplied",
           in.spec().instances() == 0 ? "the configuration is applied while instances run" : "the parameters Job has not started");
@@ -414,16 +418,17 @@ final class ClusterStatus {
   }
 
   private static Conditions.Condition deletionBlocked(Input in) {
-    return switch (in.mode()) {
-      case DELETION_BLOCKED -> new Conditions.Condition(Conditions.DELETION_BLOCKED, true, in.blockedBy(),
-          switch (in.blockedBy()) {
-            case "DeletionProtection" -> "spec.deletionProtection is true: set it to false to let the deletion finish";
-            case "Paused" -> "spec.paused is true: unpause to let the deletion finish";
-            default -> FinalBackups.blockedMessage(in.blockedBy(), in.observed());
-          });
-      case DELETING -> new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "Deleting",
-          "nothing blocks the deletion");
-      default -> new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "NotDeleting", "the cluster is not being deleted");
-    };
+    if (in.mode() instanceof Mode.DeletionBlocked blocked) {
+      Mode.Blocker blocker = blocked.blocker();
+      return new Conditions.Condition(Conditions.DELETION_BLOCKED, true, blocker.reason(), switch (blocker) {
+        case DELETION_PROTECTION -> "spec.deletionProtection is true: set it to false to let the deletion finish";
+        case PAUSED -> "spec.paused is true: unpause to let the deletion finish";
+        default -> FinalBackups.blockedMessage(blocker, in.observed());
+      });
+    }
+    if (in.mode() instanceof Mode.Deleting) {
+      return new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "Deleting", "nothing blocks the deletion");
+    }
+    return new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "NotDeleting", "the cluster is not being deleted");
   }
 }

@@ -24,7 +24,17 @@ final class ParameterJobs {
 
   private ParameterJobs() {}
 
-  static Optional<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
+  /** What the Job sends: {@code body} to {@code PATCH /config}, in Job {@code job} (named after the body). */
+  record Patch(String job, String body) {}
+
+  /**
+   * The patch the spec asks for while instances run: the spec's parameters, those removed since the observed Jobs
+   * sent them as {@code null}, and Patroni's availability settings.
+   */
+  static Optional<Patch> patch(String cluster, ClusterSpec spec, ObservedCluster observed) {
+    if (spec.instances() == 0) {
+      return Optional.empty();
+    }
     ObjectNode parameters = Json.object();
     previousNames(observed).forEach(name -> {
       if (!spec.parameters().containsKey(name)) {
@@ -33,29 +43,32 @@ final class ParameterJobs {
     });
     spec.parameters().forEach((name, value) -> parameters.put(name,
         name.equals("shared_preload_libraries") ? StatefulSets.preloadLibraries(value) : value));
-    if (spec.instances() == 0) {
-      return Optional.empty();
-    }
     ObjectNode patch = PatroniSettings.dynamic(spec.patroni());
     if (!parameters.isEmpty()) {
       patch.putObject("postgresql").set("parameters", parameters);
     }
     String body = patch.toString();
-    ObjectNode job = Jobs.job(cluster + "-parameters-" + Jobs.shortHash(body), cluster, COMPONENT);
+    return Optional.of(new Patch(cluster + "-parameters-" + Jobs.shortHash(body), body));
+  }
+
+  /** The Job, over https when the rendered pods serve Patroni's REST API so ({@code podTls}). */
+  static ObjectNode build(String cluster, String namespace, String image, Patch patch, Optional<Tls.Rendering> podTls) {
+    ObjectNode job = Jobs.job(patch.job(), cluster, COMPONENT);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
-    ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
+    ObjectNode container = Jobs.container(pod, CONTAINER, image);
     container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT));
     ArrayNode env = container.putArray("env");
     // Any member writes the dynamic configuration; the headless Service's name reaches one of them.
     env.addObject().put("name", "PATRONI_URL").put("value", "http://"
         + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + StatefulSets.PATRONI_PORT);
     // The kubelet expands $(NAME) in env values and reduces $$ to $: doubled, no value can refer to a variable.
-    env.addObject().put("name", PATCH_VARIABLE).put("value", KubeletText.literal(body));
+    env.addObject().put("name", PATCH_VARIABLE).put("value", KubeletText.literal(patch.body()));
     env.addObject().put("name", "PATRONI_USERNAME").put("value", Secrets.RESTAPI_USER);
     env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
-    return Optional.of(job);
+    return podTls.filter(Tls.Rendering::restApiServing)
+        .map(rendering -> Tls.httpsJob(job, rendering.secretName())).orElse(job);
   }
 
   /** The parameter names the observed parameters Jobs sent. */

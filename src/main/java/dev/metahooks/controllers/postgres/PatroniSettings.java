@@ -12,8 +12,9 @@ import java.util.Optional;
  * {@code synchronous_mode_strict} and {@code synchronous_node_count} (Patroni 3.0 reads each from the DCS,
  * patroni/config.py). They reach a new cluster in SPILO_CONFIGURATION's {@code bootstrap.dcs} (Patroni writes it into
  * the DCS when it initialises the cluster) and a running one through the parameters Job's {@code PATCH /config}
- * ({@link ParameterJobs}). The bootstrap values are written once, with the StatefulSet: rendered again from the
- * spec they would change the pod template, and so restart every pod, for a change that Patroni applies live.
+ * ({@link ParameterJobs}). The bootstrap values are decided once, when the StatefulSet is first rendered, and read
+ * back from it afterwards: rendered again from the spec they would change the pod template, and so restart every
+ * pod, for a change that Patroni applies live.
  */
 final class PatroniSettings {
   static final List<String> KEYS = List.of(
@@ -31,23 +32,11 @@ final class PatroniSettings {
   }
 
   /**
-   * Adds the bootstrap settings to the rendered StatefulSet's SPILO_CONFIGURATION: those of the observed StatefulSet
-   * when there is one (none, for a StatefulSet rendered before these settings existed), else the spec's.
+   * The bootstrap settings the StatefulSet carries in SPILO_CONFIGURATION: those of the observed StatefulSet when
+   * there is one (none, for a StatefulSet rendered before these settings existed), else the spec's.
    */
-  static ObjectNode withBootstrap(ObjectNode sts, ClusterSpec.Patroni patroni, ObservedCluster observed) {
-    ObjectNode settings = observed.statefulSet().map(PatroniSettings::bootstrapOf).orElseGet(() -> dynamic(patroni));
-    if (settings.isEmpty()) {
-      return sts;
-    }
-    ObjectNode variable = spiloConfiguration(sts).orElseThrow(() -> new IllegalStateException("no SPILO_CONFIGURATION"));
-    ObjectNode config = (ObjectNode) read(variable.path("value").asText()).orElseThrow();
-    config.withObjectProperty("bootstrap").withObjectProperty("dcs").setAll(settings);
-    try {
-      variable.put("value", Json.MAPPER.writeValueAsString(config));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write Spilo configuration", e);
-    }
-    return sts;
+  static ObjectNode bootstrap(ClusterSpec.Patroni patroni, ObservedCluster observed) {
+    return observed.statefulSet().map(PatroniSettings::bootstrapOf).orElseGet(() -> dynamic(patroni));
   }
 
   /** The settings in a StatefulSet's bootstrap DCS configuration. */

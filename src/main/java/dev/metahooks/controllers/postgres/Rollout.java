@@ -26,14 +26,24 @@ final class Rollout {
   enum Step { Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, WaitingForWindow }
 
   /**
+   * A switchover this step needs: the Job {@link Switchovers#name} of the revision and the leader, which asks the
+   * leader's Patroni to hand over to the candidate.
+   *
+   * @param leaderHttps the TLS Secret whose CA the Job trusts when the leader serves its REST API over https (the
+   *     leader still runs the old template while the rollout that turns {@code restApi} on or off reaches it, so its
+   *     own pod decides)
+   */
+  record Switchover(String revision, String leader, String candidate, Optional<String> leaderHttps) {}
+
+  /**
    * @param partition the StatefulSet's {@code rollingUpdate.partition}; empty under {@code updates.method: restart}
-   * @param switchoverJob the switchover Job this step needs, if any
+   * @param switchover the switchover this step needs, if any
    * @param waitingUntil when the maintenance window that this step waits for opens
    */
-  record Plan(OptionalInt partition, Optional<ObjectNode> switchoverJob, Step step, String message,
+  record Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
       Optional<Instant> waitingUntil) {
-    Plan(OptionalInt partition, Optional<ObjectNode> switchoverJob, Step step, String message) {
-      this(partition, switchoverJob, step, message, Optional.empty());
+    Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message) {
+      this(partition, switchover, step, message, Optional.empty());
     }
 
     static Plan settled(OptionalInt partition) {
@@ -43,8 +53,7 @@ final class Rollout {
 
   private Rollout() {}
 
-  static Plan plan(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed, boolean templateChanging,
-      Instant now) {
+  static Plan plan(String cluster, ClusterSpec spec, ObservedCluster observed, boolean templateChanging, Instant now) {
     if (!spec.updates().switchover()) {
       return Plan.settled(OptionalInt.empty());
     }
@@ -101,7 +110,7 @@ final class Rollout {
           + (instances - updatedFrom) + " of " + instances + " updated)"
           + (pod.equals(primary.get()) ? "; a single instance restarts without a switchover" : ""));
     }
-    return switchover(cluster, namespace, spec, observed, pods, revision, pod, updatedFrom, partition, now);
+    return switchover(cluster, spec, observed, pods, revision, pod, updatedFrom, partition, now);
   }
 
   /** A disruptive step outside every maintenance window: the partition holds until the next one opens. */
@@ -112,7 +121,7 @@ final class Rollout {
   }
 
   /** The primary's ordinal is next: its switchover Job, observed or new, and what it says. */
-  private static Plan switchover(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed,
+  private static Plan switchover(String cluster, ClusterSpec spec, ObservedCluster observed,
       Map<Integer, ObjectNode> pods, String revision, String leader, int updatedFrom, int partition, Instant now) {
     String name = Switchovers.name(cluster, revision, leader);
     Optional<ObjectNode> existing = observed.job(name);
@@ -120,17 +129,17 @@ final class Rollout {
       JsonNode jobStatus = existing.get().path("status");
       // Rendered again with the candidate it was given: a Job's template cannot change.
       String candidate = candidateOf(existing.get());
-      ObjectNode job = Switchovers.job(cluster, namespace, spec.image(), revision, leader, candidate);
+      Optional<Switchover> job = Optional.of(new Switchover(revision, leader, candidate, leaderHttps(pods, leader)));
       if (condition(jobStatus, "Failed").isPresent()) {
         JsonNode failed = condition(jobStatus, "Failed").get();
-        return new Plan(OptionalInt.of(partition), Optional.of(job), Step.SwitchoverFailed, "Job " + name
+        return new Plan(OptionalInt.of(partition), job, Step.SwitchoverFailed, "Job " + name
             + " could not move the leader from " + leader + " to " + candidate + " (" + failed.path("reason").asText("Failed")
             + (failed.path("message").asText("").isEmpty() ? "" : ": " + failed.path("message").asText())
             + "); the rollout stops here: its pod's log has Patroni's answer; delete the Job to try again");
       }
       String state = condition(jobStatus, "Complete").isPresent() ? "has completed; waiting for the leader label to move"
           : "is running";
-      return new Plan(OptionalInt.of(partition), Optional.of(job), Step.Switchover,
+      return new Plan(OptionalInt.of(partition), job, Step.Switchover,
           "Job " + name + " (switchover from " + leader + " to " + candidate + ") " + state);
     }
     Optional<String> candidate = candidate(pods, updatedFrom, leader, observed.syncStandbys());
@@ -143,7 +152,7 @@ final class Rollout {
     if (!MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
       return waitForWindow(partition, "the switchover from " + leader + " to " + candidate.get(), spec, now);
     }
-    ObjectNode job = Switchovers.job(cluster, namespace, spec.image(), revision, leader, candidate.get());
+    Switchover job = new Switchover(revision, leader, candidate.get(), leaderHttps(pods, leader));
     return new Plan(OptionalInt.of(partition), Optional.of(job), Step.Switchover,
         "Job " + name + " (switchover from " + leader + " to " + candidate.get() + ") is starting");
   }
@@ -161,6 +170,12 @@ final class Rollout {
         .map(Map.Entry::getValue).filter(eligible).findFirst();
     return updated.or(() -> pods.values().stream().filter(eligible).findFirst())
         .map(ObservedCluster::nameOf).filter(name -> !name.equals(leader));
+  }
+
+  /** The TLS Secret of the leader's pod when it serves Patroni's REST API over https. */
+  private static Optional<String> leaderHttps(Map<Integer, ObjectNode> pods, String leader) {
+    return pods.values().stream().filter(pod -> leader.equals(ObservedCluster.nameOf(pod))).findFirst()
+        .flatMap(Tls::httpsSecret);
   }
 
   private static String candidateOf(JsonNode job) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -30,8 +31,13 @@ final class Secrets {
 
   private Secrets() {}
 
+  /**
+   * Every Secret of the cluster. The application users' connection keys point at the server's certificate:
+   * {@code sslmode=verify-full} with the CA the TLS Secret carries (key {@value Tls#CA}), or {@code sslmode=require}
+   * without {@code spec.tls}; while the TLS Secret is missing or invalid they stay as they are.
+   */
   static List<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed,
-      Sources sources) {
+      Tls.State tls, Sources sources) {
     List<ObjectNode> secrets = new ArrayList<>();
     Set<String> wanted = new LinkedHashSet<>();
     wanted.add(Names.superuserSecret(cluster));
@@ -60,6 +66,12 @@ final class Secrets {
       wanted.add(name);
       secrets.add(observedOr(observed, name, () -> componentRole(cluster, role, password(sources, namespace, name),
           sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
+    }
+    if (tls.check() == Tls.Check.VALID || tls.check() == Tls.Check.NOT_CONFIGURED) {
+      Set<String> users = new HashSet<>();
+      spec.users().forEach(user -> users.add(Names.userSecret(cluster, user.name())));
+      secrets.stream().filter(secret -> users.contains(ObservedCluster.nameOf(secret)) && secret.path("data").isObject())
+          .forEach(secret -> connection((ObjectNode) secret.get("data"), tls.ca()));
     }
     for (ObjectNode secret : observed.children("v1", "Secret")) {
       if (!wanted.contains(ObservedCluster.nameOf(secret))) {

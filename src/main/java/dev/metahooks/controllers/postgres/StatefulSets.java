@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -39,7 +40,12 @@ final class StatefulSets {
 
   private StatefulSets() {}
 
-  static ObjectNode build(String cluster, ClusterSpec spec) {
+  /**
+   * The StatefulSet, whole: the pod template of {@link #podTemplate} and, under {@code updates.method: switchover},
+   * the rollout's partition (the hook steps it, see {@link Rollout}; 0 lets every pod update).
+   */
+  static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls, OptionalInt partition) {
     ObjectNode sts = Json.object().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
     ObjectNode metadata = sts.putObject("metadata").put("name", Names.statefulSet(cluster));
     metadata.set("labels", Labels.child(cluster, "database"));
@@ -49,25 +55,29 @@ final class StatefulSets {
     stsSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
     // Ordered start: the first pod bootstraps the cluster, the others join it as replicas.
     stsSpec.put("podManagementPolicy", "OrderedReady");
-    // Under updates.method switchover the hook steps the partition (see Rollout); 0 lets every pod update.
     ObjectNode strategy = stsSpec.putObject("updateStrategy").put("type", "RollingUpdate");
     if (spec.updates().switchover()) {
-      strategy.putObject("rollingUpdate").put("partition", 0);
+      strategy.putObject("rollingUpdate").put("partition", partition.orElse(0));
     }
     stsSpec.putObject("persistentVolumeClaimRetentionPolicy")
         .put("whenDeleted", spec.storage().whenDeleted())
         .put("whenScaled", whenScaled(spec));
-    ObjectNode template = stsSpec.putObject("template");
-    template.putObject("metadata").set("labels", Labels.pod(cluster));
-    template.set("spec", podSpec(cluster, spec));
+    stsSpec.set("template", podTemplate(cluster, namespace, spec, bootstrap, tls));
     stsSpec.putArray("volumeClaimTemplates").add(dataVolumeClaim(cluster, spec.storage()));
     return sts;
   }
 
-  /** Sets the rendered StatefulSet's {@code rollingUpdate.partition}. */
-  static void partition(ObjectNode sts, int partition) {
-    sts.withObjectProperty("spec").withObjectProperty("updateStrategy").withObjectProperty("rollingUpdate")
-        .put("partition", partition);
+  /**
+   * The pods' template: Spilo with its environment, Patroni's bootstrap settings ({@link PatroniSettings}) and the
+   * user's certificate when one is rendered ({@link Tls}), and the exporter's sidecar. A pure function of its
+   * inputs, so that the plan can tell whether an answer changes it (and so restarts the pods) before rendering.
+   */
+  static ObjectNode podTemplate(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls) {
+    ObjectNode template = Json.object();
+    template.putObject("metadata").set("labels", Labels.pod(cluster));
+    template.set("spec", podSpec(cluster, namespace, spec, bootstrap, tls));
+    return template;
   }
 
   /**
@@ -78,17 +88,20 @@ final class StatefulSets {
     return spec.instances() == 0 ? "Retain" : spec.storage().whenScaled();
   }
 
-  private static ObjectNode podSpec(String cluster, ClusterSpec spec) {
+  private static ObjectNode podSpec(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls) {
     ObjectNode pod = Json.object();
     pod.put("serviceAccountName", Names.patroni(cluster));
     // Patroni needs time to stop PostgreSQL cleanly and hand over the leader key.
     pod.put("terminationGracePeriodSeconds", 300);
     pod.set("securityContext", PodSecurity.pod());
     affinity(cluster, spec.availability()).ifPresent(affinity -> pod.set("affinity", affinity));
-    ArrayNode containers = pod.putArray("containers").add(container(cluster, spec));
+    ArrayNode containers = pod.putArray("containers").add(container(cluster, namespace, spec, bootstrap, tls));
     Exporters.container(cluster, spec).ifPresent(containers::add);
     // PostgreSQL's shared memory needs more than the runtime's default 64 MiB /dev/shm.
-    pod.putArray("volumes").addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory");
+    ArrayNode volumes = pod.putArray("volumes");
+    volumes.addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory");
+    tls.ifPresent(rendering -> volumes.add(Tls.volume(rendering)));
     return pod;
   }
 
@@ -118,7 +131,8 @@ final class StatefulSets {
     return Optional.of(affinity);
   }
 
-  private static ObjectNode container(String cluster, ClusterSpec spec) {
+  private static ObjectNode container(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls) {
     ObjectNode container = Json.object()
         .put("name", CONTAINER)
         .put("image", spec.image())
@@ -126,21 +140,27 @@ final class StatefulSets {
     ArrayNode ports = container.putArray("ports");
     ports.addObject().put("name", "postgresql").put("containerPort", POSTGRES_PORT);
     ports.addObject().put("name", "patroni").put("containerPort", PATRONI_PORT);
-    container.set("env", env(cluster, spec));
+    ArrayNode env = env(cluster, spec, bootstrap);
+    tls.ifPresent(rendering -> env.addAll(Tls.env(rendering, cluster, namespace)));
+    container.set("env", env);
     container.set("resources", spec.resources().deepCopy());
     container.set("securityContext", PodSecurity.container());
     ArrayNode mounts = container.putArray("volumeMounts");
     mounts.addObject().put("name", DATA_VOLUME).put("mountPath", DATA_PATH);
     mounts.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
+    tls.ifPresent(rendering -> mounts.add(Tls.volumeMount()));
     // Patroni's REST API answers 200 on /readiness once PostgreSQL runs as leader or as a streaming replica.
     ObjectNode readiness = container.putObject("readinessProbe");
-    readiness.putObject("httpGet").put("path", "/readiness").put("port", PATRONI_PORT);
+    ObjectNode probe = readiness.putObject("httpGet").put("path", "/readiness").put("port", PATRONI_PORT);
+    if (tls.map(Tls.Rendering::restApiServing).orElse(false)) {
+      probe.put("scheme", "HTTPS");
+    }
     readiness.put("initialDelaySeconds", 6).put("periodSeconds", 10).put("timeoutSeconds", 5).put("failureThreshold", 3);
     return container;
   }
 
   /** Spilo's environment, in a fixed order. Each variable's documented meaning is in docs/postgrescluster.md. */
-  static ArrayNode env(String cluster, ClusterSpec spec) {
+  static ArrayNode env(String cluster, ClusterSpec spec, ObjectNode bootstrap) {
     ArrayNode env = Json.MAPPER.createArrayNode();
     value(env, "SCOPE", cluster);
     value(env, "PGVERSION", String.valueOf(spec.postgresVersion()));
@@ -162,7 +182,7 @@ final class StatefulSets {
     env.addObject().put("name", RESTAPI_PASSWORD_VARIABLE).putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
     WalArchive.env(spec.backups()).forEach(env::add);
-    value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters()));
+    value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters(), bootstrap));
     return env;
   }
 
@@ -173,9 +193,11 @@ final class StatefulSets {
    * restart go to the local configuration (applied on every start, so a change rolls the pods) and to the bootstrap
    * DCS configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect
    * when the cluster is created; every parameter, reloadable ones too, reaches Patroni's dynamic configuration
-   * through the parameters Job ({@link ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a value is doubled, so that no value can refer to a variable.
+   * through the parameters Job ({@link ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a
+   * value is doubled, so that no value can refer to a variable. Patroni's bootstrap settings ({@link PatroniSettings})
+   * go into {@code bootstrap.dcs} after the parameters.
    */
-  static String spiloConfiguration(Map<String, String> parameters) {
+  static String spiloConfiguration(Map<String, String> parameters, ObjectNode bootstrap) {
     ObjectNode values = Json.object();
     ReloadableParameters.restartOnly(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(
         name.equals("shared_preload_libraries") ? preloadLibraries(value) : value)));
@@ -186,7 +208,10 @@ final class StatefulSets {
     }
     config.putObject("restapi").putObject("authentication")
         .put("username", Secrets.RESTAPI_USER)
-        .put("password", "$(" + RESTAPI_PASSWORD_VARIABLE + ")");
+        .put("password", KubeletText.reference(RESTAPI_PASSWORD_VARIABLE));
+    if (!bootstrap.isEmpty()) {
+      config.withObjectProperty("bootstrap").withObjectProperty("dcs").setAll(bootstrap.deepCopy());
+    }
     try {
       return Json.MAPPER.writeValueAsString(config);
     } catch (JsonProcessingException e) {

@@ -23,8 +23,9 @@ final class Switchovers {
 
   private Switchovers() {}
 
-  static ObjectNode job(String cluster, String namespace, String image, String revision, String leader, String candidate) {
-    ObjectNode job = Jobs.job(name(cluster, revision, leader), cluster, COMPONENT);
+  static ObjectNode job(String cluster, String namespace, String image, Rollout.Switchover switchover) {
+    String leader = switchover.leader();
+    ObjectNode job = Jobs.job(name(cluster, switchover.revision(), leader), cluster, COMPONENT);
     // Patroni answers within about 30 s; a second try finds the leader moved (412) rather than moving it twice.
     job.withObjectProperty("spec").put("backoffLimit", 1);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
@@ -35,11 +36,11 @@ final class Switchovers {
     env.addObject().put("name", "PATRONI_URL").put("value", "http://" + leader + "."
         + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + StatefulSets.PATRONI_PORT);
     env.addObject().put("name", "LEADER").put("value", leader);
-    env.addObject().put("name", "CANDIDATE").put("value", candidate);
+    env.addObject().put("name", "CANDIDATE").put("value", switchover.candidate());
     env.addObject().put("name", "PATRONI_USERNAME").put("value", Secrets.RESTAPI_USER);
     env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
-    return job;
+    return switchover.leaderHttps().map(secret -> Tls.httpsJob(job, secret)).orElse(job);
   }
 
   static String name(String cluster, String revision, String leader) {

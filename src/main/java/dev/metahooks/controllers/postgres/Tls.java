@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.KubeletText;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateException;
@@ -162,46 +163,45 @@ final class Tls {
     });
   }
 
-  /** Mounts the Secret into the rendered StatefulSet's pods and points Spilo at it. */
-  static void apply(ObjectNode sts, String cluster, String namespace, Rendering spec) {
-    ObjectNode pod = (ObjectNode) sts.at("/spec/template/spec");
-    pod.withArray("volumes").addObject().put("name", VOLUME).putObject("secret")
-        .put("secretName", spec.secretName()).put("defaultMode", KEY_MODE);
-    ObjectNode container = postgresContainer(pod);
-    container.withArray("volumeMounts").addObject().put("name", VOLUME).put("mountPath", MOUNT).put("readOnly", true);
-    ArrayNode env = container.withArray("env");
+  /** The pods' volume of the Secret. */
+  static ObjectNode volume(Rendering rendering) {
+    ObjectNode volume = Json.object().put("name", VOLUME);
+    volume.putObject("secret").put("secretName", rendering.secretName()).put("defaultMode", KEY_MODE);
+    return volume;
+  }
+
+  /** Where Spilo's container mounts it. */
+  static ObjectNode volumeMount() {
+    return Json.object().put("name", VOLUME).put("mountPath", MOUNT).put("readOnly", true);
+  }
+
+  /** Spilo's variables that point it at the Secret's files, after its own. */
+  static ArrayNode env(Rendering rendering, String cluster, String namespace) {
+    ArrayNode env = Json.MAPPER.createArrayNode();
     value(env, "SSL_CERTIFICATE_FILE", MOUNT + "/" + CERT);
     value(env, "SSL_PRIVATE_KEY_FILE", MOUNT + "/" + KEY);
     // Spilo's cron job compares the files' hashes every five minutes and reloads PostgreSQL when they change.
     value(env, "SSL_TEST_RELOAD", "true");
-    if (spec.restApiTrust()) {
+    if (rendering.restApiTrust()) {
       // Patroni verifies the other members' REST API with restapi.cafile (also while it serves http itself).
       value(env, SSL_RESTAPI_CA_FILE, MOUNT + "/" + CA);
     }
-    if (spec.restApiServing()) {
+    if (rendering.restApiServing()) {
       value(env, "SSL_RESTAPI_CERTIFICATE_FILE", MOUNT + "/" + CERT);
       value(env, "SSL_RESTAPI_PRIVATE_KEY_FILE", MOUNT + "/" + KEY);
       // ... and their names: so each member's connect address is its DNS name, which the certificate covers.
       env.addObject().put("name", "POD_NAME").putObject("valueFrom").putObject("fieldRef")
           .put("apiVersion", "v1").put("fieldPath", "metadata.name");
-      value(env, "RESTAPI_CONNECT_ADDRESS", "$(POD_NAME)." + Names.serviceHost(Names.headlessService(cluster), namespace)
-          + ":" + StatefulSets.PATRONI_PORT);
-      ((ObjectNode) container.at("/readinessProbe/httpGet")).put("scheme", "HTTPS");
+      value(env, "RESTAPI_CONNECT_ADDRESS", KubeletText.reference("POD_NAME") + "."
+          + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + StatefulSets.PATRONI_PORT);
     }
-  }
-
-  private static ObjectNode postgresContainer(ObjectNode pod) {
-    for (JsonNode container : pod.path("containers")) {
-      if (StatefulSets.CONTAINER.equals(container.path("name").asText())) {
-        return (ObjectNode) container;
-      }
-    }
-    throw new IllegalStateException("the rendered pod has no " + StatefulSets.CONTAINER + " container");
+    return env;
   }
 
   /**
-   * A Job that calls Patroni's REST API, over https: its {@code PATRONI_URL} switched to https and curl trusting
-   * the Secret's {@code ca.crt} ({@code CURL_CA_BUNDLE}), mounted alone; the script stays as it is.
+   * Finishes a Job that calls Patroni's REST API for https (its builder calls this on the Job it is building): its
+   * {@code PATRONI_URL} switched to https and curl trusting the Secret's {@code ca.crt} ({@code CURL_CA_BUNDLE}),
+   * mounted alone; the script stays as it is.
    */
   static ObjectNode httpsJob(ObjectNode job, String secretName) {
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
@@ -219,29 +219,6 @@ final class Tls {
     return job;
   }
 
-  /** The parameters Job, over https when the rendered pods serve Patroni's REST API so. */
-  static ObjectNode forMembers(ObjectNode job, Optional<Rendering> pods) {
-    pods.filter(Rendering::restApiServing).ifPresent(rendering -> httpsJob(job, rendering.secretName()));
-    return job;
-  }
-
-  /**
-   * The switchover Job, over https when the leader it calls serves Patroni's REST API so: the leader still runs
-   * the old template while the rollout that turns {@code restApi} on or off reaches it, so its own pod decides.
-   */
-  static ObjectNode forLeader(ObjectNode job, ObservedCluster observed) {
-    String leader = "";
-    for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
-      if ("LEADER".equals(env.path("name").asText())) {
-        leader = env.path("value").asText();
-      }
-    }
-    String name = leader;
-    observed.livePods().stream().filter(pod -> name.equals(ObservedCluster.nameOf(pod))).findFirst()
-        .flatMap(Tls::httpsSecret).ifPresent(secret -> httpsJob(job, secret));
-    return job;
-  }
-
   /** The TLS Secret of an observed database pod that serves Patroni's REST API over https. */
   static Optional<String> httpsSecret(JsonNode pod) {
     if (env(pod).contains("SSL_RESTAPI_CERTIFICATE_FILE")) {
@@ -252,24 +229,6 @@ final class Tls {
       }
     }
     return Optional.empty();
-  }
-
-  /**
-   * Points the application users' Secrets at the server's certificate: {@code sslmode=verify-full} with the CA the
-   * TLS Secret carries (key {@value #CA}), or back to {@code sslmode=require} without {@code spec.tls}. While the
-   * TLS Secret is missing or invalid they stay as they are.
-   */
-  static void userSecrets(String cluster, ClusterSpec spec, State state, List<ObjectNode> secrets) {
-    if (state.check() != Check.VALID && state.check() != Check.NOT_CONFIGURED) {
-      return;
-    }
-    java.util.Set<String> users = new java.util.HashSet<>();
-    spec.users().forEach(user -> users.add(Names.userSecret(cluster, user.name())));
-    for (ObjectNode secret : secrets) {
-      if (users.contains(ObservedCluster.nameOf(secret)) && secret.path("data").isObject()) {
-        Secrets.connection((ObjectNode) secret.get("data"), state.ca());
-      }
-    }
   }
 
   private static void value(ArrayNode env, String name, String value) {

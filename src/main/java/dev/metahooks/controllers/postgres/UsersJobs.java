@@ -43,6 +43,11 @@ final class UsersJobs {
    * @param secrets the Secrets this answer renders (the users' verifiers are read from them)
    */
   static Optional<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, List<ObjectNode> secrets) {
+    return name(cluster, spec, secrets).map(name -> job(name, cluster, namespace, spec, secrets));
+  }
+
+  /** The Job's name, when a Job is asked for. */
+  static Optional<String> name(String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
     boolean removedUsers = secrets.stream().map(ObservedCluster::nameOf)
         .anyMatch(name -> !Secrets.clusterSecretNames(cluster).contains(name));
     String serviceRoles = ServiceRoles.identity(cluster, spec, secrets);
@@ -50,8 +55,13 @@ final class UsersJobs {
       return Optional.empty();
     }
     List<ClusterSpec.User> users = spec.users();
-    ObjectNode job = Jobs.job(Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets), serviceRoles)),
-        cluster, "users");
+    return Optional.of(Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets), serviceRoles)));
+  }
+
+  private static ObjectNode job(String name, String cluster, String namespace, ClusterSpec spec,
+      List<ObjectNode> secrets) {
+    List<ClusterSpec.User> users = spec.users();
+    ObjectNode job = Jobs.job(name, cluster, "users");
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
@@ -62,7 +72,7 @@ final class UsersJobs {
     ArrayNode env = env(cluster, namespace, users);
     ServiceRoles.env(env, cluster, spec, secrets);
     container.set("env", env);
-    return Optional.of(job);
+    return job;
   }
 
   /**

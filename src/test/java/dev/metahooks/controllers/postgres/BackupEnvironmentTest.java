@@ -52,7 +52,7 @@ class BackupEnvironmentTest {
     SpecReader.Result read = SpecReader.read(parent);
     assertThat(read.problems()).isEmpty();
     Map<String, JsonNode> env = new LinkedHashMap<>();
-    StatefulSets.env("orders", read.spec()).forEach(e -> env.put(e.path("name").asText(), e));
+    StatefulSets.env("orders", read.spec(), Json.object()).forEach(e -> env.put(e.path("name").asText(), e));
     return env;
   }
 

@@ -1,11 +1,23 @@
 package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 
 /** Specs for builder tests: the CRD defaults, changed as a test needs. */
 final class BuilderTestSupport {
   private BuilderTestSupport() {}
+
+  /** No spec.tls: what Secrets and pods are rendered with when the cluster has no certificate of its own. */
+  static final Tls.State NO_TLS = Tls.check(Optional.empty(), null, Instant.EPOCH);
+
+  /** The StatefulSet builder's own output for a spec: no TLS, no bootstrap settings, namespace shop. */
+  static ObjectNode statefulSet(String cluster, ClusterSpec spec) {
+    return StatefulSets.build(cluster, "shop", spec, Json.object(), Optional.empty(), OptionalInt.empty());
+  }
 
   static ClusterSpec spec(Consumer<ObjectNode> change) {
     SpecReader.Result result = SpecReader.read(SpecReaderTest.parent("pg", change));

@@ -96,12 +96,12 @@ class DataProtectionTest {
     PostgresWorld world = readyHa();
     ObservedCluster observed = ObservedCluster.of(CompositeRequest.read(world.request(false), Hook.SYNC));
     List<ObjectNode> all = new ArrayList<>(Preserved.all(observed.children()));
-    PostgresClusterController.checkNothingLost(observed, all);
+    Children.checkNothingLost(observed, all);
     List<ObjectNode> withoutSecret = all.stream().filter(c -> !ObservedCluster.nameOf(c).equals("orders.reporting")).toList();
-    assertThatThrownBy(() -> PostgresClusterController.checkNothingLost(observed, withoutSecret))
+    assertThatThrownBy(() -> Children.checkNothingLost(observed, withoutSecret))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("Secret/orders.reporting");
     List<ObjectNode> withoutSts = all.stream().filter(c -> !c.path("kind").asText().equals("StatefulSet")).toList();
-    assertThatThrownBy(() -> PostgresClusterController.checkNothingLost(observed, withoutSts))
+    assertThatThrownBy(() -> Children.checkNothingLost(observed, withoutSts))
         .hasMessageContaining("StatefulSet/orders");
   }
 

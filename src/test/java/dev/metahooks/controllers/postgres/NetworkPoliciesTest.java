@@ -74,7 +74,7 @@ class NetworkPoliciesTest {
     JsonNode from = policy.at("/spec/ingress/0/from");
     ObjectNode usersJobPod = (ObjectNode) UsersJobs.build("pg", "shop", spec(s -> s.putArray("users").addObject()
         .put("name", "app")), Secrets.build("pg", "shop", spec(s -> s.putArray("users").addObject().put("name", "app")),
-        ObservedCluster.of(emptyRequest()), dev.metahooks.testing.FixedSources.INSTANCE)).orElseThrow()
+        ObservedCluster.of(emptyRequest()), BuilderTestSupport.NO_TLS, dev.metahooks.testing.FixedSources.INSTANCE)).orElseThrow()
         .at("/spec/template/metadata/labels").deepCopy();
     // The Job controller adds job-name to every pod of a Job.
     usersJobPod.put("job-name", "pg-users-1");

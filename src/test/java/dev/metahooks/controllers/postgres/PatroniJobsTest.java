@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -255,8 +256,8 @@ class PatroniJobsTest {
   }
 
   private static ObjectNode job(String leader, String candidate) {
-    return Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, "orders-5d8f9c7b6", leader,
-        candidate);
+    return Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE,
+        new Rollout.Switchover("orders-5d8f9c7b6", leader, candidate, Optional.empty()));
   }
 
   /**

@@ -138,7 +138,7 @@ class PostgresFixtureGenerator {
           .put("start", "01:00").put("end", "03:00").putArray("days").add("Sat");
     });
     windowed.sync();
-    StatefulSets.partition(windowed.statefulSet(), 1);
+    windowed.partition(1);
     windowed.runPods(Set.of(), 0, true);
     for (int ordinal : new int[] {1, 2}) {
       ((ObjectNode) windowed.pods.get(windowed.name + "-" + ordinal).get("metadata")).withObjectProperty("labels")

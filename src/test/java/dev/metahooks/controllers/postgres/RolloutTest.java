@@ -18,7 +18,7 @@ class RolloutTest {
   void aPrimaryOnTheHighestOrdinalIsSwitchedOverFirstToTheLowestReplica() {
     PostgresWorld world = threeInstances();
     // As the answer that changed the template left it: the partition at the instance count.
-    StatefulSets.partition(world.statefulSet(), 3);
+    world.partition(3);
     world.runPods(Set.of(), 2, true);
     JsonNode answer = world.sync();
     assertThat(partition(answer)).as("held: nothing updated yet").isEqualTo(3);
@@ -44,7 +44,7 @@ class RolloutTest {
   @Test
   void anUnreadyPodHoldsThePartitionWhereItIs() {
     PostgresWorld world = threeInstances();
-    StatefulSets.partition(world.statefulSet(), 3);
+    world.partition(3);
     world.runPods(Set.of(), 0, true);
     world.sync();
     updated(world, 2);
@@ -114,7 +114,7 @@ class RolloutTest {
     world.sync();
     world.runAllReady();
     world.sync();
-    StatefulSets.partition(world.statefulSet(), 1);
+    world.partition(1);
     world.runPods(Set.of(), 0, true);
     world.sources = at("2026-01-01T12:00:00Z");
     JsonNode answer = world.sync();
@@ -149,7 +149,7 @@ class RolloutTest {
 
   /** The rollout has updated both replicas of a three-instance cluster; orders-0, the primary, is next. */
   private static void replicasUpdated(PostgresWorld world) {
-    StatefulSets.partition(world.statefulSet(), 1);
+    world.partition(1);
     world.runPods(Set.of(), 0, true);
     updated(world, 1);
     updated(world, 2);

@@ -49,7 +49,7 @@ class SecretsTest {
     ObservedCluster observed = ObservedCluster.of(dev.metahooks.api.CompositeRequest.read(world.request(false),
         dev.metahooks.api.Hook.SYNC));
     ClusterSpec spec = SpecReader.read(world.parent()).spec();
-    Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop", spec, observed, sources));
+    Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop", spec, observed, BuilderTestSupport.NO_TLS, sources));
     secrets.values().forEach(KubeSchema::assertValid);
     assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-restapi", "orders.orders-app", "orders.reporting");
     assertThat(sources.purposes).containsExactly("shop/orders-superuser/password", "shop/orders-replication/password",
@@ -85,7 +85,7 @@ class SecretsTest {
     ObservedCluster observed = ObservedCluster.of(dev.metahooks.api.CompositeRequest.read(world.request(false),
         dev.metahooks.api.Hook.SYNC));
     Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop",
-        SpecReader.read(world.parent()).spec(), observed, sources));
+        SpecReader.read(world.parent()).spec(), observed, BuilderTestSupport.NO_TLS, sources));
     assertThat(sources.purposes).isEmpty();
     assertThat(decoded(secrets.get("orders-superuser"), "password")).isEqualTo("changed");
   }
@@ -98,7 +98,7 @@ class SecretsTest {
     ObservedCluster observed = ObservedCluster.of(dev.metahooks.api.CompositeRequest.read(world.request(false),
         dev.metahooks.api.Hook.SYNC));
     Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop",
-        SpecReader.read(world.parent()).spec(), observed, new RecordingSources()));
+        SpecReader.read(world.parent()).spec(), observed, BuilderTestSupport.NO_TLS, new RecordingSources()));
     assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-restapi", "orders.orders-app", "orders.reporting");
   }
 

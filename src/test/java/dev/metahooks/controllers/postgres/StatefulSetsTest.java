@@ -1,7 +1,7 @@
 package dev.metahooks.controllers.postgres;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -35,7 +35,7 @@ class StatefulSetsTest {
 
   @Test
   void spiloOnTheKubernetesApiWithTheDesignedNamesAndLabels() {
-    ObjectNode sts = StatefulSets.build("orders", spec(s -> s.put("instances", 3)));
+    ObjectNode sts = BuilderTestSupport.statefulSet("orders", spec(s -> s.put("instances", 3)));
     KubeSchema.assertValid(sts);
     assertThat(sts.at("/metadata/name").asText()).isEqualTo("orders");
     assertThat(sts.at("/spec/serviceName").asText()).isEqualTo("orders-hl");
@@ -54,8 +54,8 @@ class StatefulSetsTest {
 
   @Test
   void onlyDocumentedVariables() {
-    ObjectNode plain = StatefulSets.build("pg", spec(s -> {}));
-    ObjectNode tuned = StatefulSets.build("pg", spec(s -> s.putObject("postgresql").putObject("parameters").put("work_mem", "8MB")));
+    ObjectNode plain = BuilderTestSupport.statefulSet("pg", spec(s -> {}));
+    ObjectNode tuned = BuilderTestSupport.statefulSet("pg", spec(s -> s.putObject("postgresql").putObject("parameters").put("work_mem", "8MB")));
     assertThat(DOCUMENTED).containsAll(envNames(plain)).containsAll(envNames(tuned));
     assertThat(envNames(plain)).endsWith(StatefulSets.RESTAPI_PASSWORD_VARIABLE, "SPILO_CONFIGURATION");
     assertThat(envNames(tuned)).endsWith(StatefulSets.RESTAPI_PASSWORD_VARIABLE, "SPILO_CONFIGURATION");
@@ -64,7 +64,7 @@ class StatefulSetsTest {
   @Test
   void restartRequiringParametersGoToTheLocalAndTheBootstrapConfigurationReloadableOnesDoNot() throws Exception {
     String config = StatefulSets.spiloConfiguration(new java.util.TreeMap<>(java.util.Map.of("work_mem", "8MB",
-        "max_connections", "50", "pg_stat_statements.max", "2000")));
+        "max_connections", "50", "pg_stat_statements.max", "2000")), Json.object());
     JsonNode parsed = Json.MAPPER.readTree(config);
     assertThat(parsed.at("/postgresql/parameters").toString())
         .isEqualTo("{\"max_connections\":\"50\",\"pg_stat_statements.max\":\"2000\"}");
@@ -73,7 +73,7 @@ class StatefulSetsTest {
 
   @Test
   void versionImageAndResourcesComeFromTheSpec() {
-    ObjectNode sts = StatefulSets.build("pg", spec(s -> {
+    ObjectNode sts = BuilderTestSupport.statefulSet("pg", spec(s -> {
       s.put("postgresVersion", 15).put("image", "mirror.local/spilo:15");
       s.putObject("resources").putObject("limits").put("memory", "2Gi");
     }));
@@ -84,11 +84,11 @@ class StatefulSetsTest {
 
   @Test
   void volumesFollowTheRetentionPolicyButHibernationAlwaysKeepsThem() {
-    ObjectNode scaled = StatefulSets.build("pg", spec(s -> s.put("instances", 2)
+    ObjectNode scaled = BuilderTestSupport.statefulSet("pg", spec(s -> s.put("instances", 2)
         .putObject("storage").putObject("retentionPolicy").put("whenScaled", "Delete").put("whenDeleted", "Delete")));
     assertThat(scaled.at("/spec/persistentVolumeClaimRetentionPolicy").toString())
         .isEqualTo("{\"whenDeleted\":\"Delete\",\"whenScaled\":\"Delete\"}");
-    ObjectNode hibernated = StatefulSets.build("pg", spec(s -> s.put("instances", 0)
+    ObjectNode hibernated = BuilderTestSupport.statefulSet("pg", spec(s -> s.put("instances", 0)
         .putObject("storage").putObject("retentionPolicy").put("whenScaled", "Delete")));
     assertThat(hibernated.at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled").asText()).isEqualTo("Retain");
     assertThat(hibernated.at("/spec/replicas").asInt()).isZero();
@@ -96,10 +96,10 @@ class StatefulSetsTest {
 
   @Test
   void claimTemplateCarriesSizeAndOptionalClass() {
-    ObjectNode noClass = StatefulSets.build("pg", spec(s -> s.putObject("storage").put("size", "5Gi")));
+    ObjectNode noClass = BuilderTestSupport.statefulSet("pg", spec(s -> s.putObject("storage").put("size", "5Gi")));
     assertThat(noClass.at("/spec/volumeClaimTemplates/0/spec").toString())
         .isEqualTo("{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"5Gi\"}}}");
-    ObjectNode withClass = StatefulSets.build("pg", spec(s -> s.putObject("storage").put("storageClassName", "fast")));
+    ObjectNode withClass = BuilderTestSupport.statefulSet("pg", spec(s -> s.putObject("storage").put("storageClassName", "fast")));
     assertThat(withClass.at("/spec/volumeClaimTemplates/0/spec/storageClassName").asText()).isEqualTo("fast");
   }
 
@@ -118,7 +118,7 @@ class StatefulSetsTest {
 
   @Test
   void patronisRestApiAsksForCredentialsFromTheRestApiSecret() throws Exception {
-    ObjectNode sts = StatefulSets.build("pg", spec(s -> {}));
+    ObjectNode sts = BuilderTestSupport.statefulSet("pg", spec(s -> {}));
     JsonNode env = container(sts).path("env");
     List<String> names = envNames(sts);
     int password = names.indexOf(StatefulSets.RESTAPI_PASSWORD_VARIABLE);
@@ -134,7 +134,7 @@ class StatefulSetsTest {
   @Test
   void parameterValuesCannotReferToVariables() throws Exception {
     JsonNode config = Json.MAPPER.readTree(StatefulSets.spiloConfiguration(java.util.Map.of(
-        "cluster_name", "$(PGPASSWORD_SUPERUSER) costs $$5")));
+        "cluster_name", "$(PGPASSWORD_SUPERUSER) costs $$5"), Json.object()));
     assertThat(config.at("/postgresql/parameters/cluster_name").asText())
         .isEqualTo("$$(PGPASSWORD_SUPERUSER) costs $$$$5");
   }
@@ -147,7 +147,7 @@ class StatefulSetsTest {
 
   @Test
   void podsPassPodSecurityRestrictedAndTheLeaderLabelIsExplicit() {
-    ObjectNode sts = StatefulSets.build("pg", spec(s -> {}));
+    ObjectNode sts = BuilderTestSupport.statefulSet("pg", spec(s -> {}));
     JsonNode pod = sts.at("/spec/template/spec");
     assertThat(pod.path("securityContext").toString()).isEqualTo("{\"runAsNonRoot\":true,\"runAsUser\":101,"
         + "\"runAsGroup\":103,\"fsGroup\":103,\"fsGroupChangePolicy\":\"OnRootMismatch\",\"seccompProfile\":{\"type\":\"RuntimeDefault\"}}");

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -52,9 +55,9 @@ class TlsAndNetworkPolicyDocsTest {
     List<JsonNode> examples = clusters(tls);
     assertThat(examples).hasSize(1);
     ClusterSpec spec = valid(examples.get(0));
-    ObjectNode sts = StatefulSets.build("orders", spec);
-    Tls.apply(sts, "orders", "shop", new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true));
-    List<String> base = StatefulSetsTest.envNames(StatefulSets.build("orders", spec));
+    ObjectNode sts = StatefulSets.build("orders", "shop", spec, Json.object(),
+        Optional.of(new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true)), OptionalInt.empty());
+    List<String> base = StatefulSetsTest.envNames(BuilderTestSupport.statefulSet("orders", spec));
     for (String name : StatefulSetsTest.envNames(sts)) {
       if (!base.contains(name)) {
         assertThat(tls).as(name).contains("| `" + name + "` |");

@@ -298,7 +298,7 @@ class TlsTest {
         .containsExactly("/bin/sh", "-c", ParameterJobs.SCRIPT);
 
     // The rollout reaches the leader, which still runs the trusting http template: its switchover Job speaks http.
-    StatefulSets.partition(world.statefulSet(), 3);
+    world.partition(3);
     world.runPods(Set.of(), 2, true);
     world.pods.get("orders-0").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
     world.pods.get("orders-1").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());

@@ -1,0 +1,92 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Every child an answer carries, rendered from the plan: one builder per kind, each returning its objects whole,
+ * in the order of {@link ObservedCluster#CHILD_TYPES}. A plan that renders nothing from the spec (paused, invalid,
+ * a held deletion) answers the observed children as they are.
+ */
+final class Children {
+  private Children() {}
+
+  /** The children of a sync call. */
+  static List<ObjectNode> ofSync(ClusterPlan plan, ObservedCluster observed) {
+    if (!plan.mode().rendered()) {
+      return Preserved.all(observed.children());
+    }
+    List<ObjectNode> children = rendered(plan, observed);
+    checkNothingLost(observed, children);
+    return children;
+  }
+
+  /**
+   * The children of a finalize call: none once nothing holds the deletion (Metacontroller deletes them), except the
+   * final backup's and, once the pods are gone, the cleanup Job that removes Patroni's ConfigMaps.
+   */
+  static List<ObjectNode> ofFinalize(ClusterPlan plan, ObservedCluster observed) {
+    FinalBackups.Step finalBackup = plan.finalBackup();
+    if (finalBackup.blocker().isPresent()) {
+      return finalBackup.children();
+    }
+    if (plan.mode() instanceof Mode.DeletionBlocked) {
+      return Preserved.all(observed.children());
+    }
+    if (podsGone(observed) && !observed.patroniConfigMaps().isEmpty()) {
+      List<ObjectNode> children = new ArrayList<>(finalBackup.children());
+      children.addAll(Cleanup.build(plan.cluster(), plan.namespace(), plan.spec().image(), observed.patroniConfigMaps()));
+      return ObservedCluster.inTypeOrder(children);
+    }
+    return finalBackup.children();
+  }
+
+  /** The StatefulSet and its pods are gone. */
+  static boolean podsGone(ObservedCluster observed) {
+    return observed.statefulSet().isEmpty() && observed.allPods().isEmpty();
+  }
+
+  private static List<ObjectNode> rendered(ClusterPlan plan, ObservedCluster observed) {
+    String cluster = plan.cluster();
+    String namespace = plan.namespace();
+    ClusterSpec spec = plan.spec();
+    List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace));
+    children.addAll(plan.secrets());
+    children.addAll(Services.build(cluster, spec));
+    children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(), plan.rollout().partition()));
+    DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
+    NetworkPolicies.build(cluster, spec).ifPresent(children::add);
+    UsersJobs.build(cluster, namespace, spec, plan.secrets()).ifPresent(children::add);
+    plan.parameters().map(patch -> ParameterJobs.build(cluster, namespace, spec.image(), patch, plan.podTls()))
+        .ifPresent(children::add);
+    plan.rollout().switchover().map(switchover -> Switchovers.job(cluster, namespace, spec.image(), switchover))
+        .ifPresent(children::add);
+    Exporters.service(cluster, spec).ifPresent(children::add);
+    Exporters.podMonitor(cluster, spec, observed).ifPresent(children::add);
+    children.addAll(Poolers.build(cluster, namespace, spec));
+    children.addAll(Backups.children(cluster, namespace, spec, observed));
+    return ObservedCluster.inTypeOrder(children);
+  }
+
+  /**
+   * The last guard before answering: a rendered child list must keep every observed Secret and the StatefulSet.
+   * If it does not, something is wrong in this code, and a 500 (Metacontroller retries, touches nothing) is
+   * the safe answer, never a 200 that deletes data.
+   */
+  static void checkNothingLost(ObservedCluster observed, List<ObjectNode> children) {
+    Set<String> kept = children.stream()
+        .map(c -> c.path("kind").asText() + "/" + ObservedCluster.nameOf(c))
+        .collect(Collectors.toSet());
+    List<ObjectNode> mustStay = new ArrayList<>(observed.children("v1", "Secret"));
+    observed.statefulSet().ifPresent(mustStay::add);
+    for (ObjectNode child : mustStay) {
+      String key = child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);
+      if (!kept.contains(key)) {
+        throw new IllegalStateException("rendered children would drop the observed " + key);
+      }
+    }
+  }
+}

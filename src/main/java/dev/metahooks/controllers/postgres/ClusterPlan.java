@@ -1,0 +1,33 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.kube.FieldProblem;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one hook call decides, once, before anything is rendered ({@link Planner}): every builder renders its
+ * children whole from it, and the status is computed from it and the observed cluster.
+ *
+ * @param spec the spec with defaults (trustworthy only when {@code problems} is empty)
+ * @param tls what the TLS Secret is; {@code podTls} how the pods use it, if at all
+ * @param bootstrap Patroni's bootstrap settings for SPILO_CONFIGURATION ({@link PatroniSettings#bootstrap})
+ * @param secrets the cluster's Secrets: observed ones as they were applied, new ones with generated passwords
+ * @param usersJob the users Job this call asks for, if any
+ * @param parameters the parameters Job this call asks for, if any
+ * @param templateChanging this call changes the StatefulSet's pod template (the pods will restart)
+ * @param rollout the rollout step this call takes
+ * @param finalBackup what the final backup asks of a deletion (an empty step otherwise)
+ * @param callAgainAt when the hook must be called again though nothing changes (a window opens, a backup is due)
+ */
+record ClusterPlan(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems, Mode mode,
+    Tls.State tls, Optional<Tls.Rendering> podTls, ObjectNode bootstrap, List<ObjectNode> secrets,
+    Optional<String> usersJob, Optional<ParameterJobs.Patch> parameters, boolean templateChanging,
+    Rollout.Plan rollout, FinalBackups.Step finalBackup, Optional<Instant> callAgainAt) {
+
+  /** The parameters Job's name, if one is asked for. */
+  Optional<String> parametersJob() {
+    return parameters.map(ParameterJobs.Patch::job);
+  }
+}

@@ -1,0 +1,90 @@
+package dev.metahooks.controllers.postgres;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.Sources;
+import dev.metahooks.kube.FieldProblem;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.stream.Stream;
+
+/**
+ * Decides, once per call, everything the children and the status follow ({@link ClusterPlan}): the mode, the TLS
+ * state, Patroni's bootstrap settings, the Secrets, the Jobs asked for, whether the pod template changes and the
+ * rollout's step. Reads the spec, the observed cluster and the clock; renders nothing but the pod template it
+ * compares with the one last applied.
+ */
+final class Planner {
+  private Planner() {}
+
+  /** The plan of a sync call. */
+  static ClusterPlan sync(CompositeRequest request, SpecReader.Result read, ObservedCluster observed, Sources sources) {
+    String cluster = observed.name();
+    String namespace = request.namespace();
+    ClusterSpec spec = read.spec();
+    Instant now = sources.now();
+    List<FieldProblem> problems = new ArrayList<>(read.problems());
+    if (read.valid()) {
+      problems.addAll(ChangeChecks.check(spec, observed));
+      WalArchive.bootstrapChange(spec.backups(), observed).ifPresent(problems::add);
+      PrefixClaims.check(request, spec.backups()).ifPresent(problems::add);
+    }
+    Tls.State tls = Tls.check(spec.tls(), observed, now);
+    Mode mode = spec.paused() ? new Mode.Paused() : problems.isEmpty() ? new Mode.Rendered()
+        : new Mode.Invalid(List.copyOf(problems));
+    if (!mode.rendered()) {
+      return frozen(cluster, namespace, spec, problems, mode, tls, FinalBackups.Step.NONE);
+    }
+    Optional<Tls.Rendering> podTls = Tls.rendering(spec.tls(), tls, observed);
+    ObjectNode bootstrap = PatroniSettings.bootstrap(spec.patroni(), observed);
+    List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, tls, sources);
+    boolean templateChanging = templateChanges(observed,
+        StatefulSets.podTemplate(cluster, namespace, spec, bootstrap, podTls));
+    Rollout.Plan rollout = Rollout.plan(cluster, spec, observed, templateChanging, now);
+    // Called again when a maintenance window opens or the backup schedule next fires.
+    Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, now))
+        .flatMap(Optional::stream).min(Comparator.naturalOrder());
+    return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, podTls, bootstrap, secrets,
+        UsersJobs.name(cluster, spec, secrets), ParameterJobs.patch(cluster, spec, observed), templateChanging,
+        rollout, FinalBackups.Step.NONE, callAgainAt);
+  }
+
+  /**
+   * The plan of a finalize call: held while {@code deletionProtection} or {@code paused} is on, or while the final
+   * backup runs or has failed; otherwise the deletion goes on.
+   */
+  static ClusterPlan finalize(CompositeRequest request, SpecReader.Result read, ObservedCluster observed,
+      Sources sources) {
+    ClusterSpec spec = read.spec();
+    Optional<Mode.Blocker> held = spec.deletionProtection() ? Optional.of(Mode.Blocker.DELETION_PROTECTION)
+        : spec.paused() ? Optional.of(Mode.Blocker.PAUSED) : Optional.empty();
+    FinalBackups.Step finalBackup = held.isPresent() ? FinalBackups.Step.NONE
+        : FinalBackups.step(request.namespace(), read, observed);
+    Mode mode = held.or(finalBackup::blocker).<Mode>map(Mode.DeletionBlocked::new).orElseGet(Mode.Deleting::new);
+    return frozen(observed.name(), request.namespace(), spec, read.problems(), mode,
+        Tls.check(spec.tls(), observed, sources.now()), finalBackup);
+  }
+
+  /** A plan that renders nothing from the spec. */
+  private static ClusterPlan frozen(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems,
+      Mode mode, Tls.State tls, FinalBackups.Step finalBackup) {
+    return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, Optional.empty(),
+        Json.object(), List.of(), Optional.empty(), Optional.empty(), false,
+        Rollout.Plan.settled(OptionalInt.empty()), finalBackup, Optional.empty());
+  }
+
+  /**
+   * Whether the rendered pod template differs from the one last applied (observed objects carry server defaults,
+   * so the last-applied configuration is what compares); unknown counts as unchanged.
+   */
+  static boolean templateChanges(ObservedCluster observed, ObjectNode template) {
+    return observed.statefulSet().flatMap(Preserved::lastApplied)
+        .map(applied -> !applied.path("spec").path("template").equals(template))
+        .orElse(false);
+  }
+}
