@@ -167,7 +167,7 @@ final class BackupSpecReader {
       FieldReader live = clone.objectOrEmpty("live");
       return new BackupSpec.Clone(source, timestamp, Optional.empty(), Optional.of(new BackupSpec.Live(
           string(live, "host", Names.serviceHost(Names.primaryService(source), namespace), HOST, 253),
-          integer(live, "port", StatefulSets.POSTGRES_PORT, 1, 65535),
+          integer(live, "port", Spilo.POSTGRES_PORT, 1, 65535),
           string(live, "secretName", Names.replicationSecret(source), SpecReader.SECRET_NAME, 253))));
     }
     return new BackupSpec.Clone(source, timestamp, Optional.of(sourceStore(clone, store, source)), Optional.empty());

@@ -47,7 +47,7 @@ final class BackupStatus {
             .put("phase", phase(observed.job(job)));
       }
     }
-    Backups.observedFinalJob(observed).ifPresent(job -> status.putObject("finalBackup")
+    FinalBackups.observedJob(observed).ifPresent(job -> status.putObject("finalBackup")
         .put("job", ObservedCluster.nameOf(job)).put("phase", phase(Optional.of(job))));
     backups.logicalRestore().ifPresent(restore -> status.putObject("logicalRestore")
         .put("job", Names.logicalRestoreJob(observed.name())).put("source", "s3://" + restore.s3().bucket() + "/"
@@ -109,10 +109,10 @@ final class BackupStatus {
     for (ObjectNode job : observedJobs(observed)) {
       String component = job.path("metadata").path("labels").path(Labels.COMPONENT).asText();
       String method = component.equals(LogicalBackups.COMPONENT) ? "logical" : "base";
-      if (Backups.succeeded(job)) {
+      if (JobConditions.succeeded(job)) {
         time(job.path("status").path("completionTime"))
             .ifPresent(t -> outcomes.add(new Outcome(ObservedCluster.nameOf(job), method, t, true)));
-      } else if (Backups.failed(job)) {
+      } else if (JobConditions.failed(job)) {
         failureTime(job).ifPresent(t -> outcomes.add(new Outcome(ObservedCluster.nameOf(job), method, t, false)));
       }
     }
@@ -141,7 +141,7 @@ final class BackupStatus {
     if (job.isEmpty()) {
       return "Pending";
     }
-    return Backups.succeeded(job.get()) ? "Succeeded" : Backups.failed(job.get()) ? "Failed" : "Running";
+    return JobConditions.succeeded(job.get()) ? "Succeeded" : JobConditions.failed(job.get()) ? "Failed" : "Running";
   }
 
   private static Optional<Instant> failureTime(JsonNode job) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The children of {@code spec.backup} and {@code spec.bootstrap.logical}: the base backup Jobs' ServiceAccount,
@@ -53,8 +55,39 @@ final class Backups {
     boolean primaryReady = observed.livePods().stream().anyMatch(p -> ObservedCluster.leader(p) && ObservedCluster.ready(p));
     boolean usersApplied = spec.users().isEmpty() || observed.children("batch/v1", "Job").stream()
         .filter(job -> "users".equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
-        .anyMatch(job -> succeeded(job));
+        .anyMatch(job -> JobConditions.succeeded(job));
     return primaryReady && usersApplied;
+  }
+
+  /**
+   * The final backup's children at its stage of a deletion ({@link FinalBackups}): while it holds the deletion,
+   * every observed child as it is, with its Job and the Job's RBAC added when it is to start; once done, its Job.
+   */
+  static List<ObjectNode> ofDeletion(FinalBackups.Stage stage, String namespace, ClusterSpec spec,
+      ObservedCluster observed) {
+    switch (stage) {
+      case NOT_ASKED -> {
+        return List.of();
+      }
+      case DONE -> {
+        return List.of(Preserved.child(FinalBackups.observedJob(observed).orElseThrow()));
+      }
+      case START -> {
+        List<ObjectNode> children = new ArrayList<>(Preserved.all(observed.children()));
+        Set<String> present = observed.children().stream().map(Backups::key).collect(Collectors.toSet());
+        List<ObjectNode> needed = new ArrayList<>(rbac(observed.name(), namespace, spec));
+        needed.add(finalBackupJob(observed.name(), namespace, spec.backups().backup().orElseThrow()));
+        needed.stream().filter(child -> !present.contains(key(child))).forEach(children::add);
+        return ObservedCluster.inTypeOrder(children);
+      }
+      default -> {
+        return Preserved.all(observed.children());
+      }
+    }
+  }
+
+  private static String key(ObjectNode child) {
+    return child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);
   }
 
   /** The final backup Job of a deletion with {@code finalBackup: true}. */
@@ -78,8 +111,8 @@ final class Backups {
   /** kubectl only (the image needs no shell); the shell is Spilo's, in the database container. */
   static List<String> baseBackupCommand(String cluster, String namespace) {
     return List.of("kubectl", "exec", "--namespace", namespace, "svc/" + Names.primaryService(cluster),
-        "--container", StatefulSets.CONTAINER, "--", "/bin/sh", "-c",
-        "envdir " + WalArchive.ENV_DIR + " /scripts/postgres_backup.sh " + WalArchive.PGDATA);
+        "--container", Spilo.CONTAINER, "--", "/bin/sh", "-c",
+        "envdir " + Spilo.WAL_ENV_DIR + " /scripts/postgres_backup.sh " + Spilo.PGDATA);
   }
 
   /**
@@ -116,16 +149,4 @@ final class Backups {
     }
   }
 
-  static boolean succeeded(JsonNode job) {
-    return ClusterStatus.jobCondition(job.path("status"), "Complete");
-  }
-
-  static boolean failed(JsonNode job) {
-    return ClusterStatus.jobCondition(job.path("status"), "Failed");
-  }
-
-  /** The observed final backup Job, if any. */
-  static Optional<ObjectNode> observedFinalJob(ObservedCluster observed) {
-    return observed.job(Names.finalBackupJob(observed.name()));
-  }
 }

@@ -29,19 +29,19 @@ final class Children {
    * final backup's and, once the pods are gone, the cleanup Job that removes Patroni's ConfigMaps.
    */
   static List<ObjectNode> ofFinalize(ClusterPlan plan, ObservedCluster observed) {
-    FinalBackups.Step finalBackup = plan.finalBackup();
-    if (finalBackup.blocker().isPresent()) {
-      return finalBackup.children();
+    List<ObjectNode> finalBackup = Backups.ofDeletion(plan.finalBackup(), plan.namespace(), plan.spec(), observed);
+    if (plan.finalBackup().blocker().isPresent()) {
+      return finalBackup;
     }
     if (plan.mode() instanceof Mode.DeletionBlocked) {
       return Preserved.all(observed.children());
     }
     if (podsGone(observed) && !observed.patroniConfigMaps().isEmpty()) {
-      List<ObjectNode> children = new ArrayList<>(finalBackup.children());
+      List<ObjectNode> children = new ArrayList<>(finalBackup);
       children.addAll(Cleanup.build(plan.cluster(), plan.namespace(), plan.spec().image(), observed.patroniConfigMaps()));
       return ObservedCluster.inTypeOrder(children);
     }
-    return finalBackup.children();
+    return finalBackup;
   }
 
   /** The StatefulSet and its pods are gone. */

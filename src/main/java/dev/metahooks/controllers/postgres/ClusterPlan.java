@@ -18,16 +18,16 @@ import java.util.Optional;
  * @param parameters the parameters Job this call asks for, if any
  * @param templateChanging this call changes the StatefulSet's pod template (the pods will restart)
  * @param rollout the rollout step this call takes
- * @param finalBackup what the final backup asks of a deletion (an empty step otherwise)
+ * @param finalBackup where the final backup of a deletion stands ({@code NOT_ASKED} in a sync)
  * @param callAgainAt when the hook must be called again though nothing changes (a window opens, a backup is due)
  */
 record ClusterPlan(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems, Mode mode,
     Tls.State tls, Optional<Tls.Rendering> podTls, ObjectNode bootstrap, List<ObjectNode> secrets,
-    Optional<String> usersJob, Optional<ParameterJobs.Patch> parameters, boolean templateChanging,
-    Rollout.Plan rollout, FinalBackups.Step finalBackup, Optional<Instant> callAgainAt) {
+    Optional<String> usersJob, Optional<ParameterPatch> parameters, boolean templateChanging,
+    Rollout.Plan rollout, FinalBackups.Stage finalBackup, Optional<Instant> callAgainAt) {
 
   /** The parameters Job's name, if one is asked for. */
   Optional<String> parametersJob() {
-    return parameters.map(ParameterJobs.Patch::job);
+    return parameters.map(ParameterPatch::job);
   }
 }

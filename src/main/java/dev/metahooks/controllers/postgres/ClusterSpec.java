@@ -28,14 +28,18 @@ public record ClusterSpec(
     Monitoring monitoring,
     Pooler pooler,
     BackupSpec backups,
-    NetworkPolicies.Spec networkPolicy,
-    Optional<Tls.Spec> tls,
+    NetworkPolicySpec networkPolicy,
+    Optional<TlsSpec> tls,
 
     Patroni patroni) {
 
   /** The Spilo image of the built-in catalog: PostgreSQL 13 to 17 with Patroni (zalando/spilo release 4.0-p3). */
   public static final String DEFAULT_IMAGE = "ghcr.io/zalando/spilo-17:4.0-p3";
   public static final int DEFAULT_VERSION = 17;
+  /** postgres_exporter's image (monitoring.image). */
+  public static final String DEFAULT_EXPORTER_IMAGE = "quay.io/prometheuscommunity/postgres-exporter:v0.15.0";
+  /** CloudNativePG's PgBouncer image (pooler.image): PgBouncer only, started with the configuration file as its argument. */
+  public static final String DEFAULT_POOLER_IMAGE = "ghcr.io/cloudnative-pg/pgbouncer:1.23.0";
 
   /** {@code storage}: the data volume of each pod and what happens to it on scale-down and deletion. */
   public record Storage(String size, String storageClassName, String whenDeleted, String whenScaled) {

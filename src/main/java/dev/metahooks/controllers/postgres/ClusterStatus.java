@@ -73,13 +73,13 @@ final class ClusterStatus {
       pendingRestart.forEach(status.putArray("pendingRestart")::add);
     }
     ObjectNode endpoints = Json.object();
-    String port = ":" + StatefulSets.POSTGRES_PORT;
+    String port = ":" + Spilo.POSTGRES_PORT;
     observed.service(Names.primaryService(observed.name())).ifPresent(s ->
         endpoints.put("primary", Names.serviceHost(Names.primaryService(observed.name()), observed.namespace()) + port));
     observed.service(Names.replicaService(observed.name())).ifPresent(s ->
         endpoints.put("replicas", Names.serviceHost(Names.replicaService(observed.name()), observed.namespace()) + port));
     observed.service(Names.pooler(observed.name())).ifPresent(s ->
-        endpoints.put("pooler", Names.serviceHost(Names.pooler(observed.name()), observed.namespace()) + ":" + Poolers.PORT));
+        endpoints.put("pooler", Names.serviceHost(Names.pooler(observed.name()), observed.namespace()) + ":" + PoolerAccess.PORT));
     if (!endpoints.isEmpty()) {
       status.set("endpoints", endpoints);
     }
@@ -238,18 +238,9 @@ final class ClusterStatus {
     return job.map(j -> j.path("status"));
   }
 
-  static boolean jobCondition(JsonNode jobStatus, String type) {
-    for (JsonNode condition : jobStatus.path("conditions")) {
-      if (type.equals(condition.path("type").asText()) && "True".equals(condition.path("status").asText())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   private static boolean usersJobRunning(Input in) {
     return in.usersJob().isPresent()
-        && usersJobStatus(in).map(s -> !jobCondition(s, "Complete") && !jobCondition(s, "Failed")).orElse(true);
+        && usersJobStatus(in).map(s -> !JobConditions.has(s, "Complete") && !JobConditions.has(s, "Failed")).orElse(true);
   }
 
   // --- conditions ---
@@ -264,10 +255,10 @@ final class ClusterStatus {
     conditions.add(specValid(in));
     conditions.add(deletionBlocked(in));
     if (in.rendered()) {
-      Exporters.condition(in.spec(), in.observed()).ifPresent(conditions::add);
-      Poolers.condition(in.spec(), in.observed()).ifPresent(conditions::add);
+      ComponentConditions.exporter(in.spec(), in.observed()).ifPresent(conditions::add);
+      ComponentConditions.pooler(in.spec(), in.observed()).ifPresent(conditions::add);
     }
-    in.spec().tls().ifPresent(tls -> conditions.add(Tls.condition(in.plan().tls())));
+    in.spec().tls().ifPresent(tls -> conditions.add(ComponentConditions.tls(in.plan().tls())));
     return conditions;
   }
 
@@ -376,11 +367,11 @@ final class ClusterStatus {
       return new Conditions.Condition(Conditions.USERS_READY, false, "NotApplied",
           in.spec().instances() == 0 ? "users are applied while instances run" : "the users Job has not started");
     }
-    if (jobCondition(job.get(), "Failed")) {
+    if (JobConditions.has(job.get(), "Failed")) {
       return new Conditions.Condition(Conditions.USERS_READY, false, "JobFailed",
           "Job " + in.usersJob().orElse("") + " failed: its pod's log says why; delete the Job to run it again");
     }
-    if (jobCondition(job.get(), "Complete")) {
+    if (JobConditions.has(job.get(), "Complete")) {
       return new Conditions.Condition(Conditions.USERS_READY, true, "Applied", "the users Job has completed");
     }
     return new Conditions.Condition(Conditions.USERS_READY, false, "Applying", "the users Job is running");
@@ -397,12 +388,12 @@ final class ClusterStatus {
       return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "NotApplied",
           in.spec().instances() == 0 ? "the configuration is applied while instances run" : "the parameters Job has not started");
     }
-    if (jobCondition(job.get(), "Failed")) {
+    if (JobConditions.has(job.get(), "Failed")) {
       return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "JobFailed", "Job " + name
           + " could not write Patroni's configuration (PATCH /config): its pod's log has Patroni's answer; nothing "
           + "else is changed or restarted; fix the spec or delete the Job to try again");
     }
-    if (jobCondition(job.get(), "Complete")) {
+    if (JobConditions.has(job.get(), "Complete")) {
       return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, true, "Applied",
           "Patroni's configuration has the spec's parameters and availability settings");
     }

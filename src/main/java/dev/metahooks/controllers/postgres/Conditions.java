@@ -23,6 +23,7 @@ final class Conditions {
   static final String DELETION_BLOCKED = "DeletionBlocked";
   static final String MONITORING_READY = "MonitoringReady";
   static final String POOLER_READY = "PoolerReady";
+  static final String TLS_READY = "TLSReady";
 
   record Condition(String type, boolean status, String reason, String message) {}
 

@@ -15,7 +15,6 @@ import java.util.Optional;
  * Service {@code <n>-metrics} with that port over the database pods. Spilo's own ports stay as they are.
  */
 final class Exporters {
-  static final String DEFAULT_IMAGE = "quay.io/prometheuscommunity/postgres-exporter:v0.15.0";
   static final String CONTAINER = "exporter";
   static final int PORT = 9187;
   static final String PORT_NAME = "metrics";
@@ -48,7 +47,7 @@ final class Exporters {
   static ArrayNode env(String cluster) {
     ArrayNode env = Json.MAPPER.createArrayNode();
     env.addObject().put("name", "DATA_SOURCE_URI")
-        .put("value", "127.0.0.1:" + StatefulSets.POSTGRES_PORT + "/postgres?sslmode=require");
+        .put("value", "127.0.0.1:" + Spilo.POSTGRES_PORT + "/postgres?sslmode=require");
     for (String[] variable : new String[][] {{"DATA_SOURCE_USER", "username"}, {"DATA_SOURCE_PASS", "password"}}) {
       env.addObject().put("name", variable[0]).putObject("valueFrom").putObject("secretKeyRef")
           .put("name", Names.exporterSecret(cluster)).put("key", variable[1]);
@@ -84,45 +83,5 @@ final class Exporters {
     monitorSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
     monitorSpec.putArray("podMetricsEndpoints").addObject().put("port", PORT_NAME).put("interval", "30s");
     return Optional.of(monitor);
-  }
-
-  /**
-   * MonitoringReady, when monitoring is on: every running database pod's exporter container is ready; else the
-   * pods whose exporter is not.
-   */
-  static Optional<Conditions.Condition> condition(ClusterSpec spec, ObservedCluster observed) {
-    if (!spec.monitoring().enabled()) {
-      return Optional.empty();
-    }
-    List<String> notReady = new ArrayList<>();
-    int withExporter = 0;
-    for (ObjectNode pod : observed.livePods()) {
-      Optional<JsonNode> exporter = containerStatus(pod);
-      if (exporter.isPresent()) {
-        withExporter++;
-        if (!exporter.get().path("ready").asBoolean(false)) {
-          notReady.add(ObservedCluster.nameOf(pod));
-        }
-      }
-    }
-    if (!notReady.isEmpty()) {
-      return Optional.of(new Conditions.Condition(Conditions.MONITORING_READY, false, "ExporterNotReady",
-          "the exporter is not ready in " + String.join(", ", notReady)));
-    }
-    if (withExporter == 0) {
-      return Optional.of(new Conditions.Condition(Conditions.MONITORING_READY, false, "NoExporter",
-          "no database pod runs the exporter yet (the pods roll to add it)"));
-    }
-    return Optional.of(new Conditions.Condition(Conditions.MONITORING_READY, true, "ExportersReady",
-        "the exporter is ready in " + withExporter + " pods"));
-  }
-
-  private static Optional<JsonNode> containerStatus(JsonNode pod) {
-    for (JsonNode status : pod.path("status").path("containerStatuses")) {
-      if (CONTAINER.equals(status.path("name").asText())) {
-        return Optional.of(status);
-      }
-    }
-    return Optional.empty();
   }
 }

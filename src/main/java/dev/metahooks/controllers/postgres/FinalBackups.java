@@ -1,11 +1,7 @@
 package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Deletion with {@code spec.backup.finalBackup: true}: while the cluster still runs, every child is kept as it is
@@ -14,49 +10,52 @@ import java.util.stream.Collectors;
  * says why. Without a StatefulSet there is nothing left to back up.
  */
 final class FinalBackups {
-  /**
-   * What the final backup asks of this finalize call.
-   *
-   * @param blocker why the deletion waits, if it does
-   * @param children the children to answer while it waits, or to keep while the deletion goes on
-   */
-  record Step(Optional<Mode.Blocker> blocker, List<ObjectNode> children) {
-    static final Step NONE = new Step(Optional.empty(), List.of());
+  /** Where the final backup of a deletion stands. */
+  enum Stage {
+    /** No final backup asked for, or nothing left to back up. */
+    NOT_ASKED,
+    /** Its Job has completed: the deletion goes on, the Job kept. */
+    DONE,
+    /** Asked for, but the spec is invalid: nothing can run. */
+    INVALID_SPEC,
+    /** Its Job is to be created. */
+    START,
+    /** Its Job runs. */
+    RUNNING,
+    /** Its Job failed. */
+    FAILED;
 
-    static Step goOn(List<ObjectNode> kept) {
-      return new Step(Optional.empty(), kept);
-    }
-
-    static Step waitFor(Mode.Blocker blocker, List<ObjectNode> children) {
-      return new Step(Optional.of(blocker), children);
+    /** What holds the deletion at this stage, if anything. */
+    Optional<Mode.Blocker> blocker() {
+      return switch (this) {
+        case NOT_ASKED, DONE -> Optional.empty();
+        case INVALID_SPEC -> Optional.of(Mode.Blocker.FINAL_BACKUP_INVALID_SPEC);
+        case START, RUNNING -> Optional.of(Mode.Blocker.FINAL_BACKUP_RUNNING);
+        case FAILED -> Optional.of(Mode.Blocker.FINAL_BACKUP_FAILED);
+      };
     }
   }
 
   private FinalBackups() {}
 
-  static Step step(String namespace, SpecReader.Result read, ObservedCluster observed) {
-    Optional<ObjectNode> job = Backups.observedFinalJob(observed);
-    if (job.isPresent() && Backups.succeeded(job.get())) {
-      return Step.goOn(List.of(Preserved.child(job.get())));
+  static Stage stage(SpecReader.Result read, ObservedCluster observed) {
+    Optional<ObjectNode> job = observedJob(observed);
+    if (job.isPresent() && JobConditions.succeeded(job.get())) {
+      return Stage.DONE;
     }
-    Optional<BackupSpec.Backup> backup = read.spec().backups().backup();
-    boolean wanted = backup.map(BackupSpec.Backup::finalBackup).orElse(false);
+    boolean wanted = read.spec().backups().backup().map(BackupSpec.Backup::finalBackup).orElse(false);
     if (!wanted || (observed.statefulSet().isEmpty() && job.isEmpty())) {
-      return Step.NONE;
+      return Stage.NOT_ASKED;
     }
-    List<ObjectNode> children = new ArrayList<>(Preserved.all(observed.children()));
     if (!read.valid()) {
-      return Step.waitFor(Mode.Blocker.FINAL_BACKUP_INVALID_SPEC, children);
+      return Stage.INVALID_SPEC;
     }
-    if (job.isPresent()) {
-      return Step.waitFor(Backups.failed(job.get()) ? Mode.Blocker.FINAL_BACKUP_FAILED
-          : Mode.Blocker.FINAL_BACKUP_RUNNING, children);
-    }
-    Set<String> present = observed.children().stream().map(FinalBackups::key).collect(Collectors.toSet());
-    List<ObjectNode> needed = new ArrayList<>(Backups.rbac(observed.name(), namespace, read.spec()));
-    needed.add(Backups.finalBackupJob(observed.name(), namespace, backup.get()));
-    needed.stream().filter(child -> !present.contains(key(child))).forEach(children::add);
-    return Step.waitFor(Mode.Blocker.FINAL_BACKUP_RUNNING, ObservedCluster.inTypeOrder(children));
+    return job.map(j -> JobConditions.failed(j) ? Stage.FAILED : Stage.RUNNING).orElse(Stage.START);
+  }
+
+  /** The observed final backup Job, if any. */
+  static Optional<ObjectNode> observedJob(ObservedCluster observed) {
+    return observed.job(Names.finalBackupJob(observed.name()));
   }
 
   static String blockedMessage(Mode.Blocker blocker, ObservedCluster observed) {
@@ -69,9 +68,5 @@ final class FinalBackups {
           + "final backup can run, or set finalBackup to false";
       default -> "deletion is blocked";
     };
-  }
-
-  private static String key(ObjectNode child) {
-    return child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);
   }
 }

@@ -47,8 +47,8 @@ final class Jobs {
   static ArrayNode primaryConnection(String cluster, String namespace, String application) {
     ArrayNode env = Json.MAPPER.createArrayNode();
     env.addObject().put("name", "PGHOST").put("value", Names.serviceHost(Names.primaryService(cluster), namespace));
-    env.addObject().put("name", "PGPORT").put("value", String.valueOf(StatefulSets.POSTGRES_PORT));
-    env.addObject().put("name", "PGUSER").put("value", StatefulSets.SUPERUSER);
+    env.addObject().put("name", "PGPORT").put("value", String.valueOf(Spilo.POSTGRES_PORT));
+    env.addObject().put("name", "PGUSER").put("value", Spilo.SUPERUSER);
     env.addObject().put("name", "PGDATABASE").put("value", "postgres");
     env.addObject().put("name", "PGSSLMODE").put("value", "require");
     env.addObject().put("name", "PGCONNECT_TIMEOUT").put("value", "10");
@@ -56,15 +56,5 @@ final class Jobs {
     env.addObject().put("name", "PGPASSWORD").putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.superuserSecret(cluster)).put("key", "password");
     return env;
-  }
-
-  /** Ten hex digits of the text's SHA-256: a Job name's suffix that changes exactly when its input does. */
-  static String shortHash(String text) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest).substring(0, 10);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing", e);
-    }
   }
 }

@@ -1,5 +1,9 @@
 package dev.metahooks.controllers.postgres;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -123,4 +127,21 @@ final class Names {
   static String backup(String cluster) {
     return cluster + "-backup";
   }
+
+  /** The switchover Job of a rollout's revision and leader: each leader of a rollout gets its own. */
+  static String switchoverJob(String cluster, String revision, String leader) {
+    return cluster + "-switchover-" + shortHash(revision + "/" + leader);
+  }
+
+
+  /** Ten hex digits of the text's SHA-256: a Job name's suffix that changes exactly when its input does. */
+  static String shortHash(String text) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest).substring(0, 10);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing", e);
+    }
+  }
+
 }

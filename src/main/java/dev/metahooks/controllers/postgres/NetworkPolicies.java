@@ -22,23 +22,11 @@ final class NetworkPolicies {
   /** The label Kubernetes' Job controller puts on every pod of a Job; database pods never carry it. */
   static final String JOB_NAME_LABEL = "job-name";
   static final String POOLER_COMPONENT = "pooler";
-  static final Set<String> SELECTOR_OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist");
-  static final int MAX_CLIENTS = 16;
-
-  /**
-   * {@code spec.networkPolicy}.
-   *
-   * @param clients NetworkPolicy peers ({@code podSelector} and/or {@code namespaceSelector}) that may reach 5432
-   * @param monitoring the peer that may reach the exporter port; absent: nobody
-   */
-  record Spec(boolean enabled, List<ObjectNode> clients, Optional<ObjectNode> monitoring) {
-    static final Spec OFF = new Spec(false, List.of(), Optional.empty());
-  }
 
   private NetworkPolicies() {}
 
   static Optional<ObjectNode> build(String cluster, ClusterSpec spec) {
-    Spec policy = spec.networkPolicy();
+    NetworkPolicySpec policy = spec.networkPolicy();
     if (!policy.enabled()) {
       return Optional.empty();
     }
@@ -51,7 +39,7 @@ final class NetworkPolicies {
     ArrayNode ingress = policySpec.putArray("ingress");
 
     ObjectNode postgres = ingress.addObject();
-    port(postgres, StatefulSets.POSTGRES_PORT);
+    port(postgres, Spilo.POSTGRES_PORT);
     ArrayNode postgresFrom = postgres.putArray("from");
     ownPods(cluster, postgresFrom);
     postgresFrom.addObject().putObject("podSelector").putObject("matchLabels")
@@ -59,7 +47,7 @@ final class NetworkPolicies {
     policy.clients().forEach(client -> postgresFrom.add(client.deepCopy()));
 
     ObjectNode patroni = ingress.addObject();
-    port(patroni, StatefulSets.PATRONI_PORT);
+    port(patroni, Spilo.PATRONI_PORT);
     ownPods(cluster, patroni.putArray("from"));
 
     policy.monitoring().ifPresent(monitoring -> {
@@ -80,111 +68,5 @@ final class NetworkPolicies {
 
   private static void port(ObjectNode rule, int port) {
     rule.putArray("ports").addObject().put("protocol", "TCP").put("port", port);
-  }
-
-  // --- reading the spec's peers ---
-
-  /**
-   * A NetworkPolicy peer of the spec: {@code podSelector} and/or {@code namespaceSelector}, each a label selector
-   * (ipBlock is not offered: pod addresses change, and a CIDR would admit whatever gets them next).
-   */
-  static Optional<ObjectNode> peer(JsonNode node, String path, FieldProblems problems) {
-    if (node == null || !node.isObject()) {
-      problems.add(path, "must be an object with podSelector and/or namespaceSelector");
-      return Optional.empty();
-    }
-    ObjectNode peer = Json.object();
-    int before = problems.size();
-    node.properties().forEach(field -> {
-      String fieldPath = path + "." + field.getKey();
-      if (field.getKey().equals("podSelector") || field.getKey().equals("namespaceSelector")) {
-        selector(field.getValue(), fieldPath, problems);
-        peer.set(field.getKey(), field.getValue().deepCopy());
-      } else {
-        problems.add(fieldPath, "is not a field here (podSelector, namespaceSelector)");
-      }
-    });
-    if (peer.isEmpty() && problems.size() == before) {
-      problems.add(path, "needs podSelector and/or namespaceSelector");
-    }
-    return problems.size() == before ? Optional.of(peer) : Optional.empty();
-  }
-
-  /** A label selector as Kubernetes checks it: string labels, known operators, values only with In/NotIn. */
-  private static void selector(JsonNode node, String path, FieldProblems problems) {
-    if (!node.isObject()) {
-      problems.add(path, "must be a label selector (matchLabels, matchExpressions)");
-      return;
-    }
-    node.properties().forEach(field -> {
-      String fieldPath = path + "." + field.getKey();
-      switch (field.getKey()) {
-        case "matchLabels" -> {
-          if (!field.getValue().isObject()) {
-            problems.add(fieldPath, "must be a map of label names to values");
-          } else {
-            field.getValue().properties().forEach(label -> {
-              if (!label.getValue().isTextual() || label.getKey().isEmpty()) {
-                problems.add(fieldPath + "." + label.getKey(), "must be a string");
-              }
-            });
-          }
-        }
-        case "matchExpressions" -> expressions(field.getValue(), fieldPath, problems);
-        default -> problems.add(fieldPath, "is not a field of a label selector");
-      }
-    });
-  }
-
-  private static void expressions(JsonNode node, String path, FieldProblems problems) {
-    if (!node.isArray()) {
-      problems.add(path, "must be a list");
-      return;
-    }
-    for (int i = 0; i < node.size(); i++) {
-      JsonNode expression = node.get(i);
-      String itemPath = path + "[" + i + "]";
-      String operator = expression.path("operator").asText("");
-      JsonNode values = expression.path("values");
-      if (!expression.path("key").isTextual() || expression.path("key").asText().isEmpty()) {
-        problems.add(itemPath + ".key", "is required");
-      } else if (!SELECTOR_OPERATORS.contains(operator)) {
-        problems.add(itemPath + ".operator", "must be one of In, NotIn, Exists, DoesNotExist");
-      } else if (operator.equals("In") || operator.equals("NotIn")) {
-        if (!values.isArray() || values.isEmpty() || !allText(values)) {
-          problems.add(itemPath + ".values", "must be a non-empty list of strings for " + operator);
-        }
-      } else if (!values.isMissingNode() && !values.isNull() && !values.isEmpty()) {
-        problems.add(itemPath + ".values", "must be empty for " + operator);
-      }
-    }
-  }
-
-  private static boolean allText(JsonNode values) {
-    for (JsonNode value : values) {
-      if (!value.isTextual()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** {@code spec.networkPolicy.clients}: a list of peers. */
-  static List<ObjectNode> clients(JsonNode node, String path, FieldProblems problems) {
-    if (node == null || node.isNull()) {
-      return List.of();
-    }
-    if (!node.isArray()) {
-      problems.add(path, "must be a list");
-      return List.of();
-    }
-    if (node.size() > MAX_CLIENTS) {
-      problems.add(path, "must have at most " + MAX_CLIENTS + " entries");
-    }
-    List<ObjectNode> clients = new ArrayList<>();
-    for (int i = 0; i < node.size(); i++) {
-      peer(node.get(i), path + "[" + i + "]", problems).ifPresent(clients::add);
-    }
-    return List.copyOf(clients);
   }
 }

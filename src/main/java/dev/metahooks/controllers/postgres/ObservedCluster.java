@@ -266,7 +266,7 @@ final class ObservedCluster {
   private Optional<JsonNode> postgresContainer() {
     return statefulSet().flatMap(sts -> {
       for (JsonNode container : sts.path("spec").path("template").path("spec").path("containers")) {
-        if (StatefulSets.CONTAINER.equals(container.path("name").asText())) {
+        if (Spilo.CONTAINER.equals(container.path("name").asText())) {
           return Optional.of(container);
         }
       }
@@ -293,7 +293,7 @@ final class ObservedCluster {
   private Optional<JsonNode> dataVolumeClaim() {
     return statefulSet().flatMap(sts -> {
       for (JsonNode template : sts.path("spec").path("volumeClaimTemplates")) {
-        if (StatefulSets.DATA_VOLUME.equals(template.path("metadata").path("name").asText())) {
+        if (Spilo.DATA_VOLUME.equals(template.path("metadata").path("name").asText())) {
           return Optional.of(template);
         }
       }

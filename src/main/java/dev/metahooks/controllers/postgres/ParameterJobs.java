@@ -24,14 +24,11 @@ final class ParameterJobs {
 
   private ParameterJobs() {}
 
-  /** What the Job sends: {@code body} to {@code PATCH /config}, in Job {@code job} (named after the body). */
-  record Patch(String job, String body) {}
-
   /**
    * The patch the spec asks for while instances run: the spec's parameters, those removed since the observed Jobs
    * sent them as {@code null}, and Patroni's availability settings.
    */
-  static Optional<Patch> patch(String cluster, ClusterSpec spec, ObservedCluster observed) {
+  static Optional<ParameterPatch> patch(String cluster, ClusterSpec spec, ObservedCluster observed) {
     if (spec.instances() == 0) {
       return Optional.empty();
     }
@@ -48,11 +45,11 @@ final class ParameterJobs {
       patch.putObject("postgresql").set("parameters", parameters);
     }
     String body = patch.toString();
-    return Optional.of(new Patch(cluster + "-parameters-" + Jobs.shortHash(body), body));
+    return Optional.of(new ParameterPatch(cluster + "-parameters-" + Names.shortHash(body), body));
   }
 
   /** The Job, over https when the rendered pods serve Patroni's REST API so ({@code podTls}). */
-  static ObjectNode build(String cluster, String namespace, String image, Patch patch, Optional<Tls.Rendering> podTls) {
+  static ObjectNode build(String cluster, String namespace, String image, ParameterPatch patch, Optional<Tls.Rendering> podTls) {
     ObjectNode job = Jobs.job(patch.job(), cluster, COMPONENT);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
@@ -61,14 +58,14 @@ final class ParameterJobs {
     ArrayNode env = container.putArray("env");
     // Any member writes the dynamic configuration; the headless Service's name reaches one of them.
     env.addObject().put("name", "PATRONI_URL").put("value", "http://"
-        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + StatefulSets.PATRONI_PORT);
+        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + Spilo.PATRONI_PORT);
     // The kubelet expands $(NAME) in env values and reduces $$ to $: doubled, no value can refer to a variable.
     env.addObject().put("name", PATCH_VARIABLE).put("value", KubeletText.literal(patch.body()));
-    env.addObject().put("name", "PATRONI_USERNAME").put("value", Secrets.RESTAPI_USER);
+    env.addObject().put("name", "PATRONI_USERNAME").put("value", Spilo.RESTAPI_USER);
     env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
     return podTls.filter(Tls.Rendering::restApiServing)
-        .map(rendering -> Tls.httpsJob(job, rendering.secretName())).orElse(job);
+        .map(rendering -> TlsMounts.httpsJob(job, rendering.secretName())).orElse(job);
   }
 
   /** The parameter names the observed parameters Jobs sent. */

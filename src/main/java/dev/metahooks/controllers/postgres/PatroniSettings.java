@@ -50,7 +50,7 @@ final class PatroniSettings {
 
   private static Optional<ObjectNode> spiloConfiguration(JsonNode sts) {
     for (JsonNode container : sts.at("/spec/template/spec/containers")) {
-      if (StatefulSets.CONTAINER.equals(container.path("name").asText())) {
+      if (Spilo.CONTAINER.equals(container.path("name").asText())) {
         for (JsonNode env : container.path("env")) {
           if ("SPILO_CONFIGURATION".equals(env.path("name").asText()) && env instanceof ObjectNode variable) {
             return Optional.of(variable);

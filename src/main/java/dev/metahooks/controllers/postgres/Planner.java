@@ -38,7 +38,7 @@ final class Planner {
     Mode mode = spec.paused() ? new Mode.Paused() : problems.isEmpty() ? new Mode.Rendered()
         : new Mode.Invalid(List.copyOf(problems));
     if (!mode.rendered()) {
-      return frozen(cluster, namespace, spec, problems, mode, tls, FinalBackups.Step.NONE);
+      return frozen(cluster, namespace, spec, problems, mode, tls, FinalBackups.Stage.NOT_ASKED);
     }
     Optional<Tls.Rendering> podTls = Tls.rendering(spec.tls(), tls, observed);
     ObjectNode bootstrap = PatroniSettings.bootstrap(spec.patroni(), observed);
@@ -51,7 +51,7 @@ final class Planner {
         .flatMap(Optional::stream).min(Comparator.naturalOrder());
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, podTls, bootstrap, secrets,
         UsersJobs.name(cluster, spec, secrets), ParameterJobs.patch(cluster, spec, observed), templateChanging,
-        rollout, FinalBackups.Step.NONE, callAgainAt);
+        rollout, FinalBackups.Stage.NOT_ASKED, callAgainAt);
   }
 
   /**
@@ -63,8 +63,8 @@ final class Planner {
     ClusterSpec spec = read.spec();
     Optional<Mode.Blocker> held = spec.deletionProtection() ? Optional.of(Mode.Blocker.DELETION_PROTECTION)
         : spec.paused() ? Optional.of(Mode.Blocker.PAUSED) : Optional.empty();
-    FinalBackups.Step finalBackup = held.isPresent() ? FinalBackups.Step.NONE
-        : FinalBackups.step(request.namespace(), read, observed);
+    FinalBackups.Stage finalBackup = held.isPresent() ? FinalBackups.Stage.NOT_ASKED
+        : FinalBackups.stage(read, observed);
     Mode mode = held.or(finalBackup::blocker).<Mode>map(Mode.DeletionBlocked::new).orElseGet(Mode.Deleting::new);
     return frozen(observed.name(), request.namespace(), spec, read.problems(), mode,
         Tls.check(spec.tls(), observed, sources.now()), finalBackup);
@@ -72,7 +72,7 @@ final class Planner {
 
   /** A plan that renders nothing from the spec. */
   private static ClusterPlan frozen(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems,
-      Mode mode, Tls.State tls, FinalBackups.Step finalBackup) {
+      Mode mode, Tls.State tls, FinalBackups.Stage finalBackup) {
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, Optional.empty(),
         Json.object(), List.of(), Optional.empty(), Optional.empty(), false,
         Rollout.Plan.settled(OptionalInt.empty()), finalBackup, Optional.empty());

@@ -20,16 +20,12 @@ import java.util.Optional;
  * certificate the pod makes itself at start (self-signed, like Spilo's own; clients use {@code sslmode=require}).
  */
 final class Poolers {
-  /** CloudNativePG's PgBouncer image: PgBouncer only, started with the configuration file as its argument. */
-  static final String DEFAULT_IMAGE = "ghcr.io/cloudnative-pg/pgbouncer:1.23.0";
   static final String CONTAINER = "pgbouncer";
   static final String COMPONENT = "pooler";
-  static final int PORT = 5432;
   static final String CONFIG_DIR = "/etc/pgbouncer";
   static final String AUTH_DIR = "/etc/pgbouncer/auth";
   static final String TLS_DIR = "/etc/pgbouncer/tls";
   static final String CONFIG_FILE = "pgbouncer.ini";
-  static final String AUTH_FILE = "userlist.txt";
   /** Changes with the configuration, so that a new configuration rolls the pooler's pods. */
   static final String CONFIG_HASH = "metahooks.dev/pooler-config-hash";
   /** The init container's script: a self-signed certificate for the common name $1 into $TLS_DIR. */
@@ -74,8 +70,8 @@ final class Poolers {
         client_tls_cert_file = %s/tls.crt
         ignore_startup_parameters = extra_float_digits
         application_name_add_host = 1
-        """.formatted(Names.serviceHost(Names.primaryService(cluster), namespace), StatefulSets.POSTGRES_PORT, PORT,
-        pooler.mode(), pooler.defaultPoolSize(), pooler.maxClientConnections(), AUTH_DIR, AUTH_FILE,
+        """.formatted(Names.serviceHost(Names.primaryService(cluster), namespace), Spilo.POSTGRES_PORT, PoolerAccess.PORT,
+        pooler.mode(), pooler.defaultPoolSize(), pooler.maxClientConnections(), AUTH_DIR, PoolerAccess.AUTH_FILE,
         ServiceRoles.POOLER, LOOKUP_QUERY, TLS_DIR, TLS_DIR);
   }
 
@@ -83,12 +79,6 @@ final class Poolers {
   static int replicas(ClusterSpec spec) {
     return spec.instances() == 0 ? 0 : spec.pooler().instances();
   }
-
-  /** The auth file: the pooler's own role only, in PgBouncer's quoting (a {@code "} doubled). */
-  static String authFile(String password) {
-    return "\"" + ServiceRoles.POOLER + "\" \"" + password.replace("\"", "\"\"") + "\"\n";
-  }
-
   /** Labels of the pooler's pods: neither the database pods' name nor Patroni's scope label. */
   static ObjectNode podLabels(String cluster) {
     return Json.object()
@@ -114,7 +104,7 @@ final class Poolers {
     service.putObject("metadata").put("name", Names.pooler(cluster)).set("labels", Labels.child(cluster, COMPONENT));
     ObjectNode spec = service.putObject("spec").put("type", "ClusterIP");
     spec.set("selector", podSelector(cluster));
-    spec.putArray("ports").addObject().put("name", "postgresql").put("port", PORT).put("targetPort", PORT);
+    spec.putArray("ports").addObject().put("name", "postgresql").put("port", PoolerAccess.PORT).put("targetPort", PoolerAccess.PORT);
     return service;
   }
 
@@ -139,7 +129,7 @@ final class Poolers {
     ObjectNode template = deploymentSpec.putObject("template");
     ObjectNode metadata = template.putObject("metadata");
     metadata.set("labels", podLabels(cluster));
-    metadata.putObject("annotations").put(CONFIG_HASH, Jobs.shortHash(config));
+    metadata.putObject("annotations").put(CONFIG_HASH, Names.shortHash(config));
     ObjectNode pod = template.putObject("spec");
     pod.put("automountServiceAccountToken", false);
     pod.set("securityContext", PodSecurity.pod());
@@ -154,7 +144,7 @@ final class Poolers {
     volumes.addObject().put("name", "config").putObject("configMap").put("name", Names.pooler(cluster))
         .putArray("items").addObject().put("key", CONFIG_FILE).put("path", CONFIG_FILE);
     volumes.addObject().put("name", "auth").putObject("secret").put("secretName", Names.poolerSecret(cluster))
-        .put("defaultMode", 0400).putArray("items").addObject().put("key", AUTH_FILE).put("path", AUTH_FILE);
+        .put("defaultMode", 0400).putArray("items").addObject().put("key", PoolerAccess.AUTH_FILE).put("path", PoolerAccess.AUTH_FILE);
     volumes.addObject().put("name", "tls").putObject("emptyDir").put("medium", "Memory");
     return deployment;
   }
@@ -177,7 +167,7 @@ final class Poolers {
     ObjectNode container = Json.object().put("name", CONTAINER).put("image", pooler.image())
         .put("imagePullPolicy", "IfNotPresent");
     container.putArray("command").add("pgbouncer").add(CONFIG_DIR + "/" + CONFIG_FILE);
-    container.putArray("ports").addObject().put("name", "postgresql").put("containerPort", PORT);
+    container.putArray("ports").addObject().put("name", "postgresql").put("containerPort", PoolerAccess.PORT);
     container.set("securityContext", PodSecurity.container());
     resources(container, "50m", "64Mi", "256Mi");
     ArrayNode mounts = container.putArray("volumeMounts");
@@ -186,10 +176,10 @@ final class Poolers {
     mounts.addObject().put("name", "auth").put("mountPath", AUTH_DIR).put("readOnly", true);
     mounts.addObject().put("name", "tls").put("mountPath", TLS_DIR).put("readOnly", true);
     ObjectNode readiness = container.putObject("readinessProbe");
-    readiness.putObject("tcpSocket").put("port", PORT);
+    readiness.putObject("tcpSocket").put("port", PoolerAccess.PORT);
     readiness.put("periodSeconds", 10);
     ObjectNode liveness = container.putObject("livenessProbe");
-    liveness.putObject("tcpSocket").put("port", PORT);
+    liveness.putObject("tcpSocket").put("port", PoolerAccess.PORT);
     liveness.put("initialDelaySeconds", 10).put("periodSeconds", 20);
     return container;
   }
@@ -200,27 +190,4 @@ final class Poolers {
     resources.putObject("limits").put("memory", memoryLimit);
   }
 
-  /**
-   * PoolerReady, when the pooler is on: the Deployment has as many available pods as asked for; otherwise a
-   * reason that names what is missing. Nothing is restarted on its account.
-   */
-  static Optional<Conditions.Condition> condition(ClusterSpec spec, ObservedCluster observed) {
-    if (!spec.pooler().enabled()) {
-      return Optional.empty();
-    }
-    Optional<ObjectNode> deployment = observed.child("apps/v1", "Deployment", Names.pooler(observed.name()));
-    if (deployment.isEmpty()) {
-      return Optional.of(new Conditions.Condition(Conditions.POOLER_READY, false, "NotCreated",
-          "Deployment " + Names.pooler(observed.name()) + " does not exist yet"));
-    }
-    JsonNode status = deployment.get().path("status");
-    int wanted = replicas(spec);
-    int available = status.path("availableReplicas").asInt(0);
-    String counts = available + " of " + wanted + " pooler pods available";
-    if (available < wanted) {
-      return Optional.of(new Conditions.Condition(Conditions.POOLER_READY, false,
-          available == 0 ? "PoolerUnavailable" : "PoolerDegraded", counts + " (Deployment " + Names.pooler(observed.name()) + ")"));
-    }
-    return Optional.of(new Conditions.Condition(Conditions.POOLER_READY, true, "Available", counts));
-  }
 }

@@ -123,21 +123,21 @@ final class Rollout {
   /** The primary's ordinal is next: its switchover Job, observed or new, and what it says. */
   private static Plan switchover(String cluster, ClusterSpec spec, ObservedCluster observed,
       Map<Integer, ObjectNode> pods, String revision, String leader, int updatedFrom, int partition, Instant now) {
-    String name = Switchovers.name(cluster, revision, leader);
+    String name = Names.switchoverJob(cluster, revision, leader);
     Optional<ObjectNode> existing = observed.job(name);
     if (existing.isPresent()) {
       JsonNode jobStatus = existing.get().path("status");
       // Rendered again with the candidate it was given: a Job's template cannot change.
       String candidate = candidateOf(existing.get());
       Optional<Switchover> job = Optional.of(new Switchover(revision, leader, candidate, leaderHttps(pods, leader)));
-      if (condition(jobStatus, "Failed").isPresent()) {
-        JsonNode failed = condition(jobStatus, "Failed").get();
+      if (JobConditions.find(jobStatus, "Failed").isPresent()) {
+        JsonNode failed = JobConditions.find(jobStatus, "Failed").get();
         return new Plan(OptionalInt.of(partition), job, Step.SwitchoverFailed, "Job " + name
             + " could not move the leader from " + leader + " to " + candidate + " (" + failed.path("reason").asText("Failed")
             + (failed.path("message").asText("").isEmpty() ? "" : ": " + failed.path("message").asText())
             + "); the rollout stops here: its pod's log has Patroni's answer; delete the Job to try again");
       }
-      String state = condition(jobStatus, "Complete").isPresent() ? "has completed; waiting for the leader label to move"
+      String state = JobConditions.find(jobStatus, "Complete").isPresent() ? "has completed; waiting for the leader label to move"
           : "is running";
       return new Plan(OptionalInt.of(partition), job, Step.Switchover,
           "Job " + name + " (switchover from " + leader + " to " + candidate + ") " + state);
@@ -208,12 +208,4 @@ final class Rollout {
     return pod.path("metadata").path("labels").path(label).asText("");
   }
 
-  static Optional<JsonNode> condition(JsonNode jobStatus, String type) {
-    for (JsonNode condition : jobStatus.path("conditions")) {
-      if (type.equals(condition.path("type").asText()) && "True".equals(condition.path("status").asText())) {
-        return Optional.of(condition);
-      }
-    }
-    return Optional.empty();
-  }
 }

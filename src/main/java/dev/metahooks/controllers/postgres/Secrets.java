@@ -27,7 +27,6 @@ final class Secrets {
   static final int PASSWORD_LENGTH = 32;
   static final String VERIFIER = "verifier";
   static final int SALT_LENGTH = 16;
-  static final String RESTAPI_USER = "patroni";
 
   private Secrets() {}
 
@@ -43,14 +42,14 @@ final class Secrets {
     wanted.add(Names.superuserSecret(cluster));
     wanted.add(Names.replicationSecret(cluster));
     secrets.add(observedOr(observed, Names.superuserSecret(cluster),
-        () -> credentials(cluster, Names.superuserSecret(cluster), StatefulSets.SUPERUSER,
+        () -> credentials(cluster, Names.superuserSecret(cluster), Spilo.SUPERUSER,
             password(sources, namespace, Names.superuserSecret(cluster)))));
     secrets.add(observedOr(observed, Names.replicationSecret(cluster),
-        () -> credentials(cluster, Names.replicationSecret(cluster), StatefulSets.REPLICATION_USER,
+        () -> credentials(cluster, Names.replicationSecret(cluster), Spilo.REPLICATION_USER,
             password(sources, namespace, Names.replicationSecret(cluster)))));
     wanted.add(Names.restApiSecret(cluster));
     secrets.add(observedOr(observed, Names.restApiSecret(cluster),
-        () -> credentials(cluster, Names.restApiSecret(cluster), RESTAPI_USER,
+        () -> credentials(cluster, Names.restApiSecret(cluster), Spilo.RESTAPI_USER,
             password(sources, namespace, Names.restApiSecret(cluster)))));
     for (ClusterSpec.User user : spec.users()) {
       String name = Names.userSecret(cluster, user.name());
@@ -58,7 +57,7 @@ final class Secrets {
       // A Secret of the earlier name scheme hands its password on, so that clients using it keep working.
       secrets.add(observedOr(observed, name,
           () -> application(cluster, namespace, user, observed.secret(legacyUserSecret(cluster, user.name()))
-                  .flatMap(legacy -> value(legacy, "password")).orElseGet(() -> password(sources, namespace, name)),
+                  .flatMap(legacy -> SecretData.value(legacy, "password")).orElseGet(() -> password(sources, namespace, name)),
               sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
     }
     for (ServiceRoles.Role role : ServiceRoles.wanted(spec)) {
@@ -102,7 +101,7 @@ final class Secrets {
     ObjectNode data = (ObjectNode) secret.get("data");
     put(data, VERIFIER, Scram.verifier(password, salt));
     if (role.equals(ServiceRoles.POOLER_ROLE)) {
-      put(data, Poolers.AUTH_FILE, Poolers.authFile(password));
+      put(data, PoolerAccess.AUTH_FILE, PoolerAccess.authFile(password));
     }
     return secret;
   }
@@ -127,7 +126,7 @@ final class Secrets {
   /** An application user's Secret, with everything a client needs to connect to the primary. */
   static ObjectNode application(String cluster, String namespace, ClusterSpec.User user, String password, byte[] salt) {
     String host = Names.serviceHost(Names.primaryService(cluster), namespace);
-    String port = String.valueOf(StatefulSets.POSTGRES_PORT);
+    String port = String.valueOf(Spilo.POSTGRES_PORT);
     String dbname = user.databases().isEmpty() ? "postgres" : user.databases().get(0);
     ObjectNode secret = secret(cluster, Names.userSecret(cluster, user.name()));
     ObjectNode data = secret.putObject("data");
@@ -141,9 +140,9 @@ final class Secrets {
     // The pooler's Service, whether or not the pooler runs now (it may be turned on later); the pooler serves its
     // own self-signed certificate, hence "require" with or without the user's certificate.
     String poolerHost = Names.serviceHost(Names.pooler(cluster), namespace);
-    put(data, "pooler-uri", "postgresql://" + user.name() + ":" + password + "@" + poolerHost + ":" + Poolers.PORT
+    put(data, "pooler-uri", "postgresql://" + user.name() + ":" + password + "@" + poolerHost + ":" + PoolerAccess.PORT
         + "/" + dbname + "?sslmode=require");
-    put(data, "pooler-jdbc-uri", "jdbc:postgresql://" + poolerHost + ":" + Poolers.PORT + "/" + dbname + "?user="
+    put(data, "pooler-jdbc-uri", "jdbc:postgresql://" + poolerHost + ":" + PoolerAccess.PORT + "/" + dbname + "?user="
         + user.name() + "&password=" + password + "&sslmode=require&prepareThreshold=0");
     return secret;
   }
@@ -157,14 +156,14 @@ final class Secrets {
     String user = dataValue(data, "username");
     String password = dataValue(data, "password");
     String address = dataValue(data, "host") + ":" + dataValue(data, "port") + "/" + dataValue(data, "dbname");
-    String ssl = ca.isPresent() ? "sslmode=verify-full&sslrootcert=" + Tls.CLIENT_CA_PATH : "sslmode=require";
+    String ssl = ca.isPresent() ? "sslmode=verify-full&sslrootcert=" + TlsMounts.CLIENT_CA_PATH : "sslmode=require";
     put(data, "uri", "postgresql://" + user + ":" + password + "@" + address + "?" + ssl);
     put(data, "jdbc-uri", "jdbc:postgresql://" + address + "?user=" + user + "&password=" + password + "&" + ssl);
-    ca.ifPresentOrElse(pem -> put(data, Tls.CA, pem), () -> data.remove(Tls.CA));
+    ca.ifPresentOrElse(pem -> put(data, TlsSpec.CA, pem), () -> data.remove(TlsSpec.CA));
   }
 
   private static String dataValue(ObjectNode data, String key) {
-    return value(Json.object().set("data", data), key).orElse("");
+    return SecretData.value(Json.object().set("data", data), key).orElse("");
   }
 
   private static ObjectNode secret(String cluster, String name) {
@@ -173,20 +172,6 @@ final class Secrets {
     secret.put("type", "Opaque");
     return secret;
   }
-
-  /** A key of a Secret's {@code data}, decoded; empty when absent or unreadable. */
-  static Optional<String> value(JsonNode secret, String key) {
-    JsonNode value = secret.path("data").path(key);
-    if (!value.isTextual()) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(new String(Base64.getDecoder().decode(value.asText()), StandardCharsets.UTF_8));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
-  }
-
   private static void put(ObjectNode data, String key, String value) {
     data.put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
   }

@@ -72,7 +72,7 @@ final class ServiceRoles {
     StringBuilder identity = new StringBuilder();
     for (Role role : wanted(spec)) {
       String verifier = secrets.stream().filter(s -> ObservedCluster.nameOf(s).equals(role.secret(cluster)))
-          .findFirst().flatMap(s -> Secrets.value(s, Secrets.VERIFIER)).orElse("");
+          .findFirst().flatMap(s -> SecretData.value(s, Secrets.VERIFIER)).orElse("");
       identity.append(role.name()).append('=').append(verifier).append(';');
     }
     retired(cluster, spec, secrets).forEach(role -> identity.append(role.name()).append("=off;"));

@@ -31,8 +31,8 @@ final class Services {
         .put("publishNotReadyAddresses", true);
     spec.set("selector", Labels.podSelector(cluster));
     ArrayNode ports = spec.putArray("ports");
-    port(ports, "postgresql", StatefulSets.POSTGRES_PORT);
-    port(ports, "patroni", StatefulSets.PATRONI_PORT);
+    port(ports, "postgresql", Spilo.POSTGRES_PORT);
+    port(ports, "patroni", Spilo.PATRONI_PORT);
     return service;
   }
 
@@ -40,7 +40,7 @@ final class Services {
     ObjectNode service = service(Names.primaryService(cluster), cluster, "primary");
     ObjectNode spec = service.putObject("spec").put("type", type);
     spec.set("selector", Labels.podSelector(cluster).put(Labels.ROLE, Labels.LEADER));
-    port(spec.putArray("ports"), "postgresql", StatefulSets.POSTGRES_PORT);
+    port(spec.putArray("ports"), "postgresql", Spilo.POSTGRES_PORT);
     return service;
   }
 
@@ -48,7 +48,7 @@ final class Services {
     ObjectNode service = service(Names.replicaService(cluster), cluster, "replicas");
     ObjectNode spec = service.putObject("spec").put("type", "ClusterIP");
     spec.set("selector", Labels.podSelector(cluster).put(Labels.ROLE, Labels.REPLICA));
-    port(spec.putArray("ports"), "postgresql", StatefulSets.POSTGRES_PORT);
+    port(spec.putArray("ports"), "postgresql", Spilo.POSTGRES_PORT);
     return service;
   }
 

@@ -128,7 +128,7 @@ public final class SpecReader {
   private static ClusterSpec.Monitoring monitoring(FieldReader monitoring) {
     return new ClusterSpec.Monitoring(
         bool(monitoring, "enabled", false, false),
-        string(monitoring, "image", Exporters.DEFAULT_IMAGE, IMAGE, 512));
+        string(monitoring, "image", ClusterSpec.DEFAULT_EXPORTER_IMAGE, IMAGE, 512));
   }
 
   /** Given at all, the pooler is on unless {@code enabled: false}: {@code pooler: {instances: 2}} is enough. */
@@ -141,7 +141,7 @@ public final class SpecReader {
         oneOf(pooler, "mode", "session", List.of("session", "transaction")),
         integer(pooler, "defaultPoolSize", 20, 1, 1000),
         integer(pooler, "maxClientConnections", 1000, 1, 100000),
-        string(pooler, "image", Poolers.DEFAULT_IMAGE, IMAGE, 512));
+        string(pooler, "image", ClusterSpec.DEFAULT_POOLER_IMAGE, IMAGE, 512));
   }
 
   private static ClusterSpec.Storage storage(FieldReader storage) {
@@ -219,23 +219,23 @@ public final class SpecReader {
         integer(synchronous, "nodeCount", 1, 1, MAX_SYNCHRONOUS_NODES));
   }
 
-  private static NetworkPolicies.Spec networkPolicy(FieldReader policy) {
+  private static NetworkPolicySpec networkPolicy(FieldReader policy) {
     if (policy.node().isEmpty()) {
-      return NetworkPolicies.Spec.OFF;
+      return NetworkPolicySpec.OFF;
     }
     boolean enabled = bool(policy, "enabled", false, false);
-    List<ObjectNode> clients = NetworkPolicies.clients(policy.get("clients"), policy.path("clients"), policy.problems());
-    return new NetworkPolicies.Spec(enabled, clients, policy.isSet("monitoring")
-        ? NetworkPolicies.peer(policy.get("monitoring"), policy.path("monitoring"), policy.problems()) : Optional.empty());
+    List<ObjectNode> clients = NetworkPolicySpec.clients(policy.get("clients"), policy.path("clients"), policy.problems());
+    return new NetworkPolicySpec(enabled, clients, policy.isSet("monitoring")
+        ? NetworkPolicySpec.peer(policy.get("monitoring"), policy.path("monitoring"), policy.problems()) : Optional.empty());
   }
 
-  private static Optional<Tls.Spec> tls(FieldReader spec) {
+  private static Optional<TlsSpec> tls(FieldReader spec) {
     if (!spec.isSet("tls")) {
       return Optional.empty();
     }
     FieldReader tls = spec.objectOrEmpty("tls");
     Optional<String> secretName = SpecFields.required(tls, "secretName", SECRET_NAME, 253);
     boolean restApi = bool(tls, "restApi", false, false);
-    return secretName.map(secret -> new Tls.Spec(secret, restApi));
+    return secretName.map(secret -> new TlsSpec(secret, restApi));
   }
 }

@@ -18,20 +18,6 @@ import java.util.Set;
  * ENVIRONMENT.rst documents (see docs/postgrescluster.md for the list and meanings), or POD_IP/POD_NAMESPACE.
  */
 final class StatefulSets {
-  static final String CONTAINER = "postgres";
-  static final String DATA_VOLUME = "pgdata";
-  /** The data volume's mount point; Spilo keeps PGROOT below it. */
-  static final String DATA_PATH = "/home/postgres/pgdata";
-  static final int POSTGRES_PORT = 5432;
-  static final int PATRONI_PORT = 8008;
-  static final String SUPERUSER = "postgres";
-  static final String REPLICATION_USER = "standby";
-  /**
-   * Spilo's own shared_preload_libraries for PostgreSQL 13 to 17 (configure_spilo.py's template and
-   * spilo_commons.py's extensions); a list given in the spec is added to it, never put in its place.
-   */
-  static final List<String> SPILO_PRELOAD_LIBRARIES = List.of(
-      "bg_mon", "pg_stat_statements", "pgextwlist", "pg_auth_mon", "set_user", "timescaledb", "pg_cron", "pg_stat_kcache");
   /**
    * Holds the REST API password for the Kubernetes reference {@code $(...)} in SPILO_CONFIGURATION; no Spilo
    * placeholder is called so, and Spilo's runit script keeps it from Patroni's environment.
@@ -101,7 +87,7 @@ final class StatefulSets {
     // PostgreSQL's shared memory needs more than the runtime's default 64 MiB /dev/shm.
     ArrayNode volumes = pod.putArray("volumes");
     volumes.addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory");
-    tls.ifPresent(rendering -> volumes.add(Tls.volume(rendering)));
+    tls.ifPresent(rendering -> volumes.add(TlsMounts.volume(rendering)));
     return pod;
   }
 
@@ -134,24 +120,24 @@ final class StatefulSets {
   private static ObjectNode container(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
       Optional<Tls.Rendering> tls) {
     ObjectNode container = Json.object()
-        .put("name", CONTAINER)
+        .put("name", Spilo.CONTAINER)
         .put("image", spec.image())
         .put("imagePullPolicy", "IfNotPresent");
     ArrayNode ports = container.putArray("ports");
-    ports.addObject().put("name", "postgresql").put("containerPort", POSTGRES_PORT);
-    ports.addObject().put("name", "patroni").put("containerPort", PATRONI_PORT);
+    ports.addObject().put("name", "postgresql").put("containerPort", Spilo.POSTGRES_PORT);
+    ports.addObject().put("name", "patroni").put("containerPort", Spilo.PATRONI_PORT);
     ArrayNode env = env(cluster, spec, bootstrap);
-    tls.ifPresent(rendering -> env.addAll(Tls.env(rendering, cluster, namespace)));
+    tls.ifPresent(rendering -> env.addAll(TlsMounts.env(rendering, cluster, namespace)));
     container.set("env", env);
     container.set("resources", spec.resources().deepCopy());
     container.set("securityContext", PodSecurity.container());
     ArrayNode mounts = container.putArray("volumeMounts");
-    mounts.addObject().put("name", DATA_VOLUME).put("mountPath", DATA_PATH);
+    mounts.addObject().put("name", Spilo.DATA_VOLUME).put("mountPath", Spilo.DATA_PATH);
     mounts.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
-    tls.ifPresent(rendering -> mounts.add(Tls.volumeMount()));
+    tls.ifPresent(rendering -> mounts.add(TlsMounts.volumeMount()));
     // Patroni's REST API answers 200 on /readiness once PostgreSQL runs as leader or as a streaming replica.
     ObjectNode readiness = container.putObject("readinessProbe");
-    ObjectNode probe = readiness.putObject("httpGet").put("path", "/readiness").put("port", PATRONI_PORT);
+    ObjectNode probe = readiness.putObject("httpGet").put("path", "/readiness").put("port", Spilo.PATRONI_PORT);
     if (tls.map(Tls.Rendering::restApiServing).orElse(false)) {
       probe.put("scheme", "HTTPS");
     }
@@ -164,7 +150,7 @@ final class StatefulSets {
     ArrayNode env = Json.MAPPER.createArrayNode();
     value(env, "SCOPE", cluster);
     value(env, "PGVERSION", String.valueOf(spec.postgresVersion()));
-    value(env, "PGROOT", DATA_PATH + "/pgroot");
+    value(env, "PGROOT", Spilo.DATA_PATH + "/pgroot");
     value(env, "DCS_ENABLE_KUBERNETES_API", "true");
     value(env, "KUBERNETES_USE_CONFIGMAPS", "true");
     value(env, "KUBERNETES_SCOPE_LABEL", Labels.CLUSTER_NAME);
@@ -172,9 +158,9 @@ final class StatefulSets {
     value(env, "KUBERNETES_LEADER_LABEL_VALUE", Labels.LEADER);
     value(env, "KUBERNETES_STANDBY_LEADER_LABEL_VALUE", Labels.LEADER);
     value(env, "KUBERNETES_LABELS", "{\"" + Labels.NAME + "\":\"" + Labels.APP + "\"}");
-    value(env, "PGUSER_SUPERUSER", SUPERUSER);
+    value(env, "PGUSER_SUPERUSER", Spilo.SUPERUSER);
     secret(env, "PGPASSWORD_SUPERUSER", Names.superuserSecret(cluster));
-    value(env, "PGUSER_STANDBY", REPLICATION_USER);
+    value(env, "PGUSER_STANDBY", Spilo.REPLICATION_USER);
     secret(env, "PGPASSWORD_STANDBY", Names.replicationSecret(cluster));
     field(env, "POD_IP", "status.podIP");
     field(env, "POD_NAMESPACE", "metadata.namespace");
@@ -207,7 +193,7 @@ final class StatefulSets {
       config.putObject("postgresql").set("parameters", values);
     }
     config.putObject("restapi").putObject("authentication")
-        .put("username", Secrets.RESTAPI_USER)
+        .put("username", Spilo.RESTAPI_USER)
         .put("password", KubeletText.reference(RESTAPI_PASSWORD_VARIABLE));
     if (!bootstrap.isEmpty()) {
       config.withObjectProperty("bootstrap").withObjectProperty("dcs").setAll(bootstrap.deepCopy());
@@ -221,7 +207,7 @@ final class StatefulSets {
 
   /** Spilo's libraries first, then the spec's that are not among them. */
   static String preloadLibraries(String given) {
-    Set<String> libraries = new LinkedHashSet<>(SPILO_PRELOAD_LIBRARIES);
+    Set<String> libraries = new LinkedHashSet<>(Spilo.PRELOAD_LIBRARIES);
     for (String library : given.split(",")) {
       if (!library.isBlank()) {
         libraries.add(library.strip());
@@ -232,7 +218,7 @@ final class StatefulSets {
 
   private static ObjectNode dataVolumeClaim(String cluster, ClusterSpec.Storage storage) {
     ObjectNode claim = Json.object();
-    ObjectNode metadata = claim.putObject("metadata").put("name", DATA_VOLUME);
+    ObjectNode metadata = claim.putObject("metadata").put("name", Spilo.DATA_VOLUME);
     metadata.set("labels", Labels.podSelector(cluster));
     ObjectNode claimSpec = claim.putObject("spec");
     claimSpec.putArray("accessModes").add("ReadWriteOnce");

@@ -25,7 +25,7 @@ final class Switchovers {
 
   static ObjectNode job(String cluster, String namespace, String image, Rollout.Switchover switchover) {
     String leader = switchover.leader();
-    ObjectNode job = Jobs.job(name(cluster, switchover.revision(), leader), cluster, COMPONENT);
+    ObjectNode job = Jobs.job(Names.switchoverJob(cluster, switchover.revision(), leader), cluster, COMPONENT);
     // Patroni answers within about 30 s; a second try finds the leader moved (412) rather than moving it twice.
     job.withObjectProperty("spec").put("backoffLimit", 1);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
@@ -34,16 +34,13 @@ final class Switchovers {
     container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT));
     ArrayNode env = container.putArray("env");
     env.addObject().put("name", "PATRONI_URL").put("value", "http://" + leader + "."
-        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + StatefulSets.PATRONI_PORT);
+        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + Spilo.PATRONI_PORT);
     env.addObject().put("name", "LEADER").put("value", leader);
     env.addObject().put("name", "CANDIDATE").put("value", switchover.candidate());
-    env.addObject().put("name", "PATRONI_USERNAME").put("value", Secrets.RESTAPI_USER);
+    env.addObject().put("name", "PATRONI_USERNAME").put("value", Spilo.RESTAPI_USER);
     env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
-    return switchover.leaderHttps().map(secret -> Tls.httpsJob(job, secret)).orElse(job);
+    return switchover.leaderHttps().map(secret -> TlsMounts.httpsJob(job, secret)).orElse(job);
   }
 
-  static String name(String cluster, String revision, String leader) {
-    return cluster + "-switchover-" + Jobs.shortHash(revision + "/" + leader);
-  }
 }

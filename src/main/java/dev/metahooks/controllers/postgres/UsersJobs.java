@@ -113,7 +113,7 @@ final class UsersJobs {
     for (ClusterSpec.User user : users) {
       String name = Names.userSecret(cluster, user.name());
       secrets.stream().filter(s -> ObservedCluster.nameOf(s).equals(name)).findFirst()
-          .flatMap(s -> Secrets.value(s, Secrets.VERIFIER).or(() -> Secrets.value(s, "password")))
+          .flatMap(s -> SecretData.value(s, Secrets.VERIFIER).or(() -> SecretData.value(s, "password")))
           .ifPresent(identity -> credentials.put(user.name(), identity));
     }
     return credentials;
@@ -140,7 +140,7 @@ final class UsersJobs {
     if (!serviceRoles.isEmpty()) {
       canonical.addObject().put("componentRoles", serviceRoles);
     }
-    return Jobs.shortHash(canonical.toString());
+    return Names.shortHash(canonical.toString());
   }
 
   private static Set<String> sorted(List<String> items) {

@@ -17,11 +17,6 @@ import java.util.Optional;
  * ({@code secretKeyRef}), never as a value.
  */
 final class WalArchive {
-  /** Where Spilo writes WAL-G's environment (configure_spilo.py: RW_DIR/etc/wal-e.d/env). */
-  static final String ENV_DIR = "/run/etc/wal-e.d/env";
-  /** PGDATA under the rendered PGROOT (Spilo: PGROOT/data). */
-  static final String PGDATA = StatefulSets.DATA_PATH + "/pgroot/data";
-
   private WalArchive() {}
 
   /** The variables, in a fixed order; none when neither backups nor a clone are configured. */
@@ -90,7 +85,7 @@ final class WalArchive {
     List<JsonNode> clone = new ArrayList<>();
     observed.statefulSet().ifPresent(sts -> {
       for (JsonNode container : sts.path("spec").path("template").path("spec").path("containers")) {
-        if (StatefulSets.CONTAINER.equals(container.path("name").asText())) {
+        if (Spilo.CONTAINER.equals(container.path("name").asText())) {
           container.path("env").forEach(e -> {
             if (e.path("name").asText().startsWith("CLONE_")) {
               clone.add(e);

@@ -96,8 +96,8 @@ class ExporterPostgresTest {
   private static Map<String, String> environment(Kubelet.Container container) {
     Map<String, String> env = new HashMap<>(container.environment());
     String uri = env.get("DATA_SOURCE_URI");
-    assertThat(uri).startsWith("127.0.0.1:" + StatefulSets.POSTGRES_PORT + "/");
-    env.put("DATA_SOURCE_URI", uri.replace(":" + StatefulSets.POSTGRES_PORT + "/", ":" + server.port() + "/"));
+    assertThat(uri).startsWith("127.0.0.1:" + Spilo.POSTGRES_PORT + "/");
+    env.put("DATA_SOURCE_URI", uri.replace(":" + Spilo.POSTGRES_PORT + "/", ":" + server.port() + "/"));
     assertThat(env.get("DATA_SOURCE_USER")).isEqualTo(ServiceRoles.EXPORTER);
     return env;
   }

@@ -40,7 +40,7 @@ class PatroniJobsTest {
     world = new PostgresWorld("orders", spec);
     world.sync();
     JsonNode restapi = spiloConfiguration().path("restapi").path("authentication");
-    assertThat(restapi.path("username").asText()).isEqualTo(Secrets.RESTAPI_USER);
+    assertThat(restapi.path("username").asText()).isEqualTo(Spilo.RESTAPI_USER);
     assertThat(restapi.path("password").asText()).isEqualTo("$(" + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")");
     // The availability settings as the rendered bootstrap configuration gives them (failsafe on by default).
     ObjectNode availability = Json.object();
@@ -282,7 +282,7 @@ class PatroniJobsTest {
   }
 
   private static String restApiPassword() {
-    return Secrets.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password").orElseThrow();
+    return SecretData.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password").orElseThrow();
   }
 
   private static JsonNode spiloConfiguration() {

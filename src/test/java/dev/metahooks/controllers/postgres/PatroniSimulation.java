@@ -124,7 +124,7 @@ final class PatroniSimulation {
 
   private static Optional<ObjectNode> claim(Cluster cluster, JsonNode pod) {
     return cluster.find("v1", "PersistentVolumeClaim", pod.path("metadata").path("namespace").asText(),
-        StatefulSets.DATA_VOLUME + "-" + name(pod));
+        Spilo.DATA_VOLUME + "-" + name(pod));
   }
 
   private static void runCleanupJobs(Cluster cluster) {
@@ -146,7 +146,7 @@ final class PatroniSimulation {
   private static void runSwitchoverJobs(Cluster cluster, boolean work) {
     for (ObjectNode job : cluster.list("batch/v1", "Job")) {
       if (!Switchovers.COMPONENT.equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())
-          || Rollout.condition(job.path("status"), "Failed").isPresent()) {
+          || JobConditions.failed(job)) {
         continue;
       }
       String namespace = job.path("metadata").path("namespace").asText();

@@ -48,9 +48,9 @@ class PatroniTlsJobsTest {
     world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
     world.sync();
     Map<String, String> env = TlsTest.env(world.statefulSet().at("/spec/template/spec/containers/0"));
-    String password = Secrets.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password")
+    String password = SecretData.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password")
         .orElseThrow();
-    patroni = PatroniCluster.start("orders", 2, Secrets.RESTAPI_USER, password,
+    patroni = PatroniCluster.start("orders", 2, Spilo.RESTAPI_USER, password,
         Map.of("shared_buffers", "16MB", "max_connections", "30"), Optional.of(new PatroniCluster.RestTls(
             mounted(env.get("SSL_RESTAPI_CERTIFICATE_FILE")), mounted(env.get("SSL_RESTAPI_PRIVATE_KEY_FILE")),
             mounted(env.get("SSL_RESTAPI_CA_FILE")))));
@@ -66,9 +66,9 @@ class PatroniTlsJobsTest {
 
   /** The local file for a path under the TLS mount: the Secret's key of that name. */
   private static Path mounted(String path) {
-    assertThat(path).startsWith(Tls.MOUNT + "/");
-    String key = path.substring(Tls.MOUNT.length() + 1);
-    return certs.dir().resolve(Map.of(Tls.CERT, "server.crt", Tls.KEY, "server.key", Tls.CA, "ca.crt").get(key));
+    assertThat(path).startsWith(Spilo.TLS_MOUNT + "/");
+    String key = path.substring(Spilo.TLS_MOUNT.length() + 1);
+    return certs.dir().resolve(Map.of(TlsSpec.CERT, "server.crt", TlsSpec.KEY, "server.key", TlsSpec.CA, "ca.crt").get(key));
   }
 
   @AfterAll
@@ -127,11 +127,11 @@ class PatroniTlsJobsTest {
   private static PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
     JsonNode pod = job.at("/spec/template/spec");
     assertThat(pod.at("/volumes/0/secret/secretName").asText()).isEqualTo(TlsTest.SECRET);
-    assertThat(pod.at("/volumes/0/secret/items/0/key").asText()).isEqualTo(Tls.CA);
+    assertThat(pod.at("/volumes/0/secret/items/0/key").asText()).isEqualTo(TlsSpec.CA);
     Kubelet.Container container = RenderedContainers.of(world, job, pod.at("/containers/0/name").asText(), List.of());
     Map<String, String> env = container.environment();
     assertThat(env.get("PATRONI_URL")).startsWith("https://").endsWith("orders-hl.shop.svc:8008");
-    assertThat(env.get("CURL_CA_BUNDLE")).isEqualTo(Tls.MOUNT + "/" + Tls.CA);
+    assertThat(env.get("CURL_CA_BUNDLE")).isEqualTo(Spilo.TLS_MOUNT + "/" + TlsSpec.CA);
     Map<String, String> local = new HashMap<>();
     local.put("CURL_CA_BUNDLE", certs.dir().resolve("ca.crt").toString());
     local.put("CURL_HOME", curlHome.toString());

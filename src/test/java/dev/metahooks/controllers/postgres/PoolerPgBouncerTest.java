@@ -74,7 +74,7 @@ class PoolerPgBouncerTest {
     PostgresWorld world = world("lookup", "session");
     world.sync();
     RenderedUsersJob.run(world, server);
-    String poolerPassword = Secrets.value(secret(world, Names.poolerSecret("lookup")), "password").orElseThrow();
+    String poolerPassword = SecretData.value(secret(world, Names.poolerSecret("lookup")), "password").orElseThrow();
     PostgresServer.Result lookup = server.psql(ServiceRoles.POOLER, poolerPassword, "lookup_app",
         Poolers.LOOKUP_QUERY.replace("$1", "'lookup-app'"));
     assertThat(lookup.exitCode()).as(lookup.output()).isZero();
@@ -135,15 +135,15 @@ class PoolerPgBouncerTest {
     int port = LocalDaemon.freePort();
     String local = config
         .replace("host=" + Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE)
-            + " port=" + StatefulSets.POSTGRES_PORT, "host=127.0.0.1 port=" + server.port())
+            + " port=" + Spilo.POSTGRES_PORT, "host=127.0.0.1 port=" + server.port())
         .replace("listen_addr = 0.0.0.0", "listen_addr = 127.0.0.1")
-        .replace("listen_port = " + Poolers.PORT, "listen_port = " + port)
+        .replace("listen_port = " + PoolerAccess.PORT, "listen_port = " + port)
         .replace(Poolers.AUTH_DIR, dir.toString())
         .replace(Poolers.TLS_DIR, dir.toString());
     assertThat(local).doesNotContain("/etc/pgbouncer").contains("auth_query = " + Poolers.LOOKUP_QUERY);
     Files.writeString(dir.resolve(Poolers.CONFIG_FILE), local);
-    Files.writeString(dir.resolve(Poolers.AUTH_FILE),
-        Secrets.value(secret(world, Names.poolerSecret(world.name)), Poolers.AUTH_FILE).orElseThrow());
+    Files.writeString(dir.resolve(PoolerAccess.AUTH_FILE),
+        SecretData.value(secret(world, Names.poolerSecret(world.name)), PoolerAccess.AUTH_FILE).orElseThrow());
     runCertificateScript(world, dir);
     LocalDaemon bouncer = LocalDaemon.start(dir, "pgbouncer",
         List.of(pgbouncer.toString(), dir.resolve(Poolers.CONFIG_FILE).toString()), Map.of());
@@ -171,13 +171,13 @@ class PoolerPgBouncerTest {
   }
 
   private static String password(PostgresWorld world, String user) {
-    return Secrets.value(secret(world, Names.userSecret(world.name, user)), "password").orElseThrow();
+    return SecretData.value(secret(world, Names.userSecret(world.name, user)), "password").orElseThrow();
   }
 
   /** The user's pooler-uri, the pooler's host and port replaced by the local PgBouncer's. */
   private static String uri(PostgresWorld world, String user, int port) {
-    String uri = Secrets.value(secret(world, Names.userSecret(world.name, user)), "pooler-uri").orElseThrow();
-    String host = Names.serviceHost(Names.pooler(world.name), PostgresWorld.NAMESPACE) + ":" + Poolers.PORT;
+    String uri = SecretData.value(secret(world, Names.userSecret(world.name, user)), "pooler-uri").orElseThrow();
+    String host = Names.serviceHost(Names.pooler(world.name), PostgresWorld.NAMESPACE) + ":" + PoolerAccess.PORT;
     assertThat(uri).contains("@" + host + "/");
     return uri.replace(host, "127.0.0.1:" + port);
   }

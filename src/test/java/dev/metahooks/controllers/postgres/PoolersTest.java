@@ -24,7 +24,7 @@ class PoolersTest {
         .isEmpty();
     assertThat(Poolers.build("pg", "shop", POOLED)).extracting(c -> c.path("kind").asText() + "/" + ObservedCluster.nameOf(c))
         .containsExactly("ConfigMap/pg-pooler", "Service/pg-pooler", "Deployment/pg-pooler", "PodDisruptionBudget/pg.pooler");
-    assertThat(POOLED.pooler()).isEqualTo(new ClusterSpec.Pooler(true, 2, "session", 20, 1000, Poolers.DEFAULT_IMAGE));
+    assertThat(POOLED.pooler()).isEqualTo(new ClusterSpec.Pooler(true, 2, "session", 20, 1000, ClusterSpec.DEFAULT_POOLER_IMAGE));
   }
 
   @Test
@@ -55,7 +55,7 @@ class PoolersTest {
         "default_pool_size = 7", "max_client_conn = 300", "auth_type = scram-sha-256",
         "auth_user = " + ServiceRoles.POOLER, "auth_query = SELECT usename, passwd FROM metahooks.pooler_lookup($1)",
         "server_tls_sslmode = require", "client_tls_sslmode = require");
-    assertThat(Poolers.authFile("pa\"ss")).isEqualTo("\"metahooks_pooler\" \"pa\"\"ss\"\n");
+    assertThat(PoolerAccess.authFile("pa\"ss")).isEqualTo("\"metahooks_pooler\" \"pa\"\"ss\"\n");
   }
 
   @Test
@@ -82,16 +82,16 @@ class PoolersTest {
     world.spec.putObject("pooler").put("instances", 3);
     world.sync();
     ObservedCluster observed = observed(world);
-    assertThat(Poolers.condition(POOLED, observed)).hasValueSatisfying(c ->
+    assertThat(ComponentConditions.pooler(POOLED, observed)).hasValueSatisfying(c ->
         assertThat(c.reason() + " " + c.status()).isEqualTo("PoolerUnavailable false"));
     ((ObjectNode) world.children.get("Deployment/pg-pooler")).putObject("status").put("availableReplicas", 1);
     observed = observed(world);
-    assertThat(Poolers.condition(POOLED, observed)).hasValueSatisfying(c ->
+    assertThat(ComponentConditions.pooler(POOLED, observed)).hasValueSatisfying(c ->
         assertThat(c.reason() + " " + c.message()).isEqualTo("PoolerDegraded 1 of 2 pooler pods available (Deployment pg-pooler)"));
     ((ObjectNode) world.children.get("Deployment/pg-pooler")).putObject("status").put("availableReplicas", 2);
     observed = observed(world);
-    assertThat(Poolers.condition(POOLED, observed)).hasValueSatisfying(c -> assertThat(c.status()).isTrue());
-    assertThat(Poolers.condition(BuilderTestSupport.spec(s -> {}), observed)).isEmpty();
+    assertThat(ComponentConditions.pooler(POOLED, observed)).hasValueSatisfying(c -> assertThat(c.status()).isTrue());
+    assertThat(ComponentConditions.pooler(BuilderTestSupport.spec(s -> {}), observed)).isEmpty();
   }
 
   @Test
@@ -112,7 +112,7 @@ class PoolersTest {
       statuses.addObject().put("name", Exporters.CONTAINER).put("ready", !name.equals("pg-1"));
     });
     ObservedCluster observed = observed(world);
-    assertThat(Exporters.condition(monitored, observed)).hasValueSatisfying(c ->
+    assertThat(ComponentConditions.exporter(monitored, observed)).hasValueSatisfying(c ->
         assertThat(c.reason() + ": " + c.message()).isEqualTo("ExporterNotReady: the exporter is not ready in pg-1"));
   }
 

@@ -272,7 +272,7 @@ class PostgresFixtureGenerator {
       int ordinal = Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
       com.fasterxml.jackson.databind.node.ArrayNode statuses = pod.withObjectProperty("status")
           .putArray("containerStatuses");
-      statuses.addObject().put("name", StatefulSets.CONTAINER).put("ready", true);
+      statuses.addObject().put("name", Spilo.CONTAINER).put("ready", true);
       statuses.addObject().put("name", Exporters.CONTAINER).put("ready", !notReady.contains(ordinal));
     });
   }

@@ -96,7 +96,7 @@ class PostgresManifestsTest {
   void theDocsListEveryRefusedParameterAndSpilosPreloadLibraries() throws IOException {
     String docs = java.nio.file.Files.readString(dev.metahooks.testing.Resources.projectDir().resolve("docs/postgrescluster.md"));
     SpecReader.RESERVED_PARAMETERS.forEach(name -> assertThat(docs).contains("`" + name + "`"));
-    assertThat(docs).contains("`" + String.join(",", StatefulSets.SPILO_PRELOAD_LIBRARIES) + "`")
+    assertThat(docs).contains("`" + String.join(",", Spilo.PRELOAD_LIBRARIES) + "`")
         .contains("`" + SpecReader.DEFAULT_MEMORY_LIMIT + "`").contains("`" + SpecReader.MIN_MEMORY_LIMIT + "`");
   }
 

@@ -63,7 +63,7 @@ class TlsAndNetworkPolicyDocsTest {
         assertThat(tls).as(name).contains("| `" + name + "` |");
       }
     }
-    assertThat(tls).contains(Tls.CLIENT_CA_PATH);
+    assertThat(tls).contains(TlsMounts.CLIENT_CA_PATH);
   }
 
   @Test

@@ -58,7 +58,7 @@ class TlsPostgresTest {
     world.sync();
     userSecret = world.children.get("Secret/orders." + USER);
     podEnv = TlsTest.env(world.statefulSet().at("/spec/template/spec/containers/0"));
-    String verifier = Secrets.value(userSecret, Secrets.VERIFIER).orElseThrow();
+    String verifier = SecretData.value(userSecret, Secrets.VERIFIER).orElseThrow();
     server.query("DROP DATABASE IF EXISTS " + USER);
     server.query("DROP ROLE IF EXISTS " + USER);
     server.query("CREATE ROLE " + USER + " LOGIN PASSWORD '" + verifier + "'");
@@ -77,19 +77,19 @@ class TlsPostgresTest {
   /** Serves what the pod would: the file SSL_CERTIFICATE_FILE / SSL_PRIVATE_KEY_FILE name in the mounted Secret. */
   private static void serve(String certificate) throws IOException {
     Path mount = Files.createDirectories(certs.dir().resolve("mount-" + certificate));
-    Files.writeString(mount.resolve(Tls.CERT), certs.pem(certificate + ".crt"));
-    Files.writeString(mount.resolve(Tls.KEY), certs.pem(certificate + ".key"));
-    server.serveCertificate(mount.resolve(podEnv.get("SSL_CERTIFICATE_FILE").substring(Tls.MOUNT.length() + 1)),
-        mount.resolve(podEnv.get("SSL_PRIVATE_KEY_FILE").substring(Tls.MOUNT.length() + 1)));
+    Files.writeString(mount.resolve(TlsSpec.CERT), certs.pem(certificate + ".crt"));
+    Files.writeString(mount.resolve(TlsSpec.KEY), certs.pem(certificate + ".key"));
+    server.serveCertificate(mount.resolve(podEnv.get("SSL_CERTIFICATE_FILE").substring(Spilo.TLS_MOUNT.length() + 1)),
+        mount.resolve(podEnv.get("SSL_PRIVATE_KEY_FILE").substring(Spilo.TLS_MOUNT.length() + 1)));
   }
 
   /** psql with the user Secret's URI as rendered, but for the local port, CA path and address. */
   private static PostgresServer.Result connect() throws IOException {
-    String uri = Secrets.value(userSecret, "uri").orElseThrow();
+    String uri = SecretData.value(userSecret, "uri").orElseThrow();
     Path ca = certs.dir().resolve("client-ca.crt");
-    Files.writeString(ca, Secrets.value(userSecret, Tls.CA).orElseThrow(), StandardCharsets.US_ASCII);
-    assertThat(uri).contains("@orders-rw.shop.svc:5432/", "sslmode=verify-full", "sslrootcert=" + Tls.CLIENT_CA_PATH);
-    String local = uri.replace(":5432/", ":" + server.port() + "/").replace(Tls.CLIENT_CA_PATH, ca.toString())
+    Files.writeString(ca, SecretData.value(userSecret, TlsSpec.CA).orElseThrow(), StandardCharsets.US_ASCII);
+    assertThat(uri).contains("@orders-rw.shop.svc:5432/", "sslmode=verify-full", "sslrootcert=" + TlsMounts.CLIENT_CA_PATH);
+    String local = uri.replace(":5432/", ":" + server.port() + "/").replace(TlsMounts.CLIENT_CA_PATH, ca.toString())
         + "&hostaddr=127.0.0.1&connect_timeout=10";
     return PostgresServer.exec(List.of(server.bin().resolve("psql").toString(), "-X", "-At", "-d", local, "-c",
         "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"), Map.of(), Duration.ofMinutes(1));

@@ -41,10 +41,10 @@ class TlsTest {
 
   /** A kubernetes.io/tls Secret as cert-manager writes it; {@code change} edits its decoded keys. */
   static ObjectNode tlsSecret(TestCertificates certs, Consumer<Map<String, String>> change) {
-    Map<String, String> keys = new TreeMap<>(Map.of(Tls.CERT, certs.pem("server.crt"), Tls.KEY, certs.pem("server.key"),
-        Tls.CA, certs.pem("ca.crt")));
+    Map<String, String> keys = new TreeMap<>(Map.of(TlsSpec.CERT, certs.pem("server.crt"), TlsSpec.KEY, certs.pem("server.key"),
+        TlsSpec.CA, certs.pem("ca.crt")));
     change.accept(keys);
-    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret").put("type", Tls.SECRET_TYPE);
+    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret").put("type", TlsSpec.SECRET_TYPE);
     secret.putObject("metadata").put("name", SECRET).put("namespace", PostgresWorld.NAMESPACE)
         .put("uid", "tls-secret-uid");
     ObjectNode data = secret.putObject("data");
@@ -116,7 +116,7 @@ class TlsTest {
   void withoutTlsNothingChangesAndThereIsNoCondition() {
     PostgresWorld world = running();
     JsonNode answer = world.call(false);
-    assertThat(condition(answer, Tls.CONDITION).isEmpty()).isTrue();
+    assertThat(condition(answer, Conditions.TLS_READY).isEmpty()).isTrue();
     assertThat(env(postgres(answer))).doesNotContainKeys("SSL_CERTIFICATE_FILE", "SSL_RESTAPI_CERTIFICATE_FILE");
     assertThat(decoded(child(answer, "Secret", "orders.shop"), "uri")).endsWith("?sslmode=require");
     assertThat(PostgresClusterController.customize(CustomizeRequest.read(customize(world))).relatedResources())
@@ -136,9 +136,9 @@ class TlsTest {
         });
 
     JsonNode missing = world.sync();
-    assertThat(condition(missing, Tls.CONDITION).path("status").asText()).isEqualTo("False");
-    assertThat(condition(missing, Tls.CONDITION).path("reason").asText()).isEqualTo("SecretMissing");
-    assertThat(condition(missing, Tls.CONDITION).path("message").asText()).contains("Secret orders-tls", "shop");
+    assertThat(condition(missing, Conditions.TLS_READY).path("status").asText()).isEqualTo("False");
+    assertThat(condition(missing, Conditions.TLS_READY).path("reason").asText()).isEqualTo("SecretMissing");
+    assertThat(condition(missing, Conditions.TLS_READY).path("message").asText()).contains("Secret orders-tls", "shop");
     assertThat(world.statefulSet().at("/spec/template")).as("no pod restarts for a Secret that is not there")
         .isEqualTo(template);
     assertThat(decoded(world.children.get("Secret/orders.shop"), "uri")).endsWith("?sslmode=require");
@@ -147,9 +147,9 @@ class TlsTest {
 
     world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
     JsonNode added = world.sync();
-    assertThat(condition(added, Tls.CONDITION).path("status").asText()).isEqualTo("True");
-    assertThat(condition(added, Tls.CONDITION).path("reason").asText()).isEqualTo("SecretValid");
-    assertThat(condition(added, Tls.CONDITION).path("message").asText()).contains("CN=orders-rw.shop.svc");
+    assertThat(condition(added, Conditions.TLS_READY).path("status").asText()).isEqualTo("True");
+    assertThat(condition(added, Conditions.TLS_READY).path("reason").asText()).isEqualTo("SecretValid");
+    assertThat(condition(added, Conditions.TLS_READY).path("message").asText()).contains("CN=orders-rw.shop.svc");
     JsonNode pod = child(added, "StatefulSet", "orders").at("/spec/template/spec");
     KubeSchema.assertValid(child(added, "StatefulSet", "orders"));
     assertThat(pod.path("volumes").toString()).contains("{\"name\":\"tls\",\"secret\":{\"secretName\":\"orders-tls\","
@@ -180,17 +180,17 @@ class TlsTest {
     JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
     String uri = decoded(world.children.get("Secret/orders.shop"), "uri");
 
-    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> keys.remove(Tls.CA)));
+    world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> keys.remove(TlsSpec.CA)));
     JsonNode noCa = world.sync();
-    assertThat(condition(noCa, Tls.CONDITION).path("reason").asText()).isEqualTo("SecretInvalid");
-    assertThat(condition(noCa, Tls.CONDITION).path("message").asText()).contains("Secret orders-tls has no ca.crt");
+    assertThat(condition(noCa, Conditions.TLS_READY).path("reason").asText()).isEqualTo("SecretInvalid");
+    assertThat(condition(noCa, Conditions.TLS_READY).path("message").asText()).contains("Secret orders-tls has no ca.crt");
     assertThat(world.statefulSet().at("/spec/template")).isEqualTo(template);
     assertThat(decoded(world.children.get("Secret/orders.shop"), "uri")).isEqualTo(uri);
     assertThat(decoded(world.children.get("Secret/orders.shop"), "ca.crt")).isEqualTo(certs.pem("ca.crt"));
 
     world.relatedSecrets.remove(SECRET);
     JsonNode gone = world.sync();
-    assertThat(condition(gone, Tls.CONDITION).path("reason").asText()).isEqualTo("SecretMissing");
+    assertThat(condition(gone, Conditions.TLS_READY).path("reason").asText()).isEqualTo("SecretMissing");
     assertThat(world.statefulSet().at("/spec/template")).isEqualTo(template);
   }
 
@@ -198,11 +198,11 @@ class TlsTest {
   void invalidSecretsAreNamedWithWhatIsWrong() {
     Map<Consumer<ObjectNode>, String> cases = new java.util.LinkedHashMap<>();
     cases.put(secret -> secret.put("type", "Opaque"), "is of type Opaque, not kubernetes.io/tls");
-    cases.put(secret -> ((ObjectNode) secret.get("data")).remove(Tls.KEY), "has no tls.key");
-    cases.put(secret -> ((ObjectNode) secret.get("data")).put(Tls.CERT, "bm90IGEgY2VydA=="),
+    cases.put(secret -> ((ObjectNode) secret.get("data")).remove(TlsSpec.KEY), "has no tls.key");
+    cases.put(secret -> ((ObjectNode) secret.get("data")).put(TlsSpec.CERT, "bm90IGEgY2VydA=="),
         "has a tls.crt that is not a PEM certificate");
-    cases.put(secret -> ((ObjectNode) secret.get("data")).put(Tls.CA, "%%%"), "has no ca.crt");
-    cases.put(secret -> ((ObjectNode) secret.get("data")).put(Tls.KEY, "bm90IGEga2V5"),
+    cases.put(secret -> ((ObjectNode) secret.get("data")).put(TlsSpec.CA, "%%%"), "has no ca.crt");
+    cases.put(secret -> ((ObjectNode) secret.get("data")).put(TlsSpec.KEY, "bm90IGEga2V5"),
         "has a tls.key that is not a PEM private key");
     cases.forEach((change, message) -> {
       PostgresWorld world = running();
@@ -212,8 +212,8 @@ class TlsTest {
       change.accept(secret);
       world.relatedSecrets.put(SECRET, secret);
       JsonNode answer = world.sync();
-      assertThat(condition(answer, Tls.CONDITION).path("reason").asText()).as(message).isEqualTo("SecretInvalid");
-      assertThat(condition(answer, Tls.CONDITION).path("message").asText()).contains(message);
+      assertThat(condition(answer, Conditions.TLS_READY).path("reason").asText()).as(message).isEqualTo("SecretInvalid");
+      assertThat(condition(answer, Conditions.TLS_READY).path("message").asText()).contains(message);
       assertThat(world.statefulSet().at("/spec/template")).as(message).isEqualTo(template);
     });
 
@@ -234,7 +234,7 @@ class TlsTest {
       }
     };
     JsonNode expired = world.sync();
-    assertThat(condition(expired, Tls.CONDITION).path("message").asText()).contains("has a tls.crt that expired at");
+    assertThat(condition(expired, Conditions.TLS_READY).path("message").asText()).contains("has a tls.crt that expired at");
   }
 
   @Test
@@ -244,7 +244,7 @@ class TlsTest {
 
     world.edit(spec -> spec.remove("tls"));
     JsonNode off = world.sync();
-    assertThat(condition(off, Tls.CONDITION).isEmpty()).isTrue();
+    assertThat(condition(off, Conditions.TLS_READY).isEmpty()).isTrue();
     assertThat(env(postgres(off))).doesNotContainKeys("SSL_CERTIFICATE_FILE", "SSL_PRIVATE_KEY_FILE");
     assertThat(child(off, "StatefulSet", "orders").at("/spec/template/spec/volumes").toString()).doesNotContain("tls");
     ObjectNode user = world.children.get("Secret/orders.shop");

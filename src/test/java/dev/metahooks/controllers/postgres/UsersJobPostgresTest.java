@@ -271,11 +271,11 @@ class UsersJobPostgresTest {
         secrets.add(value);
       }
     });
-    world.observedSecrets().forEach(s -> Secrets.value(s, "password").ifPresent(secrets::add));
+    world.observedSecrets().forEach(s -> SecretData.value(s, "password").ifPresent(secrets::add));
   }
 
   private static String secret(PostgresWorld world, String user, String key) {
-    return Secrets.value(world.children.get("Secret/" + Names.userSecret(world.name, user)), key).orElseThrow();
+    return SecretData.value(world.children.get("Secret/" + Names.userSecret(world.name, user)), key).orElseThrow();
   }
 
   private static String role(String name) {

@@ -60,7 +60,7 @@ class UsersJobsTest {
         .isNotEqualTo(UsersJobs.hash(List.of(APP), Map.of("app", "SCRAM-SHA-256$4096:d$e:f")));
     ObjectNode secret = Secrets.application("pg", "shop", APP, "pw", new byte[16]);
     assertThat(UsersJobs.credentials("pg", List.of(APP), List.of(secret)))
-        .containsExactly(Map.entry("app", Secrets.value(secret, Secrets.VERIFIER).orElseThrow()));
+        .containsExactly(Map.entry("app", SecretData.value(secret, Secrets.VERIFIER).orElseThrow()));
   }
 
   @Test
