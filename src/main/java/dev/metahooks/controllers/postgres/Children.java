@@ -1,6 +1,23 @@
 package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.children.Cleanup;
+import dev.metahooks.controllers.postgres.children.DisruptionBudgets;
+import dev.metahooks.controllers.postgres.children.Exporters;
+import dev.metahooks.controllers.postgres.children.NetworkPolicies;
+import dev.metahooks.controllers.postgres.children.ParameterJobs;
+import dev.metahooks.controllers.postgres.children.PatroniRbac;
+import dev.metahooks.controllers.postgres.children.Services;
+import dev.metahooks.controllers.postgres.children.StatefulSets;
+import dev.metahooks.controllers.postgres.children.Switchovers;
+import dev.metahooks.controllers.postgres.children.UsersJobs;
+import dev.metahooks.controllers.postgres.children.backup.Backups;
+import dev.metahooks.controllers.postgres.children.pooler.Poolers;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.controllers.postgres.plan.ClusterPlan;
+import dev.metahooks.controllers.postgres.plan.Mode;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

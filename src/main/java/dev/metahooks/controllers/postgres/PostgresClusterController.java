@@ -9,17 +9,16 @@ import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
-import dev.metahooks.kube.FieldProblem;
+import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.plan.ClusterPlan;
+import dev.metahooks.controllers.postgres.plan.Mode;
+import dev.metahooks.controllers.postgres.plan.PrefixClaims;
+import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.controllers.postgres.status.ClusterStatus;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * PostgresCluster ({@code metahooks.dev/v1alpha1}): a PostgreSQL cluster run by Spilo (PostgreSQL and Patroni),

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.children.StatefulSets;
+import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,6 +2,10 @@ package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.children.StatefulSets;
+import dev.metahooks.controllers.postgres.plan.Tls;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.SpecReader;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalInt;

@@ -3,6 +3,10 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.children.Cleanup;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Kubelet;
 import java.util.List;

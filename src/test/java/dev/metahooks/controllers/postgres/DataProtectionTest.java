@@ -9,6 +9,8 @@ import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.server.HookDispatcher;
 import dev.metahooks.testing.FixedSources;
 import java.io.ByteArrayInputStream;

@@ -2,7 +2,6 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Sources;
 import dev.metahooks.emulator.Cluster;
@@ -94,9 +93,6 @@ class MaintenanceWindowScenarioTest {
     assertThat(status.path("image").asText()).isEqualTo("ghcr.io/zalando/spilo-17:4.0-p4");
     assertThat(mc.round().writes()).isEmpty();
   }
-
-
-
 
   private List<String> podEvents(long sequence) {
     return PostgresScenarios.podEvents(cluster, NAME, sequence);

@@ -2,6 +2,7 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.metahooks.controllers.postgres.spec.MaintenanceWindows;
 import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.LocalTime;

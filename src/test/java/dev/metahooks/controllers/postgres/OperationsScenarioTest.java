@@ -3,7 +3,7 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
@@ -145,8 +145,6 @@ class OperationsScenarioTest {
     assertThat(uids("v1", "PersistentVolumeClaim")).as("volumes").isEqualTo(claims);
     secrets.forEach((name, data) -> assertThat(secretData().get(name)).as("Secret %s", name).isEqualTo(data));
   }
-
-
 
   private List<String> conditionTypes() {
     return names(orders.get().at("/status/conditions"), "type");

@@ -3,6 +3,8 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.children.PatroniRbac;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.testing.KubeSchema;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.children.ParameterJobs;
+import dev.metahooks.controllers.postgres.children.StatefulSets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,9 +2,15 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.PoolerAccess;
+import dev.metahooks.controllers.postgres.children.ServiceRoles;
+import dev.metahooks.controllers.postgres.children.pooler.Poolers;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.LocalDaemon;
 import dev.metahooks.testing.PostgresServer;

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.children.Secrets;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
@@ -546,9 +549,6 @@ class PostgresClusterScenarioTest {
   private void assertQuiet() {
     PostgresEmulation.assertQuiet(mc, orders::get);
   }
-
-
-
 
   private void assertCondition(String type, String status, String reason) {
     JsonNode condition = orders.condition(type);

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;

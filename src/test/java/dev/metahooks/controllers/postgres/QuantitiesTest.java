@@ -2,6 +2,7 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.metahooks.controllers.postgres.spec.Quantities;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
 

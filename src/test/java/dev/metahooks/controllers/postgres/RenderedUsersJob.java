@@ -3,6 +3,8 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.children.UsersJobs;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PostgresServer;
 import java.time.Duration;

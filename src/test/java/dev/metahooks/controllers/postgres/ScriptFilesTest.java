@@ -2,6 +2,7 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
 import dev.metahooks.testing.Shellcheck;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.MaintenanceWindows;
+import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.kube.FieldProblem;
 import java.util.List;
 import java.util.function.Consumer;

@@ -2,9 +2,13 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.Secrets;
+import dev.metahooks.controllers.postgres.children.TlsMounts;
+import dev.metahooks.controllers.postgres.observed.SecretData;
+import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.testing.PostgresServer;
 import dev.metahooks.testing.TestCertificates;
 import java.io.IOException;

@@ -5,6 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.children.Secrets;
+import dev.metahooks.controllers.postgres.children.ServiceRoles;
+import dev.metahooks.controllers.postgres.children.UsersJobs;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.observed.SecretData;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Kubelet;
 import java.util.List;

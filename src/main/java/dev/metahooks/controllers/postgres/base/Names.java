@@ -1,0 +1,146 @@
+package dev.metahooks.controllers.postgres.base;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The fixed names of a cluster's children. None ends in {@code -config}, {@code -leader}, {@code -failover} or
+ * {@code -sync}: those are the ConfigMaps Patroni keeps for its scope (the cluster's name), and they are not ours.
+ */
+public final class Names {
+  private Names() {}
+
+  public static String statefulSet(String cluster) {
+    return cluster;
+  }
+
+  public static String headlessService(String cluster) {
+    return cluster + "-hl";
+  }
+
+  public static String primaryService(String cluster) {
+    return cluster + "-rw";
+  }
+
+  public static String replicaService(String cluster) {
+    return cluster + "-ro";
+  }
+
+  public static String superuserSecret(String cluster) {
+    return cluster + "-superuser";
+  }
+
+  public static String replicationSecret(String cluster) {
+    return cluster + "-replication";
+  }
+
+  /** Patroni's REST API credentials. */
+  public static String restApiSecret(String cluster) {
+    return cluster + "-restapi";
+  }
+
+  /**
+   * An application user's Secret: {@code <n>.<user>}. Neither a cluster name nor a user name can contain a dot,
+   * so the name says which cluster and which user it is for, and it cannot be another cluster's Secret (the
+   * other Secrets' names have no dot).
+   */
+  public static String userSecret(String cluster, String user) {
+    return cluster + "." + user;
+  }
+
+  /** What Patroni's ConfigMaps of the cluster (its scope) are called; not children, removed on deletion. */
+  public static List<String> patroniConfigMaps(String cluster) {
+    return List.of(cluster + "-config", cluster + "-leader", cluster + "-failover", cluster + "-sync");
+  }
+
+  /** The ServiceAccount, Role, RoleBinding and Job that remove Patroni's ConfigMaps once the pods are gone. */
+  public static String cleanup(String cluster) {
+    return cluster + "-cleanup";
+  }
+
+  /** The ServiceAccount, Role and RoleBinding Patroni runs with. */
+  public static String patroni(String cluster) {
+    return cluster + "-patroni";
+  }
+
+  public static String networkPolicy(String cluster) {
+    return cluster;
+  }
+
+  public static String disruptionBudget(String cluster) {
+    return cluster;
+  }
+
+  public static String usersJob(String cluster, String hash) {
+    return cluster + "-users-" + hash;
+  }
+
+  /** The pooler's Deployment, Service, ConfigMap and Secret. */
+  public static String pooler(String cluster) {
+    return cluster + "-pooler";
+  }
+
+  /** A dot, which no cluster name has: {@code <n>-pooler} would be the budget of a cluster called so. */
+  public static String poolerDisruptionBudget(String cluster) {
+    return cluster + ".pooler";
+  }
+
+  public static String poolerSecret(String cluster) {
+    return pooler(cluster);
+  }
+
+  public static String exporterSecret(String cluster) {
+    return cluster + "-exporter";
+  }
+
+  public static String metricsService(String cluster) {
+    return cluster + "-metrics";
+  }
+
+  /** In-cluster DNS name of a Service in the cluster's namespace. */
+  public static String serviceHost(String service, String namespace) {
+    return service + "." + namespace + ".svc";
+  }
+
+  /** The logical backup CronJob (CronJob names have at most 52 characters: 40 + 8). */
+  public static String logicalCronJob(String cluster) {
+    return cluster + "-logical";
+  }
+
+  public static String logicalRestoreJob(String cluster) {
+    return cluster + "-logical-restore";
+  }
+
+  /** An on-demand backup's Job. */
+  public static String backupJob(String cluster, String name) {
+    return cluster + "-backup-" + name;
+  }
+
+  public static String finalBackupJob(String cluster) {
+    return cluster + "-final-backup";
+  }
+
+  /** The ServiceAccount, Role and RoleBinding the base backup Jobs run with. */
+  public static String backup(String cluster) {
+    return cluster + "-backup";
+  }
+
+  /** The switchover Job of a rollout's revision and leader: each leader of a rollout gets its own. */
+  public static String switchoverJob(String cluster, String revision, String leader) {
+    return cluster + "-switchover-" + shortHash(revision + "/" + leader);
+  }
+
+  /** Ten hex digits of the text's SHA-256: a Job name's suffix that changes exactly when its input does. */
+  public static String shortHash(String text) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest).substring(0, 10);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing", e);
+    }
+  }
+
+}

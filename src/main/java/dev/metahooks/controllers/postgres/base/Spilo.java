@@ -1,0 +1,35 @@
+package dev.metahooks.controllers.postgres.base;
+
+import java.util.List;
+
+/**
+ * What the Spilo image is and expects, in one place below every builder: its container, data volume and paths,
+ * ports, the users it creates, where WAL-G's settings live and where the pods mount the TLS Secret.
+ */
+public final class Spilo {
+  public static final String CONTAINER = "postgres";
+  public static final String DATA_VOLUME = "pgdata";
+  /** The data volume's mount point; Spilo keeps PGROOT below it. */
+  public static final String DATA_PATH = "/home/postgres/pgdata";
+  /** The data directory Spilo runs PostgreSQL with. */
+  public static final String PGDATA = DATA_PATH + "/pgroot/data";
+  public static final int POSTGRES_PORT = 5432;
+  public static final int PATRONI_PORT = 8008;
+  public static final String SUPERUSER = "postgres";
+  public static final String REPLICATION_USER = "standby";
+  /** The user of Patroni's REST API (restapi.authentication). */
+  public static final String RESTAPI_USER = "patroni";
+  /** Where Spilo writes WAL-G's environment, an envdir (configure_spilo.py: RW_DIR/etc/wal-e.d/env). */
+  public static final String WAL_ENV_DIR = "/run/etc/wal-e.d/env";
+  /** The pods' volume of the TLS Secret, and where the postgres container mounts it. */
+  public static final String TLS_VOLUME = "tls";
+  public static final String TLS_MOUNT = "/tls";
+  /**
+   * Spilo's own shared_preload_libraries for PostgreSQL 13 to 17 (configure_spilo.py's template and
+   * spilo_commons.py's extensions); a list given in the spec is added to it, never put in its place.
+   */
+  public static final List<String> PRELOAD_LIBRARIES = List.of(
+      "bg_mon", "pg_stat_statements", "pgextwlist", "pg_auth_mon", "set_user", "timescaledb", "pg_cron", "pg_stat_kcache");
+
+  private Spilo() {}
+}

@@ -1,0 +1,99 @@
+package dev.metahooks.controllers.postgres.children;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.ResourceTexts;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.plan.ParameterPatch;
+import dev.metahooks.controllers.postgres.plan.PatroniSettings;
+import dev.metahooks.controllers.postgres.plan.Tls;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.kube.KubeletText;
+import java.util.Optional;
+
+/**
+ * The parameters Job {@code <n>-parameters-<hash>}: writes the spec's PostgreSQL settings and Patroni's availability
+ * settings ({@link PatroniSettings}: failsafe and synchronous mode) into Patroni's dynamic configuration ({@code PATCH /config}, authenticated with the {@code <n>-restapi} Secret). Every member reloads;
+ * a setting that needs a restart shows as {@code pending_restart} until the rollout restarts the pods (such a
+ * setting is in the pod template as well, so changing it rolls them). A setting removed from the spec is sent as
+ * {@code null}, which Patroni removes; the removed names are read from the observed Job of the previous change.
+ */
+public final class ParameterJobs {
+  public static final String COMPONENT = "parameters";
+  public static final String CONTAINER = "parameters";
+  /** Waits for the REST API (the pods may still start), then one PATCH; anything but 200 fails the try. */
+  public static final String SCRIPT = ResourceTexts.load("scripts/parameters.sh");
+  public static final String PATCH_VARIABLE = "PATCH";
+
+  private ParameterJobs() {}
+
+  /**
+   * The patch the spec asks for while instances run: the spec's parameters, those removed since the observed Jobs
+   * sent them as {@code null}, and Patroni's availability settings.
+   */
+  public static Optional<ParameterPatch> patch(String cluster, ClusterSpec spec, ObservedCluster observed) {
+    if (spec.instances() == 0) {
+      return Optional.empty();
+    }
+    ObjectNode parameters = Json.object();
+    previousNames(observed).forEach(name -> {
+      if (!spec.parameters().containsKey(name)) {
+        parameters.putNull(name);
+      }
+    });
+    spec.parameters().forEach((name, value) -> parameters.put(name,
+        name.equals("shared_preload_libraries") ? StatefulSets.preloadLibraries(value) : value));
+    ObjectNode patch = PatroniSettings.dynamic(spec.patroni());
+    if (!parameters.isEmpty()) {
+      patch.putObject("postgresql").set("parameters", parameters);
+    }
+    String body = patch.toString();
+    return Optional.of(new ParameterPatch(cluster + "-parameters-" + Names.shortHash(body), body));
+  }
+
+  /** The Job, over https when the rendered pods serve Patroni's REST API so ({@code podTls}). */
+  public static ObjectNode build(String cluster, String namespace, String image, ParameterPatch patch, Optional<Tls.Rendering> podTls) {
+    ObjectNode job = Jobs.job(patch.job(), cluster, COMPONENT);
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("automountServiceAccountToken", false);
+    ObjectNode container = Jobs.container(pod, CONTAINER, image);
+    container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT));
+    ArrayNode env = container.putArray("env");
+    // Any member writes the dynamic configuration; the headless Service's name reaches one of them.
+    env.addObject().put("name", "PATRONI_URL").put("value", "http://"
+        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + Spilo.PATRONI_PORT);
+    // The kubelet expands $(NAME) in env values and reduces $$ to $: doubled, no value can refer to a variable.
+    env.addObject().put("name", PATCH_VARIABLE).put("value", KubeletText.literal(patch.body()));
+    env.addObject().put("name", "PATRONI_USERNAME").put("value", Spilo.RESTAPI_USER);
+    env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
+        .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    return podTls.filter(Tls.Rendering::restApiServing)
+        .map(rendering -> TlsMounts.httpsJob(job, rendering.secretName())).orElse(job);
+  }
+
+  /** The parameter names the observed parameters Jobs sent. */
+  private static java.util.Set<String> previousNames(ObservedCluster observed) {
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    for (ObjectNode job : observed.children("batch/v1", "Job")) {
+      if (!COMPONENT.equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())) {
+        continue;
+      }
+      for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
+        if (PATCH_VARIABLE.equals(env.path("name").asText()) && env.path("value").isTextual()) {
+          try {
+            Json.MAPPER.readTree(env.path("value").asText()).path("postgresql").path("parameters").fieldNames()
+                .forEachRemaining(names::add);
+          } catch (Exception e) {
+            // Not our JSON: nothing to remove.
+          }
+        }
+      }
+    }
+    return names;
+  }
+}

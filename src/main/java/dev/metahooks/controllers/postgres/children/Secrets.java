@@ -1,0 +1,186 @@
+package dev.metahooks.controllers.postgres.children;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.controllers.postgres.observed.SecretData;
+import dev.metahooks.controllers.postgres.plan.Tls;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.TlsSpec;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The credentials: {@code <n>-superuser}, {@code <n>-replication}, {@code <n>-restapi} (Patroni's REST API) and
+ * {@code <n>.<user>} per user. An application user's Secret also holds the password's SCRAM-SHA-256 verifier
+ * (key {@value #VERIFIER}), computed with it from a random salt: the users Job sends only the verifier to
+ * PostgreSQL, and keeping it with the password keeps every answer a function of what is observed. A password
+ * is generated once, when its Secret is not observed; afterwards the observed Secret is returned as it was
+ * applied, so a password never changes behind anyone's back. Observed Secrets that the spec no longer asks for
+ * (a user removed from the spec) are kept as well: the role still exists in the database.
+ */
+public final class Secrets {
+  public static final int PASSWORD_LENGTH = 32;
+  public static final String VERIFIER = "verifier";
+  public static final int SALT_LENGTH = 16;
+
+  private Secrets() {}
+
+  /**
+   * Every Secret of the cluster. The application users' connection keys point at the server's certificate:
+   * {@code sslmode=verify-full} with the CA the TLS Secret carries (key {@value Tls#CA}), or {@code sslmode=require}
+   * without {@code spec.tls}; while the TLS Secret is missing or invalid they stay as they are.
+   */
+  public static List<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed,
+      Tls.State tls, Sources sources) {
+    List<ObjectNode> secrets = new ArrayList<>();
+    Set<String> wanted = new LinkedHashSet<>();
+    wanted.add(Names.superuserSecret(cluster));
+    wanted.add(Names.replicationSecret(cluster));
+    secrets.add(observedOr(observed, Names.superuserSecret(cluster),
+        () -> credentials(cluster, Names.superuserSecret(cluster), Spilo.SUPERUSER,
+            password(sources, namespace, Names.superuserSecret(cluster)))));
+    secrets.add(observedOr(observed, Names.replicationSecret(cluster),
+        () -> credentials(cluster, Names.replicationSecret(cluster), Spilo.REPLICATION_USER,
+            password(sources, namespace, Names.replicationSecret(cluster)))));
+    wanted.add(Names.restApiSecret(cluster));
+    secrets.add(observedOr(observed, Names.restApiSecret(cluster),
+        () -> credentials(cluster, Names.restApiSecret(cluster), Spilo.RESTAPI_USER,
+            password(sources, namespace, Names.restApiSecret(cluster)))));
+    for (ClusterSpec.User user : spec.users()) {
+      String name = Names.userSecret(cluster, user.name());
+      wanted.add(name);
+      // A Secret of the earlier name scheme hands its password on, so that clients using it keep working.
+      secrets.add(observedOr(observed, name,
+          () -> application(cluster, namespace, user, observed.secret(legacyUserSecret(cluster, user.name()))
+                  .flatMap(legacy -> SecretData.value(legacy, "password")).orElseGet(() -> password(sources, namespace, name)),
+              sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
+    }
+    for (ServiceRoles.Role role : ServiceRoles.wanted(spec)) {
+      String name = role.secret(cluster);
+      wanted.add(name);
+      secrets.add(observedOr(observed, name, () -> componentRole(cluster, role, password(sources, namespace, name),
+          sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
+    }
+    if (tls.check() == Tls.Check.VALID || tls.check() == Tls.Check.NOT_CONFIGURED) {
+      Set<String> users = new HashSet<>();
+      spec.users().forEach(user -> users.add(Names.userSecret(cluster, user.name())));
+      secrets.stream().filter(secret -> users.contains(ObservedCluster.nameOf(secret)) && secret.path("data").isObject())
+          .forEach(secret -> connection((ObjectNode) secret.get("data"), tls.ca()));
+    }
+    for (ObjectNode secret : observed.children("v1", "Secret")) {
+      if (!wanted.contains(ObservedCluster.nameOf(secret))) {
+        secrets.add(Preserved.child(secret));
+      }
+    }
+    secrets.sort(Comparator.comparing(ObservedCluster::nameOf));
+    return secrets;
+  }
+
+  /** An application user's Secret as day 1 first named it; kept when observed, never created. */
+  public static String legacyUserSecret(String cluster, String user) {
+    return cluster + "-app-" + user;
+  }
+
+  /** The Secrets every cluster has, whatever its users. */
+  public static Set<String> clusterSecretNames(String cluster) {
+    return Set.of(Names.superuserSecret(cluster), Names.replicationSecret(cluster), Names.restApiSecret(cluster),
+        Names.exporterSecret(cluster), Names.poolerSecret(cluster));
+  }
+
+  /**
+   * A component role's Secret ({@link ServiceRoles}): its name, password and verifier; the pooler's also holds
+   * PgBouncer's auth file, which lists that one role.
+   */
+  public static ObjectNode componentRole(String cluster, ServiceRoles.Role role, String password, byte[] salt) {
+    ObjectNode secret = credentials(cluster, role.secret(cluster), role.name(), password);
+    ObjectNode data = (ObjectNode) secret.get("data");
+    put(data, VERIFIER, Scram.verifier(password, salt));
+    if (role.equals(ServiceRoles.POOLER_ROLE)) {
+      put(data, PoolerAccess.AUTH_FILE, PoolerAccess.authFile(password));
+    }
+    return secret;
+  }
+
+  private static ObjectNode observedOr(ObservedCluster observed, String name, java.util.function.Supplier<ObjectNode> create) {
+    return observed.secret(name).map(Preserved::child).orElseGet(create);
+  }
+
+  private static String password(Sources sources, String namespace, String secretName) {
+    return sources.secret(namespace + "/" + secretName + "/password", PASSWORD_LENGTH);
+  }
+
+  /** A Secret with a username and a password: the superuser and the replication user. */
+  public static ObjectNode credentials(String cluster, String name, String username, String password) {
+    ObjectNode secret = secret(cluster, name);
+    ObjectNode data = secret.putObject("data");
+    put(data, "username", username);
+    put(data, "password", password);
+    return secret;
+  }
+
+  /** An application user's Secret, with everything a client needs to connect to the primary. */
+  public static ObjectNode application(String cluster, String namespace, ClusterSpec.User user, String password, byte[] salt) {
+    String host = Names.serviceHost(Names.primaryService(cluster), namespace);
+    String port = String.valueOf(Spilo.POSTGRES_PORT);
+    String dbname = user.databases().isEmpty() ? "postgres" : user.databases().get(0);
+    ObjectNode secret = secret(cluster, Names.userSecret(cluster, user.name()));
+    ObjectNode data = secret.putObject("data");
+    put(data, "username", user.name());
+    put(data, "password", password);
+    put(data, VERIFIER, Scram.verifier(password, salt));
+    put(data, "host", host);
+    put(data, "port", port);
+    put(data, "dbname", dbname);
+    connection(data, Optional.empty());
+    // The pooler's Service, whether or not the pooler runs now (it may be turned on later); the pooler serves its
+    // own self-signed certificate, hence "require" with or without the user's certificate.
+    String poolerHost = Names.serviceHost(Names.pooler(cluster), namespace);
+    put(data, "pooler-uri", "postgresql://" + user.name() + ":" + password + "@" + poolerHost + ":" + PoolerAccess.PORT
+        + "/" + dbname + "?sslmode=require");
+    put(data, "pooler-jdbc-uri", "jdbc:postgresql://" + poolerHost + ":" + PoolerAccess.PORT + "/" + dbname + "?user="
+        + user.name() + "&password=" + password + "&sslmode=require&prepareThreshold=0");
+    return secret;
+  }
+
+  /**
+   * The URIs of a user's Secret, from its other keys. Spilo refuses connections without TLS; with its self-signed
+   * certificate that is "require" (no verification); with the user's certificate ({@link Tls}) "verify-full"
+   * against the CA, which the Secret carries as {@code ca.crt} for clients to mount at {@link Tls#CLIENT_CA_PATH}.
+   */
+  public static void connection(ObjectNode data, Optional<String> ca) {
+    String user = dataValue(data, "username");
+    String password = dataValue(data, "password");
+    String address = dataValue(data, "host") + ":" + dataValue(data, "port") + "/" + dataValue(data, "dbname");
+    String ssl = ca.isPresent() ? "sslmode=verify-full&sslrootcert=" + TlsMounts.CLIENT_CA_PATH : "sslmode=require";
+    put(data, "uri", "postgresql://" + user + ":" + password + "@" + address + "?" + ssl);
+    put(data, "jdbc-uri", "jdbc:postgresql://" + address + "?user=" + user + "&password=" + password + "&" + ssl);
+    ca.ifPresentOrElse(pem -> put(data, TlsSpec.CA, pem), () -> data.remove(TlsSpec.CA));
+  }
+
+  private static String dataValue(ObjectNode data, String key) {
+    return SecretData.value(Json.object().set("data", data), key).orElse("");
+  }
+
+  private static ObjectNode secret(String cluster, String name) {
+    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
+    secret.putObject("metadata").put("name", name).set("labels", Labels.child(cluster, "credentials"));
+    secret.put("type", "Opaque");
+    return secret;
+  }
+  private static void put(ObjectNode data, String key, String value) {
+    data.put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
+  }
+}

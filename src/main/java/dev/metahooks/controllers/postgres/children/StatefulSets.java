@@ -1,0 +1,249 @@
+package dev.metahooks.controllers.postgres.children;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.plan.Tls;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.kube.KubeletText;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * The StatefulSet {@code <n>}: Spilo (PostgreSQL with Patroni) with Patroni on the Kubernetes API, its state in
+ * ConfigMaps, and the role label {@code spilo-role} on each pod. Every environment variable is one Spilo's
+ * ENVIRONMENT.rst documents (see docs/postgrescluster.md for the list and meanings), or POD_IP/POD_NAMESPACE.
+ */
+public final class StatefulSets {
+  /**
+   * Holds the REST API password for the Kubernetes reference {@code $(...)} in SPILO_CONFIGURATION; no Spilo
+   * placeholder is called so, and Spilo's runit script keeps it from Patroni's environment.
+   */
+  public static final String RESTAPI_PASSWORD_VARIABLE = "METAHOOKS_RESTAPI_PASSWORD";
+
+  private StatefulSets() {}
+
+  /**
+   * The StatefulSet, whole: the pod template of {@link #podTemplate} and, under {@code updates.method: switchover},
+   * the rollout's partition (the hook steps it, see {@link Rollout}; 0 lets every pod update).
+   */
+  public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls, OptionalInt partition) {
+    ObjectNode sts = Json.object().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
+    ObjectNode metadata = sts.putObject("metadata").put("name", Names.statefulSet(cluster));
+    metadata.set("labels", Labels.child(cluster, "database"));
+    ObjectNode stsSpec = sts.putObject("spec")
+        .put("replicas", spec.instances())
+        .put("serviceName", Names.headlessService(cluster));
+    stsSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
+    // Ordered start: the first pod bootstraps the cluster, the others join it as replicas.
+    stsSpec.put("podManagementPolicy", "OrderedReady");
+    ObjectNode strategy = stsSpec.putObject("updateStrategy").put("type", "RollingUpdate");
+    if (spec.updates().switchover()) {
+      strategy.putObject("rollingUpdate").put("partition", partition.orElse(0));
+    }
+    stsSpec.putObject("persistentVolumeClaimRetentionPolicy")
+        .put("whenDeleted", spec.storage().whenDeleted())
+        .put("whenScaled", whenScaled(spec));
+    stsSpec.set("template", podTemplate(cluster, namespace, spec, bootstrap, tls));
+    stsSpec.putArray("volumeClaimTemplates").add(dataVolumeClaim(cluster, spec.storage()));
+    return sts;
+  }
+
+  /**
+   * The pods' template: Spilo with its environment, Patroni's bootstrap settings ({@link PatroniSettings}) and the
+   * user's certificate when one is rendered ({@link Tls}), and the exporter's sidecar. A pure function of its
+   * inputs, so that the plan can tell whether an answer changes it (and so restarts the pods) before rendering.
+   */
+  public static ObjectNode podTemplate(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls) {
+    ObjectNode template = Json.object();
+    template.putObject("metadata").set("labels", Labels.pod(cluster));
+    template.set("spec", podSpec(cluster, namespace, spec, bootstrap, tls));
+    return template;
+  }
+
+  /**
+   * Hibernation (0 instances) keeps every volume even under {@code whenScaled: Delete}: the policy and the
+   * replica count change in one update, so the StatefulSet controller scales to zero under Retain.
+   */
+  public static String whenScaled(ClusterSpec spec) {
+    return spec.instances() == 0 ? "Retain" : spec.storage().whenScaled();
+  }
+
+  private static ObjectNode podSpec(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls) {
+    ObjectNode pod = Json.object();
+    pod.put("serviceAccountName", Names.patroni(cluster));
+    // Patroni needs time to stop PostgreSQL cleanly and hand over the leader key.
+    pod.put("terminationGracePeriodSeconds", 300);
+    pod.set("securityContext", PodSecurity.pod());
+    affinity(cluster, spec.availability()).ifPresent(affinity -> pod.set("affinity", affinity));
+    ArrayNode containers = pod.putArray("containers").add(container(cluster, namespace, spec, bootstrap, tls));
+    Exporters.container(cluster, spec).ifPresent(containers::add);
+    // PostgreSQL's shared memory needs more than the runtime's default 64 MiB /dev/shm.
+    ArrayNode volumes = pod.putArray("volumes");
+    volumes.addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory");
+    tls.ifPresent(rendering -> volumes.add(TlsMounts.volume(rendering)));
+    return pod;
+  }
+
+  public static Optional<ObjectNode> affinity(String cluster, ClusterSpec.Availability availability) {
+    ObjectNode selector = Json.object();
+    selector.set("matchLabels", Labels.podSelector(cluster));
+    ObjectNode antiAffinity = Json.object();
+    switch (availability.podAntiAffinity()) {
+      case "required" -> {
+        ObjectNode term = antiAffinity.putArray("requiredDuringSchedulingIgnoredDuringExecution").addObject();
+        term.set("labelSelector", selector);
+        term.put("topologyKey", availability.topologyKey());
+      }
+      case "preferred" -> {
+        ObjectNode weighted = antiAffinity.putArray("preferredDuringSchedulingIgnoredDuringExecution").addObject()
+            .put("weight", 100);
+        ObjectNode term = weighted.putObject("podAffinityTerm");
+        term.set("labelSelector", selector);
+        term.put("topologyKey", availability.topologyKey());
+      }
+      default -> {
+        return Optional.empty();
+      }
+    }
+    ObjectNode affinity = Json.object();
+    affinity.set("podAntiAffinity", antiAffinity);
+    return Optional.of(affinity);
+  }
+
+  private static ObjectNode container(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls) {
+    ObjectNode container = Json.object()
+        .put("name", Spilo.CONTAINER)
+        .put("image", spec.image())
+        .put("imagePullPolicy", "IfNotPresent");
+    ArrayNode ports = container.putArray("ports");
+    ports.addObject().put("name", "postgresql").put("containerPort", Spilo.POSTGRES_PORT);
+    ports.addObject().put("name", "patroni").put("containerPort", Spilo.PATRONI_PORT);
+    ArrayNode env = env(cluster, spec, bootstrap);
+    tls.ifPresent(rendering -> env.addAll(TlsMounts.env(rendering, cluster, namespace)));
+    container.set("env", env);
+    container.set("resources", spec.resources().deepCopy());
+    container.set("securityContext", PodSecurity.container());
+    ArrayNode mounts = container.putArray("volumeMounts");
+    mounts.addObject().put("name", Spilo.DATA_VOLUME).put("mountPath", Spilo.DATA_PATH);
+    mounts.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
+    tls.ifPresent(rendering -> mounts.add(TlsMounts.volumeMount()));
+    // Patroni's REST API answers 200 on /readiness once PostgreSQL runs as leader or as a streaming replica.
+    ObjectNode readiness = container.putObject("readinessProbe");
+    ObjectNode probe = readiness.putObject("httpGet").put("path", "/readiness").put("port", Spilo.PATRONI_PORT);
+    if (tls.map(Tls.Rendering::restApiServing).orElse(false)) {
+      probe.put("scheme", "HTTPS");
+    }
+    readiness.put("initialDelaySeconds", 6).put("periodSeconds", 10).put("timeoutSeconds", 5).put("failureThreshold", 3);
+    return container;
+  }
+
+  /** Spilo's environment, in a fixed order. Each variable's documented meaning is in docs/postgrescluster.md. */
+  public static ArrayNode env(String cluster, ClusterSpec spec, ObjectNode bootstrap) {
+    ArrayNode env = Json.MAPPER.createArrayNode();
+    value(env, "SCOPE", cluster);
+    value(env, "PGVERSION", String.valueOf(spec.postgresVersion()));
+    value(env, "PGROOT", Spilo.DATA_PATH + "/pgroot");
+    value(env, "DCS_ENABLE_KUBERNETES_API", "true");
+    value(env, "KUBERNETES_USE_CONFIGMAPS", "true");
+    value(env, "KUBERNETES_SCOPE_LABEL", Labels.CLUSTER_NAME);
+    value(env, "KUBERNETES_ROLE_LABEL", Labels.ROLE);
+    value(env, "KUBERNETES_LEADER_LABEL_VALUE", Labels.LEADER);
+    value(env, "KUBERNETES_STANDBY_LEADER_LABEL_VALUE", Labels.LEADER);
+    value(env, "KUBERNETES_LABELS", "{\"" + Labels.NAME + "\":\"" + Labels.APP + "\"}");
+    value(env, "PGUSER_SUPERUSER", Spilo.SUPERUSER);
+    secret(env, "PGPASSWORD_SUPERUSER", Names.superuserSecret(cluster));
+    value(env, "PGUSER_STANDBY", Spilo.REPLICATION_USER);
+    secret(env, "PGPASSWORD_STANDBY", Names.replicationSecret(cluster));
+    field(env, "POD_IP", "status.podIP");
+    field(env, "POD_NAMESPACE", "metadata.namespace");
+    // Declared before SPILO_CONFIGURATION, which refers to it.
+    env.addObject().put("name", RESTAPI_PASSWORD_VARIABLE).putObject("valueFrom").putObject("secretKeyRef")
+        .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    WalArchive.env(spec.backups()).forEach(env::add);
+    value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters(), bootstrap));
+    return env;
+  }
+
+  /**
+   * Patroni configuration that Spilo merges over its own. {@code restapi.authentication}: Patroni asks for these
+   * credentials on every unsafe REST call (PATCH /config, POST /switchover, ...); the password comes from the
+   * {@code <n>-restapi} Secret through a variable reference that the kubelet expands. The parameters that need a
+   * restart go to the local configuration (applied on every start, so a change rolls the pods) and to the bootstrap
+   * DCS configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect
+   * when the cluster is created; every parameter, reloadable ones too, reaches Patroni's dynamic configuration
+   * through the parameters Job ({@link ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a
+   * value is doubled, so that no value can refer to a variable. Patroni's bootstrap settings ({@link PatroniSettings})
+   * go into {@code bootstrap.dcs} after the parameters.
+   */
+  public static String spiloConfiguration(Map<String, String> parameters, ObjectNode bootstrap) {
+    ObjectNode values = Json.object();
+    ReloadableParameters.restartOnly(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(
+        name.equals("shared_preload_libraries") ? preloadLibraries(value) : value)));
+    ObjectNode config = Json.object();
+    if (!values.isEmpty()) {
+      config.putObject("bootstrap").putObject("dcs").putObject("postgresql").set("parameters", values.deepCopy());
+      config.putObject("postgresql").set("parameters", values);
+    }
+    config.putObject("restapi").putObject("authentication")
+        .put("username", Spilo.RESTAPI_USER)
+        .put("password", KubeletText.reference(RESTAPI_PASSWORD_VARIABLE));
+    if (!bootstrap.isEmpty()) {
+      config.withObjectProperty("bootstrap").withObjectProperty("dcs").setAll(bootstrap.deepCopy());
+    }
+    try {
+      return Json.MAPPER.writeValueAsString(config);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write Spilo configuration", e);
+    }
+  }
+
+  /** Spilo's libraries first, then the spec's that are not among them. */
+  public static String preloadLibraries(String given) {
+    Set<String> libraries = new LinkedHashSet<>(Spilo.PRELOAD_LIBRARIES);
+    for (String library : given.split(",")) {
+      if (!library.isBlank()) {
+        libraries.add(library.strip());
+      }
+    }
+    return String.join(",", libraries);
+  }
+
+  private static ObjectNode dataVolumeClaim(String cluster, ClusterSpec.Storage storage) {
+    ObjectNode claim = Json.object();
+    ObjectNode metadata = claim.putObject("metadata").put("name", Spilo.DATA_VOLUME);
+    metadata.set("labels", Labels.podSelector(cluster));
+    ObjectNode claimSpec = claim.putObject("spec");
+    claimSpec.putArray("accessModes").add("ReadWriteOnce");
+    if (storage.hasStorageClass()) {
+      claimSpec.put("storageClassName", storage.storageClassName());
+    }
+    claimSpec.putObject("resources").putObject("requests").put("storage", storage.size());
+    return claim;
+  }
+
+  private static void value(ArrayNode env, String name, String value) {
+    env.addObject().put("name", name).put("value", value);
+  }
+
+  private static void secret(ArrayNode env, String name, String secretName) {
+    env.addObject().put("name", name).putObject("valueFrom").putObject("secretKeyRef")
+        .put("name", secretName).put("key", "password");
+  }
+
+  private static void field(ArrayNode env, String name, String path) {
+    env.addObject().put("name", name).putObject("valueFrom").putObject("fieldRef")
+        .put("apiVersion", "v1").put("fieldPath", path);
+  }
+}

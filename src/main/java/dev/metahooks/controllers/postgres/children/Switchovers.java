@@ -1,0 +1,49 @@
+package dev.metahooks.controllers.postgres.children;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.ResourceTexts;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.kube.KubeletText;
+
+/**
+ * The switchover Job {@code <n>-switchover-<hash>}: asks the leader's Patroni REST API ({@code POST /switchover},
+ * authenticated with the {@code <n>-restapi} Secret) to hand the leader to the candidate. Patroni answers once the
+ * new leader holds the lock (200), or refuses (412: no such leader or candidate, candidate not healthy; 503: the
+ * switchover failed); anything but 200 fails the Job, and the rollout waits for a person. The hash names the
+ * revision and the leader, so each leader of a rollout gets its own Job, and a resync finds the same one.
+ */
+public final class Switchovers {
+  public static final String COMPONENT = "switchover";
+  public static final String CONTAINER = "switchover";
+  /**
+   * One POST; Patroni's answer goes to the log. The password reaches curl on its standard input (a config line),
+   * not on its command line, where other processes could read it.
+   */
+  public static final String SCRIPT = ResourceTexts.load("scripts/switchover.sh");
+
+  private Switchovers() {}
+
+  public static ObjectNode job(String cluster, String namespace, String image, Rollout.Switchover switchover) {
+    String leader = switchover.leader();
+    ObjectNode job = Jobs.job(Names.switchoverJob(cluster, switchover.revision(), leader), cluster, COMPONENT);
+    // Patroni answers within about 30 s; a second try finds the leader moved (412) rather than moving it twice.
+    job.withObjectProperty("spec").put("backoffLimit", 1);
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("automountServiceAccountToken", false);
+    ObjectNode container = Jobs.container(pod, CONTAINER, image);
+    container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT));
+    ArrayNode env = container.putArray("env");
+    env.addObject().put("name", "PATRONI_URL").put("value", "http://" + leader + "."
+        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + Spilo.PATRONI_PORT);
+    env.addObject().put("name", "LEADER").put("value", leader);
+    env.addObject().put("name", "CANDIDATE").put("value", switchover.candidate());
+    env.addObject().put("name", "PATRONI_USERNAME").put("value", Spilo.RESTAPI_USER);
+    env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
+        .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    return switchover.leaderHttps().map(secret -> TlsMounts.httpsJob(job, secret)).orElse(job);
+  }
+
+}

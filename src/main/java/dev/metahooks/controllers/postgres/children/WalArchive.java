@@ -1,0 +1,131 @@
+package dev.metahooks.controllers.postgres.children;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.spec.BackupSpec;
+import dev.metahooks.kube.FieldProblem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Spilo's variables for continuous WAL archiving and scheduled base backups with WAL-G ({@code spec.backup}), and
+ * for a first bootstrap from another cluster ({@code spec.bootstrap.clone}, Spilo's {@code CLONE_*}). Each
+ * variable is one Spilo reads (ENVIRONMENT.rst, or configure_spilo.py where that is silent); docs/postgrescluster.md
+ * lists them with their meaning and source. Credentials only ever come from the user's Secret
+ * ({@code secretKeyRef}), never as a value.
+ */
+public final class WalArchive {
+  private WalArchive() {}
+
+  /** The variables, in a fixed order; none when neither backups nor a clone are configured. */
+  public static List<ObjectNode> env(BackupSpec backups) {
+    List<ObjectNode> env = new ArrayList<>();
+    backups.backup().ifPresent(backup -> {
+      value(env, "USE_WALG_BACKUP", "true");
+      value(env, "USE_WALG_RESTORE", "true");
+      store(env, "", backup.s3());
+      value(env, "BACKUP_SCHEDULE", backup.schedule());
+      value(env, "BACKUP_NUM_TO_RETAIN", String.valueOf(backup.baseBackups()));
+    });
+    backups.cloneFrom().ifPresent(clone -> {
+      if (clone.live().isPresent()) {
+        BackupSpec.Live live = clone.live().get();
+        value(env, "CLONE_METHOD", "CLONE_WITH_BASEBACKUP");
+        value(env, "CLONE_SCOPE", clone.cluster());
+        value(env, "CLONE_HOST", live.host());
+        value(env, "CLONE_PORT", String.valueOf(live.port()));
+        secret(env, "CLONE_USER", live.secretName(), "username");
+        secret(env, "CLONE_PASSWORD", live.secretName(), "password");
+      } else {
+        value(env, "CLONE_METHOD", "CLONE_WITH_WALE");
+        value(env, "CLONE_SCOPE", clone.cluster());
+        value(env, "CLONE_USE_WALG_RESTORE", "true");
+        store(env, "CLONE_", clone.s3().orElseThrow());
+        clone.timestamp().ifPresent(time -> value(env, "CLONE_TARGET_TIME", time));
+      }
+    });
+    return env;
+  }
+
+  /**
+   * The store: its prefix, endpoint (and from it the addressing style), region and credentials. Spilo derives
+   * AWS_S3_FORCE_PATH_STYLE from the {@code +path} or {@code +virtualhost} in WALE_S3_ENDPOINT.
+   */
+  private static void store(List<ObjectNode> env, String prefix, BackupSpec.S3 s3) {
+    value(env, prefix + "WALE_S3_PREFIX", s3.url());
+    if (!s3.endpoint().isEmpty()) {
+      value(env, prefix + "AWS_ENDPOINT", s3.endpoint());
+      value(env, prefix + "WALE_S3_ENDPOINT", waleEndpoint(s3));
+    }
+    if (!s3.region().isEmpty()) {
+      value(env, prefix + "AWS_REGION", s3.region());
+    }
+    s3.credentials().ifPresent(credentials -> {
+      secret(env, prefix + "AWS_ACCESS_KEY_ID", credentials.secretName(), credentials.accessKeyIdKey());
+      secret(env, prefix + "AWS_SECRET_ACCESS_KEY", credentials.secretName(), credentials.secretAccessKeyKey());
+    });
+  }
+
+  /** {@code https+path://host:port}: WAL-E's endpoint format, the port always given. */
+  public static String waleEndpoint(BackupSpec.S3 s3) {
+    String endpoint = s3.endpoint();
+    int schemeEnd = endpoint.indexOf("://");
+    String scheme = endpoint.substring(0, schemeEnd);
+    String hostPort = endpoint.substring(schemeEnd + 3);
+    if (!hostPort.contains(":")) {
+      hostPort += scheme.equals("https") ? ":443" : ":80";
+    }
+    return scheme + (s3.forcePathStyle() ? "+path" : "+virtualhost") + "://" + hostPort;
+  }
+
+  /** The {@code CLONE_*} variables of an observed StatefulSet's Spilo container, as rendered. */
+  public static List<JsonNode> observedClone(ObservedCluster observed) {
+    List<JsonNode> clone = new ArrayList<>();
+    observed.statefulSet().ifPresent(sts -> {
+      for (JsonNode container : sts.path("spec").path("template").path("spec").path("containers")) {
+        if (Spilo.CONTAINER.equals(container.path("name").asText())) {
+          container.path("env").forEach(e -> {
+            if (e.path("name").asText().startsWith("CLONE_")) {
+              clone.add(e);
+            }
+          });
+        }
+      }
+    });
+    return clone;
+  }
+
+  /**
+   * {@code spec.bootstrap.clone} is read once, when the first pod initialises the cluster: once the StatefulSet
+   * exists, a changed (or added, or removed) clone is refused instead of rolling pods for nothing.
+   */
+  public static Optional<FieldProblem> bootstrapChange(BackupSpec backups, ObservedCluster observed) {
+    if (observed.statefulSet().isEmpty()) {
+      return Optional.empty();
+    }
+    ArrayNode wanted = Json.MAPPER.createArrayNode();
+    env(new BackupSpec(Optional.empty(), backups.cloneFrom(), Optional.empty())).forEach(wanted::add);
+    ArrayNode deployed = Json.MAPPER.createArrayNode();
+    observedClone(observed).forEach(deployed::add);
+    if (wanted.equals(deployed)) {
+      return Optional.empty();
+    }
+    return Optional.of(new FieldProblem("spec.bootstrap.clone", "cannot change after the cluster was first "
+        + "bootstrapped: it is only read when the cluster is created (create a new cluster to clone again)"));
+  }
+
+  private static void value(List<ObjectNode> env, String name, String value) {
+    env.add(Json.object().put("name", name).put("value", value));
+  }
+
+  private static void secret(List<ObjectNode> env, String name, String secretName, String key) {
+    ObjectNode variable = Json.object().put("name", name);
+    variable.putObject("valueFrom").putObject("secretKeyRef").put("name", secretName).put("key", key);
+    env.add(variable);
+  }
+}

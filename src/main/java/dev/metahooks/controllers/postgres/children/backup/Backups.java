@@ -1,0 +1,161 @@
+package dev.metahooks.controllers.postgres.children.backup;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.Jobs;
+import dev.metahooks.controllers.postgres.children.PatroniRbac;
+import dev.metahooks.controllers.postgres.observed.JobConditions;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.controllers.postgres.plan.FinalBackups;
+import dev.metahooks.controllers.postgres.spec.BackupSpec;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The children of {@code spec.backup} and {@code spec.bootstrap.logical}: the base backup Jobs' ServiceAccount,
+ * Role and RoleBinding {@code <n>-backup}, the logical backup CronJob, one Job per on-demand entry (kept while the
+ * entry is listed; Jobs are OnDelete children, so each runs once), and the logical restore Job. Removing
+ * {@code spec.backup} removes these children only: what is in the bucket stays.
+ *
+ * <p>A base backup Job runs Spilo's own backup script ({@code postgres_backup.sh}, the one Spilo's cron runs on
+ * {@code BACKUP_SCHEDULE}) on the primary with {@code kubectl exec svc/<n>-rw}: the Service selects the leader, and
+ * the script itself does nothing on a replica.
+ */
+public final class Backups {
+  public static final String COMPONENT = "backup";
+  public static final String FINAL_COMPONENT = "final-backup";
+  public static final String CONTAINER = "backup";
+
+  private Backups() {}
+
+  public static List<ObjectNode> children(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
+    List<ObjectNode> children = new ArrayList<>();
+    BackupSpec backups = spec.backups();
+    backups.backup().ifPresent(backup -> {
+      children.addAll(rbac(cluster, namespace, spec));
+      backup.logical().ifPresent(logical -> children.add(LogicalBackups.cronJob(cluster, namespace, spec, backup, logical)));
+      for (BackupSpec.OnDemand entry : backup.onDemand()) {
+        String name = Names.backupJob(cluster, entry.name());
+        children.add(entry.method().equals("logical")
+            ? LogicalBackups.backupJob(name, cluster, namespace, spec, backup, backup.logical().orElseThrow())
+            : baseBackupJob(name, cluster, namespace, backup, COMPONENT));
+      }
+    });
+    backups.logicalRestore().filter(restore -> restoreMayStart(cluster, spec, observed))
+        .ifPresent(restore -> children.add(LogicalBackups.restoreJob(cluster, namespace, spec, restore)));
+    return children;
+  }
+
+  /**
+   * The restore Job is asked for once it has been (it stays), or once the primary is ready and the users Job (whose
+   * roles own the restored objects) has completed.
+   */
+  private static boolean restoreMayStart(String cluster, ClusterSpec spec, ObservedCluster observed) {
+    if (observed.job(Names.logicalRestoreJob(cluster)).isPresent()) {
+      return true;
+    }
+    boolean primaryReady = observed.livePods().stream().anyMatch(p -> ObservedCluster.leader(p) && ObservedCluster.ready(p));
+    boolean usersApplied = spec.users().isEmpty() || observed.children("batch/v1", "Job").stream()
+        .filter(job -> "users".equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
+        .anyMatch(job -> JobConditions.succeeded(job));
+    return primaryReady && usersApplied;
+  }
+
+  /**
+   * The final backup's children at its stage of a deletion ({@link FinalBackups}): while it holds the deletion,
+   * every observed child as it is, with its Job and the Job's RBAC added when it is to start; once done, its Job.
+   */
+  public static List<ObjectNode> ofDeletion(FinalBackups.Stage stage, String namespace, ClusterSpec spec,
+      ObservedCluster observed) {
+    switch (stage) {
+      case NOT_ASKED -> {
+        return List.of();
+      }
+      case DONE -> {
+        return List.of(Preserved.child(FinalBackups.observedJob(observed).orElseThrow()));
+      }
+      case START -> {
+        List<ObjectNode> children = new ArrayList<>(Preserved.all(observed.children()));
+        Set<String> present = observed.children().stream().map(Backups::key).collect(Collectors.toSet());
+        List<ObjectNode> needed = new ArrayList<>(rbac(observed.name(), namespace, spec));
+        needed.add(finalBackupJob(observed.name(), namespace, spec.backups().backup().orElseThrow()));
+        needed.stream().filter(child -> !present.contains(key(child))).forEach(children::add);
+        return ObservedCluster.inTypeOrder(children);
+      }
+      default -> {
+        return Preserved.all(observed.children());
+      }
+    }
+  }
+
+  private static String key(ObjectNode child) {
+    return child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);
+  }
+
+  /** The final backup Job of a deletion with {@code finalBackup: true}. */
+  public static ObjectNode finalBackupJob(String cluster, String namespace, BackupSpec.Backup backup) {
+    return baseBackupJob(Names.finalBackupJob(cluster), cluster, namespace, backup, FINAL_COMPONENT);
+  }
+
+  public static ObjectNode baseBackupJob(String name, String cluster, String namespace, BackupSpec.Backup backup,
+      String component) {
+    ObjectNode job = Jobs.job(name, cluster, component);
+    job.withObjectProperty("spec").put("backoffLimit", 2);
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("serviceAccountName", Names.backup(cluster));
+    ArrayNode command = Jobs.container(pod, CONTAINER, backup.jobImage()).putArray("command");
+    for (String arg : baseBackupCommand(cluster, namespace)) {
+      command.add(arg);
+    }
+    return job;
+  }
+
+  /** kubectl only (the image needs no shell); the shell is Spilo's, in the database container. */
+  public static List<String> baseBackupCommand(String cluster, String namespace) {
+    return List.of("kubectl", "exec", "--namespace", namespace, "svc/" + Names.primaryService(cluster),
+        "--container", Spilo.CONTAINER, "--", "/bin/sh", "-c",
+        "envdir " + Spilo.WAL_ENV_DIR + " /scripts/postgres_backup.sh " + Spilo.PGDATA);
+  }
+
+  /**
+   * What {@code kubectl exec svc/<n>-rw} needs: read that Service, list the pods (to find the one it selects; a
+   * list cannot be limited by name), and get and exec into the cluster's own pods by name.
+   */
+  public static List<ObjectNode> rbac(String cluster, String namespace, ClusterSpec spec) {
+    String name = Names.backup(cluster);
+    ObjectNode role = PatroniRbac.emptyRole(name, cluster, COMPONENT);
+    ArrayNode rules = role.putArray("rules");
+    List<String> pods = new ArrayList<>();
+    for (int i = 0; i < Math.max(spec.instances(), 1); i++) {
+      pods.add(cluster + "-" + i);
+    }
+    rule(rules, "services", List.of(Names.primaryService(cluster)), "get");
+    rule(rules, "pods", List.of(), "list", "watch");
+    rule(rules, "pods", pods, "get");
+    rule(rules, "pods/exec", pods, "create", "get");
+    return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role,
+        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT));
+  }
+
+  private static void rule(ArrayNode rules, String resource, List<String> names, String... verbs) {
+    ObjectNode rule = rules.addObject();
+    rule.putArray("apiGroups").add("");
+    rule.putArray("resources").add(resource);
+    if (!names.isEmpty()) {
+      ArrayNode resourceNames = rule.putArray("resourceNames");
+      names.forEach(resourceNames::add);
+    }
+    ArrayNode verbList = rule.putArray("verbs");
+    for (String verb : verbs) {
+      verbList.add(verb);
+    }
+  }
+
+}

@@ -1,0 +1,320 @@
+package dev.metahooks.controllers.postgres.observed;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.InvalidRequestException;
+import dev.metahooks.api.Json;
+import dev.metahooks.api.ObjectMap;
+import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What Metacontroller observed for one cluster: its children (of the declared child types, in the parent's
+ * namespace) and its database pods (related through the customize hook). Reads defensively: an observed object
+ * of an odd shape gives "absent", never an exception.
+ */
+public final class ObservedCluster {
+  /** A declared child type; the order here is the order children are listed in responses. */
+  public record ChildType(String apiVersion, String kind) {}
+
+  public static final List<ChildType> CHILD_TYPES = List.of(
+      new ChildType("v1", "ServiceAccount"),
+      new ChildType("rbac.authorization.k8s.io/v1", "Role"),
+      new ChildType("rbac.authorization.k8s.io/v1", "RoleBinding"),
+      new ChildType("v1", "Secret"),
+      new ChildType("v1", "Service"),
+      new ChildType("apps/v1", "StatefulSet"),
+      new ChildType("policy/v1", "PodDisruptionBudget"),
+      new ChildType("networking.k8s.io/v1", "NetworkPolicy"),
+      new ChildType("batch/v1", "Job"),
+      new ChildType("v1", "ConfigMap"),
+      new ChildType("apps/v1", "Deployment"),
+      new ChildType("batch/v1", "CronJob"));
+
+  /**
+   * Declared only by the optional PodMonitor component (manifests/components/postgrescluster-podmonitor): its CRD
+   * may be absent, so its group is read when the request carries it, and a PodMonitor rendered only then.
+   */
+  public static final ChildType POD_MONITOR = new ChildType("monitoring.coreos.com/v1", "PodMonitor");
+
+  /**
+   * The children sorted by {@link #CHILD_TYPES}, types declared elsewhere (a PodMonitor) last; stable: the order
+   * within a type is kept.
+   */
+  public static List<ObjectNode> inTypeOrder(List<ObjectNode> children) {
+    List<String> order = CHILD_TYPES.stream().map(t -> t.apiVersion() + " " + t.kind()).toList();
+    List<ObjectNode> sorted = new ArrayList<>(children);
+    sorted.sort(Comparator.comparingInt(c -> {
+      int index = order.indexOf(c.path("apiVersion").asText() + " " + c.path("kind").asText());
+      return index < 0 ? order.size() : index;
+    }));
+    return sorted;
+  }
+
+  private final String name;
+  private final String namespace;
+  private final List<ObjectNode> children;
+  private final List<ObjectNode> pods;
+  private final List<String> patroniConfigMaps;
+  private final boolean podMonitorsDeclared;
+  private final List<ObjectNode> relatedSecrets;
+  private final List<String> syncStandbys;
+
+  private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
+      List<String> patroniConfigMaps, boolean podMonitorsDeclared, List<ObjectNode> relatedSecrets,
+      List<String> syncStandbys) {
+    this.name = name;
+    this.namespace = namespace;
+    this.children = children;
+    this.pods = pods;
+    this.patroniConfigMaps = patroniConfigMaps;
+    this.podMonitorsDeclared = podMonitorsDeclared;
+    this.relatedSecrets = relatedSecrets;
+    this.syncStandbys = syncStandbys;
+  }
+
+  /**
+   * Reads the request; a child type missing from {@code children} is a 422 (the request is incomplete, and
+   * answering it could delete what was not shown), and so is a child whose apiVersion or kind is not that of
+   * its group: children are found and re-emitted by their own apiVersion and kind, so such a Secret would be
+   * generated anew, or a preserved child returned without them.
+   */
+  public static ObservedCluster of(CompositeRequest request) {
+    String namespace = request.namespace();
+    List<ObjectNode> children = new ArrayList<>();
+    boolean podMonitors = request.children().has(POD_MONITOR.apiVersion(), POD_MONITOR.kind());
+    List<ChildType> types = new ArrayList<>(CHILD_TYPES);
+    if (podMonitors) {
+      types.add(POD_MONITOR);
+    }
+    for (ChildType type : types) {
+      // The wire model already refuses children outside the parent's namespace; related objects of v2 may cross.
+      request.children().entries(type.apiVersion(), type.kind()).stream()
+          .sorted(Comparator.comparing(ObjectMap.Entry::name))
+          .forEach(entry -> children.add(checkedType(type, entry)));
+    }
+    List<ObjectNode> pods = request.related().entries("v1", "Pod").stream()
+        .filter(entry -> entry.namespace().equals(namespace))
+        .map(ObjectMap.Entry::object)
+        .filter(pod -> isDatabasePodOf(pod, request.name()))
+        .sorted(Comparator.comparing(pod -> pod.path("metadata").path("name").asText()))
+        .toList();
+    List<String> scopeConfigMaps = Names.patroniConfigMaps(request.name());
+    List<String> configMaps = request.related().entries("v1", "ConfigMap").stream()
+        .filter(entry -> entry.namespace().equals(namespace))
+        .map(ObjectMap.Entry::name)
+        .filter(scopeConfigMaps::contains)
+        .sorted()
+        .toList();
+    List<ObjectNode> secrets = request.related().entries("v1", "Secret").stream()
+        .filter(entry -> entry.namespace().equals(namespace)).map(ObjectMap.Entry::object).toList();
+    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, podMonitors, secrets,
+        syncStandbys(request, namespace));
+  }
+
+  /** Whether the controller declares PodMonitors as a child type (the optional component is installed). */
+  public boolean podMonitorsDeclared() {
+    return podMonitorsDeclared;
+  }
+
+  /** Patroni's synchronous standbys: the comma-separated {@code sync_standby} annotation of {@code <scope>-sync}. */
+  private static List<String> syncStandbys(CompositeRequest request, String namespace) {
+    return request.related().entries("v1", "ConfigMap").stream()
+        .filter(entry -> entry.namespace().equals(namespace) && entry.name().equals(request.name() + "-sync"))
+        .map(entry -> entry.object().path("metadata").path("annotations").path("sync_standby").asText(""))
+        .flatMap(list -> java.util.Arrays.stream(list.split(",")))
+        .map(String::strip).filter(member -> !member.isEmpty()).sorted().toList();
+  }
+
+  private static ObjectNode checkedType(ChildType type, ObjectMap.Entry entry) {
+    String path = "children['" + ObjectMap.groupKey(type.apiVersion(), type.kind()) + "']['" + entry.key() + "']";
+    if (!type.apiVersion().equals(entry.object().path("apiVersion").textValue())) {
+      throw new InvalidRequestException(path + ".apiVersion", "must be \"" + type.apiVersion() + "\" in this group");
+    }
+    if (!type.kind().equals(entry.object().path("kind").textValue())) {
+      throw new InvalidRequestException(path + ".kind", "must be \"" + type.kind() + "\" in this group");
+    }
+    return entry.object();
+  }
+
+  private static boolean isDatabasePodOf(ObjectNode pod, String cluster) {
+    JsonNode labels = pod.path("metadata").path("labels");
+    return cluster.equals(labels.path(Labels.CLUSTER_NAME).asText(null))
+        && Labels.APP.equals(labels.path(Labels.NAME).asText(null));
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String namespace() {
+    return namespace;
+  }
+
+  /** Every observed child, grouped by {@link #CHILD_TYPES} and sorted by name within a type. */
+  public List<ObjectNode> children() {
+    return children;
+  }
+
+  public List<ObjectNode> children(String apiVersion, String kind) {
+    return children.stream()
+        .filter(c -> apiVersion.equals(c.path("apiVersion").asText()) && kind.equals(c.path("kind").asText()))
+        .toList();
+  }
+
+  public Optional<ObjectNode> child(String apiVersion, String kind, String childName) {
+    return children(apiVersion, kind).stream()
+        .filter(c -> childName.equals(c.path("metadata").path("name").asText()))
+        .findFirst();
+  }
+
+  public Optional<ObjectNode> statefulSet() {
+    return child("apps/v1", "StatefulSet", Names.statefulSet(name));
+  }
+
+  public Optional<ObjectNode> secret(String secretName) {
+    return child("v1", "Secret", secretName);
+  }
+
+  /** A Secret related through the customize hook (the TLS Secret), not a child. */
+  public Optional<ObjectNode> relatedSecret(String secretName) {
+    return relatedSecrets.stream().filter(s -> secretName.equals(nameOf(s))).findFirst();
+  }
+
+  public Optional<ObjectNode> service(String serviceName) {
+    return child("v1", "Service", serviceName);
+  }
+
+  public Optional<ObjectNode> job(String jobName) {
+    return child("batch/v1", "Job", jobName);
+  }
+
+  /** Database pods that are not being deleted, sorted by name. */
+  public List<ObjectNode> livePods() {
+    return pods.stream().filter(pod -> !pod.path("metadata").has("deletionTimestamp")).toList();
+  }
+
+  /** The names of Patroni's ConfigMaps of this cluster that exist (related through the customize hook). */
+  public List<String> patroniConfigMaps() {
+    return patroniConfigMaps;
+  }
+
+  /** The members Patroni names synchronous standbys (none outside synchronous mode). */
+  public List<String> syncStandbys() {
+    return syncStandbys;
+  }
+
+  /** Every database pod, including those being deleted. */
+  public List<ObjectNode> allPods() {
+    return pods;
+  }
+
+  public static boolean ready(JsonNode pod) {
+    for (JsonNode condition : pod.path("status").path("conditions")) {
+      if ("Ready".equals(condition.path("type").asText()) && "True".equals(condition.path("status").asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  public static boolean leader(JsonNode pod) {
+    return Labels.LEADER.equals(pod.path("metadata").path("labels").path(Labels.ROLE).asText(null));
+  }
+
+  public static String nameOf(JsonNode object) {
+    return object.path("metadata").path("name").asText();
+  }
+
+  /** The pod Patroni labelled leader; a ready one first, then by name, if a failover left two for a moment. */
+  public Optional<String> primary() {
+    return livePods().stream()
+        .filter(ObservedCluster::leader)
+        .sorted(Comparator.comparing((ObjectNode pod) -> !ready(pod)).thenComparing(ObservedCluster::nameOf))
+        .map(ObservedCluster::nameOf)
+        .findFirst();
+  }
+
+  /**
+   * The pods whose Patroni reports {@code pending_restart} (a changed setting that needs a restart): Patroni keeps
+   * each member's state as JSON in its pod's {@code status} annotation.
+   */
+  public List<String> pendingRestart() {
+    List<String> pending = new ArrayList<>();
+    for (ObjectNode pod : livePods()) {
+      JsonNode text = pod.path("metadata").path("annotations").path("status");
+      try {
+        if (text.isTextual() && Json.MAPPER.readTree(text.asText()).path("pending_restart").asBoolean(false)) {
+          pending.add(nameOf(pod));
+        }
+      } catch (Exception e) {
+        // Not Patroni's JSON: nothing is known about this pod.
+      }
+    }
+    return pending;
+  }
+
+  public int readyPods() {
+    return (int) livePods().stream().filter(ObservedCluster::ready).count();
+  }
+
+  // --- what the observed StatefulSet runs ---
+
+  private Optional<JsonNode> postgresContainer() {
+    return statefulSet().flatMap(sts -> {
+      for (JsonNode container : sts.path("spec").path("template").path("spec").path("containers")) {
+        if (Spilo.CONTAINER.equals(container.path("name").asText())) {
+          return Optional.of(container);
+        }
+      }
+      return Optional.empty();
+    });
+  }
+
+  /** The PostgreSQL major version the StatefulSet runs ({@code PGVERSION}). */
+  public Optional<String> deployedVersion() {
+    return postgresContainer().flatMap(container -> {
+      for (JsonNode env : container.path("env")) {
+        if ("PGVERSION".equals(env.path("name").asText()) && env.path("value").isTextual()) {
+          return Optional.of(env.path("value").asText());
+        }
+      }
+      return Optional.empty();
+    });
+  }
+
+  public Optional<String> deployedImage() {
+    return postgresContainer().map(c -> c.path("image")).filter(JsonNode::isTextual).map(JsonNode::asText);
+  }
+
+  private Optional<JsonNode> dataVolumeClaim() {
+    return statefulSet().flatMap(sts -> {
+      for (JsonNode template : sts.path("spec").path("volumeClaimTemplates")) {
+        if (Spilo.DATA_VOLUME.equals(template.path("metadata").path("name").asText())) {
+          return Optional.of(template);
+        }
+      }
+      return Optional.empty();
+    });
+  }
+
+  /** The data volume size of the StatefulSet's claim template. */
+  public Optional<String> deployedStorageSize() {
+    return dataVolumeClaim().map(t -> t.path("spec").path("resources").path("requests").path("storage"))
+        .filter(JsonNode::isTextual).map(JsonNode::asText);
+  }
+
+  /** The storage class of the claim template: empty when the template has none (the cluster default). */
+  public Optional<Optional<String>> deployedStorageClass() {
+    return dataVolumeClaim().map(t -> {
+      JsonNode className = t.path("spec").path("storageClassName");
+      return className.isTextual() ? Optional.of(className.asText()) : Optional.empty();
+    });
+  }
+}

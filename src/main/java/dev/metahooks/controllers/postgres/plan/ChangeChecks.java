@@ -1,0 +1,44 @@
+package dev.metahooks.controllers.postgres.plan;
+
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.Quantities;
+import dev.metahooks.kube.FieldProblem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Spec changes the running cluster cannot take, found by comparing the spec with the observed StatefulSet:
+ * a major version change (no in-place upgrade path) and a storage size or class change (a StatefulSet's volume
+ * claim templates are immutable, and resizing volumes is not a day-1 operation). The CRD refuses some of these
+ * already; the hook checks again because CEL may be off or the object older than the rule.
+ */
+public final class ChangeChecks {
+  private ChangeChecks() {}
+
+  public static List<FieldProblem> check(ClusterSpec spec, ObservedCluster observed) {
+    List<FieldProblem> problems = new ArrayList<>();
+    observed.deployedVersion().ifPresent(version -> {
+      if (!version.equals(String.valueOf(spec.postgresVersion()))) {
+        problems.add(new FieldProblem("spec.postgresVersion", "cannot change from " + version + " to "
+            + spec.postgresVersion() + ": major upgrades are not done in place (clone into a new cluster instead)"));
+      }
+    });
+    observed.deployedStorageSize().ifPresent(size -> {
+      if (!Quantities.same(size, spec.storage().size())) {
+        problems.add(new FieldProblem("spec.storage.size", "cannot change from " + size + " to "
+            + spec.storage().size() + ": the StatefulSet's volume claim template is immutable"));
+      }
+    });
+    observed.deployedStorageClass().ifPresent(deployed -> {
+      Optional<String> wanted = Optional.ofNullable(spec.storage().storageClassName());
+      if (!deployed.equals(wanted)) {
+        problems.add(new FieldProblem("spec.storage.storageClassName", "cannot change from "
+            + deployed.orElse("(cluster default)") + " to " + wanted.orElse("(cluster default)")
+            + ": the StatefulSet's volume claim template is immutable"));
+      }
+    });
+    return problems;
+  }
+}

@@ -1,0 +1,194 @@
+package dev.metahooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of the service's sources, read from their imports and fully qualified names: the rules of
+ * docs/architecture.md (the wire model knows neither HTTP nor controllers, a controller never touches HTTP, the
+ * server never knows a controller's domain) and PostgresCluster's layers, each of which uses only those below it.
+ */
+class ArchitectureTest {
+  private static final Path SOURCES = Path.of("src/main/java");
+  private static final String ROOT = "dev.metahooks";
+  private static final String POSTGRES = ROOT + ".controllers.postgres";
+  private static final Pattern REFERENCE = Pattern.compile("\\b(dev\\.metahooks(?:\\.[a-z][a-z0-9]*)*)\\.[A-Z]\\w*");
+  private static final Pattern EXTERNAL = Pattern.compile("^import (?:static )?(io\\.javalin|org\\.eclipse\\.jetty|"
+      + "io\\.micrometer)\\.", Pattern.MULTILINE);
+
+  /** The project's packages and those each may use (besides itself and the JDK, Jackson and SLF4J). */
+  private static final Map<String, Set<String>> ALLOWED = Map.of(
+      "json", Set.of(),
+      "api", Set.of("json"),
+      "kube", Set.of("api", "json"),
+      "logging", Set.of(),
+      "server", Set.of("api", "json", "kube", "logging"),
+      "controllers", Set.of("api", "json", "kube"),
+      "cli", Set.of("api", "json", "kube", "logging", "server", "controllers"));
+
+  /** PostgresCluster's layers, lowest first: each may use the layers before it, never one after it or beside it. */
+  private static final List<Set<String>> POSTGRES_LAYERS = List.of(
+      Set.of("base"), Set.of("spec"), Set.of("observed"), Set.of("plan"), Set.of("children"),
+      Set.of("children.pooler", "children.backup"), Set.of("status"), Set.of(""));
+
+  /** One reference from a source file to a package of the project. */
+  private record Use(Path file, String from, String to) {
+    @Override
+    public String toString() {
+      return file + ": " + from + " uses " + to;
+    }
+  }
+
+  @Test
+  void eachTopLevelPackageUsesOnlyWhatTheArchitectureAllows() {
+    Set<String> violations = new TreeSet<>();
+    for (Use use : uses()) {
+      String from = topLevel(use.from());
+      String to = topLevel(use.to());
+      if (from.isEmpty() || from.equals(to) || !ALLOWED.containsKey(from)) {
+        continue;
+      }
+      if (!ALLOWED.get(from).contains(to)) {
+        violations.add(use.toString());
+      }
+    }
+    assertThat(violations).as("references across the architecture's walls").isEmpty();
+  }
+
+  @Test
+  void onlyTheServerTouchesHttpAndMetrics() throws IOException {
+    Set<String> violations = new TreeSet<>();
+    for (Path file : sources()) {
+      String pkg = packageOf(file);
+      Matcher external = EXTERNAL.matcher(Files.readString(file));
+      if (external.find() && !topLevel(pkg).equals("server")) {
+        violations.add(file + " imports " + external.group(1));
+      }
+    }
+    assertThat(violations).as("HTTP or metrics outside the server").isEmpty();
+  }
+
+  @Test
+  void aControllerNeverUsesAnotherControllersPackage() {
+    Set<String> violations = new TreeSet<>();
+    for (Use use : uses()) {
+      String from = controller(use.from());
+      String to = controller(use.to());
+      if (!from.isEmpty() && !to.isEmpty() && !from.equals(to)) {
+        violations.add(use.toString());
+      }
+    }
+    assertThat(violations).isEmpty();
+  }
+
+  @Test
+  void postgresClusterLayersUseOnlyTheLayersBelowThem() {
+    Set<String> violations = new TreeSet<>();
+    int checked = 0;
+    for (Use use : uses()) {
+      if (!use.from().startsWith(POSTGRES) || !use.to().startsWith(POSTGRES)) {
+        continue;
+      }
+      checked++;
+      int from = layer(use.from());
+      int to = layer(use.to());
+      boolean sameLayerOtherPackage = from == to && !use.from().equals(use.to());
+      if (to > from || sameLayerOtherPackage) {
+        violations.add(use.toString());
+      }
+    }
+    assertThat(checked).as("references between PostgresCluster's packages").isGreaterThan(100);
+    assertThat(violations).as("references upwards or sideways").isEmpty();
+  }
+
+  @Test
+  void everyPostgresClusterPackageIsALayer() throws IOException {
+    try (Stream<Path> dirs = Files.walk(SOURCES.resolve(POSTGRES.replace('.', '/')))) {
+      dirs.filter(Files::isDirectory).map(dir -> SOURCES.relativize(dir).toString().replace('/', '.'))
+          .forEach(pkg -> assertThat(layer(pkg)).as(pkg).isNotNegative());
+    }
+  }
+
+  private static int layer(String pkg) {
+    String relative = pkg.equals(POSTGRES) ? "" : pkg.substring(POSTGRES.length() + 1);
+    for (int i = 0; i < POSTGRES_LAYERS.size(); i++) {
+      if (POSTGRES_LAYERS.get(i).contains(relative)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The first package below dev.metahooks ("" for dev.metahooks itself). */
+  private static String topLevel(String pkg) {
+    if (!pkg.startsWith(ROOT + ".")) {
+      return "";
+    }
+    String rest = pkg.substring(ROOT.length() + 1);
+    int dot = rest.indexOf('.');
+    return dot < 0 ? rest : rest.substring(0, dot);
+  }
+
+  /** The controller a package belongs to ("" for the controllers' catalog and anything else). */
+  private static String controller(String pkg) {
+    String prefix = ROOT + ".controllers.";
+    if (!pkg.startsWith(prefix)) {
+      return "";
+    }
+    String rest = pkg.substring(prefix.length());
+    int dot = rest.indexOf('.');
+    return dot < 0 ? rest : rest.substring(0, dot);
+  }
+
+  private static List<Use> uses() {
+    List<Use> uses = new ArrayList<>();
+    for (Path file : sources()) {
+      String pkg = packageOf(file);
+      Matcher reference = REFERENCE.matcher(withoutComments(read(file)).replaceFirst("(?m)^package [\\w.]+;", ""));
+      while (reference.find()) {
+        String to = reference.group(1);
+        uses.add(new Use(file, pkg, to));
+      }
+    }
+    assertThat(uses).as("references found").isNotEmpty();
+    return uses;
+  }
+
+  private static List<Path> sources() {
+    try (Stream<Path> files = Files.walk(SOURCES)) {
+      return files.filter(f -> f.toString().endsWith(".java")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String packageOf(Path file) {
+    return SOURCES.relativize(file.getParent()).toString().replace('/', '.');
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Javadoc may name what it likes; only code counts. */
+  private static String withoutComments(String source) {
+    return source.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\\n]*", "");
+  }
+}
