@@ -17,9 +17,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering of the service's sources, read from their imports and fully qualified names: the rules of
- * docs/architecture.md (the wire model knows neither HTTP nor controllers, a controller never touches HTTP, the
- * server never knows a controller's domain) and PostgresCluster's layers, each of which uses only those below it.
+ * The layering of the service's sources, read from their imports and fully qualified names: the walls of the
+ * README's Layout (the wire model knows neither HTTP nor controllers, a controller never touches HTTP, the server
+ * never knows a controller's domain) and PostgresCluster's layers (docs/postgrescluster.md, How it is built), each
+ * of which uses only those below it.
  */
 class ArchitectureTest {
   private static final Path SOURCES = Path.of("src/main/java");
