@@ -172,6 +172,20 @@ class HookServerMonitoringTest {
     assertThat(promtool("check", "rules", queries.toString())).contains("SUCCESS: " + recorded.size() + " rules found");
   }
 
+  @Test
+  void eachAlertFiresOnTheSeriesItWatches(@TempDir Path dir) throws Exception {
+    if (!Files.isExecutable(Path.of("/usr/bin/promtool"))) {
+      throw MissingComponent.skipOrFail("promtool not found: install Debian's prometheus package");
+    }
+    Files.writeString(dir.resolve("rules.json"), Json.MAPPER.writeValueAsString(only("PrometheusRule").path("spec")));
+    Path tests = Files.copy(Resources.path("monitoring/hook-server-alerts.test.yaml"), dir.resolve("alerts.test.yaml"));
+    String tested = Files.readString(tests);
+    only("PrometheusRule").at("/spec/groups/0/rules").forEach(rule ->
+        assertThat(tested).as("a test of %s", rule.path("alert").asText())
+            .contains("alertname: " + rule.path("alert").asText()));
+    assertThat(promtool("test", "rules", tests.toString())).contains("SUCCESS");
+  }
+
   private static String promtool(String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("/usr/bin/promtool"));
     command.addAll(List.of(args));
