@@ -11,7 +11,7 @@ import java.util.List;
  * reading its image.
  */
 record ControllerListing(String version, List<Entry> controllers) {
-  /** One controller: its URL name, its version (left out when undeclared), its hooks, the paths Metacontroller calls. */
+  /** One controller: its URL name, its version (left out when undeclared), its hooks, the paths it is called at. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record Entry(String name, String version, List<String> hooks, List<String> paths) {}
 

@@ -59,8 +59,8 @@ class HelmChartFilesTest {
       assertThat(names(copy)).as("files/%s against %s (run scripts/chart-files.sh)", pair[1], pair[0])
           .isEqualTo(names(source));
       for (String name : names(source)) {
-        assertThat(Files.readString(copy.resolve(name))).as("files/%s/%s differs from %s/%s: run scripts/chart-files.sh",
-            pair[1], name, pair[0], name).isEqualTo(Files.readString(source.resolve(name)));
+        assertThat(Files.readString(copy.resolve(name)))
+            .as("files/%s/%s differs from %s/%s: run scripts/chart-files.sh", pair[1], name, pair[0], name).isEqualTo(Files.readString(source.resolve(name)));
       }
       copied.add(pair[1].contains("/") ? pair[1].substring(0, pair[1].indexOf('/')) : pair[1]);
     }

@@ -17,8 +17,8 @@ import java.util.stream.Stream;
 
 /**
  * Reads what {@code metahooks diff} compares: recordings ({@code METAHOOKS_RECORD_DIR}'s files, or directories of
- * them), hook requests, or a request built from live objects as Metacontroller would build it. Anything unreadable is a
- * {@link BadInput} naming the file and what is wrong.
+ * them), hook requests, or a request built from live objects as Metacontroller would build it. Anything unreadable
+ * is a {@link BadInput} naming the file and what is wrong.
  */
 final class Cases {
   private static final YAMLMapper YAML = YAMLMapper.builder()
@@ -125,13 +125,12 @@ final class Cases {
       declared.forEach(groups::putObject);
       ArrayNode owned = Json.MAPPER.createArrayNode();
       for (JsonNode child : children) {
-        if (ownedBy(child, parent)) {
+        // Metacontroller claims children of the declared types only.
+        if (ownedBy(child, parent) && groups.has(groupKey(child))) {
           String namespace = child.path("metadata").path("namespace").asText("");
           String name = child.path("metadata").path("name").asText();
           String key = v2 && !namespace.isEmpty() ? namespace + "/" + name : name;
-          ObjectNode group = groups.has(groupKey(child)) ? (ObjectNode) groups.get(groupKey(child))
-              : groups.putObject(groupKey(child));
-          group.set(key, child);
+          ((ObjectNode) groups.get(groupKey(child))).set(key, child);
           owned.add(child);
         }
       }

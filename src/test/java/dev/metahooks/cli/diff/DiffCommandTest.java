@@ -95,11 +95,15 @@ class DiffCommandTest {
     ((ObjectNode) foreign.at("/metadata")).put("name", "someone-else-0");
     ((ObjectNode) foreign.at("/metadata/ownerReferences/0")).put("uid", "another-uid");
     items.add(foreign);
+    ObjectNode undeclared = Json.object().put("apiVersion", "v1").put("kind", "Service"); // owned, of no declared type
+    undeclared.putObject("metadata").put("name", "nginx-backend-extra").put("namespace", "default")
+        .set("ownerReferences", items.get(0).at("/metadata/ownerReferences"));
+    items.add(undeclared);
     Path observed = write("observed.json", Json.object().put("kind", "List").set("items", items));
     assertThat(diff("--manifest", manifest.toString(), "--parent", parents.toString(), observed.toString()))
         .as(err.toString()).isEqualTo(1);
     assertThat(printed()).contains("catset/sync  CatSet default/nginx-backend  (live CatSet default/nginx-backend)")
-        .contains("+ Pod default/nginx-backend-3").doesNotContain("someone-else");
+        .contains("+ Pod default/nginx-backend-3").doesNotContain("someone-else", "nginx-backend-extra");
   }
 
   @Test
@@ -108,7 +112,8 @@ class DiffCommandTest {
     ((ObjectNode) parent.get("metadata")).put("namespace", "shop").put("uid", "3a0f6d2e-1b7c-4e59-8f1a-0c2d4b6e8a90")
         .put("generation", 1);
     Path parents = write("parents.json", parent);
-    Path nothing = write("observed.json", Json.object().put("kind", "List").set("items", Json.MAPPER.createArrayNode()));
+    Path nothing = write("observed.json",
+        Json.object().put("kind", "List").set("items", Json.MAPPER.createArrayNode()));
 
     assertThat(diff("--manifest", Manifests.METACONTROLLER.resolve("postgrescluster.yaml").toString(),
         "--parent", parents.toString(), nothing.toString())).as(err.toString()).isEqualTo(1);
@@ -119,7 +124,8 @@ class DiffCommandTest {
   @Test
   void aChildKindOfWhichNothingIsKnownIsNamedWithTheWayToMakeItKnown() throws Exception {
     ObjectNode manifest = (ObjectNode) Manifests.read(Manifests.METACONTROLLER.resolve("catset.yaml")).get(0);
-    manifest.withArray("/spec/childResources").addObject().put("apiVersion", "example.com/v1").put("resource", "gizmos");
+    manifest.withArray("/spec/childResources").addObject().put("apiVersion", "example.com/v1")
+        .put("resource", "gizmos");
     Path parents = write("parents.json", Json.MAPPER.readTree(CATSET.toFile()).at("/request/parent"));
 
     assertThat(diff("--manifest", write("controller.json", manifest).toString(), "--parent", parents.toString()))

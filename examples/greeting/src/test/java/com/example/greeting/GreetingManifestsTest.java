@@ -78,8 +78,9 @@ class GreetingManifestsTest {
     JsonNode podLabels = only("Deployment").at("/spec/template/metadata/labels");
     service.at("/spec/selector").properties().forEach(label ->
         assertThat(podLabels.path(label.getKey())).as("pod label %s", label.getKey()).isEqualTo(label.getValue()));
+    List<String> clusterScoped = List.of("Namespace", "CustomResourceDefinition", "CompositeController");
     for (JsonNode object : OBJECTS) {
-      if (!List.of("Namespace", "CustomResourceDefinition", "CompositeController").contains(object.path("kind").asText())) {
+      if (!clusterScoped.contains(object.path("kind").asText())) {
         assertThat(object.at("/metadata/namespace").asText()).as(object.path("kind").asText()).isEqualTo(NAMESPACE);
       }
     }
@@ -138,6 +139,7 @@ class GreetingManifestsTest {
     assertThat(container().path("image").asText()).isEqualTo("registry.example.com/greeting:" + version);
     assertThat(Files.readString(Path.of("k8s/server/deployment.yaml")))
         .contains("image: registry.example.com/greeting ");
-    assertThat(Files.readString(Path.of("Dockerfile"))).contains("docker build -t registry.example.com/greeting:" + version + " .");
+    assertThat(Files.readString(Path.of("Dockerfile")))
+        .contains("docker build -t registry.example.com/greeting:" + version + " .");
   }
 }
