@@ -5,6 +5,7 @@ import dev.metahooks.json.Projection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -20,11 +21,14 @@ public final class Controller {
   private final String name;
   private final Map<Hook, Function<ObjectNode, HookResponse>> hooks;
   private final Projection projection;
+  private final String version;
 
-  private Controller(String name, Map<Hook, Function<ObjectNode, HookResponse>> hooks, Projection projection) {
+  private Controller(String name, Map<Hook, Function<ObjectNode, HookResponse>> hooks, Projection projection,
+      String version) {
     this.name = name;
     this.hooks = Collections.unmodifiableMap(new EnumMap<>(hooks));
     this.projection = projection;
+    this.version = version;
   }
 
   public static CompositeBuilder composite(String name) {
@@ -41,6 +45,11 @@ public final class Controller {
 
   public Set<Hook> hooks() {
     return hooks.keySet();
+  }
+
+  /** The version its builder declared ({@link Builder#version}), which {@code GET /controllers} reports. */
+  public Optional<String> version() {
+    return Optional.ofNullable(version);
   }
 
   /**
@@ -73,6 +82,7 @@ public final class Controller {
     final String name;
     final Map<Hook, Function<ObjectNode, HookResponse>> hooks = new EnumMap<>(Hook.class);
     Projection projection = Projection.NONE;
+    String version;
 
     Builder(String name) {
       this.name = name;
@@ -99,11 +109,23 @@ public final class Controller {
       return self();
     }
 
+    /**
+     * The version of the application this controller ships in (for example its pom's, read from the jar's
+     * {@code Implementation-Version}), so that {@code GET /controllers} tells which build of it a server runs.
+     */
+    public B version(String version) {
+      if (version == null || version.isBlank()) {
+        throw new IllegalArgumentException(name + ": a version must not be empty");
+      }
+      this.version = version.strip();
+      return self();
+    }
+
     public Controller build() {
       if (hooks.isEmpty()) {
         throw new IllegalStateException(name + " serves no hook");
       }
-      return new Controller(name, hooks, projection);
+      return new Controller(name, hooks, projection, version);
     }
   }
 

@@ -28,6 +28,14 @@ import java.util.function.LongSupplier;
  */
 public final class HookMetrics implements AutoCloseable {
   static final String UNKNOWN = "unknown";
+  /**
+   * The latency histogram's bucket bounds, a handful chosen for a hook server: most answers take well under 5 ms
+   * (docs/performance.md), a large world tens to hundreds of milliseconds, and 5 s is the default deadline
+   * (METAHOOKS_HOOK_DEADLINE_MS), past which a call is answered 503. Each bound is a series per hook, so a few.
+   */
+  static final List<Duration> LATENCY_BUCKETS = List.of(Duration.ofMillis(1), Duration.ofMillis(5),
+      Duration.ofMillis(25), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofSeconds(1),
+      Duration.ofMillis(2500), Duration.ofSeconds(5));
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
@@ -54,11 +62,12 @@ public final class HookMetrics implements AutoCloseable {
     new UptimeMetrics().bindTo(registry);
     Gauge.builder("metahooks.build.info", () -> 1).tag("version", BuildInfo.version())
         .description("The running build: always 1, its version a label").register(registry);
-    // Register every served hook up front so dashboards see zeros rather than gaps.
+    // Register every served hook up front so dashboards and alerts see zeros rather than gaps.
     for (Controller controller : controllers) {
       for (Hook hook : controller.hooks()) {
         timer(controller.name(), hook.path());
         counter(controller.name(), hook.path(), "ok");
+        unwrittenCounter(controller.name(), hook.path());
       }
     }
   }
@@ -89,10 +98,14 @@ public final class HookMetrics implements AutoCloseable {
 
   /** An answer the client did not take (gone, or not reading within the write timeout). */
   public void unwritten(String controller, String hook) {
-    Counter.builder("metahooks.hook.answers.unwritten")
+    unwrittenCounter(controller, hook).increment();
+  }
+
+  private Counter unwrittenCounter(String controller, String hook) {
+    return Counter.builder("metahooks.hook.answers.unwritten")
         .description("Hook answers that could not be written to the client")
         .tag("controller", controller).tag("hook", hook)
-        .register(registry).increment();
+        .register(registry);
   }
 
   public void record(String controller, String hook, String outcome, Duration elapsed) {
@@ -116,9 +129,7 @@ public final class HookMetrics implements AutoCloseable {
     return Timer.builder("metahooks.hook.duration")
         .description("Time to answer a hook call, from the first byte read to the last byte written")
         .tag("controller", controller).tag("hook", hook)
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(1))
-        .maximumExpectedValue(Duration.ofSeconds(10))
+        .serviceLevelObjectives(LATENCY_BUCKETS.toArray(Duration[]::new))
         .register(registry);
   }
 

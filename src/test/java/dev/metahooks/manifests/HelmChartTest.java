@@ -56,15 +56,18 @@ class HelmChartTest {
   }
 
   @Test
-  void theDefaultValuesRenderWhatTheKustomizationsRender() {
+  void theDefaultValuesRenderWhatTheKustomizationsRenderButTheNamespace() {
     List<JsonNode> kustomize = new ArrayList<>(Rendered.server());
     kustomize.addAll(Manifests.render(Manifests.METACONTROLLER));
+    assertSameObjects(helm(Map.of("createNamespace", true)), kustomize);
+    // helm install needs the namespace before the release, so by default the chart does not render it
+    kustomize.removeIf(o -> o.path("kind").asText().equals("Namespace"));
     assertSameObjects(helm(Map.of()), kustomize);
   }
 
   @Test
   void theSecureSettingsRenderWhatTheSecureOverlayRenders() {
-    assertSameObjects(helm(Map.of("secure.enabled", true)),
+    assertSameObjects(helm(Map.of("secure.enabled", true, "createNamespace", true)),
         Manifests.render(Manifests.MANIFESTS.resolve("overlays/secure")));
   }
 
@@ -81,7 +84,7 @@ class HelmChartTest {
   void theValuesSetImageReplicasResourcesSettingsAndNamespace() {
     List<JsonNode> objects = helm("operators", Map.of("image.repository", "registry.example/metahooks",
         "image.tag", "9.9.9", "replicas", 3, "resources.limits.memory", "1Gi", "resources.requests.memory", "1Gi",
-        "env.METAHOOKS_LOG_LEVEL", "debug"));
+        "env.METAHOOKS_LOG_LEVEL", "debug", "createNamespace", true));
     JsonNode deployment = only(objects, "Deployment");
     assertThat(deployment.at("/metadata/namespace").asText()).isEqualTo("operators");
     assertThat(deployment.at("/spec/replicas").asInt()).isEqualTo(3);

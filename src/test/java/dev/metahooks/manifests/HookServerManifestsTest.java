@@ -259,11 +259,17 @@ class HookServerManifestsTest {
   }
 
   @Test
-  void theNetworkPolicyAdmitsOnlyMetacontrollerToTheServerPort() {
+  void theNetworkPolicyAdmitsOnlyMetacontrollerAndTheMonitoringNamespaceToTheServerPort() {
     JsonNode policy = only("NetworkPolicy").path("spec");
     assertThat(selects(policy.path("podSelector"), deployment().at("/spec/template/metadata/labels"))).isTrue();
     assertThat(policy.path("policyTypes")).containsExactly(TextNode.valueOf("Ingress"));
-    assertThat(policy.path("ingress")).hasSize(1);
+    assertThat(policy.path("ingress")).hasSize(2);
+    assertThat(policy.at("/ingress/1/from")).isEqualTo(Manifests.parse("""
+        - namespaceSelector:
+            matchLabels:
+              kubernetes.io/metadata.name: monitoring
+        """).get(0));
+    assertThat(policy.at("/ingress/1/ports")).isEqualTo(Manifests.parse("[{protocol: TCP, port: 8080}]").get(0));
     JsonNode rule = policy.path("ingress").get(0);
     assertThat(rule.path("from")).isEqualTo(Manifests.parse("""
         - namespaceSelector:

@@ -8,6 +8,7 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookDispatcher;
 import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.MetacontrollerSchema;
 import dev.metahooks.testing.ProjectCrds;
 import java.nio.file.Path;
 import java.util.ArrayList;

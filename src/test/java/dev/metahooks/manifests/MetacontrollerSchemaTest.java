@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.testing.Manifests;
-import java.nio.file.Files;
+import dev.metahooks.testing.MetacontrollerSchema;
 import org.junit.jupiter.api.Test;
 
 /** The schema check is Metacontroller's CRD, kept with its provenance, and it refuses what that CRD refuses. */
@@ -16,8 +16,8 @@ class MetacontrollerSchemaTest {
   }
 
   @Test
-  void theCrdCopyNamesWhereItComesFrom() throws Exception {
-    String head = Files.readString(MetacontrollerSchema.CRDS).lines().limit(3).reduce("", String::concat);
+  void theCrdCopyNamesWhereItComesFrom() {
+    String head = MetacontrollerSchema.crds().lines().limit(3).reduce("", String::concat);
     org.assertj.core.api.Assertions.assertThat(head).contains("metacontroller/metacontroller", "v4.17.2",
         "manifests/production/metacontroller-crds-v1.yaml");
   }

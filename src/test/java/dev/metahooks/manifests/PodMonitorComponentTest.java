@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.Resources;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,18 +24,9 @@ class PodMonitorComponentTest {
   }
 
   @Test
-  void theComponentAndTheHelmValueAddPodMonitorsAndNothingElse() throws IOException {
-    Path dir = Files.createDirectories(Resources.projectDir().resolve("target/kustomize-podmonitor"));
-    Files.writeString(dir.resolve("kustomization.yaml"), """
-        apiVersion: kustomize.config.k8s.io/v1beta1
-        kind: Kustomization
-        resources:
-        - ../../metacontroller
-        components:
-        - ../../manifests/components/postgrescluster-podmonitor
-        """);
+  void theComponentAndTheHelmValueAddPodMonitorsAndNothingElse() {
     List<JsonNode> base = Manifests.render(Manifests.METACONTROLLER);
-    List<JsonNode> withComponent = Manifests.render(dir);
+    List<JsonNode> withComponent = Rendered.withComponent("metacontroller", "postgrescluster-podmonitor");
     JsonNode controller = postgresCluster(withComponent);
     List<String> expected = new java.util.ArrayList<>(childTypes(postgresCluster(base)));
     expected.add(POD_MONITORS);

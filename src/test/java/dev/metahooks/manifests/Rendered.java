@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -22,6 +27,27 @@ final class Rendered {
       server = Manifests.render(Manifests.MANIFESTS);
     }
     return server;
+  }
+
+  /**
+   * What a kustomization of one's own renders that has {@code resource} (a directory of the project, such as
+   * {@code manifests}) among its resources and the component {@code manifests/components/<component>}.
+   */
+  static List<JsonNode> withComponent(String resource, String component) {
+    try {
+      Path dir = Files.createDirectories(Resources.projectDir().resolve("target/kustomize-" + component));
+      Files.writeString(dir.resolve("kustomization.yaml"), """
+          apiVersion: kustomize.config.k8s.io/v1beta1
+          kind: Kustomization
+          resources:
+          - ../../%s
+          components:
+          - ../../manifests/components/%s
+          """.formatted(resource, component));
+      return Manifests.render(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The one object of this kind the base renders. */

@@ -2,14 +2,17 @@ package dev.metahooks.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Schemas of custom resources from other projects that the hooks may render (the PodMonitor of the Prometheus
- * Operator), kept as test resources under {@code crds/}: an object of such a kind is checked against its CRD, any
+ * Operator) or the manifests install (its PrometheusRule), kept as test resources under {@code crds/}: an object of such a kind is checked against its CRD, any
  * other against the built-in model ({@link KubeSchema}).
  */
 public final class ThirdPartyCrds {
-  private static final List<JsonNode> CRDS = Manifests.read(Resources.path("crds/podmonitors.monitoring.coreos.com.yaml"));
+  private static final List<JsonNode> CRDS = Stream.of("podmonitors", "prometheusrules")
+      .flatMap(plural -> Manifests.read(Resources.path("crds/" + plural + ".monitoring.coreos.com.yaml")).stream())
+      .toList();
 
   private ThirdPartyCrds() {}
 

@@ -1,8 +1,10 @@
 package dev.metahooks.cli.diff;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import java.io.IOException;
@@ -15,10 +17,12 @@ import java.util.stream.Stream;
 
 /**
  * Reads what {@code metahooks diff} compares: recordings ({@code METAHOOKS_RECORD_DIR}'s files, or directories of
- * them), or a request built from live objects as Metacontroller would build it. Anything unreadable is a
- * {@link BadInput} naming the file and what is wrong.
+ * them), hook requests, or a request built from live objects as Metacontroller would build it. Anything unreadable
+ * is a {@link BadInput} naming the file and what is wrong.
  */
 final class Cases {
+  private static final YAMLMapper YAML = YAMLMapper.builder()
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
 
   /** Input the command cannot use; exit code 2. */
   static final class BadInput extends RuntimeException {
@@ -29,21 +33,57 @@ final class Cases {
 
   private Cases() {}
 
-  /** Every recording in the files and directories given, in name order (the recorder's names sort by time). */
-  static List<DiffCase> recordings(List<Path> paths) {
+  /**
+   * Every recording in the files and directories given, in name order (the recorder's names sort by time), compared
+   * with its recorded answer, or with what its request observed when {@code observed}. A plain hook request (what
+   * Metacontroller POSTs, as a golden fixture's request) has no recorded answer: it is compared with what it observed,
+   * its hooks' clock the current time.
+   */
+  static List<DiffCase> recordings(List<Path> paths, boolean observed) {
     List<DiffCase> cases = new ArrayList<>();
     for (Path path : paths) {
       for (Path file : files(path)) {
-        JsonNode recording = read(file);
-        if (!recording.isObject() || !recording.path("controller").isTextual() || !recording.path("hook").isTextual()
-            || !recording.path("request").isObject() || !recording.path("response").isObject()) {
-          throw new BadInput(file + ": not a recording (an object with controller, hook, request and response)");
+        JsonNode node = read(file);
+        if (!node.has("request") && node.path("controller").isObject()
+            && (node.path("parent").isObject() || node.path("object").isObject())) {
+          cases.add(request(file, (ObjectNode) node).againstObserved());
+          continue;
         }
-        cases.add(new DiffCase(file.toString(), recording.get("controller").asText(), recording.get("hook").asText(),
-            (ObjectNode) recording.get("request"), recording.get("response"), false, recordedAt(recording, file)));
+        if (!node.path("controller").isTextual() || !node.path("hook").isTextual()
+            || !node.path("request").isObject() || !(observed || node.path("response").isObject())) {
+          throw new BadInput(file + ": neither a recording (an object with controller, hook, request and response)"
+              + " nor a hook request (an object with controller and parent or object)");
+        }
+        DiffCase recorded = new DiffCase(file.toString(), node.get("controller").asText(), node.get("hook").asText(),
+            (ObjectNode) node.get("request"), node.get("response"), false, recordedAt(node, file));
+        cases.add(observed ? recorded.againstObserved() : recorded);
       }
     }
     return cases;
+  }
+
+  /**
+   * A hook request as Metacontroller sends it: the hook is customize when it observes nothing (no children or
+   * attachments), finalize when {@code finalizing}, else sync; the controller is the one the manifest's URL of that
+   * hook names.
+   */
+  private static DiffCase request(Path file, ObjectNode request) {
+    JsonNode manifest = request.get("controller");
+    String hook = !request.has("children") && !request.has("attachments") ? "customize"
+        : request.path("finalizing").asBoolean(false) ? "finalize" : "sync";
+    return new DiffCase(file.toString(), controllerPath(manifest, hook, file + ": controller"), hook, request, null,
+        true, Instant.now());
+  }
+
+  /** The controller's name in the server's URL of a hook: {@code .../<controller>/<hook>}. */
+  private static String controllerPath(JsonNode manifest, String hook, String where) {
+    String url = manifest.at("/spec/hooks/" + hook + "/webhook/url").asText("");
+    String[] segments = url.replaceAll("/+$", "").split("/");
+    if (segments.length < 2 || !segments[segments.length - 1].equals(hook)) {
+      throw new BadInput(where + ": spec.hooks." + hook + ".webhook.url must end in /<controller>/" + hook
+          + ", got '" + url + "'");
+    }
+    return segments[segments.length - 2];
   }
 
   /**
@@ -52,44 +92,45 @@ final class Cases {
    * (namespace/name where hook version v2 asks for it). A parent being deleted gets {@code finalize} when the
    * controller has that hook.
    *
-   * @param manifest a CompositeController as JSON ({@code kubectl create --dry-run=client -o json -f <yaml>})
-   * @param parents a parent, or a List of them ({@code kubectl get <kind> -o json})
-   * @param observed objects or Lists of them ({@code kubectl get <kinds> -l ... -o json})
+   * Every child resource the controller declares is a group of the request, empty or not, as Metacontroller sends it
+   * (metacontroller v4.17.2, pkg/controller/composite/controller.go:860-861, "Always include the requested groups,
+   * even if there are no entries"); a group's kind comes from {@link ChildKinds}.
+   *
+   * @param manifest a CompositeController, YAML or JSON (metacontroller/catset.yaml as it is)
+   * @param parents a parent, or a List of them ({@code kubectl get <kind> -o json} or {@code -o yaml})
+   * @param observed objects or Lists of them ({@code kubectl get <kinds> -l ... -o json}), and the CRDs of custom
+   *     child kinds that have no object yet
    */
   static List<DiffCase> live(Path manifest, Path parents, List<Path> observed) {
-    JsonNode controller = single(read(manifest), manifest);
+    JsonNode controller = single(documents(manifest), manifest);
     if (!"CompositeController".equals(controller.path("kind").asText())) {
       throw new BadInput(manifest + ": not a CompositeController (live requests are built for composite "
           + "controllers; for a DecoratorController, record its calls with METAHOOKS_RECORD_DIR)");
     }
     List<JsonNode> children = new ArrayList<>();
     for (Path file : observed) {
-      children.addAll(items(read(file)));
+      children.addAll(items(documents(file)));
     }
+    List<String> declared = declaredGroups(controller, new ChildKinds(children), manifest);
     List<DiffCase> cases = new ArrayList<>();
-    for (JsonNode parent : items(read(parents))) {
+    for (JsonNode parent : items(documents(parents))) {
       boolean finalizing = parent.path("metadata").has("deletionTimestamp");
       String hook = finalizing && controller.at("/spec/hooks/finalize").isObject() ? "finalize" : "sync";
-      String url = controller.at("/spec/hooks/" + hook + "/webhook/url").asText("");
-      String[] segments = url.replaceAll("/+$", "").split("/");
-      if (segments.length < 2 || !segments[segments.length - 1].equals(hook)) {
-        throw new BadInput(manifest + ": spec.hooks." + hook + ".webhook.url must end in /<controller>/" + hook
-            + ", got '" + url + "'");
-      }
+      String controllerName = controllerPath(controller, hook, manifest.toString());
       boolean v2 = "v2".equals(controller.at("/spec/hooks/" + hook + "/version").asText());
       ObjectNode request = Json.object();
       request.set("controller", controller);
       request.set("parent", parent);
       ObjectNode groups = request.putObject("children");
+      declared.forEach(groups::putObject);
       ArrayNode owned = Json.MAPPER.createArrayNode();
       for (JsonNode child : children) {
-        if (ownedBy(child, parent)) {
+        // Metacontroller claims children of the declared types only.
+        if (ownedBy(child, parent) && groups.has(groupKey(child))) {
           String namespace = child.path("metadata").path("namespace").asText("");
           String name = child.path("metadata").path("name").asText();
           String key = v2 && !namespace.isEmpty() ? namespace + "/" + name : name;
-          ObjectNode group = groups.has(groupKey(child)) ? (ObjectNode) groups.get(groupKey(child))
-              : groups.putObject(groupKey(child));
-          group.set(key, child);
+          ((ObjectNode) groups.get(groupKey(child))).set(key, child);
           owned.add(child);
         }
       }
@@ -99,9 +140,25 @@ final class Cases {
       before.set("children", owned);
       before.set("status", parent.path("status").isObject() ? parent.get("status") : Json.object());
       String source = "live " + Objects.describe(parent, "");
-      cases.add(new DiffCase(source, segments[segments.length - 2], hook, request, before, true, Instant.now()));
+      cases.add(new DiffCase(source, controllerName, hook, request, before, true, Instant.now()));
     }
     return cases;
+  }
+
+  /** The group key of every child resource the controller declares, in its order. */
+  private static List<String> declaredGroups(JsonNode controller, ChildKinds kinds, Path manifest) {
+    List<String> groups = new ArrayList<>();
+    JsonNode declared = controller.at("/spec/childResources");
+    for (int i = 0; i < declared.size(); i++) {
+      String apiVersion = declared.get(i).path("apiVersion").asText();
+      String resource = declared.get(i).path("resource").asText();
+      String kind = kinds.kindOf(apiVersion, resource).orElseThrow(() -> new BadInput(manifest
+          + ": the kind of spec.childResources " + apiVersion + " " + resource + " is not known here; add its CRD"
+          + " to the observed files (kubectl get crd " + resource + "." + apiVersion.replaceAll("/[^/]*$", "")
+          + " -o json)"));
+      groups.add(ObjectMap.groupKey(apiVersion, kind));
+    }
+    return groups;
   }
 
   private static Instant recordedAt(JsonNode recording, Path file) {
@@ -127,19 +184,21 @@ final class Cases {
     return false;
   }
 
-  /** The objects of a List ({@code kind: List} or any {@code ...List}), or the object itself. */
-  private static List<JsonNode> items(JsonNode node) {
+  /** The objects of Lists ({@code kind: List} or any {@code ...List}), or the objects themselves. */
+  private static List<JsonNode> items(List<JsonNode> documents) {
     List<JsonNode> items = new ArrayList<>();
-    if (node.has("items") && node.path("kind").asText().endsWith("List")) {
-      node.get("items").forEach(items::add);
-    } else if (node.isObject()) {
-      items.add(node);
+    for (JsonNode node : documents) {
+      if (node.has("items") && node.path("kind").asText().endsWith("List")) {
+        node.get("items").forEach(items::add);
+      } else if (node.isObject()) {
+        items.add(node);
+      }
     }
     return items;
   }
 
-  private static JsonNode single(JsonNode node, Path file) {
-    List<JsonNode> items = items(node);
+  private static JsonNode single(List<JsonNode> documents, Path file) {
+    List<JsonNode> items = items(documents);
     if (items.size() != 1) {
       throw new BadInput(file + ": expected one object, found " + items.size());
     }
@@ -163,6 +222,39 @@ final class Cases {
     } catch (IOException e) {
       throw new BadInput(path + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * The objects of a file as kubectl writes or a person keeps it: JSON ({@code -o json}), or YAML of one or more
+   * documents ({@code -o yaml}, a manifest).
+   */
+  private static List<JsonNode> documents(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new BadInput(file + ": " + (Files.exists(file) ? e.getMessage() : "no such file"));
+    }
+    if (text.stripLeading().startsWith("{")) {
+      return List.of(read(file));
+    }
+    List<JsonNode> documents = new ArrayList<>();
+    try (JsonParser parser = YAML.createParser(text)) {
+      while (parser.nextToken() != null) {
+        JsonNode document = YAML.readTree(parser);
+        if (document != null && document.isObject()) {
+          documents.add(document);
+        } else if (document != null && !document.isNull() && !document.isMissingNode()) {
+          throw new BadInput(file + ": a YAML document that is not an object");
+        }
+      }
+    } catch (IOException e) {
+      throw new BadInput(file + ": neither JSON nor YAML: " + e.getMessage());
+    }
+    if (documents.isEmpty()) {
+      throw new BadInput(file + ": no object in it");
+    }
+    return documents;
   }
 
   private static JsonNode read(Path file) {

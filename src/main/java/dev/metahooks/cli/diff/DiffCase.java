@@ -11,6 +11,7 @@ import java.time.Instant;
  * shaped as an answer ({@code children} or {@code attachments}, {@code status}, ...).
  *
  * @param source where it came from (a file, or the parent of a live request), for the report
+ * @param before what the answer is compared with; null for a hook request until {@link #againstObserved}
  * @param live whether {@code before} is what the cluster holds (observed children, the parent's status) rather than
  *     a recorded answer: then only children and status are compared, children as far as the answer sets them
  * @param answeredAt the clock the hooks see: a recording's time, so that its conditions' times compare

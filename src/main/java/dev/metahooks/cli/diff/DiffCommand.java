@@ -21,15 +21,17 @@ import java.util.function.Function;
  */
 public final class DiffCommand {
   static final String USAGE = """
-      usage: metahooks diff [--observed] <recording or directory>...
+      usage: metahooks diff [--observed] <recording, request or directory>...
                compare with the answers recorded with the requests (METAHOOKS_RECORD_DIR), or
-               with --observed, with the children and status the requests observed
-             metahooks diff --manifest <controller.json> --parent <parents.json> [<observed.json>...]
-               build the requests from live objects and compare with the children observed:
-                 kubectl create --dry-run=client -o json -f metacontroller/<name>.yaml > controller.json
+               with --observed, with the children and status the requests observed; a hook request
+               (what Metacontroller sends) is compared with what it observed
+             metahooks diff --manifest <controller.yaml> --parent <parents.json> [<observed.json>...]
+               build the requests from live objects and compare with the children observed; the files
+               YAML or JSON, as they are (no cluster needed to read them):
                  kubectl get <parent kind> -n <ns> -o json > parents.json
                  kubectl get <child kinds> -n <ns> -o json > observed.json
       exit code: 0 nothing would change, 1 something would, 2 bad input""";
+  private static final String SEE_HELP = "(metahooks diff --help: the usage)";
 
   private DiffCommand() {}
 
@@ -48,8 +50,7 @@ public final class DiffCommand {
     try {
       cases = cases(args);
     } catch (Cases.BadInput e) {
-      err.println("metahooks diff: " + e.getMessage());
-      err.println(USAGE);
+      err.println("metahooks diff: " + e.getMessage() + " " + SEE_HELP);
       return 2;
     }
     List<ParentDiff> diffs = new ArrayList<>();
@@ -97,8 +98,7 @@ public final class DiffCommand {
         throw new Cases.BadInput(files.isEmpty() ? "nothing to compare"
             : "unknown option " + files.stream().filter(a -> a.startsWith("--")).findFirst().get());
       }
-      List<DiffCase> recorded = Cases.recordings(files.stream().map(Path::of).toList());
-      return observed ? recorded.stream().map(DiffCase::againstObserved).toList() : recorded;
+      return Cases.recordings(files.stream().map(Path::of).toList(), observed);
     }
     Path manifest = null;
     Path parents = null;

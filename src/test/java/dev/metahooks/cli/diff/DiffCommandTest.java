@@ -95,11 +95,83 @@ class DiffCommandTest {
     ((ObjectNode) foreign.at("/metadata")).put("name", "someone-else-0");
     ((ObjectNode) foreign.at("/metadata/ownerReferences/0")).put("uid", "another-uid");
     items.add(foreign);
+    ObjectNode undeclared = Json.object().put("apiVersion", "v1").put("kind", "Service"); // owned, of no declared type
+    undeclared.putObject("metadata").put("name", "nginx-backend-extra").put("namespace", "default")
+        .set("ownerReferences", items.get(0).at("/metadata/ownerReferences"));
+    items.add(undeclared);
     Path observed = write("observed.json", Json.object().put("kind", "List").set("items", items));
     assertThat(diff("--manifest", manifest.toString(), "--parent", parents.toString(), observed.toString()))
         .as(err.toString()).isEqualTo(1);
     assertThat(printed()).contains("catset/sync  CatSet default/nginx-backend  (live CatSet default/nginx-backend)")
-        .contains("+ Pod default/nginx-backend-3").doesNotContain("someone-else");
+        .contains("+ Pod default/nginx-backend-3").doesNotContain("someone-else", "nginx-backend-extra");
+  }
+
+  @Test
+  void aNewPostgresClusterIsDiffedLiveWithEveryDeclaredGroupSentEmpty() throws Exception {
+    ObjectNode parent = (ObjectNode) Manifests.read(Manifests.EXAMPLES.resolve("postgrescluster-dev.yaml")).get(0);
+    ((ObjectNode) parent.get("metadata")).put("namespace", "shop").put("uid", "3a0f6d2e-1b7c-4e59-8f1a-0c2d4b6e8a90")
+        .put("generation", 1);
+    Path parents = write("parents.json", parent);
+    Path nothing = write("observed.json",
+        Json.object().put("kind", "List").set("items", Json.MAPPER.createArrayNode()));
+
+    assertThat(diff("--manifest", Manifests.METACONTROLLER.resolve("postgrescluster.yaml").toString(),
+        "--parent", parents.toString(), nothing.toString())).as(err.toString()).isEqualTo(1);
+    assertThat(printed()).contains("postgrescluster/sync  PostgresCluster shop/")
+        .contains("+ StatefulSet shop/", "+ Service shop/").doesNotContain("refused");
+  }
+
+  @Test
+  void aChildKindOfWhichNothingIsKnownIsNamedWithTheWayToMakeItKnown() throws Exception {
+    ObjectNode manifest = (ObjectNode) Manifests.read(Manifests.METACONTROLLER.resolve("catset.yaml")).get(0);
+    manifest.withArray("/spec/childResources").addObject().put("apiVersion", "example.com/v1")
+        .put("resource", "gizmos");
+    Path parents = write("parents.json", Json.MAPPER.readTree(CATSET.toFile()).at("/request/parent"));
+
+    assertThat(diff("--manifest", write("controller.json", manifest).toString(), "--parent", parents.toString()))
+        .isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("example.com/v1 gizmos",
+        "kubectl get crd gizmos.example.com -o json");
+
+    ObjectNode crd = Json.object().put("apiVersion", "apiextensions.k8s.io/v1").put("kind", "CustomResourceDefinition");
+    ObjectNode spec = crd.putObject("spec").put("group", "example.com");
+    spec.putObject("names").put("plural", "gizmos").put("kind", "Gizmo");
+    spec.putArray("versions").addObject().put("name", "v1");
+    out.reset();
+    assertThat(diff("--manifest", write("controller.json", manifest).toString(), "--parent", parents.toString(),
+        write("crd.json", crd).toString())).as(err.toString()).isEqualTo(1);
+  }
+
+  @Test
+  void aPlainHookRequestIsComparedWithWhatItObserved() throws Exception {
+    JsonNode request = Json.MAPPER.readTree(CATSET.toFile()).get("request");
+    assertThat(diff(write("request.json", request).toString())).as(err.toString()).isEqualTo(1);
+    assertThat(printed()).contains("catset/sync  CatSet default/nginx-backend")
+        .contains("+ Pod default/nginx-backend-3");
+
+    ObjectNode finalizing = ((ObjectNode) request.deepCopy()).put("finalizing", true);
+    out.reset();
+    assertThat(diff(write("finalize.json", finalizing).toString())).as(err.toString()).isIn(0, 1);
+    assertThat(printed()).contains("catset/finalize  CatSet default/nginx-backend");
+  }
+
+  @Test
+  void aRecordingComparedWithWhatItObservedNeedsNoResponse() throws Exception {
+    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(CATSET.toFile());
+    recording.remove("response");
+    Path file = write("no-response.json", recording);
+    assertThat(diff("--observed", file.toString())).as(err.toString()).isEqualTo(1);
+    assertThat(diff(file.toString())).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("no-response.json: neither a recording");
+  }
+
+  @Test
+  void anErrorIsOneLineAndPointsToTheHelp() {
+    assertThat(diff("--frobnicate", CATSET.toString())).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
+        "metahooks diff: unknown option --frobnicate (metahooks diff --help: the usage)\n");
+    assertThat(diff("--help")).isZero();
+    assertThat(printed()).contains("usage: metahooks diff");
   }
 
   @Test
@@ -114,7 +186,7 @@ class DiffCommandTest {
     assertThat(diff(dir.resolve("missing.json").toString())).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("missing.json: no such file");
     assertThat(diff(write("not-a-recording.json", Json.object().put("kind", "Pod")).toString())).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("not a recording");
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("not-a-recording.json: neither a recording");
     Files.writeString(dir.resolve("broken.json"), "{\"controller\": ");
     assertThat(diff(dir.resolve("broken.json").toString())).isEqualTo(2);
     ObjectNode unknown = (ObjectNode) Json.MAPPER.readTree(CATSET.toFile());

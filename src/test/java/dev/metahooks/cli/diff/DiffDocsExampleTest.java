@@ -52,7 +52,7 @@ class DiffDocsExampleTest {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       List<String> args = Arrays.stream(example.args().split(" "))
-          .map(a -> a.startsWith("docs/") ? PROJECT.resolve(a).toString() : a).toList();
+          .map(a -> a.matches("(docs|metacontroller|src)/.*") ? PROJECT.resolve(a).toString() : a).toList();
       int exit = DiffCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
           new PrintStream(err, true, StandardCharsets.UTF_8));
       String printed = out.toString(StandardCharsets.UTF_8).replace(PROJECT + "/", "");
@@ -66,7 +66,7 @@ class DiffDocsExampleTest {
 
   @Test
   void theDiffPageShowsWhatTheCommandsPrint() throws Exception {
-    check(PROJECT.resolve("docs/diff.md"), 3);
+    check(PROJECT.resolve("docs/diff.md"), 5);
   }
 
   @Test

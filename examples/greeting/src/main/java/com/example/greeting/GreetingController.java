@@ -9,6 +9,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.kube.FieldReader;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A Greeting ({@code greetings.example.com/v1}) becomes one ConfigMap {@code <name>-greeting} whose
@@ -16,11 +17,14 @@ import java.util.Map;
  */
 public final class GreetingController {
   private static final Map<String, String> HELLO = Map.of("en", "Hello", "de", "Hallo", "fr", "Bonjour");
+  /** This build's version: the jar manifest's Implementation-Version (the pom's); "dev" when run from classes. */
+  static final String VERSION = Objects.requireNonNullElse(
+      GreetingController.class.getPackage().getImplementationVersion(), "dev");
 
   private GreetingController() {}
 
   public static Controller controller() {
-    return Controller.composite("greeting").sync(GreetingController::sync).build();
+    return Controller.composite("greeting").version(VERSION).sync(GreetingController::sync).build();
   }
 
   public static CompositeResponse sync(CompositeRequest request) {

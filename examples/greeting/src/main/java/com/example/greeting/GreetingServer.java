@@ -2,11 +2,13 @@ package com.example.greeting;
 
 import dev.metahooks.Metahooks;
 import dev.metahooks.api.Controller;
+import dev.metahooks.server.ConfigurationException;
 import java.util.List;
 
 /**
- * Serves the greeting hook on port 8080 (METAHOOKS_PORT); {@code Metahooks.withBuiltIns(...)} would add metahooks'
- * own. With arguments, answers one request offline: {@code java ... GreetingServer sync greeting < request.json}.
+ * {@code java -jar target/greeting.jar} serves the greeting hook on port 8080 (METAHOOKS_PORT);
+ * {@code Metahooks.withBuiltIns(...)} would add metahooks' own. With arguments, answers one request offline:
+ * {@code java -jar target/greeting.jar sync greeting < request.json}.
  */
 public final class GreetingServer {
   private GreetingServer() {}
@@ -16,6 +18,12 @@ public final class GreetingServer {
     if (args.length > 0) {
       System.exit(Metahooks.runOffline(args, System.in, System.out, System.err, controllers));
     }
-    Metahooks.serve(controllers);
+    try {
+      Metahooks.serve(controllers);
+    } catch (ConfigurationException e) {
+      // One line that names the setting: the fix is in the Deployment, not in the code.
+      System.err.println("greeting: " + e.getMessage());
+      System.exit(2);
+    }
   }
 }
