@@ -190,6 +190,7 @@ public final class Cluster {
   public ObjectNode create(ObjectNode input) {
     ObjectNode object = Trees.normalizeObject(input);
     ApiResources.Type type = typeOf(object);
+    asStored(type, object);
     ObjectNode metadata = Meta.metadata(object);
     if (!metadata.hasNonNull("name") && metadata.hasNonNull("generateName")) {
       metadata.put("name", metadata.get("generateName").asText() + generatedSuffix());
@@ -244,6 +245,7 @@ public final class Cluster {
     String key = keyOf(type, object);
     ObjectNode current = existing(key, type, object);
     checkPreconditions(current, object);
+    asStored(type, object);
     ObjectNode next = object;
     ObjectNode metadata = Meta.metadata(next);
     ObjectNode currentMetadata = Meta.metadata(current);
@@ -311,6 +313,7 @@ public final class Cluster {
     } else {
       next.remove("status");
     }
+    asStored(type, next);
     if (Trees.same(next.get("status"), current.get("status"))) {
       return Trees.copy(current);
     }
@@ -582,6 +585,11 @@ public final class Cluster {
         }
       }
     }
+  }
+
+  /** Explicit nulls as the API server stores them (both profiles: no API server keeps them as sent). */
+  private void asStored(ApiResources.Type type, ObjectNode object) {
+    Nulls.asStored(object, resources.crdOf(type).orElse(null), resources.isBuiltIn(type));
   }
 
   private static ObjectNode withoutMetadataAndStatus(ObjectNode object) {

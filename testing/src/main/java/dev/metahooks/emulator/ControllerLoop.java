@@ -228,7 +228,10 @@ abstract class ControllerLoop {
         case "Recreate", "RollingRecreate" -> deleteChild(current, errors);
         case "InPlace", "RollingInPlace" -> {
           try {
-            cluster.update(merged);
+            ObjectNode stored = cluster.update(merged);
+            if (Meta.resourceVersion(stored).equals(Meta.resourceVersion(current))) {
+              mc.idleUpdate(this, parent, current, JsonDiff.changes(current, merged));
+            }
           } catch (ApiException e) {
             if (!e.is(Reason.NOT_FOUND) && !e.is(Reason.CONFLICT)) {
               errors.add("can't update " + Meta.describe(current) + ": " + e.getMessage());
