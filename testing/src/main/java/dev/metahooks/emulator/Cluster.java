@@ -221,6 +221,7 @@ public final class Cluster {
       Trees.integralNumbers(object);
       ApiDefaults.apply(object, true, uids + 1);
     }
+    Validation.check(type, object, null, resources.isBuiltIn(type));
     metadata.put("uid", newUid(key));
     metadata.put("generation", 1);
     metadata.put("creationTimestamp", timestamp());
@@ -280,6 +281,7 @@ public final class Cluster {
     if (Trees.same(next, current)) {
       return Trees.copy(current);
     }
+    Validation.check(type, next, current, resources.isBuiltIn(type));
     if (!Trees.same(withoutMetadataAndStatus(next), withoutMetadataAndStatus(current))) {
       metadata.put("generation", Meta.generation(current) + 1);
     }

@@ -214,7 +214,7 @@ abstract class ControllerLoop {
       }
       ObjectNode merged;
       try {
-        merged = DynamicApply.update(current, child);
+        merged = DynamicApply.update(current, child, mc.profile());
       } catch (IllegalArgumentException e) {
         errors.add(e.getMessage());
         return;
@@ -260,7 +260,15 @@ abstract class ControllerLoop {
     ObjectNode metadata = Meta.metadata(child);
     JsonNode refs = metadata.get("ownerReferences");
     ArrayNode ownerReferences = refs != null && refs.isArray() ? (ArrayNode) refs : metadata.putArray("ownerReferences");
-    ownerReferences.add(Meta.controllerRefTo(parent));
+    // A reference to the parent's uid that the hook wrote itself is kept as it is, and none added
+    // (claimOwnership, pkg/controller/common/manage_children.go:507-518).
+    boolean owned = false;
+    for (JsonNode ref : ownerReferences) {
+      owned |= ref.path("uid").asText().equals(Meta.uid(parent));
+    }
+    if (!owned) {
+      ownerReferences.add(Meta.controllerRefTo(parent));
+    }
     try {
       cluster.create(child);
     } catch (ApiException e) {

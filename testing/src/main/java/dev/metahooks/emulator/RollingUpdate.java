@@ -205,7 +205,7 @@ final class RollingUpdate {
         continue;
       }
       try {
-        if (loop.equal(child, DynamicApply.update(child, entry.getValue()))) {
+        if (loop.equal(child, DynamicApply.update(child, entry.getValue(), loop.mc.profile()))) {
           removeName(owner.revision, key);
           claim(latest, key);
         }
@@ -273,7 +273,7 @@ final class RollingUpdate {
       }
       ObjectNode desired = latest.desired.get(key);
       try {
-        if (desired == null || !loop.equal(child, DynamicApply.update(child, desired))) {
+        if (desired == null || !loop.equal(child, DynamicApply.update(child, desired, loop.mc.profile()))) {
           return "child " + parts[1] + " " + parts[2] + " is not updated yet";
         }
       } catch (IllegalArgumentException e) {
