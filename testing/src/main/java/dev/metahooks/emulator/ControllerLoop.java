@@ -299,6 +299,12 @@ abstract class ControllerLoop {
       return objects;
     }
     for (JsonNode item : list) {
+      if (item.isNull()) {
+        // A null item decodes to a nil *Unstructured, dereferenced when the desired map is built
+        // (composite/controller.go:668, controller_revision.go:170, decorator/controller.go:663).
+        throw crash(parent, "a null item in the answer's children or attachments: runtime error: invalid memory "
+            + "address or nil pointer dereference", "pkg/controller/common/api/v2/common.go:48 (Insert)");
+      }
       ObjectNode object = Trees.copy((ObjectNode) item);
       ObjectNode metadata = Meta.metadata(object);
       // v4.17.2 gives every child without a namespace the parent's, cluster-scoped kinds too
@@ -314,6 +320,17 @@ abstract class ControllerLoop {
       objects.add(object);
     }
     return objects;
+  }
+
+  /**
+   * Where Metacontroller v4.17.2 panics: a {@link MetacontrollerCrash} to throw; under {@link Profile#INTENDED}, a
+   * failed sync.
+   */
+  RuntimeException crash(ObjectNode parent, String panic, String source) {
+    if (mc.profile().faithful()) {
+      throw new MetacontrollerCrash(name, Meta.describe(parent), panic, source);
+    }
+    return new SyncFailure(panic);
   }
 
   /** Writes the status if it differs from the live object's (same uid); gone or replaced parents are skipped. */
