@@ -71,8 +71,15 @@ final class CompositeLoop extends ControllerLoop {
   }
 
   @Override
-  boolean adopts() {
-    return true;
+  boolean mayAdopt(ObjectNode parent, ObjectNode orphan) {
+    if (parentType.namespaced() && !Meta.namespace(parent).equals(Meta.namespace(orphan))) {
+      return false;
+    }
+    try {
+      return Selectors.matches(selector(parent), Meta.labels(orphan));
+    } catch (SyncFailure e) {
+      return false; // no usable selector: findPotentialParents skips the parent
+    }
   }
 
   @Override

@@ -65,8 +65,11 @@ abstract class ControllerLoop {
   /** The child or attachment kinds as {@code group/Kind}: their writes are events for their parent. */
   abstract Set<String> childKinds();
 
-  /** Whether orphans of a child kind are adopted (composite), so their writes concern the parents around. */
-  abstract boolean adopts();
+  /**
+   * Whether an event of this orphan concerns the parent: a composite parent whose selector matches it may adopt
+   * it (findPotentialParents, composite/controller.go:555-583); decorators adopt nothing.
+   */
+  abstract boolean mayAdopt(ObjectNode parent, ObjectNode orphan);
 
   /** Whether the controller sets {@code ignoreStatusChanges} for this parent's resource. */
   abstract boolean ignoresStatusChanges(ObjectNode parent);
@@ -126,12 +129,9 @@ abstract class ControllerLoop {
       rules = answer.path("relatedResources").isArray() ? answer.get("relatedResources") : Trees.array();
       customizeCache.put(cacheKey, rules);
     }
-    Set<String> kinds = new HashSet<>();
-    for (JsonNode rule : rules) {
-      cluster.resources().findResource(rule.path("apiVersion").asText(), rule.path("resource").asText())
-          .ifPresent(type -> kinds.add(type.group() + "/" + type.kind()));
-    }
-    mc.triggers().related(this, parent, kinds);
+    JsonNode chosen = rules;
+    mc.triggers().related(this, parent,
+        object -> Related.selectsAny(cluster, parent, parentNamespaced, chosen, customizeHook.version(), object));
     return Related.select(cluster, parent, parentNamespaced, rules, customizeHook.version());
   }
 

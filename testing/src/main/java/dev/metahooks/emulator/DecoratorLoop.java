@@ -70,7 +70,7 @@ final class DecoratorLoop extends ControllerLoop {
   }
 
   @Override
-  boolean adopts() {
+  boolean mayAdopt(ObjectNode parent, ObjectNode orphan) {
     return false;
   }
 

@@ -7,12 +7,13 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * When Metacontroller v4.17.2 syncs a parent: on a watch event of the parent (filtered by
  * {@code ignoreStatusChanges}, composite/controller.go:411-436, decorator/controller.go likewise), of one of its
- * children or attachments, or of an object of a kind its related rules select (customize/manager.go); when a
+ * children or attachments or an orphan its selector matches, or of an object its related rules select
+ * (customize/manager.go); when a
  * {@code resyncAfterSeconds} it asked for is due (controller.go:670-673) or the informer's
  * {@code resyncPeriodSeconds} (at least 1 s, controller.go:274-281) comes round on the cluster's clock; after a
  * failed sync (rate-limited retry) or at the {@code Retry-After} of a 429. Its own writes are events too. The
@@ -26,7 +27,7 @@ final class Triggers {
     Instant periodicAt;
     boolean retry;
     long relist;
-    Set<String> relatedKinds = Set.of();
+    Predicate<ObjectNode> related = object -> false;
   }
 
   private final Metacontroller mc;
@@ -94,9 +95,12 @@ final class Triggers {
     states.computeIfAbsent(key(loop, parent), k -> new State()).retry = true;
   }
 
-  /** The kinds ({@code group/Kind}) the parent's related rules select; a write of one is an event for it. */
-  void related(ControllerLoop loop, ObjectNode parent, Set<String> kinds) {
-    states.computeIfAbsent(key(loop, parent), k -> new State()).relatedKinds = kinds;
+  /**
+   * Which objects the parent's related rules select: an event of one, in its old or its new state, is an event
+   * for the parent (notifyRelatedParents, customize/manager.go:310-351).
+   */
+  void related(ControllerLoop loop, ObjectNode parent, Predicate<ObjectNode> selects) {
+    states.computeIfAbsent(key(loop, parent), k -> new State()).related = selects;
   }
 
   private static boolean triggers(ControllerLoop loop, ObjectNode parent, Write write, State state) {
@@ -107,16 +111,27 @@ final class Triggers {
     if (Meta.uid(object).equals(Meta.uid(parent))) {
       return !(loop.ignoresStatusChanges(object) && statusOnly(write));
     }
-    String groupKind = ApiResources.group(Meta.apiVersion(object)) + "/" + Meta.kind(object);
-    if (state.relatedKinds.contains(groupKind)) {
+    if ((write.before() != null && state.related.test(write.before()))
+        || (write.after() != null && state.related.test(write.after()))) {
       return true;
     }
-    if (!loop.childKinds().contains(groupKind)) {
-      return false;
+    String groupKind = ApiResources.group(Meta.apiVersion(object)) + "/" + Meta.kind(object);
+    return loop.childKinds().contains(groupKind) && childEvent(loop, parent, write);
+  }
+
+  /**
+   * A child event as composite/controller.go:475-553 takes it: an add or update by the object's current state
+   * (its controller's parent, or for an orphan not being deleted the parents whose selector matches it), a delete
+   * by its controller only.
+   */
+  private static boolean childEvent(ControllerLoop loop, ObjectNode parent, Write write) {
+    boolean deleted = write.verb() == Write.Verb.DELETE;
+    ObjectNode current = deleted ? write.before() : write.after();
+    JsonNode ref = Meta.controllerRef(current);
+    if (ref != null) {
+      return ref.path("uid").asText().equals(Meta.uid(parent));
     }
-    return controlledBy(write.before(), parent) || controlledBy(write.after(), parent)
-        || (loop.adopts() && (orphan(write.before()) || orphan(write.after()))
-            && (Meta.namespace(parent).isEmpty() || Meta.namespace(parent).equals(Meta.namespace(object))));
+    return !deleted && !Meta.deleting(current) && loop.mayAdopt(parent, current);
   }
 
   /** An update that changes neither generation, labels, annotations nor adds a deletionTimestamp. */
@@ -133,15 +148,4 @@ final class Triggers {
         && !Meta.deleting(write.after());
   }
 
-  private static boolean controlledBy(ObjectNode object, ObjectNode parent) {
-    if (object == null) {
-      return false;
-    }
-    JsonNode ref = Meta.controllerRef(object);
-    return ref != null && ref.path("uid").asText().equals(Meta.uid(parent));
-  }
-
-  private static boolean orphan(ObjectNode object) {
-    return object != null && Meta.controllerRef(object) == null;
-  }
 }
