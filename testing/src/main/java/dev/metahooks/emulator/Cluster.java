@@ -231,7 +231,9 @@ public final class Cluster {
     if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
       resources.registerCrd(object);
     }
-    return Trees.copy(object);
+    ObjectNode created = Trees.copy(object);
+    collectIfNoOwnerResolves(created);
+    return created;
   }
 
   /**
@@ -290,6 +292,9 @@ public final class Cluster {
     log(Write.Verb.UPDATE, next, current, next);
     if (Meta.deleting(next) && Meta.finalizers(next).isEmpty()) {
       remove(key);
+    } else if (!Trees.same(next.path("metadata").get("ownerReferences"),
+        current.path("metadata").get("ownerReferences"))) {
+      collectIfNoOwnerResolves(Trees.copy(next));
     }
     return Trees.copy(next);
   }
@@ -387,6 +392,35 @@ public final class Cluster {
       }
       releaseGcFinalizers();
     });
+  }
+
+  /**
+   * The garbage collector's verdict on a new or re-owned dependent: a namespaced object none of whose owner
+   * references resolves is deleted at once. An owner is looked up by kind and name in the dependent's own
+   * namespace (cluster-wide for a cluster-scoped kind) and must have the uid the reference names, so a child in
+   * another namespace than its namespaced parent is collected as soon as it is created (Kubernetes'
+   * pkg/controller/garbagecollector/garbagecollector.go, attemptToDeleteItem and isDangling). A cluster-scoped
+   * dependent of a namespaced owner is left alone: its reference is unresolvable, and Kubernetes only reports it
+   * (OwnerRefInvalidNamespace). A reference to a kind the server does not know is not judged.
+   */
+  private void collectIfNoOwnerResolves(ObjectNode dependent) {
+    JsonNode refs = dependent.path("metadata").path("ownerReferences");
+    if (!refs.isArray() || refs.isEmpty() || Meta.namespace(dependent).isEmpty()) {
+      return;
+    }
+    for (JsonNode ref : refs) {
+      Optional<ApiResources.Type> ownerType = resources.byKind(ref.path("apiVersion").asText(""),
+          ref.path("kind").asText(""));
+      if (ownerType.isEmpty()) {
+        return;
+      }
+      ObjectNode owner = objects.get(key(ownerType.get(), ownerType.get().namespaced() ? Meta.namespace(dependent)
+          : "", ref.path("name").asText("")));
+      if (owner != null && Meta.uid(owner).equals(ref.path("uid").asText())) {
+        return;
+      }
+    }
+    as("garbage-collector", () -> deleteQuietly(dependent));
   }
 
   /** Objects with an owner reference to this uid. */
