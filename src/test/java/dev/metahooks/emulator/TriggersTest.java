@@ -140,6 +140,18 @@ class TriggersTest {
     assertThat(callsOf(mc.round())).isEqualTo(1);
   }
 
+  /** One ticker per controller from its start, not a period per parent since its last sync. */
+  @Test
+  void resyncPeriodSecondsTicksFromTheControllersStartWhateverTheParentsLastSync() {
+    Metacontroller mc = settled(Profile.V4_17_2, "", "{}", "resyncPeriodSeconds: 60");
+    cluster.advance(Duration.ofSeconds(40));
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "t", t -> t.withObject("/metadata").putObject("labels")
+        .put("a", "b"));
+    assertThat(callsOf(mc.round())).as("the label change").isEqualTo(1);
+    cluster.advance(Duration.ofSeconds(20));
+    assertThat(callsOf(mc.round())).as("the controller's tick at 60 s, 20 s after the last sync").isEqualTo(1);
+  }
+
   @Test
   void ignoreStatusChangesDropsStatusOnlyUpdatesButNotLabelChanges() {
     Metacontroller ignoring = settled(Profile.V4_17_2, ", ignoreStatusChanges: true", "{}");

@@ -25,8 +25,15 @@ abstract class ControllerLoop {
   final Webhook syncHook;
   final Webhook finalizeHook;
   final Webhook customizeHook;
-  /** Customize answers by parent uid and generation, as Metacontroller caches them. */
-  private final Map<String, JsonNode> customizeCache = new HashMap<>();
+  /**
+   * Customize answers by parent uid and generation, as Metacontroller caches them: for 20 minutes of the
+   * cluster's clock (customize/manager.go:94-102, an entry is gone once its expiry has passed).
+   */
+  private final Map<String, CachedRules> customizeCache = new HashMap<>();
+
+  private static final java.time.Duration CUSTOMIZE_EXPIRY = java.time.Duration.ofMinutes(20);
+
+  private record CachedRules(JsonNode rules, java.time.Instant expires) {}
 
   ControllerLoop(Metacontroller mc, ObjectNode controller, String finalizerPrefix, URI baseUrl) {
     this.mc = mc;
@@ -120,14 +127,17 @@ abstract class ControllerLoop {
       return new ObjectGroups();
     }
     String cacheKey = Meta.uid(parent) + "/" + Meta.generation(parent);
-    JsonNode rules = customizeCache.get(cacheKey);
-    if (rules == null) {
+    CachedRules cached = customizeCache.get(cacheKey);
+    JsonNode rules;
+    if (cached != null && !cluster.now().isAfter(cached.expires())) {
+      rules = cached.rules();
+    } else {
       ObjectNode request = Trees.object();
       request.set("controller", controllerForRequest());
       request.set("parent", Trees.sorted(parent));
       ObjectNode answer = call(customizeHook, Meta.describe(parent), request, Webhook.Answer.CUSTOMIZE);
       rules = answer.path("relatedResources").isArray() ? answer.get("relatedResources") : Trees.array();
-      customizeCache.put(cacheKey, rules);
+      customizeCache.put(cacheKey, new CachedRules(rules, cluster.now().plus(CUSTOMIZE_EXPIRY)));
     }
     JsonNode chosen = rules;
     mc.triggers().related(this, parent,

@@ -24,7 +24,7 @@ final class Triggers {
   private static final class State {
     long seen;
     Instant resyncAt;
-    Instant periodicAt;
+    long ticksSeen;
     boolean retry;
     long relist;
     Predicate<ObjectNode> related = object -> false;
@@ -32,7 +32,44 @@ final class Triggers {
 
   private final Metacontroller mc;
   private final Map<String, State> states = new HashMap<>();
+  /** One resync ticker per controller, by controller name. */
+  private final Map<String, Ticker> tickers = new HashMap<>();
   private long relists;
+
+  /**
+   * The informer's resync for {@code resyncPeriodSeconds}: one period for the controller's parent handler, from
+   * when the controller started, re-delivering every parent at once (composite/controller.go:274-281,
+   * AddEventHandlerWithResyncPeriod), not a period per parent since its last sync.
+   */
+  private static final class Ticker {
+    final Duration period;
+    Instant next;
+    long ticks;
+
+    Ticker(Duration period, Instant start) {
+      this.period = period;
+      this.next = start.plus(period);
+    }
+
+    long ticksAt(Instant now) {
+      while (!now.isBefore(next)) {
+        ticks++;
+        next = next.plus(period);
+      }
+      return ticks;
+    }
+  }
+
+  /** The controller's ticks so far (0 without {@code resyncPeriodSeconds}); its ticker starts on first use. */
+  private long ticks(ControllerLoop loop) {
+    long period = loop.controller.path("spec").path("resyncPeriodSeconds").asLong(0);
+    if (period == 0) {
+      return 0;
+    }
+    Instant now = mc.cluster().now();
+    return tickers.computeIfAbsent(loop.name, k -> new Ticker(Duration.ofSeconds(Math.max(1, period)), now))
+        .ticksAt(now);
+  }
 
   Triggers(Metacontroller mc) {
     this.mc = mc;
@@ -52,8 +89,7 @@ final class Triggers {
     if (state == null || state.retry || state.relist < relists) {
       return true;
     }
-    if ((state.resyncAt != null && !now.isBefore(state.resyncAt))
-        || (state.periodicAt != null && !now.isBefore(state.periodicAt))) {
+    if ((state.resyncAt != null && !now.isBefore(state.resyncAt)) || state.ticksSeen < ticks(loop)) {
       return true;
     }
     for (Write write : mc.cluster().writesAfter(state.seen)) {
@@ -74,10 +110,7 @@ final class Triggers {
     if (state.resyncAt != null && !now.isBefore(state.resyncAt)) {
       state.resyncAt = null;
     }
-    long period = loop.controller.path("spec").path("resyncPeriodSeconds").asLong(0);
-    if (period != 0 && (state.periodicAt == null || !now.isBefore(state.periodicAt))) {
-      state.periodicAt = now.plus(Duration.ofSeconds(Math.max(1, period)));
-    }
+    state.ticksSeen = ticks(loop);
   }
 
   /** Every parent is synced in the next round, as after an informer relist or a Metacontroller restart. */
