@@ -80,6 +80,19 @@ public final class Cluster {
     return this;
   }
 
+  /**
+   * A copy of every object as it is now, for reads that lag the writes (an informer cache); the copy is not
+   * changed later, and nothing should be written to it.
+   */
+  Cluster snapshot() {
+    Cluster copy = new Cluster(resources);
+    objects.forEach((key, object) -> copy.objects.put(key, Trees.copy(object)));
+    copy.resourceVersion = resourceVersion;
+    copy.now = now;
+    copy.profile = profile;
+    return copy;
+  }
+
   // ---- clock and log
 
   public Instant now() {

@@ -142,7 +142,7 @@ abstract class ControllerLoop {
     JsonNode chosen = rules;
     mc.triggers().related(this, parent,
         object -> Related.selectsAny(cluster, parent, parentNamespaced, chosen, customizeHook.version(), object));
-    return Related.select(cluster, parent, parentNamespaced, rules, customizeHook.version());
+    return Related.select(mc.cache(), parent, parentNamespaced, rules, customizeHook.version());
   }
 
   /**

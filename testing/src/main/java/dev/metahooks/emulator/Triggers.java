@@ -23,6 +23,8 @@ final class Triggers {
   /** What is known of one parent between syncs. */
   private static final class State {
     long seen;
+    /** The last write of children and related objects the parent's last sync could read (they may lag). */
+    long seenCached;
     Instant resyncAt;
     long ticksSeen;
     boolean retry;
@@ -92,12 +94,24 @@ final class Triggers {
     if ((state.resyncAt != null && !now.isBefore(state.resyncAt)) || state.ticksSeen < ticks(loop)) {
       return true;
     }
-    for (Write write : mc.cluster().writesAfter(state.seen)) {
-      if (triggers(loop, parent, write, state)) {
+    long cached = mc.cache().lastSequence();
+    for (Write write : mc.cluster().writesAfter(Math.min(state.seen, state.seenCached))) {
+      if (ownWrite(parent, write) ? write.sequence() > state.seen && parentEvent(loop, write)
+          : write.sequence() > state.seenCached && write.sequence() <= cached && triggers(loop, parent, write, state)) {
         return true;
       }
     }
     return false;
+  }
+
+  private static boolean ownWrite(ObjectNode parent, Write write) {
+    ObjectNode object = write.after() != null ? write.after() : write.before();
+    return object != null && Meta.uid(object).equals(Meta.uid(parent));
+  }
+
+  private static boolean parentEvent(ControllerLoop loop, Write write) {
+    ObjectNode object = write.after() != null ? write.after() : write.before();
+    return !(loop.ignoresStatusChanges(object) && statusOnly(write));
   }
 
   /** A sync starts: everything written so far is what it reads. */
@@ -105,6 +119,7 @@ final class Triggers {
     State state = states.computeIfAbsent(key(loop, parent), k -> new State());
     Instant now = mc.cluster().now();
     state.seen = mc.cluster().lastSequence();
+    state.seenCached = mc.cache().lastSequence();
     state.retry = false;
     state.relist = relists;
     if (state.resyncAt != null && !now.isBefore(state.resyncAt)) {
@@ -140,9 +155,6 @@ final class Triggers {
     ObjectNode object = write.after() != null ? write.after() : write.before();
     if (object == null) {
       return false;
-    }
-    if (Meta.uid(object).equals(Meta.uid(parent))) {
-      return !(loop.ignoresStatusChanges(object) && statusOnly(write));
     }
     if ((write.before() != null && state.related.test(write.before()))
         || (write.after() != null && state.related.test(write.after()))) {
