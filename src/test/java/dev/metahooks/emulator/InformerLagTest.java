@@ -43,16 +43,7 @@ class InformerLagTest {
   private static List<Integer> childrenSent(boolean lag) {
     Cluster cluster = TestKinds.cluster();
     Metacontroller mc = new Metacontroller(cluster, hooks.baseUrl()).profile(Profile.V4_17_2).informerLag(lag)
-        .loadYaml("""
-            apiVersion: metacontroller.k8s.io/v1alpha1
-            kind: CompositeController
-            metadata: {name: counting-controller}
-            spec:
-              generateSelector: true
-              parentResource: {apiVersion: test.metahooks.dev/v1, resource: things}
-              childResources: [{apiVersion: v1, resource: configmaps}]
-              hooks: {sync: {webhook: {url: "http://metahooks.metahooks/counting/sync"}}}
-            """);
+        .loadYaml(TestKinds.composite("counting", "configmaps", "OnDelete"));
     cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {replicas: 2}}");
     mc.runUntilStable(10);
     assertThat(cluster.get(TestKinds.API_VERSION, "Thing", "default", "a").at("/status/seen").asInt()).isEqualTo(2);

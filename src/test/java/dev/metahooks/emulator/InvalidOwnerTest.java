@@ -64,17 +64,8 @@ class InvalidOwnerTest {
   @Test
   void aChildInAnotherNamespaceIsCreatedAndCollectedOnEverySync() {
     Cluster cluster = TestKinds.cluster();
-    Metacontroller mc = new Metacontroller(cluster, hooks.baseUrl()).loadYaml("""
-        apiVersion: metacontroller.k8s.io/v1alpha1
-        kind: CompositeController
-        metadata: {name: elsewhere-controller}
-        spec:
-          generateSelector: true
-          parentResource: {apiVersion: test.metahooks.dev/v1, resource: things}
-          childResources: [{apiVersion: v1, resource: configmaps}]
-          hooks:
-            sync: {webhook: {url: "http://metahooks.metahooks/elsewhere/sync"}}
-        """);
+    Metacontroller mc = new Metacontroller(cluster, hooks.baseUrl())
+        .loadYaml(TestKinds.composite("elsewhere", "configmaps", "OnDelete"));
     cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
 
     assertThatThrownBy(() -> mc.runUntilStable(6)).isInstanceOf(AssertionError.class)

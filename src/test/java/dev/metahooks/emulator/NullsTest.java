@@ -40,17 +40,7 @@ class NullsTest {
   }
 
   private static Metacontroller metacontroller(Cluster cluster, String method) {
-    return new Metacontroller(cluster, hooks.baseUrl()).loadYaml("""
-        apiVersion: metacontroller.k8s.io/v1alpha1
-        kind: CompositeController
-        metadata: {name: nulls-controller}
-        spec:
-          generateSelector: true
-          parentResource: {apiVersion: test.metahooks.dev/v1, resource: things}
-          childResources: [{apiVersion: v1, resource: configmaps, updateStrategy: {method: %s}}]
-          hooks:
-            sync: {webhook: {url: "http://metahooks.metahooks/nulls/sync"}}
-        """.formatted(method));
+    return new Metacontroller(cluster, hooks.baseUrl()).loadYaml(TestKinds.composite("nulls", "configmaps", method));
   }
 
   @Test

@@ -63,17 +63,7 @@ class ValidationTest {
   }
 
   private static Metacontroller metacontroller(Cluster cluster, String hook, String resource, String method) {
-    return new Metacontroller(cluster, hooks.baseUrl()).loadYaml("""
-        apiVersion: metacontroller.k8s.io/v1alpha1
-        kind: CompositeController
-        metadata: {name: %1$s-controller}
-        spec:
-          generateSelector: true
-          parentResource: {apiVersion: test.metahooks.dev/v1, resource: things}
-          childResources: [{apiVersion: v1, resource: %2$s, updateStrategy: {method: %3$s}}]
-          hooks:
-            sync: {webhook: {url: "http://metahooks.metahooks/%1$s/sync"}}
-        """.formatted(hook, resource, method));
+    return new Metacontroller(cluster, hooks.baseUrl()).loadYaml(TestKinds.composite(hook, resource, method));
   }
 
   private static void refused(Cluster cluster, String yaml, String message) {
