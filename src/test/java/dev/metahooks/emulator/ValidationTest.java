@@ -174,6 +174,14 @@ class ValidationTest {
         .hasMessageContaining("syncs keep failing")
         .hasMessageContaining("can't create ConfigMap default/a-data: ConfigMap \"a-data\" is invalid: metadata.labels");
     assertThat(cluster.exists("v1", "ConfigMap", "default", "a-data")).isFalse();
+    // One Warning SyncError Event on the parent, counted once per failed sync (composite/controller.go:612-617).
+    assertThat(mc.events()).singleElement().satisfies(event -> {
+      assertThat(event.toString()).startsWith("Warning SyncError Thing default/a: Sync error: can't reconcile "
+          + "children for Thing default/a: [can't create ConfigMap default/a-data: ConfigMap \"a-data\" is invalid");
+      assertThat(event.count()).isEqualTo(mc.syncErrors().size()).isEqualTo(2);
+    });
+    mc.round();
+    assertThat(mc.events()).singleElement().extracting(Event::count).isEqualTo(3);
   }
 
   /**

@@ -34,6 +34,7 @@ public final class Metacontroller {
   private final List<HookCall> calls = new ArrayList<>();
   private final List<SyncError> errors = new ArrayList<>();
   private final List<SyncError> requeues = new ArrayList<>();
+  private final List<Event> events = new ArrayList<>();
   private final List<Round> rounds = new ArrayList<>();
   private final Map<String, Double> resyncAfter = new LinkedHashMap<>();
   private final List<IdleUpdate> idleUpdates = new ArrayList<>();
@@ -275,6 +276,11 @@ public final class Metacontroller {
     return Collections.unmodifiableList(idleUpdates);
   }
 
+  /** The Events Metacontroller recorded, oldest first ({@code SyncError} on the parent of each failed sync). */
+  public List<Event> events() {
+    return Collections.unmodifiableList(events);
+  }
+
   /** Every failed sync so far. */
   public List<SyncError> syncErrors() {
     return Collections.unmodifiableList(errors);
@@ -329,6 +335,19 @@ public final class Metacontroller {
         k -> new ParentIdleUpdates(parent, new ArrayList<>())).updates().add(update);
   }
 
+  /** Records an Event; one like the latest of its object, type, reason and message only counts up. */
+  private void event(String type, String reason, String object, String message) {
+    for (int i = events.size() - 1; i >= 0; i--) {
+      Event seen = events.get(i);
+      if (seen.type().equals(type) && seen.reason().equals(reason) && seen.object().equals(object)
+          && seen.message().equals(message)) {
+        events.set(i, new Event(type, reason, object, message, seen.count() + 1, seen.firstRound(), round));
+        return;
+      }
+    }
+    events.add(new Event(type, reason, object, message, 1, round, round));
+  }
+
   private boolean parentExists(ParentIdleUpdates entry) {
     ObjectNode parent = entry.parent();
     return cluster.find(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent), Meta.name(parent))
@@ -350,6 +369,7 @@ public final class Metacontroller {
         triggers.resyncAfter(loop, parent, e.afterSeconds);
       } catch (SyncFailure | ApiException | IllegalArgumentException e) {
         errors.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
+        event("Warning", "SyncError", Meta.describe(parent), "Sync error: " + e.getMessage());
         triggers.failed(loop, parent);
       }
     });
