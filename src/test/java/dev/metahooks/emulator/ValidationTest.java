@@ -164,24 +164,38 @@ class ValidationTest {
         "spec.selector: Invalid value");
   }
 
+  /**
+   * A refused write fails the sync, which the work queue retries after 5 ms, then 10 ms, doubling
+   * (DefaultTypedControllerRateLimiter, composite/controller.go:205-207, :377), on the cluster's clock.
+   */
   @Test
-  void aRefusedChildIsASyncErrorOnEverySync() {
+  void aRefusedChildIsASyncErrorRetriedWithBackoff() {
     Cluster cluster = TestKinds.cluster();
-    Metacontroller mc = metacontroller(cluster, "badlabel", "configmaps", "InPlace");
+    Metacontroller mc = metacontroller(cluster, "badlabel", "configmaps", "InPlace").profile(Profile.V4_17_2);
     cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
 
     assertThatThrownBy(() -> mc.runUntilStable(6)).isInstanceOf(AssertionError.class)
         .hasMessageContaining("syncs keep failing")
-        .hasMessageContaining("can't create ConfigMap default/a-data: ConfigMap \"a-data\" is invalid: metadata.labels");
+        .hasMessageContaining("can't create ConfigMap default/a-data: ConfigMap \"a-data\" is invalid: metadata.labels")
+        .hasMessageContaining("Rate-limited retries not yet due");
     assertThat(cluster.exists("v1", "ConfigMap", "default", "a-data")).isFalse();
+    assertThat(mc.syncErrors()).as("the status write's own event brings a second sync").hasSize(2);
+
+    cluster.advance(java.time.Duration.ofMillis(9));
+    assertThat(mc.round().errors()).as("9 ms: the second failure waits 10 ms").isEmpty();
+    cluster.advance(java.time.Duration.ofMillis(1));
+    assertThat(mc.round().errors()).hasSize(1);
+    cluster.advance(java.time.Duration.ofMillis(19));
+    assertThat(mc.round().errors()).isEmpty();
+    cluster.advance(java.time.Duration.ofMillis(1));
+    assertThat(mc.round().errors()).hasSize(1);
+
     // One Warning SyncError Event on the parent, counted once per failed sync (composite/controller.go:612-617).
     assertThat(mc.events()).singleElement().satisfies(event -> {
       assertThat(event.toString()).startsWith("Warning SyncError Thing default/a: Sync error: can't reconcile "
           + "children for Thing default/a: [can't create ConfigMap default/a-data: ConfigMap \"a-data\" is invalid");
-      assertThat(event.count()).isEqualTo(mc.syncErrors().size()).isEqualTo(2);
+      assertThat(event.count()).isEqualTo(mc.syncErrors().size()).isEqualTo(4);
     });
-    mc.round();
-    assertThat(mc.events()).singleElement().extracting(Event::count).isEqualTo(3);
   }
 
   /**

@@ -24,8 +24,9 @@ import java.util.Map;
  * assertThat(cluster.get("v1", "Pod", "default", "your-name")...);
  * }</pre>
  *
- * <p>Every parent is synced every round (Metacontroller syncs on events; syncing more often only shows
- * sooner what an event would show), so a round without writes is a fixed point of the hooks.
+ * <p>Under {@link Profile#V4_17_2} a round syncs the parents that an event, a timer or a due retry concerns, as
+ * Metacontroller does; under {@link Profile#INTENDED} every parent every round. Either way a round without writes
+ * is a fixed point of the hooks (with {@link #informerLag}, two such rounds).
  */
 public final class Metacontroller {
   private final Cluster cluster;
@@ -190,9 +191,12 @@ public final class Metacontroller {
       boolean caughtUp = !informerLag || quietBefore;
       quietBefore = !last.changed();
       if (!last.changed() && caughtUp) {
-        if (!last.errors().isEmpty() && !tolerateSyncErrors) {
+        Map<String, java.time.Instant> retries = profile.faithful() ? triggers.pendingRetries() : Map.of();
+        if ((!last.errors().isEmpty() || !retries.isEmpty()) && !tolerateSyncErrors) {
           throw new AssertionError("settled, but syncs keep failing (Metacontroller would retry forever):\n  "
-              + String.join("\n  ", last.errors().stream().map(SyncError::toString).toList()));
+              + String.join("\n  ", latestErrors(last).stream().map(SyncError::toString).toList())
+              + (retries.isEmpty() ? "" : "\nRate-limited retries not yet due on the cluster's clock (now "
+                  + cluster.now() + "): " + retries));
         }
         // Only those a hook's null causes fail here: the others come from API-server defaults that a list
         // replaced whole leaves out (a known Metacontroller defect, docs/emulator.md), listed by idleUpdates().
@@ -335,6 +339,16 @@ public final class Metacontroller {
         k -> new ParentIdleUpdates(parent, new ArrayList<>())).updates().add(update);
   }
 
+  /** The sync errors of the last round, or else the latest error of each parent that failed before it. */
+  private List<SyncError> latestErrors(Round last) {
+    if (!last.errors().isEmpty()) {
+      return last.errors();
+    }
+    Map<String, SyncError> latest = new LinkedHashMap<>();
+    errors.forEach(e -> latest.put(e.controller() + " " + e.parent(), e));
+    return List.copyOf(latest.values());
+  }
+
   /** Records an Event; one like the latest of its object, type, reason and message only counts up. */
   private void event(String type, String reason, String object, String message) {
     for (int i = events.size() - 1; i >= 0; i--) {
@@ -364,6 +378,7 @@ public final class Metacontroller {
     cluster.as("metacontroller/" + loop.name, () -> {
       try {
         sync.run();
+        triggers.succeeded(loop, parent);
       } catch (Requeue e) {
         requeues.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
         triggers.resyncAfter(loop, parent, e.afterSeconds);

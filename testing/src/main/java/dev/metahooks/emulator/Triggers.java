@@ -16,7 +16,7 @@ import java.util.function.Predicate;
  * (customize/manager.go); when a
  * {@code resyncAfterSeconds} it asked for is due (controller.go:670-673) or the informer's
  * {@code resyncPeriodSeconds} (at least 1 s, controller.go:274-281) comes round on the cluster's clock; after a
- * failed sync (rate-limited retry) or at the {@code Retry-After} of a 429. Its own writes are events too. The
+ * failed sync (the rate limiter's retry, see {@link #failed}) or at the {@code Retry-After} of a 429. Its own writes are events too. The
  * intended profile keeps syncing every parent every round.
  */
 final class Triggers {
@@ -27,13 +27,18 @@ final class Triggers {
     long seenCached;
     Instant resyncAt;
     long ticksSeen;
-    boolean retry;
+    /** Failed syncs since the last one that succeeded (the rate limiter's count for this parent). */
+    int failures;
+    /** When the rate-limited retry of a failed sync comes due. */
+    Instant retryAt;
     long relist;
     Predicate<ObjectNode> related = object -> false;
   }
 
   private final Metacontroller mc;
   private final Map<String, State> states = new HashMap<>();
+  /** The rate limiter's bucket per controller (one work queue each), by controller name. */
+  private final Map<String, Bucket> buckets = new HashMap<>();
   /** One resync ticker per controller, by controller name. */
   private final Map<String, Ticker> tickers = new HashMap<>();
   private long relists;
@@ -88,7 +93,7 @@ final class Triggers {
     }
     State state = states.get(key(loop, parent));
     Instant now = mc.cluster().now();
-    if (state == null || state.retry || state.relist < relists) {
+    if (state == null || state.relist < relists || (state.retryAt != null && !now.isBefore(state.retryAt))) {
       return true;
     }
     if ((state.resyncAt != null && !now.isBefore(state.resyncAt)) || state.ticksSeen < ticks(loop)) {
@@ -120,7 +125,7 @@ final class Triggers {
     Instant now = mc.cluster().now();
     state.seen = mc.cluster().lastSequence();
     state.seenCached = mc.cache().lastSequence();
-    state.retry = false;
+    state.retryAt = null;
     state.relist = relists;
     if (state.resyncAt != null && !now.isBefore(state.resyncAt)) {
       state.resyncAt = null;
@@ -139,8 +144,58 @@ final class Triggers {
     state.resyncAt = state.resyncAt == null || at.isBefore(state.resyncAt) ? at : state.resyncAt;
   }
 
+  /**
+   * A failed sync: retried after the delay client-go's default controller rate limiter gives, the larger of 5 ms
+   * doubling per failure up to 1000 s and the controller's bucket of 10 per second with a burst of 100
+   * (workqueue.DefaultTypedControllerRateLimiter, from composite/controller.go:205-207 and :377), on the
+   * cluster's clock. An event still syncs the parent at once, as queue.Add does.
+   */
   void failed(ControllerLoop loop, ObjectNode parent) {
-    states.computeIfAbsent(key(loop, parent), k -> new State()).retry = true;
+    State state = states.computeIfAbsent(key(loop, parent), k -> new State());
+    double exponential = Math.min(0.005 * Math.pow(2, state.failures), 1000);
+    state.failures++;
+    Instant now = mc.cluster().now();
+    double bucket = buckets.computeIfAbsent(loop.name, k -> new Bucket(now)).reserve(now);
+    state.retryAt = now.plusNanos((long) (Math.max(exponential, bucket) * 1e9));
+  }
+
+  /** A sync that succeeded: the rate limiter forgets the parent's failures (queue.Forget). */
+  void succeeded(ControllerLoop loop, ObjectNode parent) {
+    State state = states.get(key(loop, parent));
+    if (state != null) {
+      state.failures = 0;
+    }
+  }
+
+  /** The parents whose rate-limited retry has not come yet, with when it comes. */
+  Map<String, Instant> pendingRetries() {
+    Map<String, Instant> pending = new java.util.TreeMap<>();
+    states.forEach((key, state) -> {
+      if (state.retryAt != null) {
+        pending.put(key, state.retryAt);
+      }
+    });
+    return pending;
+  }
+
+  /** rate.NewLimiter(10, 100): a token a failure, 10 tokens a second back, 100 at most. */
+  private static final class Bucket {
+    double tokens = 100;
+    Instant last;
+
+    Bucket(Instant start) {
+      last = start;
+    }
+
+    /** Takes a token and returns how long, in seconds, its holder must wait for it. */
+    double reserve(Instant now) {
+      if (now.isAfter(last)) {
+        tokens = Math.min(100, tokens + Duration.between(last, now).toNanos() / 1e9 * 10);
+        last = now;
+      }
+      tokens -= 1;
+      return tokens >= 0 ? 0 : -tokens / 10;
+    }
   }
 
   /**
