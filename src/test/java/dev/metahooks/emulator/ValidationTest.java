@@ -177,7 +177,8 @@ class ValidationTest {
     assertThatThrownBy(() -> mc.runUntilStable(6)).isInstanceOf(AssertionError.class)
         .hasMessageContaining("syncs keep failing")
         .hasMessageContaining("can't create ConfigMap default/a-data: ConfigMap \"a-data\" is invalid: metadata.labels")
-        .hasMessageContaining("Rate-limited retries not yet due");
+        .hasMessageContaining("Rate-limited retries not yet due")
+        .hasMessageContaining("{badlabel-controller Thing default/a=2026-01-01T00:00:00.010Z}");
     assertThat(cluster.exists("v1", "ConfigMap", "default", "a-data")).isFalse();
     assertThat(mc.syncErrors()).as("the status write's own event brings a second sync").hasSize(2);
 

@@ -13,11 +13,10 @@ import java.util.function.Predicate;
  * When Metacontroller v4.17.2 syncs a parent: on a watch event of the parent (filtered by
  * {@code ignoreStatusChanges}, composite/controller.go:411-436, decorator/controller.go likewise), of one of its
  * children or attachments or an orphan its selector matches, or of an object its related rules select
- * (customize/manager.go); when a
- * {@code resyncAfterSeconds} it asked for is due (controller.go:670-673) or the informer's
- * {@code resyncPeriodSeconds} (at least 1 s, controller.go:274-281) comes round on the cluster's clock; after a
- * failed sync (the rate limiter's retry, see {@link #failed}) or at the {@code Retry-After} of a 429. Its own writes are events too. The
- * intended profile keeps syncing every parent every round.
+ * (customize/manager.go); when a {@code resyncAfterSeconds} it asked for is due (controller.go:670-673) or the
+ * informer's {@code resyncPeriodSeconds} (at least 1 s, controller.go:274-281) comes round on the cluster's
+ * clock; after a failed sync (the rate limiter's retry, see {@link #failed}) or at the {@code Retry-After} of a
+ * 429. Its own writes are events too. The intended profile keeps syncing every parent every round.
  */
 final class Triggers {
   /** What is known of one parent between syncs. */
@@ -31,6 +30,8 @@ final class Triggers {
     int failures;
     /** When the rate-limited retry of a failed sync comes due. */
     Instant retryAt;
+    /** {@code controller Kind namespace/name}, for messages. */
+    String parent = "";
     long relist;
     Predicate<ObjectNode> related = object -> false;
   }
@@ -152,6 +153,7 @@ final class Triggers {
    */
   void failed(ControllerLoop loop, ObjectNode parent) {
     State state = states.computeIfAbsent(key(loop, parent), k -> new State());
+    state.parent = loop.name + " " + Meta.describe(parent);
     double exponential = Math.min(0.005 * Math.pow(2, state.failures), 1000);
     state.failures++;
     Instant now = mc.cluster().now();
@@ -170,9 +172,9 @@ final class Triggers {
   /** The parents whose rate-limited retry has not come yet, with when it comes. */
   Map<String, Instant> pendingRetries() {
     Map<String, Instant> pending = new java.util.TreeMap<>();
-    states.forEach((key, state) -> {
+    states.values().forEach(state -> {
       if (state.retryAt != null) {
-        pending.put(key, state.retryAt);
+        pending.put(state.parent, state.retryAt);
       }
     });
     return pending;
