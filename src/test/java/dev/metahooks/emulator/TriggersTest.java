@@ -153,6 +153,17 @@ class TriggersTest {
     assertThat(callsOf(mc.round())).as("90 s: no tick").isZero();
   }
 
+  /** --cache-flush-interval (30 min, pkg/cmd/metacontroller/main.go:46): the informers resync every parent. */
+  @Test
+  void everyThirtyMinutesTheInformersResyncEveryParent() {
+    Metacontroller mc = settled(Profile.V4_17_2, "", "{}");
+    cluster.advance(Duration.ofMinutes(29));
+    assertThat(callsOf(mc.round())).isZero();
+    cluster.advance(Duration.ofMinutes(1));
+    assertThat(callsOf(mc.round())).isEqualTo(1);
+    assertThat(callsOf(mc.round())).isZero();
+  }
+
   @Test
   void ignoreStatusChangesDropsStatusOnlyUpdatesButNotLabelChanges() {
     Metacontroller ignoring = settled(Profile.V4_17_2, ", ignoreStatusChanges: true", "{}");

@@ -43,6 +43,22 @@ final class Triggers {
   /** One resync ticker per controller, by controller name. */
   private final Map<String, Ticker> tickers = new HashMap<>();
   private long relists;
+  /**
+   * The informers' own resync, {@code --cache-flush-interval} (30 minutes by default, pkg/cmd/metacontroller/
+   * main.go:46, given to the informer factories in pkg/controller/common/common.go:104-112): every parent
+   * re-delivered, and so synced; children and related objects re-delivered unchanged are ignored. From the first
+   * round on the cluster's clock.
+   */
+  private Ticker cacheFlush;
+
+  /** Relists asked for plus the cache flushes so far. */
+  private long relists() {
+    Instant now = mc.cluster().now();
+    if (cacheFlush == null) {
+      cacheFlush = new Ticker(Duration.ofMinutes(30), now);
+    }
+    return relists + cacheFlush.ticksAt(now);
+  }
 
   /**
    * The informer's resync for {@code resyncPeriodSeconds}: one period for the controller's parent handler, from
@@ -94,7 +110,7 @@ final class Triggers {
     }
     State state = states.get(key(loop, parent));
     Instant now = mc.cluster().now();
-    if (state == null || state.relist < relists || (state.retryAt != null && !now.isBefore(state.retryAt))) {
+    if (state == null || state.relist < relists() || (state.retryAt != null && !now.isBefore(state.retryAt))) {
       return true;
     }
     if ((state.resyncAt != null && !now.isBefore(state.resyncAt)) || state.ticksSeen < ticks(loop)) {
@@ -127,7 +143,7 @@ final class Triggers {
     state.seen = mc.cluster().lastSequence();
     state.seenCached = mc.cache().lastSequence();
     state.retryAt = null;
-    state.relist = relists;
+    state.relist = relists();
     if (state.resyncAt != null && !now.isBefore(state.resyncAt)) {
       state.resyncAt = null;
     }
