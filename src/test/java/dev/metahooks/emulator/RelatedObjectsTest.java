@@ -150,6 +150,20 @@ class RelatedObjectsTest {
     assertThat(status("two").get("secrets").toString()).isEqualTo("[\"b/token\"]");
   }
 
+  /** The cache keeps an answer 20 minutes (customize/manager.go:101): the first sync after that asks again. */
+  @Test
+  void aCachedCustomizeAnswerExpiresAfterTwentyMinutes() {
+    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");
+    mc.runUntilStable(10);
+    cluster.advance(java.time.Duration.ofMinutes(20));
+    mc.resyncAll().round();
+    assertThat(mc.calls("lister-v2", "customize")).as("20 minutes: still cached").hasSize(1);
+
+    cluster.advance(java.time.Duration.ofSeconds(1));
+    mc.resyncAll().round();
+    assertThat(mc.calls("lister-v2", "customize")).hasSize(2);
+  }
+
   @Test
   void relatedChangesShowInTheNextSync() {
     cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");

@@ -1,6 +1,7 @@
 package dev.metahooks.emulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -34,7 +35,12 @@ class RollingUpdateTest {
           .put("image", "app:" + spec.path("version").asText());
       pods.add(pod);
     }
-    return CompositeResponse.of(Json.object().put("pods", request.children().count("v1", "Pod")), pods);
+    ObjectNode status = Json.object().put("pods", request.children().count("v1", "Pod"));
+    if (spec.path("ownCondition").asBoolean(false)) {
+      status.putArray("conditions").addObject().put("type", "Updated").put("status", "Unknown")
+          .put("reason", "SetByTheHook");
+    }
+    return CompositeResponse.of(spec.path("noStatus").asBoolean(false) ? null : status, pods);
   }
 
   @BeforeAll
@@ -87,6 +93,51 @@ class RollingUpdateTest {
       }
     }
     throw new AssertionError("no Updated condition");
+  }
+
+  /** SetCondition replaces a present condition in a copy (pkg/dynamic/object/status.go:82-88): the write is lost. */
+  @Test
+  void onV4172AHooksOwnUpdatedConditionIsNeverReplaced() {
+    start(Profile.V4_17_2);
+    assertThat(updatedCondition().path("reason").asText()).isEqualTo("OnLatestRevision");
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("ownCondition", true));
+    mc.runUntilStable(10);
+
+    assertThat(updatedCondition().path("reason").asText()).isEqualTo("SetByTheHook");
+  }
+
+  @Test
+  void underIntendedTheUpdatedConditionReplacesTheHooksOwn() {
+    start(Profile.INTENDED);
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("ownCondition", true));
+    mc.runUntilStable(10);
+
+    assertThat(updatedCondition().path("reason").asText()).isEqualTo("OnLatestRevision");
+  }
+
+  /** SetCondition sets a field of the nil status map (pkg/dynamic/object/status.go:94): Metacontroller panics. */
+  @Test
+  void onV4172ARollingAnswerWithoutStatusCrashesMetacontroller() {
+    start(Profile.V4_17_2);
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("noStatus", true));
+
+    assertThatThrownBy(() -> mc.round()).isInstanceOf(MetacontrollerCrash.class)
+        .hasMessageContaining("rolling-controller Thing default/r: on a cluster this answer crash-loops "
+            + "Metacontroller, every controller with it")
+        .hasMessageContaining("assignment to entry in nil map (pkg/dynamic/object/status.go:94 at v4.17.2)");
+  }
+
+  @Test
+  void underIntendedARollingAnswerWithoutStatusIsASyncError() {
+    start(Profile.INTENDED);
+
+    cluster.update(TestKinds.API_VERSION, "Thing", "default", "r", t -> t.withObject("/spec").put("noStatus", true));
+
+    assertThat(mc.round().errors()).singleElement().extracting(SyncError::message).asString()
+        .contains("no status");
   }
 
   @Test

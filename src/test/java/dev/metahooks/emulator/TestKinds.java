@@ -17,6 +17,24 @@ final class TestKinds {
         .register(API_VERSION, "ClusterThing", "clusterthings", false);
   }
 
+  /**
+   * A CompositeController {@code <hook>-controller} of Things, with generateSelector, one child resource
+   * (apiVersion v1) updated by {@code method}, and the sync webhook {@code /<hook>/sync}.
+   */
+  static String composite(String hook, String childResource, String method) {
+    return """
+        apiVersion: metacontroller.k8s.io/v1alpha1
+        kind: CompositeController
+        metadata: {name: %1$s-controller}
+        spec:
+          generateSelector: true
+          parentResource: {apiVersion: test.metahooks.dev/v1, resource: things}
+          childResources: [{apiVersion: v1, resource: %2$s, updateStrategy: {method: %3$s}}]
+          hooks:
+            sync: {webhook: {url: "http://metahooks.metahooks/%1$s/sync"}}
+        """.formatted(hook, childResource, method);
+  }
+
   static ObjectNode configMap(String name, String key, String value) {
     ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
     configMap.putObject("metadata").put("name", name);

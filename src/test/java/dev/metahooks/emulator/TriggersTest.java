@@ -2,9 +2,14 @@ package dev.metahooks.emulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
+import dev.metahooks.api.CustomizeRequest;
+import dev.metahooks.api.CustomizeResponse;
+import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
 import java.time.Duration;
 import java.util.List;
@@ -22,9 +27,17 @@ class TriggersTest {
         .withResyncAfterSeconds(request.parent().path("spec").path("resync").asDouble(0));
   }
 
+  /** Related: the Secrets labelled {@code watched: "yes"} (a v1 customize hook, so in the parent's namespace). */
+  static CustomizeResponse watched(CustomizeRequest request) {
+    ObjectNode selector = Json.object();
+    selector.putObject("matchLabels").put("watched", "yes");
+    return new CustomizeResponse(List.of(RelatedResourceRule.of("v1", "secrets").withLabelSelector(selector)));
+  }
+
   @BeforeAll
   static void startHooks() {
-    hooks = LocalHooks.start(Controller.composite("timed").sync(TriggersTest::timed).build());
+    hooks = LocalHooks.start(Controller.composite("timed").sync(TriggersTest::timed).build(),
+        Controller.composite("watching").sync(TriggersTest::timed).customize(TriggersTest::watched).build());
   }
 
   @AfterAll
@@ -40,6 +53,10 @@ class TriggersTest {
 
   /** A settled Thing; {@code extraSpec} goes into parentResource, {@code specLine} into the controller spec. */
   private Metacontroller settled(Profile profile, String extraSpec, String parentSpec, String specLine) {
+    return settled(profile, extraSpec, parentSpec, specLine, "timed");
+  }
+
+  private Metacontroller settled(Profile profile, String extraSpec, String parentSpec, String specLine, String hook) {
     cluster = TestKinds.cluster();
     Metacontroller mc = new Metacontroller(cluster, hooks.baseUrl()).profile(profile).loadYaml("""
         apiVersion: metacontroller.k8s.io/v1alpha1
@@ -47,11 +64,14 @@ class TriggersTest {
         metadata: {name: timed-controller}
         spec:
           generateSelector: true
-          parentResource: {apiVersion: test.metahooks.dev/v1, resource: things %s}
+          parentResource: {apiVersion: test.metahooks.dev/v1, resource: things %1$s}
           childResources: [{apiVersion: v1, resource: configmaps, updateStrategy: {method: InPlace}}]
-          hooks: {sync: {webhook: {url: "http://metahooks.metahooks/timed/sync"}}}
-          %s
-        """.formatted(extraSpec, specLine));
+          hooks:
+            sync: {webhook: {url: "http://metahooks.metahooks/%3$s/sync"}}
+            %4$s
+          %2$s
+        """.formatted(extraSpec, specLine, hook, hook.equals("watching")
+            ? "customize: {webhook: {url: \"http://metahooks.metahooks/watching/customize\"}}" : ""));
     cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: t}, spec: " + parentSpec + "}");
     mc.runUntilStable(10);
     return mc;
@@ -76,6 +96,32 @@ class TriggersTest {
     assertThat(callsOf(mc.round())).isZero();
   }
 
+  /** findPotentialParents (composite/controller.go:555-583): only parents whose selector matches the orphan. */
+  @Test
+  void anOrphanIsAnEventOnlyForTheParentsWhoseSelectorMatchesIt() {
+    Metacontroller mc = settled(Profile.V4_17_2, "", "{}");
+    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: stray, labels: {controller-uid: someone-else}}}");
+    assertThat(callsOf(mc.round())).isZero();
+
+    String uid = Meta.uid(cluster.get(TestKinds.API_VERSION, "Thing", "default", "t"));
+    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: mine, labels: {controller-uid: " + uid + "}}}");
+    assertThat(callsOf(mc.round())).as("a matching orphan: the parent may adopt it").isEqualTo(1);
+  }
+
+  /** notifyRelatedParents (customize/manager.go:310-351): a related event by the rules, old state or new. */
+  @Test
+  void aRelatedObjectIsAnEventOnlyWhenTheParentsRulesSelectIt() {
+    Metacontroller mc = settled(Profile.V4_17_2, "", "{}", "", "watching");
+    cluster.create("{apiVersion: v1, kind: Secret, metadata: {name: other, labels: {watched: \"no\"}}}");
+    assertThat(callsOf(mc.round())).as("a Secret the rules do not select").isZero();
+
+    cluster.create("{apiVersion: v1, kind: Secret, metadata: {name: watched, labels: {watched: \"yes\"}}}");
+    assertThat(callsOf(mc.round())).isEqualTo(1);
+    cluster.update("v1", "Secret", "default", "watched", s -> s.withObject("/metadata/labels").put("watched", "no"));
+    assertThat(callsOf(mc.round())).as("selected in its old state").isEqualTo(1);
+    assertThat(callsOf(mc.round())).isZero();
+  }
+
   @Test
   void resyncAfterSecondsComesWhenTheClockReachesIt() {
     Metacontroller mc = settled(Profile.V4_17_2, "", "{resync: 30}");
@@ -92,6 +138,30 @@ class TriggersTest {
     assertThat(callsOf(mc.round())).isZero();
     cluster.advance(Duration.ofSeconds(1));
     assertThat(callsOf(mc.round())).isEqualTo(1);
+  }
+
+  /** One ticker per controller from its start, every parent at each tick, not a period per parent. */
+  @Test
+  void resyncPeriodSecondsTicksFromTheControllersStartForEveryParentAtOnce() {
+    Metacontroller mc = settled(Profile.V4_17_2, "", "{}", "resyncPeriodSeconds: 60");
+    cluster.advance(Duration.ofSeconds(30));
+    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: later}, spec: {}}");
+    mc.runUntilStable(10);
+    cluster.advance(Duration.ofSeconds(30));
+    assertThat(callsOf(mc.round())).as("the controller's tick at 60 s: the parent made at 30 s too").isEqualTo(2);
+    cluster.advance(Duration.ofSeconds(30));
+    assertThat(callsOf(mc.round())).as("90 s: no tick").isZero();
+  }
+
+  /** --cache-flush-interval (30 min, pkg/cmd/metacontroller/main.go:46): the informers resync every parent. */
+  @Test
+  void everyThirtyMinutesTheInformersResyncEveryParent() {
+    Metacontroller mc = settled(Profile.V4_17_2, "", "{}");
+    cluster.advance(Duration.ofMinutes(29));
+    assertThat(callsOf(mc.round())).isZero();
+    cluster.advance(Duration.ofMinutes(1));
+    assertThat(callsOf(mc.round())).isEqualTo(1);
+    assertThat(callsOf(mc.round())).isZero();
   }
 
   @Test

@@ -195,4 +195,18 @@ class WebhookClientTest {
     intended.round();
     assertThat(intended.syncErrors()).isEmpty();
   }
+
+  /** A null item decodes to a nil *Unstructured that the desired-children map dereferences: a panic. */
+  @Test
+  void onV4172ANullChildCrashesMetacontrollerAndUnderIntendedFailsTheSync() {
+    body = "{\"status\": {}, \"children\": [null]}";
+    Metacontroller mc = controller("", "[]", Profile.V4_17_2);
+    assertThatThrownBy(mc::round).isInstanceOf(MetacontrollerCrash.class)
+        .hasMessageContaining("raw-controller Thing default/t: on a cluster this answer crash-loops Metacontroller")
+        .hasMessageContaining("nil pointer dereference");
+
+    Metacontroller intended = controller("", "[]", Profile.INTENDED);
+    assertThat(intended.round().errors()).singleElement().extracting(SyncError::message).asString()
+        .contains("a null item in the answer's children");
+  }
 }

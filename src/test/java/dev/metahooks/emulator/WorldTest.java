@@ -50,9 +50,10 @@ class WorldTest {
 
   @Test
   void workloadStatusFollowsTheSpec() {
-    cluster.create("{apiVersion: apps/v1, kind: StatefulSet, metadata: {name: s}, spec: {replicas: 3}}");
-    cluster.create("{apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: r}, spec: {replicas: 0}}");
-    cluster.create("{apiVersion: apps/v1, kind: DaemonSet, metadata: {name: d}, spec: {}}");
+    String selected = "selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}}";
+    cluster.create("{apiVersion: apps/v1, kind: StatefulSet, metadata: {name: s}, spec: {replicas: 3, " + selected + "}}");
+    cluster.create("{apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: r}, spec: {replicas: 0, " + selected + "}}");
+    cluster.create("{apiVersion: apps/v1, kind: DaemonSet, metadata: {name: d}, spec: {" + selected + "}}");
     cluster.create("{apiVersion: batch/v1, kind: Job, metadata: {name: j}, spec: {completions: 2}}");
 
     World.standard().nodes(2).step(cluster);

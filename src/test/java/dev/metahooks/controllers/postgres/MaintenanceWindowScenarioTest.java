@@ -80,7 +80,9 @@ class MaintenanceWindowScenarioTest {
     cluster.advance(Duration.between(cluster.now(), OPENS));
     long opened = cluster.lastSequence();
     mc.runUntilStable(60);
-    HookCall first = mc.calls("postgrescluster", "sync").stream().filter(call -> call.round() > waiting.round())
+    // The first call once the window is open: under v4.17.2 nothing syncs the parent in the quiet round, under
+    // intended every round does, so the quiet round is left out by number, not by the absence of calls.
+    HookCall first = mc.calls("postgrescluster", "sync").stream().filter(call -> call.round() > quiet.number())
         .findFirst().orElseThrow();
     assertThat(first.request()).as("the same world as before the window opened").isEqualTo(waiting.request());
     assertThat(first.responseJson().at("/status/rollout/step").asText()).as("not the cached waiting answer")

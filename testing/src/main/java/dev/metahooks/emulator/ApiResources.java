@@ -21,6 +21,10 @@ public final class ApiResources {
 
   private final Map<String, Type> byKind = new HashMap<>();
   private final Map<String, Type> byPlural = new HashMap<>();
+  /** The CustomResourceDefinitions of the custom kinds, by {@code group/Kind}. */
+  private final Map<String, JsonNode> crds = new HashMap<>();
+  /** The kinds of Kubernetes itself ({@code group/Kind}), whose objects are Go structs. */
+  private final java.util.Set<String> builtIn = new java.util.HashSet<>();
 
   private ApiResources() {}
 
@@ -77,6 +81,7 @@ public final class ApiResources {
     r.clusterScoped("metacontroller.k8s.io", "CompositeController", "compositecontrollers", true);
     r.clusterScoped("metacontroller.k8s.io", "DecoratorController", "decoratorcontrollers", true);
     r.namespaced("metacontroller.k8s.io", "ControllerRevision", "controllerrevisions", false);
+    r.builtIn.addAll(r.byKind.keySet());
     return r;
   }
 
@@ -108,7 +113,18 @@ public final class ApiResources {
           + " lacks spec.names.kind or spec.names.plural");
     }
     register(type);
+    crds.put(type.group() + "/" + type.kind(), crd.deepCopy());
     return type;
+  }
+
+  /** Whether the kind is one of Kubernetes' own (or Metacontroller's), decoded into Go structs. */
+  public boolean isBuiltIn(Type type) {
+    return builtIn.contains(type.group() + "/" + type.kind());
+  }
+
+  /** The CustomResourceDefinition that defines the kind, if one was given or created. */
+  public Optional<JsonNode> crdOf(Type type) {
+    return Optional.ofNullable(crds.get(type.group() + "/" + type.kind()));
   }
 
   public Optional<Type> byKind(String apiVersion, String kind) {

@@ -80,6 +80,19 @@ public final class Cluster {
     return this;
   }
 
+  /**
+   * A copy of every object as it is now, for reads that lag the writes (an informer cache); the copy is not
+   * changed later, and nothing should be written to it.
+   */
+  Cluster snapshot() {
+    Cluster copy = new Cluster(resources);
+    objects.forEach((key, object) -> copy.objects.put(key, Trees.copy(object)));
+    copy.resourceVersion = resourceVersion;
+    copy.now = now;
+    copy.profile = profile;
+    return copy;
+  }
+
   // ---- clock and log
 
   public Instant now() {
@@ -190,6 +203,7 @@ public final class Cluster {
   public ObjectNode create(ObjectNode input) {
     ObjectNode object = Trees.normalizeObject(input);
     ApiResources.Type type = typeOf(object);
+    asStored(type, object);
     ObjectNode metadata = Meta.metadata(object);
     if (!metadata.hasNonNull("name") && metadata.hasNonNull("generateName")) {
       metadata.put("name", metadata.get("generateName").asText() + generatedSuffix());
@@ -220,6 +234,7 @@ public final class Cluster {
       Trees.integralNumbers(object);
       ApiDefaults.apply(object, true, uids + 1);
     }
+    Validation.check(type, object, null, resources.isBuiltIn(type));
     metadata.put("uid", newUid(key));
     metadata.put("generation", 1);
     metadata.put("creationTimestamp", timestamp());
@@ -229,7 +244,9 @@ public final class Cluster {
     if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
       resources.registerCrd(object);
     }
-    return Trees.copy(object);
+    ObjectNode created = Trees.copy(object);
+    collectIfNoOwnerResolves(created);
+    return created;
   }
 
   /**
@@ -244,6 +261,7 @@ public final class Cluster {
     String key = keyOf(type, object);
     ObjectNode current = existing(key, type, object);
     checkPreconditions(current, object);
+    asStored(type, object);
     ObjectNode next = object;
     ObjectNode metadata = Meta.metadata(next);
     ObjectNode currentMetadata = Meta.metadata(current);
@@ -278,6 +296,7 @@ public final class Cluster {
     if (Trees.same(next, current)) {
       return Trees.copy(current);
     }
+    Validation.check(type, next, current, resources.isBuiltIn(type));
     if (!Trees.same(withoutMetadataAndStatus(next), withoutMetadataAndStatus(current))) {
       metadata.put("generation", Meta.generation(current) + 1);
     }
@@ -286,6 +305,9 @@ public final class Cluster {
     log(Write.Verb.UPDATE, next, current, next);
     if (Meta.deleting(next) && Meta.finalizers(next).isEmpty()) {
       remove(key);
+    } else if (!Trees.same(next.path("metadata").get("ownerReferences"),
+        current.path("metadata").get("ownerReferences"))) {
+      collectIfNoOwnerResolves(Trees.copy(next));
     }
     return Trees.copy(next);
   }
@@ -311,6 +333,7 @@ public final class Cluster {
     } else {
       next.remove("status");
     }
+    asStored(type, next);
     if (Trees.same(next.get("status"), current.get("status"))) {
       return Trees.copy(current);
     }
@@ -382,6 +405,35 @@ public final class Cluster {
       }
       releaseGcFinalizers();
     });
+  }
+
+  /**
+   * The garbage collector's verdict on a new or re-owned dependent: a namespaced object none of whose owner
+   * references resolves is deleted at once. An owner is looked up by kind and name in the dependent's own
+   * namespace (cluster-wide for a cluster-scoped kind) and must have the uid the reference names, so a child in
+   * another namespace than its namespaced parent is collected as soon as it is created (Kubernetes'
+   * pkg/controller/garbagecollector/garbagecollector.go, attemptToDeleteItem and isDangling). A cluster-scoped
+   * dependent of a namespaced owner is left alone: its reference is unresolvable, and Kubernetes only reports it
+   * (OwnerRefInvalidNamespace). A reference to a kind the server does not know is not judged.
+   */
+  private void collectIfNoOwnerResolves(ObjectNode dependent) {
+    JsonNode refs = dependent.path("metadata").path("ownerReferences");
+    if (!refs.isArray() || refs.isEmpty() || Meta.namespace(dependent).isEmpty()) {
+      return;
+    }
+    for (JsonNode ref : refs) {
+      Optional<ApiResources.Type> ownerType = resources.byKind(ref.path("apiVersion").asText(""),
+          ref.path("kind").asText(""));
+      if (ownerType.isEmpty()) {
+        return;
+      }
+      ObjectNode owner = objects.get(key(ownerType.get(), ownerType.get().namespaced() ? Meta.namespace(dependent)
+          : "", ref.path("name").asText("")));
+      if (owner != null && Meta.uid(owner).equals(ref.path("uid").asText())) {
+        return;
+      }
+    }
+    as("garbage-collector", () -> deleteQuietly(dependent));
   }
 
   /** Objects with an owner reference to this uid. */
@@ -582,6 +634,11 @@ public final class Cluster {
         }
       }
     }
+  }
+
+  /** Explicit nulls as the API server stores them (both profiles: no API server keeps them as sent). */
+  private void asStored(ApiResources.Type type, ObjectNode object) {
+    Nulls.asStored(object, resources.crdOf(type).orElse(null), resources.isBuiltIn(type));
   }
 
   private static ObjectNode withoutMetadataAndStatus(ObjectNode object) {

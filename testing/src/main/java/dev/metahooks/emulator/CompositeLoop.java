@@ -71,8 +71,15 @@ final class CompositeLoop extends ControllerLoop {
   }
 
   @Override
-  boolean adopts() {
-    return true;
+  boolean mayAdopt(ObjectNode parent, ObjectNode orphan) {
+    if (parentType.namespaced() && !Meta.namespace(parent).equals(Meta.namespace(orphan))) {
+      return false;
+    }
+    try {
+      return Selectors.matches(selector(parent), Meta.labels(orphan));
+    } catch (SyncFailure e) {
+      return false; // no usable selector: findPotentialParents skips the parent
+    }
   }
 
   @Override
@@ -205,8 +212,8 @@ final class CompositeLoop extends ControllerLoop {
     for (ChildType childType : childTypes) {
       children.init(childType.apiVersion(), childType.type().kind());
       List<ObjectNode> candidates = parentType.namespaced()
-          ? cluster.list(childType.apiVersion(), childType.type().kind(), Meta.namespace(parent))
-          : cluster.list(childType.apiVersion(), childType.type().kind());
+          ? mc.cache().list(childType.apiVersion(), childType.type().kind(), Meta.namespace(parent))
+          : mc.cache().list(childType.apiVersion(), childType.type().kind());
       for (ObjectNode child : candidates) {
         boolean matches = Selectors.matches(selector, Meta.labels(child));
         JsonNode controllerRef = Meta.controllerRef(child);
@@ -233,7 +240,11 @@ final class CompositeLoop extends ControllerLoop {
     return children;
   }
 
-  private void release(ObjectNode parent, ObjectNode child) {
+  private void release(ObjectNode parent, ObjectNode cached) {
+    ObjectNode child = live(cached);
+    if (child == null) {
+      return;
+    }
     ObjectNode next = Trees.copy(child);
     ArrayNode kept = Trees.array();
     child.path("metadata").path("ownerReferences").forEach(ref -> {
@@ -255,7 +266,17 @@ final class CompositeLoop extends ControllerLoop {
     }
   }
 
-  private ObjectNode adopt(ObjectNode parent, ObjectNode child) {
+  /** The object as stored now, if it is still the one read (same uid); reads may lag ({@link Metacontroller#informerLag}). */
+  private ObjectNode live(ObjectNode read) {
+    return cluster.find(Meta.apiVersion(read), Meta.kind(read), Meta.namespace(read), Meta.name(read))
+        .filter(o -> Meta.uid(o).equals(Meta.uid(read))).orElse(null);
+  }
+
+  private ObjectNode adopt(ObjectNode parent, ObjectNode cached) {
+    ObjectNode child = live(cached);
+    if (child == null || Meta.controllerRef(child) != null) {
+      return null;
+    }
     ObjectNode fresh = cluster.find(parentApiVersion, parentType.kind(), Meta.namespace(parent), Meta.name(parent))
         .orElse(null);
     if (fresh == null || !Meta.uid(fresh).equals(Meta.uid(parent)) || Meta.deleting(fresh)) {

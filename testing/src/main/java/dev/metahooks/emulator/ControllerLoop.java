@@ -25,8 +25,15 @@ abstract class ControllerLoop {
   final Webhook syncHook;
   final Webhook finalizeHook;
   final Webhook customizeHook;
-  /** Customize answers by parent uid and generation, as Metacontroller caches them. */
-  private final Map<String, JsonNode> customizeCache = new HashMap<>();
+  /**
+   * Customize answers by parent uid and generation, as Metacontroller caches them: for 20 minutes of the
+   * cluster's clock (customize/manager.go:94-102, an entry is gone once its expiry has passed).
+   */
+  private final Map<String, CachedRules> customizeCache = new HashMap<>();
+
+  private static final java.time.Duration CUSTOMIZE_EXPIRY = java.time.Duration.ofMinutes(20);
+
+  private record CachedRules(JsonNode rules, java.time.Instant expires) {}
 
   ControllerLoop(Metacontroller mc, ObjectNode controller, String finalizerPrefix, URI baseUrl) {
     this.mc = mc;
@@ -65,8 +72,11 @@ abstract class ControllerLoop {
   /** The child or attachment kinds as {@code group/Kind}: their writes are events for their parent. */
   abstract Set<String> childKinds();
 
-  /** Whether orphans of a child kind are adopted (composite), so their writes concern the parents around. */
-  abstract boolean adopts();
+  /**
+   * Whether an event of this orphan concerns the parent: a composite parent whose selector matches it may adopt
+   * it (findPotentialParents, composite/controller.go:555-583); decorators adopt nothing.
+   */
+  abstract boolean mayAdopt(ObjectNode parent, ObjectNode orphan);
 
   /** Whether the controller sets {@code ignoreStatusChanges} for this parent's resource. */
   abstract boolean ignoresStatusChanges(ObjectNode parent);
@@ -117,22 +127,22 @@ abstract class ControllerLoop {
       return new ObjectGroups();
     }
     String cacheKey = Meta.uid(parent) + "/" + Meta.generation(parent);
-    JsonNode rules = customizeCache.get(cacheKey);
-    if (rules == null) {
+    CachedRules cached = customizeCache.get(cacheKey);
+    JsonNode rules;
+    if (cached != null && !cluster.now().isAfter(cached.expires())) {
+      rules = cached.rules();
+    } else {
       ObjectNode request = Trees.object();
       request.set("controller", controllerForRequest());
       request.set("parent", Trees.sorted(parent));
       ObjectNode answer = call(customizeHook, Meta.describe(parent), request, Webhook.Answer.CUSTOMIZE);
       rules = answer.path("relatedResources").isArray() ? answer.get("relatedResources") : Trees.array();
-      customizeCache.put(cacheKey, rules);
+      customizeCache.put(cacheKey, new CachedRules(rules, cluster.now().plus(CUSTOMIZE_EXPIRY)));
     }
-    Set<String> kinds = new HashSet<>();
-    for (JsonNode rule : rules) {
-      cluster.resources().findResource(rule.path("apiVersion").asText(), rule.path("resource").asText())
-          .ifPresent(type -> kinds.add(type.group() + "/" + type.kind()));
-    }
-    mc.triggers().related(this, parent, kinds);
-    return Related.select(cluster, parent, parentNamespaced, rules, customizeHook.version());
+    JsonNode chosen = rules;
+    mc.triggers().related(this, parent,
+        object -> Related.selectsAny(cluster, parent, parentNamespaced, chosen, customizeHook.version(), object));
+    return Related.select(mc.cache(), parent, parentNamespaced, rules, customizeHook.version());
   }
 
   /**
@@ -214,7 +224,7 @@ abstract class ControllerLoop {
       }
       ObjectNode merged;
       try {
-        merged = DynamicApply.update(current, child);
+        merged = DynamicApply.update(current, child, mc.profile());
       } catch (IllegalArgumentException e) {
         errors.add(e.getMessage());
         return;
@@ -228,7 +238,10 @@ abstract class ControllerLoop {
         case "Recreate", "RollingRecreate" -> deleteChild(current, errors);
         case "InPlace", "RollingInPlace" -> {
           try {
-            cluster.update(merged);
+            ObjectNode stored = cluster.update(merged);
+            if (Meta.resourceVersion(stored).equals(Meta.resourceVersion(current))) {
+              mc.idleUpdate(this, parent, current, JsonDiff.changes(current, merged));
+            }
           } catch (ApiException e) {
             if (!e.is(Reason.NOT_FOUND) && !e.is(Reason.CONFLICT)) {
               errors.add("can't update " + Meta.describe(current) + ": " + e.getMessage());
@@ -257,7 +270,15 @@ abstract class ControllerLoop {
     ObjectNode metadata = Meta.metadata(child);
     JsonNode refs = metadata.get("ownerReferences");
     ArrayNode ownerReferences = refs != null && refs.isArray() ? (ArrayNode) refs : metadata.putArray("ownerReferences");
-    ownerReferences.add(Meta.controllerRefTo(parent));
+    // A reference to the parent's uid that the hook wrote itself is kept as it is, and none added
+    // (claimOwnership, pkg/controller/common/manage_children.go:507-518).
+    boolean owned = false;
+    for (JsonNode ref : ownerReferences) {
+      owned |= ref.path("uid").asText().equals(Meta.uid(parent));
+    }
+    if (!owned) {
+      ownerReferences.add(Meta.controllerRefTo(parent));
+    }
     try {
       cluster.create(child);
     } catch (ApiException e) {
@@ -288,6 +309,12 @@ abstract class ControllerLoop {
       return objects;
     }
     for (JsonNode item : list) {
+      if (item.isNull()) {
+        // A null item decodes to a nil *Unstructured, dereferenced when the desired map is built
+        // (composite/controller.go:668, controller_revision.go:170, decorator/controller.go:663).
+        throw crash(parent, "a null item in the answer's children or attachments: runtime error: invalid memory "
+            + "address or nil pointer dereference", "pkg/controller/common/api/v2/common.go:48 (Insert)");
+      }
       ObjectNode object = Trees.copy((ObjectNode) item);
       ObjectNode metadata = Meta.metadata(object);
       // v4.17.2 gives every child without a namespace the parent's, cluster-scoped kinds too
@@ -303,6 +330,17 @@ abstract class ControllerLoop {
       objects.add(object);
     }
     return objects;
+  }
+
+  /**
+   * Where Metacontroller v4.17.2 panics: a {@link MetacontrollerCrash} to throw; under {@link Profile#INTENDED}, a
+   * failed sync.
+   */
+  RuntimeException crash(ObjectNode parent, String panic, String source) {
+    if (mc.profile().faithful()) {
+      throw new MetacontrollerCrash(name, Meta.describe(parent), panic, source);
+    }
+    return new SyncFailure(panic);
   }
 
   /** Writes the status if it differs from the live object's (same uid); gone or replaced parents are skipped. */

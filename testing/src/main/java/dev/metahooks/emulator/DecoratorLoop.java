@@ -70,7 +70,7 @@ final class DecoratorLoop extends ControllerLoop {
   }
 
   @Override
-  boolean adopts() {
+  boolean mayAdopt(ObjectNode parent, ObjectNode orphan) {
     return false;
   }
 
@@ -230,8 +230,8 @@ final class DecoratorLoop extends ControllerLoop {
     for (Attachment attachment : attachments) {
       groups.init(attachment.apiVersion(), attachment.type().kind());
       List<ObjectNode> candidates = Meta.namespace(parent).isEmpty()
-          ? cluster.list(attachment.apiVersion(), attachment.type().kind())
-          : cluster.list(attachment.apiVersion(), attachment.type().kind(), Meta.namespace(parent));
+          ? mc.cache().list(attachment.apiVersion(), attachment.type().kind())
+          : mc.cache().list(attachment.apiVersion(), attachment.type().kind(), Meta.namespace(parent));
       for (ObjectNode object : candidates) {
         JsonNode ref = Meta.controllerRef(object);
         if (ref != null && ref.path("uid").asText().equals(Meta.uid(parent))

@@ -40,13 +40,18 @@ final class DynamicApply {
    * @throws IllegalArgumentException when the last-applied annotation is not JSON
    */
   static ObjectNode update(ObjectNode observed, ObjectNode desired) {
+    return update(observed, desired, Profile.V4_17_2);
+  }
+
+  /** {@link #update(ObjectNode, ObjectNode)} as the profile merges list maps (see {@link #mergeArray}). */
+  static ObjectNode update(ObjectNode observed, ObjectNode desired, Profile profile) {
     JsonNode lastApplied = lastApplied(observed);
     ObjectNode update = Trees.copy(desired);
     JsonNode updateAnnotations = update.path("metadata").path("annotations");
     if (updateAnnotations.isObject()) {
       ((ObjectNode) updateAnnotations).remove(LAST_APPLIED);
     }
-    ObjectNode merged = (ObjectNode) merge(Trees.copy(observed), lastApplied, update);
+    ObjectNode merged = (ObjectNode) merge(Trees.copy(observed), lastApplied, update, profile.faithful());
     ObjectNode mergedMetadata = Meta.metadata(merged);
     JsonNode observedMetadata = observed.path("metadata");
     for (String field : SYSTEM_FIELDS) {
@@ -78,17 +83,18 @@ final class DynamicApply {
   }
 
   /** The three-way merge itself; {@code destination} is changed and returned (or replaced). */
-  static JsonNode merge(JsonNode destination, JsonNode lastApplied, JsonNode desired) {
+  static JsonNode merge(JsonNode destination, JsonNode lastApplied, JsonNode desired, boolean go) {
     if (destination != null && destination.isObject()) {
-      return mergeObject((ObjectNode) destination, objectOrNull(lastApplied), objectOrNull(desired));
+      return mergeObject((ObjectNode) destination, objectOrNull(lastApplied), objectOrNull(desired), go);
     }
     if (destination != null && destination.isArray()) {
-      return mergeArray((ArrayNode) destination, arrayOrNull(lastApplied), arrayOrNull(desired));
+      return mergeArray((ArrayNode) destination, arrayOrNull(lastApplied), arrayOrNull(desired), go);
     }
     return desired == null ? NullNode.getInstance() : desired.deepCopy();
   }
 
-  private static ObjectNode mergeObject(ObjectNode destination, ObjectNode lastApplied, ObjectNode desired) {
+  private static ObjectNode mergeObject(ObjectNode destination, ObjectNode lastApplied, ObjectNode desired,
+      boolean go) {
     if (lastApplied != null) {
       for (String key : Trees.fieldNames(lastApplied)) {
         if (desired == null || !desired.has(key)) {
@@ -99,25 +105,36 @@ final class DynamicApply {
     if (desired != null) {
       for (String key : Trees.fieldNames(desired)) {
         destination.set(key, merge(destination.get(key), lastApplied == null ? null : lastApplied.get(key),
-            desired.get(key)));
+            desired.get(key), go));
       }
     }
     return destination;
   }
 
-  private static JsonNode mergeArray(ArrayNode destination, ArrayNode lastApplied, ArrayNode desired) {
+  /**
+   * A list map rebuilt from the merged map: first the observed items' keys in their order, then the desired
+   * ones not yet added. Go ({@code go}, pkg/dynamic/apply/apply.go:160-167) does not remember the keys it took
+   * in the first loop, so an observed list that repeats a merge key gets the map's one item for it once per
+   * repetition: Service ports {@code [53/UDP dns, 53/TCP dns-tcp]} (merge key {@code port}) become
+   * {@code [dns-tcp, dns-tcp]}. Intended: a list in which a merge key repeats is no list map, and is replaced
+   * whole like any other list.
+   */
+  private static JsonNode mergeArray(ArrayNode destination, ArrayNode lastApplied, ArrayNode desired, boolean go) {
     String mergeKey = listMapKey(destination, lastApplied, desired);
+    if (mergeKey != null && !go && (repeats(mergeKey, destination) || repeats(mergeKey, desired))) {
+      mergeKey = null;
+    }
     if (mergeKey == null) {
       return desired == null ? NullNode.getInstance() : desired.deepCopy();
     }
     ObjectNode destinationMap = listMap(mergeKey, destination);
-    mergeObject(destinationMap, listMap(mergeKey, lastApplied), listMap(mergeKey, desired));
+    mergeObject(destinationMap, listMap(mergeKey, lastApplied), listMap(mergeKey, desired), go);
     ArrayNode merged = Trees.array();
     Set<String> added = new HashSet<>();
     for (JsonNode item : destination) {
       String key = mergeKeyValue(item.get(mergeKey));
-      if (destinationMap.has(key) && added.add(key)) {
-        merged.add(destinationMap.get(key));
+      if (destinationMap.has(key) && (added.add(key) || go)) {
+        merged.add(destinationMap.get(key).deepCopy());
       }
     }
     if (desired != null) {
@@ -158,6 +175,18 @@ final class DynamicApply {
       }
     }
     return null;
+  }
+
+  private static boolean repeats(String mergeKey, ArrayNode list) {
+    Set<String> keys = new HashSet<>();
+    if (list != null) {
+      for (JsonNode item : list) {
+        if (!keys.add(mergeKeyValue(item.get(mergeKey)))) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static ObjectNode listMap(String mergeKey, ArrayNode list) {

@@ -32,13 +32,36 @@ public final class Emitted {
   }
 
   /**
-   * Checks every object the controller emitted with {@link KubeSchema#assertValid}; fails too when it emitted
-   * none, since a scenario that calls this expects objects. Returns how many were checked.
+   * Checks every object the controller emitted with {@link KubeSchema#assertValid} and {@link #assertNoNulls};
+   * fails too when it emitted none, since a scenario that calls this expects objects. Returns how many were
+   * checked.
    */
   public static int assertAllValid(Metacontroller mc, String controller) {
     List<ObjectNode> objects = objects(mc, controller);
     assertThat(objects).as("objects emitted by " + controller).isNotEmpty();
     objects.forEach(KubeSchema::assertValid);
+    assertNoNulls(mc, controller);
     return objects.size();
+  }
+
+  /**
+   * Fails, naming each one, if an emitted object has an explicit {@code null}: the API server stores none (a
+   * built-in kind's field is left out, a label value becomes {@code ""}, a custom resource's non-nullable field is
+   * pruned), so Metacontroller's comparison never matches and the child is recreated ({@code Recreate}) or
+   * updated ({@code InPlace}) on every sync.
+   */
+  public static void assertNoNulls(Metacontroller mc, String controller) {
+    List<String> found = new ArrayList<>();
+    for (ObjectNode object : objects(mc, controller)) {
+      List<String> paths = Nulls.paths(object);
+      String line = Meta.describe(object) + ": " + paths;
+      if (!paths.isEmpty() && !found.contains(line)) {
+        found.add(line);
+      }
+    }
+    if (!found.isEmpty()) {
+      throw new AssertionError(controller + " emitted explicit nulls, which the API server does not store, so "
+          + "Metacontroller finds a difference on every sync:\n  " + String.join("\n  ", found));
+    }
   }
 }

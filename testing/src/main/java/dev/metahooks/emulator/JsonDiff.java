@@ -21,7 +21,10 @@ final class JsonDiff {
   }
 
   private static void diff(String path, JsonNode a, JsonNode b, List<String> out) {
-    if (Trees.same(a, b)) {
+    boolean aAbsent = a == null || a.isMissingNode();
+    boolean bAbsent = b == null || b.isMissingNode();
+    // An explicit null is not an absent field here: the API server stores the one and not the other.
+    if (aAbsent == bAbsent && Trees.same(a, b) && (aAbsent || a.isNull() == b.isNull())) {
       return;
     }
     if (a != null && b != null && a.isObject() && b.isObject()) {

@@ -39,6 +39,10 @@ final class Meta {
     return object.path("metadata").path("uid").asText();
   }
 
+  static String resourceVersion(JsonNode object) {
+    return object.path("metadata").path("resourceVersion").asText();
+  }
+
   static long generation(JsonNode object) {
     return object.path("metadata").path("generation").asLong(0);
   }

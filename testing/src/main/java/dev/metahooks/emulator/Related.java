@@ -93,6 +93,61 @@ final class Related {
     return related;
   }
 
+  /** Whether any of the rules {@link #selects} the object. */
+  static boolean selectsAny(Cluster cluster, ObjectNode parent, boolean parentNamespaced, JsonNode rules,
+      HookVersion customizeVersion, ObjectNode object) {
+    for (JsonNode rule : rules) {
+      if (selects(cluster, parent, parentNamespaced, rule, customizeVersion, object)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a rule of the parent's customize answer selects this object, as Metacontroller decides which parents
+   * an event of a related object concerns ({@code matchesRelatedRule}, customize/manager.go:444-553). A rule
+   * Metacontroller refuses selects nothing here (the sync reports it).
+   */
+  static boolean selects(Cluster cluster, ObjectNode parent, boolean parentNamespaced, JsonNode rule,
+      HookVersion customizeVersion, ObjectNode object) {
+    String apiVersion = rule.path("apiVersion").asText("");
+    ApiResources.Type type = cluster.resources().findResource(apiVersion, rule.path("resource").asText(""))
+        .orElse(null);
+    if (type == null || !type.kind().equals(Meta.kind(object))
+        || !type.group().equals(ApiResources.group(Meta.apiVersion(object)))) {
+      return false;
+    }
+    JsonNode labelSelector = present(rule.get("labelSelector"));
+    JsonNode namespaceSelector = present(rule.get("namespaceSelector"));
+    String namespace = rule.path("namespace").asText("");
+    List<String> names = new ArrayList<>();
+    rule.path("names").forEach(n -> names.add(n.asText()));
+    if ((!names.isEmpty() && (labelSelector != null || namespaceSelector != null))
+        || (!namespace.isEmpty() && namespaceSelector != null)) {
+      return false;
+    }
+    boolean v1Namespaced = customizeVersion == HookVersion.V1 && parentNamespaced;
+    boolean inParentNamespace = !type.namespaced() || Meta.namespace(object).equals(Meta.namespace(parent));
+    if (namespaceSelector != null) {
+      return !v1Namespaced && type.namespaced() && Selectors.matches(labelSelector, Meta.labels(object))
+          && cluster.find("v1", "Namespace", Meta.namespace(object))
+              .filter(ns -> Selectors.matches(namespaceSelector, Meta.labels(ns))).isPresent();
+    }
+    if (labelSelector != null && !namespace.isEmpty()) {
+      return (!v1Namespaced || inParentNamespace) && Selectors.matches(labelSelector, Meta.labels(object))
+          && (!type.namespaced() || Meta.namespace(object).equals(namespace));
+    }
+    if (!namespace.isEmpty() || !names.isEmpty()) {
+      if (v1Namespaced ? !inParentNamespace
+          : type.namespaced() && !namespace.isEmpty() && !Meta.namespace(object).equals(namespace)) {
+        return false;
+      }
+      return names.isEmpty() || names.contains(Meta.name(object));
+    }
+    return Selectors.matches(labelSelector, Meta.labels(object)) && (!v1Namespaced || inParentNamespace);
+  }
+
   private static void requireOwnNamespace(boolean v1Namespaced, String namespace, String parentNamespace) {
     if (v1Namespaced && !namespace.isEmpty() && !namespace.equals(parentNamespace)) {
       throw new SyncFailure("requested related object namespace " + namespace + " differs from parent object "

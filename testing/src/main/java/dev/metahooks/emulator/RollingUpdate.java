@@ -105,12 +105,14 @@ final class RollingUpdate {
     }
     JsonNode status = latest.answer.get("status");
     if (status == null || !status.isObject()) {
-      throw new SyncFailure("with rolling update strategies the sync answer's status must be an object "
-          + "(Metacontroller writes the Updated condition into it)");
+      // SetCondition sets "conditions" in the answer's status map, nil when absent or null: assignment to an
+      // entry in a nil map (pkg/dynamic/object/status.go:94, from composite/rolling_update.go:121/141/155).
+      throw loop.crash(parent, "with a rolling update strategy the sync answer has no status: assignment to entry "
+          + "in nil map", "pkg/dynamic/object/status.go:94");
     }
     ObjectNode latestStatus = Trees.copy((ObjectNode) status);
     ObjectNode condition = roll(latest, revisions);
-    setCondition(latestStatus, condition);
+    setCondition(latestStatus, condition, faithful);
 
     List<Revision> kept = new ArrayList<>();
     kept.add(latest);
@@ -205,7 +207,7 @@ final class RollingUpdate {
         continue;
       }
       try {
-        if (loop.equal(child, DynamicApply.update(child, entry.getValue()))) {
+        if (loop.equal(child, DynamicApply.update(child, entry.getValue(), loop.mc.profile()))) {
           removeName(owner.revision, key);
           claim(latest, key);
         }
@@ -273,7 +275,7 @@ final class RollingUpdate {
       }
       ObjectNode desired = latest.desired.get(key);
       try {
-        if (desired == null || !loop.equal(child, DynamicApply.update(child, desired))) {
+        if (desired == null || !loop.equal(child, DynamicApply.update(child, desired, loop.mc.profile()))) {
           return "child " + parts[1] + " " + parts[2] + " is not updated yet";
         }
       } catch (IllegalArgumentException e) {
@@ -455,12 +457,24 @@ final class RollingUpdate {
     return condition;
   }
 
-  private static void setCondition(ObjectNode status, ObjectNode condition) {
+  /**
+   * Writes the {@code Updated} condition into the answer's status. v4.17.2 replaces an existing one in the copy
+   * {@code NestedSlice} returned and never sets it back (pkg/dynamic/object/status.go:82-88), so a hook's own
+   * {@code Updated} condition stays as the hook wrote it; only a missing one is appended. Conditions that are
+   * not a list fail the sync there (NestedSlice's accessor error, status.go:77-79).
+   */
+  private static void setCondition(ObjectNode status, ObjectNode condition, boolean faithful) {
     JsonNode conditions = status.get("conditions");
+    if (faithful && conditions != null && !conditions.isArray()) {
+      throw new SyncFailure(".conditions accessor error: " + conditions + " is of the type "
+          + conditions.getNodeType().name().toLowerCase() + ", expected []interface{}");
+    }
     if (conditions != null && conditions.isArray()) {
       for (int i = 0; i < conditions.size(); i++) {
         if (conditions.get(i).path("type").asText().equals("Updated")) {
-          ((ArrayNode) conditions).set(i, condition);
+          if (!faithful) {
+            ((ArrayNode) conditions).set(i, condition);
+          }
           return;
         }
       }

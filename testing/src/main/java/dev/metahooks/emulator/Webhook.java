@@ -319,6 +319,9 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
   private static boolean allObjects(String field, JsonNode list) {
     for (int i = 0; i < list.size(); i++) {
       JsonNode item = list.get(i);
+      if (item.isNull()) {
+        continue; // decodes to a nil *Unstructured; the controller loop meets it (MetacontrollerCrash)
+      }
       if (!item.isObject()) {
         return false;
       }
