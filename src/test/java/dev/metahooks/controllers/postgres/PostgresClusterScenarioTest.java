@@ -79,6 +79,18 @@ class PostgresClusterScenarioTest {
 
   // ---- scenarios
 
+  /**
+   * The API server stores each child as rendered: an InPlace update that changes nothing (a default the answer
+   * leaves out of a list that Metacontroller replaces whole, such as a claim template's volumeMode) would be sent on
+   * every sync.
+   */
+  @Test
+  void aSettledClusterCausesNoIdleUpdates() {
+    mc.resyncAll();
+    settle();
+    assertThat(mc.idleUpdates()).isEmpty();
+  }
+
   @Test
   void theHaSampleBecomesReadyWithAPrimaryAndThenWritesNothing() {
     ObjectNode status = orders.get().withObjectProperty("status");

@@ -101,7 +101,8 @@ class StatefulSetsTest {
   void claimTemplateCarriesSizeAndOptionalClass() {
     ObjectNode noClass = BuilderTestSupport.statefulSet("pg", spec(s -> s.putObject("storage").put("size", "5Gi")));
     assertThat(noClass.at("/spec/volumeClaimTemplates/0/spec").toString())
-        .isEqualTo("{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"5Gi\"}}}");
+        .isEqualTo("{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"5Gi\"}},"
+            + "\"volumeMode\":\"Filesystem\"}");
     ObjectNode withClass = BuilderTestSupport.statefulSet("pg", spec(s -> s.putObject("storage").put("storageClassName", "fast")));
     assertThat(withClass.at("/spec/volumeClaimTemplates/0/spec/storageClassName").asText()).isEqualTo("fast");
   }

@@ -230,6 +230,9 @@ public final class StatefulSets {
       claimSpec.put("storageClassName", storage.storageClassName());
     }
     claimSpec.putObject("resources").putObject("requests").put("storage", storage.size());
+    // The API server's default, written out: Metacontroller replaces the list of claim templates whole, so a
+    // default left out would differ from the stored object on every sync and be sent again each time.
+    claimSpec.put("volumeMode", "Filesystem");
     return claim;
   }
 
