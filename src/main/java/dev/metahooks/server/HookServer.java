@@ -36,6 +36,7 @@ public final class HookServer implements AutoCloseable {
   private final HookCalls calls;
   private final Recorder recorder;
   private final BearerToken token;
+  private final WriteDeadline writeDeadline;
   private final List<FileWatcher> watchers = new ArrayList<>();
   private final Javalin app;
   /** Hook calls inside the handler, from the first byte read to the last byte written. */
@@ -49,7 +50,8 @@ public final class HookServer implements AutoCloseable {
     this.config = config;
     this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes(), config.maxResponseBytes());
     Duration admissionWait = HookCalls.admissionWait(config);
-    Admission admission = new Admission(config.bodyBudgetBytes(), config.maxConcurrentHooks(), admissionWait);
+    Admission admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
+        config.maxConcurrentHooks(), admissionWait);
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(dispatcher);
     metrics.watchActive(active);
@@ -59,7 +61,9 @@ public final class HookServer implements AutoCloseable {
     warmUp.start();
     this.bodies = new RequestBodies(config.maxBodyBytes(), admissionWait);
     this.recorder = new Recorder(config.recording());
+    metrics.watchRecorder(recorder);
     this.calls = new HookCalls(config, dispatcher, admission, bodies, recorder, () -> draining);
+    this.writeDeadline = new WriteDeadline(config.writeTimeout());
     this.token = config.tokenFile() == null ? null : new BearerToken(config.tokenFile());
     if (token != null) {
       watchers.add(new FileWatcher(config.fileCheckInterval(), "bearer token", List.of(token.file()), token::reload));
@@ -165,7 +169,7 @@ public final class HookServer implements AutoCloseable {
     watchers.forEach(FileWatcher::close);
     app.stop();
     calls.close();
-    recorder.close();
+    writeDeadline.close();
     metrics.close();
   }
 
@@ -213,10 +217,12 @@ public final class HookServer implements AutoCloseable {
     Reply reply = exchange.reply();
     boolean notModified = reply.etag() != null && reply.etag().equals(ctx.header("If-None-Match"));
     boolean written;
+    WriteDeadline.Armed deadline = writeDeadline.arm(ctx);
     try {
       written = ReplyWriter.write(ctx, exchange, notModified);
     } finally {
-      exchange.ticket().release(); // its bytes and slot, once the answer is out or abandoned
+      deadline.close();
+      exchange.answer().release(); // the answer's allowance, once it is out or abandoned
     }
     String controllerTag = known ? controller : HookMetrics.UNKNOWN;
     String hookTag = known ? hook : HookMetrics.UNKNOWN;

@@ -1,0 +1,50 @@
+package dev.metahooks.server;
+
+import io.javalin.http.Context;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.EndPoint;
+
+/**
+ * An answer is written within {@code METAHOOKS_WRITE_TIMEOUT_MS}, or its connection is closed. Jetty's idle
+ * timeout alone would not do: it starts again with every byte the client takes, so a client that reads a byte a
+ * second would hold its thread and its answer for as long as it likes. (Jetty 12 has no minimum data rates: its
+ * {@code HttpConfiguration.setMinResponseDataRate} is read by nothing.)
+ */
+final class WriteDeadline implements AutoCloseable {
+  private final Duration timeout;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread thread = new Thread(r, "write-deadline");
+    thread.setDaemon(true);
+    return thread;
+  });
+
+  WriteDeadline(Duration timeout) {
+    this.timeout = timeout;
+  }
+
+  /** A deadline for writing the answer of this call: closed by try-with-resources once it is written. */
+  Armed arm(Context ctx) {
+    EndPoint endPoint = ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData()
+        .getConnection().getEndPoint();
+    Runnable cut = endPoint::close;
+    return new Armed(timer.schedule(cut, timeout.toMillis(), TimeUnit.MILLISECONDS));
+  }
+
+  /** The deadline of one answer; {@link #close} disarms it. */
+  record Armed(ScheduledFuture<?> closing) implements AutoCloseable {
+    @Override
+    public void close() {
+      closing.cancel(false);
+    }
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}
