@@ -1,11 +1,15 @@
 package dev.metahooks.server;
 
 import io.javalin.http.Context;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.channels.NetworkChannel;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.EndPoint;
 
@@ -31,8 +35,24 @@ final class WriteDeadline implements AutoCloseable {
   Armed arm(Context ctx) {
     EndPoint endPoint = ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData()
         .getConnection().getEndPoint();
-    Runnable cut = endPoint::close;
+    Runnable cut = () -> cut(endPoint);
     return new Armed(timer.schedule(cut, timeout.toMillis(), TimeUnit.MILLISECONDS));
+  }
+
+  /**
+   * Closes the connection at once, unsent bytes and all (a reset): a plain close would leave the kernel sending
+   * what it holds of the answer, at the pace of the client that did not take it.
+   */
+  private void cut(EndPoint endPoint) {
+    if (endPoint.getTransport() instanceof NetworkChannel channel) {
+      try {
+        channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+      } catch (IOException | UnsupportedOperationException e) {
+        // closed meanwhile, or not a socket: the close below does what it can
+      }
+    }
+    endPoint.close(new TimeoutException("the answer was not taken within " + timeout.toMillis()
+        + " ms (METAHOOKS_WRITE_TIMEOUT_MS)"));
   }
 
   /** The deadline of one answer; {@link #close} disarms it. */

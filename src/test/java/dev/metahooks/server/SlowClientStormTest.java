@@ -86,7 +86,13 @@ class SlowClientStormTest {
       assertThat(slow.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
       System.out.printf("64 slow clients (%d cut and back): %d of %d Metacontroller calls answered 200, slowest %d ms"
           + "%n", cuts.get(), calls - failures.size(), calls, slowest / 1_000_000);
+      String metrics = server.get("/metrics");
+      System.out.println(metrics.lines().filter(line -> line.startsWith("metahooks_hook_requests_total{controller=\"service")
+          || line.startsWith("metahooks_hook_answers_unwritten")).toList());
       assertThat(failures).as("of %d calls", calls).isEmpty();
+      // The non-readers were answered, and their answers were not taken: the storm was real.
+      assertThat(metrics).containsPattern("metahooks_hook_answers_unwritten_total\\{controller=\"service-per-pod\""
+          + ",hook=\"sync\"} [1-9]");
       assertThat(server.alive()).isTrue();
     }
   }
