@@ -63,7 +63,8 @@ final class HookCalls implements AutoCloseable {
     this.readers = Executors.newCachedThreadPool(daemons("body-"));
   }
 
-  private static java.util.concurrent.ThreadFactory daemons(String prefix) {
+  /** Daemon threads named {@code prefix} and a number: none of them may keep the process from exiting. */
+  static java.util.concurrent.ThreadFactory daemons(String prefix) {
     AtomicInteger threads = new AtomicInteger();
     return r -> {
       Thread thread = new Thread(r, prefix + threads.incrementAndGet());

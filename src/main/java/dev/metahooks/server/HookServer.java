@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,7 @@ public final class HookServer implements AutoCloseable {
   private volatile boolean ready;
   /** SIGTERM came: every answer says {@code Connection: close}. */
   private volatile boolean closing;
+  /** Stopping: a call that still comes in gets 503. */
   private volatile boolean draining;
 
   public HookServer(ServerConfig config, List<Controller> controllers) {
@@ -143,16 +146,19 @@ public final class HookServer implements AutoCloseable {
   }
 
   /**
-   * Stops the way Kubernetes expects on SIGTERM: readiness fails at once while calls are still served for
-   * {@code shutdownDelay} (the pod is leaving the Service's endpoints meanwhile); then new calls get 503 and
-   * calls in flight get up to {@code shutdownTimeout} to finish; then the server stops.
+   * Stops the way Kubernetes expects on SIGTERM, losing no call: readiness fails at once, and every answer from then
+   * on tells its client to close the connection, while calls are served as before for {@code shutdownDelay} (the
+   * pod is leaving the Service's endpoints meanwhile, and callers reconnect to a replica that stays). Then the hook
+   * port stops listening, but calls on connections already open are still served: a caller's kept-alive connection
+   * stays with this pod whatever the endpoints say, and a 503 there would be a call lost. Once no call is in flight
+   * (at most {@code shutdownTimeout}), the server stops.
    */
   public void shutdownGracefully() {
     ready = false;
     closing = true;
     LOG.atInfo().addKeyValue("delayMs", config.shutdownDelay().toMillis()).log("shutting down: readiness off");
     sleep(config.shutdownDelay());
-    draining = true;
+    stopListening();
     long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
     while (active.get() > 0 && System.nanoTime() < deadline) {
       sleep(Duration.ofMillis(10));
@@ -160,6 +166,16 @@ public final class HookServer implements AutoCloseable {
     boolean drained = active.get() == 0;
     LOG.atInfo().addKeyValue("drained", drained).log("shutting down: calls in flight " + (drained ? "finished" : "cut"));
     close();
+  }
+
+  /** No new connection on the hook port; the management port still answers probes until the end. */
+  private void stopListening() {
+    for (Connector connector : app.jettyServer().server().getConnectors()) {
+      if (connector instanceof ServerConnector listening && !HttpStack.MANAGEMENT.equals(listening.getName())) {
+        listening.close();
+      }
+    }
+    LOG.atInfo().log("shutting down: no new connections; calls on open ones are still served");
   }
 
   @Override

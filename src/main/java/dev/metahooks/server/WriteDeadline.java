@@ -21,11 +21,8 @@ import org.eclipse.jetty.io.EndPoint;
  */
 final class WriteDeadline implements AutoCloseable {
   private final Duration timeout;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "write-deadline");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(HookCalls.daemons("write-deadline-"));
 
   WriteDeadline(Duration timeout) {
     this.timeout = timeout;
