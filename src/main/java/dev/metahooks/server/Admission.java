@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Admission {
   /** Answers up to this size take no answer allowance: the thread that writes each bounds them. */
-  static final long SMALL = 64 * 1024;
+  static final long SMALL = 16 * 1024;
   private static final int UNIT = 1024;
 
   private final Semaphore budget;

@@ -16,8 +16,8 @@ import org.eclipse.jetty.io.EndPoint;
 /**
  * An answer is written within {@code METAHOOKS_WRITE_TIMEOUT_MS}, or its connection is closed. Jetty's idle
  * timeout alone would not do: it starts again with every byte the client takes, so a client that reads a byte a
- * second would hold its thread and its answer for as long as it likes. (Jetty 12 has no minimum data rates: its
- * {@code HttpConfiguration.setMinResponseDataRate} is read by nothing.)
+ * second would hold its thread and its answer for as long as it likes. (Jetty 12 reads its
+ * {@code HttpConfiguration.setMinResponseDataRate} nowhere.)
  */
 final class WriteDeadline implements AutoCloseable {
   private final Duration timeout;

@@ -26,12 +26,14 @@ import org.junit.jupiter.api.io.TempDir;
  * 512 MiB ({@code -XX:MaxRAM=512m}, which gives the 384 MiB heap), every call sampled. Large legal syncs one at a
  * time must leave the process serving, within its memory, each call recorded or dropped and counted.
  *
- * <p>{@code -Dmetahooks.before=<class path>} runs the same against another build, for a before figure.
+ * <p>{@code -Dmetahooks.before=<class path>} runs the same against another build, for a before figure;
+ * {@code -Drecording.calls=200} makes it a soak (docs/reliability.md).
  */
 class DeployedRecordingTest {
   private static final List<String> FLAGS = Stream.concat(Stream.of("-XX:MaxRAM=512m"),
       ChildServer.DEPLOYED_FLAGS.stream().filter(flag -> !flag.startsWith("-Xmx"))).toList();
   private static final long LIMIT = 512L << 20;
+  private static final int CALLS = Integer.getInteger("recording.calls", 5);
   private static final Pattern COUNTER = Pattern.compile("(?m)^metahooks_recordings_(written|dropped)_total"
       + "(?:\\{reason=\"(\\w+)\",?})? ([0-9.E]+)$");
 
@@ -45,7 +47,7 @@ class DeployedRecordingTest {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     List<Integer> statuses = new ArrayList<>();
     try (ChildServer server = ChildServer.start(classPath, FLAGS, dir, "METAHOOKS_RECORD_DIR", recordings.toString())) {
-      for (int i = 0; i < 5 && server.alive(); i++) {
+      for (int i = 0; i < CALLS && server.alive(); i++) {
         byte[] body = new RequestGenerator(i).catset(10_000); // 38 MB, each call another (no cache hit)
         try {
           statuses.add(client.send(HttpRequest.newBuilder(server.uri("/catset/sync")).timeout(Duration.ofSeconds(10))
@@ -62,12 +64,12 @@ class DeployedRecordingTest {
       String metrics = server.alive() ? server.get("/metrics") : "";
       long written = counter(metrics, "written", null);
       long dropped = dropped(metrics);
-      System.out.printf("5 x 38 MB CatSet syncs with recording on: statuses %s, %d recorded, %d dropped, peak RSS %.0f MB"
-          + "%n", statuses, written, dropped, server.peakRss() / 1e6);
+      System.out.printf("%d x 38 MB CatSet syncs with recording on: statuses %s, %d recorded, %d dropped, peak RSS "
+          + "%.0f MB%n", CALLS, statuses, written, dropped, server.peakRss() / 1e6);
 
       assertThat(server.alive()).as("alive after %s; log: %s", statuses, server.log()).isTrue();
       assertThat(server.status("/healthz")).isEqualTo(200);
-      assertThat(statuses).hasSize(5).allSatisfy(status -> assertThat(status).isIn(200, 503));
+      assertThat(statuses).hasSize(CALLS).allSatisfy(status -> assertThat(status).isIn(200, 503));
       assertThat(server.peakRss()).as("peak RSS").isLessThan(LIMIT);
       assertThat(written + dropped).as("every 200 recorded or counted as dropped").isEqualTo(answered);
       assertThat(written).as("recorded").isPositive();

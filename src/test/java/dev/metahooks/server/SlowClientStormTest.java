@@ -33,10 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
  * timeout) must get every call answered, in time: slow clients may cost themselves their connection, never anyone
  * else a 429.
  *
- * <p>{@code -Dmetahooks.before=<class path>} runs the same against another build, for a before figure.
+ * <p>{@code -Dmetahooks.before=<class path>} runs the same against another build, for a before figure;
+ * {@code -Dstorm.seconds=600} makes it a long run (docs/reliability.md).
  */
 class SlowClientStormTest {
-  private static final Duration STORM = Duration.ofSeconds(15);
+  private static final Duration STORM = Duration.ofSeconds(Long.getLong("storm.seconds", 15));
   private static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
   private static final int TRICKLERS = 32;
   private static final int NON_READERS = 32;
