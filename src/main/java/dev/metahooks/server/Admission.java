@@ -6,29 +6,45 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Who may come in: a hook call is admitted with the bytes of its body, taken from the body budget
- * ({@code METAHOOKS_BODY_BUDGET_BYTES}) before the body is read, and one of {@code METAHOOKS_MAX_CONCURRENT_HOOKS}
- * slots. A call that finds neither free within the admission wait (a fifth of the deadline, so that a burst is
- * absorbed) is refused and gets 429 with Retry-After. Bytes are counted in KiB, so that a semaphore holds them.
+ * Who may come in, and what they may hold. Three bounds, each taken only for as long as it is needed:
+ * <ul>
+ *   <li>the body budget ({@code METAHOOKS_BODY_BUDGET_BYTES}): a call's request bytes, taken before the body is
+ *       read (from {@code Content-Length}, or as a chunked body grows) and held while the body is read, computed
+ *       and recorded;
+ *   <li>a hook slot ({@code METAHOOKS_MAX_CONCURRENT_HOOKS}): taken once the whole body is in, held while the hook
+ *       waits for a compute slot and computes, never while a body arrives or an answer is written, so that slow
+ *       clients cannot hold the slots;
+ *   <li>the answer allowance (the largest answer, {@code METAHOOKS_MAX_RESPONSE_BYTES}): the bytes of answers
+ *       being written that are larger than {@link #SMALL}, so that clients that do not read their answers cannot
+ *       pile them up in memory. Small answers take none of it: Metacontroller's usual answers are never held up.
+ * </ul>
+ * A call that finds no room within the admission wait (a fifth of the deadline, so that a burst is absorbed) gets
+ * 429 with Retry-After. Bytes are counted in KiB, so that a semaphore holds them.
  */
 final class Admission {
+  /** Answers up to this size take no answer allowance: the thread that writes each bounds them. */
+  static final long SMALL = 16 * 1024;
   private static final int UNIT = 1024;
 
   private final Semaphore budget;
+  private final Semaphore answers;
   private final Semaphore slots;
   private final long budgetBytes;
+  private final long answerBytes;
   private final int slotCount;
   private final Duration wait;
 
-  Admission(long budgetBytes, int slots, Duration wait) {
+  Admission(long budgetBytes, long answerBytes, int slots, Duration wait) {
     this.budgetBytes = budgetBytes;
     this.budget = new Semaphore(units(budgetBytes));
+    this.answerBytes = answerBytes;
+    this.answers = new Semaphore(units(answerBytes));
     this.slotCount = slots;
-    this.slots = new Semaphore(slots);
+    this.slots = new Semaphore(slots, true);
     this.wait = wait;
   }
 
-  /** Too many bytes or calls in memory at once; the message says which. */
+  /** No room in time; the message says for what. */
   static final class Refused extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -38,22 +54,48 @@ final class Admission {
   }
 
   /**
-   * Admits a call with a body of {@code bodyBytes} (what a body of unknown length takes at first: it takes more
+   * The body budget for a body of {@code bodyBytes} (what a body of unknown length takes at first: it takes more
    * as it grows), waiting up to the admission wait for room.
    *
    * @throws Refused when there was no room in time
    */
-  Ticket admit(long bodyBytes) {
-    long until = System.nanoTime() + wait.toNanos();
+  Bytes body(long bodyBytes) {
     int units = units(bodyBytes);
-    if (!acquire(budget, units, until)) {
+    if (!acquire(budget, units, System.nanoTime() + wait.toNanos())) {
       throw overBudget();
     }
-    if (!acquire(slots, 1, until)) {
-      budget.release(units);
+    return new Bytes(this, budget, units);
+  }
+
+  /**
+   * A hook slot, waiting up to the admission wait but not past {@code until} (a {@link System#nanoTime}).
+   *
+   * @throws Refused when none came free in time
+   */
+  Slot slot(long until) {
+    if (!acquire(slots, 1, Math.min(until, System.nanoTime() + wait.toNanos()))) {
       throw new Refused("more than " + slotCount + " hook calls at once; retry after 1 s");
     }
-    return new Ticket(this, units);
+    return new Slot(slots);
+  }
+
+  /**
+   * The answer allowance for an answer of {@code bytes} about to be written (none for a small one), without
+   * waiting: an answer that waited would be held in memory meanwhile. An answer larger than the allowance takes
+   * all of it.
+   *
+   * @throws Refused when there is no room now
+   */
+  Bytes answer(long bytes) {
+    if (bytes <= SMALL) {
+      return Bytes.NONE;
+    }
+    int units = Math.min(units(bytes), units(answerBytes));
+    if (!answers.tryAcquire(units)) {
+      throw new Refused("answers being written to clients would exceed " + answerBytes + " bytes (some read "
+          + "slowly); retry after 1 s");
+    }
+    return new Bytes(this, answers, units);
   }
 
   private Refused overBudget() {
@@ -61,7 +103,7 @@ final class Admission {
         + " bytes (METAHOOKS_BODY_BUDGET_BYTES); retry after 1 s");
   }
 
-  /** Bytes of the budget in use, for the metrics. */
+  /** Bytes of the body budget in use, for the metrics. */
   long bytesInUse() {
     return (long) (units(budgetBytes) - budget.availablePermits()) * UNIT;
   }
@@ -80,25 +122,27 @@ final class Admission {
   }
 
   /**
-   * One admitted call's bytes and slot. Both are given back when every holder has let go: the thread that writes
-   * the answer, and the worker that reads and computes it, which may go on after a deadline answer was written.
-   * So a slot bounds real work, and a client that does not read its answer keeps its slot until the write timeout.
+   * Bytes held by a call. They are given back when every holder has let go: the thread that answers the call,
+   * and the one that reads its body or the one that computes and records it, which may go on after a deadline
+   * answer was written.
    */
-  static final class Ticket {
-    /** What a call that was never admitted holds: nothing. */
-    static final Ticket NONE = new Ticket(null, 0);
+  static final class Bytes {
+    /** What holds nothing. */
+    static final Bytes NONE = new Bytes(null, null, 0);
 
     private final Admission admission;
+    private final Semaphore from;
     private final AtomicInteger holders = new AtomicInteger(1);
     private int units;
 
-    private Ticket(Admission admission, int units) {
+    private Bytes(Admission admission, Semaphore from, int units) {
       this.admission = admission;
+      this.from = from;
       this.units = units;
     }
 
     /** One more holder, who must {@link #release} too. */
-    Ticket hold() {
+    Bytes hold() {
       holders.incrementAndGet();
       return this;
     }
@@ -111,8 +155,8 @@ final class Admission {
      */
     void grow(long bodyBytes) {
       int needed = units(bodyBytes) - units;
-      if (needed > 0 && admission != null) {
-        if (!admission.budget.tryAcquire(needed)) {
+      if (needed > 0 && from != null) {
+        if (!from.tryAcquire(needed)) {
           throw admission.overBudget();
         }
         units += needed;
@@ -120,9 +164,25 @@ final class Admission {
     }
 
     void release() {
-      if (holders.decrementAndGet() == 0 && admission != null) {
-        admission.budget.release(units);
-        admission.slots.release();
+      if (holders.decrementAndGet() == 0 && from != null) {
+        from.release(units);
+      }
+    }
+  }
+
+  /** A hook slot, given back once. */
+  static final class Slot {
+    private final Semaphore slots;
+    private boolean released;
+
+    private Slot(Semaphore slots) {
+      this.slots = slots;
+    }
+
+    synchronized void release() {
+      if (!released) {
+        released = true;
+        slots.release();
       }
     }
   }

@@ -14,6 +14,7 @@ public enum ErrorCode {
   URI_TOO_LONG(414, "uri_too_long"),
   UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type"),
   INVALID_REQUEST(422, "invalid_request"),
+  UPGRADE_REQUIRED(426, "upgrade_required"),
   TOO_MANY_REQUESTS(429, "too_many_requests"),
   HEADERS_TOO_LARGE(431, "request_header_fields_too_large"),
   INTERNAL_ERROR(500, "internal_error"),

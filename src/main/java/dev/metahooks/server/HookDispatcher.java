@@ -9,6 +9,7 @@ import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.DecoratorResponse;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.HookResponse;
+import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.json.Projection;
 import java.io.IOException;
@@ -227,6 +228,11 @@ public final class HookDispatcher {
       request = body.read(parseWhole ? Projection.NONE : controller.unread());
     } catch (IOException | RuntimeException e) {
       return Answer.failed(HookError.from(e), null);
+    }
+    try {
+      ObjectNames.check(request); // for every controller: a name the API server refuses is never echoed
+    } catch (InvalidRequestException e) {
+      return Answer.failed(HookError.from(e), request);
     }
     try {
       return Answer.ok(AnswerSize.limitedTo(maxResponseBytes, () -> controller.handle(hook, request)), request);

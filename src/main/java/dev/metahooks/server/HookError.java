@@ -78,6 +78,9 @@ public final class HookError extends RuntimeException {
       return new HookError(ErrorCode.BAD_REQUEST,
           "malformed JSON" + where(json.getLocation()) + ": " + firstLine(json.getOriginalMessage()));
     }
+    if (e instanceof SlowBodyException) {
+      return new HookError(ErrorCode.REQUEST_TIMEOUT, e.getMessage());
+    }
     if (e instanceof IOException) {
       return e.getCause() instanceof BodyTooLargeException tooLarge ? from(tooLarge)
           : new HookError(ErrorCode.BAD_REQUEST, "could not read the request body: " + e.getMessage());

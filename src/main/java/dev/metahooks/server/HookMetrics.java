@@ -96,6 +96,16 @@ public final class HookMetrics implements AutoCloseable {
         .description("Request-body bytes held in memory by admitted hook calls").baseUnit("bytes").register(registry);
   }
 
+  /** Recordings written to METAHOOKS_RECORD_DIR, and sampled calls not recorded, by reason. */
+  public void watchRecorder(Recorder recorder) {
+    FunctionCounter.builder("metahooks.recordings.written", recorder, Recorder::written)
+        .description("Hook calls recorded to METAHOOKS_RECORD_DIR").register(registry);
+    for (Recorder.Drop reason : Recorder.Drop.values()) {
+      FunctionCounter.builder("metahooks.recordings.dropped", recorder, r -> r.dropped(reason))
+          .description("Sampled hook calls not recorded, by reason").tag("reason", reason.tag).register(registry);
+    }
+  }
+
   /** An answer the client did not take (gone, or not reading within the write timeout). */
   public void unwritten(String controller, String hook) {
     unwrittenCounter(controller, hook).increment();

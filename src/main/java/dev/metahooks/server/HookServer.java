@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +38,7 @@ public final class HookServer implements AutoCloseable {
   private final HookCalls calls;
   private final Recorder recorder;
   private final BearerToken token;
+  private final WriteDeadline writeDeadline;
   private final List<FileWatcher> watchers = new ArrayList<>();
   private final Javalin app;
   /** Hook calls inside the handler, from the first byte read to the last byte written. */
@@ -43,13 +46,15 @@ public final class HookServer implements AutoCloseable {
   private volatile boolean ready;
   /** SIGTERM came: every answer says {@code Connection: close}. */
   private volatile boolean closing;
+  /** Stopping: a call that still comes in gets 503. */
   private volatile boolean draining;
 
   public HookServer(ServerConfig config, List<Controller> controllers) {
     this.config = config;
     this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes(), config.maxResponseBytes());
     Duration admissionWait = HookCalls.admissionWait(config);
-    Admission admission = new Admission(config.bodyBudgetBytes(), config.maxConcurrentHooks(), admissionWait);
+    Admission admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
+        config.maxConcurrentHooks(), admissionWait);
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(dispatcher);
     metrics.watchActive(active);
@@ -59,7 +64,9 @@ public final class HookServer implements AutoCloseable {
     warmUp.start();
     this.bodies = new RequestBodies(config.maxBodyBytes(), admissionWait);
     this.recorder = new Recorder(config.recording());
+    metrics.watchRecorder(recorder);
     this.calls = new HookCalls(config, dispatcher, admission, bodies, recorder, () -> draining);
+    this.writeDeadline = new WriteDeadline(config.writeTimeout());
     this.token = config.tokenFile() == null ? null : new BearerToken(config.tokenFile());
     if (token != null) {
       watchers.add(new FileWatcher(config.fileCheckInterval(), "bearer token", List.of(token.file()), token::reload));
@@ -139,16 +146,19 @@ public final class HookServer implements AutoCloseable {
   }
 
   /**
-   * Stops the way Kubernetes expects on SIGTERM: readiness fails at once while calls are still served for
-   * {@code shutdownDelay} (the pod is leaving the Service's endpoints meanwhile); then new calls get 503 and
-   * calls in flight get up to {@code shutdownTimeout} to finish; then the server stops.
+   * Stops the way Kubernetes expects on SIGTERM, losing no call: readiness fails at once, and every answer from then
+   * on tells its client to close the connection, while calls are served as before for {@code shutdownDelay} (the
+   * pod is leaving the Service's endpoints meanwhile, and callers reconnect to a replica that stays). Then the hook
+   * port stops listening, but calls on connections already open are still served: a caller's kept-alive connection
+   * stays with this pod whatever the endpoints say, and a 503 there would be a call lost. Once no call is in flight
+   * (at most {@code shutdownTimeout}), the server stops.
    */
   public void shutdownGracefully() {
     ready = false;
     closing = true;
     LOG.atInfo().addKeyValue("delayMs", config.shutdownDelay().toMillis()).log("shutting down: readiness off");
     sleep(config.shutdownDelay());
-    draining = true;
+    stopListening();
     long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
     while (active.get() > 0 && System.nanoTime() < deadline) {
       sleep(Duration.ofMillis(10));
@@ -158,6 +168,16 @@ public final class HookServer implements AutoCloseable {
     close();
   }
 
+  /** No new connection on the hook port; the management port still answers probes until the end. */
+  private void stopListening() {
+    for (Connector connector : app.jettyServer().server().getConnectors()) {
+      if (connector instanceof ServerConnector listening && !HttpStack.MANAGEMENT.equals(listening.getName())) {
+        listening.close();
+      }
+    }
+    LOG.atInfo().log("shutting down: no new connections; calls on open ones are still served");
+  }
+
   @Override
   public void close() {
     ready = false;
@@ -165,7 +185,7 @@ public final class HookServer implements AutoCloseable {
     watchers.forEach(FileWatcher::close);
     app.stop();
     calls.close();
-    recorder.close();
+    writeDeadline.close();
     metrics.close();
   }
 
@@ -213,10 +233,12 @@ public final class HookServer implements AutoCloseable {
     Reply reply = exchange.reply();
     boolean notModified = reply.etag() != null && reply.etag().equals(ctx.header("If-None-Match"));
     boolean written;
+    WriteDeadline.Armed deadline = writeDeadline.arm(ctx);
     try {
       written = ReplyWriter.write(ctx, exchange, notModified);
     } finally {
-      exchange.ticket().release(); // its bytes and slot, once the answer is out or abandoned
+      deadline.close();
+      exchange.answer().release(); // the answer's allowance, once it is out or abandoned
     }
     String controllerTag = known ? controller : HookMetrics.UNKNOWN;
     String hookTag = known ? hook : HookMetrics.UNKNOWN;

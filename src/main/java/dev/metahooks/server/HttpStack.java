@@ -15,6 +15,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 final class HttpStack {
   static final String MANAGEMENT = "management";
+  /** Connections that may wait on a slow client at once without taking a thread from anyone else. */
+  static final int SLOW_CLIENTS = 96;
 
   static {
     // Jetty sizes its queues' padding by asking the platform MBean server whether references are compressed;
@@ -70,13 +72,16 @@ final class HttpStack {
   }
 
   /**
-   * Jetty's threads only read requests, wait for a hook slot and write answers; the CPU-bound work runs on the
-   * {@code maxConcurrentHooks} hook threads. So: a thread per call that may wait for a slot or run, and a few
-   * for the connectors' acceptors and selectors and for probes, instead of Jetty's default of up to 250 threads
-   * (each with its stack) contending for two cores. Beyond that, connections wait in Jetty's queue.
+   * Jetty's threads wait: for a body to arrive (a reader thread reads it, so that this one can answer at the
+   * deadline), for a hook slot and the hook's answer, and while the answer is written; the CPU-bound work runs on
+   * the {@code maxConcurrentHooks} hook threads, and a waiting thread costs a stack, not a core. So: two threads per
+   * hook slot and a few for the connectors and probes, as before, and {@link #SLOW_CLIENTS} more, so that that many
+   * connections that trickle their bodies or do not read their answers (each cut within a second or two by the
+   * minimum body rate, or at the write deadline) leave threads for Metacontroller. Beyond that, connections wait in
+   * Jetty's queue.
    */
   static QueuedThreadPool httpThreads(ServerConfig config) {
-    int max = 2 * config.maxConcurrentHooks() + 16;
+    int max = 2 * config.maxConcurrentHooks() + 16 + SLOW_CLIENTS;
     QueuedThreadPool pool = new QueuedThreadPool(max, Math.min(4, max), 60_000);
     pool.setName("http");
     return pool;

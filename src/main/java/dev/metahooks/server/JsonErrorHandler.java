@@ -24,6 +24,15 @@ final class JsonErrorHandler extends ErrorHandler {
     return ByteBuffer.wrap(body(status, reason));
   }
 
+  /**
+   * Every method gets its JSON body: Jetty's own handler writes one only for GET, POST and HEAD, so that an HTTP/2
+   * prior-knowledge preface ({@code PRI * HTTP/2.0}, refused with 426) got an empty answer.
+   */
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
   @Override
   protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
       Callback callback) {

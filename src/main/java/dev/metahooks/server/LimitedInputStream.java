@@ -3,7 +3,6 @@ package dev.metahooks.server;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.function.LongConsumer;
 
 /**
  * Reads a body of unknown length (chunked) and stops past a byte limit; tells {@code growth} how far it has come,
@@ -11,10 +10,15 @@ import java.util.function.LongConsumer;
  */
 final class LimitedInputStream extends FilterInputStream {
   private final long limit;
-  private final LongConsumer growth;
+  private final Growth growth;
   private long count;
 
-  LimitedInputStream(InputStream in, long limit, LongConsumer growth) {
+  /** Told how many bytes have been read so far; may refuse to go on. */
+  interface Growth {
+    void grown(long count) throws IOException;
+  }
+
+  LimitedInputStream(InputStream in, long limit, Growth growth) {
     super(in);
     this.limit = limit;
     this.growth = growth;
@@ -38,11 +42,11 @@ final class LimitedInputStream extends FilterInputStream {
     return n;
   }
 
-  private void count(long n) {
+  private void count(long n) throws IOException {
     count += n;
     if (count > limit) {
       throw new BodyTooLargeException(limit);
     }
-    growth.accept(count);
+    growth.grown(count);
   }
 }

@@ -1,19 +1,25 @@
 package dev.metahooks.server;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -25,56 +31,60 @@ import org.slf4j.LoggerFactory;
  * "response"}}, with every Secret value redacted as in the logs (a Secret stays a Secret with valid base64
  * {@code data}, so the request replays).
  *
- * <p>Off the hook's path: a call hands its bytes to a queue of a few entries and a thread of its own parses,
- * redacts and writes; when the queue is full the call is not recorded. The directory holds at most
- * {@code maxFiles} recordings and {@code maxBytes} in all; the oldest go first (file names sort by time).
+ * <p>Inside the memory bounds: a call is recorded by the thread that computed it, after its answer was handed
+ * over, while it still holds its compute slot and its request's bytes in the body budget; nothing is queued or
+ * copied, and the request is streamed to disk one object at a time ({@link StreamingRedaction}). A call is not
+ * recorded (counted by reason, and logged at most once a minute) when other calls wait for a compute slot, when
+ * its recording would be larger than the directory may hold, or when it cannot be written (a full disk). Each
+ * file is written under a temporary name, owner-only, and renamed into place; the directory holds at most
+ * {@code maxFiles} recordings and {@code maxBytes} in all, the oldest go first (file names sort by time).
  */
-public final class Recorder implements AutoCloseable {
+public final class Recorder {
   static final String SUFFIX = ".json";
+  private static final String PARTIAL = ".partial";
   private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
-  private static final int QUEUED = 4;
-  private static final Call STOP = new Call(null, null, null, null, null);
 
-  private record Call(String controller, String hook, byte[] request, Blocks response, Instant at) {}
+  /** Why a sampled call was not recorded: the metric's {@code reason}. */
+  enum Drop {
+    BUSY("busy"), TOO_LARGE("too_large"), FAILED("failed");
+
+    final String tag;
+
+    Drop(String tag) {
+      this.tag = tag;
+    }
+  }
 
   private final ServerConfig.Recording settings;
-  private final BlockingQueue<Call> queue = new ArrayBlockingQueue<>(QUEUED);
   private final AtomicLong calls = new AtomicLong();
+  private final AtomicLong sequence = new AtomicLong();
   private final AtomicLong written = new AtomicLong();
-  private final AtomicLong dropped = new AtomicLong();
-  /** The recordings in the directory, oldest first, and their bytes: only the writer thread touches them. */
+  private final Map<Drop, AtomicLong> dropped = new EnumMap<>(Drop.class);
+  private final OncePer dropWarning = new OncePer(Duration.ofMinutes(1));
+  /** The recordings in the directory, oldest first, and their bytes; guarded by itself. */
   private final Deque<Path> files = new ArrayDeque<>();
   private long bytes;
-  private final Thread writer;
 
   public Recorder(ServerConfig.Recording settings) {
     this.settings = settings;
+    for (Drop reason : Drop.values()) {
+      dropped.put(reason, new AtomicLong());
+    }
     if (!settings.enabled()) {
-      this.writer = null;
       return;
     }
     loadExisting();
-    this.writer = new Thread(this::writeLoop, "recorder");
-    writer.setDaemon(true);
-    writer.start();
     LOG.atInfo().addKeyValue("dir", settings.dir().toString()).addKeyValue("sample", settings.sample())
         .addKeyValue("maxFiles", settings.maxFiles()).addKeyValue("maxBytes", settings.maxBytes())
         .log("recording hook calls");
   }
 
-  /** A finished call: recorded when it is a 200, falls on the sample and there is room in the queue. */
-  public void offer(String controller, String hook, byte[] request, Reply reply) {
-    if (writer == null || reply.status() != 200 || reply.cached() || request == null) {
-      return;
-    }
-    if (calls.getAndIncrement() % settings.sample() != 0) {
-      return;
-    }
-    if (!queue.offer(new Call(controller, hook, request, reply.body(), Instant.now()))) {
-      dropped.incrementAndGet();
-    }
+  /** Whether this finished call is one to record: recording is on, a 200 computed now, and on the sample. */
+  boolean samples(Reply reply) {
+    return settings.enabled() && reply.status() == 200 && !reply.cached()
+        && calls.getAndIncrement() % settings.sample() == 0;
   }
 
   /** Recordings written since start. */
@@ -82,72 +92,101 @@ public final class Recorder implements AutoCloseable {
     return written.get();
   }
 
-  /** Sampled calls not recorded because the writer was behind. */
+  /** Sampled calls not recorded, for any reason. */
   public long dropped() {
-    return dropped.get();
+    return dropped.values().stream().mapToLong(AtomicLong::get).sum();
   }
 
-  @Override
-  public void close() {
-    if (writer == null) {
-      return;
+  long dropped(Drop reason) {
+    return dropped.get(reason).get();
+  }
+
+  /** A sampled call that is not recorded: counted, and a warning at most once a minute. */
+  void drop(Drop reason, String controller, String hook, String detail) {
+    long count = dropped.get(reason).incrementAndGet();
+    if (dropWarning.due()) {
+      LOG.atWarn().addKeyValue("controller", controller).addKeyValue("hook", hook).addKeyValue("reason", reason.tag)
+          .addKeyValue("detail", detail).addKeyValue("droppedSoFar", dropped())
+          .log("hook call not recorded (" + reason.tag + ", " + count + " so far); further ones this minute are "
+              + "only counted");
     }
-    queue.clear();
-    queue.offer(STOP);
+  }
+
+  /**
+   * Records one call, on the thread that computed it: streamed from the request's bytes and the answer's blocks
+   * to a temporary file, then renamed into place.
+   */
+  void record(String controller, String hook, byte[] request, Reply reply) {
+    Instant at = Instant.now();
+    String name = STAMP.format(at) + "-" + String.format("%06d", sequence.incrementAndGet() % 1_000_000) + "-"
+        + controller + "-" + hook + SUFFIX;
+    Path partial = settings.dir().resolve("." + name + PARTIAL); // never a half-written recording
     try {
-      writer.join(2000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      long size;
+      try {
+        size = write(partial, controller, hook, at, request, reply);
+      } catch (IOException e) {
+        if (!tooLarge(e)) {
+          throw e;
+        }
+        drop(Drop.TOO_LARGE, controller, hook, "larger than METAHOOKS_RECORD_MAX_BYTES ("
+            + settings.maxBytes() + ")");
+        Files.deleteIfExists(partial);
+        return;
+      }
+      synchronized (files) {
+        while (!files.isEmpty() && (files.size() >= settings.maxFiles() || bytes + size > settings.maxBytes())) {
+          removeOldest();
+        }
+        Path file = settings.dir().resolve(name);
+        Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        files.addLast(file);
+        bytes += size;
+      }
+      written.incrementAndGet();
+    } catch (IOException | RuntimeException e) {
+      drop(Drop.FAILED, controller, hook, e.toString());
+      try {
+        Files.deleteIfExists(partial);
+      } catch (IOException gone) {
+        // nothing more to do: the partial file has a name that is never read as a recording
+      }
     }
   }
 
-  private void writeLoop() {
-    long sequence = 0;
-    while (true) {
-      Call call;
-      try {
-        call = queue.take();
-      } catch (InterruptedException e) {
-        return;
+  private long write(Path partial, String controller, String hook, Instant at, byte[] request, Reply reply)
+      throws IOException {
+    createOwnerOnly(partial);
+    Bounded counted;
+    try (OutputStream file = Files.newOutputStream(partial);
+        Bounded bounded = new Bounded(new BufferedOutputStream(file, 64 * 1024), settings.maxBytes());
+        JsonGenerator out = Json.MAPPER.getFactory().createGenerator(bounded).useDefaultPrettyPrinter()) {
+      counted = bounded;
+      out.writeStartObject();
+      out.writeStringField("controller", controller);
+      out.writeStringField("hook", hook);
+      out.writeStringField("version", BuildInfo.version());
+      out.writeStringField("recordedAt", at.toString());
+      out.writeFieldName("request");
+      try (JsonParser in = Json.MAPPER.getFactory().createParser(request)) {
+        StreamingRedaction.copy(in, out);
       }
-      if (call == STOP) {
-        return;
+      out.writeFieldName("response");
+      try (JsonParser in = Json.MAPPER.getFactory().createParser(reply.body().stream())) {
+        StreamingRedaction.copy(in, out);
       }
-      try {
-        write(call, ++sequence);
-      } catch (IOException | RuntimeException e) {
-        LOG.atWarn().addKeyValue("controller", call.controller()).addKeyValue("hook", call.hook())
-            .addKeyValue("error", e.toString()).log("hook call not recorded");
-      }
+      out.writeEndObject();
     }
+    return counted.count;
   }
 
-  private void write(Call call, long sequence) throws IOException {
-    ObjectNode recording = Json.object();
-    recording.put("controller", call.controller());
-    recording.put("hook", call.hook());
-    recording.put("version", BuildInfo.version());
-    recording.put("recordedAt", call.at().toString());
-    recording.set("request", Redaction.redactSecretsReplayable(Json.MAPPER.readTree(call.request())));
-    recording.set("response", Redaction.redactSecretsReplayable(Json.MAPPER.readTree(call.response().stream())));
-    byte[] content = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(recording);
-    if (content.length > settings.maxBytes()) {
-      LOG.atWarn().addKeyValue("bytes", content.length).log("hook call not recorded: larger than "
-          + "METAHOOKS_RECORD_MAX_BYTES");
-      return;
+  /** Recordings hold what the hooks saw, Secrets' names and every other object: readable by the owner only. */
+  private static void createOwnerOnly(Path file) throws IOException {
+    if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } else {
+      Files.createFile(file);
     }
-    while (!files.isEmpty() && (files.size() >= settings.maxFiles() || bytes + content.length > settings.maxBytes())) {
-      removeOldest();
-    }
-    String name = STAMP.format(call.at()) + "-" + String.format("%06d", sequence % 1_000_000) + "-"
-        + call.controller() + "-" + call.hook() + SUFFIX;
-    Path file = settings.dir().resolve(name);
-    Path partial = settings.dir().resolve("." + name + ".partial"); // never a half-written recording
-    Files.write(partial, content);
-    Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    files.addLast(file);
-    bytes += content.length;
-    written.incrementAndGet();
   }
 
   private void removeOldest() throws IOException {
@@ -157,18 +196,22 @@ public final class Recorder implements AutoCloseable {
     bytes -= size;
   }
 
-  /** Recordings of an earlier run count against the bounds too. */
+  /** Recordings of an earlier run count against the bounds too; what it left half-written goes. */
   private void loadExisting() {
     try (Stream<Path> listed = Files.list(settings.dir())) {
-      listed.filter(f -> f.getFileName().toString().endsWith(SUFFIX) && !f.getFileName().toString().startsWith("."))
-          .sorted().forEach(f -> {
+      listed.sorted().forEach(f -> {
+        String name = f.getFileName().toString();
+        try {
+          if (name.startsWith(".") && name.endsWith(PARTIAL)) {
+            Files.deleteIfExists(f);
+          } else if (name.endsWith(SUFFIX) && !name.startsWith(".")) {
             files.addLast(f);
-            try {
-              bytes += Files.size(f);
-            } catch (IOException e) {
-              // gone meanwhile: counted as empty
-            }
-          });
+            bytes += Files.size(f);
+          }
+        } catch (IOException e) {
+          // gone meanwhile: counted as empty
+        }
+      });
     } catch (IOException e) {
       LOG.atWarn().addKeyValue("error", e.toString()).log("earlier recordings cannot be listed");
     }
@@ -177,5 +220,49 @@ public final class Recorder implements AutoCloseable {
   /** A recording as written: what {@code metahooks diff} reads. */
   public static boolean isRecording(JsonNode node) {
     return node.isObject() && node.has("controller") && node.has("hook") && node.path("request").isObject();
+  }
+
+  private static boolean tooLarge(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof TooLarge) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Past the limit while writing: the recording could never be kept. */
+  private static final class TooLarge extends IOException {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** Counts what is written and stops past the limit. */
+  private static final class Bounded extends FilterOutputStream {
+    private final long limit;
+    private long count;
+
+    Bounded(OutputStream out, long limit) {
+      super(out);
+      this.limit = limit;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      grow(1);
+      out.write(b);
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+      grow(length);
+      out.write(bytes, offset, length);
+    }
+
+    private void grow(int n) throws TooLarge {
+      count += n;
+      if (count > limit) {
+        throw new TooLarge();
+      }
+    }
   }
 }

@@ -49,6 +49,16 @@ public final class Redaction {
     return redact(body, true);
   }
 
+  /**
+   * {@link #redactSecretsReplayable(JsonNode)} of one object of an object map's {@code group}: in a
+   * {@code Secret.v1} group it is a Secret even when it does not say so.
+   */
+  static JsonNode redactSecretsReplayable(JsonNode object, String group) {
+    ObjectNode map = Json.object();
+    map.putObject(group).set("object", object);
+    return redact(map, true).path(group).path("object");
+  }
+
   private static JsonNode redact(JsonNode body, boolean keepBase64) {
     JsonNode copy = body.deepCopy();
     int[] replaced = {0};

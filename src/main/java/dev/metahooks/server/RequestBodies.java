@@ -5,8 +5,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 
-/** Reading a hook call's body whole, and throwing away one the answer did not need. */
+/** Reading a hook call's body whole, at a minimum rate, and throwing away one the answer did not need. */
 final class RequestBodies {
+  /**
+   * What a body must average once {@link #GRACE} has passed, while it is still arriving: Metacontroller sends a
+   * body at once from inside the cluster (a 39 MB one in well under a second), a client that trickles it in holds
+   * a thread and its bytes of the budget, and is cut with a 408 after about a second.
+   */
+  static final long MIN_BYTES_PER_SECOND = 64 * 1024;
+  static final Duration GRACE = Duration.ofSeconds(1);
+  private static final int PIECE = 64 * 1024;
+
   private final long maxBodyBytes;
   private final Duration discardWait;
 
@@ -19,21 +28,40 @@ final class RequestBodies {
    * The whole body in one array of its exact size when the length is known (Metacontroller always sends it):
    * the response cache needs its hash before deciding to parse, and Jackson parses an array faster than a stream.
    * A body of unknown length takes budget as it grows.
+   *
+   * @throws SlowBodyException when it arrives slower than the minimum rate
    */
-  byte[] read(Context ctx, Admission.Ticket ticket) throws IOException {
+  byte[] read(Context ctx, Admission.Bytes budget) throws IOException {
     long length = ctx.req().getContentLengthLong();
     InputStream in = ctx.req().getInputStream();
+    long started = System.nanoTime();
     if (length >= 0) {
-      // Into the array itself: readNBytes(int) would read into 8 kB pieces and copy them into a second array.
+      // Into the array itself, a piece at a time, so that the rate is checked while the body arrives.
       byte[] body = new byte[(int) length];
-      int read = in.readNBytes(body, 0, body.length);
+      int read = 0;
+      for (int n; read < body.length && (n = in.read(body, read, Math.min(PIECE, body.length - read))) >= 0; ) {
+        read += n;
+        if (read < body.length) {
+          requireRate(read, started);
+        }
+      }
       if (read < length) {
         throw new IOException("the body ended after " + read + " of " + length + " bytes");
       }
       return body;
     }
-    try (InputStream limited = new LimitedInputStream(in, maxBodyBytes, ticket::grow)) {
+    try (InputStream limited = new LimitedInputStream(in, maxBodyBytes, count -> {
+      budget.grow(count);
+      requireRate(count, started);
+    })) {
       return limited.readAllBytes();
+    }
+  }
+
+  private static void requireRate(long bytes, long started) throws SlowBodyException {
+    long elapsed = System.nanoTime() - started - GRACE.toNanos();
+    if (elapsed > 0 && bytes < MIN_BYTES_PER_SECOND * elapsed / 1_000_000_000L) {
+      throw new SlowBodyException(bytes, (System.nanoTime() - started) / 1_000_000);
     }
   }
 

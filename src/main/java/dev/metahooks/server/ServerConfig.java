@@ -20,17 +20,18 @@ import org.slf4j.LoggerFactory;
  * @param maxBodyBytes {@code METAHOOKS_MAX_BODY_BYTES}, default the body budget, at most 64 MiB (41 MiB under the
  *     Deployment's 384 MiB heap). Metacontroller sends whole objects with no limit of its own (a CatSet of 10,000
  *     pods is about 39 MB), so the default is as large as the heap allows one body to be.
- * @param maxConcurrentHooks {@code METAHOOKS_MAX_CONCURRENT_HOOKS}, default four per core (at least 8): a hook
- *     call beyond it waits up to a fifth of the deadline for a slot, then gets 429 with Retry-After, which
- *     Metacontroller honours without counting an error
+ * @param maxConcurrentHooks {@code METAHOOKS_MAX_CONCURRENT_HOOKS}, default four per core (at least 8): hook calls
+ *     computing or waiting for a compute slot; a slot is taken once the whole body is in and given back once the
+ *     hook has computed. A call beyond it waits up to a fifth of the deadline for a slot, then gets 429 with
+ *     Retry-After, which Metacontroller honours without counting an error
  * @param hookDeadline {@code METAHOOKS_HOOK_DEADLINE_MS}, default 5000: a call not answered by then gets 503,
  *     well before Metacontroller's own 10 s timeout, so it retries instead of waiting on a stuck call (from the
  *     environment it must be below that timeout)
  * @param idleTimeout {@code METAHOOKS_IDLE_TIMEOUT_MS}, default 30000: a connection silent that long is closed
  * @param shutdownDelay {@code METAHOOKS_SHUTDOWN_DELAY_MS}, default 3000: after SIGTERM, readiness fails and
  *     calls are still served this long, while Kubernetes takes the pod out of the Service
- * @param shutdownTimeout {@code METAHOOKS_SHUTDOWN_TIMEOUT_MS}, default 10000: then new calls get 503 and
- *     calls in flight get this long to finish
+ * @param shutdownTimeout {@code METAHOOKS_SHUTDOWN_TIMEOUT_MS}, default 10000: then the port takes no new
+ *     connection, calls on open ones are still served, and calls in flight get this long to finish
  * @param tokenFile {@code METAHOOKS_TOKEN_FILE}: when set, hook calls need {@code Authorization: Bearer <token>}
  * @param tls {@code METAHOOKS_TLS_CERT_FILE}, {@code METAHOOKS_TLS_KEY_FILE} (PEM): when set, the port speaks
  *     HTTPS; with {@code METAHOOKS_TLS_CLIENT_CA_FILE}, clients must present a certificate signed by that CA
@@ -51,7 +52,8 @@ import org.slf4j.LoggerFactory;
  *     under 384 MiB on two cores): a larger answer is refused with 422 naming the field that makes it large, while
  *     it is estimated or written, never after it was built whole
  * @param writeTimeout {@code METAHOOKS_WRITE_TIMEOUT_MS}, default 5000: an answer the client does not take within
- *     this long (a reader that never reads) is abandoned, logged and counted, so that it frees its thread
+ *     this long, however slowly it reads, ends its connection (a reset), logged and counted, so that it frees its
+ *     thread
  * @param recording {@code METAHOOKS_RECORD_DIR} and its bounds: off by default; see {@link Recording}
  */
 public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,

@@ -116,11 +116,14 @@ class DeployedHeapTest {
       assertThat(result.json()).as(result.body()).isTrue();
       assertThat(result.elapsed()).as("answered before Metacontroller gives up").isLessThan(METACONTROLLER_TIMEOUT);
     }
-    // At most one 39 MB body fits the budget at once (41 MiB under this heap): the others are refused.
-    assertThat(burst.results()).anySatisfy(result -> assertThat(result.status()).isEqualTo(429));
-    System.out.printf("4 x 39 MB CatSets at once: statuses %s, first 429/503 after %d ms, peak RSS %.0f MB%n",
-        burst.results().stream().map(HostileMatrix.Result::status).toList(), burst.firstRefusal().toMillis(),
-        server.peakRss() / 1e6);
+    // At most one 39 MB body fits the budget at once (41 MiB under this heap): the others wait for it and are
+    // served in turn, or are refused after the admission wait; which, depends on how fast the machine computes
+    // (OverloadAndDeadlineTest shows the budget's refusal itself). Either way the memory stays bounded.
+    assertThat(burst.results()).anySatisfy(result -> assertThat(result.status()).isEqualTo(200));
+    assertThat(server.peakRss()).as("peak RSS within the Deployment's limit").isLessThan(512L << 20);
+    System.out.printf("4 x 39 MB CatSets at once: statuses %s, first 429/503 after %s ms, peak RSS %.0f MB%n",
+        burst.results().stream().map(HostileMatrix.Result::status).toList(),
+        burst.firstRefusal() == null ? "(none)" : burst.firstRefusal().toMillis(), server.peakRss() / 1e6);
     assertStillServing();
   }
 }

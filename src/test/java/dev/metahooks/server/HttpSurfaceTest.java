@@ -163,7 +163,10 @@ class HttpSurfaceTest {
         Arguments.of("HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n", 400, "bad_request"),
         Arguments.of("an ambiguous path", "GET /a/..;/healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad_request"),
         Arguments.of("an unknown HTTP version", "GET /healthz HTTP/3.7\r\nHost: x\r\n\r\n", 505,
-            "http_version_not_supported"));
+            "http_version_not_supported"),
+        // HTTP/2 with prior knowledge (h2c): Metacontroller speaks HTTP/1.1; the server says so in JSON.
+        Arguments.of("an HTTP/2 prior-knowledge preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 426,
+            "upgrade_required"));
   }
 
   @ParameterizedTest(name = "{0} -> {2}")

@@ -139,27 +139,36 @@ class OverloadAndDeadlineTest {
   }
 
   @Test
-  void shutdownFailsReadinessThenDrainsCallsInFlight() throws Exception {
+  void shutdownFailsReadinessThenServesOpenConnectionsUntilCallsInFlightEnd() throws Exception {
     start(ServerConfig.defaults().withLimits(4, Duration.ofSeconds(10), Duration.ofSeconds(30))
         .withShutdown(Duration.ofMillis(300), Duration.ofSeconds(5)));
     CompletableFuture<HttpResponse<String>> inFlight = post("/blocking/sync");
     Poll.until("the call to enter the hook", () -> entered.getCount() < 2);
-    Thread stopper = new Thread(server::shutdownGracefully);
-    stopper.start();
-    Poll.until("readiness to fail", () -> client.send(HttpRequest.newBuilder(
-        URI.create("http://localhost:" + server.port() + "/readyz")).build(), HttpResponse.BodyHandlers.discarding())
-        .statusCode() == 503);
-    // During the delay calls are still served (a body that is not JSON gets its 400 without blocking); past it,
-    // new calls are refused while the one in flight goes on.
-    Poll.until("new calls to be refused", () -> post("/blocking/sync", "not json").get(5, TimeUnit.SECONDS)
-        .statusCode() != 400);
-    HttpResponse<String> refused = post("/blocking/sync").get(5, TimeUnit.SECONDS);
-    assertThat(refused.statusCode()).isEqualTo(503);
-    assertThat(refused.body()).contains("shutting_down");
-    release.countDown();
-    assertThat(inFlight.get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-    stopper.join(10_000);
-    assertThat(stopper.isAlive()).isFalse();
+    int port = server.port(); // the server no longer says, once it stops listening
+    try (Socket kept = new Socket("localhost", port)) { // a caller's kept-alive connection, opened before
+      kept.setSoTimeout(5000);
+      Thread stopper = new Thread(server::shutdownGracefully);
+      stopper.start();
+      Poll.until("readiness to fail", () -> client.send(HttpRequest.newBuilder(
+          URI.create("http://localhost:" + port + "/readyz")).build(), HttpResponse.BodyHandlers.discarding())
+          .statusCode() == 503);
+      // Past the delay no new connection is taken: the pod has left the endpoints.
+      Poll.until("new connections to be refused", () -> {
+        try (Socket probe = new Socket("localhost", port)) {
+          return false;
+        } catch (java.net.ConnectException e) {
+          return true;
+        }
+      });
+      // A call on a connection opened before is still answered, and told to close it; the one in flight goes on.
+      kept.getOutputStream().write(("POST /fast/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          + "Content-Length: " + BODY.length() + "\r\n\r\n" + BODY).getBytes(StandardCharsets.US_ASCII));
+      assertThat(readResponse(kept.getInputStream())).startsWith("HTTP/1.1 200").containsIgnoringCase("Connection: close");
+      release.countDown();
+      assertThat(inFlight.get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      stopper.join(10_000);
+      assertThat(stopper.isAlive()).isFalse();
+    }
     server = null;
   }
 
@@ -201,6 +210,77 @@ class OverloadAndDeadlineTest {
       assertThat(post("/fast/sync", BODY).get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
     } finally {
       trickling.forEach(OverloadAndDeadlineTest::closeQuietly);
+    }
+  }
+
+  @Test
+  void stalledBodiesHoldNoHookSlot() throws Exception {
+    start(ServerConfig.defaults().withLimits(2, Duration.ofSeconds(5), Duration.ofSeconds(30)));
+    List<Socket> stalled = new ArrayList<>();
+    try {
+      for (int i = 0; i < 6; i++) { // three times the hook slots, each with half a body, then nothing
+        Socket socket = new Socket("localhost", server.port());
+        socket.getOutputStream().write(("POST /fast/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + "Content-Length: 1000\r\n\r\n{\"parent\":").getBytes(StandardCharsets.US_ASCII));
+        stalled.add(socket);
+      }
+      Thread.sleep(200); // their bodies are being waited for
+      for (int i = 0; i < 3; i++) {
+        HttpResponse<String> reply = post("/fast/sync", BODY).get(5, TimeUnit.SECONDS);
+        assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
+      }
+    } finally {
+      stalled.forEach(OverloadAndDeadlineTest::closeQuietly);
+    }
+  }
+
+  @Test
+  void aBodyTrickledBelowTheMinimumRateIs408AndItsConnectionClosed() throws Exception {
+    start(ServerConfig.defaults().withLimits(4, Duration.ofSeconds(8), Duration.ofSeconds(30)));
+    try (Socket socket = new Socket("localhost", server.port())) {
+      socket.setSoTimeout(6000);
+      OutputStream out = socket.getOutputStream();
+      out.write(("POST /fast/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+          + "Content-Length: 1000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      InputStream in = socket.getInputStream();
+      long started = System.nanoTime();
+      for (int i = 0; i < 1000 && in.available() == 0; i++) { // a byte every 50 ms: 20 bytes/s
+        out.write(' ');
+        out.flush();
+        Thread.sleep(50);
+      }
+      String reply = readResponse(in);
+      assertThat(reply).startsWith("HTTP/1.1 408").containsIgnoringCase("Connection: close").contains("bytes/s");
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).as("cut soon after the first second")
+          .isLessThan(Duration.ofSeconds(4));
+    }
+  }
+
+  @Test
+  void anAnswerReadTooSlowlyIsCutAtTheWriteTimeout() throws Exception {
+    start(ServerConfig.defaults().withWriteTimeout(Duration.ofSeconds(1)));
+    try (Socket socket = new Socket()) {
+      socket.setReceiveBufferSize(1024);
+      socket.connect(new java.net.InetSocketAddress("localhost", server.port()));
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(("POST /large/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          + "Content-Length: " + BODY.length() + "\r\n\r\n" + BODY).getBytes(StandardCharsets.US_ASCII));
+      InputStream in = socket.getInputStream();
+      long started = System.nanoTime();
+      long read = 0;
+      byte[] piece = new byte[1024];
+      try {
+        // A kilobyte every 20 ms: always some progress (Jetty's idle timeout never fires), 8 MB would take 160 s.
+        for (int n; (n = in.read(piece)) >= 0 && System.nanoTime() - started < TimeUnit.SECONDS.toNanos(8); ) {
+          read += n;
+          Thread.sleep(20);
+        }
+      } catch (java.net.SocketException e) {
+        // reset by the server: cut as well
+      }
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).as("cut after %d bytes", read)
+          .isLessThan(Duration.ofSeconds(8));
+      assertThat(read).isLessThan(8L << 20);
     }
   }
 

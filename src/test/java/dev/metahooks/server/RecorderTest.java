@@ -130,6 +130,63 @@ class RecorderTest {
   }
 
   @Test
+  void recordingsAreOwnerOnlyAndWhatACrashLeftHalfWrittenGoes() throws Exception {
+    Path leftover = Files.writeString(dir.resolve(".20260101T000000.000Z-000001-hello-world-sync.json.partial"), "{");
+    try (HookServer server = server(ServerConfig.Recording.OFF.in(dir))) {
+      assertThat(Files.exists(leftover)).as("removed at start").isFalse();
+      assertThat(post(server, "/hello-world/sync", Resources.bytes(HELLO))).isEqualTo(200);
+      Poll.until("one recording", () -> server.recordedCalls() == 1);
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.toList()).singleElement().satisfies(file -> assertThat(
+          java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+          .isEqualTo("rw-------"));
+    }
+  }
+
+  @Test
+  void aRecordingLargerThanTheDirectoryMayHoldIsDroppedAndCounted() throws Exception {
+    try (HookServer server = server(new ServerConfig.Recording(dir, 1, 1000, 2000))) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(post(server, "/postgrescluster/sync", Resources.bytes(PG_STARTING))).isEqualTo(200);
+      }
+      Poll.until("three dropped", () -> metric(server, "metahooks_recordings_dropped_total{reason=\"too_large\"}") == 3);
+      assertThat(server.recordedCalls()).isZero();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.toList()).as("nothing left behind, not even a partial file").isEmpty();
+    }
+  }
+
+  @Test
+  void aRecordingThatCannotBeWrittenIsDroppedAndCountedAndTheCallAnswered() throws Exception {
+    try (HookServer server = server(ServerConfig.Recording.OFF.in(dir))) {
+      Files.delete(dir); // as good as a full or lost disk: no file can be created
+      assertThat(post(server, "/hello-world/sync", Resources.bytes(HELLO))).isEqualTo(200);
+      Poll.until("one dropped", () -> metric(server, "metahooks_recordings_dropped_total{reason=\"failed\"}") == 1);
+    }
+  }
+
+  @Test
+  void aWarningAboutDropsAtMostOncePerInterval() {
+    long[] now = {0};
+    OncePer once = new OncePer(java.time.Duration.ofSeconds(60), () -> now[0]);
+    assertThat(once.due()).isTrue();
+    now[0] += 59_000_000_000L;
+    assertThat(once.due()).isFalse();
+    now[0] += 1_000_000_000L;
+    assertThat(once.due()).isTrue();
+    assertThat(once.due()).isFalse();
+  }
+
+  private static double metric(HookServer server, String series) throws Exception {
+    String metrics = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics"))
+        .build(), HttpResponse.BodyHandlers.ofString()).body();
+    return metrics.lines().filter(line -> line.startsWith(series + " ")).mapToDouble(line ->
+        Double.parseDouble(line.substring(series.length() + 1))).findFirst().orElse(-1);
+  }
+
+  @Test
   void offByDefaultAndCheckedAtStart() {
     assertThat(ServerConfig.fromEnvironment(Map.of()).recording().enabled()).isFalse();
     ServerConfig.Recording set = ServerConfig.fromEnvironment(Map.of("METAHOOKS_RECORD_DIR", dir.resolve("new").toString(),
