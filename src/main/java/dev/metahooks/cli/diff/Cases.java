@@ -76,6 +76,11 @@ final class Cases {
   }
 
   /** The controller's name in the server's URL of a hook: {@code .../<controller>/<hook>}. */
+  /** A customize hook of this build, answering for a live request's parent; refuses with {@link BadInput}. */
+  interface Customize {
+    JsonNode answer(String controller, ObjectNode request);
+  }
+
   private static String controllerPath(JsonNode manifest, String hook, String where) {
     String url = manifest.at("/spec/hooks/" + hook + "/webhook/url").asText("");
     String[] segments = url.replaceAll("/+$", "").split("/");
@@ -100,8 +105,10 @@ final class Cases {
    * @param parents a parent, or a List of them ({@code kubectl get <kind> -o json} or {@code -o yaml})
    * @param observed objects or Lists of them ({@code kubectl get <kinds> -l ... -o json}), and the CRDs of custom
    *     child kinds that have no object yet
+   * @param customize answers a customize request ({@code controller}, {@code parent}) for the named controller: the
+   *     related groups are filled from its rules, one group for every rule, as Metacontroller fills them
    */
-  static List<DiffCase> live(Path manifest, Path parents, List<Path> observed) {
+  static List<DiffCase> live(Path manifest, Path parents, List<Path> observed, Customize customize) {
     JsonNode controller = single(documents(manifest), manifest);
     if (!"CompositeController".equals(controller.path("kind").asText())) {
       throw new BadInput(manifest + ": not a CompositeController (live requests are built for composite "
@@ -111,9 +118,14 @@ final class Cases {
     for (Path file : observed) {
       children.addAll(items(documents(file)));
     }
-    List<String> declared = declaredGroups(controller, new ChildKinds(children), manifest);
+    List<JsonNode> parentObjects = items(documents(parents));
+    // The parents' kind too: a customize hook may relate the parent's own kind (PostgresCluster does).
+    List<JsonNode> known = new ArrayList<>(children);
+    known.addAll(parentObjects);
+    ChildKinds kinds = new ChildKinds(known);
+    List<String> declared = declaredGroups(controller, kinds, manifest);
     List<DiffCase> cases = new ArrayList<>();
-    for (JsonNode parent : items(documents(parents))) {
+    for (JsonNode parent : parentObjects) {
       boolean finalizing = parent.path("metadata").has("deletionTimestamp");
       String hook = finalizing && controller.at("/spec/hooks/finalize").isObject() ? "finalize" : "sync";
       String controllerName = controllerPath(controller, hook, manifest.toString());
@@ -134,7 +146,15 @@ final class Cases {
           owned.add(child);
         }
       }
-      request.putObject("related");
+      if (controller.at("/spec/hooks/customize").isObject()) {
+        ObjectNode customizeRequest = Json.object();
+        customizeRequest.set("controller", controller);
+        customizeRequest.set("parent", parent);
+        JsonNode rules = customize.answer(controllerPath(controller, "customize", manifest.toString()), customizeRequest);
+        request.set("related", RelatedGroups.of(rules, known, kinds, v2, manifest.toString()));
+      } else {
+        request.putObject("related");
+      }
       request.put("finalizing", finalizing);
       ObjectNode before = Json.object();
       before.set("children", owned);
