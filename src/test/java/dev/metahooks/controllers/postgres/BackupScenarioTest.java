@@ -156,6 +156,37 @@ class BackupScenarioTest {
   }
 
   @Test
+  void aCloneIntoItsSourcesPrefixIsRefusedAndItsChildrenStayAsTheyAre() {
+    Clock clock = new Clock();
+    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object());
+    spec.putObject("bootstrap").putObject("clone").put("cluster", NAME);
+    PostgresWorld copy = new PostgresWorld("orders-copy", spec);
+    copy.sources = clock;
+    copy.sync();
+    Map<String, ObjectNode> before = new TreeMap<>(copy.children);
+    assertThat(before).containsKey("StatefulSet/orders-copy");
+
+    // The clone's own archive set to the source's (or inside it): both would write one archive, and the
+    // clone's retention would delete the source's backups.
+    for (String prefix : List.of("shop/orders", "shop/orders/copy")) {
+      copy.edit(s -> ((ObjectNode) s.at("/backup/s3")).put("prefix", prefix));
+      copy.sync();
+      assertThat(condition(copy, "SpecValid")).isEqualTo("False InvalidSpec");
+      assertThat(conditionMessage(copy, "SpecValid")).contains("spec.backup.s3.prefix: s3://pg-backups/" + prefix
+          + " overlaps the archive this cluster is filled from (s3://pg-backups/shop/orders)");
+      assertThat(copy.children).isEqualTo(before);
+    }
+    // A logical restore from the source's archive into the same prefix: refused the same way.
+    ObjectNode restore = BackupEnvironmentTest.withBackup(Json.object());
+    ((ObjectNode) restore.at("/backup/s3")).put("prefix", "shop/orders");
+    restore.putObject("bootstrap").putObject("logical").put("cluster", NAME);
+    PostgresWorld restored = new PostgresWorld("orders-restored", restore);
+    restored.sync();
+    assertThat(condition(restored, "SpecValid")).isEqualTo("False InvalidSpec");
+    assertThat(restored.children).doesNotContainKey("StatefulSet/orders-restored");
+  }
+
+  @Test
   void aPrefixAnotherClusterOfTheNamespaceClaimedFirstIsRefused() {
     PostgresWorld world = new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
     ObjectNode request = world.request(false);
