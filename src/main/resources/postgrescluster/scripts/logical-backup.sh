@@ -2,16 +2,18 @@
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 dest="$url/$stamp"
 trap 's3 s3 rm --recursive --quiet "$dest/" || true; echo "$0: backup $stamp failed; nothing of it is kept" >&2' ERR
-databases=$(psql -X -At -v ON_ERROR_STOP=1 -c "SELECT datname FROM pg_catalog.pg_database WHERE datallowconn AND NOT datistemplate AND datname <> 'postgres' ORDER BY 1")
-: > "$work/manifest"
-for db in $databases; do
+psql -X -At -v ON_ERROR_STOP=1 -c "SELECT encode(convert_to(datname, 'UTF8'), 'hex') FROM pg_catalog.pg_database WHERE datallowconn AND NOT datistemplate AND datname <> 'postgres' ORDER BY datname" > "$work/databases"
+: > "$work/manifest" && db=""
+while read -r hex; do
+  key=$(key_of_hex "$hex")
   rm -f "$work/dump-fifo" && mkfifo "$work/dump-fifo"
   sha256sum < "$work/dump-fifo" > "$work/sum" &
-  pg_dump -Fc -d "$db" | tee "$work/dump-fifo" | s3 s3 cp --quiet - "$dest/$db.dump"
+  name_of_key db "$key"
+  PGDATABASE=$db pg_dump -Fc | tee "$work/dump-fifo" | s3 s3 cp --quiet - "$dest/$key.dump"
   wait $!
-  echo "$db $(cut -d' ' -f1 "$work/sum")" >> "$work/manifest"
-  echo "dumped $db to $dest/$db.dump"
-done
+  echo "$key $(cut -d' ' -f1 "$work/sum")" >> "$work/manifest"
+  echo "dumped $key to $dest/$key.dump"
+done < "$work/databases"
 s3 s3 cp --quiet "$work/manifest" "$dest/COMPLETE"
 trap - ERR
 echo "logical backup $stamp complete: $(wc -l < "$work/manifest") databases"

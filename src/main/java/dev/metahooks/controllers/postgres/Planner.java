@@ -82,7 +82,7 @@ final class Planner {
     Optional<Mode.Blocker> held = spec.deletionProtection() ? Optional.of(Mode.Blocker.DELETION_PROTECTION)
         : spec.paused() ? Optional.of(Mode.Blocker.PAUSED) : Optional.empty();
     FinalBackups.Stage finalBackup = held.isPresent() ? FinalBackups.Stage.NOT_ASKED
-        : FinalBackups.stage(read, observed);
+        : FinalBackups.stage(read, observed, request.parent());
     Mode mode = held.or(finalBackup::blocker).<Mode>map(Mode.DeletionBlocked::new).orElseGet(Mode.Deleting::new);
     return frozen(observed.name(), request.namespace(), spec, read.problems(), mode,
         Tls.check(spec.tls(), observed, sources.now()), finalBackup);

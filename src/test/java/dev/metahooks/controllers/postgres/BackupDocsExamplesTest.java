@@ -53,4 +53,17 @@ class BackupDocsExamplesTest {
       assertThat(SpecReader.read(parent).problems()).as(parent.toString()).isEmpty();
     }
   }
+
+  /** The escape hatch's command: the annotation the hook reads, set to the cluster's own uid. */
+  @Test
+  void theDeletionEscapeHatchCommandSetsTheAnnotationTheHookReadsToTheUid() throws IOException {
+    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    int start = docs.indexOf("\n### Final backup on deletion\n");
+    String section = docs.substring(start, docs.indexOf("\n### ", start + 1));
+    Matcher command = Pattern.compile("```sh\n(.*?)```", Pattern.DOTALL).matcher(section);
+    assertThat(command.find()).isTrue();
+    assertThat(command.group(1).replace("\\\n", " ")).containsPattern("kubectl -n shop annotate postgrescluster orders +"
+        + Pattern.quote(dev.metahooks.controllers.postgres.plan.FinalBackups.SKIP_ANNOTATION)
+        + "=\"\\$\\(kubectl -n shop get postgrescluster orders -o jsonpath='\\{\\.metadata\\.uid\\}'\\)\"");
+  }
 }

@@ -91,7 +91,9 @@ class BackupEnvironmentTest {
     Map<String, JsonNode> env = added(withBackup(Json.object()));
     assertThat(env.keySet()).containsExactly("USE_WALG_BACKUP", "USE_WALG_RESTORE", "WALE_S3_PREFIX", "AWS_ENDPOINT",
         "WALE_S3_ENDPOINT", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "BACKUP_SCHEDULE",
-        "BACKUP_NUM_TO_RETAIN");
+        "BACKUP_NUM_TO_RETAIN", "WALG_PREVENT_WAL_OVERWRITE");
+    // Two writers of one archive fail to archive instead of overwriting each other's WAL.
+    assertThat(value(env, "WALG_PREVENT_WAL_OVERWRITE")).isEqualTo("true");
     // The default prefix is <namespace>/<name>; Spilo copies WALE_S3_PREFIX to WALG_S3_PREFIX and adds nothing.
     assertThat(value(env, "WALE_S3_PREFIX")).isEqualTo("s3://pg-backups/shop/orders");
     assertThat(value(env, "BACKUP_SCHEDULE")).isEqualTo("15 3 * * *");
@@ -122,7 +124,7 @@ class BackupEnvironmentTest {
   void awsS3WithoutEndpointOrCredentialsUsesTheRegionAndThePodsIdentity() {
     Map<String, JsonNode> env = added(awsSpec());
     assertThat(env.keySet()).containsExactly("USE_WALG_BACKUP", "USE_WALG_RESTORE", "WALE_S3_PREFIX", "AWS_REGION",
-        "BACKUP_SCHEDULE", "BACKUP_NUM_TO_RETAIN");
+        "BACKUP_SCHEDULE", "BACKUP_NUM_TO_RETAIN", "WALG_PREVENT_WAL_OVERWRITE");
     assertThat(value(env, "WALE_S3_PREFIX")).isEqualTo("s3://acme-db/prod/orders");
   }
 

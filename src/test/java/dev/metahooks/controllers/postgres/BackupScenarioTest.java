@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.api.Sources;
 import dev.metahooks.testing.FixedSources;
 import java.time.Instant;
@@ -70,7 +71,8 @@ class BackupScenarioTest {
     assertThat(cron.at("/spec/timeZone").asText()).isEqualTo("Etc/UTC");
     JsonNode base = world.children.get("Job/orders-backup-before-upgrade").at("/spec/template/spec");
     assertThat(base.path("serviceAccountName").asText()).isEqualTo("orders-backup");
-    assertThat(base.at("/containers/0/command").toString()).isEqualTo("[\"kubectl\",\"exec\",\"--namespace\",\"shop\","
+    // The push runs second, between recording the start and verifying the store.
+    assertThat(base.at("/initContainers/1/command").toString()).isEqualTo("[\"kubectl\",\"exec\",\"--namespace\",\"shop\","
         + "\"svc/orders-rw\",\"--container\",\"postgres\",\"--\",\"/bin/sh\",\"-c\",\"envdir /run/etc/wal-e.d/env "
         + "/scripts/postgres_backup.sh /home/postgres/pgdata/pgroot/data\"]");
     // Exactly what kubectl exec needs, on this cluster's pods by name.
@@ -154,6 +156,37 @@ class BackupScenarioTest {
   }
 
   @Test
+  void aCloneIntoItsSourcesPrefixIsRefusedAndItsChildrenStayAsTheyAre() {
+    Clock clock = new Clock();
+    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object());
+    spec.putObject("bootstrap").putObject("clone").put("cluster", NAME);
+    PostgresWorld copy = new PostgresWorld("orders-copy", spec);
+    copy.sources = clock;
+    copy.sync();
+    Map<String, ObjectNode> before = new TreeMap<>(copy.children);
+    assertThat(before).containsKey("StatefulSet/orders-copy");
+
+    // The clone's own archive set to the source's (or inside it): both would write one archive, and the
+    // clone's retention would delete the source's backups.
+    for (String prefix : List.of("shop/orders", "shop/orders/copy")) {
+      copy.edit(s -> ((ObjectNode) s.at("/backup/s3")).put("prefix", prefix));
+      copy.sync();
+      assertThat(condition(copy, "SpecValid")).isEqualTo("False InvalidSpec");
+      assertThat(conditionMessage(copy, "SpecValid")).contains("spec.backup.s3.prefix: s3://pg-backups/" + prefix
+          + " overlaps the archive this cluster is filled from (s3://pg-backups/shop/orders)");
+      assertThat(copy.children).isEqualTo(before);
+    }
+    // A logical restore from the source's archive into the same prefix: refused the same way.
+    ObjectNode restore = BackupEnvironmentTest.withBackup(Json.object());
+    ((ObjectNode) restore.at("/backup/s3")).put("prefix", "shop/orders");
+    restore.putObject("bootstrap").putObject("logical").put("cluster", NAME);
+    PostgresWorld restored = new PostgresWorld("orders-restored", restore);
+    restored.sync();
+    assertThat(condition(restored, "SpecValid")).isEqualTo("False InvalidSpec");
+    assertThat(restored.children).doesNotContainKey("StatefulSet/orders-restored");
+  }
+
+  @Test
   void aPrefixAnotherClusterOfTheNamespaceClaimedFirstIsRefused() {
     PostgresWorld world = new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
     ObjectNode request = world.request(false);
@@ -225,15 +258,49 @@ class BackupScenarioTest {
     }
     assertThat(world.children).containsAllEntriesOf(running).containsKey("Job/orders-final-backup");
     assertThat(condition(world, "DeletionBlocked")).isEqualTo("True FinalBackupFailed");
-    assertThat(conditionMessage(world, "DeletionBlocked")).contains("failed", "the cluster and its volumes are kept",
-        "delete the Job to try again");
+    assertThat(conditionMessage(world, "DeletionBlocked")).contains("failed", "the store shows no complete base backup",
+        "the cluster and its volumes are kept", "delete the Job to try again",
+        "annotate the cluster metahooks.dev/delete-without-final-backup=<its metadata.uid>");
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("False BackupFailed");
+
+    // The escape hatch with a value that is not this cluster's uid (another incarnation's, say) does nothing.
+    world.annotations.put(FinalBackups.SKIP_ANNOTATION, "3c9d0a52-0000-4000-8000-000000000000");
+    JsonNode wrong = world.call(true);
+    world.apply(wrong);
+    assertThat(wrong.path("finalized").asBoolean()).isFalse();
+    assertThat(world.children).containsAllEntriesOf(running);
+    assertThat(condition(world, "DeletionBlocked")).isEqualTo("True FinalBackupFailed");
+    assertThat(conditionMessage(world, "DeletionBlocked")).contains("is set, but not to this cluster's uid " + world.uid
+        + ", so it does nothing");
 
     // Giving up on it lets the deletion go on.
     world.edit(s -> ((ObjectNode) s.get("backup")).put("finalBackup", false));
     JsonNode answer = world.call(true);
     assertThat(answer.path("children")).isEmpty();
     assertThat(condition(answer.path("status"), "DeletionBlocked")).isEqualTo("False Deleting");
+  }
+
+  @Test
+  void theEscapeHatchWithTheClustersUidDeletesWithoutTheFinalBackupAndSaysSo() {
+    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
+    ((ObjectNode) spec.get("backup")).put("finalBackup", true);
+    PostgresWorld world = running(spec, new Clock());
+    world.deletionTimestamp = "2026-12-01T12:10:00Z";
+    world.apply(world.call(true));
+    finish(world, "Job/orders-final-backup", false, "2026-12-01T12:12:00Z");
+    world.apply(world.call(true));
+    assertThat(condition(world, "DeletionBlocked")).isEqualTo("True FinalBackupFailed");
+
+    world.annotations.put(FinalBackups.SKIP_ANNOTATION, world.uid);
+    JsonNode answer = world.call(true);
+    assertThat(answer.path("children")).isEmpty();
+    assertThat(condition(answer.path("status"), "DeletionBlocked")).isEqualTo("False FinalBackupSkipped");
+    assertThat(conditionMessage(answer.path("status"), "DeletionBlocked")).contains("deleted without a final backup");
+    world.apply(answer);
+    world.pods.clear();
+    JsonNode last = world.call(true);
+    assertThat(last.path("finalized").asBoolean()).isTrue();
+    assertThat(condition(last.path("status"), "DeletionBlocked")).isEqualTo("False FinalBackupSkipped");
   }
 
   private static List<String> names(JsonNode answer) {
@@ -276,7 +343,11 @@ class BackupScenarioTest {
   }
 
   private static String conditionMessage(PostgresWorld world, String type) {
-    for (JsonNode condition : world.status.path("conditions")) {
+    return conditionMessage(world.status, type);
+  }
+
+  private static String conditionMessage(JsonNode status, String type) {
+    for (JsonNode condition : status.path("conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition.path("message").asText();
       }

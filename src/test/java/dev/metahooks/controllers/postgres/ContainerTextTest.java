@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
 import dev.metahooks.kube.KubeletText;
 import dev.metahooks.testing.Kubelet;
@@ -181,6 +182,7 @@ class ContainerTextTest {
     }
     texts.add(LogicalBackups.BACKUP_SCRIPT);
     texts.add(LogicalBackups.RESTORE_SCRIPT);
+    texts.add(Backups.VERIFY_SCRIPT);
     return texts;
   }
 }

@@ -9,12 +9,17 @@ import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PostgresServer;
 import dev.metahooks.testing.S3Server;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -109,10 +114,16 @@ class LogicalBackupScriptsTest {
     assertThat(target.query("shop", "SELECT count(*) FROM big_orders").strip())
         .isEqualTo(source.query("shop", "SELECT count(*) FROM big_orders").strip());
 
-    // Run again: the databases have tables now, and a restore never overwrites data.
+    // Run again: each database is marked restored from this backup, and is kept as it is.
     PostgresServer.Result again = run(copy, restoreJob, target, Map.of());
-    assertThat(again.exitCode()).isNotZero();
-    assertThat(again.output()).contains("database inventory already has 1 tables; a restore does not overwrite data");
+    assertThat(again.exitCode()).as(again.output()).isZero();
+    assertThat(again.output()).contains("shop was restored from ", "by an earlier run; kept as it is");
+    assertThat(target.query("shop", orders)).isEqualTo(source.query("shop", orders));
+    // A database with tables that this restore did not make: a restore never overwrites data.
+    target.query("COMMENT ON DATABASE inventory IS NULL");
+    PostgresServer.Result refused = run(copy, restoreJob, target, Map.of());
+    assertThat(refused.exitCode()).isNotZero();
+    assertThat(refused.output()).contains("database inventory already has 1 tables; a restore does not overwrite data");
     assertThat(target.query("shop", orders)).isEqualTo(source.query("shop", orders));
   }
 
@@ -131,6 +142,99 @@ class LogicalBackupScriptsTest {
     PostgresServer.Result nothing = run(copy, restoreJob(copy), source, Map.of());
     assertThat(nothing.exitCode()).isNotZero();
     assertThat(nothing.output()).contains("no complete logical backup under s3://pg-backups/shop/billing/logical/");
+  }
+
+  /**
+   * Database names are data. A user with CREATEDB names databases like connection strings pointing at a listener of
+   * theirs on a loopback port: they back up and restore, and nothing ever connects to the listener (before,
+   * {@code pg_dump -d "$db"} took the URI as the connection and sent the superuser's password there).
+   */
+  @Test
+  void connectionStringShapedNamesBackUpAndRestoreAndNothingConnectsWhereTheyPoint() throws Exception {
+    try (ServerSocket trap = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      AtomicInteger connections = new AtomicInteger();
+      Thread listener = new Thread(() -> {
+        while (!trap.isClosed()) {
+          try (Socket ignored = trap.accept()) {
+            connections.incrementAndGet();
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+      listener.setDaemon(true);
+      listener.start();
+      int port = trap.getLocalPort();
+      List<String> names = List.of("postgresql://attacker@127.0.0.1:" + port + "/loot?sslmode=disable",
+          "host=127.0.0.1 port=" + port + " sslmode=disable dbname=loot");
+      backUpAndRestore("uris", names, () -> assertThat(connections.get()).as("connections to the listener").isZero());
+      assertThat(connections.get()).as("connections to the listener a name points at").isZero();
+    }
+  }
+
+  /**
+   * Names with spaces, quotes, {@code *}, a leading {@code -}, unicode, a newline, {@code %} and a backslash back up
+   * and restore, each into a database of exactly that name (before, word splitting broke every later backup).
+   */
+  @Test
+  void namesWithSpacesQuotesGlobsDashesUnicodeAndNewlinesBackUpAndRestore() {
+    List<String> names = List.of("my db", "o'brien \"quoted\"", "star*", "-h evil", "ünïcødé ✓", "line\nbreak",
+        "100%_sure", "back\\slash");
+    PostgresServer.Result backup = backUpAndRestore("names", names, () -> { });
+    assertThat(backup.output()).contains("dumped my%20db to ", "dumped -h%20evil to ", "dumped line%0Abreak to ");
+    assertThat(s3.keys(BUCKET, "shop/names/logical/")).anyMatch(k -> k.endsWith("/100%25_sure.dump"))
+        .anyMatch(k -> k.endsWith("/%C3%BCn%C3%AFc%C3%B8d%C3%A9%20%E2%9C%93.dump"));
+  }
+
+  /**
+   * A restore that fails half-way (here: one dump's owner role is missing on the target) leaves that database
+   * without tables and keeps those restored before it, so the same Job runs again once the cause is fixed.
+   */
+  @Test
+  void aFailedRestoreLeavesNoTablesAndRunsAgainOnceTheCauseIsFixed() {
+    PostgresWorld world = new PostgresWorld("retried", backupSpec(1));
+    PostgresServer.Result backup = run(world, cronJob(world), source, Map.of());
+    assertThat(backup.exitCode()).as(backup.output()).isZero();
+    PostgresServer target = PostgresServer.startNew();
+    PostgresWorld copy = restoringCluster("retried-copy", "retried");
+    ObjectNode restoreJob = restoreJob(copy);
+    PostgresServer.Result failed = run(copy, restoreJob, target, Map.of());
+    assertThat(failed.exitCode()).isNotZero();
+    assertThat(failed.output()).contains("role \"shop_owner\" does not exist");
+    String tables = "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'";
+    assertThat(target.query("shop", tables).strip()).isEqualTo("0");
+
+    target.query("CREATE ROLE shop_owner");
+    PostgresServer.Result again = run(copy, restoreJob, target, Map.of());
+    assertThat(again.exitCode()).as(again.output()).isZero();
+    assertThat(again.output()).contains("inventory was restored from ", "by an earlier run; kept as it is", "restored shop from");
+    assertThat(target.query("shop", "SELECT count(*) FROM orders").strip()).isEqualTo("20000");
+  }
+
+  /**
+   * Makes a database of each name (a table saying its name) on a fresh server, backs them up as cluster
+   * {@code cluster}, runs {@code afterBackup}, restores into another fresh server and checks each database there.
+   */
+  private static PostgresServer.Result backUpAndRestore(String cluster, List<String> names, Runnable afterBackup) {
+    PostgresServer hostile = PostgresServer.startNew();
+    for (String name : names) {
+      hostile.query("CREATE DATABASE \"" + name.replace("\"", "\"\"") + "\"");
+      hostile.query(name, "CREATE TABLE marker (name text); INSERT INTO marker VALUES (current_database())");
+    }
+    PostgresWorld world = new PostgresWorld(cluster, backupSpec(2));
+    PostgresServer.Result backup = run(world, cronJob(world), hostile, Map.of());
+    afterBackup.run();
+    assertThat(backup.exitCode()).as(backup.output()).isZero();
+    assertThat(backup.output()).contains("complete: " + names.size() + " databases");
+
+    PostgresServer target = PostgresServer.startNew();
+    PostgresWorld copy = restoringCluster(cluster + "-copy", cluster);
+    PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
+    assertThat(restored.exitCode()).as(restored.output()).isZero();
+    for (String name : names) {
+      assertThat(target.query(name, "SELECT name FROM marker")).as(name).isEqualTo(name + "\n");
+    }
+    return backup;
   }
 
   /** A new cluster restoring the source's logical backups, synced until its primary is ready. */

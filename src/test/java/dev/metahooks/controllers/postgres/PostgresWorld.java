@@ -48,6 +48,8 @@ final class PostgresWorld {
   long generation = 1;
   ObjectNode status;
   String deletionTimestamp;
+  /** The parent's annotations. */
+  final Map<String, String> annotations = new TreeMap<>();
   /** Observed children by kind/name. */
   final Map<String, ObjectNode> children = new TreeMap<>();
   /** Observed database pods by name. */
@@ -110,6 +112,10 @@ final class PostgresWorld {
         .put("creationTimestamp", CREATED);
     if (deletionTimestamp != null) {
       metadata.put("deletionTimestamp", deletionTimestamp);
+    }
+    if (!annotations.isEmpty()) {
+      ObjectNode annotated = metadata.putObject("annotations");
+      annotations.forEach(annotated::put);
     }
     metadata.putArray("finalizers").add("metacontroller.io/compositecontroller-postgrescluster");
     parent.set("spec", spec.deepCopy());

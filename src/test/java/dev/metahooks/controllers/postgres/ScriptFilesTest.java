@@ -2,6 +2,7 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
 import dev.metahooks.testing.Shellcheck;
 import java.io.IOException;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every script a PostgresCluster container runs passes shellcheck: the files as they are, and the logical backup
- * and restore scripts as they are put together (logical-common.sh first).
+ * and restore scripts and the base backup verification as they are put together (store-common.sh first).
  */
 class ScriptFilesTest {
   private static final Path SCRIPTS = Path.of("src/main/resources/postgrescluster/scripts");
@@ -23,7 +24,7 @@ class ScriptFilesTest {
     try (Stream<Path> files = Files.list(SCRIPTS)) {
       List<Path> whole = files.filter(ScriptFilesTest::startsWithAShebang).sorted().toList();
       assertThat(whole).extracting(path -> path.getFileName().toString())
-          .contains("users.sh", "cleanup.sh", "parameters.sh", "switchover.sh", "pooler-certificate.sh");
+          .contains("users.sh", "store-common.sh", "base-backup-started.sh", "cleanup.sh", "parameters.sh", "switchover.sh", "pooler-certificate.sh");
       Shellcheck.check(whole);
     }
   }
@@ -32,6 +33,7 @@ class ScriptFilesTest {
   void theLogicalBackupScriptsPassShellcheckAsTheyRun() {
     Shellcheck.checkText("logical-backup.sh", LogicalBackups.BACKUP_SCRIPT);
     Shellcheck.checkText("logical-restore.sh", LogicalBackups.RESTORE_SCRIPT);
+    Shellcheck.checkText("base-backup-verify.sh", Backups.VERIFY_SCRIPT);
   }
 
   private static boolean startsWithAShebang(Path file) {

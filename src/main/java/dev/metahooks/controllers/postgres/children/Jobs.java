@@ -38,6 +38,17 @@ public final class Jobs {
     return container;
   }
 
+  /** Adds an init container, after those already there (they run in order, each to its end, before the containers). */
+  public static ObjectNode initContainer(ObjectNode pod, String name, String image) {
+    ArrayNode init = pod.has("initContainers") ? (ArrayNode) pod.get("initContainers") : pod.putArray("initContainers");
+    ObjectNode container = init.addObject()
+        .put("name", name)
+        .put("image", image)
+        .put("imagePullPolicy", "IfNotPresent");
+    container.set("securityContext", PodSecurity.container());
+    return container;
+  }
+
   /**
    * libpq's settings for the primary as the superuser, the password from {@code <n>-superuser}: the connection is
    * entirely in the environment, so every client of a Job connects the same way, with TLS (Spilo refuses

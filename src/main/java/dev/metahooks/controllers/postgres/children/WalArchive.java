@@ -31,6 +31,10 @@ public final class WalArchive {
       store(env, "", backup.s3());
       value(env, "BACKUP_SCHEDULE", backup.schedule());
       value(env, "BACKUP_NUM_TO_RETAIN", String.valueOf(backup.baseBackups()));
+      // A WAL segment already in the archive with other contents is never overwritten (wal-g
+      // internal/databases/postgres/wal_push_handler.go:27,52): archiving fails loudly instead of replacing
+      // another timeline's or another incarnation's WAL.
+      value(env, "WALG_PREVENT_WAL_OVERWRITE", "true");
     });
     backups.cloneFrom().ifPresent(clone -> {
       if (clone.live().isPresent()) {

@@ -34,16 +34,10 @@ public final class PrefixClaims {
         .map(ObjectMap.Entry::object)
         .filter(other -> claimedBefore(other, self))
         .filter(other -> SpecReader.read(other).spec().backups().backup()
-            .map(b -> overlap(b.s3(), own)).orElse(false))
+            .map(b -> b.s3().overlaps(own)).orElse(false))
         .min(Comparator.comparing(ObservedCluster::nameOf))
         .map(other -> new FieldProblem("spec.backup.s3.prefix", own.url() + " overlaps where PostgresCluster "
             + ObservedCluster.nameOf(other) + " keeps its backups; one prefix belongs to one cluster"));
-  }
-
-  /** Same bucket, and one prefix equal to or inside the other. */
-  public static boolean overlap(BackupSpec.S3 a, BackupSpec.S3 b) {
-    return a.bucket().equals(b.bucket()) && (a.prefix().equals(b.prefix())
-        || a.prefix().startsWith(b.prefix() + "/") || b.prefix().startsWith(a.prefix() + "/"));
   }
 
   /** The other cluster was created first (by creationTimestamp, then by name). */

@@ -26,6 +26,12 @@ public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Opt
     public String url() {
       return "s3://" + bucket + "/" + prefix;
     }
+
+    /** Same bucket, and one prefix equal to or inside the other: the two would share an archive. */
+    public boolean overlaps(S3 other) {
+      return bucket.equals(other.bucket) && (prefix.equals(other.prefix)
+          || prefix.startsWith(other.prefix + "/") || other.prefix.startsWith(prefix + "/"));
+    }
   }
 
   /** Keys of the user's Secret that hold the access key id and the secret access key. */

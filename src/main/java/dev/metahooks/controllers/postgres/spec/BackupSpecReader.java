@@ -65,6 +65,12 @@ public final class BackupSpecReader {
     if (clone.isPresent() && logical.isPresent()) {
       bootstrap.problems().add(bootstrap.path(), "clone and logical exclude each other: a clone already has the source's data");
     }
+    backup.ifPresent(own -> {
+      Optional<BackupSpec.S3> source = clone.flatMap(BackupSpec.Clone::s3).or(() -> logical.map(BackupSpec.LogicalRestore::s3));
+      source.filter(from -> from.overlaps(own.s3())).ifPresent(from -> spec.objectOrEmpty("backup").objectOrEmpty("s3")
+          .report("prefix", own.s3().url() + " overlaps the archive this cluster is filled from (" + from.url()
+              + "); a cluster archives into a prefix of its own, or its retention would delete the source's backups"));
+    });
     return new BackupSpec(backup, clone, logical);
   }
 

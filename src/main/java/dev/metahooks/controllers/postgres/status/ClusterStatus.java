@@ -426,8 +426,13 @@ public final class ClusterStatus {
       return new Conditions.Condition(Conditions.DELETION_BLOCKED, true, blocker.reason(), switch (blocker) {
         case DELETION_PROTECTION -> "spec.deletionProtection is true: set it to false to let the deletion finish";
         case PAUSED -> "spec.paused is true: unpause to let the deletion finish";
-        default -> FinalBackups.blockedMessage(blocker, in.observed());
+        default -> FinalBackups.blockedMessage(blocker, in.observed(), in.parent());
       });
+    }
+    if (in.mode() instanceof Mode.Deleting && in.plan().finalBackup() == FinalBackups.Stage.SKIPPED) {
+      return new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "FinalBackupSkipped", "deleted without a "
+          + "final backup: annotation " + FinalBackups.SKIP_ANNOTATION + " equals this cluster's uid; nothing of this "
+          + "deletion is in the store");
     }
     if (in.mode() instanceof Mode.Deleting) {
       return new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "Deleting", "nothing blocks the deletion");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.Jobs;
 import dev.metahooks.controllers.postgres.children.PatroniRbac;
@@ -12,7 +13,9 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
+import dev.metahooks.controllers.postgres.spec.BackupSpecReader;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.kube.KubeletText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -31,7 +34,19 @@ import java.util.stream.Collectors;
 public final class Backups {
   public static final String COMPONENT = "backup";
   public static final String FINAL_COMPONENT = "final-backup";
+  /** The push: Spilo's backup script on the primary. */
   public static final String CONTAINER = "backup";
+  /** Records when the Job started, before the push. */
+  public static final String STARTED_CONTAINER = "started";
+  /** Reads the store after the push: the Job succeeds only if this does. */
+  public static final String VERIFY_CONTAINER = "verify";
+  /** Where the steps of one run share what they know (an emptyDir). */
+  public static final String RUN_DIRECTORY = "/run/base-backup";
+
+  /** The push's start, then the verification after it (store-common.sh first), as the containers run them. */
+  public static final String STARTED_SCRIPT = ResourceTexts.load("scripts/base-backup-started.sh");
+  public static final String VERIFY_SCRIPT = ResourceTexts.load("scripts/store-common.sh")
+      + ResourceTexts.load("scripts/base-backup-verify.sh");
 
   private Backups() {}
 
@@ -75,7 +90,7 @@ public final class Backups {
   public static List<ObjectNode> ofDeletion(FinalBackups.Stage stage, String namespace, ClusterSpec spec,
       ObservedCluster observed) {
     switch (stage) {
-      case NOT_ASKED -> {
+      case NOT_ASKED, SKIPPED -> {
         return List.of();
       }
       case DONE -> {
@@ -104,17 +119,46 @@ public final class Backups {
     return baseBackupJob(Names.finalBackupJob(cluster), cluster, namespace, backup, FINAL_COMPONENT);
   }
 
+  /**
+   * A base backup in three steps, each to its end before the next: {@code started} records the time, {@code backup}
+   * pushes (Spilo's script, which exits 0 whatever WAL-G did: postgres_backup.sh:42 does not check wal-g's status),
+   * and {@code verify} succeeds only if the store holds a complete base backup that started after {@code started}
+   * ran. So the Job is Complete only for a backup the store shows. The two steps that read the store run in the
+   * logical backup image (bash and the AWS CLI).
+   */
   public static ObjectNode baseBackupJob(String name, String cluster, String namespace, BackupSpec.Backup backup,
       String component) {
     ObjectNode job = Jobs.job(name, cluster, component);
     job.withObjectProperty("spec").put("backoffLimit", 2);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.backup(cluster));
-    ArrayNode command = Jobs.container(pod, CONTAINER, backup.jobImage()).putArray("command");
+    pod.putArray("volumes").addObject().put("name", "run").putObject("emptyDir");
+    String tools = backup.logical().map(BackupSpec.Logical::image).orElse(BackupSpecReader.DEFAULT_LOGICAL_IMAGE);
+    ObjectNode started = Jobs.initContainer(pod, STARTED_CONTAINER, tools);
+    bash(started, STARTED_SCRIPT, "base-backup-started");
+    started.putArray("env").addObject().put("name", "BACKUP_RUN").put("value", RUN_DIRECTORY);
+    mountRun(started);
+    ArrayNode command = Jobs.initContainer(pod, CONTAINER, backup.jobImage()).putArray("command");
     for (String arg : baseBackupCommand(cluster, namespace)) {
       command.add(arg);
     }
+    ObjectNode verify = Jobs.container(pod, VERIFY_CONTAINER, tools);
+    bash(verify, VERIFY_SCRIPT, "base-backup-verify");
+    ArrayNode env = verify.putArray("env");
+    env.addObject().put("name", "BACKUP_RUN").put("value", RUN_DIRECTORY);
+    // The AWS CLI keeps caches under $HOME; the pod's user may have none.
+    env.addObject().put("name", "HOME").put("value", "/tmp");
+    LogicalBackups.store(env, backup.s3());
+    mountRun(verify);
     return job;
+  }
+
+  private static void bash(ObjectNode container, String script, String name) {
+    container.putArray("command").add("/bin/bash").add("-c").add(KubeletText.literal(script)).add(name);
+  }
+
+  private static void mountRun(ObjectNode container) {
+    container.putArray("volumeMounts").addObject().put("name", "run").put("mountPath", RUN_DIRECTORY);
   }
 
   /** kubectl only (the image needs no shell); the shell is Spilo's, in the database container. */

@@ -87,7 +87,7 @@ public final class LogicalBackups {
   }
 
   /** The store, as the AWS CLI takes it; credentials only from the user's Secret. */
-  private static void store(ArrayNode env, BackupSpec.S3 s3) {
+  static void store(ArrayNode env, BackupSpec.S3 s3) {
     env.addObject().put("name", "S3_BUCKET").put("value", s3.bucket());
     env.addObject().put("name", "S3_PREFIX").put("value", s3.prefix());
     env.addObject().put("name", "S3_ENDPOINT").put("value", s3.endpoint());
@@ -102,10 +102,11 @@ public final class LogicalBackups {
   }
 
   /**
-   * What both scripts share (logical-common.sh): a private work directory (two runs never share a file), the client
-   * version, the AWS CLI's addressing, the store check, waiting for the primary.
+   * What both scripts share (store-common.sh, then logical-common.sh): a private work directory (two runs never
+   * share a file), the AWS CLI's addressing, the client version, the store check, waiting for the primary.
    */
-  private static final String COMMON = ResourceTexts.load("scripts/logical-common.sh");
+  private static final String COMMON = ResourceTexts.load("scripts/store-common.sh")
+      + ResourceTexts.load("scripts/logical-common.sh");
 
   /**
    * Dumps each database that accepts connections (not the templates, not {@code postgres}) into the new stamp's
