@@ -205,6 +205,35 @@ class PostgresClusterScenarioTest {
     assertValidObjects();
   }
 
+  /**
+   * Strict synchronous mode where no standby could stay synchronous (instances below 1 + nodeCount) would stop
+   * every write: refused, and the cluster keeps running as it was until the spec can hold.
+   */
+  @Test
+  void strictSynchronousModeIsRefusedWhereNoSynchronousStandbyCouldStream() {
+    orders.edit(spec -> spec.withObjectProperty("patroni").putObject("synchronous").put("mode", "strict")
+        .put("nodeCount", 2));
+    settle();
+    assertCondition("SpecValid", "True", "Valid");
+    Map<String, String> children = childVersions();
+
+    orders.edit(spec -> spec.put("instances", 2));
+    settle();
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Invalid");
+    assertCondition("SpecValid", "False", "InvalidSpec");
+    assertThat(orders.condition("SpecValid").path("message").asText())
+        .startsWith("spec.patroni.synchronous.mode: strict needs at least 3 instances (1 + nodeCount), not 2");
+    assertThat(childVersions()).as("the scale-down is held: no child moves").isEqualTo(children);
+    assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2");
+
+    orders.edit(spec -> spec.withObjectProperty("patroni").withObjectProperty("synchronous").put("mode", "sync"));
+    settle();
+    assertCondition("SpecValid", "True", "Valid");
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/replicas").asInt()).isEqualTo(2);
+    assertThat(podNames()).containsExactly("orders-0", "orders-1");
+    assertQuiet();
+  }
+
   private void invalidChangeIsRefused(String field, Consumer<ObjectNode> change, Consumer<ObjectNode> revert) {
     Map<String, String> children = childVersions();
     String validSince = orders.condition("SpecValid").path("lastTransitionTime").asText();
