@@ -73,7 +73,8 @@ final class Children {
     List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace));
     children.addAll(plan.secrets());
     children.addAll(Services.build(cluster, spec));
-    children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(), plan.rollout().partition()));
+    children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(), plan.rollout().partition(),
+        plan.rollout().replicas(spec)));
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     NetworkPolicies.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, plan.secrets()).ifPresent(children::add);

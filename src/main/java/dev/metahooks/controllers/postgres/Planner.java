@@ -18,6 +18,7 @@ import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
 import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.controllers.postgres.plan.ScaleDown;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
@@ -63,7 +64,9 @@ final class Planner {
     List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, tls, sources);
     boolean templateChanging = templateChanges(observed,
         StatefulSets.podTemplate(cluster, namespace, spec, bootstrap, podTls));
-    Rollout.Plan rollout = Rollout.plan(cluster, spec, observed, templateChanging, now);
+    // A scale-down that would remove the primary waits for it to move; the rollout goes on afterwards.
+    Rollout.Plan rollout = ScaleDown.primaryMove(cluster, spec, observed)
+        .orElseGet(() -> Rollout.plan(cluster, spec, observed, templateChanging, now));
     // Called again when a maintenance window opens or the backup schedule next fires.
     Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, now))
         .flatMap(Optional::stream).min(Comparator.naturalOrder());

@@ -102,6 +102,40 @@ class PatroniJobsTest {
     assertThat(patroni.leader()).contains(candidate);
   }
 
+  /**
+   * 2 → 1 with the leader on orders-1: the hook holds the StatefulSet at two and renders a switchover Job to
+   * orders-0; run as rendered, it moves the leader there, and only then does the hook shrink the StatefulSet.
+   */
+  @Test
+  void aScaleDownThatRemovesTheLeaderRendersASwitchoverJobThatMovesItToAPodThatStays() {
+    if (patroni.leader().orElseThrow().equals("orders-0")) {
+      assertThat(run(job("orders-0", "orders-1"), Map.of()).exitCode()).isZero();
+    }
+    patroni.await(Duration.ofSeconds(60), "orders-0 streaming", c -> c.streamingReplicas() == 1);
+    assertThat(patroni.leader()).contains("orders-1");
+
+    PostgresWorld scaling = availabilityWorld(spec -> {});
+    scaling.runPods(java.util.Set.of(), 1, false);
+    scaling.sync();
+    scaling.edit(spec -> spec.put("instances", 1));
+    JsonNode held = scaling.sync();
+    assertThat(scaling.statefulSet().at("/spec/replicas").asInt()).as("held while the leader moves").isEqualTo(2);
+    assertThat(held.at("/status/rollout/step").asText()).isEqualTo("ScaleDownSwitchover");
+    ObjectNode switchover = scaling.children.entrySet().stream()
+        .filter(e -> e.getKey().startsWith("Job/orders-switchover-")).map(Map.Entry::getValue).findFirst().orElseThrow();
+
+    PostgresServer.Result moved = run(switchover, Map.of());
+    assertThat(moved.exitCode()).as(moved.output()).isZero();
+    assertThat(moved.output()).contains("HTTP 200", "Successfully switched over to \"orders-0\"");
+    assertThat(patroni.leader()).contains("orders-0");
+    patroni.await(Duration.ofSeconds(60), "orders-1 streaming", c -> c.streamingReplicas() == 1);
+
+    scaling.runPods(java.util.Set.of(), 0, false);
+    scaling.sync();
+    assertThat(scaling.statefulSet().at("/spec/replicas").asInt()).as("the leader moved: now it shrinks").isEqualTo(1);
+    assertThat(scaling.children.keySet()).noneMatch(key -> key.startsWith("Job/orders-switchover-"));
+  }
+
   @Test
   void theRenderedParametersJobReloadsWithoutARestartAndMarksRestartRequiringSettingsPending() {
     ObjectNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))

@@ -192,6 +192,60 @@ class PostgresClusterScenarioTest {
     assertValidObjects();
   }
 
+  /** 3 → 1 with the leader on orders-2: the primary moves to a pod that stays, and only then do pods go. */
+  @Test
+  void aScaleDownMovesThePrimaryOffARemovedOrdinalBeforeTheReplicasShrink() {
+    makeLeader("orders-2");
+    settle();
+    assertThat(leader()).isEqualTo("orders-2");
+    long mark = cluster.lastSequence();
+
+    orders.edit(spec -> spec.put("instances", 1));
+    settle();
+    assertThat(podEvents(mark)).as("one planned leader change, before any pod goes")
+        .containsExactly("switchover Job", "leader orders-0", "replaced orders-2", "replaced orders-1");
+    assertThat(rolloutStepsSince(mark)).contains("ScaleDownSwitchover");
+    assertThat(conditionSince(mark, "Progressing", "reason")).contains("MovingPrimaryBeforeScaleDown");
+    assertThat(statefulSetReplicasSince(mark)).as("replicas shrink only after the leader moved").containsExactly(1);
+    assertThat(podNames()).containsExactly("orders-0");
+    assertThat(leader()).isEqualTo("orders-0");
+    assertThat(names("batch/v1", "Job")).noneMatch(job -> job.contains("-switchover-"));
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
+    assertQuiet();
+    assertValidObjects();
+  }
+
+  /** A scale-down whose primary stays is not held: the replicas shrink at once, no Job. */
+  @Test
+  void aScaleDownThatKeepsThePrimaryNeedsNoSwitchover() {
+    long mark = cluster.lastSequence();
+    orders.edit(spec -> spec.put("instances", 2));
+    settle();
+    assertThat(podEvents(mark)).containsExactly("replaced orders-2");
+    assertThat(rolloutStepsSince(mark)).doesNotContain("ScaleDownSwitchover");
+  }
+
+  /** Patroni's leader moved to {@code pod} (as a switchover by hand would): the role labels say so. */
+  private void makeLeader(String pod) {
+    for (ObjectNode member : cluster.list("v1", "Pod")) {
+      String role = name(member).equals(pod) ? Labels.LEADER : Labels.REPLICA;
+      ((ObjectNode) member.get("metadata")).withObjectProperty("labels").put(Labels.ROLE, role);
+      cluster.update(member);
+    }
+  }
+
+  /** Each new spec.replicas the StatefulSet got after {@code sequence}. */
+  private List<Integer> statefulSetReplicasSince(long sequence) {
+    List<Integer> replicas = new ArrayList<>();
+    for (Write write : cluster.writesAfter(sequence)) {
+      if (write.object().equals("StatefulSet " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE
+          && write.after().at("/spec/replicas").asInt() != write.before().at("/spec/replicas").asInt()) {
+        replicas.add(write.after().at("/spec/replicas").asInt());
+      }
+    }
+    return replicas;
+  }
+
   @Test
   void aChangeTheClusterCannotTakeFreezesEveryChildUntilReverted() {
     invalidChangeIsRefused("spec.storage.size", spec -> spec.withObjectProperty("storage").put("size", "5Gi"),

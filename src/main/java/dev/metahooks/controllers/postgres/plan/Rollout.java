@@ -28,7 +28,11 @@ import java.util.function.Predicate;
 public final class Rollout {
   public static final String REVISION_LABEL = "controller-revision-hash";
 
-  public enum Step { Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, WaitingForWindow }
+  public enum Step {
+    Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, WaitingForWindow,
+    /** A scale-down waits while the primary moves off an ordinal it removes ({@link ScaleDown}). */
+    ScaleDownSwitchover
+  }
 
   /**
    * A switchover this step needs: the Job {@link Switchovers#name} of the revision and the leader, which asks the
@@ -44,11 +48,22 @@ public final class Rollout {
    * @param partition the StatefulSet's {@code rollingUpdate.partition}; empty under {@code updates.method: restart}
    * @param switchover the switchover this step needs, if any
    * @param waitingUntil when the maintenance window that this step waits for opens
+   * @param heldReplicas the StatefulSet's replicas while a scale-down waits for the primary to move
    */
   public record Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
-      Optional<Instant> waitingUntil) {
+      Optional<Instant> waitingUntil, OptionalInt heldReplicas) {
     public Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message) {
       this(partition, switchover, step, message, Optional.empty());
+    }
+
+    public Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
+        Optional<Instant> waitingUntil) {
+      this(partition, switchover, step, message, waitingUntil, OptionalInt.empty());
+    }
+
+    /** The StatefulSet's replicas: the spec's, unless a scale-down waits for the primary to move. */
+    public int replicas(ClusterSpec spec) {
+      return heldReplicas.orElse(spec.instances());
     }
 
     public static Plan settled(OptionalInt partition) {
@@ -178,12 +193,13 @@ public final class Rollout {
   }
 
   /** The TLS Secret of the leader's pod when it serves Patroni's REST API over https. */
-  private static Optional<String> leaderHttps(Map<Integer, ObjectNode> pods, String leader) {
+  static Optional<String> leaderHttps(Map<Integer, ObjectNode> pods, String leader) {
     return pods.values().stream().filter(pod -> leader.equals(ObservedCluster.nameOf(pod))).findFirst()
         .flatMap(Tls::httpsSecret);
   }
 
-  private static String candidateOf(JsonNode job) {
+  /** The candidate an observed switchover Job was rendered with. */
+  static String candidateOf(JsonNode job) {
     for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
       if ("CANDIDATE".equals(env.path("name").asText())) {
         return env.path("value").asText();
@@ -197,7 +213,7 @@ public final class Rollout {
   }
 
   /** The live pods named {@code <n>-<ordinal>}, by ordinal. */
-  private static Map<Integer, ObjectNode> podsByOrdinal(String cluster, ObservedCluster observed) {
+  static Map<Integer, ObjectNode> podsByOrdinal(String cluster, ObservedCluster observed) {
     Map<Integer, ObjectNode> pods = new TreeMap<>();
     for (ObjectNode pod : observed.livePods()) {
       String name = ObservedCluster.nameOf(pod);

@@ -330,6 +330,9 @@ public final class ClusterStatus {
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.SwitchoverFailed) {
       return new Conditions.Condition(Conditions.PROGRESSING, false, "SwitchoverFailed", in.rollout().message());
     }
+    if (rolloutActive(in) && in.rollout().heldReplicas().isPresent()) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "MovingPrimaryBeforeScaleDown", in.rollout().message());
+    }
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.WaitingForWindow) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "WaitingForMaintenanceWindow", in.rollout().message());
     }
