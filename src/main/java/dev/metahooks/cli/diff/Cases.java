@@ -101,7 +101,12 @@ final class Cases {
    * @param observed objects or Lists of them ({@code kubectl get <kinds> -l ... -o json}), and the CRDs of custom
    *     child kinds that have no object yet
    */
-  static List<DiffCase> live(Path manifest, Path parents, List<Path> observed) {
+  /** The customize hook's answer to a request, as this build's server gives it. */
+  interface Customize {
+    JsonNode answer(String controller, ObjectNode request);
+  }
+
+  static List<DiffCase> live(Path manifest, Path parents, List<Path> observed, Customize customize) {
     JsonNode controller = single(documents(manifest), manifest);
     if (!"CompositeController".equals(controller.path("kind").asText())) {
       throw new BadInput(manifest + ": not a CompositeController (live requests are built for composite "
@@ -113,7 +118,11 @@ final class Cases {
     }
     List<String> declared = declaredGroups(controller, new ChildKinds(children), manifest);
     List<DiffCase> cases = new ArrayList<>();
-    for (JsonNode parent : items(documents(parents))) {
+    List<JsonNode> parentList = items(documents(parents));
+    // Related objects may be of the parent's own kind (a namespace's clusters).
+    List<JsonNode> relatable = new ArrayList<>(children);
+    relatable.addAll(parentList);
+    for (JsonNode parent : parentList) {
       boolean finalizing = parent.path("metadata").has("deletionTimestamp");
       String hook = finalizing && controller.at("/spec/hooks/finalize").isObject() ? "finalize" : "sync";
       String controllerName = controllerPath(controller, hook, manifest.toString());
@@ -134,7 +143,7 @@ final class Cases {
           owned.add(child);
         }
       }
-      request.putObject("related");
+      request.set("related", related(controller, parent, relatable, customize, manifest));
       request.put("finalizing", finalizing);
       ObjectNode before = Json.object();
       before.set("children", owned);
@@ -143,6 +152,21 @@ final class Cases {
       cases.add(new DiffCase(source, controllerName, hook, request, before, true, Instant.now()));
     }
     return cases;
+  }
+
+  /** What Metacontroller relates to the parent through the customize hook ({} without one). */
+  private static ObjectNode related(JsonNode controller, JsonNode parent, List<JsonNode> objects, Customize customize,
+      Path manifest) {
+    if (!controller.at("/spec/hooks/customize").isObject()) {
+      return Json.object();
+    }
+    ObjectNode call = Json.object();
+    call.set("controller", controller);
+    call.set("parent", parent);
+    JsonNode answer = customize.answer(controllerPath(controller, "customize", manifest.toString()), call);
+    boolean v2 = "v2".equals(controller.at("/spec/hooks/customize/version").asText());
+    return RelatedObjects.of(answer.path("relatedResources"), parent, objects, new ChildKinds(objects), v2,
+        manifest.toString());
   }
 
   /** The group key of every child resource the controller declares, in its order. */

@@ -48,7 +48,7 @@ public final class DiffCommand {
     }
     List<DiffCase> cases;
     try {
-      cases = cases(args);
+      cases = cases(args, customize(controllers));
     } catch (Cases.BadInput e) {
       err.println("metahooks diff: " + e.getMessage() + " " + SEE_HELP);
       return 2;
@@ -87,7 +87,25 @@ public final class DiffCommand {
     };
   }
 
-  private static List<DiffCase> cases(List<String> args) {
+  /** Calls the customize hook of this build, as Metacontroller would before a live sync. */
+  private static Cases.Customize customize(Function<Instant, List<Controller>> controllers) {
+    return (controller, request) -> {
+      HookDispatcher dispatcher = new HookDispatcher(controllers.apply(Instant.now()));
+      if (!dispatcher.serves(controller, "customize")) {
+        throw new Cases.BadInput("this build serves no " + controller + "/customize hook");
+      }
+      HookDispatcher.Answer answer = dispatcher.dispatch(controller, "customize",
+          request.toString().getBytes(StandardCharsets.UTF_8));
+      JsonNode body = Json.MAPPER.valueToTree(answer.body());
+      if (!answer.ok()) {
+        throw new Cases.BadInput(controller + "/customize refused the parent: " + answer.status() + " "
+            + body.path("message").asText(body.toString()));
+      }
+      return body;
+    };
+  }
+
+  private static List<DiffCase> cases(List<String> args, Cases.Customize customize) {
     if (args.isEmpty()) {
       throw new Cases.BadInput("nothing to compare");
     }
@@ -122,6 +140,6 @@ public final class DiffCommand {
     if (manifest == null || parents == null) {
       throw new Cases.BadInput("live requests need both --manifest and --parent");
     }
-    return Cases.live(manifest, parents, observed);
+    return Cases.live(manifest, parents, observed, customize);
   }
 }
