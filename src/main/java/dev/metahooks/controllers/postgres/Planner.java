@@ -14,6 +14,7 @@ import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ChangeChecks;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
@@ -67,12 +68,14 @@ final class Planner {
     // A scale-down that would remove the primary waits for it to move; the rollout goes on afterwards.
     Rollout.Plan rollout = ScaleDown.primaryMove(cluster, spec, observed)
         .orElseGet(() -> Rollout.plan(cluster, spec, observed, templateChanging, now));
+    Optional<ManualSwitchover.Plan> manual = ManualSwitchover.plan(cluster, request.parent(), observed,
+        rollout.step() != Rollout.Step.Settled);
     // Called again when a maintenance window opens or the backup schedule next fires.
     Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, now))
         .flatMap(Optional::stream).min(Comparator.naturalOrder());
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, podTls, bootstrap, secrets,
         UsersJobs.name(cluster, spec, secrets), ParameterJobs.patch(cluster, spec, observed), templateChanging,
-        rollout, FinalBackups.Stage.NOT_ASKED, callAgainAt);
+        rollout, manual, FinalBackups.Stage.NOT_ASKED, callAgainAt);
   }
 
   /**
@@ -96,7 +99,7 @@ final class Planner {
       Mode mode, Tls.State tls, FinalBackups.Stage finalBackup) {
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, Optional.empty(),
         Json.object(), List.of(), Optional.empty(), Optional.empty(), false,
-        Rollout.Plan.settled(OptionalInt.empty()), finalBackup, Optional.empty());
+        Rollout.Plan.settled(OptionalInt.empty()), Optional.empty(), finalBackup, Optional.empty());
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.Secrets;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
@@ -223,6 +224,52 @@ class PostgresClusterScenarioTest {
     settle();
     assertThat(podEvents(mark)).containsExactly("replaced orders-2");
     assertThat(rolloutStepsSince(mark)).doesNotContain("ScaleDownSwitchover");
+  }
+
+  /**
+   * A switchover on request: to a named member, carried out once by the switchover Job and reported; a target that
+   * is not a ready replica is refused with the reason; "any" moves the leader once, not again on every sync.
+   */
+  @Test
+  void aSwitchoverOnRequestMovesTheLeaderOnceAndRefusesATargetThatIsNotAReadyReplica() {
+    long mark = cluster.lastSequence();
+    orders.annotate(ManualSwitchover.ANNOTATION, "orders-2");
+    settle();
+    assertThat(podEvents(mark)).containsExactly("switchover Job", "leader orders-2");
+    assertThat(leader()).isEqualTo("orders-2");
+    JsonNode switchover = orders.get().at("/status/switchover");
+    assertThat(switchover.path("request").asText()).isEqualTo("orders-2");
+    assertThat(switchover.path("state").asText()).isEqualTo("Done");
+    assertThat(switchover.path("message").asText()).isEqualTo("switched over from orders-0 to orders-2");
+    assertThat(names("batch/v1", "Job")).noneMatch(job -> job.contains("-switchover-"));
+    mc.resyncAll();
+    settle();
+    assertThat(podEvents(mark)).as("answered: never again").containsExactly("switchover Job", "leader orders-2");
+
+    mark = cluster.lastSequence();
+    orders.annotate(ManualSwitchover.ANNOTATION, "orders-7");
+    settle();
+    assertThat(podEvents(mark)).isEmpty();
+    assertThat(orders.get().at("/status/switchover/state").asText()).isEqualTo("Refused");
+    assertThat(orders.get().at("/status/switchover/message").asText()).isEqualTo("orders-7 is not a member of the cluster");
+
+    orders.annotate(ManualSwitchover.ANNOTATION, "orders-2");
+    settle();
+    assertThat(orders.get().at("/status/switchover/message").asText()).isEqualTo("orders-2 is the primary");
+
+    mark = cluster.lastSequence();
+    orders.annotate(ManualSwitchover.ANNOTATION, ManualSwitchover.ANY);
+    settle();
+    mc.resyncAll();
+    settle();
+    assertThat(podEvents(mark)).as("any: one move").containsExactly("switchover Job", "leader orders-0");
+    assertThat(orders.get().at("/status/switchover/state").asText()).isEqualTo("Done");
+
+    orders.annotate(ManualSwitchover.ANNOTATION, null);
+    settle();
+    assertThat(orders.get().at("/status").has("switchover")).isFalse();
+    assertQuiet();
+    assertValidObjects();
   }
 
   /** Patroni's leader moved to {@code pod} (as a switchover by hand would): the role labels say so. */

@@ -49,6 +49,8 @@ final class PostgresWorld {
   long generation = 1;
   ObjectNode status;
   String deletionTimestamp;
+  /** The parent's annotations (none by default). */
+  final ObjectNode annotations = Json.object();
   /** Observed children by kind/name. */
   final Map<String, ObjectNode> children = new TreeMap<>();
   /** Observed database pods by name. */
@@ -111,6 +113,9 @@ final class PostgresWorld {
         .put("creationTimestamp", CREATED);
     if (deletionTimestamp != null) {
       metadata.put("deletionTimestamp", deletionTimestamp);
+    }
+    if (!annotations.isEmpty()) {
+      metadata.set("annotations", annotations.deepCopy());
     }
     metadata.putArray("finalizers").add("metacontroller.io/compositecontroller-postgrescluster");
     parent.set("spec", spec.deepCopy());

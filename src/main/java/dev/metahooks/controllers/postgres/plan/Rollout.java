@@ -35,14 +35,14 @@ public final class Rollout {
   }
 
   /**
-   * A switchover this step needs: the Job {@link Switchovers#name} of the revision and the leader, which asks the
-   * leader's Patroni to hand over to the candidate.
+   * A switchover this step needs: the Job {@code name} (named by the revision and the leader in a rollout), which
+   * asks the leader's Patroni to hand over to the candidate.
    *
    * @param leaderHttps the TLS Secret whose CA the Job trusts when the leader serves its REST API over https (the
    *     leader still runs the old template while the rollout that turns {@code restApi} on or off reaches it, so its
    *     own pod decides)
    */
-  public record Switchover(String revision, String leader, String candidate, Optional<String> leaderHttps) {}
+  public record Switchover(String name, String leader, String candidate, Optional<String> leaderHttps) {}
 
   /**
    * @param partition the StatefulSet's {@code rollingUpdate.partition}; empty under {@code updates.method: restart}
@@ -149,7 +149,7 @@ public final class Rollout {
       JsonNode jobStatus = existing.get().path("status");
       // Rendered again with the candidate it was given: a Job's template cannot change.
       String candidate = candidateOf(existing.get());
-      Optional<Switchover> job = Optional.of(new Switchover(revision, leader, candidate, leaderHttps(pods, leader)));
+      Optional<Switchover> job = Optional.of(new Switchover(name, leader, candidate, leaderHttps(pods, leader)));
       if (JobConditions.find(jobStatus, "Failed").isPresent()) {
         JsonNode failed = JobConditions.find(jobStatus, "Failed").get();
         return new Plan(OptionalInt.of(partition), job, Step.SwitchoverFailed, "Job " + name
@@ -172,7 +172,7 @@ public final class Rollout {
     if (!MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
       return waitForWindow(partition, "the switchover from " + leader + " to " + candidate.get(), spec, now);
     }
-    Switchover job = new Switchover(revision, leader, candidate.get(), leaderHttps(pods, leader));
+    Switchover job = new Switchover(name, leader, candidate.get(), leaderHttps(pods, leader));
     return new Plan(OptionalInt.of(partition), Optional.of(job), Step.Switchover,
         "Job " + name + " (switchover from " + leader + " to " + candidate.get() + ") is starting");
   }
@@ -200,8 +200,13 @@ public final class Rollout {
 
   /** The candidate an observed switchover Job was rendered with. */
   static String candidateOf(JsonNode job) {
+    return jobEnv(job, "CANDIDATE");
+  }
+
+  /** A value an observed switchover Job was rendered with ({@code LEADER}, {@code CANDIDATE}). */
+  static String jobEnv(JsonNode job, String variable) {
     for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
-      if ("CANDIDATE".equals(env.path("name").asText())) {
+      if (variable.equals(env.path("name").asText())) {
         return env.path("value").asText();
       }
     }

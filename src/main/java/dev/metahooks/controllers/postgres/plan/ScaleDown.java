@@ -44,7 +44,7 @@ public final class ScaleDown {
     Optional<ObjectNode> existing = observed.job(name);
     if (existing.isPresent()) {
       String candidate = Rollout.candidateOf(existing.get());
-      Optional<Rollout.Switchover> job = Optional.of(switchover(instances, leader.get(), candidate, pods));
+      Optional<Rollout.Switchover> job = Optional.of(switchover(name, leader.get(), candidate, pods));
       JsonNode jobStatus = existing.get().path("status");
       Optional<JsonNode> failed = JobConditions.find(jobStatus, "Failed");
       if (failed.isPresent()) {
@@ -69,14 +69,14 @@ public final class ScaleDown {
           + (observed.syncStandbys().isEmpty() ? "replica" : "synchronous standby") + " below ordinal " + instances
           + " to move it to " + what));
     }
-    return Optional.of(held(partition, Optional.of(switchover(instances, leader.get(), candidate.get(), pods)),
+    return Optional.of(held(partition, Optional.of(switchover(name, leader.get(), candidate.get(), pods)),
         Rollout.Step.ScaleDownSwitchover, current, "Job " + name + " (switchover from " + leader.get() + " to "
             + candidate.get() + " " + what + ") is starting"));
   }
 
-  private static Rollout.Switchover switchover(int instances, String leader, String candidate,
+  private static Rollout.Switchover switchover(String name, String leader, String candidate,
       Map<Integer, ObjectNode> pods) {
-    return new Rollout.Switchover("scale-down-to-" + instances, leader, candidate, Rollout.leaderHttps(pods, leader));
+    return new Rollout.Switchover(name, leader, candidate, Rollout.leaderHttps(pods, leader));
   }
 
   private static Rollout.Plan held(OptionalInt partition, Optional<Rollout.Switchover> job, Rollout.Step step,
