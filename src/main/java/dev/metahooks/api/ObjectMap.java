@@ -186,6 +186,22 @@ public final class ObjectMap {
     return entries;
   }
 
+  /**
+   * The objects of one type whose group the request must carry, even where the map's role does not demand it: a
+   * related type the customize hook asked for. Metacontroller starts a group for every rule before it lists the
+   * objects (pkg/controller/common/customize/manager.go:603, 618, 656, 673 at v4.17.2), so a missing group means a
+   * malformed request, not "none exist".
+   *
+   * @throws InvalidRequestException when the group is missing
+   */
+  public List<Entry> required(String apiVersion, String kind, String why) {
+    String key = groupKey(apiVersion, kind);
+    if (!groups.containsKey(key)) {
+      throw new InvalidRequestException(field + "['" + key + "']", "is missing; " + why);
+    }
+    return groups.get(key);
+  }
+
   /** The object of this type with this namespace ("" for cluster-scoped) and name. */
   public Optional<ObjectNode> get(String apiVersion, String kind, String namespace, String name) {
     entries(apiVersion, kind); // a missing required group is an error here too

@@ -76,11 +76,6 @@ final class Cases {
   }
 
   /** The controller's name in the server's URL of a hook: {@code .../<controller>/<hook>}. */
-  /** A customize hook of this build, answering for a live request's parent; refuses with {@link BadInput}. */
-  interface Customize {
-    JsonNode answer(String controller, ObjectNode request);
-  }
-
   private static String controllerPath(JsonNode manifest, String hook, String where) {
     String url = manifest.at("/spec/hooks/" + hook + "/webhook/url").asText("");
     String[] segments = url.replaceAll("/+$", "").split("/");
@@ -105,9 +100,12 @@ final class Cases {
    * @param parents a parent, or a List of them ({@code kubectl get <kind> -o json} or {@code -o yaml})
    * @param observed objects or Lists of them ({@code kubectl get <kinds> -l ... -o json}), and the CRDs of custom
    *     child kinds that have no object yet
-   * @param customize answers a customize request ({@code controller}, {@code parent}) for the named controller: the
-   *     related groups are filled from its rules, one group for every rule, as Metacontroller fills them
    */
+  /** The customize hook's answer to a request, as this build's server gives it. */
+  interface Customize {
+    JsonNode answer(String controller, ObjectNode request);
+  }
+
   static List<DiffCase> live(Path manifest, Path parents, List<Path> observed, Customize customize) {
     JsonNode controller = single(documents(manifest), manifest);
     if (!"CompositeController".equals(controller.path("kind").asText())) {
@@ -118,14 +116,13 @@ final class Cases {
     for (Path file : observed) {
       children.addAll(items(documents(file)));
     }
-    List<JsonNode> parentObjects = items(documents(parents));
-    // The parents' kind too: a customize hook may relate the parent's own kind (PostgresCluster does).
-    List<JsonNode> known = new ArrayList<>(children);
-    known.addAll(parentObjects);
-    ChildKinds kinds = new ChildKinds(known);
-    List<String> declared = declaredGroups(controller, kinds, manifest);
+    List<String> declared = declaredGroups(controller, new ChildKinds(children), manifest);
     List<DiffCase> cases = new ArrayList<>();
-    for (JsonNode parent : parentObjects) {
+    List<JsonNode> parentList = items(documents(parents));
+    // Related objects may be of the parent's own kind (a namespace's clusters).
+    List<JsonNode> relatable = new ArrayList<>(children);
+    relatable.addAll(parentList);
+    for (JsonNode parent : parentList) {
       boolean finalizing = parent.path("metadata").has("deletionTimestamp");
       String hook = finalizing && controller.at("/spec/hooks/finalize").isObject() ? "finalize" : "sync";
       String controllerName = controllerPath(controller, hook, manifest.toString());
@@ -146,15 +143,7 @@ final class Cases {
           owned.add(child);
         }
       }
-      if (controller.at("/spec/hooks/customize").isObject()) {
-        ObjectNode customizeRequest = Json.object();
-        customizeRequest.set("controller", controller);
-        customizeRequest.set("parent", parent);
-        JsonNode rules = customize.answer(controllerPath(controller, "customize", manifest.toString()), customizeRequest);
-        request.set("related", RelatedGroups.of(rules, known, kinds, v2, manifest.toString()));
-      } else {
-        request.putObject("related");
-      }
+      request.set("related", related(controller, parent, relatable, customize, manifest));
       request.put("finalizing", finalizing);
       ObjectNode before = Json.object();
       before.set("children", owned);
@@ -163,6 +152,21 @@ final class Cases {
       cases.add(new DiffCase(source, controllerName, hook, request, before, true, Instant.now()));
     }
     return cases;
+  }
+
+  /** What Metacontroller relates to the parent through the customize hook ({} without one). */
+  private static ObjectNode related(JsonNode controller, JsonNode parent, List<JsonNode> objects, Customize customize,
+      Path manifest) {
+    if (!controller.at("/spec/hooks/customize").isObject()) {
+      return Json.object();
+    }
+    ObjectNode call = Json.object();
+    call.set("controller", controller);
+    call.set("parent", parent);
+    JsonNode answer = customize.answer(controllerPath(controller, "customize", manifest.toString()), call);
+    boolean v2 = "v2".equals(controller.at("/spec/hooks/customize/version").asText());
+    return RelatedObjects.of(answer.path("relatedResources"), parent, objects, new ChildKinds(objects), v2,
+        manifest.toString());
   }
 
   /** The group key of every child resource the controller declares, in its order. */

@@ -87,12 +87,12 @@ public final class DiffCommand {
     };
   }
 
-  /** The customize hooks of this build, for live requests (which need the related groups Metacontroller sends). */
+  /** Calls the customize hook of this build, as Metacontroller would before a live sync. */
   private static Cases.Customize customize(Function<Instant, List<Controller>> controllers) {
     return (controller, request) -> {
       HookDispatcher dispatcher = new HookDispatcher(controllers.apply(Instant.now()));
       if (!dispatcher.serves(controller, "customize")) {
-        throw new Cases.BadInput("this build serves no " + controller + "/customize hook, which the manifest names");
+        throw new Cases.BadInput("this build serves no " + controller + "/customize hook");
       }
       HookDispatcher.Answer answer = dispatcher.dispatch(controller, "customize",
           request.toString().getBytes(StandardCharsets.UTF_8));

@@ -16,6 +16,7 @@ import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.ArrayList;
@@ -73,7 +74,8 @@ final class Children {
     List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace));
     children.addAll(plan.secrets());
     children.addAll(Services.build(cluster, spec));
-    children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(), plan.rollout().partition()));
+    children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(), plan.rollout().partition(),
+        plan.rollout().replicas(spec)));
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     NetworkPolicies.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, plan.secrets()).ifPresent(children::add);
@@ -81,6 +83,8 @@ final class Children {
         .ifPresent(children::add);
     plan.rollout().switchover().map(switchover -> Switchovers.job(cluster, namespace, spec.image(), switchover))
         .ifPresent(children::add);
+    plan.manualSwitchover().flatMap(ManualSwitchover.Plan::job)
+        .map(switchover -> Switchovers.job(cluster, namespace, spec.image(), switchover)).ifPresent(children::add);
     Exporters.service(cluster, spec).ifPresent(children::add);
     Exporters.podMonitor(cluster, spec, observed).ifPresent(children::add);
     children.addAll(Poolers.build(cluster, namespace, spec));

@@ -14,10 +14,12 @@ import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ChangeChecks;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
 import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.controllers.postgres.plan.ScaleDown;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
@@ -63,13 +65,17 @@ final class Planner {
     List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, tls, sources);
     boolean templateChanging = templateChanges(observed,
         StatefulSets.podTemplate(cluster, namespace, spec, bootstrap, podTls));
-    Rollout.Plan rollout = Rollout.plan(cluster, spec, observed, templateChanging, now);
+    // A scale-down that would remove the primary waits for it to move; the rollout goes on afterwards.
+    Rollout.Plan rollout = ScaleDown.primaryMove(cluster, spec, observed)
+        .orElseGet(() -> Rollout.plan(cluster, spec, observed, templateChanging, now));
+    Optional<ManualSwitchover.Plan> manual = ManualSwitchover.plan(cluster, request.parent(), observed,
+        rollout.step() != Rollout.Step.Settled);
     // Called again when a maintenance window opens or the backup schedule next fires.
     Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, now))
         .flatMap(Optional::stream).min(Comparator.naturalOrder());
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, podTls, bootstrap, secrets,
         UsersJobs.name(cluster, spec, secrets), ParameterJobs.patch(cluster, spec, observed), templateChanging,
-        rollout, FinalBackups.Stage.NOT_ASKED, callAgainAt);
+        rollout, manual, FinalBackups.Stage.NOT_ASKED, callAgainAt);
   }
 
   /**
@@ -93,7 +99,7 @@ final class Planner {
       Mode mode, Tls.State tls, FinalBackups.Stage finalBackup) {
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, Optional.empty(),
         Json.object(), List.of(), Optional.empty(), Optional.empty(), false,
-        Rollout.Plan.settled(OptionalInt.empty()), finalBackup, Optional.empty());
+        Rollout.Plan.settled(OptionalInt.empty()), Optional.empty(), finalBackup, Optional.empty());
   }
 
   /**

@@ -11,9 +11,11 @@ import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster.RelatedType;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.controllers.postgres.status.ClusterStatus;
 import java.time.Duration;
@@ -43,7 +45,7 @@ public final class PostgresClusterController {
   /** Read the spec, observe, plan, render, compute the status: each one call. */
   public static CompositeResponse sync(CompositeRequest request, Sources sources) {
     SpecReader.Result spec = SpecReader.read(request.parent());
-    ObservedCluster observed = ObservedCluster.of(request);
+    ObservedCluster observed = ObservedCluster.of(request, spec.spec());
     ClusterPlan plan = Planner.sync(request, spec, observed, sources);
     List<ObjectNode> children = Children.ofSync(plan, observed);
     ObjectNode status = ClusterStatus.compute(plan, observed, request.parent(), sources.now());
@@ -63,7 +65,7 @@ public final class PostgresClusterController {
    */
   public static CompositeResponse finalize(CompositeRequest request, Sources sources) {
     SpecReader.Result spec = SpecReader.read(request.parent());
-    ObservedCluster observed = ObservedCluster.of(request);
+    ObservedCluster observed = ObservedCluster.of(request, spec.spec());
     ClusterPlan plan = Planner.finalize(request, spec, observed, sources);
     List<ObjectNode> children = Children.ofFinalize(plan, observed);
     ObjectNode status = ClusterStatus.compute(plan, observed, request.parent(), sources.now());
@@ -78,16 +80,26 @@ public final class PostgresClusterController {
    * TLS Secret.
    */
   public static CustomizeResponse customize(CustomizeRequest request) {
-    List<RelatedResourceRule> rules = new ArrayList<>(List.of(
-        RelatedResourceRule.of("v1", "pods").inNamespace(request.namespace()).withLabelSelector(scopeSelector(request)),
-        RelatedResourceRule.of("v1", "configmaps").inNamespace(request.namespace()).withLabelSelector(scopeSelector(request)),
-        // The namespace's clusters, so that two do not claim one backup prefix (PrefixClaims).
-        RelatedResourceRule.of(PrefixClaims.API_VERSION, "postgresclusters").inNamespace(request.namespace())
-            .withLabelSelector(Json.object())));
-    // The TLS Secret, by name, so that its absence, contents and renewal are seen (and trigger a sync).
-    SpecReader.read(request.parent()).spec().tls().ifPresent(tls -> rules.add(RelatedResourceRule.of("v1", "secrets")
-        .inNamespace(request.namespace()).withNames(List.of(tls.secretName()))));
+    ClusterSpec spec = SpecReader.read(request.parent()).spec();
+    List<RelatedResourceRule> rules = new ArrayList<>();
+    for (RelatedType type : ObservedCluster.relatedTypes(spec)) {
+      rules.add(rule(type, spec, request));
+    }
     return new CustomizeResponse(rules);
+  }
+
+  private static RelatedResourceRule rule(RelatedType type, ClusterSpec spec, CustomizeRequest request) {
+    RelatedResourceRule rule = RelatedResourceRule.of(type.apiVersion(), type.resource())
+        .inNamespace(request.namespace());
+    if (type.equals(ObservedCluster.CLUSTERS)) {
+      // The namespace's clusters, so that two do not claim one backup prefix (PrefixClaims).
+      return rule.withLabelSelector(Json.object());
+    }
+    if (type.equals(ObservedCluster.TLS_SECRETS)) {
+      // The TLS Secret, by name, so that its absence, contents and renewal are seen (and trigger a sync).
+      return rule.withNames(List.of(spec.tls().orElseThrow().secretName()));
+    }
+    return rule.withLabelSelector(scopeSelector(request));
   }
 
   private static ObjectNode scopeSelector(CustomizeRequest request) {

@@ -96,7 +96,7 @@ class DataProtectionTest {
   @Test
   void theLastGuardRefusesToDropAnObservedSecretOrTheStatefulSet() {
     PostgresWorld world = readyHa();
-    ObservedCluster observed = ObservedCluster.of(CompositeRequest.read(world.request(false), Hook.SYNC));
+    ObservedCluster observed = world.observed();
     List<ObjectNode> all = new ArrayList<>(Preserved.all(observed.children()));
     Children.checkNothingLost(observed, all);
     List<ObjectNode> withoutSecret = all.stream().filter(c -> !ObservedCluster.nameOf(c).equals("orders.reporting")).toList();
@@ -115,6 +115,81 @@ class DataProtectionTest {
     HookDispatcher.Answer answer = new HookDispatcher(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
         .dispatch("postgrescluster", "sync", new ByteArrayInputStream(request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     assertThat(answer.status()).isEqualTo(422);
+  }
+
+  /** A cluster being deleted whose pods are gone and whose Patroni ConfigMaps remain. */
+  static PostgresWorld deletedWithConfigMapsLeft() {
+    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    world.sync();
+    world.runAllReady();
+    world.patroniConfigMap("config");
+    world.patroniConfigMap("leader");
+    world.sync();
+    world.deletionTimestamp = "2026-01-01T00:00:00Z";
+    world.apply(world.call(true));
+    world.pods.clear();
+    return world;
+  }
+
+  static HookDispatcher.Answer dispatch(String hook, ObjectNode request) {
+    return new HookDispatcher(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
+        .dispatch("postgrescluster", hook, new ByteArrayInputStream(
+            request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+  }
+
+  @Test
+  void aFinalizeWithoutPatronisConfigMapsGroupIsRefusedNotFinalized() {
+    PostgresWorld world = deletedWithConfigMapsLeft();
+    assertThat(world.configMaps).as("Patroni's ConfigMaps outlive the pods").isNotEmpty();
+    ObjectNode complete = world.request(true);
+    assertThat(dispatch("finalize", complete).status()).isEqualTo(200);
+    assertThat(((JsonNode) Json.MAPPER.valueToTree(dispatch("finalize", complete).body())).path("finalized").asBoolean()).isFalse();
+
+    ObjectNode withoutConfigMaps = complete.deepCopy();
+    ((ObjectNode) withoutConfigMaps.get("related")).remove("ConfigMap.v1");
+    HookDispatcher.Answer answer = dispatch("finalize", withoutConfigMaps);
+    assertThat(answer.status()).isEqualTo(422);
+    assertThat(Json.MAPPER.valueToTree(answer.body()).toString()).contains("related['ConfigMap.v1']").contains("configmaps");
+
+    ObjectNode withoutRelated = complete.deepCopy();
+    withoutRelated.remove("related");
+    assertThat(dispatch("finalize", withoutRelated).status()).isEqualTo(422);
+    withoutRelated.putObject("related");
+    assertThat(dispatch("finalize", withoutRelated).status()).isEqualTo(422);
+  }
+
+  @Test
+  void aSyncWithoutARelatedGroupOfItsRulesIsRefused() {
+    PostgresWorld world = readyHa();
+    for (String group : List.of("Pod.v1", "ConfigMap.v1", "PostgresCluster.metahooks.dev/v1alpha1")) {
+      ObjectNode request = world.request(false);
+      ((ObjectNode) request.get("related")).remove(group);
+      HookDispatcher.Answer answer = dispatch("sync", request);
+      assertThat(answer.status()).as(group).isEqualTo(422);
+      assertThat(Json.MAPPER.valueToTree(answer.body()).toString()).as(group).contains("related['" + group + "']");
+    }
+    PostgresWorld withTls = readyHa();
+    withTls.edit(spec -> spec.putObject("tls").put("secretName", "orders-tls"));
+    ObjectNode request = withTls.request(false);
+    assertThat(request.at("/related/Secret.v1").isObject()).isTrue();
+    assertThat(dispatch("sync", request).status()).isEqualTo(200);
+    ((ObjectNode) request.get("related")).remove("Secret.v1");
+    assertThat(dispatch("sync", request).status()).isEqualTo(422);
+  }
+
+  @Test
+  void theCustomizeRulesAreTheGroupsASyncRequires() {
+    PostgresWorld world = readyHa();
+    world.edit(spec -> spec.putObject("tls").put("secretName", "orders-tls"));
+    ObjectNode customize = Json.object();
+    customize.set("controller", world.request(false).get("controller"));
+    customize.set("parent", world.parent());
+    JsonNode rules = Json.MAPPER.valueToTree(PostgresClusterController.customize(
+        dev.metahooks.api.CustomizeRequest.read(customize))).path("relatedResources");
+    List<String> resources = new ArrayList<>();
+    rules.forEach(rule -> resources.add(rule.path("apiVersion").asText() + " " + rule.path("resource").asText()));
+    assertThat(resources).containsExactly("v1 pods", "v1 configmaps", "metahooks.dev/v1alpha1 postgresclusters",
+        "v1 secrets");
   }
 
   @Test

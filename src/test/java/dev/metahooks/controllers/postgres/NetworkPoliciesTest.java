@@ -80,7 +80,7 @@ class NetworkPoliciesTest {
     JsonNode from = policy.at("/spec/ingress/0/from");
     ObjectNode usersJobPod = (ObjectNode) UsersJobs.build("pg", "shop", spec(s -> s.putArray("users").addObject()
         .put("name", "app")), Secrets.build("pg", "shop", spec(s -> s.putArray("users").addObject().put("name", "app")),
-        ObservedCluster.of(emptyRequest()), BuilderTestSupport.NO_TLS, dev.metahooks.testing.FixedSources.INSTANCE)).orElseThrow()
+        new PostgresWorld("pg", Json.object()).observed(), BuilderTestSupport.NO_TLS, dev.metahooks.testing.FixedSources.INSTANCE)).orElseThrow()
         .at("/spec/template/metadata/labels").deepCopy();
     // The Job controller adds job-name to every pod of a Job.
     usersJobPod.put("job-name", "pg-users-1");
@@ -154,10 +154,5 @@ class NetworkPoliciesTest {
       }
     }
     return false;
-  }
-
-  private static dev.metahooks.api.CompositeRequest emptyRequest() {
-    PostgresWorld world = new PostgresWorld("pg", Json.object());
-    return dev.metahooks.api.CompositeRequest.read(world.request(false), dev.metahooks.api.Hook.SYNC);
   }
 }

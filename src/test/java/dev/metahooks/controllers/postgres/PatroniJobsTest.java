@@ -10,6 +10,7 @@ import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.children.Switchovers;
 import dev.metahooks.controllers.postgres.observed.SecretData;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
@@ -100,6 +101,76 @@ class PatroniJobsTest {
     assertThat(again.exitCode()).isNotZero();
     assertThat(again.output()).contains("HTTP 412", "leader name does not match");
     assertThat(patroni.leader()).contains(candidate);
+  }
+
+  /**
+   * 2 → 1 with the leader on orders-1: the hook holds the StatefulSet at two and renders a switchover Job to
+   * orders-0; run as rendered, it moves the leader there, and only then does the hook shrink the StatefulSet.
+   */
+  @Test
+  void aScaleDownThatRemovesTheLeaderRendersASwitchoverJobThatMovesItToAPodThatStays() {
+    if (patroni.leader().orElseThrow().equals("orders-0")) {
+      assertThat(run(job("orders-0", "orders-1"), Map.of()).exitCode()).isZero();
+    }
+    patroni.await(Duration.ofSeconds(60), "orders-0 streaming", c -> c.streamingReplicas() == 1);
+    assertThat(patroni.leader()).contains("orders-1");
+
+    PostgresWorld scaling = availabilityWorld(spec -> {});
+    scaling.runPods(java.util.Set.of(), 1, false);
+    scaling.sync();
+    scaling.edit(spec -> spec.put("instances", 1));
+    JsonNode held = scaling.sync();
+    assertThat(scaling.statefulSet().at("/spec/replicas").asInt()).as("held while the leader moves").isEqualTo(2);
+    assertThat(held.at("/status/rollout/step").asText()).isEqualTo("ScaleDownSwitchover");
+    ObjectNode switchover = scaling.children.entrySet().stream()
+        .filter(e -> e.getKey().startsWith("Job/orders-switchover-")).map(Map.Entry::getValue).findFirst().orElseThrow();
+
+    PostgresServer.Result moved = run(switchover, Map.of());
+    assertThat(moved.exitCode()).as(moved.output()).isZero();
+    assertThat(moved.output()).contains("HTTP 200", "Successfully switched over to \"orders-0\"");
+    assertThat(patroni.leader()).contains("orders-0");
+    patroni.await(Duration.ofSeconds(60), "orders-1 streaming", c -> c.streamingReplicas() == 1);
+
+    scaling.runPods(java.util.Set.of(), 0, false);
+    scaling.sync();
+    assertThat(scaling.statefulSet().at("/spec/replicas").asInt()).as("the leader moved: now it shrinks").isEqualTo(1);
+    assertThat(scaling.children.keySet()).noneMatch(key -> key.startsWith("Job/orders-switchover-"));
+  }
+
+  /**
+   * A switchover on request, as the hook renders it for the annotation: to a member that is not ready it renders
+   * nothing and says why; to the other member, a Job that moves the leader there.
+   */
+  @Test
+  void aSwitchoverOnRequestRendersAJobThatMovesTheLeaderToTheNamedMember() {
+    patroni.await(Duration.ofSeconds(60), "a streaming replica", c -> c.streamingReplicas() == 1);
+    String leader = patroni.leader().orElseThrow();
+    int leaderOrdinal = leader.equals("orders-0") ? 0 : 1;
+    String target = leaderOrdinal == 0 ? "orders-1" : "orders-0";
+    PostgresWorld asked = availabilityWorld(spec -> {});
+    asked.runPods(java.util.Set.of(1 - leaderOrdinal), leaderOrdinal, false);
+    asked.annotations.put(ManualSwitchover.ANNOTATION, target);
+    JsonNode refused = asked.sync();
+    assertThat(refused.at("/status/switchover/state").asText()).isEqualTo("Refused");
+    assertThat(refused.at("/status/switchover/message").asText()).isEqualTo(target + " is not ready");
+    assertThat(asked.children.keySet()).noneMatch(key -> key.startsWith("Job/orders-switchover-"));
+
+    asked.status.remove("switchover"); // the annotation set anew: a new request
+    asked.runPods(java.util.Set.of(), leaderOrdinal, false);
+    JsonNode running = asked.sync();
+    assertThat(running.at("/status/switchover/state").asText()).isEqualTo("Running");
+    ObjectNode job = asked.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-switchover-"))
+        .map(Map.Entry::getValue).findFirst().orElseThrow();
+    PostgresServer.Result moved = run(job, Map.of());
+    assertThat(moved.exitCode()).as(moved.output()).isZero();
+    assertThat(patroni.leader()).contains(target);
+    patroni.await(Duration.ofSeconds(60), "the old leader streaming", c -> c.streamingReplicas() == 1);
+
+    asked.runPods(java.util.Set.of(), 1 - leaderOrdinal, false);
+    JsonNode done = asked.sync();
+    assertThat(done.at("/status/switchover/state").asText()).isEqualTo("Done");
+    assertThat(done.at("/status/switchover/message").asText())
+        .isEqualTo("switched over from " + leader + " to " + target);
   }
 
   @Test
@@ -265,7 +336,7 @@ class PatroniJobsTest {
 
   private static ObjectNode job(String leader, String candidate) {
     return Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE,
-        new Rollout.Switchover("orders-5d8f9c7b6", leader, candidate, Optional.empty()));
+        new Rollout.Switchover(Names.switchoverJob("orders", "orders-5d8f9c7b6", leader), leader, candidate, Optional.empty()));
   }
 
   /**

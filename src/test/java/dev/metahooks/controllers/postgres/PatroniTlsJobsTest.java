@@ -111,7 +111,7 @@ class PatroniTlsJobsTest {
     String leader = patroni.leader().orElseThrow();
     String candidate = leader.equals("orders-0") ? "orders-1" : "orders-0";
     ObjectNode job = Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE,
-        new Rollout.Switchover("orders-5d8f9c7b6", leader, candidate, Optional.of(TlsTest.SECRET)));
+        new Rollout.Switchover(Names.switchoverJob("orders", "orders-5d8f9c7b6", leader), leader, candidate, Optional.of(TlsTest.SECRET)));
 
     PostgresServer.Result untrusted = run(job, Map.of("CURL_CA_BUNDLE", certs.dir().resolve("other-ca.crt").toString()));
     assertThat(untrusted.exitCode()).as(untrusted.output()).isNotZero();

@@ -36,8 +36,9 @@ class PlanRenderTest {
       ObjectNode body = (ObjectNode) Json.MAPPER.readTree(file.toFile());
       JsonNode before = body.deepCopy();
       CompositeRequest request = CompositeRequest.read(body, Hook.SYNC);
-      ObservedCluster observed = ObservedCluster.of(request);
-      ClusterPlan plan = Planner.sync(request, SpecReader.read(request.parent()), observed, FixedSources.INSTANCE);
+      SpecReader.Result spec = SpecReader.read(request.parent());
+      ObservedCluster observed = ObservedCluster.of(request, spec.spec());
+      ClusterPlan plan = Planner.sync(request, spec, observed, FixedSources.INSTANCE);
       JsonNode secrets = Json.MAPPER.valueToTree(plan.secrets());
       JsonNode bootstrap = plan.bootstrap().deepCopy();
       List<ObjectNode> first = Children.ofSync(plan, observed);

@@ -150,7 +150,7 @@ class PoolersTest {
   }
 
   private static ObservedCluster observed(PostgresWorld world) {
-    return ObservedCluster.of(CompositeRequest.read(world.request(false), Hook.SYNC));
+    return world.observed();
   }
 
   private static ObjectNode child(List<ObjectNode> children, String kind) {

@@ -8,6 +8,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.Secrets;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
@@ -192,6 +193,106 @@ class PostgresClusterScenarioTest {
     assertValidObjects();
   }
 
+  /** 3 → 1 with the leader on orders-2: the primary moves to a pod that stays, and only then do pods go. */
+  @Test
+  void aScaleDownMovesThePrimaryOffARemovedOrdinalBeforeTheReplicasShrink() {
+    makeLeader("orders-2");
+    settle();
+    assertThat(leader()).isEqualTo("orders-2");
+    long mark = cluster.lastSequence();
+
+    orders.edit(spec -> spec.put("instances", 1));
+    settle();
+    assertThat(podEvents(mark)).as("one planned leader change, before any pod goes")
+        .containsExactly("switchover Job", "leader orders-0", "replaced orders-2", "replaced orders-1");
+    assertThat(rolloutStepsSince(mark)).contains("ScaleDownSwitchover");
+    assertThat(conditionSince(mark, "Progressing", "reason")).contains("MovingPrimaryBeforeScaleDown");
+    assertThat(statefulSetReplicasSince(mark)).as("replicas shrink only after the leader moved").containsExactly(1);
+    assertThat(podNames()).containsExactly("orders-0");
+    assertThat(leader()).isEqualTo("orders-0");
+    assertThat(names("batch/v1", "Job")).noneMatch(job -> job.contains("-switchover-"));
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
+    assertQuiet();
+    assertValidObjects();
+  }
+
+  /** A scale-down whose primary stays is not held: the replicas shrink at once, no Job. */
+  @Test
+  void aScaleDownThatKeepsThePrimaryNeedsNoSwitchover() {
+    long mark = cluster.lastSequence();
+    orders.edit(spec -> spec.put("instances", 2));
+    settle();
+    assertThat(podEvents(mark)).containsExactly("replaced orders-2");
+    assertThat(rolloutStepsSince(mark)).doesNotContain("ScaleDownSwitchover");
+  }
+
+  /**
+   * A switchover on request: to a named member, carried out once by the switchover Job and reported; a target that
+   * is not a ready replica is refused with the reason; "any" moves the leader once, not again on every sync.
+   */
+  @Test
+  void aSwitchoverOnRequestMovesTheLeaderOnceAndRefusesATargetThatIsNotAReadyReplica() {
+    long mark = cluster.lastSequence();
+    orders.annotate(ManualSwitchover.ANNOTATION, "orders-2");
+    settle();
+    assertThat(podEvents(mark)).containsExactly("switchover Job", "leader orders-2");
+    assertThat(leader()).isEqualTo("orders-2");
+    JsonNode switchover = orders.get().at("/status/switchover");
+    assertThat(switchover.path("request").asText()).isEqualTo("orders-2");
+    assertThat(switchover.path("state").asText()).isEqualTo("Done");
+    assertThat(switchover.path("message").asText()).isEqualTo("switched over from orders-0 to orders-2");
+    assertThat(names("batch/v1", "Job")).noneMatch(job -> job.contains("-switchover-"));
+    mc.resyncAll();
+    settle();
+    assertThat(podEvents(mark)).as("answered: never again").containsExactly("switchover Job", "leader orders-2");
+
+    mark = cluster.lastSequence();
+    orders.annotate(ManualSwitchover.ANNOTATION, "orders-7");
+    settle();
+    assertThat(podEvents(mark)).isEmpty();
+    assertThat(orders.get().at("/status/switchover/state").asText()).isEqualTo("Refused");
+    assertThat(orders.get().at("/status/switchover/message").asText()).isEqualTo("orders-7 is not a member of the cluster");
+
+    orders.annotate(ManualSwitchover.ANNOTATION, "orders-2");
+    settle();
+    assertThat(orders.get().at("/status/switchover/message").asText()).isEqualTo("orders-2 is the primary");
+
+    mark = cluster.lastSequence();
+    orders.annotate(ManualSwitchover.ANNOTATION, ManualSwitchover.ANY);
+    settle();
+    mc.resyncAll();
+    settle();
+    assertThat(podEvents(mark)).as("any: one move").containsExactly("switchover Job", "leader orders-0");
+    assertThat(orders.get().at("/status/switchover/state").asText()).isEqualTo("Done");
+
+    orders.annotate(ManualSwitchover.ANNOTATION, null);
+    settle();
+    assertThat(orders.get().at("/status").has("switchover")).isFalse();
+    assertQuiet();
+    assertValidObjects();
+  }
+
+  /** Patroni's leader moved to {@code pod} (as a switchover by hand would): the role labels say so. */
+  private void makeLeader(String pod) {
+    for (ObjectNode member : cluster.list("v1", "Pod")) {
+      String role = name(member).equals(pod) ? Labels.LEADER : Labels.REPLICA;
+      ((ObjectNode) member.get("metadata")).withObjectProperty("labels").put(Labels.ROLE, role);
+      cluster.update(member);
+    }
+  }
+
+  /** Each new spec.replicas the StatefulSet got after {@code sequence}. */
+  private List<Integer> statefulSetReplicasSince(long sequence) {
+    List<Integer> replicas = new ArrayList<>();
+    for (Write write : cluster.writesAfter(sequence)) {
+      if (write.object().equals("StatefulSet " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE
+          && write.after().at("/spec/replicas").asInt() != write.before().at("/spec/replicas").asInt()) {
+        replicas.add(write.after().at("/spec/replicas").asInt());
+      }
+    }
+    return replicas;
+  }
+
   @Test
   void aChangeTheClusterCannotTakeFreezesEveryChildUntilReverted() {
     invalidChangeIsRefused("spec.storage.size", spec -> spec.withObjectProperty("storage").put("size", "5Gi"),
@@ -203,6 +304,35 @@ class PostgresClusterScenarioTest {
         spec -> spec.withObjectProperty("storage").remove("storageClassName"));
     assertPasswordsKept();
     assertValidObjects();
+  }
+
+  /**
+   * Strict synchronous mode where no standby could stay synchronous (instances below 1 + nodeCount) would stop
+   * every write: refused, and the cluster keeps running as it was until the spec can hold.
+   */
+  @Test
+  void strictSynchronousModeIsRefusedWhereNoSynchronousStandbyCouldStream() {
+    orders.edit(spec -> spec.withObjectProperty("patroni").putObject("synchronous").put("mode", "strict")
+        .put("nodeCount", 2));
+    settle();
+    assertCondition("SpecValid", "True", "Valid");
+    Map<String, String> children = childVersions();
+
+    orders.edit(spec -> spec.put("instances", 2));
+    settle();
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Invalid");
+    assertCondition("SpecValid", "False", "InvalidSpec");
+    assertThat(orders.condition("SpecValid").path("message").asText())
+        .startsWith("spec.patroni.synchronous.mode: strict needs at least 3 instances (1 + nodeCount), not 2");
+    assertThat(childVersions()).as("the scale-down is held: no child moves").isEqualTo(children);
+    assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2");
+
+    orders.edit(spec -> spec.withObjectProperty("patroni").withObjectProperty("synchronous").put("mode", "sync"));
+    settle();
+    assertCondition("SpecValid", "True", "Valid");
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/replicas").asInt()).isEqualTo(2);
+    assertThat(podNames()).containsExactly("orders-0", "orders-1");
+    assertQuiet();
   }
 
   private void invalidChangeIsRefused(String field, Consumer<ObjectNode> change, Consumer<ObjectNode> revert) {

@@ -20,6 +20,18 @@ record PostgresParent(Cluster cluster, String namespace, String name) {
     cluster.update(API, KIND, namespace, name, parent -> spec.accept(parent.withObjectProperty("spec")));
   }
 
+  /** Sets an annotation ({@code null} removes it), as {@code kubectl annotate} would. */
+  void annotate(String key, String value) {
+    cluster.update(API, KIND, namespace, name, parent -> {
+      ObjectNode annotations = parent.withObjectProperty("metadata").withObjectProperty("annotations");
+      if (value == null) {
+        annotations.remove(key);
+      } else {
+        annotations.put(key, value);
+      }
+    });
+  }
+
   /** The status condition of this type; fails naming the status when there is none. */
   JsonNode condition(String type) {
     for (JsonNode condition : get().path("status").path("conditions")) {

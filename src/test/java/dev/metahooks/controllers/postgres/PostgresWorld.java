@@ -15,6 +15,7 @@ import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -48,8 +49,8 @@ final class PostgresWorld {
   long generation = 1;
   ObjectNode status;
   String deletionTimestamp;
-  /** The parent's annotations. */
-  final Map<String, String> annotations = new TreeMap<>();
+  /** The parent's annotations (none by default). */
+  final ObjectNode annotations = Json.object();
   /** Observed children by kind/name. */
   final Map<String, ObjectNode> children = new TreeMap<>();
   /** Observed database pods by name. */
@@ -114,8 +115,7 @@ final class PostgresWorld {
       metadata.put("deletionTimestamp", deletionTimestamp);
     }
     if (!annotations.isEmpty()) {
-      ObjectNode annotated = metadata.putObject("annotations");
-      annotations.forEach(annotated::put);
+      metadata.set("annotations", annotations.deepCopy());
     }
     metadata.putArray("finalizers").add("metacontroller.io/compositecontroller-postgrescluster");
     parent.set("spec", spec.deepCopy());
@@ -123,6 +123,11 @@ final class PostgresWorld {
       parent.set("status", status.deepCopy());
     }
     return parent;
+  }
+
+  /** What the hook observes of the request Metacontroller would send now (a sync). */
+  ObservedCluster observed() {
+    return ObservedCluster.of(CompositeRequest.read(request(false), Hook.SYNC), SpecReader.read(parent()).spec());
   }
 
   /** The request Metacontroller would send now, with the world's hook version for keys. */
@@ -154,6 +159,10 @@ final class PostgresWorld {
     pods.values().forEach(pod -> podGroup.set(key(pod), pod.deepCopy()));
     ObjectNode configMapGroup = related.putObject("ConfigMap.v1");
     configMaps.values().forEach(configMap -> configMapGroup.set(key(configMap), configMap.deepCopy()));
+    // The namespace's clusters: this one alone (the customize hook selects them all).
+    ObjectNode parent = parent();
+    related.putObject(ObjectMap.groupKey(ObservedCluster.CLUSTERS.apiVersion(), ObservedCluster.CLUSTERS.kind()))
+        .set(key(parent), parent);
     // Metacontroller sends a related group for every rule the customize hook gave; a Secret rule only with spec.tls.
     if (spec.has("tls")) {
       ObjectNode secretGroup = related.putObject("Secret.v1");

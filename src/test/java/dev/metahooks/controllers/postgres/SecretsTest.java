@@ -52,8 +52,7 @@ class SecretsTest {
   void firstSyncGeneratesEveryPasswordOnce() {
     PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
     RecordingSources sources = new RecordingSources();
-    ObservedCluster observed = ObservedCluster.of(dev.metahooks.api.CompositeRequest.read(world.request(false),
-        dev.metahooks.api.Hook.SYNC));
+    ObservedCluster observed = world.observed();
     ClusterSpec spec = SpecReader.read(world.parent()).spec();
     Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop", spec, observed, BuilderTestSupport.NO_TLS, sources));
     secrets.values().forEach(KubeSchema::assertValid);
@@ -88,8 +87,7 @@ class SecretsTest {
     applied.withObjectProperty("data").put("password", Base64.getEncoder().encodeToString("changed".getBytes(StandardCharsets.UTF_8)));
     superuser.withObjectProperty("metadata").withObjectProperty("annotations").put(Preserved.LAST_APPLIED, applied.toString());
     RecordingSources sources = new RecordingSources();
-    ObservedCluster observed = ObservedCluster.of(dev.metahooks.api.CompositeRequest.read(world.request(false),
-        dev.metahooks.api.Hook.SYNC));
+    ObservedCluster observed = world.observed();
     Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop",
         SpecReader.read(world.parent()).spec(), observed, BuilderTestSupport.NO_TLS, sources));
     assertThat(sources.purposes).isEmpty();
@@ -101,8 +99,7 @@ class SecretsTest {
     PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
     world.sync();
     world.edit(spec -> spec.remove("users"));
-    ObservedCluster observed = ObservedCluster.of(dev.metahooks.api.CompositeRequest.read(world.request(false),
-        dev.metahooks.api.Hook.SYNC));
+    ObservedCluster observed = world.observed();
     Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop",
         SpecReader.read(world.parent()).spec(), observed, BuilderTestSupport.NO_TLS, new RecordingSources()));
     assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-restapi", "orders.orders-app", "orders.reporting");

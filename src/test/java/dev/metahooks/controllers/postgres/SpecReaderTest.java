@@ -264,6 +264,23 @@ class SpecReaderTest {
   }
 
   @Test
+  void strictSynchronousModeNeedsOneInstanceMoreThanItsSynchronousStandbys() {
+    Consumer<ObjectNode> strictTwo = spec -> spec.putObject("patroni").putObject("synchronous").put("mode", "strict")
+        .put("nodeCount", 2);
+    for (int instances : new int[] {0, 1, 2}) {
+      assertThat(fields(read(strictTwo.andThen(spec -> spec.put("instances", instances)))))
+          .as("%d instances", instances).containsExactly("spec.patroni.synchronous.mode");
+    }
+    assertThat(read(strictTwo.andThen(spec -> spec.put("instances", 3))).problems()).isEmpty();
+    assertThat(read(spec -> spec.putObject("patroni").putObject("synchronous").put("mode", "strict")).problems())
+        .extracting(FieldProblem::toString).containsExactly("spec.patroni.synchronous.mode: strict needs at least 2 "
+            + "instances (1 + nodeCount), not 1: without a synchronous standby streaming every commit waits; use "
+            + "sync, or raise instances");
+    assertThat(read(spec -> spec.putObject("patroni").putObject("synchronous").put("mode", "sync")).problems())
+        .as("sync drops back to asynchronous commits without a standby").isEmpty();
+  }
+
+  @Test
   void patroniSettingsDefaultToFailsafeWithoutSynchronousReplication() {
     assertThat(read(spec -> {}).spec().patroni()).isEqualTo(new ClusterSpec.Patroni(true, "async", 1));
     ClusterSpec.Patroni strict = read(spec -> spec.putObject("patroni").put("failsafeMode", false)

@@ -62,7 +62,7 @@ class TlsAndNetworkPolicyDocsTest {
     assertThat(examples).hasSize(1);
     ClusterSpec spec = valid(examples.get(0));
     ObjectNode sts = StatefulSets.build("orders", "shop", spec, Json.object(),
-        Optional.of(new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true)), OptionalInt.empty());
+        Optional.of(new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true)), OptionalInt.empty(), spec.instances());
     List<String> base = StatefulSetsTest.envNames(BuilderTestSupport.statefulSet("orders", spec));
     for (String name : StatefulSetsTest.envNames(sts)) {
       if (!base.contains(name)) {

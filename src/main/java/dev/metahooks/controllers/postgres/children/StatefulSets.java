@@ -32,15 +32,16 @@ public final class StatefulSets {
 
   /**
    * The StatefulSet, whole: the pod template of {@link #podTemplate} and, under {@code updates.method: switchover},
-   * the rollout's partition (the hook steps it, see {@link Rollout}; 0 lets every pod update).
+   * the rollout's partition (the hook steps it, see {@link Rollout}; 0 lets every pod update), and {@code replicas}
+   * (the spec's instances, unless a scale-down waits for the primary to move off a removed ordinal).
    */
   public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
-      Optional<Tls.Rendering> tls, OptionalInt partition) {
+      Optional<Tls.Rendering> tls, OptionalInt partition, int replicas) {
     ObjectNode sts = Json.object().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
     ObjectNode metadata = sts.putObject("metadata").put("name", Names.statefulSet(cluster));
     metadata.set("labels", Labels.child(cluster, "database"));
     ObjectNode stsSpec = sts.putObject("spec")
-        .put("replicas", spec.instances())
+        .put("replicas", replicas)
         .put("serviceName", Names.headlessService(cluster));
     stsSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
     // Ordered start: the first pod bootstraps the cluster, the others join it as replicas.

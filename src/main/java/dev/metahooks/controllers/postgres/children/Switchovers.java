@@ -28,7 +28,7 @@ public final class Switchovers {
 
   public static ObjectNode job(String cluster, String namespace, String image, Rollout.Switchover switchover) {
     String leader = switchover.leader();
-    ObjectNode job = Jobs.job(Names.switchoverJob(cluster, switchover.revision(), leader), cluster, COMPONENT);
+    ObjectNode job = Jobs.job(switchover.name(), cluster, COMPONENT);
     // Patroni answers within about 30 s; a second try finds the leader moved (412) rather than moving it twice.
     job.withObjectProperty("spec").put("backoffLimit", 1);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");

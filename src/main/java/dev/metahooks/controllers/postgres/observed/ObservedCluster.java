@@ -9,6 +9,7 @@ import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -42,6 +43,17 @@ public final class ObservedCluster {
    * may be absent, so its group is read when the request carries it, and a PodMonitor rendered only then.
    */
   public static final ChildType POD_MONITOR = new ChildType("monitoring.coreos.com/v1", "PodMonitor");
+
+  /** A type related through the customize hook; {@code resource} is what its rule names. */
+  public record RelatedType(String apiVersion, String kind, String resource) {}
+
+  public static final RelatedType PODS = new RelatedType("v1", "Pod", "pods");
+  public static final RelatedType CONFIG_MAPS = new RelatedType("v1", "ConfigMap", "configmaps");
+  /** The namespace's clusters, so that two do not claim one backup prefix. */
+  public static final RelatedType CLUSTERS = new RelatedType("metahooks.dev/v1alpha1", "PostgresCluster",
+      "postgresclusters");
+  /** The TLS Secret, only with {@code spec.tls}. */
+  public static final RelatedType TLS_SECRETS = new RelatedType("v1", "Secret", "secrets");
 
   /**
    * The children sorted by {@link #CHILD_TYPES}, types declared elsewhere (a PodMonitor) last; stable: the order
@@ -83,9 +95,11 @@ public final class ObservedCluster {
    * Reads the request; a child type missing from {@code children} is a 422 (the request is incomplete, and
    * answering it could delete what was not shown), and so is a child whose apiVersion or kind is not that of
    * its group: children are found and re-emitted by their own apiVersion and kind, so such a Secret would be
-   * generated anew, or a preserved child returned without them.
+   * generated anew, or a preserved child returned without them. A related type the customize hook asked for
+   * ({@link #relatedTypes}) missing from {@code related} is a 422 too: read as "none", it would finalize a cluster
+   * whose Patroni ConfigMaps still exist, or take a running cluster for one without pods.
    */
-  public static ObservedCluster of(CompositeRequest request) {
+  public static ObservedCluster of(CompositeRequest request, ClusterSpec spec) {
     String namespace = request.namespace();
     List<ObjectNode> children = new ArrayList<>();
     boolean podMonitors = request.children().has(POD_MONITOR.apiVersion(), POD_MONITOR.kind());
@@ -99,6 +113,7 @@ public final class ObservedCluster {
           .sorted(Comparator.comparing(ObjectMap.Entry::name))
           .forEach(entry -> children.add(checkedType(type, entry)));
     }
+    requireRelatedGroups(request, spec);
     List<ObjectNode> pods = request.related().entries("v1", "Pod").stream()
         .filter(entry -> entry.namespace().equals(namespace))
         .map(ObjectMap.Entry::object)
@@ -116,6 +131,19 @@ public final class ObservedCluster {
         .filter(entry -> entry.namespace().equals(namespace)).map(ObjectMap.Entry::object).toList();
     return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, podMonitors, secrets,
         syncStandbys(request, namespace));
+  }
+
+  /** The types the customize hook relates for a cluster of this spec, each one rule. */
+  public static List<RelatedType> relatedTypes(ClusterSpec spec) {
+    return spec.tls().isPresent() ? List.of(PODS, CONFIG_MAPS, CLUSTERS, TLS_SECRETS)
+        : List.of(PODS, CONFIG_MAPS, CLUSTERS);
+  }
+
+  private static void requireRelatedGroups(CompositeRequest request, ClusterSpec spec) {
+    for (RelatedType type : relatedTypes(spec)) {
+      request.related().required(type.apiVersion(), type.kind(), "the customize hook asks for " + type.resource()
+          + ", and Metacontroller sends a group for every rule it returned, {} when nothing matches");
+    }
   }
 
   /** Whether the controller declares PodMonitors as a child type (the optional component is installed). */

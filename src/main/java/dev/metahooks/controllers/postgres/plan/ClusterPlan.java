@@ -19,13 +19,14 @@ import java.util.Optional;
  * @param parameters the parameters Job this call asks for, if any
  * @param templateChanging this call changes the StatefulSet's pod template (the pods will restart)
  * @param rollout the rollout step this call takes
+ * @param manualSwitchover the switchover asked for by annotation, and where it stands
  * @param finalBackup where the final backup of a deletion stands ({@code NOT_ASKED} in a sync)
  * @param callAgainAt when the hook must be called again though nothing changes (a window opens, a backup is due)
  */
 public record ClusterPlan(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems, Mode mode,
     Tls.State tls, Optional<Tls.Rendering> podTls, ObjectNode bootstrap, List<ObjectNode> secrets,
     Optional<String> usersJob, Optional<ParameterPatch> parameters, boolean templateChanging,
-    Rollout.Plan rollout, FinalBackups.Stage finalBackup, Optional<Instant> callAgainAt) {
+    Rollout.Plan rollout, Optional<ManualSwitchover.Plan> manualSwitchover, FinalBackups.Stage finalBackup, Optional<Instant> callAgainAt) {
 
   /** The parameters Job's name, if one is asked for. */
   public Optional<String> parametersJob() {

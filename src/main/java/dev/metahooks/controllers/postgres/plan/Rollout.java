@@ -28,27 +28,42 @@ import java.util.function.Predicate;
 public final class Rollout {
   public static final String REVISION_LABEL = "controller-revision-hash";
 
-  public enum Step { Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, WaitingForWindow }
+  public enum Step {
+    Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, WaitingForWindow,
+    /** A scale-down waits while the primary moves off an ordinal it removes ({@link ScaleDown}). */
+    ScaleDownSwitchover
+  }
 
   /**
-   * A switchover this step needs: the Job {@link Switchovers#name} of the revision and the leader, which asks the
-   * leader's Patroni to hand over to the candidate.
+   * A switchover this step needs: the Job {@code name} (named by the revision and the leader in a rollout), which
+   * asks the leader's Patroni to hand over to the candidate.
    *
    * @param leaderHttps the TLS Secret whose CA the Job trusts when the leader serves its REST API over https (the
    *     leader still runs the old template while the rollout that turns {@code restApi} on or off reaches it, so its
    *     own pod decides)
    */
-  public record Switchover(String revision, String leader, String candidate, Optional<String> leaderHttps) {}
+  public record Switchover(String name, String leader, String candidate, Optional<String> leaderHttps) {}
 
   /**
    * @param partition the StatefulSet's {@code rollingUpdate.partition}; empty under {@code updates.method: restart}
    * @param switchover the switchover this step needs, if any
    * @param waitingUntil when the maintenance window that this step waits for opens
+   * @param heldReplicas the StatefulSet's replicas while a scale-down waits for the primary to move
    */
   public record Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
-      Optional<Instant> waitingUntil) {
+      Optional<Instant> waitingUntil, OptionalInt heldReplicas) {
     public Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message) {
       this(partition, switchover, step, message, Optional.empty());
+    }
+
+    public Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
+        Optional<Instant> waitingUntil) {
+      this(partition, switchover, step, message, waitingUntil, OptionalInt.empty());
+    }
+
+    /** The StatefulSet's replicas: the spec's, unless a scale-down waits for the primary to move. */
+    public int replicas(ClusterSpec spec) {
+      return heldReplicas.orElse(spec.instances());
     }
 
     public static Plan settled(OptionalInt partition) {
@@ -134,7 +149,7 @@ public final class Rollout {
       JsonNode jobStatus = existing.get().path("status");
       // Rendered again with the candidate it was given: a Job's template cannot change.
       String candidate = candidateOf(existing.get());
-      Optional<Switchover> job = Optional.of(new Switchover(revision, leader, candidate, leaderHttps(pods, leader)));
+      Optional<Switchover> job = Optional.of(new Switchover(name, leader, candidate, leaderHttps(pods, leader)));
       if (JobConditions.find(jobStatus, "Failed").isPresent()) {
         JsonNode failed = JobConditions.find(jobStatus, "Failed").get();
         return new Plan(OptionalInt.of(partition), job, Step.SwitchoverFailed, "Job " + name
@@ -157,7 +172,7 @@ public final class Rollout {
     if (!MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
       return waitForWindow(partition, "the switchover from " + leader + " to " + candidate.get(), spec, now);
     }
-    Switchover job = new Switchover(revision, leader, candidate.get(), leaderHttps(pods, leader));
+    Switchover job = new Switchover(name, leader, candidate.get(), leaderHttps(pods, leader));
     return new Plan(OptionalInt.of(partition), Optional.of(job), Step.Switchover,
         "Job " + name + " (switchover from " + leader + " to " + candidate.get() + ") is starting");
   }
@@ -178,14 +193,20 @@ public final class Rollout {
   }
 
   /** The TLS Secret of the leader's pod when it serves Patroni's REST API over https. */
-  private static Optional<String> leaderHttps(Map<Integer, ObjectNode> pods, String leader) {
+  static Optional<String> leaderHttps(Map<Integer, ObjectNode> pods, String leader) {
     return pods.values().stream().filter(pod -> leader.equals(ObservedCluster.nameOf(pod))).findFirst()
         .flatMap(Tls::httpsSecret);
   }
 
-  private static String candidateOf(JsonNode job) {
+  /** The candidate an observed switchover Job was rendered with. */
+  static String candidateOf(JsonNode job) {
+    return jobEnv(job, "CANDIDATE");
+  }
+
+  /** A value an observed switchover Job was rendered with ({@code LEADER}, {@code CANDIDATE}). */
+  static String jobEnv(JsonNode job, String variable) {
     for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
-      if ("CANDIDATE".equals(env.path("name").asText())) {
+      if (variable.equals(env.path("name").asText())) {
         return env.path("value").asText();
       }
     }
@@ -197,7 +218,7 @@ public final class Rollout {
   }
 
   /** The live pods named {@code <n>-<ordinal>}, by ordinal. */
-  private static Map<Integer, ObjectNode> podsByOrdinal(String cluster, ObservedCluster observed) {
+  static Map<Integer, ObjectNode> podsByOrdinal(String cluster, ObservedCluster observed) {
     Map<Integer, ObjectNode> pods = new TreeMap<>();
     for (ObjectNode pod : observed.livePods()) {
       String name = ObservedCluster.nameOf(pod);

@@ -90,7 +90,24 @@ public final class SpecReader {
     String name = parent.path("metadata").path("name").asText("");
     checkName(name, problems);
     ClusterSpec spec = spec(FieldReader.optional(parent.get("spec"), "spec", problems), namespace, name);
+    checkStrictCanHold(spec, problems);
     return new Result(spec, problems.list());
+  }
+
+  /**
+   * Strict synchronous mode with fewer than {@code 1 + nodeCount} instances: with no standby to pick, Patroni sets
+   * {@code synchronous_standby_names = '*'} and every commit waits (patroni/ha.py:609-610 at v3.0.2,
+   * process_sync_replication). Hibernation is refused too (a strict cluster woken from zero starts with one
+   * member): {@code sync} first, then 0.
+   */
+  private static void checkStrictCanHold(ClusterSpec spec, FieldProblems problems) {
+    ClusterSpec.Patroni patroni = spec.patroni();
+    int needed = 1 + patroni.synchronousNodeCount();
+    if ("strict".equals(patroni.synchronousMode()) && spec.instances() < needed) {
+      problems.add("spec.patroni.synchronous.mode", "strict needs at least " + needed + " instances (1 + nodeCount), "
+          + "not " + spec.instances() + ": without a synchronous standby streaming every commit waits; use sync, "
+          + "or raise instances");
+    }
   }
 
   private static void checkName(String name, FieldProblems problems) {

@@ -75,6 +75,9 @@ public final class ClusterStatus {
         .ifPresent(version -> status.put("postgresVersion", Integer.parseInt(version)));
     observed.deployedImage().ifPresent(image -> status.put("image", image));
     status.put("selector", Labels.podSelectorText(observed.name()));
+    // Also what tells the next call that this request was answered (the hook never edits the cluster).
+    plan.manualSwitchover().ifPresent(manual -> status.putObject("switchover").put("request", manual.request())
+        .put("state", manual.state().name()).put("message", manual.message()));
     if (rolloutActive(in)) {
       ObjectNode rollout = status.putObject("rollout").put("step", in.rollout().step().name())
           .put("message", in.rollout().message());
@@ -329,6 +332,9 @@ public final class ClusterStatus {
     }
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.SwitchoverFailed) {
       return new Conditions.Condition(Conditions.PROGRESSING, false, "SwitchoverFailed", in.rollout().message());
+    }
+    if (rolloutActive(in) && in.rollout().heldReplicas().isPresent()) {
+      return new Conditions.Condition(Conditions.PROGRESSING, true, "MovingPrimaryBeforeScaleDown", in.rollout().message());
     }
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.WaitingForWindow) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "WaitingForMaintenanceWindow", in.rollout().message());

@@ -1,0 +1,141 @@
+package dev.metahooks.controllers.postgres.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.observed.JobConditions;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A switchover on request: the annotation {@value #ANNOTATION} on the cluster names the member to hand the leader
+ * to, or {@code any}. The switchover Job of a rollout carries it out, with Patroni's checks (the candidate must be a
+ * healthy member, a synchronous standby under synchronous replication). The hook never edits the cluster, so the
+ * previous {@code status.switchover} says which request was answered: one that was done, refused or failed is not
+ * tried again until the annotation changes (remove it, or set it anew, to ask again).
+ */
+public final class ManualSwitchover {
+  public static final String ANNOTATION = "metahooks.dev/switchover";
+  public static final String ANY = "any";
+  /** What the Job's name is hashed from, with the request. */
+  private static final String REVISION = "manual";
+
+  public enum State { Waiting, Running, Done, Refused, Failed }
+
+  /** The answer to a request: its state, what the status says, and the Job while one runs. */
+  public record Plan(String request, State state, String message, Optional<Rollout.Switchover> job) {
+    boolean answered() {
+      return state == State.Done || state == State.Refused || state == State.Failed;
+    }
+  }
+
+  private ManualSwitchover() {}
+
+  /** The request on the parent, if any, and where it stands; {@code busy} while a rollout or scale-down steps. */
+  public static Optional<Plan> plan(String cluster, JsonNode parent, ObservedCluster observed, boolean busy) {
+    JsonNode annotation = parent.path("metadata").path("annotations").path(ANNOTATION);
+    if (!annotation.isTextual() || annotation.asText().isBlank()) {
+      return Optional.empty();
+    }
+    String request = annotation.asText().strip();
+    JsonNode previous = parent.path("status").path("switchover");
+    if (request.equals(previous.path("request").asText(null))) {
+      Optional<Plan> answered = previousAnswer(request, previous);
+      if (answered.isPresent()) {
+        return answered;
+      }
+    }
+    return Optional.of(decide(cluster, request, observed, busy));
+  }
+
+  private static Optional<Plan> previousAnswer(String request, JsonNode previous) {
+    try {
+      State state = State.valueOf(previous.path("state").asText(""));
+      Plan plan = new Plan(request, state, previous.path("message").asText(""), Optional.empty());
+      return plan.answered() ? Optional.of(plan) : Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // not a state this hook writes: decided afresh
+    }
+  }
+
+  private static Plan decide(String cluster, String request, ObservedCluster observed, boolean busy) {
+    Optional<String> leader = observed.primary();
+    if (leader.isEmpty()) {
+      return new Plan(request, State.Waiting, "waiting for Patroni to elect a primary", Optional.empty());
+    }
+    Map<Integer, ObjectNode> pods = Rollout.podsByOrdinal(cluster, observed);
+    // One Job per request, whoever leads: found again after the leader moved, so that "any" moves it once.
+    String name = Names.switchoverJob(cluster, REVISION, request);
+    Optional<ObjectNode> existing = observed.job(name);
+    if (existing.isPresent()) {
+      // Rendered again as it was given: a Job's template cannot change.
+      String from = Rollout.jobEnv(existing.get(), "LEADER");
+      String candidate = Rollout.jobEnv(existing.get(), "CANDIDATE");
+      if (candidate.equals(leader.get())) {
+        return new Plan(request, State.Done, "switched over from " + from + " to " + candidate, Optional.empty());
+      }
+      Optional<Rollout.Switchover> job = Optional.of(new Rollout.Switchover(name, from, candidate,
+          Rollout.leaderHttps(pods, from)));
+      JsonNode jobStatus = existing.get().path("status");
+      Optional<JsonNode> failed = JobConditions.find(jobStatus, "Failed");
+      if (failed.isPresent()) {
+        return new Plan(request, State.Failed, "Job " + name + " could not move the leader from " + from
+            + " to " + candidate + " (" + failed.get().path("reason").asText("Failed")
+            + "); its pod's log has Patroni's answer", Optional.empty());
+      }
+      return new Plan(request, State.Running, "Job " + name + " (switchover from " + from + " to "
+          + candidate + ") " + (JobConditions.find(jobStatus, "Complete").isPresent()
+              ? "has completed; waiting for the leader label to move" : "is running"), job);
+    }
+    if (request.equals(leader.get())) {
+      return new Plan(request, State.Done, request + " is the primary", Optional.empty());
+    }
+    if (busy) {
+      return new Plan(request, State.Waiting, "waiting for the rollout or scale-down under way to finish",
+          Optional.empty());
+    }
+    Optional<String> refusal = refusal(request, leader.get(), pods, observed);
+    if (refusal.isPresent()) {
+      return new Plan(request, State.Refused, refusal.get(), Optional.empty());
+    }
+    String candidate = ANY.equals(request) ? candidates(leader.get(), pods, observed).findFirst().orElseThrow()
+        : request;
+    return new Plan(request, State.Running, "Job " + name + " (switchover from " + leader.get() + " to " + candidate
+        + ") is starting", Optional.of(new Rollout.Switchover(name, leader.get(), candidate,
+            Rollout.leaderHttps(pods, leader.get()))));
+  }
+
+  /** Why the request cannot be carried out, if it cannot: the target must be a ready replica Patroni may promote. */
+  private static Optional<String> refusal(String request, String leader, Map<Integer, ObjectNode> pods,
+      ObservedCluster observed) {
+    if (ANY.equals(request)) {
+      return candidates(leader, pods, observed).findFirst().isPresent() ? Optional.empty()
+          : Optional.of("no ready " + kind(observed) + " to switch over to");
+    }
+    Optional<ObjectNode> target = pods.values().stream().filter(p -> ObservedCluster.nameOf(p).equals(request))
+        .findFirst();
+    if (target.isEmpty()) {
+      return Optional.of(request + " is not a member of the cluster");
+    }
+    if (!ObservedCluster.ready(target.get())) {
+      return Optional.of(request + " is not ready");
+    }
+    if (!observed.syncStandbys().isEmpty() && !observed.syncStandbys().contains(request)) {
+      return Optional.of(request + " is not a synchronous standby (Patroni names "
+          + String.join(", ", observed.syncStandbys()) + "), and Patroni switches over only to one");
+    }
+    return Optional.empty();
+  }
+
+  private static java.util.stream.Stream<String> candidates(String leader, Map<Integer, ObjectNode> pods,
+      ObservedCluster observed) {
+    return pods.values().stream().filter(ObservedCluster::ready).map(ObservedCluster::nameOf)
+        .filter(name -> !name.equals(leader))
+        .filter(name -> observed.syncStandbys().isEmpty() || observed.syncStandbys().contains(name));
+  }
+
+  private static String kind(ObservedCluster observed) {
+    return observed.syncStandbys().isEmpty() ? "replica" : "synchronous standby";
+  }
+}

@@ -1,0 +1,86 @@
+package dev.metahooks.controllers.postgres.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.observed.JobConditions;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A scale-down never removes the primary: when the leader runs on an ordinal that the new {@code instances} removes,
+ * the StatefulSet keeps its replicas while a switchover Job hands the leader to a ready replica that stays (a
+ * synchronous standby under synchronous replication, the only kind Patroni switches over to), and the replicas
+ * shrink once the leader label has moved. Without it the StatefulSet controller would delete the primary's pod and
+ * Patroni would fail over, once or twice, each a write outage. Hibernation ({@code instances: 0}) removes every pod,
+ * so nothing moves.
+ */
+public final class ScaleDown {
+  private ScaleDown() {}
+
+  /** The step that holds the scale-down for the primary's move, or empty when the scale-down may go on. */
+  public static Optional<Rollout.Plan> primaryMove(String cluster, ClusterSpec spec, ObservedCluster observed) {
+    int instances = spec.instances();
+    Optional<ObjectNode> sts = observed.statefulSet();
+    Optional<String> leader = observed.primary();
+    if (sts.isEmpty() || leader.isEmpty() || instances == 0) {
+      return Optional.empty();
+    }
+    int current = sts.get().path("spec").path("replicas").asInt(instances);
+    Map<Integer, ObjectNode> pods = Rollout.podsByOrdinal(cluster, observed);
+    OptionalInt leaderOrdinal = pods.entrySet().stream()
+        .filter(e -> ObservedCluster.nameOf(e.getValue()).equals(leader.get()))
+        .mapToInt(Map.Entry::getKey).findFirst();
+    if (current <= instances || leaderOrdinal.isEmpty() || leaderOrdinal.getAsInt() < instances) {
+      return Optional.empty();
+    }
+    // No pod restarts for a new template while the leader moves: the rollout goes on after the scale-down.
+    OptionalInt partition = spec.updates().switchover() ? OptionalInt.of(current) : OptionalInt.empty();
+    String name = Names.switchoverJob(cluster, "scale-down-to-" + instances, leader.get());
+    String what = "before scaling down from " + current + " to " + instances;
+    Optional<ObjectNode> existing = observed.job(name);
+    if (existing.isPresent()) {
+      String candidate = Rollout.candidateOf(existing.get());
+      Optional<Rollout.Switchover> job = Optional.of(switchover(name, leader.get(), candidate, pods));
+      JsonNode jobStatus = existing.get().path("status");
+      Optional<JsonNode> failed = JobConditions.find(jobStatus, "Failed");
+      if (failed.isPresent()) {
+        return Optional.of(held(partition, job, Rollout.Step.SwitchoverFailed, current, "Job " + name
+            + " could not move the primary from " + leader.get() + " to " + candidate + " " + what + " ("
+            + failed.get().path("reason").asText("Failed") + "); the scale-down stops here: its pod's log has "
+            + "Patroni's answer; delete the Job to try again"));
+      }
+      String state = JobConditions.find(jobStatus, "Complete").isPresent()
+          ? "has completed; waiting for the leader label to move" : "is running";
+      return Optional.of(held(partition, job, Rollout.Step.ScaleDownSwitchover, current, "Job " + name
+          + " (switchover from " + leader.get() + " to " + candidate + " " + what + ") " + state));
+    }
+    Optional<String> candidate = pods.entrySet().stream()
+        .filter(e -> e.getKey() < instances && ObservedCluster.ready(e.getValue()))
+        .map(e -> ObservedCluster.nameOf(e.getValue()))
+        .filter(pod -> observed.syncStandbys().isEmpty() || observed.syncStandbys().contains(pod))
+        .findFirst();
+    if (candidate.isEmpty()) {
+      return Optional.of(held(partition, Optional.empty(), Rollout.Step.Waiting, current, "the primary "
+          + leader.get() + " runs on an ordinal the scale-down removes; waiting for a ready "
+          + (observed.syncStandbys().isEmpty() ? "replica" : "synchronous standby") + " below ordinal " + instances
+          + " to move it to " + what));
+    }
+    return Optional.of(held(partition, Optional.of(switchover(name, leader.get(), candidate.get(), pods)),
+        Rollout.Step.ScaleDownSwitchover, current, "Job " + name + " (switchover from " + leader.get() + " to "
+            + candidate.get() + " " + what + ") is starting"));
+  }
+
+  private static Rollout.Switchover switchover(String name, String leader, String candidate,
+      Map<Integer, ObjectNode> pods) {
+    return new Rollout.Switchover(name, leader, candidate, Rollout.leaderHttps(pods, leader));
+  }
+
+  private static Rollout.Plan held(OptionalInt partition, Optional<Rollout.Switchover> job, Rollout.Step step,
+      int replicas, String message) {
+    return new Rollout.Plan(partition, job, step, message, Optional.empty(), OptionalInt.of(replicas));
+  }
+}
