@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Optional;
 
 /**
- * A CompositeController sync or finalize call (contract section 5.1).
+ * A CompositeController sync or finalize call (docs/metacontroller.md, section 5.1).
  *
  * @param controller the CompositeController object, as Metacontroller cached it
  * @param parent the parent object, whole

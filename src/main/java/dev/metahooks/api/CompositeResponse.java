@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
- * The answer to a CompositeController sync or finalize call (contract section 5.2). {@code children} is the
+ * The answer to a CompositeController sync or finalize call (docs/metacontroller.md, section 5.2). {@code children} is the
  * complete desired set, in the order given (for rolling updates that order is the rollout order); absent
  * optional fields are left out of the JSON, which v2's strict decoding requires.
  */

@@ -2,7 +2,7 @@ package dev.metahooks.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-/** A customize call (contract section 7.1): the controller and the parent (also for decorators). */
+/** A customize call (docs/metacontroller.md, section 7.1): the controller and the parent (also for decorators). */
 public record CustomizeRequest(ObjectNode controller, ObjectNode parent) {
 
   public static CustomizeRequest read(ObjectNode body) {

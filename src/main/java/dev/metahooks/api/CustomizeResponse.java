@@ -21,7 +21,7 @@ public record CustomizeResponse(List<RelatedResourceRule> relatedResources) impl
   }
 
   /**
-   * One rule (contract section 7.2). Unset fields are left out: an absent {@code labelSelector} and an
+   * One rule (docs/metacontroller.md, section 7.2). Unset fields are left out: an absent {@code labelSelector} and an
    * empty one ({@code {}}, everything) mean different things.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -3,7 +3,7 @@ package dev.metahooks.api;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * A DecoratorController sync or finalize call (contract section 6.1). The target is called {@code object} on
+ * A DecoratorController sync or finalize call (docs/metacontroller.md, section 6.1). The target is called {@code object} on
  * the wire and its attachments {@code attachments}.
  */
 public record DecoratorRequest(ObjectNode controller, ObjectNode object, ObjectMap attachments, ObjectMap related,

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The answer to a DecoratorController sync or finalize call (contract section 6.2). {@code labels} and
+ * The answer to a DecoratorController sync or finalize call (docs/metacontroller.md, section 6.2). {@code labels} and
  * {@code annotations} are partial: only the listed keys change and a null value deletes the key.
  * A null {@code status} leaves the target's status as it is. {@code attachments} is the complete desired set.
  */

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Metacontroller calls finalize for two reasons only: the parent is being deleted ({@code
- * metadata.deletionTimestamp}), or it no longer matches the controller's selector (contract section 8.7). A
+ * metadata.deletionTimestamp}), or it no longer matches the controller's selector (docs/metacontroller.md, section 8.7). A
  * finalize call for neither is not Metacontroller's, and answering it would tear down what the user still has,
  * so it is refused. Where the selector cannot be evaluated, the call is given the benefit of the doubt.
  */

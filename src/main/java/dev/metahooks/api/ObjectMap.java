@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * whatever the hook version: by apiVersion and kind, then namespace and name.
  *
  * <p>On the wire the outer key is {@code Kind.version} (core group) or {@code Kind.group/version}, and the
- * inner key depends on the hook version and scopes (contract section 4). Each object's namespace is taken
+ * inner key depends on the hook version and scopes (docs/metacontroller.md, section 4). Each object's namespace is taken
  * from its metadata, or else from the key; a key that contradicts the object is refused, because it means
  * the request was built for another hook version.
  *
@@ -145,7 +145,7 @@ public final class ObjectMap {
     return key.length() - slash - 1 == name.length() && key.startsWith(name, slash + 1);
   }
 
-  /** The inner key Metacontroller would use (contract section 4). */
+  /** The inner key Metacontroller would use (docs/metacontroller.md, section 4). */
   private static String expectedKey(HookVersion version, String parentNamespace, String namespace, String name) {
     if (namespace.isEmpty()) {
       return name;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
-/** Object maps read the same whatever the hook version and the scopes (contract section 4). */
+/** Object maps read the same whatever the hook version and the scopes (docs/metacontroller.md, section 4). */
 class ObjectMapTest {
 
   private static ObjectNode json(String text) {

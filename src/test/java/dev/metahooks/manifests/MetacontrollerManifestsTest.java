@@ -100,7 +100,7 @@ class MetacontrollerManifestsTest {
   /**
    * The server tags every 200 with an ETag and answers a matching If-None-Match with 304, so every hook asks
    * Metacontroller to use them. Its cache timeout and cleanup go together: with only the timeout set,
-   * Metacontroller dereferences the missing cleanup interval (contract 2.3).
+   * Metacontroller dereferences the missing cleanup interval (metacontroller.md, section 2).
    */
   @TestFactory
   Stream<DynamicTest> everyHookUsesETags() {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Metacontroller's ETag protocol (contract 3.2) and the response cache, over HTTP on a real port: every 200 has
+ * Metacontroller's ETag protocol (metacontroller.md, section 3) and the response cache, over HTTP on a real port: every 200 has
  * an ETag that is the SHA-256 of its body, a matching If-None-Match gets 304 without a body, and the same
  * request bytes for the same hook run the hook once.
  */

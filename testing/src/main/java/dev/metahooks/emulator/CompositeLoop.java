@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** One CompositeController: its parents' sync sequence as Metacontroller runs it (contract section 8.1). */
+/** One CompositeController: its parents' sync sequence as Metacontroller runs it (docs/metacontroller.md, section 8.1). */
 final class CompositeLoop extends ControllerLoop {
   /** One declared child type with its update strategy. */
   record ChildType(String apiVersion, ApiResources.Type type, String method, JsonNode statusChecks) {
@@ -175,7 +175,7 @@ final class CompositeLoop extends ControllerLoop {
         answer.path("resyncAfterSeconds").asDouble(0), answer.path("finalized").asBoolean(false));
   }
 
-  /** The sync/finalize request body (contract section 5.1). */
+  /** The sync/finalize request body (docs/metacontroller.md, section 5.1). */
   ObjectNode request(ObjectNode parent, ObjectGroups observed, ObjectGroups related, Webhook hook,
       boolean finalizing) {
     String parentNamespace = parentType.namespaced() ? Meta.namespace(parent) : "";

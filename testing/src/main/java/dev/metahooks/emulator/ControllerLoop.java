@@ -198,7 +198,7 @@ abstract class ControllerLoop {
   }
 
   /**
-   * Reconciles children (contract section 8.2): observed but not desired ones are deleted, missing ones
+   * Reconciles children (docs/metacontroller.md, section 8.2): observed but not desired ones are deleted, missing ones
    * created with a controller reference, changed ones handled by their kind's update method.
    *
    * @return the errors, one per failed child; the others are still handled

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** One DecoratorController: its targets' sync sequence as Metacontroller runs it (contract sections 6 and 8). */
+/** One DecoratorController: its targets' sync sequence as Metacontroller runs it (docs/metacontroller.md, sections 6 and 8). */
 final class DecoratorLoop extends ControllerLoop {
   static final String DECORATOR_ANNOTATION = "metacontroller.k8s.io/decorator-controller";
 

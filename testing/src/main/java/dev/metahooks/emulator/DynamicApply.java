@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Metacontroller's client-side apply (contract section 8.3): a three-way merge of the observed object, the
+ * Metacontroller's client-side apply (docs/metacontroller.md, section 8.3): a three-way merge of the observed object, the
  * last desired state it applied (kept in an annotation) and the new desired state.
  */
 final class DynamicApply {

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Objects grouped as Metacontroller groups them internally (a "uniform object map", contract section 4):
+ * Objects grouped as Metacontroller groups them internally (a "uniform object map", docs/metacontroller.md, section 4):
  * outer key {@code Kind.apiVersion}, inner key {@code namespace/name} or {@code name}. {@link #toWire} turns
  * it into a request's {@code children}, {@code attachments} or {@code related} for a hook version. Keys are
  * sorted, as Go writes map keys.

@@ -8,7 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Selects related objects by the rules of a customize answer (contract section 7.2). */
+/** Selects related objects by the rules of a customize answer (docs/metacontroller.md, section 7.2). */
 final class Related {
   private Related() {}
 

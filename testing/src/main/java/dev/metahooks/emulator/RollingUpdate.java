@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Rolling child updates (contract section 9): one hook call per parent revision, revisions and their child
+ * Rolling child updates (docs/metacontroller.md, section 9): one hook call per parent revision, revisions and their child
  * claims kept in ControllerRevision objects, and at most one child moved to the latest revision per sync,
  * only while the children already there are up to date and pass their status checks.
  */

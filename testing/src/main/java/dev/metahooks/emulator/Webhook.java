@@ -28,7 +28,7 @@ import javax.net.ssl.SSLContext;
 
 /**
  * One hook of a controller manifest ({@code spec.hooks.<hook>}), pointed at the server under test, and the
- * HTTP exchange Metacontroller makes with it (contract section 3): POST with {@code Content-Type:
+ * HTTP exchange Metacontroller makes with it (docs/metacontroller.md, section 3): POST with {@code Content-Type:
  * application/json} and a fixed length, only 200 counts as success, 429 means "retry after", the answer is
  * decoded case-sensitively and, in strict mode, with no unknown fields.
  */
