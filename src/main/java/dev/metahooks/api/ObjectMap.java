@@ -132,7 +132,7 @@ public final class ObjectMap {
       namespace = "";
     }
     if (!isExpectedKey(key, version, parentNamespace, namespace, name) || !keyNameIs(key, slash, name)) {
-      String expected = expectedKey(version, parentNamespace, namespace, name);
+      String expected = key(version, parentNamespace, namespace, name);
       throw new InvalidRequestException(groupPath + "['" + key + "']", "key does not match hook version "
           + version.name().toLowerCase() + " for object " + (namespace.isEmpty() ? name : namespace + "/" + name)
           + " (expected '" + expected + "')");
@@ -145,8 +145,11 @@ public final class ObjectMap {
     return key.length() - slash - 1 == name.length() && key.startsWith(name, slash + 1);
   }
 
-  /** The inner key Metacontroller would use (docs/metacontroller.md, section 4). */
-  private static String expectedKey(HookVersion version, String parentNamespace, String namespace, String name) {
+  /**
+   * The inner key Metacontroller uses for an object of {@code namespace} ("" when cluster-scoped) under a parent of
+   * {@code parentNamespace} ("" when cluster-scoped) (docs/metacontroller.md, section 4).
+   */
+  public static String key(HookVersion version, String parentNamespace, String namespace, String name) {
     if (namespace.isEmpty()) {
       return name;
     }
@@ -156,7 +159,7 @@ public final class ObjectMap {
     return namespace + "/" + name;
   }
 
-  /** {@code key.equals(expectedKey(...))}, without building the expected key. */
+  /** {@code key.equals(key(...))}, without building the expected key. */
   private static boolean isExpectedKey(String key, HookVersion version, String parentNamespace, String namespace,
       String name) {
     if (namespace.isEmpty() || (version == HookVersion.V1 && !parentNamespace.isEmpty()

@@ -6,14 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
  * Label selectors of a controller object ({@code matchLabels} or {@code matchAnnotations}, and
  * {@code matchExpressions}) evaluated against an object's labels or annotations, as Metacontroller evaluates them.
  */
-final class Selectors {
+public final class Selectors {
   /** {@code UNKNOWN}: the selector is malformed, so Metacontroller would not have run the controller with it. */
-  enum Match { YES, NO, UNKNOWN }
+  public enum Match { YES, NO, UNKNOWN }
 
   private Selectors() {}
 
   /** An absent or null selector selects everything, like {@code {}}. */
-  static Match matches(JsonNode selector, String exactField, JsonNode values) {
+  public static Match matches(JsonNode selector, String exactField, JsonNode values) {
     if (selector == null || selector.isNull() || selector.isMissingNode()) {
       return Match.YES;
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import java.io.IOException;
@@ -138,7 +139,8 @@ final class Cases {
         if (ownedBy(child, parent) && groups.has(groupKey(child))) {
           String namespace = child.path("metadata").path("namespace").asText("");
           String name = child.path("metadata").path("name").asText();
-          String key = v2 && !namespace.isEmpty() ? namespace + "/" + name : name;
+          String key = ObjectMap.key(v2 ? HookVersion.V2 : HookVersion.V1,
+              parent.path("metadata").path("namespace").asText(""), namespace, name);
           ((ObjectNode) groups.get(groupKey(child))).set(key, child);
           owned.add(child);
         }

@@ -3,9 +3,10 @@ package dev.metahooks.cli.diff;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.ObjectMap;
+import dev.metahooks.api.Selectors;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code related} map Metacontroller would send with a live request: a group for every rule the customize hook
@@ -38,8 +39,8 @@ final class RelatedObjects {
         if (object.path("apiVersion").asText().equals(apiVersion) && object.path("kind").asText().equals(kind)
             && (namespace.isEmpty() || namespace.equals(objectNamespace)) && selects(rule, object)) {
           String name = object.path("metadata").path("name").asText();
-          boolean qualified = !objectNamespace.isEmpty() && (v2 || !objectNamespace.equals(parentNamespace));
-          group.set(qualified ? objectNamespace + "/" + name : name, object);
+          group.set(ObjectMap.key(v2 ? HookVersion.V2 : HookVersion.V1, parentNamespace, objectNamespace, name),
+              object);
         }
       }
     }
@@ -56,12 +57,7 @@ final class RelatedObjects {
       }
       return false;
     }
-    JsonNode labels = object.path("metadata").path("labels");
-    for (Map.Entry<String, JsonNode> wanted : rule.path("labelSelector").path("matchLabels").properties()) {
-      if (!wanted.getValue().asText().equals(labels.path(wanted.getKey()).asText(null))) {
-        return false;
-      }
-    }
-    return true;
+    return Selectors.matches(rule.path("labelSelector"), "matchLabels", object.path("metadata").path("labels"))
+        == Selectors.Match.YES;
   }
 }

@@ -82,9 +82,10 @@ class ContainerTextTest {
     PostgresWorld world = new PostgresWorld("pg", spec);
     JsonNode answer = world.sync();
     List<String> problems = new ArrayList<>();
+    Set<String> texts = resourceTexts();
     for (JsonNode child : answer.path("children")) {
       for (JsonNode container : containers(child)) {
-        check(child.path("kind").asText(), container, resourceTexts(), problems);
+        check(child.path("kind").asText(), container, texts, problems);
       }
     }
     assertThat(problems).isEmpty();
