@@ -56,7 +56,8 @@ final class Children {
     }
     if (podsGone(observed) && !observed.patroniConfigMaps().isEmpty()) {
       List<ObjectNode> children = new ArrayList<>(finalBackup);
-      children.addAll(Cleanup.build(plan.cluster(), plan.namespace(), plan.spec().image(), observed.patroniConfigMaps()));
+      children.addAll(Cleanup.build(plan.cluster(), plan.namespace(), plan.spec().image(),
+          plan.spec().scheduling().jobs(), observed.patroniConfigMaps()));
       return ObservedCluster.inTypeOrder(children);
     }
     return finalBackup;
@@ -79,12 +80,15 @@ final class Children {
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     NetworkPolicies.build(cluster, spec).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, plan.secrets()).ifPresent(children::add);
-    plan.parameters().map(patch -> ParameterJobs.build(cluster, namespace, spec.image(), patch, plan.podTls()))
+    plan.parameters().map(patch -> ParameterJobs.build(cluster, namespace, spec.image(), spec.scheduling().jobs(), patch,
+        plan.podTls()))
         .ifPresent(children::add);
-    plan.rollout().switchover().map(switchover -> Switchovers.job(cluster, namespace, spec.image(), switchover))
+    plan.rollout().switchover()
+        .map(switchover -> Switchovers.job(cluster, namespace, spec.image(), spec.scheduling().jobs(), switchover))
         .ifPresent(children::add);
     plan.manualSwitchover().flatMap(ManualSwitchover.Plan::job)
-        .map(switchover -> Switchovers.job(cluster, namespace, spec.image(), switchover)).ifPresent(children::add);
+        .map(switchover -> Switchovers.job(cluster, namespace, spec.image(), spec.scheduling().jobs(), switchover))
+        .ifPresent(children::add);
     Exporters.service(cluster, spec).ifPresent(children::add);
     Exporters.podMonitor(cluster, spec, observed).ifPresent(children::add);
     children.addAll(Poolers.build(cluster, namespace, spec));

@@ -168,7 +168,7 @@ class BaseBackupVerificationTest {
     ObjectNode onDemand = onDemandJob(world);
     JsonNode finalJob = Backups.finalBackupJob("closing", PostgresWorld.NAMESPACE,
         SpecReader.read(world.parent())
-            .spec().backups().backup().orElseThrow());
+            .spec().backups().backup().orElseThrow(), dev.metahooks.controllers.postgres.spec.PodScheduling.NONE);
     assertThat(finalJob.at("/spec/template/spec")).isEqualTo(onDemand.at("/spec/template/spec"));
     assertThat(names(finalJob.at("/spec/template/spec/initContainers"))).containsExactly("started", "backup");
     assertThat(names(finalJob.at("/spec/template/spec/containers"))).containsExactly("verify");

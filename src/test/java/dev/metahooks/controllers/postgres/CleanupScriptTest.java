@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.metahooks.controllers.postgres.children.Cleanup;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.testing.MissingComponent;
 import dev.metahooks.testing.PostgresServer;
 import java.io.FileInputStream;
@@ -60,7 +61,7 @@ class CleanupScriptTest {
   }
 
   private PostgresServer.Result run(Path dir, HttpsServer api, List<String> configMaps) throws Exception {
-    ObjectNode job = Cleanup.job("pg", ClusterSpec.DEFAULT_IMAGE, configMaps);
+    ObjectNode job = Cleanup.job("pg", ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE, configMaps);
     Path serviceAccount = Files.createDirectories(dir.resolve("serviceaccount"));
     Files.copy(dir.resolve("cert.pem"), serviceAccount.resolve("ca.crt"));
     Files.writeString(serviceAccount.resolve("token"), "test-token");

@@ -7,6 +7,7 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.Cleanup;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Kubelet;
 import java.util.List;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class CleanupTest {
   @Test
   void aJobThatMayDeleteOnlyPatronisConfigMapsOfTheCluster() {
-    List<ObjectNode> objects = Cleanup.build("pg", "shop", ClusterSpec.DEFAULT_IMAGE, List.of("pg-config", "pg-leader"));
+    List<ObjectNode> objects = Cleanup.build("pg", "shop", ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE, List.of("pg-config", "pg-leader"));
     objects.forEach(KubeSchema::assertValid);
     assertThat(objects).extracting(o -> o.path("kind").asText() + "/" + ObservedCluster.nameOf(o))
         .containsExactly("ServiceAccount/pg-cleanup", "Role/pg-cleanup", "RoleBinding/pg-cleanup", "Job/pg-cleanup");

@@ -14,6 +14,7 @@ import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PatroniCluster;
 import dev.metahooks.testing.PostgresServer;
@@ -335,7 +336,7 @@ class PatroniJobsTest {
   }
 
   private static ObjectNode job(String leader, String candidate) {
-    return Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE,
+    return Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE,
         new Rollout.Switchover(Names.switchoverJob("orders", "orders-5d8f9c7b6", leader), leader, candidate, Optional.empty()));
   }
 

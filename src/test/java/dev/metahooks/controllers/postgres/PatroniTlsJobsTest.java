@@ -11,6 +11,7 @@ import dev.metahooks.controllers.postgres.children.Switchovers;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PatroniCluster;
@@ -110,7 +111,7 @@ class PatroniTlsJobsTest {
   void theSwitchoverJobTrustsOnlyTheSecretsCa() {
     String leader = patroni.leader().orElseThrow();
     String candidate = leader.equals("orders-0") ? "orders-1" : "orders-0";
-    ObjectNode job = Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE,
+    ObjectNode job = Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE,
         new Rollout.Switchover(Names.switchoverJob("orders", "orders-5d8f9c7b6", leader), leader, candidate, Optional.of(TlsTest.SECRET)));
 
     PostgresServer.Result untrusted = run(job, Map.of("CURL_CA_BUNDLE", certs.dir().resolve("other-ca.crt").toString()));

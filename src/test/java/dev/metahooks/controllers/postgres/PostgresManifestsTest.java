@@ -64,7 +64,7 @@ class PostgresManifestsTest {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
         "paused", "resources", "storage", "postgresql", "users", "availability", "services", "updates",
         "deletionProtection", "monitoring", "pooler", "backup", "bootstrap",
-        "networkPolicy", "tls", "patroni");
+        "networkPolicy", "tls", "patroni", "scheduling");
     JsonNode p = specSchema().path("properties");
     assertThat(fieldNames(p.at("/monitoring/properties"))).containsExactly("enabled", "image");
     assertThat(fieldNames(p.at("/pooler/properties")))
@@ -85,6 +85,9 @@ class PostgresManifestsTest {
     assertThat(fieldNames(p.at("/updates/properties/maintenanceWindows/items/properties"))).containsExactly("days", "start", "end");
     assertThat(fieldNames(p.at("/patroni/properties"))).containsExactly("failsafeMode", "synchronous");
     assertThat(fieldNames(p.at("/patroni/properties/synchronous/properties"))).containsExactly("mode", "nodeCount");
+    assertThat(fieldNames(p.at("/scheduling/properties"))).containsExactly("database", "pooler", "jobs");
+    assertThat(fieldNames(p.at("/scheduling/properties/database/properties"))).containsExactly("tolerations",
+        "nodeAffinity", "topologySpreadConstraints", "priorityClassName", "podLabels", "podAnnotations");
   }
 
   @Test

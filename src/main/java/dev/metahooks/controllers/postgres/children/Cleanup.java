@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.kube.KubeletText;
 import java.util.List;
 
@@ -27,10 +28,11 @@ public final class Cleanup {
   private Cleanup() {}
 
   /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@link ObservedCluster#CHILD_TYPES}. */
-  public static List<ObjectNode> build(String cluster, String namespace, String image, List<String> configMaps) {
+  public static List<ObjectNode> build(String cluster, String namespace, String image, PodScheduling placement,
+      List<String> configMaps) {
     String name = Names.cleanup(cluster);
     return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role(cluster),
-        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT), job(cluster, image, configMaps));
+        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT), job(cluster, image, placement, configMaps));
   }
 
   /** Get and delete exactly Patroni's ConfigMaps of this cluster (by name, whichever exist). */
@@ -45,8 +47,8 @@ public final class Cleanup {
     return role;
   }
 
-  public static ObjectNode job(String cluster, String image, List<String> configMaps) {
-    ObjectNode job = Jobs.job(Names.cleanup(cluster), cluster, COMPONENT);
+  public static ObjectNode job(String cluster, String image, PodScheduling placement, List<String> configMaps) {
+    ObjectNode job = Jobs.job(Names.cleanup(cluster), cluster, COMPONENT, placement);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.cleanup(cluster));
     ArrayNode command = Jobs.container(pod, CONTAINER, image).putArray("command")

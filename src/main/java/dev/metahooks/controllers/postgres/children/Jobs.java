@@ -6,6 +6,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
 
 /**
  * The shape the cluster's Jobs share: pods run once ({@code restartPolicy: Never}, six retries), pass Pod Security
@@ -15,8 +16,11 @@ import dev.metahooks.controllers.postgres.base.Spilo;
 public final class Jobs {
   private Jobs() {}
 
-  /** A Job labelled as the given component, with a pod spec at {@code /spec/template/spec} and no container. */
-  public static ObjectNode job(String name, String cluster, String component) {
+  /**
+   * A Job labelled as the given component, with a pod spec at {@code /spec/template/spec} and no container, placed as
+   * {@code spec.scheduling.jobs} says.
+   */
+  public static ObjectNode job(String name, String cluster, String component, PodScheduling placement) {
     ObjectNode job = Json.object().put("apiVersion", "batch/v1").put("kind", "Job");
     job.putObject("metadata").put("name", name).set("labels", Labels.child(cluster, component));
     ObjectNode template = job.putObject("spec").put("backoffLimit", 6).putObject("template");
@@ -25,6 +29,7 @@ public final class Jobs {
         .put(Labels.MANAGED_BY, Labels.MANAGER)
         .put(Labels.COMPONENT, component);
     template.putObject("spec").put("restartPolicy", "Never").set("securityContext", PodSecurity.pod());
+    PodPlacement.apply(template, placement, Json.object().put(Labels.INSTANCE, cluster).put(Labels.COMPONENT, component));
     return job;
   }
 

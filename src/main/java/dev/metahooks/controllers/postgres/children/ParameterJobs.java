@@ -13,6 +13,7 @@ import dev.metahooks.controllers.postgres.plan.ParameterPatch;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.kube.KubeletText;
 import java.util.Optional;
 
@@ -57,8 +58,9 @@ public final class ParameterJobs {
   }
 
   /** The Job, over https when the rendered pods serve Patroni's REST API so ({@code podTls}). */
-  public static ObjectNode build(String cluster, String namespace, String image, ParameterPatch patch, Optional<Tls.Rendering> podTls) {
-    ObjectNode job = Jobs.job(patch.job(), cluster, COMPONENT);
+  public static ObjectNode build(String cluster, String namespace, String image, PodScheduling placement,
+      ParameterPatch patch, Optional<Tls.Rendering> podTls) {
+    ObjectNode job = Jobs.job(patch.job(), cluster, COMPONENT, placement);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, image);

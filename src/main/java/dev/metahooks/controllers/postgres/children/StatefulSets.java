@@ -68,6 +68,7 @@ public final class StatefulSets {
     ObjectNode template = Json.object();
     template.putObject("metadata").set("labels", Labels.pod(cluster));
     template.set("spec", podSpec(cluster, namespace, spec, bootstrap, tls));
+    PodPlacement.apply(template, spec.scheduling().database(), Labels.podSelector(cluster));
     return template;
   }
 

@@ -6,6 +6,7 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.kube.KubeletText;
 
 /**
@@ -26,9 +27,10 @@ public final class Switchovers {
 
   private Switchovers() {}
 
-  public static ObjectNode job(String cluster, String namespace, String image, Rollout.Switchover switchover) {
+  public static ObjectNode job(String cluster, String namespace, String image, PodScheduling placement,
+      Rollout.Switchover switchover) {
     String leader = switchover.leader();
-    ObjectNode job = Jobs.job(switchover.name(), cluster, COMPONENT);
+    ObjectNode job = Jobs.job(switchover.name(), cluster, COMPONENT, placement);
     // Patroni answers within about 30 s; a second try finds the leader moved (412) rather than moving it twice.
     job.withObjectProperty("spec").put("backoffLimit", 1);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");

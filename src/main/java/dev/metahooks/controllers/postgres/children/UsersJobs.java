@@ -66,7 +66,7 @@ public final class UsersJobs {
   private static ObjectNode job(String name, String cluster, String namespace, ClusterSpec spec,
       List<ObjectNode> secrets) {
     List<ClusterSpec.User> users = spec.users();
-    ObjectNode job = Jobs.job(name, cluster, "users");
+    ObjectNode job = Jobs.job(name, cluster, "users", spec.scheduling().jobs());
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());

@@ -139,7 +139,8 @@ public final class SpecReader {
         BackupSpecReader.read(spec, namespace, name),
         networkPolicy(spec.objectOrEmpty("networkPolicy")),
         tls(spec),
-        patroni(spec.objectOrEmpty("patroni")));
+        patroni(spec.objectOrEmpty("patroni")),
+        PodSchedulingReader.read(spec));
   }
 
   private static ClusterSpec.Monitoring monitoring(FieldReader monitoring) {

@@ -15,6 +15,7 @@ import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
 import dev.metahooks.controllers.postgres.spec.BackupSpecReader;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.kube.KubeletText;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +61,7 @@ public final class Backups {
         String name = Names.backupJob(cluster, entry.name());
         children.add(entry.method().equals("logical")
             ? LogicalBackups.backupJob(name, cluster, namespace, spec, backup, backup.logical().orElseThrow())
-            : baseBackupJob(name, cluster, namespace, backup, COMPONENT));
+            : baseBackupJob(name, cluster, namespace, backup, spec.scheduling().jobs(), COMPONENT));
       }
     });
     backups.logicalRestore().filter(restore -> restoreMayStart(cluster, spec, observed))
@@ -100,7 +101,8 @@ public final class Backups {
         List<ObjectNode> children = new ArrayList<>(Preserved.all(observed.children()));
         Set<String> present = observed.children().stream().map(Backups::key).collect(Collectors.toSet());
         List<ObjectNode> needed = new ArrayList<>(rbac(observed.name(), namespace, spec));
-        needed.add(finalBackupJob(observed.name(), namespace, spec.backups().backup().orElseThrow()));
+        needed.add(finalBackupJob(observed.name(), namespace, spec.backups().backup().orElseThrow(),
+            spec.scheduling().jobs()));
         needed.stream().filter(child -> !present.contains(key(child))).forEach(children::add);
         return ObservedCluster.inTypeOrder(children);
       }
@@ -115,8 +117,9 @@ public final class Backups {
   }
 
   /** The final backup Job of a deletion with {@code finalBackup: true}. */
-  public static ObjectNode finalBackupJob(String cluster, String namespace, BackupSpec.Backup backup) {
-    return baseBackupJob(Names.finalBackupJob(cluster), cluster, namespace, backup, FINAL_COMPONENT);
+  public static ObjectNode finalBackupJob(String cluster, String namespace, BackupSpec.Backup backup,
+      PodScheduling placement) {
+    return baseBackupJob(Names.finalBackupJob(cluster), cluster, namespace, backup, placement, FINAL_COMPONENT);
   }
 
   /**
@@ -127,8 +130,8 @@ public final class Backups {
    * logical backup image (bash and the AWS CLI).
    */
   public static ObjectNode baseBackupJob(String name, String cluster, String namespace, BackupSpec.Backup backup,
-      String component) {
-    ObjectNode job = Jobs.job(name, cluster, component);
+      PodScheduling placement, String component) {
+    ObjectNode job = Jobs.job(name, cluster, component, placement);
     job.withObjectProperty("spec").put("backoffLimit", 2);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.backup(cluster));

@@ -53,7 +53,7 @@ public final class LogicalBackups {
     ArrayNode env = connection(cluster, namespace, spec);
     store(env, backup.s3());
     env.addObject().put("name", "RETAIN").put("value", String.valueOf(logical.count()));
-    return job(name, cluster, COMPONENT, logical.image(), BACKUP_SCRIPT, env);
+    return job(name, cluster, COMPONENT, spec, logical.image(), BACKUP_SCRIPT, env);
   }
 
   /** Job {@code <n>-logical-restore}: the source's newest complete logical backup (or the one named) into this cluster. */
@@ -61,13 +61,13 @@ public final class LogicalBackups {
     ArrayNode env = connection(cluster, namespace, spec);
     store(env, restore.s3());
     restore.backup().ifPresent(stamp -> env.addObject().put("name", "RESTORE_BACKUP").put("value", stamp));
-    return job(Names.logicalRestoreJob(cluster), cluster, RESTORE_COMPONENT, restore.image(), RESTORE_SCRIPT, env);
+    return job(Names.logicalRestoreJob(cluster), cluster, RESTORE_COMPONENT, spec, restore.image(), RESTORE_SCRIPT, env);
   }
 
   /** One bash script ({@code $0} names it in its messages) in the given image, no ServiceAccount token. */
-  private static ObjectNode job(String name, String cluster, String component, String image, String script,
-      ArrayNode env) {
-    ObjectNode job = Jobs.job(name, cluster, component);
+  private static ObjectNode job(String name, String cluster, String component, ClusterSpec spec, String image,
+      String script, ArrayNode env) {
+    ObjectNode job = Jobs.job(name, cluster, component, spec.scheduling().jobs());
     job.withObjectProperty("spec").put("backoffLimit", 2);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);

@@ -7,6 +7,7 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.PodPlacement;
 import dev.metahooks.controllers.postgres.children.PodSecurity;
 import dev.metahooks.controllers.postgres.children.PoolerAccess;
 import dev.metahooks.controllers.postgres.children.ServiceRoles;
@@ -144,6 +145,7 @@ public final class Poolers {
         .putObject("podAffinityTerm");
     term.putObject("labelSelector").set("matchLabels", podSelector(cluster));
     term.put("topologyKey", "kubernetes.io/hostname");
+    PodPlacement.apply(template, spec.scheduling().pooler(), podSelector(cluster));
     pod.putArray("initContainers").add(certificateContainer(cluster, spec.image()));
     pod.putArray("containers").add(pgbouncer(spec.pooler()));
     ArrayNode volumes = pod.putArray("volumes");
