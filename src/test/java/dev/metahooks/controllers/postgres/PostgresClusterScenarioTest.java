@@ -551,6 +551,50 @@ class PostgresClusterScenarioTest {
     assertValidObjects();
   }
 
+  /**
+   * The docs' Scheduling example on the running HA sample: a new pod template, rolled as an image change is; every
+   * pod then carries the placement and the extra label beside the operator's, and the Services still find them. A
+   * label the operator selects by is refused and moves nothing.
+   */
+  @Test
+  void schedulingRollsThePodsThroughTheRolloutAndALabelTheOperatorSelectsByIsRefused() throws java.io.IOException {
+    long mark = cluster.lastSequence();
+    ObjectNode scheduling = (ObjectNode) SchedulingTest.docsExample().get("scheduling");
+    orders.edit(spec -> spec.set("scheduling", scheduling.deepCopy()));
+    settle();
+
+    assertThat(podEvents(mark)).as("the rollout, in order").containsExactly(
+        "replaced orders-2", "replaced orders-1", "switchover Job", "leader orders-1", "replaced orders-0");
+    for (JsonNode pod : cluster.list("v1", "Pod", NS)) {
+      assertThat(pod.at("/metadata/labels/team").asText()).isEqualTo("payments");
+      Labels.pod(NAME).properties().forEach(label ->
+          assertThat(pod.at("/metadata/labels").path(label.getKey())).isEqualTo(label.getValue()));
+      assertThat(pod.at("/spec/tolerations/0/key").asText()).isEqualTo("dedicated");
+      assertThat(pod.at("/spec/priorityClassName").asText()).isEqualTo("database-critical");
+      assertThat(pod.at("/spec/affinity/nodeAffinity").isObject()).isTrue();
+      assertThat(pod.at("/spec/topologySpreadConstraints/0/labelSelector/matchLabels").toString())
+          .isEqualTo(Labels.podSelector(NAME).toString());
+    }
+    ObjectNode status = orders.get().withObjectProperty("status");
+    assertThat(status.path("phase").asText()).isEqualTo("Ready");
+    assertThat(status.path("readyInstances").asInt()).isEqualTo(3);
+    assertThat(status.path("primary").asText()).isEqualTo(leader());
+    assertThat(status.has("rollout")).isFalse();
+    assertQuiet();
+    assertValidObjects();
+
+    Map<String, String> children = childVersions();
+    orders.edit(spec -> spec.withObjectProperty("scheduling").withObjectProperty("database")
+        .withObjectProperty("podLabels").put(Labels.ROLE, Labels.LEADER));
+    settle();
+    assertThat(childVersions()).as("nothing moves while the label is refused").isEqualTo(children);
+    assertCondition("SpecValid", "False", "InvalidSpec");
+    assertThat(orders.condition("SpecValid").path("message").asText())
+        .startsWith("spec.scheduling.database.podLabels['spilo-role']: is a label the operator");
+    assertCondition("Ready", "True", "AllInstancesReady");
+    assertQuiet();
+  }
+
   @Test
   void aReloadableParameterChangeRestartsNothingAndReachesPatroniThroughTheParametersJob() throws Exception {
     Map<String, String> children = childVersions();

@@ -353,6 +353,25 @@ class PostgresFixtureGenerator {
     write("sync/63-tls-secret-invalid-pods-kept", world, false);
   }
 
+  /** spec.scheduling (numbered from 80): a new cluster with the docs' example, a running one given it, a refusal. */
+  @Test
+  void schedulingScenario() throws IOException {
+    ObjectNode example = SchedulingTest.docsExample();
+    PostgresWorld created = new PostgresWorld("orders", example.deepCopy());
+    created.hookVersion = "v2";
+    created.edit(spec -> spec.putArray("users").addObject().put("name", "orders-app").putArray("databases").add("orders"));
+    write("sync/80-scheduling-first-sync-database-pooler-and-jobs-placed", created, false);
+
+    PostgresWorld running = TlsTest.running();
+    running.hookVersion = "v2";
+    PostgresWorld refused = copyOf(running);
+    running.edit(spec -> spec.set("scheduling", example.get("scheduling").deepCopy()));
+    write("sync/81-scheduling-added-to-a-running-cluster-starts-the-rollout", running, false);
+    refused.edit(spec -> spec.putObject("scheduling").putObject("database").putObject("podLabels")
+        .put("cluster-name", "other").put("team", "payments"));
+    write("sync/82-scheduling-label-the-operator-selects-by-refused", refused, false);
+  }
+
   private void invalid(PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
       throws IOException {
     PostgresWorld world = copyOf(ready);
