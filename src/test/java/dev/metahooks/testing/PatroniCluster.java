@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /**
@@ -84,9 +85,20 @@ public final class PatroniCluster implements AutoCloseable {
     return start(scope, members, restUser, restPassword, parameters, bootstrapDcs, Optional.empty());
   }
 
-  /** The most general form: bootstrap DCS settings and, when given, the REST API over TLS. */
+  /** Bootstrap DCS settings and, when given, the REST API over TLS. */
   public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
       Map<String, String> parameters, ObjectNode bootstrapDcs, Optional<RestTls> tls) {
+    return start(scope, members, restUser, restPassword, parameters, bootstrapDcs, tls, (index, member) -> Json.object());
+  }
+
+  /**
+   * The most general form: also settings of each member's own configuration ({@code memberSettings} gets the
+   * member's index and directory, which exists; each top-level object it returns, {@code bootstrap} or
+   * {@code postgresql}, is merged over the member's, field by field).
+   */
+  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
+      Map<String, String> parameters, ObjectNode bootstrapDcs, Optional<RestTls> tls,
+      BiFunction<Integer, Path, ObjectNode> memberSettings) {
     Optional<Path> bin = PostgresServer.binaries();
     Optional<String> missing = List.of("patroni", "etcd").stream().filter(tool -> !onPath(tool)).findFirst();
     if (bin.isEmpty() || missing.isPresent()) {
@@ -120,10 +132,14 @@ public final class PatroniCluster implements AutoCloseable {
           Path config = dir.resolve(scope + "-" + i + ".yml");
           int postgresPort = PostgresServer.freePort();
           cluster.postgresPorts.add(postgresPort);
-          Files.writeString(config, cluster.config(i, restPort, postgresPort, etcdPort, bin.get(),
-              restUser, restPassword, parameters, bootstrapDcs).toPrettyString());
-          user.ifPresent(u -> PostgresServer.run(List.of("chown", u + ":", config.toString()), Map.of(),
-              Duration.ofSeconds(10)));
+          ObjectNode memberConfig = cluster.config(i, restPort, postgresPort, etcdPort, bin.get(),
+              restUser, restPassword, parameters, bootstrapDcs);
+          Path member = Files.createDirectories(dir.resolve("member-" + i));
+          memberSettings.apply(i, member).properties().forEach(setting -> memberConfig
+              .withObjectProperty(setting.getKey()).setAll((ObjectNode) setting.getValue()));
+          Files.writeString(config, memberConfig.toPrettyString());
+          user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", config.toString(), member.toString()),
+              Map.of(), Duration.ofSeconds(10)));
           cluster.processes.add(cluster.launch(user, scope + "-" + i, List.of("patroni", config.toString())));
           // The first member bootstraps alone, so that the others join it as replicas.
           if (i == 0) {
@@ -183,6 +199,11 @@ public final class PatroniCluster implements AutoCloseable {
     Path log = dir.resolve(name + ".log");
     return new ProcessBuilder(PostgresServer.as(user, command)).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).directory(dir.toFile()).start();
+  }
+
+  /** A member's directory: its data directory is {@code data} below it. */
+  public Path memberDirectory(int index) {
+    return dir.resolve("member-" + index);
   }
 
   /** Stops etcd: the outage of the DCS (for Patroni on Kubernetes, of the API server). */

@@ -12,6 +12,7 @@ import dev.metahooks.controllers.postgres.children.WalArchive;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ChangeChecks;
+import dev.metahooks.controllers.postgres.plan.WalVolumeChecks;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
@@ -51,6 +52,7 @@ final class Planner {
     List<FieldProblem> problems = new ArrayList<>(read.problems());
     if (read.valid()) {
       problems.addAll(ChangeChecks.check(spec, observed));
+      problems.addAll(WalVolumeChecks.check(spec, observed));
       WalArchive.bootstrapChange(spec.backups(), observed).ifPresent(problems::add);
       PrefixClaims.check(request, spec.backups()).ifPresent(problems::add);
     }

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
@@ -30,5 +31,19 @@ final class BuilderTestSupport {
       throw new AssertionError("test spec is invalid: " + result.problems());
     }
     return result.spec();
+  }
+
+  /** The rendered StatefulSet's SPILO_CONFIGURATION (Patroni's configuration that Spilo merges over its own), parsed. */
+  static JsonNode spiloConfiguration(JsonNode statefulSet) {
+    for (JsonNode env : statefulSet.at("/spec/template/spec/containers/0/env")) {
+      if (env.path("name").asText().equals("SPILO_CONFIGURATION")) {
+        try {
+          return Json.MAPPER.readTree(env.path("value").asText());
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    }
+    throw new AssertionError("no SPILO_CONFIGURATION");
   }
 }

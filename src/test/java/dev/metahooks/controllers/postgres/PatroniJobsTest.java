@@ -366,15 +366,6 @@ class PatroniJobsTest {
   }
 
   private static JsonNode spiloConfiguration() {
-    for (JsonNode env : world.children.get("StatefulSet/orders").at("/spec/template/spec/containers/0/env")) {
-      if (env.path("name").asText().equals("SPILO_CONFIGURATION")) {
-        try {
-          return Json.MAPPER.readTree(env.path("value").asText());
-        } catch (Exception e) {
-          throw new AssertionError(e);
-        }
-      }
-    }
-    throw new AssertionError("no SPILO_CONFIGURATION");
+    return BuilderTestSupport.spiloConfiguration(world.children.get("StatefulSet/orders"));
   }
 }

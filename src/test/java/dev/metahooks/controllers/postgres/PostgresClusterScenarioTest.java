@@ -595,6 +595,40 @@ class PostgresClusterScenarioTest {
     assertQuiet();
   }
 
+  /**
+   * The docs' WAL volume example as a new cluster beside the running one: every pod gets a data and a WAL claim. On
+   * the running cluster, adding a WAL volume is refused and moves nothing; taken out again, the cluster is valid.
+   */
+  @Test
+  void aWalVolumeIsMadeWithANewClusterAndRefusedOnOneThatExists() throws java.io.IOException {
+    ObjectNode ledger = Json.object().put("apiVersion", API).put("kind", KIND);
+    ledger.putObject("metadata").put("name", "ledger").put("namespace", NS);
+    ledger.set("spec", WalVolumeTest.docsExample());
+    cluster.create(ledger);
+    settle();
+    assertThat(new PostgresParent(cluster, NS, "ledger").get().at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(claimUids().keySet()).contains("pgdata-ledger-0", "pgdata-ledger-1", "pgdata-ledger-2",
+        "pgwal-ledger-0", "pgwal-ledger-1", "pgwal-ledger-2");
+    ObjectNode walClaim = cluster.get("v1", "PersistentVolumeClaim", NS, "pgwal-ledger-1");
+    assertThat(walClaim.at("/spec/resources/requests/storage").asText()).isEqualTo("10Gi");
+    assertThat(walClaim.at("/spec/storageClassName").asText()).isEqualTo("fast-ssd");
+    assertThat(claimUids().keySet()).noneMatch(claim -> claim.startsWith("pgwal-orders"));
+
+    Map<String, String> children = childVersions();
+    orders.edit(spec -> spec.withObjectProperty("storage").putObject("wal").put("size", "5Gi"));
+    settle();
+    assertThat(childVersions()).as("nothing of orders moves").isEqualTo(children);
+    assertCondition("SpecValid", "False", "InvalidSpec");
+    assertThat(orders.condition("SpecValid").path("message").asText())
+        .startsWith("spec.storage.wal: cannot be added once the cluster exists");
+    assertQuiet();
+    orders.edit(spec -> spec.withObjectProperty("storage").remove("wal"));
+    settle();
+    assertCondition("SpecValid", "True", "Valid");
+    assertThat(childVersions()).isEqualTo(children);
+    assertValidObjects();
+  }
+
   @Test
   void aReloadableParameterChangeRestartsNothingAndReachesPatroniThroughTheParametersJob() throws Exception {
     Map<String, String> children = childVersions();

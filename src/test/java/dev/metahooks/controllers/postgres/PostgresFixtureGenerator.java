@@ -372,6 +372,19 @@ class PostgresFixtureGenerator {
     write("sync/82-scheduling-label-the-operator-selects-by-refused", refused, false);
   }
 
+  /** spec.storage.wal (numbered 83-84): a new cluster with the docs' example; added to a running cluster, refused. */
+  @Test
+  void walVolumeScenario() throws IOException {
+    PostgresWorld created = new PostgresWorld("orders", WalVolumeTest.docsExample());
+    created.hookVersion = "v2";
+    write("sync/83-wal-volume-first-sync-second-claim-template-and-waldir", created, false);
+
+    PostgresWorld running = TlsTest.running();
+    running.hookVersion = "v2";
+    running.edit(spec -> spec.putObject("storage").putObject("wal").put("size", "5Gi"));
+    write("sync/84-wal-volume-added-to-a-running-cluster-refused", running, false);
+  }
+
   private void invalid(PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
       throws IOException {
     PostgresWorld world = copyOf(ready);

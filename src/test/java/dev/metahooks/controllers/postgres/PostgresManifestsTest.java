@@ -75,7 +75,8 @@ class PostgresManifestsTest {
     assertThat(fieldNames(p.at("/networkPolicy/properties/clients/items/properties")))
         .containsExactly("podSelector", "namespaceSelector");
     assertThat(fieldNames(p.at("/tls/properties"))).containsExactly("secretName", "restApi");
-    assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "retentionPolicy");
+    assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "wal", "retentionPolicy");
+    assertThat(fieldNames(p.at("/storage/properties/wal/properties"))).containsExactly("size", "storageClassName");
     assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
     assertThat(fieldNames(p.at("/postgresql/properties"))).containsExactly("parameters");
     assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options", "connect");

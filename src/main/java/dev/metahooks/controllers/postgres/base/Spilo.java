@@ -13,6 +13,21 @@ public final class Spilo {
   public static final String DATA_PATH = "/home/postgres/pgdata";
   /** The data directory Spilo runs PostgreSQL with. */
   public static final String PGDATA = DATA_PATH + "/pgroot/data";
+  /** The WAL volume (spec.storage.wal), mounted beside the data volume. */
+  public static final String WAL_VOLUME = "pgwal";
+  public static final String WAL_PATH = "/home/postgres/pgwal";
+  /**
+   * pg_wal's place on the WAL volume: a directory below the mount point, so that the volume's own entries
+   * (lost+found) do not make it non-empty for initdb and pg_basebackup, and Patroni can remove it whole.
+   */
+  public static final String WAL_DIRECTORY = WAL_PATH + "/pg_wal";
+  /**
+   * Spilo's initdb options (configure_spilo.py:256-259 at zalando/spilo 7cb50bd: UTF8, the INITDB_LOCALE default
+   * en_US, configure_spilo.py:560, and data checksums).
+   */
+  public static final List<String> INITDB_ENCODING = List.of("encoding", "UTF8");
+  public static final List<String> INITDB_LOCALE = List.of("locale", "en_US.UTF-8");
+  public static final String INITDB_CHECKSUMS = "data-checksums";
   public static final int POSTGRES_PORT = 5432;
   public static final int PATRONI_PORT = 8008;
   public static final String SUPERUSER = "postgres";

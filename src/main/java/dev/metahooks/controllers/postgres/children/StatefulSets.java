@@ -54,7 +54,9 @@ public final class StatefulSets {
         .put("whenDeleted", spec.storage().whenDeleted())
         .put("whenScaled", whenScaled(spec));
     stsSpec.set("template", podTemplate(cluster, namespace, spec, bootstrap, tls));
-    stsSpec.putArray("volumeClaimTemplates").add(dataVolumeClaim(cluster, spec.storage()));
+    ArrayNode claims = stsSpec.putArray("volumeClaimTemplates");
+    claims.add(claimTemplate(cluster, Spilo.DATA_VOLUME, spec.storage().size(), spec.storage().storageClassName()));
+    spec.walVolume().ifPresent(wal -> claims.add(WalVolumes.claimTemplate(cluster, wal)));
     return sts;
   }
 
@@ -139,6 +141,7 @@ public final class StatefulSets {
     container.set("securityContext", PodSecurity.container());
     ArrayNode mounts = container.putArray("volumeMounts");
     mounts.addObject().put("name", Spilo.DATA_VOLUME).put("mountPath", Spilo.DATA_PATH);
+    spec.walVolume().ifPresent(wal -> mounts.add(WalVolumes.volumeMount()));
     mounts.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
     tls.ifPresent(rendering -> mounts.add(TlsMounts.volumeMount()));
     // Patroni's REST API answers 200 on /readiness once PostgreSQL runs as leader or as a streaming replica.
@@ -174,7 +177,7 @@ public final class StatefulSets {
     env.addObject().put("name", RESTAPI_PASSWORD_VARIABLE).putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
     WalArchive.env(spec.backups()).forEach(env::add);
-    value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters(), bootstrap));
+    value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters(), bootstrap, spec.walVolume().isPresent()));
     return env;
   }
 
@@ -190,6 +193,11 @@ public final class StatefulSets {
    * go into {@code bootstrap.dcs} after the parameters.
    */
   public static String spiloConfiguration(Map<String, String> parameters, ObjectNode bootstrap) {
+    return spiloConfiguration(parameters, bootstrap, false);
+  }
+
+  /** The same, with pg_wal on its own volume when {@code walVolume} ({@link WalVolumes#configure}). */
+  public static String spiloConfiguration(Map<String, String> parameters, ObjectNode bootstrap, boolean walVolume) {
     ObjectNode values = Json.object();
     ReloadableParameters.restartOnly(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(
         name.equals("shared_preload_libraries") ? preloadLibraries(value) : value)));
@@ -203,6 +211,9 @@ public final class StatefulSets {
         .put("password", KubeletText.reference(RESTAPI_PASSWORD_VARIABLE));
     if (!bootstrap.isEmpty()) {
       config.withObjectProperty("bootstrap").withObjectProperty("dcs").setAll(bootstrap.deepCopy());
+    }
+    if (walVolume) {
+      WalVolumes.configure(config);
     }
     try {
       return Json.MAPPER.writeValueAsString(config);
@@ -222,16 +233,17 @@ public final class StatefulSets {
     return String.join(",", libraries);
   }
 
-  private static ObjectNode dataVolumeClaim(String cluster, ClusterSpec.Storage storage) {
+  /** A claim template of the pods: one ReadWriteOnce volume of {@code size} ({@code storageClass} null: the default). */
+  static ObjectNode claimTemplate(String cluster, String name, String size, String storageClass) {
     ObjectNode claim = Json.object();
-    ObjectNode metadata = claim.putObject("metadata").put("name", Spilo.DATA_VOLUME);
+    ObjectNode metadata = claim.putObject("metadata").put("name", name);
     metadata.set("labels", Labels.podSelector(cluster));
     ObjectNode claimSpec = claim.putObject("spec");
     claimSpec.putArray("accessModes").add("ReadWriteOnce");
-    if (storage.hasStorageClass()) {
-      claimSpec.put("storageClassName", storage.storageClassName());
+    if (storageClass != null) {
+      claimSpec.put("storageClassName", storageClass);
     }
-    claimSpec.putObject("resources").putObject("requests").put("storage", storage.size());
+    claimSpec.putObject("resources").putObject("requests").put("storage", size);
     // The API server's default, written out: Metacontroller replaces the list of claim templates whole, so a
     // default left out would differ from the stored object on every sync and be sent again each time.
     claimSpec.put("volumeMode", "Filesystem");

@@ -322,9 +322,14 @@ public final class ObservedCluster {
   }
 
   private Optional<JsonNode> dataVolumeClaim() {
-    return statefulSet().flatMap(sts -> {
+    return claimTemplate(Spilo.DATA_VOLUME).orElse(Optional.empty());
+  }
+
+  /** The observed StatefulSet's claim template of that name: empty without a StatefulSet, empty inside without the template. */
+  public Optional<Optional<JsonNode>> claimTemplate(String name) {
+    return statefulSet().map(sts -> {
       for (JsonNode template : sts.path("spec").path("volumeClaimTemplates")) {
-        if (Spilo.DATA_VOLUME.equals(template.path("metadata").path("name").asText())) {
+        if (name.equals(template.path("metadata").path("name").asText())) {
           return Optional.of(template);
         }
       }

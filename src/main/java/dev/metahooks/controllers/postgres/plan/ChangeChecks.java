@@ -31,14 +31,17 @@ public final class ChangeChecks {
             + spec.storage().size() + ": the StatefulSet's volume claim template is immutable"));
       }
     });
-    observed.deployedStorageClass().ifPresent(deployed -> {
-      Optional<String> wanted = Optional.ofNullable(spec.storage().storageClassName());
-      if (!deployed.equals(wanted)) {
-        problems.add(new FieldProblem("spec.storage.storageClassName", "cannot change from "
-            + deployed.orElse("(cluster default)") + " to " + wanted.orElse("(cluster default)")
-            + ": the StatefulSet's volume claim template is immutable"));
-      }
-    });
+    observed.deployedStorageClass().flatMap(deployed -> classChange("spec.storage.storageClassName", deployed,
+        Optional.ofNullable(spec.storage().storageClassName()))).ifPresent(problems::add);
     return problems;
+  }
+
+  /** A claim template's storage class change ({@code deployed}, {@code wanted}: empty for the cluster default). */
+  public static Optional<FieldProblem> classChange(String field, Optional<String> deployed, Optional<String> wanted) {
+    if (deployed.equals(wanted)) {
+      return Optional.empty();
+    }
+    return Optional.of(new FieldProblem(field, "cannot change from " + deployed.orElse("(cluster default)") + " to "
+        + wanted.orElse("(cluster default)") + ": the StatefulSet's volume claim template is immutable"));
   }
 }

@@ -32,7 +32,8 @@ public record ClusterSpec(
     Optional<TlsSpec> tls,
 
     Patroni patroni,
-    PodScheduling.Scheduling scheduling) {
+    PodScheduling.Scheduling scheduling,
+    Optional<WalVolume> walVolume) {
 
   /** The Spilo image of the built-in catalog: PostgreSQL 13 to 17 with Patroni (zalando/spilo release 4.0-p3). */
   public static final String DEFAULT_IMAGE = "ghcr.io/zalando/spilo-17:4.0-p3";

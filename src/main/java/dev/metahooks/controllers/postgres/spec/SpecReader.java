@@ -140,7 +140,8 @@ public final class SpecReader {
         networkPolicy(spec.objectOrEmpty("networkPolicy")),
         tls(spec),
         patroni(spec.objectOrEmpty("patroni")),
-        PodSchedulingReader.read(spec));
+        PodSchedulingReader.read(spec),
+        WalVolumeReader.read(spec));
   }
 
   private static ClusterSpec.Monitoring monitoring(FieldReader monitoring) {

@@ -1,0 +1,128 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.testing.CrdSchema;
+import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** spec.storage.wal: the second claim template and mount, the Patroni settings, and the changes that are refused. */
+class WalVolumeTest {
+  static ObjectNode docsExample() throws IOException {
+    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    Matcher block = Pattern.compile("```yaml\n(spec:\n.*?)```", Pattern.DOTALL)
+        .matcher(docs.substring(docs.indexOf("## WAL volume")));
+    assertThat(block.find()).isTrue();
+    return (ObjectNode) new YAMLMapper().readTree(block.group(1)).get("spec");
+  }
+
+  @Test
+  void theDocsExampleRendersASecondClaimTemplateItsMountAndTheWalDirectorySettings() throws IOException {
+    ObjectNode example = docsExample();
+    ClusterSpec spec = BuilderTestSupport.spec(s -> s.setAll(example.deepCopy()));
+    ObjectNode sts = BuilderTestSupport.statefulSet("pg", spec);
+    KubeSchema.assertValid(sts);
+    JsonNode claims = sts.at("/spec/volumeClaimTemplates");
+    assertThat(claims).hasSize(2);
+    assertThat(claims.get(1).toString()).isEqualTo("{\"metadata\":{\"name\":\"pgwal\",\"labels\":{"
+        + "\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}},\"spec\":{\"accessModes\":"
+        + "[\"ReadWriteOnce\"],\"storageClassName\":\"fast-ssd\",\"resources\":{\"requests\":{\"storage\":\"10Gi\"}},"
+        + "\"volumeMode\":\"Filesystem\"}}");
+    assertThat(claims.get(0).at("/spec/resources/requests/storage").asText()).isEqualTo("50Gi");
+    assertThat(claims.get(0).at("/spec").has("storageClassName")).isFalse();
+    assertThat(sts.at("/spec/template/spec/containers/0/volumeMounts").toString())
+        .contains("{\"name\":\"pgwal\",\"mountPath\":\"/home/postgres/pgwal\"}");
+    JsonNode config = BuilderTestSupport.spiloConfiguration(sts);
+    assertThat(config.at("/bootstrap/initdb").toString()).isEqualTo("[{\"encoding\":\"UTF8\"},"
+        + "{\"locale\":\"en_US.UTF-8\"},\"data-checksums\",{\"waldir\":\"/home/postgres/pgwal/pg_wal\"}]");
+    assertThat(config.at("/postgresql/create_replica_method").toString()).isEqualTo("[\"basebackup\"]");
+    assertThat(config.at("/postgresql/basebackup").toString())
+        .isEqualTo("[{\"waldir\":\"/home/postgres/pgwal/pg_wal\"},{\"checkpoint\":\"fast\"}]");
+    assertThat(config.path("restapi").isObject()).as("the rest of the configuration stays").isTrue();
+  }
+
+  @Test
+  void withoutAWalVolumeSpilosOwnMethodsAndInitdbStay() {
+    ObjectNode sts = BuilderTestSupport.statefulSet("pg", BuilderTestSupport.spec(s -> {}));
+    assertThat(sts.at("/spec/volumeClaimTemplates")).hasSize(1);
+    JsonNode config = BuilderTestSupport.spiloConfiguration(sts);
+    assertThat(config.at("/bootstrap/initdb").isMissingNode()).isTrue();
+    assertThat(config.at("/postgresql/create_replica_method").isMissingNode()).isTrue();
+    assertThat(sts.toString()).doesNotContain(Spilo.WAL_PATH);
+  }
+
+  @Test
+  void theDocsExampleFitsTheCrdSchemaAndBadValuesAreNamed() throws IOException {
+    ObjectNode parent = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
+    parent.putObject("metadata").put("name", "orders").put("namespace", "shop");
+    parent.set("spec", docsExample());
+    CrdSchema crd = CrdSchema.of(PostgresManifestsTest.yaml("manifests/crds/postgresclusters.metahooks.dev.yaml"), "v1alpha1");
+    assertThat(crd.validate(parent)).isEmpty();
+
+    assertThat(SpecReaderTest.fields(SpecReaderTest.read(s -> s.putObject("storage").putObject("wal")
+        .put("size", "0").put("storageClassName", "Fast_SSD").put("iops", 3000))))
+        .containsExactlyInAnyOrder("spec.storage.wal.iops", "spec.storage.wal.size", "spec.storage.wal.storageClassName");
+    assertThat(SpecReaderTest.fields(SpecReaderTest.read(s -> s.putObject("storage").putObject("wal"))))
+        .containsExactly("spec.storage.wal.size");
+    assertThat(SpecReaderTest.fields(SpecReaderTest.read(s -> {
+      s.putObject("storage").putObject("wal").put("size", "1Gi");
+      s.putObject("bootstrap").putObject("clone").put("cluster", "old")
+          .putObject("s3").put("bucket", "b").put("prefix", "p").putObject("credentials").put("secretName", "s3");
+    }))).contains("spec.storage.wal");
+  }
+
+  @Test
+  void addingRemovingResizingOrReclassingItOnAClusterThatExistsIsRefusedAndMovesNothing() {
+    PostgresWorld plain = TlsTest.running();
+    assertRefused(plain, "spec.storage.wal", spec -> spec.putObject("storage").putObject("wal").put("size", "1Gi"),
+        "cannot be added once the cluster exists");
+
+    PostgresWorld withWal = new PostgresWorld("orders", Json.object().put("instances", 2));
+    withWal.edit(spec -> spec.putObject("storage").putObject("wal").put("size", "1Gi"));
+    withWal.sync();
+    withWal.runAllReady();
+    withWal.sync();
+    assertThat(withWal.children.get("StatefulSet/orders").at("/spec/volumeClaimTemplates/1/metadata/name").asText())
+        .isEqualTo(Spilo.WAL_VOLUME);
+    assertRefused(withWal, "spec.storage.wal", spec -> spec.withObjectProperty("storage").remove("wal"),
+        "cannot be removed once the cluster exists");
+    assertRefused(withWal, "spec.storage.wal.size", spec -> spec.withObjectProperty("storage").withObjectProperty("wal")
+        .put("size", "2Gi"), "cannot change from 1Gi to 2Gi");
+    assertRefused(withWal, "spec.storage.wal.storageClassName", spec -> spec.withObjectProperty("storage")
+        .withObjectProperty("wal").put("storageClassName", "fast"), "cannot change from (cluster default) to fast");
+    withWal.edit(spec -> spec.withObjectProperty("storage").withObjectProperty("wal").put("size", "1024Mi"));
+    assertThat(TlsTest.condition(withWal.sync(), "SpecValid").path("status").asText())
+        .as("the same size written otherwise").isEqualTo("True");
+  }
+
+  private static void assertRefused(PostgresWorld world, String field, java.util.function.Consumer<ObjectNode> change,
+      String message) {
+    ObjectNode before = world.spec.deepCopy();
+    Map<String, JsonNode> children = new TreeMap<>(world.children);
+    world.edit(change);
+    JsonNode answer = world.sync();
+    JsonNode condition = TlsTest.condition(answer, "SpecValid");
+    assertThat(condition.path("status").asText()).isEqualTo("False");
+    assertThat(condition.path("message").asText()).startsWith(field + ": " + message);
+    assertThat(world.children).as("every child as it was").isEqualTo(children);
+    world.edit(spec -> {
+      spec.removeAll();
+      spec.setAll(before);
+    });
+    world.sync();
+  }
+}
