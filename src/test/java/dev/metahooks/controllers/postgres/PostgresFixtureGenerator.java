@@ -228,12 +228,7 @@ class PostgresFixtureGenerator {
   /** spec.pooler and spec.monitoring on a running cluster: on, not yet available, ready, off again, invalid. */
   @Test
   void operationsScenario() throws IOException {
-    PostgresWorld ha = PostgresWorld.fromSample("postgrescluster-ha.yaml");
-    ha.hookVersion = "v2";
-    ha.sync();
-    ha.runAllReady();
-    ha.finishUsersJob(true);
-    ha.sync();
+    PostgresWorld ha = readyHaSample();
 
     PostgresWorld on = copyOf(ha);
     on.edit(spec -> {
@@ -363,12 +358,7 @@ class PostgresFixtureGenerator {
   /** A copy of a world in the same state (children, pods, status), for a branch of a scenario. */
   @Test
   void databasesScenario() throws Exception {
-    PostgresWorld ha = PostgresWorld.fromSample("postgrescluster-ha.yaml");
-    ha.hookVersion = "v2";
-    ha.sync();
-    ha.runAllReady();
-    ha.finishUsersJob(true);
-    ha.sync();
+    PostgresWorld ha = readyHaSample();
     // The Databases example of the docs: orders moves from the user's databases to spec.databases.
     JsonNode example = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
         .readTree(DatabasesEmulatorScenarioTest.docsExample()).get("spec");
@@ -397,6 +387,17 @@ class PostgresFixtureGenerator {
     ha.sync();
     ha.edit(spec -> ((ObjectNode) spec.at("/databases/1")).put("owner", "nobody"));
     write("sync/89-databases-owner-not-a-user-invalid", ha, false);
+  }
+
+  /** The HA sample (hook API v2) running, every instance ready, its users Job complete. */
+  private static PostgresWorld readyHaSample() {
+    PostgresWorld ha = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    ha.hookVersion = "v2";
+    ha.sync();
+    ha.runAllReady();
+    ha.finishUsersJob(true);
+    ha.sync();
+    return ha;
   }
 
   private static PostgresWorld copyOf(PostgresWorld world) {
