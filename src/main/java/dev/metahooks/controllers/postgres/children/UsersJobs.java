@@ -21,7 +21,8 @@ import java.util.TreeSet;
 
 /**
  * Job {@code <n>-users-<hash>}: idempotent SQL that creates or alters the application roles and their databases,
- * run with psql from the cluster's image against {@code <n>-rw} as the superuser. The name carries a hash of the
+ * and the declared databases of {@code spec.databases} ({@link DeclaredDatabases}) with their schemas and
+ * extensions, run with psql from the cluster's image against {@code <n>-rw} as the superuser. The name carries a hash of the
  * users spec and of each user's credentials (the password's verifier), so a change of either runs a new Job
  * (Jobs are OnDelete children: a Job never changes once created), and deleting the Job runs it again. The same
  * Job creates the roles of the cluster's own components ({@link ServiceRoles}: the exporter's, the pooler's) when
