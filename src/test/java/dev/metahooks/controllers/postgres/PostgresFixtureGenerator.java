@@ -228,12 +228,7 @@ class PostgresFixtureGenerator {
   /** spec.pooler and spec.monitoring on a running cluster: on, not yet available, ready, off again, invalid. */
   @Test
   void operationsScenario() throws IOException {
-    PostgresWorld ha = PostgresWorld.fromSample("postgrescluster-ha.yaml");
-    ha.hookVersion = "v2";
-    ha.sync();
-    ha.runAllReady();
-    ha.finishUsersJob(true);
-    ha.sync();
+    PostgresWorld ha = readyHaSample();
 
     PostgresWorld on = copyOf(ha);
     on.edit(spec -> {
@@ -393,6 +388,50 @@ class PostgresFixtureGenerator {
   }
 
   /** A copy of a world in the same state (children, pods, status), for a branch of a scenario. */
+  @Test
+  void databasesScenario() throws Exception {
+    PostgresWorld ha = readyHaSample();
+    // The Databases example of the docs: orders moves from the user's databases to spec.databases.
+    JsonNode example = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
+        .readTree(DatabasesEmulatorScenarioTest.docsExample()).get("spec");
+    ha.edit(spec -> {
+      ((ObjectNode) spec.withArray("users").get(0)).remove("databases");
+      ((ObjectNode) spec.withArray("users").get(1)).putArray("connect").add("orders").add("orders archive");
+      spec.set("databases", example.get("databases").deepCopy());
+    });
+    write("sync/85-databases-declared-new-users-job", ha, false);
+    ha.sync();
+    write("sync/86-databases-users-job-running", ha, false);
+    ha.sync();
+    ha.finishUsersJob(true);
+    write("sync/87-databases-applied", ha, false);
+    ha.sync();
+    ha.edit(spec -> ((com.fasterxml.jackson.databind.node.ArrayNode) spec.at("/databases/0/extensions"))
+        .add("no_such_extension"));
+    ha.sync();
+    ha.children.forEach((key, child) -> {
+      if (key.startsWith("Job/orders-users-") && !child.path("status").toString().contains("Complete")) {
+        child.putObject("status").put("failed", 7).putArray("conditions").addObject()
+            .put("type", "Failed").put("status", "True");
+      }
+    });
+    write("sync/88-databases-extension-missing-users-job-failed", ha, false);
+    ha.sync();
+    ha.edit(spec -> ((ObjectNode) spec.at("/databases/1")).put("owner", "nobody"));
+    write("sync/89-databases-owner-not-a-user-invalid", ha, false);
+  }
+
+  /** The HA sample (hook API v2) running, every instance ready, its users Job complete. */
+  private static PostgresWorld readyHaSample() {
+    PostgresWorld ha = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    ha.hookVersion = "v2";
+    ha.sync();
+    ha.runAllReady();
+    ha.finishUsersJob(true);
+    ha.sync();
+    return ha;
+  }
+
   private static PostgresWorld copyOf(PostgresWorld world) {
     PostgresWorld copy = new PostgresWorld(world.name, world.spec.deepCopy());
     copy.hookVersion = world.hookVersion;

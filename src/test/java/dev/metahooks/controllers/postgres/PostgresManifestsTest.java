@@ -62,7 +62,7 @@ class PostgresManifestsTest {
   @Test
   void crdHasExactlyTheFieldsTheHooksRead() throws IOException {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
-        "paused", "resources", "storage", "postgresql", "users", "availability", "services", "updates",
+        "paused", "resources", "storage", "postgresql", "users", "databases", "availability", "services", "updates",
         "deletionProtection", "monitoring", "pooler", "backup", "bootstrap",
         "networkPolicy", "tls", "patroni", "scheduling");
     JsonNode p = specSchema().path("properties");
@@ -80,6 +80,8 @@ class PostgresManifestsTest {
     assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
     assertThat(fieldNames(p.at("/postgresql/properties"))).containsExactly("parameters");
     assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options", "connect");
+    assertThat(fieldNames(p.at("/databases/items/properties")))
+        .containsExactly("name", "owner", "extensions", "schemas", "reclaimPolicy");
     assertThat(fieldNames(p.at("/availability/properties"))).containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
     assertThat(fieldNames(p.at("/services/properties"))).containsExactly("primary", "replicas");
     assertThat(fieldNames(p.at("/updates/properties"))).containsExactly("method", "maintenanceWindows");

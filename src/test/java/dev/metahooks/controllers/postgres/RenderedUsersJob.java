@@ -31,6 +31,18 @@ final class RenderedUsersJob {
    * container was given.
    */
   static Map<String, String> run(PostgresWorld world, PostgresServer server) {
+    Map<String, String> env = new HashMap<>();
+    PostgresServer.Result result = attempt(world, server, env);
+    assertThat(result.exitCode()).as("users Job output:\n%s", result.output()).isZero();
+    return env;
+  }
+
+  /** Runs the Job's container as {@link #run} does; its exit code and output, for a Job that is meant to fail. */
+  static PostgresServer.Result attempt(PostgresWorld world, PostgresServer server) {
+    return attempt(world, server, new HashMap<>());
+  }
+
+  private static PostgresServer.Result attempt(PostgresWorld world, PostgresServer server, Map<String, String> env) {
     Kubelet.Container container = RenderedContainers.of(world, of(world), UsersJobs.CONTAINER, List.of());
     assertThat(container.environment().get("PGHOST"))
         .isEqualTo(Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE));
@@ -38,9 +50,8 @@ final class RenderedUsersJob {
     Map<String, String> overrides = Map.of("PGHOST", "127.0.0.1", "PGPORT", String.valueOf(server.port()),
         "PGPASSWORD", server.superuserPassword(), "PATH", server.bin() + ":" + System.getenv("PATH"));
     PostgresServer.Result result = RenderedContainers.run(container, overrides, Duration.ofMinutes(2));
-    assertThat(result.exitCode()).as("users Job output:\n%s", result.output()).isZero();
-    Map<String, String> env = new HashMap<>(container.environment());
+    env.putAll(container.environment());
     env.putAll(overrides);
-    return env;
+    return result;
   }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.children.DeclaredDatabases;
 import dev.metahooks.controllers.postgres.children.Secrets;
 import dev.metahooks.controllers.postgres.children.ServiceRoles;
 import dev.metahooks.controllers.postgres.children.UsersJobs;
@@ -79,8 +80,9 @@ class UsersJobsTest {
             verifierSecret("pg-superuser", "unused")))
         .container(UsersJobs.CONTAINER);
     assertThat(container.argv()).containsExactly("/bin/sh", "-c", UsersJobs.SCRIPT, "users", UsersJobs.USERS_SQL,
-        ServiceRoles.SQL, ServiceRoles.LOOKUP_SQL);
+        ServiceRoles.SQL, ServiceRoles.LOOKUP_SQL, DeclaredDatabases.OBJECTS_SQL);
     assertThat(container.environment()).containsEntry("USERS", UsersJobs.usersJson(List.of(APP, BI)))
+        .containsEntry("DATABASES", "[]").containsEntry("DATABASE_MARK", "database managed by metahooks.dev PostgresCluster shop/pg")
         .containsEntry("VERIFIERS", "SCRAM-SHA-256$4096:a$b:c SCRAM-SHA-256$4096:d$e:f");
     assertThat(container.unresolvedReferences()).isEmpty();
   }
@@ -105,7 +107,9 @@ class UsersJobsTest {
         + "{\"name\":\"USERS\",\"value\":\"" + UsersJobs.usersJson(List.of(APP, BI)).replace("\"", "\\\"") + "\"},"
         + "{\"name\":\"VERIFIER_1\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg.app\",\"key\":\"verifier\"}}},"
         + "{\"name\":\"VERIFIER_2\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg.bi\",\"key\":\"verifier\"}}},"
-        + "{\"name\":\"VERIFIERS\",\"value\":\"$(VERIFIER_1) $(VERIFIER_2)\"}]");
+        + "{\"name\":\"VERIFIERS\",\"value\":\"$(VERIFIER_1) $(VERIFIER_2)\"},"
+        + "{\"name\":\"DATABASES\",\"value\":\"[]\"},"
+        + "{\"name\":\"DATABASE_MARK\",\"value\":\"database managed by metahooks.dev PostgresCluster shop/pg\"}]");
     ObjectNode podLabels = (ObjectNode) job.at("/spec/template/metadata/labels");
     assertThat(podLabels.has(Labels.NAME) && podLabels.has(Labels.INSTANCE)).isFalse();
     assertThat(podLabels.has(Labels.CLUSTER_NAME)).isFalse();

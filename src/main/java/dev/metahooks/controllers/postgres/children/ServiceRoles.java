@@ -102,7 +102,7 @@ public final class ServiceRoles {
 
   /**
    * The databases the pooler's lookup function goes into, with the pooler on: {@code postgres} and every database
-   * of the users spec (PgBouncer runs {@code auth_query} in the database the client asks for).
+   * of the users spec and of spec.databases (PgBouncer runs {@code auth_query} in the database the client asks for).
    */
   public static List<String> lookupDatabases(ClusterSpec spec) {
     if (!spec.pooler().enabled()) {
@@ -111,6 +111,7 @@ public final class ServiceRoles {
     Set<String> databases = new LinkedHashSet<>();
     databases.add("postgres");
     spec.users().forEach(user -> databases.addAll(user.databases()));
+    spec.databases().forEach(database -> databases.add(database.name()));
     return List.copyOf(databases);
   }
 }

@@ -12,6 +12,7 @@ import dev.metahooks.kube.KubeletText;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +21,8 @@ import java.util.TreeSet;
 
 /**
  * Job {@code <n>-users-<hash>}: idempotent SQL that creates or alters the application roles and their databases,
- * run with psql from the cluster's image against {@code <n>-rw} as the superuser. The name carries a hash of the
+ * and the declared databases of {@code spec.databases} ({@link DeclaredDatabases}) with their schemas and
+ * extensions, run with psql from the cluster's image against {@code <n>-rw} as the superuser. The name carries a hash of the
  * users spec and of each user's credentials (the password's verifier), so a change of either runs a new Job
  * (Jobs are OnDelete children: a Job never changes once created), and deleting the Job runs it again. The same
  * Job creates the roles of the cluster's own components ({@link ServiceRoles}: the exporter's, the pooler's) when
@@ -60,7 +62,8 @@ public final class UsersJobs {
       return Optional.empty();
     }
     List<ClusterSpec.User> users = spec.users();
-    return Optional.of(Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets), serviceRoles)));
+    return Optional.of(Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets), serviceRoles,
+        DeclaredDatabases.identity(spec.databases()))));
   }
 
   private static ObjectNode job(String name, String cluster, String namespace, ClusterSpec spec,
@@ -72,9 +75,12 @@ public final class UsersJobs {
     ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
     ArrayNode command = container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT))
         .add("users").add(KubeletText.literal(USERS_SQL)).add(KubeletText.literal(ServiceRoles.SQL))
-        .add(KubeletText.literal(ServiceRoles.LOOKUP_SQL));
-    ServiceRoles.lookupDatabases(spec).forEach(database -> command.add(KubeletText.literal(database)));
+        .add(KubeletText.literal(ServiceRoles.LOOKUP_SQL)).add(KubeletText.literal(DeclaredDatabases.OBJECTS_SQL));
+    Set<String> visited = new LinkedHashSet<>(ServiceRoles.lookupDatabases(spec));
+    visited.addAll(DeclaredDatabases.names(spec));
+    visited.forEach(database -> command.add(KubeletText.literal(database)));
     ArrayNode env = env(cluster, namespace, users);
+    DeclaredDatabases.env(env, cluster, namespace, spec.databases());
     ServiceRoles.env(env, cluster, spec, secrets);
     container.set("env", env);
     return job;
@@ -134,6 +140,12 @@ public final class UsersJobs {
 
   /** {@link #hash(List, Map)}, and the component roles' state when there is any (else the same hash as without). */
   public static String hash(List<ClusterSpec.User> users, Map<String, String> credentials, String serviceRoles) {
+    return hash(users, credentials, serviceRoles, "");
+  }
+
+  /** {@link #hash(List, Map, String)}, and the declared databases when there are any (else the same hash as without). */
+  public static String hash(List<ClusterSpec.User> users, Map<String, String> credentials, String serviceRoles,
+      String databases) {
     ArrayNode canonical = Json.MAPPER.createArrayNode();
     users.stream().sorted(Comparator.comparing(ClusterSpec.User::name)).forEach(user -> {
       ObjectNode entry = canonical.addObject().put("name", user.name());
@@ -144,6 +156,9 @@ public final class UsersJobs {
     });
     if (!serviceRoles.isEmpty()) {
       canonical.addObject().put("componentRoles", serviceRoles);
+    }
+    if (!databases.isEmpty()) {
+      canonical.addObject().put("databases", databases);
     }
     return Names.shortHash(canonical.toString());
   }

@@ -21,6 +21,7 @@ public record ClusterSpec(
     Storage storage,
     Map<String, String> parameters,
     List<User> users,
+    List<Database> databases,
     Availability availability,
     ServiceOptions services,
     Updates updates,
@@ -55,6 +56,14 @@ public record ClusterSpec(
    * {@code connect}: databases owned by other users of the cluster that this one may connect to as well.
    */
   public record User(String name, List<String> databases, List<String> options, List<String> connect) {}
+
+  /**
+   * A declared database ({@code spec.databases}): created if missing, owned by {@code owner} (a user of the
+   * cluster), with the extensions and schemas listed (never dropped when removed from the list).
+   * {@code reclaimPolicy}: {@code Retain} keeps the database when its entry is removed, {@code Delete} drops it.
+   */
+  public record Database(String name, String owner, List<String> extensions, List<String> schemas,
+      String reclaimPolicy) {}
 
   /** {@code availability}: how pods spread and whether a PodDisruptionBudget guards them. */
   public record Availability(String podAntiAffinity, String topologyKey, boolean podDisruptionBudget) {}

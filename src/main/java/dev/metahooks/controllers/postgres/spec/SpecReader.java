@@ -121,6 +121,9 @@ public final class SpecReader {
 
   private static ClusterSpec spec(FieldReader spec, String namespace, String name) {
     int version = integer(spec, "postgresVersion", ClusterSpec.DEFAULT_VERSION, 13, 17);
+    List<ClusterSpec.User> users = UserSpecReader.read(spec, version);
+    List<ClusterSpec.Database> databases = DatabaseSpecReader.read(spec, users);
+    UserSpecReader.checkConnect(spec, users, databases);
     return new ClusterSpec(
         version,
         string(spec, "image", ClusterSpec.DEFAULT_IMAGE, IMAGE, 512),
@@ -129,7 +132,8 @@ public final class SpecReader {
         ResourceSpecReader.read(spec),
         storage(spec.objectOrEmpty("storage")),
         parameters(spec.objectOrEmpty("postgresql").objectOrEmpty("parameters")),
-        UserSpecReader.read(spec, version),
+        users,
+        databases,
         availability(spec.objectOrEmpty("availability")),
         services(spec.objectOrEmpty("services")),
         UpdateSpecReader.read(spec.objectOrEmpty("updates")),

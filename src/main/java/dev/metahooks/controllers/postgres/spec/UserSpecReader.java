@@ -49,21 +49,31 @@ public final class UserSpecReader {
         }
       }
       List<String> options = options(user, version);
-      List<String> connect = stringList(user, "connect", SpecReader.DATABASE_NAME, SpecReader.MAX_DATABASES);
+      List<String> connect = stringList(user, "connect", DatabaseSpecReader.NAME, SpecReader.MAX_DATABASES);
       users.add(new ClusterSpec.User(name, databases, options, connect));
     }
+    return List.copyOf(users);
+  }
+
+  /**
+   * Each name in a user's {@code connect} must be a database of another user: in that user's {@code databases},
+   * or declared in {@code spec.databases} with that user as its owner.
+   */
+  public static void checkConnect(FieldReader spec, List<ClusterSpec.User> users, List<ClusterSpec.Database> declared) {
+    Map<String, String> owners = new HashMap<>();
+    users.forEach(user -> user.databases().forEach(database -> owners.putIfAbsent(database, user.name())));
+    declared.forEach(database -> owners.putIfAbsent(database.name(), database.owner()));
     for (int i = 0; i < users.size(); i++) {
       ClusterSpec.User user = users.get(i);
       for (int c = 0; c < user.connect().size(); c++) {
         String database = user.connect().get(c);
-        String owner = databaseOwners.get(database);
+        String owner = owners.get(database);
         if (owner == null || owner.equals(user.name())) {
           spec.problems().add(spec.path("users", i) + ".connect[" + c + "]", "\"" + database
               + "\" is not a database of another user of this cluster");
         }
       }
     }
-    return List.copyOf(users);
   }
 
   private static List<String> options(FieldReader user, int version) {

@@ -98,6 +98,9 @@ public final class ClusterStatus {
     if (!endpoints.isEmpty()) {
       status.set("endpoints", endpoints);
     }
+    if (in.problems().isEmpty()) {
+      DatabaseStatus.render(in.spec().databases(), usersJobStatus(in)).ifPresent(list -> status.set("databases", list));
+    }
     List<Conditions.Condition> conditions = conditions(in, phase, now);
     if (in.problems().isEmpty()) {
       BackupStatus.render(in.spec(), observed).ifPresent(backup -> status.set("backup", backup));
