@@ -85,7 +85,7 @@ public class PipelineBenchmark {
     byte[] response = pipeline().toByteArray();
     if (!caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag().equals(
         caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag())
-        || caching.cacheHits() != 1) {
+        || caching.cacheStats().hitCount() != 1) {
       throw new IllegalStateException(request + " is not answered from the cache");
     }
     responseTree = plainJackson.readTree(response);
