@@ -18,7 +18,9 @@ import java.util.List;
  * Writes an answer as JSON bytes, at most {@code maxBytes} of them: the bound of last resort behind the estimates
  * of the hooks that amplify ({@code dev.metahooks.api.AnswerSize}). Writing stops at the limit, so that an answer
  * too large to send is never held whole (nor cached). The bytes go into {@link Blocks}, written once and never
- * copied as they grow; the ETag's hash is taken as they are written, not in a second pass over them. The answer is
+ * copied as they grow; the ETag's hash is taken as they are written, not in a second pass over them. A subtree that
+ * several children hold (their template's containers, say: {@code kube.PathCopies}) is written once per answer and
+ * its bytes copied wherever it recurs ({@link SharedSubtrees}); the bytes are the same as Jackson's own. The answer is
  * held until it is complete, because its ETag header comes first and an answer over the limit must become a 422,
  * never a cut 200.
  */
