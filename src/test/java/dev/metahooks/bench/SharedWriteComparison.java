@@ -23,7 +23,8 @@ public final class SharedWriteComparison {
     ObjectMapper shared = SharedSubtrees.writing(Json.MAPPER);
     long[] once = new long[rounds];
     long[] each = new long[rounds];
-    for (int i = 0; i < rounds; i++) { // warm-up: both sides to the same tier
+    // Warm-up, both sides, for 15 s: on a loaded machine the JIT's own threads wait for a core too.
+    for (long end = System.nanoTime() + 15_000_000_000L; System.nanoTime() < end; ) {
       shared.writeValueAsBytes(answer);
       Json.MAPPER.writeValueAsBytes(answer);
     }
