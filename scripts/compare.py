@@ -96,7 +96,10 @@ try:
         post(mh_port, "/catset/sync", k10); post(node_port, "/catset/sync", k10)
     for _ in range(10):
         post(mh_port, "/catset/sync", k1); post(node_port, "/catset/sync", k1)
-    wrk(mh_port, 3); wrk(py_port, 2)
+    # Small calls to a steady state: the JVM's throughput climbs for 25-30 s of full load; Python has no JIT.
+    for _ in range(3):
+        wrk(mh_port, 10)
+    wrk(py_port, 4)
     # Small requests: 3 x 4 s at c=8, the two servers alternating.
     small_runs = {"metahooks": [], "python": []}
     for _ in range(3):

@@ -4,6 +4,9 @@
 # the CPU time the process used until then (all its threads).
 # Each JDK gets its own archive from a training run (`metahooks train`), as the image does; JDK 25 also an AOT cache.
 #   scripts/startup.sh [runs]        JDKs: JAVA17 (default: java on PATH), JAVA25 (default: Temurin 25 if present)
+#   scripts/startup.sh [runs] throughput   also small-call throughput (wrk, c=8) in each of the first 10 seconds
+#                                    after the first sync, and at steady state, JDK 17 with its archive against
+#                                    JDK 25 with its AOT cache, taking turns
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -12,10 +15,10 @@ java25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 mvn -B -q -DskipTests package
 mkdir -p target/startup
 
-python3 - "$runs" "$java17" "$java25" <<'PY'
+python3 - "$runs" "$java17" "$java25" "${2:-}" <<'PY'
 import json, os, re, statistics, subprocess, sys, time, http.client, socket
 
-runs, java17, java25 = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+runs, java17, java25, also = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 # The ENTRYPOINT of the Dockerfile, its /app paths mapped onto target/.
 entry = next(l for l in open("Dockerfile") if l.startswith("ENTRYPOINT"))
 words = json.loads(entry[len("ENTRYPOINT"):].strip())
@@ -29,7 +32,7 @@ env = dict(os.environ, METAHOOKS_LOG_LEVEL="warn", METAHOOKS_SHUTDOWN_DELAY_MS="
 def free_port():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close(); return port
 
-def first_sync(java, jvm_flags):
+def first_sync(java, jvm_flags, then=None):
     port = free_port()
     started = time.perf_counter()
     proc = subprocess.Popen([java, *jvm_flags, "-jar", "target/metahooks.jar"],
@@ -45,6 +48,8 @@ def first_sync(java, jvm_flags):
                     # CPU of every thread of the process (JIT, warm-up) so far: what a 1-CPU pod waits for, and
                     # much less disturbed by other load on the machine than the wall time
                     ticks = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()[11:13]
+                    if then:
+                        return then(port)
                     return elapsed, sum(map(int, ticks)) / os.sysconf("SC_CLK_TCK")
             except OSError:
                 pass
@@ -68,6 +73,21 @@ def measure(label, java, jvm_flags):
           f"   CPU median {statistics.median(cpu):5.0f} ms   runs {' '.join(f'{t:.0f}' for t in times)}"
           f"   load {os.getloadavg()[0]:.1f}", flush=True)
 
+def wrk(port, seconds):
+    lua = "target/startup/post.lua"
+    open(lua, "w").write('wrk.method="POST"\nwrk.headers["Content-Type"]="application/json"\n'
+                         'local f=io.open("src/test/resources/fixtures/hello-world/sync/01-first-sync.request.json",'
+                         '"rb")\nwrk.body=f:read("*all")\nf:close()\n')
+    text = subprocess.run(["wrk", "-t2", "-c8", f"-d{seconds}s", "-s", lua, f"http://127.0.0.1:{port}/hello-world/sync"],
+                          capture_output=True, text=True).stdout
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+
+def first_seconds(port):
+    """Calls/s in each of the first 10 seconds after the first sync, then the median of 3 x 4 s after 30 s more."""
+    first = [wrk(port, 1) for _ in range(10)]
+    wrk(port, 30)
+    return first, statistics.median(wrk(port, 4) for _ in range(3))
+
 print(f"flags of the Dockerfile: {' '.join(flags)}")
 for name, java in (("JDK 17", java17), ("JDK 25", java25)):
     if not os.path.exists(java):
@@ -87,4 +107,15 @@ for name, java in (("JDK 17", java17), ("JDK 25", java25)):
                         "-jar", "target/metahooks.jar", "train", "src/test/resources/fixtures"], env=env, check=True,
                        stdout=subprocess.DEVNULL, stderr=open("target/startup/train.log", "ab"))
         measure(f"{name} with an AOT cache (-XX:AOTCache)", java, plain_flags + [f"-XX:AOTCache={cache}"])
+
+if also == "throughput":
+    sides = [("JDK 17 with the application archive", java17,
+              plain_flags + ["-XX:SharedArchiveFile=target/startup/metahooks-JDK17.jsa"]),
+             ("JDK 25 with an AOT cache", java25, plain_flags + ["-XX:AOTCache=target/startup/metahooks-JDK25.aot"])]
+    for round in range(2):
+        for label, java, jvm_flags in sides:
+            first, steady = first_sync(java, jvm_flags, first_seconds)
+            print(f"{label:40s} calls/s in seconds 1-10: {' '.join(f'{r:.0f}' for r in first)}   steady {steady:.0f}"
+                  f"   first second {first[0] / steady:.2f} of steady, seconds 1-10 {statistics.mean(first) / steady:.2f}"
+                  f"   load {os.getloadavg()[0]:.1f}", flush=True)
 PY

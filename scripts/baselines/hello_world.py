@@ -1,21 +1,31 @@
 """Baseline: the hello-world sync hook as a minimal Python http.server, doing the work metahooks' controller does
 (parse the request, build the Pod, write the answer). Written for the comparison in docs/performance.md.
     python3 scripts/baselines/hello_world.py PORT
+
+The server model is that of Metacontroller's own Python examples (docs/src/guide/create.md at v4.17.2, and
+examples/*/manifest/sync.py): one thread, HTTP/1.0, the connection closed after each answer. The answer leaves in
+one write with Nagle's algorithm off, so that no header waits for a delayed ACK before its body.
 """
 import json
+import socket
 import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 
 
 class Hook(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+    def setup(self):
+        super().setup()
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def answer(self, status, body):
+        head = "HTTP/1.0 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (
+            status, "OK" if status == 200 else "Not Found", len(body))
+        self.wfile.write(head.encode() + body)
 
     def do_POST(self):
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         if self.path != "/hello-world/sync":
-            self.send_response(404)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            self.answer(404, b"")
             return
         parent = request["parent"]
         pods = (request.get("children") or {}).get("Pod.v1") or {}
@@ -27,15 +37,10 @@ class Hook(BaseHTTPRequestHandler):
                     {"name": "hello", "image": "busybox", "command": ["echo", "Hello, %s!" % parent["spec"]["who"]]}]},
             }],
         }
-        body = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self.answer(200, json.dumps(answer).encode())
 
     def log_message(self, *args):
         pass
 
 
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1] if len(sys.argv) > 1 else 18092)), Hook).serve_forever()
+HTTPServer(("127.0.0.1", int(sys.argv[1] if len(sys.argv) > 1 else 18092)), Hook).serve_forever()

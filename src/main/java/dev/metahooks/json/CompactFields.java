@@ -2,7 +2,6 @@ package dev.metahooks.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.SerializerProvider;
 import java.io.IOException;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
@@ -56,21 +55,26 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
     return -1;
   }
 
+  /** Writes a field's value: Jackson's own {@code serialize}, or {@link SharedSubtrees}' splicing. */
+  interface ValueWriter {
+    void write(JsonNode value) throws IOException;
+  }
+
   /**
    * Writes the fields as Jackson's {@code ObjectNode} does, without the entry object its loop asks for each field:
    * one per field of a 10 MB answer is 10 MB allocated for nothing.
    */
-  void writeFields(JsonGenerator generator, SerializerProvider provider) throws IOException {
+  void writeFields(JsonGenerator generator, ValueWriter values) throws IOException {
     if (large != null) {
       for (Map.Entry<String, JsonNode> field : large.entrySet()) {
         generator.writeFieldName(field.getKey());
-        field.getValue().serialize(generator, provider);
+        values.write(field.getValue());
       }
       return;
     }
     for (int i = 0; i < size; i++) {
       generator.writeFieldName(keys[i]);
-      values[i].serialize(generator, provider);
+      values.write(this.values[i]);
     }
   }
 

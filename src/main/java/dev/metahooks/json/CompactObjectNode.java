@@ -21,16 +21,26 @@ final class CompactObjectNode extends ObjectNode {
     this.fields = fields;
   }
 
+  /** Whether {@code provider} writes objects plainly: every field, in insertion order, empty arrays included. */
+  static boolean plain(SerializerProvider provider) {
+    return provider != null && provider.isEnabled(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS)
+        && provider.isEnabled(JsonNodeFeature.WRITE_NULL_PROPERTIES)
+        && !provider.isEnabled(JsonNodeFeature.WRITE_PROPERTIES_SORTED);
+  }
+
+  /** Writes the fields, each value with {@code values}. */
+  void writeFields(JsonGenerator generator, CompactFields.ValueWriter values) throws IOException {
+    fields.writeFields(generator, values);
+  }
+
   @Override
   public void serialize(JsonGenerator generator, SerializerProvider provider) throws IOException {
-    if (provider == null || !provider.isEnabled(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS)
-        || !provider.isEnabled(JsonNodeFeature.WRITE_NULL_PROPERTIES)
-        || provider.isEnabled(JsonNodeFeature.WRITE_PROPERTIES_SORTED)) {
+    if (!plain(provider)) {
       super.serialize(generator, provider);
       return;
     }
     generator.writeStartObject(this, fields.size());
-    fields.writeFields(generator, provider);
+    fields.writeFields(generator, value -> value.serialize(generator, provider));
     generator.writeEndObject();
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.SharedSubtrees;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -17,13 +18,18 @@ import java.util.List;
  * Writes an answer as JSON bytes, at most {@code maxBytes} of them: the bound of last resort behind the estimates
  * of the hooks that amplify ({@code dev.metahooks.api.AnswerSize}). Writing stops at the limit, so that an answer
  * too large to send is never held whole (nor cached). The bytes go into {@link Blocks}, written once and never
- * copied as they grow; the ETag's hash is taken as they are written, not in a second pass over them. The answer is
+ * copied as they grow; the ETag's hash is taken as they are written, not in a second pass over them. A subtree that
+ * several children hold (their template's containers, say: {@code kube.PathCopies}) is written once per answer and
+ * its bytes copied wherever it recurs ({@link SharedSubtrees}); the bytes are the same as Jackson's own. The answer is
  * held until it is complete, because its ETag header comes first and an answer over the limit must become a 422,
  * never a cut 200.
  */
 final class AnswerWriter {
-  /** Built once: a writer holds the configuration lookups a mapper would redo on every call. */
-  private static final ObjectWriter WRITER = Json.MAPPER.writer();
+  /**
+   * Built once: a writer holds the configuration lookups a mapper would redo on every call. Subtrees that children
+   * share are written once per answer and copied wherever they recur ({@link SharedSubtrees}).
+   */
+  private static final ObjectWriter WRITER = SharedSubtrees.writing(Json.MAPPER).writer();
 
   /** The answer would be larger than the limit; {@link #field()} is where writing stopped. */
   static final class TooLargeException extends IOException {

@@ -2,6 +2,7 @@ package dev.metahooks.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import dev.metahooks.api.AnswerSize;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
@@ -175,14 +176,9 @@ public final class HookDispatcher {
     return cache.bytes();
   }
 
-  /** Calls answered from the response cache. */
-  public long cacheHits() {
-    return cache.hits();
-  }
-
-  /** Calls looked up in the response cache and not found there. */
-  public long cacheMisses() {
-    return cache.misses();
+  /** The response cache's lookups found and not found, and answers it evicted, since the start. */
+  public CacheStats cacheStats() {
+    return cache.stats();
   }
 
   public Optional<Controller> controller(String name) {

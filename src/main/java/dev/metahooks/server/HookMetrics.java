@@ -72,14 +72,16 @@ public final class HookMetrics implements AutoCloseable {
     }
   }
 
-  /** The response cache: bytes held, and calls answered from it or not. */
+  /** The response cache: bytes held, calls answered from it or not, answers evicted (Caffeine's statistics). */
   public void watchCache(HookDispatcher dispatcher) {
     Gauge.builder("metahooks.response.cache.bytes", dispatcher, HookDispatcher::cacheBytes)
         .description("Bytes of answers held by the response cache").baseUnit("bytes").register(registry);
-    FunctionCounter.builder("metahooks.response.cache.lookups", dispatcher, HookDispatcher::cacheHits)
+    FunctionCounter.builder("metahooks.response.cache.lookups", dispatcher, d -> d.cacheStats().hitCount())
         .description("Response cache lookups by result").tag("result", "hit").register(registry);
-    FunctionCounter.builder("metahooks.response.cache.lookups", dispatcher, HookDispatcher::cacheMisses)
+    FunctionCounter.builder("metahooks.response.cache.lookups", dispatcher, d -> d.cacheStats().missCount())
         .description("Response cache lookups by result").tag("result", "miss").register(registry);
+    FunctionCounter.builder("metahooks.response.cache.evictions", dispatcher, d -> d.cacheStats().evictionCount())
+        .description("Answers the response cache dropped to stay within its bytes").register(registry);
   }
 
   /** Hook calls in flight: being read, run or written. */

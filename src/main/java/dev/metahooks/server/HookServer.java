@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * {@code /readyz} and {@code /metrics}. Every answer, errors included (Jetty's own too), is JSON (metrics excepted).
  *
  * <p>A hook call reads top-down in {@link #serve}: authentication and routing → {@link HookCalls} (admission,
- * deadline, body, dispatch) → {@link ReplyWriter}, the one place that writes the reply, whatever the outcome →
+ * deadline, body, dispatch) → {@link HookDispatcher#reply} (the response cache, a Caffeine cache weighed by bytes;
+ * else parse, the hook, and {@link AnswerWriter}, which writes each subtree the children share once and copies its
+ * bytes wherever it recurs) → {@link ReplyWriter}, the one place that writes the reply, whatever the outcome →
  * access log ({@link CallLog}) and metrics. Jetty's wiring is {@link HttpStack}; certificate and token files are
  * reloaded by {@link FileWatcher}s. Graceful shutdown tells kept-alive clients to reconnect elsewhere.
  */

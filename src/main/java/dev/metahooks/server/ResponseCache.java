@@ -1,13 +1,13 @@
 package dev.metahooks.server;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 
 /**
  * The answers of recent hook calls, keyed by controller, hook and a SHA-256 of the request body, bounded by the
- * bytes they hold and evicting the least recently used. Hooks are pure functions of the request, so the same
- * bytes in give the same answer out: a resync of an unchanged world (Metacontroller resyncs every parent
+ * bytes they hold (a Caffeine cache weighed by each answer's bytes). Hooks are pure functions of the request, so
+ * the same bytes in give the same answer out: a resync of an unchanged world (Metacontroller resyncs every parent
  * periodically, and after its own writes) costs a hash of the request instead of a parse, a sync and a write.
  *
  * <p>The one departure from recomputing: where a hook consults {@code Sources} (a generated password while the
@@ -21,12 +21,9 @@ final class ResponseCache {
   /** Controller, hook and the request body's SHA-256 (32 bytes), compared by value. */
   record Key(String controller, String hook, Digests.Sha256 digest) {}
 
-  private final long capacity;
   private final long maxEntry;
-  private final LinkedHashMap<Key, Reply> entries = new LinkedHashMap<>(256, 0.75f, true);
-  private long bytes;
-  private long hits;
-  private long misses;
+  /** Null when the cache is off. */
+  private final Cache<Key, Reply> entries;
 
   /**
    * A cache of at most {@code capacity} bytes; 0 disables it. One entry may take at most half of it: the answer
@@ -36,51 +33,37 @@ final class ResponseCache {
     if (capacity < 0) {
       throw new IllegalArgumentException("cache capacity must not be negative: " + capacity);
     }
-    this.capacity = capacity;
     this.maxEntry = capacity / 2;
+    this.entries = capacity == 0 ? null : Caffeine.newBuilder()
+        .maximumWeight(capacity)
+        .weigher((Key key, Reply reply) -> (int) Math.min(Integer.MAX_VALUE, reply.weight()))
+        .executor(Runnable::run) // evict on the calling thread: no pool of its own, and the bound holds at once
+        .recordStats()
+        .build();
   }
 
   boolean enabled() {
-    return capacity > 0;
+    return entries != null;
   }
 
-  synchronized Reply get(Key key) {
-    Reply entry = entries.get(key);
-    if (entry == null) {
-      misses++;
-    } else {
-      hits++;
-    }
+  Reply get(Key key) {
+    Reply entry = entries.getIfPresent(key);
     return entry == null ? null : entry.fromCache();
   }
 
-  synchronized void put(Key key, Reply entry) {
-    long weight = entry.weight();
-    if (weight > maxEntry) {
-      return; // one huge answer would flush every other
-    }
-    Reply previous = entries.put(key, entry);
-    bytes += weight - (previous == null ? 0 : previous.weight());
-    Iterator<Map.Entry<Key, Reply>> eldest = entries.entrySet().iterator();
-    while (bytes > capacity && eldest.hasNext()) {
-      bytes -= eldest.next().getValue().weight();
-      eldest.remove();
+  void put(Key key, Reply entry) {
+    if (entry.weight() <= maxEntry) { // one huge answer would flush every other
+      entries.put(key, entry);
     }
   }
 
-  synchronized long bytes() {
-    return bytes;
+  /** Bytes held, by the weights of the answers. */
+  long bytes() {
+    return entries == null ? 0 : entries.policy().eviction().orElseThrow().weightedSize().orElse(0);
   }
 
-  synchronized int size() {
-    return entries.size();
-  }
-
-  synchronized long hits() {
-    return hits;
-  }
-
-  synchronized long misses() {
-    return misses;
+  /** Lookups found, not found, and answers evicted, since the start. */
+  CacheStats stats() {
+    return entries == null ? CacheStats.empty() : entries.stats();
   }
 }

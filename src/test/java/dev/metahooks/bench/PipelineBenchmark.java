@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.Projection;
+import dev.metahooks.json.SharedSubtrees;
 import dev.metahooks.server.Blocks;
 import dev.metahooks.server.HookDispatcher;
 import dev.metahooks.server.ServerConfig;
@@ -33,6 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@code parse} and {@code hook} are its first steps alone (parse; parse and run the hook), so that what the
  * answer's tree and bytes cost is {@code pipeline} minus {@code hook}. None of them reads the body from a socket
  * or sends the answer: that is the HTTP benchmark's part ({@code scripts/load.sh}).
+ *
+ * <p>{@code write} is the answer alone, written as the server writes it, beside {@code writeEachTime}, the same
+ * answer as Jackson writes it by itself.
  *
  * <p>{@code cached} is the same call answered from the response cache (a resync of an unchanged world): a hash
  * of the request and a lookup. {@code tokenize} is the floor of any parse of the same bytes: Jackson's tokenizer
@@ -67,6 +71,8 @@ public class PipelineBenchmark {
   private JsonNode responseTree;
   private Projection projection;
   private final ObjectMapper plainJackson = new ObjectMapper();
+  private final ObjectMapper splicing = SharedSubtrees.writing(Json.MAPPER);
+  private Object answer;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -79,10 +85,11 @@ public class PipelineBenchmark {
     byte[] response = pipeline().toByteArray();
     if (!caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag().equals(
         caching.reply(benchCase.controller(), benchCase.hook(), benchCase.body()).etag())
-        || caching.cacheHits() != 1) {
+        || caching.cacheStats().hitCount() != 1) {
       throw new IllegalStateException(request + " is not answered from the cache");
     }
     responseTree = plainJackson.readTree(response);
+    answer = dispatcher.dispatch(benchCase.controller(), benchCase.hook(), benchCase.body()).body();
     if (!benchCase.expectsStatus(dispatcher, 200)) {
       throw new IllegalStateException(request + " is not answered with 200: " + new String(response));
     }
@@ -98,6 +105,21 @@ public class PipelineBenchmark {
   @Benchmark
   public Object hook() {
     return dispatcher.dispatch(benchCase.controller(), benchCase.hook(), benchCase.body());
+  }
+
+  /**
+   * The hook's answer alone, written as the server writes it: each subtree children share written once and
+   * copied where it recurs ({@code json.SharedSubtrees}). Beside {@link #writeEachTime}, in the same run.
+   */
+  @Benchmark
+  public byte[] write() throws IOException {
+    return splicing.writeValueAsBytes(answer);
+  }
+
+  /** The same answer as Jackson writes it by itself: every shared subtree again under each child. */
+  @Benchmark
+  public byte[] writeEachTime() throws IOException {
+    return Json.MAPPER.writeValueAsBytes(answer);
   }
 
   @Benchmark

@@ -3,6 +3,8 @@ package dev.metahooks.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.ServerConfig;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -45,5 +47,22 @@ class OfflineHookTest {
   void anUnknownControllerIsAnError() {
     assertThat(run(new ByteArrayInputStream("{}".getBytes()), "sync", "nope")).isEqualTo(2);
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("no controller named 'nope'");
+  }
+
+  @Test
+  void theServersLimitsHoldOffline() throws Exception {
+    byte[] request = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
+    PrintStream printed = new PrintStream(out, true, StandardCharsets.UTF_8);
+    PrintStream errors = new PrintStream(err, true, StandardCharsets.UTF_8);
+
+    assertThat(OfflineHook.run(new String[] {"sync", "hello-world"}, new ByteArrayInputStream(request), printed,
+        errors, Catalog.controllers(), ServerConfig.defaults().withMemory(64L << 20, 100))).isEqualTo(2);
+    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("message").asText())
+        .contains("METAHOOKS_MAX_RESPONSE_BYTES");
+
+    out.reset();
+    assertThat(OfflineHook.run(new String[] {"sync", "hello-world"}, new ByteArrayInputStream(request), printed,
+        errors, Catalog.controllers(), ServerConfig.defaults().withMaxBodyBytes(100))).isEqualTo(2);
+    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("error").asText()).isEqualTo("payload_too_large");
   }
 }
