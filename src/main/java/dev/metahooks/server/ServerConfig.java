@@ -77,10 +77,17 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
   /**
    * Recording of sampled calls ({@link Recorder}): {@code METAHOOKS_RECORD_DIR} (null: off, the default), one call in
    * {@code METAHOOKS_RECORD_SAMPLE} (default 1, every call), and at most {@code METAHOOKS_RECORD_MAX_FILES} (default
-   * 1000) files of at most {@code METAHOOKS_RECORD_MAX_BYTES} (default 256 MiB) in all; the oldest go first.
+   * 1000) files of at most {@code METAHOOKS_RECORD_MAX_BYTES} (default 256 MiB) in all; the oldest go first. With
+   * {@code METAHOOKS_RECORD_KEY_FILE} (null: none, the default) Secret values are sealed under that key instead of
+   * masked ({@link RecordingKey}), so that {@code metahooks diff} with the same key replays each call exactly.
    */
-  public record Recording(Path dir, int sample, int maxFiles, long maxBytes) {
+  public record Recording(Path dir, int sample, int maxFiles, long maxBytes, Path keyFile) {
     public static final Recording OFF = new Recording(null, 1, 1000, 256L * 1024 * 1024);
+
+    /** Without a key: Secret values masked. */
+    public Recording(Path dir, int sample, int maxFiles, long maxBytes) {
+      this(dir, sample, maxFiles, maxBytes, null);
+    }
 
     public Recording {
       require(sample > 0, "METAHOOKS_RECORD_SAMPLE must be positive, got " + sample);
@@ -93,7 +100,12 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     }
 
     public Recording in(Path directory) {
-      return new Recording(directory, sample, maxFiles, maxBytes);
+      return new Recording(directory, sample, maxFiles, maxBytes, keyFile);
+    }
+
+    /** The same, with Secret values sealed under the key in {@code file}. */
+    public Recording sealedWith(Path file) {
+      return new Recording(dir, sample, maxFiles, maxBytes, file);
     }
   }
 
@@ -202,7 +214,11 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
   private static Recording recording(Environment env, Recording d) {
     String dir = env.get("METAHOOKS_RECORD_DIR");
     Recording read = new Recording(null, integer(env, "METAHOOKS_RECORD_SAMPLE", d.sample()),
-        integer(env, "METAHOOKS_RECORD_MAX_FILES", d.maxFiles()), number(env, "METAHOOKS_RECORD_MAX_BYTES", d.maxBytes()));
+        integer(env, "METAHOOKS_RECORD_MAX_FILES", d.maxFiles()), number(env, "METAHOOKS_RECORD_MAX_BYTES", d.maxBytes()),
+        file(env, "METAHOOKS_RECORD_KEY_FILE"));
+    if (read.keyFile() != null) {
+      RecordingKey.read(read.keyFile(), "METAHOOKS_RECORD_KEY_FILE"); // a file too short to be a key fails at start
+    }
     if (dir == null) {
       return read;
     }

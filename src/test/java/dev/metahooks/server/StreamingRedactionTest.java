@@ -30,7 +30,7 @@ class StreamingRedactionTest {
     ByteArrayOutputStream streamed = new ByteArrayOutputStream();
     try (JsonParser in = Json.MAPPER.getFactory().createParser(body);
         JsonGenerator out = Json.MAPPER.getFactory().createGenerator(streamed)) {
-      StreamingRedaction.copy(in, out);
+      StreamingRedaction.copy(in, out, Redaction.Replacement.mask(true));
     }
     assertThat(Json.MAPPER.readTree(streamed.toByteArray())).isEqualTo(Redaction.redactSecretsReplayable(whole));
   }
@@ -41,7 +41,7 @@ class StreamingRedactionTest {
     ByteArrayOutputStream streamed = new ByteArrayOutputStream();
     try (JsonParser in = Json.MAPPER.getFactory().createParser(body);
         JsonGenerator out = Json.MAPPER.getFactory().createGenerator(streamed)) {
-      StreamingRedaction.copy(in, out);
+      StreamingRedaction.copy(in, out, Redaction.Replacement.mask(true));
     }
     assertThat(streamed.toString()).doesNotContain("c2VjcmV0LXZhbHVl").contains(Redaction.REDACTED_BASE64);
   }
