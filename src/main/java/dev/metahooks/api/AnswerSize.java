@@ -1,5 +1,6 @@
 package dev.metahooks.api;
 
+import dev.metahooks.json.JsonTrees;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -59,7 +60,7 @@ public final class AnswerSize {
   public static long bytesOf(JsonNode node) {
     Counting out = new Counting();
     try {
-      Json.MAPPER.writeValue(out, node);
+      JsonTrees.MAPPER.writeValue(out, node);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,5 +1,6 @@
 package dev.metahooks.api;
 
+import dev.metahooks.json.JsonTrees;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,7 +21,7 @@ final class Fields {
   static ObjectNode optionalObject(JsonNode container, String name, String path) {
     JsonNode value = container.get(name);
     if (value == null || value.isNull()) {
-      return Json.MAPPER.createObjectNode();
+      return JsonTrees.MAPPER.createObjectNode();
     }
     return asObject(value, path);
   }

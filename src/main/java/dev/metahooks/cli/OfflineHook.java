@@ -3,6 +3,7 @@ package dev.metahooks.cli;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookDispatcher;
 import java.io.IOException;
@@ -33,7 +34,7 @@ public final class OfflineHook {
     }
     HookDispatcher.Answer answer = new HookDispatcher(controllers).dispatch(args[1], args[0], in);
     try {
-      out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer.body()));
+      out.println(JsonTrees.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer.body()));
     } catch (IOException e) {
       err.println("metahooks: could not write the response: " + e.getMessage());
       return 1;

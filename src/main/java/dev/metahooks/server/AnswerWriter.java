@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -23,7 +24,7 @@ import java.util.List;
  */
 final class AnswerWriter {
   /** Built once: a writer holds the configuration lookups a mapper would redo on every call. */
-  private static final ObjectWriter WRITER = Json.MAPPER.writer();
+  private static final ObjectWriter WRITER = JsonTrees.MAPPER.writer();
 
   /** The answer would be larger than the limit; {@link #field()} is where writing stopped. */
   static final class TooLargeException extends IOException {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.replay.CallInputs;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
@@ -169,7 +170,7 @@ public final class Recorder {
     Bounded counted;
     try (OutputStream file = Files.newOutputStream(partial);
         Bounded bounded = new Bounded(new BufferedOutputStream(file, 64 * 1024), settings.maxBytes());
-        JsonGenerator out = Json.MAPPER.getFactory().createGenerator(bounded).useDefaultPrettyPrinter()) {
+        JsonGenerator out = JsonTrees.MAPPER.getFactory().createGenerator(bounded).useDefaultPrettyPrinter()) {
       counted = bounded;
       out.writeStartObject();
       out.writeStringField("controller", controller);
@@ -184,11 +185,11 @@ public final class Recorder {
         out.writeEndObject();
       }
       out.writeFieldName("request");
-      try (JsonParser in = Json.MAPPER.getFactory().createParser(request)) {
+      try (JsonParser in = JsonTrees.MAPPER.getFactory().createParser(request)) {
         StreamingRedaction.copy(in, out, secrets);
       }
       out.writeFieldName("response");
-      try (JsonParser in = Json.MAPPER.getFactory().createParser(reply.body().stream())) {
+      try (JsonParser in = JsonTrees.MAPPER.getFactory().createParser(reply.body().stream())) {
         StreamingRedaction.copy(in, out, secrets);
       }
       out.writeEndObject();

@@ -3,6 +3,7 @@ package dev.metahooks.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -178,7 +179,7 @@ public final class Redaction {
 
   private static Optional<JsonNode> parse(String json) {
     try {
-      JsonNode node = Json.MAPPER.readTree(json);
+      JsonNode node = JsonTrees.MAPPER.readTree(json);
       return node != null && node.isObject() ? Optional.of(node) : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();

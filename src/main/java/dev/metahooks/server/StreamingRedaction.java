@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.util.Set;
 
@@ -23,7 +24,7 @@ final class StreamingRedaction {
 
   /** Reads one value of the stream: what follows it is the rest of the stream, not trailing garbage. */
   private static final ObjectReader ONE_VALUE =
-      Json.MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+      JsonTrees.MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private StreamingRedaction() {}
 
@@ -77,7 +78,7 @@ final class StreamingRedaction {
   private static void writeRedacted(JsonParser in, JsonGenerator out, String group,
       Redaction.Replacement replacement) throws IOException {
     JsonNode value = ONE_VALUE.readTree(in);
-    Json.MAPPER.writeTree(out, group == null ? Redaction.redact(value, replacement)
+    JsonTrees.MAPPER.writeTree(out, group == null ? Redaction.redact(value, replacement)
         : Redaction.redact(value, group, replacement));
   }
 }

@@ -1,5 +1,6 @@
 package dev.metahooks.api;
 
+import dev.metahooks.json.JsonTrees;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +12,7 @@ class ObjectMapTest {
 
   private static ObjectNode json(String text) {
     try {
-      return (ObjectNode) Json.MAPPER.readTree(text.replace('\'', '"'));
+      return (ObjectNode) JsonTrees.MAPPER.readTree(text.replace('\'', '"'));
     } catch (Exception e) {
       throw new IllegalArgumentException(e);
     }

@@ -3,6 +3,7 @@ package dev.metahooks.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -24,14 +25,14 @@ class OfflineHookTest {
   void printsTheAnswerOfAFixture() throws Exception {
     byte[] request = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
     assertThat(run(new ByteArrayInputStream(request), "sync", "hello-world")).isZero();
-    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("children").get(0).path("metadata").path("name").asText())
+    assertThat(JsonTrees.MAPPER.readTree(out.toByteArray()).path("children").get(0).path("metadata").path("name").asText())
         .isEqualTo("your-name");
   }
 
   @Test
   void aRefusedRequestPrintsTheErrorAndExitsWithTwo() throws Exception {
     assertThat(run(new ByteArrayInputStream("{\"parent\": {}}".getBytes()), "sync", "hello-world")).isEqualTo(2);
-    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("field").asText()).isEqualTo("parent.metadata");
+    assertThat(JsonTrees.MAPPER.readTree(out.toByteArray()).path("field").asText()).isEqualTo("parent.metadata");
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.catset.CatSetController;
 import dev.metahooks.controllers.indexedjob.IndexedJobController;
 import java.util.List;
@@ -109,7 +110,7 @@ class TemplateSharingTest {
   }
 
   private static ObjectNode read(String json) throws Exception {
-    JsonNode node = Json.MAPPER.readTree(json);
+    JsonNode node = JsonTrees.MAPPER.readTree(json);
     return (ObjectNode) node;
   }
 }

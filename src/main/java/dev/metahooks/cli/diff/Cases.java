@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.server.RecordingKey;
 import java.io.IOException;
@@ -137,7 +138,7 @@ final class Cases {
       request.set("parent", parent);
       ObjectNode groups = request.putObject("children");
       declared.forEach(groups::putObject);
-      ArrayNode owned = Json.MAPPER.createArrayNode();
+      ArrayNode owned = JsonTrees.MAPPER.createArrayNode();
       for (JsonNode child : children) {
         // Metacontroller claims children of the declared types only.
         if (ownedBy(child, parent) && groups.has(groupKey(child))) {
@@ -317,7 +318,7 @@ final class Cases {
 
   private static JsonNode read(Path file) {
     try {
-      JsonNode node = Json.MAPPER.readTree(Files.readAllBytes(file));
+      JsonNode node = JsonTrees.MAPPER.readTree(Files.readAllBytes(file));
       if (node == null || !node.isObject()) {
         throw new BadInput(file + ": not a JSON object");
       }

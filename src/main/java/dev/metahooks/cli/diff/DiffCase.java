@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.time.Instant;
 import java.util.Map;
 
@@ -28,7 +29,7 @@ record DiffCase(String source, String controller, String hook, ObjectNode reques
   /** The same call compared with what its request observed: its children (or attachments) and status. */
   DiffCase againstObserved() {
     String field = request.has("attachments") ? "attachments" : "children";
-    ArrayNode observed = Json.MAPPER.createArrayNode();
+    ArrayNode observed = JsonTrees.MAPPER.createArrayNode();
     request.path(field).forEach(group -> group.forEach(observed::add));
     ObjectNode shaped = Json.object();
     shaped.set(field, observed);

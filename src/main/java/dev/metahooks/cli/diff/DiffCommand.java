@@ -3,6 +3,7 @@ package dev.metahooks.cli.diff;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.replay.CallInputs;
@@ -69,7 +70,7 @@ public final class DiffCommand {
       // The recorded call's time and generated secrets: an unchanged build answers as it did.
       HookDispatcher.Answer answer = CallInputs.replay(call.answeredAt(), call.generated()).during(() ->
           dispatcher.dispatch(call.controller(), call.hook(), call.request().toString().getBytes(StandardCharsets.UTF_8)));
-      JsonNode body = Json.MAPPER.valueToTree(answer.body());
+      JsonNode body = JsonTrees.MAPPER.valueToTree(answer.body());
       diffs.add(answer.ok() ? ParentDiff.of(call, body)
           : ParentDiff.refused(call, answer.status() + " " + body.path("message").asText(body.toString())));
     }
@@ -104,7 +105,7 @@ public final class DiffCommand {
       }
       HookDispatcher.Answer answer = dispatcher.dispatch(controller, "customize",
           request.toString().getBytes(StandardCharsets.UTF_8));
-      JsonNode body = Json.MAPPER.valueToTree(answer.body());
+      JsonNode body = JsonTrees.MAPPER.valueToTree(answer.body());
       if (!answer.ok()) {
         throw new Cases.BadInput(controller + "/customize refused the parent: " + answer.status() + " "
             + body.path("message").asText(body.toString()));

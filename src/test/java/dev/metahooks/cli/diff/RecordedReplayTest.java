@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.RecordingKey;
@@ -74,7 +75,7 @@ class RecordedReplayTest {
             + server.port() + path)).header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(answer.statusCode()).as(request.toString()).isEqualTo(200);
-        for (JsonNode seen : List.of(Json.MAPPER.readTree(body), Json.MAPPER.readTree(answer.body()))) {
+        for (JsonNode seen : List.of(JsonTrees.MAPPER.readTree(body), JsonTrees.MAPPER.readTree(answer.body()))) {
           // a value the call shows outside any Secret too (a host name) is no secret
           String open = Redaction.redactSecrets(seen).toString();
           Redaction.secretValues(seen).stream().filter(v -> v.length() >= 16 && !open.contains(v))
@@ -99,7 +100,7 @@ class RecordedReplayTest {
     Set<String> recorded = new HashSet<>();
     boolean generated = false;
     for (Path file : recordings(sealed)) {
-      JsonNode recording = Json.MAPPER.readTree(file.toFile());
+      JsonNode recording = JsonTrees.MAPPER.readTree(file.toFile());
       recorded.add(recording.path("controller").asText());
       generated |= recording.path("generated").size() > 0;
     }
@@ -150,7 +151,7 @@ class RecordedReplayTest {
     RecordingKey opener = RecordingKey.read(key, "key");
     Path source = recordings(sealed).stream().filter(f -> f.toString().endsWith("-postgrescluster-sync.json"))
         .findFirst().orElseThrow();
-    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(source.toFile());
+    ObjectNode recording = (ObjectNode) JsonTrees.MAPPER.readTree(source.toFile());
     String password = "a-password-the-running-build-never-answered";
     int edited = 0;
     for (JsonNode child : recording.at("/response/children")) {
@@ -161,7 +162,7 @@ class RecordedReplayTest {
       }
     }
     assertThat(edited).isPositive();
-    Files.write(changed.resolve(source.getFileName()), Json.MAPPER.writeValueAsBytes(recording));
+    Files.write(changed.resolve(source.getFileName()), JsonTrees.MAPPER.writeValueAsBytes(recording));
     Diff diff = diff("--key", key.toString(), changed.toString());
     assertThat(diff.exit()).isEqualTo(1);
     assertThat(diff.out()).contains("data.password: changed (<redacted>)").doesNotContain(password);
@@ -172,7 +173,7 @@ class RecordedReplayTest {
     Path changed = Files.createDirectories(work.resolve("older"));
     Path source = recordings(sealed).stream().filter(f -> f.toString().endsWith("-catset-sync.json"))
         .findFirst().orElseThrow();
-    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(source.toFile());
+    ObjectNode recording = (ObjectNode) JsonTrees.MAPPER.readTree(source.toFile());
     JsonNode pod = null;
     for (JsonNode child : recording.at("/response/children")) {
       if (child.path("kind").asText().equals("Pod")) {
@@ -181,7 +182,7 @@ class RecordedReplayTest {
     }
     assertThat(pod).isNotNull();
     ((ObjectNode) pod.at("/spec/containers/0")).put("image", "an-older-image:1");
-    Files.write(changed.resolve(source.getFileName()), Json.MAPPER.writeValueAsBytes(recording));
+    Files.write(changed.resolve(source.getFileName()), JsonTrees.MAPPER.writeValueAsBytes(recording));
     Diff diff = diff("--key", key.toString(), changed.toString());
     assertThat(diff.exit()).isEqualTo(1);
     assertThat(diff.out()).contains("spec.containers[0].image: \"an-older-image:1\" → ");

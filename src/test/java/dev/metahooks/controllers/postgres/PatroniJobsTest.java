@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
@@ -236,7 +237,7 @@ class PatroniJobsTest {
     PostgresServer.Result patched = run(parametersJob(synchronous), Map.of());
     assertThat(patched.exitCode()).as(patched.output()).isZero();
     // Patroni answers the PATCH with the configuration it wrote; a member's GET /config follows within a cycle.
-    JsonNode config = Json.MAPPER.readTree(patched.output().substring(patched.output().lastIndexOf("HTTP 200 ") + 9));
+    JsonNode config = JsonTrees.MAPPER.readTree(patched.output().substring(patched.output().lastIndexOf("HTTP 200 ") + 9));
     assertThat(config.path("synchronous_mode").asBoolean()).isTrue();
     assertThat(config.path("synchronous_mode_strict").asBoolean()).isFalse();
     assertThat(config.path("synchronous_node_count").asInt()).isEqualTo(1);
@@ -368,7 +369,7 @@ class PatroniJobsTest {
     for (JsonNode env : world.children.get("StatefulSet/orders").at("/spec/template/spec/containers/0/env")) {
       if (env.path("name").asText().equals("SPILO_CONFIGURATION")) {
         try {
-          return Json.MAPPER.readTree(env.path("value").asText());
+          return JsonTrees.MAPPER.readTree(env.path("value").asText());
         } catch (Exception e) {
           throw new AssertionError(e);
         }

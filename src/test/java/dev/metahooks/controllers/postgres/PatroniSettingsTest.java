@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.postgres.children.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
 import java.util.Map;
@@ -99,7 +100,7 @@ class PatroniSettingsTest {
   private static JsonNode patch(PostgresWorld world) throws Exception {
     for (JsonNode env : parametersJob(world).at("/spec/template/spec/containers/0/env")) {
       if (env.path("name").asText().equals(ParameterJobs.PATCH_VARIABLE)) {
-        return Json.MAPPER.readTree(env.path("value").asText());
+        return JsonTrees.MAPPER.readTree(env.path("value").asText());
       }
     }
     throw new AssertionError("no PATCH");
@@ -115,6 +116,6 @@ class PatroniSettingsTest {
   }
 
   private static JsonNode spiloConfiguration(PostgresWorld world) throws Exception {
-    return Json.MAPPER.readTree(spiloVariable(world).path("value").asText());
+    return JsonTrees.MAPPER.readTree(spiloVariable(world).path("value").asText());
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.Secrets;
@@ -566,7 +567,7 @@ class PostgresClusterScenarioTest {
     List<String> parameterJobs = names("batch/v1", "Job").stream().filter(n -> n.startsWith(NAME + "-parameters-")).toList();
     assertThat(parameterJobs).hasSize(1);
     assertThat(children).doesNotContainKey("Job/" + parameterJobs.get(0));
-    JsonNode patch = Json.MAPPER.readTree(env(child("batch/v1", "Job", parameterJobs.get(0)), "PATCH"));
+    JsonNode patch = JsonTrees.MAPPER.readTree(env(child("batch/v1", "Job", parameterJobs.get(0)), "PATCH"));
     assertThat(patch.at("/postgresql/parameters/work_mem").asText()).isEqualTo("16MB");
     assertThat(phasesSince(mark)).doesNotContain("Updating");
     assertQuiet();

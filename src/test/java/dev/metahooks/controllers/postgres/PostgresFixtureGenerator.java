@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.Exporters;
 import dev.metahooks.controllers.postgres.plan.Rollout;
@@ -386,7 +387,7 @@ class PostgresFixtureGenerator {
 
   private static void writeJson(Path file, JsonNode json) throws IOException {
     Files.createDirectories(file.getParent());
-    Files.writeString(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
+    Files.writeString(file, JsonTrees.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
   }
 
   /** Moves every condition's lastTransitionTime back, as if the status had held for a while. */

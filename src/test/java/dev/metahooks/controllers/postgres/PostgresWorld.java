@@ -11,6 +11,7 @@ import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
@@ -184,7 +185,7 @@ final class PostgresWorld {
     CompositeResponse response = finalizing
         ? PostgresClusterController.finalize(request, sources)
         : PostgresClusterController.sync(request, sources);
-    return Json.MAPPER.valueToTree(response);
+    return JsonTrees.MAPPER.valueToTree(response);
   }
 
   /** Calls sync and applies the answer; returns the answer. */

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres.children;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
@@ -55,7 +56,7 @@ public final class Jobs {
    * connections without it).
    */
   public static ArrayNode primaryConnection(String cluster, String namespace, String application) {
-    ArrayNode env = Json.MAPPER.createArrayNode();
+    ArrayNode env = JsonTrees.MAPPER.createArrayNode();
     env.addObject().put("name", "PGHOST").put("value", Names.serviceHost(Names.primaryService(cluster), namespace));
     env.addObject().put("name", "PGPORT").put("value", String.valueOf(Spilo.POSTGRES_PORT));
     env.addObject().put("name", "PGUSER").put("value", Spilo.SUPERUSER);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
@@ -86,7 +87,7 @@ public final class ParameterJobs {
       for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
         if (PATCH_VARIABLE.equals(env.path("name").asText()) && env.path("value").isTextual()) {
           try {
-            Json.MAPPER.readTree(env.path("value").asText()).path("postgresql").path("parameters").fieldNames()
+            JsonTrees.MAPPER.readTree(env.path("value").asText()).path("postgresql").path("parameters").fieldNames()
                 .forEachRemaining(names::add);
           } catch (Exception e) {
             // Not our JSON: nothing to remove.

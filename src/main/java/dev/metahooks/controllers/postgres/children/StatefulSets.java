@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
@@ -152,7 +153,7 @@ public final class StatefulSets {
 
   /** Spilo's environment, in a fixed order. Each variable's documented meaning is in docs/postgrescluster.md. */
   public static ArrayNode env(String cluster, ClusterSpec spec, ObjectNode bootstrap) {
-    ArrayNode env = Json.MAPPER.createArrayNode();
+    ArrayNode env = JsonTrees.MAPPER.createArrayNode();
     value(env, "SCOPE", cluster);
     value(env, "PGVERSION", String.valueOf(spec.postgresVersion()));
     value(env, "PGROOT", Spilo.DATA_PATH + "/pgroot");
@@ -204,7 +205,7 @@ public final class StatefulSets {
       config.withObjectProperty("bootstrap").withObjectProperty("dcs").setAll(bootstrap.deepCopy());
     }
     try {
-      return Json.MAPPER.writeValueAsString(config);
+      return JsonTrees.MAPPER.writeValueAsString(config);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write Spilo configuration", e);
     }

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres.children;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
@@ -102,7 +103,7 @@ public final class UsersJobs {
 
   /** What users.sql reads of each user, in the order of the spec. */
   public static String usersJson(List<ClusterSpec.User> users) {
-    ArrayNode json = Json.MAPPER.createArrayNode();
+    ArrayNode json = JsonTrees.MAPPER.createArrayNode();
     for (ClusterSpec.User user : users) {
       ObjectNode entry = json.addObject().put("name", user.name());
       user.databases().forEach(entry.putArray("databases")::add);
@@ -134,7 +135,7 @@ public final class UsersJobs {
 
   /** {@link #hash(List, Map)}, and the component roles' state when there is any (else the same hash as without). */
   public static String hash(List<ClusterSpec.User> users, Map<String, String> credentials, String serviceRoles) {
-    ArrayNode canonical = Json.MAPPER.createArrayNode();
+    ArrayNode canonical = JsonTrees.MAPPER.createArrayNode();
     users.stream().sorted(Comparator.comparing(ClusterSpec.User::name)).forEach(user -> {
       ObjectNode entry = canonical.addObject().put("name", user.name());
       sorted(user.databases()).forEach(entry.putArray("databases")::add);

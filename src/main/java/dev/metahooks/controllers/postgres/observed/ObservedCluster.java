@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
@@ -278,7 +279,7 @@ public final class ObservedCluster {
     for (ObjectNode pod : livePods()) {
       JsonNode text = pod.path("metadata").path("annotations").path("status");
       try {
-        if (text.isTextual() && Json.MAPPER.readTree(text.asText()).path("pending_restart").asBoolean(false)) {
+        if (text.isTextual() && JsonTrees.MAPPER.readTree(text.asText()).path("pending_restart").asBoolean(false)) {
           pending.add(nameOf(pod));
         }
       } catch (Exception e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
@@ -66,7 +67,7 @@ public final class PatroniSettings {
 
   private static Optional<JsonNode> read(String json) {
     try {
-      JsonNode node = Json.MAPPER.readTree(json);
+      JsonNode node = JsonTrees.MAPPER.readTree(json);
       return node != null && node.isObject() ? Optional.of(node) : Optional.empty();
     } catch (JsonProcessingException e) {
       return Optional.empty(); // not Spilo's JSON: nothing known
