@@ -37,7 +37,7 @@ import java.util.Set;
  *     certificate files are checked for changes (rotated Secrets are picked up without a restart)</li>
  * <li>{@code logBodies()}: {@code METAHOOKS_LOG_BODIES=true}: log request and response bodies (Secrets redacted); the
  *     log levels, {@code METAHOOKS_LOG_LEVEL} and {@code METAHOOKS_LIBRARY_LOG_LEVEL}, are checked here and
- *     applied by {@link JsonLogging}</li>
+ *     applied by {@code JsonLogging}</li>
  * <li>{@code managementPort()}: {@code METAHOOKS_MANAGEMENT_PORT}: when set, probes and metrics are also served there
  *     over plain HTTP, and hooks are not; kubelet probes cannot present a client certificate</li>
  * <li>{@code responseCacheBytes()}: {@code METAHOOKS_RESPONSE_CACHE_BYTES}, default 32 MiB, 0 turns it off: recent

@@ -33,7 +33,7 @@ public final class StatefulSets {
 
   /**
    * The StatefulSet, whole: the pod template of {@link #podTemplate} and, under {@code updates.method: switchover},
-   * the rollout's partition (the hook steps it, see {@link Rollout}; 0 lets every pod update), and {@code replicas}
+   * the rollout's partition (the hook steps it, see {@code Rollout}; 0 lets every pod update), and {@code replicas}
    * (the spec's instances, unless a scale-down waits for the primary to move off a removed ordinal).
    */
   public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
@@ -60,7 +60,7 @@ public final class StatefulSets {
   }
 
   /**
-   * The pods' template: Spilo with its environment, Patroni's bootstrap settings ({@link PatroniSettings}) and the
+   * The pods' template: Spilo with its environment, Patroni's bootstrap settings ({@code PatroniSettings}) and the
    * user's certificate when one is rendered ({@link Tls}), and the exporter's sidecar. A pure function of its
    * inputs, so that the plan can tell whether an answer changes it (and so restarts the pods) before rendering.
    */
@@ -186,7 +186,7 @@ public final class StatefulSets {
    * DCS configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect
    * when the cluster is created; every parameter, reloadable ones too, reaches Patroni's dynamic configuration
    * through the parameters Job ({@link ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a
-   * value is doubled, so that no value can refer to a variable. Patroni's bootstrap settings ({@link PatroniSettings})
+   * value is doubled, so that no value can refer to a variable. Patroni's bootstrap settings ({@code PatroniSettings})
    * go into {@code bootstrap.dcs} after the parameters.
    */
   public static String spiloConfiguration(Map<String, String> parameters, ObjectNode bootstrap) {

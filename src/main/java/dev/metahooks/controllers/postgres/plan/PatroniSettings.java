@@ -16,7 +16,7 @@ import java.util.Optional;
  * {@code synchronous_mode_strict} and {@code synchronous_node_count} (Patroni 3.0 reads each from the DCS,
  * patroni/config.py). They reach a new cluster in SPILO_CONFIGURATION's {@code bootstrap.dcs} (Patroni writes it into
  * the DCS when it initialises the cluster) and a running one through the parameters Job's {@code PATCH /config}
- * ({@link ParameterJobs}). The bootstrap values are decided once, when the StatefulSet is first rendered, and read
+ * ({@code ParameterJobs}). The bootstrap values are decided once, when the StatefulSet is first rendered, and read
  * back from it afterwards: rendered again from the spec they would change the pod template, and so restart every
  * pod, for a change that Patroni applies live.
  */
