@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.metahooks.testing.PublicApi;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -77,6 +79,38 @@ class NothingInternalTest {
         .hasMessageContaining("InProcessHooksTest.class -> dev.metahooks.controllers.helloworld.HelloWorldController");
     assertThat(PublicApi.contains("dev.metahooks.server.HookDispatcher$Answer")).isFalse();
     assertThat(PublicApi.contains("dev.metahooks.server.ServerConfig$Tls")).isTrue();
+  }
+
+  /**
+   * The kit's public face is dev.metahooks.testing and the emulator classes a scenario works with: their public
+   * signatures name nothing of the engine's internal classes, so a scenario never has to import one.
+   */
+  @Test
+  void theKitsPublicFaceNamesNoInternalClassOfTheEngine() throws Exception {
+    Set<String> leaks = new TreeSet<>();
+    int checked = 0;
+    for (String kitClass : kitClasses()) {
+      if (!PublicApi.contains(kitClass)) {
+        continue;
+      }
+      Class<?> type = Class.forName(kitClass);
+      checked++;
+      for (Method method : type.getMethods()) {
+        List<Class<?>> named = new ArrayList<>(List.of(method.getParameterTypes()));
+        named.add(method.getReturnType());
+        for (Class<?> t : named) {
+          Class<?> element = t.isArray() ? t.getComponentType() : t;
+          if (element.getName().startsWith("dev.metahooks.") && !PublicApi.contains(element.getName())) {
+            leaks.add(kitClass + "." + method.getName() + " -> " + element.getName());
+          }
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(20);
+    assertThat(leaks).isEmpty();
+    assertThat(PublicApi.contains("dev.metahooks.emulator.CompositeLoop")).isFalse();
+    assertThat(PublicApi.contains("dev.metahooks.emulator.Cluster")).isTrue();
+    assertThat(PublicApi.contains("dev.metahooks.testing.EmulatorExtension")).isTrue();
   }
 
   /** The kit's top-level classes, from its source files. */

@@ -1,6 +1,7 @@
 package dev.metahooks.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -59,7 +60,7 @@ public final class AnswerSize {
   public static long bytesOf(JsonNode node) {
     Counting out = new Counting();
     try {
-      Json.MAPPER.writeValue(out, node);
+      JsonTrees.MAPPER.writeValue(out, node);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

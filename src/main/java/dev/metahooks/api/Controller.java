@@ -2,8 +2,11 @@ package dev.metahooks.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.json.Projection;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -20,14 +23,14 @@ import java.util.function.Function;
 public final class Controller {
   private final String name;
   private final Map<Hook, Function<ObjectNode, HookResponse>> hooks;
-  private final Projection projection;
+  private final Map<String, List<String>> reads;
   private final String version;
 
-  private Controller(String name, Map<Hook, Function<ObjectNode, HookResponse>> hooks, Projection projection,
-      String version) {
+  private Controller(String name, Map<Hook, Function<ObjectNode, HookResponse>> hooks,
+      Map<String, List<String>> reads, String version) {
     this.name = name;
     this.hooks = Collections.unmodifiableMap(new EnumMap<>(hooks));
-    this.projection = projection;
+    this.reads = reads;
     this.version = version;
   }
 
@@ -53,11 +56,13 @@ public final class Controller {
   }
 
   /**
-   * Internal (the server parses with it): what of the observed objects the server leaves unread, the complement
-   * of what {@link Builder#reads} declared.
+   * What the hooks read of the observed objects, as {@link Builder#reads} declared it: for each group key
+   * ({@code Pod.v1}) the field paths; the server parses requests without the rest of those objects.
+   *
+   * @return group key to field paths, in the order declared; empty when the objects come whole
    */
-  public Projection unread() {
-    return projection;
+  public Map<String, List<String>> reads() {
+    return reads;
   }
 
   public boolean serves(Hook hook) {
@@ -81,7 +86,7 @@ public final class Controller {
   private abstract static class Builder<B extends Builder<B>> {
     final String name;
     final Map<Hook, Function<ObjectNode, HookResponse>> hooks = new EnumMap<>(Hook.class);
-    Projection projection = Projection.NONE;
+    final Map<String, List<String>> reads = new LinkedHashMap<>();
     String version;
 
     Builder(String name) {
@@ -105,7 +110,9 @@ public final class Controller {
      * re-emits or reads whole: its objects then come whole. A second call for a type adds to the first.
      */
     public B reads(String apiVersion, String kind, String... paths) {
-      projection = projection.reading(ObjectMap.groupKey(apiVersion, kind), paths);
+      String group = ObjectMap.groupKey(apiVersion, kind);
+      Projection.NONE.reading(group, paths); // a path that names no field fails here, not at the first request
+      reads.computeIfAbsent(group, g -> new ArrayList<>()).addAll(List.of(paths));
       return self();
     }
 
@@ -125,7 +132,9 @@ public final class Controller {
       if (hooks.isEmpty()) {
         throw new IllegalStateException(name + " serves no hook");
       }
-      return new Controller(name, hooks, projection, version);
+      Map<String, List<String>> declared = new LinkedHashMap<>();
+      reads.forEach((group, paths) -> declared.put(group, List.copyOf(paths)));
+      return new Controller(name, hooks, Collections.unmodifiableMap(declared), version);
     }
   }
 

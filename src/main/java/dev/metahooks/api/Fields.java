@@ -3,6 +3,7 @@ package dev.metahooks.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.json.JsonTrees;
 
 /** Shape checks on request fields; each failure names the field so the 422 answer says what to fix. */
 final class Fields {
@@ -20,7 +21,7 @@ final class Fields {
   static ObjectNode optionalObject(JsonNode container, String name, String path) {
     JsonNode value = container.get(name);
     if (value == null || value.isNull()) {
-      return Json.MAPPER.createObjectNode();
+      return JsonTrees.MAPPER.createObjectNode();
     }
     return asObject(value, path);
   }

@@ -1,112 +1,80 @@
 package dev.metahooks.api;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.json.CompactNodes;
-import dev.metahooks.json.ProjectingReader;
-import dev.metahooks.json.Projection;
-import dev.metahooks.json.TreeBudget;
-import dev.metahooks.json.UniqueNames;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** The one Jackson configuration of the service: strict on input, compact and stable on output. */
+/**
+ * The service's Jackson configuration, strict on input (no duplicate keys, no trailing tokens, bounded sizes),
+ * compact and stable on output, for a controller's own JSON. Its reader and writer are immutable; the mapper
+ * behind them is never handed out, so that no code can change how the server reads requests and writes answers:
+ * {@link #mapper()} is a copy to configure as you like.
+ */
 public final class Json {
   /**
    * Limits on what one request may contain. Kubernetes objects are shallow and their strings short except
    * annotations such as last-applied-configuration; these bounds are far above any real request and far
    * below what would exhaust the heap or the stack.
    */
-  public static final StreamReadConstraints READ_CONSTRAINTS = StreamReadConstraints.builder()
-      .maxNestingDepth(200)
-      .maxNumberLength(100)
-      .maxStringLength(16 * 1024 * 1024)
-      .maxNameLength(64 * 1024)
-      .build();
+  public static final StreamReadConstraints READ_CONSTRAINTS = JsonTrees.READ_CONSTRAINTS;
 
-  /**
-   * In a large request repeated short strings share one node, which makes its tree a third smaller for a tenth
-   * more parsing time; below {@link #SHARED_TEXT_BODY} bytes the tree is small anyway and the time is worth more.
-   */
-  private static final int SHARED_TEXT_BODY = 16 * 1024 * 1024;
-
-  public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-          .streamReadConstraints(READ_CONSTRAINTS)
-          .build())
-      .nodeFactory(CompactNodes.INSTANCE)
-      // Two values for one key would make the request ambiguous: refuse instead of guessing. A request's parse
-      // refuses them with UniqueNames, in skipped parts too; any other tree read with this mapper as it is built.
-      // (The tokenizer's own check keeps a set of names per object: 1.7 bytes allocated per byte of a request.)
-      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .build();
-
-  private static final ObjectReader READER = MAPPER.reader();
-
-  /**
-   * The most tree a parse may build per byte of body, with {@link #TREE_ALLOWANCE} on top for small requests.
-   * Real requests come to 2.2–2.7 by {@link TreeBudget}'s estimate (a 39 MB CatSet of 10,000 Pods: 2.5); shapes
-   * that are nothing but structure (millions of {@code []}, 160,000 nests of depth 190) come to 10–30 and are
-   * refused after a few megabytes instead of filling the heap. So a tree is at most about 3.5 times its body,
-   * which is what the server's body budget is sized with (docs/reliability.md).
-   */
-  public static final double TREE_BYTES_PER_BODY_BYTE = 3.5;
-  private static final long TREE_ALLOWANCE = 1024 * 1024;
+  /** The most tree a parse may build per byte of body, with an allowance on top for small requests. */
+  public static final double TREE_BYTES_PER_BODY_BYTE = JsonTrees.TREE_BYTES_PER_BODY_BYTE;
 
   private Json() {}
 
+  /** The server's reader: immutable, reads as a request is read (duplicate keys and trailing tokens refused). */
+  public static ObjectReader reader() {
+    return JsonTrees.reader();
+  }
+
+  /** The server's writer: immutable, writes as an answer is written. */
+  public static ObjectWriter writer() {
+    return JsonTrees.MAPPER.writer();
+  }
+
+  /** A copy of the server's mapper, its own to configure: changing it changes nothing the server does. */
+  public static ObjectMapper mapper() {
+    return JsonTrees.MAPPER.copy();
+  }
+
   /**
-   * Parses a whole request the way the server does: a tree as {@code MAPPER.readTree} gives it; in a large
+   * Parses a whole request the way the server does: a tree as {@code reader().readTree} gives it; in a large
    * request, repeated short strings share one node.
    *
+   * @param body the request's bytes
    * @return the tree, or a missing node for an empty body
+   * @throws IOException when the body is not JSON, has a duplicate key or is more tree than a request may be
    */
   public static JsonNode parse(byte[] body) throws IOException {
-    return body.length < SHARED_TEXT_BODY ? readTree(body) : CompactNodes.sharingText(() -> readTree(body));
+    return JsonTrees.parse(body);
   }
 
   /**
-   * Internal (the server parses with it). As {@link #parse(byte[])}, with the observed objects of the types that
-   * {@code projection} names holding only the fields it keeps (the rest is skipped by the tokenizer, and takes no
-   * tree budget).
+   * As {@link #parse(byte[])}, from a stream read whole first.
+   *
+   * @param body the request
+   * @return the tree, or a missing node for an empty body
+   * @throws IOException as {@link #parse(byte[])}, or when the stream fails
    */
-  public static JsonNode parse(byte[] body, Projection projection) throws IOException {
-    if (projection.isEmpty()) {
-      return parse(body);
-    }
-    CompactNodes.Read<JsonNode> read = () -> {
-      try (JsonParser parser = budgeted(body)) {
-        return new ProjectingReader(MAPPER, projection).read(parser);
-      }
-    };
-    return body.length < SHARED_TEXT_BODY ? read.read() : CompactNodes.sharingText(read);
-  }
-
-  /** As {@link #parse(byte[])}, from a stream read whole first. */
   public static JsonNode parse(InputStream body) throws IOException {
     return parse(body.readAllBytes());
   }
 
-  private static JsonNode readTree(byte[] body) throws IOException {
-    try (JsonParser parser = budgeted(body)) {
-      JsonNode tree = READER.readTree(parser);
-      return tree == null ? MAPPER.missingNode() : tree;
-    }
-  }
-
-  private static JsonParser budgeted(byte[] body) throws IOException {
-    return new TreeBudget(new UniqueNames(MAPPER.createParser(body)), TREE_ALLOWANCE, TREE_BYTES_PER_BODY_BYTE,
-        body.length);
-  }
-
+  /** A new empty object, of the server's node factory. */
   public static ObjectNode object() {
-    return MAPPER.createObjectNode();
+    return JsonTrees.MAPPER.createObjectNode();
+  }
+
+  /** A new empty array, of the server's node factory. */
+  public static ArrayNode array() {
+    return JsonTrees.MAPPER.createArrayNode();
   }
 }

@@ -1,5 +1,6 @@
 package dev.metahooks.api;
 
+import dev.metahooks.replay.CallInputs;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -17,7 +18,11 @@ public interface Sources {
    */
   String secret(String purpose, int length);
 
-  /** The wall clock and a SecureRandom: what the server uses. */
+  /**
+   * The wall clock and a SecureRandom: what the server uses. Within one hook call the server serves, the time is
+   * the instant the call began and a purpose asked for twice gets the same secret; the server records both with
+   * the call (with {@code METAHOOKS_RECORD_DIR}), and {@code metahooks diff} gives them back when it replays it.
+   */
   static Sources system() {
     return new Sources() {
       private final SecureRandom random = new SecureRandom();
@@ -25,12 +30,13 @@ public interface Sources {
 
       @Override
       public Instant now() {
-        return clock.instant();
+        return CallInputs.current().map(CallInputs::now).orElseGet(clock::instant);
       }
 
       @Override
       public String secret(String purpose, int length) {
-        return randomAlphanumeric(random, length);
+        return CallInputs.current().map(call -> call.secret(purpose, length, () -> randomAlphanumeric(random, length)))
+            .orElseGet(() -> randomAlphanumeric(random, length));
       }
     };
   }

@@ -36,7 +36,9 @@ public final class Help {
       Map.entry("METAHOOKS_RECORD_DIR", "record sampled calls answered 200 here, Secrets redacted (default off)"),
       Map.entry("METAHOOKS_RECORD_SAMPLE", "record one call in this many (default 1: every call)"),
       Map.entry("METAHOOKS_RECORD_MAX_FILES", "recordings kept at most; the oldest go first (default 1000)"),
-      Map.entry("METAHOOKS_RECORD_MAX_BYTES", "bytes of recordings kept at most (default 268435456, 256 MiB)"));
+      Map.entry("METAHOOKS_RECORD_MAX_BYTES", "bytes of recordings kept at most (default 268435456, 256 MiB)"),
+      Map.entry("METAHOOKS_RECORD_KEY_FILE", "seal Secret values in recordings under this key (32+ bytes) instead of"
+          + " masking them, so that metahooks diff with the key replays calls exactly (default unset)"));
 
   private Help() {}
 

@@ -4,6 +4,7 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.InProcessHooks;
 import dev.metahooks.server.ServerConfig;
 import java.io.IOException;
@@ -43,7 +44,7 @@ public final class OfflineHook {
     InProcessHooks.Response answer;
     try {
       answer = InProcessHooks.of(config, controllers).call(args[1], args[0], in.readAllBytes());
-      out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer.json()));
+      out.println(JsonTrees.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer.json()));
     } catch (IOException | UncheckedIOException e) {
       err.println("metahooks: could not read the request or write the response: " + e.getMessage());
       return 1;

@@ -55,6 +55,15 @@ public final class Projection {
     paths.forEach((group, names) -> levels.put(group, level(names)));
   }
 
+  /** The projection that keeps of each group's objects the paths given for it ({@code group key -> paths}). */
+  public static Projection of(Map<String, List<String>> reads) {
+    Projection projection = NONE;
+    for (Map.Entry<String, List<String>> group : reads.entrySet()) {
+      projection = projection.reading(group.getKey(), group.getValue().toArray(String[]::new));
+    }
+    return projection;
+  }
+
   public boolean isEmpty() {
     return paths.isEmpty();
   }

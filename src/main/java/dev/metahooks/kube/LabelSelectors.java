@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.util.Map;
 import java.util.Set;
 
@@ -52,7 +53,7 @@ public final class LabelSelectors {
     if (!value.isArray()) {
       throw new InvalidRequestException(path, "must be a list");
     }
-    ArrayNode copy = Json.MAPPER.createArrayNode();
+    ArrayNode copy = JsonTrees.MAPPER.createArrayNode();
     for (int i = 0; i < value.size(); i++) {
       copy.add(expression(value.get(i), path + "[" + i + "]"));
     }

@@ -3,6 +3,7 @@ package dev.metahooks.kube;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 
 /**
  * Many children from one template without a tree per child: a child shares every subtree of the template that no
@@ -61,7 +62,7 @@ public final class PathCopies {
 
   /** As {@link #object(ObjectNode, String)}, for an array: a new array of the same items, shared. */
   public static ArrayNode array(ObjectNode owned, String field) {
-    ArrayNode copy = Json.MAPPER.createArrayNode().addAll((ArrayNode) owned.get(field));
+    ArrayNode copy = JsonTrees.MAPPER.createArrayNode().addAll((ArrayNode) owned.get(field));
     owned.set(field, copy);
     return copy;
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.SharedSubtrees;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,7 +30,7 @@ final class AnswerWriter {
    * Built once: a writer holds the configuration lookups a mapper would redo on every call. Subtrees that children
    * share are written once per answer and copied wherever they recur ({@link SharedSubtrees}).
    */
-  private static final ObjectWriter WRITER = SharedSubtrees.writing(Json.MAPPER).writer();
+  private static final ObjectWriter WRITER = SharedSubtrees.writing(JsonTrees.MAPPER).writer();
 
   /** The answer would be larger than the limit; {@link #field()} is where writing stopped. */
   static final class TooLargeException extends IOException {

@@ -1,6 +1,7 @@
 package dev.metahooks.server;
 
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -45,8 +46,8 @@ final class CallLog {
   static void bodies(String controller, String hook, byte[] request, Blocks response) {
     try {
       LOG.atInfo().addKeyValue("controller", controller).addKeyValue("hook", hook)
-          .addKeyValue("request", Redaction.redactSecrets(Json.MAPPER.readTree(request)).toString())
-          .addKeyValue("response", Redaction.redactSecrets(Json.MAPPER.readTree(response.stream())).toString())
+          .addKeyValue("request", Redaction.redactSecrets(JsonTrees.MAPPER.readTree(request)).toString())
+          .addKeyValue("response", Redaction.redactSecrets(JsonTrees.MAPPER.readTree(response.stream())).toString())
           .log("hook bodies");
     } catch (IOException e) {
       LOG.atWarn().addKeyValue("error", e.toString()).log("hook bodies cannot be logged");

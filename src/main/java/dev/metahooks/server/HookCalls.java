@@ -1,7 +1,9 @@
 package dev.metahooks.server;
 
+import dev.metahooks.replay.CallInputs;
 import io.javalin.http.Context;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -191,7 +193,8 @@ final class HookCalls implements AutoCloseable {
         if (computed.isDone()) { // given up on while waiting
           return;
         }
-        Reply reply = dispatcher.reply(controller, hook, request);
+        CallInputs inputs = CallInputs.live(Instant.now()); // the time and secrets the hook sees, for a recording
+        Reply reply = inputs.during(() -> dispatcher.reply(controller, hook, request));
         slot.release(); // the hook has computed: the slot is free for the next call
         computed.complete(reply);
         if (recorder.samples(reply)) {
@@ -203,7 +206,7 @@ final class HookCalls implements AutoCloseable {
           } else {
             body.release();
             bodyHeld = false;
-            recorder.record(controller, hook, request, reply);
+            recorder.record(controller, hook, request, reply, inputs);
           }
         }
       } finally {

@@ -12,6 +12,7 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.api.HookResponse;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.Projection;
 import java.io.IOException;
 import java.io.InputStream;
@@ -61,6 +62,8 @@ public final class HookDispatcher {
   }
 
   private final Map<String, Controller> controllers;
+  /** What the server leaves unread of each controller's observed objects, from what its hooks read. */
+  private final Map<String, Projection> unread = new TreeMap<>();
   private final ResponseCache cache;
   private final long maxResponseBytes;
   private final AnswerWriter answers;
@@ -86,6 +89,7 @@ public final class HookDispatcher {
       if (byName.put(controller.name(), controller) != null) {
         throw new IllegalArgumentException("two controllers named " + controller.name());
       }
+      unread.put(controller.name(), Projection.of(controller.reads()));
     }
     this.controllers = byName;
   }
@@ -221,7 +225,7 @@ public final class HookDispatcher {
     Hook hook = Hook.fromPath(hookPath).orElseThrow();
     ObjectNode request;
     try {
-      request = body.read(parseWhole ? Projection.NONE : controller.unread());
+      request = body.read(parseWhole ? Projection.NONE : unread.get(controllerName));
     } catch (IOException | RuntimeException e) {
       return Answer.failed(HookError.from(e), null);
     }
@@ -264,7 +268,7 @@ public final class HookDispatcher {
 
   static ObjectNode readObject(byte[] body, Projection unread) {
     try {
-      return object(Json.parse(body, unread));
+      return object(JsonTrees.parse(body, unread));
     } catch (IOException e) {
       throw HookError.from(e);
     }

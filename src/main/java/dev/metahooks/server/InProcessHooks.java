@@ -3,6 +3,7 @@ package dev.metahooks.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -89,7 +90,7 @@ public final class InProcessHooks {
     /** The body as a JSON tree. */
     public JsonNode json() {
       try {
-        return Json.MAPPER.readTree(body);
+        return JsonTrees.MAPPER.readTree(body);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

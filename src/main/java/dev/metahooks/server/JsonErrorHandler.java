@@ -2,6 +2,7 @@ package dev.metahooks.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpFields;
@@ -43,7 +44,7 @@ final class JsonErrorHandler extends ErrorHandler {
   static byte[] body(int status, String reason) {
     String message = reason == null || reason.isBlank() ? HttpStatus.getMessage(status) : reason;
     try {
-      return Json.MAPPER.writeValueAsBytes(new HookError.Body(ErrorCode.forStatus(status), message, null));
+      return JsonTrees.MAPPER.writeValueAsBytes(new HookError.Body(ErrorCode.forStatus(status), message, null));
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
+import dev.metahooks.replay.CallInputs;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -29,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * Writes sampled hook calls that were answered 200 to {@code METAHOOKS_RECORD_DIR}, one JSON file per call, for
  * {@code metahooks diff} and for new fixtures: {@code {"controller", "hook", "version", "recordedAt", "request",
  * "response"}}, with every Secret value redacted as in the logs (a Secret stays a Secret with valid base64
- * {@code data}, so the request replays).
+ * {@code data}, so the request replays), or, with the operator's {@link RecordingKey}, sealed under it, and then
+ * with the secrets the call generated ({@code "generated"}, by purpose, sealed too): {@code metahooks diff} with
+ * the same key gives the hook what it saw, so that an unchanged build answers exactly as recorded.
+ * {@code recordedAt} is the instant the hook saw ({@link CallInputs}).
  *
  * <p>Inside the memory bounds: a call is recorded by the thread that computed it, after its answer was handed
  * over, while it still holds its compute slot and its request's bytes in the body budget; nothing is queued or
@@ -58,6 +63,9 @@ public final class Recorder {
   }
 
   private final ServerConfig.Recording settings;
+  /** Secret values are sealed under it, or masked without one. */
+  private final Redaction.Replacement secrets;
+  private final RecordingKey key;
   private final AtomicLong calls = new AtomicLong();
   private final AtomicLong sequence = new AtomicLong();
   private final AtomicLong written = new AtomicLong();
@@ -69,6 +77,8 @@ public final class Recorder {
 
   public Recorder(ServerConfig.Recording settings) {
     this.settings = settings;
+    this.key = settings.keyFile() == null ? null : RecordingKey.read(settings.keyFile(), "METAHOOKS_RECORD_KEY_FILE");
+    this.secrets = key == null ? Redaction.Replacement.mask(true) : Redaction.Replacement.sealed(key);
     for (Drop reason : Drop.values()) {
       dropped.put(reason, new AtomicLong());
     }
@@ -78,7 +88,7 @@ public final class Recorder {
     loadExisting();
     LOG.atInfo().addKeyValue("dir", settings.dir().toString()).addKeyValue("sample", settings.sample())
         .addKeyValue("maxFiles", settings.maxFiles()).addKeyValue("maxBytes", settings.maxBytes())
-        .log("recording hook calls");
+        .addKeyValue("secrets", key == null ? "masked" : "sealed").log("recording hook calls");
   }
 
   /** Whether this finished call is one to record: recording is on, a 200 computed now, and on the sample. */
@@ -116,15 +126,15 @@ public final class Recorder {
    * Records one call, on the thread that computed it: streamed from the request's bytes and the answer's blocks
    * to a temporary file, then renamed into place.
    */
-  void record(String controller, String hook, byte[] request, Reply reply) {
-    Instant at = Instant.now();
+  void record(String controller, String hook, byte[] request, Reply reply, CallInputs inputs) {
+    Instant at = inputs.now();
     String name = STAMP.format(at) + "-" + String.format("%06d", sequence.incrementAndGet() % 1_000_000) + "-"
         + controller + "-" + hook + SUFFIX;
     Path partial = settings.dir().resolve("." + name + PARTIAL); // never a half-written recording
     try {
       long size;
       try {
-        size = write(partial, controller, hook, at, request, reply);
+        size = write(partial, controller, hook, inputs, request, reply);
       } catch (IOException e) {
         if (!tooLarge(e)) {
           throw e;
@@ -154,26 +164,33 @@ public final class Recorder {
     }
   }
 
-  private long write(Path partial, String controller, String hook, Instant at, byte[] request, Reply reply)
-      throws IOException {
+  private long write(Path partial, String controller, String hook, CallInputs inputs, byte[] request,
+      Reply reply) throws IOException {
     createOwnerOnly(partial);
     Bounded counted;
     try (OutputStream file = Files.newOutputStream(partial);
         Bounded bounded = new Bounded(new BufferedOutputStream(file, 64 * 1024), settings.maxBytes());
-        JsonGenerator out = Json.MAPPER.getFactory().createGenerator(bounded).useDefaultPrettyPrinter()) {
+        JsonGenerator out = JsonTrees.MAPPER.getFactory().createGenerator(bounded).useDefaultPrettyPrinter()) {
       counted = bounded;
       out.writeStartObject();
       out.writeStringField("controller", controller);
       out.writeStringField("hook", hook);
       out.writeStringField("version", BuildInfo.version());
-      out.writeStringField("recordedAt", at.toString());
+      out.writeStringField("recordedAt", inputs.now().toString());
+      if (key != null && !inputs.generated().isEmpty()) { // without a key they could only be masked: of no use
+        out.writeObjectFieldStart("generated");
+        for (Map.Entry<String, String> secret : inputs.generated().entrySet()) {
+          out.writeStringField(secret.getKey(), key.seal(secret.getValue()));
+        }
+        out.writeEndObject();
+      }
       out.writeFieldName("request");
-      try (JsonParser in = Json.MAPPER.getFactory().createParser(request)) {
-        StreamingRedaction.copy(in, out);
+      try (JsonParser in = JsonTrees.MAPPER.getFactory().createParser(request)) {
+        StreamingRedaction.copy(in, out, secrets);
       }
       out.writeFieldName("response");
-      try (JsonParser in = Json.MAPPER.getFactory().createParser(reply.body().stream())) {
-        StreamingRedaction.copy(in, out);
+      try (JsonParser in = JsonTrees.MAPPER.getFactory().createParser(reply.body().stream())) {
+        StreamingRedaction.copy(in, out, secrets);
       }
       out.writeEndObject();
     }

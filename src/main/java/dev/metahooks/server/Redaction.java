@@ -3,8 +3,10 @@ package dev.metahooks.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
@@ -36,9 +38,24 @@ public final class Redaction {
 
   private Redaction() {}
 
+  /** What takes the place of one Secret value: {@code field} is data, stringData or an annotation's name. */
+  interface Replacement {
+    String of(String field, String value);
+
+    /** The mask; a Secret's {@code data} keeps valid base64 when {@code keepBase64}. */
+    static Replacement mask(boolean keepBase64) {
+      return (field, value) -> keepBase64 && field.equals("data") ? REDACTED_BASE64 : REDACTED;
+    }
+
+    /** The value sealed under the operator's key: a recording that replays exactly and holds no value in clear. */
+    static Replacement sealed(RecordingKey key) {
+      return (field, value) -> key.seal(value);
+    }
+  }
+
   /** A copy of {@code body} in which every Secret's values and last-applied annotations are replaced. */
   public static JsonNode redactSecrets(JsonNode body) {
-    return redact(body, false);
+    return redact(body, Replacement.mask(false));
   }
 
   /**
@@ -46,36 +63,38 @@ public final class Redaction {
    * base64 of the mask, so that a recorded request replays through the hooks that read them.
    */
   public static JsonNode redactSecretsReplayable(JsonNode body) {
-    return redact(body, true);
+    return redact(body, Replacement.mask(true));
   }
 
   /**
-   * {@link #redactSecretsReplayable(JsonNode)} of one object of an object map's {@code group}: in a
-   * {@code Secret.v1} group it is a Secret even when it does not say so.
+   * {@link #redact(JsonNode, Replacement)} of one object of an object map's {@code group}: in a {@code Secret.v1}
+   * group it is a Secret even when it does not say so.
    */
-  static JsonNode redactSecretsReplayable(JsonNode object, String group) {
+  static JsonNode redact(JsonNode object, String group, Replacement replacement) {
     ObjectNode map = Json.object();
     map.putObject(group).set("object", object);
-    return redact(map, true).path(group).path("object");
+    return redact(map, replacement).path(group).path("object");
   }
 
-  private static JsonNode redact(JsonNode body, boolean keepBase64) {
+  /** A copy of {@code body} with every Secret value and last-applied annotation replaced as {@code replacement} says. */
+  static JsonNode redact(JsonNode body, Replacement replacement) {
     JsonNode copy = body.deepCopy();
     int[] replaced = {0};
     forEachSecret(copy, secret -> {
       for (String field : VALUE_FIELDS) {
         if (secret.get(field) instanceof ObjectNode values) {
-          String mask = keepBase64 && field.equals("data") ? REDACTED_BASE64 : REDACTED;
-          values.fieldNames().forEachRemaining(name -> {
-            values.put(name, mask);
+          List<String> names = new ArrayList<>();
+          values.fieldNames().forEachRemaining(names::add);
+          for (String name : names) {
+            values.put(name, replacement.of(field, values.get(name).asText()));
             replaced[0]++;
-          });
+          }
         }
       }
       if (secret.path("metadata").get("annotations") instanceof ObjectNode annotations) {
         for (String annotation : LAST_APPLIED) {
           if (annotations.has(annotation)) {
-            annotations.put(annotation, REDACTED);
+            annotations.put(annotation, replacement.of(annotation, annotations.get(annotation).asText()));
             replaced[0]++;
           }
         }
@@ -160,7 +179,7 @@ public final class Redaction {
 
   private static Optional<JsonNode> parse(String json) {
     try {
-      JsonNode node = Json.MAPPER.readTree(json);
+      JsonNode node = JsonTrees.MAPPER.readTree(json);
       return node != null && node.isObject() ? Optional.of(node) : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();

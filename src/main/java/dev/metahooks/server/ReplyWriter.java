@@ -2,6 +2,7 @@ package dev.metahooks.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,7 +58,7 @@ final class ReplyWriter {
 
   static void json(Context ctx, int status, Object body) {
     try {
-      ctx.status(status).contentType(JSON).result(Json.MAPPER.writeValueAsBytes(body));
+      ctx.status(status).contentType(JSON).result(JsonTrees.MAPPER.writeValueAsBytes(body));
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

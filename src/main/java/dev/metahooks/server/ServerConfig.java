@@ -1,71 +1,64 @@
 package dev.metahooks.server;
 
 import dev.metahooks.api.AnswerSize;
-import dev.metahooks.logging.JsonLogging;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Settings read from the environment, each with a default that works without configuration.
+ * The server's settings, each with a default that works without configuration: {@link #defaults()}, built in code
+ * with {@link #builder()} (or {@link #toBuilder()} of another), or read from the {@code METAHOOKS_} environment
+ * with {@link #fromEnvironment}. A value the server cannot use is a {@link ConfigurationException} when built.
+ * The settings, with their variables:
  *
- * @param port {@code METAHOOKS_PORT}, default 8080
- * @param maxBodyBytes {@code METAHOOKS_MAX_BODY_BYTES}, default the body budget, at most 64 MiB (41 MiB under the
+ * <ul>
+ * <li>{@code port()}: {@code METAHOOKS_PORT}, default 8080</li>
+ * <li>{@code maxBodyBytes()}: {@code METAHOOKS_MAX_BODY_BYTES}, default the body budget, at most 64 MiB (41 MiB under the
  *     Deployment's 384 MiB heap). Metacontroller sends whole objects with no limit of its own (a CatSet of 10,000
- *     pods is about 39 MB), so the default is as large as the heap allows one body to be.
- * @param maxConcurrentHooks {@code METAHOOKS_MAX_CONCURRENT_HOOKS}, default four per core (at least 8): hook calls
+ *     pods is about 39 MB), so the default is as large as the heap allows one body to be.</li>
+ * <li>{@code maxConcurrentHooks()}: {@code METAHOOKS_MAX_CONCURRENT_HOOKS}, default four per core (at least 8): hook calls
  *     computing or waiting for a compute slot; a slot is taken once the whole body is in and given back once the
  *     hook has computed. A call beyond it waits up to a fifth of the deadline for a slot, then gets 429 with
- *     Retry-After, which Metacontroller honours without counting an error
- * @param hookDeadline {@code METAHOOKS_HOOK_DEADLINE_MS}, default 5000: a call not answered by then gets 503,
+ *     Retry-After, which Metacontroller honours without counting an error</li>
+ * <li>{@code hookDeadline()}: {@code METAHOOKS_HOOK_DEADLINE_MS}, default 5000: a call not answered by then gets 503,
  *     well before Metacontroller's own 10 s timeout, so it retries instead of waiting on a stuck call (from the
- *     environment it must be below that timeout)
- * @param idleTimeout {@code METAHOOKS_IDLE_TIMEOUT_MS}, default 30000: a connection silent that long is closed
- * @param shutdownDelay {@code METAHOOKS_SHUTDOWN_DELAY_MS}, default 3000: after SIGTERM, readiness fails and
- *     calls are still served this long, while Kubernetes takes the pod out of the Service
- * @param shutdownTimeout {@code METAHOOKS_SHUTDOWN_TIMEOUT_MS}, default 10000: then the port takes no new
- *     connection, calls on open ones are still served, and calls in flight get this long to finish
- * @param tokenFile {@code METAHOOKS_TOKEN_FILE}: when set, hook calls need {@code Authorization: Bearer <token>}
- * @param tls {@code METAHOOKS_TLS_CERT_FILE}, {@code METAHOOKS_TLS_KEY_FILE} (PEM): when set, the port speaks
- *     HTTPS; with {@code METAHOOKS_TLS_CLIENT_CA_FILE}, clients must present a certificate signed by that CA
- * @param fileCheckInterval {@code METAHOOKS_FILE_CHECK_INTERVAL_MS}, default 10000: how often the token and
- *     certificate files are checked for changes (rotated Secrets are picked up without a restart)
- * @param logBodies {@code METAHOOKS_LOG_BODIES=true}: log request and response bodies (Secrets redacted); the
+ *     environment it must be below that timeout)</li>
+ * <li>{@code idleTimeout()}: {@code METAHOOKS_IDLE_TIMEOUT_MS}, default 30000: a connection silent that long is closed</li>
+ * <li>{@code shutdownDelay()}: {@code METAHOOKS_SHUTDOWN_DELAY_MS}, default 3000: after SIGTERM, readiness fails and
+ *     calls are still served this long, while Kubernetes takes the pod out of the Service</li>
+ * <li>{@code shutdownTimeout()}: {@code METAHOOKS_SHUTDOWN_TIMEOUT_MS}, default 10000: then the port takes no new
+ *     connection, calls on open ones are still served, and calls in flight get this long to finish</li>
+ * <li>{@code tokenFile()}: {@code METAHOOKS_TOKEN_FILE}: when set, hook calls need {@code Authorization: Bearer <token>}</li>
+ * <li>{@code tls()}: {@code METAHOOKS_TLS_CERT_FILE}, {@code METAHOOKS_TLS_KEY_FILE} (PEM): when set, the port speaks
+ *     HTTPS; with {@code METAHOOKS_TLS_CLIENT_CA_FILE}, clients must present a certificate signed by that CA</li>
+ * <li>{@code fileCheckInterval()}: {@code METAHOOKS_FILE_CHECK_INTERVAL_MS}, default 10000: how often the token and
+ *     certificate files are checked for changes (rotated Secrets are picked up without a restart)</li>
+ * <li>{@code logBodies()}: {@code METAHOOKS_LOG_BODIES=true}: log request and response bodies (Secrets redacted); the
  *     log levels, {@code METAHOOKS_LOG_LEVEL} and {@code METAHOOKS_LIBRARY_LOG_LEVEL}, are checked here and
- *     applied by {@link JsonLogging}
- * @param managementPort {@code METAHOOKS_MANAGEMENT_PORT}: when set, probes and metrics are also served there
- *     over plain HTTP, and hooks are not; kubelet probes cannot present a client certificate
- * @param responseCacheBytes {@code METAHOOKS_RESPONSE_CACHE_BYTES}, default 32 MiB, 0 turns it off: recent
+ *     applied by {@code JsonLogging}</li>
+ * <li>{@code managementPort()}: {@code METAHOOKS_MANAGEMENT_PORT}: when set, probes and metrics are also served there
+ *     over plain HTTP, and hooks are not; kubelet probes cannot present a client certificate</li>
+ * <li>{@code responseCacheBytes()}: {@code METAHOOKS_RESPONSE_CACHE_BYTES}, default 32 MiB, 0 turns it off: recent
  *     answers kept by request hash, so that a resync of an unchanged world is answered without running the hook
- *     (one answer may take at most half of it: thousands of ordinary answers, or the 10 MB answer for 10,000 Pods)
- * @param bodyBudgetBytes {@code METAHOOKS_BODY_BUDGET_BYTES}, default a ninth of the heap: request bodies held in
+ *     (one answer may take at most half of it: thousands of ordinary answers, or the 10 MB answer for 10,000 Pods)</li>
+ * <li>{@code bodyBudgetBytes()}: {@code METAHOOKS_BODY_BUDGET_BYTES}, default a ninth of the heap: request bodies held in
  *     memory at once, taken from {@code Content-Length} (or as a chunked body grows) before the body is read; a
- *     call beyond it waits as for a hook slot, then gets 429 with Retry-After (docs/reliability.md has the sizing)
- * @param maxResponseBytes {@code METAHOOKS_MAX_RESPONSE_BYTES}, default a heap share per compute slot (10 MiB
+ *     call beyond it waits as for a hook slot, then gets 429 with Retry-After (docs/reliability.md has the sizing)</li>
+ * <li>{@code maxResponseBytes()}: {@code METAHOOKS_MAX_RESPONSE_BYTES}, default a heap share per compute slot (10 MiB
  *     under 384 MiB on two cores): a larger answer is refused with 422 naming the field that makes it large, while
- *     it is estimated or written, never after it was built whole
- * @param writeTimeout {@code METAHOOKS_WRITE_TIMEOUT_MS}, default 5000: an answer the client does not take within
+ *     it is estimated or written, never after it was built whole</li>
+ * <li>{@code writeTimeout()}: {@code METAHOOKS_WRITE_TIMEOUT_MS}, default 5000: an answer the client does not take within
  *     this long, however slowly it reads, ends its connection (a reset), logged and counted, so that it frees its
- *     thread
- * @param recording {@code METAHOOKS_RECORD_DIR} and its bounds: off by default; see {@link Recording}
+ *     thread</li>
+ * <li>{@code recording()}: {@code METAHOOKS_RECORD_DIR} and its bounds: off by default; see {@link Recording}</li>
+ * </ul>
  */
-public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,
-    Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,
-    Duration fileCheckInterval, boolean logBodies, int managementPort, long responseCacheBytes,
-    long bodyBudgetBytes, long maxResponseBytes, Duration writeTimeout, Recording recording) {
-
+public final class ServerConfig {
   /** Metacontroller gives up on a hook call after this long (its default {@code webhook.timeout}). */
   public static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
   public static final int DEFAULT_PORT = 8080;
-  private static final String PREFIX = "METAHOOKS_";
-  private static final Logger LOG = LoggerFactory.getLogger(ServerConfig.class);
   /** The largest default body limit; under a smaller heap the body budget is the limit. */
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
   public static final long DEFAULT_RESPONSE_CACHE_BYTES = 32L * 1024 * 1024;
@@ -77,10 +70,17 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
   /**
    * Recording of sampled calls ({@link Recorder}): {@code METAHOOKS_RECORD_DIR} (null: off, the default), one call in
    * {@code METAHOOKS_RECORD_SAMPLE} (default 1, every call), and at most {@code METAHOOKS_RECORD_MAX_FILES} (default
-   * 1000) files of at most {@code METAHOOKS_RECORD_MAX_BYTES} (default 256 MiB) in all; the oldest go first.
+   * 1000) files of at most {@code METAHOOKS_RECORD_MAX_BYTES} (default 256 MiB) in all; the oldest go first. With
+   * {@code METAHOOKS_RECORD_KEY_FILE} (null: none, the default) Secret values are sealed under that key instead of
+   * masked ({@link RecordingKey}), so that {@code metahooks diff} with the same key replays each call exactly.
    */
-  public record Recording(Path dir, int sample, int maxFiles, long maxBytes) {
+  public record Recording(Path dir, int sample, int maxFiles, long maxBytes, Path keyFile) {
     public static final Recording OFF = new Recording(null, 1, 1000, 256L * 1024 * 1024);
+
+    /** Without a key: Secret values masked. */
+    public Recording(Path dir, int sample, int maxFiles, long maxBytes) {
+      this(dir, sample, maxFiles, maxBytes, null);
+    }
 
     public Recording {
       require(sample > 0, "METAHOOKS_RECORD_SAMPLE must be positive, got " + sample);
@@ -93,11 +93,51 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
     }
 
     public Recording in(Path directory) {
-      return new Recording(directory, sample, maxFiles, maxBytes);
+      return new Recording(directory, sample, maxFiles, maxBytes, keyFile);
+    }
+
+    /** The same, with Secret values sealed under the key in {@code file}. */
+    public Recording sealedWith(Path file) {
+      return new Recording(dir, sample, maxFiles, maxBytes, file);
     }
   }
 
-  public ServerConfig {
+  private final int port;
+  private final long maxBodyBytes;
+  private final int maxConcurrentHooks;
+  private final Duration hookDeadline;
+  private final Duration idleTimeout;
+  private final Duration shutdownDelay;
+  private final Duration shutdownTimeout;
+  private final Path tokenFile;
+  private final Tls tls;
+  private final Duration fileCheckInterval;
+  private final boolean logBodies;
+  private final int managementPort;
+  private final long responseCacheBytes;
+  private final long bodyBudgetBytes;
+  private final long maxResponseBytes;
+  private final Duration writeTimeout;
+  private final Recording recording;
+
+  private ServerConfig(Builder b) {
+    this.port = b.port;
+    this.maxBodyBytes = b.maxBodyBytes;
+    this.maxConcurrentHooks = b.maxConcurrentHooks;
+    this.hookDeadline = b.hookDeadline;
+    this.idleTimeout = b.idleTimeout;
+    this.shutdownDelay = b.shutdownDelay;
+    this.shutdownTimeout = b.shutdownTimeout;
+    this.tokenFile = b.tokenFile;
+    this.tls = b.tls;
+    this.fileCheckInterval = b.fileCheckInterval;
+    this.logBodies = b.logBodies;
+    this.managementPort = b.managementPort;
+    this.responseCacheBytes = b.responseCacheBytes;
+    this.bodyBudgetBytes = b.bodyBudgetBytes;
+    this.maxResponseBytes = b.maxResponseBytes;
+    this.writeTimeout = b.writeTimeout;
+    this.recording = b.recording;
     require(port >= 0 && port <= 65535, "METAHOOKS_PORT must be 0..65535, got " + port);
     require(maxBodyBytes > 0 && maxBodyBytes <= MAX_ARRAY, "METAHOOKS_MAX_BODY_BYTES must be 1.." + MAX_ARRAY
         + " (a body is read into one array), got " + maxBodyBytes);
@@ -115,6 +155,218 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
         + ") must be at least METAHOOKS_MAX_BODY_BYTES (" + maxBodyBytes + "), or the largest body is never admitted");
     require(maxResponseBytes > 0, "METAHOOKS_MAX_RESPONSE_BYTES must be positive, got " + maxResponseBytes);
     require(!writeTimeout.isNegative() && !writeTimeout.isZero(), "METAHOOKS_WRITE_TIMEOUT_MS must be positive");
+  }
+
+  /** The defaults, to change in code: {@code ServerConfig.builder().port(0).build()}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** These settings, to change some of them. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.port = port;
+    b.maxBodyBytes = maxBodyBytes;
+    b.maxConcurrentHooks = maxConcurrentHooks;
+    b.hookDeadline = hookDeadline;
+    b.idleTimeout = idleTimeout;
+    b.shutdownDelay = shutdownDelay;
+    b.shutdownTimeout = shutdownTimeout;
+    b.tokenFile = tokenFile;
+    b.tls = tls;
+    b.fileCheckInterval = fileCheckInterval;
+    b.logBodies = logBodies;
+    b.managementPort = managementPort;
+    b.responseCacheBytes = responseCacheBytes;
+    b.bodyBudgetBytes = bodyBudgetBytes;
+    b.maxResponseBytes = maxResponseBytes;
+    b.writeTimeout = writeTimeout;
+    b.recording = recording;
+    return b;
+  }
+
+  /**
+   * Settings built in code; each setter names the setting of the same name (above), and {@link #build()} checks
+   * them together.
+   */
+  public static final class Builder {
+    private int port = DEFAULT_PORT;
+    private long maxBodyBytes = Math.min(DEFAULT_MAX_BODY_BYTES, defaultBodyBudget());
+    private int maxConcurrentHooks = defaultConcurrency();
+    private Duration hookDeadline = Duration.ofSeconds(5);
+    private Duration idleTimeout = Duration.ofSeconds(30);
+    private Duration shutdownDelay = Duration.ofSeconds(3);
+    private Duration shutdownTimeout = Duration.ofSeconds(10);
+    private Path tokenFile = null;
+    private Tls tls = null;
+    private Duration fileCheckInterval = Duration.ofSeconds(10);
+    private boolean logBodies = false;
+    private int managementPort = 0;
+    private long responseCacheBytes = DEFAULT_RESPONSE_CACHE_BYTES;
+    private long bodyBudgetBytes = defaultBodyBudget();
+    private long maxResponseBytes = AnswerSize.defaultLimit();
+    private Duration writeTimeout = Duration.ofSeconds(5);
+    private Recording recording = Recording.OFF;
+
+    private Builder() {}
+
+    public Builder port(int value) {
+      this.port = value;
+      return this;
+    }
+
+    public Builder maxBodyBytes(long value) {
+      this.maxBodyBytes = value;
+      return this;
+    }
+
+    public Builder maxConcurrentHooks(int value) {
+      this.maxConcurrentHooks = value;
+      return this;
+    }
+
+    public Builder hookDeadline(Duration value) {
+      this.hookDeadline = value;
+      return this;
+    }
+
+    public Builder idleTimeout(Duration value) {
+      this.idleTimeout = value;
+      return this;
+    }
+
+    public Builder shutdownDelay(Duration value) {
+      this.shutdownDelay = value;
+      return this;
+    }
+
+    public Builder shutdownTimeout(Duration value) {
+      this.shutdownTimeout = value;
+      return this;
+    }
+
+    public Builder tokenFile(Path value) {
+      this.tokenFile = value;
+      return this;
+    }
+
+    public Builder tls(Tls value) {
+      this.tls = value;
+      return this;
+    }
+
+    public Builder fileCheckInterval(Duration value) {
+      this.fileCheckInterval = value;
+      return this;
+    }
+
+    public Builder logBodies(boolean value) {
+      this.logBodies = value;
+      return this;
+    }
+
+    public Builder managementPort(int value) {
+      this.managementPort = value;
+      return this;
+    }
+
+    public Builder responseCacheBytes(long value) {
+      this.responseCacheBytes = value;
+      return this;
+    }
+
+    public Builder bodyBudgetBytes(long value) {
+      this.bodyBudgetBytes = value;
+      return this;
+    }
+
+    public Builder maxResponseBytes(long value) {
+      this.maxResponseBytes = value;
+      return this;
+    }
+
+    public Builder writeTimeout(Duration value) {
+      this.writeTimeout = value;
+      return this;
+    }
+
+    public Builder recording(Recording value) {
+      this.recording = value;
+      return this;
+    }
+
+    /** The settings; a value the server cannot use is a {@link ConfigurationException} naming its variable. */
+    public ServerConfig build() {
+      return new ServerConfig(this);
+    }
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public long maxBodyBytes() {
+    return maxBodyBytes;
+  }
+
+  public int maxConcurrentHooks() {
+    return maxConcurrentHooks;
+  }
+
+  public Duration hookDeadline() {
+    return hookDeadline;
+  }
+
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  public Duration shutdownDelay() {
+    return shutdownDelay;
+  }
+
+  public Duration shutdownTimeout() {
+    return shutdownTimeout;
+  }
+
+  public Path tokenFile() {
+    return tokenFile;
+  }
+
+  public Tls tls() {
+    return tls;
+  }
+
+  public Duration fileCheckInterval() {
+    return fileCheckInterval;
+  }
+
+  public boolean logBodies() {
+    return logBodies;
+  }
+
+  public int managementPort() {
+    return managementPort;
+  }
+
+  public long responseCacheBytes() {
+    return responseCacheBytes;
+  }
+
+  public long bodyBudgetBytes() {
+    return bodyBudgetBytes;
+  }
+
+  public long maxResponseBytes() {
+    return maxResponseBytes;
+  }
+
+  public Duration writeTimeout() {
+    return writeTimeout;
+  }
+
+  public Recording recording() {
+    return recording;
   }
 
   /**
@@ -135,248 +387,99 @@ public record ServerConfig(int port, long maxBodyBytes, int maxConcurrentHooks, 
   }
 
   public static ServerConfig defaults() {
-    long budget = defaultBodyBudget();
-    return new ServerConfig(DEFAULT_PORT, Math.min(DEFAULT_MAX_BODY_BYTES, budget), defaultConcurrency(),
-        Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(3), Duration.ofSeconds(10), null, null,
-        Duration.ofSeconds(10), false, 0, DEFAULT_RESPONSE_CACHE_BYTES, budget, AnswerSize.defaultLimit(),
-        Duration.ofSeconds(5), Recording.OFF);
+    return builder().build();
   }
 
   /**
-   * Reads and checks the environment. Every {@code METAHOOKS_} variable is read here, which makes this the one
-   * list of them: a value the variable does not take, or a file that cannot be read, is a
-   * {@link ConfigurationException} that names the variable; any other {@code METAHOOKS_} variable is reported
-   * as unknown (a warning: most likely a misspelt name whose setting is not applied).
+   * Reads and checks the environment ({@link EnvironmentSettings}). Every {@code METAHOOKS_} variable is read
+   * there, which makes it the one list of them: a value the variable does not take, or a file that cannot be
+   * read, is a {@link ConfigurationException} that names the variable; any other {@code METAHOOKS_} variable is
+   * reported as unknown (a warning: most likely a misspelt name whose setting is not applied).
    */
   public static ServerConfig fromEnvironment(Map<String, String> variables) {
-    Environment env = new Environment(variables);
-    ServerConfig config = read(env);
-    for (String name : env.unread()) {
-      LOG.atWarn().addKeyValue("variable", name).log("unknown setting " + name + " is ignored");
-    }
-    return config;
+    return EnvironmentSettings.read(variables);
   }
 
   /** Every variable the server reads (the README's Configuration table lists them). */
   public static Set<String> variables() {
-    Environment env = new Environment(Map.of());
-    read(env);
-    return Set.copyOf(env.read);
+    return EnvironmentSettings.variables();
   }
 
-  private static ServerConfig read(Environment env) {
-    ServerConfig d = defaults();
-    level(env, JsonLogging.LEVEL_VARIABLE);
-    level(env, JsonLogging.LIBRARY_LEVEL_VARIABLE);
-    Path cert = file(env, "METAHOOKS_TLS_CERT_FILE");
-    Path key = file(env, "METAHOOKS_TLS_KEY_FILE");
-    Path clientCa = file(env, "METAHOOKS_TLS_CLIENT_CA_FILE");
-    require((cert == null) == (key == null), "METAHOOKS_TLS_CERT_FILE and METAHOOKS_TLS_KEY_FILE go together");
-    require(clientCa == null || cert != null, "METAHOOKS_TLS_CLIENT_CA_FILE needs METAHOOKS_TLS_CERT_FILE");
-    Duration deadline = millis(env, "METAHOOKS_HOOK_DEADLINE_MS", d.hookDeadline);
-    require(deadline.compareTo(METACONTROLLER_TIMEOUT) < 0, "METAHOOKS_HOOK_DEADLINE_MS must be below "
-        + METACONTROLLER_TIMEOUT.toMillis() + ", Metacontroller's own timeout, so that its 503 arrives first; got "
-        + deadline.toMillis());
-    long budget = number(env, "METAHOOKS_BODY_BUDGET_BYTES", d.bodyBudgetBytes);
-    return new ServerConfig(
-        port(env, "METAHOOKS_PORT", d.port),
-        number(env, "METAHOOKS_MAX_BODY_BYTES", Math.min(DEFAULT_MAX_BODY_BYTES, budget)),
-        integer(env, "METAHOOKS_MAX_CONCURRENT_HOOKS", d.maxConcurrentHooks),
-        deadline,
-        millis(env, "METAHOOKS_IDLE_TIMEOUT_MS", d.idleTimeout),
-        millis(env, "METAHOOKS_SHUTDOWN_DELAY_MS", d.shutdownDelay),
-        millis(env, "METAHOOKS_SHUTDOWN_TIMEOUT_MS", d.shutdownTimeout),
-        file(env, "METAHOOKS_TOKEN_FILE"),
-        cert == null ? null : new Tls(cert, key, clientCa),
-        millis(env, "METAHOOKS_FILE_CHECK_INTERVAL_MS", d.fileCheckInterval),
-        bool(env, "METAHOOKS_LOG_BODIES", d.logBodies),
-        port(env, "METAHOOKS_MANAGEMENT_PORT", d.managementPort),
-        number(env, "METAHOOKS_RESPONSE_CACHE_BYTES", d.responseCacheBytes),
-        budget,
-        number(env, "METAHOOKS_MAX_RESPONSE_BYTES", d.maxResponseBytes),
-        millis(env, "METAHOOKS_WRITE_TIMEOUT_MS", d.writeTimeout),
-        recording(env, d.recording));
-  }
-
-  /** The recording directory is created if missing, and must be writable now: a typo fails at start. */
-  private static Recording recording(Environment env, Recording d) {
-    String dir = env.get("METAHOOKS_RECORD_DIR");
-    Recording read = new Recording(null, integer(env, "METAHOOKS_RECORD_SAMPLE", d.sample()),
-        integer(env, "METAHOOKS_RECORD_MAX_FILES", d.maxFiles()), number(env, "METAHOOKS_RECORD_MAX_BYTES", d.maxBytes()));
-    if (dir == null) {
-      return read;
-    }
-    try {
-      Path path = Files.createDirectories(Path.of(dir));
-      require(Files.isWritable(path), "METAHOOKS_RECORD_DIR: " + path + " cannot be written by this process");
-      return read.in(path);
-    } catch (InvalidPathException | java.io.IOException e) {
-      throw new ConfigurationException("METAHOOKS_RECORD_DIR: cannot use '" + dir + "': " + e.getMessage());
-    }
-  }
-
-  public ServerConfig withRecording(Recording value) {
-    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout, value);
-  }
-
-  /** The environment, remembering which variables were read, so that the others can be reported. */
-  private static final class Environment {
-    private final Map<String, String> variables;
-    private final Set<String> read = new HashSet<>();
-
-    Environment(Map<String, String> variables) {
-      this.variables = variables;
-    }
-
-    /** The value, trimmed; null when unset or blank. */
-    String get(String name) {
-      read.add(name);
-      String value = variables.get(name);
-      return value == null || value.isBlank() ? null : value.trim();
-    }
-
-    List<String> unread() {
-      return variables.keySet().stream().filter(name -> name.startsWith(PREFIX) && !read.contains(name))
-          .sorted().toList();
-    }
-  }
-
-  private static int defaultConcurrency() {
+  static int defaultConcurrency() {
     return Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
   }
 
+  public ServerConfig withRecording(Recording value) {
+    return toBuilder().recording(value).build();
+  }
+
   public ServerConfig withPort(int value) {
-    return new ServerConfig(value, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
+    return toBuilder().port(value).build();
   }
 
   /** A body limit; the body budget grows with it when needed, so that the largest body can be admitted. */
   public ServerConfig withMaxBodyBytes(long value) {
-    return new ServerConfig(port, value, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        Math.max(bodyBudgetBytes, value), maxResponseBytes, writeTimeout, recording);
+    return toBuilder().maxBodyBytes(value).bodyBudgetBytes(Math.max(bodyBudgetBytes, value)).build();
   }
 
   /** The memory bounds: bodies in memory at once (the body limit shrinks to it when needed) and one answer. */
   public ServerConfig withMemory(long bodyBudget, long maxResponse) {
-    return new ServerConfig(port, Math.min(maxBodyBytes, bodyBudget), maxConcurrentHooks, hookDeadline, idleTimeout,
-        shutdownDelay, shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort,
-        responseCacheBytes, bodyBudget, maxResponse, writeTimeout, recording);
+    return toBuilder().maxBodyBytes(Math.min(maxBodyBytes, bodyBudget)).bodyBudgetBytes(bodyBudget)
+        .maxResponseBytes(maxResponse).build();
   }
 
   public ServerConfig withWriteTimeout(Duration value) {
-    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, value, recording);
+    return toBuilder().writeTimeout(value).build();
   }
 
   public ServerConfig withLimits(int concurrentHooks, Duration deadline, Duration idle) {
-    return new ServerConfig(port, maxBodyBytes, concurrentHooks, deadline, idle, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
+    return toBuilder().maxConcurrentHooks(concurrentHooks).hookDeadline(deadline).idleTimeout(idle).build();
   }
 
   public ServerConfig withShutdown(Duration delay, Duration timeout) {
-    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, delay,
-        timeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
+    return toBuilder().shutdownDelay(delay).shutdownTimeout(timeout).build();
   }
 
   public ServerConfig withSecurity(Path token, Tls https, Duration checkInterval) {
-    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, token, https, checkInterval, logBodies, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
+    return toBuilder().tokenFile(token).tls(https).fileCheckInterval(checkInterval).build();
   }
 
   public ServerConfig withLogBodies(boolean value) {
-    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, value, managementPort, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
+    return toBuilder().logBodies(value).build();
   }
 
   public ServerConfig withManagementPort(int value) {
-    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, value, responseCacheBytes,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
+    return toBuilder().managementPort(value).build();
   }
 
   public ServerConfig withResponseCacheBytes(long value) {
-    return new ServerConfig(port, maxBodyBytes, maxConcurrentHooks, hookDeadline, idleTimeout, shutdownDelay,
-        shutdownTimeout, tokenFile, tls, fileCheckInterval, logBodies, managementPort, value,
-        bodyBudgetBytes, maxResponseBytes, writeTimeout, recording);
+    return toBuilder().responseCacheBytes(value).build();
   }
 
-  private static void require(boolean condition, String message) {
+  static void require(boolean condition, String message) {
     if (!condition) {
       throw new ConfigurationException(message);
     }
   }
 
-  /** A file the server reads (a token, a certificate, a key): it must exist and be readable now. */
-  private static Path file(Environment env, String name) {
-    String value = env.get(name);
-    if (value == null) {
-      return null;
-    }
-    Path file;
-    try {
-      file = Path.of(value);
-    } catch (InvalidPathException e) {
-      throw new ConfigurationException(name + ": '" + value + "' is not a path: " + e.getReason());
-    }
-    if (!Files.isRegularFile(file)) {
-      throw new ConfigurationException(name + ": " + file + " does not exist or is not a file");
-    }
-    if (!Files.isReadable(file)) {
-      throw new ConfigurationException(name + ": " + file + " cannot be read by this process");
-    }
-    return file;
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ServerConfig that && toString().equals(that.toString());
   }
 
-  private static void level(Environment env, String name) {
-    String value = env.get(name);
-    require(value == null || JsonLogging.isLevel(value),
-        name + " must be one of error, warn, info, debug, trace; got '" + value + "'");
+  @Override
+  public int hashCode() {
+    return Objects.hash(toString());
   }
 
-  private static boolean bool(Environment env, String name, boolean fallback) {
-    String value = env.get(name);
-    if (value == null) {
-      return fallback;
-    }
-    require(value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"),
-        name + " must be true or false, got '" + value + "'");
-    return value.equalsIgnoreCase("true");
-  }
-
-  private static int port(Environment env, String name, int fallback) {
-    long port = number(env, name, fallback);
-    require(port >= 0 && port <= 65535, name + " must be 0..65535, got " + port);
-    return (int) port;
-  }
-
-  private static int integer(Environment env, String name, int fallback) {
-    long value = number(env, name, fallback);
-    require(value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE, name + " is too large: " + value);
-    return (int) value;
-  }
-
-  private static Duration millis(Environment env, String name, Duration fallback) {
-    return Duration.ofMillis(number(env, name, fallback.toMillis()));
-  }
-
-  private static long number(Environment env, String name, long fallback) {
-    String value = env.get(name);
-    if (value == null) {
-      return fallback;
-    }
-    try {
-      return Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      throw new ConfigurationException(name + " must be a whole number, got '" + value + "'");
-    }
+  @Override
+  public String toString() {
+    return "ServerConfig[port=" + port + ", maxBodyBytes=" + maxBodyBytes + ", maxConcurrentHooks=" + maxConcurrentHooks
+        + ", hookDeadline=" + hookDeadline + ", idleTimeout=" + idleTimeout + ", shutdownDelay=" + shutdownDelay
+        + ", shutdownTimeout=" + shutdownTimeout + ", tokenFile=" + tokenFile + ", tls=" + tls
+        + ", fileCheckInterval=" + fileCheckInterval + ", logBodies=" + logBodies + ", managementPort="
+        + managementPort + ", responseCacheBytes=" + responseCacheBytes + ", bodyBudgetBytes=" + bodyBudgetBytes
+        + ", maxResponseBytes=" + maxResponseBytes + ", writeTimeout=" + writeTimeout + ", recording=" + recording
+        + "]";
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.json.JsonTrees;
 import org.junit.jupiter.api.Test;
 
 /** A finalize call is refused unless Metacontroller would make it: the parent is deleted or no longer selected. */
@@ -13,7 +14,7 @@ class FinalizeCallTest {
 
   private static ObjectNode json(String text) {
     try {
-      return (ObjectNode) Json.MAPPER.readTree(text.replace('\'', '"'));
+      return (ObjectNode) JsonTrees.MAPPER.readTree(text.replace('\'', '"'));
     } catch (Exception e) {
       throw new IllegalArgumentException(e);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.json.JsonTrees;
 import org.junit.jupiter.api.Test;
 
 /** Object maps read the same whatever the hook version and the scopes (docs/metacontroller.md, section 4). */
@@ -11,7 +12,7 @@ class ObjectMapTest {
 
   private static ObjectNode json(String text) {
     try {
-      return (ObjectNode) Json.MAPPER.readTree(text.replace('\'', '"'));
+      return (ObjectNode) JsonTrees.MAPPER.readTree(text.replace('\'', '"'));
     } catch (Exception e) {
       throw new IllegalArgumentException(e);
     }

@@ -2,6 +2,7 @@ package dev.metahooks.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.metahooks.json.JsonTrees;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** Responses carry exactly the contract's fields: absent optional fields are left out, children always an array. */
 class ResponseJsonTest {
   private static String write(Object value) throws Exception {
-    return Json.MAPPER.writeValueAsString(value);
+    return JsonTrees.MAPPER.writeValueAsString(value);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookDispatcher;
 import dev.metahooks.testing.FixedSources;
 import java.io.IOException;
@@ -30,9 +31,9 @@ class BenchCaseTest {
     HookDispatcher.Answer answer = DISPATCHER.dispatch(benchCase.controller(), benchCase.hook(), benchCase.body());
     assertThat(answer.status()).as("%s: %s", name, answer.body()).isEqualTo(200);
     if (name.endsWith(":10")) {
-      JsonNode response = Json.MAPPER.valueToTree(answer.body());
+      JsonNode response = JsonTrees.MAPPER.valueToTree(answer.body());
       int answered = response.has("children") ? response.get("children").size() : response.path("attachments").size();
-      JsonNode request = Json.MAPPER.readTree(benchCase.body());
+      JsonNode request = JsonTrees.MAPPER.readTree(benchCase.body());
       int observed = 0;
       for (String field : new String[] {"children", "attachments", "related"}) {
         for (JsonNode group : request.path(field)) {

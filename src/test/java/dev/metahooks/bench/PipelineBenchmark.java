@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.Projection;
 import dev.metahooks.json.SharedSubtrees;
 import dev.metahooks.server.Blocks;
@@ -71,14 +72,14 @@ public class PipelineBenchmark {
   private JsonNode responseTree;
   private Projection projection;
   private final ObjectMapper plainJackson = new ObjectMapper();
-  private final ObjectMapper splicing = SharedSubtrees.writing(Json.MAPPER);
+  private final ObjectMapper splicing = SharedSubtrees.writing(JsonTrees.MAPPER);
   private Object answer;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     benchCase = BenchCase.of(request);
-    projection = Catalog.controllers().stream().filter(c -> c.name().equals(benchCase.controller())).findFirst()
-        .orElseThrow().unread();
+    projection = Projection.of(Catalog.controllers().stream()
+        .filter(c -> c.name().equals(benchCase.controller())).findFirst().orElseThrow().reads());
     dispatcher = new HookDispatcher(Catalog.controllers());
     caching = new HookDispatcher(Catalog.controllers(), 4 * ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES,
         dev.metahooks.api.AnswerSize.defaultLimit());
@@ -119,7 +120,7 @@ public class PipelineBenchmark {
   /** The same answer as Jackson writes it by itself: every shared subtree again under each child. */
   @Benchmark
   public byte[] writeEachTime() throws IOException {
-    return Json.MAPPER.writeValueAsBytes(answer);
+    return JsonTrees.MAPPER.writeValueAsBytes(answer);
   }
 
   @Benchmark
@@ -130,13 +131,13 @@ public class PipelineBenchmark {
   /** The parse alone, as the server parses for this controller: pipeline minus hook is the answer's part. */
   @Benchmark
   public JsonNode parse() throws IOException {
-    return Json.parse(benchCase.body(), projection);
+    return JsonTrees.parse(benchCase.body(), projection);
   }
 
   @Benchmark
   public int tokenize() throws IOException {
     int tokens = 0;
-    try (JsonParser parser = Json.MAPPER.createParser(benchCase.body())) {
+    try (JsonParser parser = JsonTrees.MAPPER.createParser(benchCase.body())) {
       while (parser.nextToken() != null) {
         tokens++;
       }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -463,7 +464,7 @@ public final class RequestGenerator {
 
   private static byte[] bytes(ObjectNode request) {
     try {
-      return Json.MAPPER.writeValueAsBytes(request);
+      return JsonTrees.MAPPER.writeValueAsBytes(request);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

@@ -3,6 +3,7 @@ package dev.metahooks.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.SharedSubtrees;
 import dev.metahooks.server.HookDispatcher;
 import java.util.Arrays;
@@ -20,20 +21,20 @@ public final class SharedWriteComparison {
     int rounds = Integer.parseInt(args[1]);
     Object answer = new HookDispatcher(Catalog.controllers())
         .dispatch(request.controller(), request.hook(), request.body()).body();
-    ObjectMapper shared = SharedSubtrees.writing(Json.MAPPER);
+    ObjectMapper shared = SharedSubtrees.writing(JsonTrees.MAPPER);
     long[] once = new long[rounds];
     long[] each = new long[rounds];
     // Warm-up, both sides, for 15 s: on a loaded machine the JIT's own threads wait for a core too.
     for (long end = System.nanoTime() + 15_000_000_000L; System.nanoTime() < end; ) {
       shared.writeValueAsBytes(answer);
-      Json.MAPPER.writeValueAsBytes(answer);
+      JsonTrees.MAPPER.writeValueAsBytes(answer);
     }
     for (int i = 0; i < rounds; i++) {
       boolean sharedFirst = i % 2 == 0; // which side goes first alternates too
       for (int side = 0; side < 2; side++) {
         boolean sharing = sharedFirst == (side == 0);
         long start = System.nanoTime();
-        (sharing ? shared : Json.MAPPER).writeValueAsBytes(answer);
+        (sharing ? shared : JsonTrees.MAPPER).writeValueAsBytes(answer);
         (sharing ? once : each)[i] = System.nanoTime() - start;
       }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.ServerConfig;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayInputStream;
@@ -26,14 +27,14 @@ class OfflineHookTest {
   void printsTheAnswerOfAFixture() throws Exception {
     byte[] request = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
     assertThat(run(new ByteArrayInputStream(request), "sync", "hello-world")).isZero();
-    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("children").get(0).path("metadata").path("name").asText())
+    assertThat(JsonTrees.MAPPER.readTree(out.toByteArray()).path("children").get(0).path("metadata").path("name").asText())
         .isEqualTo("your-name");
   }
 
   @Test
   void aRefusedRequestPrintsTheErrorAndExitsWithTwo() throws Exception {
     assertThat(run(new ByteArrayInputStream("{\"parent\": {}}".getBytes()), "sync", "hello-world")).isEqualTo(2);
-    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("field").asText()).isEqualTo("parent.metadata");
+    assertThat(JsonTrees.MAPPER.readTree(out.toByteArray()).path("field").asText()).isEqualTo("parent.metadata");
   }
 
   @Test
@@ -57,12 +58,12 @@ class OfflineHookTest {
 
     assertThat(OfflineHook.run(new String[] {"sync", "hello-world"}, new ByteArrayInputStream(request), printed,
         errors, Catalog.controllers(), ServerConfig.defaults().withMemory(64L << 20, 100))).isEqualTo(2);
-    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("message").asText())
+    assertThat(JsonTrees.MAPPER.readTree(out.toByteArray()).path("message").asText())
         .contains("METAHOOKS_MAX_RESPONSE_BYTES");
 
     out.reset();
     assertThat(OfflineHook.run(new String[] {"sync", "hello-world"}, new ByteArrayInputStream(request), printed,
         errors, Catalog.controllers(), ServerConfig.defaults().withMaxBodyBytes(100))).isEqualTo(2);
-    assertThat(Json.MAPPER.readTree(out.toByteArray()).path("error").asText()).isEqualTo("payload_too_large");
+    assertThat(JsonTrees.MAPPER.readTree(out.toByteArray()).path("error").asText()).isEqualTo("payload_too_large");
   }
 }

@@ -10,6 +10,7 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.catset.CatSetController;
 import dev.metahooks.controllers.indexedjob.IndexedJobController;
+import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -109,7 +110,7 @@ class TemplateSharingTest {
   }
 
   private static ObjectNode read(String json) throws Exception {
-    JsonNode node = Json.MAPPER.readTree(json);
+    JsonNode node = JsonTrees.MAPPER.readTree(json);
     return (ObjectNode) node;
   }
 }

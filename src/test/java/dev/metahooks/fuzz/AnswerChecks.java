@@ -3,6 +3,7 @@ package dev.metahooks.fuzz;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookDispatcher;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +24,8 @@ final class AnswerChecks {
     }
     JsonNode body;
     try {
-      Json.MAPPER.writeValueAsBytes(answer.body());
-      body = Json.MAPPER.valueToTree(answer.body());
+      JsonTrees.MAPPER.writeValueAsBytes(answer.body());
+      body = JsonTrees.MAPPER.valueToTree(answer.body());
     } catch (JsonProcessingException | RuntimeException e) {
       problems.add("the answer cannot be written as JSON: " + e);
       return problems;

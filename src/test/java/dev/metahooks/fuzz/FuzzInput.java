@@ -3,6 +3,7 @@ package dev.metahooks.fuzz;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.SeedRequests.Seed;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -21,7 +22,7 @@ record FuzzInput(Seed seed, String controller, String hook, List<Mutation> mutat
     }
     byte[] body;
     try {
-      body = Json.MAPPER.writeValueAsBytes(request);
+      body = JsonTrees.MAPPER.writeValueAsBytes(request);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

@@ -37,7 +37,7 @@ class ProjectionEquivalenceTest {
   private static final List<Controller> CONTROLLERS = Catalog.controllers(FixedSources.INSTANCE);
   private static final HookDispatcher PROJECTED = new HookDispatcher(CONTROLLERS);
   private static final HookDispatcher WHOLE = HookDispatcher.parsingWhole(CONTROLLERS);
-  private static final List<Controller> DECLARING = CONTROLLERS.stream().filter(c -> !c.unread().isEmpty()).toList();
+  private static final List<Controller> DECLARING = CONTROLLERS.stream().filter(c -> !c.reads().isEmpty()).toList();
   /** The generated requests of the controllers that have a generator, by controller. */
   private static final Map<String, IntFunction<byte[]>> GENERATED = Map.of(
       "catset", size -> new RequestGenerator(size).catset(size),

@@ -26,7 +26,7 @@ class CompactObjectNodeTest {
         continue; // a regression body the parser refuses
       }
       JsonNode plain = PLAIN.readTree(Resources.bytes(file));
-      assertThat(Json.MAPPER.writeValueAsString(compact)).as(file.toString())
+      assertThat(JsonTrees.MAPPER.writeValueAsString(compact)).as(file.toString())
           .isEqualTo(PLAIN.writeValueAsString(plain));
       compared++;
     }
@@ -43,7 +43,7 @@ class CompactObjectNodeTest {
     String text = wide.append('}').toString();
     JsonNode compact = Json.parse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     assertThat(compact).isInstanceOf(CompactObjectNode.class);
-    assertThat(Json.MAPPER.writeValueAsString(compact)).isEqualTo(text);
+    assertThat(JsonTrees.MAPPER.writeValueAsString(compact)).isEqualTo(text);
     ObjectMapper sortedWithoutNulls = JsonMapper.builder().enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
         .disable(JsonNodeFeature.WRITE_NULL_PROPERTIES).build();
     assertThat(sortedWithoutNulls.writeValueAsString(compact))

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * writes for the same tree; what one child owns is its own in the bytes too.
  */
 class SharedSubtreesTest {
-  private static final ObjectMapper SPLICING = SharedSubtrees.writing(Json.MAPPER);
+  private static final ObjectMapper SPLICING = SharedSubtrees.writing(JsonTrees.MAPPER);
 
   /** A value that counts how often it is written. */
   static final class Counted extends JsonSerializable.Base {
@@ -67,7 +67,7 @@ class SharedSubtreesTest {
     byte[] bytes = SPLICING.writeValueAsBytes(answer);
 
     assertThat(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(spliced)
-        .isEqualTo(Json.MAPPER.writeValueAsString(answer));
+        .isEqualTo(JsonTrees.MAPPER.writeValueAsString(answer));
     image.written = 0;
     SPLICING.writeValueAsBytes(answer);
     assertThat(image.written).as("the first time, and once for the copy").isEqualTo(2);
@@ -75,7 +75,7 @@ class SharedSubtreesTest {
 
   @Test
   void aChangeToOneChildNeverReachesAnother() throws Exception {
-    ObjectNode template = (ObjectNode) Json.MAPPER.readTree(
+    ObjectNode template = (ObjectNode) JsonTrees.MAPPER.readTree(
         "{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"a\"}]}}");
     List<ObjectNode> pods = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -87,12 +87,12 @@ class SharedSubtreesTest {
     // The fourth holds an equal copy of the shared node, not the node itself.
     pods.get(3).set("spec", template.get("spec").deepCopy());
 
-    ArrayNode written = (ArrayNode) Json.MAPPER.readTree(SPLICING.writeValueAsBytes(pods));
+    ArrayNode written = (ArrayNode) JsonTrees.MAPPER.readTree(SPLICING.writeValueAsBytes(pods));
 
     for (int i = 0; i < 5; i++) {
       assertThat(written.get(i).at("/spec/containers/0/image").asText()).as("Pod %d", i).isEqualTo(i == 2 ? "b" : "a");
     }
-    assertThat(SPLICING.writeValueAsString(pods)).isEqualTo(Json.MAPPER.writeValueAsString(pods));
+    assertThat(SPLICING.writeValueAsString(pods)).isEqualTo(JsonTrees.MAPPER.writeValueAsString(pods));
     assertThat(template.at("/spec/containers/0/image").asText()).isEqualTo("a");
   }
 
@@ -117,11 +117,11 @@ class SharedSubtreesTest {
     List<ObjectNode> children = List.of(other.set("x", shared), Json.object().set("y", shared),
         Json.object().set("x", shared));
     assertThat(new String(SPLICING.writeValueAsBytes(children), java.nio.charset.StandardCharsets.UTF_8))
-        .isEqualTo(Json.MAPPER.writeValueAsString(children));
-    for (ObjectMapper configured : List.of(Json.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT),
-        Json.MAPPER.copy().configure(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.WRITE_PROPERTIES_SORTED, true),
-        Json.MAPPER.copy().disable(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS),
-        Json.MAPPER.copy().enable(com.fasterxml.jackson.core.JsonGenerator.Feature.ESCAPE_NON_ASCII))) {
+        .isEqualTo(JsonTrees.MAPPER.writeValueAsString(children));
+    for (ObjectMapper configured : List.of(JsonTrees.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT),
+        JsonTrees.MAPPER.copy().configure(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.WRITE_PROPERTIES_SORTED, true),
+        JsonTrees.MAPPER.copy().disable(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS),
+        JsonTrees.MAPPER.copy().enable(com.fasterxml.jackson.core.JsonGenerator.Feature.ESCAPE_NON_ASCII))) {
       ObjectMapper splicing = SharedSubtrees.writing(configured);
       assertThat(splicing.writeValueAsBytes(children)).isEqualTo(configured.writeValueAsBytes(children));
     }

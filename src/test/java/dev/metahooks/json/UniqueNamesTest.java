@@ -35,7 +35,7 @@ class UniqueNamesTest {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     assertThatThrownBy(() -> Json.parse(bytes)).isInstanceOf(JsonParseException.class)
         .hasMessageContaining("Duplicate field '");
-    assertThatThrownBy(() -> Json.parse(bytes, PODS)).isInstanceOf(JsonParseException.class)
+    assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS)).isInstanceOf(JsonParseException.class)
         .hasMessageContaining("Duplicate field '");
   }
 
@@ -48,7 +48,7 @@ class UniqueNamesTest {
   })
   void refusedInObservedObjectsWhetherTheirFieldsAreKeptOrSkipped(String inside) {
     byte[] bytes = pod(inside).getBytes(StandardCharsets.UTF_8);
-    assertThatThrownBy(() -> Json.parse(bytes, PODS)).isInstanceOf(JsonParseException.class)
+    assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS)).isInstanceOf(JsonParseException.class)
         .hasMessageContaining("Duplicate field '");
     assertThatThrownBy(() -> Json.parse(bytes)).isInstanceOf(JsonParseException.class)
         .hasMessageContaining("Duplicate field '");
@@ -60,7 +60,7 @@ class UniqueNamesTest {
     for (String extra : new String[] {", \"f0\": 9", ", \"f" + (fields - 1) + "\": 9"}) {
       String inside = "\"spec\": " + wide(fields, extra) + ", \"status\": " + wide(fields, "");
       byte[] bytes = pod(inside).getBytes(StandardCharsets.UTF_8);
-      assertThatThrownBy(() -> Json.parse(bytes, PODS)).as(extra).hasMessageContaining("Duplicate field 'f");
+      assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS)).as(extra).hasMessageContaining("Duplicate field 'f");
       assertThatThrownBy(() -> Json.parse(bytes)).as(extra).hasMessageContaining("Duplicate field 'f");
     }
   }
@@ -72,6 +72,6 @@ class UniqueNamesTest {
         + wide(fields, "") + "], \"f0\": " + wide(fields, "") + "}, \"status\": " + wide(fields, ", \"phase\": \"x\"");
     byte[] bytes = pod(inside).getBytes(StandardCharsets.UTF_8);
     assertThat(Json.parse(bytes).at("/children/Pod.v1/p/spec/f0/f1").intValue()).isEqualTo(1);
-    assertThat(Json.parse(bytes, PODS).at("/children/Pod.v1/p/status/phase").textValue()).isEqualTo("x");
+    assertThat(JsonTrees.parse(bytes, PODS).at("/children/Pod.v1/p/status/phase").textValue()).isEqualTo("x");
   }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -20,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FieldReaderCollectingTest {
   private static JsonNode json(String text) {
     try {
-      return Json.MAPPER.readTree(text);
+      return JsonTrees.MAPPER.readTree(text);
     } catch (Exception e) {
       throw new IllegalArgumentException(text, e);
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class FieldReaderTest {
   private static FieldReader spec(String json) throws Exception {
     ObjectNode parent = Json.object();
-    parent.set("spec", Json.MAPPER.readTree(json));
+    parent.set("spec", JsonTrees.MAPPER.readTree(json));
     return FieldReader.spec(parent);
   }
 
@@ -37,7 +38,7 @@ class FieldReaderTest {
 
   @Test
   void wrongTypesNameTheField() throws Exception {
-    assertField(() -> FieldReader.spec((ObjectNode) Json.MAPPER.readTree("{\"spec\":[]}")), "parent.spec");
+    assertField(() -> FieldReader.spec((ObjectNode) JsonTrees.MAPPER.readTree("{\"spec\":[]}")), "parent.spec");
     assertField(() -> spec("{\"name\":1}").requiredString("name"), "parent.spec.name");
     assertField(() -> spec("{\"name\":\"\"}").requiredString("name"), "parent.spec.name");
     assertField(() -> spec("{\"opt\":true}").optionalString("opt"), "parent.spec.opt");
@@ -63,7 +64,7 @@ class FieldReaderTest {
     assertThat(spec.optionalObject("absent")).isEmpty();
     assertThat(spec.objectOrEmpty("absent").optionalString("x")).isEmpty();
 
-    FieldReader pod = FieldReader.of(Json.MAPPER.readTree("{\"metadata\":{\"annotations\":{\"k\":7}}}"), "object");
+    FieldReader pod = FieldReader.of(JsonTrees.MAPPER.readTree("{\"metadata\":{\"annotations\":{\"k\":7}}}"), "object");
     assertField(() -> pod.objectOrEmpty("metadata").objectOrEmpty("annotations").requiredText("k"),
         "object.metadata.annotations.k");
     assertThat(pod.objectOrEmpty("status").optionalString("phase")).isEmpty();

@@ -6,11 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import org.junit.jupiter.api.Test;
 
 class LabelSelectorsTest {
   private static JsonNode json(String text) throws Exception {
-    return Json.MAPPER.readTree(text);
+    return JsonTrees.MAPPER.readTree(text);
   }
 
   @Test

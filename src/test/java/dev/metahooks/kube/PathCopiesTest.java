@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import org.junit.jupiter.api.Test;
 
 class PathCopiesTest {
   private static ObjectNode template() throws Exception {
-    return (ObjectNode) Json.MAPPER.readTree("{\"apiVersion\":\"x/v1\",\"kind\":\"T\",\"metadata\":{\"name\":\"t\","
+    return (ObjectNode) JsonTrees.MAPPER.readTree("{\"apiVersion\":\"x/v1\",\"kind\":\"T\",\"metadata\":{\"name\":\"t\","
         + "\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"env\":[{\"name\":\"A\"}]}]}}");
   }
 

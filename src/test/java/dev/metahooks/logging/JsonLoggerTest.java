@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,7 @@ class JsonLoggerTest {
   private JsonNode line() throws Exception {
     String text = out.toString(StandardCharsets.UTF_8).trim();
     assertThat(text).doesNotContain("\n");
-    return Json.MAPPER.readTree(text);
+    return JsonTrees.MAPPER.readTree(text);
   }
 
   @Test

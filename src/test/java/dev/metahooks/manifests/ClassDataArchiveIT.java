@@ -3,6 +3,7 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.manifests.DockerfileTest.Instruction;
 import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
@@ -91,8 +92,8 @@ class ClassDataArchiveIT {
       }
     });
     assertThat(answer.get(0).statusCode()).isEqualTo(200);
-    assertThat(Json.MAPPER.readTree(answer.get(0).body()))
-        .isEqualTo(Json.MAPPER.readTree(Path.of(FIRST_SYNC + ".response.json").toFile()));
+    assertThat(JsonTrees.MAPPER.readTree(answer.get(0).body()))
+        .isEqualTo(JsonTrees.MAPPER.readTree(Path.of(FIRST_SYNC + ".response.json").toFile()));
   }
 
   private static void copyTree(Path from, Path to) throws java.io.IOException {
@@ -117,7 +118,7 @@ class ClassDataArchiveIT {
     String entrypoint = DockerfileTest.instructions().stream().filter(i -> i.keyword().equals("ENTRYPOINT"))
         .findFirst().orElseThrow().arguments();
     List<String> words = new ArrayList<>();
-    Json.MAPPER.readTree(entrypoint).forEach(w -> words.add(w.asText()));
+    JsonTrees.MAPPER.readTree(entrypoint).forEach(w -> words.add(w.asText()));
     return words.subList(1, words.size() - 2).stream()
         .map(f -> f.startsWith("-XX:SharedArchiveFile=") ? "-XX:SharedArchiveFile=" + archive : f).toList();
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -109,7 +110,7 @@ class DockerfileTest {
 
   @Test
   void runsTheJarWithContainerAwareJvmFlags() throws IOException {
-    JsonNode entrypoint = Json.MAPPER.readTree(stage(1, "ENTRYPOINT").get(0).arguments());
+    JsonNode entrypoint = JsonTrees.MAPPER.readTree(stage(1, "ENTRYPOINT").get(0).arguments());
     List<String> words = new ArrayList<>();
     entrypoint.forEach(w -> words.add(w.asText()));
     String jar = stage(1, "COPY").get(1).arguments().split("\\s+")[2];
@@ -128,7 +129,7 @@ class DockerfileTest {
   @Test
   void buildsTheClassDataArchiveThatTheEntrypointUses() throws IOException {
     List<String> entrypoint = new ArrayList<>();
-    Json.MAPPER.readTree(stage(1, "ENTRYPOINT").get(0).arguments()).forEach(w -> entrypoint.add(w.asText()));
+    JsonTrees.MAPPER.readTree(stage(1, "ENTRYPOINT").get(0).arguments()).forEach(w -> entrypoint.add(w.asText()));
     String archive = entrypoint.stream().filter(w -> w.startsWith("-XX:SharedArchiveFile=")).findFirst()
         .map(w -> w.substring(w.indexOf('=') + 1)).orElseThrow(() -> new AssertionError("no archive: " + entrypoint));
     String jar = entrypoint.get(entrypoint.size() - 1);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.ErrorCode;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
@@ -65,7 +66,7 @@ class HookServerMonitoringTest {
   }
 
   private static JsonNode dashboard() throws IOException {
-    return Json.MAPPER.readTree(only("ConfigMap").at("/data/metahooks-dashboard.json").asText());
+    return JsonTrees.MAPPER.readTree(only("ConfigMap").at("/data/metahooks-dashboard.json").asText());
   }
 
   private static List<String> alertExpressions() {
@@ -158,7 +159,7 @@ class HookServerMonitoringTest {
       throw MissingComponent.skipOrFail("promtool not found: install Debian's prometheus package");
     }
     Path rules = dir.resolve("rules.json");
-    Files.writeString(rules, Json.MAPPER.writeValueAsString(only("PrometheusRule").path("spec")));
+    Files.writeString(rules, JsonTrees.MAPPER.writeValueAsString(only("PrometheusRule").path("spec")));
     assertThat(promtool("check", "rules", rules.toString())).contains("SUCCESS: 4 rules found");
 
     List<Map<String, String>> recorded = new ArrayList<>();
@@ -167,7 +168,7 @@ class HookServerMonitoringTest {
       recorded.add(Map.of("record", "dashboard:query" + i++, "expr", expression.replace("$namespace", "metahooks")));
     }
     Path queries = dir.resolve("queries.json");
-    Files.writeString(queries, Json.MAPPER.writeValueAsString(
+    Files.writeString(queries, JsonTrees.MAPPER.writeValueAsString(
         Map.of("groups", List.of(Map.of("name", "dashboard", "rules", recorded)))));
     assertThat(promtool("check", "rules", queries.toString())).contains("SUCCESS: " + recorded.size() + " rules found");
   }
@@ -177,7 +178,7 @@ class HookServerMonitoringTest {
     if (!Files.isExecutable(Path.of("/usr/bin/promtool"))) {
       throw MissingComponent.skipOrFail("promtool not found: install Debian's prometheus package");
     }
-    Files.writeString(dir.resolve("rules.json"), Json.MAPPER.writeValueAsString(only("PrometheusRule").path("spec")));
+    Files.writeString(dir.resolve("rules.json"), JsonTrees.MAPPER.writeValueAsString(only("PrometheusRule").path("spec")));
     Path tests = Files.copy(Resources.path("monitoring/hook-server-alerts.test.yaml"), dir.resolve("alerts.test.yaml"));
     String tested = Files.readString(tests);
     only("PrometheusRule").at("/spec/groups/0/rules").forEach(rule ->

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.properties.Replies.Reply;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.RequestMaps;
@@ -43,7 +44,7 @@ class HookPropertiesTest {
   @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF)
   @Property(tries = 400)
   void theSameRequestGetsByteIdenticalAnswers(@ForAll("requests") GeneratedRequest generated) throws IOException {
-    byte[] body = Json.MAPPER.writeValueAsBytes(generated.request());
+    byte[] body = JsonTrees.MAPPER.writeValueAsBytes(generated.request());
     Reply first = Replies.call(generated.controller(), generated.hook(), body);
     Reply second = Replies.call(generated.controller(), generated.hook(), body);
     Reply rebuilt = Replies.call(generated);
@@ -150,7 +151,7 @@ class HookPropertiesTest {
     request.at("/children").path("ReplicaSet.apps/v1").forEach(rs -> {
       JsonNode recorded = rs.at("/metadata/annotations").path("bluegreendeployments.ctl.enisoc.com/pod-template-json");
       try {
-        labelSets.add(Json.MAPPER.readTree(recorded.asText()).at("/metadata/labels"));
+        labelSets.add(JsonTrees.MAPPER.readTree(recorded.asText()).at("/metadata/labels"));
       } catch (IOException e) {
         labelSets.add(com.fasterxml.jackson.databind.node.MissingNode.getInstance());
       }

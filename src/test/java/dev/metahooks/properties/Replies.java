@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookDispatcher;
 import dev.metahooks.testing.FixedSources;
 import java.io.ByteArrayInputStream;
@@ -21,7 +22,7 @@ final class Replies {
   record Reply(int status, byte[] bytes) {
     JsonNode json() {
       try {
-        return Json.MAPPER.readTree(bytes);
+        return JsonTrees.MAPPER.readTree(bytes);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -54,7 +55,7 @@ final class Replies {
 
   static Reply call(String controller, String hook, ObjectNode request) {
     try {
-      return call(controller, hook, Json.MAPPER.writeValueAsBytes(request));
+      return call(controller, hook, JsonTrees.MAPPER.writeValueAsBytes(request));
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
@@ -63,7 +64,7 @@ final class Replies {
   static Reply call(String controller, String hook, byte[] body) {
     HookDispatcher.Answer answer = DISPATCHER.dispatch(controller, hook, new ByteArrayInputStream(body));
     try {
-      return new Reply(answer.status(), Json.MAPPER.writeValueAsBytes(answer.body()));
+      return new Reply(answer.status(), JsonTrees.MAPPER.writeValueAsBytes(answer.body()));
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException("the answer cannot be written as JSON", e);
     }

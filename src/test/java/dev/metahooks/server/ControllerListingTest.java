@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,7 +33,7 @@ class ControllerListingTest {
           HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/controllers")).build(),
           HttpResponse.BodyHandlers.ofString());
 
-      JsonNode listing = Json.MAPPER.readTree(reply.body());
+      JsonNode listing = JsonTrees.MAPPER.readTree(reply.body());
       assertThat(listing.path("version").asText()).isEqualTo(BuildInfo.version());
       assertThat(listing.at("/controllers/0/name").asText()).isEqualTo("greeting");
       assertThat(listing.at("/controllers/0/version").asText()).isEqualTo("1.4.2");

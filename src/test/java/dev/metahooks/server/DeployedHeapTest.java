@@ -3,6 +3,7 @@ package dev.metahooks.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.ChildServer;
 import dev.metahooks.testing.HostileMatrix;
 import java.nio.file.Files;
@@ -93,7 +94,7 @@ class DeployedHeapTest {
       throws Exception {
     HostileMatrix.Result result = HostileMatrix.single(server, attack);
     assertThat(result.status()).as(result.body()).isEqualTo(422);
-    assertThat(Json.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo(field);
+    assertThat(JsonTrees.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo(field);
     assertThat(result.body()).contains(template + " × " + field, "METAHOOKS_MAX_RESPONSE_BYTES");
     assertStillServing();
   }
@@ -103,7 +104,7 @@ class DeployedHeapTest {
     for (int attack : new int[] {3, 4}) {
       HostileMatrix.Result result = HostileMatrix.single(server, attack);
       assertThat(result.status()).as("%s: %s", result.attack(), result.body()).isEqualTo(413);
-      assertThat(Json.MAPPER.readTree(result.body()).path("message").asText()).contains("too many objects, arrays");
+      assertThat(JsonTrees.MAPPER.readTree(result.body()).path("message").asText()).contains("too many objects, arrays");
       assertStillServing();
     }
   }

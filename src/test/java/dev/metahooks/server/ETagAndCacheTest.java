@@ -7,6 +7,7 @@ import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.net.URI;
@@ -122,7 +123,7 @@ class ETagAndCacheTest {
     String stale = post("/counting/sync", parent("a", "old"), null).headers().firstValue("ETag").orElseThrow();
     HttpResponse<byte[]> changed = post("/counting/sync", parent("a", "newer"), stale);
     assertThat(changed.statusCode()).isEqualTo(200);
-    assertThat(Json.MAPPER.readTree(changed.body()).at("/status/size").asInt()).isEqualTo(5);
+    assertThat(JsonTrees.MAPPER.readTree(changed.body()).at("/status/size").asInt()).isEqualTo(5);
     assertThat(changed.headers().firstValue("ETag")).hasValue(sha256(changed.body())).isNotEqualTo(stale);
   }
 
@@ -177,11 +178,11 @@ class ETagAndCacheTest {
     server = new HookServer(ServerConfig.defaults().withPort(0), List.of(window)).start();
 
     HttpResponse<byte[]> waiting = post("/window/sync", parent("a", ""), null);
-    assertThat(Json.MAPPER.readTree(waiting.body()).path("resyncAfterSeconds").asDouble()).isEqualTo(60.0);
+    assertThat(JsonTrees.MAPPER.readTree(waiting.body()).path("resyncAfterSeconds").asDouble()).isEqualTo(60.0);
     clock.set(opens);
     HttpResponse<byte[]> opened = post("/window/sync", parent("a", ""), null);
     assertThat(runs("sync")).as("the hook ran again for the same bytes").isEqualTo(2);
-    assertThat(Json.MAPPER.readTree(opened.body()).at("/status/step").asText()).isEqualTo("Switchover");
+    assertThat(JsonTrees.MAPPER.readTree(opened.body()).at("/status/step").asText()).isEqualTo("Switchover");
 
     // An answer without a time in it is kept as before: the same bytes again come from the cache.
     post("/window/sync", parent("a", ""), null);

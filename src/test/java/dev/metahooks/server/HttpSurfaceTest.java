@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
+import dev.metahooks.testing.HostileBodies;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.TestServer;
-import dev.metahooks.testing.HostileBodies;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -343,7 +344,7 @@ class HttpSurfaceTest {
   }
 
   private static JsonNode body(String answer) throws IOException {
-    return Json.MAPPER.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+    return JsonTrees.MAPPER.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
   }
 
   private static TestServer.Reply get(String path) {

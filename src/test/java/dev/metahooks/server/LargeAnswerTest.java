@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.metahooks.api.Json;
 import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,7 +34,7 @@ class LargeAnswerTest {
   @Test
   void aLargeAnswerIsSentWholeWithItsETagComputedAndCached() throws Exception {
     BenchCase catset = BenchCase.of("catset:1000");
-    byte[] plain = Json.MAPPER.writeValueAsBytes(new HookDispatcher(Catalog.controllers())
+    byte[] plain = JsonTrees.MAPPER.writeValueAsBytes(new HookDispatcher(Catalog.controllers())
         .dispatch(catset.controller(), catset.hook(), catset.body()).body());
     assertThat(plain.length).as("spans many blocks").isGreaterThan(10 * Blocks.BLOCK);
     server = new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers()).start();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.TestServer;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +58,7 @@ class ObjectNamesTest {
     pod.putObject("metadata").put("name", "nginx_backend-0").put("namespace",
         request.path("parent").path("metadata").path("namespace").asText());
     pods.set("nginx_backend-0", pod);
-    TestServer.Reply reply = TestServer.post("/catset/sync", Json.MAPPER.writeValueAsBytes(request));
+    TestServer.Reply reply = TestServer.post("/catset/sync", JsonTrees.MAPPER.writeValueAsBytes(request));
     assertThat(reply.status()).as(reply.body()).isEqualTo(422);
     assertThat(reply.json().path("field").asText()).isEqualTo("children['Pod.v1']['nginx_backend-0'].metadata.name");
   }

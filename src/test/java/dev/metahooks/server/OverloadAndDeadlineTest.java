@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Poll;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,7 +86,7 @@ class OverloadAndDeadlineTest {
     HttpResponse<String> third = post("/blocking/sync").get(5, TimeUnit.SECONDS);
     assertThat(third.statusCode()).isEqualTo(429);
     assertThat(third.headers().firstValue("Retry-After")).contains("1");
-    assertThat(Json.MAPPER.readTree(third.body()).path("error").asText()).isEqualTo("too_many_requests");
+    assertThat(JsonTrees.MAPPER.readTree(third.body()).path("error").asText()).isEqualTo("too_many_requests");
     release.countDown();
     assertThat(first.get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
     assertThat(second.get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
@@ -97,7 +98,7 @@ class OverloadAndDeadlineTest {
     start(ServerConfig.defaults().withLimits(4, Duration.ofMillis(300), Duration.ofSeconds(30)));
     HttpResponse<String> reply = post("/blocking/sync").get(5, TimeUnit.SECONDS);
     assertThat(reply.statusCode()).isEqualTo(503);
-    assertThat(Json.MAPPER.readTree(reply.body()).path("error").asText()).isEqualTo("deadline_exceeded");
+    assertThat(JsonTrees.MAPPER.readTree(reply.body()).path("error").asText()).isEqualTo("deadline_exceeded");
   }
 
   @Test
@@ -184,7 +185,7 @@ class OverloadAndDeadlineTest {
     HttpResponse<String> second = post("/blocking/sync", padded).get(5, TimeUnit.SECONDS);
     assertThat(second.statusCode()).isEqualTo(429);
     assertThat(second.headers().firstValue("Retry-After")).contains("1");
-    assertThat(Json.MAPPER.readTree(second.body()).path("message").asText()).contains("METAHOOKS_BODY_BUDGET_BYTES");
+    assertThat(JsonTrees.MAPPER.readTree(second.body()).path("message").asText()).contains("METAHOOKS_BODY_BUDGET_BYTES");
     // A chunked body (no Content-Length) takes budget as it grows, and is refused when it no longer fits.
     HttpResponse<String> chunked = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
         URI.create("http://localhost:" + server.port() + "/blocking/sync")).header("Content-Type", "application/json")

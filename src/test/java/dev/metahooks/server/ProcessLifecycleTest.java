@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -102,7 +103,7 @@ class ProcessLifecycleTest {
     List<JsonNode> lines = new ArrayList<>();
     for (String line : Files.readAllLines(dir.resolve("stderr.log"))) {
       if (!line.isBlank()) {
-        lines.add(Json.MAPPER.readTree(line)); // every line is JSON
+        lines.add(JsonTrees.MAPPER.readTree(line)); // every line is JSON
       }
     }
     return lines;
@@ -181,7 +182,7 @@ class ProcessLifecycleTest {
     String password = "UlYwU2UxNVk3Ulo0Y3p2VFN4VUhMNVpOVng0R2dNNEk="; // the superuser's, base64
     String decoded = new String(java.util.Base64.getDecoder().decode(password), StandardCharsets.UTF_8);
     // The observed Secret carries it in data and again in Metacontroller's last-applied annotation.
-    JsonNode secret = Json.MAPPER.readTree(request).path("children").path("Secret.v1").path("pg-dev-superuser");
+    JsonNode secret = JsonTrees.MAPPER.readTree(request).path("children").path("Secret.v1").path("pg-dev-superuser");
     assertThat(secret.path("data").path("password").asText()).isEqualTo(password);
     assertThat(secret.path("metadata").path("annotations").path("metacontroller.k8s.io/last-applied-configuration")
         .asText()).contains(password);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
@@ -61,13 +62,13 @@ class RecorderTest {
     assertThat(file.getFileName().toString()).endsWith("-postgrescluster-sync.json");
     String text = Files.readString(file);
     // passwords, keys and their encodings (short values such as a user name "patroni" recur in other objects)
-    List<String> secrets = Redaction.secretValues(Json.MAPPER.readTree(request)).stream()
+    List<String> secrets = Redaction.secretValues(JsonTrees.MAPPER.readTree(request)).stream()
         .filter(v -> v.length() >= 16).toList();
     assertThat(secrets).isNotEmpty();
     for (String secret : secrets) {
       assertThat(text).as("a Secret value of the request").doesNotContain(secret);
     }
-    JsonNode recording = Json.MAPPER.readTree(text);
+    JsonNode recording = JsonTrees.MAPPER.readTree(text);
     assertThat(recording.path("controller").asText()).isEqualTo("postgrescluster");
     assertThat(recording.path("hook").asText()).isEqualTo("sync");
     assertThat(recording.path("version").asText()).isEqualTo(BuildInfo.version());
@@ -84,7 +85,7 @@ class RecorderTest {
     });
     // the redacted request is still a request the hook answers
     HookDispatcher.Answer replay = new HookDispatcher(Catalog.controllers(FixedSources.INSTANCE))
-        .dispatch("postgrescluster", "sync", Json.MAPPER.writeValueAsBytes(recording.get("request")));
+        .dispatch("postgrescluster", "sync", JsonTrees.MAPPER.writeValueAsBytes(recording.get("request")));
     assertThat(replay.status()).isEqualTo(200);
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import org.junit.jupiter.api.Test;
 
 class RedactionTest {
@@ -17,7 +18,7 @@ class RedactionTest {
 
   @Test
   void secretValuesAreReplacedAndOtherObjectsKept() throws Exception {
-    JsonNode redacted = Redaction.redactSecrets(Json.MAPPER.readTree(REQUEST));
+    JsonNode redacted = Redaction.redactSecrets(JsonTrees.MAPPER.readTree(REQUEST));
     JsonNode secret = redacted.path("children").path("Secret.v1").path("db-app");
     assertThat(secret.path("data").path("password").asText()).isEqualTo("<redacted>");
     assertThat(secret.path("data").path("username").asText()).isEqualTo("<redacted>");
@@ -29,7 +30,7 @@ class RedactionTest {
 
   @Test
   void secretValuesAreMaskedInFreeTextTooEncodedOrDecoded() throws Exception {
-    var secrets = Redaction.secretValues(Json.MAPPER.readTree(REQUEST));
+    var secrets = Redaction.secretValues(JsonTrees.MAPPER.readTree(REQUEST));
     String message = "failed near aHVudGVyMi1odW50ZXIy and hunter2-hunter2 and postgresql://app:hunter2-hunter2@db-rw";
     assertThat(Redaction.mask(message, secrets)).doesNotContain("aHVudGVyMi1odW50ZXIy", "hunter2-hunter2")
         .contains("<redacted>");
@@ -50,7 +51,7 @@ class RedactionTest {
 
   @Test
   void lastAppliedAnnotationsOfSecretsAreRedactedToo() throws Exception {
-    JsonNode redacted = Redaction.redactSecrets(Json.MAPPER.readTree(LAST_APPLIED));
+    JsonNode redacted = Redaction.redactSecrets(JsonTrees.MAPPER.readTree(LAST_APPLIED));
     JsonNode secret = redacted.at("/children/Secret.v1/db-superuser");
     assertThat(secret.at("/metadata/annotations/metacontroller.k8s.io~1last-applied-configuration").asText())
         .isEqualTo("<redacted>");
@@ -65,7 +66,7 @@ class RedactionTest {
 
   @Test
   void valuesInsideLastAppliedAnnotationsAreMaskedInFreeText() throws Exception {
-    var secrets = Redaction.secretValues(Json.MAPPER.readTree(LAST_APPLIED));
+    var secrets = Redaction.secretValues(JsonTrees.MAPPER.readTree(LAST_APPLIED));
     // The annotation may hold the password before a rotation: neither it nor its decoded form may be logged.
     String message = "old old-super-password b2xkLXN1cGVyLXBhc3N3b3Jk new new-super-password kubectl-applied-token"
         + " sent-without-kind";

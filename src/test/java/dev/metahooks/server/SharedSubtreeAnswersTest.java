@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.metahooks.api.Json;
 import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Resources;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ class SharedSubtreeAnswersTest {
     Reply reply = DISPATCHER.reply(controller, hook, body);
     assertThat(reply.status()).as("%s/%s", controller, hook).isEqualTo(answer.status());
     assertThat(new String(reply.body().toByteArray(), StandardCharsets.UTF_8)).as("%s/%s", controller, hook)
-        .isEqualTo(new String(Json.MAPPER.writeValueAsBytes(answer.body()), StandardCharsets.UTF_8));
+        .isEqualTo(new String(JsonTrees.MAPPER.writeValueAsBytes(answer.body()), StandardCharsets.UTF_8));
     return answer.ok();
   }
 }

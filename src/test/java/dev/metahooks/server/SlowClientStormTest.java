@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.ChildServer;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -151,7 +152,7 @@ class SlowClientStormTest {
     ObjectNode statefulSet = (ObjectNode) request.get("object");
     ((ObjectNode) statefulSet.get("spec")).put("replicas", 16_000);
     try {
-      return Json.MAPPER.writeValueAsBytes(request);
+      return JsonTrees.MAPPER.writeValueAsBytes(request);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
@@ -26,22 +27,22 @@ class StreamingRedactionTest {
   @MethodSource("bodies")
   void streamedAsTheTreeIsRedacted(Path file) throws Exception {
     byte[] body = Resources.bytes(file);
-    JsonNode whole = Json.MAPPER.readTree(body);
+    JsonNode whole = JsonTrees.MAPPER.readTree(body);
     ByteArrayOutputStream streamed = new ByteArrayOutputStream();
-    try (JsonParser in = Json.MAPPER.getFactory().createParser(body);
-        JsonGenerator out = Json.MAPPER.getFactory().createGenerator(streamed)) {
-      StreamingRedaction.copy(in, out);
+    try (JsonParser in = JsonTrees.MAPPER.getFactory().createParser(body);
+        JsonGenerator out = JsonTrees.MAPPER.getFactory().createGenerator(streamed)) {
+      StreamingRedaction.copy(in, out, Redaction.Replacement.mask(true));
     }
-    assertThat(Json.MAPPER.readTree(streamed.toByteArray())).isEqualTo(Redaction.redactSecretsReplayable(whole));
+    assertThat(JsonTrees.MAPPER.readTree(streamed.toByteArray())).isEqualTo(Redaction.redactSecretsReplayable(whole));
   }
 
   @ParameterizedTest
   @MethodSource("secretsEverywhere")
   void secretsInGroupsArraysAndAsTheParentAreRedacted(String body) throws Exception {
     ByteArrayOutputStream streamed = new ByteArrayOutputStream();
-    try (JsonParser in = Json.MAPPER.getFactory().createParser(body);
-        JsonGenerator out = Json.MAPPER.getFactory().createGenerator(streamed)) {
-      StreamingRedaction.copy(in, out);
+    try (JsonParser in = JsonTrees.MAPPER.getFactory().createParser(body);
+        JsonGenerator out = JsonTrees.MAPPER.getFactory().createGenerator(streamed)) {
+      StreamingRedaction.copy(in, out, Redaction.Replacement.mask(true));
     }
     assertThat(streamed.toString()).doesNotContain("c2VjcmV0LXZhbHVl").contains(Redaction.REDACTED_BASE64);
   }

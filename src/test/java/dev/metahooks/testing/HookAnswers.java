@@ -3,6 +3,7 @@ package dev.metahooks.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookDispatcher;
 import java.io.ByteArrayInputStream;
 
@@ -16,13 +17,13 @@ public final class HookAnswers {
 
   public static Answer call(String controller, String hook, byte[] request) {
     HookDispatcher.Answer answer = DISPATCHER.dispatch(controller, hook, new ByteArrayInputStream(request));
-    return new Answer(answer.status(), Json.MAPPER.valueToTree(answer.body()));
+    return new Answer(answer.status(), JsonTrees.MAPPER.valueToTree(answer.body()));
   }
 
   /** The same, for a request held as a JSON tree (a fixture a test has edited). */
   public static Answer call(String controller, String hook, JsonNode request) {
     try {
-      return call(controller, hook, Json.MAPPER.writeValueAsBytes(request));
+      return call(controller, hook, JsonTrees.MAPPER.writeValueAsBytes(request));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new AssertionError(e);
     }

@@ -2,6 +2,7 @@ package dev.metahooks.testing;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -79,7 +80,7 @@ public final class HostileBodies {
 
   private static ObjectNode fixture(String path) {
     try {
-      return (ObjectNode) Json.MAPPER.readTree(Resources.bytes(Resources.path("fixtures/" + path)));
+      return (ObjectNode) JsonTrees.MAPPER.readTree(Resources.bytes(Resources.path("fixtures/" + path)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -87,7 +88,7 @@ public final class HostileBodies {
 
   private static byte[] bytes(ObjectNode request) {
     try {
-      return Json.MAPPER.writeValueAsBytes(request);
+      return JsonTrees.MAPPER.writeValueAsBytes(request);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -299,7 +300,7 @@ public final class PatroniCluster implements AutoCloseable {
   public record Response(int status, String body) {
     public JsonNode json() {
       try {
-        return Json.MAPPER.readTree(body);
+        return JsonTrees.MAPPER.readTree(body);
       } catch (IOException e) {
         return Json.object();
       }

@@ -2,6 +2,7 @@ package dev.metahooks.testing;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ public final class Resources {
 
   public static ObjectNode readObject(Path file) {
     try {
-      return (ObjectNode) Json.MAPPER.readTree(file.toFile());
+      return (ObjectNode) JsonTrees.MAPPER.readTree(file.toFile());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }

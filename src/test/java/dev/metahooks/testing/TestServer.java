@@ -1,10 +1,11 @@
 package dev.metahooks.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -38,7 +39,7 @@ public final class TestServer {
   public record Reply(int status, String contentType, String body) {
     public JsonNode json() {
       try {
-        return Json.MAPPER.readTree(body);
+        return JsonTrees.MAPPER.readTree(body);
       } catch (IOException e) {
         throw new AssertionError("not JSON: " + body, e);
       }

@@ -8,12 +8,16 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
+import dev.metahooks.json.JsonTrees;
+import dev.metahooks.server.RecordingKey;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -40,11 +44,11 @@ final class Cases {
    * Metacontroller POSTs, as a golden fixture's request) has no recorded answer: it is compared with what it observed,
    * its hooks' clock the current time.
    */
-  static List<DiffCase> recordings(List<Path> paths, boolean observed) {
+  static List<DiffCase> recordings(List<Path> paths, boolean observed, RecordingKey key) {
     List<DiffCase> cases = new ArrayList<>();
     for (Path path : paths) {
       for (Path file : files(path)) {
-        JsonNode node = read(file);
+        JsonNode node = opened(read(file), file, key);
         if (!node.has("request") && node.path("controller").isObject()
             && (node.path("parent").isObject() || node.path("object").isObject())) {
           cases.add(request(file, (ObjectNode) node).againstObserved());
@@ -56,7 +60,8 @@ final class Cases {
               + " nor a hook request (an object with controller and parent or object)");
         }
         DiffCase recorded = new DiffCase(file.toString(), node.get("controller").asText(), node.get("hook").asText(),
-            (ObjectNode) node.get("request"), node.get("response"), false, recordedAt(node, file));
+            (ObjectNode) node.get("request"), node.get("response"), false, recordedAt(node, file),
+            generated(node.path("generated"), file));
         cases.add(observed ? recorded.againstObserved() : recorded);
       }
     }
@@ -133,7 +138,7 @@ final class Cases {
       request.set("parent", parent);
       ObjectNode groups = request.putObject("children");
       declared.forEach(groups::putObject);
-      ArrayNode owned = Json.MAPPER.createArrayNode();
+      ArrayNode owned = JsonTrees.MAPPER.createArrayNode();
       for (JsonNode child : children) {
         // Metacontroller claims children of the declared types only.
         if (ownedBy(child, parent) && groups.has(groupKey(child))) {
@@ -185,6 +190,34 @@ final class Cases {
       groups.add(ObjectMap.groupKey(apiVersion, kind));
     }
     return groups;
+  }
+
+  /** A recording whose Secret values are sealed ({@code METAHOOKS_RECORD_KEY_FILE}), opened with the key. */
+  private static JsonNode opened(JsonNode node, Path file, RecordingKey key) {
+    if (!RecordingKey.anySealed(node)) {
+      return node;
+    }
+    if (key == null) {
+      throw new BadInput(file + ": its Secret values are sealed; give the key it was recorded with (--key <file>,"
+          + " the file of METAHOOKS_RECORD_KEY_FILE)");
+    }
+    try {
+      return key.openAll(node);
+    } catch (IllegalArgumentException e) {
+      throw new BadInput(file + ": " + e.getMessage());
+    }
+  }
+
+  private static Map<String, String> generated(JsonNode generated, Path file) {
+    Map<String, String> secrets = new LinkedHashMap<>();
+    if (generated.isMissingNode()) {
+      return secrets;
+    }
+    if (!generated.isObject()) {
+      throw new BadInput(file + ": generated must be an object of purpose to secret");
+    }
+    generated.properties().forEach(entry -> secrets.put(entry.getKey(), entry.getValue().asText()));
+    return secrets;
   }
 
   private static Instant recordedAt(JsonNode recording, Path file) {
@@ -285,7 +318,7 @@ final class Cases {
 
   private static JsonNode read(Path file) {
     try {
-      JsonNode node = Json.MAPPER.readTree(Files.readAllBytes(file));
+      JsonNode node = JsonTrees.MAPPER.readTree(Files.readAllBytes(file));
       if (node == null || !node.isObject()) {
         throw new BadInput(file + ": not a JSON object");
       }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * One hook call to compare: the request to run through this build's hooks, and what the answer is compared with,
@@ -15,18 +17,24 @@ import java.time.Instant;
  * @param live whether {@code before} is what the cluster holds (observed children, the parent's status) rather than
  *     a recorded answer: then only children and status are compared, children as far as the answer sets them
  * @param answeredAt the clock the hooks see: a recording's time, so that its conditions' times compare
+ * @param generated the secrets the recorded call generated, by purpose, given back to the hooks (none elsewhere)
  */
 record DiffCase(String source, String controller, String hook, ObjectNode request, JsonNode before, boolean live,
-    Instant answeredAt) {
+    Instant answeredAt, Map<String, String> generated) {
+  DiffCase(String source, String controller, String hook, ObjectNode request, JsonNode before, boolean live,
+      Instant answeredAt) {
+    this(source, controller, hook, request, before, live, answeredAt, Map.of());
+  }
+
   /** The same call compared with what its request observed: its children (or attachments) and status. */
   DiffCase againstObserved() {
     String field = request.has("attachments") ? "attachments" : "children";
-    ArrayNode observed = Json.MAPPER.createArrayNode();
+    ArrayNode observed = JsonTrees.MAPPER.createArrayNode();
     request.path(field).forEach(group -> group.forEach(observed::add));
     ObjectNode shaped = Json.object();
     shaped.set(field, observed);
     shaped.set("status", parent().path("status").isObject() ? parent().get("status") : Json.object());
-    return new DiffCase(source, controller, hook, request, shaped, true, answeredAt);
+    return new DiffCase(source, controller, hook, request, shaped, true, answeredAt, generated);
   }
 
   /** The object the call is about: a composite's parent, a decorator's object. */

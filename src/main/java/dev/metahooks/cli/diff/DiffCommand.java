@@ -5,12 +5,16 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.JsonTrees;
+import dev.metahooks.replay.CallInputs;
+import dev.metahooks.server.ConfigurationException;
 import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.RecordingKey;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -21,10 +25,11 @@ import java.util.function.Function;
  */
 public final class DiffCommand {
   static final String USAGE = """
-      usage: metahooks diff [--observed] <recording, request or directory>...
+      usage: metahooks diff [--observed] [--key <file>] <recording, request or directory>...
                compare with the answers recorded with the requests (METAHOOKS_RECORD_DIR), or
                with --observed, with the children and status the requests observed; a hook request
-               (what Metacontroller sends) is compared with what it observed
+               (what Metacontroller sends) is compared with what it observed; --key: the file of
+               METAHOOKS_RECORD_KEY_FILE, which opens the recordings' sealed Secret values
              metahooks diff --manifest <controller.yaml> --parent <parents.json> [<observed.json>...]
                build the requests from live objects and compare with the children observed; the files
                YAML or JSON, as they are (no cluster needed to read them):
@@ -62,16 +67,20 @@ public final class DiffCommand {
             .map(Controller::name).toList()));
         return 2;
       }
-      HookDispatcher.Answer answer = dispatcher.dispatch(call.controller(), call.hook(),
-          call.request().toString().getBytes(StandardCharsets.UTF_8));
-      JsonNode body = Json.MAPPER.valueToTree(answer.body());
+      // The recorded call's time and generated secrets: an unchanged build answers as it did.
+      HookDispatcher.Answer answer = CallInputs.replay(call.answeredAt(), call.generated()).during(() ->
+          dispatcher.dispatch(call.controller(), call.hook(), call.request().toString().getBytes(StandardCharsets.UTF_8)));
+      JsonNode body = JsonTrees.MAPPER.valueToTree(answer.body());
       diffs.add(answer.ok() ? ParentDiff.of(call, body)
           : ParentDiff.refused(call, answer.status() + " " + body.path("message").asText(body.toString())));
     }
     return new DiffReport(out).print(diffs) ? 1 : 0;
   }
 
-  /** The wall clock stopped at {@code at}; randomness stays random (generated values are masked anyway). */
+  /**
+   * The wall clock stopped at {@code at}; secrets from the system's source, which gives a replayed call the ones it
+   * generated when recorded ({@link CallInputs}).
+   */
   private static Sources clockAt(Instant at) {
     Sources system = Sources.system();
     return new Sources() {
@@ -96,7 +105,7 @@ public final class DiffCommand {
       }
       HookDispatcher.Answer answer = dispatcher.dispatch(controller, "customize",
           request.toString().getBytes(StandardCharsets.UTF_8));
-      JsonNode body = Json.MAPPER.valueToTree(answer.body());
+      JsonNode body = JsonTrees.MAPPER.valueToTree(answer.body());
       if (!answer.ok()) {
         throw new Cases.BadInput(controller + "/customize refused the parent: " + answer.status() + " "
             + body.path("message").asText(body.toString()));
@@ -105,18 +114,35 @@ public final class DiffCommand {
     };
   }
 
+  private static RecordingKey key(Path file) {
+    try {
+      return RecordingKey.read(file, "--key");
+    } catch (ConfigurationException e) {
+      throw new Cases.BadInput(e.getMessage());
+    }
+  }
+
   private static List<DiffCase> cases(List<String> args, Cases.Customize customize) {
     if (args.isEmpty()) {
       throw new Cases.BadInput("nothing to compare");
     }
     if (!args.contains("--manifest") && !args.contains("--parent")) {
-      boolean observed = args.get(0).equals("--observed");
-      List<String> files = observed ? args.subList(1, args.size()) : args;
+      List<String> files = new ArrayList<>(args);
+      boolean observed = files.remove("--observed");
+      RecordingKey key = null;
+      int keyAt = files.indexOf("--key");
+      if (keyAt >= 0) {
+        if (keyAt + 1 >= files.size()) {
+          throw new Cases.BadInput("--key needs a file");
+        }
+        key = key(Path.of(files.remove(keyAt + 1)));
+        files.remove(keyAt);
+      }
       if (files.isEmpty() || files.stream().anyMatch(a -> a.startsWith("--"))) {
         throw new Cases.BadInput(files.isEmpty() ? "nothing to compare"
             : "unknown option " + files.stream().filter(a -> a.startsWith("--")).findFirst().get());
       }
-      return Cases.recordings(files.stream().map(Path::of).toList(), observed);
+      return Cases.recordings(files.stream().map(Path::of).toList(), observed, key);
     }
     Path manifest = null;
     Path parents = null;

@@ -124,6 +124,7 @@ final class DiffReport {
     diff.created().forEach(child -> secrets.addAll(Redaction.secretValues(child)));
     diff.changed().keySet().forEach(child -> secrets.addAll(Redaction.secretValues(child)));
     diff.held().keySet().forEach(child -> secrets.addAll(Redaction.secretValues(child)));
+    secrets.addAll(diff.call().generated().values());
     // A short value the request shows outside any Secret (a user name such as "postgres") is no secret, and masking
     // it inside every word it is part of would make the report unreadable; passwords and keys are longer.
     String open = Redaction.redactSecrets(diff.call().request()).toString();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.cli.diff.PathDiff.Change;
+import dev.metahooks.json.JsonTrees;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,7 +81,7 @@ record ParentDiff(DiffCase call, List<JsonNode> created, List<JsonNode> deleted,
     String lastApplied = observed.path("metadata").path("annotations").path(LAST_APPLIED).textValue();
     if (lastApplied != null) {
       try {
-        JsonNode parsed = Json.MAPPER.readTree(lastApplied);
+        JsonNode parsed = JsonTrees.MAPPER.readTree(lastApplied);
         if (parsed != null && parsed.isObject()) {
           return withoutWhatMetacontrollerAdds(parsed, desired, call);
         }

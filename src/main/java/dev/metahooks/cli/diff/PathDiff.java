@@ -2,6 +2,7 @@ package dev.metahooks.cli.diff;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -55,7 +56,7 @@ final class PathDiff {
       return null;
     }
     try {
-      JsonNode parsed = Json.MAPPER.readTree(node.textValue());
+      JsonNode parsed = JsonTrees.MAPPER.readTree(node.textValue());
       return parsed != null && parsed.isObject() ? parsed : null;
     } catch (java.io.IOException e) {
       return null;

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.catset;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.PathCopies;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -43,7 +44,7 @@ final class CatSetRoll {
   static String hash(ObjectNode template) {
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(Json.MAPPER.writeValueAsString(sorted(template)).getBytes(StandardCharsets.UTF_8));
+          .digest(JsonTrees.MAPPER.writeValueAsString(sorted(template)).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, 16);
     } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("cannot hash the Pod template", e);
@@ -87,7 +88,7 @@ final class CatSetRoll {
       return copy;
     }
     if (node.isArray()) {
-      var copy = Json.MAPPER.createArrayNode();
+      var copy = JsonTrees.MAPPER.createArrayNode();
       node.forEach(item -> copy.add(sorted(item)));
       return copy;
     }

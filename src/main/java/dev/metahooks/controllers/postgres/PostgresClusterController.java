@@ -61,7 +61,7 @@ public final class PostgresClusterController {
    * its pods are gone, a cleanup Job removes Patroni's ConfigMaps, and the finalizer goes only when none is left,
    * so that a cluster created again under the same name bootstraps. Volumes follow
    * {@code storage.retentionPolicy.whenDeleted}. With {@code backup.finalBackup}, everything is kept until the
-   * final backup Job has completed ({@link FinalBackups}); a failed one keeps everything.
+   * final backup Job has completed ({@code FinalBackups}); a failed one keeps everything.
    */
   public static CompositeResponse finalize(CompositeRequest request, Sources sources) {
     SpecReader.Result spec = SpecReader.read(request.parent());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.Redaction;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
@@ -37,13 +38,13 @@ class DiffCommandTest {
 
   private Path write(String name, JsonNode node) throws Exception {
     Path file = dir.resolve(name);
-    Files.write(file, Json.MAPPER.writeValueAsBytes(node));
+    Files.write(file, JsonTrees.MAPPER.writeValueAsBytes(node));
     return file;
   }
 
   @Test
   void aRecordedAnswerThisBuildNoLongerGivesIsAChangeByPath() throws Exception {
-    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(CATSET.toFile());
+    ObjectNode recording = (ObjectNode) JsonTrees.MAPPER.readTree(CATSET.toFile());
     // as if an older build had answered with another image and without the last claim
     JsonNode children = recording.at("/response/children");
     for (JsonNode child : children) {
@@ -61,7 +62,7 @@ class DiffCommandTest {
 
   @Test
   void aChildTheNewAnswerLeavesOutIsADeletion() throws Exception {
-    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(CATSET.toFile());
+    ObjectNode recording = (ObjectNode) JsonTrees.MAPPER.readTree(CATSET.toFile());
     ((ObjectNode) recording.at("/request/parent/spec")).put("replicas", 2);
     assertThat(diff("--observed", write("down.json", recording).toString())).isEqualTo(1);
     assertThat(printed()).contains("- Pod default/nginx-backend-2").doesNotContain("- PersistentVolumeClaim");
@@ -69,7 +70,7 @@ class DiffCommandTest {
 
   @Test
   void secretValuesNeverAppear() throws Exception {
-    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(POSTGRES.toFile());
+    ObjectNode recording = (ObjectNode) JsonTrees.MAPPER.readTree(POSTGRES.toFile());
     // a recorded answer whose Secret held other values than the ones this build answers
     String password = "s3cret-password-that-must-not-show";
     String encoded = java.util.Base64.getEncoder().encodeToString(password.getBytes(StandardCharsets.UTF_8));
@@ -84,12 +85,12 @@ class DiffCommandTest {
 
   @Test
   void liveObjectsBuildTheRequestAsMetacontrollerWould() throws Exception {
-    JsonNode recorded = Json.MAPPER.readTree(CATSET.toFile());
+    JsonNode recorded = JsonTrees.MAPPER.readTree(CATSET.toFile());
     JsonNode request = recorded.get("request");
     Path manifest = write("controller.json", Manifests.read(Manifests.METACONTROLLER.resolve("catset.yaml")).get(0));
     Path parents = write("parents.json", Json.object().put("kind", "List").set("items",
-        Json.MAPPER.createArrayNode().add(request.get("parent"))));
-    com.fasterxml.jackson.databind.node.ArrayNode items = Json.MAPPER.createArrayNode();
+        JsonTrees.MAPPER.createArrayNode().add(request.get("parent"))));
+    com.fasterxml.jackson.databind.node.ArrayNode items = JsonTrees.MAPPER.createArrayNode();
     request.get("children").forEach(group -> group.forEach(items::add));
     ObjectNode foreign = items.get(0).deepCopy(); // another parent's pod: not a child of this one
     ((ObjectNode) foreign.at("/metadata")).put("name", "someone-else-0");
@@ -113,7 +114,7 @@ class DiffCommandTest {
         .put("generation", 1);
     Path parents = write("parents.json", parent);
     Path nothing = write("observed.json",
-        Json.object().put("kind", "List").set("items", Json.MAPPER.createArrayNode()));
+        Json.object().put("kind", "List").set("items", JsonTrees.MAPPER.createArrayNode()));
 
     assertThat(diff("--manifest", Manifests.METACONTROLLER.resolve("postgrescluster.yaml").toString(),
         "--parent", parents.toString(), nothing.toString())).as(err.toString()).isEqualTo(1);
@@ -126,7 +127,7 @@ class DiffCommandTest {
     ObjectNode manifest = (ObjectNode) Manifests.read(Manifests.METACONTROLLER.resolve("catset.yaml")).get(0);
     manifest.withArray("/spec/childResources").addObject().put("apiVersion", "example.com/v1")
         .put("resource", "gizmos");
-    Path parents = write("parents.json", Json.MAPPER.readTree(CATSET.toFile()).at("/request/parent"));
+    Path parents = write("parents.json", JsonTrees.MAPPER.readTree(CATSET.toFile()).at("/request/parent"));
 
     assertThat(diff("--manifest", write("controller.json", manifest).toString(), "--parent", parents.toString()))
         .isEqualTo(2);
@@ -144,7 +145,7 @@ class DiffCommandTest {
 
   @Test
   void aPlainHookRequestIsComparedWithWhatItObserved() throws Exception {
-    JsonNode request = Json.MAPPER.readTree(CATSET.toFile()).get("request");
+    JsonNode request = JsonTrees.MAPPER.readTree(CATSET.toFile()).get("request");
     assertThat(diff(write("request.json", request).toString())).as(err.toString()).isEqualTo(1);
     assertThat(printed()).contains("catset/sync  CatSet default/nginx-backend")
         .contains("+ Pod default/nginx-backend-3");
@@ -157,7 +158,7 @@ class DiffCommandTest {
 
   @Test
   void aRecordingComparedWithWhatItObservedNeedsNoResponse() throws Exception {
-    ObjectNode recording = (ObjectNode) Json.MAPPER.readTree(CATSET.toFile());
+    ObjectNode recording = (ObjectNode) JsonTrees.MAPPER.readTree(CATSET.toFile());
     recording.remove("response");
     Path file = write("no-response.json", recording);
     assertThat(diff("--observed", file.toString())).as(err.toString()).isEqualTo(1);
@@ -189,7 +190,7 @@ class DiffCommandTest {
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("not-a-recording.json: neither a recording");
     Files.writeString(dir.resolve("broken.json"), "{\"controller\": ");
     assertThat(diff(dir.resolve("broken.json").toString())).isEqualTo(2);
-    ObjectNode unknown = (ObjectNode) Json.MAPPER.readTree(CATSET.toFile());
+    ObjectNode unknown = (ObjectNode) JsonTrees.MAPPER.readTree(CATSET.toFile());
     unknown.put("controller", "no-such-controller");
     assertThat(diff(write("unknown.json", unknown).toString())).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("serves no no-such-controller/sync hook");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class RelatedObjectsTest {
 
   @Test
   void everyRuleIsAGroupEvenEmptyAndSelectsByLabelsOrNamesInItsNamespace() {
-    ArrayNode rules = Json.MAPPER.createArrayNode();
+    ArrayNode rules = JsonTrees.MAPPER.createArrayNode();
     rules.addObject().put("apiVersion", "v1").put("resource", "pods").put("namespace", "shop")
         .putObject("labelSelector").putObject("matchLabels").put("cluster", "orders");
     rules.addObject().put("apiVersion", "v1").put("resource", "secrets").put("namespace", "shop")
@@ -35,7 +36,7 @@ class RelatedObjectsTest {
 
   @Test
   void aSelectorTheDiffCannotEvaluateIsBadInput() {
-    ArrayNode rules = Json.MAPPER.createArrayNode();
+    ArrayNode rules = JsonTrees.MAPPER.createArrayNode();
     rules.addObject().put("apiVersion", "v1").put("resource", "pods").putObject("labelSelector")
         .putArray("matchExpressions").addObject().put("key", "cluster").put("operator", "Exists");
     assertThatThrownBy(() -> RelatedObjects.of(rules, PARENT, OBJECTS, new ChildKinds(OBJECTS), true, "test"))

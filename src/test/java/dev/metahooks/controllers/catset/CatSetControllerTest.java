@@ -9,6 +9,7 @@ import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -148,7 +149,7 @@ class CatSetControllerTest {
 
   private static ObjectNode read(String json) {
     try {
-      return (ObjectNode) Json.MAPPER.readTree(json);
+      return (ObjectNode) JsonTrees.MAPPER.readTree(json);
     } catch (Exception e) {
       throw new IllegalArgumentException(e);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import org.junit.jupiter.api.Test;
 
 /** The roll's mark is a later step of the sync that changes a built Pod: it must not reach the shared template. */
@@ -11,7 +12,7 @@ class CatSetRollMarkTest {
   @Test
   void theMarkIsOnThePodNotOnTheTemplateItShares() throws Exception {
     for (String annotations : new String[] {"{\"a\":\"b\"}", "null"}) {
-      ObjectNode parent = (ObjectNode) Json.MAPPER.readTree("{\"spec\":{\"replicas\":2,\"template\":{\"metadata\":"
+      ObjectNode parent = (ObjectNode) JsonTrees.MAPPER.readTree("{\"spec\":{\"replicas\":2,\"template\":{\"metadata\":"
           + "{\"annotations\":" + annotations + "},\"spec\":{\"containers\":[]}}}}");
       CatSetSpec spec = CatSetSpec.read(parent, false);
       ObjectNode template = CatSetPods.template(spec);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -57,7 +58,7 @@ class JsValuesTest {
 
   private static JsonNode json(String text) {
     try {
-      return Json.MAPPER.readTree(text);
+      return JsonTrees.MAPPER.readTree(text);
     } catch (Exception e) {
       throw new IllegalArgumentException(e);
     }

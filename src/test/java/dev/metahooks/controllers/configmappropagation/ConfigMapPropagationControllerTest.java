@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.HookAnswers;
 import dev.metahooks.testing.Resources;
 import java.util.function.Consumer;
@@ -54,7 +55,7 @@ class ConfigMapPropagationControllerTest {
     String hook = fixture.substring(0, fixture.indexOf('/'));
     HookAnswers.Answer answer;
     try {
-      answer = HookAnswers.call("configmap-propagation", hook, Json.MAPPER.writeValueAsBytes(request));
+      answer = HookAnswers.call("configmap-propagation", hook, JsonTrees.MAPPER.writeValueAsBytes(request));
     } catch (Exception e) {
       throw new AssertionError(e);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.HookAnswers;
 import dev.metahooks.testing.Resources;
 import java.util.function.Consumer;
@@ -25,7 +26,7 @@ class DaemonJobControllerTest {
       "{\"desiredNumberScheduled\": \"3\", \"numberReady\": 3} | false",
       "null                                                 | false"})
   void finishedWhenEveryScheduledPodIsReady(String status, boolean finished) throws Exception {
-    assertThat(DaemonJobController.isFinished(Json.MAPPER.readTree(status))).isEqualTo(finished);
+    assertThat(DaemonJobController.isFinished(JsonTrees.MAPPER.readTree(status))).isEqualTo(finished);
   }
 
   @Test

@@ -6,35 +6,31 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.testing.Emulator;
+import dev.metahooks.testing.EmulatorExtension;
 import dev.metahooks.testing.KubeSchema;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * hello-world end to end: the real manifest and server under the emulated Metacontroller, set up through the testing
- * kit's {@link Emulator} exactly as a user's project sets up its own controller (the README's example).
+ * kit's {@link EmulatorExtension} exactly as a user's project sets up its own controller (the README's example).
  */
 class HelloWorldScenarioTest {
-  private Emulator emulator;
+  /** A fresh emulator for every test, stopped after it. */
+  @RegisterExtension
+  final EmulatorExtension emulator = new EmulatorExtension(Emulator.serving(HelloWorldController.controller())
+      .crds(Path.of("manifests/crds/helloworlds.example.com.yaml"))
+      .manifests(Path.of("metacontroller/hello-world.yaml")));
   private Cluster cluster;
   private Metacontroller mc;
 
   @BeforeEach
   void setUp() {
-    emulator = Emulator.serving(HelloWorldController.controller())
-        .crds(Path.of("manifests/crds/helloworlds.example.com.yaml"))
-        .manifests(Path.of("metacontroller/hello-world.yaml"))
-        .start();
     cluster = emulator.cluster();
     mc = emulator.metacontroller();
     cluster.createFile("manifests/examples/hello-world.yaml");
-  }
-
-  @AfterEach
-  void stopHooks() {
-    emulator.close();
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
@@ -99,7 +100,7 @@ class IndexedJobControllerTest {
     ObjectNode parent = body.putObject("parent").put("apiVersion", "ctl.enisoc.com/v1").put("kind", "IndexedJob");
     parent.putObject("metadata").put("name", "job").put("namespace", "default");
     try {
-      parent.set("spec", Json.MAPPER.readTree(spec));
+      parent.set("spec", JsonTrees.MAPPER.readTree(spec));
     } catch (Exception e) {
       throw new IllegalArgumentException(e);
     }

@@ -8,8 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
-import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.postgres.plan.FinalBackups;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
 import java.time.Instant;
 import java.util.List;
@@ -194,7 +195,7 @@ class BackupScenarioTest {
     ((ObjectNode) other.at("/spec/backup/s3")).put("prefix", "shop");
     ((ObjectNode) other.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
     request.withObjectProperty("related").putObject("PostgresCluster.metahooks.dev/v1alpha1").set("billing", other);
-    JsonNode answer = Json.MAPPER.valueToTree(PostgresClusterController.sync(CompositeRequest.read(request, Hook.SYNC),
+    JsonNode answer = JsonTrees.MAPPER.valueToTree(PostgresClusterController.sync(CompositeRequest.read(request, Hook.SYNC),
         FixedSources.INSTANCE));
     assertThat(answer.at("/status/phase").asText()).isEqualTo("Invalid");
     assertThat(answer.at("/status/conditions").toString()).contains("spec.backup.s3.prefix: s3://pg-backups/shop/orders"
@@ -203,7 +204,7 @@ class BackupScenarioTest {
 
     // Apart (another prefix), both are fine.
     ((ObjectNode) other.at("/spec/backup/s3")).put("prefix", "shop/billing");
-    JsonNode apart = Json.MAPPER.valueToTree(PostgresClusterController.sync(CompositeRequest.read(request, Hook.SYNC),
+    JsonNode apart = JsonTrees.MAPPER.valueToTree(PostgresClusterController.sync(CompositeRequest.read(request, Hook.SYNC),
         FixedSources.INSTANCE));
     assertThat(apart.at("/status/phase").asText()).isEqualTo("Provisioning");
   }

@@ -7,6 +7,7 @@ import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.json.JsonTrees;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -38,7 +39,7 @@ final class BuilderTestSupport {
     for (JsonNode env : statefulSet.at("/spec/template/spec/containers/0/env")) {
       if (env.path("name").asText().equals("SPILO_CONFIGURATION")) {
         try {
-          return Json.MAPPER.readTree(env.path("value").asText());
+          return JsonTrees.MAPPER.readTree(env.path("value").asText());
         } catch (java.io.IOException e) {
           throw new java.io.UncheckedIOException(e);
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.KubeletText;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.Resources;
@@ -46,7 +47,7 @@ class ContainerTextTest {
     int containers = 0;
     int scripts = 0;
     for (Path answer : answers()) {
-      for (JsonNode child : Json.MAPPER.readTree(answer.toFile()).path("children")) {
+      for (JsonNode child : JsonTrees.MAPPER.readTree(answer.toFile()).path("children")) {
         for (JsonNode container : containers(child)) {
           containers++;
           String where = answer.getFileName() + " " + child.path("kind").asText() + "/"
@@ -62,7 +63,7 @@ class ContainerTextTest {
 
   @Test
   void aLoneDollarOrAnUndefinedReferenceIsFound() {
-    JsonNode container = Json.object().put("name", "c").set("command", Json.MAPPER.createArrayNode()
+    JsonNode container = Json.object().put("name", "c").set("command", JsonTrees.MAPPER.createArrayNode()
         .add("echo $HOME").add("$(UNDEFINED)").add(KubeletText.literal("$(seq 1 3) $$")));
     List<String> problems = new ArrayList<>();
     check("here", container, Set.of(), problems);
@@ -93,7 +94,7 @@ class ContainerTextTest {
         .findFirst().orElseThrow().getValue();
     String patch = Kubelet.pod(job.at("/spec/template/spec")).objects(List.of(world.children.get("Secret/pg-restapi")))
         .container("parameters").environment().get("PATCH");
-    assertThat(Json.MAPPER.readTree(patch).at("/postgresql/parameters/work_mem").asText()).isEqualTo(value);
+    assertThat(JsonTrees.MAPPER.readTree(patch).at("/postgresql/parameters/work_mem").asText()).isEqualTo(value);
   }
 
   @Provide

@@ -11,6 +11,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookDispatcher;
 import dev.metahooks.testing.FixedSources;
 import java.io.ByteArrayInputStream;
@@ -46,7 +47,7 @@ class DataProtectionTest {
   }
 
   static JsonNode sync(PostgresWorld world, Sources sources) {
-    return Json.MAPPER.valueToTree(PostgresClusterController.sync(
+    return JsonTrees.MAPPER.valueToTree(PostgresClusterController.sync(
         CompositeRequest.read(world.request(false), Hook.SYNC), sources));
   }
 
@@ -143,13 +144,13 @@ class DataProtectionTest {
     assertThat(world.configMaps).as("Patroni's ConfigMaps outlive the pods").isNotEmpty();
     ObjectNode complete = world.request(true);
     assertThat(dispatch("finalize", complete).status()).isEqualTo(200);
-    assertThat(((JsonNode) Json.MAPPER.valueToTree(dispatch("finalize", complete).body())).path("finalized").asBoolean()).isFalse();
+    assertThat(((JsonNode) JsonTrees.MAPPER.valueToTree(dispatch("finalize", complete).body())).path("finalized").asBoolean()).isFalse();
 
     ObjectNode withoutConfigMaps = complete.deepCopy();
     ((ObjectNode) withoutConfigMaps.get("related")).remove("ConfigMap.v1");
     HookDispatcher.Answer answer = dispatch("finalize", withoutConfigMaps);
     assertThat(answer.status()).isEqualTo(422);
-    assertThat(Json.MAPPER.valueToTree(answer.body()).toString()).contains("related['ConfigMap.v1']").contains("configmaps");
+    assertThat(JsonTrees.MAPPER.valueToTree(answer.body()).toString()).contains("related['ConfigMap.v1']").contains("configmaps");
 
     ObjectNode withoutRelated = complete.deepCopy();
     withoutRelated.remove("related");
@@ -166,7 +167,7 @@ class DataProtectionTest {
       ((ObjectNode) request.get("related")).remove(group);
       HookDispatcher.Answer answer = dispatch("sync", request);
       assertThat(answer.status()).as(group).isEqualTo(422);
-      assertThat(Json.MAPPER.valueToTree(answer.body()).toString()).as(group).contains("related['" + group + "']");
+      assertThat(JsonTrees.MAPPER.valueToTree(answer.body()).toString()).as(group).contains("related['" + group + "']");
     }
     PostgresWorld withTls = readyHa();
     withTls.edit(spec -> spec.putObject("tls").put("secretName", "orders-tls"));
@@ -184,7 +185,7 @@ class DataProtectionTest {
     ObjectNode customize = Json.object();
     customize.set("controller", world.request(false).get("controller"));
     customize.set("parent", world.parent());
-    JsonNode rules = Json.MAPPER.valueToTree(PostgresClusterController.customize(
+    JsonNode rules = JsonTrees.MAPPER.valueToTree(PostgresClusterController.customize(
         dev.metahooks.api.CustomizeRequest.read(customize))).path("relatedResources");
     List<String> resources = new ArrayList<>();
     rules.forEach(rule -> resources.add(rule.path("apiVersion").asText() + " " + rule.path("resource").asText()));
@@ -261,19 +262,19 @@ class DataProtectionTest {
     ObjectNode request = world.request(true);
     HookDispatcher.Answer answer = new HookDispatcher(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
         .dispatch("postgrescluster", "sync", new ByteArrayInputStream(request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    assertThat(Json.MAPPER.valueToTree(answer.body()).path("finalized").asBoolean(true)).isFalse();
-    assertThat(Json.MAPPER.<JsonNode>valueToTree(answer.body()).at("/status/phase").asText()).isEqualTo("Deleting");
+    assertThat(JsonTrees.MAPPER.valueToTree(answer.body()).path("finalized").asBoolean(true)).isFalse();
+    assertThat(JsonTrees.MAPPER.<JsonNode>valueToTree(answer.body()).at("/status/phase").asText()).isEqualTo("Deleting");
   }
 
   @Test
   void theSameObservedStateGivesAByteIdenticalAnswer() throws Exception {
     PostgresWorld world = readyHa();
     world.runPods(Set.of(1), 0, true);
-    String first = Json.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
-    String second = Json.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
+    String first = JsonTrees.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
+    String second = JsonTrees.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
     assertThat(second).isEqualTo(first);
-    world.apply(Json.MAPPER.readTree(first));
-    String third = Json.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
-    assertThat(Json.MAPPER.readTree(third).get("status")).isEqualTo(Json.MAPPER.readTree(first).get("status"));
+    world.apply(JsonTrees.MAPPER.readTree(first));
+    String third = JsonTrees.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
+    assertThat(JsonTrees.MAPPER.readTree(third).get("status")).isEqualTo(JsonTrees.MAPPER.readTree(first).get("status"));
   }
 }

@@ -15,6 +15,7 @@ import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PatroniCluster;
 import dev.metahooks.testing.PostgresServer;
@@ -237,7 +238,7 @@ class PatroniJobsTest {
     PostgresServer.Result patched = run(parametersJob(synchronous), Map.of());
     assertThat(patched.exitCode()).as(patched.output()).isZero();
     // Patroni answers the PATCH with the configuration it wrote; a member's GET /config follows within a cycle.
-    JsonNode config = Json.MAPPER.readTree(patched.output().substring(patched.output().lastIndexOf("HTTP 200 ") + 9));
+    JsonNode config = JsonTrees.MAPPER.readTree(patched.output().substring(patched.output().lastIndexOf("HTTP 200 ") + 9));
     assertThat(config.path("synchronous_mode").asBoolean()).isTrue();
     assertThat(config.path("synchronous_mode_strict").asBoolean()).isFalse();
     assertThat(config.path("synchronous_node_count").asInt()).isEqualTo(1);

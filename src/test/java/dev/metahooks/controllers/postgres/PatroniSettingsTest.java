@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
+import dev.metahooks.json.JsonTrees;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -99,7 +100,7 @@ class PatroniSettingsTest {
   private static JsonNode patch(PostgresWorld world) throws Exception {
     for (JsonNode env : parametersJob(world).at("/spec/template/spec/containers/0/env")) {
       if (env.path("name").asText().equals(ParameterJobs.PATCH_VARIABLE)) {
-        return Json.MAPPER.readTree(env.path("value").asText());
+        return JsonTrees.MAPPER.readTree(env.path("value").asText());
       }
     }
     throw new AssertionError("no PATCH");
@@ -115,6 +116,6 @@ class PatroniSettingsTest {
   }
 
   private static JsonNode spiloConfiguration(PostgresWorld world) throws Exception {
-    return Json.MAPPER.readTree(spiloVariable(world).path("value").asText());
+    return JsonTrees.MAPPER.readTree(spiloVariable(world).path("value").asText());
   }
 }

@@ -10,6 +10,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -33,18 +34,18 @@ class PlanRenderTest {
     }
     assertThat(requests).hasSizeGreaterThan(40);
     for (Path file : requests) {
-      ObjectNode body = (ObjectNode) Json.MAPPER.readTree(file.toFile());
+      ObjectNode body = (ObjectNode) JsonTrees.MAPPER.readTree(file.toFile());
       JsonNode before = body.deepCopy();
       CompositeRequest request = CompositeRequest.read(body, Hook.SYNC);
       SpecReader.Result spec = SpecReader.read(request.parent());
       ObservedCluster observed = ObservedCluster.of(request, spec.spec());
       ClusterPlan plan = Planner.sync(request, spec, observed, FixedSources.INSTANCE);
-      JsonNode secrets = Json.MAPPER.valueToTree(plan.secrets());
+      JsonNode secrets = JsonTrees.MAPPER.valueToTree(plan.secrets());
       JsonNode bootstrap = plan.bootstrap().deepCopy();
       List<ObjectNode> first = Children.ofSync(plan, observed);
       List<ObjectNode> second = Children.ofSync(plan, observed);
       assertThat(second).as(file.getFileName() + ": the same plan renders the same children").isEqualTo(first);
-      assertThat(Json.MAPPER.<JsonNode>valueToTree(plan.secrets())).as(file.getFileName() + ": the plan's Secrets")
+      assertThat(JsonTrees.MAPPER.<JsonNode>valueToTree(plan.secrets())).as(file.getFileName() + ": the plan's Secrets")
           .isEqualTo(secrets);
       assertThat(plan.bootstrap()).as(file.getFileName() + ": the plan's bootstrap settings").isEqualTo(bootstrap);
       assertThat(body).as(file.getFileName() + ": the request").isEqualTo(before);

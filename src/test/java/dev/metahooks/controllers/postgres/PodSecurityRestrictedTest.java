@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,7 +30,7 @@ class PodSecurityRestrictedTest {
     List<String> checked = new ArrayList<>();
     try (Stream<Path> files = Files.walk(Resources.path("fixtures/postgrescluster"))) {
       for (Path file : files.filter(f -> f.toString().endsWith(".response.json")).sorted().toList()) {
-        for (JsonNode child : Json.MAPPER.readTree(file.toFile()).path("children")) {
+        for (JsonNode child : JsonTrees.MAPPER.readTree(file.toFile()).path("children")) {
           JsonNode pod = child.at("/spec/template/spec");
           if (pod.isObject()) {
             String where = file.getFileName() + " " + child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);

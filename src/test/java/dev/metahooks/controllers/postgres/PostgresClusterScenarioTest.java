@@ -16,6 +16,7 @@ import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Round;
 import dev.metahooks.emulator.World;
 import dev.metahooks.emulator.Write;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Project;
@@ -644,7 +645,7 @@ class PostgresClusterScenarioTest {
     List<String> parameterJobs = names("batch/v1", "Job").stream().filter(n -> n.startsWith(NAME + "-parameters-")).toList();
     assertThat(parameterJobs).hasSize(1);
     assertThat(children).doesNotContainKey("Job/" + parameterJobs.get(0));
-    JsonNode patch = Json.MAPPER.readTree(env(child("batch/v1", "Job", parameterJobs.get(0)), "PATCH"));
+    JsonNode patch = JsonTrees.MAPPER.readTree(env(child("batch/v1", "Job", parameterJobs.get(0)), "PATCH"));
     assertThat(patch.at("/postgresql/parameters/work_mem").asText()).isEqualTo("16MB");
     assertThat(phasesSince(mark)).doesNotContain("Updating");
     assertQuiet();

@@ -6,6 +6,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.Exporters;
 import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -457,7 +458,7 @@ class PostgresFixtureGenerator {
 
   private static void writeJson(Path file, JsonNode json) throws IOException {
     Files.createDirectories(file.getParent());
-    Files.writeString(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
+    Files.writeString(file, JsonTrees.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
   }
 
   /** Moves every condition's lastTransitionTime back, as if the status had held for a while. */

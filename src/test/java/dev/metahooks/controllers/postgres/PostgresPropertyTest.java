@@ -10,6 +10,7 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.Quantities;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.KubeSchema;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -88,10 +89,10 @@ class PostgresPropertyTest {
   private static int check(Run run, long seed) throws Exception {
     PostgresWorld world = run.world;
     String context = "seed " + seed + ", spec " + world.spec;
-    String first = Json.MAPPER.writeValueAsString(world.call(false));
-    String second = Json.MAPPER.writeValueAsString(world.call(false));
+    String first = JsonTrees.MAPPER.writeValueAsString(world.call(false));
+    String second = JsonTrees.MAPPER.writeValueAsString(world.call(false));
     assertThat(second).as("deterministic, " + context).isEqualTo(first);
-    JsonNode answer = Json.MAPPER.readTree(first);
+    JsonNode answer = JsonTrees.MAPPER.readTree(first);
 
     Set<String> emitted = new HashSet<>();
     JsonNode sts = null;
@@ -215,7 +216,7 @@ class PostgresPropertyTest {
     if (!parameters.isEmpty()) {
       spec.putObject("postgresql").set("parameters", parameters);
     }
-    ArrayNode users = Json.MAPPER.createArrayNode();
+    ArrayNode users = JsonTrees.MAPPER.createArrayNode();
     for (String user : USER_NAMES) {
       if (random.nextInt(3) == 0) {
         ObjectNode entry = users.addObject().put("name", user);

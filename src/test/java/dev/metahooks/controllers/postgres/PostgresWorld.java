@@ -16,6 +16,7 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -184,7 +185,7 @@ final class PostgresWorld {
     CompositeResponse response = finalizing
         ? PostgresClusterController.finalize(request, sources)
         : PostgresClusterController.sync(request, sources);
-    return Json.MAPPER.valueToTree(response);
+    return JsonTrees.MAPPER.valueToTree(response);
   }
 
   /** Calls sync and applies the answer; returns the answer. */

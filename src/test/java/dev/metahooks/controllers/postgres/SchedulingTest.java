@@ -13,6 +13,7 @@ import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodMetadataReader;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.CrdSchema;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Resources;
@@ -169,12 +170,12 @@ class SchedulingTest {
       ObjectNode terms = affinity.putObject("requiredDuringSchedulingIgnoredDuringExecution");
       terms.putArray("nodeSelectorTerms").addObject()
           .putArray("matchExpressions").add(Json.object().put("key", "zone").put("operator", "In"))
-          .add(Json.object().put("key", "zone").put("operator", "Exists").set("values", Json.MAPPER.createArrayNode().add("a")))
-          .add(Json.object().put("key", "cpus").put("operator", "Gt").set("values", Json.MAPPER.createArrayNode().add("many")))
-          .add(Json.object().put("key", "zone").put("operator", "Near").set("values", Json.MAPPER.createArrayNode().add("a")));
+          .add(Json.object().put("key", "zone").put("operator", "Exists").set("values", JsonTrees.MAPPER.createArrayNode().add("a")))
+          .add(Json.object().put("key", "cpus").put("operator", "Gt").set("values", JsonTrees.MAPPER.createArrayNode().add("many")))
+          .add(Json.object().put("key", "zone").put("operator", "Near").set("values", JsonTrees.MAPPER.createArrayNode().add("a")));
       terms.withArray("nodeSelectorTerms").addObject();
       terms.withArray("nodeSelectorTerms").addObject().putArray("matchFields")
-          .add(Json.object().put("key", "metadata.labels").put("operator", "In").set("values", Json.MAPPER.createArrayNode().add("n1")));
+          .add(Json.object().put("key", "metadata.labels").put("operator", "In").set("values", JsonTrees.MAPPER.createArrayNode().add("n1")));
       affinity.putArray("preferredDuringSchedulingIgnoredDuringExecution").addObject().put("weight", 0)
           .putObject("preference").putArray("matchExpressions").addObject().put("key", "ssd").put("operator", "Exists");
     })).containsExactly(
@@ -194,7 +195,7 @@ class SchedulingTest {
             .put("minDomains", 2))
         .add(Json.object().put("topologyKey", "rack").put("whenUnsatisfiable", "ScheduleAnyway"))
         .add(Json.object().put("maxSkew", 1).put("topologyKey", "node").put("whenUnsatisfiable", "ScheduleAnyway")
-            .set("matchLabelKeys", Json.MAPPER.createArrayNode().add("app.kubernetes.io/instance")))))
+            .set("matchLabelKeys", JsonTrees.MAPPER.createArrayNode().add("app.kubernetes.io/instance")))))
         .containsExactly(
             "spec.scheduling.database.topologySpreadConstraints[0].maxSkew",
             "spec.scheduling.database.topologySpreadConstraints[2].topologyKey",

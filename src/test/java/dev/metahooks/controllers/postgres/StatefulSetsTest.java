@@ -9,6 +9,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.KubeSchema;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +69,7 @@ class StatefulSetsTest {
   void restartRequiringParametersGoToTheLocalAndTheBootstrapConfigurationReloadableOnesDoNot() throws Exception {
     String config = StatefulSets.spiloConfiguration(new java.util.TreeMap<>(java.util.Map.of("work_mem", "8MB",
         "max_connections", "50", "pg_stat_statements.max", "2000")), Json.object());
-    JsonNode parsed = Json.MAPPER.readTree(config);
+    JsonNode parsed = JsonTrees.MAPPER.readTree(config);
     assertThat(parsed.at("/postgresql/parameters").toString())
         .isEqualTo("{\"max_connections\":\"50\",\"pg_stat_statements.max\":\"2000\"}");
     assertThat(parsed.at("/bootstrap/dcs/postgresql/parameters")).isEqualTo(parsed.at("/postgresql/parameters"));
@@ -129,7 +130,7 @@ class StatefulSetsTest {
     assertThat(password).as("declared before the variable that refers to it").isLessThan(names.indexOf("SPILO_CONFIGURATION"));
     assertThat(env.get(password).toString()).isEqualTo("{\"name\":\"" + StatefulSets.RESTAPI_PASSWORD_VARIABLE
         + "\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg-restapi\",\"key\":\"password\"}}}");
-    JsonNode config = Json.MAPPER.readTree(env.get(names.indexOf("SPILO_CONFIGURATION")).path("value").asText());
+    JsonNode config = JsonTrees.MAPPER.readTree(env.get(names.indexOf("SPILO_CONFIGURATION")).path("value").asText());
     assertThat(config.path("restapi").toString()).isEqualTo("{\"authentication\":{\"username\":\"patroni\","
         + "\"password\":\"$(" + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")\"}}");
     assertThat(config.has("postgresql")).as("no parameters, none written").isFalse();
@@ -137,7 +138,7 @@ class StatefulSetsTest {
 
   @Test
   void parameterValuesCannotReferToVariables() throws Exception {
-    JsonNode config = Json.MAPPER.readTree(StatefulSets.spiloConfiguration(java.util.Map.of(
+    JsonNode config = JsonTrees.MAPPER.readTree(StatefulSets.spiloConfiguration(java.util.Map.of(
         "cluster_name", "$(PGPASSWORD_SUPERUSER) costs $$5"), Json.object()));
     assertThat(config.at("/postgresql/parameters/cluster_name").asText())
         .isEqualTo("$$(PGPASSWORD_SUPERUSER) costs $$$$5");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.PatroniCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,7 +66,7 @@ class WalVolumePatroniTest {
       String text = settings.toString().replace(Spilo.WAL_DIRECTORY, walDirectory(member).toString())
           // This machine has no en_US locale; Spilo's image has. The option stays, with a locale that is here.
           .replace(Spilo.INITDB_LOCALE.get(1), "C.UTF-8");
-      return (ObjectNode) Json.MAPPER.readTree(text);
+      return (ObjectNode) JsonTrees.MAPPER.readTree(text);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -114,7 +114,7 @@ public final class GoldenFixtures {
             JsonNode answered = answer.json();
             assertThat(answer.status()).as("status, body %s", answered).isEqualTo(200);
             if (update) {
-              Files.writeString(response, Json.MAPPER.writerWithDefaultPrettyPrinter()
+              Files.writeString(response, Json.writer().withDefaultPrettyPrinter()
                   .writeValueAsString(answered) + "\n");
             }
             assertThat(answered).as("answer to %s", request).isEqualTo(read(response));
@@ -127,7 +127,7 @@ public final class GoldenFixtures {
             int exit = Metahooks.runOffline(new String[] {hook, controller}, new ByteArrayInputStream(body),
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err, controllers);
             assertThat(exit).isZero();
-            assertThat(Json.MAPPER.readTree(out.toByteArray())).isEqualTo(read(response));
+            assertThat(Json.reader().readTree(out.toByteArray())).isEqualTo(read(response));
           }),
           DynamicTest.dynamicTest("over HTTP", () -> {
             HttpResponse<String> reply = CLIENT.send(HttpRequest.newBuilder(server.uri("/" + controller + "/" + hook))
@@ -135,7 +135,7 @@ public final class GoldenFixtures {
                 HttpResponse.BodyHandlers.ofString());
             assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
             assertThat(reply.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
-            assertThat(Json.MAPPER.readTree(reply.body())).isEqualTo(read(response));
+            assertThat(Json.reader().readTree(reply.body())).isEqualTo(read(response));
           })));
     });
   }
@@ -176,7 +176,7 @@ public final class GoldenFixtures {
       throw new AssertionError(response + " does not exist: run with -D" + UPDATE_PROPERTY
           + "=true to write it, then review it");
     }
-    return Json.MAPPER.readTree(response.toFile());
+    return Json.reader().readTree(Files.readAllBytes(response));
   }
 
   /** One hook server for the HTTP tests of one run, started by the first of them and stopped with the JVM. */

@@ -20,8 +20,10 @@ import java.util.stream.Stream;
  * else. Public are the packages {@code dev.metahooks.api} and {@code dev.metahooks.kube}, the classes
  * {@code dev.metahooks.Metahooks}, and in {@code dev.metahooks.server} {@code HookServer}, {@code ServerConfig},
  * {@code ConfigurationException}, {@code InProcessHooks} and {@code PemFiles}, with their nested classes; and this
- * testing kit, {@code dev.metahooks.testing} and {@code dev.metahooks.emulator}. Everything else is internal: the
- * jar is used on the class path, where nothing stops an import of it, so this check does.
+ * testing kit, {@code dev.metahooks.testing}, with the classes of the emulator a scenario works with
+ * ({@link #emulatorClasses()}: the API server, Metacontroller, the checks of what they emitted and the types their
+ * methods take and give). Everything else is internal, the rest of the emulator's engine too: the jar is used on
+ * the class path, where nothing stops an import of it, so this check does.
  *
  * <pre>{@code
  * @Test
@@ -36,7 +38,10 @@ public final class PublicApi {
       "dev.metahooks.server.HookServer", "dev.metahooks.server.ServerConfig",
       "dev.metahooks.server.ConfigurationException", "dev.metahooks.server.InProcessHooks",
       "dev.metahooks.server.PemFiles");
-  private static final Set<String> KIT_PACKAGES = Set.of("dev.metahooks.testing", "dev.metahooks.emulator");
+  private static final Set<String> KIT_PACKAGES = Set.of("dev.metahooks.testing");
+  private static final Set<String> EMULATOR_CLASSES = Set.of("Cluster", "Metacontroller", "Emitted", "ApiResources",
+      "Event", "HookCall", "IdleUpdate", "PodPolicy", "PodState", "Profile", "Round", "SyncError", "World", "Write")
+      .stream().map(name -> "dev.metahooks.emulator." + name).collect(java.util.stream.Collectors.toUnmodifiableSet());
   private static final Pattern CLASS_NAME = Pattern.compile("dev/metahooks/[A-Za-z0-9_/$]+");
 
   private PublicApi() {}
@@ -58,10 +63,17 @@ public final class PublicApi {
     return dot > 0 && PUBLIC_PACKAGES.contains(topLevel.substring(0, dot)) || PUBLIC_CLASSES.contains(topLevel);
   }
 
+  /** The emulator's classes a scenario works with; the rest of {@code dev.metahooks.emulator} is internal. */
+  public static Set<String> emulatorClasses() {
+    return EMULATOR_CLASSES;
+  }
+
   /** Whether a project may use this metahooks class: the library's public API or the testing kit. */
   public static boolean contains(String className) {
-    int dot = className.lastIndexOf('.');
-    return ofLibrary(className) || dot > 0 && KIT_PACKAGES.contains(className.substring(0, dot));
+    String topLevel = className.split("\\$", 2)[0];
+    int dot = topLevel.lastIndexOf('.');
+    return ofLibrary(className) || dot > 0 && KIT_PACKAGES.contains(topLevel.substring(0, dot))
+        || EMULATOR_CLASSES.contains(topLevel);
   }
 
   /** Fails naming every class file below the directories that uses a metahooks class outside the public API. */

@@ -6,30 +6,26 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.testing.Emulator;
+import dev.metahooks.testing.EmulatorExtension;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The greeting controller under an emulated Metacontroller: the real server, the real manifests, no cluster. */
 class GreetingScenarioTest {
-  private Emulator emulator;
+  /** A fresh emulator for every test, stopped after it. */
+  @RegisterExtension
+  final EmulatorExtension emulator = new EmulatorExtension(Emulator.serving(GreetingController.controller())
+      .crds(Path.of("k8s/greetings.example.com.yaml"))
+      .manifests(Path.of("k8s/greeting-controller.yaml")));
   private Cluster cluster;
   private Metacontroller mc;
 
   @BeforeEach
   void start() {
-    emulator = Emulator.serving(GreetingController.controller())
-        .crds(Path.of("k8s/greetings.example.com.yaml"))
-        .manifests(Path.of("k8s/greeting-controller.yaml"))
-        .start();
     cluster = emulator.cluster();
     mc = emulator.metacontroller();
-  }
-
-  @AfterEach
-  void stop() {
-    emulator.close();
   }
 
   @Test

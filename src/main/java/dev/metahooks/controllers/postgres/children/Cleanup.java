@@ -27,7 +27,7 @@ public final class Cleanup {
 
   private Cleanup() {}
 
-  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@link ObservedCluster#CHILD_TYPES}. */
+  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
   public static List<ObjectNode> build(String cluster, String namespace, String image, PodScheduling placement,
       List<String> configMaps) {
     String name = Names.cleanup(cluster);

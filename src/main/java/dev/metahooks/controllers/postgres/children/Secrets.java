@@ -40,7 +40,7 @@ public final class Secrets {
 
   /**
    * Every Secret of the cluster. The application users' connection keys point at the server's certificate:
-   * {@code sslmode=verify-full} with the CA the TLS Secret carries (key {@value Tls#CA}), or {@code sslmode=require}
+   * {@code sslmode=verify-full} with the CA the TLS Secret carries (key {@code Tls.CA}), or {@code sslmode=require}
    * without {@code spec.tls}; while the TLS Secret is missing or invalid they stay as they are.
    */
   public static List<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed,
@@ -158,7 +158,7 @@ public final class Secrets {
   /**
    * The URIs of a user's Secret, from its other keys. Spilo refuses connections without TLS; with its self-signed
    * certificate that is "require" (no verification); with the user's certificate ({@link Tls}) "verify-full"
-   * against the CA, which the Secret carries as {@code ca.crt} for clients to mount at {@link Tls#CLIENT_CA_PATH}.
+   * against the CA, which the Secret carries as {@code ca.crt} for clients to mount at {@code Tls.CLIENT_CA_PATH}.
    */
   public static void connection(ObjectNode data, Optional<String> ca) {
     String user = dataValue(data, "username");

@@ -9,6 +9,7 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.KubeletText;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -32,7 +33,7 @@ public final class StatefulSets {
 
   /**
    * The StatefulSet, whole: the pod template of {@link #podTemplate} and, under {@code updates.method: switchover},
-   * the rollout's partition (the hook steps it, see {@link Rollout}; 0 lets every pod update), and {@code replicas}
+   * the rollout's partition (the hook steps it, see {@code Rollout}; 0 lets every pod update), and {@code replicas}
    * (the spec's instances, unless a scale-down waits for the primary to move off a removed ordinal).
    */
   public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
@@ -61,7 +62,7 @@ public final class StatefulSets {
   }
 
   /**
-   * The pods' template: Spilo with its environment, Patroni's bootstrap settings ({@link PatroniSettings}) and the
+   * The pods' template: Spilo with its environment, Patroni's bootstrap settings ({@code PatroniSettings}) and the
    * user's certificate when one is rendered ({@link Tls}), and the exporter's sidecar. A pure function of its
    * inputs, so that the plan can tell whether an answer changes it (and so restarts the pods) before rendering.
    */
@@ -156,7 +157,7 @@ public final class StatefulSets {
 
   /** Spilo's environment, in a fixed order. Each variable's documented meaning is in docs/postgrescluster.md. */
   public static ArrayNode env(String cluster, ClusterSpec spec, ObjectNode bootstrap) {
-    ArrayNode env = Json.MAPPER.createArrayNode();
+    ArrayNode env = JsonTrees.MAPPER.createArrayNode();
     value(env, "SCOPE", cluster);
     value(env, "PGVERSION", String.valueOf(spec.postgresVersion()));
     value(env, "PGROOT", Spilo.DATA_PATH + "/pgroot");
@@ -189,7 +190,7 @@ public final class StatefulSets {
    * DCS configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect
    * when the cluster is created; every parameter, reloadable ones too, reaches Patroni's dynamic configuration
    * through the parameters Job ({@link ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a
-   * value is doubled, so that no value can refer to a variable. Patroni's bootstrap settings ({@link PatroniSettings})
+   * value is doubled, so that no value can refer to a variable. Patroni's bootstrap settings ({@code PatroniSettings})
    * go into {@code bootstrap.dcs} after the parameters.
    */
   public static String spiloConfiguration(Map<String, String> parameters, ObjectNode bootstrap) {
@@ -216,7 +217,7 @@ public final class StatefulSets {
       WalVolumes.configure(config);
     }
     try {
-      return Json.MAPPER.writeValueAsString(config);
+      return JsonTrees.MAPPER.writeValueAsString(config);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write Spilo configuration", e);
     }

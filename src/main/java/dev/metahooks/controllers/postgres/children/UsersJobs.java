@@ -8,6 +8,7 @@ import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.KubeletText;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -108,7 +109,7 @@ public final class UsersJobs {
 
   /** What users.sql reads of each user, in the order of the spec. */
   public static String usersJson(List<ClusterSpec.User> users) {
-    ArrayNode json = Json.MAPPER.createArrayNode();
+    ArrayNode json = JsonTrees.MAPPER.createArrayNode();
     for (ClusterSpec.User user : users) {
       ObjectNode entry = json.addObject().put("name", user.name());
       user.databases().forEach(entry.putArray("databases")::add);
@@ -146,7 +147,7 @@ public final class UsersJobs {
   /** {@link #hash(List, Map, String)}, and the declared databases when there are any (else the same hash as without). */
   public static String hash(List<ClusterSpec.User> users, Map<String, String> credentials, String serviceRoles,
       String databases) {
-    ArrayNode canonical = Json.MAPPER.createArrayNode();
+    ArrayNode canonical = JsonTrees.MAPPER.createArrayNode();
     users.stream().sorted(Comparator.comparing(ClusterSpec.User::name)).forEach(user -> {
       ObjectNode entry = canonical.addObject().put("name", user.name());
       sorted(user.databases()).forEach(entry.putArray("databases")::add);

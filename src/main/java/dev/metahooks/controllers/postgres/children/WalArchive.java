@@ -7,6 +7,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
+import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,9 +113,9 @@ public final class WalArchive {
     if (observed.statefulSet().isEmpty()) {
       return Optional.empty();
     }
-    ArrayNode wanted = Json.MAPPER.createArrayNode();
+    ArrayNode wanted = JsonTrees.MAPPER.createArrayNode();
     env(new BackupSpec(Optional.empty(), backups.cloneFrom(), Optional.empty())).forEach(wanted::add);
-    ArrayNode deployed = Json.MAPPER.createArrayNode();
+    ArrayNode deployed = JsonTrees.MAPPER.createArrayNode();
     observedClone(observed).forEach(deployed::add);
     if (wanted.equals(deployed)) {
       return Optional.empty();

@@ -10,6 +10,7 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.json.JsonTrees;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -278,7 +279,7 @@ public final class ObservedCluster {
     for (ObjectNode pod : livePods()) {
       JsonNode text = pod.path("metadata").path("annotations").path("status");
       try {
-        if (text.isTextual() && Json.MAPPER.readTree(text.asText()).path("pending_restart").asBoolean(false)) {
+        if (text.isTextual() && JsonTrees.MAPPER.readTree(text.asText()).path("pending_restart").asBoolean(false)) {
           pending.add(nameOf(pod));
         }
       } catch (Exception e) {

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres.observed;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,7 +43,7 @@ public final class Preserved {
     }
     JsonNode applied;
     try {
-      applied = Json.MAPPER.readTree(text.asText());
+      applied = JsonTrees.MAPPER.readTree(text.asText());
     } catch (Exception e) {
       return Optional.empty();
     }

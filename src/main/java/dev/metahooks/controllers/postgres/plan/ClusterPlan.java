@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What one hook call decides, once, before anything is rendered ({@link Planner}): every builder renders its
+ * What one hook call decides, once, before anything is rendered ({@code Planner}): every builder renders its
  * children whole from it, and the status is computed from it and the observed cluster.
  *
  * @param spec the spec with defaults (trustworthy only when {@code problems} is empty)

@@ -7,6 +7,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,7 +16,7 @@ import java.util.Optional;
  * {@code synchronous_mode_strict} and {@code synchronous_node_count} (Patroni 3.0 reads each from the DCS,
  * patroni/config.py). They reach a new cluster in SPILO_CONFIGURATION's {@code bootstrap.dcs} (Patroni writes it into
  * the DCS when it initialises the cluster) and a running one through the parameters Job's {@code PATCH /config}
- * ({@link ParameterJobs}). The bootstrap values are decided once, when the StatefulSet is first rendered, and read
+ * ({@code ParameterJobs}). The bootstrap values are decided once, when the StatefulSet is first rendered, and read
  * back from it afterwards: rendered again from the spec they would change the pod template, and so restart every
  * pod, for a change that Patroni applies live.
  */
@@ -66,7 +67,7 @@ public final class PatroniSettings {
 
   private static Optional<JsonNode> read(String json) {
     try {
-      JsonNode node = Json.MAPPER.readTree(json);
+      JsonNode node = JsonTrees.MAPPER.readTree(json);
       return node != null && node.isObject() ? Optional.of(node) : Optional.empty();
     } catch (JsonProcessingException e) {
       return Optional.empty(); // not Spilo's JSON: nothing known

@@ -82,11 +82,11 @@ public record ClusterSpec(
     }
   }
 
-  /** {@code monitoring}: a postgres_exporter sidecar in every database pod (see {@link Exporters}). */
+  /** {@code monitoring}: a postgres_exporter sidecar in every database pod (see {@code Exporters}). */
   public record Monitoring(boolean enabled, String image) {}
 
   /**
-   * {@code pooler}: PgBouncer in front of the primary (see {@link Poolers}); on when {@code spec.pooler} is given,
+   * {@code pooler}: PgBouncer in front of the primary (see {@code Poolers}); on when {@code spec.pooler} is given,
    * unless {@code enabled: false}.
    */
   public record Pooler(boolean enabled, int instances, String mode, int defaultPoolSize, int maxClientConnections,
