@@ -347,7 +347,7 @@ class BackupScenarioTest {
     return condition(world.status, type);
   }
 
-  private static String condition(JsonNode status, String type) {
+  static String condition(JsonNode status, String type) {
     for (JsonNode condition : status.path("conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition.path("status").asText() + " " + condition.path("reason").asText();
@@ -360,7 +360,7 @@ class BackupScenarioTest {
     return conditionMessage(world.status, type);
   }
 
-  private static String conditionMessage(JsonNode status, String type) {
+  static String conditionMessage(JsonNode status, String type) {
     for (JsonNode condition : status.path("conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition.path("message").asText();

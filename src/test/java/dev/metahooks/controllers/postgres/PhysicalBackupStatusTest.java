@@ -197,20 +197,10 @@ class PhysicalBackupStatusTest {
   }
 
   private static String condition(PostgresWorld world, String type) {
-    for (JsonNode condition : world.status.path("conditions")) {
-      if (type.equals(condition.path("type").asText())) {
-        return condition.path("status").asText() + " " + condition.path("reason").asText();
-      }
-    }
-    return "absent";
+    return BackupScenarioTest.condition(world.status, type);
   }
 
   private static String message(PostgresWorld world, String type) {
-    for (JsonNode condition : world.status.path("conditions")) {
-      if (type.equals(condition.path("type").asText())) {
-        return condition.path("message").asText();
-      }
-    }
-    return "absent";
+    return BackupScenarioTest.conditionMessage(world.status, type);
   }
 }
