@@ -90,9 +90,11 @@ class LogicalBackupScriptsTest {
           "complete: 2 databases");
       outputs.add(backup.output());
     }
-    // Retention 1: the older one is gone; the kept one is complete (two dumps and the manifest).
+    // Retention 1: the older one is gone; the kept one is complete (two dumps, the roles with their checksum, and
+    // the manifest).
     List<String> keys = s3.keys(BUCKET, "shop/orders/logical/");
-    assertThat(keys).hasSize(3).allMatch(k -> k.matches("shop/orders/logical/[0-9]{8}T[0-9]{6}Z/(shop\\.dump|inventory\\.dump|COMPLETE)"));
+    assertThat(keys).hasSize(5).allMatch(k -> k.matches(
+        "shop/orders/logical/[0-9]{8}T[0-9]{6}Z/(shop\\.dump|inventory\\.dump|globals\\.sql|GLOBALS|COMPLETE)"));
     assertThat(outputs.get(1)).contains("removed backup");
     assertThat(String.join("", outputs)).doesNotContain(source.superuserPassword());
 
