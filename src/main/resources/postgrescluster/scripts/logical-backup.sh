@@ -9,11 +9,18 @@ while read -r hex; do
   rm -f "$work/dump-fifo" && mkfifo "$work/dump-fifo"
   sha256sum < "$work/dump-fifo" > "$work/sum" &
   name_of_key db "$key"
-  PGDATABASE=$db pg_dump -Fc | tee "$work/dump-fifo" | s3 s3 cp --quiet - "$dest/$key.dump"
+  # The pooler's schema is the cluster's own, made again by the target's pooler: never part of the data.
+  PGDATABASE=$db pg_dump -Fc --exclude-schema=metahooks | tee "$work/dump-fifo" | s3 s3 cp --quiet - "$dest/$key.dump"
   wait $!
   echo "$key $(cut -d' ' -f1 "$work/sum")" >> "$work/manifest"
   echo "dumped $key to $dest/$key.dump"
 done < "$work/databases"
+# What belongs to no database: roles (without their passwords: a restore must not change the target's), their
+# memberships and their settings (ALTER ROLE ... SET); tablespaces are paths of this cluster's.
+pg_dumpall --globals-only --no-role-passwords --no-tablespaces > "$work/globals.sql"
+s3 s3 cp --quiet "$work/globals.sql" "$dest/globals.sql"
+sha256sum < "$work/globals.sql" | cut -d' ' -f1 | s3 s3 cp --quiet - "$dest/GLOBALS"
+echo "dumped the roles, their memberships and settings to $dest/globals.sql"
 s3 s3 cp --quiet "$work/manifest" "$dest/COMPLETE"
 trap - ERR
 echo "logical backup $stamp complete: $(wc -l < "$work/manifest") databases"

@@ -4,6 +4,26 @@ if [ -z "$stamp" ] || ! s3 s3 cp --quiet "$url/$stamp/COMPLETE" "$work/manifest"
   echo "$0: no complete logical backup${RESTORE_BACKUP:+ $RESTORE_BACKUP} under $url/" >&2
   exit 1
 fi
+# The roles first: the databases' objects name them as owners. A role the target has already (its own, or one of
+# spec.users) is kept as it is and only altered as dumped (attributes, memberships, settings: no password);
+# any error but "already exists" fails the restore, before a database is touched.
+if s3 s3 cp --quiet "$url/$stamp/GLOBALS" "$work/globals.sum" 2>/dev/null; then
+  s3 s3 cp --quiet "$url/$stamp/globals.sql" "$work/globals.sql"
+  if [ "$(sha256sum < "$work/globals.sql" | cut -d' ' -f1)" != "$(cat "$work/globals.sum")" ]; then
+    echo "$0: globals.sql of $stamp does not match its checksum" >&2; exit 1
+  fi
+  # Messages as SQLSTATEs only (no names in them, so none can look like another): 42710 is "already exists",
+  # which in this file only CREATE ROLE can raise.
+  psql -X -q -v VERBOSITY=sqlstate -f "$work/globals.sql" > /dev/null 2> "$work/globals.err" || true
+  if grep -v -E '^psql:[^ ]+:[0-9]+: (ERROR:  42710|NOTICE:  [0-9A-Z]{5})$' "$work/globals.err" | grep -q .; then
+    echo "$0: the roles of $stamp could not be restored (SQLSTATE per line of globals.sql):" \
+      "$(grep -v -E 'ERROR:  42710$' "$work/globals.err" | head -n 5 | tr '\n' ' ')" >&2
+    exit 1
+  fi
+  echo "restored the roles of $stamp ($(grep -c 'ERROR:  42710$' "$work/globals.err" || true) existed already and were kept)"
+else
+  echo "$stamp holds no roles (a backup older than roles in backups); restoring its databases only"
+fi
 db="" && marker="restored by metahooks.dev PostgresCluster from logical backup $stamp"
 while read -r key sum; do
   name_of_key db "$key"

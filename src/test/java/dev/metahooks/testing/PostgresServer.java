@@ -55,7 +55,7 @@ public final class PostgresServer {
             + " or PG_BIN): install Debian's package (apt-get install postgresql)";
         throw MissingComponent.skipOrFail(message);
       }
-      shared = start(bin.get());
+      shared = start(bin.get(), Map.of());
       Runtime.getRuntime().addShutdownHook(new Thread(shared::stop));
     }
     return shared;
@@ -66,8 +66,13 @@ public final class PostgresServer {
    * like {@link #shared()}.
    */
   public static synchronized PostgresServer startNew() {
+    return startNew(Map.of());
+  }
+
+  /** Another server of its own with these settings too ({@code -c name=value}, e.g. archive_mode). */
+  public static synchronized PostgresServer startNew(Map<String, String> settings) {
     shared();
-    PostgresServer server = start(shared.bin);
+    PostgresServer server = start(shared.bin, settings);
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
     return server;
   }
@@ -93,7 +98,7 @@ public final class PostgresServer {
     }
   }
 
-  private static PostgresServer start(Path bin) {
+  private static PostgresServer start(Path bin, Map<String, String> settings) {
     try {
       Optional<String> user = isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty();
       Path dir = workDirectory(user);
@@ -111,14 +116,14 @@ public final class PostgresServer {
           hostnossl all all all reject
           """);
       certificate(data, user);
-      return launch(bin, dir, data, user, password);
+      return launch(bin, dir, data, user, password, settings);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private static PostgresServer launch(Path bin, Path dir, Path data, Optional<String> user, String password)
-      throws IOException {
+  private static PostgresServer launch(Path bin, Path dir, Path data, Optional<String> user, String password,
+      Map<String, String> settings) throws IOException {
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       int port = freePort();
@@ -130,6 +135,7 @@ public final class PostgresServer {
           "-c", "log_statement=all", "-c", "log_connections=on", "-c", "logging_collector=off",
           "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
           "-c", "max_connections=40", "-c", "shared_buffers=32MB"));
+      new java.util.TreeMap<>(settings).forEach((name, value) -> command.addAll(List.of("-c", name + "=" + value)));
       Process process = new ProcessBuilder(as(user, command)).redirectErrorStream(true)
           .redirectOutput(log.toFile()).start();
       PostgresServer server = new PostgresServer(bin, dir, port, password, process, log);

@@ -73,7 +73,7 @@ final class Planner {
     Optional<ManualSwitchover.Plan> manual = ManualSwitchover.plan(cluster, request.parent(), observed,
         rollout.step() != Rollout.Step.Settled);
     // Called again when a maintenance window opens or the backup schedule next fires.
-    Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, now))
+    Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, observed, now))
         .flatMap(Optional::stream).min(Comparator.naturalOrder());
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, podTls, bootstrap, secrets,
         UsersJobs.name(cluster, spec, secrets), ParameterJobs.patch(cluster, spec, observed), templateChanging,

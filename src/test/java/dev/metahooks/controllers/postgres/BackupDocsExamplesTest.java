@@ -66,4 +66,34 @@ class BackupDocsExamplesTest {
         + Pattern.quote(dev.metahooks.controllers.postgres.plan.FinalBackups.SKIP_ANNOTATION)
         + "=\"\\$\\(kubectl -n shop get postgrescluster orders -o jsonpath='\\{\\.metadata\\.uid\\}'\\)\"");
   }
+
+  /** The report of "Physical backup health", put into a cluster's ConfigMap, gives the status shown beside it. */
+  @Test
+  void thePhysicalHealthExampleIsWhatTheHookReportsForItsReport() throws IOException {
+    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    int start = docs.indexOf("\n### Physical backup health\n");
+    String section = docs.substring(start, docs.indexOf("\n## ", start + 1));
+    Matcher block = YAML.matcher(section);
+    assertThat(block.find()).isTrue();
+    JsonNode report = Manifests.parse(block.group(1)).get(0).path("data");
+    assertThat(block.find()).isTrue();
+    JsonNode shown = Manifests.parse(block.group(1)).get(0).path("status");
+
+    BackupScenarioTest.Clock clock = new BackupScenarioTest.Clock();
+    PostgresWorld world = new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
+    world.sources = clock;
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    StoreCheckReports.write(world, (ObjectNode) report);
+    world.sync();
+    assertThat(world.status.at("/backup/physical").toString()).isEqualTo(shown.at("/backup/physical").toString());
+    for (JsonNode condition : shown.path("conditions")) {
+      assertThat(BackupScenarioTest.condition(world.status, condition.path("type").asText()))
+          .isEqualTo(condition.path("status").asText() + " " + condition.path("reason").asText());
+    }
+    Matcher command = Pattern.compile("```sh\n(.*?)```", Pattern.DOTALL).matcher(section);
+    assertThat(command.find()).isTrue();
+    assertThat(command.group(1)).contains("--from=cronjob/" + dev.metahooks.controllers.postgres.base.Names.storeCheck("orders"));
+  }
 }

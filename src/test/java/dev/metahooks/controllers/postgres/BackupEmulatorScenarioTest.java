@@ -70,7 +70,27 @@ class BackupEmulatorScenarioTest {
     assertThat(parent.at("/status/backup/location").asText()).isEqualTo("s3://pg-backups/default/orders");
     assertThat(parent.at("/status/backup/onDemand/0/phase").asText()).isEqualTo("Succeeded");
     assertThat(parent.at("/status/backup/lastSuccessful/name").asText()).isEqualTo("orders-backup-before-upgrade");
-    assertThat(condition(parent, "BackupsHealthy")).isEqualTo("True Scheduled");
+    assertThat(condition(parent, "BackupsHealthy")).isEqualTo("Unknown NotChecked");
+    assertThat(cluster.get("v1", "ConfigMap", NS, "orders-backup-health").has("data")).isFalse();
+
+    // The store check writes its report into the ConfigMap (its PATCH): the change of a child starts a sync, the
+    // hook reads the report, and Metacontroller's merge keeps the data that the hook's answer never carries.
+    ObjectNode report = StoreCheckReports.healthy(cluster.now());
+    cluster.update("v1", "ConfigMap", NS, "orders-backup-health", configMap -> configMap.set("data", report.deepCopy()));
+    mc.runUntilStable(60);
+    parent = cluster.get(API, KIND, NS, "orders");
+    assertThat(condition(parent, "BackupsHealthy")).isEqualTo("True BackupsVerified");
+    assertThat(condition(parent, "ContinuousArchiving")).isEqualTo("True Archiving");
+    assertThat(parent.at("/status/backup/physical/lastBackup/name").asText()).isEqualTo("base_000000010000000000000028");
+    assertThat(cluster.get("v1", "ConfigMap", NS, "orders-backup-health").get("data")).isEqualTo(report);
+
+    // A report that is not one: Unknown, with the reason, and the hook goes on answering.
+    cluster.update("v1", "ConfigMap", NS, "orders-backup-health",
+        configMap -> ((ObjectNode) configMap.get("data")).put("checkedAt", "soon"));
+    mc.runUntilStable(60);
+    parent = cluster.get(API, KIND, NS, "orders");
+    assertThat(condition(parent, "BackupsHealthy")).isEqualTo("Unknown ReportUnreadable");
+    assertThat(parent.at("/status/phase").asText()).isEqualTo("Ready");
 
     // A second cluster cloned from the first's backups bootstraps with Spilo's clone variables.
     cluster.create("""

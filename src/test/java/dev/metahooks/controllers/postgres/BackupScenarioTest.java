@@ -26,7 +26,7 @@ class BackupScenarioTest {
   private static final String NAME = "orders";
 
   /** A clock the test moves; passwords as pinned. */
-  private static final class Clock implements Sources {
+  static final class Clock implements Sources {
     Instant now = Instant.parse("2026-12-01T12:00:00Z");
 
     @Override
@@ -82,7 +82,13 @@ class BackupScenarioTest {
         + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
         + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"get\"]},"
         + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"create\",\"get\"]}]");
-    assertThat(condition(world, "BackupsHealthy")).isEqualTo("True Scheduled");
+    // Nothing has checked the store yet: not True.
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("Unknown NotChecked");
+    StoreCheckReports.write(world, StoreCheckReports.healthy(clock.now));
+    world.sync();
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("True BackupsVerified");
+    assertThat(conditionMessage(world, "BackupsHealthy"))
+        .endsWith("; no scheduled logical backup has been missed yet (schedule \"30 2 * * *\", UTC)");
     assertThat(world.status.at("/backup/onDemand/0/phase").asText()).isEqualTo("Running");
 
     finish(world, "Job/orders-backup-before-upgrade", true, "2026-12-01T12:03:00Z");
@@ -98,13 +104,19 @@ class BackupScenarioTest {
     // The scheduled dump succeeds later: healthy again. A day and a half without one: a whole period missed.
     world.children.get("CronJob/orders-logical").putObject("status").put("lastSuccessfulTime", "2026-12-02T02:30:40Z");
     clock.now = Instant.parse("2026-12-02T09:00:00Z");
+    StoreCheckReports.write(world, StoreCheckReports.healthy(clock.now));
     world.sync();
-    assertThat(condition(world, "BackupsHealthy")).isEqualTo("True RecentBackup");
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("True BackupsVerified");
+    assertThat(conditionMessage(world, "BackupsHealthy")).endsWith("; the last logical backup succeeded at 2026-12-02T02:30:40Z");
     clock.now = Instant.parse("2026-12-03T09:00:00Z");
+    StoreCheckReports.write(world, StoreCheckReports.healthy(clock.now));
     world.sync();
-    assertThat(condition(world, "BackupsHealthy")).isEqualTo("True RecentBackup");
-    // The answer asks to be called again at the next scheduled run, when the judgement may change by the clock
-    // alone (and so it is never replayed from the response cache).
+    assertThat(condition(world, "BackupsHealthy")).isEqualTo("True BackupsVerified");
+    // The answer asks to be called again when the judgement may change by the clock alone (and so it is never
+    // replayed from the response cache): when the store check's report goes stale, and without one, at the next
+    // scheduled logical run.
+    assertThat(world.call(false).path("resyncAfterSeconds").asDouble()).isEqualTo(35 * 60);
+    StoreCheckReports.write(world, Json.object());
     assertThat(world.call(false).path("resyncAfterSeconds").asDouble()).isEqualTo(17.5 * 3600);
     clock.now = Instant.parse("2026-12-04T03:00:00Z");
     world.sync();
@@ -120,8 +132,10 @@ class BackupScenarioTest {
     world.edit(s -> s.remove("backup"));
     world.sync();
     assertThat(world.children.keySet()).doesNotContain("CronJob/orders-logical", "Job/orders-backup-before-upgrade",
-        "Role/orders-backup").contains("StatefulSet/orders", "Secret/orders-superuser");
-    before.keySet().removeIf(k -> k.contains("backup") || k.contains("logical") || k.startsWith("StatefulSet/"));
+        "Role/orders-backup", "CronJob/orders-store-check", "ConfigMap/orders-backup-health")
+        .contains("StatefulSet/orders", "Secret/orders-superuser");
+    before.keySet().removeIf(k -> k.contains("backup") || k.contains("logical") || k.contains("store-check")
+        || k.startsWith("StatefulSet/"));
     assertThat(world.children).containsAllEntriesOf(before);
     assertThat(world.status.toString()).doesNotContain(FixedSources.INSTANCE.secret("shop/orders-superuser", 32));
   }
@@ -334,7 +348,7 @@ class BackupScenarioTest {
     return condition(world.status, type);
   }
 
-  private static String condition(JsonNode status, String type) {
+  static String condition(JsonNode status, String type) {
     for (JsonNode condition : status.path("conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition.path("status").asText() + " " + condition.path("reason").asText();
@@ -347,7 +361,7 @@ class BackupScenarioTest {
     return conditionMessage(world.status, type);
   }
 
-  private static String conditionMessage(JsonNode status, String type) {
+  static String conditionMessage(JsonNode status, String type) {
     for (JsonNode condition : status.path("conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition.path("message").asText();

@@ -250,13 +250,13 @@ class BaseBackupVerificationTest {
         local, Duration.ofMinutes(2));
   }
 
-  private static Map<String, String> credentials() {
+  static Map<String, String> credentials() {
     return Map.of("AWS_ACCESS_KEY_ID", S3Server.ACCESS_KEY_ID, "AWS_SECRET_ACCESS_KEY", S3Server.SECRET_ACCESS_KEY,
         "AWS_DEFAULT_REGION", "us-east-1", "HOME", System.getProperty("java.io.tmpdir"));
   }
 
   /** The user's Secret {@code s3-creds}, as the API server returns it. */
-  private static ObjectNode userSecret() {
+  static ObjectNode userSecret() {
     ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
     secret.putObject("metadata").put("name", "s3-creds");
     ObjectNode data = secret.putObject("data");
@@ -268,7 +268,7 @@ class BaseBackupVerificationTest {
     return secret;
   }
 
-  private static int closedPort() {
+  static int closedPort() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     } catch (IOException e) {

@@ -90,9 +90,11 @@ class LogicalBackupScriptsTest {
           "complete: 2 databases");
       outputs.add(backup.output());
     }
-    // Retention 1: the older one is gone; the kept one is complete (two dumps and the manifest).
+    // Retention 1: the older one is gone; the kept one is complete (two dumps, the roles with their checksum, and
+    // the manifest).
     List<String> keys = s3.keys(BUCKET, "shop/orders/logical/");
-    assertThat(keys).hasSize(3).allMatch(k -> k.matches("shop/orders/logical/[0-9]{8}T[0-9]{6}Z/(shop\\.dump|inventory\\.dump|COMPLETE)"));
+    assertThat(keys).hasSize(5).allMatch(k -> k.matches(
+        "shop/orders/logical/[0-9]{8}T[0-9]{6}Z/(shop\\.dump|inventory\\.dump|globals\\.sql|GLOBALS|COMPLETE)"));
     assertThat(outputs.get(1)).contains("removed backup");
     assertThat(String.join("", outputs)).doesNotContain(source.superuserPassword());
 
@@ -187,7 +189,7 @@ class LogicalBackupScriptsTest {
   }
 
   /**
-   * A restore that fails half-way (here: one dump's owner role is missing on the target) leaves that database
+   * A restore that fails half-way (here: the target's database {@code shop} is read-only) leaves that database
    * without tables and keeps those restored before it, so the same Job runs again once the cause is fixed.
    */
   @Test
@@ -196,19 +198,102 @@ class LogicalBackupScriptsTest {
     PostgresServer.Result backup = run(world, cronJob(world), source, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
     PostgresServer target = PostgresServer.startNew();
+    target.query("CREATE DATABASE shop");
+    target.query("ALTER DATABASE shop SET default_transaction_read_only = on");
     PostgresWorld copy = restoringCluster("retried-copy", "retried");
     ObjectNode restoreJob = restoreJob(copy);
     PostgresServer.Result failed = run(copy, restoreJob, target, Map.of());
     assertThat(failed.exitCode()).isNotZero();
-    assertThat(failed.output()).contains("role \"shop_owner\" does not exist");
+    assertThat(failed.output()).contains("read-only transaction");
     String tables = "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'";
     assertThat(target.query("shop", tables).strip()).isEqualTo("0");
 
-    target.query("CREATE ROLE shop_owner");
+    target.query("ALTER DATABASE shop RESET default_transaction_read_only");
     PostgresServer.Result again = run(copy, restoreJob, target, Map.of());
     assertThat(again.exitCode()).as(again.output()).isZero();
     assertThat(again.output()).contains("inventory was restored from ", "by an earlier run; kept as it is", "restored shop from");
     assertThat(target.query("shop", "SELECT count(*) FROM orders").strip()).isEqualTo("20000");
+  }
+
+  /**
+   * Roles travel with a logical backup: their attributes, memberships and settings, never their
+   * passwords; a role the target has already keeps its own password. Role names are data here too.
+   */
+  @Test
+  void rolesTheirMembershipsAndSettingsAreRestoredWithoutPasswords() {
+    PostgresServer roles = PostgresServer.startNew();
+    String odd = "o'brien \"quoted\"\nline";
+    String quotedOdd = "\"" + odd.replace("\"", "\"\"") + "\"";
+    roles.query("CREATE ROLE shop_owner");
+    roles.query("CREATE DATABASE shop OWNER shop_owner");
+    roles.query("shop", "SET ROLE shop_owner; CREATE TABLE orders (id int)");
+    roles.query("CREATE ROLE " + quotedOdd + " LOGIN CONNECTION LIMIT 7 PASSWORD 'source-secret'");
+    roles.query("GRANT shop_owner TO " + quotedOdd);
+    roles.query("ALTER ROLE " + quotedOdd + " SET work_mem = '8MB'");
+    roles.query("ALTER ROLE " + quotedOdd + " SET search_path = orders, public");
+    roles.query("ALTER ROLE shop_owner PASSWORD 'owner-source-secret'");
+    PostgresWorld world = new PostgresWorld("roles", backupSpec(1));
+    PostgresServer.Result backup = run(world, cronJob(world), roles, Map.of());
+    assertThat(backup.exitCode()).as(backup.output()).isZero();
+    assertThat(backup.output()).contains("dumped the roles, their memberships and settings to");
+
+    PostgresServer target = PostgresServer.startNew();
+    target.query("CREATE ROLE shop_owner PASSWORD 'owner-target-secret'");
+    String ownerVerifier = target.query("SELECT rolpassword FROM pg_authid WHERE rolname = 'shop_owner'");
+    PostgresWorld copy = restoringCluster("roles-copy", "roles");
+    PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
+    assertThat(restored.exitCode()).as(restored.output()).isZero();
+    assertThat(restored.output()).contains("restored the roles of ", "existed already and were kept", "restored shop from");
+    String literal = "'" + odd.replace("'", "''") + "'";
+    assertThat(target.query("SELECT rolcanlogin || ' ' || rolconnlimit || ' ' || (rolpassword IS NULL) FROM pg_authid"
+        + " WHERE rolname = " + literal).strip()).isEqualTo("true 7 true");
+    assertThat(target.query("SELECT pg_has_role(" + literal + ", 'shop_owner', 'MEMBER')").strip()).isEqualTo("t");
+    assertThat(target.query("SELECT coalesce(d.datname, '-') || ' ' || array_to_string(s.setconfig, ';') FROM"
+        + " pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole LEFT JOIN pg_database d ON d.oid = s.setdatabase"
+        + " WHERE r.rolname = " + literal + " ORDER BY 1")).isEqualTo("- work_mem=8MB;search_path=orders, public\n");
+    assertThat(target.query("SELECT rolpassword FROM pg_authid WHERE rolname = 'shop_owner'"))
+        .as("the target's own role keeps its password").isEqualTo(ownerVerifier);
+    assertThat(target.query("shop", "SELECT tableowner FROM pg_tables WHERE tablename = 'orders'").strip()).isEqualTo("shop_owner");
+  }
+
+  /**
+   * With the pooler on, each database holds the pooler's schema {@code metahooks} (its lookup function). It is the
+   * cluster's own, not the user's data: a backup leaves it out, and a restore into a target whose pooler has made it
+   * already keeps the target's (before, the restore failed with {@code schema "metahooks" already exists}).
+   */
+  @Test
+  void aClusterWithThePoolerRestoresIntoATargetWithThePooler() throws IOException {
+    PostgresServer pooled = PostgresServer.startNew();
+    pooled.query("CREATE ROLE metahooks_pooler LOGIN");
+    pooled.query("CREATE DATABASE shop");
+    pooler(pooled, "shop");
+    pooled.query("shop", "CREATE TABLE orders (id int); INSERT INTO orders SELECT generate_series(1, 10)");
+    PostgresWorld world = new PostgresWorld("pooled", backupSpec(1));
+    PostgresServer.Result backup = run(world, cronJob(world), pooled, Map.of());
+    assertThat(backup.exitCode()).as(backup.output()).isZero();
+
+    PostgresServer target = PostgresServer.startNew();
+    target.query("CREATE ROLE metahooks_pooler LOGIN");
+    target.query("CREATE DATABASE shop");
+    pooler(target, "shop");
+    PostgresWorld copy = restoringCluster("pooled-copy", "pooled");
+    PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
+    assertThat(restored.exitCode()).as(restored.output()).isZero();
+    assertThat(target.query("shop", "SELECT count(*) FROM orders").strip()).isEqualTo("10");
+    assertThat(target.query("shop", "SELECT count(*) FROM metahooks.pooler_lookup('metahooks_pooler')").strip())
+        .as("the target's own lookup function, untouched").isEqualTo("1");
+  }
+
+  /** What the pooler's setup runs in a database: sql/pooler-lookup.sql, through psql as the users Job runs it. */
+  private static void pooler(PostgresServer server, String database) throws IOException {
+    java.nio.file.Path sql = java.nio.file.Files.createTempFile("pooler-lookup-", ".sql");
+    java.nio.file.Files.writeString(sql, dev.metahooks.controllers.postgres.children.ServiceRoles.LOOKUP_SQL);
+    sql.toFile().setReadable(true, false);
+    Map<String, String> env = new HashMap<>(server.environment(PostgresServer.SUPERUSER, database));
+    env.put("PGPASSWORD", server.superuserPassword());
+    PostgresServer.Result applied = PostgresServer.exec(List.of(server.bin().resolve("psql").toString(), "-X", "-q",
+        "-v", "ON_ERROR_STOP=1", "-f", sql.toString()), env, Duration.ofMinutes(1));
+    assertThat(applied.exitCode()).as(applied.output()).isZero();
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.testing.FixedSources;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.Exporters;
 import dev.metahooks.controllers.postgres.plan.Rollout;
@@ -274,6 +275,21 @@ class PostgresFixtureGenerator {
       statuses.addObject().put("name", Spilo.CONTAINER).put("ready", true);
       statuses.addObject().put("name", Exporters.CONTAINER).put("ready", !notReady.contains(ordinal));
     });
+  }
+
+  /** The store check's report as the hook reads it: a healthy one, then archiving that fails. */
+  @Test
+  void storeCheckScenario() throws IOException {
+    PostgresWorld world = new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    java.time.Instant checked = FixedSources.NOW.minusSeconds(300);
+    StoreCheckReports.write(world, StoreCheckReports.healthy(checked));
+    write("sync/70-store-check-report-backups-verified", world, false);
+    StoreCheckReports.write(world, StoreCheckReports.healthy(checked).put("failedCount", "4")
+        .put("lastFailedWal", "00000001000000000000002A").put("lastFailedTime", checked.plusSeconds(60).toString()));
+    write("sync/71-store-check-report-archiving-failing", world, false);
   }
 
   @Test

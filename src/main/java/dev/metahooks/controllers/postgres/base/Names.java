@@ -123,6 +123,16 @@ public final class Names {
     return cluster + "-final-backup";
   }
 
+  /** The store check's CronJob, ServiceAccount, Role and RoleBinding (40 + 12: within a CronJob's 52). */
+  public static String storeCheck(String cluster) {
+    return cluster + "-store-check";
+  }
+
+  /** The ConfigMap the store check writes its report into. */
+  public static String backupHealth(String cluster) {
+    return cluster + "-backup-health";
+  }
+
   /** The ServiceAccount, Role and RoleBinding the base backup Jobs run with. */
   public static String backup(String cluster) {
     return cluster + "-backup";

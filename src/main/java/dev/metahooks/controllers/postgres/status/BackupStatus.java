@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * {@code status.backup} and the {@code BackupsHealthy} condition, from what the hook observes of its own backup
@@ -45,6 +46,9 @@ public final class BackupStatus {
     }
     ObjectNode status = Json.object();
     backups.backup().ifPresent(backup -> status.put("location", backup.s3().url()));
+    if (backups.backup().isPresent()) {
+      PhysicalBackupStatus.render(observed).ifPresent(physical -> status.set("physical", physical));
+    }
     List<Outcome> outcomes = outcomes(observed);
     latest(outcomes, true).ifPresent(o -> status.set("lastSuccessful", outcome(o)));
     latest(outcomes, false).ifPresent(o -> status.set("lastFailed", outcome(o)));
@@ -67,27 +71,50 @@ public final class BackupStatus {
 
   /**
    * When BackupsHealthy may change with nothing but the clock: the logical schedule's next run, after which a
-   * backup older than the run before it counts as missed. The answer asks to be called again then (and so is never
+   * backup older than the run before it counts as missed, or the time the store check's report goes stale. The answer asks to be called again then (and so is never
    * replayed from the response cache).
    */
-  public static Optional<Instant> nextJudgement(ClusterSpec spec, Instant now) {
-    return spec.backups().backup().flatMap(BackupSpec.Backup::logical)
-        .flatMap(logical -> CronSchedule.parse(logical.schedule())).flatMap(schedule -> schedule.nextRun(now));
+  public static Optional<Instant> nextJudgement(ClusterSpec spec, ObservedCluster observed, Instant now) {
+    if (spec.backups().backup().isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Instant> logical = spec.backups().backup().flatMap(BackupSpec.Backup::logical)
+        .flatMap(l -> CronSchedule.parse(l.schedule())).flatMap(schedule -> schedule.nextRun(now));
+    return Stream.of(logical, PhysicalBackupStatus.staleAt(observed, now)).flatMap(Optional::stream)
+        .min(Comparator.naturalOrder());
   }
 
-  /** BackupsHealthy, when spec.backup is set. */
+  /**
+   * BackupsHealthy, when spec.backup is set: False when a backup Job failed, a logical backup was missed or the
+   * store check found a fault; Unknown while no current store check report shows physical backups; True only
+   * when it does, and the Jobs show nothing wrong.
+   */
   public static Optional<Conditions.Condition> healthy(ClusterSpec spec, ObservedCluster observed, Instant now) {
     if (spec.backups().backup().isEmpty()) {
       return Optional.empty();
     }
     BackupSpec.Backup backup = spec.backups().backup().get();
+    Conditions.Condition jobs = jobsHealthy(backup, observed, now);
+    if (!jobs.status()) {
+      return Optional.of(jobs);
+    }
+    Conditions.Condition physical = PhysicalBackupStatus.healthy(backup, observed, now);
+    if (!physical.status()) {
+      return Optional.of(physical);
+    }
+    return Optional.of(new Conditions.Condition(BACKUPS_HEALTHY, true, physical.reason(), physical.message() + "; "
+        + jobs.message()));
+  }
+
+  /** What the backup Jobs and the logical CronJob show: False or True. */
+  private static Conditions.Condition jobsHealthy(BackupSpec.Backup backup, ObservedCluster observed, Instant now) {
     List<Outcome> outcomes = outcomes(observed);
     Optional<Outcome> lastSuccess = latest(outcomes, true);
     Optional<Outcome> lastFailure = latest(outcomes, false);
     if (lastFailure.isPresent() && (lastSuccess.isEmpty() || lastFailure.get().time().isAfter(lastSuccess.get().time()))) {
-      return Optional.of(new Conditions.Condition(BACKUPS_HEALTHY, false, "BackupFailed", lastFailure.get().method()
+      return new Conditions.Condition(BACKUPS_HEALTHY, false, "BackupFailed", lastFailure.get().method()
           + " backup " + lastFailure.get().name() + " failed at " + lastFailure.get().time()
-          + " and none has succeeded since; its pod's log says why"));
+          + " and none has succeeded since; its pod's log says why");
     }
     if (backup.logical().isPresent()) {
       String schedule = backup.logical().get().schedule();
@@ -97,20 +124,19 @@ public final class BackupStatus {
       Optional<Instant> lastLogical = cron.flatMap(c -> time(c.path("status").path("lastSuccessfulTime")));
       boolean judged = missedSince.isPresent() && created.isPresent() && created.get().isBefore(missedSince.get());
       if (judged && (lastLogical.isEmpty() || lastLogical.get().isBefore(missedSince.get()))) {
-        return Optional.of(new Conditions.Condition(BACKUPS_HEALTHY, false, "NoRecentBackup",
+        return new Conditions.Condition(BACKUPS_HEALTHY, false, "NoRecentBackup",
             "no logical backup has succeeded since " + missedSince.get() + " (schedule \"" + schedule + "\", UTC); last: "
-                + lastLogical.map(Instant::toString).orElse("never")));
+                + lastLogical.map(Instant::toString).orElse("never"));
       }
       if (lastLogical.isPresent()) {
-        return Optional.of(new Conditions.Condition(BACKUPS_HEALTHY, true, "RecentBackup",
-            "the last logical backup succeeded at " + lastLogical.get()));
+        return new Conditions.Condition(BACKUPS_HEALTHY, true, "RecentBackup",
+            "the last logical backup succeeded at " + lastLogical.get());
       }
-      return Optional.of(new Conditions.Condition(BACKUPS_HEALTHY, true, "Scheduled",
-          "no scheduled logical backup has been missed yet (schedule \"" + schedule + "\", UTC)"));
+      return new Conditions.Condition(BACKUPS_HEALTHY, true, "Scheduled",
+          "no scheduled logical backup has been missed yet (schedule \"" + schedule + "\", UTC)");
     }
-    return Optional.of(new Conditions.Condition(BACKUPS_HEALTHY, true, "NoFailureObserved",
-        "no backup Job of this cluster failed; base backups run inside the primary on \"" + backup.schedule()
-            + "\" (UTC) and report in its log, not here"));
+    return new Conditions.Condition(BACKUPS_HEALTHY, true, "NoFailureObserved",
+        "no backup Job of this cluster failed");
   }
 
   /** Every finished backup the hook observes (the restore is not a backup). */

@@ -105,6 +105,8 @@ public final class ClusterStatus {
     if (in.problems().isEmpty()) {
       BackupStatus.render(in.spec(), observed).ifPresent(backup -> status.set("backup", backup));
       BackupStatus.healthy(in.spec(), observed, now).ifPresent(conditions::add);
+      in.spec().backups().backup()
+          .ifPresent(backup -> conditions.add(PhysicalBackupStatus.continuousArchiving(backup, observed, now)));
     }
     status.set("conditions", Conditions.render(conditions, in.parent(), now));
     JsonNode generation = in.parent().path("metadata").path("generation");

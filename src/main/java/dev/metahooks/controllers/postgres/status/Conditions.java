@@ -26,7 +26,16 @@ public final class Conditions {
   public static final String POOLER_READY = "PoolerReady";
   public static final String TLS_READY = "TLSReady";
 
-  public record Condition(String type, boolean status, String reason, String message) {}
+  /** {@code unknown}: neither True nor False, as nothing has shown which ({@code status} is then false). */
+  public record Condition(String type, boolean status, String reason, String message, boolean unknown) {
+    public Condition(String type, boolean status, String reason, String message) {
+      this(type, status, reason, message, false);
+    }
+
+    public static Condition unknown(String type, String reason, String message) {
+      return new Condition(type, false, reason, message, true);
+    }
+  }
 
   private Conditions() {}
 
@@ -35,7 +44,7 @@ public final class Conditions {
     JsonNode generation = parent.path("metadata").path("generation");
     ArrayNode out = JsonTrees.MAPPER.createArrayNode();
     for (Condition condition : conditions) {
-      String status = condition.status() ? "True" : "False";
+      String status = condition.unknown() ? "Unknown" : condition.status() ? "True" : "False";
       ObjectNode node = out.addObject()
           .put("type", condition.type())
           .put("status", status)

@@ -56,6 +56,7 @@ public final class Backups {
     BackupSpec backups = spec.backups();
     backups.backup().ifPresent(backup -> {
       children.addAll(rbac(cluster, namespace, spec));
+      children.addAll(StoreChecks.children(cluster, namespace, spec, backup));
       backup.logical().ifPresent(logical -> children.add(LogicalBackups.cronJob(cluster, namespace, spec, backup, logical)));
       for (BackupSpec.OnDemand entry : backup.onDemand()) {
         String name = Names.backupJob(cluster, entry.name());

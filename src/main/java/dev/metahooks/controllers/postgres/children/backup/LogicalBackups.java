@@ -32,19 +32,7 @@ public final class LogicalBackups {
   public static ObjectNode cronJob(String cluster, String namespace, ClusterSpec spec, BackupSpec.Backup backup,
       BackupSpec.Logical logical) {
     ObjectNode job = backupJob(Names.logicalCronJob(cluster), cluster, namespace, spec, backup, logical);
-    ObjectNode cron = Json.object().put("apiVersion", "batch/v1").put("kind", "CronJob");
-    cron.set("metadata", job.path("metadata").deepCopy());
-    ObjectNode cronSpec = cron.putObject("spec")
-        .put("schedule", logical.schedule())
-        .put("timeZone", "Etc/UTC")
-        .put("concurrencyPolicy", "Forbid")
-        .put("startingDeadlineSeconds", 3600)
-        .put("successfulJobsHistoryLimit", 3)
-        .put("failedJobsHistoryLimit", 3);
-    ObjectNode template = cronSpec.putObject("jobTemplate");
-    template.putObject("metadata").set("labels", job.path("metadata").path("labels").deepCopy());
-    template.set("spec", job.path("spec"));
-    return cron;
+    return CronJobs.of(job, logical.schedule(), 3600, 3, 3);
   }
 
   /** A logical backup Job (on demand, or the CronJob's template). */
