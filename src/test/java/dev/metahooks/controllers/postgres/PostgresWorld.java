@@ -342,6 +342,11 @@ final class PostgresWorld {
       labels.put(Labels.ROLE, leader ? Labels.LEADER : Labels.REPLICA);
     }
     metadata.set("labels", labels);
+    // What Patroni (4.0.4, the default image's) publishes: a ready member runs, a replica streams, caught up.
+    String ip = "10.244.1." + (20 + ordinal);
+    metadata.putObject("annotations").put("status", !ready ? PatroniMemberData.starting(PatroniMemberData.Version.V4_0_4, ip)
+        : leader ? PatroniMemberData.leader(PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1)
+        : PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1, "streaming"));
     metadata.putArray("ownerReferences").addObject()
         .put("apiVersion", "apps/v1").put("kind", "StatefulSet").put("name", name)
         .put("controller", true).put("blockOwnerDeletion", true);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.InvalidRequestException;
-import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
@@ -262,10 +261,14 @@ public final class ObservedCluster {
 
   /** The pod Patroni labelled leader; a ready one first, then by name, if a failover left two for a moment. */
   public Optional<String> primary() {
+    return primaryPod().map(ObservedCluster::nameOf);
+  }
+
+  /** The pod of {@link #primary}. */
+  public Optional<ObjectNode> primaryPod() {
     return livePods().stream()
         .filter(ObservedCluster::leader)
         .sorted(Comparator.comparing((ObjectNode pod) -> !ready(pod)).thenComparing(ObservedCluster::nameOf))
-        .map(ObservedCluster::nameOf)
         .findFirst();
   }
 
@@ -274,18 +277,8 @@ public final class ObservedCluster {
    * each member's state as JSON in its pod's {@code status} annotation.
    */
   public List<String> pendingRestart() {
-    List<String> pending = new ArrayList<>();
-    for (ObjectNode pod : livePods()) {
-      JsonNode text = pod.path("metadata").path("annotations").path("status");
-      try {
-        if (text.isTextual() && Json.MAPPER.readTree(text.asText()).path("pending_restart").asBoolean(false)) {
-          pending.add(nameOf(pod));
-        }
-      } catch (Exception e) {
-        // Not Patroni's JSON: nothing is known about this pod.
-      }
-    }
-    return pending;
+    return livePods().stream().filter(pod -> MemberStatus.of(pod).map(MemberStatus::pendingRestart).orElse(false))
+        .map(ObservedCluster::nameOf).toList();
   }
 
   public int readyPods() {
