@@ -17,6 +17,7 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
+import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.ArrayList;
@@ -87,7 +88,7 @@ final class Children {
         .map(switchover -> Switchovers.job(cluster, namespace, spec.image(), switchover)).ifPresent(children::add);
     Exporters.service(cluster, spec).ifPresent(children::add);
     Exporters.podMonitor(cluster, spec, observed).ifPresent(children::add);
-    children.addAll(Poolers.build(cluster, namespace, spec));
+    children.addAll(Poolers.build(cluster, namespace, spec, Tls.pooler(plan.podTls(), observed)));
     children.addAll(Backups.children(cluster, namespace, spec, observed));
     return ObservedCluster.inTypeOrder(children);
   }
