@@ -78,7 +78,7 @@ final class Children {
     children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(), plan.rollout().partition(),
         plan.rollout().replicas(spec)));
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
-    NetworkPolicies.build(cluster, spec).ifPresent(children::add);
+    NetworkPolicies.build(cluster, spec, observed.liveClones()).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, plan.secrets()).ifPresent(children::add);
     plan.parameters().map(patch -> ParameterJobs.build(cluster, namespace, spec.image(), patch, plan.podTls()))
         .ifPresent(children::add);

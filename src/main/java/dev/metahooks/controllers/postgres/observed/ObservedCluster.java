@@ -76,6 +76,7 @@ public final class ObservedCluster {
   private final boolean podMonitorsDeclared;
   private final List<ObjectNode> relatedSecrets;
   private final List<String> syncStandbys;
+  private List<String> liveClones = List.of();
 
   private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
       List<String> patroniConfigMaps, boolean podMonitorsDeclared, List<ObjectNode> relatedSecrets,
@@ -128,8 +129,26 @@ public final class ObservedCluster {
         .toList();
     List<ObjectNode> secrets = request.related().entries("v1", "Secret").stream()
         .filter(entry -> entry.namespace().equals(namespace)).map(ObjectMap.Entry::object).toList();
-    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, podMonitors, secrets,
-        syncStandbys(request, namespace));
+    ObservedCluster observed = new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps,
+        podMonitors, secrets, syncStandbys(request, namespace));
+    observed.liveClones = liveClones(request, namespace);
+    return observed;
+  }
+
+  /** The namespace's clusters that clone this one live ({@code spec.bootstrap.clone.cluster} and {@code live}). */
+  private static List<String> liveClones(CompositeRequest request, String namespace) {
+    return request.related().entries(CLUSTERS.apiVersion(), CLUSTERS.kind()).stream()
+        .filter(entry -> entry.namespace().equals(namespace) && !entry.name().equals(request.name()))
+        .filter(entry -> {
+          JsonNode clone = entry.object().path("spec").path("bootstrap").path("clone");
+          return request.name().equals(clone.path("cluster").asText(null)) && clone.path("live").isObject();
+        })
+        .map(ObjectMap.Entry::name).sorted().toList();
+  }
+
+  /** The clusters of the namespace that clone this one from its running primary (their pods connect to it). */
+  public List<String> liveClones() {
+    return liveClones;
   }
 
   /** The types the customize hook relates for a cluster of this spec, each one rule. */
