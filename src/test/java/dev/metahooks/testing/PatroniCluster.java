@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,6 +50,7 @@ public final class PatroniCluster implements AutoCloseable {
   private final Path bin;
   /** etcd's command line, to start it again after {@link #stopDcs}; etcd is the first process. */
   private List<String> dcsCommand = List.of();
+  private int etcdPort;
   private boolean dcsStopped;
 
   private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin, Optional<RestTls> tls) {
@@ -117,6 +119,7 @@ public final class PatroniCluster implements AutoCloseable {
       PatroniCluster cluster = new PatroniCluster(dir, scope, user, bin.get(), copied);
       try {
         int etcdPort = PostgresServer.freePort();
+        cluster.etcdPort = etcdPort;
         int peerPort = PostgresServer.freePort();
         user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString()), Map.of(),
             Duration.ofSeconds(30)));
@@ -316,6 +319,25 @@ public final class PatroniCluster implements AutoCloseable {
       }
     }
     return Json.object();
+  }
+
+  /**
+   * A member's data as its Patroni wrote it into the DCS: the JSON text of ha.py touch_member's {@code data}
+   * (dcs/etcd3.py v3.0.2:743 {@code json.dumps(data, separators=(',', ':'))}), the same text that Patroni on
+   * Kubernetes writes into the pod's {@code status} annotation (dcs/kubernetes.py v3.0.2:1230). Read through etcd's
+   * JSON gateway ({@code POST /v3/kv/range}, key and value base64) under Patroni's default namespace
+   * {@code /service/}.
+   */
+  public String memberData(String member) {
+    java.util.Base64.Encoder base64 = java.util.Base64.getEncoder();
+    String key = base64.encodeToString(("/service/" + scope + "/members/" + member).getBytes(StandardCharsets.UTF_8));
+    Response range = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + etcdPort + "/v3/kv/range"))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"key\":\"" + key + "\"}")));
+    JsonNode kvs = range.json().path("kvs");
+    if (range.status() != 200 || kvs.isEmpty()) {
+      throw new IllegalStateException("no member " + member + " in etcd: " + range.body());
+    }
+    return new String(java.util.Base64.getDecoder().decode(kvs.get(0).path("value").asText()), StandardCharsets.UTF_8);
   }
 
   /** The member that holds the leader lock. */

@@ -17,6 +17,7 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
+import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ final class Children {
     children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(), plan.rollout().partition(),
         plan.rollout().replicas(spec)));
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
-    NetworkPolicies.build(cluster, spec).ifPresent(children::add);
+    NetworkPolicies.build(cluster, spec, observed.liveClones()).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, plan.secrets()).ifPresent(children::add);
     plan.parameters().map(patch -> ParameterJobs.build(cluster, namespace, spec.image(), spec.scheduling().jobs(), patch,
         plan.podTls()))
@@ -91,7 +92,7 @@ final class Children {
         .ifPresent(children::add);
     Exporters.service(cluster, spec).ifPresent(children::add);
     Exporters.podMonitor(cluster, spec, observed).ifPresent(children::add);
-    children.addAll(Poolers.build(cluster, namespace, spec));
+    children.addAll(Poolers.build(cluster, namespace, spec, Tls.pooler(plan.podTls(), observed)));
     children.addAll(Backups.children(cluster, namespace, spec, observed));
     return ObservedCluster.inTypeOrder(children);
   }

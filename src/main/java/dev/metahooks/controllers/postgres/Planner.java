@@ -71,7 +71,7 @@ final class Planner {
     Rollout.Plan rollout = ScaleDown.primaryMove(cluster, spec, observed)
         .orElseGet(() -> Rollout.plan(cluster, spec, observed, templateChanging, now));
     Optional<ManualSwitchover.Plan> manual = ManualSwitchover.plan(cluster, request.parent(), observed,
-        rollout.step() != Rollout.Step.Settled);
+        rollout.step() != Rollout.Step.Settled, spec.updates().maxLagBytes());
     // Called again when a maintenance window opens or the backup schedule next fires.
     Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, observed, now))
         .flatMap(Optional::stream).min(Comparator.naturalOrder());

@@ -94,6 +94,35 @@ class NetworkPoliciesTest {
     assertThat(matchesAny(from, withoutJobName)).as("a pod that merely copies the Job's labels").isFalse();
   }
 
+  /**
+   * A cluster of the namespace that clones this one live: its database pods take a base backup from this primary,
+   * so the policy admits them to PostgreSQL; a clone from backups (no live) connects to the store, not here.
+   */
+  @Test
+  void aLiveCloneThatNamesThisClusterIsAdmitted() {
+    PostgresWorld world = new PostgresWorld("orders", Json.object());
+    world.spec.putObject("networkPolicy").put("enabled", true);
+    world.otherClusters.put("orders-copy", cluster("orders-copy", "orders", true));
+    world.otherClusters.put("orders-restore", cluster("orders-restore", "orders", false));
+    world.otherClusters.put("billing-copy", cluster("billing-copy", "billing", true));
+    world.sync();
+    JsonNode from = world.children.get("NetworkPolicy/orders").at("/spec/ingress/0/from");
+    assertThat(from.toString()).contains("{\"podSelector\":{\"matchLabels\":" + Labels.podSelector("orders-copy") + "}}")
+        .doesNotContain("orders-restore").doesNotContain("billing-copy");
+    assertThat(world.children.get("NetworkPolicy/orders").at("/spec/ingress/1/from").toString())
+        .as("not Patroni's REST API").doesNotContain("orders-copy");
+  }
+
+  private static ObjectNode cluster(String name, String source, boolean live) {
+    ObjectNode cluster = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
+    cluster.putObject("metadata").put("name", name).put("namespace", PostgresWorld.NAMESPACE).put("uid", name + "-uid");
+    ObjectNode clone = cluster.putObject("spec").putObject("bootstrap").putObject("clone").put("cluster", source);
+    if (live) {
+      clone.putObject("live");
+    }
+    return cluster;
+  }
+
   @Test
   void badPeersAreNamedInTheSpecProblems() {
     SpecReader.Result result = SpecReaderTest.read(s -> {

@@ -262,6 +262,55 @@ class PatroniJobsTest {
     patroni.await(Duration.ofSeconds(60), "no synchronous standby", c -> !roles(c).contains("sync_standby"));
   }
 
+  /**
+   * The member data real Patroni 3.0.2 publishes (here in etcd; on Kubernetes the same JSON text is the pod's
+   * {@code status} annotation), read as the hook reads the annotation: the leader as primary, the replica as
+   * caught up within the default bound, and behind once the leader has written more WAL than a bound of zero allows.
+   */
+  @Test
+  @Order(2)
+  void theMemberDataRealPatroniPublishesIsReadAsCaughtUp() throws Exception {
+    String leader = patroni.leader().orElseThrow();
+    String replica = leader.equals("orders-0") ? "orders-1" : "orders-0";
+    patroni.await(Duration.ofSeconds(60), "the replica streaming", c -> c.streamingReplicas() == 1);
+    JsonNode leaderData = JsonTrees.MAPPER.readTree(patroni.memberData(leader));
+    assertThat(leaderData.path("role").asText()).as(leaderData.toString()).isEqualTo("master");
+    assertThat(leaderData.path("version").asText()).isEqualTo("3.0.2");
+    patroni.await(Duration.ofSeconds(30), "the replica's timeline and position published", c -> {
+      ObjectNode leaderPod = pod(leader, c.memberData(leader));
+      ObjectNode replicaPod = pod(replica, c.memberData(replica));
+      return dev.metahooks.controllers.postgres.plan.Streaming.lag(replicaPod, leaderPod,
+          ClusterSpec.Updates.DEFAULT_MAX_LAG_BYTES).isEmpty();
+    });
+    JsonNode replicaData = JsonTrees.MAPPER.readTree(patroni.memberData(replica));
+    assertThat(replicaData.path("role").asText()).isEqualTo("replica");
+    assertThat(replicaData.path("state").asText()).isEqualTo("running");
+    assertThat(replicaData.has("replication_state")).as("3.0 does not publish it").isFalse();
+    assertThat(replicaData.path("xlog_location").isIntegralNumber()).isTrue();
+    assertThat(replicaData.path("timeline").asLong()).isEqualTo(leaderData.path("timeline").asLong());
+
+    // More WAL on the leader than the replica's published position (a cycle old) shows, with a bound of zero.
+    patroni.query(patroni.index(leader), "CREATE TABLE IF NOT EXISTS lag_probe AS SELECT g FROM generate_series(1, 200000) g");
+    patroni.query(patroni.index(leader), "SELECT pg_switch_wal()");
+    long before = replicaData.path("xlog_location").asLong();
+    patroni.await(Duration.ofSeconds(30), "the leader's new position published", c -> {
+      try {
+        return JsonTrees.MAPPER.readTree(c.memberData(leader)).path("xlog_location").asLong() > before;
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    ObjectNode staleReplica = pod(replica, replicaData.toString());
+    assertThat(dev.metahooks.controllers.postgres.plan.Streaming.lag(staleReplica, pod(leader,
+        patroni.memberData(leader)), 0)).hasValueSatisfying(lag -> assertThat(lag.bytes()).isPresent());
+  }
+
+  private static ObjectNode pod(String name, String memberData) {
+    ObjectNode pod = Json.object();
+    pod.putObject("metadata").put("name", name).putObject("annotations").put("status", memberData);
+    return pod;
+  }
+
   /** Every member's GET /config reports the setting. */
   private static void awaitConfig(String setting, boolean value) {
     patroni.await(Duration.ofSeconds(30), setting + " " + value + " on every member", c -> {

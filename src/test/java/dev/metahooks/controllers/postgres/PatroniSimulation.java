@@ -33,6 +33,10 @@ import java.util.TreeMap;
  * <p>A switchover Job (labelled {@code component: switchover}) moves the leader from its {@code LEADER} to its
  * {@code CANDIDATE} while that one is the leader and the candidate is ready, as Patroni's {@code POST /switchover}
  * does; {@link #refusingSwitchovers} is Patroni answering 412 instead: the Job fails and nothing moves.
+ *
+ * <p>Every running member publishes its {@code status} annotation as Patroni 4.0.4 writes it
+ * ({@link PatroniMemberData}): the leader at a fixed WAL position, each replica streaming at the same position, or
+ * {@code lagBytes} behind for the members {@link #step(Cluster, Map)} names.
  */
 final class PatroniSimulation {
   private PatroniSimulation() {}
@@ -40,15 +44,20 @@ final class PatroniSimulation {
   static final String SYSTEM = "patroni-simulation/system-id";
 
   static void step(Cluster cluster) {
-    step(cluster, true);
+    step(cluster, true, Map.of());
+  }
+
+  /** A step in which the replicas named in {@code lagBytes} are that many bytes of WAL behind the leader. */
+  static void step(Cluster cluster, Map<String, Long> lagBytes) {
+    step(cluster, true, lagBytes);
   }
 
   /** Patroni that refuses every switchover (say, no candidate is healthy enough): each such Job fails. */
   static void refusingSwitchovers(Cluster cluster) {
-    step(cluster, false);
+    step(cluster, false, Map.of());
   }
 
-  private static void step(Cluster cluster, boolean switchoversWork) {
+  private static void step(Cluster cluster, boolean switchoversWork, Map<String, Long> lagBytes) {
     runCleanupJobs(cluster);
     runSwitchoverJobs(cluster, switchoversWork);
     Map<String, List<ObjectNode>> scopes = new TreeMap<>();
@@ -61,6 +70,24 @@ final class PatroniSimulation {
       }
     }
     scopes.values().forEach(members -> label(cluster, members));
+    scopes.values().forEach(members -> publishStatus(cluster, members, lagBytes));
+  }
+
+  private static void publishStatus(Cluster cluster, List<ObjectNode> members, Map<String, Long> lagBytes) {
+    for (ObjectNode member : members) {
+      ObjectNode pod = cluster.get("v1", "Pod", member.path("metadata").path("namespace").asText(), name(member));
+      String ip = pod.path("status").path("podIP").asText("10.0.0.1");
+      String role = role(pod);
+      String status = role.isEmpty() ? PatroniMemberData.starting(PatroniMemberData.Version.V4_0_4, ip)
+          : Labels.LEADER.equals(role)
+              ? PatroniMemberData.leader(PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1)
+              : PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, ip,
+                  PatroniMemberData.POSITION - lagBytes.getOrDefault(name(pod), 0L), 1, "streaming");
+      if (!status.equals(pod.path("metadata").path("annotations").path("status").asText())) {
+        ((ObjectNode) pod.get("metadata")).withObjectProperty("annotations").put("status", status);
+        cluster.update(pod);
+      }
+    }
   }
 
   private static void label(Cluster cluster, List<ObjectNode> members) {

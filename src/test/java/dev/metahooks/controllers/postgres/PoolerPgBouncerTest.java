@@ -2,18 +2,22 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.PoolerAccess;
 import dev.metahooks.controllers.postgres.children.ServiceRoles;
+import dev.metahooks.controllers.postgres.children.TlsMounts;
 import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.SecretData;
+import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.LocalDaemon;
 import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testing.TestCertificates;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +77,86 @@ class PoolerPgBouncerTest {
       assertThat(psql(uri(world, "pool-app", port).replace("sslmode=require", "sslmode=disable"), "SELECT 1")
           .exitCode()).isNotZero();
     }
+  }
+
+  /**
+   * With {@code spec.tls}: PgBouncer serves the TLS Secret's certificate, and a client connecting with its
+   * {@code pooler-uri} as rendered ({@code verify-full}, the Secret's {@code ca.crt}) gets through to a server that
+   * PgBouncer verifies against the same CA ({@code server_tls_sslmode = verify-full}). A client trusting another CA
+   * is refused, and so is a server whose certificate another CA signed, or one for another name.
+   */
+  @Test
+  void withTlsEveryHopVerifiesItsPeer() throws Exception {
+    TestCertificates certs = TestCertificates.create();
+    List<Path> original = server.currentCertificate(certs.dir().resolve("original"));
+    certs.ca("ca");
+    certs.ca("other-ca");
+    // The server's certificate names the address PgBouncer dials here (the rendered host, pointed at loopback).
+    List<String> names = List.of("tls-rw.shop.svc", "tls-pooler.shop.svc", "127.0.0.1");
+    certs.server("server", "ca", names, 2);
+    certs.server("foreign", "other-ca", names, 2);
+    certs.server("elsewhere", "ca", List.of("tls-rw.shop.svc", "tls-pooler.shop.svc"), 2);
+    PostgresWorld world = world("tls", "transaction");
+    world.edit(spec -> spec.putObject("tls").put("secretName", TlsTest.SECRET));
+    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
+    world.sync();
+    String config = world.children.get("ConfigMap/tls-pooler").at("/data/pgbouncer.ini").asText();
+    assertThat(config).contains("server_tls_sslmode = verify-full\nserver_tls_ca_file = " + Poolers.TLS_DIR + "/ca.crt");
+    assertThat(world.children.get("Deployment/tls-pooler").at("/spec/template/spec").has("initContainers"))
+        .as("no self-signed certificate").isFalse();
+    assertThat(SecretData.value(secret(world, Names.userSecret("tls", "tls-app")), "pooler-uri").orElseThrow())
+        .endsWith("?sslmode=verify-full&sslrootcert=" + TlsMounts.CLIENT_CA_PATH);
+    try {
+      server.serveCertificate(certs.dir().resolve("server.crt"), certs.dir().resolve("server.key"));
+      RenderedUsersJob.run(world, server);
+      Path clientCa = Files.writeString(certs.dir().resolve("client-ca.crt"),
+          SecretData.value(secret(world, Names.userSecret("tls", "tls-app")), TlsSpec.CA).orElseThrow());
+      try (LocalDaemon bouncer = startPgBouncer(world, dir -> mountTlsSecret(world, dir))) {
+        int port = port(bouncer);
+        PostgresServer.Result verified = psql(verifyingUri(world, port, clientCa), "SELECT ssl FROM pg_stat_ssl "
+            + "WHERE pid = pg_backend_pid()");
+        assertThat(verified.exitCode()).as(verified.output()).isZero();
+        assertThat(verified.output().strip()).as("the server hop is TLS too").isEqualTo("t");
+        PostgresServer.Result wrongCa = psql(verifyingUri(world, port, certs.dir().resolve("other-ca.crt")), "SELECT 1");
+        assertThat(wrongCa.exitCode()).isNotZero();
+        assertThat(wrongCa.output()).contains("certificate verify failed");
+      }
+      for (String refused : List.of("foreign", "elsewhere")) {
+        server.serveCertificate(certs.dir().resolve(refused + ".crt"), certs.dir().resolve(refused + ".key"));
+        try (LocalDaemon bouncer = startPgBouncer(world, dir -> mountTlsSecret(world, dir))) {
+          PostgresServer.Result result = psql(verifyingUri(world, port(bouncer), clientCa), "SELECT 1");
+          assertThat(result.exitCode()).as("a server with the %s certificate: %s", refused, result.output()).isNotZero();
+        }
+      }
+    } finally {
+      server.serveCertificate(original.get(0), original.get(1));
+    }
+  }
+
+  /** The TLS Secret's keys as the pooler's volume mounts them (its items). */
+  private static void mountTlsSecret(PostgresWorld world, Path dir) {
+    ObjectNode tlsSecret = world.relatedSecrets.get(TlsTest.SECRET);
+    JsonNode volume = null;
+    for (JsonNode candidate : world.children.get("Deployment/" + Names.pooler(world.name)).at("/spec/template/spec/volumes")) {
+      volume = candidate.path("name").asText().equals("tls") ? candidate : volume;
+    }
+    assertThat(volume.at("/secret/secretName").asText()).isEqualTo(TlsTest.SECRET);
+    for (JsonNode item : volume.at("/secret/items")) {
+      try {
+        Files.writeString(dir.resolve(item.path("path").asText()),
+            SecretData.value(tlsSecret, item.path("key").asText()).orElseThrow());
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** The pooler-uri as rendered, only the port, the CA's path and the address (hostaddr) local. */
+  private static String verifyingUri(PostgresWorld world, int port, Path ca) {
+    String uri = SecretData.value(secret(world, Names.userSecret(world.name, world.name + "-app")), "pooler-uri")
+        .orElseThrow();
+    return uri.replace(":" + PoolerAccess.PORT + "/", ":" + port + "/").replace(TlsMounts.CLIENT_CA_PATH, ca.toString())
+        + "&hostaddr=127.0.0.1&connect_timeout=10";
   }
 
   @Test
@@ -135,6 +219,12 @@ class PoolerPgBouncerTest {
    * the auth file and the certificate, pointed at local ones; every other line as rendered.
    */
   private static LocalDaemon startPgBouncer(PostgresWorld world) throws Exception {
+    return startPgBouncer(world, dir -> runCertificateScript(world, dir));
+  }
+
+  /** PgBouncer as above, with {@code certificates} putting its TLS files into its directory. */
+  private static LocalDaemon startPgBouncer(PostgresWorld world, java.util.function.Consumer<Path> certificates)
+      throws Exception {
     Path dir = LocalDaemon.directory("pgbouncer", world.name + "-");
     String config = world.children.get("ConfigMap/" + Names.pooler(world.name)).path("data")
         .path(Poolers.CONFIG_FILE).asText();
@@ -150,7 +240,7 @@ class PoolerPgBouncerTest {
     Files.writeString(dir.resolve(Poolers.CONFIG_FILE), local);
     Files.writeString(dir.resolve(PoolerAccess.AUTH_FILE),
         SecretData.value(secret(world, Names.poolerSecret(world.name)), PoolerAccess.AUTH_FILE).orElseThrow());
-    runCertificateScript(world, dir);
+    certificates.accept(dir);
     LocalDaemon bouncer = LocalDaemon.start(dir, "pgbouncer",
         List.of(pgbouncer.toString(), dir.resolve(Poolers.CONFIG_FILE).toString()), Map.of());
     bouncer.awaitListening(port);

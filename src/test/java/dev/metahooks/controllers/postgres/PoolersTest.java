@@ -16,9 +16,11 @@ import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.status.ComponentConditions;
+import dev.metahooks.testing.TestCertificates;
 import dev.metahooks.testing.ThirdPartyCrds;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The pooler's and the exporter's children and conditions (rendering; the real components run in PoolerPgBouncerTest and ExporterPostgresTest). */
@@ -27,24 +29,24 @@ class PoolersTest {
 
   @Test
   void offUnlessGivenAndOnOnceGivenUnlessDisabled() {
-    assertThat(Poolers.build("pg", "shop", BuilderTestSupport.spec(spec -> {}))).isEmpty();
-    assertThat(Poolers.build("pg", "shop", BuilderTestSupport.spec(spec -> spec.putObject("pooler").put("enabled", false))))
+    assertThat(Poolers.build("pg", "shop", BuilderTestSupport.spec(spec -> {}), Optional.empty())).isEmpty();
+    assertThat(Poolers.build("pg", "shop", BuilderTestSupport.spec(spec -> spec.putObject("pooler").put("enabled", false)), Optional.empty()))
         .isEmpty();
-    assertThat(Poolers.build("pg", "shop", POOLED)).extracting(c -> c.path("kind").asText() + "/" + ObservedCluster.nameOf(c))
+    assertThat(Poolers.build("pg", "shop", POOLED, Optional.empty())).extracting(c -> c.path("kind").asText() + "/" + ObservedCluster.nameOf(c))
         .containsExactly("ConfigMap/pg-pooler", "Service/pg-pooler", "Deployment/pg-pooler", "PodDisruptionBudget/pg.pooler");
     assertThat(POOLED.pooler()).isEqualTo(new ClusterSpec.Pooler(true, 2, "session", 20, 1000, ClusterSpec.DEFAULT_POOLER_IMAGE));
   }
 
   @Test
   void thePoolerPodsAreNeverSelectedAsDatabasePods() {
-    ObjectNode deployment = child(Poolers.build("pg", "shop", POOLED), "Deployment");
+    ObjectNode deployment = child(Poolers.build("pg", "shop", POOLED, Optional.empty()), "Deployment");
     JsonNode labels = deployment.at("/spec/template/metadata/labels");
     assertThat(labels.path(Labels.COMPONENT).asText()).isEqualTo("pooler");
     assertThat(labels.has(Labels.CLUSTER_NAME)).as("Patroni's scope label").isFalse();
     assertThat(labels.path(Labels.NAME).asText()).isNotEqualTo(Labels.APP);
     // The Service and the budget select exactly the Deployment's pods.
     Map<String, Object> selector = Map.of(Labels.NAME, "pgbouncer", Labels.INSTANCE, "pg");
-    for (ObjectNode child : Poolers.build("pg", "shop", POOLED)) {
+    for (ObjectNode child : Poolers.build("pg", "shop", POOLED, Optional.empty())) {
       JsonNode chosen = child.path("kind").asText().equals("Service") ? child.at("/spec/selector")
           : child.at("/spec/selector/matchLabels");
       if (!chosen.isMissingNode()) {
@@ -58,7 +60,7 @@ class PoolersTest {
   void theConfigurationNamesThePrimaryTheModeAndTheLookupAndNoUser() {
     ClusterSpec spec = BuilderTestSupport.spec(s -> s.putObject("pooler").put("mode", "transaction")
         .put("defaultPoolSize", 7).put("maxClientConnections", 300));
-    String config = Poolers.config("orders", "shop", spec.pooler());
+    String config = Poolers.config("orders", "shop", spec.pooler(), Optional.empty());
     assertThat(config.lines()).contains("* = host=orders-rw.shop.svc port=5432", "pool_mode = transaction",
         "default_pool_size = 7", "max_client_conn = 300", "auth_type = scram-sha-256",
         "auth_user = " + ServiceRoles.POOLER, "auth_query = SELECT usename, passwd FROM metahooks.pooler_lookup($1)",
@@ -69,19 +71,63 @@ class PoolersTest {
   @Test
   void aHibernatingClusterRunsNoPoolerPods() {
     ClusterSpec hibernating = BuilderTestSupport.spec(s -> s.put("instances", 0).putObject("pooler").put("instances", 3));
-    assertThat(child(Poolers.build("pg", "shop", hibernating), "Deployment").at("/spec/replicas").asInt()).isZero();
-    assertThat(child(Poolers.build("pg", "shop", POOLED), "Deployment").at("/spec/replicas").asInt()).isEqualTo(2);
+    assertThat(child(Poolers.build("pg", "shop", hibernating, Optional.empty()), "Deployment").at("/spec/replicas").asInt()).isZero();
+    assertThat(child(Poolers.build("pg", "shop", POOLED, Optional.empty()), "Deployment").at("/spec/replicas").asInt()).isEqualTo(2);
   }
 
   @Test
   void aNewConfigurationRollsThePoolerPods() {
     ClusterSpec session = POOLED;
     ClusterSpec transaction = BuilderTestSupport.spec(s -> s.putObject("pooler").put("mode", "transaction"));
-    String before = child(Poolers.build("pg", "shop", session), "Deployment").at("/spec/template/metadata/annotations")
+    String before = child(Poolers.build("pg", "shop", session, Optional.empty()), "Deployment").at("/spec/template/metadata/annotations")
         .path(Poolers.CONFIG_HASH).asText();
-    String after = child(Poolers.build("pg", "shop", transaction), "Deployment").at("/spec/template/metadata/annotations")
+    String after = child(Poolers.build("pg", "shop", transaction, Optional.empty()), "Deployment").at("/spec/template/metadata/annotations")
         .path(Poolers.CONFIG_HASH).asText();
     assertThat(before).hasSize(10).isNotEqualTo(after);
+  }
+
+  /**
+   * TLS turned on for a running cluster with a pooler: PgBouncer serves the Secret's certificate at once and the
+   * pooler URIs verify it, but PgBouncer verifies the server only once every database pod serves that certificate
+   * (before, a primary still on Spilo's own would refuse every pooled connection).
+   */
+  @Test
+  void withTlsThePoolerServesTheSecretAndVerifiesTheServerOnceEveryPodServesIt() {
+    PostgresWorld world = new PostgresWorld("pg", Json.object().put("instances", 2));
+    world.spec.putObject("pooler");
+    world.spec.putArray("users").addObject().put("name", "app");
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    assertThat(world.children.get("Secret/pg.app").at("/data").has("pooler-uri")).isTrue();
+    TestCertificates certs = TestCertificates.create();
+    certs.ca("ca");
+    certs.server("server", "ca", List.of("pg-rw.shop.svc", "pg-pooler.shop.svc"), 2);
+    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
+    world.edit(spec -> spec.putObject("tls").put("secretName", TlsTest.SECRET));
+    world.sync();
+    assertThat(config(world)).contains("server_tls_sslmode = require\n").doesNotContain("server_tls_ca_file");
+    JsonNode volumes = world.children.get("Deployment/pg-pooler").at("/spec/template/spec/volumes");
+    assertThat(volumes.toString()).contains("{\"name\":\"tls\",\"secret\":{\"secretName\":\"" + TlsTest.SECRET + "\"");
+    assertThat(world.children.get("Deployment/pg-pooler").at("/spec/template/spec").has("initContainers")).isFalse();
+    assertThat(dev.metahooks.controllers.postgres.observed.SecretData.value(world.children.get("Secret/pg.app"),
+        "pooler-uri").orElseThrow()).endsWith("?sslmode=verify-full&sslrootcert=/etc/postgresql-tls/ca.crt");
+
+    // Every pod restarted with the Secret's certificate: now PgBouncer verifies the server too.
+    ObjectNode template = (ObjectNode) world.statefulSet().at("/spec/template/spec");
+    world.pods.values().forEach(pod -> pod.set("spec", template.deepCopy()));
+    world.sync();
+    assertThat(config(world)).contains("server_tls_sslmode = verify-full\nserver_tls_ca_file = /etc/pgbouncer/tls/ca.crt\n");
+
+    // The pooler turned off: no pooler URIs in the user Secrets.
+    world.edit(spec -> spec.withObjectProperty("pooler").put("enabled", false));
+    world.sync();
+    assertThat(world.children.get("Secret/pg.app").at("/data").has("pooler-uri")).isFalse();
+    assertThat(world.children.get("Secret/pg.app").at("/data").has("pooler-jdbc-uri")).isFalse();
+  }
+
+  private static String config(PostgresWorld world) {
+    return world.children.get("ConfigMap/pg-pooler").at("/data/" + Poolers.CONFIG_FILE).asText();
   }
 
   @Test

@@ -367,8 +367,8 @@ class PostgresClusterScenarioTest {
     orders.edit(spec -> spec.withArrayProperty("users").addObject().put("name", "analytics").putArray("databases").add("analytics"));
     settle();
     Map<String, String> secret = decoded(child("v1", "Secret", "orders.analytics"));
-    assertThat(secret).containsOnlyKeys("username", "password", "verifier", "host", "port", "dbname", "uri", "jdbc-uri",
-        "pooler-uri", "pooler-jdbc-uri");
+    // No pooler in the sample: no pooler URIs either.
+    assertThat(secret).containsOnlyKeys("username", "password", "verifier", "host", "port", "dbname", "uri", "jdbc-uri");
     assertThat(secret).containsEntry("username", "analytics").containsEntry("host", "orders-rw.default.svc")
         .containsEntry("port", "5432").containsEntry("dbname", "analytics");
     String password = secret.get("password");

@@ -84,7 +84,7 @@ class PostgresManifestsTest {
         .containsExactly("name", "owner", "extensions", "schemas", "reclaimPolicy");
     assertThat(fieldNames(p.at("/availability/properties"))).containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
     assertThat(fieldNames(p.at("/services/properties"))).containsExactly("primary", "replicas");
-    assertThat(fieldNames(p.at("/updates/properties"))).containsExactly("method", "maintenanceWindows");
+    assertThat(fieldNames(p.at("/updates/properties"))).containsExactly("method", "maintenanceWindows", "maxLagBytes");
     assertThat(fieldNames(p.at("/updates/properties/maintenanceWindows/items/properties"))).containsExactly("days", "start", "end");
     assertThat(fieldNames(p.at("/patroni/properties"))).containsExactly("failsafeMode", "synchronous");
     assertThat(fieldNames(p.at("/patroni/properties/synchronous/properties"))).containsExactly("mode", "nodeCount");

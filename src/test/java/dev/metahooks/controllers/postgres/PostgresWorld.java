@@ -60,6 +60,8 @@ final class PostgresWorld {
   final Map<String, ObjectNode> configMaps = new TreeMap<>();
   /** Secrets related through the customize hook (the TLS Secret), by name. */
   final Map<String, ObjectNode> relatedSecrets = new TreeMap<>();
+  /** Other PostgresClusters of the namespace, by name, as the customize hook relates them. */
+  final Map<String, ObjectNode> otherClusters = new TreeMap<>();
   /** Time and secrets for the hooks: pinned unless a test needs other passwords. */
   dev.metahooks.api.Sources sources = FixedSources.INSTANCE;
   /** Whether the controller declares PodMonitors (the optional component is installed). */
@@ -162,8 +164,10 @@ final class PostgresWorld {
     configMaps.values().forEach(configMap -> configMapGroup.set(key(configMap), configMap.deepCopy()));
     // The namespace's clusters: this one alone (the customize hook selects them all).
     ObjectNode parent = parent();
-    related.putObject(ObjectMap.groupKey(ObservedCluster.CLUSTERS.apiVersion(), ObservedCluster.CLUSTERS.kind()))
-        .set(key(parent), parent);
+    ObjectNode clusterGroup = related.putObject(ObjectMap.groupKey(ObservedCluster.CLUSTERS.apiVersion(),
+        ObservedCluster.CLUSTERS.kind()));
+    clusterGroup.set(key(parent), parent);
+    otherClusters.values().forEach(other -> clusterGroup.set(key(other), other.deepCopy()));
     // Metacontroller sends a related group for every rule the customize hook gave; a Secret rule only with spec.tls.
     if (spec.has("tls")) {
       ObjectNode secretGroup = related.putObject("Secret.v1");
@@ -343,6 +347,11 @@ final class PostgresWorld {
       labels.put(Labels.ROLE, leader ? Labels.LEADER : Labels.REPLICA);
     }
     metadata.set("labels", labels);
+    // What Patroni (4.0.4, the default image's) publishes: a ready member runs, a replica streams, caught up.
+    String ip = "10.244.1." + (20 + ordinal);
+    metadata.putObject("annotations").put("status", !ready ? PatroniMemberData.starting(PatroniMemberData.Version.V4_0_4, ip)
+        : leader ? PatroniMemberData.leader(PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1)
+        : PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1, "streaming"));
     metadata.putArray("ownerReferences").addObject()
         .put("apiVersion", "apps/v1").put("kind", "StatefulSet").put("name", name)
         .put("controller", true).put("blockOwnerDeletion", true);

@@ -148,6 +148,68 @@ class RolloutTest {
         .isEqualTo("no ready synchronous standby to switch over to (Patroni names orders-7)");
   }
 
+  @Test
+  void aReadyReplicaThatHasNotCaughtUpHoldsTheNextStepAndTheStatusNamesItsLag() {
+    PostgresWorld world = threeInstances();
+    world.partition(2);
+    world.runPods(Set.of(), 0, true);
+    updated(world, 2);
+    // orders-2 is back and Ready, but 64 MiB behind the leader: orders-1 is not restarted yet.
+    lagging(world, "orders-2", 64L << 20);
+    JsonNode answer = world.sync();
+    assertThat(partition(answer)).isEqualTo(2);
+    assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("Waiting");
+    assertThat(answer.at("/status/rollout/message").asText()).isEqualTo("waiting for orders-2 to catch up with "
+        + "orders-0 (67108864 bytes of WAL behind, spec.updates.maxLagBytes allows 16777216) before the next step");
+    assertThat(answer.at("/status/rollout/waitingFor").toString())
+        .isEqualTo("{\"member\":\"orders-2\",\"leader\":\"orders-0\",\"lagBytes\":67108864}");
+
+    // A larger bound lets it go on.
+    world.edit(spec -> spec.putObject("updates").put("maxLagBytes", 128L << 20));
+    assertThat(partition(world.sync())).isEqualTo(1);
+  }
+
+  @Test
+  void theDocsBoundLetsAReplicaWithinItGoOn() throws Exception {
+    String yaml = OperationsDocsTest.blocks("Upgrades", "yaml").stream().filter(b -> b.contains("maxLagBytes"))
+        .findFirst().orElseThrow();
+    JsonNode updates = dev.metahooks.testing.Manifests.parse(yaml).get(0).at("/spec/updates");
+    PostgresWorld world = threeInstances();
+    world.edit(spec -> spec.set("updates", updates));
+    world.partition(2);
+    world.runPods(Set.of(), 0, true);
+    updated(world, 2);
+    lagging(world, "orders-2", updates.path("maxLagBytes").asLong() + 1);
+    assertThat(world.call(false).at("/status/rollout/waitingFor/member").asText()).isEqualTo("orders-2");
+    lagging(world, "orders-2", updates.path("maxLagBytes").asLong());
+    assertThat(partition(world.call(false))).isEqualTo(1);
+  }
+
+  @Test
+  void noSwitchoverJobStartsWhileTheCandidateIsNotStreaming() {
+    PostgresWorld world = threeInstances();
+    replicasUpdated(world);
+    String streaming = PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, "10.244.1.21",
+        PatroniMemberData.POSITION, 1, null); // runs, replication_state absent: not streaming
+    ((ObjectNode) world.pods.get("orders-1").get("metadata")).withObjectProperty("annotations").put("status", streaming);
+    JsonNode answer = world.sync();
+    assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
+    assertThat(answer.at("/status/rollout/waitingFor/member").asText()).isEqualTo("orders-1");
+    assertThat(answer.at("/status/rollout/message").asText()).contains("not streaming: replication_state absent");
+
+    // Streaming again: the Job to the updated replica.
+    lagging(world, "orders-1", 0);
+    assertThat(env(switchoverJob(world.sync()), "CANDIDATE")).isEqualTo("orders-1");
+  }
+
+  /** The replica's status annotation as Patroni 4.0.4 writes it, {@code bytes} behind the leader. */
+  private static void lagging(PostgresWorld world, String pod, long bytes) {
+    int ordinal = Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1));
+    ((ObjectNode) world.pods.get(pod).get("metadata")).withObjectProperty("annotations").put("status",
+        PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, "10.244.1." + (20 + ordinal),
+            PatroniMemberData.POSITION - bytes, 1, "streaming"));
+  }
+
   /** The rollout has updated both replicas of a three-instance cluster; orders-0, the primary, is next. */
   private static void replicasUpdated(PostgresWorld world) {
     world.partition(1);

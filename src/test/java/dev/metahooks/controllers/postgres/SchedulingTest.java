@@ -20,6 +20,7 @@ import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,7 +68,7 @@ class SchedulingTest {
         + "{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}}}]");
     assertThat(sts.at("/spec/selector/matchLabels")).isEqualTo(Labels.podSelector("pg"));
 
-    ObjectNode deployment = Poolers.build("pg", "shop", spec).stream()
+    ObjectNode deployment = Poolers.build("pg", "shop", spec, Optional.empty()).stream()
         .filter(child -> child.path("kind").asText().equals("Deployment")).findFirst().orElseThrow();
     KubeSchema.assertValid(deployment);
     JsonNode poolerPod = deployment.at("/spec/template/spec");
@@ -88,11 +89,11 @@ class SchedulingTest {
     ClusterSpec plain = spec(s -> {});
     ClusterSpec empty = spec(s -> s.putObject("scheduling").putObject("database"));
     assertThat(BuilderTestSupport.statefulSet("pg", empty)).isEqualTo(BuilderTestSupport.statefulSet("pg", plain));
-    assertThat(Poolers.build("pg", "shop", spec(s -> s.putObject("pooler").put("enabled", true))))
+    assertThat(Poolers.build("pg", "shop", spec(s -> s.putObject("pooler").put("enabled", true)), Optional.empty()))
         .isEqualTo(Poolers.build("pg", "shop", spec(s -> {
           s.putObject("pooler").put("enabled", true);
           s.putObject("scheduling").putObject("jobs").putObject("podLabels").put("team", "payments");
-        })));
+        }), Optional.empty()));
   }
 
   @Test

@@ -75,6 +75,28 @@ class StatefulSetsTest {
     assertThat(parsed.at("/bootstrap/dcs/postgresql/parameters")).isEqualTo(parsed.at("/postgresql/parameters"));
   }
 
+  /**
+   * The logging settings Spilo pins in Patroni's local configuration: only a local value wins over Spilo's, so
+   * they go there (not into the bootstrap DCS configuration, which Spilo's local value would hide as well), and a
+   * change of one changes the pod template: the pods roll and take it.
+   */
+  @Test
+  void settingsSpiloPinsLocallyGoToTheLocalConfigurationAndRollThePods() throws Exception {
+    JsonNode parsed = JsonTrees.MAPPER.readTree(StatefulSets.spiloConfiguration(new java.util.TreeMap<>(java.util.Map.of(
+        "work_mem", "8MB", "log_rotation_age", "2h", "log_filename", "pg-%a.log")), Json.object()));
+    assertThat(parsed.at("/postgresql/parameters").toString())
+        .isEqualTo("{\"log_filename\":\"pg-%a.log\",\"log_rotation_age\":\"2h\"}");
+    assertThat(parsed.has("bootstrap")).isFalse();
+
+    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    world.edit(spec -> spec.putObject("postgresql").putObject("parameters").put("log_rotation_age", "2h"));
+    JsonNode answer = world.sync();
+    assertThat(answer.at("/status/rollout/step").asText()).as("a new pod template").isEqualTo("Starting");
+  }
+
   @Test
   void versionImageAndResourcesComeFromTheSpec() {
     ObjectNode sts = BuilderTestSupport.statefulSet("pg", spec(s -> {

@@ -8,6 +8,7 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.NetworkPolicySpec;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,6 +27,14 @@ public final class NetworkPolicies {
   private NetworkPolicies() {}
 
   public static Optional<ObjectNode> build(String cluster, ClusterSpec spec) {
+    return build(cluster, spec, List.of());
+  }
+
+  /**
+   * The policy, admitting to PostgreSQL as well the database pods of {@code liveClones}: the clusters of the
+   * namespace that clone this one live (their pods take a base backup from the primary with the replication user).
+   */
+  public static Optional<ObjectNode> build(String cluster, ClusterSpec spec, List<String> liveClones) {
     NetworkPolicySpec policy = spec.networkPolicy();
     if (!policy.enabled()) {
       return Optional.empty();
@@ -45,6 +54,8 @@ public final class NetworkPolicies {
     postgresFrom.addObject().putObject("podSelector").putObject("matchLabels")
         .put(Labels.INSTANCE, cluster).put(Labels.COMPONENT, POOLER_COMPONENT);
     policy.clients().forEach(client -> postgresFrom.add(client.deepCopy()));
+    liveClones.forEach(clone -> postgresFrom.addObject().putObject("podSelector").set("matchLabels",
+        Labels.podSelector(clone)));
 
     ObjectNode patroni = ingress.addObject();
     port(patroni, Spilo.PATRONI_PORT);

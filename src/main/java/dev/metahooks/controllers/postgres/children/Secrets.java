@@ -35,6 +35,8 @@ public final class Secrets {
   public static final int PASSWORD_LENGTH = 32;
   public static final String VERIFIER = "verifier";
   public static final int SALT_LENGTH = 16;
+  public static final String POOLER_URI = "pooler-uri";
+  public static final String POOLER_JDBC_URI = "pooler-jdbc-uri";
 
   private Secrets() {}
 
@@ -80,6 +82,11 @@ public final class Secrets {
       secrets.stream().filter(secret -> users.contains(ObservedCluster.nameOf(secret)) && secret.path("data").isObject())
           .forEach(secret -> connection((ObjectNode) secret.get("data"), tls.ca()));
     }
+    Set<String> userSecrets = new HashSet<>();
+    spec.users().forEach(user -> userSecrets.add(Names.userSecret(cluster, user.name())));
+    String poolerHost = Names.serviceHost(Names.pooler(cluster), namespace);
+    secrets.stream().filter(secret -> userSecrets.contains(ObservedCluster.nameOf(secret)) && secret.path("data").isObject())
+        .forEach(secret -> poolerConnection((ObjectNode) secret.get("data"), poolerHost, spec.pooler().enabled(), tls));
     for (ObjectNode secret : observed.children("v1", "Secret")) {
       if (!wanted.contains(ObservedCluster.nameOf(secret))) {
         secrets.add(Preserved.child(secret));
@@ -145,14 +152,31 @@ public final class Secrets {
     put(data, "port", port);
     put(data, "dbname", dbname);
     connection(data, Optional.empty());
-    // The pooler's Service, whether or not the pooler runs now (it may be turned on later); the pooler serves its
-    // own self-signed certificate, hence "require" with or without the user's certificate.
-    String poolerHost = Names.serviceHost(Names.pooler(cluster), namespace);
-    put(data, "pooler-uri", "postgresql://" + user.name() + ":" + password + "@" + poolerHost + ":" + PoolerAccess.PORT
-        + "/" + dbname + "?sslmode=require");
-    put(data, "pooler-jdbc-uri", "jdbc:postgresql://" + poolerHost + ":" + PoolerAccess.PORT + "/" + dbname + "?user="
-        + user.name() + "&password=" + password + "&sslmode=require&prepareThreshold=0");
     return secret;
+  }
+
+  /**
+   * The pooler's URIs of a user's Secret, only while the pooler is on: to its Service, {@code verify-full} against
+   * the CA when the pooler serves the user's certificate (the TLS Secret is valid), {@code require} without
+   * {@code spec.tls}; while the TLS Secret is missing or invalid, as they were (or {@code require} when new).
+   */
+  static void poolerConnection(ObjectNode data, String poolerHost, boolean enabled, Tls.State tls) {
+    if (!enabled) {
+      data.remove(POOLER_URI);
+      data.remove(POOLER_JDBC_URI);
+      return;
+    }
+    boolean keep = (tls.check() == Tls.Check.MISSING || tls.check() == Tls.Check.INVALID) && data.has(POOLER_URI);
+    if (keep) {
+      return;
+    }
+    String user = dataValue(data, "username");
+    String password = dataValue(data, "password");
+    String address = poolerHost + ":" + PoolerAccess.PORT + "/" + dataValue(data, "dbname");
+    String ssl = tls.ca().isPresent() ? "sslmode=verify-full&sslrootcert=" + TlsMounts.CLIENT_CA_PATH : "sslmode=require";
+    put(data, POOLER_URI, "postgresql://" + user + ":" + password + "@" + address + "?" + ssl);
+    put(data, POOLER_JDBC_URI, "jdbc:postgresql://" + address + "?user=" + user + "&password=" + password + "&" + ssl
+        + "&prepareThreshold=0");
   }
 
   /**

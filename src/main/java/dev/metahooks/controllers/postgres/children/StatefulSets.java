@@ -186,7 +186,8 @@ public final class StatefulSets {
    * Patroni configuration that Spilo merges over its own. {@code restapi.authentication}: Patroni asks for these
    * credentials on every unsafe REST call (PATCH /config, POST /switchover, ...); the password comes from the
    * {@code <n>-restapi} Secret through a variable reference that the kubelet expands. The parameters that need a
-   * restart go to the local configuration (applied on every start, so a change rolls the pods) and to the bootstrap
+   * restart, and those Spilo pins locally ({@link SpiloPinnedParameters}), go to the local configuration (applied on
+   * every start, so a change rolls the pods); the former also to the bootstrap
    * DCS configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect
    * when the cluster is created; every parameter, reloadable ones too, reaches Patroni's dynamic configuration
    * through the parameters Job ({@link ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a
@@ -205,6 +206,10 @@ public final class StatefulSets {
     ObjectNode config = Json.object();
     if (!values.isEmpty()) {
       config.putObject("bootstrap").putObject("dcs").putObject("postgresql").set("parameters", values.deepCopy());
+    }
+    // Local only: the settings Spilo pins there, which the dynamic configuration cannot reach.
+    SpiloPinnedParameters.pinned(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(value)));
+    if (!values.isEmpty()) {
       config.putObject("postgresql").set("parameters", values);
     }
     config.putObject("restapi").putObject("authentication")

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.InvalidRequestException;
-import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
@@ -78,6 +77,7 @@ public final class ObservedCluster {
   private final boolean podMonitorsDeclared;
   private final List<ObjectNode> relatedSecrets;
   private final List<String> syncStandbys;
+  private List<String> liveClones = List.of();
 
   private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
       List<String> patroniConfigMaps, boolean podMonitorsDeclared, List<ObjectNode> relatedSecrets,
@@ -130,8 +130,26 @@ public final class ObservedCluster {
         .toList();
     List<ObjectNode> secrets = request.related().entries("v1", "Secret").stream()
         .filter(entry -> entry.namespace().equals(namespace)).map(ObjectMap.Entry::object).toList();
-    return new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps, podMonitors, secrets,
-        syncStandbys(request, namespace));
+    ObservedCluster observed = new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps,
+        podMonitors, secrets, syncStandbys(request, namespace));
+    observed.liveClones = liveClones(request, namespace);
+    return observed;
+  }
+
+  /** The namespace's clusters that clone this one live ({@code spec.bootstrap.clone.cluster} and {@code live}). */
+  private static List<String> liveClones(CompositeRequest request, String namespace) {
+    return request.related().entries(CLUSTERS.apiVersion(), CLUSTERS.kind()).stream()
+        .filter(entry -> entry.namespace().equals(namespace) && !entry.name().equals(request.name()))
+        .filter(entry -> {
+          JsonNode clone = entry.object().path("spec").path("bootstrap").path("clone");
+          return request.name().equals(clone.path("cluster").asText(null)) && clone.path("live").isObject();
+        })
+        .map(ObjectMap.Entry::name).sorted().toList();
+  }
+
+  /** The clusters of the namespace that clone this one from its running primary (their pods connect to it). */
+  public List<String> liveClones() {
+    return liveClones;
   }
 
   /** The types the customize hook relates for a cluster of this spec, each one rule. */
@@ -263,10 +281,14 @@ public final class ObservedCluster {
 
   /** The pod Patroni labelled leader; a ready one first, then by name, if a failover left two for a moment. */
   public Optional<String> primary() {
+    return primaryPod().map(ObservedCluster::nameOf);
+  }
+
+  /** The pod of {@link #primary}. */
+  public Optional<ObjectNode> primaryPod() {
     return livePods().stream()
         .filter(ObservedCluster::leader)
         .sorted(Comparator.comparing((ObjectNode pod) -> !ready(pod)).thenComparing(ObservedCluster::nameOf))
-        .map(ObservedCluster::nameOf)
         .findFirst();
   }
 
@@ -275,18 +297,8 @@ public final class ObservedCluster {
    * each member's state as JSON in its pod's {@code status} annotation.
    */
   public List<String> pendingRestart() {
-    List<String> pending = new ArrayList<>();
-    for (ObjectNode pod : livePods()) {
-      JsonNode text = pod.path("metadata").path("annotations").path("status");
-      try {
-        if (text.isTextual() && JsonTrees.MAPPER.readTree(text.asText()).path("pending_restart").asBoolean(false)) {
-          pending.add(nameOf(pod));
-        }
-      } catch (Exception e) {
-        // Not Patroni's JSON: nothing is known about this pod.
-      }
-    }
-    return pending;
+    return livePods().stream().filter(pod -> MemberStatus.of(pod).map(MemberStatus::pendingRestart).orElse(false))
+        .map(ObservedCluster::nameOf).toList();
   }
 
   public int readyPods() {

@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * A switchover on request: the annotation {@value #ANNOTATION} on the cluster names the member to hand the leader
@@ -33,7 +35,8 @@ public final class ManualSwitchover {
   private ManualSwitchover() {}
 
   /** The request on the parent, if any, and where it stands; {@code busy} while a rollout or scale-down steps. */
-  public static Optional<Plan> plan(String cluster, JsonNode parent, ObservedCluster observed, boolean busy) {
+  public static Optional<Plan> plan(String cluster, JsonNode parent, ObservedCluster observed, boolean busy,
+      long maxLagBytes) {
     JsonNode annotation = parent.path("metadata").path("annotations").path(ANNOTATION);
     if (!annotation.isTextual() || annotation.asText().isBlank()) {
       return Optional.empty();
@@ -46,7 +49,7 @@ public final class ManualSwitchover {
         return answered;
       }
     }
-    return Optional.of(decide(cluster, request, observed, busy));
+    return Optional.of(decide(cluster, request, observed, busy, maxLagBytes));
   }
 
   private static Optional<Plan> previousAnswer(String request, JsonNode previous) {
@@ -59,7 +62,8 @@ public final class ManualSwitchover {
     }
   }
 
-  private static Plan decide(String cluster, String request, ObservedCluster observed, boolean busy) {
+  private static Plan decide(String cluster, String request, ObservedCluster observed, boolean busy,
+      long maxLagBytes) {
     Optional<String> leader = observed.primary();
     if (leader.isEmpty()) {
       return new Plan(request, State.Waiting, "waiting for Patroni to elect a primary", Optional.empty());
@@ -99,8 +103,17 @@ public final class ManualSwitchover {
     if (refusal.isPresent()) {
       return new Plan(request, State.Refused, refusal.get(), Optional.empty());
     }
-    String candidate = ANY.equals(request) ? candidates(leader.get(), pods, observed).findFirst().orElseThrow()
-        : request;
+    // The target must have caught up with the leader: until then the request waits, naming its lag.
+    ObjectNode leaderPod = observed.primaryPod().orElseThrow();
+    List<ObjectNode> targets = ANY.equals(request) ? candidates(leader.get(), pods, observed).toList()
+        : pods.values().stream().filter(p -> ObservedCluster.nameOf(p).equals(request)).toList();
+    Optional<String> caughtUp = targets.stream().filter(p -> Streaming.lag(p, leaderPod, maxLagBytes).isEmpty())
+        .map(ObservedCluster::nameOf).findFirst();
+    if (caughtUp.isEmpty()) {
+      return new Plan(request, State.Waiting, "waiting for " + Streaming.lag(targets.get(0), leaderPod, maxLagBytes)
+          .orElseThrow().message(), Optional.empty());
+    }
+    String candidate = caughtUp.get();
     return new Plan(request, State.Running, "Job " + name + " (switchover from " + leader.get() + " to " + candidate
         + ") is starting", Optional.of(new Rollout.Switchover(name, leader.get(), candidate,
             Rollout.leaderHttps(pods, leader.get()))));
@@ -128,11 +141,11 @@ public final class ManualSwitchover {
     return Optional.empty();
   }
 
-  private static java.util.stream.Stream<String> candidates(String leader, Map<Integer, ObjectNode> pods,
+  private static Stream<ObjectNode> candidates(String leader, Map<Integer, ObjectNode> pods,
       ObservedCluster observed) {
-    return pods.values().stream().filter(ObservedCluster::ready).map(ObservedCluster::nameOf)
-        .filter(name -> !name.equals(leader))
-        .filter(name -> observed.syncStandbys().isEmpty() || observed.syncStandbys().contains(name));
+    return pods.values().stream().filter(ObservedCluster::ready)
+        .filter(pod -> !ObservedCluster.nameOf(pod).equals(leader))
+        .filter(pod -> observed.syncStandbys().isEmpty() || observed.syncStandbys().contains(ObservedCluster.nameOf(pod)));
   }
 
   private static String kind(ObservedCluster observed) {

@@ -49,9 +49,15 @@ public final class Rollout {
    * @param switchover the switchover this step needs, if any
    * @param waitingUntil when the maintenance window that this step waits for opens
    * @param heldReplicas the StatefulSet's replicas while a scale-down waits for the primary to move
+   * @param waitingFor the replica this step waits for to catch up with the leader ({@link Streaming})
    */
   public record Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
-      Optional<Instant> waitingUntil, OptionalInt heldReplicas) {
+      Optional<Instant> waitingUntil, OptionalInt heldReplicas, Optional<Streaming.Lag> waitingFor) {
+    public Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
+        Optional<Instant> waitingUntil, OptionalInt heldReplicas) {
+      this(partition, switchover, step, message, waitingUntil, heldReplicas, Optional.empty());
+    }
+
     public Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message) {
       this(partition, switchover, step, message, Optional.empty());
     }
@@ -121,6 +127,14 @@ public final class Rollout {
     }
     int next = updatedFrom - 1;
     String pod = cluster + "-" + next;
+    // Each step, a restart or a new switchover Job, waits until every replica streams (a Job already there is
+    // followed, below, whatever the replicas do).
+    Optional<Streaming.Lag> lag = Streaming.firstBehind(pods.values(), observed.primaryPod().orElseThrow(),
+        spec.updates().maxLagBytes());
+    if (lag.isPresent() && !(pod.equals(primary.get()) && instances > 1
+        && observed.job(Names.switchoverJob(cluster, revision, pod)).isPresent())) {
+      return waitForStreaming(partition, lag.get());
+    }
     if (pod.equals(primary.get()) && instances == 1 && !MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
       return waitForWindow(partition, "the restart of the primary " + pod + " (one instance, no replica to switch over to)",
           spec, now);
@@ -211,6 +225,12 @@ public final class Rollout {
       }
     }
     return "?";
+  }
+
+  /** A step held until a replica catches up; the status names it and its lag. */
+  static Plan waitForStreaming(int partition, Streaming.Lag lag) {
+    return new Plan(OptionalInt.of(partition), Optional.empty(), Step.Waiting, "waiting for " + lag.message()
+        + " before the next step", Optional.empty(), OptionalInt.empty(), Optional.of(lag));
   }
 
   private static Plan hold(int partition, Step step, String message) {

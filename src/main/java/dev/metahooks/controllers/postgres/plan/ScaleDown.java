@@ -6,6 +6,7 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -58,11 +59,21 @@ public final class ScaleDown {
       return Optional.of(held(partition, job, Rollout.Step.ScaleDownSwitchover, current, "Job " + name
           + " (switchover from " + leader.get() + " to " + candidate + " " + what + ") " + state));
     }
-    Optional<String> candidate = pods.entrySet().stream()
+    List<ObjectNode> eligible = pods.entrySet().stream()
         .filter(e -> e.getKey() < instances && ObservedCluster.ready(e.getValue()))
-        .map(e -> ObservedCluster.nameOf(e.getValue()))
-        .filter(pod -> observed.syncStandbys().isEmpty() || observed.syncStandbys().contains(pod))
-        .findFirst();
+        .map(Map.Entry::getValue)
+        .filter(pod -> observed.syncStandbys().isEmpty() || observed.syncStandbys().contains(ObservedCluster.nameOf(pod)))
+        .toList();
+    ObjectNode leaderPod = observed.primaryPod().orElseThrow();
+    long maxLag = spec.updates().maxLagBytes();
+    Optional<String> candidate = eligible.stream().filter(pod -> Streaming.lag(pod, leaderPod, maxLag).isEmpty())
+        .map(ObservedCluster::nameOf).findFirst();
+    if (candidate.isEmpty() && !eligible.isEmpty()) {
+      Streaming.Lag lag = Streaming.lag(eligible.get(0), leaderPod, maxLag).orElseThrow();
+      return Optional.of(new Rollout.Plan(partition, Optional.empty(), Rollout.Step.Waiting, "the primary "
+          + leader.get() + " runs on an ordinal the scale-down removes; waiting for " + lag.message() + " to move it "
+          + what, Optional.empty(), OptionalInt.of(current), Optional.of(lag)));
+    }
     if (candidate.isEmpty()) {
       return Optional.of(held(partition, Optional.empty(), Rollout.Step.Waiting, current, "the primary "
           + leader.get() + " runs on an ordinal the scale-down removes; waiting for a ready "

@@ -115,6 +115,38 @@ public final class Tls {
         restApi && observed.livePods().stream().allMatch(Tls::trustsRestApiCa)));
   }
 
+  /**
+   * How the pooler uses the TLS Secret: it serves the Secret's certificate to clients, and verifies the server's
+   * ({@code verify-full} against {@code ca.crt}) once {@code verifyServer}.
+   */
+  public record PoolerTls(String secretName, boolean verifyServer) {}
+
+  /**
+   * The pooler's TLS, with the pods' Secret. It verifies the server only once every database pod serves that
+   * Secret's certificate (or when there are no pods yet, which will): during the rollout that turns TLS on, a
+   * primary still serving Spilo's self-signed certificate would refuse every pooled connection.
+   */
+  public static Optional<PoolerTls> pooler(Optional<Rendering> podTls, ObservedCluster observed) {
+    return podTls.map(rendering -> new PoolerTls(rendering.secretName(), observed.statefulSet().isEmpty()
+        || (!observed.livePods().isEmpty() && observed.livePods().stream()
+            .allMatch(pod -> servesSecret(pod, rendering.secretName())))));
+  }
+
+  /** An observed database pod that serves the given Secret's certificate to PostgreSQL clients. */
+  private static boolean servesSecret(JsonNode pod, String secretName) {
+    return env(pod).contains("SSL_CERTIFICATE_FILE") && mountedTlsSecret(pod.at("/spec/volumes"))
+        .filter(secretName::equals).isPresent();
+  }
+
+  private static Optional<String> mountedTlsSecret(JsonNode volumes) {
+    for (JsonNode volume : volumes) {
+      if (Spilo.TLS_VOLUME.equals(volume.path("name").asText()) && volume.at("/secret/secretName").isTextual()) {
+        return Optional.of(volume.at("/secret/secretName").asText());
+      }
+    }
+    return Optional.empty();
+  }
+
   /** An observed database pod whose Patroni has the CA to verify https members (it was rendered so). */
   public static boolean trustsRestApiCa(JsonNode pod) {
     return env(pod).contains(SSL_RESTAPI_CA_FILE);
@@ -130,26 +162,13 @@ public final class Tls {
 
   /** The Secret the observed StatefulSet mounts as its TLS volume. */
   public static Optional<String> mountedSecret(ObservedCluster observed) {
-    return observed.statefulSet().flatMap(sts -> {
-      for (JsonNode volume : sts.at("/spec/template/spec/volumes")) {
-        if (Spilo.TLS_VOLUME.equals(volume.path("name").asText()) && volume.at("/secret/secretName").isTextual()) {
-          return Optional.of(volume.at("/secret/secretName").asText());
-        }
-      }
-      return Optional.empty();
-    });
+    return observed.statefulSet().flatMap(sts -> mountedTlsSecret(sts.at("/spec/template/spec/volumes")));
   }
 
   /** The TLS Secret of an observed database pod that serves Patroni's REST API over https. */
   public static Optional<String> httpsSecret(JsonNode pod) {
-    if (env(pod).contains("SSL_RESTAPI_CERTIFICATE_FILE")) {
-      for (JsonNode volume : pod.at("/spec/volumes")) {
-        if (Spilo.TLS_VOLUME.equals(volume.path("name").asText()) && volume.at("/secret/secretName").isTextual()) {
-          return Optional.of(volume.at("/secret/secretName").asText());
-        }
-      }
-    }
-    return Optional.empty();
+    return env(pod).contains("SSL_RESTAPI_CERTIFICATE_FILE") ? mountedTlsSecret(pod.at("/spec/volumes"))
+        : Optional.empty();
   }
 
 }

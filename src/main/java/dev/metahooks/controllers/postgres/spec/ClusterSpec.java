@@ -76,7 +76,15 @@ public record ClusterSpec(
    * StatefulSet's partition, replicas first, a planned switchover, the old primary last; {@code restart}: the
    * StatefulSet's own rolling update, the primary restarted when its ordinal comes up.
    */
-  public record Updates(String method, List<MaintenanceWindows.Window> maintenanceWindows) {
+  /**
+   * @param maxLagBytes how far (bytes of WAL) a replica may be behind the leader and still count as caught up
+   *     before a rollout's next step or a switchover to it
+   */
+  public record Updates(String method, List<MaintenanceWindows.Window> maintenanceWindows, long maxLagBytes) {
+    /** One WAL segment: a replica that streams is rarely further behind between two of Patroni's cycles. */
+    public static final long DEFAULT_MAX_LAG_BYTES = 16L << 20;
+    public static final long MAX_MAX_LAG_BYTES = 1L << 30;
+
     public boolean switchover() {
       return "switchover".equals(method);
     }

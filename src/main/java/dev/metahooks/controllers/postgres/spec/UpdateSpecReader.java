@@ -29,7 +29,9 @@ public final class UpdateSpecReader {
       updates.report("maintenanceWindows", "needs updates.method switchover: under restart the StatefulSet "
           + "restarts the primary whenever its ordinal comes");
     }
-    return new ClusterSpec.Updates(method, windows);
+    long maxLag = updates.optionalInteger("maxLagBytes", 0, ClusterSpec.Updates.MAX_MAX_LAG_BYTES)
+        .orElse(ClusterSpec.Updates.DEFAULT_MAX_LAG_BYTES);
+    return new ClusterSpec.Updates(method, windows, maxLag);
   }
 
   private static List<MaintenanceWindows.Window> maintenanceWindows(FieldReader updates) {

@@ -82,6 +82,10 @@ public final class ClusterStatus {
       ObjectNode rollout = status.putObject("rollout").put("step", in.rollout().step().name())
           .put("message", in.rollout().message());
       in.rollout().waitingUntil().ifPresent(opens -> rollout.put("waitingUntil", opens.toString()));
+      in.rollout().waitingFor().ifPresent(lag -> {
+        ObjectNode waiting = rollout.putObject("waitingFor").put("member", lag.member()).put("leader", lag.leader());
+        lag.bytes().ifPresent(bytes -> waiting.put("lagBytes", bytes));
+      });
     }
     List<String> pendingRestart = observed.pendingRestart();
     if (!pendingRestart.isEmpty()) {

@@ -11,9 +11,13 @@ import dev.metahooks.controllers.postgres.children.PodPlacement;
 import dev.metahooks.controllers.postgres.children.PodSecurity;
 import dev.metahooks.controllers.postgres.children.PoolerAccess;
 import dev.metahooks.controllers.postgres.children.ServiceRoles;
+import dev.metahooks.controllers.postgres.children.TlsMounts;
+import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.kube.KubeletText;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Connection pooling ({@code spec.pooler}): PgBouncer in front of {@code <n>-rw}, as a ConfigMap with its
@@ -23,8 +27,10 @@ import java.util.List;
  * <p>Clients log in with their own roles' passwords: PgBouncer looks each role's SCRAM verifier up with
  * {@code auth_query}, through a function only the {@value ServiceRoles#POOLER} role may call (see
  * {@link ServiceRoles}); no list of users and passwords exists anywhere. Its own auth file holds that one role,
- * from the {@code <n>-pooler} Secret. TLS on both sides: to the server as Spilo requires, and to clients with a
- * certificate the pod makes itself at start (self-signed, like Spilo's own; clients use {@code sslmode=require}).
+ * from the {@code <n>-pooler} Secret. TLS on both sides: to the server as Spilo requires, and to clients. Without
+ * {@code spec.tls} the pod makes itself a certificate at start (self-signed, like Spilo's own; clients use
+ * {@code sslmode=require}); with it, PgBouncer serves the TLS Secret's certificate (clients use
+ * {@code sslmode=verify-full}) and verifies the server's against its {@code ca.crt} ({@link Tls#pooler}).
  */
 public final class Poolers {
   public static final String CONTAINER = "pgbouncer";
@@ -42,12 +48,13 @@ public final class Poolers {
   private Poolers() {}
 
   /** The ConfigMap, Service, Deployment and PodDisruptionBudget, when the pooler is on. */
-  public static List<ObjectNode> build(String cluster, String namespace, ClusterSpec spec) {
+  public static List<ObjectNode> build(String cluster, String namespace, ClusterSpec spec,
+      Optional<Tls.PoolerTls> tls) {
     if (!spec.pooler().enabled()) {
       return List.of();
     }
-    String config = config(cluster, namespace, spec.pooler());
-    return List.of(configMap(cluster, config), service(cluster), deployment(cluster, spec, config),
+    String config = config(cluster, namespace, spec.pooler(), tls);
+    return List.of(configMap(cluster, config), service(cluster), deployment(cluster, spec, config, tls),
         disruptionBudget(cluster));
   }
 
@@ -55,7 +62,10 @@ public final class Poolers {
    * pgbouncer.ini. Every database is reached on the primary; server connections use TLS (Spilo refuses others);
    * {@code extra_float_digits} is what JDBC sends at startup, which PgBouncer otherwise refuses.
    */
-  public static String config(String cluster, String namespace, ClusterSpec.Pooler pooler) {
+  public static String config(String cluster, String namespace, ClusterSpec.Pooler pooler, Optional<Tls.PoolerTls> tls) {
+    // verify-full checks the server's certificate against the CA and the [databases] host name (<n>-rw.<ns>.svc).
+    String serverTls = tls.filter(Tls.PoolerTls::verifyServer).isPresent()
+        ? "verify-full\nserver_tls_ca_file = " + TLS_DIR + "/" + TlsSpec.CA : "require";
     return """
         [databases]
         * = host=%s port=%d
@@ -71,7 +81,7 @@ public final class Poolers {
         auth_file = %s/%s
         auth_user = %s
         auth_query = %s
-        server_tls_sslmode = require
+        server_tls_sslmode = %s
         client_tls_sslmode = require
         client_tls_key_file = %s/tls.key
         client_tls_cert_file = %s/tls.crt
@@ -79,7 +89,7 @@ public final class Poolers {
         application_name_add_host = 1
         """.formatted(Names.serviceHost(Names.primaryService(cluster), namespace), Spilo.POSTGRES_PORT, PoolerAccess.PORT,
         pooler.mode(), pooler.defaultPoolSize(), pooler.maxClientConnections(), AUTH_DIR, PoolerAccess.AUTH_FILE,
-        ServiceRoles.POOLER, LOOKUP_QUERY, TLS_DIR, TLS_DIR);
+        ServiceRoles.POOLER, LOOKUP_QUERY, serverTls, TLS_DIR, TLS_DIR);
   }
 
   /** The pooler's pods: none while the cluster hibernates (there is no primary to pool for). */
@@ -125,7 +135,7 @@ public final class Poolers {
     return budget;
   }
 
-  public static ObjectNode deployment(String cluster, ClusterSpec spec, String config) {
+  public static ObjectNode deployment(String cluster, ClusterSpec spec, String config, Optional<Tls.PoolerTls> tls) {
     ObjectNode deployment = Json.object().put("apiVersion", "apps/v1").put("kind", "Deployment");
     deployment.putObject("metadata").put("name", Names.pooler(cluster)).set("labels", Labels.child(cluster, COMPONENT));
     ObjectNode deploymentSpec = deployment.putObject("spec").put("replicas", replicas(spec));
@@ -146,14 +156,26 @@ public final class Poolers {
     term.putObject("labelSelector").set("matchLabels", podSelector(cluster));
     term.put("topologyKey", "kubernetes.io/hostname");
     PodPlacement.apply(template, spec.scheduling().pooler(), podSelector(cluster));
-    pod.putArray("initContainers").add(certificateContainer(cluster, spec.image()));
+    if (tls.isEmpty()) {
+      pod.putArray("initContainers").add(certificateContainer(cluster, spec.image()));
+    }
     pod.putArray("containers").add(pgbouncer(spec.pooler()));
     ArrayNode volumes = pod.putArray("volumes");
     volumes.addObject().put("name", "config").putObject("configMap").put("name", Names.pooler(cluster))
         .putArray("items").addObject().put("key", CONFIG_FILE).put("path", CONFIG_FILE);
     volumes.addObject().put("name", "auth").putObject("secret").put("secretName", Names.poolerSecret(cluster))
         .put("defaultMode", 0400).putArray("items").addObject().put("key", PoolerAccess.AUTH_FILE).put("path", PoolerAccess.AUTH_FILE);
-    volumes.addObject().put("name", "tls").putObject("emptyDir").put("medium", "Memory");
+    if (tls.isPresent()) {
+      // The key readable by the pod's group (fsGroup), as for the database pods.
+      ObjectNode secret = volumes.addObject().put("name", "tls").putObject("secret")
+          .put("secretName", tls.get().secretName()).put("defaultMode", TlsMounts.KEY_MODE);
+      ArrayNode items = secret.putArray("items");
+      for (String key : List.of(TlsSpec.CERT, TlsSpec.KEY, TlsSpec.CA)) {
+        items.addObject().put("key", key).put("path", key);
+      }
+    } else {
+      volumes.addObject().put("name", "tls").putObject("emptyDir").put("medium", "Memory");
+    }
     return deployment;
   }
 
