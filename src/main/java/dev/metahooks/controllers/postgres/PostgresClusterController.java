@@ -77,7 +77,8 @@ public final class PostgresClusterController {
   /**
    * The database pods of the cluster (status.primary and readiness), and Patroni's ConfigMaps (removed on
    * deletion); Patroni labels both with the scope label and {@code KUBERNETES_LABELS}. With {@code spec.tls}, the
-   * TLS Secret.
+   * TLS Secret. The
+   * cluster's volume claims and the StorageClasses, read when the volumes grow ({@code VolumeGrowth}).
    */
   public static CustomizeResponse customize(CustomizeRequest request) {
     ClusterSpec spec = SpecReader.read(request.parent()).spec();
@@ -85,6 +86,12 @@ public final class PostgresClusterController {
     for (RelatedType type : ObservedCluster.relatedTypes(spec)) {
       rules.add(rule(type, spec, request));
     }
+    // The claims carry the claim templates' labels (not Patroni's scope label); StorageClasses are cluster-scoped.
+    rules.add(RelatedResourceRule.of(ObservedCluster.CLAIMS.apiVersion(), ObservedCluster.CLAIMS.resource())
+        .inNamespace(request.namespace())
+        .withLabelSelector(Json.object().set("matchLabels", Labels.podSelector(request.name()))));
+    rules.add(RelatedResourceRule.of(ObservedCluster.STORAGE_CLASSES.apiVersion(),
+        ObservedCluster.STORAGE_CLASSES.resource()).withLabelSelector(Json.object()));
     return new CustomizeResponse(rules);
   }
 
