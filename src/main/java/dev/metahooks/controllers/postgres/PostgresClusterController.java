@@ -90,8 +90,11 @@ public final class PostgresClusterController {
     rules.add(RelatedResourceRule.of(ObservedCluster.CLAIMS.apiVersion(), ObservedCluster.CLAIMS.resource())
         .inNamespace(request.namespace())
         .withLabelSelector(Json.object().set("matchLabels", Labels.podSelector(request.name()))));
-    rules.add(RelatedResourceRule.of(ObservedCluster.STORAGE_CLASSES.apiVersion(),
-        ObservedCluster.STORAGE_CLASSES.resource()).withLabelSelector(Json.object()));
+    // Hook version v1 keys related objects by name in the parent's namespace only: no StorageClass there.
+    if ("v2".equals(request.controller().at("/spec/hooks/customize/version").asText())) {
+      rules.add(RelatedResourceRule.of(ObservedCluster.STORAGE_CLASSES.apiVersion(),
+          ObservedCluster.STORAGE_CLASSES.resource()).withLabelSelector(Json.object()));
+    }
     return new CustomizeResponse(rules);
   }
 
