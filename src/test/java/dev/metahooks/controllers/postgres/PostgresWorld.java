@@ -188,14 +188,7 @@ final class PostgresWorld {
    * in as the API server's DefaultStorageClass admission does) and one default StorageClass {@code className}.
    */
   void relateVolumes(String className, boolean allowVolumeExpansion) {
-    volumesRelated = true;
-    ObjectNode storageClass = Json.object().put("apiVersion", "storage.k8s.io/v1").put("kind", "StorageClass");
-    storageClass.putObject("metadata").put("name", className).put("uid", UUID.nameUUIDFromBytes(
-        ("class/" + className).getBytes(StandardCharsets.UTF_8)).toString()).put("resourceVersion", "10")
-        .putObject("annotations").put("storageclass.kubernetes.io/is-default-class", "true");
-    storageClass.put("provisioner", "csi.example.com").put("reclaimPolicy", "Delete")
-        .put("volumeBindingMode", "WaitForFirstConsumer").put("allowVolumeExpansion", allowVolumeExpansion);
-    storageClasses.put(className, storageClass);
+    relateStorageClass(className, allowVolumeExpansion);
     JsonNode template = children.get("StatefulSet/" + name).at("/spec/volumeClaimTemplates/0");
     for (String pod : pods.keySet()) {
       String claimName = template.at("/metadata/name").asText() + "-" + pod;
@@ -212,6 +205,18 @@ final class PostgresWorld {
       claimStatus.set("capacity", claimSpec.at("/resources/requests").deepCopy());
       claims.put(claimName, claim);
     }
+  }
+
+  /** The claims and StorageClasses sent from now on, with one default StorageClass {@code className}. */
+  void relateStorageClass(String className, boolean allowVolumeExpansion) {
+    volumesRelated = true;
+    ObjectNode storageClass = Json.object().put("apiVersion", "storage.k8s.io/v1").put("kind", "StorageClass");
+    storageClass.putObject("metadata").put("name", className).put("uid", UUID.nameUUIDFromBytes(
+        ("class/" + className).getBytes(StandardCharsets.UTF_8)).toString()).put("resourceVersion", "10")
+        .putObject("annotations").put("storageclass.kubernetes.io/is-default-class", "true");
+    storageClass.put("provisioner", "csi.example.com").put("reclaimPolicy", "Delete")
+        .put("volumeBindingMode", "WaitForFirstConsumer").put("allowVolumeExpansion", allowVolumeExpansion);
+    storageClasses.put(className, storageClass);
   }
 
   private String key(JsonNode object) {

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres.observed;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
@@ -167,6 +168,11 @@ public final class ObservedCluster {
       request.related().required(type.apiVersion(), type.kind(), "growing the volumes needs the " + type.resource()
           + " the customize hook relates, and Metacontroller sends a group for every rule it returned");
     }
+  }
+
+  /** Whether the hooks run under version v1 (which relates no cluster-scoped StorageClass, see the customize hook). */
+  public boolean hookVersionV1() {
+    return request.version() == HookVersion.V1;
   }
 
   /** Whether the request carries the claims and StorageClasses. */

@@ -54,16 +54,25 @@ public final class VolumeGrowth {
     if (deployed.isEmpty() || !below(deployed.get(), size)) {
       return new Decision(Plan.none(size), Optional.empty());
     }
+    if (observed.hookVersionV1()) {
+      return new Decision(Plan.none(size), Optional.of(new FieldProblem("spec.storage.size", "cannot grow from "
+          + deployed.get() + " to " + size + " under hook version v1: StorageClasses are cluster-scoped, and v1 "
+          + "relates only objects of the cluster's namespace (the shipped controller uses v2)")));
+    }
     observed.requireVolumeGroups();
     List<String> claims = new ArrayList<>();
     List<String> refusing = new ArrayList<>();
+    // The class new claims get (a member added while growing, or none made yet), then each claim's own.
+    String templateClass = Optional.ofNullable(spec.storage().storageClassName())
+        .orElseGet(() -> defaultClass(observed));
+    if (!expands(observed, templateClass)) {
+      refusing.add(templateClass);
+    }
     for (ObjectNode claim : observed.dataClaims()) {
       // Every member's claim, those already grown too: the Job's list stays the same while it patches them.
       claims.add(ObservedCluster.nameOf(claim));
       String className = className(claim, observed);
-      boolean expands = observed.storageClass(className)
-          .map(c -> c.path("allowVolumeExpansion").booleanValue()).orElse(false);
-      if (!expands && !refusing.contains(className)) {
+      if (!expands(observed, className) && !refusing.contains(className)) {
         refusing.add(className);
       }
     }
@@ -82,7 +91,15 @@ public final class VolumeGrowth {
     if (own.isTextual()) {
       return own.asText();
     }
+    return defaultClass(observed);
+  }
+
+  private static String defaultClass(ObservedCluster observed) {
     return observed.defaultStorageClass().map(ObservedCluster::nameOf).orElse("(none: no default class)");
+  }
+
+  private static boolean expands(ObservedCluster observed, String className) {
+    return observed.storageClass(className).map(c -> c.path("allowVolumeExpansion").booleanValue()).orElse(false);
   }
 
   static boolean below(String a, String b) {
