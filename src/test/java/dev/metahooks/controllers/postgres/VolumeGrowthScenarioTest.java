@@ -13,11 +13,18 @@ import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Write;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Project;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahooks.testing.Resources;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,14 +69,34 @@ class VolumeGrowthScenarioTest {
     hooks.close();
   }
 
+  /** The docs' example: the StorageClass, and the spec's new size. */
+  static List<ObjectNode> docsExample() throws IOException {
+    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL)
+        .matcher(docs.substring(docs.indexOf("## Growing volumes")));
+    assertThat(block.find()).isTrue();
+    List<ObjectNode> documents = new ArrayList<>();
+    try (MappingIterator<ObjectNode> values = new YAMLMapper().readerFor(ObjectNode.class).readValues(block.group(1))) {
+      values.forEachRemaining(documents::add);
+    }
+    assertThat(documents).hasSize(2);
+    return documents;
+  }
+
   @Test
-  void growingARunningClusterPatchesTheClaimsAndRecreatesTheStatefulSetWithoutTouchingAPod() {
-    allowExpansion(true);
+  void growingARunningClusterPatchesTheClaimsAndRecreatesTheStatefulSetWithoutTouchingAPod() throws IOException {
+    List<ObjectNode> example = docsExample();
+    ObjectNode storageClass = example.get(0);
+    storageClass.withObjectProperty("metadata").put("resourceVersion",
+        cluster.get("storage.k8s.io/v1", "StorageClass", "", CLASS).at("/metadata/resourceVersion").asText());
+    cluster.update(storageClass);
     Map<String, String> pods = podUids();
     String oldSet = uid(statefulSet());
     long before = cluster.lastSequence();
 
-    orders.edit(spec -> spec.withObjectProperty("storage").put("size", "20Gi"));
+    String size = example.get(1).at("/spec/storage/size").asText();
+    assertThat(size).isEqualTo("20Gi");
+    orders.edit(spec -> spec.withObjectProperty("storage").put("size", size));
     mc.round();
     JsonNode resizing = orders.get().at("/status/volumeResize");
     assertThat(resizing.path("step").asText()).isEqualTo("Resizing");
