@@ -46,6 +46,28 @@ class StatefulSetPodsTest {
   }
 
   @Test
+  void aSetCreatedAgainAfterAnOrphaningDeleteAdoptsThePodsAndReplacesNone() {
+    createSet("");
+    steps(8);
+    List<String> uids = cluster.list("v1", "Pod").stream().map(Meta::uid).toList();
+    assertThat(uids).hasSize(3);
+    cluster.delete("apps/v1", "StatefulSet", "default", "db", Cluster.Propagation.ORPHAN);
+    assertThat(cluster.list("v1", "Pod")).allMatch(pod -> Meta.controllerRef(pod) == null);
+    // An orphan the selector does not match stays an orphan.
+    cluster.create("{apiVersion: v1, kind: Pod, metadata: {name: db-7, labels: {app: other}}, "
+        + "spec: {containers: [{name: c, image: i:1}]}}");
+
+    createSet("");
+    steps(4);
+    String setUid = Meta.uid(set());
+    assertThat(cluster.list("v1", "Pod").stream().filter(pod -> !Meta.name(pod).equals("db-7")).map(Meta::uid))
+        .containsExactlyElementsOf(uids);
+    assertThat(cluster.list("v1", "Pod")).allMatch(pod -> Meta.name(pod).equals("db-7")
+        ? Meta.controllerRef(pod) == null : Meta.controllerRef(pod).path("uid").asText().equals(setUid));
+    assertThat(set().at("/status/readyReplicas").asInt()).isEqualTo(3);
+  }
+
+  @Test
   void orderedReadyCreatesOnePodPerStepOnceTheLowerOnesAreReady() {
     createSet("");
 

@@ -29,6 +29,7 @@ final class ChildKinds {
       Map.entry("rbac.authorization.k8s.io/v1 clusterroles", "ClusterRole"),
       Map.entry("rbac.authorization.k8s.io/v1 clusterrolebindings", "ClusterRoleBinding"),
       Map.entry("autoscaling/v2 horizontalpodautoscalers", "HorizontalPodAutoscaler"),
+      Map.entry("storage.k8s.io/v1 storageclasses", "StorageClass"),
       Map.entry("apiextensions.k8s.io/v1 customresourcedefinitions", "CustomResourceDefinition"),
       Map.entry("monitoring.coreos.com/v1 podmonitors", "PodMonitor"),
       Map.entry("monitoring.coreos.com/v1 servicemonitors", "ServiceMonitor"));

@@ -11,6 +11,7 @@ import dev.metahooks.controllers.postgres.children.Services;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.children.Switchovers;
 import dev.metahooks.controllers.postgres.children.UsersJobs;
+import dev.metahooks.controllers.postgres.children.VolumeResize;
 import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
@@ -77,7 +78,10 @@ final class Children {
     children.addAll(plan.secrets());
     children.addAll(Services.build(cluster, spec));
     children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(), plan.rollout().partition(),
-        plan.rollout().replicas(spec)));
+        plan.rollout().replicas(spec), plan.volumes().templateSize()));
+    if (plan.volumes().resizing()) {
+      children.addAll(VolumeResize.build(cluster, namespace, spec.image(), spec.scheduling().jobs(), plan.volumes()));
+    }
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     NetworkPolicies.build(cluster, spec, observed.liveClones()).ifPresent(children::add);
     UsersJobs.build(cluster, namespace, spec, plan.secrets()).ifPresent(children::add);

@@ -12,6 +12,7 @@ import dev.metahooks.controllers.postgres.children.WalArchive;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ChangeChecks;
+import dev.metahooks.controllers.postgres.plan.VolumeGrowth;
 import dev.metahooks.controllers.postgres.plan.WalVolumeChecks;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
@@ -50,8 +51,14 @@ final class Planner {
     ClusterSpec spec = read.spec();
     Instant now = sources.now();
     List<FieldProblem> problems = new ArrayList<>(read.problems());
+    VolumeGrowth.Plan volumes = VolumeGrowth.Plan.none(spec.storage().size());
     if (read.valid()) {
       problems.addAll(ChangeChecks.check(spec, observed));
+      if (problems.stream().noneMatch(p -> p.field().equals("spec.storage.size"))) {
+        VolumeGrowth.Decision growth = VolumeGrowth.decide(spec, observed);
+        growth.problem().ifPresent(problems::add);
+        volumes = growth.plan();
+      }
       problems.addAll(WalVolumeChecks.check(spec, observed));
       WalArchive.bootstrapChange(spec.backups(), observed).ifPresent(problems::add);
       PrefixClaims.check(request, spec.backups()).ifPresent(problems::add);
@@ -77,7 +84,7 @@ final class Planner {
         .flatMap(Optional::stream).min(Comparator.naturalOrder());
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, podTls, bootstrap, secrets,
         UsersJobs.name(cluster, spec, secrets), ParameterJobs.patch(cluster, spec, observed), templateChanging,
-        rollout, manual, FinalBackups.Stage.NOT_ASKED, callAgainAt);
+        rollout, manual, FinalBackups.Stage.NOT_ASKED, callAgainAt, volumes);
   }
 
   /**
@@ -101,7 +108,8 @@ final class Planner {
       Mode mode, Tls.State tls, FinalBackups.Stage finalBackup) {
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, Optional.empty(),
         Json.object(), List.of(), Optional.empty(), Optional.empty(), false,
-        Rollout.Plan.settled(OptionalInt.empty()), Optional.empty(), finalBackup, Optional.empty());
+        Rollout.Plan.settled(OptionalInt.empty()), Optional.empty(), finalBackup, Optional.empty(),
+        VolumeGrowth.Plan.none(spec.storage().size()));
   }
 
   /**

@@ -77,13 +77,23 @@ public final class PostgresClusterController {
   /**
    * The database pods of the cluster (status.primary and readiness), and Patroni's ConfigMaps (removed on
    * deletion); Patroni labels both with the scope label and {@code KUBERNETES_LABELS}. With {@code spec.tls}, the
-   * TLS Secret.
+   * TLS Secret. The
+   * cluster's volume claims and the StorageClasses, read when the volumes grow ({@code VolumeGrowth}).
    */
   public static CustomizeResponse customize(CustomizeRequest request) {
     ClusterSpec spec = SpecReader.read(request.parent()).spec();
     List<RelatedResourceRule> rules = new ArrayList<>();
     for (RelatedType type : ObservedCluster.relatedTypes(spec)) {
       rules.add(rule(type, spec, request));
+    }
+    // The claims carry the claim templates' labels (not Patroni's scope label); StorageClasses are cluster-scoped.
+    rules.add(RelatedResourceRule.of(ObservedCluster.CLAIMS.apiVersion(), ObservedCluster.CLAIMS.resource())
+        .inNamespace(request.namespace())
+        .withLabelSelector(Json.object().set("matchLabels", Labels.podSelector(request.name()))));
+    // Hook version v1 keys related objects by name in the parent's namespace only: no StorageClass there.
+    if ("v2".equals(request.controller().at("/spec/hooks/customize/version").asText())) {
+      rules.add(RelatedResourceRule.of(ObservedCluster.STORAGE_CLASSES.apiVersion(),
+          ObservedCluster.STORAGE_CLASSES.resource()).withLabelSelector(Json.object()));
     }
     return new CustomizeResponse(rules);
   }

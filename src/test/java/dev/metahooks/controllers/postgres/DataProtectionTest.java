@@ -181,6 +181,7 @@ class DataProtectionTest {
   @Test
   void theCustomizeRulesAreTheGroupsASyncRequires() {
     PostgresWorld world = readyHa();
+    world.hookVersion = "v2";
     world.edit(spec -> spec.putObject("tls").put("secretName", "orders-tls"));
     ObjectNode customize = Json.object();
     customize.set("controller", world.request(false).get("controller"));
@@ -189,8 +190,9 @@ class DataProtectionTest {
         dev.metahooks.api.CustomizeRequest.read(customize))).path("relatedResources");
     List<String> resources = new ArrayList<>();
     rules.forEach(rule -> resources.add(rule.path("apiVersion").asText() + " " + rule.path("resource").asText()));
+    // The claims and StorageClasses too, though a sync requires them only when the volumes grow (VolumeGrowth).
     assertThat(resources).containsExactly("v1 pods", "v1 configmaps", "metahooks.dev/v1alpha1 postgresclusters",
-        "v1 secrets");
+        "v1 secrets", "v1 persistentvolumeclaims", "storage.k8s.io/v1 storageclasses");
   }
 
   @Test

@@ -177,7 +177,10 @@ class PostgresFixtureGenerator {
     write("sync/21-paused-without-last-applied-strips-server-fields", ssa, false);
 
     invalid(ha, "sync/22-invalid-major-version-change", spec -> spec.put("postgresVersion", 16));
-    invalid(ha, "sync/23-invalid-storage-size-change", spec -> spec.withObjectProperty("storage").put("size", "20Gi"));
+    PostgresWorld fixedClass = copyOf(ha);
+    fixedClass.relateVolumes("standard", false);
+    invalid(fixedClass, "sync/23-invalid-storage-size-change",
+        spec -> spec.withObjectProperty("storage").put("size", "20Gi"));
     invalid(ha, "sync/24-invalid-storage-class-change",
         spec -> spec.withObjectProperty("storage").put("storageClassName", "fast-ssd"));
     invalid(ha, "sync/25-invalid-reserved-user-name",
@@ -397,6 +400,37 @@ class PostgresFixtureGenerator {
     write("sync/84-wal-volume-added-to-a-running-cluster-refused", running, false);
   }
 
+  /**
+   * A larger storage.size (numbered 90-92): the resize Job while the StatefulSet keeps its claim template; the
+   * StatefulSet deleted by the Job, answered again with the larger template; the claims grown, a file system still
+   * to grow.
+   */
+  @Test
+  void volumeGrowthScenario() throws IOException {
+    PostgresWorld world = TlsTest.running();
+    world.hookVersion = "v2";
+    world.relateVolumes("standard", true);
+    world.edit(spec -> spec.putObject("storage").put("size", "20Gi"));
+    write("sync/90-volume-growth-resize-job-statefulset-keeps-its-template", world, false);
+    world.sync();
+    // What the Job did: each claim's request patched (the volumes not grown yet), the StatefulSet deleted.
+    world.claims.values().forEach(claim -> ((ObjectNode) claim.at("/spec/resources/requests")).put("storage", "20Gi"));
+    world.children.remove("StatefulSet/" + world.name);
+    world.children.keySet().stream().filter(key -> key.startsWith("Job/" + world.name + "-resize-")).forEach(key ->
+        world.children.get(key).putObject("status").put("succeeded", 1).putArray("conditions").addObject()
+            .put("type", "Complete").put("status", "True"));
+    write("sync/91-volume-growth-statefulset-deleted-answered-with-the-larger-template", world, false);
+    world.sync();
+    world.runAllReady();
+    // Member 0's volume grew and waits for its file system; member 1's is done; member 2's has not grown yet.
+    ObjectNode first = (ObjectNode) world.claims.get("pgdata-orders-0").get("status");
+    first.withObjectProperty("capacity").put("storage", "20Gi");
+    first.putArray("conditions").addObject().put("type", "FileSystemResizePending").put("status", "True")
+        .put("message", "Waiting for user to (re-)start a pod to finish file system resize of volume on node.");
+    world.claims.get("pgdata-orders-1").withObjectProperty("status").withObjectProperty("capacity").put("storage", "20Gi");
+    write("sync/92-volume-growth-claims-expanding-file-system-resize-pending", world, false);
+  }
+
   private void invalid(PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
       throws IOException {
     PostgresWorld world = copyOf(ready);
@@ -458,6 +492,9 @@ class PostgresFixtureGenerator {
     world.children.forEach((k, v) -> copy.children.put(k, v.deepCopy()));
     world.pods.forEach((k, v) -> copy.pods.put(k, v.deepCopy()));
     world.configMaps.forEach((k, v) -> copy.configMaps.put(k, v.deepCopy()));
+    copy.volumesRelated = world.volumesRelated;
+    world.claims.forEach((k, v) -> copy.claims.put(k, v.deepCopy()));
+    world.storageClasses.forEach((k, v) -> copy.storageClasses.put(k, v.deepCopy()));
     return copy;
   }
 

@@ -62,6 +62,10 @@ final class PostgresWorld {
   final Map<String, ObjectNode> relatedSecrets = new TreeMap<>();
   /** Other PostgresClusters of the namespace, by name, as the customize hook relates them. */
   final Map<String, ObjectNode> otherClusters = new TreeMap<>();
+  /** The cluster's volume claims and the StorageClasses, related (and sent) only once {@link #relateVolumes} ran. */
+  final Map<String, ObjectNode> claims = new TreeMap<>();
+  final Map<String, ObjectNode> storageClasses = new TreeMap<>();
+  boolean volumesRelated;
   /** Time and secrets for the hooks: pinned unless a test needs other passwords. */
   dev.metahooks.api.Sources sources = FixedSources.INSTANCE;
   /** Whether the controller declares PodMonitors (the optional component is installed). */
@@ -173,8 +177,51 @@ final class PostgresWorld {
       ObjectNode secretGroup = related.putObject("Secret.v1");
       relatedSecrets.values().forEach(secret -> secretGroup.set(key(secret), secret.deepCopy()));
     }
+    if (volumesRelated) {
+      ObjectNode claimGroup = related.putObject("PersistentVolumeClaim.v1");
+      claims.values().forEach(claim -> claimGroup.set(key(claim), claim.deepCopy()));
+      ObjectNode classGroup = related.putObject(ObjectMap.groupKey(ObservedCluster.STORAGE_CLASSES.apiVersion(),
+          ObservedCluster.STORAGE_CLASSES.kind()));
+      storageClasses.values().forEach(c -> classGroup.set(c.path("metadata").path("name").asText(), c.deepCopy()));
+    }
     request.put("finalizing", finalizing);
     return request;
+  }
+
+  /**
+   * The claims the StatefulSet controller made for the pods (bound, at the claim template's size, the class filled
+   * in as the API server's DefaultStorageClass admission does) and one default StorageClass {@code className}.
+   */
+  void relateVolumes(String className, boolean allowVolumeExpansion) {
+    relateStorageClass(className, allowVolumeExpansion);
+    JsonNode template = children.get("StatefulSet/" + name).at("/spec/volumeClaimTemplates/0");
+    for (String pod : pods.keySet()) {
+      String claimName = template.at("/metadata/name").asText() + "-" + pod;
+      ObjectNode claim = Json.object().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
+      ObjectNode metadata = claim.putObject("metadata").put("name", claimName).put("namespace", NAMESPACE)
+          .put("uid", UUID.nameUUIDFromBytes(("claim/" + claimName).getBytes(StandardCharsets.UTF_8)).toString())
+          .put("resourceVersion", String.valueOf(++resourceVersion)).put("creationTimestamp", CREATED);
+      metadata.set("labels", template.at("/metadata/labels").deepCopy());
+      ObjectNode claimSpec = ((ObjectNode) template.get("spec")).deepCopy();
+      claimSpec.put("storageClassName", className).put("volumeName", "pvc-" + metadata.path("uid").asText());
+      claim.set("spec", claimSpec);
+      ObjectNode claimStatus = claim.putObject("status").put("phase", "Bound");
+      claimStatus.set("accessModes", claimSpec.get("accessModes").deepCopy());
+      claimStatus.set("capacity", claimSpec.at("/resources/requests").deepCopy());
+      claims.put(claimName, claim);
+    }
+  }
+
+  /** The claims and StorageClasses sent from now on, with one default StorageClass {@code className}. */
+  void relateStorageClass(String className, boolean allowVolumeExpansion) {
+    volumesRelated = true;
+    ObjectNode storageClass = Json.object().put("apiVersion", "storage.k8s.io/v1").put("kind", "StorageClass");
+    storageClass.putObject("metadata").put("name", className).put("uid", UUID.nameUUIDFromBytes(
+        ("class/" + className).getBytes(StandardCharsets.UTF_8)).toString()).put("resourceVersion", "10")
+        .putObject("annotations").put("storageclass.kubernetes.io/is-default-class", "true");
+    storageClass.put("provisioner", "csi.example.com").put("reclaimPolicy", "Delete")
+        .put("volumeBindingMode", "WaitForFirstConsumer").put("allowVolumeExpansion", allowVolumeExpansion);
+    storageClasses.put(className, storageClass);
   }
 
   private String key(JsonNode object) {

@@ -89,6 +89,11 @@ final class StandInApiServer implements AutoCloseable {
     }
   }
 
+  /** Each request as {@code METHOD path Authorization}, in the order they came. */
+  List<String> lines() {
+    return requests.stream().map(Request::line).toList();
+  }
+
   Map<String, String> environment() {
     return Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1",
         "KUBERNETES_SERVICE_PORT", String.valueOf(server.getAddress().getPort()),

@@ -125,7 +125,8 @@ class TlsTest {
     assertThat(env(postgres(answer))).doesNotContainKeys("SSL_CERTIFICATE_FILE", "SSL_RESTAPI_CERTIFICATE_FILE");
     assertThat(decoded(child(answer, "Secret", "orders.shop"), "uri")).endsWith("?sslmode=require");
     assertThat(PostgresClusterController.customize(CustomizeRequest.read(customize(world))).relatedResources())
-        .extracting(rule -> rule.resource()).containsExactly("pods", "configmaps", "postgresclusters");
+        .extracting(rule -> rule.resource()).containsExactly("pods", "configmaps", "postgresclusters",
+            "persistentvolumeclaims", "storageclasses");
   }
 
   @Test

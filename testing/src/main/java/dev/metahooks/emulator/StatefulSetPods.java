@@ -81,15 +81,30 @@ final class StatefulSetPods {
     writeStatus(cluster, set, replicas, updateRevision);
   }
 
-  /** The Pods the set controls, by ordinal. */
+  /**
+   * The Pods the set controls, by ordinal. An orphan (no controller) that the selector matches and that is named as
+   * a member is adopted first, as Kubernetes' StatefulSet controller claims Pods (stateful_set.go,
+   * getPodsForStatefulSet: ClaimPods with isMemberOf), so a set re-created over Pods orphaned by its predecessor
+   * takes them over: same template, same revision label, nothing restarts.
+   */
   private static Map<Integer, ObjectNode> pods(Cluster cluster, ObjectNode set) {
     Map<Integer, ObjectNode> pods = new TreeMap<>();
     String prefix = Meta.name(set) + "-";
     for (ObjectNode pod : cluster.list("v1", "Pod", Meta.namespace(set))) {
       JsonNode owner = Meta.controllerRef(pod);
       String name = Meta.name(pod);
-      if (owner != null && owner.path("uid").asText().equals(Meta.uid(set)) && name.startsWith(prefix)
-          && name.substring(prefix.length()).matches("0|[1-9][0-9]*")) {
+      boolean member = name.startsWith(prefix) && name.substring(prefix.length()).matches("0|[1-9][0-9]*");
+      if (owner == null && member && !Meta.deleting(pod)
+          && Selectors.matches(set.path("spec").path("selector"), Meta.labels(pod))) {
+        ObjectNode adopted = Trees.copy(pod);
+        JsonNode refs = pod.path("metadata").path("ownerReferences");
+        ArrayNode kept = Meta.metadata(adopted).putArray("ownerReferences");
+        refs.forEach(ref -> kept.add(ref.deepCopy()));
+        kept.add(Meta.controllerRefTo(set));
+        pod = cluster.update(adopted);
+        owner = Meta.controllerRef(pod);
+      }
+      if (owner != null && owner.path("uid").asText().equals(Meta.uid(set)) && member) {
         pods.put(Integer.parseInt(name.substring(prefix.length())), pod);
       }
     }

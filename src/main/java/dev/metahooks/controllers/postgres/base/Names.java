@@ -61,6 +61,16 @@ public final class Names {
     return cluster + "-cleanup";
   }
 
+  /** The ServiceAccount, Role and RoleBinding of the resize Job. */
+  public static String resize(String cluster) {
+    return cluster + "-resize";
+  }
+
+  /** The resize Job that grows the data claims to {@code size}: a new size is a new Job. */
+  public static String resizeJob(String cluster, String size) {
+    return resize(cluster) + "-" + shortHash(size);
+  }
+
   /** The ServiceAccount, Role and RoleBinding Patroni runs with. */
   public static String patroni(String cluster) {
     return cluster + "-patroni";

@@ -38,6 +38,15 @@ public final class StatefulSets {
    */
   public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
       Optional<Tls.Rendering> tls, OptionalInt partition, int replicas) {
+    return build(cluster, namespace, spec, bootstrap, tls, partition, replicas, spec.storage().size());
+  }
+
+  /**
+   * The same with the data claim template of {@code dataSize}: the size the StatefulSet has while its volumes grow
+   * ({@link VolumeResize}), its claim templates being immutable.
+   */
+  public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls, OptionalInt partition, int replicas, String dataSize) {
     ObjectNode sts = Json.object().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
     ObjectNode metadata = sts.putObject("metadata").put("name", Names.statefulSet(cluster));
     metadata.set("labels", Labels.child(cluster, "database"));
@@ -56,7 +65,7 @@ public final class StatefulSets {
         .put("whenScaled", whenScaled(spec));
     stsSpec.set("template", podTemplate(cluster, namespace, spec, bootstrap, tls));
     ArrayNode claims = stsSpec.putArray("volumeClaimTemplates");
-    claims.add(claimTemplate(cluster, Spilo.DATA_VOLUME, spec.storage().size(), spec.storage().storageClassName()));
+    claims.add(claimTemplate(cluster, Spilo.DATA_VOLUME, dataSize, spec.storage().storageClassName()));
     spec.walVolume().ifPresent(wal -> claims.add(WalVolumes.claimTemplate(cluster, wal)));
     return sts;
   }

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres.observed;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
+import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
@@ -54,6 +55,16 @@ public final class ObservedCluster {
       "postgresclusters");
   /** The TLS Secret, only with {@code spec.tls}. */
   public static final RelatedType TLS_SECRETS = new RelatedType("v1", "Secret", "secrets");
+  /** The cluster's volume claims (by the claim templates' labels), read when a larger storage.size asks to grow them. */
+  public static final RelatedType CLAIMS = new RelatedType("v1", "PersistentVolumeClaim", "persistentvolumeclaims");
+  /** Every StorageClass (cluster-scoped), to tell whether a claim's class allows expansion. */
+  public static final RelatedType STORAGE_CLASSES = new RelatedType("storage.k8s.io/v1", "StorageClass",
+      "storageclasses");
+  /**
+   * The volume types: related for every cluster, but required in a request only when a claim is to grow
+   * ({@link #requireVolumeGroups}), so that an answer never depends on them otherwise.
+   */
+  public static final List<RelatedType> VOLUME_TYPES = List.of(CLAIMS, STORAGE_CLASSES);
 
   /**
    * The children sorted by {@link #CHILD_TYPES}, types declared elsewhere (a PodMonitor) last; stable: the order
@@ -78,8 +89,9 @@ public final class ObservedCluster {
   private final List<ObjectNode> relatedSecrets;
   private final List<String> syncStandbys;
   private List<String> liveClones = List.of();
+  private final CompositeRequest request;
 
-  private ObservedCluster(String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
+  private ObservedCluster(CompositeRequest request, String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
       List<String> patroniConfigMaps, boolean podMonitorsDeclared, List<ObjectNode> relatedSecrets,
       List<String> syncStandbys) {
     this.name = name;
@@ -90,6 +102,7 @@ public final class ObservedCluster {
     this.podMonitorsDeclared = podMonitorsDeclared;
     this.relatedSecrets = relatedSecrets;
     this.syncStandbys = syncStandbys;
+    this.request = request;
   }
 
   /**
@@ -130,7 +143,7 @@ public final class ObservedCluster {
         .toList();
     List<ObjectNode> secrets = request.related().entries("v1", "Secret").stream()
         .filter(entry -> entry.namespace().equals(namespace)).map(ObjectMap.Entry::object).toList();
-    ObservedCluster observed = new ObservedCluster(request.name(), namespace, List.copyOf(children), pods, configMaps,
+    ObservedCluster observed = new ObservedCluster(request, request.name(), namespace, List.copyOf(children), pods, configMaps,
         podMonitors, secrets, syncStandbys(request, namespace));
     observed.liveClones = liveClones(request, namespace);
     return observed;
@@ -163,6 +176,56 @@ public final class ObservedCluster {
       request.related().required(type.apiVersion(), type.kind(), "the customize hook asks for " + type.resource()
           + ", and Metacontroller sends a group for every rule it returned, {} when nothing matches");
     }
+  }
+
+  /**
+   * The volume claims and StorageClasses, needed to grow the volumes: a request without their groups is a 422,
+   * as for {@link #relatedTypes} (read as "none", no claim would grow and the StorageClass check could not be made).
+   */
+  public void requireVolumeGroups() {
+    for (RelatedType type : VOLUME_TYPES) {
+      request.related().required(type.apiVersion(), type.kind(), "growing the volumes needs the " + type.resource()
+          + " the customize hook relates, and Metacontroller sends a group for every rule it returned");
+    }
+  }
+
+  /** Whether the hooks run under version v1 (which relates no cluster-scoped StorageClass, see the customize hook). */
+  public boolean hookVersionV1() {
+    return request.version() == HookVersion.V1;
+  }
+
+  /** Whether the request carries the claims and StorageClasses. */
+  public boolean hasVolumeGroups() {
+    return VOLUME_TYPES.stream().allMatch(type -> request.related().has(type.apiVersion(), type.kind()));
+  }
+
+  /**
+   * The data volume claims of the members ({@code pgdata-<n>-<ordinal>}), sorted by ordinal; call
+   * {@link #requireVolumeGroups} first.
+   */
+  public List<ObjectNode> dataClaims() {
+    String prefix = Spilo.DATA_VOLUME + "-" + Names.statefulSet(name) + "-";
+    return request.related().entries(CLAIMS.apiVersion(), CLAIMS.kind()).stream()
+        .filter(entry -> entry.namespace().equals(namespace) && entry.name().startsWith(prefix)
+            && entry.name().substring(prefix.length()).matches("0|[1-9][0-9]{0,4}"))
+        .sorted(Comparator.comparingInt(entry -> Integer.parseInt(entry.name().substring(prefix.length()))))
+        .map(ObjectMap.Entry::object)
+        .toList();
+  }
+
+  /** The related StorageClass of that name. */
+  public Optional<ObjectNode> storageClass(String className) {
+    return request.related().entries(STORAGE_CLASSES.apiVersion(), STORAGE_CLASSES.kind()).stream()
+        .filter(entry -> entry.name().equals(className)).map(ObjectMap.Entry::object).findFirst();
+  }
+
+  /** The StorageClass annotated as the cluster's default (what a claim without a class was given). */
+  public Optional<ObjectNode> defaultStorageClass() {
+    return request.related().entries(STORAGE_CLASSES.apiVersion(), STORAGE_CLASSES.kind()).stream()
+        .map(ObjectMap.Entry::object)
+        .filter(c -> "true".equals(c.path("metadata").path("annotations")
+            .path("storageclass.kubernetes.io/is-default-class").asText()))
+        .min(Comparator.comparing(ObservedCluster::nameOf));
   }
 
   /** Whether the controller declares PodMonitors as a child type (the optional component is installed). */

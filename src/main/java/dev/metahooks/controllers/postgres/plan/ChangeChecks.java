@@ -10,8 +10,9 @@ import java.util.Optional;
 
 /**
  * Spec changes the running cluster cannot take, found by comparing the spec with the observed StatefulSet:
- * a major version change (no in-place upgrade path) and a storage size or class change (a StatefulSet's volume
- * claim templates are immutable, and resizing volumes is not a day-1 operation). The CRD refuses some of these
+ * a major version change (no in-place upgrade path), a smaller storage size (volumes never shrink; a larger one
+ * grows them, {@link VolumeGrowth}) and a storage class change (a StatefulSet's volume claim templates are
+ * immutable). The CRD refuses some of these
  * already; the hook checks again because CEL may be off or the object older than the rule.
  */
 public final class ChangeChecks {
@@ -26,9 +27,11 @@ public final class ChangeChecks {
       }
     });
     observed.deployedStorageSize().ifPresent(size -> {
-      if (!Quantities.same(size, spec.storage().size())) {
-        problems.add(new FieldProblem("spec.storage.size", "cannot change from " + size + " to "
-            + spec.storage().size() + ": the StatefulSet's volume claim template is immutable"));
+      // A larger size grows the claims (VolumeGrowth); a volume never shrinks.
+      String wanted = spec.storage().size();
+      if (!Quantities.same(size, wanted) && !(Quantities.valid(size) && VolumeGrowth.below(size, wanted))) {
+        problems.add(new FieldProblem("spec.storage.size", "cannot shrink from " + size + " to "
+            + wanted + ": a volume never shrinks (a smaller size is a new cluster, restored from a backup)"));
       }
     });
     observed.deployedStorageClass().flatMap(deployed -> classChange("spec.storage.storageClassName", deployed,

@@ -91,6 +91,7 @@ public final class ClusterStatus {
     if (!pendingRestart.isEmpty()) {
       pendingRestart.forEach(status.putArray("pendingRestart")::add);
     }
+    VolumeResizeStatus.render(plan, observed).ifPresent(resize -> status.set("volumeResize", resize));
     ObjectNode endpoints = Json.object();
     String port = ":" + Spilo.POSTGRES_PORT;
     observed.service(Names.primaryService(observed.name())).ifPresent(s ->
