@@ -49,7 +49,8 @@ public final class Metahooks {
    */
   public static HookServer serve(List<Controller> controllers) {
     Map<String, String> environment = System.getenv();
-    return serve(ServerConfig.fromEnvironment(environment), WarmUp.fromEnvironment(environment), controllers);
+    return serve(ServerConfig.fromEnvironment(environment), WarmUp.fromEnvironment(environment).duration(),
+        controllers);
   }
 
   /**
@@ -57,14 +58,14 @@ public final class Metahooks {
    * soon as it listens (no warm-up).
    */
   public static HookServer serve(ServerConfig config, List<Controller> controllers) {
-    return serve(config, WarmUp.OFF, controllers);
+    return serve(config, java.time.Duration.ZERO, controllers);
   }
 
   /**
    * The same, ready once the training requests of the controllers that ship them have been served for
    * {@code warmUp} ({@code METAHOOKS_WARM_UP_MS}; the built-in controllers ship one per hook).
    */
-  public static HookServer serve(ServerConfig config, WarmUp warmUp, List<Controller> controllers) {
+  public static HookServer serve(ServerConfig config, java.time.Duration warmUp, List<Controller> controllers) {
     HookServer server = new HookServer(config, controllers, warmUp).start();
     // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully).
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownGracefully, "shutdown"));

@@ -64,8 +64,15 @@ public final class HookServer implements AutoCloseable {
     this(config, controllers, WarmUp.OFF);
   }
 
-  /** A server that serves its training calls for {@code warmUp} once it listens, before it is ready. */
-  public HookServer(ServerConfig config, List<Controller> controllers, WarmUp warmUp) {
+  /**
+   * A server that serves its training calls for {@code warmUp} once it listens, before it is ready
+   * ({@code METAHOOKS_WARM_UP_MS}; zero: none, at most 60 s).
+   */
+  public HookServer(ServerConfig config, List<Controller> controllers, Duration warmUp) {
+    this(config, controllers, new WarmUp(warmUp));
+  }
+
+  private HookServer(ServerConfig config, List<Controller> controllers, WarmUp warmUp) {
     this.config = config;
     this.warmUp = warmUp;
     this.training = warmUp.enabled() ? TrainingCalls.of(controllers) : null;

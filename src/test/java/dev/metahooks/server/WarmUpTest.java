@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * recordings; a training call that fails never stops the start.
  */
 class WarmUpTest {
-  private static final WarmUp SHORT = new WarmUp(Duration.ofMillis(300));
+  private static final Duration SHORT = Duration.ofMillis(300);
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @Test
