@@ -7,6 +7,10 @@
 #   scripts/startup.sh [runs] throughput   also small-call throughput (wrk, c=8) in each of the first 10 seconds
 #                                    after the first sync, and at steady state, JDK 17 with its archive against
 #                                    JDK 25 with its AOT cache, taking turns
+#   scripts/startup.sh [runs] warm-up   only JDK 17 with its archive: start to readiness, and small-call throughput in
+#                                    each of the first 10 seconds after readiness, with the warm-up before readiness
+#                                    (METAHOOKS_WARM_UP_MS unset: its default; WARM_UP_MS sets it) and without it
+#                                    (0), taking turns; medians per side at the end
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -27,30 +31,25 @@ flags = [w.replace("/app/", "target/") for w in words[1:-2]] + ["-XX:MaxRAM=512m
 archive_flag = next((f for f in flags if f.startswith("-XX:SharedArchiveFile=")), None)
 plain_flags = [f for f in flags if f != archive_flag]
 body = open("src/test/resources/fixtures/hello-world/sync/01-first-sync.request.json", "rb").read()
-env = dict(os.environ, METAHOOKS_LOG_LEVEL="warn", METAHOOKS_SHUTDOWN_DELAY_MS="0")
+# No warm-up but where the warm-up is measured: the other figures are of the server ready as soon as it listens.
+env = dict(os.environ, METAHOOKS_LOG_LEVEL="warn", METAHOOKS_SHUTDOWN_DELAY_MS="0", METAHOOKS_WARM_UP_MS="0")
 
 def free_port():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close(); return port
 
-def first_sync(java, jvm_flags, then=None):
+def serve_until(java, jvm_flags, extra_env, answered, then):
+    """Starts the server, asks answered(port) until it is true, then returns then(port, process, seconds since start)."""
     port = free_port()
     started = time.perf_counter()
     proc = subprocess.Popen([java, *jvm_flags, "-jar", "target/metahooks.jar"],
-                            env=dict(env, METAHOOKS_PORT=str(port)), stdout=subprocess.DEVNULL,
+                            env={k: v for k, v in dict(env, METAHOOKS_PORT=str(port), **extra_env).items()
+                                 if v is not None}, stdout=subprocess.DEVNULL,
                             stderr=open("target/startup/server.log", "ab"))
     try:
         while True:
             try:
-                c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-                c.request("POST", "/hello-world/sync", body, {"Content-Type": "application/json"})
-                if c.getresponse().status == 200:
-                    elapsed = time.perf_counter() - started
-                    # CPU of every thread of the process (JIT, warm-up) so far: what a 1-CPU pod waits for, and
-                    # much less disturbed by other load on the machine than the wall time
-                    ticks = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()[11:13]
-                    if then:
-                        return then(port)
-                    return elapsed, sum(map(int, ticks)) / os.sysconf("SC_CLK_TCK")
+                if answered(port):
+                    return then(port, proc, time.perf_counter() - started)
             except OSError:
                 pass
             if proc.poll() is not None:
@@ -58,6 +57,21 @@ def first_sync(java, jvm_flags, then=None):
             time.sleep(0.002)
     finally:
         proc.terminate(); proc.wait()
+
+def status(port, method, path, data=None):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request(method, path, data, {"Content-Type": "application/json"} if data else {})
+    return c.getresponse().status
+
+def first_sync(java, jvm_flags, then=None):
+    def done(port, proc, elapsed):
+        if then:
+            return then(port)
+        # CPU of every thread of the process (JIT, warm-up) so far: what a 1-CPU pod waits for, and much less
+        # disturbed by other load on the machine than the wall time
+        ticks = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()[11:13]
+        return elapsed, sum(map(int, ticks)) / os.sysconf("SC_CLK_TCK")
+    return serve_until(java, jvm_flags, {}, lambda port: status(port, "POST", "/hello-world/sync", body) == 200, done)
 
 def train(java, archive, jvm_flags):
     subprocess.run([java, f"-XX:ArchiveClassesAtExit={archive}", "-Xlog:cds=error", *jvm_flags, "-jar", "target/metahooks.jar",
@@ -88,7 +102,36 @@ def first_seconds(port):
     wrk(port, 30)
     return first, statistics.median(wrk(port, 4) for _ in range(3))
 
+def after_ready(java, jvm_flags, extra_env, then):
+    """Starts the server, waits for /readyz to answer 200, and runs then(port, ms from start to ready)."""
+    return serve_until(java, jvm_flags, extra_env, lambda port: status(port, "GET", "/readyz") == 200,
+                       lambda port, proc, elapsed: then(port, elapsed * 1000))
+
 print(f"flags of the Dockerfile: {' '.join(flags)}")
+if also == "warm-up":
+    archive = "target/startup/metahooks-JDK17.jsa"
+    if os.path.exists(archive):
+        os.remove(archive)
+    train(java17, archive, plain_flags)
+    jvm_flags = plain_flags + [f"-XX:SharedArchiveFile={archive}"]
+    warm_up = os.environ.get("WARM_UP_MS")  # the warm-up side's METAHOOKS_WARM_UP_MS; unset: the default
+    sides = [("without warm-up (METAHOOKS_WARM_UP_MS=0)", {"METAHOOKS_WARM_UP_MS": "0"}),
+             (f"with the warm-up ({warm_up or 'default'} ms)", {"METAHOOKS_WARM_UP_MS": warm_up})]  # None: unset
+    results = {label: [] for label, _ in sides}
+    for round in range(runs):
+        for label, extra in sides:
+            ready, first, steady = after_ready(java17, jvm_flags, extra,
+                                               lambda port, ms: (ms, *first_seconds(port)))
+            results[label].append((ready, statistics.mean(first) / steady, first[0] / steady))
+            print(f"{label:42s} ready after {ready:5.0f} ms   calls/s in seconds 1-10: "
+                  f"{' '.join(f'{r:.0f}' for r in first)}   steady {steady:.0f}   first second {first[0] / steady:.2f}"
+                  f" of steady, seconds 1-10 {statistics.mean(first) / steady:.2f}   load {os.getloadavg()[0]:.1f}",
+                  flush=True)
+    for label, rows in results.items():
+        print(f"{label:42s} medians: ready after {statistics.median(r[0] for r in rows):5.0f} ms, seconds 1-10 "
+              f"{statistics.median(r[1] for r in rows):.2f} of steady, first second "
+              f"{statistics.median(r[2] for r in rows):.2f}")
+    sys.exit(0)
 for name, java in (("JDK 17", java17), ("JDK 25", java25)):
     if not os.path.exists(java):
         print(f"{name}: {java} not found, skipped"); continue

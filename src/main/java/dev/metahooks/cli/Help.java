@@ -22,6 +22,7 @@ public final class Help {
       Map.entry("METAHOOKS_HOOK_DEADLINE_MS", "a call not answered by then gets 503 (default 5000, below 10000)"),
       Map.entry("METAHOOKS_IDLE_TIMEOUT_MS", "idle connections are closed after this (default 30000)"),
       Map.entry("METAHOOKS_WRITE_TIMEOUT_MS", "an answer not taken by then ends its connection (default 5000)"),
+      Map.entry("METAHOOKS_WARM_UP_MS", "serve the training calls this long before ready (default 5000, 0: off)"),
       Map.entry("METAHOOKS_SHUTDOWN_DELAY_MS", "on SIGTERM, readiness off and still serving this long (default 3000)"),
       Map.entry("METAHOOKS_SHUTDOWN_TIMEOUT_MS", "then only open connections are served, calls in flight get this long (default 10000)"),
       Map.entry("METAHOOKS_TOKEN_FILE", "hook calls need 'Authorization: Bearer <file content>'"),

@@ -57,6 +57,7 @@ final class EnvironmentSettings {
         + METACONTROLLER_TIMEOUT.toMillis() + ", Metacontroller's own timeout, so that its 503 arrives first; got "
         + deadline.toMillis());
     long budget = number(env, "METAHOOKS_BODY_BUDGET_BYTES", d.bodyBudgetBytes());
+    WarmUp.parse(env.get(WarmUp.VARIABLE)); // checked with the others; Metahooks.serve hands it to the server
     return fromValues(
         port(env, "METAHOOKS_PORT", d.port()),
         number(env, "METAHOOKS_MAX_BODY_BYTES", Math.min(DEFAULT_MAX_BODY_BYTES, budget)),

@@ -75,8 +75,8 @@ final class HookCalls implements AutoCloseable {
     };
   }
 
-  /** The call, from its headers to the reply to write. */
-  Exchange call(Context ctx, String controller, String hook) {
+  /** The call, from its headers to the reply to write; a training call ({@code record} false) is never recorded. */
+  Exchange call(Context ctx, String controller, String hook, boolean record) {
     if (draining.getAsBoolean()) {
       LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook).log("draining: 503");
       return Exchange.unread(shuttingDown("the server is shutting down; retry"));
@@ -101,13 +101,14 @@ final class HookCalls implements AutoCloseable {
       return Exchange.unread(HookError.from(e));
     }
     try {
-      return admitted(ctx, controller, hook, body, until);
+      return admitted(ctx, controller, hook, body, until, record);
     } finally {
       body.release(); // this thread's hold; the reader's or the worker's may last longer
     }
   }
 
-  private Exchange admitted(Context ctx, String controller, String hook, Admission.Bytes body, long until) {
+  private Exchange admitted(Context ctx, String controller, String hook, Admission.Bytes body, long until,
+      boolean record) {
     Future<byte[]> reading;
     try {
       body.hold(); // by the reader, until the body is in
@@ -145,7 +146,7 @@ final class HookCalls implements AutoCloseable {
     CompletableFuture<Reply> computed = new CompletableFuture<>();
     try {
       body.hold(); // by the worker, until it has computed and recorded
-      workers.execute(() -> compute(controller, hook, request, body, slot, until, computed));
+      workers.execute(() -> compute(controller, hook, request, body, slot, until, record, computed));
     } catch (RejectedExecutionException e) {
       body.release();
       slot.release();
@@ -182,7 +183,7 @@ final class HookCalls implements AutoCloseable {
    * needs, and gives the request's bytes back to the body budget first: a recording never makes a call wait.
    */
   private void compute(String controller, String hook, byte[] request, Admission.Bytes body, Admission.Slot slot,
-      long until, CompletableFuture<Reply> computed) {
+      long until, boolean record, CompletableFuture<Reply> computed) {
     boolean bodyHeld = true;
     try {
       if (!computeSlots.tryAcquire(left(until), TimeUnit.NANOSECONDS)) {
@@ -197,7 +198,7 @@ final class HookCalls implements AutoCloseable {
         Reply reply = inputs.during(() -> dispatcher.reply(controller, hook, request));
         slot.release(); // the hook has computed: the slot is free for the next call
         computed.complete(reply);
-        if (recorder.samples(reply)) {
+        if (record && recorder.samples(reply)) {
           if (computeSlots.hasQueuedThreads()) {
             recorder.drop(Recorder.Drop.BUSY, controller, hook, "other calls wait for a compute slot");
           } else if (request.length + reply.body().size() > SLOT_ROOM * config.maxResponseBytes()) {

@@ -175,6 +175,16 @@ public final class HookDispatcher {
     return dispatch(controllerName, hookPath, unread -> readObject(body.readAllBytes(), unread));
   }
 
+  /** Drops the response cache's answers (between the warm-up's rounds, so that hooks run too). */
+  void emptyCache() {
+    cache.clear();
+  }
+
+  /** After the warm-up: nothing it answered stays in the cache, and none of its lookups counts. */
+  void forgetWarmUp() {
+    cache.restart();
+  }
+
   /** Bytes the response cache holds. */
   public long cacheBytes() {
     return cache.bytes();

@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
@@ -42,17 +44,38 @@ public final class HookServer implements AutoCloseable {
   private final BearerToken token;
   private final WriteDeadline writeDeadline;
   private final List<FileWatcher> watchers = new ArrayList<>();
+  private final WarmUp warmUp;
+  private final TrainingCalls training;
   private final Javalin app;
   /** Hook calls inside the handler, from the first byte read to the last byte written. */
   private final AtomicInteger active = new AtomicInteger();
   private volatile boolean ready;
+  /** The training calls are being served (only they reach the in-memory connector). */
+  private volatile boolean warmingUp;
+  /** What the warm-up did; null without one, or when it failed. */
+  private volatile TrainingCalls.Summary warmedUp;
   /** SIGTERM came: every answer says {@code Connection: close}. */
   private volatile boolean closing;
   /** Stopping: a call that still comes in gets 503. */
   private volatile boolean draining;
 
+  /** A server without a warm-up: ready as soon as it listens. */
   public HookServer(ServerConfig config, List<Controller> controllers) {
+    this(config, controllers, WarmUp.OFF);
+  }
+
+  /**
+   * A server that serves its training calls for {@code warmUp} once it listens, before it is ready
+   * ({@code METAHOOKS_WARM_UP_MS}; zero: none, at most 60 s).
+   */
+  public HookServer(ServerConfig config, List<Controller> controllers, Duration warmUp) {
+    this(config, controllers, new WarmUp(warmUp));
+  }
+
+  private HookServer(ServerConfig config, List<Controller> controllers, WarmUp warmUp) {
     this.config = config;
+    this.warmUp = warmUp;
+    this.training = warmUp.enabled() ? TrainingCalls.of(controllers) : null;
     this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes(), config.maxResponseBytes());
     Duration admissionWait = HookCalls.admissionWait(config);
     Admission admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
@@ -61,9 +84,9 @@ public final class HookServer implements AutoCloseable {
     metrics.watchCache(dispatcher);
     metrics.watchActive(active);
     metrics.watchBodyBudget(admission::bytesInUse);
-    Thread warmUp = new Thread(HookDispatcher::warmUp, "warm-up");
-    warmUp.setDaemon(true);
-    warmUp.start();
+    Thread serializers = new Thread(HookDispatcher::warmUp, "serializers");
+    serializers.setDaemon(true);
+    serializers.start();
     this.bodies = new RequestBodies(config.maxBodyBytes(), admissionWait);
     this.recorder = new Recorder(config.recording());
     metrics.watchRecorder(recorder);
@@ -74,7 +97,7 @@ public final class HookServer implements AutoCloseable {
       watchers.add(new FileWatcher(config.fileCheckInterval(), "bearer token", List.of(token.file()), token::reload));
     }
     SslContextFactory.Server tls = config.tls() == null ? null : tlsContext(config.tls());
-    this.app = HttpStack.create(config, tls, this::routes);
+    this.app = HttpStack.create(config, tls, warmUp.enabled(), this::routes);
   }
 
   /** The route table. */
@@ -116,6 +139,9 @@ public final class HookServer implements AutoCloseable {
     requireFree(config.port(), "METAHOOKS_PORT");
     requireFree(config.managementPort(), "METAHOOKS_MANAGEMENT_PORT");
     app.start();
+    if (warmUp.enabled()) {
+      warmUp();
+    }
     ready = true;
     LOG.atInfo()
         .addKeyValue("version", BuildInfo.version())
@@ -126,6 +152,43 @@ public final class HookServer implements AutoCloseable {
         .addKeyValue("controllers", String.join(",", dispatcher.controllers().stream().map(Controller::name).toList()))
         .log("metahooks listening");
     return this;
+  }
+
+  /**
+   * Serves the training calls through the in-memory connector, then closes it. A failure is logged and the server
+   * gets ready all the same: a warm-up only makes the first seconds faster.
+   */
+  private void warmUp() {
+    LocalConnector connector = (LocalConnector) connector(HttpStack.WARM_UP);
+    warmingUp = true;
+    try {
+      TrainingCalls.Summary done = warmedUp = training.run(connector, warmUp.duration(), config.maxConcurrentHooks(),
+          dispatcher::emptyCache);
+      LOG.atInfo().addKeyValue("calls", done.calls()).addKeyValue("refused", done.refused())
+          .addKeyValue("ms", done.took().toMillis()).log("warm-up done");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException | LinkageError e) {
+      LOG.atWarn().addKeyValue("error", e.toString()).log("warm-up failed; ready without it");
+    } finally {
+      warmingUp = false;
+      dispatcher.forgetWarmUp();
+      try {
+        connector.stop();
+      } catch (Exception e) {
+        LOG.atWarn().addKeyValue("error", e.toString()).log("warm-up connector did not stop");
+      }
+      app.jettyServer().server().removeConnector(connector);
+    }
+  }
+
+  private Connector connector(String name) {
+    for (Connector connector : app.jettyServer().server().getConnectors()) {
+      if (name.equals(connector.getName())) {
+        return connector;
+      }
+    }
+    throw new IllegalStateException("no connector " + name);
   }
 
   /** Tried before Jetty binds, which would log its failure as an error of its own before the one clear line. */
@@ -191,6 +254,16 @@ public final class HookServer implements AutoCloseable {
     metrics.close();
   }
 
+  /** What the warm-up before readiness did; null without one. */
+  TrainingCalls.Summary warmedUp() {
+    return warmedUp;
+  }
+
+  /** The names of the connectors Jetty serves now. */
+  List<String> connectorNames() {
+    return java.util.Arrays.stream(app.jettyServer().server().getConnectors()).map(Connector::getName).toList();
+  }
+
   /** Calls written to METAHOOKS_RECORD_DIR since start. */
   public long recordedCalls() {
     return recorder.written();
@@ -231,7 +304,8 @@ public final class HookServer implements AutoCloseable {
     String controller = ctx.pathParam("controller");
     String hook = ctx.pathParam("hook");
     boolean known = dispatcher.serves(controller, hook) && !onManagementPort(ctx);
-    Exchange exchange = route(ctx, controller, hook, known);
+    boolean trainingCall = warmingUp && isTrainingCall(ctx);
+    Exchange exchange = route(ctx, controller, hook, known, trainingCall);
     Reply reply = exchange.reply();
     boolean notModified = reply.etag() != null && reply.etag().equals(ctx.header("If-None-Match"));
     boolean written;
@@ -242,9 +316,20 @@ public final class HookServer implements AutoCloseable {
       deadline.close();
       exchange.answer().release(); // the answer's allowance, once it is out or abandoned
     }
+    if (!trainingCall) { // the warm-up's calls are not the server's traffic: no metrics, log or recording
+      account(controller, hook, known, exchange, notModified, written, Duration.ofNanos(System.nanoTime() - started));
+    }
+    if (!exchange.bodyRead() && !exchange.bodyInUse()) {
+      bodies.discard(ctx);
+    }
+  }
+
+  /** The call's metrics and access log (and its bodies, with METAHOOKS_LOG_BODIES). */
+  private void account(String controller, String hook, boolean known, Exchange exchange, boolean notModified,
+      boolean written, Duration elapsed) {
+    Reply reply = exchange.reply();
     String controllerTag = known ? controller : HookMetrics.UNKNOWN;
     String hookTag = known ? hook : HookMetrics.UNKNOWN;
-    Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
     metrics.record(controllerTag, hookTag, reply.outcome(), elapsed);
     if (!written) {
       metrics.unwritten(controllerTag, hookTag);
@@ -253,20 +338,23 @@ public final class HookServer implements AutoCloseable {
     if (exchange.request() != null && reply.summary().requestRead()) { // kept only with METAHOOKS_LOG_BODIES
       CallLog.bodies(controller, hook, exchange.request(), reply.body());
     }
-    if (!exchange.bodyRead() && !exchange.bodyInUse()) {
-      bodies.discard(ctx);
-    }
   }
 
   /** Authentication and routing in front of the admitted call. */
-  private Exchange route(Context ctx, String controller, String hook, boolean known) {
+  private Exchange route(Context ctx, String controller, String hook, boolean known, boolean trainingCall) {
     if (onManagementPort(ctx)) {
       return Exchange.unread(new HookError(ErrorCode.NOT_FOUND, "hooks are not served on the management port"));
     }
-    if (token != null && !token.accepts(ctx.header("Authorization"))) {
+    if (token != null && !trainingCall && !token.accepts(ctx.header("Authorization"))) {
       return Exchange.unread(new HookError(ErrorCode.UNAUTHORIZED, "missing or invalid credentials"));
     }
-    return known ? calls.call(ctx, controller, hook) : Exchange.unread(dispatcher.notServed(controller, hook));
+    return known ? calls.call(ctx, controller, hook, !trainingCall) : Exchange.unread(dispatcher.notServed(controller, hook));
+  }
+
+  /** A call that came through the in-memory connector, which only the warm-up reaches. */
+  private static boolean isTrainingCall(Context ctx) {
+    return HttpStack.WARM_UP.equals(
+        ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData().getConnector().getName());
   }
 
   private boolean onManagementPort(Context ctx) {

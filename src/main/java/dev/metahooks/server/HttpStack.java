@@ -4,6 +4,7 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import java.util.function.Consumer;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -15,6 +16,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 final class HttpStack {
   static final String MANAGEMENT = "management";
+  /** Jetty's in-memory connector for the warm-up's calls: no socket, so no client outside the process reaches it. */
+  static final String WARM_UP = "warm-up";
   /** Connections that may wait on a slow client at once without taking a thread from anyone else. */
   static final int SLOW_CLIENTS = 96;
 
@@ -28,8 +31,12 @@ final class HttpStack {
 
   private HttpStack() {}
 
-  /** A Javalin app on these settings; {@code routes} adds the routes. {@code tls} is null for plain HTTP. */
-  static Javalin create(ServerConfig config, SslContextFactory.Server tls, Consumer<JavalinConfig> routes) {
+  /**
+   * A Javalin app on these settings; {@code routes} adds the routes. {@code tls} is null for plain HTTP. With
+   * {@code warmUp}, also the in-memory connector {@link #WARM_UP} (plain HTTP, the hook port's settings).
+   */
+  static Javalin create(ServerConfig config, SslContextFactory.Server tls, boolean warmUp,
+      Consumer<JavalinConfig> routes) {
     return Javalin.create(javalin -> {
       javalin.startup.showJavalinBanner = false;
       javalin.startup.showOldJavalinVersionWarning = false;
@@ -55,6 +62,13 @@ final class HttpStack {
         connector.setIdleTimeout(config.idleTimeout().toMillis());
         return connector;
       });
+      if (warmUp) {
+        javalin.jetty.addConnector((server, http) -> {
+          LocalConnector local = new LocalConnector(server, new HttpConnectionFactory(http));
+          local.setName(WARM_UP);
+          return local;
+        });
+      }
       if (config.managementPort() > 0) {
         javalin.jetty.addConnector((server, http) -> {
           // Threads of its own: probes and scrapes are answered however busy the hook port's threads are.

@@ -24,6 +24,8 @@ final class ResponseCache {
   private final long maxEntry;
   /** Null when the cache is off. */
   private final Cache<Key, Reply> entries;
+  /** What the statistics held when the warm-up ended: its lookups are not the server's. */
+  private volatile CacheStats uncounted = CacheStats.empty();
 
   /**
    * A cache of at most {@code capacity} bytes; 0 disables it. One entry may take at most half of it: the answer
@@ -62,8 +64,23 @@ final class ResponseCache {
     return entries == null ? 0 : entries.policy().eviction().orElseThrow().weightedSize().orElse(0);
   }
 
-  /** Lookups found, not found, and answers evicted, since the start. */
+  /** Lookups found, not found, and answers evicted, since the start (since {@link #restart}, if called). */
   CacheStats stats() {
-    return entries == null ? CacheStats.empty() : entries.stats();
+    return entries == null ? CacheStats.empty() : entries.stats().minus(uncounted);
+  }
+
+  /** Drops every answer; the statistics go on. */
+  void clear() {
+    if (entries != null) {
+      entries.invalidateAll();
+    }
+  }
+
+  /** Drops every answer and counts lookups from now on, as if the cache had just been made. */
+  void restart() {
+    clear();
+    if (entries != null) {
+      uncounted = entries.stats();
+    }
   }
 }

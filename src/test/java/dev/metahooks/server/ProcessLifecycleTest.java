@@ -55,6 +55,7 @@ class ProcessLifecycleTest {
         .redirectOutput(dir.resolve("stdout.log").toFile());
     builder.environment().put("METAHOOKS_PORT", String.valueOf(port));
     builder.environment().put("METAHOOKS_LOG_LEVEL", "info");
+    builder.environment().put("METAHOOKS_WARM_UP_MS", "0"); // ready at once: WarmUpTest covers the warm-up
     for (int i = 0; i < env.length; i += 2) {
       builder.environment().put(env[i], env[i + 1]);
     }
@@ -251,6 +252,7 @@ class ProcessLifecycleTest {
         .redirectErrorStream(true).redirectOutput(dir.resolve("refused.log").toFile());
     builder.environment().put("METAHOOKS_PORT", "0");
     builder.environment().put("METAHOOKS_LOG_LEVEL", "info");
+    builder.environment().put("METAHOOKS_WARM_UP_MS", "0"); // ready at once: WarmUpTest covers the warm-up
     for (int i = 0; i < env.length; i += 2) {
       builder.environment().put(env[i], env[i + 1]);
     }

@@ -64,6 +64,7 @@ class RollingRestartTest {
         .redirectOutput(dir.resolve(name + ".log").toFile());
     builder.environment().put("METAHOOKS_PORT", String.valueOf(port));
     builder.environment().put("METAHOOKS_LOG_LEVEL", "info");
+    builder.environment().put("METAHOOKS_WARM_UP_MS", "0"); // ready at once: WarmUpTest covers the warm-up
     builder.environment().put("METAHOOKS_SHUTDOWN_DELAY_MS", String.valueOf(DELAY.toMillis()));
     builder.environment().put("METAHOOKS_SHUTDOWN_TIMEOUT_MS", "10000");
     Process process = builder.start();

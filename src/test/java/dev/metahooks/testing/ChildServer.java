@@ -61,6 +61,8 @@ public final class ChildServer implements AutoCloseable {
       Map<String, String> environment = builder.environment();
       environment.put("METAHOOKS_PORT", String.valueOf(port));
       environment.put("METAHOOKS_LOG_LEVEL", "warn");
+      // ready at once (WarmUpTest covers the warm-up); an env argument may set it
+      environment.put("METAHOOKS_WARM_UP_MS", "0");
       for (int i = 0; i < env.length; i += 2) {
         environment.put(env[i], env[i + 1]);
       }
