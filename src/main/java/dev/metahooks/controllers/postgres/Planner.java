@@ -62,7 +62,8 @@ final class Planner {
       problems.addAll(ChangeChecks.check(spec, observed));
       problems.addAll(WalVolumeChecks.check(spec, observed));
       WalArchive.bootstrapChange(spec.backups(), observed).ifPresent(problems::add);
-      PrefixClaims.check(request, spec.backups()).ifPresent(problems::add);
+      // The spec as given: a promotion must not take a prefix another cluster archives to, even before it is done.
+      PrefixClaims.check(request, read.spec().backups()).ifPresent(problems::add);
     }
     Tls.State tls = Tls.check(spec.tls(), observed, now);
     Mode mode = spec.paused() ? new Mode.Paused() : problems.isEmpty() ? new Mode.Rendered()

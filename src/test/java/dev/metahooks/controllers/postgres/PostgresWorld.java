@@ -59,6 +59,8 @@ final class PostgresWorld {
   final Map<String, ObjectNode> configMaps = new TreeMap<>();
   /** Secrets related through the customize hook (the TLS Secret), by name. */
   final Map<String, ObjectNode> relatedSecrets = new TreeMap<>();
+  /** Other PostgresClusters of the namespace (related through the customize hook), by name. */
+  final Map<String, ObjectNode> otherClusters = new TreeMap<>();
   /** Time and secrets for the hooks: pinned unless a test needs other passwords. */
   dev.metahooks.api.Sources sources = FixedSources.INSTANCE;
   /** Whether the controller declares PodMonitors (the optional component is installed). */
@@ -161,10 +163,13 @@ final class PostgresWorld {
     configMaps.values().forEach(configMap -> configMapGroup.set(key(configMap), configMap.deepCopy()));
     // The namespace's clusters: this one alone (the customize hook selects them all).
     ObjectNode parent = parent();
-    related.putObject(ObjectMap.groupKey(ObservedCluster.CLUSTERS.apiVersion(), ObservedCluster.CLUSTERS.kind()))
-        .set(key(parent), parent);
-    // Metacontroller sends a related group for every rule the customize hook gave; a Secret rule only with spec.tls.
-    if (spec.has("tls")) {
+    ObjectNode clusterGroup = related.putObject(ObjectMap.groupKey(ObservedCluster.CLUSTERS.apiVersion(),
+        ObservedCluster.CLUSTERS.kind()));
+    clusterGroup.set(key(parent), parent);
+    otherClusters.values().forEach(other -> clusterGroup.set(key(other), other.deepCopy()));
+    // Metacontroller sends a related group for every rule the customize hook gave; a Secret rule only with spec.tls
+    // or spec.standby.
+    if (spec.has("tls") || spec.has("standby")) {
       ObjectNode secretGroup = related.putObject("Secret.v1");
       relatedSecrets.values().forEach(secret -> secretGroup.set(key(secret), secret.deepCopy()));
     }
