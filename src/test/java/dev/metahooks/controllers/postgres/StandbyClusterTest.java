@@ -129,6 +129,17 @@ class StandbyClusterTest {
   }
 
   @Test
+  void theCustomizeHookRelatesTheSourcesSecretsByName() throws IOException {
+    PostgresWorld world = archiveStandby();
+    world.edit(spec -> spec.withObjectProperty("standby").putObject("credentials").put("replicationSecret", "dr-repl"));
+    assertThat(PostgresClusterController.customize(dev.metahooks.api.CustomizeRequest.read(TlsTest.customize(world)))
+        .relatedResources()).anySatisfy(rule -> {
+          assertThat(rule.resource()).isEqualTo("secrets");
+          assertThat(rule.names()).containsExactly("orders-superuser", "dr-repl");
+        });
+  }
+
+  @Test
   void refusedCombinationsAreNamed() {
     assertThat(SpecReaderTest.fields(SpecReaderTest.read(s -> s.putObject("standby").put("cluster", "orders"))))
         .containsExactly("spec.standby");
@@ -271,6 +282,7 @@ class StandbyClusterTest {
     assertThat(valid.path("message").asText()).startsWith("spec.backup.s3.prefix: s3://pg-backups/shop/orders overlaps "
         + "where PostgresCluster orders keeps its backups");
     assertThat(world.children).as("still a standby: nothing promoted").isEqualTo(following);
+    assertThat(world.call(false).at("/status/standby/phase").asText()).isEqualTo("Following");
 
     ((ObjectNode) source.get("spec")).remove("backup");
     JsonNode promoting = world.sync();

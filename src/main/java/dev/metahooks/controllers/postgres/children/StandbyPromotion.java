@@ -37,6 +37,11 @@ public final class StandbyPromotion {
     return sent || !StandbyEnv.observed(observed).isEmpty() ? StandbyPhase.PROMOTING : StandbyPhase.NONE;
   }
 
+  /** Whether a parameters Job that ends standby mode is observed (completed or not). */
+  public static boolean sent(ObservedCluster observed) {
+    return observed.children("batch/v1", "Job").stream().anyMatch(StandbyPromotion::sendsPromotion);
+  }
+
   /** A parameters Job whose patch removes {@code standby_cluster}. */
   private static boolean sendsPromotion(ObjectNode job) {
     if (!ParameterJobs.COMPONENT.equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())) {

@@ -106,7 +106,7 @@ public final class ClusterStatus {
       BackupStatus.render(in.spec(), observed).ifPresent(backup -> status.set("backup", backup));
       BackupStatus.healthy(in.spec(), observed, now).ifPresent(conditions::add);
     }
-    StandbyStatus.render(in.spec(), observed).ifPresent(standby -> status.set("standby", standby));
+    StandbyStatus.render(in.spec(), observed, in.rendered()).ifPresent(standby -> status.set("standby", standby));
     status.set("conditions", Conditions.render(conditions, in.parent(), now));
     JsonNode generation = in.parent().path("metadata").path("generation");
     if (generation.isIntegralNumber()) {

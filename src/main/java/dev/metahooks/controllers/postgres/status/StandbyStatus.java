@@ -18,10 +18,14 @@ import java.util.Optional;
 public final class StandbyStatus {
   private StandbyStatus() {}
 
-  public static Optional<ObjectNode> render(ClusterSpec spec, ObservedCluster observed) {
+  /** {@code rendered}: this answer renders the spec (a refused spec promotes nothing). */
+  public static Optional<ObjectNode> render(ClusterSpec spec, ObservedCluster observed, boolean rendered) {
     StandbyPhase phase = StandbyPromotion.phase(spec, observed);
     if (phase == StandbyPhase.NONE) {
       return Optional.empty();
+    }
+    if (phase == StandbyPhase.PROMOTING && !rendered && !StandbyPromotion.sent(observed)) {
+      phase = StandbyPhase.FOLLOWING; // the removal was refused: nothing has asked Patroni to promote
     }
     ObjectNode standby = Json.object().put("phase", switch (phase) {
       case FOLLOWING -> "Following";
