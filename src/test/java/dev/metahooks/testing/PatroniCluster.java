@@ -242,6 +242,11 @@ public final class PatroniCluster implements AutoCloseable {
     return (tls.isPresent() ? "https" : "http") + "://127.0.0.1:" + restPorts.get(index);
   }
 
+  /** The PostgreSQL port of member {@code index} (on 127.0.0.1). */
+  public int postgresPort(int index) {
+    return postgresPorts.get(index);
+  }
+
   /** The REST API port of member {@code index}. */
   public int restPort(int index) {
     return restPorts.get(index);
@@ -340,10 +345,11 @@ public final class PatroniCluster implements AutoCloseable {
     return new String(java.util.Base64.getDecoder().decode(kvs.get(0).path("value").asText()), StandardCharsets.UTF_8);
   }
 
-  /** The member that holds the leader lock. */
+  /** The member that holds the leader lock (in a standby cluster: the standby leader). */
   public Optional<String> leader() {
     for (JsonNode member : cluster().path("members")) {
-      if ("leader".equals(member.path("role").asText()) && "running".equals(member.path("state").asText())) {
+      String role = member.path("role").asText();
+      if ((role.equals("leader") || role.equals("standby_leader")) && "running".equals(member.path("state").asText())) {
         return Optional.of(member.path("name").asText());
       }
     }

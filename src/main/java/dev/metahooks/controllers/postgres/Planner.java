@@ -6,6 +6,9 @@ import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.children.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.Secrets;
+import dev.metahooks.controllers.postgres.children.StandbyCredentials;
+import dev.metahooks.controllers.postgres.children.StandbyEnv;
+import dev.metahooks.controllers.postgres.children.StandbyPromotion;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.children.UsersJobs;
 import dev.metahooks.controllers.postgres.children.WalArchive;
@@ -21,6 +24,7 @@ import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
 import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.controllers.postgres.plan.StandbyPhase;
 import dev.metahooks.controllers.postgres.plan.ScaleDown;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
@@ -48,11 +52,15 @@ final class Planner {
   static ClusterPlan sync(CompositeRequest request, SpecReader.Result read, ObservedCluster observed, Sources sources) {
     String cluster = observed.name();
     String namespace = request.namespace();
-    ClusterSpec spec = read.spec();
     Instant now = sources.now();
     List<FieldProblem> problems = new ArrayList<>(read.problems());
+    StandbyPhase standby = StandbyPromotion.phase(read.spec(), observed);
+    // A standby writes nothing of its own, and archives nothing, until its promotion has completed.
+    ClusterSpec spec = standby.readOnly() ? read.spec().withoutOwnBackups() : read.spec();
     VolumeGrowth.Plan volumes = VolumeGrowth.Plan.none(spec.storage().size());
     if (read.valid()) {
+      StandbyEnv.change(spec.standby(), observed).ifPresent(problems::add);
+      problems.addAll(StandbyCredentials.missing(cluster, spec, observed));
       problems.addAll(ChangeChecks.check(spec, observed));
       if (problems.stream().noneMatch(p -> p.field().equals("spec.storage.size"))) {
         VolumeGrowth.Decision growth = VolumeGrowth.decide(spec, observed);
@@ -61,7 +69,8 @@ final class Planner {
       }
       problems.addAll(WalVolumeChecks.check(spec, observed));
       WalArchive.bootstrapChange(spec.backups(), observed).ifPresent(problems::add);
-      PrefixClaims.check(request, spec.backups()).ifPresent(problems::add);
+      // The spec as given: a promotion must not take a prefix another cluster archives to, even before it is done.
+      PrefixClaims.check(request, read.spec().backups()).ifPresent(problems::add);
     }
     Tls.State tls = Tls.check(spec.tls(), observed, now);
     Mode mode = spec.paused() ? new Mode.Paused() : problems.isEmpty() ? new Mode.Rendered()
@@ -82,8 +91,9 @@ final class Planner {
     // Called again when a maintenance window opens or the backup schedule next fires.
     Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, observed, now))
         .flatMap(Optional::stream).min(Comparator.naturalOrder());
+    Optional<String> usersJob = standby.readOnly() ? Optional.empty() : UsersJobs.name(cluster, spec, secrets);
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, podTls, bootstrap, secrets,
-        UsersJobs.name(cluster, spec, secrets), ParameterJobs.patch(cluster, spec, observed), templateChanging,
+        usersJob, ParameterJobs.patch(cluster, spec, observed, standby.promotes()), templateChanging,
         rollout, manual, FinalBackups.Stage.NOT_ASKED, callAgainAt, volumes);
   }
 
@@ -96,10 +106,13 @@ final class Planner {
     ClusterSpec spec = read.spec();
     Optional<Mode.Blocker> held = spec.deletionProtection() ? Optional.of(Mode.Blocker.DELETION_PROTECTION)
         : spec.paused() ? Optional.of(Mode.Blocker.PAUSED) : Optional.empty();
+    // A standby (or one whose promotion has not completed) has no backups of its own, so no final backup either.
+    SpecReader.Result own = StandbyPromotion.phase(spec, observed).readOnly()
+        ? new SpecReader.Result(spec.withoutOwnBackups(), read.problems()) : read;
     FinalBackups.Stage finalBackup = held.isPresent() ? FinalBackups.Stage.NOT_ASKED
-        : FinalBackups.stage(read, observed, request.parent());
+        : FinalBackups.stage(own, observed, request.parent());
     Mode mode = held.or(finalBackup::blocker).<Mode>map(Mode.DeletionBlocked::new).orElseGet(Mode.Deleting::new);
-    return frozen(observed.name(), request.namespace(), spec, read.problems(), mode,
+    return frozen(observed.name(), request.namespace(), own.spec(), read.problems(), mode,
         Tls.check(spec.tls(), observed, sources.now()), finalBackup);
   }
 

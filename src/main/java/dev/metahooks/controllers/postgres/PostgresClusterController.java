@@ -11,6 +11,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.children.StandbyCredentials;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster.RelatedType;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.Mode;
@@ -106,8 +107,12 @@ public final class PostgresClusterController {
       return rule.withLabelSelector(Json.object());
     }
     if (type.equals(ObservedCluster.TLS_SECRETS)) {
-      // The TLS Secret, by name, so that its absence, contents and renewal are seen (and trigger a sync).
-      return rule.withNames(List.of(spec.tls().orElseThrow().secretName()));
+      // The TLS Secret, by name, so that its absence, contents and renewal are seen (and trigger a sync); a
+      // standby's source Secrets, whose passwords its own Secrets copy.
+      List<String> names = new ArrayList<>();
+      spec.tls().ifPresent(tls -> names.add(tls.secretName()));
+      names.addAll(StandbyCredentials.sourceSecrets(spec.standby()));
+      return rule.withNames(List.copyOf(names));
     }
     return rule.withLabelSelector(scopeSelector(request));
   }

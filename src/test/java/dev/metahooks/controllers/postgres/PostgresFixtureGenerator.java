@@ -431,6 +431,37 @@ class PostgresFixtureGenerator {
     write("sync/92-volume-growth-claims-expanding-file-system-resize-pending", world, false);
   }
 
+  /**
+   * spec.standby (numbered 93-96): the docs' archive example created, following with Patroni's standby leader,
+   * promoted by removing spec.standby, and a promotion into the prefix the source still archives to, refused.
+   */
+  @Test
+  void standbyScenario() throws IOException {
+    PostgresWorld standby = StandbyClusterTest.archiveStandby();
+    write("sync/93-standby-first-sync-standby-variables-source-passwords", standby, false);
+    standby.sync();
+    standby.runAllReady();
+    standby.pods.get("orders-dr-0").withObjectProperty("metadata").withObjectProperty("annotations")
+        .put("status", "{\"role\":\"standby_leader\",\"state\":\"running\",\"xlog_location\":50331648}");
+    write("sync/94-standby-following-no-users-job", standby, false);
+    standby.sync();
+    PostgresWorld refused = copyOf(standby);
+    standby.edit(spec -> spec.remove("standby"));
+    write("sync/95-standby-removed-parameters-job-promotes", standby, false);
+
+    ObjectNode source = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
+    source.putObject("metadata").put("name", "orders").put("namespace", PostgresWorld.NAMESPACE)
+        .put("creationTimestamp", "2025-01-01T00:00:00Z");
+    source.putObject("spec").putObject("backup").set("s3", refused.spec.at("/standby/s3").deepCopy());
+    refused.otherClusters.put("orders", source);
+    refused.edit(spec -> {
+      spec.putObject("backup").set("s3", spec.at("/standby/s3").deepCopy());
+      ((ObjectNode) spec.at("/backup/s3")).put("prefix", "shop/orders");
+      spec.remove("standby");
+    });
+    write("sync/96-standby-promotion-into-the-sources-archive-refused", refused, false);
+  }
+
   private void invalid(PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
       throws IOException {
     PostgresWorld world = copyOf(ready);
@@ -495,6 +526,7 @@ class PostgresFixtureGenerator {
     copy.volumesRelated = world.volumesRelated;
     world.claims.forEach((k, v) -> copy.claims.put(k, v.deepCopy()));
     world.storageClasses.forEach((k, v) -> copy.storageClasses.put(k, v.deepCopy()));
+    world.relatedSecrets.forEach((k, v) -> copy.relatedSecrets.put(k, v.deepCopy()));
     return copy;
   }
 

@@ -64,8 +64,11 @@ class PostgresManifestsTest {
     assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
         "paused", "resources", "storage", "postgresql", "users", "databases", "availability", "services", "updates",
         "deletionProtection", "monitoring", "pooler", "backup", "bootstrap",
-        "networkPolicy", "tls", "patroni", "scheduling");
+        "networkPolicy", "standby", "tls", "patroni", "scheduling");
     JsonNode p = specSchema().path("properties");
+    assertThat(fieldNames(p.at("/standby/properties"))).containsExactly("cluster", "s3", "host", "port", "credentials");
+    assertThat(fieldNames(p.at("/standby/properties/credentials/properties")))
+        .containsExactly("superuserSecret", "replicationSecret");
     assertThat(fieldNames(p.at("/monitoring/properties"))).containsExactly("enabled", "image");
     assertThat(fieldNames(p.at("/pooler/properties")))
         .containsExactly("enabled", "instances", "mode", "defaultPoolSize", "maxClientConnections", "image");

@@ -172,8 +172,9 @@ final class PostgresWorld {
         ObservedCluster.CLUSTERS.kind()));
     clusterGroup.set(key(parent), parent);
     otherClusters.values().forEach(other -> clusterGroup.set(key(other), other.deepCopy()));
-    // Metacontroller sends a related group for every rule the customize hook gave; a Secret rule only with spec.tls.
-    if (spec.has("tls")) {
+    // Metacontroller sends a related group for every rule the customize hook gave; a Secret rule only with spec.tls
+    // or spec.standby.
+    if (spec.has("tls") || spec.has("standby")) {
       ObjectNode secretGroup = related.putObject("Secret.v1");
       relatedSecrets.values().forEach(secret -> secretGroup.set(key(secret), secret.deepCopy()));
     }

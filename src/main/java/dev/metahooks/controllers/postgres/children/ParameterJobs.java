@@ -39,6 +39,15 @@ public final class ParameterJobs {
    * sent them as {@code null}, and Patroni's availability settings.
    */
   public static Optional<ParameterPatch> patch(String cluster, ClusterSpec spec, ObservedCluster observed) {
+    return patch(cluster, spec, observed, false);
+  }
+
+  /**
+   * The same, and with {@code promote} also {@code "standby_cluster": null}, which ends standby mode
+   * ({@link StandbyPromotion}).
+   */
+  public static Optional<ParameterPatch> patch(String cluster, ClusterSpec spec, ObservedCluster observed,
+      boolean promote) {
     if (spec.instances() == 0) {
       return Optional.empty();
     }
@@ -53,6 +62,9 @@ public final class ParameterJobs {
     ObjectNode patch = PatroniSettings.dynamic(spec.patroni());
     if (!parameters.isEmpty()) {
       patch.putObject("postgresql").set("parameters", parameters);
+    }
+    if (promote) {
+      patch.putNull(StandbyPromotion.KEY);
     }
     String body = patch.toString();
     return Optional.of(new ParameterPatch(cluster + "-parameters-" + Names.shortHash(body), body));

@@ -53,10 +53,12 @@ public final class Secrets {
     wanted.add(Names.replicationSecret(cluster));
     secrets.add(observedOr(observed, Names.superuserSecret(cluster),
         () -> credentials(cluster, Names.superuserSecret(cluster), Spilo.SUPERUSER,
-            password(sources, namespace, Names.superuserSecret(cluster)))));
+            StandbyCredentials.superuser(spec, observed)
+                .orElseGet(() -> password(sources, namespace, Names.superuserSecret(cluster))))));
     secrets.add(observedOr(observed, Names.replicationSecret(cluster),
         () -> credentials(cluster, Names.replicationSecret(cluster), Spilo.REPLICATION_USER,
-            password(sources, namespace, Names.replicationSecret(cluster)))));
+            StandbyCredentials.replication(spec, observed)
+                .orElseGet(() -> password(sources, namespace, Names.replicationSecret(cluster))))));
     wanted.add(Names.restApiSecret(cluster));
     secrets.add(observedOr(observed, Names.restApiSecret(cluster),
         () -> credentials(cluster, Names.restApiSecret(cluster), Spilo.RESTAPI_USER,

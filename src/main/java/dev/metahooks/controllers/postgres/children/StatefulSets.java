@@ -187,6 +187,7 @@ public final class StatefulSets {
     env.addObject().put("name", RESTAPI_PASSWORD_VARIABLE).putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
     WalArchive.env(spec.backups()).forEach(env::add);
+    StandbyEnv.env(spec.standby()).forEach(env::add);
     value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters(), bootstrap, spec.walVolume().isPresent()));
     return env;
   }

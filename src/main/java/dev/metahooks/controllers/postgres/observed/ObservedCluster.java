@@ -167,7 +167,8 @@ public final class ObservedCluster {
 
   /** The types the customize hook relates for a cluster of this spec, each one rule. */
   public static List<RelatedType> relatedTypes(ClusterSpec spec) {
-    return spec.tls().isPresent() ? List.of(PODS, CONFIG_MAPS, CLUSTERS, TLS_SECRETS)
+    // Secrets by name: the TLS Secret, and a standby's source Secrets (its passwords are copied from them).
+    return spec.tls().isPresent() || spec.standby().isPresent() ? List.of(PODS, CONFIG_MAPS, CLUSTERS, TLS_SECRETS)
         : List.of(PODS, CONFIG_MAPS, CLUSTERS);
   }
 

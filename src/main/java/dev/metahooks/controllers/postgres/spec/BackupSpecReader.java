@@ -90,7 +90,8 @@ public final class BackupSpecReader {
     return new BackupSpec.Backup(s3, schedule, baseBackups, onDemand, logical, finalBackup, jobImage);
   }
 
-  private BackupSpec.S3 s3(FieldReader s3, String defaultPrefix) {
+  /** A store as {@code backup.s3} reads it (also the source archive of {@code spec.standby}). */
+  static BackupSpec.S3 s3(FieldReader s3, String defaultPrefix) {
     String bucket = required(s3, "bucket", BUCKET, 63).orElse("");
     String prefix = string(s3, "prefix", defaultPrefix, PREFIX, 512);
     if (List.of(prefix.split("/")).stream().anyMatch(s -> s.equals(".") || s.equals(".."))) {

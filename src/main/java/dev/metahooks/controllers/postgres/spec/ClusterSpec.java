@@ -34,7 +34,8 @@ public record ClusterSpec(
 
     Patroni patroni,
     PodScheduling.Scheduling scheduling,
-    Optional<WalVolume> walVolume) {
+    Optional<WalVolume> walVolume,
+    Optional<StandbySpec> standby) {
 
   /** The Spilo image of the built-in catalog: PostgreSQL 13 to 17 with Patroni (zalando/spilo release 4.0-p3). */
   public static final String DEFAULT_IMAGE = "ghcr.io/zalando/spilo-17:4.0-p3";
@@ -111,6 +112,17 @@ public record ClusterSpec(
     public boolean synchronous() {
       return !"async".equals(synchronousMode);
     }
+  }
+
+  /**
+   * The same spec without this cluster's own backups ({@code spec.backup}): what a standby renders until it is
+   * promoted (it writes nothing, and archives nothing, of its own).
+   */
+  public ClusterSpec withoutOwnBackups() {
+    BackupSpec none = new BackupSpec(Optional.empty(), backups.cloneFrom(), backups.logicalRestore());
+    return new ClusterSpec(postgresVersion, image, instances, paused, resources, storage, parameters, users, databases,
+        availability, services, updates, deletionProtection, monitoring, pooler, none, networkPolicy, tls, patroni,
+        scheduling, walVolume, standby);
   }
 
   /** Whether a read-only Service over the replicas is wanted. */

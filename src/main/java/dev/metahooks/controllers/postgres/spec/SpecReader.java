@@ -124,6 +124,7 @@ public final class SpecReader {
     List<ClusterSpec.User> users = UserSpecReader.read(spec, version);
     List<ClusterSpec.Database> databases = DatabaseSpecReader.read(spec, users);
     UserSpecReader.checkConnect(spec, users, databases);
+    BackupSpec backups = BackupSpecReader.read(spec, namespace, name);
     return new ClusterSpec(
         version,
         string(spec, "image", ClusterSpec.DEFAULT_IMAGE, IMAGE, 512),
@@ -140,12 +141,13 @@ public final class SpecReader {
         bool(spec, "deletionProtection", false, true),
         monitoring(spec.objectOrEmpty("monitoring")),
         pooler(spec),
-        BackupSpecReader.read(spec, namespace, name),
+        backups,
         networkPolicy(spec.objectOrEmpty("networkPolicy")),
         tls(spec),
         patroni(spec.objectOrEmpty("patroni")),
         PodSchedulingReader.read(spec),
-        WalVolumeReader.read(spec));
+        WalVolumeReader.read(spec),
+        StandbySpecReader.read(spec, namespace, backups.backup()));
   }
 
   private static ClusterSpec.Monitoring monitoring(FieldReader monitoring) {

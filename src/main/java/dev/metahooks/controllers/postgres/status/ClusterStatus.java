@@ -113,6 +113,7 @@ public final class ClusterStatus {
       in.spec().backups().backup()
           .ifPresent(backup -> conditions.add(PhysicalBackupStatus.continuousArchiving(backup, observed, now)));
     }
+    StandbyStatus.render(in.spec(), observed, in.rendered()).ifPresent(standby -> status.set("standby", standby));
     status.set("conditions", Conditions.render(conditions, in.parent(), now));
     JsonNode generation = in.parent().path("metadata").path("generation");
     if (generation.isIntegralNumber()) {
@@ -393,7 +394,9 @@ public final class ClusterStatus {
     }
     if (job.isEmpty()) {
       return new Conditions.Condition(Conditions.USERS_READY, false, "NotApplied",
-          in.spec().instances() == 0 ? "users are applied while instances run" : "the users Job has not started");
+          in.spec().instances() == 0 ? "users are applied while instances run"
+              : in.spec().standby().isPresent() ? "a standby's roles are its source's: the users Job runs once the "
+                  + "cluster is promoted" : "the users Job has not started");
     }
     if (JobConditions.has(job.get(), "Failed")) {
       return new Conditions.Condition(Conditions.USERS_READY, false, "JobFailed",

@@ -1,0 +1,62 @@
+package dev.metahooks.controllers.postgres.status;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.children.StandbyPromotion;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.plan.StandbyPhase;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.json.JsonTrees;
+import java.util.Optional;
+
+/**
+ * {@code status.standby}: the source a standby follows and how, its phase (Following, Promoting, Promoted), and
+ * what Patroni says of the standby leader in its pod's {@code status} annotation: its role and WAL position
+ * ({@code xlog_location}, patroni/ha.py:289-314 at v3.0.2). The source's position is not visible to the hook (its
+ * pods belong to another cluster), so the lag itself is not reported.
+ */
+public final class StandbyStatus {
+  private StandbyStatus() {}
+
+  /** {@code rendered}: this answer renders the spec (a refused spec promotes nothing). */
+  public static Optional<ObjectNode> render(ClusterSpec spec, ObservedCluster observed, boolean rendered) {
+    StandbyPhase phase = StandbyPromotion.phase(spec, observed);
+    if (phase == StandbyPhase.NONE) {
+      return Optional.empty();
+    }
+    if (phase == StandbyPhase.PROMOTING && !rendered && !StandbyPromotion.sent(observed)) {
+      phase = StandbyPhase.FOLLOWING; // the removal was refused: nothing has asked Patroni to promote
+    }
+    ObjectNode standby = Json.object().put("phase", switch (phase) {
+      case FOLLOWING -> "Following";
+      case PROMOTING -> "Promoting";
+      default -> "Promoted";
+    });
+    spec.standby().ifPresent(given -> standby.put("source", given.cluster()).put("method", given.method())
+        .put("location", given.location()));
+    observed.primary().flatMap(leader -> patroniState(observed, leader)).ifPresent(state -> {
+      standby.put("leader", ObservedCluster.nameOf(state.pod())).put("leaderRole", state.role());
+      if (state.position().isIntegralNumber()) {
+        standby.put("walPosition", state.position().asLong());
+      }
+    });
+    return Optional.of(standby);
+  }
+
+  private record State(JsonNode pod, String role, JsonNode position) {}
+
+  private static Optional<State> patroniState(ObservedCluster observed, String leader) {
+    return observed.livePods().stream().filter(pod -> leader.equals(ObservedCluster.nameOf(pod))).findFirst()
+        .flatMap(pod -> {
+          try {
+            JsonNode state = JsonTrees.MAPPER.readTree(pod.path("metadata").path("annotations").path("status").asText(""));
+            return state.path("role").isTextual()
+                ? Optional.of(new State(pod, state.path("role").asText(), state.path("xlog_location")))
+                : Optional.empty();
+          } catch (Exception e) {
+            return Optional.empty(); // not Patroni's JSON
+          }
+        });
+  }
+}
