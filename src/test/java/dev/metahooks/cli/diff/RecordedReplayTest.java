@@ -96,7 +96,7 @@ class RecordedReplayTest {
     assertThat(diff.err()).isEmpty();
     assertThat(diff.out()).isEqualTo("no changes: " + calls + " calls answered as before\n");
     assertThat(diff.exit()).isZero();
-    assertThat(calls).isEqualTo(258);
+    assertThat(calls).as("every golden fixture request, of every controller").isGreaterThanOrEqualTo(258);
   }
 
   @Test
