@@ -118,18 +118,10 @@ public final class PatroniCluster implements AutoCloseable {
           dir.resolve("restapi.key")), Files.copy(tls.get().cafile(), dir.resolve("restapi-ca.crt"))));
       PatroniCluster cluster = new PatroniCluster(dir, scope, user, bin.get(), copied);
       try {
-        int etcdPort = PostgresServer.freePort();
-        cluster.etcdPort = etcdPort;
-        int peerPort = PostgresServer.freePort();
         user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString()), Map.of(),
             Duration.ofSeconds(30)));
-        cluster.dcsCommand = List.of("etcd", "--name", "dcs", "--data-dir", dir.resolve("etcd").toString(),
-            "--listen-client-urls", "http://127.0.0.1:" + etcdPort,
-            "--advertise-client-urls", "http://127.0.0.1:" + etcdPort,
-            "--listen-peer-urls", "http://127.0.0.1:" + peerPort,
-            "--initial-advertise-peer-urls", "http://127.0.0.1:" + peerPort,
-            "--initial-cluster", "dcs=http://127.0.0.1:" + peerPort);
-        cluster.processes.add(cluster.launch(user, "etcd", cluster.dcsCommand));
+        cluster.processes.add(cluster.startDcs(user));
+        int etcdPort = cluster.etcdPort;
         for (int i = 0; i < members; i++) {
           int restPort = PostgresServer.freePort();
           cluster.restPorts.add(restPort);
@@ -197,6 +189,36 @@ public final class PatroniCluster implements AutoCloseable {
         .add("host replication standby 127.0.0.1/32 scram-sha-256");
     postgresql.putObject("parameters").put("unix_socket_directories", dir.toString()).put("fsync", "off");
     return config;
+  }
+
+  /**
+   * etcd on two free ports. A port found free can be taken before etcd binds it (by an outgoing connection's
+   * ephemeral port, say): then etcd exits at once, and it is started again on other ports.
+   */
+  private Process startDcs(Optional<String> user) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      int clientPort = PostgresServer.freePort();
+      int peerPort = PostgresServer.freePort();
+      etcdPort = clientPort;
+      dcsCommand = List.of("etcd", "--name", "dcs", "--data-dir", dir.resolve(attempt == 1 ? "etcd" : "etcd-" + attempt)
+          .toString(), "--listen-client-urls", "http://127.0.0.1:" + clientPort,
+          "--advertise-client-urls", "http://127.0.0.1:" + clientPort,
+          "--listen-peer-urls", "http://127.0.0.1:" + peerPort,
+          "--initial-advertise-peer-urls", "http://127.0.0.1:" + peerPort,
+          "--initial-cluster", "dcs=http://127.0.0.1:" + peerPort);
+      Process etcd = launch(user, "etcd", dcsCommand);
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+      while (etcd.isAlive() && Instant.now().isBefore(deadline)) {
+        if (send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + clientPort + "/version"))).status() == 200) {
+          return etcd;
+        }
+        PostgresServer.sleep(Duration.ofMillis(100));
+      }
+      etcd.destroyForcibly();
+      if (attempt == 3) {
+        throw new IllegalStateException("etcd did not start, three times on other ports");
+      }
+    }
   }
 
   private Process launch(Optional<String> user, String name, List<String> command) throws IOException {

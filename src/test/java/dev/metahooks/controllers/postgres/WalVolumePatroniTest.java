@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,6 +53,9 @@ class WalVolumePatroniTest {
         assertThat(Files.readSymbolicLink(pgWal)).isEqualTo(walDirectory(member));
         assertThat(segments(walDirectory(member))).as("member %d's WAL segments on its WAL volume", i).isNotEmpty();
       }
+      // Streaming is asynchronous: the replica shows the table once it has replayed it.
+      patroni.await(Duration.ofSeconds(60), "the replica to replay the table", c -> c.query(1,
+          "SELECT count(*) FROM pg_catalog.pg_class WHERE relname = 'filler'").equals("1"));
       assertThat(patroni.query(1, "SELECT count(*) FROM filler")).as("the replica streams").isEqualTo("100000");
       assertThat(patroni.query(0, "SELECT current_setting('data_checksums')")).isEqualTo("on");
     } finally {
