@@ -24,7 +24,7 @@ public final class VolumeResize {
 
   private VolumeResize() {}
 
-  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@link ObservedCluster#CHILD_TYPES}. */
+  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
   public static List<ObjectNode> build(String cluster, String namespace, String image, PodScheduling placement,
       VolumeGrowth.Plan plan) {
     String name = Names.resize(cluster);
