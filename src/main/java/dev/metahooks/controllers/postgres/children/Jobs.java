@@ -36,18 +36,18 @@ public final class Jobs {
 
   /** Adds the Job's one container. */
   public static ObjectNode container(ObjectNode pod, String name, String image) {
-    ObjectNode container = pod.putArray("containers").addObject()
-        .put("name", name)
-        .put("image", image)
-        .put("imagePullPolicy", "IfNotPresent");
-    container.set("securityContext", PodSecurity.container());
-    return container;
+    return addContainer(pod.putArray("containers"), name, image);
   }
 
   /** Adds an init container, after those already there (they run in order, each to its end, before the containers). */
   public static ObjectNode initContainer(ObjectNode pod, String name, String image) {
     ArrayNode init = pod.has("initContainers") ? (ArrayNode) pod.get("initContainers") : pod.putArray("initContainers");
-    ObjectNode container = init.addObject()
+    return addContainer(init, name, image);
+  }
+
+  /** A container of the Job's pod: its image pulled only when missing, under the restricted security context. */
+  private static ObjectNode addContainer(ArrayNode containers, String name, String image) {
+    ObjectNode container = containers.addObject()
         .put("name", name)
         .put("image", image)
         .put("imagePullPolicy", "IfNotPresent");
