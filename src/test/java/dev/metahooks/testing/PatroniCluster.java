@@ -183,7 +183,7 @@ public final class PatroniCluster implements AutoCloseable {
         .put("data_dir", member.resolve("data").toString()).put("bin_dir", bin.toString())
         .put("pgpass", member.resolve("pgpass").toString());
     ObjectNode authentication = postgresql.putObject("authentication");
-    authentication.putObject("superuser").put("username", "postgres").put("password", "superuser-" + scope);
+    authentication.putObject("superuser").put("username", "postgres").put("password", superuserPassword());
     authentication.putObject("replication").put("username", "standby").put("password", "standby-" + scope);
     postgresql.putArray("pg_hba").add("local all all trust").add("host all all 127.0.0.1/32 scram-sha-256")
         .add("host replication standby 127.0.0.1/32 scram-sha-256");
@@ -365,6 +365,25 @@ public final class PatroniCluster implements AutoCloseable {
       throw new IllegalStateException("no member " + member + " in etcd: " + range.body());
     }
     return new String(java.util.Base64.getDecoder().decode(kvs.get(0).path("value").asText()), StandardCharsets.UTF_8);
+  }
+
+  /** The members' superuser password (postgresql.authentication.superuser). */
+  public String superuserPassword() {
+    return "superuser-" + scope;
+  }
+
+  /** PostgreSQL's bin directory, with psql. */
+  public Path bin() {
+    return bin;
+  }
+
+  /**
+   * What a Job that connects to each member as the superuser needs here: the members' password, no TLS (the
+   * members serve none), and psql on the path.
+   */
+  public Map<String, String> superuserClientEnvironment() {
+    return Map.of("PGPASSWORD", superuserPassword(), "PGSSLMODE", "disable",
+        "PATH", bin + ":" + System.getenv("PATH"));
   }
 
   /** The member that holds the leader lock (in a standby cluster: the standby leader). */

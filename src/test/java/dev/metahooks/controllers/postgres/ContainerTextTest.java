@@ -92,7 +92,8 @@ class ContainerTextTest {
     assertThat(problems).isEmpty();
     JsonNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/pg-parameters-"))
         .findFirst().orElseThrow().getValue();
-    String patch = Kubelet.pod(job.at("/spec/template/spec")).objects(List.of(world.children.get("Secret/pg-restapi")))
+    String patch = Kubelet.pod(job.at("/spec/template/spec"))
+        .objects(List.of(world.children.get("Secret/pg-restapi"), world.children.get("Secret/pg-superuser")))
         .container("parameters").environment().get("PATCH");
     assertThat(JsonTrees.MAPPER.readTree(patch).at("/postgresql/parameters/work_mem").asText()).isEqualTo(value);
   }

@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.children.Switchovers;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
+import dev.metahooks.controllers.postgres.plan.ParameterPatch;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
@@ -191,6 +193,8 @@ class PatroniJobsTest {
     PostgresServer.Result patched = run(job, Map.of());
     assertThat(patched.exitCode()).as(patched.output()).isZero();
     assertThat(patched.output()).contains("PATCH /config: HTTP 200");
+    // The Job ends only once it has read the reloadable settings back on every member.
+    assertThat(patched.output()).contains("every member runs with the settings sent");
 
     // Every member reloads: the new work_mem, the same server process, shared_buffers pending a restart.
     patroni.await(Duration.ofSeconds(30), "work_mem reloaded on every member", c -> {
@@ -238,7 +242,8 @@ class PatroniJobsTest {
     PostgresServer.Result patched = run(parametersJob(synchronous), Map.of());
     assertThat(patched.exitCode()).as(patched.output()).isZero();
     // Patroni answers the PATCH with the configuration it wrote; a member's GET /config follows within a cycle.
-    JsonNode config = JsonTrees.MAPPER.readTree(patched.output().substring(patched.output().lastIndexOf("HTTP 200 ") + 9));
+    String answer = patched.output().substring(patched.output().lastIndexOf("HTTP 200 ") + 9);
+    JsonNode config = JsonTrees.MAPPER.readTree(answer.substring(0, answer.indexOf('\n')));
     assertThat(config.path("synchronous_mode").asBoolean()).isTrue();
     assertThat(config.path("synchronous_mode_strict").asBoolean()).isFalse();
     assertThat(config.path("synchronous_node_count").asInt()).isEqualTo(1);
@@ -309,6 +314,31 @@ class PatroniJobsTest {
     ObjectNode pod = Json.object();
     pod.putObject("metadata").put("name", name).putObject("annotations").put("status", memberData);
     return pod;
+  }
+
+  /**
+   * A setting no member runs with (a value PostgreSQL cannot take): Patroni answers the PATCH with 200, but the
+   * read-back finds the members running another value, names them, and fails the Job, so ConfigurationApplied
+   * never turns True for it.
+   */
+  @Test
+  @Order(3)
+  void theParametersJobFailsWhenAMemberDoesNotRunTheSettingSent() {
+    ParameterPatch patch = new ParameterPatch("orders-parameters-0123456789",
+        "{\"postgresql\":{\"parameters\":{\"work_mem\":\"banana\"}}}", "{\"work_mem\":\"banana\"}");
+    ObjectNode job = ParameterJobs.build("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE,
+        patch, Optional.empty());
+    try {
+      PostgresServer.Result result = run(job, Map.of("READBACK_TRIES", "3"));
+      assertThat(result.output()).contains("PATCH /config: HTTP 200", "not applied yet: orders-0 runs work_mem=",
+          "orders-1 runs work_mem=");
+      assertThat(result.exitCode()).as(result.output()).isNotZero();
+    } finally {
+      PostgresServer.Result restored = run(ParameterJobs.build("orders", PostgresWorld.NAMESPACE,
+          ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE, new ParameterPatch("orders-parameters-9876543210",
+              "{\"postgresql\":{\"parameters\":{\"work_mem\":null}}}", "{}"), Optional.empty()), Map.of());
+      assertThat(restored.exitCode()).as(restored.output()).isZero();
+    }
   }
 
   /** Every member's GET /config reports the setting. */
@@ -407,8 +437,12 @@ class PatroniJobsTest {
       assertThat(env.get("PATRONI_URL")).isEqualTo("http://orders-hl.shop.svc:8008");
       local.put("PATRONI_URL", patroni.restUrl(0));
     }
+    if (env.containsKey(ParameterJobs.EXPECTED_VARIABLE)) {
+      // The read-back reaches each member at the address GET /cluster gives.
+      local.putAll(patroni.superuserClientEnvironment());
+    }
     local.putAll(overrides);
-    return RenderedContainers.run(container, local, Duration.ofMinutes(2));
+    return RenderedContainers.run(container, local, Duration.ofMinutes(6));
   }
 
   private static String restApiPassword() {

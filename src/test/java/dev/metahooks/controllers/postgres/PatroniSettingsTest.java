@@ -83,6 +83,46 @@ class PatroniSettingsTest {
     assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText()).isEqualTo("Applied");
   }
 
+  /**
+   * A reloadable setting is applied once the Job has read it back; one that needs a restart, or that Spilo pins
+   * locally, once every pod was also started with it: until then the condition names the pods still to restart.
+   */
+  @Test
+  void settingsThatNeedARestartAreAppliedOnlyOnceEveryPodStartedWithThem() {
+    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    world.sync();
+    world.runAllReady();
+    startPodsFromTheTemplate(world);
+    world.sync();
+    complete(parametersJob(world));
+    assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText()).isEqualTo("Applied");
+
+    for (Map.Entry<String, String> setting : Map.of("shared_buffers", "256MB", "log_filename", "pg-%a.log").entrySet()) {
+      world.spec.withObjectProperty("postgresql").withObjectProperty("parameters")
+          .put(setting.getKey(), setting.getValue());
+      world.sync();
+      complete(parametersJob(world));
+      JsonNode rolling = condition(world.sync(), "ConfigurationApplied");
+      assertThat(rolling.path("status").asText()).as(setting.getKey()).isEqualTo("False");
+      assertThat(rolling.path("reason").asText()).isEqualTo("RollingOut");
+      assertThat(rolling.path("message").asText()).contains("orders-0, orders-1 must restart");
+
+      startPodsFromTheTemplate(world);
+      assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText()).as(setting.getKey())
+          .isEqualTo("Applied");
+    }
+  }
+
+  /** Each pod as the StatefulSet controller starts it: with the template's spec. */
+  private static void startPodsFromTheTemplate(PostgresWorld world) {
+    world.pods.values().forEach(pod -> pod.set("spec", world.statefulSet().at("/spec/template/spec").deepCopy()));
+  }
+
+  private static void complete(ObjectNode job) {
+    job.putObject("status").put("succeeded", 1).putArray("conditions").addObject().put("type", "Complete")
+        .put("status", "True");
+  }
+
   static JsonNode condition(JsonNode answer, String type) {
     for (JsonNode condition : answer.at("/status/conditions")) {
       if (condition.path("type").asText().equals(type)) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.Switchovers;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.plan.Rollout;
@@ -142,7 +143,11 @@ class PatroniTlsJobsTest {
     Map<String, String> local = new HashMap<>();
     local.put("CURL_CA_BUNDLE", certs.dir().resolve("ca.crt").toString());
     local.put("CURL_HOME", curlHome.toString());
+    if (env.containsKey(ParameterJobs.EXPECTED_VARIABLE)) {
+      // The read-back reaches each member at the address GET /cluster gives.
+      local.putAll(patroni.superuserClientEnvironment());
+    }
     local.putAll(overrides);
-    return RenderedContainers.run(container, local, Duration.ofMinutes(2));
+    return RenderedContainers.run(container, local, Duration.ofMinutes(6));
   }
 }

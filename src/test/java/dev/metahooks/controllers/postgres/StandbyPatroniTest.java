@@ -65,8 +65,11 @@ class StandbyPatroniTest {
           .map(Map.Entry::getValue).findFirst().orElseThrow();
       Kubelet.Container container = RenderedContainers.of(dr, job, "parameters", List.of());
       assertThat(container.environment().get("PATCH")).contains("\"standby_cluster\":null");
-      PostgresServer.Result patched = RenderedContainers.run(container, Map.of("PATRONI_URL", standby.restUrl(0)),
-          Duration.ofMinutes(2));
+      // The read-back connects to each member as the superuser (the password of the rendered Secret, which the
+      // members here were started with); they serve no TLS.
+      Map<String, String> local = Map.of("PATRONI_URL", standby.restUrl(0), "PGSSLMODE", "disable",
+          "PATH", standby.bin() + ":" + System.getenv("PATH"));
+      PostgresServer.Result patched = RenderedContainers.run(container, local, Duration.ofMinutes(6));
       assertThat(patched.exitCode()).as(patched.output()).isZero();
       follower.await(Duration.ofSeconds(60), "the standby leader promoted", c -> "leader".equals(role(c)));
       follower.await(Duration.ofSeconds(30), "writes accepted", c -> c.query(0, "SELECT pg_is_in_recovery()").equals("f"));

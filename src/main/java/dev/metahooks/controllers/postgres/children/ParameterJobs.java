@@ -31,6 +31,9 @@ public final class ParameterJobs {
   /** Waits for the REST API (the pods may still start), then one PATCH; anything but 200 fails the try. */
   public static final String SCRIPT = ResourceTexts.load("scripts/parameters.sh");
   public static final String PATCH_VARIABLE = "PATCH";
+  public static final String EXPECTED_VARIABLE = "EXPECTED";
+  /** The read-back on one member: what differs from {@code EXPECTED}. */
+  public static final String READBACK_SQL = ResourceTexts.load("sql/parameters-readback.sql");
 
   private ParameterJobs() {}
 
@@ -67,7 +70,14 @@ public final class ParameterJobs {
       patch.putNull(StandbyPromotion.KEY);
     }
     String body = patch.toString();
-    return Optional.of(new ParameterPatch(cluster + "-parameters-" + Names.shortHash(body), body));
+    // Read back on every member: what a reload applies, but not what Spilo pins locally (the rollout brings those).
+    ObjectNode expected = Json.object();
+    spec.parameters().forEach((name, value) -> {
+      if (ReloadableParameters.reloadable(name) && !SpiloPinnedParameters.NAMES.contains(name)) {
+        expected.put(name, value);
+      }
+    });
+    return Optional.of(new ParameterPatch(cluster + "-parameters-" + Names.shortHash(body), body, expected.toString()));
   }
 
   /** The Job, over https when the rendered pods serve Patroni's REST API so ({@code podTls}). */
@@ -77,7 +87,8 @@ public final class ParameterJobs {
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, image);
-    container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT));
+    container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT)).add(COMPONENT)
+        .add(KubeletText.literal(READBACK_SQL));
     ArrayNode env = container.putArray("env");
     // Any member writes the dynamic configuration; the headless Service's name reaches one of them.
     env.addObject().put("name", "PATRONI_URL").put("value", "http://"
@@ -87,6 +98,9 @@ public final class ParameterJobs {
     env.addObject().put("name", "PATRONI_USERNAME").put("value", Spilo.RESTAPI_USER);
     env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
         .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    // The read-back: each member's PostgreSQL as the superuser (the script points PGHOST and PGPORT at each).
+    env.addObject().put("name", EXPECTED_VARIABLE).put("value", KubeletText.literal(patch.expected()));
+    env.addAll(Jobs.primaryConnection(cluster, namespace, cluster + "-parameters"));
     return podTls.filter(Tls.Rendering::restApiServing)
         .map(rendering -> TlsMounts.httpsJob(job, rendering.secretName())).orElse(job);
   }

@@ -208,19 +208,33 @@ public final class StatefulSets {
     return spiloConfiguration(parameters, bootstrap, false);
   }
 
-  /** The same, with pg_wal on its own volume when {@code walVolume} ({@link WalVolumes#configure}). */
-  public static String spiloConfiguration(Map<String, String> parameters, ObjectNode bootstrap, boolean walVolume) {
+  /**
+   * SPILO_CONFIGURATION's local {@code postgresql.parameters}, as rendered: the settings that need a restart, and
+   * those Spilo pins there, which the dynamic configuration cannot reach. A pod runs them once started with them.
+   */
+  public static ObjectNode localParameters(Map<String, String> parameters) {
+    ObjectNode values = restartOnly(parameters);
+    SpiloPinnedParameters.pinned(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(value)));
+    return values;
+  }
+
+  private static ObjectNode restartOnly(Map<String, String> parameters) {
     ObjectNode values = Json.object();
     ReloadableParameters.restartOnly(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(
         name.equals("shared_preload_libraries") ? preloadLibraries(value) : value)));
+    return values;
+  }
+
+  /** The same, with pg_wal on its own volume when {@code walVolume} ({@link WalVolumes#configure}). */
+  public static String spiloConfiguration(Map<String, String> parameters, ObjectNode bootstrap, boolean walVolume) {
     ObjectNode config = Json.object();
-    if (!values.isEmpty()) {
-      config.putObject("bootstrap").putObject("dcs").putObject("postgresql").set("parameters", values.deepCopy());
+    ObjectNode restartOnly = restartOnly(parameters);
+    if (!restartOnly.isEmpty()) {
+      config.putObject("bootstrap").putObject("dcs").putObject("postgresql").set("parameters", restartOnly);
     }
-    // Local only: the settings Spilo pins there, which the dynamic configuration cannot reach.
-    SpiloPinnedParameters.pinned(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(value)));
-    if (!values.isEmpty()) {
-      config.putObject("postgresql").set("parameters", values);
+    ObjectNode local = localParameters(parameters);
+    if (!local.isEmpty()) {
+      config.putObject("postgresql").set("parameters", local);
     }
     config.putObject("restapi").putObject("authentication")
         .put("username", Spilo.RESTAPI_USER)

@@ -11,6 +11,7 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.json.JsonTrees;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -367,6 +368,35 @@ public final class ObservedCluster {
 
   public int readyPods() {
     return (int) livePods().stream().filter(ObservedCluster::ready).count();
+  }
+
+  /**
+   * The live pods whose PostgreSQL container was not started with these local settings ({@code postgresql.parameters}
+   * of its SPILO_CONFIGURATION, an empty object for none), by name: each needs a restart to run them. A pod shown
+   * without containers (an observation made by hand; the API server always has them) is not judged.
+   */
+  public List<String> podsStartedWithout(JsonNode localParameters) {
+    return livePods().stream().filter(pod -> !pod.path("spec").path("containers").isEmpty())
+        .filter(pod -> !localParameters.equals(localParameters(pod))).map(ObservedCluster::nameOf).toList();
+  }
+
+  private static JsonNode localParameters(JsonNode pod) {
+    for (JsonNode container : pod.path("spec").path("containers")) {
+      if (Spilo.CONTAINER.equals(container.path("name").asText())) {
+        for (JsonNode env : container.path("env")) {
+          if ("SPILO_CONFIGURATION".equals(env.path("name").asText()) && env.path("value").isTextual()) {
+            try {
+              JsonNode parameters = JsonTrees.MAPPER.readTree(env.path("value").asText()).path("postgresql")
+                  .path("parameters");
+              return parameters.isObject() ? parameters : JsonTrees.MAPPER.createObjectNode();
+            } catch (IOException e) {
+              return JsonTrees.MAPPER.nullNode();
+            }
+          }
+        }
+      }
+    }
+    return JsonTrees.MAPPER.createObjectNode();
   }
 
   // --- what the observed StatefulSet runs ---

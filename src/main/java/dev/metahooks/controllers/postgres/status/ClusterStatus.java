@@ -8,6 +8,7 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.PoolerAccess;
+import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
@@ -20,6 +21,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -409,8 +412,10 @@ public final class ClusterStatus {
   }
 
   /**
-   * ConfigurationApplied: the parameters Job has written the settings into Patroni's configuration. A failed Job
-   * changes nothing else: the pods keep running with the settings they have.
+   * ConfigurationApplied: the parameters Job has written the settings into Patroni's configuration and read each
+   * reloadable one back on every member; the settings that need a restart, or that Spilo pins in Patroni's local
+   * configuration, arrive with the pod template, so the condition also waits for every pod to run it. A failed
+   * Job changes nothing else: the pods keep running with the settings they have.
    */
   private static Conditions.Condition configurationApplied(Input in) {
     Optional<JsonNode> job = jobStatus(in, in.plan().parametersJob(), ParameterJobs.COMPONENT);
@@ -421,14 +426,33 @@ public final class ClusterStatus {
     }
     if (JobConditions.has(job.get(), "Failed")) {
       return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "JobFailed", "Job " + name
-          + " could not write Patroni's configuration (PATCH /config): its pod's log has Patroni's answer; nothing "
-          + "else is changed or restarted; fix the spec or delete the Job to try again");
+          + " could not write Patroni's configuration (PATCH /config), or a member does not run a setting it sent: "
+          + "its pod's log has Patroni's answer and each member's value; nothing else is changed or restarted; fix "
+          + "the spec or delete the Job to try again");
+    }
+    List<String> waiting = restartsToTakeTheSettings(in);
+    if (JobConditions.has(job.get(), "Complete") && !waiting.isEmpty()) {
+      return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "RollingOut", "the reloadable "
+          + "settings run on every member; " + String.join(", ", waiting) + " must restart to run the settings that "
+          + "need a restart or that Spilo pins locally (status.rollout)");
     }
     if (JobConditions.has(job.get(), "Complete")) {
       return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, true, "Applied",
-          "Patroni's configuration has the spec's parameters and availability settings");
+          "every member runs the spec's parameters (the parameters Job read them back on each) and Patroni's "
+          + "configuration has the availability settings");
     }
     return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "Applying", "the parameters Job is running");
+  }
+
+  /**
+   * The pods not started with the spec's local settings (what SPILO_CONFIGURATION carries: {@link
+   * StatefulSets#spiloConfiguration}), and those Patroni reports pending a restart, by name.
+   */
+  private static List<String> restartsToTakeTheSettings(Input in) {
+    Set<String> pods = new TreeSet<>(in.observed().podsStartedWithout(
+        StatefulSets.localParameters(in.spec().parameters())));
+    pods.addAll(in.observed().pendingRestart());
+    return List.copyOf(pods);
   }
 
   private static Conditions.Condition specValid(Input in) {
