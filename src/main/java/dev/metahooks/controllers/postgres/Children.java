@@ -9,6 +9,7 @@ import dev.metahooks.controllers.postgres.children.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.PatroniRbac;
 import dev.metahooks.controllers.postgres.children.Services;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
+import dev.metahooks.controllers.postgres.children.Restarts;
 import dev.metahooks.controllers.postgres.children.Switchovers;
 import dev.metahooks.controllers.postgres.children.UsersJobs;
 import dev.metahooks.controllers.postgres.children.VolumeResize;
@@ -77,7 +78,7 @@ final class Children {
     List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace));
     children.addAll(plan.secrets());
     children.addAll(Services.build(cluster, spec));
-    children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(), plan.rollout().partition(),
+    children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(),
         plan.rollout().replicas(spec), plan.volumes().templateSize()));
     if (plan.volumes().resizing()) {
       children.addAll(VolumeResize.build(cluster, namespace, spec.image(), spec.scheduling().jobs(), plan.volumes()));
@@ -92,6 +93,9 @@ final class Children {
     plan.rollout().switchover()
         .map(switchover -> Switchovers.job(cluster, namespace, spec.image(), spec.scheduling().jobs(), switchover))
         .ifPresent(children::add);
+    plan.rollout().restart()
+        .map(restart -> Restarts.build(cluster, namespace, spec.image(), spec.scheduling().jobs(), restart))
+        .ifPresent(children::addAll);
     plan.manualSwitchover().flatMap(ManualSwitchover.Plan::job)
         .map(switchover -> Switchovers.job(cluster, namespace, spec.image(), spec.scheduling().jobs(), switchover))
         .ifPresent(children::add);

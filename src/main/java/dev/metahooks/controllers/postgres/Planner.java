@@ -36,7 +36,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
@@ -121,7 +120,7 @@ final class Planner {
       Mode mode, Tls.State tls, FinalBackups.Stage finalBackup) {
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, Optional.empty(),
         Json.object(), List.of(), Optional.empty(), Optional.empty(), false,
-        Rollout.Plan.settled(OptionalInt.empty()), Optional.empty(), finalBackup, Optional.empty(),
+        Rollout.Plan.settled(), Optional.empty(), finalBackup, Optional.empty(),
         VolumeGrowth.Plan.none(spec.storage().size()));
   }
 

@@ -10,7 +10,6 @@ import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.json.JsonTrees;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.function.Consumer;
 
 /** Specs for builder tests: the CRD defaults, changed as a test needs. */
@@ -22,7 +21,7 @@ final class BuilderTestSupport {
 
   /** The StatefulSet builder's own output for a spec: no TLS, no bootstrap settings, namespace shop. */
   static ObjectNode statefulSet(String cluster, ClusterSpec spec) {
-    return StatefulSets.build(cluster, "shop", spec, Json.object(), Optional.empty(), OptionalInt.empty(),
+    return StatefulSets.build(cluster, "shop", spec, Json.object(), Optional.empty(),
         spec.instances());
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.Restarts;
 import dev.metahooks.controllers.postgres.children.Switchovers;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
@@ -34,6 +35,9 @@ import java.util.TreeMap;
  * {@code CANDIDATE} while that one is the leader and the candidate is ready, as Patroni's {@code POST /switchover}
  * does; {@link #refusingSwitchovers} is Patroni answering 412 instead: the Job fails and nothing moves.
  *
+ * <p>A restart Job (labelled {@code component: restart}) deletes the pod its arguments name while that pod has the
+ * uid they give, as its script does through the API server.
+ *
  * <p>Every running member publishes its {@code status} annotation as Patroni 4.0.4 writes it
  * ({@link PatroniMemberData}): the leader at a fixed WAL position, each replica streaming at the same position, or
  * {@code lagBytes} behind for the members {@link #step(Cluster, Map)} names.
@@ -60,6 +64,7 @@ final class PatroniSimulation {
   private static void step(Cluster cluster, boolean switchoversWork, Map<String, Long> lagBytes) {
     runCleanupJobs(cluster);
     runSwitchoverJobs(cluster, switchoversWork);
+    runRestartJobs(cluster);
     Map<String, List<ObjectNode>> scopes = new TreeMap<>();
     for (ObjectNode pod : cluster.list("v1", "Pod")) {
       JsonNode labels = pod.path("metadata").path("labels");
@@ -172,6 +177,26 @@ final class PatroniSimulation {
           cluster.delete("v1", "ConfigMap", namespace, configMap);
         }
       }
+    }
+  }
+
+  /**
+   * What a restart Job's script does through the API server: it deletes the pod named in its arguments when that
+   * pod still has the uid given (a precondition), so the StatefulSet controller starts it again.
+   */
+  private static void runRestartJobs(Cluster cluster) {
+    for (ObjectNode job : cluster.list("batch/v1", "Job")) {
+      if (!Restarts.COMPONENT.equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())
+          || JobConditions.failed(job)) {
+        continue;
+      }
+      JsonNode command = job.at("/spec/template/spec/containers/0/command");
+      String pod = command.path(command.size() - 2).asText();
+      String uid = command.path(command.size() - 1).asText();
+      String namespace = job.path("metadata").path("namespace").asText();
+      cluster.find("v1", "Pod", namespace, pod)
+          .filter(live -> uid.equals(live.path("metadata").path("uid").asText()) && !live.path("metadata").has("deletionTimestamp"))
+          .ifPresent(live -> cluster.delete("v1", "Pod", namespace, pod, uid));
     }
   }
 

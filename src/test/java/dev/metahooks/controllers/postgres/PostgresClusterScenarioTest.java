@@ -507,7 +507,7 @@ class PostgresClusterScenarioTest {
     ObjectNode sts = child("apps/v1", "StatefulSet", NAME);
     assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(4);
     assertThat(sts.at("/spec/template/spec/containers/0/env").toString()).contains("shared_buffers");
-    assertThat(sts.at("/status/currentRevision").asText()).isEqualTo(sts.at("/status/updateRevision").asText());
+    assertThat(sts.at("/status/updatedReplicas").asInt()).as("every pod runs the new template").isEqualTo(4);
     assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2", "orders-3");
     Map<String, String> rolled = podUids();
     assertThat(rolled.keySet()).allSatisfy(pod -> assertThat(rolled.get(pod)).as("every pod was replaced")
@@ -538,15 +538,40 @@ class PostgresClusterScenarioTest {
     assertThat(status.path("primary").asText()).isEqualTo("orders-1").isEqualTo(leader());
     assertThat(status.path("image").asText()).isEqualTo("ghcr.io/zalando/spilo-17:4.0-p4");
     assertThat(status.has("rollout")).as("no rollout once done").isFalse();
-    assertThat(rolloutStepsSince(mark)).containsExactly("Starting", "Updating", "Waiting", "Updating", "Waiting",
-        "Switchover", "Updating", "Waiting", "");
+    // Each restart is one Updating step: its Job stays until the pod is back, ready, from the new template.
+    assertThat(rolloutStepsSince(mark)).containsExactly("Starting", "Updating", "Switchover", "Updating", "");
     assertThat(phasesSince(mark)).containsExactly("Updating", "Ready");
     assertThat(conditionSince(mark, "Degraded", "status")).containsExactly("False");
     assertThat(conditionSince(mark, "Progressing", "reason")).containsExactly("RollingUpdate", "Settled");
-    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy/rollingUpdate/partition").asInt())
-        .isZero();
-    assertThat(names("batch/v1", "Job")).as("the switchover Job goes once the leader moved")
-        .noneMatch(job -> job.contains("-switchover-"));
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy").toString())
+        .isEqualTo("{\"type\":\"OnDelete\"}");
+    assertThat(names("batch/v1", "Job")).as("the switchover and restart Jobs go once done")
+        .noneMatch(job -> job.contains("-switchover-") || job.contains("-restart-"));
+    assertThat(names("v1", "ServiceAccount")).doesNotContain(NAME + "-restart");
+    assertQuiet();
+    assertPasswordsKept();
+    assertValidObjects();
+  }
+
+  /**
+   * The leader on the highest ordinal: the replicas below it restart first, then one switchover to an updated
+   * replica, then the old primary. One planned leader change (a partition, which restarts the highest ordinal first,
+   * made two: a first switchover to a replica that still ran the old template, and a second when its turn came).
+   */
+  @Test
+  void aPrimaryOnTheHighestOrdinalMovesOnceToAnUpdatedReplica() {
+    makeLeader("orders-2");
+    settle();
+    long mark = cluster.lastSequence();
+
+    orders.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
+    settle();
+
+    assertThat(podEvents(mark)).as("the rollout, in order").containsExactly(
+        "replaced orders-1", "replaced orders-0", "switchover Job", "leader orders-0", "replaced orders-2");
+    assertThat(leader()).isEqualTo("orders-0");
+    assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(orders.get().at("/status/image").asText()).isEqualTo("ghcr.io/zalando/spilo-17:4.0-p4");
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
@@ -672,8 +697,7 @@ class PostgresClusterScenarioTest {
     assertThat(orders.condition("Progressing").path("message").asText())
         .contains("from orders-0 to orders-1", "BackoffLimitExceeded", "delete the Job to try again");
     assertCondition("Degraded", "False", "AsExpected");
-    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy/rollingUpdate/partition").asInt())
-        .isEqualTo(1);
+    assertThat(names("batch/v1", "Job")).as("no restart Job for the primary").noneMatch(job -> job.contains("-restart-"));
     assertQuiet();
 
     // Patroni can switch over again; a person deletes the failed Job, and the rollout finishes.
@@ -699,7 +723,7 @@ class PostgresClusterScenarioTest {
     }
     assertThat(podEvents(mark)).containsExactly("replaced orders-2");
 
-    // The hook server goes away mid-rollout: syncs fail, and the StatefulSet goes no further than the partition.
+    // The hook server goes away mid-rollout: syncs fail, no restart Job is asked for, and no pod restarts.
     int port = hooks.port();
     hooks.close();
     mc.tolerateSyncErrors();
@@ -725,7 +749,8 @@ class PostgresClusterScenarioTest {
     orders.edit(spec -> spec.putObject("updates").put("method", "restart"));
     settle();
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy").toString())
-        .isEqualTo("{\"type\":\"RollingUpdate\"}");
+        .as("Kubernetes' own rolling update (the API server defaults the partition)")
+        .isEqualTo("{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"partition\":0}}");
     Map<String, String> children = childVersions();
     Map<String, String> podsBefore = podUids();
     long mark = cluster.lastSequence();

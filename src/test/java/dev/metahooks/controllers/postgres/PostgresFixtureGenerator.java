@@ -143,13 +143,20 @@ class PostgresFixtureGenerator {
           .put("start", "01:00").put("end", "03:00").putArray("days").add("Sat");
     });
     windowed.sync();
-    windowed.partition(1);
     windowed.runPods(Set.of(), 0, true);
     for (int ordinal : new int[] {1, 2}) {
       ((ObjectNode) windowed.pods.get(windowed.name + "-" + ordinal).get("metadata")).withObjectProperty("labels")
           .put(Rollout.REVISION_LABEL, windowed.name + "-5f6b8c9d7a");
     }
     write("sync/37-switchover-waits-for-the-maintenance-window", windowed, false);
+
+    // A new image on a cluster whose leader runs on the highest ordinal, every pod ready and caught up: the restart
+    // Job (and its Role) of the highest replica below the leader; the leader moves only once the replicas are done.
+    PostgresWorld restarting = copyOf(ha);
+    restarting.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
+    restarting.sync();
+    restarting.runPods(Set.of(), 2, true);
+    write("sync/97-rollout-restarts-a-replica-first-whatever-its-ordinal", restarting, false);
 
     PostgresWorld added = copyOf(ha);
     added.edit(spec -> spec.withArray("users").addObject().put("name", "analytics")

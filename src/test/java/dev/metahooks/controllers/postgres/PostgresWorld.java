@@ -347,12 +347,6 @@ final class PostgresWorld {
     return updated;
   }
 
-  /** Sets the observed StatefulSet's {@code rollingUpdate.partition}, as an earlier answer left it. */
-  void partition(int partition) {
-    statefulSet().withObjectProperty("spec").withObjectProperty("updateStrategy").withObjectProperty("rollingUpdate")
-        .put("partition", partition);
-  }
-
   ObjectNode statefulSet() {
     return children.get("StatefulSet/" + name);
   }

@@ -16,45 +16,74 @@ class RolloutTest {
   private static final String NEW_REVISION = "orders-5f6b8c9d7a";
 
   @Test
-  void aPrimaryOnTheHighestOrdinalIsSwitchedOverFirstToTheLowestReplica() {
+  void aPrimaryOnTheHighestOrdinalStaysUntilTheReplicasBelowItAreUpdated() {
     PostgresWorld world = threeInstances();
-    // As the answer that changed the template left it: the partition at the instance count.
-    world.partition(3);
     world.runPods(Set.of(), 2, true);
     JsonNode answer = world.sync();
-    assertThat(partition(answer)).as("held: nothing updated yet").isEqualTo(3);
-    ObjectNode job = switchoverJob(answer);
-    assertThat(env(job, "LEADER")).isEqualTo("orders-2");
-    assertThat(env(job, "CANDIDATE")).isEqualTo("orders-0");
-    assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("Switchover");
+    assertThat(statefulSet(answer).at("/spec/updateStrategy").toString()).isEqualTo("{\"type\":\"OnDelete\"}");
+    assertThat(restarted(answer)).as("the highest replica, not the primary").isEqualTo("orders-1");
+    assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
+    ObjectNode job = restartJob(answer);
+    assertThat(job.at("/spec/template/spec/containers/0/command").get(5).asText())
+        .isEqualTo(world.pods.get("orders-1").at("/metadata/uid").asText());
+    assertThat(answer.at("/status/rollout/message").asText()).isEqualTo("restarting orders-1 (0 of 3 updated): Job "
+        + job.at("/metadata/name").asText() + " is starting");
+    assertThat(role(answer).at("/rules").toString()).isEqualTo(
+        "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"delete\"]}]");
 
     // Again, with the Job observed (a resync): the same children, the Job now said to run.
     JsonNode again = world.call(false);
     assertThat(again.path("children")).isEqualTo(answer.path("children"));
-    assertThat(again.at("/status/rollout/message").asText())
-        .isEqualTo("Job " + job.at("/metadata/name").asText() + " (switchover from orders-2 to orders-0) is running");
+    assertThat(again.at("/status/rollout/message").asText()).endsWith(" is running");
 
-    // Patroni moved the leader: orders-2 is a replica now and is updated first.
-    world.runPods(Set.of(), 0, true);
+    // The Job deleted it and the StatefulSet controller started it from the new template: orders-0 is next.
+    world.pods.remove("orders-1");
+    assertThat(restarted(world.call(false))).as("the Job stays while its pod is away").isEqualTo("orders-1");
+    world.runPods(Set.of(), 2, true);
+    updated(world, 1);
     answer = world.sync();
-    assertThat(partition(answer)).isEqualTo(2);
+    assertThat(restarted(answer)).isEqualTo("orders-0");
+
+    // Both replicas updated: one switchover, to an updated replica (the lowest), and then the old primary.
+    updated(world, 0);
+    answer = world.sync();
+    assertThat(restarted(answer)).isEmpty();
+    assertThat(env(switchoverJob(answer), "LEADER")).isEqualTo("orders-2");
+    assertThat(env(switchoverJob(answer), "CANDIDATE")).isEqualTo("orders-0");
+    world.runPods(Set.of(), 0, true);
+    updated(world, 0);
+    updated(world, 1);
+    answer = world.sync();
+    assertThat(restarted(answer)).isEqualTo("orders-2");
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
-    assertThat(answer.at("/status/rollout/message").asText()).isEqualTo("updating orders-2 (0 of 3 updated)");
   }
 
   @Test
-  void anUnreadyPodHoldsThePartitionWhereItIs() {
+  void anUnreadyPodHoldsTheRollout() {
     PostgresWorld world = threeInstances();
-    world.partition(3);
-    world.runPods(Set.of(), 0, true);
-    world.sync();
-    updated(world, 2);
     world.runPods(Set.of(2), 0, true);
     updated(world, 2);
     JsonNode answer = world.sync();
-    assertThat(partition(answer)).isEqualTo(2);
+    assertThat(restarted(answer)).isEmpty();
     assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("Waiting");
     assertThat(answer.at("/status/rollout/message").asText()).contains("orders-2");
+  }
+
+  @Test
+  void aRestartJobThatFailsStopsTheRolloutUntilItIsDeleted() {
+    PostgresWorld world = threeInstances();
+    world.runPods(Set.of(), 0, true);
+    world.sync();
+    ObjectNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-restart-"))
+        .map(java.util.Map.Entry::getValue).findFirst().orElseThrow();
+    job.putObject("status").put("failed", 7).putArray("conditions").addObject().put("type", "Failed")
+        .put("status", "True").put("reason", "BackoffLimitExceeded");
+    JsonNode answer = world.sync();
+    assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("RestartFailed");
+    assertThat(condition(answer, "Progressing").path("status").asText()).isEqualTo("False");
+    assertThat(condition(answer, "Progressing").path("message").asText())
+        .contains("could not delete the pod orders-2", "BackoffLimitExceeded", "delete the Job to try again");
+    assertThat(restarted(answer)).as("the failed Job is kept, nothing else restarts").isEqualTo("orders-2");
   }
 
   @Test
@@ -86,7 +115,7 @@ class RolloutTest {
         .put("start", "01:00").put("end", "03:00").putArray("days").add("Sat"));
     replicasUpdated(world);
     JsonNode answer = world.sync();
-    assertThat(partition(answer)).as("the primary's ordinal is not released").isEqualTo(1);
+    assertThat(restarted(answer)).as("the primary is not restarted").isEmpty();
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
     assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("WaitingForWindow");
     assertThat(answer.at("/status/rollout/waitingUntil").asText()).isEqualTo("2026-01-03T01:00:00Z");
@@ -115,15 +144,14 @@ class RolloutTest {
     world.sync();
     world.runAllReady();
     world.sync();
-    world.partition(1);
     world.runPods(Set.of(), 0, true);
     world.sources = at("2026-01-01T12:00:00Z");
     JsonNode answer = world.sync();
-    assertThat(partition(answer)).isEqualTo(1);
+    assertThat(restarted(answer)).isEmpty();
     assertThat(answer.at("/status/rollout/message").asText()).startsWith("the restart of the primary orders-0");
     assertThat(answer.at("/status/rollout/waitingUntil").asText()).isEqualTo("2026-01-01T22:00:00Z");
     world.sources = at("2026-01-02T01:59:00Z");
-    assertThat(partition(world.sync())).isZero();
+    assertThat(restarted(world.sync())).isEqualTo("orders-0");
   }
 
   @Test
@@ -145,19 +173,18 @@ class RolloutTest {
     JsonNode answer = world.sync();
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
     assertThat(answer.at("/status/rollout/message").asText())
-        .isEqualTo("no ready synchronous standby to switch over to (Patroni names orders-7)");
+        .isEqualTo("no ready updated synchronous standby to switch over to (Patroni names orders-7)");
   }
 
   @Test
   void aReadyReplicaThatHasNotCaughtUpHoldsTheNextStepAndTheStatusNamesItsLag() {
     PostgresWorld world = threeInstances();
-    world.partition(2);
     world.runPods(Set.of(), 0, true);
     updated(world, 2);
     // orders-2 is back and Ready, but 64 MiB behind the leader: orders-1 is not restarted yet.
     lagging(world, "orders-2", 64L << 20);
     JsonNode answer = world.sync();
-    assertThat(partition(answer)).isEqualTo(2);
+    assertThat(restarted(answer)).isEmpty();
     assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("Waiting");
     assertThat(answer.at("/status/rollout/message").asText()).isEqualTo("waiting for orders-2 to catch up with "
         + "orders-0 (67108864 bytes of WAL behind, spec.updates.maxLagBytes allows 16777216) before the next step");
@@ -166,7 +193,7 @@ class RolloutTest {
 
     // A larger bound lets it go on.
     world.edit(spec -> spec.putObject("updates").put("maxLagBytes", 128L << 20));
-    assertThat(partition(world.sync())).isEqualTo(1);
+    assertThat(restarted(world.sync())).isEqualTo("orders-1");
   }
 
   @Test
@@ -176,13 +203,12 @@ class RolloutTest {
     JsonNode updates = dev.metahooks.testing.Manifests.parse(yaml).get(0).at("/spec/updates");
     PostgresWorld world = threeInstances();
     world.edit(spec -> spec.set("updates", updates));
-    world.partition(2);
     world.runPods(Set.of(), 0, true);
     updated(world, 2);
     lagging(world, "orders-2", updates.path("maxLagBytes").asLong() + 1);
     assertThat(world.call(false).at("/status/rollout/waitingFor/member").asText()).isEqualTo("orders-2");
     lagging(world, "orders-2", updates.path("maxLagBytes").asLong());
-    assertThat(partition(world.call(false))).isEqualTo(1);
+    assertThat(restarted(world.call(false))).isEqualTo("orders-1");
   }
 
   @Test
@@ -212,7 +238,6 @@ class RolloutTest {
 
   /** The rollout has updated both replicas of a three-instance cluster; orders-0, the primary, is next. */
   private static void replicasUpdated(PostgresWorld world) {
-    world.partition(1);
     world.runPods(Set.of(), 0, true);
     updated(world, 1);
     updated(world, 2);
@@ -265,8 +290,31 @@ class RolloutTest {
     throw new AssertionError("no StatefulSet");
   }
 
-  private static int partition(JsonNode answer) {
-    return statefulSet(answer).at("/spec/updateStrategy/rollingUpdate/partition").asInt(-1);
+  /** The pod the answer's restart Job deletes, or "" without one. */
+  private static String restarted(JsonNode answer) {
+    for (JsonNode child : answer.path("children")) {
+      if (child.at("/metadata/name").asText().startsWith("orders-restart-") && child.path("kind").asText().equals("Job")) {
+        return child.at("/spec/template/spec/containers/0/command").get(4).asText();
+      }
+    }
+    return "";
+  }
+
+  private static ObjectNode restartJob(JsonNode answer) {
+    return (ObjectNode) child(answer, "Job", "orders-restart-");
+  }
+
+  private static JsonNode role(JsonNode answer) {
+    return child(answer, "Role", "orders-restart");
+  }
+
+  private static JsonNode child(JsonNode answer, String kind, String namePrefix) {
+    for (JsonNode child : answer.path("children")) {
+      if (child.path("kind").asText().equals(kind) && child.at("/metadata/name").asText().startsWith(namePrefix)) {
+        return child;
+      }
+    }
+    throw new AssertionError("no " + kind + " " + namePrefix + "* in the answer");
   }
 
   private static List<String> jobNames(JsonNode answer) {

@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -62,7 +61,7 @@ class TlsAndNetworkPolicyDocsTest {
     assertThat(examples).hasSize(1);
     ClusterSpec spec = valid(examples.get(0));
     ObjectNode sts = StatefulSets.build("orders", "shop", spec, Json.object(),
-        Optional.of(new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true)), OptionalInt.empty(), spec.instances());
+        Optional.of(new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true)), spec.instances());
     List<String> base = StatefulSetsTest.envNames(BuilderTestSupport.statefulSet("orders", spec));
     for (String name : StatefulSetsTest.envNames(sts)) {
       if (!base.contains(name)) {

@@ -11,6 +11,7 @@ import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.Switchovers;
+import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.controllers.postgres.status.Conditions;
 import dev.metahooks.testing.FixedSources;
@@ -301,11 +302,14 @@ class TlsTest {
     assertThat(parameters.at("/spec/template/spec/volumes").toString()).isEqualTo("[{\"name\":\"tls\",\"secret\":"
         + "{\"secretName\":\"orders-tls\",\"items\":[{\"key\":\"ca.crt\",\"path\":\"ca.crt\"}]}}]");
     assertThat(RenderedContainers.of(world, parameters, ParameterJobs.CONTAINER, List.of()).argv())
-        .containsExactly("/bin/sh", "-c", ParameterJobs.SCRIPT);
+        .containsExactly("/bin/sh", "-c", ParameterJobs.SCRIPT, ParameterJobs.COMPONENT, ParameterJobs.READBACK_SQL);
 
     // The rollout reaches the leader, which still runs the trusting http template: its switchover Job speaks http.
-    world.partition(3);
     world.runPods(Set.of(), 2, true);
+    for (String replica : List.of("orders-0", "orders-1")) {
+      ((ObjectNode) world.pods.get(replica).get("metadata")).withObjectProperty("labels")
+          .put(Rollout.REVISION_LABEL, world.statefulSet().at("/status/updateRevision").asText());
+    }
     world.pods.get("orders-0").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
     world.pods.get("orders-1").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
     world.pods.get("orders-2").set("spec", trustingPod.deepCopy());

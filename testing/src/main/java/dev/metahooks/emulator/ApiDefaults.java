@@ -45,8 +45,11 @@ final class ApiDefaults {
         putIfAbsent(spec, "replicas", 1);
         putIfAbsent(spec, "podManagementPolicy", "OrderedReady");
         putIfAbsent(spec, "revisionHistoryLimit", 10);
-        if (!spec.has("updateStrategy")) {
-          spec.putObject("updateStrategy").put("type", "RollingUpdate").putObject("rollingUpdate").put("partition", 0);
+        // apps/v1 SetDefaults_StatefulSet: the type RollingUpdate, and then a partition of 0; OnDelete gets nothing.
+        ObjectNode strategy = spec.withObjectProperty("updateStrategy");
+        putIfAbsent(strategy, "type", "RollingUpdate");
+        if ("RollingUpdate".equals(strategy.path("type").asText()) && !strategy.has("rollingUpdate")) {
+          strategy.putObject("rollingUpdate").put("partition", 0);
         }
         if (!spec.has("persistentVolumeClaimRetentionPolicy")) {
           spec.putObject("persistentVolumeClaimRetentionPolicy").put("whenDeleted", "Retain").put("whenScaled", "Retain");

@@ -16,7 +16,9 @@ import java.util.TreeMap;
  * {@code Parallel} all at once. Claims follow {@code persistentVolumeClaimRetentionPolicy}: kept by default,
  * owned by the StatefulSet under {@code whenDeleted: Delete}, deleted with their Pod under
  * {@code whenScaled: Delete}. The status is counted from the Pods; {@code currentRevision} moves to the update
- * revision once every Pod is updated and ready, as Kubernetes completes a rolling update.
+ * revision once every Pod is updated and ready, as Kubernetes completes a rolling update, and never under
+ * {@code OnDelete}, which replaces no Pod by itself: a Pod deleted by someone else comes back from the update
+ * revision.
  */
 final class StatefulSetPods {
   static final String POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name";
@@ -193,8 +195,10 @@ final class StatefulSetPods {
     long ready = pods.values().stream().filter(StatefulSetPods::runningAndReady).count();
     long updated = pods.values().stream().filter(p -> updateRevision.equals(Meta.labels(p).get(REVISION_LABEL))).count();
     String currentRevision = set.path("status").path("currentRevision").asText(updateRevision);
-    // As Kubernetes completes a rolling update: every Pod updated and ready.
-    if (updated == replicas && ready == replicas && pods.size() == replicas) {
+    // As Kubernetes completes a rolling update: every Pod updated and ready; never under OnDelete
+    // (stateful_set_control.go, completeRollingUpdate).
+    if ("RollingUpdate".equals(set.path("spec").path("updateStrategy").path("type").asText("RollingUpdate"))
+        && updated == replicas && ready == replicas && pods.size() == replicas) {
       currentRevision = updateRevision;
     }
     String current = currentRevision;

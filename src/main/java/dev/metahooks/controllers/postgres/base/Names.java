@@ -153,6 +153,16 @@ public final class Names {
     return cluster + "-switchover-" + shortHash(revision + "/" + leader);
   }
 
+  /** The ServiceAccount, Role and RoleBinding of the rollout's restart Jobs. */
+  public static String restart(String cluster) {
+    return cluster + "-restart";
+  }
+
+  /** The restart Job of {@code pod} to the StatefulSet's update {@code revision}: each pod of a rollout its own. */
+  public static String restartJob(String cluster, String revision, String pod) {
+    return restart(cluster) + "-" + shortHash(revision + "/" + pod);
+  }
+
   /** Ten hex digits of the text's SHA-256: a Job name's suffix that changes exactly when its input does. */
   public static String shortHash(String text) {
     try {

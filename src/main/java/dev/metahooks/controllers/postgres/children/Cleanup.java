@@ -30,9 +30,8 @@ public final class Cleanup {
   /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
   public static List<ObjectNode> build(String cluster, String namespace, String image, PodScheduling placement,
       List<String> configMaps) {
-    String name = Names.cleanup(cluster);
-    return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role(cluster),
-        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT), job(cluster, image, placement, configMaps));
+    return PatroniRbac.withAccount(role(cluster), cluster, namespace, COMPONENT,
+        job(cluster, image, placement, configMaps));
   }
 
   /** Get and delete exactly Patroni's ConfigMaps of this cluster (by name, whichever exist). */

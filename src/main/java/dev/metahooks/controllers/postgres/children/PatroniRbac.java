@@ -20,6 +20,18 @@ public final class PatroniRbac {
         roleBinding(Names.patroni(cluster), cluster, namespace, "patroni"));
   }
 
+  /**
+   * A Job that talks to the API server, with what it may do: a ServiceAccount and RoleBinding named as the
+   * {@code role}, the role, and the Job (which names that ServiceAccount itself), in the order of
+   * {@code ObservedCluster.CHILD_TYPES}.
+   */
+  public static List<ObjectNode> withAccount(ObjectNode role, String cluster, String namespace, String component,
+      ObjectNode job) {
+    String name = role.at("/metadata/name").asText();
+    return List.of(serviceAccount(name, cluster, component), role, roleBinding(name, cluster, namespace, component),
+        job);
+  }
+
   /** A ServiceAccount of the cluster; the same name is used for its Role and RoleBinding. */
   public static ObjectNode serviceAccount(String name, String cluster, String component) {
     ObjectNode account = Json.object().put("apiVersion", "v1").put("kind", "ServiceAccount");

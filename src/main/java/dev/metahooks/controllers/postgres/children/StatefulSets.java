@@ -14,7 +14,6 @@ import dev.metahooks.kube.KubeletText;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -32,13 +31,14 @@ public final class StatefulSets {
   private StatefulSets() {}
 
   /**
-   * The StatefulSet, whole: the pod template of {@link #podTemplate} and, under {@code updates.method: switchover},
-   * the rollout's partition (the hook steps it, see {@code Rollout}; 0 lets every pod update), and {@code replicas}
-   * (the spec's instances, unless a scale-down waits for the primary to move off a removed ordinal).
+   * The StatefulSet, whole: the pod template of {@link #podTemplate}; under {@code updates.method: switchover}
+   * {@code updateStrategy: OnDelete} (a pod starts from a new template only once the rollout's restart Job deletes
+   * it, see {@code Rollout}), under {@code restart} Kubernetes' own rolling update; and {@code replicas} (the spec's
+   * instances, unless a scale-down waits for the primary to move off a removed ordinal).
    */
   public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
-      Optional<Tls.Rendering> tls, OptionalInt partition, int replicas) {
-    return build(cluster, namespace, spec, bootstrap, tls, partition, replicas, spec.storage().size());
+      Optional<Tls.Rendering> tls, int replicas) {
+    return build(cluster, namespace, spec, bootstrap, tls, replicas, spec.storage().size());
   }
 
   /**
@@ -46,7 +46,7 @@ public final class StatefulSets {
    * ({@link VolumeResize}), its claim templates being immutable.
    */
   public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
-      Optional<Tls.Rendering> tls, OptionalInt partition, int replicas, String dataSize) {
+      Optional<Tls.Rendering> tls, int replicas, String dataSize) {
     ObjectNode sts = Json.object().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
     ObjectNode metadata = sts.putObject("metadata").put("name", Names.statefulSet(cluster));
     metadata.set("labels", Labels.child(cluster, "database"));
@@ -56,10 +56,7 @@ public final class StatefulSets {
     stsSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
     // Ordered start: the first pod bootstraps the cluster, the others join it as replicas.
     stsSpec.put("podManagementPolicy", "OrderedReady");
-    ObjectNode strategy = stsSpec.putObject("updateStrategy").put("type", "RollingUpdate");
-    if (spec.updates().switchover()) {
-      strategy.putObject("rollingUpdate").put("partition", partition.orElse(0));
-    }
+    stsSpec.putObject("updateStrategy").put("type", spec.updates().switchover() ? "OnDelete" : "RollingUpdate");
     stsSpec.putObject("persistentVolumeClaimRetentionPolicy")
         .put("whenDeleted", spec.storage().whenDeleted())
         .put("whenScaled", whenScaled(spec));

@@ -27,9 +27,8 @@ public final class VolumeResize {
   /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
   public static List<ObjectNode> build(String cluster, String namespace, String image, PodScheduling placement,
       VolumeGrowth.Plan plan) {
-    String name = Names.resize(cluster);
-    return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role(cluster, plan.claims()),
-        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT), job(cluster, image, placement, plan));
+    return PatroniRbac.withAccount(role(cluster, plan.claims()), cluster, namespace, COMPONENT,
+        job(cluster, image, placement, plan));
   }
 
   /** Get and patch the claims by name; delete the StatefulSet by name. */

@@ -9,27 +9,33 @@ import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.MaintenanceWindows;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 
 /**
- * The partition-stepped rollout of {@code updates.method: switchover}: the StatefulSet updates only ordinals at or
- * above {@code rollingUpdate.partition}, and the hook lowers it one ordinal at a time (highest first), each once
- * every pod is Ready (Patroni's {@code /readiness}: running, and a replica streaming). Before the primary's
- * ordinal it asks for a switchover Job to a ready replica (an updated one when there is), and lowers the partition
- * past that ordinal only once the leader label has moved. Every decision reads observed state only (the
- * StatefulSet's spec and status revisions, the pods' {@code controller-revision-hash} and {@code spilo-role},
- * the Job's status), so a resync or a restarted hook continues where the rollout was.
+ * The rollout of {@code updates.method: switchover}, one pod at a time in the order the hook chooses: the
+ * StatefulSet runs {@code updateStrategy: OnDelete}, so its controller starts a pod from the new template only once
+ * the pod is deleted, and the hook asks for each deletion with a restart Job ({@link Restart}). The replicas go
+ * first, highest ordinal first, each once every pod is Ready and every replica streams within
+ * {@code updates.maxLagBytes} ({@link Streaming}); when only the primary runs the old template, a switchover Job
+ * hands the leader to an updated, streaming replica, and the old primary restarts last, as a replica. So a rollout
+ * makes one planned leader change, wherever the leader runs (a partition, which updates the highest ordinals first,
+ * made two when the leader ran on the highest: a first switchover to a replica that still ran the old template).
+ * Every decision reads observed state only (the StatefulSet's {@code updateRevision} and generation, the pods'
+ * {@code controller-revision-hash}, {@code spilo-role} and uid, the Jobs' status), so a resync or a restarted hook
+ * continues where the rollout was. Under {@code OnDelete} Kubernetes never moves {@code currentRevision}
+ * (stateful_set_control.go, completeRollingUpdate: RollingUpdate only), so only the pods' labels tell what is
+ * updated.
  */
 public final class Rollout {
   public static final String REVISION_LABEL = "controller-revision-hash";
 
   public enum Step {
-    Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, WaitingForWindow,
+    Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, RestartFailed, WaitingForWindow,
     /** A scale-down waits while the primary moves off an ordinal it removes ({@link ScaleDown}). */
     ScaleDownSwitchover
   }
@@ -45,26 +51,22 @@ public final class Rollout {
   public record Switchover(String name, String leader, String candidate, Optional<String> leaderHttps) {}
 
   /**
-   * @param partition the StatefulSet's {@code rollingUpdate.partition}; empty under {@code updates.method: restart}
+   * A restart this step needs: the Job {@code job} (named by the revision and the pod) deletes {@code pod}, the one
+   * with {@code uid}, and the StatefulSet controller starts it again from the current template.
+   */
+  public record Restart(String job, String pod, String uid) {}
+
+  /**
+   * @param restart the restart this step needs, if any
    * @param switchover the switchover this step needs, if any
    * @param waitingUntil when the maintenance window that this step waits for opens
    * @param heldReplicas the StatefulSet's replicas while a scale-down waits for the primary to move
    * @param waitingFor the replica this step waits for to catch up with the leader ({@link Streaming})
    */
-  public record Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
+  public record Plan(Optional<Restart> restart, Optional<Switchover> switchover, Step step, String message,
       Optional<Instant> waitingUntil, OptionalInt heldReplicas, Optional<Streaming.Lag> waitingFor) {
-    public Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
-        Optional<Instant> waitingUntil, OptionalInt heldReplicas) {
-      this(partition, switchover, step, message, waitingUntil, heldReplicas, Optional.empty());
-    }
-
-    public Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message) {
-      this(partition, switchover, step, message, Optional.empty());
-    }
-
-    public Plan(OptionalInt partition, Optional<Switchover> switchover, Step step, String message,
-        Optional<Instant> waitingUntil) {
-      this(partition, switchover, step, message, waitingUntil, OptionalInt.empty());
+    public Plan(Optional<Switchover> switchover, Step step, String message) {
+      this(Optional.empty(), switchover, step, message, Optional.empty(), OptionalInt.empty(), Optional.empty());
     }
 
     /** The StatefulSet's replicas: the spec's, unless a scale-down waits for the primary to move. */
@@ -72,8 +74,8 @@ public final class Rollout {
       return heldReplicas.orElse(spec.instances());
     }
 
-    public static Plan settled(OptionalInt partition) {
-      return new Plan(partition, Optional.empty(), Step.Settled, "every pod runs the StatefulSet's current template");
+    public static Plan settled() {
+      return new Plan(Optional.empty(), Step.Settled, "every pod runs the StatefulSet's current template");
     }
   }
 
@@ -81,35 +83,39 @@ public final class Rollout {
 
   public static Plan plan(String cluster, ClusterSpec spec, ObservedCluster observed, boolean templateChanging, Instant now) {
     if (!spec.updates().switchover()) {
-      return Plan.settled(OptionalInt.empty());
+      return Plan.settled();
     }
     int instances = spec.instances();
     Optional<ObjectNode> sts = observed.statefulSet();
     if (sts.isEmpty() || instances == 0) {
-      return Plan.settled(OptionalInt.of(0));
+      return Plan.settled();
     }
     if (templateChanging) {
-      return hold(instances, Step.Starting, "a new pod template: no pod restarts before the hook lowers the partition");
+      return hold(Step.Starting, "a new pod template: no pod restarts before the hook asks for it, one at a time");
     }
     JsonNode status = sts.get().path("status");
-    int partition = sts.get().path("spec").path("updateStrategy").path("rollingUpdate").path("partition").asInt(0);
     String revision = status.path("updateRevision").asText("");
     if (revision.isEmpty() || status.path("observedGeneration").asLong(-1)
         < sts.get().path("metadata").path("generation").asLong(0)) {
-      return hold(partition, Step.Waiting, "the StatefulSet controller has not observed the new template yet");
-    }
-    // The StatefulSet controller moves currentRevision once every pod is updated and ready: nothing to roll.
-    if (revision.equals(status.path("currentRevision").asText())) {
-      return Plan.settled(OptionalInt.of(0));
+      return hold(Step.Waiting, "the StatefulSet controller has not observed the new template yet");
     }
     Map<Integer, ObjectNode> pods = podsByOrdinal(cluster, observed);
-    int updatedFrom = instances;
-    while (updatedFrom > 0 && pods.containsKey(updatedFrom - 1)
-        && revision.equals(label(pods.get(updatedFrom - 1), REVISION_LABEL))) {
-      updatedFrom--;
+    // Highest ordinal first; a missing pod is started from the current template by the StatefulSet controller.
+    List<Integer> outdated = pods.keySet().stream().filter(ordinal -> ordinal < instances)
+        .filter(ordinal -> !revision.equals(label(pods.get(ordinal), REVISION_LABEL)))
+        .sorted(Comparator.reverseOrder()).toList();
+    int updated = instances - outdated.size();
+    // A restart Job of this revision stays until its pod is back, ready, from the current template.
+    for (int ordinal = 0; ordinal < instances; ordinal++) {
+      String pod = cluster + "-" + ordinal;
+      ObjectNode live = pods.get(ordinal);
+      boolean back = live != null && ObservedCluster.ready(live) && revision.equals(label(live, REVISION_LABEL));
+      if (!back && observed.job(Names.restartJob(cluster, revision, pod)).isPresent()) {
+        return restart(cluster, observed, revision, pod, "", updated, instances, "");
+      }
     }
-    if (updatedFrom == 0) {
-      return Plan.settled(OptionalInt.of(0));
+    if (outdated.isEmpty()) {
+      return Plan.settled();
     }
     List<String> notReady = new ArrayList<>();
     for (int ordinal = 0; ordinal < instances; ordinal++) {
@@ -118,45 +124,89 @@ public final class Rollout {
       }
     }
     if (!notReady.isEmpty() || observed.allPods().size() != instances) {
-      return hold(partition, Step.Waiting, "waiting for every pod to be ready"
+      return hold(Step.Waiting, "waiting for every pod to be ready"
           + (notReady.isEmpty() ? "" : " (" + String.join(", ", notReady) + ")") + " before the next step");
     }
     Optional<String> primary = observed.primary();
     if (primary.isEmpty()) {
-      return hold(partition, Step.Waiting, "waiting for Patroni to elect a primary");
+      return hold(Step.Waiting, "waiting for Patroni to elect a primary");
     }
-    int next = updatedFrom - 1;
-    String pod = cluster + "-" + next;
-    // Each step, a restart or a new switchover Job, waits until every replica streams (a Job already there is
-    // followed, below, whatever the replicas do).
+    String leader = primary.get();
+    Optional<Integer> replica = outdated.stream().filter(ordinal -> !leader.equals(ObservedCluster.nameOf(pods.get(ordinal))))
+        .findFirst();
+    // Each step, a restart or a new switchover Job, waits until every replica streams (a switchover Job already
+    // there is followed, below, whatever the replicas do).
     Optional<Streaming.Lag> lag = Streaming.firstBehind(pods.values(), observed.primaryPod().orElseThrow(),
         spec.updates().maxLagBytes());
-    if (lag.isPresent() && !(pod.equals(primary.get()) && instances > 1
-        && observed.job(Names.switchoverJob(cluster, revision, pod)).isPresent())) {
-      return waitForStreaming(partition, lag.get());
+    boolean switchoverUnderWay = replica.isEmpty() && instances > 1
+        && observed.job(Names.switchoverJob(cluster, revision, leader)).isPresent();
+    if (lag.isPresent() && !switchoverUnderWay) {
+      return waitForStreaming(lag.get());
     }
-    if (pod.equals(primary.get()) && instances == 1 && !MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
-      return waitForWindow(partition, "the restart of the primary " + pod + " (one instance, no replica to switch over to)",
-          spec, now);
+    if (replica.isPresent()) {
+      return restart(cluster, observed, revision, pods.get(replica.get()), updated, instances, "");
     }
-    if (!pod.equals(primary.get()) || instances == 1) {
-      return new Plan(OptionalInt.of(next), Optional.empty(), Step.Updating, "updating " + pod + " ("
-          + (instances - updatedFrom) + " of " + instances + " updated)"
-          + (pod.equals(primary.get()) ? "; a single instance restarts without a switchover" : ""));
+    if (instances == 1) {
+      if (!MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
+        return waitForWindow("the restart of the primary " + leader + " (one instance, no replica to switch over to)",
+            spec, now);
+      }
+      return restart(cluster, observed, revision, pods.get(outdated.get(0)), updated, instances,
+          "; a single instance restarts without a switchover");
     }
-    return switchover(cluster, spec, observed, pods, revision, pod, updatedFrom, partition, now);
+    return switchover(cluster, spec, observed, pods, revision, leader, now);
   }
 
-  /** A disruptive step outside every maintenance window: the partition holds until the next one opens. */
-  private static Plan waitForWindow(int partition, String what, ClusterSpec spec, Instant now) {
+  /** Restarting one pod: its restart Job, new, and what it says. */
+  private static Plan restart(String cluster, ObservedCluster observed, String revision, ObjectNode pod, int updated,
+      int instances, String note) {
+    return restart(cluster, observed, revision, ObservedCluster.nameOf(pod), pod.path("metadata").path("uid").asText(),
+        updated, instances, note);
+  }
+
+  /** Restarting one pod: its restart Job, observed (rendered again with the uid it was given) or new with {@code uid}. */
+  private static Plan restart(String cluster, ObservedCluster observed, String revision, String pod, String uid,
+      int updated, int instances, String note) {
+    String name = Names.restartJob(cluster, revision, pod);
+    Optional<ObjectNode> existing = observed.job(name);
+    // A Job's template cannot change.
+    Restart restart = new Restart(name, pod, existing.map(Rollout::restartUid).orElse(uid));
+    String progress = "restarting " + pod + " (" + updated + " of " + instances + " updated)" + note + ": Job " + name;
+    if (existing.isEmpty()) {
+      return restarting(restart, Step.Updating, progress + " is starting");
+    }
+    Optional<JsonNode> failed = JobConditions.find(existing.get().path("status"), "Failed");
+    if (failed.isPresent()) {
+      return restarting(restart, Step.RestartFailed, "Job " + name + " could not delete the pod " + pod + " ("
+          + failed.get().path("reason").asText("Failed") + "); the rollout stops here: its pod's log has the API "
+          + "server's answer; delete the Job to try again");
+    }
+    return restarting(restart, Step.Updating, progress + (JobConditions.find(existing.get().path("status"), "Complete")
+        .isPresent() ? " has deleted it; waiting for it to start again from the current template" : " is running"));
+  }
+
+  private static Plan restarting(Restart restart, Step step, String message) {
+    return new Plan(Optional.of(restart), Optional.empty(), step, message, Optional.empty(), OptionalInt.empty(),
+        Optional.empty());
+  }
+
+  /** The uid an observed restart Job was rendered with (its last argument). */
+  static String restartUid(JsonNode job) {
+    JsonNode command = job.at("/spec/template/spec/containers/0/command");
+    return command.path(command.size() - 1).asText("");
+  }
+
+  /** A disruptive step outside every maintenance window: it waits until the next one opens. */
+  private static Plan waitForWindow(String what, ClusterSpec spec, Instant now) {
     Instant opens = MaintenanceWindows.nextOpening(spec.updates().maintenanceWindows(), now).orElseThrow();
-    return new Plan(OptionalInt.of(partition), Optional.empty(), Step.WaitingForWindow,
-        what + " waits for the maintenance window that opens at " + opens, Optional.of(opens));
+    return new Plan(Optional.empty(), Optional.empty(), Step.WaitingForWindow,
+        what + " waits for the maintenance window that opens at " + opens, Optional.of(opens), OptionalInt.empty(),
+        Optional.empty());
   }
 
-  /** The primary's ordinal is next: its switchover Job, observed or new, and what it says. */
+  /** Only the primary runs the old template: its switchover Job, observed or new, and what it says. */
   private static Plan switchover(String cluster, ClusterSpec spec, ObservedCluster observed,
-      Map<Integer, ObjectNode> pods, String revision, String leader, int updatedFrom, int partition, Instant now) {
+      Map<Integer, ObjectNode> pods, String revision, String leader, Instant now) {
     String name = Names.switchoverJob(cluster, revision, leader);
     Optional<ObjectNode> existing = observed.job(name);
     if (existing.isPresent()) {
@@ -166,44 +216,40 @@ public final class Rollout {
       Optional<Switchover> job = Optional.of(new Switchover(name, leader, candidate, leaderHttps(pods, leader)));
       if (JobConditions.find(jobStatus, "Failed").isPresent()) {
         JsonNode failed = JobConditions.find(jobStatus, "Failed").get();
-        return new Plan(OptionalInt.of(partition), job, Step.SwitchoverFailed, "Job " + name
+        return new Plan(job, Step.SwitchoverFailed, "Job " + name
             + " could not move the leader from " + leader + " to " + candidate + " (" + failed.path("reason").asText("Failed")
             + (failed.path("message").asText("").isEmpty() ? "" : ": " + failed.path("message").asText())
             + "); the rollout stops here: its pod's log has Patroni's answer; delete the Job to try again");
       }
       String state = JobConditions.find(jobStatus, "Complete").isPresent() ? "has completed; waiting for the leader label to move"
           : "is running";
-      return new Plan(OptionalInt.of(partition), job, Step.Switchover,
-          "Job " + name + " (switchover from " + leader + " to " + candidate + ") " + state);
+      return new Plan(job, Step.Switchover, "Job " + name + " (switchover from " + leader + " to " + candidate + ") " + state);
     }
-    Optional<String> candidate = candidate(pods, updatedFrom, leader, observed.syncStandbys());
+    Optional<String> candidate = candidate(pods, revision, observed.syncStandbys());
     if (candidate.isEmpty()) {
-      return hold(partition, Step.Waiting, observed.syncStandbys().isEmpty() ? "no ready replica to switch over to"
-          : "no ready synchronous standby to switch over to (Patroni names " + String.join(", ", observed.syncStandbys())
-              + ")");
+      return hold(Step.Waiting, observed.syncStandbys().isEmpty() ? "no ready updated replica to switch over to"
+          : "no ready updated synchronous standby to switch over to (Patroni names "
+              + String.join(", ", observed.syncStandbys()) + ")");
     }
     // A Job already there is followed wherever the window is; a new one starts only inside a window.
     if (!MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
-      return waitForWindow(partition, "the switchover from " + leader + " to " + candidate.get(), spec, now);
+      return waitForWindow("the switchover from " + leader + " to " + candidate.get(), spec, now);
     }
     Switchover job = new Switchover(name, leader, candidate.get(), leaderHttps(pods, leader));
-    return new Plan(OptionalInt.of(partition), Optional.of(job), Step.Switchover,
+    return new Plan(Optional.of(job), Step.Switchover,
         "Job " + name + " (switchover from " + leader + " to " + candidate.get() + ") is starting");
   }
 
   /**
-   * The lowest updated replica; without one (the primary has the highest ordinal), the lowest replica, which
-   * then needs a switchover of its own when its ordinal comes. Under synchronous replication Patroni switches over
-   * only to a synchronous standby (patroni/api.py, is_failover_possible), so the candidates are those it names.
+   * The lowest replica that runs the current template: every replica does by now, and each one streams (checked
+   * before). Under synchronous replication Patroni switches over only to a synchronous standby (patroni/api.py,
+   * is_failover_possible), so the candidates are those it names.
    */
-  private static Optional<String> candidate(Map<Integer, ObjectNode> pods, int updatedFrom, String leader,
-      List<String> syncStandbys) {
-    Predicate<ObjectNode> eligible = p -> !ObservedCluster.leader(p)
-        && (syncStandbys.isEmpty() || syncStandbys.contains(ObservedCluster.nameOf(p)));
-    Optional<ObjectNode> updated = pods.entrySet().stream().filter(e -> e.getKey() >= updatedFrom)
-        .map(Map.Entry::getValue).filter(eligible).findFirst();
-    return updated.or(() -> pods.values().stream().filter(eligible).findFirst())
-        .map(ObservedCluster::nameOf).filter(name -> !name.equals(leader));
+  private static Optional<String> candidate(Map<Integer, ObjectNode> pods, String revision, List<String> syncStandbys) {
+    return pods.values().stream().filter(pod -> !ObservedCluster.leader(pod))
+        .filter(pod -> revision.equals(label(pod, REVISION_LABEL)))
+        .filter(pod -> syncStandbys.isEmpty() || syncStandbys.contains(ObservedCluster.nameOf(pod)))
+        .map(ObservedCluster::nameOf).findFirst();
   }
 
   /** The TLS Secret of the leader's pod when it serves Patroni's REST API over https. */
@@ -228,13 +274,13 @@ public final class Rollout {
   }
 
   /** A step held until a replica catches up; the status names it and its lag. */
-  static Plan waitForStreaming(int partition, Streaming.Lag lag) {
-    return new Plan(OptionalInt.of(partition), Optional.empty(), Step.Waiting, "waiting for " + lag.message()
+  static Plan waitForStreaming(Streaming.Lag lag) {
+    return new Plan(Optional.empty(), Optional.empty(), Step.Waiting, "waiting for " + lag.message()
         + " before the next step", Optional.empty(), OptionalInt.empty(), Optional.of(lag));
   }
 
-  private static Plan hold(int partition, Step step, String message) {
-    return new Plan(OptionalInt.of(partition), Optional.empty(), step, message);
+  private static Plan hold(Step step, String message) {
+    return new Plan(Optional.empty(), step, message);
   }
 
   /** The live pods named {@code <n>-<ordinal>}, by ordinal. */

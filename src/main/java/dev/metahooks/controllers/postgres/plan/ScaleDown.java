@@ -38,8 +38,7 @@ public final class ScaleDown {
     if (current <= instances || leaderOrdinal.isEmpty() || leaderOrdinal.getAsInt() < instances) {
       return Optional.empty();
     }
-    // No pod restarts for a new template while the leader moves: the rollout goes on after the scale-down.
-    OptionalInt partition = spec.updates().switchover() ? OptionalInt.of(current) : OptionalInt.empty();
+    // No restart Job while the leader moves (the rollout asks for none): it goes on after the scale-down.
     String name = Names.switchoverJob(cluster, "scale-down-to-" + instances, leader.get());
     String what = "before scaling down from " + current + " to " + instances;
     Optional<ObjectNode> existing = observed.job(name);
@@ -49,14 +48,14 @@ public final class ScaleDown {
       JsonNode jobStatus = existing.get().path("status");
       Optional<JsonNode> failed = JobConditions.find(jobStatus, "Failed");
       if (failed.isPresent()) {
-        return Optional.of(held(partition, job, Rollout.Step.SwitchoverFailed, current, "Job " + name
+        return Optional.of(held(job, Rollout.Step.SwitchoverFailed, current, "Job " + name
             + " could not move the primary from " + leader.get() + " to " + candidate + " " + what + " ("
             + failed.get().path("reason").asText("Failed") + "); the scale-down stops here: its pod's log has "
             + "Patroni's answer; delete the Job to try again"));
       }
       String state = JobConditions.find(jobStatus, "Complete").isPresent()
           ? "has completed; waiting for the leader label to move" : "is running";
-      return Optional.of(held(partition, job, Rollout.Step.ScaleDownSwitchover, current, "Job " + name
+      return Optional.of(held(job, Rollout.Step.ScaleDownSwitchover, current, "Job " + name
           + " (switchover from " + leader.get() + " to " + candidate + " " + what + ") " + state));
     }
     List<ObjectNode> eligible = pods.entrySet().stream()
@@ -70,17 +69,17 @@ public final class ScaleDown {
         .map(ObservedCluster::nameOf).findFirst();
     if (candidate.isEmpty() && !eligible.isEmpty()) {
       Streaming.Lag lag = Streaming.lag(eligible.get(0), leaderPod, maxLag).orElseThrow();
-      return Optional.of(new Rollout.Plan(partition, Optional.empty(), Rollout.Step.Waiting, "the primary "
+      return Optional.of(new Rollout.Plan(Optional.empty(), Optional.empty(), Rollout.Step.Waiting, "the primary "
           + leader.get() + " runs on an ordinal the scale-down removes; waiting for " + lag.message() + " to move it "
           + what, Optional.empty(), OptionalInt.of(current), Optional.of(lag)));
     }
     if (candidate.isEmpty()) {
-      return Optional.of(held(partition, Optional.empty(), Rollout.Step.Waiting, current, "the primary "
+      return Optional.of(held(Optional.empty(), Rollout.Step.Waiting, current, "the primary "
           + leader.get() + " runs on an ordinal the scale-down removes; waiting for a ready "
           + (observed.syncStandbys().isEmpty() ? "replica" : "synchronous standby") + " below ordinal " + instances
           + " to move it to " + what));
     }
-    return Optional.of(held(partition, Optional.of(switchover(name, leader.get(), candidate.get(), pods)),
+    return Optional.of(held(Optional.of(switchover(name, leader.get(), candidate.get(), pods)),
         Rollout.Step.ScaleDownSwitchover, current, "Job " + name + " (switchover from " + leader.get() + " to "
             + candidate.get() + " " + what + ") is starting"));
   }
@@ -90,8 +89,9 @@ public final class ScaleDown {
     return new Rollout.Switchover(name, leader, candidate, Rollout.leaderHttps(pods, leader));
   }
 
-  private static Rollout.Plan held(OptionalInt partition, Optional<Rollout.Switchover> job, Rollout.Step step,
-      int replicas, String message) {
-    return new Rollout.Plan(partition, job, step, message, Optional.empty(), OptionalInt.of(replicas));
+  private static Rollout.Plan held(Optional<Rollout.Switchover> job, Rollout.Step step, int replicas,
+      String message) {
+    return new Rollout.Plan(Optional.empty(), job, step, message, Optional.empty(), OptionalInt.of(replicas),
+        Optional.empty());
   }
 }

@@ -244,6 +244,12 @@ public final class ClusterStatus {
     if (status.path("observedGeneration").asLong(generation) < generation) {
       return true;
     }
+    // Under OnDelete Kubernetes never moves currentRevision (stateful_set_control.go, completeRollingUpdate): the
+    // updated count alone tells.
+    if ("OnDelete".equals(sts.path("spec").path("updateStrategy").path("type").asText())) {
+      return status.has("updatedReplicas") && status.path("updatedReplicas").asInt() < status.path("replicas").asInt()
+          || !status.has("updatedReplicas") && status.path("replicas").asInt() > 0;
+    }
     String current = status.path("currentRevision").asText("");
     String update = status.path("updateRevision").asText("");
     if (!current.isEmpty() && !update.isEmpty() && !current.equals(update)) {
@@ -346,6 +352,9 @@ public final class ClusterStatus {
     }
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.SwitchoverFailed) {
       return new Conditions.Condition(Conditions.PROGRESSING, false, "SwitchoverFailed", in.rollout().message());
+    }
+    if (rolloutActive(in) && in.rollout().step() == Rollout.Step.RestartFailed) {
+      return new Conditions.Condition(Conditions.PROGRESSING, false, "RestartFailed", in.rollout().message());
     }
     if (rolloutActive(in) && in.rollout().heldReplicas().isPresent()) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "MovingPrimaryBeforeScaleDown", in.rollout().message());
