@@ -44,7 +44,6 @@ public final class HookServer implements AutoCloseable {
   private final BearerToken token;
   private final WriteDeadline writeDeadline;
   private final List<FileWatcher> watchers = new ArrayList<>();
-  private final WarmUp warmUp;
   private final TrainingCalls training;
   private final Javalin app;
   /** Hook calls inside the handler, from the first byte read to the last byte written. */
@@ -59,23 +58,13 @@ public final class HookServer implements AutoCloseable {
   /** Stopping: a call that still comes in gets 503. */
   private volatile boolean draining;
 
-  /** A server without a warm-up: ready as soon as it listens. */
-  public HookServer(ServerConfig config, List<Controller> controllers) {
-    this(config, controllers, WarmUp.OFF);
-  }
-
   /**
-   * A server that serves its training calls for {@code warmUp} once it listens, before it is ready
-   * ({@code METAHOOKS_WARM_UP_MS}; zero: none, at most 60 s).
+   * A server that, once it listens and before it is ready, serves its training calls for {@code config.warmUp()}
+   * ({@code METAHOOKS_WARM_UP_MS}; zero, the default in code: none, ready as soon as it listens).
    */
-  public HookServer(ServerConfig config, List<Controller> controllers, Duration warmUp) {
-    this(config, controllers, new WarmUp(warmUp));
-  }
-
-  private HookServer(ServerConfig config, List<Controller> controllers, WarmUp warmUp) {
+  public HookServer(ServerConfig config, List<Controller> controllers) {
     this.config = config;
-    this.warmUp = warmUp;
-    this.training = warmUp.enabled() ? TrainingCalls.of(controllers) : null;
+    this.training = warmsUp() ? TrainingCalls.of(controllers) : null;
     this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes(), config.maxResponseBytes());
     Duration admissionWait = HookCalls.admissionWait(config);
     Admission admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
@@ -97,7 +86,7 @@ public final class HookServer implements AutoCloseable {
       watchers.add(new FileWatcher(config.fileCheckInterval(), "bearer token", List.of(token.file()), token::reload));
     }
     SslContextFactory.Server tls = config.tls() == null ? null : tlsContext(config.tls());
-    this.app = HttpStack.create(config, tls, warmUp.enabled(), this::routes);
+    this.app = HttpStack.create(config, tls, warmsUp(), this::routes);
   }
 
   /** The route table. */
@@ -139,7 +128,7 @@ public final class HookServer implements AutoCloseable {
     requireFree(config.port(), "METAHOOKS_PORT");
     requireFree(config.managementPort(), "METAHOOKS_MANAGEMENT_PORT");
     app.start();
-    if (warmUp.enabled()) {
+    if (warmsUp()) {
       warmUp();
     }
     ready = true;
@@ -162,7 +151,7 @@ public final class HookServer implements AutoCloseable {
     LocalConnector connector = (LocalConnector) connector(HttpStack.WARM_UP);
     warmingUp = true;
     try {
-      TrainingCalls.Summary done = warmedUp = training.run(connector, warmUp.duration(), config.maxConcurrentHooks(),
+      TrainingCalls.Summary done = warmedUp = training.run(connector, config.warmUp(), config.maxConcurrentHooks(),
           dispatcher::emptyCache);
       LOG.atInfo().addKeyValue("calls", done.calls()).addKeyValue("refused", done.refused())
           .addKeyValue("ms", done.took().toMillis()).log("warm-up done");
@@ -180,6 +169,10 @@ public final class HookServer implements AutoCloseable {
       }
       app.jettyServer().server().removeConnector(connector);
     }
+  }
+
+  private boolean warmsUp() {
+    return !config.warmUp().isZero();
   }
 
   private Connector connector(String name) {
