@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a routed hook on a request body: the parse, the names check, the controller within the answer limit. Each
- * step throws; whatever it throws goes through one funnel per step, which makes it a {@link HookError} (4xx for
+ * Runs a routed hook on a request body: the parse, then the names check and the controller within the answer
+ * limit. Each step throws; whatever it throws goes through one funnel per step, which makes it a {@link HookError} (4xx for
  * what the caller can fix, 500 for a fault in a controller, logged here once with what the call was about). A 500
  * makes Metacontroller retry and change nothing, which is the safe answer; a 200 with a partial child list would
  * make it delete children.
@@ -30,28 +30,27 @@ final class HookRunner {
   }
 
   /**
-   * The request as a JSON object, parsed with what the route leaves unread, its names checked: a name the API server
-   * refuses is never echoed, for any controller.
+   * The request as a JSON object, parsed with what the route leaves unread.
    *
    * @throws HookError what is wrong with the body
    */
   ObjectNode read(Route route, byte[] body) {
     try {
-      ObjectNode request = readObject(body, route);
-      ObjectNames.check(request);
-      return request;
+      return readObject(body, route);
     } catch (IOException | RuntimeException e) {
       throw HookError.from(e);
     }
   }
 
   /**
-   * The controller's answer to {@code request}.
+   * The controller's answer to {@code request}, once its names are checked: a name the API server refuses is never
+   * echoed, for any controller.
    *
    * @throws HookError the request refused, or a fault of the controller (logged)
    */
   HookResponse run(Route route, ObjectNode request) {
     try {
+      ObjectNames.check(request);
       return AnswerSize.limitedTo(maxResponseBytes, () -> route.controller().handle(route.hook(), request));
     } catch (RuntimeException | StackOverflowError e) {
       HookError error = HookError.from(e);

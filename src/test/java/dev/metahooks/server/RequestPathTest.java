@@ -3,6 +3,7 @@ package dev.metahooks.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.HookResponse;
 import dev.metahooks.api.InvalidRequestException;
@@ -87,8 +88,8 @@ class RequestPathTest {
     Route hello = new RouteTable(Catalog.controllers(), false).find("hello-world", "sync");
     assertThat(error(() -> runner.read(hello, bytes("{\"parent\": "))).status()).isEqualTo(400);
     assertThat(error(() -> runner.read(hello, bytes("[]")))).hasMessage("request body must be a JSON object, not array");
-    assertThat(error(() -> runner.read(hello, bytes(HELLO.replace("\"x\"", "\"a\\u0000b\""))))
-        .status()).isEqualTo(422);
+    ObjectNode badName = runner.read(hello, bytes(HELLO.replace("\"x\"", "\"a\\u0000b\"")));
+    assertThat(error(() -> runner.run(hello, badName)).status()).isEqualTo(422);
     assertThat(runner.run(hello, runner.read(hello, bytes(HELLO)))).isNotNull();
 
     Controller refusing = Controller.composite("refusing").sync(request -> {
@@ -120,6 +121,10 @@ class RequestPathTest {
     assertThat(reply.summary().kind()).as("the request was read: the access log names the parent").isEqualTo("HelloWorld");
     assertThat(reply.etag()).isNull();
     assertThat(answers.answer(fault, bytes("{")).status()).isEqualTo(400);
+    Reply badName = answers.answer(fault, bytes(HELLO.replace("\"x\"", "\"a\\u0000b\"")));
+    assertThat(badName.status()).isEqualTo(422);
+    assertThat(badName.summary().kind()).as("a refused name still names the parent's kind in the log")
+        .isEqualTo("HelloWorld");
     assertThat(answers.cacheBytes()).as("errors are not kept").isZero();
   }
 
