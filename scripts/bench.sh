@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# JMH benchmarks of the in-process pipeline (request bytes -> HookDispatcher -> response bytes) for every
+# JMH benchmarks of the in-process pipeline (request bytes -> FrontDoor -> response bytes) for every
 # controller, each beside its parse-and-write baseline. Arguments go to JMH, e.g.
 #   scripts/bench.sh                                   # everything (about 25 minutes)
 #   scripts/bench.sh -p request=catset:1000,catset:10000 PipelineBenchmark

@@ -5,12 +5,10 @@ import dev.metahooks.cli.OfflineHook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
-import dev.metahooks.server.WarmUp;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Serving controllers from an application of one's own, in a few lines:
@@ -48,25 +46,17 @@ public final class Metahooks {
    * @throws dev.metahooks.server.ConfigurationException when a setting is invalid or the port is taken
    */
   public static HookServer serve(List<Controller> controllers) {
-    Map<String, String> environment = System.getenv();
-    return serve(ServerConfig.fromEnvironment(environment), WarmUp.fromEnvironment(environment).duration(),
-        controllers);
+    return serve(ServerConfig.fromEnvironment(System.getenv()), controllers);
   }
 
   /**
-   * The same with settings of one's own ({@code ServerConfig.defaults()} and its {@code with…} methods), ready as
-   * soon as it listens (no warm-up).
+   * The same with settings of one's own ({@code ServerConfig.defaults()}, its builder and {@code with…} methods):
+   * ready once the training requests of the controllers that ship them have been served for
+   * {@code config.warmUp()} ({@code METAHOOKS_WARM_UP_MS}; the built-in controllers ship one per hook), or as soon
+   * as it listens when that is zero, as it is unless set.
    */
   public static HookServer serve(ServerConfig config, List<Controller> controllers) {
-    return serve(config, java.time.Duration.ZERO, controllers);
-  }
-
-  /**
-   * The same, ready once the training requests of the controllers that ship them have been served for
-   * {@code warmUp} ({@code METAHOOKS_WARM_UP_MS}; the built-in controllers ship one per hook).
-   */
-  public static HookServer serve(ServerConfig config, java.time.Duration warmUp, List<Controller> controllers) {
-    HookServer server = new HookServer(config, controllers, warmUp).start();
+    HookServer server = new HookServer(config, controllers).start();
     // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully).
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownGracefully, "shutdown"));
     return server;

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import dev.metahooks.api.Json;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.HookResponse;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.SharedSubtrees;
 import java.io.IOException;
@@ -14,6 +15,8 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes an answer as JSON bytes, at most {@code maxBytes} of them: the bound of last resort behind the estimates
@@ -26,34 +29,12 @@ import java.util.List;
  * never a cut 200.
  */
 final class AnswerWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(AnswerWriter.class);
   /**
    * Built once: a writer holds the configuration lookups a mapper would redo on every call. Subtrees that children
    * share are written once per answer and copied wherever they recur ({@link SharedSubtrees}).
    */
   private static final ObjectWriter WRITER = SharedSubtrees.writing(JsonTrees.MAPPER).writer();
-
-  /** The answer would be larger than the limit; {@link #field()} is where writing stopped. */
-  static final class TooLargeException extends IOException {
-    private static final long serialVersionUID = 1L;
-    private final String field;
-
-    TooLargeException(String field, String message) {
-      super(message);
-      this.field = field;
-    }
-
-    String field() {
-      return field;
-    }
-  }
-
-  /** The bytes of an answer and their ETag. */
-  record Written(Blocks bytes, String etag) {
-    /** An error's body, which has no ETag. */
-    static Written of(HookError error) {
-      return new Written(Blocks.of(error(error)), null);
-    }
-  }
 
   private final long maxBytes;
 
@@ -62,27 +43,47 @@ final class AnswerWriter {
   }
 
   /**
-   * @throws TooLargeException past the limit
-   * @throws IOException when the body cannot be written as JSON
+   * The controller's answer as the server sends it: a 200, its bytes and their ETag, and what the access log says
+   * of the call.
+   *
+   * @throws HookError a 422 naming where writing stopped past the limit; a 500 (logged) when the answer cannot be
+   *     written as JSON: never a 200 with a body Metacontroller cannot read
    */
-  Written write(Object body) throws IOException {
+  Reply write(Route route, ObjectNode request, HookResponse response) {
     Bounded out = new Bounded(Digests.streaming());
-    JsonGenerator generator = WRITER.createGenerator(out);
+    JsonGenerator generator = null;
     try {
-      WRITER.writeValue(generator, body);
+      generator = WRITER.createGenerator(out);
+      WRITER.writeValue(generator, response);
     } catch (IOException | RuntimeException e) { // Jackson may wrap what the stream threw
       if (causedBy(e)) {
         List<String> path = path(generator.getOutputContext());
-        throw new TooLargeException(path.isEmpty() ? "response" : path.get(0), "the answer is larger than "
-            + maxBytes + " bytes (METAHOOKS_MAX_RESPONSE_BYTES); writing stopped at " + String.join("", path));
+        throw new HookError(ErrorCode.INVALID_REQUEST, "the answer is larger than " + maxBytes
+            + " bytes (METAHOOKS_MAX_RESPONSE_BYTES); writing stopped at " + String.join("", path),
+            path.isEmpty() ? "response" : path.get(0));
       }
-      throw e;
+      LOG.atError().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
+          .addKeyValue("error", e.toString()).log("response cannot be written as JSON");
+      throw new HookError(ErrorCode.INTERNAL_ERROR, "the response could not be serialised");
     }
-    return new Written(out.sink.finish(), Digests.finish(out.digest).etag());
+    return new Reply(200, out.sink.finish(), Digests.finish(out.digest).etag(), "ok",
+        CallSummary.of(route.hookPath(), request, response), false);
+  }
+
+  /** Builds Jackson's serializers of these answers' types before the first call needs them. */
+  static void prepare(HookResponse... responses) throws IOException {
+    for (HookResponse response : responses) {
+      WRITER.writeValue(OutputStream.nullOutputStream(), response);
+    }
+  }
+
+  /** An error as the server sends it: its JSON body, no ETag. */
+  static Reply error(HookError error, CallSummary summary) {
+    return new Reply(error.status(), Blocks.of(error(error)), null, error.code().code(), summary, false);
   }
 
   /** An error's JSON body: small, and always writable. */
-  static byte[] error(HookError error) {
+  private static byte[] error(HookError error) {
     try {
       return WRITER.writeValueAsBytes(error.body());
     } catch (JsonProcessingException e) {

@@ -57,7 +57,6 @@ final class EnvironmentSettings {
         + METACONTROLLER_TIMEOUT.toMillis() + ", Metacontroller's own timeout, so that its 503 arrives first; got "
         + deadline.toMillis());
     long budget = number(env, "METAHOOKS_BODY_BUDGET_BYTES", d.bodyBudgetBytes());
-    WarmUp.parse(env.get(WarmUp.VARIABLE)); // checked with the others; Metahooks.serve hands it to the server
     return fromValues(
         port(env, "METAHOOKS_PORT", d.port()),
         number(env, "METAHOOKS_MAX_BODY_BYTES", Math.min(DEFAULT_MAX_BODY_BYTES, budget)),
@@ -75,7 +74,8 @@ final class EnvironmentSettings {
         budget,
         number(env, "METAHOOKS_MAX_RESPONSE_BYTES", d.maxResponseBytes()),
         millis(env, "METAHOOKS_WRITE_TIMEOUT_MS", d.writeTimeout()),
-        recording(env, d.recording()));
+        recording(env, d.recording()),
+        millis(env, "METAHOOKS_WARM_UP_MS", ServerConfig.DEFAULT_WARM_UP));
   }
 
   /** The recording directory is created if missing, and must be writable now: a typo fails at start. */
@@ -102,13 +102,13 @@ final class EnvironmentSettings {
   private static ServerConfig fromValues(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,
       Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,
       Duration fileCheckInterval, boolean logBodies, int managementPort, long responseCacheBytes,
-      long bodyBudgetBytes, long maxResponseBytes, Duration writeTimeout, Recording recording) {
+      long bodyBudgetBytes, long maxResponseBytes, Duration writeTimeout, Recording recording, Duration warmUp) {
     return ServerConfig.builder().port(port).bodyBudgetBytes(bodyBudgetBytes).maxBodyBytes(maxBodyBytes)
         .maxConcurrentHooks(maxConcurrentHooks).hookDeadline(hookDeadline).idleTimeout(idleTimeout)
         .shutdownDelay(shutdownDelay).shutdownTimeout(shutdownTimeout).tokenFile(tokenFile).tls(tls)
         .fileCheckInterval(fileCheckInterval).logBodies(logBodies).managementPort(managementPort)
         .responseCacheBytes(responseCacheBytes).maxResponseBytes(maxResponseBytes).writeTimeout(writeTimeout)
-        .recording(recording).build();
+        .recording(recording).warmUp(warmUp).build();
   }
 
   /** The environment, remembering which variables were read, so that the others can be reported. */

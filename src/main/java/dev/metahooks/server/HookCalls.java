@@ -19,11 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One hook call, within its deadline: what can be refused from the headers alone is refused at once; then the
- * body's bytes of the budget; the body, read on a thread of its own so that this one can answer at the deadline
- * however slowly it arrives; a hook slot, only now that the whole body is in; on a hook thread a compute slot and
- * the dispatcher (and, after the answer is handed over, the recording); then the answer's allowance to be written.
- * Each bound is taken by {@link Admission} only for as long as it is needed. A call not answered within the
+ * One hook call, within its deadline: what can be refused from the headers alone is refused at once (the
+ * management port, credentials, the route resolved at the edge, the body limit); then the body's bytes of the
+ * budget; the body, read on a thread of its own so that this one can answer at the deadline however slowly it
+ * arrives; a hook slot, only now that the whole body is in; on a hook thread a compute slot and the answer from
+ * the {@link FrontDoor} (and, after the answer is handed over, the recording); then the answer's allowance while
+ * the server delivers the reply. Each bound is taken by {@link Admission} only for as long as it is needed. A call not answered within the
  * deadline gets 503 (Metacontroller retries, nothing is applied).
  */
 final class HookCalls implements AutoCloseable {
@@ -37,7 +38,9 @@ final class HookCalls implements AutoCloseable {
   static final int SLOT_ROOM = 6;
 
   private final ServerConfig config;
-  private final HookDispatcher dispatcher;
+  private final FrontDoor frontDoor;
+  /** Null when hook calls need no credentials. */
+  private final BearerToken token;
   private final Admission admission;
   private final Recorder recorder;
   private final RequestBodies bodies;
@@ -52,10 +55,11 @@ final class HookCalls implements AutoCloseable {
   /** Threads that wait for bodies: as many as Jetty has threads to wait for them. */
   private final ExecutorService readers;
 
-  HookCalls(ServerConfig config, HookDispatcher dispatcher, Admission admission, RequestBodies bodies,
+  HookCalls(ServerConfig config, FrontDoor frontDoor, BearerToken token, Admission admission, RequestBodies bodies,
       Recorder recorder, BooleanSupplier draining) {
     this.config = config;
-    this.dispatcher = dispatcher;
+    this.frontDoor = frontDoor;
+    this.token = token;
     this.admission = admission;
     this.bodies = bodies;
     this.recorder = recorder;
@@ -75,104 +79,159 @@ final class HookCalls implements AutoCloseable {
     };
   }
 
-  /** The call, from its headers to the reply to write; a training call ({@code record} false) is never recorded. */
-  Exchange call(Context ctx, String controller, String hook, boolean record) {
-    if (draining.getAsBoolean()) {
-      LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook).log("draining: 503");
-      return Exchange.unread(shuttingDown("the server is shutting down; retry"));
-    }
-    String contentType = ctx.contentType();
-    if (contentType != null && !isJson(contentType)) {
-      return Exchange.unread(new HookError(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-          "Content-Type must be application/json, got '" + contentType + "'"));
-    }
-    long declared = ctx.req().getContentLengthLong(); // a long: an int says -1 above 2^31
-    if (declared > config.maxBodyBytes()) {
-      return Exchange.unread(HookError.from(new BodyTooLargeException(config.maxBodyBytes())));
-    }
-    long arrived = System.nanoTime();
-    long until = arrived + config.hookDeadline().toNanos();
-    Admission.Bytes body;
+  /**
+   * What the server does with a call's reply, while the call still holds what the reply needs (its answer's
+   * allowance): write it, and count and log the call.
+   */
+  interface Delivery {
+    /**
+     * @param bodyRead whether the whole request body was read (else the connection cannot serve another call)
+     * @param request the request's bytes, kept only to log them (null otherwise)
+     */
+    void deliver(Reply reply, boolean bodyRead, byte[] request);
+  }
+
+  /** How far the call got with its body: what the connection can do after the reply. */
+  private enum Body {
+    /** Not read: the connection is closed after the reply, once what is left of the body is thrown away. */
+    UNREAD,
+    /** Given up on while it may still be arriving: the reader is left alone, and the connection closed. */
+    ARRIVING,
+    /** Read whole: the connection can serve the next call. */
+    READ
+  }
+
+  /**
+   * The call, from its headers to its reply, delivered whatever the outcome; {@code route} is null when
+   * {@code /<controller>/<hook>} is not served. A training call ({@code training}) needs no credentials and is
+   * never recorded. Each refusal on the way is thrown as a {@link HookError} (or an exception it maps) and becomes
+   * the reply here, once.
+   */
+  void call(Context ctx, String controller, String hook, Route route, boolean training, Delivery delivery) {
+    Body body = Body.UNREAD;
+    byte[] request = null;
+    Reply reply;
+    Admission.Bytes allowance = Admission.Bytes.NONE;
     try {
-      body = admission.body(declared >= 0 ? declared : Math.min(CHUNKED_START, config.maxBodyBytes()));
-    } catch (Admission.Refused e) {
-      LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook)
-          .addKeyValue("waitedMs", (System.nanoTime() - arrived) / 1_000_000).log("not admitted in time: 429");
-      return Exchange.unread(HookError.from(e));
+      refuseFromHeaders(ctx, controller, hook, route, training);
+      long declared = ctx.req().getContentLengthLong(); // a long: an int says -1 above 2^31
+      long arrived = System.nanoTime();
+      long until = arrived + config.hookDeadline().toNanos();
+      Admission.Bytes budget = admitted(route, declared, arrived);
+      try {
+        Future<byte[]> reading = read(ctx, budget);
+        try {
+          request = reading.get(left(until), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+          body = Body.ARRIVING; // the reader ends when the connection is closed after this answer
+          throw deadline();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          body = Body.ARRIVING;
+          throw shuttingDown("interrupted; retry");
+        } catch (ExecutionException e) { // the stream failed, too large, too slow, no room for a chunked body
+          HookServer.exitOnOutOfMemory(e.getCause());
+          throw HookError.from(e.getCause());
+        }
+        body = Body.READ;
+        reply = computed(route, request, budget, until, !training);
+        // A cached answer is held by the cache already; an answer of this call takes the allowance while written.
+        allowance = admission.answer(reply.cached() ? 0 : reply.body().size());
+      } finally {
+        budget.release(); // this thread's hold; the reader's or the worker's may last longer
+      }
+    } catch (HookError | Admission.Refused e) { // a refusal on the way, mapped once
+      reply = Reply.of(HookError.from(e));
+      request = null;
     }
     try {
-      return admitted(ctx, controller, hook, body, until, record);
+      delivery.deliver(reply, body == Body.READ, config.logBodies() ? request : null);
     } finally {
-      body.release(); // this thread's hold; the reader's or the worker's may last longer
+      allowance.release(); // the answer's allowance, once it is out or abandoned
+    }
+    if (body == Body.UNREAD) {
+      bodies.discard(ctx);
     }
   }
 
-  private Exchange admitted(Context ctx, String controller, String hook, Admission.Bytes body, long until,
-      boolean record) {
-    Future<byte[]> reading;
+  /** What can be refused from the request line and headers alone, before the body takes any memory. */
+  private void refuseFromHeaders(Context ctx, String controller, String hook, Route route, boolean training) {
+    if (onManagementPort(ctx)) {
+      throw new HookError(ErrorCode.NOT_FOUND, "hooks are not served on the management port");
+    }
+    if (token != null && !training && !token.accepts(ctx.header("Authorization"))) {
+      throw new HookError(ErrorCode.UNAUTHORIZED, "missing or invalid credentials");
+    }
+    if (route == null) {
+      throw frontDoor.routes().notServed(controller, hook);
+    }
+    if (draining.getAsBoolean()) {
+      LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook).log("draining: 503");
+      throw shuttingDown("the server is shutting down; retry");
+    }
+    String contentType = ctx.contentType();
+    if (contentType != null && !isJson(contentType)) {
+      throw new HookError(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+          "Content-Type must be application/json, got '" + contentType + "'");
+    }
+    frontDoor.admit(ctx.req().getContentLengthLong());
+  }
+
+  /** The body's bytes of the budget, from its declared length (or a first share of a chunked body). */
+  private Admission.Bytes admitted(Route route, long declared, long arrived) {
     try {
-      body.hold(); // by the reader, until the body is in
-      reading = readers.submit(() -> {
+      return admission.body(declared >= 0 ? declared : Math.min(CHUNKED_START, config.maxBodyBytes()));
+    } catch (Admission.Refused e) {
+      LOG.atDebug().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
+          .addKeyValue("waitedMs", (System.nanoTime() - arrived) / 1_000_000).log("not admitted in time: 429");
+      throw e;
+    }
+  }
+
+  /** The body, read on a thread of its own that holds its bytes of the budget until it is in. */
+  private Future<byte[]> read(Context ctx, Admission.Bytes budget) {
+    try {
+      budget.hold(); // by the reader, until the body is in
+      return readers.submit(() -> {
         try {
-          return bodies.read(ctx, body);
+          return bodies.read(ctx, budget);
         } finally {
-          body.release();
+          budget.release();
         }
       });
     } catch (RejectedExecutionException e) {
-      body.release();
-      return Exchange.unread(shuttingDown("the server is shutting down; retry"));
+      budget.release();
+      throw shuttingDown("the server is shutting down; retry");
     }
-    byte[] request;
-    try {
-      request = reading.get(left(until), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      return Exchange.abandoned(deadline()); // the reader ends when the connection is closed after this answer
-    } catch (ExecutionException e) { // the stream failed, too large, too slow, no room for a chunked body
-      HookServer.exitOnOutOfMemory(e.getCause());
-      return Exchange.unread(HookError.from(e.getCause()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Exchange.abandoned(shuttingDown("interrupted; retry"));
-    }
-    Admission.Slot slot;
-    try {
-      slot = admission.slot(until);
-    } catch (Admission.Refused e) {
-      return Exchange.read(HookError.from(e));
-    }
-    LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook)
+  }
+
+  /** A hook slot, then the answer computed on a hook thread, within the deadline. */
+  private Reply computed(Route route, byte[] request, Admission.Bytes budget, long until, boolean record) {
+    Admission.Slot slot = admission.slot(until);
+    LOG.atDebug().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
         .addKeyValue("bodyBytes", request.length).log("admitted to a hook slot");
     CompletableFuture<Reply> computed = new CompletableFuture<>();
     try {
-      body.hold(); // by the worker, until it has computed and recorded
-      workers.execute(() -> compute(controller, hook, request, body, slot, until, record, computed));
+      budget.hold(); // by the worker, until it has computed and recorded
+      workers.execute(() -> compute(route, request, budget, slot, until, record, computed));
     } catch (RejectedExecutionException e) {
-      body.release();
+      budget.release();
       slot.release();
-      return Exchange.read(shuttingDown("the server is shutting down; retry"));
+      throw shuttingDown("the server is shutting down; retry");
     }
-    Reply reply;
     try {
-      reply = computed.get(left(until), TimeUnit.NANOSECONDS);
+      return computed.get(left(until), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       computed.cancel(false); // a worker still waiting for a compute slot gives up; one computing goes on
-      return Exchange.read(deadline());
+      throw deadline();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Exchange.read(shuttingDown("interrupted; retry"));
+      throw shuttingDown("interrupted; retry");
     } catch (ExecutionException e) {
       HookServer.exitOnOutOfMemory(e.getCause());
-      LOG.atError().addKeyValue("controller", controller).addKeyValue("hook", hook)
+      LOG.atError().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
           .addKeyValue("error", e.getCause().toString()).log("hook call failed");
-      return Exchange.read(HookError.from(e.getCause()));
-    }
-    try {
-      // A cached answer is held by the cache already; an answer of this call takes the allowance while written.
-      Admission.Bytes answer = admission.answer(reply.cached() ? 0 : reply.body().size());
-      return Exchange.read(reply, config.logBodies() ? request : null, answer);
-    } catch (Admission.Refused e) {
-      return Exchange.read(HookError.from(e));
+      throw HookError.from(e.getCause());
     }
   }
 
@@ -182,8 +241,10 @@ final class HookCalls implements AutoCloseable {
    * within the room the compute slot keeps for an answer's tree and bytes ({@link #SLOT_ROOM}), which it no longer
    * needs, and gives the request's bytes back to the body budget first: a recording never makes a call wait.
    */
-  private void compute(String controller, String hook, byte[] request, Admission.Bytes body, Admission.Slot slot,
-      long until, boolean record, CompletableFuture<Reply> computed) {
+  private void compute(Route route, byte[] request, Admission.Bytes body, Admission.Slot slot, long until,
+      boolean record, CompletableFuture<Reply> computed) {
+    String controller = route.controllerName();
+    String hook = route.hookPath();
     boolean bodyHeld = true;
     try {
       if (!computeSlots.tryAcquire(left(until), TimeUnit.NANOSECONDS)) {
@@ -195,7 +256,7 @@ final class HookCalls implements AutoCloseable {
           return;
         }
         CallInputs inputs = CallInputs.live(Instant.now()); // the time and secrets the hook sees, for a recording
-        Reply reply = inputs.during(() -> dispatcher.reply(controller, hook, request));
+        Reply reply = inputs.during(() -> frontDoor.answer(route, request));
         slot.release(); // the hook has computed: the slot is free for the next call
         computed.complete(reply);
         if (record && recorder.samples(reply)) {
@@ -238,6 +299,11 @@ final class HookCalls implements AutoCloseable {
 
   private static HookError shuttingDown(String message) {
     return new HookError(ErrorCode.SHUTTING_DOWN, message);
+  }
+
+  /** The management port serves probes and metrics, never hooks. */
+  boolean onManagementPort(Context ctx) {
+    return config.managementPort() > 0 && ctx.req().getLocalPort() == config.managementPort();
   }
 
   private static boolean isJson(String contentType) {

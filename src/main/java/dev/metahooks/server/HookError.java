@@ -59,9 +59,6 @@ public final class HookError extends RuntimeException {
     if (e instanceof InvalidRequestException invalid) {
       return new HookError(ErrorCode.INVALID_REQUEST, invalid.getMessage(), invalid.field());
     }
-    if (e instanceof AnswerWriter.TooLargeException tooLarge) {
-      return new HookError(ErrorCode.INVALID_REQUEST, tooLarge.getMessage(), tooLarge.field());
-    }
     if (e instanceof BodyTooLargeException) {
       return new HookError(ErrorCode.PAYLOAD_TOO_LARGE, e.getMessage());
     }

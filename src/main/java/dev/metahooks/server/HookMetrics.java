@@ -73,14 +73,14 @@ public final class HookMetrics implements AutoCloseable {
   }
 
   /** The response cache: bytes held, calls answered from it or not, answers evicted (Caffeine's statistics). */
-  public void watchCache(HookDispatcher dispatcher) {
-    Gauge.builder("metahooks.response.cache.bytes", dispatcher, HookDispatcher::cacheBytes)
+  void watchCache(CachedAnswers answers) {
+    Gauge.builder("metahooks.response.cache.bytes", answers, CachedAnswers::cacheBytes)
         .description("Bytes of answers held by the response cache").baseUnit("bytes").register(registry);
-    FunctionCounter.builder("metahooks.response.cache.lookups", dispatcher, d -> d.cacheStats().hitCount())
+    FunctionCounter.builder("metahooks.response.cache.lookups", answers, a -> a.cacheStats().hitCount())
         .description("Response cache lookups by result").tag("result", "hit").register(registry);
-    FunctionCounter.builder("metahooks.response.cache.lookups", dispatcher, d -> d.cacheStats().missCount())
+    FunctionCounter.builder("metahooks.response.cache.lookups", answers, a -> a.cacheStats().missCount())
         .description("Response cache lookups by result").tag("result", "miss").register(registry);
-    FunctionCounter.builder("metahooks.response.cache.evictions", dispatcher, d -> d.cacheStats().evictionCount())
+    FunctionCounter.builder("metahooks.response.cache.evictions", answers, a -> a.cacheStats().evictionCount())
         .description("Answers the response cache dropped to stay within its bytes").register(registry);
   }
 

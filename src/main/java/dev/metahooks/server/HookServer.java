@@ -25,18 +25,27 @@ import org.slf4j.LoggerFactory;
  * The HTTP surface and its lifecycle: {@code POST /<controller>/<hook>} for every served hook, {@code GET /healthz},
  * {@code /readyz} and {@code /metrics}. Every answer, errors included (Jetty's own too), is JSON (metrics excepted).
  *
- * <p>A hook call reads top-down in {@link #serve}: authentication and routing → {@link HookCalls} (admission,
- * deadline, body, dispatch) → {@link HookDispatcher#reply} (the response cache, a Caffeine cache weighed by bytes;
- * else parse, the hook, and {@link AnswerWriter}, which writes each subtree the children share once and copies its
- * bytes wherever it recurs) → {@link ReplyWriter}, the one place that writes the reply, whatever the outcome →
- * access log ({@link CallLog}) and metrics. Jetty's wiring is {@link HttpStack}; certificate and token files are
- * reloaded by {@link FileWatcher}s. Graceful shutdown tells kept-alive clients to reconnect elsewhere.
+ * <p>A hook call reads top-down in {@link #serve}: its {@link Route} (the controller's name, the hook, the
+ * {@code Controller}) is looked up once, in the {@link RouteTable}, and passed down → {@link HookCalls}: what the
+ * request line and headers alone refuse (the management port, credentials, a route not served, the body limit),
+ * admission, the deadline, the body → {@link FrontDoor#answer} → {@link CachedAnswers}: the response cache (a
+ * Caffeine cache weighed by bytes), else {@link HookRunner} (parse, names, the controller) and {@link AnswerWriter},
+ * which writes each subtree the children share once and copies its bytes wherever it recurs → the {@link Reply},
+ * which {@link ReplyWriter} writes whatever the outcome → access log ({@link CallLog}) and metrics.
+ *
+ * <p>An answer has two types: the controller's {@code HookResponse}, then the written {@link Reply} (status, bytes,
+ * ETag). A refusal or a fault is thrown as a {@link HookError} and mapped once per layer: the runner's funnel makes
+ * any failure one (and logs a fault once), the writer refuses an answer past its limit, {@link CachedAnswers} and
+ * {@link HookCalls} each turn what their steps threw into the reply. {@link InProcessHooks}, the offline command
+ * and {@code metahooks diff} come in by the same {@link FrontDoor}, limits and writer included. Jetty's wiring is
+ * {@link HttpStack}; certificate and token files are reloaded by {@link FileWatcher}s. Graceful shutdown tells
+ * kept-alive clients to reconnect elsewhere.
  */
 public final class HookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
 
   private final ServerConfig config;
-  private final HookDispatcher dispatcher;
+  private final FrontDoor frontDoor;
   private final HookMetrics metrics;
   private final RequestBodies bodies;
   private final HookCalls calls;
@@ -44,7 +53,6 @@ public final class HookServer implements AutoCloseable {
   private final BearerToken token;
   private final WriteDeadline writeDeadline;
   private final List<FileWatcher> watchers = new ArrayList<>();
-  private final WarmUp warmUp;
   private final TrainingCalls training;
   private final Javalin app;
   /** Hook calls inside the handler, from the first byte read to the last byte written. */
@@ -59,52 +67,42 @@ public final class HookServer implements AutoCloseable {
   /** Stopping: a call that still comes in gets 503. */
   private volatile boolean draining;
 
-  /** A server without a warm-up: ready as soon as it listens. */
-  public HookServer(ServerConfig config, List<Controller> controllers) {
-    this(config, controllers, WarmUp.OFF);
-  }
-
   /**
-   * A server that serves its training calls for {@code warmUp} once it listens, before it is ready
-   * ({@code METAHOOKS_WARM_UP_MS}; zero: none, at most 60 s).
+   * A server that, once it listens and before it is ready, serves its training calls for {@code config.warmUp()}
+   * ({@code METAHOOKS_WARM_UP_MS}; zero, the default in code: none, ready as soon as it listens).
    */
-  public HookServer(ServerConfig config, List<Controller> controllers, Duration warmUp) {
-    this(config, controllers, new WarmUp(warmUp));
-  }
-
-  private HookServer(ServerConfig config, List<Controller> controllers, WarmUp warmUp) {
+  public HookServer(ServerConfig config, List<Controller> controllers) {
     this.config = config;
-    this.warmUp = warmUp;
-    this.training = warmUp.enabled() ? TrainingCalls.of(controllers) : null;
-    this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes(), config.maxResponseBytes());
+    this.training = warmsUp() ? TrainingCalls.of(controllers) : null;
+    this.frontDoor = FrontDoor.of(config, controllers);
     Duration admissionWait = HookCalls.admissionWait(config);
     Admission admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
         config.maxConcurrentHooks(), admissionWait);
     this.metrics = new HookMetrics(controllers);
-    metrics.watchCache(dispatcher);
+    metrics.watchCache(frontDoor.answers());
     metrics.watchActive(active);
     metrics.watchBodyBudget(admission::bytesInUse);
-    Thread serializers = new Thread(HookDispatcher::warmUp, "serializers");
+    Thread serializers = new Thread(CachedAnswers::prepare, "serializers");
     serializers.setDaemon(true);
     serializers.start();
     this.bodies = new RequestBodies(config.maxBodyBytes(), admissionWait);
     this.recorder = new Recorder(config.recording());
     metrics.watchRecorder(recorder);
-    this.calls = new HookCalls(config, dispatcher, admission, bodies, recorder, () -> draining);
     this.writeDeadline = new WriteDeadline(config.writeTimeout());
     this.token = config.tokenFile() == null ? null : new BearerToken(config.tokenFile());
+    this.calls = new HookCalls(config, frontDoor, token, admission, bodies, recorder, () -> draining);
     if (token != null) {
       watchers.add(new FileWatcher(config.fileCheckInterval(), "bearer token", List.of(token.file()), token::reload));
     }
     SslContextFactory.Server tls = config.tls() == null ? null : tlsContext(config.tls());
-    this.app = HttpStack.create(config, tls, warmUp.enabled(), this::routes);
+    this.app = HttpStack.create(config, tls, warmsUp(), this::routes);
   }
 
   /** The route table. */
   private void routes(JavalinConfig javalin) {
     javalin.routes.get("/healthz", ctx -> ReplyWriter.json(ctx, 200, Map.of("status", "ok")));
     javalin.routes.get("/readyz", this::readiness);
-    javalin.routes.get("/controllers", ctx -> ReplyWriter.json(ctx, 200, ControllerListing.of(dispatcher.controllers())));
+    javalin.routes.get("/controllers", ctx -> ReplyWriter.json(ctx, 200, ControllerListing.of(frontDoor.controllers())));
     javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
         .result(metrics.scrape()));
     javalin.routes.post("/{controller}/{hook}", this::hook);
@@ -139,7 +137,7 @@ public final class HookServer implements AutoCloseable {
     requireFree(config.port(), "METAHOOKS_PORT");
     requireFree(config.managementPort(), "METAHOOKS_MANAGEMENT_PORT");
     app.start();
-    if (warmUp.enabled()) {
+    if (warmsUp()) {
       warmUp();
     }
     ready = true;
@@ -149,7 +147,7 @@ public final class HookServer implements AutoCloseable {
         .addKeyValue("tls", config.tls() != null)
         .addKeyValue("clientCertificates", config.tls() != null && config.tls().clientCaFile() != null)
         .addKeyValue("bearerToken", token != null)
-        .addKeyValue("controllers", String.join(",", dispatcher.controllers().stream().map(Controller::name).toList()))
+        .addKeyValue("controllers", String.join(",", frontDoor.controllers().stream().map(Controller::name).toList()))
         .log("metahooks listening");
     return this;
   }
@@ -162,8 +160,8 @@ public final class HookServer implements AutoCloseable {
     LocalConnector connector = (LocalConnector) connector(HttpStack.WARM_UP);
     warmingUp = true;
     try {
-      TrainingCalls.Summary done = warmedUp = training.run(connector, warmUp.duration(), config.maxConcurrentHooks(),
-          dispatcher::emptyCache);
+      TrainingCalls.Summary done = warmedUp = training.run(connector, config.warmUp(), config.maxConcurrentHooks(),
+          frontDoor.answers()::emptyCache);
       LOG.atInfo().addKeyValue("calls", done.calls()).addKeyValue("refused", done.refused())
           .addKeyValue("ms", done.took().toMillis()).log("warm-up done");
     } catch (InterruptedException e) {
@@ -172,7 +170,7 @@ public final class HookServer implements AutoCloseable {
       LOG.atWarn().addKeyValue("error", e.toString()).log("warm-up failed; ready without it");
     } finally {
       warmingUp = false;
-      dispatcher.forgetWarmUp();
+      frontDoor.answers().forgetWarmUp();
       try {
         connector.stop();
       } catch (Exception e) {
@@ -180,6 +178,10 @@ public final class HookServer implements AutoCloseable {
       }
       app.jettyServer().server().removeConnector(connector);
     }
+  }
+
+  private boolean warmsUp() {
+    return !config.warmUp().isZero();
   }
 
   private Connector connector(String name) {
@@ -298,36 +300,35 @@ public final class HookServer implements AutoCloseable {
     }
   }
 
-  /** One hook call, top-down: routing → the call → the reply, whatever the outcome → access log and metrics. */
+  /**
+   * One hook call, top-down: the route, looked up once here and passed down → the call ({@link HookCalls}) → its
+   * reply, written whatever the outcome → access log and metrics.
+   */
   private void serve(Context ctx) {
     long started = System.nanoTime();
     String controller = ctx.pathParam("controller");
     String hook = ctx.pathParam("hook");
-    boolean known = dispatcher.serves(controller, hook) && !onManagementPort(ctx);
+    Route route = calls.onManagementPort(ctx) ? null : frontDoor.routes().find(controller, hook);
     boolean trainingCall = warmingUp && isTrainingCall(ctx);
-    Exchange exchange = route(ctx, controller, hook, known, trainingCall);
-    Reply reply = exchange.reply();
-    boolean notModified = reply.etag() != null && reply.etag().equals(ctx.header("If-None-Match"));
-    boolean written;
-    WriteDeadline.Armed deadline = writeDeadline.arm(ctx);
-    try {
-      written = ReplyWriter.write(ctx, exchange, notModified);
-    } finally {
-      deadline.close();
-      exchange.answer().release(); // the answer's allowance, once it is out or abandoned
-    }
-    if (!trainingCall) { // the warm-up's calls are not the server's traffic: no metrics, log or recording
-      account(controller, hook, known, exchange, notModified, written, Duration.ofNanos(System.nanoTime() - started));
-    }
-    if (!exchange.bodyRead() && !exchange.bodyInUse()) {
-      bodies.discard(ctx);
-    }
+    calls.call(ctx, controller, hook, route, trainingCall, (reply, bodyRead, request) -> {
+      boolean notModified = reply.etag() != null && reply.etag().equals(ctx.header("If-None-Match"));
+      boolean written;
+      WriteDeadline.Armed deadline = writeDeadline.arm(ctx);
+      try {
+        written = ReplyWriter.write(ctx, reply, bodyRead, notModified);
+      } finally {
+        deadline.close();
+      }
+      if (!trainingCall) { // the warm-up's calls are not the server's traffic: no metrics, log or recording
+        account(controller, hook, route != null, reply, request, notModified, written,
+            Duration.ofNanos(System.nanoTime() - started));
+      }
+    });
   }
 
   /** The call's metrics and access log (and its bodies, with METAHOOKS_LOG_BODIES). */
-  private void account(String controller, String hook, boolean known, Exchange exchange, boolean notModified,
-      boolean written, Duration elapsed) {
-    Reply reply = exchange.reply();
+  private void account(String controller, String hook, boolean known, Reply reply, byte[] request,
+      boolean notModified, boolean written, Duration elapsed) {
     String controllerTag = known ? controller : HookMetrics.UNKNOWN;
     String hookTag = known ? hook : HookMetrics.UNKNOWN;
     metrics.record(controllerTag, hookTag, reply.outcome(), elapsed);
@@ -335,20 +336,9 @@ public final class HookServer implements AutoCloseable {
       metrics.unwritten(controllerTag, hookTag);
     }
     CallLog.call(controller, hook, reply, notModified ? 304 : reply.status(), elapsed);
-    if (exchange.request() != null && reply.summary().requestRead()) { // kept only with METAHOOKS_LOG_BODIES
-      CallLog.bodies(controller, hook, exchange.request(), reply.body());
+    if (request != null && reply.summary().requestRead()) { // kept only with METAHOOKS_LOG_BODIES
+      CallLog.bodies(controller, hook, request, reply.body());
     }
-  }
-
-  /** Authentication and routing in front of the admitted call. */
-  private Exchange route(Context ctx, String controller, String hook, boolean known, boolean trainingCall) {
-    if (onManagementPort(ctx)) {
-      return Exchange.unread(new HookError(ErrorCode.NOT_FOUND, "hooks are not served on the management port"));
-    }
-    if (token != null && !trainingCall && !token.accepts(ctx.header("Authorization"))) {
-      return Exchange.unread(new HookError(ErrorCode.UNAUTHORIZED, "missing or invalid credentials"));
-    }
-    return known ? calls.call(ctx, controller, hook, !trainingCall) : Exchange.unread(dispatcher.notServed(controller, hook));
   }
 
   /** A call that came through the in-memory connector, which only the warm-up reaches. */
@@ -357,15 +347,11 @@ public final class HookServer implements AutoCloseable {
         ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData().getConnector().getName());
   }
 
-  private boolean onManagementPort(Context ctx) {
-    return config.managementPort() > 0 && ctx.req().getLocalPort() == config.managementPort();
-  }
-
   private void wrongMethod(Context ctx) {
     String controller = ctx.pathParam("controller");
     String hook = ctx.pathParam("hook");
-    if (!dispatcher.serves(controller, hook)) {
-      ReplyWriter.error(ctx, dispatcher.notServed(controller, hook));
+    if (frontDoor.routes().find(controller, hook) == null) {
+      ReplyWriter.error(ctx, frontDoor.routes().notServed(controller, hook));
       return;
     }
     ctx.header("Allow", "POST");

@@ -2,7 +2,6 @@ package dev.metahooks.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Controller;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,9 +13,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Calls a hook the way the server answers {@code POST /<controller>/<hook>}, without a socket: routing (404 for a
- * hook not served), the body limit (413), parsing (400, 422), the controller, the answer's size limit and the
- * response cache, with the status, the headers metahooks sets and the body bytes the server would send.
+ * Calls a hook the way the server answers {@code POST /<controller>/<hook>}, without a socket, through the same
+ * front door and answer writer as HTTP: routing (404 for a hook not served), the body limit (413), parsing (400,
+ * 422), the controller, the answer's size limit and the response cache, with the status, the headers metahooks
+ * sets and the body bytes the server would send.
  *
  * <pre>{@code
  * InProcessHooks hooks = InProcessHooks.of(List.of(GreetingController.controller()));
@@ -30,12 +30,10 @@ import java.util.TreeMap;
  * the test machine runs. Thread-safe; one instance may serve many calls.
  */
 public final class InProcessHooks {
-  private final ServerConfig config;
-  private final HookDispatcher dispatcher;
+  private final FrontDoor frontDoor;
 
   private InProcessHooks(ServerConfig config, List<Controller> controllers) {
-    this.config = config;
-    this.dispatcher = new HookDispatcher(controllers, config.responseCacheBytes(), config.maxResponseBytes());
+    this.frontDoor = FrontDoor.of(config, controllers);
   }
 
   /** The controllers with the server's default settings ({@link ServerConfig#defaults()}). */
@@ -50,15 +48,7 @@ public final class InProcessHooks {
 
   /** Answers {@code requestBody} as the server answers it when POSTed to {@code /<controller>/<hook>}. */
   public Response call(String controller, String hook, byte[] requestBody) {
-    Reply reply;
-    if (!dispatcher.serves(controller, hook)) {
-      reply = Reply.of(dispatcher.notServed(controller, hook));
-    } else if (requestBody.length > config.maxBodyBytes()) {
-      reply = Reply.of(HookError.from(new BodyTooLargeException(config.maxBodyBytes())));
-    } else {
-      reply = dispatcher.reply(controller, hook, requestBody);
-    }
-    return Response.of(reply);
+    return Response.of(frontDoor.call(controller, hook, requestBody));
   }
 
   /** The same for a request written as JSON text. */

@@ -1,14 +1,14 @@
 package dev.metahooks.server;
 
 /**
- * A hook call answered as bytes: the status, the JSON body (in {@link Blocks}, as written), on a 200 its ETag (a hash of the body), the metrics
- * outcome, what the access log says about it, and whether it came from the response cache.
+ * A hook call answered as bytes, the one answer type after the controller's {@code HookResponse}: the status, the
+ * JSON body (in {@link Blocks}, as written), on a 200 its ETag (a hash of the body), the metrics outcome, what the
+ * access log says about it, and whether it came from the response cache.
  */
 public record Reply(int status, Blocks body, String etag, String outcome, CallSummary summary, boolean cached) {
   /** An error answered before the body was read. */
   static Reply of(HookError error) {
-    return new Reply(error.status(), Blocks.of(AnswerWriter.error(error)), null, error.code().code(),
-        CallSummary.UNREAD, false);
+    return AnswerWriter.error(error, CallSummary.UNREAD);
   }
 
   /** This reply as the response cache gives it back. */

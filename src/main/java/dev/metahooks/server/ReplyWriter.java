@@ -1,7 +1,6 @@
 package dev.metahooks.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -20,11 +19,10 @@ final class ReplyWriter {
    * Writes and flushes the reply here, so that a call counted as active is answered before shutdown can stop the
    * server. False (logged) when the client did not take it: gone, or not reading within the write timeout.
    */
-  static boolean write(Context ctx, Exchange exchange, boolean notModified) {
-    Reply reply = exchange.reply();
+  static boolean write(Context ctx, Reply reply, boolean bodyRead, boolean notModified) {
     // A body left unread makes the connection unusable for the next request: say so. (After SIGTERM every
     // answer says so already: see the before-handler.)
-    if (!exchange.bodyRead()) {
+    if (!bodyRead) {
       ctx.header("Connection", "close");
     }
     if (reply.status() == 429) {

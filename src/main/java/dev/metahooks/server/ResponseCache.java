@@ -15,7 +15,7 @@ import com.github.benmanes.caffeine.cache.stats.CacheStats;
  * first time for these exact bytes. That is what a recomputation would ideally give too: the same password until
  * the Secret exists, and the time the transition was first seen. An answer whose decision depends on the time says
  * so by carrying {@code resyncAfterSeconds} (come back when the maintenance window opens), and is never kept here
- * ({@link HookDispatcher#reply}): replayed, it would hold the world until the bytes change.
+ * ({@link CachedAnswers#answer}): replayed, it would hold the world until the bytes change.
  */
 final class ResponseCache {
   /** Controller, hook and the request body's SHA-256 (32 bytes), compared by value. */

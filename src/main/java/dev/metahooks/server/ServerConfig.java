@@ -53,6 +53,11 @@ import java.util.Set;
  *     this long, however slowly it reads, ends its connection (a reset), logged and counted, so that it frees its
  *     thread</li>
  * <li>{@code recording()}: {@code METAHOOKS_RECORD_DIR} and its bounds: off by default; see {@link Recording}</li>
+ * <li>{@code warmUp()}: {@code METAHOOKS_WARM_UP_MS}, default 5000 from the environment, 0 to 60000: how long the
+ *     server serves its training calls ({@link TrainingCalls}) once it listens and before {@code /readyz} answers
+ *     ready, so that the JVM has compiled the request path when traffic comes (without one, the first seconds of
+ *     traffic after each rollout are served by the interpreter). Settings built in code have none (0): a server
+ *     made in a test or an application is ready as soon as it listens, unless it asks for one</li>
  * </ul>
  */
 public final class ServerConfig {
@@ -63,6 +68,10 @@ public final class ServerConfig {
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
   public static final long DEFAULT_RESPONSE_CACHE_BYTES = 32L * 1024 * 1024;
   private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+  /** The warm-up of a server configured from the environment. */
+  public static final Duration DEFAULT_WARM_UP = Duration.ofSeconds(5);
+  /** Readiness waits this long at most: the kubelet's probes see 503 meanwhile, and a rollout waits. */
+  static final Duration LONGEST_WARM_UP = Duration.ofSeconds(60);
 
   /** HTTPS settings; {@code clientCaFile} null means client certificates are not asked for. */
   public record Tls(Path certFile, Path keyFile, Path clientCaFile) {}
@@ -119,6 +128,7 @@ public final class ServerConfig {
   private final long maxResponseBytes;
   private final Duration writeTimeout;
   private final Recording recording;
+  private final Duration warmUp;
 
   private ServerConfig(Builder b) {
     this.port = b.port;
@@ -138,6 +148,7 @@ public final class ServerConfig {
     this.maxResponseBytes = b.maxResponseBytes;
     this.writeTimeout = b.writeTimeout;
     this.recording = b.recording;
+    this.warmUp = b.warmUp;
     require(port >= 0 && port <= 65535, "METAHOOKS_PORT must be 0..65535, got " + port);
     require(maxBodyBytes > 0 && maxBodyBytes <= MAX_ARRAY, "METAHOOKS_MAX_BODY_BYTES must be 1.." + MAX_ARRAY
         + " (a body is read into one array), got " + maxBodyBytes);
@@ -155,6 +166,8 @@ public final class ServerConfig {
         + ") must be at least METAHOOKS_MAX_BODY_BYTES (" + maxBodyBytes + "), or the largest body is never admitted");
     require(maxResponseBytes > 0, "METAHOOKS_MAX_RESPONSE_BYTES must be positive, got " + maxResponseBytes);
     require(!writeTimeout.isNegative() && !writeTimeout.isZero(), "METAHOOKS_WRITE_TIMEOUT_MS must be positive");
+    require(!warmUp.isNegative() && warmUp.compareTo(LONGEST_WARM_UP) <= 0, "METAHOOKS_WARM_UP_MS must be 0.."
+        + LONGEST_WARM_UP.toMillis() + ", got " + warmUp.toMillis());
   }
 
   /** The defaults, to change in code: {@code ServerConfig.builder().port(0).build()}. */
@@ -182,6 +195,7 @@ public final class ServerConfig {
     b.maxResponseBytes = maxResponseBytes;
     b.writeTimeout = writeTimeout;
     b.recording = recording;
+    b.warmUp = warmUp;
     return b;
   }
 
@@ -207,6 +221,7 @@ public final class ServerConfig {
     private long maxResponseBytes = AnswerSize.defaultLimit();
     private Duration writeTimeout = Duration.ofSeconds(5);
     private Recording recording = Recording.OFF;
+    private Duration warmUp = Duration.ZERO;
 
     private Builder() {}
 
@@ -295,6 +310,11 @@ public final class ServerConfig {
       return this;
     }
 
+    public Builder warmUp(Duration value) {
+      this.warmUp = value;
+      return this;
+    }
+
     /** The settings; a value the server cannot use is a {@link ConfigurationException} naming its variable. */
     public ServerConfig build() {
       return new ServerConfig(this);
@@ -367,6 +387,10 @@ public final class ServerConfig {
 
   public Recording recording() {
     return recording;
+  }
+
+  public Duration warmUp() {
+    return warmUp;
   }
 
   /**
@@ -480,6 +504,6 @@ public final class ServerConfig {
         + ", fileCheckInterval=" + fileCheckInterval + ", logBodies=" + logBodies + ", managementPort="
         + managementPort + ", responseCacheBytes=" + responseCacheBytes + ", bodyBudgetBytes=" + bodyBudgetBytes
         + ", maxResponseBytes=" + maxResponseBytes + ", writeTimeout=" + writeTimeout + ", recording=" + recording
-        + "]";
+        + ", warmUp=" + warmUp + "]";
   }
 }

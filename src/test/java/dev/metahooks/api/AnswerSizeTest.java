@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.FrontDoor;
 import dev.metahooks.server.Reply;
+import dev.metahooks.server.ServerConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -59,8 +60,9 @@ class AnswerSizeTest {
   @ValueSource(strings = {"catset:10000", "indexedjob:10000"})
   void theLargestAdvertisedAnswersFitTheDeployedLimit(String name) {
     BenchCase benchCase = BenchCase.of(name);
-    HookDispatcher dispatcher = new HookDispatcher(Catalog.controllers(), 0, DEPLOYED_LIMIT);
-    Reply reply = dispatcher.reply(benchCase.controller(), benchCase.hook(), benchCase.body());
+    FrontDoor frontDoor = FrontDoor.of(ServerConfig.builder().responseCacheBytes(0).maxResponseBytes(DEPLOYED_LIMIT)
+        .build(), Catalog.controllers());
+    Reply reply = frontDoor.call(benchCase.controller(), benchCase.hook(), benchCase.body());
     assertThat(reply.status()).as(new String(reply.body().toByteArray())).isEqualTo(200);
   }
 }

@@ -1,6 +1,6 @@
 package dev.metahooks.bench;
 
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.FrontDoor;
 
 /**
  * A named benchmark request: {@code controller[:size]} for the generated ones, {@code controller} alone for a
@@ -56,8 +56,8 @@ public record BenchCase(String name, String controller, String hook, byte[] body
     return Integer.parseInt(argument);
   }
 
-  /** Whether the dispatcher answers this request with {@code status} (a benchmark of an error is no use). */
-  public boolean expectsStatus(HookDispatcher dispatcher, int status) {
-    return dispatcher.dispatch(controller, hook, body).status() == status;
+  /** Whether the front door answers this request with {@code status} (a benchmark of an error is no use). */
+  public boolean expectsStatus(FrontDoor frontDoor, int status) {
+    return frontDoor.call(controller, hook, body).status() == status;
   }
 }

@@ -5,7 +5,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.SharedSubtrees;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.FrontDoor;
 import java.util.Arrays;
 
 /**
@@ -19,8 +19,7 @@ public final class SharedWriteComparison {
   public static void main(String[] args) throws Exception {
     BenchCase request = BenchCase.of(args[0]);
     int rounds = Integer.parseInt(args[1]);
-    Object answer = new HookDispatcher(Catalog.controllers())
-        .dispatch(request.controller(), request.hook(), request.body()).body();
+    Object answer = FrontDoor.of(Catalog.controllers()).response(request.controller(), request.hook(), request.body());
     ObjectMapper shared = SharedSubtrees.writing(JsonTrees.MAPPER);
     long[] once = new long[rounds];
     long[] each = new long[rounds];

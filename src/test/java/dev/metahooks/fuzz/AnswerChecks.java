@@ -1,15 +1,15 @@
 package dev.metahooks.fuzz;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.Reply;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What every answer to any body must be: 200 or 4xx, never 5xx; JSON the server can write; an error body
+ * What every answer to any body must be: 200 or 4xx, never 5xx; JSON bytes; an error body
  * with {@code error} and {@code message}; and in a 200, {@code children} / {@code attachments} that are arrays
  * of objects with apiVersion, kind and metadata.name, which Metacontroller needs to apply them.
  */
@@ -17,17 +17,16 @@ final class AnswerChecks {
   private AnswerChecks() {}
 
   /** What is wrong with the answer; empty when nothing is. */
-  static List<String> problems(HookDispatcher.Answer answer) {
+  static List<String> problems(Reply answer) {
     List<String> problems = new ArrayList<>();
     if (answer.status() != 200 && (answer.status() < 400 || answer.status() > 499)) {
       problems.add("status " + answer.status());
     }
     JsonNode body;
     try {
-      JsonTrees.MAPPER.writeValueAsBytes(answer.body());
-      body = JsonTrees.MAPPER.valueToTree(answer.body());
-    } catch (JsonProcessingException | RuntimeException e) {
-      problems.add("the answer cannot be written as JSON: " + e);
+      body = JsonTrees.MAPPER.readTree(answer.body().toByteArray());
+    } catch (IOException | RuntimeException e) {
+      problems.add("the answer is not JSON: " + e);
       return problems;
     }
     if (!body.isObject()) {

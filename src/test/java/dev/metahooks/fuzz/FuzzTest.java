@@ -3,12 +3,12 @@ package dev.metahooks.fuzz;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.FrontDoor;
+import dev.metahooks.server.Reply;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.SeedRequests;
 import dev.metahooks.testing.SeedRequests.Seed;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +37,7 @@ import net.jqwik.api.statistics.Statistics;
 /**
  * A mutation fuzzer (no coverage feedback) over the request parser and every controller: each golden fixture
  * and recorded upstream request, mutated structurally ({@link Mutation}) and sent through the
- * {@link HookDispatcher} in-process, must get a 200 or a 4xx, never a 5xx or an exception, with a JSON error
+ * {@link FrontDoor} in-process, must get a 200 or a 4xx, never a 5xx or an exception, with a JSON error
  * body or a well-formed answer ({@link AnswerChecks}).
  *
  * <p>The normal test suite runs a short budget; a long run: {@code mvn -B test -Dtest=FuzzTest -Dfuzz.minutes=10}
@@ -45,7 +45,7 @@ import net.jqwik.api.statistics.Statistics;
  * belongs in {@code src/test/resources/regressions/<controller>/} (see {@link RegressionsTest}).
  */
 class FuzzTest {
-  private static final HookDispatcher DISPATCHER = new HookDispatcher(Catalog.controllers(FixedSources.INSTANCE));
+  private static final FrontDoor FRONT_DOOR = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
   private static final Path FAILURES = Resources.projectDir().resolve("target/fuzz-failures");
   private static final List<Seed> ALL_SEEDS = allSeeds();
   private static final Map<String, List<Seed>> SEEDS = SeedRequests.byController(ALL_SEEDS, seed -> true);
@@ -89,10 +89,10 @@ class FuzzTest {
   @AddLifecycleHook(FuzzBudget.class)
   void everyBodyGetsA200OrA4xxWithAWellFormedAnswer(@ForAll("inputs") FuzzInput input) throws IOException {
     byte[] body = input.body();
-    HookDispatcher.Answer answer;
+    Reply answer;
     List<String> problems;
     try {
-      answer = DISPATCHER.dispatch(input.controller(), input.hook(), new ByteArrayInputStream(body));
+      answer = FRONT_DOOR.call(input.controller(), input.hook(), body);
       problems = AnswerChecks.problems(answer);
     } catch (Throwable e) {
       throw new AssertionError("an exception escaped for " + input + "; body in " + save(input, body), e);
@@ -133,7 +133,7 @@ class FuzzTest {
 
   private static Map<String, List<String>> servedHooks() {
     Map<String, List<String>> hooks = new TreeMap<>();
-    for (Controller controller : DISPATCHER.controllers()) {
+    for (Controller controller : FRONT_DOOR.controllers()) {
       hooks.put(controller.name(), controller.hooks().stream().map(Hook::path).sorted().toList());
     }
     return hooks;

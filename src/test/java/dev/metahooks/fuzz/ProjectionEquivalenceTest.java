@@ -9,7 +9,7 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.bench.RequestGenerator;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.FrontDoor;
 import dev.metahooks.server.Reply;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Resources;
@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
  */
 class ProjectionEquivalenceTest {
   private static final List<Controller> CONTROLLERS = Catalog.controllers(FixedSources.INSTANCE);
-  private static final HookDispatcher PROJECTED = new HookDispatcher(CONTROLLERS);
-  private static final HookDispatcher WHOLE = HookDispatcher.parsingWhole(CONTROLLERS);
+  private static final FrontDoor PROJECTED = FrontDoor.of(CONTROLLERS);
+  private static final FrontDoor WHOLE = FrontDoor.parsingWhole(CONTROLLERS);
   private static final List<Controller> DECLARING = CONTROLLERS.stream().filter(c -> !c.reads().isEmpty()).toList();
   /** The generated requests of the controllers that have a generator, by controller. */
   private static final Map<String, IntFunction<byte[]>> GENERATED = Map.of(
@@ -99,7 +99,7 @@ class ProjectionEquivalenceTest {
     pods.removeAll();
     assertThat(sameAnswer("catset", "sync", bytes(request))).isTrue();
     for (int round = 0; round < 4; round++) {
-      JsonNode answer = Json.parse(PROJECTED.reply("catset", "sync", bytes(request)).body().toByteArray());
+      JsonNode answer = Json.parse(PROJECTED.call("catset", "sync", bytes(request)).body().toByteArray());
       for (JsonNode child : answer.path("children")) {
         if (child.path("kind").asText().equals("Pod")) {
           ObjectNode pod = child.deepCopy();
@@ -113,7 +113,7 @@ class ProjectionEquivalenceTest {
     }
     assertThat(pods.size()).isEqualTo(4);
     ((ObjectNode) request.at("/parent/spec/template/metadata/labels")).put("rolled", "yes");
-    Reply rolled = PROJECTED.reply("catset", "sync", bytes(request));
+    Reply rolled = PROJECTED.call("catset", "sync", bytes(request));
     assertThat(sameAnswer("catset", "sync", bytes(request))).isTrue();
     assertThat(Json.parse(rolled.body().toByteArray()).path("children").size()).as("the highest Pod left to be recreated")
         .isEqualTo(3);
@@ -136,8 +136,8 @@ class ProjectionEquivalenceTest {
 
   /** Asserts both parses answer alike; whether that answer was a 200. */
   private static boolean sameAnswer(String controller, String hook, byte[] body) {
-    Reply whole = WHOLE.reply(controller, hook, body);
-    Reply projected = PROJECTED.reply(controller, hook, body);
+    Reply whole = WHOLE.call(controller, hook, body);
+    Reply projected = PROJECTED.call(controller, hook, body);
     String call = "/" + controller + "/" + hook + " of " + new String(body, 0, Math.min(body.length, 300),
         StandardCharsets.UTF_8);
     assertThat(projected.status()).as(call).isEqualTo(whole.status());

@@ -1,12 +1,13 @@
 package dev.metahooks.fuzz;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.FrontDoor;
+import dev.metahooks.server.Reply;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Resources;
-import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.TestFactory;
 class RegressionsTest {
   private static final Path ROOT = Resources.path("regressions");
   private static final Pattern NAME = Pattern.compile("(sync|finalize|customize)-([0-9]{3})-.+\\.request\\.json");
-  private static final HookDispatcher DISPATCHER = new HookDispatcher(Catalog.controllers(FixedSources.INSTANCE));
+  private static final FrontDoor FRONT_DOOR = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
 
   @TestFactory
   Stream<DynamicTest> everyRegressionGetsItsStatus() {
@@ -32,10 +33,10 @@ class RegressionsTest {
       return DynamicTest.dynamicTest(controller + "/" + name, file.toUri(), () -> {
         Matcher match = NAME.matcher(name);
         assertThat(match.matches()).as("%s is named <hook>-<status>-<what>.request.json", name).isTrue();
-        HookDispatcher.Answer answer = DISPATCHER.dispatch(controller, match.group(1),
-            new ByteArrayInputStream(Resources.bytes(file)));
+        Reply answer = FRONT_DOOR.call(controller, match.group(1), Resources.bytes(file));
         assertThat(AnswerChecks.problems(answer)).isEmpty();
-        assertThat(answer.status()).as("status, body %s", answer.body()).isEqualTo(Integer.parseInt(match.group(2)));
+        assertThat(answer.status()).as("status, body %s", new String(answer.body().toByteArray(), UTF_8))
+            .isEqualTo(Integer.parseInt(match.group(2)));
       });
     });
   }

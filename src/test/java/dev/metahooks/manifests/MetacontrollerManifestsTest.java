@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.FrontDoor;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.MetacontrollerSchema;
 import dev.metahooks.testing.ProjectCrds;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.TestFactory;
 class MetacontrollerManifestsTest {
   /** The Service {@code metahooks} in the namespace {@code metahooks}, port 80. */
   private static final Pattern HOOK_URL = Pattern.compile("http://metahooks\\.metahooks/([a-z0-9-]+)/([a-z]+)");
-  private static final HookDispatcher SERVER = new HookDispatcher(Catalog.controllers());
+  private static final FrontDoor SERVER = FrontDoor.of(Catalog.controllers());
   private static List<JsonNode> controllers;
 
   @BeforeAll

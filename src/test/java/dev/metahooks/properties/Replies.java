@@ -6,16 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.FrontDoor;
 import dev.metahooks.testing.FixedSources;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
 /** Hook answers as bytes, the way the server writes them, from requests sent as bytes. */
 final class Replies {
-  private static final HookDispatcher DISPATCHER = new HookDispatcher(Catalog.controllers(FixedSources.INSTANCE));
+  private static final FrontDoor FRONT_DOOR = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
 
   private Replies() {}
 
@@ -62,11 +61,7 @@ final class Replies {
   }
 
   static Reply call(String controller, String hook, byte[] body) {
-    HookDispatcher.Answer answer = DISPATCHER.dispatch(controller, hook, new ByteArrayInputStream(body));
-    try {
-      return new Reply(answer.status(), JsonTrees.MAPPER.writeValueAsBytes(answer.body()));
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException("the answer cannot be written as JSON", e);
-    }
+    dev.metahooks.server.Reply answer = FRONT_DOOR.call(controller, hook, body);
+    return new Reply(answer.status(), answer.body().toByteArray());
   }
 }

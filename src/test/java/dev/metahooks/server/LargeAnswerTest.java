@@ -34,8 +34,8 @@ class LargeAnswerTest {
   @Test
   void aLargeAnswerIsSentWholeWithItsETagComputedAndCached() throws Exception {
     BenchCase catset = BenchCase.of("catset:1000");
-    byte[] plain = JsonTrees.MAPPER.writeValueAsBytes(new HookDispatcher(Catalog.controllers())
-        .dispatch(catset.controller(), catset.hook(), catset.body()).body());
+    byte[] plain = JsonTrees.MAPPER.writeValueAsBytes(FrontDoor.of(Catalog.controllers())
+        .response(catset.controller(), catset.hook(), catset.body()));
     assertThat(plain.length).as("spans many blocks").isGreaterThan(10 * Blocks.BLOCK);
     server = new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers()).start();
 

@@ -84,8 +84,8 @@ class RecorderTest {
       }
     });
     // the redacted request is still a request the hook answers
-    HookDispatcher.Answer replay = new HookDispatcher(Catalog.controllers(FixedSources.INSTANCE))
-        .dispatch("postgrescluster", "sync", JsonTrees.MAPPER.writeValueAsBytes(recording.get("request")));
+    Reply replay = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE))
+        .call("postgrescluster", "sync", JsonTrees.MAPPER.writeValueAsBytes(recording.get("request")));
     assertThat(replay.status()).isEqualTo(200);
   }
 

@@ -42,6 +42,6 @@ class ServerConfigBuilderTest {
   @Test
   void theEnvironmentIsReadApartAndGivesTheSameSettingsAsCode() {
     assertThat(ServerConfig.fromEnvironment(Map.of("METAHOOKS_PORT", "0", "METAHOOKS_RESPONSE_CACHE_BYTES", "0")))
-        .isEqualTo(ServerConfig.builder().port(0).responseCacheBytes(0).build());
+        .isEqualTo(ServerConfig.builder().port(0).responseCacheBytes(0).warmUp(ServerConfig.DEFAULT_WARM_UP).build());
   }
 }

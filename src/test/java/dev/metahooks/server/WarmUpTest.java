@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * recordings; a training call that fails never stops the start.
  */
 class WarmUpTest {
+  private static final String VARIABLE = "METAHOOKS_WARM_UP_MS";
   private static final Duration SHORT = Duration.ofMillis(300);
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -48,8 +49,8 @@ class WarmUpTest {
   @Test
   void theServerIsReadyAfterTheTrainingCallsAndCountsNoneOfThem(@TempDir Path recordings) throws Exception {
     ServerConfig config = ServerConfig.defaults().withPort(0)
-        .withRecording(ServerConfig.Recording.OFF.in(recordings));
-    try (HookServer server = new HookServer(config, Catalog.controllers(), SHORT).start()) {
+        .withRecording(ServerConfig.Recording.OFF.in(recordings)).toBuilder().warmUp(SHORT).build();
+    try (HookServer server = new HookServer(config, Catalog.controllers()).start()) {
       TrainingCalls.Summary done = server.warmedUp();
       assertThat(done.calls()).isPositive();
       assertThat(done.refused()).isZero();
@@ -76,8 +77,8 @@ class WarmUpTest {
   void aBearerTokenDoesNotKeepTheTrainingCallsOut(@TempDir Path dir) throws Exception {
     Path token = Files.writeString(dir.resolve("token"), "s3cret");
     ServerConfig config = ServerConfig.fromEnvironment(Map.of("METAHOOKS_PORT", "0",
-        "METAHOOKS_TOKEN_FILE", token.toString()));
-    try (HookServer server = new HookServer(config, Catalog.controllers(), SHORT).start()) {
+        "METAHOOKS_TOKEN_FILE", token.toString(), "METAHOOKS_WARM_UP_MS", Long.toString(SHORT.toMillis())));
+    try (HookServer server = new HookServer(config, Catalog.controllers()).start()) {
       assertThat(server.warmedUp().refused()).isZero();
       assertThat(post(server, "/hello-world/sync", TrainingCalls.request("hello-world", "sync")).statusCode())
           .isEqualTo(401);
@@ -91,7 +92,8 @@ class WarmUpTest {
           throw new IllegalStateException("broken");
         })
         .build();
-    try (HookServer server = new HookServer(ServerConfig.defaults().withPort(0), List.of(failing), SHORT).start()) {
+    try (HookServer server = new HookServer(ServerConfig.defaults().withPort(0).toBuilder().warmUp(SHORT).build(),
+        List.of(failing)).start()) {
       assertThat(server.warmedUp().refused()).isPositive(); // each warm-up thread stops at its first failure
       assertThat(get(server, "/readyz").statusCode()).isEqualTo(200);
       assertThat(counts(get(server, "/metrics").body(), "metahooks_hook_requests_total")).containsOnly(0.0);
@@ -99,16 +101,18 @@ class WarmUpTest {
   }
 
   @Test
-  void theSettingIsMillisecondsWithADefaultAndZeroTurnsItOff() {
-    assertThat(WarmUp.fromEnvironment(Map.of())).isEqualTo(WarmUp.DEFAULT);
-    assertThat(WarmUp.DEFAULT.enabled()).isTrue();
-    assertThat(WarmUp.fromEnvironment(Map.of(WarmUp.VARIABLE, "0")).enabled()).isFalse();
-    assertThat(WarmUp.fromEnvironment(Map.of(WarmUp.VARIABLE, " 1500 ")).duration()).isEqualTo(Duration.ofMillis(1500));
+  void theSettingIsMillisecondsOfServerConfigWithADefaultAndZeroTurnsItOff() {
+    assertThat(ServerConfig.fromEnvironment(Map.of()).warmUp()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(ServerConfig.fromEnvironment(Map.of(VARIABLE, "0")).warmUp()).isZero();
+    assertThat(ServerConfig.fromEnvironment(Map.of(VARIABLE, " 1500 ")).warmUp()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(ServerConfig.defaults().warmUp()).as("built in code: ready as soon as it listens").isZero();
     for (String wrong : List.of("-1", "60001", "2s")) {
-      assertThatThrownBy(() -> ServerConfig.fromEnvironment(Map.of(WarmUp.VARIABLE, wrong)))
-          .isInstanceOf(ConfigurationException.class).hasMessageContaining(WarmUp.VARIABLE);
+      assertThatThrownBy(() -> ServerConfig.fromEnvironment(Map.of(VARIABLE, wrong)))
+          .isInstanceOf(ConfigurationException.class).hasMessageContaining(VARIABLE);
     }
-    assertThat(ServerConfig.variables()).contains(WarmUp.VARIABLE);
+    assertThatThrownBy(() -> ServerConfig.builder().warmUp(Duration.ofSeconds(61)).build())
+        .isInstanceOf(ConfigurationException.class).hasMessage("METAHOOKS_WARM_UP_MS must be 0..60000, got 61000");
+    assertThat(ServerConfig.variables()).contains(VARIABLE);
   }
 
   @Test

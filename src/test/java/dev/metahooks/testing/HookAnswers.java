@@ -4,20 +4,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.HookDispatcher;
-import java.io.ByteArrayInputStream;
+import dev.metahooks.server.FrontDoor;
+import dev.metahooks.server.Reply;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 
 /** Calls a hook in-process, the way the server does, and gives its answer as a JSON tree. */
 public final class HookAnswers {
-  private static final HookDispatcher DISPATCHER = new HookDispatcher(Catalog.controllers(FixedSources.INSTANCE));
+  private static final FrontDoor FRONT_DOOR = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
 
   private HookAnswers() {}
 
   public record Answer(int status, JsonNode body) {}
 
   public static Answer call(String controller, String hook, byte[] request) {
-    HookDispatcher.Answer answer = DISPATCHER.dispatch(controller, hook, new ByteArrayInputStream(request));
-    return new Answer(answer.status(), JsonTrees.MAPPER.valueToTree(answer.body()));
+    Reply answer = FRONT_DOOR.call(controller, hook, request);
+    try {
+      return new Answer(answer.status(), JsonTrees.MAPPER.readTree(answer.body().toByteArray()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The same, for a request held as a JSON tree (a fixture a test has edited). */
@@ -30,6 +36,6 @@ public final class HookAnswers {
   }
 
   public static boolean served(String controller, String hook) {
-    return DISPATCHER.serves(controller, hook);
+    return FRONT_DOOR.serves(controller, hook);
   }
 }

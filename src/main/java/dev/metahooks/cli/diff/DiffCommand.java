@@ -2,14 +2,13 @@ package dev.metahooks.cli.diff;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Controller;
-import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.replay.CallInputs;
 import dev.metahooks.server.ConfigurationException;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.InProcessHooks;
 import dev.metahooks.server.RecordingKey;
+import dev.metahooks.server.ServerConfig;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,8 +19,10 @@ import java.util.function.Function;
 
 /**
  * {@code metahooks diff}: what this build's hooks would change. Runs each recorded (or live-built) request through
- * the hooks at hand and compares the answer with the recorded one (or with what the cluster holds). Exit code 0
- * when nothing would change, 1 when something would, 2 for input it cannot use.
+ * the hooks at hand, by the server's own front door and answer writer ({@link InProcessHooks}: a body or an answer
+ * over the limits is refused as the server refuses it), and compares the answer with the recorded one (or with
+ * what the cluster holds). Exit code 0 when nothing would change, 1 when something would, 2 for input it cannot
+ * use.
  */
 public final class DiffCommand {
   static final String USAGE = """
@@ -37,6 +38,9 @@ public final class DiffCommand {
                  kubectl get <child kinds> -n <ns> -o json > observed.json
       exit code: 0 nothing would change, 1 something would, 2 bad input""";
   private static final String SEE_HELP = "(metahooks diff --help: the usage)";
+  /** The front door's answer for a hook this build does not serve. */
+  private static final int NOT_SERVED = 404;
+  private static final ServerConfig DEFAULTS = ServerConfig.defaults();
 
   private DiffCommand() {}
 
@@ -47,34 +51,50 @@ public final class DiffCommand {
   /** {@code controllers} gives the controllers that answer as if at that instant (the clock their hooks read). */
   public static int run(List<String> args, PrintStream out, PrintStream err,
       Function<Instant, List<Controller>> controllers) {
+    return run(args, out, err, controllers, DEFAULTS);
+  }
+
+  /** The same with the body and answer limits of {@code config}, as a server with them would answer. */
+  static int run(List<String> args, PrintStream out, PrintStream err, Function<Instant, List<Controller>> controllers,
+      ServerConfig config) {
+    ServerConfig uncached = config.withResponseCacheBytes(0); // each call is new to it
     if (args.contains("--help") || args.contains("-h")) {
       out.println(USAGE);
       return 0;
     }
     List<DiffCase> cases;
     try {
-      cases = cases(args, customize(controllers));
+      cases = cases(args, customize(controllers, uncached));
     } catch (Cases.BadInput e) {
       err.println("metahooks diff: " + e.getMessage() + " " + SEE_HELP);
       return 2;
     }
     List<ParentDiff> diffs = new ArrayList<>();
     for (DiffCase call : cases) {
-      HookDispatcher dispatcher = new HookDispatcher(controllers.apply(call.answeredAt()));
-      if (!dispatcher.serves(call.controller(), call.hook())) {
+      List<Controller> served = controllers.apply(call.answeredAt());
+      // The recorded call's time and generated secrets: an unchanged build answers as it did.
+      InProcessHooks.Response answer = CallInputs.replay(call.answeredAt(), call.generated()).during(() ->
+          answer(uncached, served, call.controller(), call.hook(), call.request()));
+      if (answer.status() == NOT_SERVED) {
         err.println("metahooks diff: " + call.source() + ": this build serves no " + call.controller() + "/"
-            + call.hook() + " hook; it serves: " + String.join(", ", dispatcher.controllers().stream()
-            .map(Controller::name).toList()));
+            + call.hook() + " hook; it serves: " + String.join(", ", served.stream().map(Controller::name).toList()));
         return 2;
       }
-      // The recorded call's time and generated secrets: an unchanged build answers as it did.
-      HookDispatcher.Answer answer = CallInputs.replay(call.answeredAt(), call.generated()).during(() ->
-          dispatcher.dispatch(call.controller(), call.hook(), call.request().toString().getBytes(StandardCharsets.UTF_8)));
-      JsonNode body = JsonTrees.MAPPER.valueToTree(answer.body());
-      diffs.add(answer.ok() ? ParentDiff.of(call, body)
+      JsonNode body = answer.json();
+      diffs.add(answer.status() == 200 ? ParentDiff.of(call, body)
           : ParentDiff.refused(call, answer.status() + " " + body.path("message").asText(body.toString())));
     }
     return new DiffReport(out).print(diffs) ? 1 : 0;
+  }
+
+  /**
+   * The answer of this build's hook as the server sends it: through its front door and answer writer
+   * ({@link InProcessHooks}), body and answer limits included.
+   */
+  private static InProcessHooks.Response answer(ServerConfig config, List<Controller> controllers, String controller,
+      String hook, JsonNode request) {
+    return InProcessHooks.of(config, controllers).call(controller, hook, request.toString()
+        .getBytes(StandardCharsets.UTF_8));
   }
 
   /**
@@ -97,16 +117,15 @@ public final class DiffCommand {
   }
 
   /** Calls the customize hook of this build, as Metacontroller would before a live sync. */
-  private static Cases.Customize customize(Function<Instant, List<Controller>> controllers) {
+  private static Cases.Customize customize(Function<Instant, List<Controller>> controllers, ServerConfig config) {
     return (controller, request) -> {
-      HookDispatcher dispatcher = new HookDispatcher(controllers.apply(Instant.now()));
-      if (!dispatcher.serves(controller, "customize")) {
+      InProcessHooks.Response answer = answer(config, controllers.apply(Instant.now()), controller, "customize",
+          request);
+      if (answer.status() == NOT_SERVED) {
         throw new Cases.BadInput("this build serves no " + controller + "/customize hook");
       }
-      HookDispatcher.Answer answer = dispatcher.dispatch(controller, "customize",
-          request.toString().getBytes(StandardCharsets.UTF_8));
-      JsonNode body = JsonTrees.MAPPER.valueToTree(answer.body());
-      if (!answer.ok()) {
+      JsonNode body = answer.json();
+      if (answer.status() != 200) {
         throw new Cases.BadInput(controller + "/customize refused the parent: " + answer.status() + " "
             + body.path("message").asText(body.toString()));
       }

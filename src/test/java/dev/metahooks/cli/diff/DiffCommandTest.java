@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.CompositeResponse;
+import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.Redaction;
+import dev.metahooks.server.ServerConfig;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayOutputStream;
@@ -198,5 +202,27 @@ class DiffCommandTest {
     assertThat(diff("--frobnicate", CATSET.toString())).isEqualTo(2);
     assertThat(diff("--help")).isZero();
     assertThat(Redaction.REDACTED_BASE64).isNotBlank();
+  }
+
+  @Test
+  void aCallIsAnsweredWithinTheServersBodyAndAnswerLimits() {
+    // No estimate of its size stops this answer early: only the writer's limit, as on the server, refuses it.
+    Controller large = Controller.composite("catset").sync(request -> CompositeResponse.of(Json.object(),
+        List.of(Json.object().put("apiVersion", "v1").put("kind", "ConfigMap").<ObjectNode>set("metadata",
+            Json.object().put("name", "large")).<ObjectNode>set("data", Json.object().put("x", "x".repeat(5_000))))))
+        .build();
+    ServerConfig small = ServerConfig.defaults().withMemory(ServerConfig.defaults().bodyBudgetBytes(), 2_000);
+    assertThat(diff(small, List.of(large))).isEqualTo(1);
+    assertThat(printed()).contains("! refused: 422 the answer is larger than 2000 bytes (METAHOOKS_MAX_RESPONSE_BYTES);"
+        + " writing stopped at").contains("1 refused");
+
+    out.reset();
+    assertThat(diff(ServerConfig.defaults().withMaxBodyBytes(100), Catalog.controllers())).isEqualTo(1);
+    assertThat(printed()).contains("! refused: 413");
+  }
+
+  private int diff(ServerConfig config, List<Controller> controllers) {
+    return DiffCommand.run(List.of(CATSET.toString()), new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), at -> controllers, config);
   }
 }

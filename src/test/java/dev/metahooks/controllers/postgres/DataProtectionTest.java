@@ -12,9 +12,8 @@ import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.HookDispatcher;
+import dev.metahooks.server.InProcessHooks;
 import dev.metahooks.testing.FixedSources;
-import java.io.ByteArrayInputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,9 +87,8 @@ class DataProtectionTest {
   @Test
   void anInternalFaultIsA500NeverA200WithFewerChildren() {
     PostgresWorld world = PostgresWorld.fromSample("postgrescluster-dev.yaml");
-    HookDispatcher dispatcher = new HookDispatcher(List.of(PostgresClusterController.controller(NO_NEW_SECRETS)));
-    HookDispatcher.Answer answer = dispatcher.dispatch("postgrescluster", "sync",
-        new ByteArrayInputStream(world.request(false).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    InProcessHooks.Response answer = InProcessHooks.of(List.of(PostgresClusterController.controller(NO_NEW_SECRETS)))
+        .call("postgrescluster", "sync", world.request(false).toString());
     assertThat(answer.status()).isEqualTo(500);
   }
 
@@ -113,8 +111,8 @@ class DataProtectionTest {
     PostgresWorld world = readyHa();
     ObjectNode request = world.request(false);
     ((ObjectNode) request.get("children")).remove("Secret.v1");
-    HookDispatcher.Answer answer = new HookDispatcher(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
-        .dispatch("postgrescluster", "sync", new ByteArrayInputStream(request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    InProcessHooks.Response answer = InProcessHooks.of(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
+        .call("postgrescluster", "sync", request.toString());
     assertThat(answer.status()).isEqualTo(422);
   }
 
@@ -132,10 +130,9 @@ class DataProtectionTest {
     return world;
   }
 
-  static HookDispatcher.Answer dispatch(String hook, ObjectNode request) {
-    return new HookDispatcher(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
-        .dispatch("postgrescluster", hook, new ByteArrayInputStream(
-            request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+  static InProcessHooks.Response dispatch(String hook, ObjectNode request) {
+    return InProcessHooks.of(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
+        .call("postgrescluster", hook, request.toString());
   }
 
   @Test
@@ -144,13 +141,13 @@ class DataProtectionTest {
     assertThat(world.configMaps).as("Patroni's ConfigMaps outlive the pods").isNotEmpty();
     ObjectNode complete = world.request(true);
     assertThat(dispatch("finalize", complete).status()).isEqualTo(200);
-    assertThat(((JsonNode) JsonTrees.MAPPER.valueToTree(dispatch("finalize", complete).body())).path("finalized").asBoolean()).isFalse();
+    assertThat(dispatch("finalize", complete).json().path("finalized").asBoolean()).isFalse();
 
     ObjectNode withoutConfigMaps = complete.deepCopy();
     ((ObjectNode) withoutConfigMaps.get("related")).remove("ConfigMap.v1");
-    HookDispatcher.Answer answer = dispatch("finalize", withoutConfigMaps);
+    InProcessHooks.Response answer = dispatch("finalize", withoutConfigMaps);
     assertThat(answer.status()).isEqualTo(422);
-    assertThat(JsonTrees.MAPPER.valueToTree(answer.body()).toString()).contains("related['ConfigMap.v1']").contains("configmaps");
+    assertThat(answer.json().toString()).contains("related['ConfigMap.v1']").contains("configmaps");
 
     ObjectNode withoutRelated = complete.deepCopy();
     withoutRelated.remove("related");
@@ -165,9 +162,9 @@ class DataProtectionTest {
     for (String group : List.of("Pod.v1", "ConfigMap.v1", "PostgresCluster.metahooks.dev/v1alpha1")) {
       ObjectNode request = world.request(false);
       ((ObjectNode) request.get("related")).remove(group);
-      HookDispatcher.Answer answer = dispatch("sync", request);
+      InProcessHooks.Response answer = dispatch("sync", request);
       assertThat(answer.status()).as(group).isEqualTo(422);
-      assertThat(JsonTrees.MAPPER.valueToTree(answer.body()).toString()).as(group).contains("related['" + group + "']");
+      assertThat(answer.json().toString()).as(group).contains("related['" + group + "']");
     }
     PostgresWorld withTls = readyHa();
     withTls.edit(spec -> spec.putObject("tls").put("secretName", "orders-tls"));
@@ -262,10 +259,10 @@ class DataProtectionTest {
     PostgresWorld world = readyHa();
     world.deletionTimestamp = "2026-01-01T00:00:00Z";
     ObjectNode request = world.request(true);
-    HookDispatcher.Answer answer = new HookDispatcher(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
-        .dispatch("postgrescluster", "sync", new ByteArrayInputStream(request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    assertThat(JsonTrees.MAPPER.valueToTree(answer.body()).path("finalized").asBoolean(true)).isFalse();
-    assertThat(JsonTrees.MAPPER.<JsonNode>valueToTree(answer.body()).at("/status/phase").asText()).isEqualTo("Deleting");
+    InProcessHooks.Response answer = InProcessHooks.of(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
+        .call("postgrescluster", "sync", request.toString());
+    assertThat(answer.json().path("finalized").asBoolean(true)).isFalse();
+    assertThat(answer.json().at("/status/phase").asText()).isEqualTo("Deleting");
   }
 
   @Test
