@@ -5,6 +5,7 @@ import dev.metahooks.kube.RecordType.Field;
 import dev.metahooks.kube.RecordType.FieldType;
 import dev.metahooks.kube.RecordType.Kind;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +93,6 @@ final class RecordReader {
   private static Map<String, String> stringMap(ObjectNode map) {
     Map<String, String> copy = new LinkedHashMap<>();
     map.properties().forEach(entry -> copy.put(entry.getKey(), entry.getValue().asText()));
-    return java.util.Collections.unmodifiableMap(copy);
+    return Collections.unmodifiableMap(copy);
   }
 }
