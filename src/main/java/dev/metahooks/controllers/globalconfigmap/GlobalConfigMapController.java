@@ -10,7 +10,8 @@ import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.kube.Copies;
-import dev.metahooks.kube.FieldReader;
+import dev.metahooks.kube.Description;
+import dev.metahooks.kube.TypedParent;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,15 +34,18 @@ public final class GlobalConfigMapController {
         .build();
   }
 
-  record Spec(String sourceName, String sourceNamespace) {
-    static Spec of(ObjectNode parent) {
-      FieldReader spec = FieldReader.spec(parent);
-      return new Spec(spec.requiredString("sourceName"), spec.requiredString("sourceNamespace"));
-    }
-  }
+  /** The parent's spec; the CRD's schema is generated from it ({@code GlobalConfigMapSchemaTest}). */
+  record Spec(
+      @Description("Name of configmap to propagate") String sourceName,
+      @Description("Namespace in which configmap to propagate is located") String sourceNamespace) {}
+
+  /** The parent's status. */
+  record Status(String working) {}
+
+  static final TypedParent<Spec, Status> PARENT = TypedParent.of(Spec.class, Status.class);
 
   public static CustomizeResponse customize(CustomizeRequest request) {
-    Spec spec = Spec.of(request.parent());
+    Spec spec = PARENT.spec(request.parent());
     return CustomizeResponse.of(
         RelatedResourceRule.of("v1", "configmaps")
             .inNamespace(spec.sourceNamespace())
@@ -50,8 +54,8 @@ public final class GlobalConfigMapController {
   }
 
   public static CompositeResponse sync(CompositeRequest request) {
-    Spec spec = Spec.of(request.parent());
-    ObjectNode status = Json.object().put("working", "fine");
+    Spec spec = PARENT.spec(request.parent());
+    ObjectNode status = PARENT.status(new Status("fine"));
     Optional<Copies.Source> source = Copies.find(request.related(), "v1", "ConfigMap",
         spec.sourceNamespace(), spec.sourceName());
     List<ObjectNode> copies = source.map(s -> copies(s, request.related(), spec)).orElse(List.of());

@@ -4,22 +4,42 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
-import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
-import dev.metahooks.kube.FieldReader;
+import dev.metahooks.kube.Description;
+import dev.metahooks.kube.TypedParent;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A Greeting ({@code greetings.example.com/v1}) becomes one ConfigMap {@code <name>-greeting} whose
  * {@code data.message} greets {@code spec.who} in {@code spec.language}; the status says what was written.
  */
 public final class GreetingController {
-  private static final Map<String, String> HELLO = Map.of("en", "Hello", "de", "Hallo", "fr", "Bonjour");
   /** This build's version: the jar manifest's Implementation-Version (the pom's); "dev" when run from classes. */
   static final String VERSION = Objects.requireNonNullElse(
       GreetingController.class.getPackage().getImplementationVersion(), "dev");
+
+  /** The languages a Greeting speaks, named as the CRD spells them. */
+  public enum Language { en, de, fr }
+
+  private static final Map<Language, String> HELLO = Map.of(Language.en, "Hello", Language.de, "Hallo",
+      Language.fr, "Bonjour");
+
+  /** A Greeting's spec. */
+  public record Spec(
+      @Description("Who to greet.") String who,
+      @Description("The language; en when absent.") Optional<Language> language) {}
+
+  /** A Greeting's status. */
+  public record Status(
+      @Description("The message written.") String message,
+      @Description("The ConfigMaps observed.") int configMaps,
+      @Description("The generation Metacontroller last synced; Metacontroller sets it.") Optional<Long> observedGeneration) {}
+
+  /** The spec read as a record, the status written from one; the CRD's schema is theirs (GreetingSchemaTest). */
+  static final TypedParent<Spec, Status> PARENT = TypedParent.of(Spec.class, Status.class);
 
   private GreetingController() {}
 
@@ -28,18 +48,11 @@ public final class GreetingController {
   }
 
   public static CompositeResponse sync(CompositeRequest request) {
-    FieldReader spec = FieldReader.spec(request.parent());
-    String who = spec.requiredString("who");
-    String language = spec.optionalString("language").orElse("en");
-    String hello = HELLO.get(language);
-    if (hello == null) {
-      throw new InvalidRequestException(spec.path("language"), "must be one of " + HELLO.keySet().stream().sorted().toList());
-    }
-    String message = hello + ", " + who + "!";
+    Spec spec = PARENT.spec(request.parent());                         // 422 "parent.spec.who: is required"
+    String message = HELLO.get(spec.language().orElse(Language.en)) + ", " + spec.who() + "!";
     String name = request.parent().path("metadata").path("name").asText();
-    ObjectNode status = Json.object().put("message", message)
-        .put("configMaps", request.children().count("v1", "ConfigMap"));
-    return CompositeResponse.of(status, List.of(configMap(name + "-greeting", message)));
+    Status status = new Status(message, request.children().count("v1", "ConfigMap"), Optional.empty());
+    return CompositeResponse.of(PARENT.status(status), List.of(configMap(name + "-greeting", message)));
   }
 
   static ObjectNode configMap(String name, String message) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,8 +52,8 @@ class GreetingServerIT {
       try (BufferedReader lines = new BufferedReader(
           new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8))) {
         lines.lines().forEach(LOG_LINES::add);
-      } catch (IOException ignored) {
-        // the process ended
+      } catch (IOException | UncheckedIOException ignored) {
+        // the process ended (destroy() closes the stream under the reader)
       }
     }, "greeting-stderr");
     reader.setDaemon(true);

@@ -1,0 +1,29 @@
+package ${package};
+
+import dev.metahooks.Metahooks;
+import dev.metahooks.api.Controller;
+import dev.metahooks.server.ConfigurationException;
+import java.util.List;
+
+/**
+ * {@code java -jar target/${artifactId}.jar} serves the ${artifactId} hook on port 8080 (METAHOOKS_PORT);
+ * {@code Metahooks.withBuiltIns(...)} would add metahooks' own. With arguments, answers one request offline:
+ * {@code java -jar target/${artifactId}.jar sync ${artifactId} < request.json}.
+ */
+public final class ${kind}Server {
+  private ${kind}Server() {}
+
+  public static void main(String[] args) {
+    List<Controller> controllers = List.of(${kind}Controller.controller());
+    if (args.length > 0) {
+      System.exit(Metahooks.runOffline(args, System.in, System.out, System.err, controllers));
+    }
+    try {
+      Metahooks.serve(controllers);
+    } catch (ConfigurationException e) {
+      // One line that names the setting: the fix is in the Deployment, not in the code.
+      System.err.println("${artifactId}: " + e.getMessage());
+      System.exit(2);
+    }
+  }
+}
