@@ -50,12 +50,32 @@ class RolloutTest {
     assertThat(restarted(answer)).isEmpty();
     assertThat(env(switchoverJob(answer), "LEADER")).isEqualTo("orders-2");
     assertThat(env(switchoverJob(answer), "CANDIDATE")).isEqualTo("orders-0");
+    // Patroni answered (the Job completed) and moved the leader: the old primary restarts, as a replica.
+    world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-switchover-"))
+        .forEach(e -> e.getValue().putObject("status").put("succeeded", 1).putArray("conditions").addObject()
+            .put("type", "Complete").put("status", "True"));
     world.runPods(Set.of(), 0, true);
     updated(world, 0);
     updated(world, 1);
     answer = world.sync();
     assertThat(restarted(answer)).isEqualTo("orders-2");
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
+  }
+
+  /** A replica that turns unready while the switchover Job runs: the Job stays in the answer (else it is deleted). */
+  @Test
+  void aRunningSwitchoverJobIsFollowedWhileAReplicaIsNotReady() {
+    PostgresWorld world = threeInstances();
+    replicasUpdated(world);
+    JsonNode answer = world.sync();
+    String job = switchoverJob(answer).at("/metadata/name").asText();
+    world.runPods(Set.of(2), 0, true);
+    updated(world, 1);
+    updated(world, 2);
+    JsonNode during = world.sync();
+    assertThat(jobNames(during)).contains(job);
+    assertThat(during.at("/status/rollout/step").asText()).isEqualTo("Switchover");
+    assertThat(during.at("/status/rollout/message").asText()).endsWith("is running");
   }
 
   @Test

@@ -117,6 +117,15 @@ public final class Rollout {
     if (outdated.isEmpty()) {
       return Plan.settled();
     }
+    // A switchover Job of this revision that has not completed is followed whatever the pods' readiness: left out
+    // of the answer, it would be deleted while Patroni switches over, or (failed) started again without a person.
+    for (ObjectNode pod : pods.values()) {
+      String member = ObservedCluster.nameOf(pod);
+      Optional<ObjectNode> job = observed.job(Names.switchoverJob(cluster, revision, member));
+      if (job.isPresent() && JobConditions.find(job.get().path("status"), "Complete").isEmpty()) {
+        return switchover(cluster, spec, observed, pods, revision, member, now);
+      }
+    }
     List<String> notReady = new ArrayList<>();
     for (int ordinal = 0; ordinal < instances; ordinal++) {
       if (!pods.containsKey(ordinal) || !ObservedCluster.ready(pods.get(ordinal))) {
