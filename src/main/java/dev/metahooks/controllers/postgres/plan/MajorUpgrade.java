@@ -162,7 +162,7 @@ public final class MajorUpgrade {
     List<MaintenanceWindows.Window> windows = spec.updates().maintenanceWindows();
     if (!MaintenanceWindows.open(windows, now)) {
       Optional<Instant> opens = MaintenanceWindows.nextOpening(windows, now);
-      return Optional.of(new Plan(from, to, Phase.WaitingForWindow, "the next maintenance window"
+      return Optional.of(new Plan(from, to, Phase.WaitingForWindow, "waiting for the next maintenance window"
           + opens.map(at -> " (opens " + at + ")").orElse(""), backupJob, Optional.empty(), Optional.empty(), opens));
     }
     String primary = ObservedCluster.nameOf(leader.get());
@@ -175,7 +175,7 @@ public final class MajorUpgrade {
     String name = ObservedCluster.nameOf(job);
     Optional<String> kept = Optional.of(name);
     if (JobConditions.succeeded(job)) {
-      return new Plan(from, to, Phase.Succeeded, "PostgreSQL " + from + " to " + to + ": done by Job " + name,
+      return new Plan(from, to, Phase.Succeeded, "done by Job " + name,
           backupJob, kept, Optional.empty(), Optional.empty());
     }
     if (!JobConditions.failed(job)) {
@@ -241,7 +241,8 @@ public final class MajorUpgrade {
   /** A phase that waits (asks for the backup Job, if any, and nothing else). */
   private record Wait(int from, int to, Optional<String> backupJob) {
     Optional<Plan> of(Phase phase, String message) {
-      return Optional.of(new Plan(from, to, phase, message, backupJob, Optional.empty(), Optional.empty(),
+      String text = phase == Phase.Failed ? message : "waiting for " + message;
+      return Optional.of(new Plan(from, to, phase, text, backupJob, Optional.empty(), Optional.empty(),
           Optional.empty()));
     }
   }
