@@ -1,8 +1,9 @@
 #!/bin/sh
 # The major upgrade, run by the upgrade Job in the primary's Spilo container (kubectl exec): Spilo's in-place
-# upgrade with PGVERSION set to the new version (inplace_upgrade.py takes the version it upgrades to from
-# PGVERSION and the member count as its one argument), then the data directory's PG_VERSION tells what the
-# cluster runs, whatever the script's exit status said. Arguments: old version, new version, member count,
+# upgrade with PGVERSION set to the new version (inplace_upgrade.py at zalando/spilo 7cb50bd takes the version
+# it upgrades to from PGVERSION, lines 111-124, and the member count as its one argument, lines 769-772), then
+# the data directory's PG_VERSION tells what the cluster runs, whatever the script's exit status said: Spilo
+# exits 1 both after a rollback and after a failure past the switch of the data directory (lines 557-585). Arguments: old version, new version, member count,
 # data directory, Spilo's scripts directory, the directory of PostgreSQL's versions.
 # Exit codes: 0 at the new version; 10 still at the old one (refused or rolled back); 11 at the new one but
 # Spilo reported an error after the switch; 12 no binaries of the new version; 13 neither version.

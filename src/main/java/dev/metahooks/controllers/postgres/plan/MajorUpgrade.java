@@ -24,6 +24,16 @@ import java.util.regex.Pattern;
  * a phase. The upgrade Job never runs twice by itself: a failed one stays, with the cluster on the old version,
  * until someone deletes it.
  *
+ * <p>The order differs from Zalando's postgres-operator, which renders the new {@code PGVERSION} first
+ * (pkg/cluster/k8sres.go:1020 at a7aaad0a; syncStatefulSet at sync.go:106 runs before majorVersionUpgrade at
+ * sync.go:169), rolls the pods, which keep running the old binaries because Spilo follows the data directory's
+ * PG_VERSION (configure_spilo.py:1149-1155 at zalando/spilo 7cb50bd), and then execs the script. Here the Job passes
+ * {@code PGVERSION} to the script itself (as Spilo's own test does, tests/test_spilo.sh:134) and the StatefulSet
+ * moves to the new version only after the Job completed: a failed upgrade leaves the StatefulSet exactly as it was,
+ * and its {@code PGVERSION} always names the version the data directory holds. The rollout that follows restarts
+ * pods that already run the new version (Spilo's script rewrote Patroni's bin_dir and restarted Patroni,
+ * inplace_upgrade.py:560-592).
+ *
  * <p>Exit codes of the Job's script ({@code major-upgrade.sh}), which the Job's {@code podFailurePolicy} copies into
  * the Failed condition's message: {@value #NOT_UPGRADED} the data directory is still at the old version (Spilo
  * refused or rolled back), {@value #INCOMPLETE} the primary's data directory is at the new version but Spilo
