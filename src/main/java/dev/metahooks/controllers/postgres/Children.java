@@ -11,19 +11,26 @@ import dev.metahooks.controllers.postgres.children.Services;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.children.Restarts;
 import dev.metahooks.controllers.postgres.children.Switchovers;
+import dev.metahooks.controllers.postgres.children.UpgradeJobs;
 import dev.metahooks.controllers.postgres.children.UsersJobs;
 import dev.metahooks.controllers.postgres.children.VolumeResize;
 import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.children.pooler.Poolers;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
+import dev.metahooks.controllers.postgres.plan.MajorUpgrade;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.plan.Mode;
+import dev.metahooks.controllers.postgres.spec.BackupSpec;
+import dev.metahooks.controllers.postgres.spec.BackupSpecReader;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -103,7 +110,41 @@ final class Children {
     Exporters.podMonitor(cluster, spec, observed).ifPresent(children::add);
     children.addAll(Poolers.build(cluster, namespace, spec, Tls.pooler(plan.podTls(), observed)));
     children.addAll(Backups.children(cluster, namespace, spec, observed));
+    plan.majorUpgrade().ifPresent(upgrade -> children.addAll(upgradeChildren(plan, upgrade, observed)));
     return ObservedCluster.inTypeOrder(children);
+  }
+
+  /**
+   * A major upgrade's Jobs: each rendered once, then kept as observed (a Job runs once). The upgrade Job's
+   * ServiceAccount, Role and RoleBinding stay while it has not finished.
+   */
+  private static List<ObjectNode> upgradeChildren(ClusterPlan plan, MajorUpgrade.Plan upgrade,
+      ObservedCluster observed) {
+    String cluster = plan.cluster();
+    ClusterSpec spec = plan.spec();
+    List<ObjectNode> children = new ArrayList<>();
+    upgrade.backupJob().ifPresent(name -> children.add(observed.job(name).map(Preserved::child)
+        .orElseGet(() -> Backups.baseBackupJob(name, cluster, plan.namespace(), spec.backups().backup().orElseThrow(),
+            spec.scheduling().jobs(), Backups.COMPONENT))));
+    upgrade.upgradeJob().ifPresent(name -> {
+      Optional<ObjectNode> job = observed.job(name);
+      if (job.isEmpty()) {
+        String kubectl = spec.backups().backup().map(BackupSpec.Backup::jobImage)
+            .orElse(BackupSpecReader.DEFAULT_JOB_IMAGE);
+        children.addAll(UpgradeJobs.build(cluster, plan.namespace(), kubectl, spec.scheduling().jobs(), upgrade,
+            upgrade.primary().orElseThrow(), spec.instances()));
+        return;
+      }
+      children.add(Preserved.child(job.get()));
+      if (!JobConditions.succeeded(job.get()) && !JobConditions.failed(job.get())) {
+        String rbac = Names.upgrade(cluster);
+        for (String kind : List.of("ServiceAccount", "Role", "RoleBinding")) {
+          observed.child(kind.equals("ServiceAccount") ? "v1" : "rbac.authorization.k8s.io/v1", kind, rbac)
+              .map(Preserved::child).ifPresent(children::add);
+        }
+      }
+    });
+    return children;
   }
 
   /**

@@ -19,6 +19,7 @@ import dev.metahooks.controllers.postgres.plan.VolumeGrowth;
 import dev.metahooks.controllers.postgres.plan.WalVolumeChecks;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
+import dev.metahooks.controllers.postgres.plan.MajorUpgrade;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
@@ -55,28 +56,30 @@ final class Planner {
     List<FieldProblem> problems = new ArrayList<>(read.problems());
     StandbyPhase standby = StandbyPromotion.phase(read.spec(), observed);
     // A standby writes nothing of its own, and archives nothing, until its promotion has completed.
-    ClusterSpec spec = standby.readOnly() ? read.spec().withoutOwnBackups() : read.spec();
-    VolumeGrowth.Plan volumes = VolumeGrowth.Plan.none(spec.storage().size());
+    ClusterSpec wanted = standby.readOnly() ? read.spec().withoutOwnBackups() : read.spec();
+    VolumeGrowth.Plan volumes = VolumeGrowth.Plan.none(wanted.storage().size());
     if (read.valid()) {
-      StandbyEnv.change(spec.standby(), observed).ifPresent(problems::add);
-      problems.addAll(StandbyCredentials.missing(cluster, spec, observed));
-      problems.addAll(ChangeChecks.check(spec, observed));
+      StandbyEnv.change(wanted.standby(), observed).ifPresent(problems::add);
+      problems.addAll(StandbyCredentials.missing(cluster, wanted, observed));
+      problems.addAll(ChangeChecks.check(wanted, observed));
       if (problems.stream().noneMatch(p -> p.field().equals("spec.storage.size"))) {
-        VolumeGrowth.Decision growth = VolumeGrowth.decide(spec, observed);
+        VolumeGrowth.Decision growth = VolumeGrowth.decide(wanted, observed);
         growth.problem().ifPresent(problems::add);
         volumes = growth.plan();
       }
-      problems.addAll(WalVolumeChecks.check(spec, observed));
-      WalArchive.bootstrapChange(spec.backups(), observed).ifPresent(problems::add);
+      problems.addAll(WalVolumeChecks.check(wanted, observed));
+      WalArchive.bootstrapChange(wanted.backups(), observed).ifPresent(problems::add);
       // The spec as given: a promotion must not take a prefix another cluster archives to, even before it is done.
       PrefixClaims.check(request, read.spec().backups()).ifPresent(problems::add);
     }
-    Tls.State tls = Tls.check(spec.tls(), observed, now);
-    Mode mode = spec.paused() ? new Mode.Paused() : problems.isEmpty() ? new Mode.Rendered()
+    Tls.State tls = Tls.check(wanted.tls(), observed, now);
+    Mode mode = wanted.paused() ? new Mode.Paused() : problems.isEmpty() ? new Mode.Rendered()
         : new Mode.Invalid(List.copyOf(problems));
     if (!mode.rendered()) {
-      return frozen(cluster, namespace, spec, problems, mode, tls, FinalBackups.Stage.NOT_ASKED);
+      return frozen(cluster, namespace, wanted, problems, mode, tls, FinalBackups.Stage.NOT_ASKED);
     }
+    // Until the upgrade to the spec's major version is done, the pods render the version they run.
+    ClusterSpec spec = wanted.withPostgresVersion(MajorUpgrade.renderedVersion(cluster, wanted, observed));
     Optional<Tls.Rendering> podTls = Tls.rendering(spec.tls(), tls, observed);
     ObjectNode bootstrap = PatroniSettings.bootstrap(spec.patroni(), observed);
     List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, tls, sources);
@@ -87,13 +90,15 @@ final class Planner {
         .orElseGet(() -> Rollout.plan(cluster, spec, observed, templateChanging, now));
     Optional<ManualSwitchover.Plan> manual = ManualSwitchover.plan(cluster, request.parent(), observed,
         rollout.step() != Rollout.Step.Settled, spec.updates().maxLagBytes());
+    Optional<MajorUpgrade.Plan> upgrade = MajorUpgrade.plan(cluster, wanted, observed, rollout, templateChanging, now);
     // Called again when a maintenance window opens or the backup schedule next fires.
-    Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, observed, now))
+    Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, observed, now),
+            upgrade.flatMap(MajorUpgrade.Plan::waitingUntil))
         .flatMap(Optional::stream).min(Comparator.naturalOrder());
     Optional<String> usersJob = standby.readOnly() ? Optional.empty() : UsersJobs.name(cluster, spec, secrets);
     return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, podTls, bootstrap, secrets,
         usersJob, ParameterJobs.patch(cluster, spec, observed, standby.promotes()), templateChanging,
-        rollout, manual, FinalBackups.Stage.NOT_ASKED, callAgainAt, volumes);
+        rollout, manual, FinalBackups.Stage.NOT_ASKED, callAgainAt, volumes, upgrade);
   }
 
   /**

@@ -79,7 +79,7 @@ class DataProtectionTest {
     JsonNode answer = sync(world, NO_NEW_SECRETS);
     assertThat(answer.at("/status/phase").asText()).isEqualTo("Invalid");
     assertThat(condition(answer, "SpecValid", "status")).isEqualTo("False");
-    assertThat(condition(answer, "SpecValid", "message")).startsWith("spec.postgresVersion: cannot change from 17 to 16");
+    assertThat(condition(answer, "SpecValid", "message")).startsWith("spec.postgresVersion: cannot decrease from 17 to 16");
     assertThat(children(answer)).isEqualTo(lastApplied(world));
     assertThat(children(answer).get("StatefulSet/orders").at("/spec/replicas").asInt()).isEqualTo(3);
   }

@@ -469,6 +469,40 @@ class PostgresFixtureGenerator {
     write("sync/96-standby-promotion-into-the-sources-archive-refused", refused, false);
   }
 
+  /**
+   * A major upgrade (numbered 100-103): the docs' example at 16, without its window, asked for 17: waiting for its
+   * base backup; the backup verified, the upgrade Job asked for; that Job failed (Spilo rolled back); and done.
+   */
+  @Test
+  void majorUpgradeScenario() throws IOException {
+    ObjectNode spec = (ObjectNode) MajorUpgradeScenarioTest.docsExample().get("spec");
+    spec.put("postgresVersion", 16).withObjectProperty("updates").remove("maintenanceWindows");
+    PostgresWorld world = new PostgresWorld("orders", spec);
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    world.children.keySet().stream().filter(key -> key.startsWith("Job/")).forEach(key ->
+        world.children.get(key).putObject("status").put("succeeded", 1).putArray("conditions").addObject()
+            .put("type", "Complete").put("status", "True"));
+    world.sync();
+    world.edit(s -> s.put("postgresVersion", 17));
+    write("sync/100-major-upgrade-waits-for-its-base-backup", world, false);
+    world.sync();
+    world.children.get("Job/orders-upgrade-backup-17").putObject("status").put("succeeded", 1)
+        .putArray("conditions").addObject().put("type", "Complete").put("status", "True");
+    write("sync/101-major-upgrade-backup-verified-upgrade-job-asked", world, false);
+    world.sync();
+    PostgresWorld failed = copyOf(world);
+    failed.children.get("Job/orders-upgrade-17").putObject("status").put("failed", 1).putArray("conditions")
+        .addObject().put("type", "Failed").put("status", "True").put("reason", "PodFailurePolicy")
+        .put("message", "Container upgrade for pod shop/orders-upgrade-17-8kq2d failed with exit code 10 matching "
+            + "FailJob rule at index 0");
+    write("sync/102-major-upgrade-job-failed-old-version-kept", failed, false);
+    world.children.get("Job/orders-upgrade-17").putObject("status").put("succeeded", 1).putArray("conditions")
+        .addObject().put("type", "Complete").put("status", "True");
+    write("sync/103-major-upgrade-done-statefulset-at-the-new-version", world, false);
+  }
+
   private void invalid(PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
       throws IOException {
     PostgresWorld world = copyOf(ready);

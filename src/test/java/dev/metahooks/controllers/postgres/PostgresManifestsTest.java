@@ -119,7 +119,7 @@ class PostgresManifestsTest {
     SpecReader.RESERVED_USERS.forEach(name -> assertThat(crd).contains("'" + name + "'"));
     SpecReader.RESERVED_DATABASES.forEach(name -> assertThat(crd).contains("'" + name + "'"));
     SpecReader.RESERVED_PARAMETERS.forEach(name -> assertThat(crd).contains("'" + name + "'"));
-    assertThat(specSchema().at("/properties/postgresVersion/x-kubernetes-validations/0/rule").asText()).isEqualTo("self == oldSelf");
+    assertThat(specSchema().at("/properties/postgresVersion/x-kubernetes-validations/0/rule").asText()).isEqualTo("self >= oldSelf");
   }
 
   /** The docs' spec snippets (Maintenance windows, Availability) use declared fields and are valid specs. */

@@ -71,6 +71,21 @@ public final class Names {
     return resize(cluster) + "-" + shortHash(size);
   }
 
+  /** The ServiceAccount, Role and RoleBinding of the major upgrade Job. */
+  public static String upgrade(String cluster) {
+    return cluster + "-upgrade";
+  }
+
+  /** The Job that upgrades the cluster in place to PostgreSQL {@code version}: one per target version. */
+  public static String upgradeJob(String cluster, int version) {
+    return upgrade(cluster) + "-" + version;
+  }
+
+  /** The base backup Job taken before an upgrade to {@code version}, and verified, before the upgrade may start. */
+  public static String upgradeBackupJob(String cluster, int version) {
+    return upgrade(cluster) + "-backup-" + version;
+  }
+
   /** The ServiceAccount, Role and RoleBinding Patroni runs with. */
   public static String patroni(String cluster) {
     return cluster + "-patroni";

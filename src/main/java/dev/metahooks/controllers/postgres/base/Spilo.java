@@ -13,6 +13,10 @@ public final class Spilo {
   public static final String DATA_PATH = "/home/postgres/pgdata";
   /** The data directory Spilo runs PostgreSQL with. */
   public static final String PGDATA = DATA_PATH + "/pgroot/data";
+  /** Where the image keeps Spilo's scripts, inplace_upgrade.py among them (Dockerfile:122 at zalando/spilo 7cb50bd). */
+  public static final String SCRIPTS = "/scripts";
+  /** PostgreSQL's versions side by side, {@code <dir>/<major>/bin} (spilo_commons.py get_bin_dir, LIB_DIR). */
+  public static final String VERSIONS = "/usr/lib/postgresql";
   /** The WAL volume (spec.storage.wal), mounted beside the data volume. */
   public static final String WAL_VOLUME = "pgwal";
   public static final String WAL_PATH = "/home/postgres/pgwal";

@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * Spec changes the running cluster cannot take, found by comparing the spec with the observed StatefulSet:
- * a major version change (no in-place upgrade path), a smaller storage size (volumes never shrink; a larger one
- * grows them, {@link VolumeGrowth}) and a storage class change (a StatefulSet's volume claim templates are
+ * a major version decrease (an increase is an upgrade in place, {@link MajorUpgrade}), a smaller storage size
+ * (volumes never shrink; a larger one grows them, {@link VolumeGrowth}) and a storage class change (a StatefulSet's volume claim templates are
  * immutable). The CRD refuses some of these
  * already; the hook checks again because CEL may be off or the object older than the rule.
  */
@@ -20,12 +20,8 @@ public final class ChangeChecks {
 
   public static List<FieldProblem> check(ClusterSpec spec, ObservedCluster observed) {
     List<FieldProblem> problems = new ArrayList<>();
-    observed.deployedVersion().ifPresent(version -> {
-      if (!version.equals(String.valueOf(spec.postgresVersion()))) {
-        problems.add(new FieldProblem("spec.postgresVersion", "cannot change from " + version + " to "
-            + spec.postgresVersion() + ": major upgrades are not done in place (clone into a new cluster instead)"));
-      }
-    });
+    observed.deployedVersion().flatMap(version -> MajorUpgrade.versionChange(observed, version, spec))
+        .ifPresent(problems::add);
     observed.deployedStorageSize().ifPresent(size -> {
       // A larger size grows the claims (VolumeGrowth); a volume never shrinks.
       String wanted = spec.storage().size();

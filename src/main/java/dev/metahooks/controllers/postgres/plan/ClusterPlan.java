@@ -23,12 +23,23 @@ import java.util.Optional;
  * @param finalBackup where the final backup of a deletion stands ({@code NOT_ASKED} in a sync)
  * @param callAgainAt when the hook must be called again though nothing changes (a window opens, a backup is due)
  * @param volumes the data claim template the StatefulSet is answered with, and the claims the resize Job grows
+ * @param majorUpgrade where an upgrade to the spec's major version stands ({@code spec} renders the running version
+ *     until it is done)
  */
 public record ClusterPlan(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems, Mode mode,
     Tls.State tls, Optional<Tls.Rendering> podTls, ObjectNode bootstrap, List<ObjectNode> secrets,
     Optional<String> usersJob, Optional<ParameterPatch> parameters, boolean templateChanging,
     Rollout.Plan rollout, Optional<ManualSwitchover.Plan> manualSwitchover, FinalBackups.Stage finalBackup, Optional<Instant> callAgainAt,
-    VolumeGrowth.Plan volumes) {
+    VolumeGrowth.Plan volumes, Optional<MajorUpgrade.Plan> majorUpgrade) {
+
+  public ClusterPlan(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems, Mode mode,
+      Tls.State tls, Optional<Tls.Rendering> podTls, ObjectNode bootstrap, List<ObjectNode> secrets,
+      Optional<String> usersJob, Optional<ParameterPatch> parameters, boolean templateChanging,
+      Rollout.Plan rollout, Optional<ManualSwitchover.Plan> manualSwitchover, FinalBackups.Stage finalBackup,
+      Optional<Instant> callAgainAt, VolumeGrowth.Plan volumes) {
+    this(cluster, namespace, spec, problems, mode, tls, podTls, bootstrap, secrets, usersJob, parameters,
+        templateChanging, rollout, manualSwitchover, finalBackup, callAgainAt, volumes, Optional.empty());
+  }
 
   /** The parameters Job's name, if one is asked for. */
   public Optional<String> parametersJob() {

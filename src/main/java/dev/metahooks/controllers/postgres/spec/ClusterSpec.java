@@ -125,6 +125,13 @@ public record ClusterSpec(
         scheduling, walVolume, standby);
   }
 
+  /** The same spec at another major version: what the pods render while an upgrade to this spec's waits. */
+  public ClusterSpec withPostgresVersion(int version) {
+    return new ClusterSpec(version, image, instances, paused, resources, storage, parameters, users, databases,
+        availability, services, updates, deletionProtection, monitoring, pooler, backups, networkPolicy, tls, patroni,
+        scheduling, walVolume, standby);
+  }
+
   /** Whether a read-only Service over the replicas is wanted. */
   public boolean wantsReplicaService() {
     return instances > 1 && services.replicasEnabled();

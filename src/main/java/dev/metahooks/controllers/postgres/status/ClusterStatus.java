@@ -117,6 +117,7 @@ public final class ClusterStatus {
           .ifPresent(backup -> conditions.add(PhysicalBackupStatus.continuousArchiving(backup, observed, now)));
     }
     StandbyStatus.render(in.spec(), observed, in.rendered()).ifPresent(standby -> status.set("standby", standby));
+    MajorUpgradeStatus.add(plan.majorUpgrade(), status, conditions);
     status.set("conditions", Conditions.render(conditions, in.parent(), now));
     JsonNode generation = in.parent().path("metadata").path("generation");
     if (generation.isIntegralNumber()) {

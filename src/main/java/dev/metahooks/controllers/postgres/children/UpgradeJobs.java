@@ -1,0 +1,81 @@
+package dev.metahooks.controllers.postgres.children;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.ResourceTexts;
+import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.plan.MajorUpgrade;
+import dev.metahooks.controllers.postgres.spec.PodScheduling;
+import dev.metahooks.kube.KubeletText;
+import java.util.List;
+
+/**
+ * The major upgrade Job {@code <n>-upgrade-<to>} with its ServiceAccount, Role and RoleBinding {@code <n>-upgrade}:
+ * {@code kubectl exec} into the primary's Spilo container runs {@code major-upgrade.sh}, which runs Spilo's
+ * {@code inplace_upgrade.py} there, as Zalando's postgres-operator does by exec
+ * (pkg/cluster/majorversionupgrade.go:249-266 at a7aaad0a: {@code inplace_upgrade.py <number of pods>}). The script
+ * must run where Patroni and the data directory are: it stops PostgreSQL, runs pg_upgrade, switches the data
+ * directory and restarts Patroni (inplace_upgrade.py:484-646 at zalando/spilo 7cb50bd). kubectl exits with the
+ * script's exit code; the Job's {@code podFailurePolicy} fails the Job at once on any other than 0 and puts that code
+ * into the Failed condition's message, which is how the hook tells a rollback from a half-done switch
+ * ({@link MajorUpgrade}). {@code backoffLimit: 0}: an upgrade is never retried by itself.
+ */
+public final class UpgradeJobs {
+  public static final String COMPONENT = "upgrade";
+  public static final String CONTAINER = "upgrade";
+  /** Runs in Spilo's container, not in the kubectl image (which has no shell). */
+  public static final String SCRIPT = ResourceTexts.load("scripts/major-upgrade.sh");
+
+  private UpgradeJobs() {}
+
+  /** The ServiceAccount, Role and RoleBinding, then the Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
+  public static List<ObjectNode> build(String cluster, String namespace, String kubectlImage, PodScheduling placement,
+      MajorUpgrade.Plan plan, String primary, int members) {
+    String name = Names.upgrade(cluster);
+    return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role(cluster, primary),
+        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT),
+        job(cluster, namespace, kubectlImage, placement, plan, primary, members));
+  }
+
+  /** {@code kubectl exec pod/<primary>}: get that pod and exec into it, nothing else. */
+  public static ObjectNode role(String cluster, String primary) {
+    ObjectNode role = PatroniRbac.emptyRole(Names.upgrade(cluster), cluster, COMPONENT);
+    ArrayNode rules = role.putArray("rules");
+    rule(rules, "pods", primary, "get");
+    rule(rules, "pods/exec", primary, "create", "get");
+    return role;
+  }
+
+  public static ObjectNode job(String cluster, String namespace, String kubectlImage, PodScheduling placement,
+      MajorUpgrade.Plan plan, String primary, int members) {
+    ObjectNode job = Jobs.job(Names.upgradeJob(cluster, plan.to()), cluster, COMPONENT, placement);
+    job.withObjectProperty("metadata").putObject("annotations")
+        .put(MajorUpgrade.FROM_ANNOTATION, String.valueOf(plan.from()));
+    ObjectNode spec = job.withObjectProperty("spec").put("backoffLimit", 0);
+    ObjectNode exitCodes = spec.putObject("podFailurePolicy").putArray("rules").addObject().put("action", "FailJob")
+        .putObject("onExitCodes").put("containerName", CONTAINER).put("operator", "NotIn");
+    exitCodes.putArray("values").add(0);
+    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
+    pod.put("serviceAccountName", Names.upgrade(cluster));
+    ArrayNode command = Jobs.container(pod, CONTAINER, kubectlImage).putArray("command");
+    for (String arg : List.of("kubectl", "exec", "--namespace", namespace, "pod/" + primary, "--container",
+        Spilo.CONTAINER, "--", "/bin/sh", "-c", KubeletText.literal(SCRIPT), "major-upgrade",
+        String.valueOf(plan.from()), String.valueOf(plan.to()), String.valueOf(members), Spilo.PGDATA, Spilo.SCRIPTS,
+        Spilo.VERSIONS)) {
+      command.add(arg);
+    }
+    return job;
+  }
+
+  private static void rule(ArrayNode rules, String resource, String name, String... verbs) {
+    ObjectNode rule = rules.addObject();
+    rule.putArray("apiGroups").add("");
+    rule.putArray("resources").add(resource);
+    rule.putArray("resourceNames").add(name);
+    ArrayNode list = rule.putArray("verbs");
+    for (String verb : verbs) {
+      list.add(verb);
+    }
+  }
+}
