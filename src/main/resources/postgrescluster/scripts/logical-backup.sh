@@ -2,7 +2,9 @@
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 dest="$url/$stamp"
 trap 's3 s3 rm --recursive --quiet "$dest/" || true; echo "$0: backup $stamp failed; nothing of it is kept" >&2' ERR
-psql -X -At -v ON_ERROR_STOP=1 -c "SELECT encode(convert_to(datname, 'UTF8'), 'hex') FROM pg_catalog.pg_database WHERE datallowconn AND NOT datistemplate AND datname <> 'postgres' ORDER BY datname" > "$work/databases"
+# $1: database-settings.sql. The postgres database only when asked (WITH_POSTGRES).
+settings_sql=$1 with_postgres=${WITH_POSTGRES:-false}
+psql -X -At -v ON_ERROR_STOP=1 -v with_postgres="$with_postgres" <<< "SELECT encode(convert_to(datname, 'UTF8'), 'hex') FROM pg_catalog.pg_database WHERE datallowconn AND NOT datistemplate AND (datname <> 'postgres' OR :'with_postgres' = 'true') ORDER BY datname" > "$work/databases"
 : > "$work/manifest" && db=""
 while read -r hex; do
   key=$(key_of_hex "$hex")
@@ -21,6 +23,11 @@ pg_dumpall --globals-only --no-role-passwords --no-tablespaces > "$work/globals.
 s3 s3 cp --quiet "$work/globals.sql" "$dest/globals.sql"
 sha256sum < "$work/globals.sql" | cut -d' ' -f1 | s3 s3 cp --quiet - "$dest/GLOBALS"
 echo "dumped the roles, their memberships and settings to $dest/globals.sql"
+# Each dumped database's own settings, and its roles' settings in it (pg_dump writes them only with --create).
+psql -X -At -v ON_ERROR_STOP=1 -v with_postgres="$with_postgres" <<< "$settings_sql" > "$work/settings.sql"
+s3 s3 cp --quiet "$work/settings.sql" "$dest/settings.sql"
+sha256sum < "$work/settings.sql" | cut -d' ' -f1 | s3 s3 cp --quiet - "$dest/SETTINGS"
+echo "dumped the settings of the databases ($(grep -c '^ALTER ' "$work/settings.sql" || true) statements) to $dest/settings.sql"
 s3 s3 cp --quiet "$work/manifest" "$dest/COMPLETE"
 trap - ERR
 echo "logical backup $stamp complete: $(wc -l < "$work/manifest") databases"

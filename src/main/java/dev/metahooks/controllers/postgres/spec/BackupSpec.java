@@ -40,8 +40,11 @@ public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Opt
   /** One on-demand backup: {@code base} (WAL-G, through Spilo's backup script on the primary) or {@code logical}. */
   public record OnDemand(String name, String method) {}
 
-  /** Scheduled pg_dump of every database, {@code count} complete dumps kept. */
-  public record Logical(String schedule, int count, String image) {}
+  /**
+   * Scheduled pg_dump of every database ({@code postgresDatabase}: the {@code postgres} database too),
+   * {@code count} complete dumps kept.
+   */
+  public record Logical(String schedule, int count, String image, boolean postgresDatabase) {}
 
   public record Backup(S3 s3, String schedule, int baseBackups, List<OnDemand> onDemand, Optional<Logical> logical,
       boolean finalBackup, String jobImage) {}
@@ -55,6 +58,9 @@ public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Opt
   /** A running source: host and port, and a Secret with keys {@code username} and {@code password}. */
   public record Live(String host, int port, String secretName) {}
 
-  /** Restore a logical backup of another cluster into this one, once it runs; {@code backup} empty: the newest. */
-  public record LogicalRestore(String cluster, S3 s3, Optional<String> backup, String image) {}
+  /**
+   * Restore a logical backup of another cluster into this one, once it runs; {@code backup} empty: the newest;
+   * {@code postgresDatabase}: its {@code postgres} database too, into this cluster's.
+   */
+  public record LogicalRestore(String cluster, S3 s3, Optional<String> backup, String image, boolean postgresDatabase) {}
 }
