@@ -363,6 +363,14 @@ class PostgresFixtureGenerator {
     write("sync/111-archive-of-the-layout-before-kept-from-status-without-statefulset", world, false);
   }
 
+  /** spec.backup.encryption: WAL-G's libsodium key and the store's KMS encryption, on a first sync. */
+  @Test
+  void encryptionScenario() throws IOException {
+    ObjectNode spec = BackupEncryptionTest.libsodiumAndKms();
+    spec.with("backup").putObject("logical").put("schedule", "30 2 * * *");
+    write("sync/112-backup-encryption-first-sync", new PostgresWorld("orders", spec), false);
+  }
+
   /** spec.networkPolicy and spec.tls on a running cluster (numbered from 60, apart from the other features). */
   @Test
   void tlsAndNetworkPolicyScenario() throws IOException {

@@ -87,7 +87,8 @@ public final class BackupSpecReader {
     }
     boolean finalBackup = bool(backup, "finalBackup", false, true);
     String jobImage = string(backup, "jobImage", DEFAULT_JOB_IMAGE, SpecReader.IMAGE, 512);
-    return new BackupSpec.Backup(s3, schedule, baseBackups, onDemand, logical, finalBackup, jobImage);
+    return new BackupSpec.Backup(s3, schedule, baseBackups, onDemand, logical, finalBackup, jobImage,
+        EncryptionReader.read(backup, true));
   }
 
   /** A store as {@code backup.s3} reads it (also the source archive of {@code spec.standby}). */
@@ -177,9 +178,11 @@ public final class BackupSpecReader {
       return new BackupSpec.Clone(source, timestamp, Optional.empty(), Optional.of(new BackupSpec.Live(
           string(live, "host", Names.serviceHost(Names.primaryService(source), namespace), HOST, 253),
           integer(live, "port", Spilo.POSTGRES_PORT, 1, 65535),
-          string(live, "secretName", Names.replicationSecret(source), SpecReader.SECRET_NAME, 253))));
+          string(live, "secretName", Names.replicationSecret(source), SpecReader.SECRET_NAME, 253))),
+          BackupSpec.Encryption.NONE);
     }
-    return new BackupSpec.Clone(source, timestamp, Optional.of(sourceStore(clone, store, source)), Optional.empty());
+    return new BackupSpec.Clone(source, timestamp, Optional.of(sourceStore(clone, store, source)), Optional.empty(),
+        EncryptionReader.read(clone, false));
   }
 
   private BackupSpec.LogicalRestore logicalRestore(FieldReader logical, Optional<BackupSpec.S3> store) {

@@ -42,6 +42,9 @@ public final class LogicalBackups {
     store(env, backup.s3());
     env.addObject().put("name", "RETAIN").put("value", String.valueOf(logical.count()));
     env.addObject().put("name", "WITH_POSTGRES").put("value", String.valueOf(logical.postgresDatabase()));
+    // The store's server-side encryption of what the backup uploads, as WAL-G's (the AWS CLI's --sse).
+    env.addObject().put("name", "S3_SSE").put("value", backup.encryption().serverSide());
+    env.addObject().put("name", "S3_SSE_KMS_ID").put("value", backup.encryption().kmsKeyId());
     return job(name, cluster, COMPONENT, spec, logical.image(), BACKUP_SCRIPT, env, SETTINGS_SQL);
   }
 
