@@ -190,6 +190,33 @@ class BackupEmulatorScenarioTest {
     assertThat(condition(copy, "SpecValid")).isEqualTo("False InvalidSpec");
     assertThat(copy.at("/status/conditions").toString()).contains("spec.bootstrap.clone.s3", source);
     assertThat(cluster.exists("apps/v1", "StatefulSet", NS, "orders-copy")).isFalse();
+
+    // The source gone, a cluster of its name restores from its archive, named, and archives beside it.
+    cluster.delete(API, KIND, NS, "orders-copy");
+    cluster.delete(API, KIND, NS, "orders");
+    mc.runUntilStable(60);
+    cluster.create("""
+        apiVersion: metahooks.dev/v1alpha1
+        kind: PostgresCluster
+        metadata: {name: orders, namespace: default}
+        spec:
+          bootstrap:
+            clone:
+              cluster: orders
+              s3:
+                bucket: pg-backups
+                endpoint: http://minio.storage.svc:9000
+                credentials: {secretName: s3-creds}
+                prefix: %s
+          backup:
+        """.formatted(source.substring("s3://pg-backups/".length())) + STORE.indent(2));
+    mc.runUntilStable(60);
+    ObjectNode restored = cluster.get(API, KIND, NS, "orders");
+    assertThat(condition(restored, "SpecValid")).isEqualTo("True Valid");
+    assertThat(cluster.get("apps/v1", "StatefulSet", NS, "orders").at("/spec/template/spec/containers/0/env").toString())
+        .contains("{\"name\":\"CLONE_WALE_S3_PREFIX\",\"value\":\"" + source + "\"}");
+    assertThat(archiveOf("orders")).isEqualTo(restored.at("/status/backup/location").asText())
+        .isNotEqualTo(source).doesNotStartWith(source + "/");
   }
 
   private String archiveOf(String name) {

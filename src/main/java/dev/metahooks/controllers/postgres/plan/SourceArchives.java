@@ -37,7 +37,9 @@ public final class SourceArchives {
   private static Optional<FieldProblem> mismatch(CompositeRequest request, String field, String source,
       BackupSpec.S3 assumed) {
     return request.related().entries(PrefixClaims.API_VERSION, PrefixClaims.KIND).stream()
-        .filter(entry -> entry.namespace().equals(request.namespace()) && entry.name().equals(source))
+        // A cluster created again under its source's name is not that source: the source is gone.
+        .filter(entry -> entry.namespace().equals(request.namespace()) && entry.name().equals(source)
+            && !source.equals(request.name()))
         .findFirst()
         .flatMap(entry -> SpecReader.read(entry.object()).spec().backups().backup())
         .map(BackupSpec.Backup::s3)
