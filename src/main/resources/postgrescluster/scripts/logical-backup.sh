@@ -2,7 +2,13 @@
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 dest="$url/$stamp"
 trap 's3 s3 rm --recursive --quiet "$dest/" || true; echo "$0: backup $stamp failed; nothing of it is kept" >&2' ERR
-psql -X -At -v ON_ERROR_STOP=1 -c "SELECT encode(convert_to(datname, 'UTF8'), 'hex') FROM pg_catalog.pg_database WHERE datallowconn AND NOT datistemplate AND datname <> 'postgres' ORDER BY datname" > "$work/databases"
+# $1: database-settings.sql. The postgres database only when asked (WITH_POSTGRES).
+settings_sql=$1 with_postgres=${WITH_POSTGRES:-false}
+# Every upload asks the store to encrypt it when spec.backup.encryption.serverSide says so.
+upload=(s3 s3 cp --quiet)
+if [ -n "${S3_SSE:-}" ]; then upload+=(--sse "$S3_SSE"); fi
+if [ -n "${S3_SSE_KMS_ID:-}" ]; then upload+=(--sse-kms-key-id "$S3_SSE_KMS_ID"); fi
+psql -X -At -v ON_ERROR_STOP=1 -v with_postgres="$with_postgres" <<< "SELECT encode(convert_to(datname, 'UTF8'), 'hex') FROM pg_catalog.pg_database WHERE datallowconn AND NOT datistemplate AND (datname <> 'postgres' OR :'with_postgres' = 'true') ORDER BY datname" > "$work/databases"
 : > "$work/manifest" && db=""
 while read -r hex; do
   key=$(key_of_hex "$hex")
@@ -10,7 +16,7 @@ while read -r hex; do
   sha256sum < "$work/dump-fifo" > "$work/sum" &
   name_of_key db "$key"
   # The pooler's schema is the cluster's own, made again by the target's pooler: never part of the data.
-  PGDATABASE=$db pg_dump -Fc --exclude-schema=metahooks | tee "$work/dump-fifo" | s3 s3 cp --quiet - "$dest/$key.dump"
+  PGDATABASE=$db pg_dump -Fc --exclude-schema=metahooks | tee "$work/dump-fifo" | "${upload[@]}" - "$dest/$key.dump"
   wait $!
   echo "$key $(cut -d' ' -f1 "$work/sum")" >> "$work/manifest"
   echo "dumped $key to $dest/$key.dump"
@@ -18,10 +24,15 @@ done < "$work/databases"
 # What belongs to no database: roles (without their passwords: a restore must not change the target's), their
 # memberships and their settings (ALTER ROLE ... SET); tablespaces are paths of this cluster's.
 pg_dumpall --globals-only --no-role-passwords --no-tablespaces > "$work/globals.sql"
-s3 s3 cp --quiet "$work/globals.sql" "$dest/globals.sql"
-sha256sum < "$work/globals.sql" | cut -d' ' -f1 | s3 s3 cp --quiet - "$dest/GLOBALS"
+"${upload[@]}" "$work/globals.sql" "$dest/globals.sql"
+sha256sum < "$work/globals.sql" | cut -d' ' -f1 | "${upload[@]}" - "$dest/GLOBALS"
 echo "dumped the roles, their memberships and settings to $dest/globals.sql"
-s3 s3 cp --quiet "$work/manifest" "$dest/COMPLETE"
+# Each dumped database's own settings, and its roles' settings in it (pg_dump writes them only with --create).
+psql -X -At -v ON_ERROR_STOP=1 -v with_postgres="$with_postgres" <<< "$settings_sql" > "$work/settings.sql"
+"${upload[@]}" "$work/settings.sql" "$dest/settings.sql"
+sha256sum < "$work/settings.sql" | cut -d' ' -f1 | "${upload[@]}" - "$dest/SETTINGS"
+echo "dumped the settings of the databases ($(grep -c '^ALTER ' "$work/settings.sql" || true) statements) to $dest/settings.sql"
+"${upload[@]}" "$work/manifest" "$dest/COMPLETE"
 trap - ERR
 echo "logical backup $stamp complete: $(wc -l < "$work/manifest") databases"
 keep=$(complete | tail -n "$RETAIN" | head -n 1)

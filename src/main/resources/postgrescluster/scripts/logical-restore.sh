@@ -27,6 +27,10 @@ fi
 db="" && marker="restored by metahooks.dev PostgresCluster from logical backup $stamp"
 while read -r key sum; do
   name_of_key db "$key"
+  # The postgres database (in a backup with backup.logical.postgresDatabase) only when asked: the target has its own.
+  if [ "$db" = postgres ] && [ "${RESTORE_POSTGRES:-false}" != true ]; then
+    echo "postgres.dump of $stamp not restored: bootstrap.logical.postgresDatabase is not set"; continue
+  fi
   s3 s3 cp --quiet "$url/$stamp/$key.dump" "$work/restore.dump"
   if [ "$(sha256sum "$work/restore.dump" | cut -d' ' -f1)" != "$sum" ]; then
     echo "$0: $key.dump of $stamp does not match its checksum" >&2; exit 1
@@ -53,4 +57,19 @@ while read -r key sum; do
   rm -f "$work/restore.dump"
   echo "restored $key from $stamp"
 done < "$work/manifest"
+# The databases' settings last, once every database exists; setting them again is the same, so a retried
+# restore runs them again. Messages as SQLSTATEs only, as for the roles.
+if s3 s3 cp --quiet "$url/$stamp/SETTINGS" "$work/settings.sum" 2>/dev/null; then
+  s3 s3 cp --quiet "$url/$stamp/settings.sql" "$work/settings.sql"
+  if [ "$(sha256sum < "$work/settings.sql" | cut -d' ' -f1)" != "$(cat "$work/settings.sum")" ]; then
+    echo "$0: settings.sql of $stamp does not match its checksum" >&2; exit 1
+  fi
+  if ! psql -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=sqlstate -v restore_postgres="${RESTORE_POSTGRES:-false}" \
+      --single-transaction -f "$work/settings.sql" \
+      > /dev/null 2> "$work/settings.err"; then
+    echo "$0: the database settings of $stamp could not be restored: $(head -n 3 "$work/settings.err" | tr '\n' ' ')" >&2
+    exit 1
+  fi
+  echo "restored the database settings of $stamp"
+fi
 echo "logical restore of $stamp complete"

@@ -24,6 +24,7 @@ import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
+import dev.metahooks.controllers.postgres.plan.SourceArchives;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.plan.StandbyPhase;
 import dev.metahooks.controllers.postgres.plan.ScaleDown;
@@ -71,6 +72,7 @@ final class Planner {
       WalArchive.bootstrapChange(wanted.backups(), observed).ifPresent(problems::add);
       // The spec as given: a promotion must not take a prefix another cluster archives to, even before it is done.
       PrefixClaims.check(request, read.spec().backups()).ifPresent(problems::add);
+      SourceArchives.check(request, read.spec().backups(), observed).ifPresent(problems::add);
     }
     Tls.State tls = Tls.check(wanted.tls(), observed, now);
     Mode mode = wanted.paused() ? new Mode.Paused() : problems.isEmpty() ? new Mode.Rendered()

@@ -10,6 +10,7 @@ import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.observed.ArchiveInUse;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.children.StandbyCredentials;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster.RelatedType;
@@ -45,7 +46,7 @@ public final class PostgresClusterController {
 
   /** Read the spec, observe, plan, render, compute the status: each one call. */
   public static CompositeResponse sync(CompositeRequest request, Sources sources) {
-    SpecReader.Result spec = SpecReader.read(request.parent());
+    SpecReader.Result spec = SpecReader.read(request.parent(), ArchiveInUse.of(request));
     ObservedCluster observed = ObservedCluster.of(request, spec.spec());
     ClusterPlan plan = Planner.sync(request, spec, observed, sources);
     List<ObjectNode> children = Children.ofSync(plan, observed);
@@ -65,7 +66,7 @@ public final class PostgresClusterController {
    * final backup Job has completed ({@code FinalBackups}); a failed one keeps everything.
    */
   public static CompositeResponse finalize(CompositeRequest request, Sources sources) {
-    SpecReader.Result spec = SpecReader.read(request.parent());
+    SpecReader.Result spec = SpecReader.read(request.parent(), ArchiveInUse.of(request));
     ObservedCluster observed = ObservedCluster.of(request, spec.spec());
     ClusterPlan plan = Planner.finalize(request, spec, observed, sources);
     List<ObjectNode> children = Children.ofFinalize(plan, observed);

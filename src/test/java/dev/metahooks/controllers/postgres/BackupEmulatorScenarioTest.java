@@ -67,7 +67,9 @@ class BackupEmulatorScenarioTest {
     assertThat(cluster.exists("batch/v1", "CronJob", NS, "orders-logical")).isTrue();
     assertThat(cluster.exists("batch/v1", "Job", NS, "orders-backup-before-upgrade")).isTrue();
     assertThat(parent.at("/status/phase").asText()).isEqualTo("Ready");
-    assertThat(parent.at("/status/backup/location").asText()).isEqualTo("s3://pg-backups/default/orders");
+    String uid = parent.at("/metadata/uid").asText();
+    assertThat(uid).isNotEmpty();
+    assertThat(parent.at("/status/backup/location").asText()).isEqualTo("s3://pg-backups/default/orders/" + uid);
     assertThat(parent.at("/status/backup/onDemand/0/phase").asText()).isEqualTo("Succeeded");
     assertThat(parent.at("/status/backup/lastSuccessful/name").asText()).isEqualTo("orders-backup-before-upgrade");
     assertThat(condition(parent, "BackupsHealthy")).isEqualTo("Unknown NotChecked");
@@ -92,21 +94,29 @@ class BackupEmulatorScenarioTest {
     assertThat(condition(parent, "BackupsHealthy")).isEqualTo("Unknown ReportUnreadable");
     assertThat(parent.at("/status/phase").asText()).isEqualTo("Ready");
 
-    // A second cluster cloned from the first's backups bootstraps with Spilo's clone variables.
+    // A second cluster cloned from the first's backups bootstraps with Spilo's clone variables, from the archive
+    // its status names.
     cluster.create("""
         apiVersion: metahooks.dev/v1alpha1
         kind: PostgresCluster
         metadata: {name: orders-copy, namespace: default}
         spec:
           bootstrap:
-            clone: {cluster: orders, timestamp: "2026-12-01T10:00:00Z"}
+            clone:
+              cluster: orders
+              timestamp: "2026-12-01T10:00:00Z"
+              s3:
+                bucket: pg-backups
+                endpoint: http://minio.storage.svc:9000
+                credentials: {secretName: s3-creds}
+                prefix: default/orders/%s
           backup:
-        """ + STORE.indent(2));
+        """.formatted(uid) + STORE.indent(2));
     mc.runUntilStable(60);
     ObjectNode copy = cluster.get(API, KIND, NS, "orders-copy");
     assertThat(copy.at("/status/phase").asText()).isEqualTo("Ready");
     assertThat(cluster.get("apps/v1", "StatefulSet", NS, "orders-copy").at("/spec/template/spec/containers/0/env").toString())
-        .contains("\"CLONE_WALE_S3_PREFIX\"", "s3://pg-backups/default/orders\"", "\"CLONE_TARGET_TIME\"");
+        .contains("\"CLONE_WALE_S3_PREFIX\"", "s3://pg-backups/default/orders/" + uid + "\"", "\"CLONE_TARGET_TIME\"");
 
     long mark = cluster.lastSequence();
     cluster.delete(API, KIND, NS, "orders");
@@ -120,6 +130,102 @@ class BackupEmulatorScenarioTest {
     assertThat(cluster.writesAfter(mark)).filteredOn(w -> w.verb() == Write.Verb.DELETE && w.sequence() < created)
         .isEmpty();
     assertThat(cluster.find(API, KIND, NS, "orders-copy")).isPresent();
+  }
+
+  @Test
+  void aClusterCreatedAgainUnderTheSameNameArchivesIntoANewArchiveAndTheOldOneIsLeftAsItWas() {
+    String manifest = """
+        apiVersion: metahooks.dev/v1alpha1
+        kind: PostgresCluster
+        metadata: {name: orders, namespace: default}
+        spec:
+          backup:
+        """ + STORE.indent(2) + """
+            logical: {schedule: "30 2 * * *"}
+        """;
+    cluster.create(manifest);
+    mc.runUntilStable(60);
+    String first = cluster.get(API, KIND, NS, "orders").at("/status/backup/location").asText();
+    assertThat(archiveOf("orders")).isEqualTo(first);
+
+    cluster.delete(API, KIND, NS, "orders");
+    mc.runUntilStable(60);
+    assertThat(cluster.find(API, KIND, NS, "orders")).isEmpty();
+    cluster.create(manifest);
+    mc.runUntilStable(60);
+    ObjectNode again = cluster.get(API, KIND, NS, "orders");
+    String second = again.at("/status/backup/location").asText();
+    assertThat(second).isEqualTo("s3://pg-backups/default/orders/" + again.at("/metadata/uid").asText());
+    assertThat(archiveOf("orders")).isEqualTo(second);
+    // Neither archive holds the other: the new incarnation's WAL, base backups, retention and logical dumps stay
+    // out of the old one's objects.
+    assertThat(second).isNotEqualTo(first).doesNotStartWith(first + "/");
+    assertThat(first).doesNotStartWith(second + "/");
+    assertThat(cluster.get("batch/v1", "CronJob", NS, "orders-logical").toString())
+        .contains(second.substring("s3://pg-backups/".length())).doesNotContain(first.substring("s3://pg-backups/".length()) + "\"");
+  }
+
+  @Test
+  void aCloneThatLooksForItsSourceInThePrefixOfOldIsRefusedWithTheSourcesArchive() {
+    cluster.create("""
+        apiVersion: metahooks.dev/v1alpha1
+        kind: PostgresCluster
+        metadata: {name: orders, namespace: default}
+        spec:
+          backup:
+        """ + STORE.indent(2));
+    mc.runUntilStable(60);
+    String source = cluster.get(API, KIND, NS, "orders").at("/status/backup/location").asText();
+    cluster.create("""
+        apiVersion: metahooks.dev/v1alpha1
+        kind: PostgresCluster
+        metadata: {name: orders-copy, namespace: default}
+        spec:
+          bootstrap:
+            clone: {cluster: orders}
+          backup:
+        """ + STORE.indent(2));
+    mc.runUntilStable(60);
+    ObjectNode copy = cluster.get(API, KIND, NS, "orders-copy");
+    assertThat(condition(copy, "SpecValid")).isEqualTo("False InvalidSpec");
+    assertThat(copy.at("/status/conditions").toString()).contains("spec.bootstrap.clone.s3", source);
+    assertThat(cluster.exists("apps/v1", "StatefulSet", NS, "orders-copy")).isFalse();
+
+    // The source gone, a cluster of its name restores from its archive, named, and archives beside it.
+    cluster.delete(API, KIND, NS, "orders-copy");
+    cluster.delete(API, KIND, NS, "orders");
+    mc.runUntilStable(60);
+    cluster.create("""
+        apiVersion: metahooks.dev/v1alpha1
+        kind: PostgresCluster
+        metadata: {name: orders, namespace: default}
+        spec:
+          bootstrap:
+            clone:
+              cluster: orders
+              s3:
+                bucket: pg-backups
+                endpoint: http://minio.storage.svc:9000
+                credentials: {secretName: s3-creds}
+                prefix: %s
+          backup:
+        """.formatted(source.substring("s3://pg-backups/".length())) + STORE.indent(2));
+    mc.runUntilStable(60);
+    ObjectNode restored = cluster.get(API, KIND, NS, "orders");
+    assertThat(condition(restored, "SpecValid")).isEqualTo("True Valid");
+    assertThat(cluster.get("apps/v1", "StatefulSet", NS, "orders").at("/spec/template/spec/containers/0/env").toString())
+        .contains("{\"name\":\"CLONE_WALE_S3_PREFIX\",\"value\":\"" + source + "\"}");
+    assertThat(archiveOf("orders")).isEqualTo(restored.at("/status/backup/location").asText())
+        .isNotEqualTo(source).doesNotStartWith(source + "/");
+  }
+
+  private String archiveOf(String name) {
+    for (JsonNode variable : cluster.get("apps/v1", "StatefulSet", NS, name).at("/spec/template/spec/containers/0/env")) {
+      if (variable.path("name").asText().equals("WALE_S3_PREFIX")) {
+        return variable.path("value").asText();
+      }
+    }
+    return "absent";
   }
 
   private static String condition(JsonNode parent, String type) {

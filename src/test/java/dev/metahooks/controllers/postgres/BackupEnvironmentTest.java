@@ -49,7 +49,7 @@ class BackupEnvironmentTest {
     return spec;
   }
 
-  private static Map<String, JsonNode> env(ObjectNode spec) {
+  static Map<String, JsonNode> env(ObjectNode spec) {
     ObjectNode parent = SpecReaderTest.parent("orders", s -> s.setAll(spec));
     SpecReader.Result read = SpecReader.read(parent);
     assertThat(read.problems()).isEmpty();
@@ -58,7 +58,7 @@ class BackupEnvironmentTest {
     return env;
   }
 
-  private static Map<String, JsonNode> added(ObjectNode spec) {
+  static Map<String, JsonNode> added(ObjectNode spec) {
     Map<String, JsonNode> env = env(spec);
     env(Json.object()).keySet().forEach(env::remove);
     return env;
@@ -74,7 +74,8 @@ class BackupEnvironmentTest {
     Map<String, String> spilo = spiloVariables();
     String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
     List<ObjectNode> specs = List.of(withBackup(Json.object()), cloneSpec(c -> c.put("timestamp", "2026-11-30T11:00:00+01:00")),
-        cloneSpec(c -> c.putObject("live")), awsSpec());
+        cloneSpec(c -> c.putObject("live")), awsSpec(), BackupEncryptionTest.libsodiumAndKms(),
+        BackupEncryptionTest.pgpWithPassphrase(), BackupEncryptionTest.encryptedClone(), BackupEncryptionTest.pgpClone());
     Set<String> rendered = new java.util.TreeSet<>();
     for (ObjectNode spec : specs) {
       rendered.addAll(added(spec).keySet());
@@ -94,7 +95,7 @@ class BackupEnvironmentTest {
         "BACKUP_NUM_TO_RETAIN", "WALG_PREVENT_WAL_OVERWRITE");
     // Two writers of one archive fail to archive instead of overwriting each other's WAL.
     assertThat(value(env, "WALG_PREVENT_WAL_OVERWRITE")).isEqualTo("true");
-    // The default prefix is <namespace>/<name>; Spilo copies WALE_S3_PREFIX to WALG_S3_PREFIX and adds nothing.
+    // The default prefix of a parent without uid (as here) is <namespace>/<name>; Spilo copies WALE_S3_PREFIX to WALG_S3_PREFIX and adds nothing.
     assertThat(value(env, "WALE_S3_PREFIX")).isEqualTo("s3://pg-backups/shop/orders");
     assertThat(value(env, "BACKUP_SCHEDULE")).isEqualTo("15 3 * * *");
     assertThat(value(env, "BACKUP_NUM_TO_RETAIN")).isEqualTo("7");
@@ -162,7 +163,7 @@ class BackupEnvironmentTest {
         "spec.bootstrap.clone.timestamp");
   }
 
-  private static ObjectNode cloneSpec(Consumer<ObjectNode> clone) {
+  static ObjectNode cloneSpec(Consumer<ObjectNode> clone) {
     ObjectNode spec = withBackup(Json.object());
     ObjectNode source = spec.putObject("bootstrap").putObject("clone").put("cluster", "orders-old");
     clone.accept(source);

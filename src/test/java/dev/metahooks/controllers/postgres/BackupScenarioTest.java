@@ -94,7 +94,7 @@ class BackupScenarioTest {
     finish(world, "Job/orders-backup-before-upgrade", true, "2026-12-01T12:03:00Z");
     finish(world, "Job/orders-backup-dump", false, "2026-12-01T12:04:00Z");
     world.sync();
-    assertThat(world.status.at("/backup/location").asText()).isEqualTo("s3://pg-backups/shop/orders");
+    assertThat(world.status.at("/backup/location").asText()).isEqualTo("s3://pg-backups/shop/orders/" + world.uid);
     assertThat(world.status.at("/backup/lastSuccessful").toString())
         .isEqualTo("{\"name\":\"orders-backup-before-upgrade\",\"method\":\"base\",\"time\":\"2026-12-01T12:03:00Z\"}");
     assertThat(world.status.at("/backup/lastFailed/name").asText()).isEqualTo("orders-backup-dump");
@@ -152,7 +152,7 @@ class BackupScenarioTest {
     assertThat(env.toString()).contains("{\"name\":\"CLONE_METHOD\",\"value\":\"CLONE_WITH_WALE\"}",
         "{\"name\":\"CLONE_WALE_S3_PREFIX\",\"value\":\"s3://pg-backups/shop/orders\"}",
         "{\"name\":\"CLONE_TARGET_TIME\",\"value\":\"2026-12-01 11:30:00+00:00\"}",
-        "{\"name\":\"WALE_S3_PREFIX\",\"value\":\"s3://pg-backups/shop/orders-copy\"}");
+        "{\"name\":\"WALE_S3_PREFIX\",\"value\":\"s3://pg-backups/shop/orders-copy/" + copy.uid + "\"}");
     copy.runAllReady();
     copy.sync();
     assertThat(copy.status.path("phase").asText()).isEqualTo("Ready");
@@ -212,7 +212,7 @@ class BackupScenarioTest {
     JsonNode answer = JsonTrees.MAPPER.valueToTree(PostgresClusterController.sync(CompositeRequest.read(request, Hook.SYNC),
         FixedSources.INSTANCE));
     assertThat(answer.at("/status/phase").asText()).isEqualTo("Invalid");
-    assertThat(answer.at("/status/conditions").toString()).contains("spec.backup.s3.prefix: s3://pg-backups/shop/orders"
+    assertThat(answer.at("/status/conditions").toString()).contains("spec.backup.s3.prefix: s3://pg-backups/shop/orders/" + world.uid
         + " overlaps where PostgresCluster billing keeps its backups; one prefix belongs to one cluster");
     assertThat(answer.path("children")).isEmpty();
 

@@ -163,15 +163,31 @@ class BaseBackupVerificationTest {
   }
 
   @Test
-  void theFinalBackupJobIsTheSameThreeSteps() {
+  void theFinalBackupJobIsTheSameThreeStepsFencedBeforeAndClosedAfter() {
     PostgresWorld world = cluster("closing");
     ObjectNode onDemand = onDemandJob(world);
-    JsonNode finalJob = Backups.finalBackupJob("closing", PostgresWorld.NAMESPACE,
-        SpecReader.read(world.parent())
-            .spec().backups().backup().orElseThrow(), dev.metahooks.controllers.postgres.spec.PodScheduling.NONE);
-    assertThat(finalJob.at("/spec/template/spec")).isEqualTo(onDemand.at("/spec/template/spec"));
-    assertThat(names(finalJob.at("/spec/template/spec/initContainers"))).containsExactly("started", "backup");
-    assertThat(names(finalJob.at("/spec/template/spec/containers"))).containsExactly("verify");
+    JsonNode finalJob = Backups.finalBackupJob("closing", PostgresWorld.NAMESPACE, SpecReader.read(world.parent()).spec());
+    JsonNode finalPod = finalJob.at("/spec/template/spec");
+    JsonNode onDemandPod = onDemand.at("/spec/template/spec");
+    for (String step : List.of(Backups.STARTED_CONTAINER, Backups.CONTAINER)) {
+      assertThat(container(finalPod, step)).isEqualTo(container(onDemandPod, step));
+    }
+    assertThat(container(finalPod, Backups.VERIFY_CONTAINER)).isEqualTo(container(onDemandPod, Backups.VERIFY_CONTAINER));
+    assertThat(names(finalPod.path("initContainers"))).containsExactly("started", "fence", "backup", "verify");
+    assertThat(names(finalPod.path("containers"))).containsExactly("archived");
+    assertThat(names(onDemandPod.path("initContainers"))).containsExactly("started", "backup");
+    assertThat(names(onDemandPod.path("containers"))).containsExactly("verify");
+  }
+
+  private static JsonNode container(JsonNode pod, String name) {
+    for (String list : List.of("initContainers", "containers")) {
+      for (JsonNode container : pod.path(list)) {
+        if (container.path("name").asText().equals(name)) {
+          return container;
+        }
+      }
+    }
+    throw new AssertionError("no container " + name);
   }
 
   private static List<String> names(JsonNode containers) {
@@ -183,8 +199,9 @@ class BaseBackupVerificationTest {
   private static PostgresWorld cluster(String name) {
     ObjectNode spec = Json.object();
     ObjectNode backup = spec.putObject("backup");
+    // A prefix of its own per test, as a cluster names it (a default one would carry the uid).
     backup.putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT).put("forcePathStyle", true)
-        .putObject("credentials").put("secretName", "s3-creds");
+        .put("prefix", PostgresWorld.NAMESPACE + "/" + name).putObject("credentials").put("secretName", "s3-creds");
     backup.putArray("onDemand").addObject().put("name", "before-upgrade");
     PostgresWorld world = new PostgresWorld(name, spec);
     world.sync();

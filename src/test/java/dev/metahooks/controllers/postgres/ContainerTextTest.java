@@ -186,6 +186,7 @@ class ContainerTextTest {
     texts.add(LogicalBackups.BACKUP_SCRIPT);
     texts.add(LogicalBackups.RESTORE_SCRIPT);
     texts.add(Backups.VERIFY_SCRIPT);
+    texts.add(Backups.ARCHIVED_SCRIPT);
     texts.add(dev.metahooks.controllers.postgres.children.backup.StoreChecks.SCRIPT);
     return texts;
   }

@@ -60,10 +60,15 @@ class LogicalBackupScriptsTest {
     }
   }
 
-  private static ObjectNode backupSpec(int retain) {
+  /**
+   * The prefix named as the restore's default looks for it ({@code <namespace>/<source>}); a cluster's own
+   * default is under its uid ({@code BackupEmulatorScenarioTest}).
+   */
+  private static ObjectNode backupSpec(String cluster, int retain) {
     ObjectNode spec = Json.object();
     ObjectNode backup = spec.putObject("backup");
     backup.putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT)
+        .put("prefix", PostgresWorld.NAMESPACE + "/" + cluster)
         .putObject("credentials").put("secretName", "s3-creds");
     backup.putObject("logical").put("schedule", "30 2 * * *").putObject("retention").put("count", retain);
     return spec;
@@ -78,7 +83,7 @@ class LogicalBackupScriptsTest {
 
   @Test
   void aDumpUploadedAsRenderedRestoresIntoAFreshServerWithTheSameRowsAndChecksums() {
-    PostgresWorld world = new PostgresWorld("orders", backupSpec(1));
+    PostgresWorld world = new PostgresWorld("orders", backupSpec("orders", 1));
     ObjectNode cron = cronJob(world);
     // Two backups; the stamps have a one-second resolution, so each run starts in a new second.
     List<String> outputs = new ArrayList<>();
@@ -90,11 +95,11 @@ class LogicalBackupScriptsTest {
           "complete: 2 databases");
       outputs.add(backup.output());
     }
-    // Retention 1: the older one is gone; the kept one is complete (two dumps, the roles with their checksum, and
-    // the manifest).
+    // Retention 1: the older one is gone; the kept one is complete (two dumps, the roles and the databases'
+    // settings with their checksums, and the manifest).
     List<String> keys = s3.keys(BUCKET, "shop/orders/logical/");
-    assertThat(keys).hasSize(5).allMatch(k -> k.matches(
-        "shop/orders/logical/[0-9]{8}T[0-9]{6}Z/(shop\\.dump|inventory\\.dump|globals\\.sql|GLOBALS|COMPLETE)"));
+    assertThat(keys).hasSize(7).allMatch(k -> k.matches("shop/orders/logical/[0-9]{8}T[0-9]{6}Z/"
+        + "(shop\\.dump|inventory\\.dump|globals\\.sql|GLOBALS|settings\\.sql|SETTINGS|COMPLETE)"));
     assertThat(outputs.get(1)).contains("removed backup");
     assertThat(String.join("", outputs)).doesNotContain(source.superuserPassword());
 
@@ -131,7 +136,7 @@ class LogicalBackupScriptsTest {
 
   @Test
   void aWrongCredentialFailsWithAClearMessageAndUploadsNothing() {
-    PostgresWorld world = new PostgresWorld("billing", backupSpec(3));
+    PostgresWorld world = new PostgresWorld("billing", backupSpec("billing", 3));
     ObjectNode cron = cronJob(world);
     PostgresServer.Result refused = run(world, cron, source, Map.of("AWS_ACCESS_KEY_ID", "NOT-A-KEY"));
     assertThat(refused.exitCode()).isNotZero();
@@ -194,7 +199,7 @@ class LogicalBackupScriptsTest {
    */
   @Test
   void aFailedRestoreLeavesNoTablesAndRunsAgainOnceTheCauseIsFixed() {
-    PostgresWorld world = new PostgresWorld("retried", backupSpec(1));
+    PostgresWorld world = new PostgresWorld("retried", backupSpec("retried", 1));
     PostgresServer.Result backup = run(world, cronJob(world), source, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
     PostgresServer target = PostgresServer.startNew();
@@ -232,7 +237,7 @@ class LogicalBackupScriptsTest {
     roles.query("ALTER ROLE " + quotedOdd + " SET work_mem = '8MB'");
     roles.query("ALTER ROLE " + quotedOdd + " SET search_path = orders, public");
     roles.query("ALTER ROLE shop_owner PASSWORD 'owner-source-secret'");
-    PostgresWorld world = new PostgresWorld("roles", backupSpec(1));
+    PostgresWorld world = new PostgresWorld("roles", backupSpec("roles", 1));
     PostgresServer.Result backup = run(world, cronJob(world), roles, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
     assertThat(backup.output()).contains("dumped the roles, their memberships and settings to");
@@ -257,6 +262,53 @@ class LogicalBackupScriptsTest {
   }
 
   /**
+   * A database's own settings ({@code ALTER DATABASE ... SET}) and its roles' settings in it ({@code ALTER ROLE ...
+   * IN DATABASE ... SET}) come back with the restore, whatever the names and values hold (quotes, newlines, what
+   * looks like a psql variable or a backslash command, a list setting, a setting of an extension); the {@code postgres} database when asked.
+   */
+  @Test
+  void databaseSettingsAndThePostgresDatabaseOnRequestBackUpAndRestore() {
+    String db = "my \"db\"\n; \\c x :v";
+    String role = "app 'x' \"y\"";
+    String quotedDb = "\"" + db.replace("\"", "\"\"") + "\"";
+    String quotedRole = "\"" + role.replace("\"", "\"\"") + "\"";
+    PostgresServer source = PostgresServer.startNew();
+    source.query("CREATE ROLE " + quotedRole + " LOGIN");
+    source.query("CREATE DATABASE " + quotedDb);
+    source.query(db, "CREATE TABLE marker (name text); INSERT INTO marker VALUES (current_database())");
+    source.query("ALTER DATABASE " + quotedDb + " SET work_mem = '8MB'");
+    source.query("ALTER DATABASE " + quotedDb + " SET search_path = 'a b', \"$user\", public");
+    source.query("ALTER DATABASE " + quotedDb + " SET \"metahooks.note\" = E'it''s :x \\\\ $y\\n\\\\q'");
+    source.query("ALTER ROLE " + quotedRole + " IN DATABASE " + quotedDb + " SET statement_timeout = '5s'");
+    source.query("CREATE TABLE notes (note text); INSERT INTO notes VALUES ('kept in postgres')");
+    source.query("ALTER DATABASE postgres SET work_mem = '4MB'");
+    ObjectNode spec = backupSpec("settings", 1);
+    ((ObjectNode) spec.at("/backup/logical")).put("postgresDatabase", true);
+    PostgresWorld world = new PostgresWorld("settings", spec);
+    PostgresServer.Result backup = run(world, cronJob(world), source, Map.of());
+    assertThat(backup.exitCode()).as(backup.output()).isZero();
+    assertThat(backup.output()).contains("dumped postgres to ", "complete: 2 databases",
+        "dumped the settings of the databases (5 statements)");
+
+    PostgresServer target = PostgresServer.startNew();
+    PostgresWorld copy = restoringCluster("settings-copy", "settings", true);
+    PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
+    assertThat(restored.exitCode()).as(restored.output()).isZero();
+    assertThat(restored.output()).contains("restored the database settings of ");
+    String settings = "SELECT d.datname || ' / ' || coalesce(r.rolname, '-') || ' / ' || array_to_string(s.setconfig, ' | ')"
+        + " FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase"
+        + " LEFT JOIN pg_roles r ON r.oid = s.setrole ORDER BY 1";
+    assertThat(target.query(settings)).isEqualTo(source.query(settings)).contains("metahooks.note=it's :x \\ $y\n\\q",
+        "search_path=\"a b\", \"$user\", public", "statement_timeout=5s", "postgres / - / work_mem=4MB");
+    assertThat(target.query(db, "SELECT name FROM marker")).isEqualTo(db + "\n");
+    assertThat(target.query("SELECT note FROM notes").strip()).isEqualTo("kept in postgres");
+    // Once more (a retried restore): the databases are kept as they are, the settings set again alike.
+    PostgresServer.Result again = run(copy, restoreJob(copy), target, Map.of());
+    assertThat(again.exitCode()).as(again.output()).isZero();
+    assertThat(target.query(settings)).isEqualTo(source.query(settings));
+  }
+
+  /**
    * With the pooler on, each database holds the pooler's schema {@code metahooks} (its lookup function). It is the
    * cluster's own, not the user's data: a backup leaves it out, and a restore into a target whose pooler has made it
    * already keeps the target's (before, the restore failed with {@code schema "metahooks" already exists}).
@@ -268,7 +320,7 @@ class LogicalBackupScriptsTest {
     pooled.query("CREATE DATABASE shop");
     pooler(pooled, "shop");
     pooled.query("shop", "CREATE TABLE orders (id int); INSERT INTO orders SELECT generate_series(1, 10)");
-    PostgresWorld world = new PostgresWorld("pooled", backupSpec(1));
+    PostgresWorld world = new PostgresWorld("pooled", backupSpec("pooled", 1));
     PostgresServer.Result backup = run(world, cronJob(world), pooled, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
 
@@ -306,7 +358,7 @@ class LogicalBackupScriptsTest {
       hostile.query("CREATE DATABASE \"" + name.replace("\"", "\"\"") + "\"");
       hostile.query(name, "CREATE TABLE marker (name text); INSERT INTO marker VALUES (current_database())");
     }
-    PostgresWorld world = new PostgresWorld(cluster, backupSpec(2));
+    PostgresWorld world = new PostgresWorld(cluster, backupSpec(cluster, 2));
     PostgresServer.Result backup = run(world, cronJob(world), hostile, Map.of());
     afterBackup.run();
     assertThat(backup.exitCode()).as(backup.output()).isZero();
@@ -324,8 +376,13 @@ class LogicalBackupScriptsTest {
 
   /** A new cluster restoring the source's logical backups, synced until its primary is ready. */
   private static PostgresWorld restoringCluster(String name, String source) {
+    return restoringCluster(name, source, false);
+  }
+
+  /** With {@code postgres}: the backup's postgres database too ({@code bootstrap.logical.postgresDatabase}). */
+  private static PostgresWorld restoringCluster(String name, String source, boolean postgres) {
     ObjectNode spec = Json.object();
-    spec.putObject("bootstrap").putObject("logical").put("cluster", source)
+    spec.putObject("bootstrap").putObject("logical").put("cluster", source).put("postgresDatabase", postgres)
         .putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT).putObject("credentials")
         .put("secretName", "s3-creds");
     PostgresWorld world = new PostgresWorld(name, spec);

@@ -130,7 +130,7 @@ class PhysicalBackupStatusTest {
     PostgresWorld world = reported(StoreCheckReports.healthy(NOW).put("baseBackups", "0").put("lastBackupName", "")
         .put("lastBackupStart", "").put("lastBackupEnd", "").put("firstRecoverabilityPoint", ""));
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("False NoBaseBackup");
-    assertThat(message(world, "BackupsHealthy")).contains("s3://pg-backups/shop/orders/basebackups_005/");
+    assertThat(message(world, "BackupsHealthy")).contains("s3://pg-backups/shop/orders/" + world.uid + "/basebackups_005/");
 
     StoreCheckReports.write(world, StoreCheckReports.healthy(NOW).put("archiveMode", "off"));
     world.sync();
@@ -139,7 +139,7 @@ class PhysicalBackupStatusTest {
     StoreCheckReports.write(world, StoreCheckReports.healthy(NOW).put("lastArchivedInStore", "no"));
     world.sync();
     assertThat(condition(world, "ContinuousArchiving")).isEqualTo("False ArchiveNotInStore");
-    assertThat(message(world, "ContinuousArchiving")).contains("s3://pg-backups/shop/orders/wal_005/ does not hold it");
+    assertThat(message(world, "ContinuousArchiving")).contains("s3://pg-backups/shop/orders/" + world.uid + "/wal_005/ does not hold it");
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("False ArchiveNotInStore");
   }
 

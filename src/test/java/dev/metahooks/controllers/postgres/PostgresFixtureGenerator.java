@@ -345,6 +345,39 @@ class PostgresFixtureGenerator {
     write("finalize/12-final-backup-complete-deletion-goes-on", world, true);
   }
 
+  /**
+   * A cluster that archives into the layout before each incarnation had its own archive ({@code <namespace>/<name>})
+   * keeps it: read back from its StatefulSet, and from its status while the StatefulSet is gone (numbered from 110).
+   */
+  @Test
+  void archiveLayoutScenario() throws IOException {
+    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
+    spec.with("backup").putObject("logical").put("schedule", "30 2 * * *");
+    PostgresWorld world = new PostgresWorld("orders", spec);
+    world.sync();
+    world.runAllReady();
+    world.sync();
+    String before = "s3://pg-backups/shop/orders";
+    for (com.fasterxml.jackson.databind.JsonNode variable
+        : world.children.get("StatefulSet/orders").at("/spec/template/spec/containers/0/env")) {
+      if (variable.path("name").asText().equals("WALE_S3_PREFIX")) {
+        ((ObjectNode) variable).put("value", before);
+      }
+    }
+    ((ObjectNode) world.status.get("backup")).put("location", before);
+    write("sync/110-archive-of-the-layout-before-kept-from-the-statefulset", world, false);
+    world.children.remove("StatefulSet/orders");
+    write("sync/111-archive-of-the-layout-before-kept-from-status-without-statefulset", world, false);
+  }
+
+  /** spec.backup.encryption: WAL-G's libsodium key and the store's KMS encryption, on a first sync. */
+  @Test
+  void encryptionScenario() throws IOException {
+    ObjectNode spec = BackupEncryptionTest.libsodiumAndKms();
+    spec.with("backup").putObject("logical").put("schedule", "30 2 * * *");
+    write("sync/112-backup-encryption-first-sync", new PostgresWorld("orders", spec), false);
+  }
+
   /** spec.networkPolicy and spec.tls on a running cluster (numbered from 60, apart from the other features). */
   @Test
   void tlsAndNetworkPolicyScenario() throws IOException {

@@ -10,12 +10,9 @@ import dev.metahooks.controllers.postgres.children.backup.StoreChecks;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.S3Server;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -36,46 +33,29 @@ import org.junit.jupiter.api.io.TempDir;
 class StoreCheckScriptTest {
   private static final String BUCKET = "pg-store-check";
   private static final String NAME = "ledger";
+  private static ArchivingPostgres archiving;
   private static S3Server s3;
   private static PostgresServer server;
-  private static Path tools;
 
   @TempDir
   Path dir;
 
   @BeforeAll
   static void start() throws IOException {
-    s3 = S3Server.start(BUCKET);
-    // The archive_command runs as the server's user: its script and the stand-in wal-g where that user reaches them.
-    tools = Files.createTempDirectory("metahooks-archive-");
-    Files.setPosixFilePermissions(tools, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Path walg = tools.resolve("wal-g");
-    Files.copy(Resources.projectDir().resolve("src/test/resources/wal-g/wal-g"), walg);
-    Files.setPosixFilePermissions(walg, PosixFilePermissions.fromString("rwxr-xr-x"));
-    archiveTo(s3.endpoint());
-    server = PostgresServer.startNew(Map.of("archive_mode", "on",
-        "archive_command", tools.resolve("archive") + " %p", "wal_level", "replica"));
+    archiving = ArchivingPostgres.start(BUCKET, "shop/" + NAME);
+    s3 = archiving.s3;
+    server = archiving.server;
   }
 
   @AfterAll
   static void stop() {
-    if (server != null) {
-      server.stop();
-    }
-    if (s3 != null) {
-      s3.close();
+    if (archiving != null) {
+      archiving.close();
     }
   }
 
-  /** Spilo's archive_command, {@code envdir <WAL-G's env> wal-g wal-push "%p"}, with the store at {@code endpoint}. */
   private static void archiveTo(String endpoint) throws IOException {
-    Path archive = tools.resolve("archive");
-    Files.writeString(archive, "#!/bin/bash\n"
-        + "export WALG_S3_PREFIX=s3://" + BUCKET + "/shop/" + NAME + " AWS_ENDPOINT=" + endpoint
-        + " AWS_S3_FORCE_PATH_STYLE=true AWS_ACCESS_KEY_ID=" + S3Server.ACCESS_KEY_ID
-        + " AWS_SECRET_ACCESS_KEY=" + S3Server.SECRET_ACCESS_KEY + " AWS_REGION=us-east-1 HOME=/tmp\n"
-        + "exec " + tools.resolve("wal-g") + " wal-push \"$1\"\n");
-    Files.setPosixFilePermissions(archive, PosixFilePermissions.fromString("rwxr-xr-x"));
+    archiving.archiveTo(endpoint);
   }
 
   @Test
@@ -169,8 +149,9 @@ class StoreCheckScriptTest {
 
   private static PostgresWorld cluster() {
     ObjectNode spec = Json.object();
+    // The prefix the archive_command above writes to.
     spec.putObject("backup").putObject("s3").put("bucket", BUCKET).put("endpoint", "http://minio.storage.svc:9000")
-        .put("forcePathStyle", true).putObject("credentials").put("secretName", "s3-creds");
+        .put("forcePathStyle", true).put("prefix", "shop/" + NAME).putObject("credentials").put("secretName", "s3-creds");
     PostgresWorld world = new PostgresWorld(NAME, spec);
     // The report's times are the machine's: the hook judges them by the same clock.
     BackupScenarioTest.Clock clock = new BackupScenarioTest.Clock();
@@ -213,15 +194,7 @@ class StoreCheckScriptTest {
   }
 
   private static PostgresServer.Result backupPush() throws IOException {
-    Path data = Files.createTempDirectory("metahooks-pgdata-");
-    Files.writeString(data.resolve("PG_VERSION"), "15\n");
-    Map<String, String> env = new HashMap<>(BaseBackupVerificationTest.credentials());
-    env.put("WALG_S3_PREFIX", "s3://" + BUCKET + "/shop/" + NAME);
-    env.put("AWS_ENDPOINT", s3.endpoint());
-    env.put("AWS_S3_FORCE_PATH_STYLE", "true");
-    env.put("PATH", s3.awsDirectory() + ":" + System.getenv("PATH"));
-    return PostgresServer.exec(List.of(tools.resolve("wal-g").toString(), "backup-push", data.toString()), env,
-        Duration.ofMinutes(1));
+    return archiving.backupPush();
   }
 
   private static long archiverCount(String column) {

@@ -36,6 +36,7 @@ public final class WalArchive {
       // internal/databases/postgres/wal_push_handler.go:27,52): archiving fails loudly instead of replacing
       // another timeline's or another incarnation's WAL.
       value(env, "WALG_PREVENT_WAL_OVERWRITE", "true");
+      encryption(env, "", backup.encryption());
     });
     backups.cloneFrom().ifPresent(clone -> {
       if (clone.live().isPresent()) {
@@ -52,6 +53,7 @@ public final class WalArchive {
         value(env, "CLONE_USE_WALG_RESTORE", "true");
         store(env, "CLONE_", clone.s3().orElseThrow());
         clone.timestamp().ifPresent(time -> value(env, "CLONE_TARGET_TIME", time));
+        encryption(env, "CLONE_", clone.encryption());
       }
     });
     return env;
@@ -74,6 +76,30 @@ public final class WalArchive {
       secret(env, prefix + "AWS_ACCESS_KEY_ID", credentials.secretName(), credentials.accessKeyIdKey());
       secret(env, prefix + "AWS_SECRET_ACCESS_KEY", credentials.secretName(), credentials.secretAccessKeyKey());
     });
+  }
+
+  /**
+   * Encryption at rest: WAL-G's key from the user's Secret (WALG_LIBSODIUM_KEY and its transform, or WALG_PGP_KEY
+   * and its passphrase), and the store's server-side encryption (WALG_S3_SSE, WALG_S3_SSE_KMS_ID). Spilo writes each
+   * into WAL-G's env dir (configure_spilo.py:837-858 at 4.0-p3, s3_names and walg_names, read with the
+   * {@code CLONE_} prefix for a clone, :862-865); WAL-G reads them (internal/config/config.go:67-73, 449-451).
+   * Without serverSide, Spilo's own default stays: AES256 on AWS S3, none with an endpoint (configure_spilo.py:888-890,
+   * 912-913).
+   */
+  static void encryption(List<ObjectNode> env, String prefix, BackupSpec.Encryption encryption) {
+    encryption.libsodium().ifPresent(key -> {
+      secret(env, prefix + "WALG_LIBSODIUM_KEY", key.secretName(), key.key());
+      value(env, prefix + "WALG_LIBSODIUM_KEY_TRANSFORM", encryption.libsodiumTransform());
+    });
+    encryption.pgp().ifPresent(key -> secret(env, prefix + "WALG_PGP_KEY", key.secretName(), key.key()));
+    encryption.pgpPassphrase().ifPresent(key ->
+        secret(env, prefix + "WALG_PGP_KEY_PASSPHRASE", key.secretName(), key.key()));
+    if (!encryption.serverSide().isEmpty()) {
+      value(env, prefix + "WALG_S3_SSE", encryption.serverSide());
+    }
+    if (!encryption.kmsKeyId().isEmpty()) {
+      value(env, prefix + "WALG_S3_SSE_KMS_ID", encryption.kmsKeyId());
+    }
   }
 
   /** {@code https+path://host:port}: WAL-E's endpoint format, the port always given. */

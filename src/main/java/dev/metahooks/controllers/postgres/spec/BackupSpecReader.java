@@ -43,16 +43,16 @@ public final class BackupSpecReader {
   public static final Pattern BACKUP_STAMP = Pattern.compile("[0-9]{8}T[0-9]{6}Z");
 
   private final String namespace;
-  private final String name;
+  private final DefaultArchive archive;
 
-  private BackupSpecReader(String namespace, String name) {
+  private BackupSpecReader(String namespace, DefaultArchive archive) {
     this.namespace = namespace;
-    this.name = name;
+    this.archive = archive;
   }
 
-  /** Reads the parent's spec (its namespace and name give the default prefix {@code <namespace>/<name>}). */
-  public static BackupSpec read(FieldReader spec, String namespace, String name) {
-    return new BackupSpecReader(namespace, name).read(spec);
+  /** Reads the parent's spec; without a prefix, the cluster archives where {@code archive} says. */
+  public static BackupSpec read(FieldReader spec, String namespace, DefaultArchive archive) {
+    return new BackupSpecReader(namespace, archive).read(spec);
   }
 
   private BackupSpec read(FieldReader spec) {
@@ -75,8 +75,8 @@ public final class BackupSpecReader {
   }
 
   private BackupSpec.Backup backup(FieldReader backup) {
-    String selfPrefix = namespace + "/" + name;
-    BackupSpec.S3 s3 = s3(backup.objectOrEmpty("s3"), selfPrefix);
+    FieldReader store = backup.objectOrEmpty("s3");
+    BackupSpec.S3 s3 = s3(store, archive.prefix(store.get("bucket") == null ? "" : store.get("bucket").asText("")));
     String schedule = schedule(backup, "schedule", BackupSpec.DEFAULT_SCHEDULE);
     FieldReader retention = backup.objectOrEmpty("retention");
     int baseBackups = integer(retention, "baseBackups", BackupSpec.DEFAULT_BASE_BACKUPS, 2, 1000);
@@ -87,7 +87,8 @@ public final class BackupSpecReader {
     }
     boolean finalBackup = bool(backup, "finalBackup", false, true);
     String jobImage = string(backup, "jobImage", DEFAULT_JOB_IMAGE, SpecReader.IMAGE, 512);
-    return new BackupSpec.Backup(s3, schedule, baseBackups, onDemand, logical, finalBackup, jobImage);
+    return new BackupSpec.Backup(s3, schedule, baseBackups, onDemand, logical, finalBackup, jobImage,
+        EncryptionReader.read(backup, true));
   }
 
   /** A store as {@code backup.s3} reads it (also the source archive of {@code spec.standby}). */
@@ -155,7 +156,7 @@ public final class BackupSpecReader {
     FieldReader retention = logical.objectOrEmpty("retention");
     int count = integer(retention, "count", BackupSpec.DEFAULT_LOGICAL_COUNT, 1, 1000);
     String image = string(logical, "image", DEFAULT_LOGICAL_IMAGE, SpecReader.IMAGE, 512);
-    return new BackupSpec.Logical(schedule, count, image);
+    return new BackupSpec.Logical(schedule, count, image, bool(logical, "postgresDatabase", false, false));
   }
 
   private BackupSpec.Clone clone(FieldReader clone, Optional<BackupSpec.S3> store) {
@@ -177,16 +178,19 @@ public final class BackupSpecReader {
       return new BackupSpec.Clone(source, timestamp, Optional.empty(), Optional.of(new BackupSpec.Live(
           string(live, "host", Names.serviceHost(Names.primaryService(source), namespace), HOST, 253),
           integer(live, "port", Spilo.POSTGRES_PORT, 1, 65535),
-          string(live, "secretName", Names.replicationSecret(source), SpecReader.SECRET_NAME, 253))));
+          string(live, "secretName", Names.replicationSecret(source), SpecReader.SECRET_NAME, 253))),
+          BackupSpec.Encryption.NONE);
     }
-    return new BackupSpec.Clone(source, timestamp, Optional.of(sourceStore(clone, store, source)), Optional.empty());
+    return new BackupSpec.Clone(source, timestamp, Optional.of(sourceStore(clone, store, source)), Optional.empty(),
+        EncryptionReader.read(clone, false));
   }
 
   private BackupSpec.LogicalRestore logicalRestore(FieldReader logical, Optional<BackupSpec.S3> store) {
     String source = required(logical, "cluster", SpecReader.CLUSTER_NAME, SpecReader.MAX_NAME_LENGTH).orElse("");
     Optional<String> backup = logical.isSet("backup") ? required(logical, "backup", BACKUP_STAMP, 16) : Optional.empty();
     String image = string(logical, "image", DEFAULT_LOGICAL_IMAGE, SpecReader.IMAGE, 512);
-    return new BackupSpec.LogicalRestore(source, sourceStore(logical, store, source), backup, image);
+    return new BackupSpec.LogicalRestore(source, sourceStore(logical, store, source), backup, image,
+        bool(logical, "postgresDatabase", false, false));
   }
 
   /** The source's store: given here, or this cluster's store with the source's default prefix. */

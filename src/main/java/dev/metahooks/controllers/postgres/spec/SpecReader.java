@@ -85,11 +85,20 @@ public final class SpecReader {
   }
 
   public static Result read(ObjectNode parent) {
+    return read(parent, Optional.empty());
+  }
+
+  /**
+   * {@code archiving}: the archive the cluster's pods archive into now ({@code s3://<bucket>/<prefix>}, from the
+   * observed StatefulSet), which the default prefix keeps ({@link DefaultArchive}).
+   */
+  public static Result read(ObjectNode parent, Optional<String> archiving) {
     FieldProblems problems = FieldProblems.collecting();
     String namespace = parent.path("metadata").path("namespace").asText("");
     String name = parent.path("metadata").path("name").asText("");
     checkName(name, problems);
-    ClusterSpec spec = spec(FieldReader.optional(parent.get("spec"), "spec", problems), namespace, name);
+    ClusterSpec spec = spec(FieldReader.optional(parent.get("spec"), "spec", problems), namespace, name,
+        DefaultArchive.of(parent, archiving));
     checkStrictCanHold(spec, problems);
     return new Result(spec, problems.list());
   }
@@ -119,12 +128,12 @@ public final class SpecReader {
     }
   }
 
-  private static ClusterSpec spec(FieldReader spec, String namespace, String name) {
+  private static ClusterSpec spec(FieldReader spec, String namespace, String name, DefaultArchive archive) {
     int version = integer(spec, "postgresVersion", ClusterSpec.DEFAULT_VERSION, 13, 17);
     List<ClusterSpec.User> users = UserSpecReader.read(spec, version);
     List<ClusterSpec.Database> databases = DatabaseSpecReader.read(spec, users);
     UserSpecReader.checkConnect(spec, users, databases);
-    BackupSpec backups = BackupSpecReader.read(spec, namespace, name);
+    BackupSpec backups = BackupSpecReader.read(spec, namespace, archive);
     return new ClusterSpec(
         version,
         string(spec, "image", ClusterSpec.DEFAULT_IMAGE, IMAGE, 512),

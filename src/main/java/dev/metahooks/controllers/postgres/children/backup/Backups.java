@@ -19,6 +19,7 @@ import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.kube.KubeletText;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -41,6 +42,12 @@ public final class Backups {
   public static final String STARTED_CONTAINER = "started";
   /** Reads the store after the push: the Job succeeds only if this does. */
   public static final String VERIFY_CONTAINER = "verify";
+  /** The final backup's first step on the primary: no commit after it. */
+  public static final String FENCE_CONTAINER = "fence";
+  /** The final backup's last step: the WAL up to the end of the backup is in the archive. */
+  public static final String ARCHIVED_CONTAINER = "archived";
+  /** How long the final backup waits for its last WAL segment in the store, each try. */
+  public static final int ARCHIVE_WAIT_SECONDS = 600;
   /** Where the steps of one run share what they know (an emptyDir). */
   public static final String RUN_DIRECTORY = "/run/base-backup";
 
@@ -48,6 +55,9 @@ public final class Backups {
   public static final String STARTED_SCRIPT = ResourceTexts.load("scripts/base-backup-started.sh");
   public static final String VERIFY_SCRIPT = ResourceTexts.load("scripts/store-common.sh")
       + ResourceTexts.load("scripts/base-backup-verify.sh");
+  public static final String FENCE_SCRIPT = ResourceTexts.load("scripts/final-backup-fence.sh");
+  public static final String ARCHIVED_SCRIPT = ResourceTexts.load("scripts/store-common.sh")
+      + ResourceTexts.load("scripts/final-backup-archived.sh");
 
   private Backups() {}
 
@@ -102,8 +112,7 @@ public final class Backups {
         List<ObjectNode> children = new ArrayList<>(Preserved.all(observed.children()));
         Set<String> present = observed.children().stream().map(Backups::key).collect(Collectors.toSet());
         List<ObjectNode> needed = new ArrayList<>(rbac(observed.name(), namespace, spec));
-        needed.add(finalBackupJob(observed.name(), namespace, spec.backups().backup().orElseThrow(),
-            spec.scheduling().jobs()));
+        needed.add(finalBackupJob(observed.name(), namespace, spec));
         needed.stream().filter(child -> !present.contains(key(child))).forEach(children::add);
         return ObservedCluster.inTypeOrder(children);
       }
@@ -117,10 +126,15 @@ public final class Backups {
     return child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);
   }
 
-  /** The final backup Job of a deletion with {@code finalBackup: true}. */
-  public static ObjectNode finalBackupJob(String cluster, String namespace, BackupSpec.Backup backup,
-      PodScheduling placement) {
-    return baseBackupJob(Names.finalBackupJob(cluster), cluster, namespace, backup, placement, FINAL_COMPONENT);
+  /**
+   * The final backup Job of a deletion with {@code finalBackup: true}: a base backup as on demand, fenced and closed.
+   * First the primary is fenced ({@code fence}: new transactions read-only, every client session ended), so no
+   * commit comes after the backup; after the verified push, {@code archived} switches the WAL segment and waits until
+   * the store holds it. The Job completes, and the deletion goes on, only when the archive has the last commit.
+   */
+  public static ObjectNode finalBackupJob(String cluster, String namespace, ClusterSpec spec) {
+    return baseBackupJob(Names.finalBackupJob(cluster), cluster, namespace, spec.backups().backup().orElseThrow(),
+        spec.scheduling().jobs(), FINAL_COMPONENT, Optional.of(spec.postgresVersion()));
   }
 
   /**
@@ -132,6 +146,12 @@ public final class Backups {
    */
   public static ObjectNode baseBackupJob(String name, String cluster, String namespace, BackupSpec.Backup backup,
       PodScheduling placement, String component) {
+    return baseBackupJob(name, cluster, namespace, backup, placement, component, Optional.empty());
+  }
+
+  /** With {@code closing} (the cluster's PostgreSQL version), fenced before and closed after (the final backup). */
+  private static ObjectNode baseBackupJob(String name, String cluster, String namespace, BackupSpec.Backup backup,
+      PodScheduling placement, String component, Optional<Integer> closing) {
     ObjectNode job = Jobs.job(name, cluster, component, placement);
     job.withObjectProperty("spec").put("backoffLimit", 2);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
@@ -142,11 +162,17 @@ public final class Backups {
     bash(started, STARTED_SCRIPT, "base-backup-started");
     started.putArray("env").addObject().put("name", "BACKUP_RUN").put("value", RUN_DIRECTORY);
     mountRun(started);
+    closing.ifPresent(version -> {
+      ObjectNode fence = Jobs.initContainer(pod, FENCE_CONTAINER, tools);
+      bash(fence, FENCE_SCRIPT, "final-backup-fence");
+      fence.set("env", primary(name, cluster, namespace, version));
+    });
     ArrayNode command = Jobs.initContainer(pod, CONTAINER, backup.jobImage()).putArray("command");
     for (String arg : baseBackupCommand(cluster, namespace)) {
       command.add(arg);
     }
-    ObjectNode verify = Jobs.container(pod, VERIFY_CONTAINER, tools);
+    ObjectNode verify = closing.isPresent() ? Jobs.initContainer(pod, VERIFY_CONTAINER, tools)
+        : Jobs.container(pod, VERIFY_CONTAINER, tools);
     bash(verify, VERIFY_SCRIPT, "base-backup-verify");
     ArrayNode env = verify.putArray("env");
     env.addObject().put("name", "BACKUP_RUN").put("value", RUN_DIRECTORY);
@@ -154,7 +180,23 @@ public final class Backups {
     env.addObject().put("name", "HOME").put("value", "/tmp");
     LogicalBackups.store(env, backup.s3());
     mountRun(verify);
+    closing.ifPresent(version -> {
+      ObjectNode archived = Jobs.container(pod, ARCHIVED_CONTAINER, tools);
+      bash(archived, ARCHIVED_SCRIPT, "final-backup-archived");
+      ArrayNode archivedEnv = primary(name, cluster, namespace, version);
+      archivedEnv.addObject().put("name", "HOME").put("value", "/tmp");
+      archivedEnv.addObject().put("name", "ARCHIVE_WAIT_SECONDS").put("value", String.valueOf(ARCHIVE_WAIT_SECONDS));
+      LogicalBackups.store(archivedEnv, backup.s3());
+      archived.set("env", archivedEnv);
+    });
     return job;
+  }
+
+  /** The primary as the superuser, and the PostgreSQL version whose psql the image may have in its own directory. */
+  private static ArrayNode primary(String job, String cluster, String namespace, int version) {
+    ArrayNode env = Jobs.primaryConnection(cluster, namespace, job);
+    env.addObject().put("name", "PGVERSION").put("value", String.valueOf(version));
+    return env;
   }
 
   private static void bash(ObjectNode container, String script, String name) {

@@ -41,7 +41,11 @@ public final class LogicalBackups {
     ArrayNode env = connection(cluster, namespace, spec);
     store(env, backup.s3());
     env.addObject().put("name", "RETAIN").put("value", String.valueOf(logical.count()));
-    return job(name, cluster, COMPONENT, spec, logical.image(), BACKUP_SCRIPT, env);
+    env.addObject().put("name", "WITH_POSTGRES").put("value", String.valueOf(logical.postgresDatabase()));
+    // The store's server-side encryption of what the backup uploads, as WAL-G's (the AWS CLI's --sse).
+    env.addObject().put("name", "S3_SSE").put("value", backup.encryption().serverSide());
+    env.addObject().put("name", "S3_SSE_KMS_ID").put("value", backup.encryption().kmsKeyId());
+    return job(name, cluster, COMPONENT, spec, logical.image(), BACKUP_SCRIPT, env, SETTINGS_SQL);
   }
 
   /** Job {@code <n>-logical-restore}: the source's newest complete logical backup (or the one named) into this cluster. */
@@ -49,18 +53,26 @@ public final class LogicalBackups {
     ArrayNode env = connection(cluster, namespace, spec);
     store(env, restore.s3());
     restore.backup().ifPresent(stamp -> env.addObject().put("name", "RESTORE_BACKUP").put("value", stamp));
+    env.addObject().put("name", "RESTORE_POSTGRES").put("value", String.valueOf(restore.postgresDatabase()));
     return job(Names.logicalRestoreJob(cluster), cluster, RESTORE_COMPONENT, spec, restore.image(), RESTORE_SCRIPT, env);
   }
 
-  /** One bash script ({@code $0} names it in its messages) in the given image, no ServiceAccount token. */
+  /**
+   * One bash script ({@code $0} names it in its messages, {@code args} are {@code $1}...) in the given image, no
+   * ServiceAccount token.
+   */
   private static ObjectNode job(String name, String cluster, String component, ClusterSpec spec, String image,
-      String script, ArrayNode env) {
+      String script, ArrayNode env, String... args) {
     ObjectNode job = Jobs.job(name, cluster, component, spec.scheduling().jobs());
     job.withObjectProperty("spec").put("backoffLimit", 2);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, image);
-    container.putArray("command").add("/bin/bash").add("-c").add(KubeletText.literal(script)).add(component);
+    ArrayNode command = container.putArray("command").add("/bin/bash").add("-c").add(KubeletText.literal(script))
+        .add(component);
+    for (String arg : args) {
+      command.add(KubeletText.literal(arg));
+    }
     container.set("env", env);
     return job;
   }
@@ -102,6 +114,8 @@ public final class LogicalBackups {
    * keeps the newest {@code RETAIN} complete backups and deletes every older folder.
    */
   public static final String BACKUP_SCRIPT = COMMON + ResourceTexts.load("scripts/logical-backup.sh");
+  /** The databases' settings as statements ({@code $1} of the backup script). */
+  public static final String SETTINGS_SQL = ResourceTexts.load("sql/database-settings.sql");
 
   /**
    * Restores each database of the chosen backup: checks its SHA-256 against the manifest, creates the database
