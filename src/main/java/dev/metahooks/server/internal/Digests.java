@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /** SHA-256 of request and response bodies: cache keys and ETags. */
-public final class Digests {
+final class Digests {
   /** One digest per thread: getting one from the provider each time costs more than hashing a small body. */
   private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
     try {

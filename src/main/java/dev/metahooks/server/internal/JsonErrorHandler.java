@@ -17,7 +17,7 @@ import org.eclipse.jetty.util.Callback;
  * The errors Jetty answers by itself (a request line or header it cannot parse, 414, 431, a TLS name that does not
  * match, a fault outside the routes) in the project's JSON, {@code {"error", "message"}}, instead of an HTML page.
  */
-public final class JsonErrorHandler extends ErrorHandler {
+final class JsonErrorHandler extends ErrorHandler {
   /** Protocol errors, before there is a request to answer. */
   @Override
   public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {

@@ -8,7 +8,7 @@ import java.io.InputStream;
  * Reads a body of unknown length (chunked) and stops past a byte limit; tells {@code growth} how far it has come,
  * so that the body budget grows with it.
  */
-public final class LimitedInputStream extends FilterInputStream {
+final class LimitedInputStream extends FilterInputStream {
   private final long limit;
   private final Growth growth;
   private long count;

@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * Whatever the kind, a name or namespace with a control character (NUL among them) or half of a surrogate pair is
  * refused: the API server serves only valid UTF-8, so Metacontroller never sends one.
  */
-public final class ObjectNames {
+final class ObjectNames {
   private static final Pattern SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /** Says yes at most once per interval, whichever thread asks: for a warning that could otherwise flood the log. */
-public final class OncePer {
+final class OncePer {
   private final long interval;
   private final LongSupplier nanoClock;
   private final AtomicLong last;

@@ -17,7 +17,7 @@ import com.github.benmanes.caffeine.cache.stats.CacheStats;
  * so by carrying {@code resyncAfterSeconds} (come back when the maintenance window opens), and is never kept here
  * ({@link CachedAnswers#answer}): replayed, it would hold the world until the bytes change.
  */
-public final class ResponseCache {
+final class ResponseCache {
   /** Controller, hook and the request body's SHA-256 (32 bytes), compared by value. */
   record Key(String controller, String hook, Digests.Sha256 digest) {}
 

@@ -3,7 +3,7 @@ package dev.metahooks.server.internal;
 import java.io.IOException;
 
 /** A request body that arrives slower than the server accepts: a 408, and the connection is closed. */
-public final class SlowBodyException extends IOException {
+final class SlowBodyException extends IOException {
   private static final long serialVersionUID = 1L;
 
   SlowBodyException(long bytes, long elapsedMillis) {

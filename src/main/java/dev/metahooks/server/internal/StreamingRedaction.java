@@ -18,7 +18,7 @@ import java.util.Set;
  * streamed, each object in them is read, redacted and written on its own; every other top-level field (the parent,
  * the controller, a status) is one object too. So a 38 MB request is recorded with a few kB of trees.
  */
-public final class StreamingRedaction {
+final class StreamingRedaction {
   /** Metacontroller's object maps: group ({@code Pod.v1}) → key → object. */
   private static final Set<String> OBJECT_MAPS = Set.of("children", "related", "attachments");
 
