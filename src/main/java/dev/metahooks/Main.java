@@ -6,7 +6,7 @@ import dev.metahooks.cli.Training;
 import dev.metahooks.cli.diff.DiffCommand;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.logging.JsonLogging;
-import dev.metahooks.server.BuildInfo;
+import dev.metahooks.server.internal.BuildInfo;
 import dev.metahooks.server.ConfigurationException;
 import dev.metahooks.server.HookServer;
 

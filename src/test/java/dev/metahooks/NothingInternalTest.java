@@ -77,7 +77,7 @@ class NothingInternalTest {
             "dev.metahooks.controllers.helloworld.HelloWorldController");
     assertThatThrownBy(() -> PublicApi.assertOnlyPublicApiIn(thisProjectsTests))
         .hasMessageContaining("InProcessHooksTest.class -> dev.metahooks.controllers.helloworld.HelloWorldController");
-    assertThat(PublicApi.contains("dev.metahooks.server.FrontDoor")).isFalse();
+    assertThat(PublicApi.contains("dev.metahooks.server.internal.FrontDoor")).isFalse();
     assertThat(PublicApi.contains("dev.metahooks.server.ServerConfig$Tls")).isTrue();
   }
 

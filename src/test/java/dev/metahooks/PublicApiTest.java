@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The public API is what package-info.java declares and the kit's {@link PublicApi} holds (dev.metahooks.Metahooks,
- * api, kube, and five classes of server):
+ * api, kube and server; server.internal is not):
  * its public signatures mention only the JDK, Jackson and the public API itself, so a user never has to reach an
  * internal type to use it. And the jar registers no SLF4J provider, so a host application keeps its own.
  */
@@ -95,6 +95,23 @@ public class PublicApiTest {
       }
     }
     assertThat(problems).isEmpty();
+  }
+
+  /** The server's public package holds its public classes only; its machinery is in the internal one. */
+  @Test
+  void theServerPackageHoldsOnlyItsPublicClasses() throws IOException {
+    Set<String> topLevel = new TreeSet<>();
+    try (Stream<Path> files = Files.list(CLASSES.resolve("dev/metahooks/server"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+        topLevel.add(file.getFileName().toString().replaceAll("(\\$.*)?\\.class$", ""));
+      }
+    }
+    topLevel.remove("package-info");
+    assertThat(topLevel).containsExactlyInAnyOrder("ConfigurationException", "HookServer", "InProcessHooks",
+        "PemFiles", "ServerConfig");
+    assertThat(PublicApi.ofLibrary("dev.metahooks.server.ServerConfig$Builder")).isTrue();
+    assertThat(PublicApi.ofLibrary("dev.metahooks.server.internal.FrontDoor")).isFalse();
+    assertThat(PublicApi.libraryPackages()).doesNotContain("dev.metahooks.server.internal");
   }
 
   @Test

@@ -1,6 +1,6 @@
 package dev.metahooks.cli;
 
-import dev.metahooks.server.BuildInfo;
+import dev.metahooks.server.internal.BuildInfo;
 import dev.metahooks.server.ServerConfig;
 import java.io.PrintStream;
 import java.util.Map;

@@ -1,6 +1,12 @@
 package dev.metahooks.server;
 
+import static dev.metahooks.server.internal.EnvironmentSettings.require;
+
 import dev.metahooks.api.AnswerSize;
+import dev.metahooks.server.internal.EnvironmentSettings;
+import dev.metahooks.server.internal.Recorder;
+import dev.metahooks.server.internal.RecordingKey;
+import dev.metahooks.server.internal.TrainingCalls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -478,12 +484,6 @@ public final class ServerConfig {
 
   public ServerConfig withResponseCacheBytes(long value) {
     return toBuilder().responseCacheBytes(value).build();
-  }
-
-  static void require(boolean condition, String message) {
-    if (!condition) {
-      throw new ConfigurationException(message);
-    }
   }
 
   @Override

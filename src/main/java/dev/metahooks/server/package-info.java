@@ -1,6 +1,9 @@
 /**
- * <b>Internal</b>: not part of the public API; it may change in any release. Exceptions, public API (see
- * {@link dev.metahooks.Metahooks}): {@code HookServer}, {@code ServerConfig}, {@code ConfigurationException},
- * {@code InProcessHooks} and {@code PemFiles}.
+ * <b>Public API</b>: running controllers as webhooks. {@link dev.metahooks.server.HookServer} serves them over HTTP
+ * with the settings of a {@link dev.metahooks.server.ServerConfig} (from the environment or a builder);
+ * {@link dev.metahooks.server.ConfigurationException} is a setting that cannot be used;
+ * {@link dev.metahooks.server.InProcessHooks} answers hook calls without a socket, as the server would;
+ * {@link dev.metahooks.server.PemFiles} reads the PEM files of a TLS Secret. How the server does it is in
+ * {@code dev.metahooks.server.internal}.
  */
 package dev.metahooks.server;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.FrontDoor;
-import dev.metahooks.server.Reply;
+import dev.metahooks.server.internal.FrontDoor;
+import dev.metahooks.server.internal.Reply;
 import dev.metahooks.server.ServerConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

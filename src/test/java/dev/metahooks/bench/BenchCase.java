@@ -1,6 +1,6 @@
 package dev.metahooks.bench;
 
-import dev.metahooks.server.FrontDoor;
+import dev.metahooks.server.internal.FrontDoor;
 
 /**
  * A named benchmark request: {@code controller[:size]} for the generated ones, {@code controller} alone for a

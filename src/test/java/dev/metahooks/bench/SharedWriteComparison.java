@@ -5,7 +5,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.SharedSubtrees;
-import dev.metahooks.server.FrontDoor;
+import dev.metahooks.server.internal.FrontDoor;
 import java.util.Arrays;
 
 /**

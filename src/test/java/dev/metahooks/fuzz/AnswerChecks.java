@@ -4,7 +4,7 @@ import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.Reply;
+import dev.metahooks.server.internal.Reply;
 import java.util.ArrayList;
 import java.util.List;
 

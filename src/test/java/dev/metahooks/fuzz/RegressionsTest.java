@@ -4,8 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.FrontDoor;
-import dev.metahooks.server.Reply;
+import dev.metahooks.server.internal.FrontDoor;
+import dev.metahooks.server.internal.Reply;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Resources;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
-import dev.metahooks.server.BuildInfo;
+import dev.metahooks.server.internal.BuildInfo;
 import dev.metahooks.testing.KubeSchema;
 import dev.metahooks.testing.Manifests;
 import java.nio.file.Files;

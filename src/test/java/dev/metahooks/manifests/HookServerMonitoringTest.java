@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.ErrorCode;
+import dev.metahooks.server.internal.ErrorCode;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
 import dev.metahooks.testing.KubeSchema;

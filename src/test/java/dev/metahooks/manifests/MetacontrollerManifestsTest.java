@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.FrontDoor;
+import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.MetacontrollerSchema;
 import dev.metahooks.testing.ProjectCrds;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.FrontDoor;
+import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.testing.FixedSources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,7 +61,7 @@ final class Replies {
   }
 
   static Reply call(String controller, String hook, byte[] body) {
-    dev.metahooks.server.Reply answer = FRONT_DOOR.call(controller, hook, body);
+    dev.metahooks.server.internal.Reply answer = FRONT_DOOR.call(controller, hook, body);
     return new Reply(answer.status(), answer.body().toByteArray());
   }
 }

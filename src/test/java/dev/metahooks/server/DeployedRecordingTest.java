@@ -3,6 +3,7 @@ package dev.metahooks.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.bench.RequestGenerator;
+import dev.metahooks.server.internal.Recorder;
 import dev.metahooks.testing.ChildServer;
 import dev.metahooks.testing.Poll;
 import java.net.URI;

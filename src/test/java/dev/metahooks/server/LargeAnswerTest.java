@@ -6,6 +6,8 @@ import dev.metahooks.api.Json;
 import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
+import dev.metahooks.server.internal.Blocks;
+import dev.metahooks.server.internal.FrontDoor;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.internal.PemKeyStores;
 import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -160,7 +161,7 @@ class SecurityTest {
         .toString(), "-out", cert.toString(), "-days", "2", "-subj", "/CN=localhost");
     Certificates.openssl(dir, "rsa", "-in", "pk8.key", "-traditional", "-out", pkcs1.toString());
     assertThat(Files.readString(pkcs1)).contains("BEGIN RSA PRIVATE KEY");
-    assertThat(PemFiles.keyStore(cert, pkcs1).isKeyEntry("server")).isTrue();
+    assertThat(PemKeyStores.keyStore(cert, pkcs1).isKeyEntry("server")).isTrue();
   }
 
   @Test

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.internal.HttpStack;
+import dev.metahooks.server.internal.TrainingCalls;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

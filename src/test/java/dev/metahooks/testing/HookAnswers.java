@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.FrontDoor;
-import dev.metahooks.server.Reply;
+import dev.metahooks.server.internal.FrontDoor;
+import dev.metahooks.server.internal.Reply;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 

@@ -9,7 +9,7 @@ import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.RecordingKey;
+import dev.metahooks.server.internal.RecordingKey;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

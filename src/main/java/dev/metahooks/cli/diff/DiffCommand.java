@@ -7,7 +7,7 @@ import dev.metahooks.controllers.Catalog;
 import dev.metahooks.replay.CallInputs;
 import dev.metahooks.server.ConfigurationException;
 import dev.metahooks.server.InProcessHooks;
-import dev.metahooks.server.RecordingKey;
+import dev.metahooks.server.internal.RecordingKey;
 import dev.metahooks.server.ServerConfig;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.metahooks.cli.diff;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.cli.diff.PathDiff.Change;
-import dev.metahooks.server.Redaction;
+import dev.metahooks.server.internal.Redaction;
 import java.io.PrintStream;
 import java.util.HashSet;
 import java.util.List;

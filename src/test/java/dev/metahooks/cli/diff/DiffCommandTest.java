@@ -9,7 +9,7 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.Redaction;
+import dev.metahooks.server.internal.Redaction;
 import dev.metahooks.server.ServerConfig;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
