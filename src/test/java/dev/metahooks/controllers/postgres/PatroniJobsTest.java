@@ -181,6 +181,8 @@ class PatroniJobsTest {
   void theRenderedParametersJobReloadsWithoutARestartAndMarksRestartRequiringSettingsPending() {
     ObjectNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
         .map(e -> e.getValue()).findFirst().orElseThrow();
+    // The cluster is shared: a switchover test before this one may still have its old leader rejoining.
+    patroni.await(Duration.ofSeconds(90), "every member streaming", c -> c.streamingReplicas() == c.size() - 1);
     List<String> started = new ArrayList<>();
     for (int i = 0; i < patroni.size(); i++) {
       started.add(patroni.query(i, "SELECT pg_postmaster_start_time()"));
@@ -205,7 +207,8 @@ class PatroniJobsTest {
       }
       return true;
     });
-    patroni.await(Duration.ofSeconds(30), "pending_restart on every member", c -> {
+    // Patroni reports it from its next HA cycle on (loop_wait) after the reload.
+    patroni.await(Duration.ofSeconds(90), "pending_restart on every member", c -> {
       for (int i = 0; i < c.size(); i++) {
         if (!c.get(i, "/patroni").json().path("pending_restart").asBoolean(false)) {
           return false;
