@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -377,13 +378,16 @@ public final class PatroniCluster implements AutoCloseable {
     return bin;
   }
 
-  /**
-   * What a Job that connects to each member as the superuser needs here: the members' password, no TLS (the
-   * members serve none), and psql on the path.
-   */
+  /** What a client of the members needs here: no TLS (the members serve none), and psql on the path. */
+  public Map<String, String> clientEnvironment() {
+    return Map.of("PGSSLMODE", "disable", "PATH", bin + ":" + System.getenv("PATH"));
+  }
+
+  /** The same for a Job that connects to each member as the superuser: with the members' password as well. */
   public Map<String, String> superuserClientEnvironment() {
-    return Map.of("PGPASSWORD", superuserPassword(), "PGSSLMODE", "disable",
-        "PATH", bin + ":" + System.getenv("PATH"));
+    Map<String, String> env = new HashMap<>(clientEnvironment());
+    env.put("PGPASSWORD", superuserPassword());
+    return env;
   }
 
   /** The member that holds the leader lock (in a standby cluster: the standby leader). */

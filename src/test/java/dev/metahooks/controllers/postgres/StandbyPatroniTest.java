@@ -12,6 +12,7 @@ import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PatroniCluster;
 import dev.metahooks.testing.PostgresServer;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,8 +68,8 @@ class StandbyPatroniTest {
       assertThat(container.environment().get("PATCH")).contains("\"standby_cluster\":null");
       // The read-back connects to each member as the superuser (the password of the rendered Secret, which the
       // members here were started with); they serve no TLS.
-      Map<String, String> local = Map.of("PATRONI_URL", standby.restUrl(0), "PGSSLMODE", "disable",
-          "PATH", standby.bin() + ":" + System.getenv("PATH"));
+      Map<String, String> local = new HashMap<>(standby.clientEnvironment());
+      local.put("PATRONI_URL", standby.restUrl(0));
       PostgresServer.Result patched = RenderedContainers.run(container, local, Duration.ofMinutes(6));
       assertThat(patched.exitCode()).as(patched.output()).isZero();
       follower.await(Duration.ofSeconds(60), "the standby leader promoted", c -> "leader".equals(role(c)));
