@@ -15,6 +15,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,11 +24,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The logical backup and restore Jobs' scripts, exactly as the hook renders them (command, environment variable
  * names and values; only PGHOST, PGPORT, PGPASSWORD and S3_ENDPOINT point at the local servers), run against a real
  * PostgreSQL with two databases, a second, empty PostgreSQL to restore into, a real S3 API (s3rver) and Debian's AWS CLI.
+ *
+ * <p>The cases run concurrently (most of their time is the AWS CLI starting, once per object): each writes under
+ * its own cluster's prefix, and those sharing {@link #source} only read it; a case that changes a server starts its own.
  */
 class LogicalBackupScriptsTest {
   private static final String BUCKET = "pg-backups";
@@ -82,6 +88,7 @@ class LogicalBackupScriptsTest {
   }
 
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void aDumpUploadedAsRenderedRestoresIntoAFreshServerWithTheSameRowsAndChecksums() {
     PostgresWorld world = new PostgresWorld("orders", backupSpec("orders", 1));
     ObjectNode cron = cronJob(world);
@@ -135,6 +142,7 @@ class LogicalBackupScriptsTest {
   }
 
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void aWrongCredentialFailsWithAClearMessageAndUploadsNothing() {
     PostgresWorld world = new PostgresWorld("billing", backupSpec("billing", 3));
     ObjectNode cron = cronJob(world);
@@ -157,6 +165,7 @@ class LogicalBackupScriptsTest {
    * {@code pg_dump -d "$db"} took the URI as the connection and sent the superuser's password there).
    */
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void connectionStringShapedNamesBackUpAndRestoreAndNothingConnectsWhereTheyPoint() throws Exception {
     try (ServerSocket trap = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       AtomicInteger connections = new AtomicInteger();
@@ -184,6 +193,7 @@ class LogicalBackupScriptsTest {
    * and restore, each into a database of exactly that name (before, word splitting broke every later backup).
    */
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void namesWithSpacesQuotesGlobsDashesUnicodeAndNewlinesBackUpAndRestore() {
     List<String> names = List.of("my db", "o'brien \"quoted\"", "star*", "-h evil", "ünïcødé ✓", "line\nbreak",
         "100%_sure", "back\\slash");
@@ -198,6 +208,7 @@ class LogicalBackupScriptsTest {
    * without tables and keeps those restored before it, so the same Job runs again once the cause is fixed.
    */
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void aFailedRestoreLeavesNoTablesAndRunsAgainOnceTheCauseIsFixed() {
     PostgresWorld world = new PostgresWorld("retried", backupSpec("retried", 1));
     PostgresServer.Result backup = run(world, cronJob(world), source, Map.of());
@@ -225,6 +236,7 @@ class LogicalBackupScriptsTest {
    * passwords; a role the target has already keeps its own password. Role names are data here too.
    */
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void rolesTheirMembershipsAndSettingsAreRestoredWithoutPasswords() {
     PostgresServer roles = PostgresServer.startNew();
     String odd = "o'brien \"quoted\"\nline";
@@ -267,6 +279,7 @@ class LogicalBackupScriptsTest {
    * looks like a psql variable or a backslash command, a list setting, a setting of an extension); the {@code postgres} database when asked.
    */
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void databaseSettingsAndThePostgresDatabaseOnRequestBackUpAndRestore() {
     String db = "my \"db\"\n; \\c x :v";
     String role = "app 'x' \"y\"";
@@ -314,6 +327,7 @@ class LogicalBackupScriptsTest {
    * already keeps the target's (before, the restore failed with {@code schema "metahooks" already exists}).
    */
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void aClusterWithThePoolerRestoresIntoATargetWithThePooler() throws IOException {
     PostgresServer pooled = PostgresServer.startNew();
     pooled.query("CREATE ROLE metahooks_pooler LOGIN");
@@ -430,9 +444,12 @@ class LogicalBackupScriptsTest {
   }
 
   private static void awaitNextSecond() {
-    long second = Instant.now().getEpochSecond();
-    while (Instant.now().getEpochSecond() == second) {
-      Thread.onSpinWait();
+    Instant now = Instant.now();
+    try {
+      Thread.sleep(Duration.between(now, now.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1)).toMillis() + 1);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
     }
   }
 }
