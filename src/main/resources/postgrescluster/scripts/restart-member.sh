@@ -1,10 +1,10 @@
 #!/bin/sh
 # The restart Job of a rollout: deletes one member's pod through the API server, so that the StatefulSet controller
 # creates it again from the current template (updateStrategy OnDelete). Only the pod that was observed: the uid is
-# a precondition, so a try that comes late never deletes the pod that replaced it. Arguments: pod, uid.
+# a precondition, so a try that comes late never deletes the pod that replaced it. The pod and its uid: POD, POD_UID.
 set -eu
-pod=$1
-uid=$2
+pod=$POD
+uid=$POD_UID
 case "$uid" in
   '' | *[!0-9a-f-]*) echo "Pod $pod: uid '$uid' is not a Kubernetes uid" >&2; exit 1 ;;
 esac

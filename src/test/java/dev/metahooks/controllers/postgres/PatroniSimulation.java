@@ -9,6 +9,7 @@ import dev.metahooks.controllers.postgres.children.Restarts;
 import dev.metahooks.controllers.postgres.children.Switchovers;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.emulator.Cluster;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -181,7 +182,7 @@ final class PatroniSimulation {
   }
 
   /**
-   * What a restart Job's script does through the API server: it deletes the pod named in its arguments when that
+   * What a restart Job's script does through the API server: it deletes the pod it names ({@code POD}) when that
    * pod still has the uid given (a precondition), so the StatefulSet controller starts it again.
    */
   private static void runRestartJobs(Cluster cluster) {
@@ -190,9 +191,8 @@ final class PatroniSimulation {
           || JobConditions.failed(job)) {
         continue;
       }
-      JsonNode command = job.at("/spec/template/spec/containers/0/command");
-      String pod = command.path(command.size() - 2).asText();
-      String uid = command.path(command.size() - 1).asText();
+      String pod = Rollout.jobEnv(job, Rollout.Restart.POD);
+      String uid = Rollout.jobEnv(job, Rollout.Restart.UID);
       String namespace = job.path("metadata").path("namespace").asText();
       cluster.find("v1", "Pod", namespace, pod)
           .filter(live -> uid.equals(live.path("metadata").path("uid").asText()) && !live.path("metadata").has("deletionTimestamp"))

@@ -24,8 +24,8 @@ class RolloutTest {
     assertThat(restarted(answer)).as("the highest replica, not the primary").isEqualTo("orders-1");
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
     ObjectNode job = restartJob(answer);
-    assertThat(job.at("/spec/template/spec/containers/0/command").get(5).asText())
-        .isEqualTo(world.pods.get("orders-1").at("/metadata/uid").asText());
+    String uid = world.pods.get("orders-1").at("/metadata/uid").asText();
+    assertThat(Rollout.jobEnv(job, Rollout.Restart.UID)).isEqualTo(uid);
     assertThat(answer.at("/status/rollout/message").asText()).isEqualTo("restarting orders-1 (0 of 3 updated): Job "
         + job.at("/metadata/name").asText() + " is starting");
     assertThat(role(answer).at("/rules").toString()).isEqualTo(
@@ -38,7 +38,9 @@ class RolloutTest {
 
     // The Job deleted it and the StatefulSet controller started it from the new template: orders-0 is next.
     world.pods.remove("orders-1");
-    assertThat(restarted(world.call(false))).as("the Job stays while its pod is away").isEqualTo("orders-1");
+    JsonNode away = world.call(false);
+    assertThat(restarted(away)).as("the Job stays while its pod is away").isEqualTo("orders-1");
+    assertThat(Rollout.jobEnv(restartJob(away), Rollout.Restart.UID)).as("with the uid it was rendered with").isEqualTo(uid);
     world.runPods(Set.of(), 2, true);
     updated(world, 1);
     answer = world.sync();
@@ -314,7 +316,7 @@ class RolloutTest {
   private static String restarted(JsonNode answer) {
     for (JsonNode child : answer.path("children")) {
       if (child.at("/metadata/name").asText().startsWith("orders-restart-") && child.path("kind").asText().equals("Job")) {
-        return child.at("/spec/template/spec/containers/0/command").get(4).asText();
+        return Rollout.jobEnv(child, Rollout.Restart.POD);
       }
     }
     return "";

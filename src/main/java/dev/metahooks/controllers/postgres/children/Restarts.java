@@ -41,14 +41,19 @@ public final class Restarts {
     return role;
   }
 
-  /** The pod's name comes from the cluster's (a DNS label) and its uid from the API server: both are safe here. */
+  /**
+   * The pod and its uid as named variables ({@link Rollout.Restart#POD}, {@link Rollout.Restart#UID}), read back from an observed Job by name.
+   * The pod's name comes from the cluster's (a DNS label) and its uid from the API server: neither holds a {@code $}.
+   */
   public static ObjectNode job(String cluster, String image, PodScheduling placement, Rollout.Restart restart) {
     ObjectNode job = Jobs.job(restart.job(), cluster, COMPONENT, placement);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.restart(cluster));
-    ArrayNode command = Jobs.container(pod, CONTAINER, image).putArray("command");
-    command.add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT)).add("restart-member")
-        .add(restart.pod()).add(restart.uid());
+    ObjectNode container = Jobs.container(pod, CONTAINER, image);
+    container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT));
+    ArrayNode env = container.putArray("env");
+    env.addObject().put("name", Rollout.Restart.POD).put("value", restart.pod());
+    env.addObject().put("name", Rollout.Restart.UID).put("value", restart.uid());
     return job;
   }
 }

@@ -52,9 +52,13 @@ public final class Rollout {
 
   /**
    * A restart this step needs: the Job {@code job} (named by the revision and the pod) deletes {@code pod}, the one
-   * with {@code uid}, and the StatefulSet controller starts it again from the current template.
+   * with {@code uid}, and the StatefulSet controller starts it again from the current template. The Job's container
+   * carries both as the variables {@link #POD} and {@link #UID}.
    */
-  public record Restart(String job, String pod, String uid) {}
+  public record Restart(String job, String pod, String uid) {
+    public static final String POD = "POD";
+    public static final String UID = "POD_UID";
+  }
 
   /**
    * @param restart the restart this step needs, if any
@@ -199,10 +203,9 @@ public final class Rollout {
         Optional.empty());
   }
 
-  /** The uid an observed restart Job was rendered with (its last argument). */
+  /** The uid an observed restart Job was rendered with. */
   static String restartUid(JsonNode job) {
-    JsonNode command = job.at("/spec/template/spec/containers/0/command");
-    return command.path(command.size() - 1).asText("");
+    return jobEnv(job, Restart.UID);
   }
 
   /** A disruptive step outside every maintenance window: it waits until the next one opens. */
@@ -272,8 +275,8 @@ public final class Rollout {
     return jobEnv(job, "CANDIDATE");
   }
 
-  /** A value an observed switchover Job was rendered with ({@code LEADER}, {@code CANDIDATE}). */
-  static String jobEnv(JsonNode job, String variable) {
+  /** A value an observed Job was rendered with: the switchover's {@code LEADER}, a restart's {@code POD_UID}. */
+  public static String jobEnv(JsonNode job, String variable) {
     for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
       if (variable.equals(env.path("name").asText())) {
         return env.path("value").asText();
