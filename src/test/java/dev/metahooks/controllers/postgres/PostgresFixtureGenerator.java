@@ -3,10 +3,10 @@ package dev.metahooks.controllers.postgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.Exporters;
-import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -146,7 +146,7 @@ class PostgresFixtureGenerator {
     windowed.runPods(Set.of(), 0, true);
     for (int ordinal : new int[] {1, 2}) {
       ((ObjectNode) windowed.pods.get(windowed.name + "-" + ordinal).get("metadata")).withObjectProperty("labels")
-          .put(Rollout.REVISION_LABEL, windowed.name + "-5f6b8c9d7a");
+          .put(ObservedCluster.REVISION_LABEL, windowed.name + "-5f6b8c9d7a");
     }
     write("sync/37-switchover-waits-for-the-maintenance-window", windowed, false);
 

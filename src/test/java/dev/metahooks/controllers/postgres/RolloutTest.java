@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import java.util.ArrayList;
 import java.util.List;
@@ -300,7 +301,7 @@ class RolloutTest {
   /** Marks the pod at {@code ordinal} as running the StatefulSet's update revision. */
   private static void updated(PostgresWorld world, int ordinal) {
     ((ObjectNode) world.pods.get("orders-" + ordinal).get("metadata")).withObjectProperty("labels")
-        .put(Rollout.REVISION_LABEL, NEW_REVISION);
+        .put(ObservedCluster.REVISION_LABEL, NEW_REVISION);
   }
 
   private static JsonNode statefulSet(JsonNode answer) {

@@ -11,7 +11,7 @@ import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.Switchovers;
-import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.controllers.postgres.status.Conditions;
 import dev.metahooks.testing.FixedSources;
@@ -308,7 +308,7 @@ class TlsTest {
     world.runPods(Set.of(), 2, true);
     for (String replica : List.of("orders-0", "orders-1")) {
       ((ObjectNode) world.pods.get(replica).get("metadata")).withObjectProperty("labels")
-          .put(Rollout.REVISION_LABEL, world.statefulSet().at("/status/updateRevision").asText());
+          .put(ObservedCluster.REVISION_LABEL, world.statefulSet().at("/status/updateRevision").asText());
     }
     world.pods.get("orders-0").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());
     world.pods.get("orders-1").set("spec", world.statefulSet().at("/spec/template/spec").deepCopy());

@@ -26,6 +26,9 @@ public final class ObservedCluster {
   /** A declared child type; the order here is the order children are listed in responses. */
   public record ChildType(String apiVersion, String kind) {}
 
+  /** The label the StatefulSet controller puts on each pod: the revision of the template it was created from. */
+  public static final String REVISION_LABEL = "controller-revision-hash";
+
   public static final List<ChildType> CHILD_TYPES = List.of(
       new ChildType("v1", "ServiceAccount"),
       new ChildType("rbac.authorization.k8s.io/v1", "Role"),
@@ -305,6 +308,31 @@ public final class ObservedCluster {
 
   public Optional<ObjectNode> job(String jobName) {
     return child("batch/v1", "Job", jobName);
+  }
+
+  /**
+   * The revision the StatefulSet controller creates pods from ({@code status.updateRevision}), once it has observed
+   * the current template; empty before. Which pods run it is read from their labels: under {@code OnDelete}
+   * Kubernetes never moves {@code currentRevision} (stateful_set_control.go, completeRollingUpdate).
+   */
+  public Optional<String> updateRevision() {
+    return statefulSet().flatMap(sts -> {
+      JsonNode status = sts.path("status");
+      String revision = status.path("updateRevision").asText("");
+      boolean seen = status.path("observedGeneration").asLong(-1) >= sts.path("metadata").path("generation").asLong(0);
+      return seen && !revision.isEmpty() ? Optional.of(revision) : Optional.empty();
+    });
+  }
+
+  /** Every live pod runs the {@linkplain #updateRevision() update revision} (none before it is known). */
+  public boolean everyPodOnUpdateRevision() {
+    return updateRevision().map(revision -> livePods().stream().allMatch(pod -> fromRevision(pod, revision)))
+        .orElse(false);
+  }
+
+  /** The pod was created from this revision of its StatefulSet ({@link #REVISION_LABEL}). */
+  public static boolean fromRevision(JsonNode pod, String revision) {
+    return revision.equals(pod.path("metadata").path("labels").path(REVISION_LABEL).asText(""));
   }
 
   /** Database pods that are not being deleted, sorted by name. */

@@ -156,7 +156,8 @@ public final class MajorUpgrade {
             + ") to be pushed and verified in the store");
       }
     }
-    if (rollout.step() != Rollout.Step.Settled || templateChanging || !statefulSetSettled(observed)) {
+    // Every pod on the current template too: under updates.method restart the rollout plan is always Settled.
+    if (rollout.step() != Rollout.Step.Settled || templateChanging || !observed.everyPodOnUpdateRevision()) {
       return wait.of(Phase.WaitingForRollout, "the rollout to end first: " + rollout.message());
     }
     Optional<ObjectNode> leader = observed.primaryPod();
@@ -234,21 +235,6 @@ public final class MajorUpgrade {
 
   private static OptionalInt number(String text) {
     return text.matches("[0-9]{1,3}") ? OptionalInt.of(Integer.parseInt(text)) : OptionalInt.empty();
-  }
-
-  /**
-   * The StatefulSet controller has seen the current template and every pod runs it (for {@code updates.method:
-   * restart} too, whose rollout plan is always Settled). Read from the pods' revision labels: under
-   * {@code OnDelete} Kubernetes never moves {@code currentRevision} (stateful_set_control.go, completeRollingUpdate).
-   */
-  private static boolean statefulSetSettled(ObservedCluster observed) {
-    return observed.statefulSet().map(sts -> {
-      JsonNode status = sts.path("status");
-      String revision = status.path("updateRevision").asText("");
-      return status.path("observedGeneration").asLong(-1) >= sts.path("metadata").path("generation").asLong(0)
-          && !revision.isEmpty() && observed.livePods().stream().allMatch(pod -> revision.equals(
-              pod.path("metadata").path("labels").path(Rollout.REVISION_LABEL).asText()));
-    }).orElse(false);
   }
 
   /** A phase that waits (asks for the backup Job, if any, and nothing else). */

@@ -32,8 +32,6 @@ import java.util.TreeMap;
  * updated.
  */
 public final class Rollout {
-  public static final String REVISION_LABEL = "controller-revision-hash";
-
   public enum Step {
     Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, RestartFailed, WaitingForWindow,
     /** A scale-down waits while the primary moves off an ordinal it removes ({@link ScaleDown}). */
@@ -90,30 +88,28 @@ public final class Rollout {
       return Plan.settled();
     }
     int instances = spec.instances();
-    Optional<ObjectNode> sts = observed.statefulSet();
-    if (sts.isEmpty() || instances == 0) {
+    if (observed.statefulSet().isEmpty() || instances == 0) {
       return Plan.settled();
     }
     if (templateChanging) {
       return hold(Step.Starting, "a new pod template: no pod restarts before the hook asks for it, one at a time");
     }
-    JsonNode status = sts.get().path("status");
-    String revision = status.path("updateRevision").asText("");
-    if (revision.isEmpty() || status.path("observedGeneration").asLong(-1)
-        < sts.get().path("metadata").path("generation").asLong(0)) {
+    Optional<String> updateRevision = observed.updateRevision();
+    if (updateRevision.isEmpty()) {
       return hold(Step.Waiting, "the StatefulSet controller has not observed the new template yet");
     }
+    String revision = updateRevision.get();
     Map<Integer, ObjectNode> pods = podsByOrdinal(cluster, observed);
     // Highest ordinal first; a missing pod is started from the current template by the StatefulSet controller.
     List<Integer> outdated = pods.keySet().stream().filter(ordinal -> ordinal < instances)
-        .filter(ordinal -> !revision.equals(label(pods.get(ordinal), REVISION_LABEL)))
+        .filter(ordinal -> !ObservedCluster.fromRevision(pods.get(ordinal), revision))
         .sorted(Comparator.reverseOrder()).toList();
     int updated = instances - outdated.size();
     // A restart Job of this revision stays until its pod is back, ready, from the current template.
     for (int ordinal = 0; ordinal < instances; ordinal++) {
       String pod = cluster + "-" + ordinal;
       ObjectNode live = pods.get(ordinal);
-      boolean back = live != null && ObservedCluster.ready(live) && revision.equals(label(live, REVISION_LABEL));
+      boolean back = live != null && ObservedCluster.ready(live) && ObservedCluster.fromRevision(live, revision);
       if (!back && observed.job(Names.restartJob(cluster, revision, pod)).isPresent()) {
         return restart(cluster, observed, revision, pod, "", updated, instances, "");
       }
@@ -259,7 +255,7 @@ public final class Rollout {
    */
   private static Optional<String> candidate(Map<Integer, ObjectNode> pods, String revision, List<String> syncStandbys) {
     return pods.values().stream().filter(pod -> !ObservedCluster.leader(pod))
-        .filter(pod -> revision.equals(label(pod, REVISION_LABEL)))
+        .filter(pod -> ObservedCluster.fromRevision(pod, revision))
         .filter(pod -> syncStandbys.isEmpty() || syncStandbys.contains(ObservedCluster.nameOf(pod)))
         .map(ObservedCluster::nameOf).findFirst();
   }
@@ -306,10 +302,6 @@ public final class Rollout {
       }
     }
     return pods;
-  }
-
-  private static String label(JsonNode pod, String label) {
-    return pod.path("metadata").path("labels").path(label).asText("");
   }
 
 }
