@@ -90,9 +90,13 @@ final class Planner {
     // A scale-down that would remove the primary waits for it to move; the rollout goes on afterwards.
     Rollout.Plan rollout = ScaleDown.primaryMove(cluster, spec, observed)
         .orElseGet(() -> Rollout.plan(cluster, spec, observed, templateChanging, now));
-    Optional<ManualSwitchover.Plan> manual = ManualSwitchover.plan(cluster, request.parent(), observed,
-        rollout.step() != Rollout.Step.Settled, spec.updates().maxLagBytes());
-    Optional<MajorUpgrade.Plan> upgrade = MajorUpgrade.plan(cluster, wanted, observed, rollout, templateChanging, now);
+    // A switchover on request and a major upgrade never run at once: whichever Job exists first, the other waits.
+    Optional<String> busy = rollout.step() != Rollout.Step.Settled ? Optional.of("the rollout or scale-down under way")
+        : MajorUpgrade.runningJob(observed).map(job -> "the major upgrade's Job " + job);
+    Optional<ManualSwitchover.Plan> manual = ManualSwitchover.plan(cluster, request.parent(), observed, busy,
+        spec.updates().maxLagBytes());
+    Optional<MajorUpgrade.Plan> upgrade = MajorUpgrade.plan(cluster, wanted, observed, rollout, templateChanging,
+        manual, now);
     // Called again when a maintenance window opens or the backup schedule next fires.
     Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, observed, now),
             upgrade.flatMap(MajorUpgrade.Plan::waitingUntil))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.plan.MajorUpgrade;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,6 +99,39 @@ class MajorUpgradeTest {
     assertThat(answer.at("/status/majorUpgrade/message").asText())
         .startsWith("Job orders-upgrade-17 failed; the cluster stays on PostgreSQL 16");
     assertThat(pgVersion(other)).isEqualTo("16");
+  }
+
+  /** A switchover on request and the upgrade never run at once: whichever Job exists first, the other waits. */
+  @Test
+  void aSwitchoverOnRequestWaitsForTheUpgradeJobAndTheUpgradeForARunningSwitchover() {
+    PostgresWorld world = askedFor17();
+    world.runPods(Set.of(), 1, false);
+    world.sync();
+    assertThat(world.children).containsKey(JOB);
+    world.annotations.put(ManualSwitchover.ANNOTATION, "orders-2");
+    JsonNode answer = world.sync();
+    assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Waiting");
+    assertThat(answer.at("/status/switchover/message").asText())
+        .isEqualTo("waiting for the major upgrade's Job orders-upgrade-17 to finish");
+    assertThat(world.children.keySet()).noneMatch(key -> key.startsWith("Job/orders-switchover-"));
+    assertThat(answer.at("/status/majorUpgrade/phase").asText()).isEqualTo("Upgrading");
+
+    PostgresWorld other = askedFor17();
+    other.runPods(Set.of(), 1, false);
+    other.annotations.put(ManualSwitchover.ANNOTATION, "orders-2");
+    answer = other.sync();
+    assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Running");
+    assertThat(answer.at("/status/majorUpgrade/phase").asText()).isEqualTo("WaitingForRollout");
+    assertThat(answer.at("/status/majorUpgrade/message").asText())
+        .startsWith("waiting for the switchover asked for to end first: Job orders-switchover-");
+    assertThat(other.children).doesNotContainKey(JOB);
+    // The leader moved: the request is done, and the upgrade runs on the new primary.
+    other.runPods(Set.of(), 2, false);
+    answer = other.sync();
+    assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Done");
+    assertThat(answer.at("/status/majorUpgrade/phase").asText()).isEqualTo("Upgrading");
+    assertThat(other.children.get(JOB).at("/spec/template/spec/containers/0/command/4").asText())
+        .isEqualTo("pod/orders-2");
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A major upgrade in place: a {@code postgresVersion} above the one the StatefulSet runs ({@code PGVERSION}). The
@@ -81,10 +82,8 @@ public final class MajorUpgrade {
   public static Optional<FieldProblem> versionChange(ObservedCluster observed, String deployed, ClusterSpec spec) {
     int wanted = spec.postgresVersion();
     OptionalInt running = number(deployed);
-    Optional<String> busy = observed.children("batch/v1", "Job").stream()
-        .filter(job -> fromOf(job).isPresent() && !JobConditions.succeeded(job) && !JobConditions.failed(job))
-        .map(ObservedCluster::nameOf).filter(name -> !name.equals(Names.upgradeJob(observed.name(), wanted)))
-        .findFirst();
+    Optional<String> busy = runningJobs(observed).map(ObservedCluster::nameOf)
+        .filter(name -> !name.equals(Names.upgradeJob(observed.name(), wanted))).findFirst();
     if (busy.isPresent()) {
       return problem("cannot change to " + wanted + " while the upgrade Job " + busy.get() + " runs");
     }
@@ -105,6 +104,16 @@ public final class MajorUpgrade {
     return Optional.empty();
   }
 
+  /** The upgrade Job that runs, if one does: Spilo's script works in the primary's data directory, the leader stays. */
+  public static Optional<String> runningJob(ObservedCluster observed) {
+    return runningJobs(observed).map(ObservedCluster::nameOf).findFirst();
+  }
+
+  private static Stream<ObjectNode> runningJobs(ObservedCluster observed) {
+    return observed.children("batch/v1", "Job").stream()
+        .filter(job -> fromOf(job).isPresent() && !JobConditions.succeeded(job) && !JobConditions.failed(job));
+  }
+
   private static Optional<FieldProblem> problem(String message) {
     return Optional.of(new FieldProblem("spec.postgresVersion", message));
   }
@@ -122,10 +131,11 @@ public final class MajorUpgrade {
 
   /**
    * Where the upgrade to the spec's version stands, if one is asked for or its Job still exists; {@code spec} is the
-   * spec as read, {@code rollout} and {@code templateChanging} this call's rollout at the rendered version.
+   * spec as read, {@code rollout} and {@code templateChanging} this call's rollout at the rendered version,
+   * {@code manual} this call's switchover on request.
    */
   public static Optional<Plan> plan(String cluster, ClusterSpec spec, ObservedCluster observed, Rollout.Plan rollout,
-      boolean templateChanging, Instant now) {
+      boolean templateChanging, Optional<ManualSwitchover.Plan> manual, Instant now) {
     int to = spec.postgresVersion();
     String jobName = Names.upgradeJob(cluster, to);
     String backupName = Names.upgradeBackupJob(cluster, to);
@@ -159,6 +169,10 @@ public final class MajorUpgrade {
     // Every pod on the current template too: under updates.method restart the rollout plan is always Settled.
     if (rollout.step() != Rollout.Step.Settled || templateChanging || !observed.everyPodOnUpdateRevision()) {
       return wait.of(Phase.WaitingForRollout, "the rollout to end first: " + rollout.message());
+    }
+    Optional<ManualSwitchover.Plan> switching = manual.filter(m -> m.state() == ManualSwitchover.State.Running);
+    if (switching.isPresent()) {
+      return wait.of(Phase.WaitingForRollout, "the switchover asked for to end first: " + switching.get().message());
     }
     Optional<ObjectNode> leader = observed.primaryPod();
     List<ObjectNode> pods = observed.livePods();

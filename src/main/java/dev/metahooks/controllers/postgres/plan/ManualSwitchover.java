@@ -34,8 +34,11 @@ public final class ManualSwitchover {
 
   private ManualSwitchover() {}
 
-  /** The request on the parent, if any, and where it stands; {@code busy} while a rollout or scale-down steps. */
-  public static Optional<Plan> plan(String cluster, JsonNode parent, ObservedCluster observed, boolean busy,
+  /**
+   * The request on the parent, if any, and where it stands; {@code busy} names what it waits for: a rollout or
+   * scale-down stepping, a major upgrade's Job running.
+   */
+  public static Optional<Plan> plan(String cluster, JsonNode parent, ObservedCluster observed, Optional<String> busy,
       long maxLagBytes) {
     JsonNode annotation = parent.path("metadata").path("annotations").path(ANNOTATION);
     if (!annotation.isTextual() || annotation.asText().isBlank()) {
@@ -62,7 +65,7 @@ public final class ManualSwitchover {
     }
   }
 
-  private static Plan decide(String cluster, String request, ObservedCluster observed, boolean busy,
+  private static Plan decide(String cluster, String request, ObservedCluster observed, Optional<String> busy,
       long maxLagBytes) {
     Optional<String> leader = observed.primary();
     if (leader.isEmpty()) {
@@ -95,8 +98,8 @@ public final class ManualSwitchover {
     if (request.equals(leader.get())) {
       return new Plan(request, State.Done, request + " is the primary", Optional.empty());
     }
-    if (busy) {
-      return new Plan(request, State.Waiting, "waiting for the rollout or scale-down under way to finish",
+    if (busy.isPresent()) {
+      return new Plan(request, State.Waiting, "waiting for " + busy.get() + " to finish",
           Optional.empty());
     }
     Optional<String> refusal = refusal(request, leader.get(), pods, observed);
