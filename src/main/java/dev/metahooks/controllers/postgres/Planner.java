@@ -87,9 +87,11 @@ final class Planner {
     List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, tls, sources);
     boolean templateChanging = templateChanges(observed,
         StatefulSets.podTemplate(cluster, namespace, spec, bootstrap, podTls));
-    // A scale-down that would remove the primary waits for it to move; the rollout goes on afterwards.
-    Rollout.Plan rollout = ScaleDown.primaryMove(cluster, spec, observed)
-        .orElseGet(() -> Rollout.plan(cluster, spec, observed, templateChanging, now));
+    // A scale-down that would remove the primary waits for it to move; the rollout goes on afterwards. Neither
+    // starts a step while a switchover on request runs.
+    Optional<String> switchoverOnRequest = ManualSwitchover.runningJob(cluster, request.parent(), observed);
+    Rollout.Plan rollout = ScaleDown.primaryMove(cluster, spec, observed, switchoverOnRequest)
+        .orElseGet(() -> Rollout.plan(cluster, spec, observed, templateChanging, switchoverOnRequest, now));
     // A switchover on request and a major upgrade never run at once: whichever Job exists first, the other waits.
     Optional<String> busy = rollout.step() != Rollout.Step.Settled ? Optional.of("the rollout or scale-down under way")
         : MajorUpgrade.runningJob(observed).map(job -> "the major upgrade's Job " + job);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,6 +108,51 @@ class RolloutTest {
     assertThat(condition(answer, "Progressing").path("message").asText())
         .contains("could not delete the pod orders-2", "BackoffLimitExceeded", "delete the Job to try again");
     assertThat(restarted(answer)).as("the failed Job is kept, nothing else restarts").isEqualTo("orders-2");
+  }
+
+  /** A switchover on request that runs holds the rollout's next restart; the rollout goes on once the leader moved. */
+  @Test
+  void aSwitchoverOnRequestThatRunsHoldsTheNextRestart() {
+    PostgresWorld world = threeInstances();
+    world.annotations.put(ManualSwitchover.ANNOTATION, "orders-2");
+    JsonNode answer = world.sync();
+    assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Running");
+    String job = jobNames(answer).stream().filter(name -> name.contains("-switchover-")).findFirst().orElseThrow();
+
+    world.runPods(Set.of(), 0, true);
+    answer = world.sync();
+    assertThat(restarted(answer)).isEmpty();
+    assertThat(answer.at("/status/rollout/message").asText())
+        .isEqualTo("waiting for the switchover asked for (Job " + job + ") to end before the next step");
+    assertThat(jobNames(answer)).contains(job);
+
+    world.runPods(Set.of(), 2, true);
+    answer = world.sync();
+    assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Done");
+    assertThat(restarted(answer)).as("the highest replica").isEqualTo("orders-1");
+  }
+
+  /** Nor does a scale-down go on beside it: its candidate may be a pod the scale-down removes. */
+  @Test
+  void aSwitchoverOnRequestThatRunsHoldsAScaleDown() {
+    PostgresWorld world = threeInstances();
+    world.annotations.put(ManualSwitchover.ANNOTATION, "orders-2");
+    String job = jobNames(world.sync()).stream().filter(name -> name.contains("-switchover-")).findFirst()
+        .orElseThrow();
+    world.edit(spec -> spec.put("instances", 2));
+    JsonNode answer = world.sync();
+    assertThat(statefulSet(answer).at("/spec/replicas").asInt()).isEqualTo(3);
+    assertThat(answer.at("/status/rollout/message").asText())
+        .isEqualTo("waiting for the switchover asked for (Job " + job + ") to end before scaling down from 3 to 2");
+    assertThat(jobNames(answer)).filteredOn(name -> name.contains("-switchover-")).containsExactly(job);
+
+    // Done: the scale-down goes on, and moves the leader off orders-2, which it removes, before the replicas shrink.
+    world.runPods(Set.of(), 2, false);
+    answer = world.sync();
+    assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Done");
+    assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("ScaleDownSwitchover");
+    assertThat(jobNames(answer)).filteredOn(name -> name.contains("-switchover-")).doesNotContain(job).hasSize(1);
+    assertThat(statefulSet(answer).at("/spec/replicas").asInt()).isEqualTo(3);
   }
 
   @Test

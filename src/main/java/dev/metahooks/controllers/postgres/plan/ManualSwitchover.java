@@ -55,6 +55,15 @@ public final class ManualSwitchover {
     return Optional.of(decide(cluster, request, observed, busy, maxLagBytes));
   }
 
+  /**
+   * The Job of the request that runs, if one does: observed, not failed, the leader not on its candidate yet. While
+   * it runs, the rollout and a scale-down start nothing new.
+   */
+  public static Optional<String> runningJob(String cluster, JsonNode parent, ObservedCluster observed) {
+    return plan(cluster, parent, observed, Optional.empty(), Long.MAX_VALUE).filter(p -> p.state() == State.Running)
+        .flatMap(Plan::job).map(Rollout.Switchover::name).filter(name -> observed.job(name).isPresent());
+  }
+
   private static Optional<Plan> previousAnswer(String request, JsonNode previous) {
     try {
       State state = State.valueOf(previous.path("state").asText(""));

@@ -83,7 +83,9 @@ public final class Rollout {
 
   private Rollout() {}
 
-  public static Plan plan(String cluster, ClusterSpec spec, ObservedCluster observed, boolean templateChanging, Instant now) {
+  /** {@code switchoverOnRequest}: the Job of a switchover on request that runs, if one does. */
+  public static Plan plan(String cluster, ClusterSpec spec, ObservedCluster observed, boolean templateChanging,
+      Optional<String> switchoverOnRequest, Instant now) {
     if (!spec.updates().switchover()) {
       return Plan.settled();
     }
@@ -151,6 +153,10 @@ public final class Rollout {
         && observed.job(Names.switchoverJob(cluster, revision, leader)).isPresent();
     if (lag.isPresent() && !switchoverUnderWay) {
       return waitForStreaming(lag.get());
+    }
+    if (switchoverOnRequest.isPresent() && !switchoverUnderWay) {
+      return hold(Step.Waiting, "waiting for the switchover asked for (Job " + switchoverOnRequest.get()
+          + ") to end before the next step");
     }
     if (replica.isPresent()) {
       return restart(cluster, observed, revision, pods.get(replica.get()), updated, instances, "");

@@ -22,8 +22,12 @@ import java.util.OptionalInt;
 public final class ScaleDown {
   private ScaleDown() {}
 
-  /** The step that holds the scale-down for the primary's move, or empty when the scale-down may go on. */
-  public static Optional<Rollout.Plan> primaryMove(String cluster, ClusterSpec spec, ObservedCluster observed) {
+  /**
+   * The step that holds the scale-down for the primary's move, or empty when the scale-down may go on;
+   * {@code switchoverOnRequest}: the Job of a switchover on request that runs, if one does.
+   */
+  public static Optional<Rollout.Plan> primaryMove(String cluster, ClusterSpec spec, ObservedCluster observed,
+      Optional<String> switchoverOnRequest) {
     int instances = spec.instances();
     Optional<ObjectNode> sts = observed.statefulSet();
     Optional<String> leader = observed.primary();
@@ -31,6 +35,12 @@ public final class ScaleDown {
       return Optional.empty();
     }
     int current = sts.get().path("spec").path("replicas").asInt(instances);
+    // Its candidate may be a pod the scale-down removes: every pod stays until it ends. (It starts only while no
+    // scale-down steps, so no scale-down Job runs beside it.)
+    if (current > instances && switchoverOnRequest.isPresent()) {
+      return Optional.of(held(Optional.empty(), Rollout.Step.Waiting, current, "waiting for the switchover asked for"
+          + " (Job " + switchoverOnRequest.get() + ") to end before scaling down from " + current + " to " + instances));
+    }
     Map<Integer, ObjectNode> pods = Rollout.podsByOrdinal(cluster, observed);
     OptionalInt leaderOrdinal = pods.entrySet().stream()
         .filter(e -> ObservedCluster.nameOf(e.getValue()).equals(leader.get()))
