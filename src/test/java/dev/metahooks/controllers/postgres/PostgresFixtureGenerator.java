@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.Exporters;
@@ -157,6 +158,16 @@ class PostgresFixtureGenerator {
     restarting.sync();
     restarting.runPods(Set.of(), 2, true);
     write("sync/97-rollout-restarts-a-replica-first-whatever-its-ordinal", restarting, false);
+
+    // A switchover on request whose Job runs, then a new image: the Job is kept, and the rollout starts no restart
+    // until the leader has moved.
+    PostgresWorld asked = copyOf(ha);
+    asked.annotations.put(ManualSwitchover.ANNOTATION, asked.name + "-2");
+    asked.sync();
+    asked.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
+    asked.sync();
+    asked.runPods(Set.of(), 0, true);
+    write("sync/113-a-switchover-on-request-that-runs-holds-the-rollout", asked, false);
 
     PostgresWorld added = copyOf(ha);
     added.edit(spec -> spec.withArray("users").addObject().put("name", "analytics")
