@@ -374,7 +374,7 @@ public final class HookServer implements AutoCloseable {
   private void wrongMethod(Context ctx) {
     String controller = ctx.pathParam("controller");
     String hook = ctx.pathParam("hook");
-    if (frontDoor.routes().find(controller, hook) == null) {
+    if (!frontDoor.serves(controller, hook)) {
       ReplyWriter.error(ctx, frontDoor.routes().notServed(controller, hook));
       return;
     }

@@ -80,9 +80,7 @@ public final class DiffCommand {
             + call.hook() + " hook; it serves: " + String.join(", ", served.stream().map(Controller::name).toList()));
         return 2;
       }
-      JsonNode body = answer.json();
-      diffs.add(answer.status() == 200 ? ParentDiff.of(call, body)
-          : ParentDiff.refused(call, answer.status() + " " + body.path("message").asText(body.toString())));
+      diffs.add(answer.status() == 200 ? ParentDiff.of(call, answer.json()) : ParentDiff.refused(call, refusal(answer)));
     }
     return new DiffReport(out).print(diffs) ? 1 : 0;
   }
@@ -95,6 +93,12 @@ public final class DiffCommand {
       String hook, JsonNode request) {
     return InProcessHooks.of(config, controllers).call(controller, hook, request.toString()
         .getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A refused answer as the report names it: the status and the error body's message. */
+  private static String refusal(InProcessHooks.Response answer) {
+    JsonNode body = answer.json();
+    return answer.status() + " " + body.path("message").asText(body.toString());
   }
 
   /**
@@ -124,12 +128,10 @@ public final class DiffCommand {
       if (answer.status() == NOT_SERVED) {
         throw new Cases.BadInput("this build serves no " + controller + "/customize hook");
       }
-      JsonNode body = answer.json();
       if (answer.status() != 200) {
-        throw new Cases.BadInput(controller + "/customize refused the parent: " + answer.status() + " "
-            + body.path("message").asText(body.toString()));
+        throw new Cases.BadInput(controller + "/customize refused the parent: " + refusal(answer));
       }
-      return body;
+      return answer.json();
     };
   }
 

@@ -31,7 +31,7 @@ public final class FrontDoor {
 
   /** The controllers with the default limits and no response cache: every call runs its hook. */
   public static FrontDoor of(List<Controller> controllers) {
-    return of(ServerConfig.builder().responseCacheBytes(0).build(), controllers);
+    return of(uncached(), controllers);
   }
 
   /**
@@ -39,7 +39,12 @@ public final class FrontDoor {
    * {@code reads}): what a projected parse must answer exactly like.
    */
   public static FrontDoor parsingWhole(List<Controller> controllers) {
-    return new FrontDoor(ServerConfig.builder().responseCacheBytes(0).build(), controllers, true);
+    return new FrontDoor(uncached(), controllers, true);
+  }
+
+  /** The default limits without a response cache. */
+  private static ServerConfig uncached() {
+    return ServerConfig.builder().responseCacheBytes(0).build();
   }
 
   /** Answers a whole request body for {@code /<controller>/<hook>} as the server answers it over HTTP. */

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -121,11 +120,7 @@ class BackupEncryptionTest {
       Files.writeString(shim, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " + calls + "\nexec " + s3.awsDirectory().resolve("aws")
           + " \"$@\"\n");
       Files.setPosixFilePermissions(shim, PosixFilePermissions.fromString("rwxr-xr-x"));
-      Map<String, String> local = new HashMap<>();
-      local.put("PGHOST", "127.0.0.1");
-      local.put("PGPORT", String.valueOf(server.port()));
-      local.put("PGPASSWORD", server.superuserPassword());
-      local.put("S3_ENDPOINT", s3.endpoint());
+      Map<String, String> local = RenderedContainers.localStore(server, s3);
       local.put("PATH", shim.getParent() + ":" + server.bin() + ":" + System.getenv("PATH"));
       PostgresServer.Result backup = RenderedContainers.run(RenderedContainers.of(world, cron, LogicalBackups.CONTAINER,
           List.of(BaseBackupVerificationTest.userSecret())), local, Duration.ofMinutes(3));

@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -127,13 +126,8 @@ class FinalBackupFencingTest {
 
   /** One step of the Job as the kubelet starts it, the primary and the store local. */
   private PostgresServer.Result step(PostgresWorld world, JsonNode job, String container, Map<String, String> overrides) {
-    Map<String, String> local = new HashMap<>();
+    Map<String, String> local = RenderedContainers.localStore(server, s3);
     local.put("BACKUP_RUN", run.toString());
-    local.put("PGHOST", "127.0.0.1");
-    local.put("PGPORT", String.valueOf(server.port()));
-    local.put("PGPASSWORD", server.superuserPassword());
-    local.put("S3_ENDPOINT", s3.endpoint());
-    local.put("PATH", s3.awsDirectory() + ":" + server.bin() + ":" + System.getenv("PATH"));
     local.putAll(overrides);
     return RenderedContainers.run(RenderedContainers.of(world, job, container,
         List.of(BaseBackupVerificationTest.userSecret())), local, Duration.ofMinutes(2));

@@ -38,8 +38,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class LogicalBackupScriptsTest {
   private static final String BUCKET = "pg-backups";
   private static final String RENDERED_ENDPOINT = "http://minio.storage.svc:9000";
-  private static final Map<String, String> USER_SECRET = Map.of("AWS_ACCESS_KEY_ID", S3Server.ACCESS_KEY_ID,
-      "AWS_SECRET_ACCESS_KEY", S3Server.SECRET_ACCESS_KEY);
   private static S3Server s3;
   private static PostgresServer source;
 
@@ -419,28 +417,14 @@ class LogicalBackupScriptsTest {
    */
   private static PostgresServer.Result run(PostgresWorld world, ObjectNode owner, PostgresServer server,
       Map<String, String> overrides) {
-    Kubelet.Container container = RenderedContainers.of(world, owner, LogicalBackups.CONTAINER, List.of(userSecret()));
+    Kubelet.Container container = RenderedContainers.of(world, owner, LogicalBackups.CONTAINER,
+        List.of(BaseBackupVerificationTest.userSecret()));
     Map<String, String> env = container.environment();
     assertThat(env.get("PGHOST")).isEqualTo(Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE));
     assertThat(env.get("S3_ENDPOINT")).isEqualTo(RENDERED_ENDPOINT);
-    Map<String, String> local = new HashMap<>();
-    local.put("PGHOST", "127.0.0.1");
-    local.put("PGPORT", String.valueOf(server.port()));
-    local.put("PGPASSWORD", server.superuserPassword());
-    local.put("S3_ENDPOINT", s3.endpoint());
-    local.put("PATH", server.bin() + ":" + s3.awsDirectory() + ":" + System.getenv("PATH"));
+    Map<String, String> local = RenderedContainers.localStore(server, s3);
     local.putAll(overrides);
     return RenderedContainers.run(container, local, Duration.ofMinutes(3));
-  }
-
-  /** The user's Secret {@code s3-creds}, as the API server returns it. */
-  private static ObjectNode userSecret() {
-    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
-    secret.putObject("metadata").put("name", "s3-creds");
-    ObjectNode data = secret.putObject("data");
-    USER_SECRET.forEach((key, value) -> data.put(key,
-        java.util.Base64.getEncoder().encodeToString(value.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
-    return secret;
   }
 
   private static void awaitNextSecond() {

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testing.S3Server;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +63,20 @@ final class RenderedContainers {
     env.put("PATH", System.getenv("PATH"));
     env.putAll(overrides);
     return container.run(env, timeout);
+  }
+
+  /**
+   * The stand-ins for where a backup container connects: the local PostgreSQL, as its superuser, and the local S3
+   * API; on the PATH the server's client binaries, then the AWS CLI. A new map, for the test's own additions.
+   */
+  static Map<String, String> localStore(PostgresServer server, S3Server s3) {
+    Map<String, String> local = new HashMap<>();
+    local.put("PGHOST", "127.0.0.1");
+    local.put("PGPORT", String.valueOf(server.port()));
+    local.put("PGPASSWORD", server.superuserPassword());
+    local.put("S3_ENDPOINT", s3.endpoint());
+    local.put("PATH", server.bin() + ":" + s3.awsDirectory() + ":" + System.getenv("PATH"));
+    return local;
   }
 
   private static JsonNode podSpec(JsonNode owner) {

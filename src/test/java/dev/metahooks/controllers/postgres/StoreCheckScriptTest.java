@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -170,12 +169,8 @@ class StoreCheckScriptTest {
         List.of(BaseBackupVerificationTest.userSecret()));
     assertThat(container.environment()).containsEntry("PGHOST", "ledger-rw.shop.svc")
         .containsEntry("REPORT_CONFIGMAP", "ledger-backup-health").containsEntry("S3_PREFIX", "shop/ledger");
-    Map<String, String> local = new HashMap<>(api.environment());
-    local.put("PGHOST", "127.0.0.1");
-    local.put("PGPORT", String.valueOf(server.port()));
-    local.put("PGPASSWORD", server.superuserPassword());
-    local.put("S3_ENDPOINT", s3.endpoint());
-    local.put("PATH", s3.awsDirectory() + ":" + server.bin() + ":" + System.getenv("PATH"));
+    Map<String, String> local = RenderedContainers.localStore(server, s3);
+    local.putAll(api.environment());
     local.putAll(overrides);
     return RenderedContainers.run(container, local, Duration.ofMinutes(2));
   }

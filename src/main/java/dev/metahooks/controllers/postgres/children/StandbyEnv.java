@@ -3,7 +3,6 @@ package dev.metahooks.controllers.postgres.children;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.spec.StandbySpec;
@@ -44,15 +43,11 @@ public final class StandbyEnv {
   public static List<JsonNode> observed(ObservedCluster observed) {
     List<JsonNode> found = new ArrayList<>();
     observed.statefulSet().map(sts -> Preserved.lastApplied(sts).orElse(sts)).ifPresent(sts -> {
-      for (JsonNode container : sts.path("spec").path("template").path("spec").path("containers")) {
-        if (Spilo.CONTAINER.equals(container.path("name").asText())) {
-          container.path("env").forEach(e -> {
-            if (e.path("name").asText().startsWith(PREFIX)) {
-              found.add(e);
-            }
-          });
+      ObservedCluster.spiloEnv(sts.at("/spec/template/spec")).forEach(e -> {
+        if (e.path("name").asText().startsWith(PREFIX)) {
+          found.add(e);
         }
-      }
+      });
     });
     return found;
   }

@@ -210,7 +210,11 @@ public final class StatefulSets {
    * those Spilo pins there, which the dynamic configuration cannot reach. A pod runs them once started with them.
    */
   public static ObjectNode localParameters(Map<String, String> parameters) {
-    ObjectNode values = restartOnly(parameters);
+    return withPinned(restartOnly(parameters), parameters);
+  }
+
+  /** {@code values} with Spilo's pinned settings of {@code parameters} added. */
+  private static ObjectNode withPinned(ObjectNode values, Map<String, String> parameters) {
     SpiloPinnedParameters.pinned(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(value)));
     return values;
   }
@@ -229,7 +233,7 @@ public final class StatefulSets {
     if (!restartOnly.isEmpty()) {
       config.putObject("bootstrap").putObject("dcs").putObject("postgresql").set("parameters", restartOnly);
     }
-    ObjectNode local = localParameters(parameters);
+    ObjectNode local = withPinned(restartOnly.deepCopy(), parameters);
     if (!local.isEmpty()) {
       config.putObject("postgresql").set("parameters", local);
     }

@@ -32,9 +32,7 @@ public final class UpgradeJobs {
   /** The ServiceAccount, Role and RoleBinding, then the Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
   public static List<ObjectNode> build(String cluster, String namespace, String kubectlImage, PodScheduling placement,
       MajorUpgrade.Plan plan, String primary, int members) {
-    String name = Names.upgrade(cluster);
-    return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role(cluster, primary),
-        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT),
+    return PatroniRbac.withAccount(role(cluster, primary), cluster, namespace, COMPONENT,
         job(cluster, namespace, kubectlImage, placement, plan, primary, members));
   }
 

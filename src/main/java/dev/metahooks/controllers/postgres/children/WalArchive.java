@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
 import dev.metahooks.json.JsonTrees;
@@ -118,15 +117,11 @@ public final class WalArchive {
   public static List<JsonNode> observedClone(ObservedCluster observed) {
     List<JsonNode> clone = new ArrayList<>();
     observed.statefulSet().ifPresent(sts -> {
-      for (JsonNode container : sts.path("spec").path("template").path("spec").path("containers")) {
-        if (Spilo.CONTAINER.equals(container.path("name").asText())) {
-          container.path("env").forEach(e -> {
-            if (e.path("name").asText().startsWith("CLONE_")) {
-              clone.add(e);
-            }
-          });
+      ObservedCluster.spiloEnv(sts.at("/spec/template/spec")).forEach(e -> {
+        if (e.path("name").asText().startsWith("CLONE_")) {
+          clone.add(e);
         }
-      }
+      });
     });
     return clone;
   }

@@ -1,9 +1,7 @@
 package dev.metahooks.controllers.postgres.observed;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.controllers.postgres.base.Names;
-import dev.metahooks.controllers.postgres.base.Spilo;
 import java.util.Optional;
 
 /**
@@ -21,19 +19,6 @@ public final class ArchiveInUse {
       return Optional.empty();
     }
     return request.children().get("apps/v1", "StatefulSet", request.namespace(), Names.statefulSet(request.name()))
-        .flatMap(ArchiveInUse::variable);
-  }
-
-  private static Optional<String> variable(JsonNode statefulSet) {
-    for (JsonNode container : statefulSet.path("spec").path("template").path("spec").path("containers")) {
-      if (Spilo.CONTAINER.equals(container.path("name").asText())) {
-        for (JsonNode variable : container.path("env")) {
-          if (VARIABLE.equals(variable.path("name").asText()) && variable.path("value").isTextual()) {
-            return Optional.of(variable.path("value").asText());
-          }
-        }
-      }
-    }
-    return Optional.empty();
+        .flatMap(statefulSet -> ObservedCluster.spiloVariable(statefulSet.at("/spec/template/spec"), VARIABLE));
   }
 }

@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.postgres.observed;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.HookVersion;
@@ -409,47 +410,52 @@ public final class ObservedCluster {
   }
 
   private static JsonNode localParameters(JsonNode pod) {
-    for (JsonNode container : pod.path("spec").path("containers")) {
-      if (Spilo.CONTAINER.equals(container.path("name").asText())) {
-        for (JsonNode env : container.path("env")) {
-          if ("SPILO_CONFIGURATION".equals(env.path("name").asText()) && env.path("value").isTextual()) {
-            try {
-              JsonNode parameters = JsonTrees.MAPPER.readTree(env.path("value").asText()).path("postgresql")
-                  .path("parameters");
-              return parameters.isObject() ? parameters : JsonTrees.MAPPER.createObjectNode();
-            } catch (IOException e) {
-              return JsonTrees.MAPPER.nullNode();
-            }
-          }
-        }
-      }
+    Optional<String> configuration = spiloVariable(pod.path("spec"), "SPILO_CONFIGURATION");
+    if (configuration.isEmpty()) {
+      return JsonTrees.MAPPER.createObjectNode();
     }
-    return JsonTrees.MAPPER.createObjectNode();
+    try {
+      JsonNode parameters = JsonTrees.MAPPER.readTree(configuration.get()).path("postgresql").path("parameters");
+      return parameters.isObject() ? parameters : JsonTrees.MAPPER.createObjectNode();
+    } catch (IOException e) {
+      return JsonTrees.MAPPER.nullNode();
+    }
   }
 
   // --- what the observed StatefulSet runs ---
 
   private Optional<JsonNode> postgresContainer() {
-    return statefulSet().flatMap(sts -> {
-      for (JsonNode container : sts.path("spec").path("template").path("spec").path("containers")) {
-        if (Spilo.CONTAINER.equals(container.path("name").asText())) {
-          return Optional.of(container);
-        }
+    return statefulSet().flatMap(sts -> spiloContainer(sts.at("/spec/template/spec")));
+  }
+
+  /** The Spilo container of a pod spec: a pod's {@code spec}, or a StatefulSet's {@code spec.template.spec}. */
+  public static Optional<JsonNode> spiloContainer(JsonNode podSpec) {
+    for (JsonNode container : podSpec.path("containers")) {
+      if (Spilo.CONTAINER.equals(container.path("name").asText())) {
+        return Optional.of(container);
       }
-      return Optional.empty();
-    });
+    }
+    return Optional.empty();
+  }
+
+  /** The environment entries of that container (none without one). */
+  public static JsonNode spiloEnv(JsonNode podSpec) {
+    return spiloContainer(podSpec).map(container -> container.path("env")).orElse(MissingNode.getInstance());
+  }
+
+  /** The value the Spilo container of a pod spec gives {@code variable}, when it gives one as text. */
+  public static Optional<String> spiloVariable(JsonNode podSpec, String variable) {
+    for (JsonNode env : spiloEnv(podSpec)) {
+      if (variable.equals(env.path("name").asText()) && env.path("value").isTextual()) {
+        return Optional.of(env.path("value").asText());
+      }
+    }
+    return Optional.empty();
   }
 
   /** The PostgreSQL major version the StatefulSet runs ({@code PGVERSION}). */
   public Optional<String> deployedVersion() {
-    return postgresContainer().flatMap(container -> {
-      for (JsonNode env : container.path("env")) {
-        if ("PGVERSION".equals(env.path("name").asText()) && env.path("value").isTextual()) {
-          return Optional.of(env.path("value").asText());
-        }
-      }
-      return Optional.empty();
-    });
+    return statefulSet().flatMap(sts -> spiloVariable(sts.at("/spec/template/spec"), "PGVERSION"));
   }
 
   public Optional<String> deployedImage() {

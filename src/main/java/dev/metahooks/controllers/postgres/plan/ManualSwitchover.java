@@ -40,19 +40,8 @@ public final class ManualSwitchover {
    */
   public static Optional<Plan> plan(String cluster, JsonNode parent, ObservedCluster observed, Optional<String> busy,
       long maxLagBytes) {
-    JsonNode annotation = parent.path("metadata").path("annotations").path(ANNOTATION);
-    if (!annotation.isTextual() || annotation.asText().isBlank()) {
-      return Optional.empty();
-    }
-    String request = annotation.asText().strip();
-    JsonNode previous = parent.path("status").path("switchover");
-    if (request.equals(previous.path("request").asText(null))) {
-      Optional<Plan> answered = previousAnswer(request, previous);
-      if (answered.isPresent()) {
-        return answered;
-      }
-    }
-    return Optional.of(decide(cluster, request, observed, busy, maxLagBytes));
+    return request(parent).map(request -> known(cluster, request, parent, observed)
+        .orElseGet(() -> decide(cluster, request, observed, busy, maxLagBytes)));
   }
 
   /**
@@ -60,8 +49,32 @@ public final class ManualSwitchover {
    * it runs, the rollout and a scale-down start nothing new.
    */
   public static Optional<String> runningJob(String cluster, JsonNode parent, ObservedCluster observed) {
-    return plan(cluster, parent, observed, Optional.empty(), Long.MAX_VALUE).filter(p -> p.state() == State.Running)
-        .flatMap(Plan::job).map(Rollout.Switchover::name).filter(name -> observed.job(name).isPresent());
+    return request(parent).flatMap(request -> known(cluster, request, parent, observed))
+        .filter(plan -> plan.state() == State.Running).flatMap(Plan::job).map(Rollout.Switchover::name);
+  }
+
+  private static Optional<String> request(JsonNode parent) {
+    JsonNode annotation = parent.path("metadata").path("annotations").path(ANNOTATION);
+    return annotation.isTextual() && !annotation.asText().isBlank() ? Optional.of(annotation.asText().strip())
+        : Optional.empty();
+  }
+
+  /** Where the request stands without a decision: answered before, no primary yet, or its observed Job. */
+  private static Optional<Plan> known(String cluster, String request, JsonNode parent, ObservedCluster observed) {
+    JsonNode previous = parent.path("status").path("switchover");
+    if (request.equals(previous.path("request").asText(null))) {
+      Optional<Plan> answered = previousAnswer(request, previous);
+      if (answered.isPresent()) {
+        return answered;
+      }
+    }
+    Optional<String> leader = observed.primary();
+    if (leader.isEmpty()) {
+      return Optional.of(new Plan(request, State.Waiting, "waiting for Patroni to elect a primary", Optional.empty()));
+    }
+    // One Job per request, whoever leads: found again after the leader moved, so that "any" moves it once.
+    String name = Names.switchoverJob(cluster, REVISION, request);
+    return observed.job(name).map(existing -> followJob(cluster, request, name, existing, leader.get(), observed));
   }
 
   private static Optional<Plan> previousAnswer(String request, JsonNode previous) {
@@ -74,50 +87,48 @@ public final class ManualSwitchover {
     }
   }
 
+  /** The observed Job, rendered again as it was given: a Job's template cannot change. */
+  private static Plan followJob(String cluster, String request, String name, ObjectNode existing, String leader,
+      ObservedCluster observed) {
+    String from = Rollout.jobEnv(existing, "LEADER");
+    String candidate = Rollout.jobEnv(existing, "CANDIDATE");
+    if (candidate.equals(leader)) {
+      return new Plan(request, State.Done, "switched over from " + from + " to " + candidate, Optional.empty());
+    }
+    Optional<Rollout.Switchover> job = Optional.of(new Rollout.Switchover(name, from, candidate,
+        Rollout.leaderHttps(Rollout.podsByOrdinal(cluster, observed), from)));
+    JsonNode jobStatus = existing.path("status");
+    Optional<JsonNode> failed = JobConditions.find(jobStatus, "Failed");
+    if (failed.isPresent()) {
+      return new Plan(request, State.Failed, "Job " + name + " could not move the leader from " + from
+          + " to " + candidate + " (" + failed.get().path("reason").asText("Failed")
+          + "); its pod's log has Patroni's answer", Optional.empty());
+    }
+    return new Plan(request, State.Running, "Job " + name + " (switchover from " + from + " to "
+        + candidate + ") " + (JobConditions.find(jobStatus, "Complete").isPresent()
+            ? "has completed; waiting for the leader label to move" : "is running"), job);
+  }
+
+  /** A request with a primary and no Job yet ({@link #known} found nothing). */
   private static Plan decide(String cluster, String request, ObservedCluster observed, Optional<String> busy,
       long maxLagBytes) {
-    Optional<String> leader = observed.primary();
-    if (leader.isEmpty()) {
-      return new Plan(request, State.Waiting, "waiting for Patroni to elect a primary", Optional.empty());
-    }
+    String leader = observed.primary().orElseThrow();
     Map<Integer, ObjectNode> pods = Rollout.podsByOrdinal(cluster, observed);
-    // One Job per request, whoever leads: found again after the leader moved, so that "any" moves it once.
     String name = Names.switchoverJob(cluster, REVISION, request);
-    Optional<ObjectNode> existing = observed.job(name);
-    if (existing.isPresent()) {
-      // Rendered again as it was given: a Job's template cannot change.
-      String from = Rollout.jobEnv(existing.get(), "LEADER");
-      String candidate = Rollout.jobEnv(existing.get(), "CANDIDATE");
-      if (candidate.equals(leader.get())) {
-        return new Plan(request, State.Done, "switched over from " + from + " to " + candidate, Optional.empty());
-      }
-      Optional<Rollout.Switchover> job = Optional.of(new Rollout.Switchover(name, from, candidate,
-          Rollout.leaderHttps(pods, from)));
-      JsonNode jobStatus = existing.get().path("status");
-      Optional<JsonNode> failed = JobConditions.find(jobStatus, "Failed");
-      if (failed.isPresent()) {
-        return new Plan(request, State.Failed, "Job " + name + " could not move the leader from " + from
-            + " to " + candidate + " (" + failed.get().path("reason").asText("Failed")
-            + "); its pod's log has Patroni's answer", Optional.empty());
-      }
-      return new Plan(request, State.Running, "Job " + name + " (switchover from " + from + " to "
-          + candidate + ") " + (JobConditions.find(jobStatus, "Complete").isPresent()
-              ? "has completed; waiting for the leader label to move" : "is running"), job);
-    }
-    if (request.equals(leader.get())) {
+    if (request.equals(leader)) {
       return new Plan(request, State.Done, request + " is the primary", Optional.empty());
     }
     if (busy.isPresent()) {
       return new Plan(request, State.Waiting, "waiting for " + busy.get() + " to finish",
           Optional.empty());
     }
-    Optional<String> refusal = refusal(request, leader.get(), pods, observed);
+    Optional<String> refusal = refusal(request, leader, pods, observed);
     if (refusal.isPresent()) {
       return new Plan(request, State.Refused, refusal.get(), Optional.empty());
     }
     // The target must have caught up with the leader: until then the request waits, naming its lag.
     ObjectNode leaderPod = observed.primaryPod().orElseThrow();
-    List<ObjectNode> targets = ANY.equals(request) ? candidates(leader.get(), pods, observed).toList()
+    List<ObjectNode> targets = ANY.equals(request) ? candidates(leader, pods, observed).toList()
         : pods.values().stream().filter(p -> ObservedCluster.nameOf(p).equals(request)).toList();
     Optional<String> caughtUp = targets.stream().filter(p -> Streaming.lag(p, leaderPod, maxLagBytes).isEmpty())
         .map(ObservedCluster::nameOf).findFirst();
@@ -126,9 +137,9 @@ public final class ManualSwitchover {
           .orElseThrow().message(), Optional.empty());
     }
     String candidate = caughtUp.get();
-    return new Plan(request, State.Running, "Job " + name + " (switchover from " + leader.get() + " to " + candidate
-        + ") is starting", Optional.of(new Rollout.Switchover(name, leader.get(), candidate,
-            Rollout.leaderHttps(pods, leader.get()))));
+    return new Plan(request, State.Running, "Job " + name + " (switchover from " + leader + " to " + candidate
+        + ") is starting", Optional.of(new Rollout.Switchover(name, leader, candidate,
+            Rollout.leaderHttps(pods, leader))));
   }
 
   /** Why the request cannot be carried out, if it cannot: the target must be a ready replica Patroni may promote. */

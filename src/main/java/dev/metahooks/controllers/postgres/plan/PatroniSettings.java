@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.json.JsonTrees;
@@ -53,13 +52,9 @@ public final class PatroniSettings {
   }
 
   private static Optional<ObjectNode> spiloConfiguration(JsonNode sts) {
-    for (JsonNode container : sts.at("/spec/template/spec/containers")) {
-      if (Spilo.CONTAINER.equals(container.path("name").asText())) {
-        for (JsonNode env : container.path("env")) {
-          if ("SPILO_CONFIGURATION".equals(env.path("name").asText()) && env instanceof ObjectNode variable) {
-            return Optional.of(variable);
-          }
-        }
+    for (JsonNode env : ObservedCluster.spiloEnv(sts.at("/spec/template/spec"))) {
+      if ("SPILO_CONFIGURATION".equals(env.path("name").asText()) && env instanceof ObjectNode variable) {
+        return Optional.of(variable);
       }
     }
     return Optional.empty();
