@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -282,27 +283,40 @@ public final class PatroniCluster implements AutoCloseable {
   /** GET on a member's REST API: status code and body. */
   public Response get(int index, String path) {
     if (tls.isPresent()) {
-      return curl("GET", restUrl(index) + path, null);
+      return curl("GET", restUrl(index) + path, null, Optional.empty());
     }
     return send(HttpRequest.newBuilder(URI.create(restUrl(index) + path)).GET());
   }
 
   /** A request without credentials, as anyone on the network could send it. */
   public Response unauthenticated(int index, String method, String path, String body) {
+    return request(index, method, path, body, Optional.empty());
+  }
+
+  /** A request with the REST API's basic-auth credentials, as patronictl sends it. */
+  public Response authenticated(int index, String method, String path, String body, String user, String password) {
+    return request(index, method, path, body, Optional.of(user + ":" + password));
+  }
+
+  private Response request(int index, String method, String path, String body, Optional<String> credentials) {
     if (tls.isPresent()) {
-      return curl(method, restUrl(index) + path, body);
+      return curl(method, restUrl(index) + path, body, credentials);
     }
-    return send(HttpRequest.newBuilder(URI.create(restUrl(index) + path)).header("Content-Type", "application/json")
-        .method(method, HttpRequest.BodyPublishers.ofString(body)));
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(restUrl(index) + path))
+        .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+    credentials.ifPresent(pair -> request.header("Authorization",
+        "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8))));
+    return send(request);
   }
 
   /**
    * Over TLS the harness asks curl, trusting the CA: the JDK's HttpClient waited forever (past its request timeout)
    * for Patroni's TLS answers on this machine.
    */
-  private Response curl(String method, String url, String body) {
+  private Response curl(String method, String url, String body, Optional<String> credentials) {
     List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "30", "--cacert",
         tls.orElseThrow().cafile().toString(), "-X", method, "-w", "\n%{http_code}"));
+    credentials.ifPresent(pair -> command.addAll(List.of("-u", pair)));
     if (body != null) {
       command.addAll(List.of("-H", "Content-Type: application/json", "-d", body));
     }

@@ -207,8 +207,26 @@ class PatroniJobsTest {
       }
       return true;
     });
-    // Patroni reports it from its next HA cycle on (loop_wait) after the reload.
-    patroni.await(Duration.ofSeconds(90), "pending_restart on every member", c -> {
+    // PostgreSQL's own answer: shared_buffers waits for a restart on every member.
+    patroni.await(Duration.ofSeconds(30), "shared_buffers pending a restart on every member", c -> {
+      for (int i = 0; i < c.size(); i++) {
+        if (!c.query(i, "SELECT pending_restart FROM pg_settings WHERE name = 'shared_buffers'").equals("t")) {
+          return false;
+        }
+      }
+      return true;
+    });
+    // Patroni reads pg_settings once, a second after it signals the reload (patroni/postgresql/config.py,
+    // reload_config: time.sleep(1), then the pending_restart query); a member whose PostgreSQL took longer shows
+    // nothing until its next reload. A reload asked for now, as `patronictl reload` does, finds it.
+    for (int i = 0; i < patroni.size(); i++) {
+      if (!patroni.get(i, "/patroni").json().path("pending_restart").asBoolean(false)) {
+        PatroniCluster.Response reload = patroni.authenticated(i, "POST", "/reload", "", Spilo.RESTAPI_USER,
+            restApiPassword());
+        assertThat(reload.status()).as(reload.body()).isEqualTo(202);
+      }
+    }
+    patroni.await(Duration.ofSeconds(60), "Patroni's pending_restart on every member", c -> {
       for (int i = 0; i < c.size(); i++) {
         if (!c.get(i, "/patroni").json().path("pending_restart").asBoolean(false)) {
           return false;
