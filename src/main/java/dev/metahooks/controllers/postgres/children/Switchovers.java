@@ -12,16 +12,18 @@ import dev.metahooks.kube.KubeletText;
 /**
  * The switchover Job {@code <n>-switchover-<hash>}: asks the leader's Patroni REST API ({@code POST /switchover},
  * authenticated with the {@code <n>-restapi} Secret) to hand the leader to the candidate. Patroni answers once the
- * new leader holds the lock (200), or refuses (412: no such leader or candidate, candidate not healthy; 503: the
- * switchover failed); anything but 200 fails the Job, and the rollout waits for a person. The hash names the
- * revision and the leader, so each leader of a rollout gets its own Job, and a resync finds the same one.
+ * new leader holds the lock (200), or refuses (412: no such leader or candidate, candidate not healthy). A 503
+ * (Patroni stopped waiting after about 20 s, or the request was dropped) or an answer lost on the way is settled by
+ * {@code GET /cluster}: the Job succeeds once the candidate holds the lock, and fails after a minute without it. A
+ * failed Job stops the rollout until a person acts. The hash names the revision and the leader, so each leader of a
+ * rollout gets its own Job, and a resync finds the same one.
  */
 public final class Switchovers {
   public static final String COMPONENT = "switchover";
   public static final String CONTAINER = "switchover";
   /**
-   * One POST; Patroni's answer goes to the log. The password reaches curl on its standard input (a config line),
-   * not on its command line, where other processes could read it.
+   * One POST, then GET /cluster while the outcome is open; Patroni's answers go to the log. The password reaches
+   * curl on its standard input (a config line), not on its command line, where other processes could read it.
    */
   public static final String SCRIPT = ResourceTexts.load("scripts/switchover.sh");
 
@@ -31,7 +33,8 @@ public final class Switchovers {
       Rollout.Switchover switchover) {
     String leader = switchover.leader();
     ObjectNode job = Jobs.job(switchover.name(), cluster, COMPONENT, placement);
-    // Patroni answers within about 30 s; a second try finds the leader moved (412) rather than moving it twice.
+    // A try ends within about two and a half minutes; a second one finds the leader moved (412) rather than moving
+    // it twice.
     job.withObjectProperty("spec").put("backoffLimit", 1);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
