@@ -112,7 +112,8 @@ class ProcessLifecycleTest {
 
   @Test
   void sigtermDrainsTheCallInFlightThenExits() throws Exception {
-    start("METAHOOKS_SHUTDOWN_DELAY_MS", "500", "METAHOOKS_SHUTDOWN_TIMEOUT_MS", "5000");
+    // The delay outlasts the checks below on a busy machine: once it ends, the hook port takes no new connection.
+    start("METAHOOKS_SHUTDOWN_DELAY_MS", "3000", "METAHOOKS_SHUTDOWN_TIMEOUT_MS", "5000");
     byte[] body = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
     int half = body.length / 2;
     assertThat(post("/hello-world/sync", body).statusCode()).isEqualTo(200);

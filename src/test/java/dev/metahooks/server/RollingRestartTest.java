@@ -126,6 +126,7 @@ class RollingRestartTest {
         });
       }
       Thread.sleep(1000);
+      Socket opened = new Socket("localhost", a.port()); // for a call that starts after the SIGTERM
       a.process().destroy(); // SIGTERM
       long sigterm = System.nanoTime();
       Poll.until("A's readiness to fail", () -> readiness(a.port()) != 200);
@@ -136,7 +137,7 @@ class RollingRestartTest {
       byte[] padded = new byte[body.length + 300_000];
       System.arraycopy(body, 0, padded, 0, body.length);
       java.util.Arrays.fill(padded, body.length, padded.length, (byte) ' ');
-      CompletableFuture<String> slow = CompletableFuture.supplyAsync(() -> trickle(a.port(), padded));
+      CompletableFuture<String> slow = CompletableFuture.supplyAsync(() -> trickle(opened, padded));
 
       Thread.sleep(Math.max(0, DELAY.toMillis() + 300 - (System.nanoTime() - sigterm) / 1_000_000));
       String late = call(idleCaller, hook, body); // A's delay is over; its connection was with A
@@ -157,9 +158,9 @@ class RollingRestartTest {
         .isEmpty();
   }
 
-  /** Posts {@code body} straight to {@code port}, the first part at once, the rest over about two seconds. */
-  private static String trickle(int port, byte[] body) {
-    try (Socket socket = new Socket("localhost", port)) {
+  /** Posts {@code body} on {@code socket} and closes it: the first part at once, the rest over about two seconds. */
+  private static String trickle(Socket opened, byte[] body) {
+    try (Socket socket = opened) {
       socket.setSoTimeout(15_000);
       OutputStream out = socket.getOutputStream();
       out.write(("POST /hello-world/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
