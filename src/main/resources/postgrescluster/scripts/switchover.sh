@@ -19,8 +19,8 @@ case "$code:$sent" in
   503:0|000:28|000:52|000:56) ;;
   *) exit 1 ;;
 esac
-for _ in $(seq 1 "${OUTCOME_TRIES:-30}"); do
-  sleep 2
+for try in $(seq 1 "${OUTCOME_TRIES:-30}"); do
+  [ "$try" = 1 ] || sleep 2
   holder=$(curl -sS --max-time 10 "$PATRONI_URL/cluster" | python3 -c '
 import json, sys
 for member in json.load(sys.stdin).get("members", []):
