@@ -233,7 +233,8 @@ class ChildCountPropertiesTest {
   /**
    * postgrescluster never lets go of an observed Secret or of its StatefulSet while syncing (whatever the spec says),
    * and, when it renders the spec, runs {@code spec.instances} replicas, or keeps the observed replicas while a
-   * scale-down waits for the primary to move (Progressing, MovingPrimaryBeforeScaleDown).
+   * scale-down waits for the primary to move (Progressing, MovingPrimaryBeforeScaleDown) or for a switchover on
+   * request to end (WaitingForSwitchoverBeforeScaleDown).
    */
   @Property(tries = TRIES, edgeCases = EdgeCasesMode.NONE)
   void postgresKeepsDataAndRunsTheInstancesAskedFor(@ForAll("postgrescluster") GeneratedRequest generated) {
@@ -266,7 +267,8 @@ class ChildCountPropertiesTest {
       int asked = instances.isMissingNode() ? 1 : instances.asInt();
       boolean held = false;
       for (JsonNode condition : reply.json().at("/status/conditions")) {
-        held |= condition.path("reason").asText().equals("MovingPrimaryBeforeScaleDown");
+        held |= List.of("MovingPrimaryBeforeScaleDown", "WaitingForSwitchoverBeforeScaleDown")
+            .contains(condition.path("reason").asText());
       }
       Statistics.label("scale-down held").collect(held);
       assertThat(statefulSets.get(0).at("/spec/replicas").asInt()).isEqualTo(held ? observed : asked);

@@ -144,6 +144,7 @@ class RolloutTest {
     assertThat(statefulSet(answer).at("/spec/replicas").asInt()).isEqualTo(3);
     assertThat(answer.at("/status/rollout/message").asText())
         .isEqualTo("waiting for the switchover asked for (Job " + job + ") to end before scaling down from 3 to 2");
+    assertThat(condition(answer, "Progressing").path("reason").asText()).isEqualTo("WaitingForSwitchoverBeforeScaleDown");
     assertThat(jobNames(answer)).filteredOn(name -> name.contains("-switchover-")).containsExactly(job);
 
     // Done: the scale-down goes on, and moves the leader off orders-2, which it removes, before the replicas shrink.
@@ -151,6 +152,7 @@ class RolloutTest {
     answer = world.sync();
     assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Done");
     assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("ScaleDownSwitchover");
+    assertThat(condition(answer, "Progressing").path("reason").asText()).isEqualTo("MovingPrimaryBeforeScaleDown");
     assertThat(jobNames(answer)).filteredOn(name -> name.contains("-switchover-")).doesNotContain(job).hasSize(1);
     assertThat(statefulSet(answer).at("/spec/replicas").asInt()).isEqualTo(3);
   }

@@ -13,6 +13,7 @@ import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
+import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
@@ -358,7 +359,11 @@ public final class ClusterStatus {
       return new Conditions.Condition(Conditions.PROGRESSING, false, "RestartFailed", in.rollout().message());
     }
     if (rolloutActive(in) && in.rollout().heldReplicas().isPresent()) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "MovingPrimaryBeforeScaleDown", in.rollout().message());
+      // Held for a switchover on request (ScaleDown.primaryMove waits for it before anything else), or for the move.
+      boolean forRequest = in.plan().manualSwitchover().filter(s -> s.state() == ManualSwitchover.State.Running)
+          .isPresent();
+      return new Conditions.Condition(Conditions.PROGRESSING, true,
+          forRequest ? "WaitingForSwitchoverBeforeScaleDown" : "MovingPrimaryBeforeScaleDown", in.rollout().message());
     }
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.WaitingForWindow) {
       return new Conditions.Condition(Conditions.PROGRESSING, true, "WaitingForMaintenanceWindow", in.rollout().message());
