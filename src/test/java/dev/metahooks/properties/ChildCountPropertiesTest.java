@@ -230,6 +230,10 @@ class ChildCountPropertiesTest {
     return GeneratedRequest.of("postgrescluster");
   }
 
+  /** The Progressing reasons of a scale-down that keeps the observed replicas. */
+  private static final Set<String> HELD_SCALE_DOWN =
+      Set.of("MovingPrimaryBeforeScaleDown", "WaitingForSwitchoverBeforeScaleDown");
+
   /**
    * postgrescluster never lets go of an observed Secret or of its StatefulSet while syncing (whatever the spec says),
    * and, when it renders the spec, runs {@code spec.instances} replicas, or keeps the observed replicas while a
@@ -267,8 +271,7 @@ class ChildCountPropertiesTest {
       int asked = instances.isMissingNode() ? 1 : instances.asInt();
       boolean held = false;
       for (JsonNode condition : reply.json().at("/status/conditions")) {
-        held |= List.of("MovingPrimaryBeforeScaleDown", "WaitingForSwitchoverBeforeScaleDown")
-            .contains(condition.path("reason").asText());
+        held |= HELD_SCALE_DOWN.contains(condition.path("reason").asText());
       }
       Statistics.label("scale-down held").collect(held);
       assertThat(statefulSets.get(0).at("/spec/replicas").asInt()).isEqualTo(held ? observed : asked);

@@ -440,20 +440,20 @@ class PatroniJobsTest {
   }
 
   /**
-   * Runs the Job's container as the kubelet starts it (references from the world's Secrets); PATRONI_URL goes to the
-   * local leader's REST API, and {@code overrides} replace values.
-   */
-  /**
    * The Job ended well and says why: Patroni's own 200, or, after a 503 from a demotion slower than Patroni waits,
    * GET /cluster showing the candidate holding the lock.
    */
   static void assertSwitchedOver(PostgresServer.Result moved, String candidate) {
     assertThat(moved.exitCode()).as(moved.output()).isZero();
-    assertThat(moved.output()).as(moved.output()).satisfiesAnyOf(
+    assertThat(moved.output()).satisfiesAnyOf(
         output -> assertThat(output).contains("HTTP 200", "Successfully switched over to \"" + candidate + "\""),
         output -> assertThat(output).contains("HTTP 503", "GET /cluster: " + candidate + " holds the leader lock"));
   }
 
+  /**
+   * Runs the Job's container as the kubelet starts it (references from the world's Secrets); PATRONI_URL goes to the
+   * local leader's REST API, and {@code overrides} replace values.
+   */
   private static PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
     Kubelet.Container container = RenderedContainers.of(world, job,
         job.at("/spec/template/spec/containers/0/name").asText(), List.of());

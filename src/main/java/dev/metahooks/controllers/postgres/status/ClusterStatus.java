@@ -359,7 +359,8 @@ public final class ClusterStatus {
       return new Conditions.Condition(Conditions.PROGRESSING, false, "RestartFailed", in.rollout().message());
     }
     if (rolloutActive(in) && in.rollout().heldReplicas().isPresent()) {
-      // Held for a switchover on request (ScaleDown.primaryMove waits for it before anything else), or for the move.
+      // A request's Job that runs is what holds it: ScaleDown.primaryMove waits for one before anything else, and no
+      // request starts while a scale-down holds (the Planner's "busy").
       boolean forRequest = in.plan().manualSwitchover().filter(s -> s.state() == ManualSwitchover.State.Running)
           .isPresent();
       return new Conditions.Condition(Conditions.PROGRESSING, true,
