@@ -44,7 +44,9 @@ LDFLAGS="-s -w -X $version_package.gitVersion=$kubernetes_version -X $version_pa
   kube-scheduler=k8s.io/kubernetes/cmd/kube-scheduler kubectl=k8s.io/kubernetes/cmd/kubectl
 build etcd "$etcd_bin" etcd=go.etcd.io/etcd/server/v3
 build kwok "$kwok_bin" kwok=sigs.k8s.io/kwok/cmd/kwok
-build helm "$helm_bin" helm=helm.sh/helm/v3/cmd/helm
+# Helm reports its minor version only unless told the whole one.
+LDFLAGS="-s -w -X helm.sh/helm/v3/internal/version.version=$helm_version" \
+  build helm "$helm_bin" helm=helm.sh/helm/v3/cmd/helm
 
 # KWOK's kwok command loads no stage by itself; its module ships them. The fast ones move pods, Jobs' pods, nodes
 # and volumes along as a kubelet and a volume provisioner would.

@@ -3,6 +3,7 @@ package dev.metahooks.controlplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.testing.ControlPlane;
 import dev.metahooks.testing.KubeApi;
 import dev.metahooks.testing.Resources;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,8 +23,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every child and attachment of every golden answer, of every controller, sent to a real API server as Metacontroller
- * would create it: it must be accepted, and the server must store every field the hook set as the hook set it (its
- * own defaults aside), or Metacontroller would see a difference on every sync ({@link StoredForm}).
+ * would create it: it must be accepted, and Metacontroller's next apply of the same answer to what the server stored
+ * must change nothing ({@link StoredForm}), or the child would be updated on every sync.
  *
  * <p>Each child is created with {@code dryRun=All}: the server admits, validates and defaults it and answers with the
  * object as it would store it, without keeping it, so that the children of every fixture can share names (they
@@ -31,6 +33,15 @@ import org.junit.jupiter.api.TestFactory;
  */
 class GoldenChildrenKubeIT {
   static final Path FIXTURES = Resources.path("fixtures");
+  /**
+   * Fixtures whose parent is invalid in a way the hook passes through, because Metacontroller's own example hook
+   * does and the drop-in answer is the same (shared/upstream-answers: catset 025, daemonjob 039, service-per-pod
+   * 030): the API server refuses the child, with this message, and Metacontroller reports the refusal.
+   */
+  static final Map<String, String> REFUSED = Map.of(
+      "catset/sync/09-no-service-no-claim-templates", "spec.containers[0].volumeMounts[0].name: Not found: \"www\"",
+      "daemonjob/sync/04-empty-pause-image-used-as-given", "spec.template.spec.containers[0].image: Required value",
+      "service-per-pod/sync/11-v2-negative-port-passed-through", "spec.ports[0].port: Invalid value: -1");
   static ControlPlane plane;
   static KubeApi api;
 
@@ -64,18 +75,24 @@ class GoldenChildrenKubeIT {
   private DynamicTest test(Child child) {
     return DynamicTest.dynamicTest(child.fixture() + ": " + child.object().path("kind").asText() + " "
         + child.object().at("/metadata/name").asText(), () -> {
-          KubeApi.Answer answer = api.create(child.object(), child.namespace(), true);
+          KubeApi.Answer answer = api.create(StoredForm.forCreate(child.object()), child.namespace(), true);
+          if (REFUSED.containsKey(child.fixture())) {
+            assertThat(answer.code()).as("the API server refuses %s of %s", child.describe(), child.fixture())
+                .isEqualTo(422);
+            assertThat(answer.message()).contains(REFUSED.get(child.fixture()));
+            return;
+          }
           assertThat(answer.ok()).as("the API server accepts %s of %s: %s", child.describe(), child.fixture(),
               answer.message()).isTrue();
-          assertThat(StoredForm.differences(child.object(), answer.body()))
-              .as("fields of %s of %s that the API server stores otherwise than the hook sent them",
+          assertThat(StoredForm.differences(child.object(), (ObjectNode) answer.body()))
+              .as("what Metacontroller would change in %s of %s as the API server stored it",
                   child.describe(), child.fixture())
               .isEmpty();
         });
   }
 
   /** One child of one golden answer, and the namespace Metacontroller would create it in. */
-  record Child(String controller, String fixture, JsonNode object, String namespace) {
+  record Child(String controller, String fixture, ObjectNode object, String namespace) {
     String describe() {
       return object.path("kind").asText() + " " + object.at("/metadata/name").asText();
     }
@@ -92,7 +109,7 @@ class GoldenChildrenKubeIT {
       String controller = fixture.substring(0, fixture.indexOf('/'));
       for (String field : List.of("children", "attachments")) {
         for (JsonNode object : answer.path(field)) {
-          children.add(new Child(controller, fixture, object, namespace(parent, object)));
+          children.add(new Child(controller, fixture, (ObjectNode) object, namespace(parent, object)));
         }
       }
     }

@@ -38,10 +38,11 @@ class WalVolumeTest {
     KubeSchema.assertValid(sts);
     JsonNode claims = sts.at("/spec/volumeClaimTemplates");
     assertThat(claims).hasSize(2);
-    assertThat(claims.get(1).toString()).isEqualTo("{\"metadata\":{\"name\":\"pgwal\",\"labels\":{"
+    assertThat(claims.get(1).toString()).isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\","
+        + "\"metadata\":{\"name\":\"pgwal\",\"labels\":{"
         + "\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}},\"spec\":{\"accessModes\":"
         + "[\"ReadWriteOnce\"],\"storageClassName\":\"fast-ssd\",\"resources\":{\"requests\":{\"storage\":\"10Gi\"}},"
-        + "\"volumeMode\":\"Filesystem\"}}");
+        + "\"volumeMode\":\"Filesystem\"},\"status\":{\"phase\":\"Pending\"}}");
     assertThat(claims.get(0).at("/spec/resources/requests/storage").asText()).isEqualTo("50Gi");
     assertThat(claims.get(0).at("/spec").has("storageClassName")).isFalse();
     assertThat(sts.at("/spec/template/spec/containers/0/volumeMounts").toString())

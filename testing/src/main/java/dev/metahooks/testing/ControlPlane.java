@@ -117,9 +117,18 @@ public final class ControlPlane implements AutoCloseable {
 
   /** What a program printed and how it ended. */
   public record Run(List<String> command, int exitCode, String output) {
+    /** Runs {@code command} in {@code directory}, with nothing on its standard input. */
+    public static Run of(List<String> command, Path directory, Duration limit) {
+      return run(command, "", directory, limit);
+    }
+
     static Run of(List<String> command, String input, Duration limit) {
+      return run(command, input, Path.of("."), limit);
+    }
+
+    private static Run run(List<String> command, String input, Path directory, Duration limit) {
       try {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
         try (var stdin = process.getOutputStream()) {
           stdin.write(input.getBytes(StandardCharsets.UTF_8));
         }

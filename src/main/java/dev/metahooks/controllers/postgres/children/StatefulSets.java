@@ -266,7 +266,11 @@ public final class StatefulSets {
 
   /** A claim template of the pods: one ReadWriteOnce volume of {@code size} ({@code storageClass} null: the default). */
   static ObjectNode claimTemplate(String cluster, String name, String size, String storageClass) {
-    ObjectNode claim = Json.object();
+    // The API server's defaults, written out: Metacontroller replaces the list of claim templates whole, so a
+    // default left out would differ from the stored object on every sync and be sent again each time. The server
+    // sets apiVersion and kind (k8s.io/kubernetes 1.36 pkg/apis/apps/v1/conversion.go:155-163), status.phase
+    // (pkg/apis/core/v1/defaults.go:294-297) and the volume mode.
+    ObjectNode claim = Json.object().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
     ObjectNode metadata = claim.putObject("metadata").put("name", name);
     metadata.set("labels", Labels.podSelector(cluster));
     ObjectNode claimSpec = claim.putObject("spec");
@@ -275,9 +279,8 @@ public final class StatefulSets {
       claimSpec.put("storageClassName", storageClass);
     }
     claimSpec.putObject("resources").putObject("requests").put("storage", size);
-    // The API server's default, written out: Metacontroller replaces the list of claim templates whole, so a
-    // default left out would differ from the stored object on every sync and be sent again each time.
     claimSpec.put("volumeMode", "Filesystem");
+    claim.putObject("status").put("phase", "Pending");
     return claim;
   }
 

@@ -43,8 +43,10 @@ public final class LogicalBackups {
     env.addObject().put("name", "RETAIN").put("value", String.valueOf(logical.count()));
     env.addObject().put("name", "WITH_POSTGRES").put("value", String.valueOf(logical.postgresDatabase()));
     // The store's server-side encryption of what the backup uploads, as WAL-G's (the AWS CLI's --sse).
-    env.addObject().put("name", "S3_SSE").put("value", backup.encryption().serverSide());
-    env.addObject().put("name", "S3_SSE_KMS_ID").put("value", backup.encryption().kmsKeyId());
+    // An empty value is written as none: the API server does not store "" (omitempty), and Metacontroller would
+    // otherwise set it again on every sync. The script reads an unset variable as empty.
+    optionalValue(env, "S3_SSE", backup.encryption().serverSide());
+    optionalValue(env, "S3_SSE_KMS_ID", backup.encryption().kmsKeyId());
     return job(name, cluster, COMPONENT, spec, logical.image(), BACKUP_SCRIPT, env, SETTINGS_SQL);
   }
 
@@ -125,4 +127,11 @@ public final class LogicalBackups {
    */
   public static final String RESTORE_SCRIPT = COMMON + ResourceTexts.load("scripts/logical-restore.sh");
 
+
+  private static void optionalValue(ArrayNode env, String name, String value) {
+    ObjectNode variable = env.addObject().put("name", name);
+    if (!value.isEmpty()) {
+      variable.put("value", value);
+    }
+  }
 }
