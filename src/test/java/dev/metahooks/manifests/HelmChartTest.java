@@ -3,6 +3,7 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import dev.metahooks.server.internal.BuildInfo;
@@ -19,11 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * manifests/helm/metahooks, rendered with Helm as a library: with the default values the same objects as the
- * kustomizations, with secure.enabled the same as overlays/secure, and the values change what they say.
+ * kustomizations (but for the annotation that keeps each CRD), with secure.enabled the same as overlays/secure, and
+ * the values change what they say.
  */
 class HelmChartTest {
   private static final Path CHART = Manifests.MANIFESTS.resolve("helm/metahooks");
   private static final String NAMESPACE = "metahooks";
+  /**
+   * Helm skips an object with this annotation set to {@code keep} on uninstall and when an upgrade or rollback
+   * drops it (helm.sh/helm/v3 v3.22.1 pkg/kube/resource_policy.go:20-27; the chart's templates/crds.yaml says
+   * where each is read). The upgrade's check compares the live value with {@code keep} exactly (pkg/kube/client.go:459).
+   */
+  private static final String RESOURCE_POLICY = "helm.sh/resource-policy";
 
   static List<JsonNode> helm(Map<String, Object> values) {
     return helm(NAMESPACE, values);
@@ -55,20 +63,70 @@ class HelmChartTest {
     }
   }
 
+  private static boolean isCrd(JsonNode o) {
+    return o.path("kind").asText().equals("CustomResourceDefinition");
+  }
+
+  /** The kustomize objects as the chart renders them: every CRD with the resource policy that keeps it. */
+  private static List<JsonNode> keptByHelm(List<JsonNode> kustomize) {
+    List<JsonNode> objects = new ArrayList<>();
+    for (JsonNode object : kustomize) {
+      JsonNode copy = object.deepCopy();
+      if (isCrd(copy)) {
+        ((ObjectNode) copy.path("metadata")).withObjectProperty("annotations").put(RESOURCE_POLICY, "keep");
+      }
+      objects.add(copy);
+    }
+    return objects;
+  }
+
   @Test
   void theDefaultValuesRenderWhatTheKustomizationsRenderButTheNamespace() {
     List<JsonNode> kustomize = new ArrayList<>(Rendered.server());
     kustomize.addAll(Manifests.render(Manifests.METACONTROLLER));
-    assertSameObjects(helm(Map.of("createNamespace", true)), kustomize);
+    assertSameObjects(helm(Map.of("createNamespace", true)), keptByHelm(kustomize));
     // helm install needs the namespace before the release, so by default the chart does not render it
     kustomize.removeIf(o -> o.path("kind").asText().equals("Namespace"));
-    assertSameObjects(helm(Map.of()), kustomize);
+    assertSameObjects(helm(Map.of()), keptByHelm(kustomize));
   }
 
   @Test
   void theSecureSettingsRenderWhatTheSecureOverlayRenders() {
     assertSameObjects(helm(Map.of("secure.enabled", true, "createNamespace", true)),
-        Manifests.render(Manifests.MANIFESTS.resolve("overlays/secure")));
+        keptByHelm(Manifests.render(Manifests.MANIFESTS.resolve("overlays/secure"))));
+  }
+
+  /**
+   * Deleting a CRD deletes every object of it, so Helm must never delete one: not on uninstall, not when an upgrade
+   * narrows {@code controllers}. Every CRD the chart renders says keep, and nothing else does (else uninstall would
+   * leave the hook server behind).
+   */
+  @Test
+  void everyRenderedCrdCarriesTheResourcePolicyThatKeepsIt(@TempDir Path dir) throws Exception {
+    Path narrowed = dir.resolve("values.yaml");
+    Files.writeString(narrowed, "controllers: [postgrescluster]\n");
+    List<List<JsonNode>> renders = List.of(helm(Map.of()), helm(Map.of("secure.enabled", true)),
+        Manifests.parse(new Helm(CHART).template().withName("metahooks").withNamespace(NAMESPACE)
+            .withValuesFile(narrowed).call()));
+    for (List<JsonNode> objects : renders) {
+      assertThat(objects).anyMatch(HelmChartTest::isCrd);
+      for (JsonNode object : objects) {
+        JsonNode policy = object.at("/metadata/annotations").path(RESOURCE_POLICY);
+        if (isCrd(object)) {
+          assertThat(policy.isTextual() && policy.asText().equals("keep")).as("%s says %s: keep", identity(object),
+              RESOURCE_POLICY).isTrue();
+        } else {
+          assertThat(policy.isMissingNode()).as("%s has no %s", identity(object), RESOURCE_POLICY).isTrue();
+        }
+      }
+    }
+  }
+
+  @Test
+  void withoutInstallCrdsNoCrdIsRendered() {
+    List<JsonNode> objects = helm(Map.of("installCrds", false));
+    assertThat(objects).noneMatch(HelmChartTest::isCrd);
+    assertThat(objects).anyMatch(o -> o.path("kind").asText().equals("CompositeController"));
   }
 
   @Test

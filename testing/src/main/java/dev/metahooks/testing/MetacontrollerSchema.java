@@ -9,9 +9,10 @@ import java.util.List;
 
 /**
  * The schemas of CompositeController and DecoratorController ({@code metacontroller.k8s.io/v1alpha1}) as
- * Metacontroller's own CRDs define them (the kit's copy of manifests/production/metacontroller-crds-v1.yaml of
- * release v4.17.2), so a misspelt field, an unknown update method or a field the real API server would prune (a
- * decorator attachment's {@code statusChecks}) fails a test rather than being dropped on a cluster.
+ * Metacontroller v4.17.2's own CRDs define them: the project's controlplane/metacontroller-crds.yaml, written from
+ * that release's Go API types and shipped in the kit, the file a test control plane applies. So a misspelt field,
+ * an unknown update method or a field the real API server would prune (a decorator attachment's
+ * {@code statusChecks}) fails a test rather than being dropped on a cluster.
  *
  * <pre>{@code
  * MetacontrollerSchema.assertValid(KubeYaml.read(Path.of("k8s/greeting-controller.yaml")).get(0));
@@ -19,7 +20,7 @@ import java.util.List;
  */
 public final class MetacontrollerSchema {
   public static final String API_VERSION = "metacontroller.k8s.io/v1alpha1";
-  private static final String CRDS = "metacontroller-crds-v1.yaml";
+  private static final String CRDS = "metacontroller-crds.yaml";
 
   private static final String CRDS_TEXT = load();
   private static final List<JsonNode> DEFINITIONS = KubeYaml.parse(CRDS_TEXT);
@@ -42,7 +43,7 @@ public final class MetacontrollerSchema {
     of(controller).assertValid(controller);
   }
 
-  /** The CRDs the schemas come from, as shipped with the kit (its first lines say where they were copied from). */
+  /** The CRDs the schemas come from, as shipped with the kit (its header says which release they follow). */
   public static String crds() {
     return CRDS_TEXT;
   }
