@@ -1,8 +1,12 @@
 package dev.metahooks.kube;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -67,6 +71,58 @@ public final class Quantities {
    */
   public static String canonicalInResourceList(String quantity) {
     return text(roundUpToMilli(parse(quantity)));
+  }
+
+  /**
+   * A copy of a pod template ({@code metadata} and {@code spec}, as in a workload's {@code spec.template}) with each
+   * of its quantities in the form the API server stores: the resources of every container (init and ephemeral
+   * too) and of the pod, its overhead, {@code emptyDir} size limits and ephemeral volumes' claim resources. For a
+   * controller that copies a user's template into a child it updates: {@code cpu: "0.5"} would otherwise differ
+   * from the stored {@code 500m} on every sync. A value that is no quantity is left for the API server to refuse.
+   */
+  public static ObjectNode inPodTemplate(ObjectNode template) {
+    ObjectNode copy = template.deepCopy();
+    if (!(copy.get("spec") instanceof ObjectNode spec)) {
+      return copy;
+    }
+    for (String list : List.of("containers", "initContainers", "ephemeralContainers")) {
+      for (JsonNode container : spec.path(list)) {
+        resourceLists(container.get("resources"), "requests", "limits");
+      }
+    }
+    resourceLists(spec.get("resources"), "requests", "limits");
+    resourceLists(spec, "overhead");
+    for (JsonNode volume : spec.path("volumes")) {
+      if (volume.get("emptyDir") instanceof ObjectNode emptyDir && emptyDir.hasNonNull("sizeLimit")) {
+        emptyDir.set("sizeLimit", stored(emptyDir.get("sizeLimit"), false));
+      }
+      resourceLists(volume.path("ephemeral").path("volumeClaimTemplate").path("spec").get("resources"), "requests",
+          "limits");
+    }
+    return copy;
+  }
+
+  /** The values of these resource lists of {@code owner} in stored form. */
+  private static void resourceLists(JsonNode owner, String... fields) {
+    if (!(owner instanceof ObjectNode object)) {
+      return;
+    }
+    for (String field : fields) {
+      if (object.get(field) instanceof ObjectNode list) {
+        for (Map.Entry<String, JsonNode> entry : list.properties()) {
+          entry.setValue(stored(entry.getValue(), true));
+        }
+      }
+    }
+  }
+
+  private static JsonNode stored(JsonNode value, boolean inResourceList) {
+    String text = value.isTextual() ? value.asText() : value.isNumber()
+        ? value.decimalValue().stripTrailingZeros().toPlainString() : null;
+    if (text == null || !valid(text)) {
+      return value;
+    }
+    return TextNode.valueOf(inResourceList ? canonicalInResourceList(text) : canonical(text));
   }
 
   /** Whether the text parses as a Kubernetes quantity. */

@@ -3,10 +3,13 @@ package dev.metahooks.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.kube.Quantities.Format;
 import dev.metahooks.kube.Quantities.Parsed;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -226,6 +229,35 @@ class QuantitiesTest {
       "2048Ki, 2Mi", "100m, 100m", "2, 2", "1000, 1k", "128974848, 128974848", "129e6, 129e6", "123Mi, 123Mi"})
   void commonForms(String input, String expect) {
     assertThat(Quantities.canonical(input)).isEqualTo(expect);
+  }
+
+  @Test
+  void aPodTemplateGetsEveryQuantityInStoredForm() throws Exception {
+    ObjectNode template = (ObjectNode) Json.mapper().readTree("""
+        {"metadata": {"labels": {"cpu": "0.5"}},
+         "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "0.5", "memory": 1073741824},
+                                                            "limits": {"cpu": "1000m", "memory": "1024Mi"}}}],
+                  "initContainers": [{"name": "i", "resources": {"limits": {"cpu": "5n"}}}],
+                  "resources": {"limits": {"memory": "2048Mi"}}, "overhead": {"cpu": "0.25"},
+                  "volumes": [{"name": "v", "emptyDir": {"sizeLimit": "1000Mi"}},
+                              {"name": "e", "ephemeral": {"volumeClaimTemplate": {"spec": {
+                                  "resources": {"requests": {"storage": "1.5Gi"}}}}}},
+                              {"name": "w", "emptyDir": {"sizeLimit": "lots"}}]}}""");
+
+    ObjectNode stored = Quantities.inPodTemplate(template);
+
+    assertThat(stored.at("/spec/containers/0/resources").toString()).isEqualTo(
+        "{\"requests\":{\"cpu\":\"500m\",\"memory\":\"1073741824\"},\"limits\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}}");
+    assertThat(stored.at("/spec/initContainers/0/resources/limits/cpu").asText()).isEqualTo("1m");
+    assertThat(stored.at("/spec/resources/limits/memory").asText()).isEqualTo("2Gi");
+    assertThat(stored.at("/spec/overhead/cpu").asText()).isEqualTo("250m");
+    assertThat(stored.at("/spec/volumes/0/emptyDir/sizeLimit").asText()).isEqualTo("1000Mi");
+    assertThat(stored.at("/spec/volumes/1/ephemeral/volumeClaimTemplate/spec/resources/requests/storage").asText())
+        .isEqualTo("1536Mi");
+    assertThat(stored.at("/spec/volumes/2/emptyDir/sizeLimit").asText()).as("left for the API server").isEqualTo("lots");
+    assertThat(stored.at("/metadata/labels/cpu").asText()).as("only quantities").isEqualTo("0.5");
+    assertThat(template.at("/spec/containers/0/resources/requests/cpu").asText()).as("the input unchanged")
+        .isEqualTo("0.5");
   }
 
   /**
