@@ -165,7 +165,8 @@ class CompositeEmulationTest {
     String secretUid = uid("Secret", "s-recreate");
     String serviceUid = uid("Service", "s-inplace");
     // The API server and users add fields Metacontroller did not set: an apply must keep them.
-    cluster.update("v1", "Service", "default", "s-inplace", s -> s.withObject("/spec").put("clusterIP", "10.0.0.7"));
+    cluster.update("v1", "Service", "default", "s-inplace", s -> s.withObject("/spec")
+        .put("publishNotReadyAddresses", true));
 
     cluster.update(TestKinds.API_VERSION, "Thing", "default", "s", t -> t.withObject("/spec").put("value", "v2"));
     mc.runUntilStable(10);
@@ -183,7 +184,7 @@ class CompositeEmulationTest {
     assertThat(service.at("/metadata/annotations/value").asText()).isEqualTo("v2");
     assertThat(service.at("/metadata/labels/old").isMissingNode()).as("removed since last applied").isTrue();
     assertThat(service.at("/metadata/labels/controller-uid").isTextual()).isTrue();
-    assertThat(service.at("/spec/clusterIP").asText()).as("kept: not ours").isEqualTo("10.0.0.7");
+    assertThat(service.at("/spec/publishNotReadyAddresses").asBoolean()).as("kept: not ours").isTrue();
     assertThat(mc.resyncAfterSeconds()).containsEntry("Thing default/s", 30.0);
 
     // OnDelete applies the change once someone else deletes the child.

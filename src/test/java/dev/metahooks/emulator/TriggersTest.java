@@ -153,6 +153,26 @@ class TriggersTest {
     assertThat(callsOf(mc.round())).as("90 s: no tick").isZero();
   }
 
+  /**
+   * A handler gets a resync timer of its own only when its period is shorter than the informer's relist
+   * (pkg/dynamic/informer/informer.go:284-288): at 29 min 59 s it ticks, at 45 min there is no tick, only the
+   * relist's resync every 30 minutes.
+   */
+  @Test
+  void aResyncPeriodOfThirtyMinutesOrMoreHasNoTimerOfItsOwn() {
+    Metacontroller ticking = settled(Profile.V4_17_2, "", "{}", "resyncPeriodSeconds: 1799");
+    cluster.advance(Duration.ofSeconds(1799));
+    assertThat(callsOf(ticking.round())).isEqualTo(1);
+
+    Metacontroller relisting = settled(Profile.V4_17_2, "", "{}", "resyncPeriodSeconds: 2700");
+    cluster.advance(Duration.ofMinutes(30));
+    assertThat(callsOf(relisting.round())).as("the relist at 30 min").isEqualTo(1);
+    cluster.advance(Duration.ofMinutes(15));
+    assertThat(callsOf(relisting.round())).as("45 min: no timer of its own").isZero();
+    cluster.advance(Duration.ofMinutes(15));
+    assertThat(callsOf(relisting.round())).as("the relist at 60 min").isEqualTo(1);
+  }
+
   /** --cache-flush-interval (30 min, pkg/cmd/metacontroller/main.go:46): the informers resync every parent. */
   @Test
   void everyThirtyMinutesTheInformersResyncEveryParent() {

@@ -165,6 +165,104 @@ class ValidationTest {
   }
 
   /**
+   * A Service's cluster IP never changes, headless or not: an update that leaves it out keeps the one stored
+   * (patchAllocatedValues), one that names another is refused once normalizeClusterIPs has made it
+   * {@code clusterIPs[0]} (pkg/registry/core/service/storage/storage.go, validateUpgradeDowngradeClusterIPs).
+   */
+  @Test
+  void aServicesClusterIpCannotChangeHeadlessOrNot() {
+    Cluster cluster = TestKinds.cluster();
+    cluster.create("{apiVersion: v1, kind: Service, metadata: {name: headless}, spec: {clusterIP: None, "
+        + "selector: {app: a}, ports: [{port: 5432}]}}");
+    ObjectNode headless = cluster.get("v1", "Service", "default", "headless");
+    assertThat(headless.at("/spec/clusterIPs").toString()).isEqualTo("[\"None\"]");
+
+    refusedUpdate(cluster, "v1", "Service", "headless", s -> s.withObject("/spec").put("clusterIP", "10.96.0.77"),
+        "Service \"headless\" is invalid: spec.clusterIPs[0]: Invalid value: []string{\"10.96.0.77\"}: may not "
+            + "change once set");
+
+    cluster.create("{apiVersion: v1, kind: Service, metadata: {name: virtual}, spec: {clusterIP: 10.96.0.5, "
+        + "selector: {app: a}, ports: [{port: 80}]}}");
+    refusedUpdate(cluster, "v1", "Service", "virtual", s -> s.withObject("/spec").put("clusterIP", "None"),
+        "spec.clusterIPs[0]: Invalid value: []string{\"None\"}: may not change once set");
+    refusedUpdate(cluster, "v1", "Service", "virtual", s -> {
+      s.withObject("/spec").put("clusterIP", "10.96.0.6");
+      s.withObject("/spec").putArray("clusterIPs").add("10.96.0.6");
+    }, "may not change once set");
+
+    cluster.update("v1", "Service", "default", "virtual", s -> s.withObject("/metadata").putObject("labels")
+        .put("changed", "yes"));
+    assertThat(cluster.get("v1", "Service", "default", "virtual").at("/spec/clusterIP").asText())
+        .isEqualTo("10.96.0.5");
+  }
+
+  @Test
+  void aServiceLeftWithoutItsClusterIpKeepsTheStoredOne() {
+    Cluster cluster = TestKinds.cluster().profile(Profile.V4_17_2);
+    cluster.create("{apiVersion: v1, kind: Service, metadata: {name: headless}, spec: {clusterIP: None, "
+        + "selector: {app: a}, ports: [{port: 5432}]}}");
+    cluster.update("v1", "Service", "default", "headless", s -> {
+      ObjectNode spec = s.withObject("/spec");
+      spec.remove(List.of("clusterIP", "clusterIPs"));
+      spec.withObject("/selector").put("app", "b");
+    });
+    ObjectNode stored = cluster.get("v1", "Service", "default", "headless");
+    assertThat(stored.at("/spec/clusterIP").asText()).isEqualTo("None");
+    assertThat(stored.at("/spec/selector/app").asText()).isEqualTo("b");
+  }
+
+  /** ValidateJobSpecUpdate and validatePodTemplateUpdate (pkg/apis/batch/validation/validation.go:623-676). */
+  @Test
+  void aJobsTemplateAndSelectorCannotChangeButASuspendedUnstartedJobsSchedulingCan() {
+    Cluster cluster = TestKinds.cluster();
+    cluster.create("""
+        {apiVersion: batch/v1, kind: Job, metadata: {name: j},
+         spec: {selector: {matchLabels: {job: j}}, template: {metadata: {labels: {job: j}},
+                spec: {restartPolicy: Never, containers: [{name: c, image: a}]}}}}
+        """);
+    refusedUpdate(cluster, "batch/v1", "Job", "j", j -> j.withObject("/spec/template/spec").putObject("nodeSelector")
+        .put("disk", "ssd"), "spec.template: Invalid value");
+    refusedUpdate(cluster, "batch/v1", "Job", "j", j -> j.withObject("/spec/selector/matchLabels").put("job", "k"),
+        "spec.selector: Invalid value");
+    refusedUpdate(cluster, "batch/v1", "Job", "j", j -> j.withObject("/spec").put("managedBy", "elsewhere"),
+        "spec.managedBy: Invalid value");
+
+    cluster.create("""
+        {apiVersion: batch/v1, kind: Job, metadata: {name: waiting},
+         spec: {suspend: true, template: {spec: {restartPolicy: Never, containers: [{name: c, image: a}]}}}}
+        """);
+    cluster.update("batch/v1", "Job", "default", "waiting", j -> {
+      j.withObject("/spec/template/spec").putObject("nodeSelector").put("disk", "ssd");
+      j.withObject("/spec/template/metadata").putObject("labels").put("tier", "batch");
+    });
+    assertThat(cluster.get("batch/v1", "Job", "default", "waiting").at("/spec/template/spec/nodeSelector/disk")
+        .asText()).isEqualTo("ssd");
+    refusedUpdate(cluster, "batch/v1", "Job", "waiting", j -> j.withObject("/spec/template/spec/containers/0")
+        .put("image", "b"), "spec.template: Invalid value");
+  }
+
+  @Test
+  void aStatefulSetsSelectorAndClaimTemplatesCannotChange() {
+    Cluster cluster = TestKinds.cluster();
+    cluster.create("""
+        {apiVersion: apps/v1, kind: StatefulSet, metadata: {name: db},
+         spec: {serviceName: db, selector: {matchLabels: {app: db}},
+                template: {metadata: {labels: {app: db, v: "1"}}, spec: {containers: [{name: c, image: pg}]}},
+                volumeClaimTemplates: [{metadata: {name: data},
+                                        spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]}}
+        """);
+    String forbidden = "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', "
+        + "'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and "
+        + "'minReadySeconds' are forbidden";
+    refusedUpdate(cluster, "apps/v1", "StatefulSet", "db", s -> s.withObject("/spec/selector/matchLabels")
+        .put("v", "1"), forbidden);
+    refusedUpdate(cluster, "apps/v1", "StatefulSet", "db", s -> s.withObject(
+        "/spec/volumeClaimTemplates/0/spec/resources/requests").put("storage", "2Gi"), forbidden);
+    cluster.update("apps/v1", "StatefulSet", "default", "db", s -> s.withObject(
+        "/spec/volumeClaimTemplates/0/spec/resources/requests").put("storage", "1024Mi"));
+  }
+
+  /**
    * A refused write fails the sync, which the work queue retries after 5 ms, then 10 ms, doubling
    * (DefaultTypedControllerRateLimiter, composite/controller.go:205-207, :377), on the cluster's clock.
    */

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.bluegreen;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.kube.FieldReader;
+import dev.metahooks.kube.Quantities;
 import dev.metahooks.api.Json;
 
 /** The ReplicaSet of one color: {@code <name>-<color>}, its pod template remembered in an annotation. */
@@ -34,7 +35,9 @@ final class ReplicaSets {
     selector.set("matchLabels", colored(matchLabels instanceof ObjectNode labels ? labels : Json.object(), color));
     rsSpec.set("selector", selector);
 
-    ObjectNode podTemplate = template.deepCopy();
+    // The quantities as the API server stores them: an echo of the user's cpu: "0.5" would differ from the stored
+    // 500m on every sync. The annotation keeps the template as written, which is what the parent is compared with.
+    ObjectNode podTemplate = Quantities.inPodTemplate(template);
     ObjectNode podMetadata = (ObjectNode) podTemplate.get("metadata");
     podMetadata.set("labels", colored((ObjectNode) podMetadata.get("labels"), color));
     rsSpec.set("template", podTemplate);

@@ -66,6 +66,29 @@ class BlueGreenScenarioTest {
     assertNoHotLoopAndValidChildren();
   }
 
+  /**
+   * A template whose quantities are written in another form than the API server stores them ({@code cpu: "0.5"})
+   * reaches the ReplicaSet in the stored form: an echo would differ from the stored ReplicaSet on every sync, and
+   * Metacontroller would send it again each time. The annotation keeps the template as written.
+   */
+  @Test
+  void aTemplateWithQuantitiesInAnotherFormSettles() {
+    mc.runUntilStable(10);
+    cluster.update(API, "BlueGreenDeployment", "default", "nginx", bgd -> ((ObjectNode) bgd.at(
+        "/spec/template/spec/containers/0")).putObject("resources").putObject("requests").put("cpu", "0.5")
+        .put("memory", "1024Mi"));
+    mc.runUntilStable(10);
+    mc.resyncAll();
+    mc.runUntilStable(10);
+
+    assertActive("green");
+    assertThat(replicaSet("green").at("/spec/template/spec/containers/0/resources/requests").toString())
+        .isEqualTo("{\"cpu\":\"500m\",\"memory\":\"1Gi\"}");
+    assertThat(replicaSet("green").at("/metadata/annotations").toString()).contains("0.5");
+    assertThat(mc.idleUpdates()).isEmpty();
+    assertNoHotLoopAndValidChildren();
+  }
+
   @Test
   void theServiceStaysOnTheOldColorUntilTheNewOneIsAvailable() {
     mc.runUntilStable(10);

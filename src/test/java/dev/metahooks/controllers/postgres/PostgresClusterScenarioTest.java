@@ -93,6 +93,32 @@ class PostgresClusterScenarioTest {
     assertThat(mc.idleUpdates()).isEmpty();
   }
 
+  /**
+   * Quantities written in another form than the API server stores them ({@code cpu: "0.5"}, a memory request in
+   * bytes, a limit in Mi, a size in Mi) reach the StatefulSet in the stored form: a child that echoed them would
+   * differ from the stored one on every sync, and Metacontroller would send it again each time.
+   */
+  @Test
+  void quantitiesInAnotherFormSettleWithoutIdleUpdates() {
+    orders.edit(spec -> {
+      spec.withObject("/resources/requests").put("cpu", "0.5").put("memory", 1073741824L);
+      spec.withObject("/resources/limits").put("memory", "1024Mi");
+      spec.withObject("/storage").put("size", "10240Mi");
+    });
+    settle();
+    mc.resyncAll();
+    settle();
+
+    ObjectNode set = cluster.get("apps/v1", "StatefulSet", NS, NAME);
+    JsonNode container = set.at("/spec/template/spec/containers/0/resources");
+    assertThat(container.at("/requests/cpu").asText()).isEqualTo("500m");
+    assertThat(container.at("/requests/memory").asText()).isEqualTo("1073741824");
+    assertThat(container.at("/limits/memory").asText()).isEqualTo("1Gi");
+    assertThat(set.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText()).isEqualTo("10Gi");
+    assertThat(mc.idleUpdates()).isEmpty();
+    assertCondition("SpecValid", "True", "Valid");
+  }
+
   @Test
   void theHaSampleBecomesReadyWithAPrimaryAndThenWritesNothing() {
     ObjectNode status = orders.get().withObjectProperty("status");

@@ -4,8 +4,11 @@ package dev.metahooks.emulator;
 public final class ApiException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** The Kubernetes status reasons the emulator produces. */
-  public enum Reason { NOT_FOUND, ALREADY_EXISTS, CONFLICT, INVALID }
+  /**
+   * The Kubernetes status reasons the emulator produces: {@code BAD_REQUEST} when the body cannot be decoded (a
+   * quantity that is not one), {@code METHOD_NOT_ALLOWED} for a namespaced create without a namespace in the path.
+   */
+  public enum Reason { NOT_FOUND, ALREADY_EXISTS, CONFLICT, INVALID, BAD_REQUEST, METHOD_NOT_ALLOWED }
 
   private final Reason reason;
 

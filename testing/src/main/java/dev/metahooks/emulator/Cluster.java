@@ -230,6 +230,7 @@ public final class Cluster {
     for (String field : List.of("deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink")) {
       metadata.remove(field);
     }
+    ServiceClusterIps.normalize(null, object);
     if (profile.faithful()) {
       Trees.integralNumbers(object);
       ApiDefaults.apply(object, true, uids + 1);
@@ -247,6 +248,22 @@ public final class Cluster {
     ObjectNode created = Trees.copy(object);
     collectIfNoOwnerResolves(created);
     return created;
+  }
+
+  /**
+   * Creates an object the way a client that names the namespace in the request path does (Metacontroller's
+   * dynamic client: {@code POST /api/v1/namespaces/<namespace>/configmaps}). A namespaced kind with no namespace
+   * is posted to the cluster-wide path, where the API server serves only list and watch
+   * ({@code staging/src/k8s.io/apiserver/pkg/endpoints/installer.go:589-595}), so it refuses the create with 405
+   * instead of putting the object in {@code default} as kubectl would.
+   */
+  ObjectNode createIn(String pathNamespace, ObjectNode input) {
+    ApiResources.Type type = typeOf(input);
+    if (type.namespaced() && pathNamespace.isEmpty()) {
+      throw new ApiException(Reason.METHOD_NOT_ALLOWED, "the server does not allow this method on the requested "
+          + "resource (post " + type.plural() + ")");
+    }
+    return create(input);
   }
 
   /**
@@ -282,7 +299,10 @@ public final class Cluster {
     }
     if (profile.faithful()) {
       Trees.integralNumbers(next);
-      keepAllocated(current, next);
+      ServiceClusterIps.keepAllocated(current, next);
+    }
+    ServiceClusterIps.normalize(current, next);
+    if (profile.faithful()) {
       ApiDefaults.apply(next, false, uids);
     }
     if (Meta.deleting(current)) {
@@ -624,21 +644,29 @@ public final class Cluster {
     }
   }
 
-  /** What the API server allocated once and keeps when an update leaves it out (a Service's cluster IPs). */
-  private static void keepAllocated(ObjectNode current, ObjectNode next) {
-    if (Meta.kind(current).equals("Service") && next.get("spec") instanceof ObjectNode spec) {
-      for (String field : List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy")) {
-        JsonNode kept = current.path("spec").get(field);
-        if (kept != null && !spec.has(field)) {
-          spec.set(field, kept.deepCopy());
-        }
-      }
+  /**
+   * What the API server makes of what it is sent before it defaults and validates it (both profiles: no API server
+   * stores a built-in object as sent): explicit nulls ({@link Nulls}), a Secret's {@code stringData} folded into
+   * {@code data} ({@link SecretStringData}), and for built-in kinds what their Go structs keep: no unknown fields, no
+   * empty optional lists or maps, quantities in canonical form ({@link GoStructs}).
+   */
+  private void asStored(ApiResources.Type type, ObjectNode object) {
+    boolean builtIn = resources.isBuiltIn(type);
+    Nulls.asStored(object, resources.crdOf(type).orElse(null), builtIn);
+    if (builtIn) {
+      SecretStringData.fold(object);
+      GoStructs.decode(object);
     }
   }
 
-  /** Explicit nulls as the API server stores them (both profiles: no API server keeps them as sent). */
-  private void asStored(ApiResources.Type type, ObjectNode object) {
-    Nulls.asStored(object, resources.crdOf(type).orElse(null), resources.isBuiltIn(type));
+  /**
+   * The object as the API server would store it, before defaults and system fields: what a hook sent that storage
+   * changes shows as a difference to it.
+   */
+  ObjectNode storedForm(ObjectNode input) {
+    ObjectNode object = Trees.normalizeObject(input);
+    asStored(typeOf(object), object);
+    return object;
   }
 
   private static ObjectNode withoutMetadataAndStatus(ObjectNode object) {

@@ -233,6 +233,12 @@ abstract class ControllerLoop {
         return;
       }
       String method = methodOf.apply(type);
+      boolean changes = List.of("Recreate", "RollingRecreate", "InPlace", "RollingInPlace").contains(method);
+      List<String> differences = changes ? JsonDiff.changes(current, merged) : List.of();
+      List<String> rewritten = changes ? rewrittenByStorage(merged) : List.of();
+      if (changes) {
+        mc.childDiffers(this, parent, current, differences, rewritten);
+      }
       switch (method == null ? "" : method) {
         case "", "OnDelete" -> { }
         case "Recreate", "RollingRecreate" -> deleteChild(current, errors);
@@ -240,7 +246,7 @@ abstract class ControllerLoop {
           try {
             ObjectNode stored = cluster.update(merged);
             if (Meta.resourceVersion(stored).equals(Meta.resourceVersion(current))) {
-              mc.idleUpdate(this, parent, current, JsonDiff.changes(current, merged));
+              mc.idleUpdate(this, parent, current, differences, rewritten);
             }
           } catch (ApiException e) {
             if (!e.is(Reason.NOT_FOUND) && !e.is(Reason.CONFLICT)) {
@@ -252,6 +258,19 @@ abstract class ControllerLoop {
       }
     }));
     return errors;
+  }
+
+  /**
+   * What the API server stores otherwise than Metacontroller sends it, {@code path: sent -> stored}: a hook's
+   * explicit null, non-canonical quantity, empty list or map, unknown field or {@code stringData} (not the server's
+   * defaults). Empty when the object cannot be stored at all.
+   */
+  private List<String> rewrittenByStorage(ObjectNode merged) {
+    try {
+      return JsonDiff.changes(merged, cluster.storedForm(merged));
+    } catch (ApiException e) {
+      return List.of();
+    }
   }
 
   private void deleteChild(ObjectNode child, List<String> errors) {
@@ -280,7 +299,9 @@ abstract class ControllerLoop {
       ownerReferences.add(Meta.controllerRefTo(parent));
     }
     try {
-      cluster.create(child);
+      // The dynamic client posts to the child's namespace, or to the cluster-wide path when it has none
+      // (pkg/dynamic/clientset/clientset.go:121-136, manage_children.go:626).
+      cluster.createIn(Meta.namespace(child), child);
     } catch (ApiException e) {
       if (!e.is(Reason.ALREADY_EXISTS)) {
         errors.add("can't create " + Meta.describe(desired) + ": " + e.getMessage());

@@ -43,6 +43,22 @@ public final class Metacontroller {
   private final Map<String, ParentIdleUpdates> latestIdleUpdates = new LinkedHashMap<>();
 
   private record ParentIdleUpdates(ObjectNode parent, List<IdleUpdate> updates) {}
+
+  /**
+   * A child Metacontroller updated or recreated because its merge of the hook's answer differed from what is
+   * stored: the latest of each child, for the message of a scenario that does not settle.
+   */
+  private record ChildDifference(int round, String controller, String parent, String child, List<String> differences,
+      List<String> rewritten) {
+    @Override
+    public String toString() {
+      return controller + " " + parent + " -> " + child + ": " + String.join("; ", differences)
+          + (rewritten.isEmpty() ? "" : " (stored otherwise than sent, sent -> stored: " + String.join("; ",
+              rewritten) + ")");
+    }
+  }
+
+  private final Map<String, ChildDifference> childDifferences = new LinkedHashMap<>();
   /** Controller manifests as written, before their webhooks were pointed at the server under test. */
   private final Map<String, ObjectNode> written = new LinkedHashMap<>();
   private World world = World.standard();
@@ -201,7 +217,7 @@ public final class Metacontroller {
         // Only those a hook's null causes fail here: the others come from API-server defaults that a list
         // replaced whole leaves out (a known Metacontroller defect, docs/emulator.md), listed by idleUpdates().
         List<IdleUpdate> idle = latestIdleUpdates.values().stream().filter(this::parentExists)
-            .flatMap(p -> p.updates().stream()).filter(IdleUpdate::sendsNull).toList();
+            .flatMap(p -> p.updates().stream()).filter(IdleUpdate::causedByTheAnswer).toList();
         if (!idle.isEmpty()) {
           throw new AssertionError("settled, but Metacontroller sends these updates on every sync: the API server "
               + "stores each child unchanged, so the difference never goes away:\n  "
@@ -220,7 +236,18 @@ public final class Metacontroller {
       }
       recent.errors().forEach(e -> message.append("\n  sync error: ").append(e.message()));
     }
-    throw new AssertionError(message.toString() + nullsInAnswers(2));
+    throw new AssertionError(message.toString() + unsettledChildren(2) + nullsInAnswers(2));
+  }
+
+  /**
+   * The children of the last rounds whose merge of the hook's answer still differs from what is stored, each with
+   * the JSON paths that differ ({@code stored -> sent}) and what of them the API server stores otherwise than sent.
+   */
+  private String unsettledChildren(int lastRounds) {
+    List<String> lines = childDifferences.values().stream().filter(d -> d.round() > round - lastRounds)
+        .map(ChildDifference::toString).toList();
+    return lines.isEmpty() ? "" : "\nChildren Metacontroller changed in the last rounds because what the hook sends "
+        + "differs from what is stored (path: stored -> sent):\n  " + String.join("\n  ", lines);
   }
 
   /**
@@ -332,8 +359,18 @@ public final class Metacontroller {
     return triggers;
   }
 
-  void idleUpdate(ControllerLoop loop, ObjectNode parent, ObjectNode child, List<String> differences) {
-    IdleUpdate update = new IdleUpdate(round, loop.name, Meta.describe(parent), Meta.describe(child), differences);
+  void childDiffers(ControllerLoop loop, ObjectNode parent, ObjectNode child, List<String> differences,
+      List<String> rewritten) {
+    String key = loop.name + "|" + Meta.uid(parent) + "|" + Meta.describe(child);
+    childDifferences.remove(key);
+    childDifferences.put(key, new ChildDifference(round, loop.name, Meta.describe(parent), Meta.describe(child),
+        differences, rewritten));
+  }
+
+  void idleUpdate(ControllerLoop loop, ObjectNode parent, ObjectNode child, List<String> differences,
+      List<String> rewritten) {
+    IdleUpdate update = new IdleUpdate(round, loop.name, Meta.describe(parent), Meta.describe(child), differences,
+        rewritten);
     idleUpdates.add(update);
     latestIdleUpdates.computeIfAbsent(loop.name + "|" + Meta.uid(parent),
         k -> new ParentIdleUpdates(parent, new ArrayList<>())).updates().add(update);

@@ -14,9 +14,9 @@ import java.util.function.Predicate;
  * {@code ignoreStatusChanges}, composite/controller.go:411-436, decorator/controller.go likewise), of one of its
  * children or attachments or an orphan its selector matches, or of an object its related rules select
  * (customize/manager.go); when a {@code resyncAfterSeconds} it asked for is due (controller.go:670-673) or the
- * informer's {@code resyncPeriodSeconds} (at least 1 s, controller.go:274-281) comes round on the cluster's
- * clock; after a failed sync (the rate limiter's retry, see {@link #failed}) or at the {@code Retry-After} of a
- * 429. Its own writes are events too. The intended profile keeps syncing every parent every round.
+ * informer's {@code resyncPeriodSeconds} (at least 1 s, controller.go:274-281; none of its own from 30 minutes on,
+ * informer.go:284-288) comes round on the cluster's clock; after a failed sync (the rate limiter's retry, see
+ * {@link #failed}) or at the {@code Retry-After} of a 429. Its own writes are events too. The intended profile keeps syncing every parent every round.
  */
 final class Triggers {
   /** What is known of one parent between syncs. */
@@ -50,12 +50,13 @@ final class Triggers {
    * round on the cluster's clock.
    */
   private Ticker cacheFlush;
+  private static final Duration CACHE_FLUSH_INTERVAL = Duration.ofMinutes(30);
 
   /** Relists asked for plus the cache flushes so far. */
   private long relists() {
     Instant now = mc.cluster().now();
     if (cacheFlush == null) {
-      cacheFlush = new Ticker(Duration.ofMinutes(30), now);
+      cacheFlush = new Ticker(CACHE_FLUSH_INTERVAL, now);
     }
     return relists + cacheFlush.ticksAt(now);
   }
@@ -84,10 +85,15 @@ final class Triggers {
     }
   }
 
-  /** The controller's ticks so far (0 without {@code resyncPeriodSeconds}); its ticker starts on first use. */
+  /**
+   * The controller's ticks so far; its ticker starts on first use. None without {@code resyncPeriodSeconds}, and
+   * none for a period of 30 minutes or more: Metacontroller's shared informer gives a handler its own timer only
+   * when its period is shorter than the informer's relist ({@code --cache-flush-interval}), and leaves longer ones
+   * to that relist (pkg/dynamic/informer/informer.go:284-288, addHandler), which {@link #cacheFlush} models.
+   */
   private long ticks(ControllerLoop loop) {
     long period = loop.controller.path("spec").path("resyncPeriodSeconds").asLong(0);
-    if (period == 0) {
+    if (period == 0 || Duration.ofSeconds(Math.max(1, period)).compareTo(CACHE_FLUSH_INTERVAL) >= 0) {
       return 0;
     }
     Instant now = mc.cluster().now();

@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 /**
  * What a real API server refuses, for the kinds hooks emit most: object names, namespaces, labels and
  * annotations, owner references (at most one controller), Service ports, selectors that must match their
- * template, and the fields that cannot change once created (Pod spec, StatefulSet spec, Job template,
- * selectors of workloads, claim spec, an immutable ConfigMap's or Secret's data, a RoleBinding's roleRef).
+ * template, and the fields that cannot change once created (Pod spec, StatefulSet spec, Job template and
+ * selector, selectors of workloads, claim spec, a Service's cluster IPs, an immutable ConfigMap's or Secret's data,
+ * a RoleBinding's roleRef).
  * Messages read as Kubernetes writes them ({@code Kind "name" is invalid: field: Reason: detail}); sources are
  * Kubernetes' {@code staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go},
  * {@code pkg/apis/core/validation/validation.go}, {@code pkg/apis/apps/validation/validation.go},
@@ -177,7 +178,10 @@ final class Validation {
   private void kind() {
     JsonNode spec = object.path("spec");
     switch (type.group() + "/" + type.kind()) {
-      case "/Service" -> servicePorts(spec.path("ports"));
+      case "/Service" -> {
+        servicePorts(spec.path("ports"));
+        clusterIpsInSync(spec);
+      }
       case "apps/Deployment", "apps/ReplicaSet", "apps/StatefulSet", "apps/DaemonSet" -> selectorMatchesTemplate(spec);
       default -> { }
     }
@@ -213,6 +217,66 @@ final class Validation {
     }
   }
 
+  /**
+   * ValidateServiceClusterIPsRelatedFields (pkg/apis/core/validation/validation.go:9073, its checks at
+   * 9087-9101): {@code clusterIPs[0]} is the {@code clusterIP} (ExternalName Services have neither).
+   */
+  private void clusterIpsInSync(JsonNode spec) {
+    if (!ServiceClusterIps.needsClusterIp(spec)) {
+      return;
+    }
+    String ip = spec.path("clusterIP").asText("");
+    List<String> ips = ServiceClusterIps.ips(spec);
+    if (!ip.isEmpty() && ips.isEmpty()) {
+      errors.add("spec.clusterIPs: Required value");
+    } else if (!ip.isEmpty() && !ips.get(0).equals(ip)) {
+      errors.add("spec.clusterIPs: Invalid value: " + goStrings(ips) + ": first value must match `clusterIP`");
+    } else if (ip.isEmpty() && !ips.isEmpty()) {
+      errors.add("spec.clusterIPs: Invalid value: " + goStrings(ips) + ": must be empty when `clusterIP` is not "
+          + "specified");
+    }
+  }
+
+  /**
+   * validateUpgradeDowngradeClusterIPs (pkg/apis/core/validation/validation.go:9198-9253, from ValidateServiceUpdate
+   * at 7048): the primary cluster IP never changes, headless ({@code None}) or not, unless the Service is or
+   * becomes an ExternalName one; a second one may be added or released.
+   */
+  private void clusterIpsUpdate(JsonNode before, JsonNode after) {
+    if (!ServiceClusterIps.needsClusterIp(before) || !ServiceClusterIps.needsClusterIp(after)
+        || ServiceClusterIps.headless(before) && ServiceClusterIps.headless(after)) {
+      return;
+    }
+    List<String> old = ServiceClusterIps.ips(before);
+    List<String> ips = ServiceClusterIps.ips(after);
+    String changed = "spec.clusterIPs[0]: Invalid value: " + goStrings(ips) + ": may not change once set";
+    if (old.size() == ips.size()) {
+      for (int i = 0; i < old.size(); i++) {
+        if (!old.get(i).equals(ips.get(i))) {
+          errors.add("spec.clusterIPs[" + i + "]: Invalid value: " + goStrings(ips) + ": may not change once set");
+        }
+      }
+    } else if (old.size() > ips.size()) {
+      if (ips.isEmpty()) {
+        errors.add("spec.clusterIPs[0]: Invalid value: []string(nil): primary clusterIP can not be unset");
+      } else if (!ips.get(0).equals(old.get(0))) {
+        errors.add(changed);
+      }
+      if (ips.size() == 1 && !after.path("ipFamilyPolicy").asText("").equals("SingleStack")) {
+        errors.add("spec.ipFamilyPolicy: Invalid value: " + after.path("ipFamilyPolicy") + ": must be set to "
+            + "'SingleStack' when releasing the secondary clusterIP");
+      }
+    } else if (!old.isEmpty() && !ips.get(0).equals(old.get(0))) {
+      errors.add(changed);
+    }
+  }
+
+  /** A string list as Go's {@code %#v} prints it in field errors. */
+  private static String goStrings(List<String> values) {
+    return values.isEmpty() ? "[]string(nil)" : "[]string{" + String.join(", ",
+        values.stream().map(v -> "\"" + v + "\"").toList()) + "}";
+  }
+
   /** ValidateDeploymentSpec and its kin: a non-empty selector that selects the template's labels. */
   private void selectorMatchesTemplate(JsonNode spec) {
     JsonNode selector = spec.path("selector");
@@ -235,6 +299,7 @@ final class Validation {
     JsonNode before = current.path("spec");
     switch (type.group() + "/" + type.kind()) {
       case "/Pod" -> podUpdate(before, spec);
+      case "/Service" -> clusterIpsUpdate(before, spec);
       case "apps/StatefulSet" -> {
         if (!Trees.same(without(before, STATEFULSET_MUTABLE), without(spec, STATEFULSET_MUTABLE))) {
           errors.add("spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', "
@@ -244,9 +309,12 @@ final class Validation {
       }
       case "apps/Deployment", "apps/ReplicaSet", "apps/DaemonSet" -> immutable("spec.selector", before, spec, "selector");
       case "batch/Job" -> {
-        for (String field : List.of("selector", "template", "completionMode")) {
+        // ValidateJobSpecUpdate (pkg/apis/batch/validation/validation.go:623-635)
+        for (String field : List.of("selector", "completionMode", "podFailurePolicy", "backoffLimitPerIndex",
+            "managedBy", "successPolicy")) {
           immutable("spec." + field, before, spec, field);
         }
+        jobTemplateUpdate(current, before, spec);
         if (!spec.path("completionMode").asText("").equals("Indexed")) {
           immutable("spec.completions", before, spec, "completions");
         }
@@ -273,6 +341,48 @@ final class Validation {
         }
       }
       default -> { }
+    }
+  }
+
+  /**
+   * validatePodTemplateUpdate (pkg/apis/batch/validation/validation.go:637-676): a Job's template is immutable,
+   * except the scheduling directives (node selector and affinity, tolerations, labels, annotations, scheduling
+   * gates) of a Job that is suspended and has not started (pkg/registry/batch/job/strategy.go:201-203).
+   */
+  private void jobTemplateUpdate(ObjectNode current, JsonNode before, JsonNode after) {
+    JsonNode old = before.path("template");
+    JsonNode next = after.path("template");
+    boolean mutableScheduling = before.path("suspend").asBoolean(false) && !current.path("status").has("startTime");
+    if (mutableScheduling && old instanceof ObjectNode oldTemplate && next.isObject()) {
+      ObjectNode copy = oldTemplate.deepCopy();
+      for (String field : List.of("labels", "annotations")) {
+        copyOrRemove(Meta.metadata(copy), next.path("metadata").get(field), field);
+      }
+      ObjectNode podSpec = copy.withObject("/spec");
+      for (String field : List.of("nodeSelector", "tolerations", "schedulingGates")) {
+        copyOrRemove(podSpec, next.path("spec").get(field), field);
+      }
+      JsonNode nodeAffinity = next.path("spec").path("affinity").get("nodeAffinity");
+      if (podSpec.get("affinity") instanceof ObjectNode affinity) {
+        copyOrRemove(affinity, nodeAffinity, "nodeAffinity");
+        if (affinity.isEmpty() && !next.path("spec").has("affinity")) {
+          podSpec.remove("affinity");
+        }
+      } else if (nodeAffinity != null) {
+        podSpec.putObject("affinity").set("nodeAffinity", nodeAffinity.deepCopy());
+      }
+      old = copy;
+    }
+    if (!Trees.same(old, next)) {
+      errors.add("spec.template: Invalid value: " + next + ": field is immutable");
+    }
+  }
+
+  private static void copyOrRemove(ObjectNode target, JsonNode value, String field) {
+    if (value == null || value.isNull()) {
+      target.remove(field);
+    } else {
+      target.set(field, value.deepCopy());
     }
   }
 

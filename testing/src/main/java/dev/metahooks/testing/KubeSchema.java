@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A strict schema check of built-in Kubernetes objects: the object is read into fabric8's typed model with
@@ -43,6 +44,17 @@ public final class KubeSchema {
       Map.entry("v1/ServiceAccount", "io.fabric8.kubernetes.api.model.ServiceAccount"),
       Map.entry("v1/PersistentVolumeClaim", "io.fabric8.kubernetes.api.model.PersistentVolumeClaim"),
       Map.entry("v1/Namespace", "io.fabric8.kubernetes.api.model.Namespace"),
+      Map.entry("v1/Endpoints", "io.fabric8.kubernetes.api.model.Endpoints"),
+      Map.entry("v1/Event", "io.fabric8.kubernetes.api.model.Event"),
+      Map.entry("v1/LimitRange", "io.fabric8.kubernetes.api.model.LimitRange"),
+      Map.entry("v1/ResourceQuota", "io.fabric8.kubernetes.api.model.ResourceQuota"),
+      Map.entry("v1/ReplicationController", "io.fabric8.kubernetes.api.model.ReplicationController"),
+      Map.entry("v1/PodTemplate", "io.fabric8.kubernetes.api.model.PodTemplate"),
+      Map.entry("v1/Node", "io.fabric8.kubernetes.api.model.Node"),
+      Map.entry("v1/PersistentVolume", "io.fabric8.kubernetes.api.model.PersistentVolume"),
+      Map.entry("apps/v1/ControllerRevision", "io.fabric8.kubernetes.api.model.apps.ControllerRevision"),
+      Map.entry("networking.k8s.io/v1/Ingress", "io.fabric8.kubernetes.api.model.networking.v1.Ingress"),
+      Map.entry("networking.k8s.io/v1/IngressClass", "io.fabric8.kubernetes.api.model.networking.v1.IngressClass"),
       Map.entry("apps/v1/StatefulSet", "io.fabric8.kubernetes.api.model.apps.StatefulSet"),
       Map.entry("apps/v1/ReplicaSet", "io.fabric8.kubernetes.api.model.apps.ReplicaSet"),
       Map.entry("apps/v1/DaemonSet", "io.fabric8.kubernetes.api.model.apps.DaemonSet"),
@@ -64,6 +76,19 @@ public final class KubeSchema {
   /** Whether the typed model knows this object's apiVersion and kind. */
   public static boolean knows(JsonNode object) {
     return TYPES.containsKey(typeKey(object));
+  }
+
+  /** The typed model's class for this object's apiVersion and kind, if it has one. */
+  public static Optional<Class<?>> modelClass(JsonNode object) {
+    String type = TYPES.get(typeKey(object));
+    if (type == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Class.forName(type));
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("the typed model lacks " + type, e);
+    }
   }
 
   /** Fails the test unless the object is a valid built-in object of a kind the model knows. */

@@ -40,6 +40,15 @@ public final class Quantities {
     return number.multiply(SUFFIXES.get(suffix));
   }
 
+  /**
+   * A valid quantity in the form the API server stores it in a resource list ({@code 10240Mi} → {@code 10Gi},
+   * {@code 0.5} → {@code 500m}; {@link dev.metahooks.kube.Quantities#canonicalInResourceList}): children carry
+   * it so, since a child that carries another form differs from the stored one on every sync.
+   */
+  public static String stored(String quantity) {
+    return dev.metahooks.kube.Quantities.canonicalInResourceList(quantity);
+  }
+
   /** Whether two quantities have the same value; two strings that are not quantities compare as text. */
   public static boolean same(String a, String b) {
     if (valid(a) && valid(b)) {

@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Reads {@code spec.resources}: quantities, and a memory limit that Spilo can size PostgreSQL from. */
+/**
+ * Reads {@code spec.resources}: quantities, in the form the API server stores them (the StatefulSet's container
+ * carries them, and {@code cpu: "0.5"} would otherwise differ from the stored {@code 500m} on every sync), and a
+ * memory limit that Spilo can size PostgreSQL from.
+ */
 public final class ResourceSpecReader {
   private ResourceSpecReader() {}
 
@@ -31,7 +35,7 @@ public final class ResourceSpecReader {
           if (quantity == null || !Quantities.valid(quantity)) {
             values.problems().add(values.path() + "." + name, "must be a quantity such as 500m, 2 or 1Gi");
           } else {
-            out.put(name, quantity);
+            out.put(name, Quantities.stored(quantity));
           }
         });
       });

@@ -179,9 +179,13 @@ public final class SpecReader {
   }
 
   private static ClusterSpec.Storage storage(FieldReader storage) {
-    String size = string(storage, "size", "1Gi", null, 32);
-    if (!Quantities.valid(size) || Quantities.bytes(size).signum() <= 0) {
+    String given = string(storage, "size", "1Gi", null, 32);
+    String size = given;
+    if (!Quantities.valid(given) || Quantities.bytes(given).signum() <= 0) {
       storage.report("size", "must be a positive quantity such as 1Gi");
+    } else {
+      // The claim template carries it as the API server stores it (10240Mi is stored as 10Gi).
+      size = Quantities.stored(given);
     }
     String storageClass = string(storage, "storageClassName", null, null, 253);
     FieldReader retention = storage.objectOrEmpty("retentionPolicy");

@@ -19,7 +19,8 @@ public final class WalVolumeReader {
     FieldReader wal = storage.objectOrEmpty("wal");
     PodSchedulingReader.onlyFields(wal, Set.of("size", "storageClassName"));
     Optional<String> size = SpecFields.required(wal, "size", null, 32);
-    if (size.isPresent() && (!Quantities.valid(size.get()) || Quantities.bytes(size.get()).signum() <= 0)) {
+    boolean validSize = size.isPresent() && Quantities.valid(size.get()) && Quantities.bytes(size.get()).signum() > 0;
+    if (size.isPresent() && !validSize) {
       wal.report("size", "must be a positive quantity such as 1Gi");
     }
     Optional<String> storageClass = wal.optionalString("storageClassName");
@@ -29,6 +30,7 @@ public final class WalVolumeReader {
       wal.problems().add(wal.path(), "cannot be used with spec.bootstrap.clone: the clone restores pg_wal into the "
           + "data directory; clone without it");
     }
-    return size.map(given -> new WalVolume(given, storageClass.orElse(null)));
+    // The claim template carries the size as the API server stores it.
+    return size.map(given -> new WalVolume(validSize ? Quantities.stored(given) : given, storageClass.orElse(null)));
   }
 }
