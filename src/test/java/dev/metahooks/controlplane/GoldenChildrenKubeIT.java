@@ -34,6 +34,12 @@ import org.junit.jupiter.api.TestFactory;
 class GoldenChildrenKubeIT {
   static final Path FIXTURES = Resources.path("fixtures");
   /**
+   * The fixtures' namespaces, each mapped to one of this test's own ({@code golden-<n>}): other tests' namespaces,
+   * with their Pod Security levels, stay apart, and a fixture's 63-character name still fits.
+   */
+  static final String PREFIX = "golden-";
+  static final Map<String, String> NAMESPACES = new java.util.HashMap<>();
+  /**
    * Fixtures whose parent is invalid in a way the hook passes through, because Metacontroller's own example hook
    * does and the drop-in answer is the same (shared/upstream-answers: catset 025, daemonjob 039, service-per-pod
    * 030): the API server refuses the child, with this message, and Metacontroller reports the refusal.
@@ -56,7 +62,11 @@ class GoldenChildrenKubeIT {
   Stream<DynamicNode> everyGoldenChildIsStoredAsTheHookSentIt() {
     List<Child> children = children();
     Set<String> namespaces = new LinkedHashSet<>();
-    children.forEach(child -> namespaces.add(child.namespace() == null ? "default" : child.namespace()));
+    children.forEach(child -> {
+      if (child.namespace() != null) {
+        namespaces.add(child.namespace());
+      }
+    });
     namespaces.forEach(namespace -> ProjectCluster.namespace(api, namespace));
     for (Child child : children) {
       String account = child.object().at("/spec/serviceAccountName").asText("");
@@ -109,7 +119,12 @@ class GoldenChildrenKubeIT {
       String controller = fixture.substring(0, fixture.indexOf('/'));
       for (String field : List.of("children", "attachments")) {
         for (JsonNode object : answer.path(field)) {
-          children.add(new Child(controller, fixture, (ObjectNode) object, namespace(parent, object)));
+          ObjectNode child = ((ObjectNode) object).deepCopy();
+          String namespace = namespace(parent, child);
+          if (child.at("/metadata/namespace").isTextual()) {
+            ((ObjectNode) child.get("metadata")).put("namespace", namespace);
+          }
+          children.add(new Child(controller, fixture, child, namespace));
         }
       }
     }
@@ -129,9 +144,9 @@ class GoldenChildrenKubeIT {
   private static String namespace(JsonNode parent, JsonNode child) {
     String parentNamespace = parent.at("/metadata/namespace").asText("");
     if (!parentNamespace.isEmpty()) {
-      return parentNamespace;
+      return NAMESPACES.computeIfAbsent(parentNamespace, name -> PREFIX + NAMESPACES.size());
     }
     String own = child.at("/metadata/namespace").asText("");
-    return own.isEmpty() ? null : own;
+    return own.isEmpty() ? null : NAMESPACES.computeIfAbsent(own, name -> PREFIX + NAMESPACES.size());
   }
 }
