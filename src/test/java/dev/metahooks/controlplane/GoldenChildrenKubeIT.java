@@ -41,8 +41,9 @@ class GoldenChildrenKubeIT {
   static final Map<String, String> NAMESPACES = new java.util.HashMap<>();
   /**
    * Fixtures whose parent is invalid in a way the hook passes through, because Metacontroller's own example hook
-   * does and the drop-in answer is the same (src/test/resources/upstream-answers: catset 025, daemonjob 039, service-per-pod
-   * 030): the API server refuses the child, with this message, and Metacontroller reports the refusal.
+   * does and the drop-in answer is the same (src/test/resources/upstream-answers: catset 025, daemonjob 039,
+   * service-per-pod 030): the API server refuses the child, with this message, and Metacontroller reports the
+   * refusal.
    */
   static final Map<String, String> REFUSED = Map.of(
       "catset/sync/09-no-service-no-claim-templates", "spec.containers[0].volumeMounts[0].name: Not found: \"www\"",
