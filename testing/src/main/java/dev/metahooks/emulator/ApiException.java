@@ -4,8 +4,11 @@ package dev.metahooks.emulator;
 public final class ApiException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** The Kubernetes status reasons the emulator produces. */
-  public enum Reason { NOT_FOUND, ALREADY_EXISTS, CONFLICT, INVALID }
+  /**
+   * The Kubernetes status reasons the emulator produces; a real API server (docs/emulator.md, "A real API server")
+   * also answers {@code FORBIDDEN} (admission, a namespace being deleted), {@code BAD_REQUEST} and errors of its own.
+   */
+  public enum Reason { NOT_FOUND, ALREADY_EXISTS, CONFLICT, INVALID, FORBIDDEN, BAD_REQUEST, SERVER_ERROR }
 
   private final Reason reason;
 
