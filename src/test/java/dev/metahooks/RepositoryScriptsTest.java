@@ -9,13 +9,15 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The repository's own shell scripts (benchmarks, load and soak runs, CI) pass shellcheck. */
+/** The repository's own shell scripts (benchmarks, load and soak runs, the test control plane, CI) pass shellcheck. */
 class RepositoryScriptsTest {
   @Test
   void everyScriptOfTheRepositoryPassesShellcheck() throws IOException {
     List<Path> scripts = new ArrayList<>(List.of(Path.of(".ci/run")));
-    try (Stream<Path> files = Files.walk(Path.of("scripts"))) {
-      files.filter(file -> file.toString().endsWith(".sh")).sorted().forEach(scripts::add);
+    for (String folder : List.of("scripts", "controlplane")) {
+      try (Stream<Path> files = Files.walk(Path.of(folder))) {
+        files.filter(file -> file.toString().endsWith(".sh")).sorted().forEach(scripts::add);
+      }
     }
     Shellcheck.check(scripts);
   }
