@@ -34,7 +34,7 @@ final class ServerStore {
   /** CRD names and specs known to be on the server (and established), for every cluster of the JVM. */
   private static final Set<String> INSTALLED_CRDS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  private final KubeApi api;
+  private final ServerCalls api;
   private final NamespaceMap namespaces;
   private final ApiResources resources;
   private final String test;
@@ -49,7 +49,7 @@ final class ServerStore {
   private final Map<String, String> clusterScoped = new LinkedHashMap<>();
 
   ServerStore(KubernetesClient client, NamespaceMap namespaces, ApiResources resources, String test) {
-    this.api = new KubeApi(client);
+    this.api = new ServerCalls(new dev.metahooks.testing.KubeApi(client));
     this.namespaces = namespaces;
     this.resources = resources;
     this.test = test;
@@ -86,12 +86,12 @@ final class ServerStore {
 
   private void applyCrd(ObjectNode crd) {
     ApiResources.Type type = resources.requireKind("apiextensions.k8s.io/v1", "CustomResourceDefinition");
-    String path = KubeApi.path("apiextensions.k8s.io/v1", type, "", Meta.name(crd));
+    String path = ServerCalls.path("apiextensions.k8s.io/v1", type, "", Meta.name(crd));
     ObjectNode written = Trees.copy(crd);
     written.remove("status");
     Optional<ObjectNode> existing = api.get(path);
     if (existing.isEmpty()) {
-      api.create(KubeApi.path("apiextensions.k8s.io/v1", type, "", ""), written, "metahooks-emulator");
+      api.create(ServerCalls.path("apiextensions.k8s.io/v1", type, "", ""), written, "metahooks-emulator");
     } else if (!Trees.same(existing.get().path("spec"), written.path("spec"))) {
       Meta.metadata(written).put("resourceVersion", Meta.resourceVersion(existing.get()));
       api.replace(path, written, "metahooks-emulator");
@@ -119,16 +119,16 @@ final class ServerStore {
       return adoptNamespace(object);
     }
     ObjectNode sent = toServer(type, object);
-    ObjectNode created = api.create(KubeApi.path(apiVersion, type, Meta.namespace(sent), ""), sent, actor);
+    ObjectNode created = api.create(ServerCalls.path(apiVersion, type, Meta.namespace(sent), ""), sent, actor);
     if (!type.namespaced()) {
-      clusterScoped.put(Meta.uid(created), KubeApi.path(apiVersion, type, "", Meta.name(created)));
+      clusterScoped.put(Meta.uid(created), ServerCalls.path(apiVersion, type, "", Meta.name(created)));
     }
     if (isNamespace(type)) {
       made.put(Meta.name(object), true);
       waitForDefaultServiceAccount(Meta.name(created));
     }
     if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
-      String path = KubeApi.path(apiVersion, type, "", Meta.name(created));
+      String path = ServerCalls.path(apiVersion, type, "", Meta.name(created));
       waitFor("CustomResourceDefinition " + Meta.name(created) + " to be established",
           () -> api.get(path).map(ServerStore::established).orElse(false));
     }
@@ -148,7 +148,7 @@ final class ServerStore {
   /** Deletes; the object as it is afterwards when it stays (finalizers, a grace period), else empty. */
   Optional<ObjectNode> delete(ApiResources.Type type, String apiVersion, String namespace, String name, String uid,
       Cluster.Propagation propagation) {
-    String path = KubeApi.path(apiVersion, type, namespaces.toServer(type.namespaced() ? namespace : ""),
+    String path = ServerCalls.path(apiVersion, type, namespaces.toServer(type.namespaced() ? namespace : ""),
         serverName(type, name));
     api.delete(path, propagation == null ? null : switch (propagation) {
       case BACKGROUND -> "Background";
@@ -163,7 +163,7 @@ final class ServerStore {
     if (type.namespaced() && !made.containsKey(namespace)) {
       return Optional.empty();
     }
-    String path = KubeApi.path(apiVersion, type, namespaces.toServer(type.namespaced() ? namespace : ""),
+    String path = ServerCalls.path(apiVersion, type, namespaces.toServer(type.namespaced() ? namespace : ""),
         serverName(type, name));
     return api.get(path).map(o -> toScenario(type, o)).filter(o -> visible(type, o));
   }
@@ -193,7 +193,7 @@ final class ServerStore {
     List<Seen> objects = new ArrayList<>();
     if (type.namespaced()) {
       for (String namespace : List.copyOf(made.keySet())) {
-        String path = KubeApi.path(apiVersion, type, namespaces.toServer(namespace), "");
+        String path = ServerCalls.path(apiVersion, type, namespaces.toServer(namespace), "");
         for (ObjectNode object : listOrNothing(path, apiVersion, type.kind())) {
           ObjectNode seen = toScenario(type, object);
           if (visible(type, seen)) {
@@ -202,7 +202,7 @@ final class ServerStore {
         }
       }
     } else {
-      for (ObjectNode object : listOrNothing(KubeApi.path(apiVersion, type, "", ""), apiVersion, type.kind())) {
+      for (ObjectNode object : listOrNothing(ServerCalls.path(apiVersion, type, "", ""), apiVersion, type.kind())) {
         if (visibleClusterScoped(type, object)) {
           objects.add(new Seen(toScenario(type, object), lastManager(object)));
         }
@@ -328,7 +328,7 @@ final class ServerStore {
   }
 
   private String pathOf(ApiResources.Type type, String apiVersion, ObjectNode serverObject) {
-    return KubeApi.path(apiVersion, type, Meta.namespace(serverObject), Meta.name(serverObject));
+    return ServerCalls.path(apiVersion, type, Meta.namespace(serverObject), Meta.name(serverObject));
   }
 
   private String serverName(ApiResources.Type type, String name) {
@@ -374,7 +374,15 @@ final class ServerStore {
         metadata.set(field, object.path("metadata").get(field).deepCopy());
       }
     }
-    ObjectNode patched = api.mergePatch("/api/v1/namespaces/" + namespaces.toServer(Meta.name(object)), patch);
+    String path = "/api/v1/namespaces/" + namespaces.toServer(Meta.name(object));
+    ObjectNode current = api.get(path).orElseThrow(() -> new ApiException(Reason.NOT_FOUND,
+        "Namespace " + Meta.name(object) + " is gone"));
+    for (String field : List.of("labels", "annotations")) {
+      if (metadata.has(field)) {
+        Meta.metadata(current).withObjectProperty(field).setAll((ObjectNode) metadata.get(field));
+      }
+    }
+    ObjectNode patched = api.replace(path, current, "metahooks-emulator");
     made.put(Meta.name(object), true);
     return toScenario(resources.requireKind("v1", "Namespace"), patched);
   }
@@ -423,7 +431,7 @@ final class ServerStore {
       for (Seen seen : read(type)) {
         ObjectNode object = seen.object();
         if (!Meta.finalizers(object).isEmpty() && done.add(Meta.uid(object))) {
-          dropFinalizers(KubeApi.path(tracked.get(key(type)).apiVersion(), type,
+          dropFinalizers(ServerCalls.path(tracked.get(key(type)).apiVersion(), type,
               namespaces.toServer(Meta.namespace(object)), Meta.name(object)));
         }
       }
@@ -446,12 +454,18 @@ final class ServerStore {
   }
 
   private void dropFinalizers(String path) {
-    try {
-      ObjectNode patch = Trees.object();
-      patch.putObject("metadata").putNull("finalizers");
-      api.mergePatch(path, patch);
-    } catch (ApiException e) {
-      // gone already
+    for (int attempt = 0; attempt < 5; attempt++) {
+      try {
+        Optional<ObjectNode> current = api.get(path);
+        if (current.isEmpty() || Meta.finalizers(current.get()).isEmpty()) {
+          return;
+        }
+        Meta.metadata(current.get()).remove("finalizers");
+        api.replace(path, current.get(), "metahooks-emulator");
+        return;
+      } catch (ApiException e) {
+        // changed meanwhile: read it again
+      }
     }
   }
 }
