@@ -260,6 +260,7 @@ public final class Cluster {
     ObjectNode object = Trees.normalizeObject(input);
     ApiResources.Type type = typeOf(object);
     if (stores(type)) {
+      watch(type, Meta.apiVersion(object));
       ObjectNode created = server.create(type, Meta.apiVersion(object), object, actor);
       if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
         resources.registerCrd(created);
@@ -322,6 +323,7 @@ public final class Cluster {
     ObjectNode object = Trees.normalizeObject(input);
     ApiResources.Type type = typeOf(object);
     if (stores(type)) {
+      watch(type, Meta.apiVersion(object));
       ObjectNode stored = server.replace(type, Meta.apiVersion(object), object, actor);
       ObjectNode kept = take(type, Meta.apiVersion(object), stored, Write.Verb.UPDATE);
       return Trees.copy(Meta.deleting(stored) && Meta.finalizers(stored).isEmpty()
@@ -416,6 +418,7 @@ public final class Cluster {
     ObjectNode object = Trees.normalizeObject(input);
     ApiResources.Type type = typeOf(object);
     if (stores(type)) {
+      watch(type, Meta.apiVersion(object));
       return Trees.copy(take(type, Meta.apiVersion(object),
           server.replaceStatus(type, Meta.apiVersion(object), object, actor), Write.Verb.UPDATE_STATUS));
     }
@@ -713,7 +716,6 @@ public final class Cluster {
    * the server stored nothing new). An object kept under the same name with another uid was replaced meanwhile.
    */
   private ObjectNode take(ApiResources.Type type, String apiVersion, ObjectNode object, Write.Verb verb) {
-    watch(type, apiVersion);
     String key = keyOf(type, object);
     ObjectNode before = objects.get(key);
     if (before != null && !Meta.uid(before).equals(Meta.uid(object))) {

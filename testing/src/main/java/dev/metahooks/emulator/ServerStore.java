@@ -47,6 +47,8 @@ final class ServerStore {
   private final Map<String, Boolean> made = new LinkedHashMap<>();
   /** Cluster-scoped objects created through this store, by uid, with their server path (for the clean-up). */
   private final Map<String, String> clusterScoped = new LinkedHashMap<>();
+  /** Cluster-scoped objects the scenario created that were on the server already (CRDs): shown, left in place. */
+  private final Set<String> shared = new HashSet<>();
 
   ServerStore(KubernetesClient client, NamespaceMap namespaces, ApiResources resources, String test) {
     this.api = new ServerCalls(new dev.metahooks.testing.KubeApi(client));
@@ -119,6 +121,16 @@ final class ServerStore {
       return adoptNamespace(object);
     }
     ObjectNode sent = toServer(type, object);
+    if (isCrd(type)) {
+      Optional<ObjectNode> installed = api.get(ServerCalls.path(apiVersion, type, "", Meta.name(object)));
+      if (installed.isPresent()) {
+        // Installed for every scenario of the JVM (or an earlier one): updated if need be, shown, never deleted.
+        applyCrd(object);
+        ObjectNode current = api.get(ServerCalls.path(apiVersion, type, "", Meta.name(object))).orElseThrow();
+        shared.add(Meta.uid(current));
+        return toScenario(type, current);
+      }
+    }
     ObjectNode created = api.create(ServerCalls.path(apiVersion, type, Meta.namespace(sent), ""), sent, actor);
     if (!type.namespaced()) {
       clusterScoped.put(Meta.uid(created), ServerCalls.path(apiVersion, type, "", Meta.name(created)));
@@ -127,7 +139,7 @@ final class ServerStore {
       made.put(Meta.name(object), true);
       waitForDefaultServiceAccount(Meta.name(created));
     }
-    if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
+    if (isCrd(type)) {
       String path = ServerCalls.path(apiVersion, type, "", Meta.name(created));
       waitFor("CustomResourceDefinition " + Meta.name(created) + " to be established",
           () -> api.get(path).map(ServerStore::established).orElse(false));
@@ -266,7 +278,7 @@ final class ServerStore {
       String claimNamespace = serverObject.path("spec").path("claimRef").path("namespace").asText("");
       return namespaces.toScenario(claimNamespace) != null;
     }
-    return clusterScoped.containsKey(Meta.uid(serverObject));
+    return clusterScoped.containsKey(Meta.uid(serverObject)) || shared.contains(Meta.uid(serverObject));
   }
 
   /** A copy for the server: namespaces (and a Namespace's own name) mapped. */
@@ -333,6 +345,10 @@ final class ServerStore {
 
   private String serverName(ApiResources.Type type, String name) {
     return isNamespace(type) ? namespaces.toServer(name) : name;
+  }
+
+  private static boolean isCrd(ApiResources.Type type) {
+    return type.group().equals("apiextensions.k8s.io") && type.kind().equals("CustomResourceDefinition");
   }
 
   private static boolean isNamespace(ApiResources.Type type) {

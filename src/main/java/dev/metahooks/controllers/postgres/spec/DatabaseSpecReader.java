@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * any PostgreSQL identifier text (spaces, quotes, Unicode): it reaches SQL only as data, quoted by {@code %I}.
  */
 public final class DatabaseSpecReader {
-  public static final int MAX_DATABASES = 32;
+  public static final int MAX_DATABASES = 16;
   public static final int MAX_ITEMS = 32;
   /** PostgreSQL keeps at most 63 bytes of a name (NAMEDATALEN 64) and cuts longer ones silently. */
   public static final int MAX_NAME_BYTES = 63;

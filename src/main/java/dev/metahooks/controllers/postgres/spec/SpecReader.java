@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  */
 public final class SpecReader {
   public static final int MAX_NAME_LENGTH = 40;
-  public static final int MAX_USERS = 32;
+  public static final int MAX_USERS = 16;
   public static final int MAX_DATABASES = 16;
   public static final int MAX_PARAMETERS = 100;
 
