@@ -810,10 +810,19 @@ public final class Cluster {
     }
   }
 
-  /** Whether nothing changes on the real API server for {@code quiet} from the latest change on (reading as it waits). */
+  /**
+   * Whether nothing changes on the real API server for {@code quiet} from the latest change on (reading as it waits),
+   * or longer while a workload's ready Pods are not yet available: the controllers report them available
+   * {@code minReadySeconds} after they became ready, a change that is due although nothing happens meanwhile.
+   */
   public boolean staysQuiet(Duration quiet) {
     long sequence = lastSequence();
-    while (System.nanoTime() - lastChangeNanos < quiet.toNanos()) {
+    Duration wait = quiet;
+    for (ObjectNode workload : pendingAvailability()) {
+      Duration due = Duration.ofSeconds(workload.path("spec").path("minReadySeconds").asLong() + 1);
+      wait = due.compareTo(wait) > 0 ? due : wait;
+    }
+    while (System.nanoTime() - lastChangeNanos < wait.toNanos()) {
       ServerStore.sleep(100);
       refresh();
       if (lastSequence() != sequence) {
@@ -821,6 +830,23 @@ public final class Cluster {
       }
     }
     return true;
+  }
+
+  /** Workloads with {@code minReadySeconds} whose status counts more Pods ready than available. */
+  private List<ObjectNode> pendingAvailability() {
+    List<ObjectNode> pending = new ArrayList<>();
+    for (ObjectNode object : objects.values()) {
+      JsonNode status = object.path("status");
+      long ready = status.has("numberReady") ? status.path("numberReady").asLong()
+          : status.path("readyReplicas").asLong();
+      long available = status.has("numberReady") ? status.path("numberAvailable").asLong()
+          : status.path("availableReplicas").asLong();
+      if (Meta.apiVersion(object).startsWith("apps/") && object.path("spec").path("minReadySeconds").asLong() > 0
+          && ready > available) {
+        pending.add(object);
+      }
+    }
+    return pending;
   }
 
   // ---- internals
@@ -918,9 +944,15 @@ public final class Cluster {
     }
   }
 
-  /** Explicit nulls as the API server stores them (both profiles: no API server keeps them as sent). */
+  /**
+   * Explicit nulls as the API server stores them, and a custom resource's undeclared fields pruned (both profiles:
+   * no API server keeps them as sent).
+   */
   private void asStored(ApiResources.Type type, ObjectNode object) {
     Nulls.asStored(object, resources.crdOf(type).orElse(null), resources.isBuiltIn(type));
+    if (!resources.isBuiltIn(type)) {
+      resources.crdOf(type).ifPresent(crd -> UnknownFields.prune(object, crd));
+    }
   }
 
   private static ObjectNode withoutMetadataAndStatus(ObjectNode object) {

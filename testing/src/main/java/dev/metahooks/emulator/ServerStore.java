@@ -76,30 +76,47 @@ final class ServerStore {
       }
     }
     resources.crds().forEach(crd -> crds.add(Trees.normalizeObject(crd)));
+    boolean changed = false;
     for (ObjectNode crd : crds) {
       String identity = Meta.name(crd) + "#" + Trees.canonical(crd.path("spec"));
       if (INSTALLED_CRDS.contains(identity)) {
         continue;
       }
-      applyCrd(crd);
+      changed |= applyCrd(crd);
       INSTALLED_CRDS.add(identity);
+    }
+    if (changed) {
+      // The garbage collector watches a new kind only after its next discovery resync, every 30 seconds
+      // (kube-controller-manager's startGarbageCollectorController, cmd/kube-controller-manager/app/core.go):
+      // until then the dependents of a deleted custom resource stay. Waited for once, not in every scenario.
+      sleep(GC_DISCOVERY_RESYNC.toMillis());
     }
   }
 
-  private void applyCrd(ObjectNode crd) {
+  /** How often the garbage collector rediscovers the kinds it watches, plus a second. */
+  private static final Duration GC_DISCOVERY_RESYNC = Duration.ofSeconds(31);
+
+  /** Creates or updates a CRD and waits until it is established; whether the server's CRDs changed. */
+  private boolean applyCrd(ObjectNode crd) {
     ApiResources.Type type = resources.requireKind("apiextensions.k8s.io/v1", "CustomResourceDefinition");
     String path = ServerCalls.path("apiextensions.k8s.io/v1", type, "", Meta.name(crd));
     ObjectNode written = Trees.copy(crd);
     written.remove("status");
     Optional<ObjectNode> existing = api.get(path);
+    boolean changed = true;
     if (existing.isEmpty()) {
       api.create(ServerCalls.path("apiextensions.k8s.io/v1", type, "", ""), written, "metahooks-emulator");
     } else if (!Trees.same(existing.get().path("spec"), written.path("spec"))) {
       Meta.metadata(written).put("resourceVersion", Meta.resourceVersion(existing.get()));
-      api.replace(path, written, "metahooks-emulator");
+      ObjectNode replaced = api.replace(path, written, "metahooks-emulator");
+      // The server defaults the spec: stored unchanged, it was the same CRD.
+      changed = !Meta.resourceVersion(replaced).equals(Meta.resourceVersion(existing.get()));
+    } else {
+      changed = false;
     }
     waitFor("CustomResourceDefinition " + Meta.name(crd) + " to be established",
         () -> api.get(path).map(ServerStore::established).orElse(false));
+    return changed;
   }
 
   private static boolean established(JsonNode crd) {
@@ -436,9 +453,13 @@ final class ServerStore {
   /**
    * Deletes what the scenario left: its namespaces (with everything in them) and the cluster-scoped objects made
    * through it. Finalizers nobody will remove any more (Metacontroller's, a test's) are taken off first, so nothing
-   * stays Terminating.
+   * stays Terminating. With the system property {@code metahooks.kube.keep=true} (or {@code METAHOOKS_KUBE_KEEP=true}) everything is
+   * left for a look.
    */
   void close() {
+    if (Boolean.getBoolean("metahooks.kube.keep") || "true".equals(System.getenv("METAHOOKS_KUBE_KEEP"))) {
+      return; // left for a look with kubectl: the namespaces carry the test's name (TEST_ANNOTATION)
+    }
     Set<String> done = new HashSet<>();
     for (ApiResources.Type type : trackedTypes()) {
       if (!type.namespaced() || isNamespace(type)) {
