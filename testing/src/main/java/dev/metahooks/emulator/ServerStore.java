@@ -154,7 +154,7 @@ final class ServerStore {
     }
     if (isNamespace(type)) {
       made.put(Meta.name(object), true);
-      waitForDefaultServiceAccount(Meta.name(created));
+      waitForDefaultServiceAccount(Meta.name(object));
     }
     if (isCrd(type)) {
       String path = ServerCalls.path(apiVersion, type, "", Meta.name(created));
