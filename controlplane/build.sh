@@ -8,21 +8,25 @@ set -euo pipefail
 source "$(dirname "$0")/components.sh"
 export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS="-trimpath -buildvcs=false"
 
-# Builds the main packages $3... of the module in folder $1 into $2, stamped with ldflags $LDFLAGS; a folder is
-# complete only once every binary is in it, so an interrupted build starts again.
+# Builds the main packages $3... (each NAME=PACKAGE) of the module in folder $1 into binaries NAME in folder $2,
+# stamped with ldflags $LDFLAGS. A folder appears only once every binary is in it, so an interrupted build starts
+# again.
 build() {
   local module="$1" target="$2"; shift 2
   local binary missing=false
-  for binary in "$@"; do [ -x "$target/${binary##*/}" ] || missing=true; done
+  for binary in "$@"; do [ -x "$target/${binary%%=*}" ] || missing=true; done
   "$missing" || return 0
   if [ "$(df -Pk "$kube_cache" | awk 'NR == 2 {print $4}')" -lt $((6 * 1024 * 1024)) ]; then
     echo "controlplane/build.sh: less than 6 GB free under $kube_cache; a cold build needs about that much" >&2
     exit 1
   fi
-  echo "building $* into $target" >&2
+  echo "building $module into $target" >&2
   local started=$SECONDS
   rm -rf "$target.partial" && mkdir -p "$target.partial"
-  (cd "$controlplane_dir/$module" && go build -ldflags "${LDFLAGS:--s -w}" -o "$target.partial/" "$@")
+  for binary in "$@"; do
+    (cd "$controlplane_dir/$module" \
+      && go build -ldflags "${LDFLAGS:--s -w}" -o "$target.partial/${binary%%=*}" "${binary#*=}")
+  done
   rm -rf "$target" && mv "$target.partial" "$target"
   echo "built $module in $((SECONDS - started)) s" >&2
 }
@@ -35,12 +39,12 @@ minor="${kubernetes_version#v1.}" && minor="${minor%%.*}"
 LDFLAGS="-s -w -X $version_package.gitVersion=$kubernetes_version -X $version_package.gitMajor=1 \
 -X $version_package.gitMinor=$minor -X $version_package.gitTreeState=clean \
 -X $version_package.buildDate=1970-01-01T00:00:00Z" \
-  build kubernetes "$kubernetes_bin" k8s.io/kubernetes/cmd/kube-apiserver \
-  k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
-build etcd "$etcd_bin" go.etcd.io/etcd/server/v3
-[ -x "$etcd_bin/etcd" ] || mv "$etcd_bin/v3" "$etcd_bin/etcd"
-build kwok "$kwok_bin" sigs.k8s.io/kwok/cmd/kwok
-build helm "$helm_bin" helm.sh/helm/v3/cmd/helm
+  build kubernetes "$kubernetes_bin" kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver \
+  kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager \
+  kube-scheduler=k8s.io/kubernetes/cmd/kube-scheduler kubectl=k8s.io/kubernetes/cmd/kubectl
+build etcd "$etcd_bin" etcd=go.etcd.io/etcd/server/v3
+build kwok "$kwok_bin" kwok=sigs.k8s.io/kwok/cmd/kwok
+build helm "$helm_bin" helm=helm.sh/helm/v3/cmd/helm
 
 # KWOK's kwok command loads no stage by itself; its module ships them. The fast ones move pods, Jobs' pods, nodes
 # and volumes along as a kubelet and a volume provisioner would.

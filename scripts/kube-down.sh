@@ -11,7 +11,7 @@ dir="$1"
 ours() {
   local pid
   tac "$dir/pids" | while read -r pid; do
-    [ -n "$pid" ] && tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null | grep -qF -- "$dir/" && echo "$pid"
+    [ -n "$pid" ] && { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2> /dev/null | grep -qF -- "$dir/" && echo "$pid"
   done
   return 0
 }

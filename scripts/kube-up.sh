@@ -21,6 +21,8 @@ mkdir -p "$dir/logs" "$dir/pki" "$dir/bin"
 ln -sf "$kubernetes_bin/kubectl" "$dir/bin/kubectl"
 [ -x "$helm_bin/helm" ] && ln -sf "$helm_bin/helm" "$dir/bin/helm"
 : > "$dir/pids"
+# A start that fails half-way stops what it started.
+trap '[ $? -eq 0 ] || "$(dirname "$0")/kube-down.sh" "$dir"' EXIT
 
 # Five free loopback ports: etcd's client and peer ports, the API server's, the controller manager's and the
 # scheduler's (both serve /healthz over HTTPS).

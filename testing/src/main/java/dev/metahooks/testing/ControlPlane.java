@@ -29,17 +29,19 @@ import org.junit.jupiter.api.Assumptions;
  * <p>Without either, or when the start script finds no binaries (its exit status 3), a test that asks for one is
  * skipped with a message saying what to build, except where the variable {@code CI} is set: there it fails.
  */
-public final class ControlPlane {
+public final class ControlPlane implements AutoCloseable {
   private static final int MISSING_BINARIES = 3;
   private static ControlPlane shared;
 
   private final Path kubeconfig;
   private final Path bin;
+  private final Runnable stop;
   private KubernetesClient client;
 
-  private ControlPlane(Path kubeconfig, Path bin) {
+  private ControlPlane(Path kubeconfig, Path bin, Runnable stop) {
     this.kubeconfig = kubeconfig;
     this.bin = bin;
+    this.stop = stop;
   }
 
   /** The control plane of this JVM, started on first use. */
@@ -48,6 +50,24 @@ public final class ControlPlane {
       shared = find();
     }
     return shared;
+  }
+
+  /**
+   * A control plane of its own, for a test that needs one nobody else has written to (installing a Helm release
+   * that owns CRDs, say); {@link #close()} stops it. Started by the same script as the shared one.
+   */
+  public static ControlPlane startNew() {
+    return start(startScript().toAbsolutePath());
+  }
+
+  /** Stops a control plane this JVM started ({@link #startNew()}); the shared one stops when the JVM exits. */
+  @Override
+  public synchronized void close() {
+    if (client != null) {
+      client.close();
+      client = null;
+    }
+    stop.run();
   }
 
   /** The kubeconfig of an administrator of this control plane. */
@@ -131,15 +151,21 @@ public final class ControlPlane {
     Optional<String> given = setting("metahooks.kubeconfig", "METAHOOKS_KUBECONFIG");
     if (given.isPresent()) {
       Path kubeconfig = Path.of(given.get());
-      return new ControlPlane(kubeconfig, kubeconfig.resolveSibling("bin"));
+      return new ControlPlane(kubeconfig, kubeconfig.resolveSibling("bin"), () -> {});
     }
+    ControlPlane started = start(startScript().toAbsolutePath());
+    Runtime.getRuntime().addShutdownHook(new Thread(started::close));
+    return started;
+  }
+
+  private static Path startScript() {
     Path up = setting("metahooks.kubeUp", "METAHOOKS_KUBE_UP").map(Path::of)
         .orElse(Path.of(System.getProperty("metahooks.projectDir", ".")).resolve("scripts/kube-up.sh"));
     if (!Files.isRegularFile(up)) {
       throw skipOrFail("no control plane: set metahooks.kubeconfig, or metahooks.kubeUp to a start script ("
           + up + " does not exist)");
     }
-    return start(up.toAbsolutePath());
+    return up;
   }
 
   private static ControlPlane start(Path up) {
@@ -151,17 +177,17 @@ public final class ControlPlane {
       throw new UncheckedIOException(e);
     }
     Path down = up.resolveSibling("kube-down.sh");
-    Runtime.getRuntime().addShutdownHook(new Thread(
-        () -> Run.of(List.of(down.toString(), dir.toString()), "", Duration.ofMinutes(1))));
+    Runnable stop = () -> Run.of(List.of(down.toString(), dir.toString()), "", Duration.ofMinutes(1));
     Run run = Run.of(List.of(up.toString(), dir.toString()), "", Duration.ofMinutes(5));
     if (run.exitCode() == MISSING_BINARIES) {
       throw skipOrFail("the control plane's binaries are not built (" + run.output().strip()
           + "); build them with controlplane/build.sh (Go 1.26 and the Go module proxy; about half an hour cold)");
     }
     if (run.exitCode() != 0) {
+      stop.run();
       throw new IllegalStateException("the control plane did not start (logs in " + dir + "/logs):\n" + run.output());
     }
-    return new ControlPlane(dir.resolve("kubeconfig"), dir.resolve("bin"));
+    return new ControlPlane(dir.resolve("kubeconfig"), dir.resolve("bin"), stop);
   }
 
   private static Optional<String> setting(String property, String variable) {

@@ -59,6 +59,9 @@ public final class KubeApi {
     public String path(String namespace, String name) {
       StringBuilder path = new StringBuilder(base);
       if (namespaced) {
+        if (namespace == null || namespace.isEmpty()) {
+          throw new IllegalArgumentException(plural + " are namespaced: the API server refuses one without a namespace");
+        }
         path.append("/namespaces/").append(encode(namespace));
       }
       path.append('/').append(plural);

@@ -1,0 +1,120 @@
+package dev.metahooks.controlplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.testing.ControlPlane;
+import dev.metahooks.testing.KubeApi;
+import dev.metahooks.testing.Resources;
+import dev.metahooks.testing.StoredForm;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every child and attachment of every golden answer, of every controller, sent to a real API server as Metacontroller
+ * would create it: it must be accepted, and the server must store every field the hook set as the hook set it (its
+ * own defaults aside), or Metacontroller would see a difference on every sync ({@link StoredForm}).
+ *
+ * <p>Each child is created with {@code dryRun=All}: the server admits, validates and defaults it and answers with the
+ * object as it would store it, without keeping it, so that the children of every fixture can share names (they
+ * describe one cluster at different moments). Their parents' CRDs and namespaces exist first, and the
+ * ServiceAccounts their pods name, as the pods would be refused without them.
+ */
+class GoldenChildrenKubeIT {
+  static final Path FIXTURES = Resources.path("fixtures");
+  static ControlPlane plane;
+  static KubeApi api;
+
+  @BeforeAll
+  static void cluster() {
+    plane = ControlPlane.shared();
+    api = new KubeApi(plane.client());
+    ProjectCluster.installCrds(plane);
+  }
+
+  @TestFactory
+  Stream<DynamicNode> everyGoldenChildIsStoredAsTheHookSentIt() {
+    List<Child> children = children();
+    Set<String> namespaces = new LinkedHashSet<>();
+    children.forEach(child -> namespaces.add(child.namespace() == null ? "default" : child.namespace()));
+    namespaces.forEach(namespace -> ProjectCluster.namespace(api, namespace));
+    for (Child child : children) {
+      String account = child.object().at("/spec/serviceAccountName").asText("");
+      if (child.object().path("kind").asText().equals("Pod") && !account.isEmpty()) {
+        ProjectCluster.serviceAccount(api, child.namespace(), account);
+      }
+    }
+    return children.stream()
+        .collect(java.util.stream.Collectors.groupingBy(Child::controller, java.util.TreeMap::new,
+            java.util.stream.Collectors.toList()))
+        .entrySet().stream()
+        .map(controller -> DynamicContainer.dynamicContainer(controller.getKey() + " ("
+            + controller.getValue().size() + " children)", controller.getValue().stream().map(this::test)));
+  }
+
+  private DynamicTest test(Child child) {
+    return DynamicTest.dynamicTest(child.fixture() + ": " + child.object().path("kind").asText() + " "
+        + child.object().at("/metadata/name").asText(), () -> {
+          KubeApi.Answer answer = api.create(child.object(), child.namespace(), true);
+          assertThat(answer.ok()).as("the API server accepts %s of %s: %s", child.describe(), child.fixture(),
+              answer.message()).isTrue();
+          assertThat(StoredForm.differences(child.object(), answer.body()))
+              .as("fields of %s of %s that the API server stores otherwise than the hook sent them",
+                  child.describe(), child.fixture())
+              .isEmpty();
+        });
+  }
+
+  /** One child of one golden answer, and the namespace Metacontroller would create it in. */
+  record Child(String controller, String fixture, JsonNode object, String namespace) {
+    String describe() {
+      return object.path("kind").asText() + " " + object.at("/metadata/name").asText();
+    }
+  }
+
+  static List<Child> children() {
+    List<Child> children = new ArrayList<>();
+    for (Path response : Resources.find(FIXTURES, ".response.json")) {
+      Path request = response.resolveSibling(response.getFileName().toString()
+          .replace(".response.json", ".request.json"));
+      JsonNode parent = Resources.readObject(request).path(parentField(request));
+      JsonNode answer = Resources.readObject(response);
+      String fixture = FIXTURES.relativize(response).toString().replace(".response.json", "");
+      String controller = fixture.substring(0, fixture.indexOf('/'));
+      for (String field : List.of("children", "attachments")) {
+        for (JsonNode object : answer.path(field)) {
+          children.add(new Child(controller, fixture, object, namespace(parent, object)));
+        }
+      }
+    }
+    return children;
+  }
+
+  /** A composite hook's request names its parent {@code parent}, a decorator's {@code object}. */
+  private static String parentField(Path request) {
+    JsonNode body = Resources.readObject(request);
+    return body.has("parent") ? "parent" : "object";
+  }
+
+  /**
+   * Where Metacontroller creates a child: in a namespaced parent's namespace; for a cluster-scoped parent, where the
+   * child says (nowhere, if it says nothing).
+   */
+  private static String namespace(JsonNode parent, JsonNode child) {
+    String parentNamespace = parent.at("/metadata/namespace").asText("");
+    if (!parentNamespace.isEmpty()) {
+      return parentNamespace;
+    }
+    String own = child.at("/metadata/namespace").asText("");
+    return own.isEmpty() ? null : own;
+  }
+}

@@ -1,0 +1,86 @@
+package dev.metahooks.controlplane;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.testing.ControlPlane;
+import dev.metahooks.testing.KubeApi;
+import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.Resources;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The project's own setting on the shared real control plane: its CRDs (those of manifests/crds, the third-party
+ * ones its hooks may render, Metacontroller's), and namespaces ready for pods (their default ServiceAccount made).
+ */
+final class ProjectCluster {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static boolean crdsInstalled;
+
+  private ProjectCluster() {}
+
+  /** The files of every CRD the project's objects need, applied once per JVM and awaited until Established. */
+  static synchronized void installCrds(ControlPlane plane) {
+    if (crdsInstalled) {
+      return;
+    }
+    List<String> arguments = new ArrayList<>(List.of("apply", "--server-side", "--field-manager=metahooks-tests"));
+    for (Path file : crdFiles()) {
+      arguments.add("-f");
+      arguments.add(file.toString());
+    }
+    plane.kubectl("", arguments.toArray(String[]::new)).ok();
+    plane.kubectl("", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s").ok();
+    crdsInstalled = true;
+  }
+
+  static List<Path> crdFiles() {
+    List<Path> files = new ArrayList<>(Manifests.yamlFiles(Manifests.CRDS));
+    files.addAll(Manifests.yamlFiles(Resources.path("crds")));
+    Path metacontroller = Resources.projectDir().resolve("controlplane/metacontroller-crds.yaml");
+    if (Files.exists(metacontroller)) {
+      files.add(metacontroller);
+    }
+    return files;
+  }
+
+  /** Makes {@code name} if it is missing and waits for its default ServiceAccount (pods need it to be admitted). */
+  static void namespace(KubeApi api, String name) {
+    ObjectNode namespace = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Namespace");
+    namespace.putObject("metadata").put("name", name);
+    KubeApi.Answer created = api.create(namespace, null, false);
+    if (!created.ok() && created.code() != 409) {
+      created.orThrow();
+    }
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+    while (!api.get("v1", "ServiceAccount", name, "default").ok()) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException("no default ServiceAccount in namespace " + name + " after 30 s");
+      }
+      sleep(Duration.ofMillis(100));
+    }
+  }
+
+  /** Makes a ServiceAccount if it is missing: pods that name one are refused until it exists. */
+  static void serviceAccount(KubeApi api, String namespace, String name) {
+    ObjectNode account = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ServiceAccount");
+    account.putObject("metadata").put("name", name).put("namespace", namespace);
+    KubeApi.Answer created = api.create(account, namespace, false);
+    if (!created.ok() && created.code() != 409) {
+      created.orThrow();
+    }
+  }
+
+  static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
