@@ -822,14 +822,34 @@ public final class Cluster {
       Duration due = Duration.ofSeconds(workload.path("spec").path("minReadySeconds").asLong() + 1);
       wait = due.compareTo(wait) > 0 ? due : wait;
     }
+    if (objects.values().stream().anyMatch(Cluster::goingByItself)) {
+      wait = ServerTiming.stepAtMost().compareTo(wait) > 0 ? ServerTiming.stepAtMost() : wait;
+    }
     while (System.nanoTime() - lastChangeNanos < wait.toNanos()) {
       ServerStore.sleep(100);
       refresh();
       if (lastSequence() != sequence) {
         return false;
       }
+      if (wait.compareTo(quiet) > 0 && objects.values().stream().noneMatch(Cluster::goingByItself)
+          && pendingAvailability().isEmpty() && System.nanoTime() - lastChangeNanos >= quiet.toNanos()) {
+        return true;
+      }
     }
     return true;
+  }
+
+  /** Finalizers Kubernetes itself removes: an object being deleted that holds no other is about to go. */
+  private static final Set<String> KUBERNETES_FINALIZERS = Set.of("kubernetes", "foregroundDeletion", "orphan",
+      "kubernetes.io/pvc-protection", "kubernetes.io/pv-protection", "batch.kubernetes.io/job-tracking");
+
+  /**
+   * An object being deleted that only Kubernetes holds back (a Namespace whose contents the namespace controller is
+   * deleting, a claim in use): its deletion finishes without anyone else, so the cluster has not settled yet.
+   */
+  private static boolean goingByItself(ObjectNode object) {
+    return Meta.deleting(object) && KUBERNETES_FINALIZERS.containsAll(Meta.finalizers(object))
+        && Meta.finalizers(object).stream().noneMatch(f -> f.startsWith("metacontroller.io/"));
   }
 
   /** Workloads with {@code minReadySeconds} whose status counts more Pods ready than available. */

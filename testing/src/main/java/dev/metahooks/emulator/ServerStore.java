@@ -139,7 +139,11 @@ final class ServerStore {
     }
     ObjectNode sent = toServer(type, object);
     if (isCrd(type)) {
-      Optional<ObjectNode> installed = api.get(ServerCalls.path(apiVersion, type, "", Meta.name(object)));
+      String path = ServerCalls.path(apiVersion, type, "", Meta.name(object));
+      // A CRD an earlier scenario deleted may still be going (its custom resources are deleted first).
+      waitFor("CustomResourceDefinition " + Meta.name(object) + " to finish its deletion",
+          () -> api.get(path).map(crd -> !Meta.deleting(crd)).orElse(true));
+      Optional<ObjectNode> installed = api.get(path);
       if (installed.isPresent()) {
         // Installed for every scenario of the JVM (or an earlier one): updated if need be, shown, never deleted.
         applyCrd(object);
@@ -157,9 +161,11 @@ final class ServerStore {
       waitForDefaultServiceAccount(Meta.name(object));
     }
     if (isCrd(type)) {
+      // As kubectl wait --for=condition=Established: the CRD as it is once its kind is served.
       String path = ServerCalls.path(apiVersion, type, "", Meta.name(created));
       waitFor("CustomResourceDefinition " + Meta.name(created) + " to be established",
           () -> api.get(path).map(ServerStore::established).orElse(false));
+      return toScenario(type, api.get(path).orElse(created));
     }
     return toScenario(type, created);
   }
