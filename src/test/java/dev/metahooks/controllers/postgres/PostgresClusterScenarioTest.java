@@ -938,13 +938,19 @@ class PostgresClusterScenarioTest {
     return child("v1", "ConfigMap", NAME + "-config").path("metadata").path("annotations").path("initialize").asText("");
   }
 
+  /** The database pods, the StatefulSet's (on a real cluster the Jobs' pods are there too). */
+  private List<ObjectNode> databasePods() {
+    return cluster.list("v1", "Pod", NS).stream()
+        .filter(pod -> "StatefulSet".equals(pod.at("/metadata/ownerReferences/0/kind").asText())).toList();
+  }
+
   private List<String> podNames() {
-    return names("v1", "Pod");
+    return databasePods().stream().map(PostgresClusterScenarioTest::name).sorted().toList();
   }
 
   private Map<String, String> roles() {
     Map<String, String> roles = new TreeMap<>();
-    cluster.list("v1", "Pod", NS).forEach(pod ->
+    databasePods().forEach(pod ->
         roles.put(name(pod), pod.path("metadata").path("labels").path(Labels.ROLE).asText("")));
     return roles;
   }
@@ -974,7 +980,7 @@ class PostgresClusterScenarioTest {
 
   private Map<String, String> podUids() {
     Map<String, String> uids = new TreeMap<>();
-    cluster.list("v1", "Pod", NS).forEach(pod -> uids.put(name(pod), pod.path("metadata").path("uid").asText()));
+    databasePods().forEach(pod -> uids.put(name(pod), pod.path("metadata").path("uid").asText()));
     return uids;
   }
 

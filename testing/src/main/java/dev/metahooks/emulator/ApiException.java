@@ -6,9 +6,12 @@ public final class ApiException extends RuntimeException {
 
   /**
    * The Kubernetes status reasons the emulator produces: {@code BAD_REQUEST} when the body cannot be decoded (a
-   * quantity that is not one), {@code METHOD_NOT_ALLOWED} for a namespaced create without a namespace in the path.
+   * quantity that is not one), {@code METHOD_NOT_ALLOWED} for a namespaced create without a namespace in the path; a
+   * real API server (docs/emulator.md, "A real API server") also answers {@code FORBIDDEN} (admission, a namespace
+   * being deleted) and errors of its own.
    */
-  public enum Reason { NOT_FOUND, ALREADY_EXISTS, CONFLICT, INVALID, BAD_REQUEST, METHOD_NOT_ALLOWED }
+  public enum Reason { NOT_FOUND, ALREADY_EXISTS, CONFLICT, INVALID, FORBIDDEN, BAD_REQUEST, METHOD_NOT_ALLOWED,
+    SERVER_ERROR }
 
   private final Reason reason;
 

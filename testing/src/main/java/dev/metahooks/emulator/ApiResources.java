@@ -122,6 +122,11 @@ public final class ApiResources {
     return builtIn.contains(type.group() + "/" + type.kind());
   }
 
+  /** Every CustomResourceDefinition given or created, in no particular order. */
+  public java.util.Collection<JsonNode> crds() {
+    return java.util.List.copyOf(crds.values());
+  }
+
   /** The CustomResourceDefinition that defines the kind, if one was given or created. */
   public Optional<JsonNode> crdOf(Type type) {
     return Optional.ofNullable(crds.get(type.group() + "/" + type.kind()));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.ApiException.Reason;
 import dev.metahooks.testing.Crds;
 import dev.metahooks.testing.FixedSources;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +31,12 @@ import java.util.stream.Collectors;
  *
  * <p>Everything is deterministic: uids are derived from a counter, the clock only moves when told to.
  * Objects handed out are copies; change the cluster only through its methods.
+ *
+ * <p>Stored in a real API server instead ({@link #onServer}, docs/emulator.md "A real API server"), the cluster is
+ * Metacontroller's view of that server: every write goes there and the cluster keeps what the server answered, each
+ * world step takes in what the server's controllers, scheduler and nodes changed meanwhile ({@link #settle}), and the
+ * clock is the real one (plus what {@link #advance} added). Validation, defaults, graceful deletion and garbage
+ * collection are then the server's own.
  */
 public final class Cluster {
   private final ApiResources resources;
@@ -41,6 +48,12 @@ public final class Cluster {
   private Instant now = FixedSources.NOW;
   private String actor = "test";
   private Profile profile = Profile.configured();
+  /** The real API server that stores the objects, or null: they are kept here (the in-memory store). */
+  private ServerStore server;
+  /** How far {@link #advance} moved the clock past real time, on a real API server. */
+  private Duration clockOffset = Duration.ZERO;
+  /** When the latest change was written or seen ({@link System#nanoTime}), for the quiet a real server needs. */
+  private long lastChangeNanos = System.nanoTime();
 
   /** An empty cluster that knows the built-in kinds (and the CRDs created in it). */
   public Cluster() {
@@ -57,7 +70,43 @@ public final class Cluster {
   }
 
   public Cluster(ApiResources resources) {
+    this(resources, true);
+  }
+
+  private Cluster(ApiResources resources, boolean onServerChosenForTheTest) {
     this.resources = resources;
+    if (onServerChosenForTheTest) {
+      ServerClusters.joined(this);
+    }
+  }
+
+  /**
+   * Stores this cluster's objects in a real API server from now on, each namespace of the scenario a namespace of
+   * its own there ({@code default} becomes {@code mh4k2q9-default}); call it on an empty cluster. The CRDs the cluster
+   * knows and Metacontroller's own are put on the server first. {@link #close} deletes what the scenario left.
+   *
+   * @param test what the namespaces made for this cluster are annotated with ({@code metahooks.dev/test})
+   */
+  public Cluster onServer(KubernetesClient client, String test) {
+    if (!objects.isEmpty() || server != null) {
+      throw new IllegalStateException("a cluster moves to an API server before it holds anything");
+    }
+    ServerStore store = new ServerStore(client, NamespaceMap.random(), resources, test);
+    store.installCrds();
+    this.server = store;
+    return this;
+  }
+
+  /** Whether a real API server stores the objects ({@link #onServer}). */
+  public boolean isOnServer() {
+    return server != null;
+  }
+
+  /** Deletes what a scenario left on the real API server (its namespaces, its cluster-scoped objects); else nothing. */
+  public void close() {
+    if (server != null) {
+      server.close();
+    }
   }
 
   public ApiResources resources() {
@@ -85,22 +134,27 @@ public final class Cluster {
    * changed later, and nothing should be written to it.
    */
   Cluster snapshot() {
-    Cluster copy = new Cluster(resources);
+    Cluster copy = new Cluster(resources, false);
     objects.forEach((key, object) -> copy.objects.put(key, Trees.copy(object)));
     copy.resourceVersion = resourceVersion;
-    copy.now = now;
+    copy.now = now();
     copy.profile = profile;
     return copy;
   }
 
   // ---- clock and log
 
+  /** The cluster's clock: fixed until advanced in memory; on a real API server the real time plus every advance. */
   public Instant now() {
-    return now;
+    return server == null ? now : Instant.now().plus(clockOffset);
   }
 
   public void advance(Duration duration) {
-    now = now.plus(duration);
+    if (server == null) {
+      now = now.plus(duration);
+    } else {
+      clockOffset = clockOffset.plus(duration);
+    }
   }
 
   /** Every write since the cluster was made, oldest first. */
@@ -140,6 +194,7 @@ public final class Cluster {
 
   public Optional<ObjectNode> find(String apiVersion, String kind, String namespace, String name) {
     ApiResources.Type type = resources.requireKind(apiVersion, kind);
+    watch(type, apiVersion);
     ObjectNode stored = objects.get(key(type, type.namespaced() ? namespace : "", name));
     return Optional.ofNullable(stored).map(o -> view(o, apiVersion));
   }
@@ -168,6 +223,7 @@ public final class Cluster {
   /** Every object of a kind, all namespaces, sorted by namespace and name. */
   public List<ObjectNode> list(String apiVersion, String kind) {
     ApiResources.Type type = resources.requireKind(apiVersion, kind);
+    watch(type, apiVersion);
     String prefix = type.group() + "|" + type.kind() + "|";
     return objects.subMap(prefix, prefix + Character.MAX_VALUE).values().stream()
         .map(o -> view(o, apiVersion)).toList();
@@ -203,6 +259,14 @@ public final class Cluster {
   public ObjectNode create(ObjectNode input) {
     ObjectNode object = Trees.normalizeObject(input);
     ApiResources.Type type = typeOf(object);
+    if (stores(type)) {
+      watch(type, Meta.apiVersion(object));
+      ObjectNode created = server.create(type, Meta.apiVersion(object), object, actor);
+      if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
+        resources.registerCrd(created);
+      }
+      return Trees.copy(take(type, Meta.apiVersion(object), created, Write.Verb.CREATE));
+    }
     asStored(type, object);
     ObjectNode metadata = Meta.metadata(object);
     if (!metadata.hasNonNull("name") && metadata.hasNonNull("generateName")) {
@@ -275,6 +339,13 @@ public final class Cluster {
   public ObjectNode update(ObjectNode input) {
     ObjectNode object = Trees.normalizeObject(input);
     ApiResources.Type type = typeOf(object);
+    if (stores(type)) {
+      watch(type, Meta.apiVersion(object));
+      ObjectNode stored = server.replace(type, Meta.apiVersion(object), object, actor);
+      ObjectNode kept = take(type, Meta.apiVersion(object), stored, Write.Verb.UPDATE);
+      return Trees.copy(Meta.deleting(stored) && Meta.finalizers(stored).isEmpty()
+          ? confirm(type, Meta.apiVersion(object), stored) : kept);
+    }
     String key = keyOf(type, object);
     ObjectNode current = existing(key, type, object);
     checkPreconditions(current, object);
@@ -334,15 +405,43 @@ public final class Cluster {
 
   /** Reads, changes and writes an object: {@code update("v1", "ConfigMap", "default", "c", o -> ...)}. */
   public ObjectNode update(String apiVersion, String kind, String namespace, String name, Consumer<ObjectNode> change) {
+    if (stores(resources.requireKind(apiVersion, kind))) {
+      return onFreshCopy(apiVersion, kind, namespace, name, change, this::update);
+    }
     ObjectNode object = get(apiVersion, kind, namespace, name);
     change.accept(object);
     return update(object);
+  }
+
+  /**
+   * A read-change-write on a real API server, from a live read and again on a conflict, as {@code kubectl edit} is
+   * done again when someone else wrote first: the cluster's view may be a step behind the server's controllers.
+   */
+  private ObjectNode onFreshCopy(String apiVersion, String kind, String namespace, String name,
+      Consumer<ObjectNode> change, java.util.function.UnaryOperator<ObjectNode> write) {
+    for (int attempt = 1; ; attempt++) {
+      ObjectNode object = live(apiVersion, kind, namespace, name).orElseThrow(() -> new AssertionError(
+          "no " + Meta.describe(kind, namespace, name) + " on the API server"));
+      change.accept(object);
+      try {
+        return write.apply(object);
+      } catch (ApiException e) {
+        if (!e.is(Reason.CONFLICT) || attempt == 5) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Replaces only the status (PUT on the status subresource); nothing else of the input is used. */
   public ObjectNode updateStatus(ObjectNode input) {
     ObjectNode object = Trees.normalizeObject(input);
     ApiResources.Type type = typeOf(object);
+    if (stores(type)) {
+      watch(type, Meta.apiVersion(object));
+      return Trees.copy(take(type, Meta.apiVersion(object),
+          server.replaceStatus(type, Meta.apiVersion(object), object, actor), Write.Verb.UPDATE_STATUS));
+    }
     String key = keyOf(type, object);
     ObjectNode current = existing(key, type, object);
     checkPreconditions(current, object);
@@ -366,6 +465,9 @@ public final class Cluster {
   /** Reads, changes the status of, and writes an object. */
   public ObjectNode updateStatus(String apiVersion, String kind, String namespace, String name,
       Consumer<ObjectNode> change) {
+    if (stores(resources.requireKind(apiVersion, kind))) {
+      return onFreshCopy(apiVersion, kind, namespace, name, change, this::updateStatus);
+    }
     ObjectNode object = get(apiVersion, kind, namespace, name);
     change.accept(object);
     return updateStatus(object);
@@ -390,6 +492,10 @@ public final class Cluster {
    * dependents at once; the object disappears when no finalizer is left.
    */
   public void delete(String apiVersion, String kind, String namespace, String name, Propagation propagation) {
+    if (stores(resources.requireKind(apiVersion, kind))) {
+      deleteOnServer(apiVersion, kind, namespace, name, null, propagation);
+      return;
+    }
     if (propagation == Propagation.BACKGROUND) {
       delete(apiVersion, kind, namespace, name);
       return;
@@ -505,6 +611,10 @@ public final class Cluster {
    */
   public void delete(String apiVersion, String kind, String namespace, String name, String uid) {
     ApiResources.Type type = resources.requireKind(apiVersion, kind);
+    if (stores(type)) {
+      deleteOnServer(apiVersion, kind, namespace, name, uid, null);
+      return;
+    }
     String key = key(type, type.namespaced() ? namespace : "", name);
     ObjectNode current = objects.get(key);
     if (current == null) {
@@ -559,6 +669,224 @@ public final class Cluster {
       return 0;
     }
     return Math.max(0, object.path("spec").path("terminationGracePeriodSeconds").asLong(30));
+  }
+
+  // ---- on a real API server
+
+  /** Whether the real API server stores objects of this kind (then every write goes there). */
+  private boolean stores(ApiResources.Type type) {
+    return server != null && server.serves(type);
+  }
+
+  /** Starts reading a kind from the server at every step, reading it at once the first time (an informer starting). */
+  private void watch(ApiResources.Type type, String apiVersion) {
+    if (server != null && server.track(type, apiVersion)) {
+      refresh(type);
+    }
+  }
+
+  /**
+   * An object as the API server holds it right now (a live GET; without a server, the stored copy), as
+   * Metacontroller reads a parent before it changes its finalizers or status (AtomicUpdate, AtomicStatusUpdate in
+   * pkg/dynamic/clientset/clientset.go).
+   */
+  Optional<ObjectNode> live(String apiVersion, String kind, String namespace, String name) {
+    ApiResources.Type type = resources.requireKind(apiVersion, kind);
+    if (!stores(type)) {
+      return find(apiVersion, kind, namespace, name);
+    }
+    watch(type, apiVersion);
+    return server.live(type, apiVersion, type.namespaced() && namespace.isEmpty() ? "default" : namespace, name)
+        .map(o -> view(o, apiVersion));
+  }
+
+  private void deleteOnServer(String apiVersion, String kind, String namespace, String name, String uid,
+      Propagation propagation) {
+    ApiResources.Type type = resources.requireKind(apiVersion, kind);
+    watch(type, apiVersion);
+    String scoped = type.namespaced() ? (namespace.isEmpty() ? "default" : namespace) : "";
+    Optional<ObjectNode> left;
+    try {
+      left = server.delete(type, apiVersion, scoped, name, uid, propagation);
+    } catch (ApiException e) {
+      if (e.is(Reason.NOT_FOUND)) {
+        forget(key(type, scoped, name));
+      }
+      throw e;
+    }
+    if (left.isPresent()) {
+      take(type, apiVersion, left.get(), Write.Verb.MARK_DELETED);
+    } else {
+      forget(key(type, scoped, name));
+    }
+  }
+
+  /** After a write that may have ended an object (its last finalizer gone): the server says whether it is. */
+  private ObjectNode confirm(ApiResources.Type type, String apiVersion, ObjectNode written) {
+    Optional<ObjectNode> left = server.live(type, apiVersion, Meta.namespace(written), Meta.name(written));
+    if (left.isPresent() && Meta.uid(left.get()).equals(Meta.uid(written))) {
+      return take(type, apiVersion, left.get(), Write.Verb.UPDATE);
+    }
+    forget(keyOf(type, written));
+    return written;
+  }
+
+  /**
+   * Keeps what the server answered or holds, logging the change (none when the resourceVersion is the one kept:
+   * the server stored nothing new). An object kept under the same name with another uid was replaced meanwhile.
+   */
+  private ObjectNode take(ApiResources.Type type, String apiVersion, ObjectNode object, Write.Verb verb) {
+    String key = keyOf(type, object);
+    ObjectNode before = objects.get(key);
+    if (before != null && !Meta.uid(before).equals(Meta.uid(object))) {
+      as("kubernetes", () -> forget(key));
+      before = null;
+    }
+    if (before != null && Meta.resourceVersion(before).equals(Meta.resourceVersion(object))) {
+      return before;
+    }
+    ObjectNode kept = Trees.copy(object);
+    objects.put(key, kept);
+    resourceVersion++;
+    log(verb, kept, before, kept);
+    return kept;
+  }
+
+  /** Drops an object the server no longer has, logging its deletion. */
+  private void forget(String key) {
+    ObjectNode gone = objects.remove(key);
+    if (gone != null) {
+      resourceVersion++;
+      log(Write.Verb.DELETE, gone, gone, null);
+    }
+  }
+
+  /**
+   * Reads every kind read so far from the server and takes in what changed there since, each change logged as a
+   * write of {@code kubernetes/<field manager>} ({@code kubernetes/kube-controller-manager},
+   * {@code kubernetes/kwok}, ...); returns how many changed. Nothing without a server.
+   */
+  public int refresh() {
+    if (server == null) {
+      return 0;
+    }
+    int changes = 0;
+    for (ApiResources.Type type : server.trackedTypes()) {
+      changes += refresh(type);
+    }
+    return changes;
+  }
+
+  private int refresh(ApiResources.Type type) {
+    Map<String, ServerStore.Seen> seen = new TreeMap<>();
+    for (ServerStore.Seen object : server.read(type)) {
+      seen.put(keyOf(type, object.object()), object);
+    }
+    String prefix = type.group() + "|" + type.kind() + "|";
+    int changes = 0;
+    for (String key : List.copyOf(objects.subMap(prefix, prefix + Character.MAX_VALUE).keySet())) {
+      if (!seen.containsKey(key)) {
+        as("kubernetes", () -> forget(key));
+        changes++;
+      }
+    }
+    for (Map.Entry<String, ServerStore.Seen> entry : seen.entrySet()) {
+      ObjectNode before = objects.get(entry.getKey());
+      ObjectNode after = entry.getValue().object();
+      if (before != null && Meta.resourceVersion(before).equals(Meta.resourceVersion(after))) {
+        continue;
+      }
+      Write.Verb verb = before == null || !Meta.uid(before).equals(Meta.uid(after)) ? Write.Verb.CREATE
+          : !Meta.deleting(before) && Meta.deleting(after) ? Write.Verb.MARK_DELETED
+          : Trees.same(withoutStatus(before), withoutStatus(after)) ? Write.Verb.UPDATE_STATUS : Write.Verb.UPDATE;
+      String manager = entry.getValue().manager();
+      as(manager.isEmpty() ? "kubernetes" : "kubernetes/" + manager,
+          () -> take(type, Meta.apiVersion(after), after, verb));
+      changes++;
+    }
+    return changes;
+  }
+
+  private static ObjectNode withoutStatus(ObjectNode object) {
+    ObjectNode copy = Trees.copy(object);
+    copy.remove("status");
+    Meta.metadata(copy).remove("resourceVersion");
+    return copy;
+  }
+
+  /**
+   * A world step on a real API server: takes in the server's changes until none came for {@code quiet} (the
+   * controllers, the scheduler and the nodes have done their part), or {@code atMost} has passed.
+   */
+  public void settle(Duration quiet, Duration atMost) {
+    long start = System.nanoTime();
+    while (true) {
+      refresh();
+      long now = System.nanoTime();
+      if (now - lastChangeNanos >= quiet.toNanos() || now - start >= atMost.toNanos()) {
+        return;
+      }
+      ServerStore.sleep(Math.max(10, Math.min(100, quiet.toMillis() / 4)));
+    }
+  }
+
+  /**
+   * Whether nothing changes on the real API server for {@code quiet} from the latest change on (reading as it waits),
+   * or longer while a workload's ready Pods are not yet available: the controllers report them available
+   * {@code minReadySeconds} after they became ready, a change that is due although nothing happens meanwhile.
+   */
+  public boolean staysQuiet(Duration quiet) {
+    long sequence = lastSequence();
+    Duration wait = quiet;
+    for (ObjectNode workload : pendingAvailability()) {
+      Duration due = Duration.ofSeconds(workload.path("spec").path("minReadySeconds").asLong() + 1);
+      wait = due.compareTo(wait) > 0 ? due : wait;
+    }
+    if (objects.values().stream().anyMatch(Cluster::goingByItself)) {
+      wait = ServerTiming.stepAtMost().compareTo(wait) > 0 ? ServerTiming.stepAtMost() : wait;
+    }
+    while (System.nanoTime() - lastChangeNanos < wait.toNanos()) {
+      ServerStore.sleep(100);
+      refresh();
+      if (lastSequence() != sequence) {
+        return false;
+      }
+      if (wait.compareTo(quiet) > 0 && objects.values().stream().noneMatch(Cluster::goingByItself)
+          && pendingAvailability().isEmpty() && System.nanoTime() - lastChangeNanos >= quiet.toNanos()) {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** Finalizers Kubernetes itself removes: an object being deleted that holds no other is about to go. */
+  private static final Set<String> KUBERNETES_FINALIZERS = Set.of("kubernetes", "foregroundDeletion", "orphan",
+      "kubernetes.io/pvc-protection", "kubernetes.io/pv-protection", "batch.kubernetes.io/job-tracking");
+
+  /**
+   * An object being deleted that only Kubernetes holds back (a Namespace whose contents the namespace controller is
+   * deleting, a claim in use): its deletion finishes without anyone else, so the cluster has not settled yet.
+   */
+  private static boolean goingByItself(ObjectNode object) {
+    return Meta.deleting(object) && KUBERNETES_FINALIZERS.containsAll(Meta.finalizers(object))
+        && Meta.finalizers(object).stream().noneMatch(f -> f.startsWith("metacontroller.io/"));
+  }
+
+  /** Workloads with {@code minReadySeconds} whose status counts more Pods ready than available. */
+  private List<ObjectNode> pendingAvailability() {
+    List<ObjectNode> pending = new ArrayList<>();
+    for (ObjectNode object : objects.values()) {
+      JsonNode status = object.path("status");
+      long ready = status.has("numberReady") ? status.path("numberReady").asLong()
+          : status.path("readyReplicas").asLong();
+      long available = status.has("numberReady") ? status.path("numberAvailable").asLong()
+          : status.path("availableReplicas").asLong();
+      if (Meta.apiVersion(object).startsWith("apps/") && object.path("spec").path("minReadySeconds").asLong() > 0
+          && ready > available) {
+        pending.add(object);
+      }
+    }
+    return pending;
   }
 
   // ---- internals
@@ -656,6 +984,9 @@ public final class Cluster {
     if (builtIn) {
       SecretStringData.fold(object);
       GoStructs.decode(object);
+    } else {
+      // A custom resource's fields its CRD does not declare are pruned (structural schemas).
+      resources.crdOf(type).ifPresent(crd -> UnknownFields.prune(object, crd));
     }
   }
 
@@ -728,6 +1059,7 @@ public final class Cluster {
   }
 
   private void log(Write.Verb verb, ObjectNode object, ObjectNode before, ObjectNode after) {
+    lastChangeNanos = System.nanoTime();
     writes.add(new Write(resourceVersion, actor, verb, Meta.describe(object), Trees.copy(before), Trees.copy(after)));
   }
 

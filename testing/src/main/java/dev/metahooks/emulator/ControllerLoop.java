@@ -181,12 +181,35 @@ abstract class ControllerLoop {
     return writeFinalizers(parent, finalizers);
   }
 
-  /** GET and PUT of the finalizer list, as Metacontroller does (the cached copy may be stale). */
+  /**
+   * GET and PUT of the finalizer list, as Metacontroller does (the cached copy may be stale): AtomicUpdate, a live
+   * read retried on a conflict (pkg/dynamic/clientset/clientset.go).
+   */
   private ObjectNode writeFinalizers(ObjectNode parent, List<String> finalizers) {
-    ObjectNode live = cluster.find(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent),
-        Meta.name(parent)).orElseThrow(() -> new SyncFailure(Meta.describe(parent) + " is gone"));
-    Meta.setFinalizers(live, finalizers);
-    return cluster.update(live);
+    return atomically(() -> {
+      ObjectNode live = cluster.live(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent),
+          Meta.name(parent)).filter(p -> Meta.uid(p).equals(Meta.uid(parent)))
+          .orElseThrow(() -> new SyncFailure(Meta.describe(parent) + " is gone"));
+      Meta.setFinalizers(live, finalizers);
+      return cluster.update(live);
+    });
+  }
+
+  /**
+   * A live read and write done again on a conflict, four tries in all: client-go's retry.RetryOnConflict with
+   * retry.DefaultBackoff (4 steps), which AtomicUpdate and AtomicStatusUpdate use. Only a real API server conflicts:
+   * nothing writes between the emulator's read and its write in memory.
+   */
+  private static <T> T atomically(java.util.function.Supplier<T> readAndWrite) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return readAndWrite.get();
+      } catch (ApiException e) {
+        if (!e.is(Reason.CONFLICT) || attempt == 4) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Whether children are still ours to manage while the parent is being deleted. */
@@ -366,12 +389,14 @@ abstract class ControllerLoop {
 
   /** Writes the status if it differs from the live object's (same uid); gone or replaced parents are skipped. */
   void writeStatus(ObjectNode parent, JsonNode status) {
-    ObjectNode live = cluster.find(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent),
-        Meta.name(parent)).orElse(null);
-    if (live == null || !Meta.uid(live).equals(Meta.uid(parent)) || equal(live.get("status"), status)) {
-      return;
-    }
-    live.set("status", status);
-    cluster.updateStatus(live);
+    atomically(() -> {
+      ObjectNode live = cluster.live(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent),
+          Meta.name(parent)).orElse(null);
+      if (live == null || !Meta.uid(live).equals(Meta.uid(parent)) || equal(live.get("status"), status)) {
+        return null;
+      }
+      live.set("status", status);
+      return cluster.updateStatus(live);
+    });
   }
 }

@@ -140,7 +140,7 @@ final class Nulls {
 
   // ---- custom resources: prunenulls.go
 
-  private static JsonNode schemaOf(JsonNode crd, String apiVersion) {
+  static JsonNode schemaOf(JsonNode crd, String apiVersion) {
     if (crd == null) {
       return null;
     }

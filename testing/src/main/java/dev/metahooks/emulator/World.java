@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * What the rest of Kubernetes would do between two syncs, as status writes: the kubelet moves Pods through
@@ -21,6 +22,13 @@ import java.util.Set;
  * DaemonSet and Job status derived from their spec (they do not create Pods, except StatefulSets when
  * {@link #statefulSetPods} is on); PersistentVolumeClaims become Bound.
  * Tests can change the policies or add their own simulations.
+ *
+ * <p>On a real API server ({@link Cluster#onServer}) the kubelet and the workload controllers are real (KWOK's nodes,
+ * the controller manager, the scheduler): a step waits until they have done their part ({@link Cluster#settle}),
+ * then a Pod policy a test chose is written over what the node reported (Running, Ready, Succeeded, Failed: a Pod
+ * the node started cannot be Pending again), then the test's own simulations run, writing to the server. What the
+ * real cluster cannot be told ({@link #none}, {@link #workloadsReady} false, another node count) ends the test as
+ * aborted, with the reason.
  */
 public final class World {
   /** One simulated actor; it changes the cluster only through its methods. */
@@ -30,6 +38,8 @@ public final class World {
   }
 
   private PodPolicy pods = PodPolicy.ready();
+  /** Whether a test chose the policy (on a real server only a chosen one is written over the node's report). */
+  private boolean podsChosen;
   private int nodes = 1;
   private boolean workloadsReady = true;
   private boolean statefulSetPods;
@@ -52,6 +62,7 @@ public final class World {
 
   public World pods(PodPolicy policy) {
     this.pods = policy;
+    this.podsChosen = true;
     return this;
   }
 
@@ -85,11 +96,63 @@ public final class World {
 
   /** One step of the world. */
   public void step(Cluster cluster) {
+    if (cluster.isOnServer()) {
+      stepOnServer(cluster);
+      return;
+    }
     if (builtIns) {
       cluster.as("world/kubelet", () -> kubelet(cluster));
       cluster.as("world/workload-controllers", () -> workloads(cluster));
     }
     simulations.forEach((name, simulation) -> cluster.as("world/" + name, () -> simulation.step(cluster)));
+  }
+
+  // ---- on a real API server
+
+  private void stepOnServer(Cluster cluster) {
+    if (!builtIns || !workloadsReady || nodes != 1) {
+      Assumptions.abort("a real API server's nodes and workload controllers cannot be told "
+          + (!builtIns ? "to do nothing (World.none())" : !workloadsReady ? "to report workloads not ready"
+              : "to have " + nodes + " nodes") + "; this scenario runs on the in-memory store only");
+    }
+    cluster.settle(ServerTiming.stepQuiet(), ServerTiming.stepAtMost());
+    if (podsChosen) {
+      cluster.as("world/kubelet", () -> podPolicyOverNodes(cluster));
+    }
+    simulations.forEach((name, simulation) -> cluster.as("world/" + name, () -> simulation.step(cluster)));
+  }
+
+  /**
+   * The chosen policy written over what the node (KWOK) reported, for Pods it started: KWOK starts every scheduled
+   * Pending Pod at once and leaves a Running or finished one alone, so Pending is not kept and the rest holds.
+   */
+  private void podPolicyOverNodes(Cluster cluster) {
+    for (ObjectNode pod : cluster.list("v1", "Pod")) {
+      PodState current = stateOf(pod.path("status"));
+      if (Meta.deleting(pod) || current == null || current == PodState.PENDING || current == PodState.SUCCEEDED
+          || current == PodState.FAILED) {
+        continue;
+      }
+      PodState wanted = pods.state(pod);
+      if (wanted == null || wanted == current || wanted == PodState.PENDING) {
+        continue;
+      }
+      ObjectNode status = podStatus(pod, wanted, cluster);
+      for (String assigned : List.of("podIP", "podIPs", "hostIP", "hostIPs", "qosClass", "startTime")) {
+        JsonNode value = pod.path("status").get(assigned);
+        if (value != null) {
+          status.set(assigned, value.deepCopy());
+        }
+      }
+      pod.set("status", status);
+      try {
+        cluster.updateStatus(pod);
+      } catch (ApiException e) {
+        if (!e.is(ApiException.Reason.CONFLICT) && !e.is(ApiException.Reason.NOT_FOUND)) {
+          throw e;
+        }
+      }
+    }
   }
 
   // ---- kubelet

@@ -4,6 +4,7 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,9 @@ import java.util.List;
  * }</pre>
  *
  * {@link Cluster} and {@link Metacontroller} (docs/emulator.md) do the rest: scale, roll, finalize, delete.
+ *
+ * <p>{@link Builder#onServer} keeps the objects in a real API server instead of memory (docs/emulator.md, "A real API
+ * server"); {@link OnKubeApiServer} does that for every cluster of a test.
  */
 public final class Emulator implements AutoCloseable {
   private final LocalHooks hooks;
@@ -58,9 +62,14 @@ public final class Emulator implements AutoCloseable {
     return hooks.baseUrl();
   }
 
+  /** Stops the hooks; on a real API server, deletes what the scenario left there. */
   @Override
   public void close() {
-    hooks.close();
+    try {
+      hooks.close();
+    } finally {
+      cluster.close();
+    }
   }
 
   /** What the emulator serves and knows; {@link #start} makes it. */
@@ -68,6 +77,7 @@ public final class Emulator implements AutoCloseable {
     private final List<Controller> controllers;
     private final List<Path> crds = new ArrayList<>();
     private final List<Path> manifests = new ArrayList<>();
+    private KubernetesClient server;
 
     private Builder(List<Controller> controllers) {
       this.controllers = List.copyOf(controllers);
@@ -85,10 +95,22 @@ public final class Emulator implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Keeps the cluster's objects in this real API server (a {@link ControlPlane}'s client, say): Metacontroller is
+     * still the emulated one, everything else is the server's and its controllers'.
+     */
+    public Builder onServer(KubernetesClient client) {
+      this.server = client;
+      return this;
+    }
+
     public Emulator start() {
       LocalHooks hooks = LocalHooks.start(controllers);
       try {
         Cluster cluster = Cluster.withCrds(crds.toArray(Path[]::new));
+        if (server != null && !cluster.isOnServer()) {
+          cluster.onServer(server, "Emulator " + controllers.stream().map(Controller::name).toList());
+        }
         Metacontroller mc = Metacontroller.forManifests(cluster, hooks.baseUrl(),
             manifests.stream().map(Path::toString).toArray(String[]::new));
         return new Emulator(hooks, cluster, mc);

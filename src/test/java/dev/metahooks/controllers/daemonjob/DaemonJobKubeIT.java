@@ -1,0 +1,15 @@
+package dev.metahooks.controllers.daemonjob;
+
+import dev.metahooks.testing.OnKubeApiServer;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@link DaemonJobScenarioTest}'s scenarios with a real API server, its controllers and KWOK's nodes as the store. */
+@ExtendWith(OnKubeApiServer.class)
+class DaemonJobKubeIT extends DaemonJobScenarioTest {
+  @Override
+  @Test
+  @Disabled("in memory only: it counts one node; the control plane has three, so the DaemonSet schedules three Pods")
+  void completesOnceEveryNodeIsReadyThenDeletesTheDaemonSet() {}
+}
