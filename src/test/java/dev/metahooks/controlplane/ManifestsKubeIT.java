@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * hook server with its CRDs ({@code manifests}), the secure overlay, each component, every controller of
  * {@code metacontroller/}, the sample custom resources, the example project's and a generated project's manifests.
  * Every object must be accepted, and every CRD Established, so each CEL rule compiled and each default is valid.
+ * On a control plane of its own: the samples are cluster-scoped objects that scenarios create under the same names.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ManifestsKubeIT {
@@ -36,7 +38,14 @@ class ManifestsKubeIT {
 
   @BeforeAll
   static void cluster() {
-    plane = ControlPlane.shared();
+    plane = ControlPlane.startNew();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (plane != null) {
+      plane.close();
+    }
   }
 
   @Test

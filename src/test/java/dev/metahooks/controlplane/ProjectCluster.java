@@ -19,13 +19,13 @@ import java.util.List;
  */
 public final class ProjectCluster {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static boolean crdsInstalled;
+  private static final java.util.Set<Path> CRDS_INSTALLED = new java.util.HashSet<>();
 
   private ProjectCluster() {}
 
-  /** The files of every CRD the project's objects need, applied once per JVM and awaited until Established. */
+  /** The files of every CRD the project's objects need, applied once per control plane and awaited Established. */
   public static synchronized void installCrds(ControlPlane plane) {
-    if (crdsInstalled) {
+    if (CRDS_INSTALLED.contains(plane.kubeconfig())) {
       return;
     }
     List<String> arguments = new ArrayList<>(List.of("apply", "--server-side", "--field-manager=metahooks-tests"));
@@ -35,7 +35,7 @@ public final class ProjectCluster {
     }
     plane.kubectl("", arguments.toArray(String[]::new)).ok();
     plane.kubectl("", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s").ok();
-    crdsInstalled = true;
+    CRDS_INSTALLED.add(plane.kubeconfig());
   }
 
   static List<Path> crdFiles() {
