@@ -17,7 +17,7 @@ import java.util.List;
  * The project's own setting on the shared real control plane: its CRDs (those of manifests/crds, the third-party
  * ones its hooks may render, Metacontroller's), and namespaces ready for pods (their default ServiceAccount made).
  */
-final class ProjectCluster {
+public final class ProjectCluster {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static boolean crdsInstalled;
 
@@ -49,7 +49,7 @@ final class ProjectCluster {
   }
 
   /** Makes {@code name} if it is missing and waits for its default ServiceAccount (pods need it to be admitted). */
-  static void namespace(KubeApi api, String name) {
+  public static void namespace(KubeApi api, String name) {
     ObjectNode namespace = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Namespace");
     namespace.putObject("metadata").put("name", name);
     KubeApi.Answer created = api.create(namespace, null, false);
@@ -66,7 +66,7 @@ final class ProjectCluster {
   }
 
   /** Makes a ServiceAccount if it is missing: pods that name one are refused until it exists. */
-  static void serviceAccount(KubeApi api, String namespace, String name) {
+  public static void serviceAccount(KubeApi api, String namespace, String name) {
     ObjectNode account = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ServiceAccount");
     account.putObject("metadata").put("name", name).put("namespace", namespace);
     KubeApi.Answer created = api.create(account, namespace, false);
@@ -75,7 +75,7 @@ final class ProjectCluster {
     }
   }
 
-  static void sleep(Duration duration) {
+  public static void sleep(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {
