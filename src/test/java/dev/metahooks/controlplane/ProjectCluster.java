@@ -75,7 +75,7 @@ public final class ProjectCluster {
     }
   }
 
-  static void sleep(Duration duration) {
+  public static void sleep(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {

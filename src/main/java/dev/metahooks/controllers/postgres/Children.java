@@ -18,6 +18,7 @@ import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
+import dev.metahooks.controllers.postgres.observed.Members;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
@@ -82,7 +83,8 @@ final class Children {
     String cluster = plan.cluster();
     String namespace = plan.namespace();
     ClusterSpec spec = plan.spec();
-    List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace));
+    List<ObjectNode> children = new ArrayList<>(PatroniRbac.build(cluster, namespace,
+        Members.names(cluster, spec.instances(), observed)));
     children.addAll(plan.secrets());
     children.addAll(Services.build(cluster, spec));
     children.add(StatefulSets.build(cluster, namespace, spec, plan.bootstrap(), plan.podTls(),

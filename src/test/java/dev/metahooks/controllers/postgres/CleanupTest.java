@@ -21,7 +21,7 @@ class CleanupTest {
     assertThat(objects).extracting(o -> o.path("kind").asText() + "/" + ObservedCluster.nameOf(o))
         .containsExactly("ServiceAccount/pg-cleanup", "Role/pg-cleanup", "RoleBinding/pg-cleanup", "Job/pg-cleanup");
     assertThat(objects.get(1).path("rules").toString()).isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
-        + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"get\",\"delete\"]}]");
+        + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"delete\"]}]");
     ObjectNode job = objects.get(3);
     assertThat(job.at("/spec/template/spec/serviceAccountName").asText()).isEqualTo("pg-cleanup");
     assertThat(job.at("/spec/template/spec/containers/0/command").toString())

@@ -45,7 +45,7 @@ class PhysicalBackupStatusTest {
     assertThat(world.children).containsKeys("CronJob/orders-store-check", "ServiceAccount/orders-store-check",
         "Role/orders-store-check", "RoleBinding/orders-store-check", "ConfigMap/orders-backup-health");
     assertThat(world.children.get("Role/orders-store-check").path("rules").toString()).isEqualTo("[{\"apiGroups\":[\"\"],"
-        + "\"resources\":[\"configmaps\"],\"resourceNames\":[\"orders-backup-health\"],\"verbs\":[\"get\",\"patch\"]}]");
+        + "\"resources\":[\"configmaps\"],\"resourceNames\":[\"orders-backup-health\"],\"verbs\":[\"patch\"]}]");
     JsonNode answer = world.call(false);
     for (JsonNode child : answer.path("children")) {
       if (child.at("/metadata/name").asText().equals("orders-backup-health")) {

@@ -44,6 +44,8 @@ final class PostgresWorld {
   private static final Set<String> ON_DELETE = Set.of("Job");
 
   final String name;
+  /** Where the cluster lives: {@link #NAMESPACE} unless a test needs another. */
+  final String namespace;
   final String uid;
   String hookVersion = "v1";
   ObjectNode spec;
@@ -74,7 +76,12 @@ final class PostgresWorld {
   private int clusterIps = 10;
 
   PostgresWorld(String name, ObjectNode spec) {
+    this(name, spec, NAMESPACE);
+  }
+
+  PostgresWorld(String name, ObjectNode spec, String namespace) {
     this.name = name;
+    this.namespace = namespace;
     this.uid = UUID.nameUUIDFromBytes(("parent/" + name).getBytes(StandardCharsets.UTF_8)).toString();
     this.spec = spec;
   }
@@ -113,7 +120,7 @@ final class PostgresWorld {
     ObjectNode parent = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
     ObjectNode metadata = parent.putObject("metadata")
         .put("name", name)
-        .put("namespace", NAMESPACE)
+        .put("namespace", namespace)
         .put("uid", uid)
         .put("resourceVersion", String.valueOf(resourceVersion))
         .put("generation", generation)
@@ -199,7 +206,7 @@ final class PostgresWorld {
     for (String pod : pods.keySet()) {
       String claimName = template.at("/metadata/name").asText() + "-" + pod;
       ObjectNode claim = Json.object().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
-      ObjectNode metadata = claim.putObject("metadata").put("name", claimName).put("namespace", NAMESPACE)
+      ObjectNode metadata = claim.putObject("metadata").put("name", claimName).put("namespace", namespace)
           .put("uid", UUID.nameUUIDFromBytes(("claim/" + claimName).getBytes(StandardCharsets.UTF_8)).toString())
           .put("resourceVersion", String.valueOf(++resourceVersion)).put("creationTimestamp", CREATED);
       metadata.set("labels", template.at("/metadata/labels").deepCopy());
@@ -227,7 +234,7 @@ final class PostgresWorld {
 
   private String key(JsonNode object) {
     String objectName = object.path("metadata").path("name").asText();
-    return hookVersion.equals("v2") ? NAMESPACE + "/" + objectName : objectName;
+    return hookVersion.equals("v2") ? namespace + "/" + objectName : objectName;
   }
 
   /** Calls the hook in-process with pinned time and secrets, and returns the answer as JSON. */
@@ -268,7 +275,7 @@ final class PostgresWorld {
   private String lastApplied(ObjectNode desired) {
     ObjectNode applied = desired.deepCopy();
     ObjectNode metadata = applied.withObjectProperty("metadata");
-    metadata.put("namespace", NAMESPACE);
+    metadata.put("namespace", namespace);
     metadata.withObjectProperty("labels").put("controller-uid", uid);
     if (metadata.path("annotations").isObject()) {
       ((ObjectNode) metadata.get("annotations")).remove(Preserved.LAST_APPLIED);
@@ -288,7 +295,7 @@ final class PostgresWorld {
     ObjectNode observed = desired.deepCopy();
     String kind = observed.path("kind").asText();
     ObjectNode metadata = observed.withObjectProperty("metadata");
-    metadata.put("namespace", NAMESPACE);
+    metadata.put("namespace", namespace);
     metadata.put("uid", UUID.nameUUIDFromBytes((kind + "/" + metadata.path("name").asText())
         .getBytes(StandardCharsets.UTF_8)).toString());
     metadata.put("resourceVersion", String.valueOf(++resourceVersion));
@@ -378,7 +385,7 @@ final class PostgresWorld {
   ObjectNode pod(int ordinal, boolean ready, boolean leader) {
     String podName = name + "-" + ordinal;
     ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
-    ObjectNode metadata = pod.putObject("metadata").put("name", podName).put("namespace", NAMESPACE)
+    ObjectNode metadata = pod.putObject("metadata").put("name", podName).put("namespace", namespace)
         .put("uid", UUID.nameUUIDFromBytes(("pod/" + podName).getBytes(StandardCharsets.UTF_8)).toString())
         .put("resourceVersion", String.valueOf(++resourceVersion))
         .put("creationTimestamp", CREATED);
@@ -438,7 +445,7 @@ final class PostgresWorld {
   /** Patroni's ConfigMap {@code <n>-<suffix>} as Patroni writes it (scope label, KUBERNETES_LABELS). */
   void patroniConfigMap(String suffix) {
     ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
-    ObjectNode metadata = configMap.putObject("metadata").put("name", name + "-" + suffix).put("namespace", NAMESPACE)
+    ObjectNode metadata = configMap.putObject("metadata").put("name", name + "-" + suffix).put("namespace", namespace)
         .put("uid", UUID.nameUUIDFromBytes(("ConfigMap/" + name + "-" + suffix).getBytes(StandardCharsets.UTF_8)).toString())
         .put("resourceVersion", String.valueOf(++resourceVersion));
     metadata.putObject("labels").put(Labels.CLUSTER_NAME, name).put(Labels.NAME, Labels.APP);

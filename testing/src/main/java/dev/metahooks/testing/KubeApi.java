@@ -136,7 +136,11 @@ public final class KubeApi {
     return call(method, path, body, "application/json");
   }
 
-  private Answer call(String method, String path, JsonNode body, String contentType) {
+  /**
+   * Any request with a body of the given content type: a patch as {@code application/merge-patch+json} or
+   * {@code application/strategic-merge-patch+json}, as the client being played sends it.
+   */
+  public Answer call(String method, String path, JsonNode body, String contentType) {
     try {
       HttpRequest.Builder request = http.newHttpRequestBuilder().uri(server + path);
       if (body != null) {

@@ -17,6 +17,11 @@ public final class Names {
     return cluster;
   }
 
+  /** The database pod of {@code ordinal}, as the StatefulSet controller names it. */
+  public static String member(String cluster, int ordinal) {
+    return statefulSet(cluster) + "-" + ordinal;
+  }
+
   public static String headlessService(String cluster) {
     return cluster + "-hl";
   }

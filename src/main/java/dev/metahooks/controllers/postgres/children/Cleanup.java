@@ -34,15 +34,10 @@ public final class Cleanup {
         job(cluster, image, placement, configMaps));
   }
 
-  /** Get and delete exactly Patroni's ConfigMaps of this cluster (by name, whichever exist). */
+  /** Delete exactly Patroni's ConfigMaps of this cluster (by name, whichever exist): cleanup.sh's one call. */
   public static ObjectNode role(String cluster) {
     ObjectNode role = PatroniRbac.emptyRole(Names.cleanup(cluster), cluster, COMPONENT);
-    ObjectNode rule = role.putArray("rules").addObject();
-    rule.putArray("apiGroups").add("");
-    rule.putArray("resources").add("configmaps");
-    ArrayNode names = rule.putArray("resourceNames");
-    Names.patroniConfigMaps(cluster).forEach(names::add);
-    rule.putArray("verbs").add("get").add("delete");
+    RoleRules.of(role).named("", "configmaps", Names.patroniConfigMaps(cluster), "delete");
     return role;
   }
 

@@ -1,6 +1,5 @@
 package dev.metahooks.controllers.postgres.children;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
@@ -8,15 +7,43 @@ import dev.metahooks.controllers.postgres.base.Names;
 import java.util.List;
 
 /**
- * ServiceAccount, Role and RoleBinding {@code <n>-patroni}: what Patroni needs in the cluster's namespace when
- * it keeps its state in ConfigMaps ({@code KUBERNETES_USE_CONFIGMAPS}): its ConfigMaps, the pods (to find
- * members and set the role label), and reading Endpoints. Nothing else.
+ * ServiceAccount, Role and RoleBinding {@code <n>-patroni}: what Patroni needs in the cluster's namespace when it
+ * keeps its state in ConfigMaps ({@code KUBERNETES_USE_CONFIGMAPS}), and no more: it may write its own cluster's pods
+ * and ConfigMaps by name, never another cluster's. Every member runs as this one account, so each may patch each
+ * member's pod (Patroni patches only its own, but RBAC cannot tell the members apart).
+ *
+ * <p>What Patroni calls (patroni/dcs/kubernetes.py of Patroni 4.1.4; the same calls at other lines in 3.0.2):
+ *
+ * <ul>
+ *   <li>pods: {@code list} and {@code watch} with the cluster's label selector (its member cache, 799-801, through
+ *       ObjectCache._list and _watch, 617-626), and {@code patch} of its own pod's role label and status annotation
+ *       (touch_member, 1399);
+ *   <li>ConfigMaps: {@code list} and {@code watch} with the same selector (803-805), {@code create} and {@code patch}
+ *       of its scope's ConfigMaps (_patch_or_create, 1112 and 1115), {@code get} of the leader ConfigMap after a
+ *       conflict (1217, 1323). Their names are the scope's paths with {@code /} turned into {@code -} (client_path,
+ *       813, under a base path of the scope alone, 767): {@code <n>-config}, {@code <n>-leader} (the leader path
+ *       keeps its suffix without use_endpoints, 816-817), {@code <n>-failover} and {@code <n>-sync}
+ *       (dcs/__init__.py:1576-1618).
+ * </ul>
+ *
+ * <p>Not granted: Endpoints (written only with use_endpoints, 1120-1124; the {@code kubernetes} Endpoints that
+ * bypass_api_service reads, 289, are in namespace {@code default}, which no Role here can reach, and on the refusal
+ * Patroni turns bypass_api_service off, 317-319), {@code update} (Patroni patches), {@code delete} and
+ * {@code deletecollection} of ConfigMaps (only {@code patronictl remove} deletes, delete_cluster 1431-1433 from
+ * ctl.py:997; the cleanup Job removes the ConfigMaps of a deleted cluster, {@link Cleanup}).
+ *
+ * <p>RBAC cannot limit {@code list}, {@code watch} (Patroni selects by label, not by a {@code metadata.name} field
+ * selector) or {@code create} (the name is not known when the request is authorized) to names: those three stay on
+ * every pod or ConfigMap of the namespace. So Patroni can read every pod and ConfigMap of the namespace and create a
+ * ConfigMap under any name not taken yet (another cluster's {@code -failover} before that cluster made one, say);
+ * it can change no pod and no ConfigMap but its own cluster's.
  */
 public final class PatroniRbac {
   private PatroniRbac() {}
 
-  public static List<ObjectNode> build(String cluster, String namespace) {
-    return List.of(serviceAccount(Names.patroni(cluster), cluster, "patroni"), role(cluster),
+  /** The account, its Role over the pods {@code members} ({@code Members}) and the binding. */
+  public static List<ObjectNode> build(String cluster, String namespace, List<String> members) {
+    return List.of(serviceAccount(Names.patroni(cluster), cluster, "patroni"), role(cluster, members),
         roleBinding(Names.patroni(cluster), cluster, namespace, "patroni"));
   }
 
@@ -39,12 +66,13 @@ public final class PatroniRbac {
     return account;
   }
 
-  public static ObjectNode role(String cluster) {
+  public static ObjectNode role(String cluster, List<String> members) {
     ObjectNode role = emptyRole(Names.patroni(cluster), cluster, "patroni");
-    ArrayNode rules = role.putArray("rules");
-    rule(rules, "configmaps", "create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
-    rule(rules, "endpoints", "get");
-    rule(rules, "pods", "get", "list", "patch", "update", "watch");
+    RoleRules.of(role)
+        .anyName("", "configmaps", "create", "list", "watch")
+        .named("", "configmaps", Names.patroniConfigMaps(cluster), "get", "patch")
+        .anyName("", "pods", "list", "watch")
+        .named("", "pods", members, "patch");
     return role;
   }
 
@@ -71,15 +99,5 @@ public final class PatroniRbac {
 
   private static void metadata(ObjectNode object, String name, String cluster, String component) {
     object.putObject("metadata").put("name", name).set("labels", Labels.child(cluster, component));
-  }
-
-  private static void rule(ArrayNode rules, String resource, String... verbs) {
-    ObjectNode rule = rules.addObject();
-    rule.putArray("apiGroups").add("");
-    rule.putArray("resources").add(resource);
-    ArrayNode verbList = rule.putArray("verbs");
-    for (String verb : verbs) {
-      verbList.add(verb);
-    }
   }
 }

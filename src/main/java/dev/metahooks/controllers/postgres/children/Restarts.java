@@ -30,14 +30,10 @@ public final class Restarts {
         job(cluster, image, placement, restart));
   }
 
-  /** Delete the pod by name, nothing else. */
+  /** Delete the pod by name, nothing else: restart-member.sh's one call. */
   public static ObjectNode role(String cluster, String pod) {
     ObjectNode role = PatroniRbac.emptyRole(Names.restart(cluster), cluster, COMPONENT);
-    ObjectNode rule = role.putArray("rules").addObject();
-    rule.putArray("apiGroups").add("");
-    rule.putArray("resources").add("pods");
-    rule.putArray("resourceNames").add(pod);
-    rule.putArray("verbs").add("delete");
+    RoleRules.of(role).named("", "pods", List.of(pod), "delete");
     return role;
   }
 

@@ -36,12 +36,16 @@ public final class UpgradeJobs {
         job(cluster, namespace, kubectlImage, placement, plan, primary, members));
   }
 
-  /** {@code kubectl exec pod/<primary>}: get that pod and exec into it, nothing else. */
+  /**
+   * {@code kubectl exec pod/<primary>}: get that pod (kubectl reads it to check the container), then exec into it,
+   * nothing else. Exec is {@code create} on {@code pods/exec} for a POST (SPDY) and {@code get} for the WebSocket
+   * upgrade kubectl tries first; from Kubernetes 1.35 the WebSocket one needs {@code create} as well.
+   */
   public static ObjectNode role(String cluster, String primary) {
     ObjectNode role = PatroniRbac.emptyRole(Names.upgrade(cluster), cluster, COMPONENT);
-    ArrayNode rules = role.putArray("rules");
-    rule(rules, "pods", primary, "get");
-    rule(rules, "pods/exec", primary, "create", "get");
+    RoleRules.of(role)
+        .named("", "pods", List.of(primary), "get")
+        .named("", "pods/exec", List.of(primary), "create", "get");
     return role;
   }
 
@@ -64,16 +68,5 @@ public final class UpgradeJobs {
       command.add(arg);
     }
     return job;
-  }
-
-  private static void rule(ArrayNode rules, String resource, String name, String... verbs) {
-    ObjectNode rule = rules.addObject();
-    rule.putArray("apiGroups").add("");
-    rule.putArray("resources").add(resource);
-    rule.putArray("resourceNames").add(name);
-    ArrayNode list = rule.putArray("verbs");
-    for (String verb : verbs) {
-      list.add(verb);
-    }
   }
 }

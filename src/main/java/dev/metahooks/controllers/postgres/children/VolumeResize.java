@@ -31,23 +31,12 @@ public final class VolumeResize {
         job(cluster, image, placement, plan));
   }
 
-  /** Get and patch the claims by name; delete the StatefulSet by name. */
+  /** Patch the claims by name, delete the StatefulSet by name: resize-volumes.sh's calls, and nothing else. */
   public static ObjectNode role(String cluster, List<String> claims) {
     ObjectNode role = PatroniRbac.emptyRole(Names.resize(cluster), cluster, COMPONENT);
-    ArrayNode rules = role.putArray("rules");
-    if (!claims.isEmpty()) {
-      ObjectNode claimRule = rules.addObject();
-      claimRule.putArray("apiGroups").add("");
-      claimRule.putArray("resources").add("persistentvolumeclaims");
-      ArrayNode names = claimRule.putArray("resourceNames");
-      claims.forEach(names::add);
-      claimRule.putArray("verbs").add("get").add("patch");
-    }
-    ObjectNode setRule = rules.addObject();
-    setRule.putArray("apiGroups").add("apps");
-    setRule.putArray("resources").add("statefulsets");
-    setRule.putArray("resourceNames").add(Names.statefulSet(cluster));
-    setRule.putArray("verbs").add("get").add("delete");
+    RoleRules.of(role)
+        .named("", "persistentvolumeclaims", claims, "patch")
+        .named("apps", "statefulsets", List.of(Names.statefulSet(cluster)), "delete");
     return role;
   }
 

@@ -6,9 +6,12 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.ApiToken;
 import dev.metahooks.controllers.postgres.children.Jobs;
 import dev.metahooks.controllers.postgres.children.PatroniRbac;
+import dev.metahooks.controllers.postgres.children.RoleRules;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
+import dev.metahooks.controllers.postgres.observed.Members;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
@@ -65,7 +68,7 @@ public final class Backups {
     List<ObjectNode> children = new ArrayList<>();
     BackupSpec backups = spec.backups();
     backups.backup().ifPresent(backup -> {
-      children.addAll(rbac(cluster, namespace, spec));
+      children.addAll(rbac(cluster, namespace, spec, observed));
       children.addAll(StoreChecks.children(cluster, namespace, spec, backup));
       backup.logical().ifPresent(logical -> children.add(LogicalBackups.cronJob(cluster, namespace, spec, backup, logical)));
       for (BackupSpec.OnDemand entry : backup.onDemand()) {
@@ -111,7 +114,7 @@ public final class Backups {
       case START -> {
         List<ObjectNode> children = new ArrayList<>(Preserved.all(observed.children()));
         Set<String> present = observed.children().stream().map(Backups::key).collect(Collectors.toSet());
-        List<ObjectNode> needed = new ArrayList<>(rbac(observed.name(), namespace, spec));
+        List<ObjectNode> needed = new ArrayList<>(rbac(observed.name(), namespace, spec, observed));
         needed.add(finalBackupJob(observed.name(), namespace, spec));
         needed.stream().filter(child -> !present.contains(key(child))).forEach(children::add);
         return ObservedCluster.inTypeOrder(children);
@@ -167,10 +170,13 @@ public final class Backups {
       bash(fence, FENCE_SCRIPT, "final-backup-fence");
       fence.set("env", primary(name, cluster, namespace, version));
     });
-    ArrayNode command = Jobs.initContainer(pod, CONTAINER, backup.jobImage()).putArray("command");
+    ObjectNode push = Jobs.initContainer(pod, CONTAINER, backup.jobImage());
+    ArrayNode command = push.putArray("command");
     for (String arg : baseBackupCommand(cluster, namespace)) {
       command.add(arg);
     }
+    // kubectl alone talks to the API server: the steps in the tools image, with the store's keys, get no token.
+    ApiToken.onlyInto(pod, push);
     ObjectNode verify = closing.isPresent() ? Jobs.initContainer(pod, VERIFY_CONTAINER, tools)
         : Jobs.container(pod, VERIFY_CONTAINER, tools);
     bash(verify, VERIFY_SCRIPT, "base-backup-verify");
@@ -215,37 +221,22 @@ public final class Backups {
   }
 
   /**
-   * What {@code kubectl exec svc/<n>-rw} needs: read that Service, list the pods (to find the one it selects; a
-   * list cannot be limited by name), and get and exec into the cluster's own pods by name.
+   * What {@code kubectl exec svc/<n>-rw} needs: read that Service, list the pods it selects (and watch, while none
+   * is there yet; a list by label cannot be limited by name), then get and exec into the pod it found, one of the
+   * cluster's own members by name ({@link Members}: every ordinal the StatefulSet may have, so also the primary on
+   * an ordinal a scale-down removes).
    */
-  public static List<ObjectNode> rbac(String cluster, String namespace, ClusterSpec spec) {
+  public static List<ObjectNode> rbac(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
     String name = Names.backup(cluster);
     ObjectNode role = PatroniRbac.emptyRole(name, cluster, COMPONENT);
-    ArrayNode rules = role.putArray("rules");
-    List<String> pods = new ArrayList<>();
-    for (int i = 0; i < Math.max(spec.instances(), 1); i++) {
-      pods.add(cluster + "-" + i);
-    }
-    rule(rules, "services", List.of(Names.primaryService(cluster)), "get");
-    rule(rules, "pods", List.of(), "list", "watch");
-    rule(rules, "pods", pods, "get");
-    rule(rules, "pods/exec", pods, "create", "get");
+    List<String> pods = Members.names(cluster, spec.instances(), observed);
+    RoleRules.of(role)
+        .named("", "services", List.of(Names.primaryService(cluster)), "get")
+        .anyName("", "pods", "list", "watch")
+        .named("", "pods", pods, "get")
+        .named("", "pods/exec", pods, "create", "get");
     return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role,
         PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT));
-  }
-
-  private static void rule(ArrayNode rules, String resource, List<String> names, String... verbs) {
-    ObjectNode rule = rules.addObject();
-    rule.putArray("apiGroups").add("");
-    rule.putArray("resources").add(resource);
-    if (!names.isEmpty()) {
-      ArrayNode resourceNames = rule.putArray("resourceNames");
-      names.forEach(resourceNames::add);
-    }
-    ArrayNode verbList = rule.putArray("verbs");
-    for (String verb : verbs) {
-      verbList.add(verb);
-    }
   }
 
 }

@@ -8,6 +8,7 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.children.Jobs;
 import dev.metahooks.controllers.postgres.children.PatroniRbac;
+import dev.metahooks.controllers.postgres.children.RoleRules;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
 import dev.metahooks.controllers.postgres.spec.BackupSpecReader;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
@@ -21,7 +22,7 @@ import java.util.List;
  * the store in WAL-G's layout, and writes what it found into the data of ConfigMap {@code <n>-backup-health}. The
  * hook renders that ConfigMap without data and never sets any: Metacontroller's merge keeps every field the hook
  * does not set (docs/metacontroller.md, section 8.3), and a change of the child's data starts a sync (section 8.8),
- * so the report reaches status within a sync. Its Role may get and patch that one ConfigMap and nothing else.
+ * so the report reaches status within a sync. Its Role may patch that one ConfigMap and nothing else.
  */
 public final class StoreChecks {
   public static final String COMPONENT = "store-check";
@@ -50,13 +51,10 @@ public final class StoreChecks {
     return configMap;
   }
 
+  /** Patch the report's ConfigMap by name: store-check.sh's one call. */
   static ObjectNode role(String cluster) {
     ObjectNode role = PatroniRbac.emptyRole(Names.storeCheck(cluster), cluster, COMPONENT);
-    ObjectNode rule = role.putArray("rules").addObject();
-    rule.putArray("apiGroups").add("");
-    rule.putArray("resources").add("configmaps");
-    rule.putArray("resourceNames").add(Names.backupHealth(cluster));
-    rule.putArray("verbs").add("get").add("patch");
+    RoleRules.of(role).named("", "configmaps", List.of(Names.backupHealth(cluster)), "patch");
     return role;
   }
 
