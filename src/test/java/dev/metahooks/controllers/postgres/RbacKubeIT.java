@@ -266,13 +266,13 @@ class RbacKubeIT {
           if (!pod.has("serviceAccountName")) {
             continue;
           }
-          KubeApi.Answer answer = metacontroller.create(object, NAMESPACE, true);
+          KubeApi.Answer answer = metacontroller.create(StoredForm.forCreate(object), NAMESPACE, true);
           count(Expect.STORED_AS_RENDERED);
           if (!answer.ok()) {
             failures.add(kind + " " + ObservedCluster.nameOf(object) + ": " + answer.code() + " " + answer.message());
-          } else if (!StoredForm.differences(object, answer.body()).isEmpty()) {
+          } else if (!StoredForm.differences(object, (ObjectNode) answer.body()).isEmpty()) {
             failures.add(kind + " " + ObservedCluster.nameOf(object) + " stored otherwise: "
-                + StoredForm.differences(object, answer.body()));
+                + StoredForm.differences(object, (ObjectNode) answer.body()));
           }
         }
       }
