@@ -52,12 +52,6 @@ class PostgresClusterKubeIT extends PostgresClusterScenarioTest {
 
   @Override
   @Test
-  @Disabled("in memory only: the server drops apiVersion and kind of the "
-      + "StatefulSet's volumeClaimTemplates, so each sync sends the StatefulSet again (docs/emulator.md)")
-  void aSettledClusterCausesNoIdleUpdates() {}
-
-  @Override
-  @Test
   @Disabled("in memory only: the disruption controller writes the PodDisruptionBudget's status as pods come and go")
   void underTheRestartMethodAParameterChangeRollsThePodsAndTheStatusFollowsTheFailover() {}
 
