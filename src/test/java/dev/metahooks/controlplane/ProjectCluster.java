@@ -52,10 +52,7 @@ public final class ProjectCluster {
   public static void namespace(KubeApi api, String name) {
     ObjectNode namespace = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Namespace");
     namespace.putObject("metadata").put("name", name);
-    KubeApi.Answer created = api.create(namespace, null, false);
-    if (!created.ok() && created.code() != 409) {
-      created.orThrow();
-    }
+    createIfMissing(api, namespace, null);
     Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
     while (!api.get("v1", "ServiceAccount", name, "default").ok()) {
       if (Instant.now().isAfter(deadline)) {
@@ -69,7 +66,12 @@ public final class ProjectCluster {
   public static void serviceAccount(KubeApi api, String namespace, String name) {
     ObjectNode account = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ServiceAccount");
     account.putObject("metadata").put("name", name).put("namespace", namespace);
-    KubeApi.Answer created = api.create(account, namespace, false);
+    createIfMissing(api, account, namespace);
+  }
+
+  /** Creates {@code object}; one that exists already (409) is left as it is. */
+  private static void createIfMissing(KubeApi api, ObjectNode object, String namespace) {
+    KubeApi.Answer created = api.create(object, namespace, false);
     if (!created.ok() && created.code() != 409) {
       created.orThrow();
     }
