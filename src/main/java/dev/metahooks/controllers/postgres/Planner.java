@@ -14,6 +14,7 @@ import dev.metahooks.controllers.postgres.children.UsersJobs;
 import dev.metahooks.controllers.postgres.children.WalArchive;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.controllers.postgres.plan.ArchiveScope;
 import dev.metahooks.controllers.postgres.plan.ChangeChecks;
 import dev.metahooks.controllers.postgres.plan.VolumeGrowth;
 import dev.metahooks.controllers.postgres.plan.WalVolumeChecks;
@@ -24,6 +25,7 @@ import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
+import dev.metahooks.controllers.postgres.plan.SecretGrants;
 import dev.metahooks.controllers.postgres.plan.SourceArchives;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.plan.StandbyPhase;
@@ -50,7 +52,8 @@ final class Planner {
   private Planner() {}
 
   /** The plan of a sync call. */
-  static ClusterPlan sync(CompositeRequest request, SpecReader.Result read, ObservedCluster observed, Sources sources) {
+  static ClusterPlan sync(CompositeRequest request, SpecReader.Result read, ObservedCluster observed, Sources sources,
+      ArchiveScope archives) {
     String cluster = observed.name();
     String namespace = request.namespace();
     Instant now = sources.now();
@@ -62,6 +65,9 @@ final class Planner {
     if (read.valid()) {
       StandbyEnv.change(wanted.standby(), observed).ifPresent(problems::add);
       problems.addAll(StandbyCredentials.missing(cluster, wanted, observed));
+      problems.addAll(SecretGrants.check(wanted, observed));
+      // The spec as given, as for the prefix claims below.
+      problems.addAll(archives.check(read.spec(), request.parent(), namespace, cluster));
       problems.addAll(ChangeChecks.check(wanted, observed));
       if (problems.stream().noneMatch(p -> p.field().equals("spec.storage.size"))) {
         VolumeGrowth.Decision growth = VolumeGrowth.decide(wanted, observed);
@@ -119,8 +125,14 @@ final class Planner {
     Optional<Mode.Blocker> held = spec.deletionProtection() ? Optional.of(Mode.Blocker.DELETION_PROTECTION)
         : spec.paused() ? Optional.of(Mode.Blocker.PAUSED) : Optional.empty();
     // A standby (or one whose promotion has not completed) has no backups of its own, so no final backup either.
-    SpecReader.Result own = StandbyPromotion.phase(spec, observed).readOnly()
-        ? new SpecReader.Result(spec.withoutOwnBackups(), read.problems()) : read;
+    ClusterSpec ownSpec = StandbyPromotion.phase(spec, observed).readOnly() ? spec.withoutOwnBackups() : spec;
+    // The final backup Job reads the store's Secrets: one not given to the cluster holds the deletion as an
+    // invalid spec does.
+    List<FieldProblem> problems = new ArrayList<>(read.problems());
+    if (read.valid()) {
+      problems.addAll(SecretGrants.check(ownSpec, observed));
+    }
+    SpecReader.Result own = new SpecReader.Result(ownSpec, List.copyOf(problems));
     FinalBackups.Stage finalBackup = held.isPresent() ? FinalBackups.Stage.NOT_ASKED
         : FinalBackups.stage(own, observed, request.parent());
     Mode mode = held.or(finalBackup::blocker).<Mode>map(Mode.DeletionBlocked::new).orElseGet(Mode.Deleting::new);

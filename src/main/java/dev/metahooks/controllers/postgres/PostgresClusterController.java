@@ -10,10 +10,11 @@ import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.observed.ArchiveInUse;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.children.StandbyCredentials;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster.RelatedType;
+import dev.metahooks.controllers.postgres.plan.ArchiveScope;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
@@ -36,19 +37,29 @@ import java.util.List;
 public final class PostgresClusterController {
   private PostgresClusterController() {}
 
+  /** The controller as the server runs it: archives beyond a namespace as {@link ArchiveScope#fromEnvironment}. */
   public static Controller controller(Sources sources) {
+    return controller(sources, ArchiveScope.fromEnvironment());
+  }
+
+  public static Controller controller(Sources sources, ArchiveScope archives) {
     return Controller.composite("postgrescluster")
-        .sync(request -> request.finalizing() ? finalize(request, sources) : sync(request, sources))
+        .sync(request -> request.finalizing() ? finalize(request, sources) : sync(request, sources, archives))
         .finalize(request -> finalize(request, sources))
         .customize(PostgresClusterController::customize)
         .build();
   }
 
-  /** Read the spec, observe, plan, render, compute the status: each one call. */
+  /** {@link #sync(CompositeRequest, Sources, ArchiveScope)} with archives kept in the namespace. */
   public static CompositeResponse sync(CompositeRequest request, Sources sources) {
+    return sync(request, sources, ArchiveScope.NAMESPACE);
+  }
+
+  /** Read the spec, observe, plan, render, compute the status: each one call. */
+  public static CompositeResponse sync(CompositeRequest request, Sources sources, ArchiveScope archives) {
     SpecReader.Result spec = SpecReader.read(request.parent(), ArchiveInUse.of(request));
     ObservedCluster observed = ObservedCluster.of(request, spec.spec());
-    ClusterPlan plan = Planner.sync(request, spec, observed, sources);
+    ClusterPlan plan = Planner.sync(request, spec, observed, sources, archives);
     List<ObjectNode> children = Children.ofSync(plan, observed);
     ObjectNode status = ClusterStatus.compute(plan, observed, request.parent(), sources.now());
     // An answer that asks to be called again is never replayed from the response cache.
@@ -107,13 +118,9 @@ public final class PostgresClusterController {
       // The namespace's clusters, so that two do not claim one backup prefix (PrefixClaims).
       return rule.withLabelSelector(Json.object());
     }
-    if (type.equals(ObservedCluster.TLS_SECRETS)) {
-      // The TLS Secret, by name, so that its absence, contents and renewal are seen (and trigger a sync); a
-      // standby's source Secrets, whose passwords its own Secrets copy.
-      List<String> names = new ArrayList<>();
-      spec.tls().ifPresent(tls -> names.add(tls.secretName()));
-      names.addAll(StandbyCredentials.sourceSecrets(spec.standby()));
-      return rule.withNames(List.copyOf(names));
+    if (type.equals(ObservedCluster.GIVEN_SECRETS)) {
+      // Only the Secrets given to this cluster by their label: an unmarked Secret never reaches the hooks.
+      return rule.withLabelSelector(SecretMarks.selector(request.name()));
     }
     return rule.withLabelSelector(scopeSelector(request));
   }

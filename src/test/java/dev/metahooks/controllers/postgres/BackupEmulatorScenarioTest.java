@@ -34,6 +34,7 @@ class BackupEmulatorScenarioTest {
     Sources sources = PostgresEmulation.fixedSecrets(cluster);
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
     mc = PostgresEmulation.metacontroller(cluster, hooks, Duration.ofSeconds(10));
+    PostgresEmulation.giveStoreSecret(cluster, NS, "s3-creds", "orders", "orders-copy");
   }
 
   @AfterEach

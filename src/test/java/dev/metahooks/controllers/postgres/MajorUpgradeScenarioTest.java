@@ -57,6 +57,7 @@ class MajorUpgradeScenarioTest {
     hooks = LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.fixedSecrets(cluster)));
     mc = PostgresEmulation.metacontroller(cluster, hooks, Duration.ofSeconds(10));
     mc.world().add("jobs", this::runJobs);
+    PostgresEmulation.giveStoreSecret(cluster, NS, "s3-creds", NAME);
   }
 
   @AfterEach

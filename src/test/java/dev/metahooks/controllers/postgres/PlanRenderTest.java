@@ -8,6 +8,7 @@ import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.plan.ArchiveScope;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.json.JsonTrees;
@@ -39,7 +40,7 @@ class PlanRenderTest {
       CompositeRequest request = CompositeRequest.read(body, Hook.SYNC);
       SpecReader.Result spec = SpecReader.read(request.parent());
       ObservedCluster observed = ObservedCluster.of(request, spec.spec());
-      ClusterPlan plan = Planner.sync(request, spec, observed, FixedSources.INSTANCE);
+      ClusterPlan plan = Planner.sync(request, spec, observed, FixedSources.INSTANCE, ArchiveScope.NAMESPACE);
       JsonNode secrets = JsonTrees.MAPPER.valueToTree(plan.secrets());
       JsonNode bootstrap = plan.bootstrap().deepCopy();
       List<ObjectNode> first = Children.ofSync(plan, observed);

@@ -3,7 +3,10 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
@@ -32,6 +35,22 @@ final class PostgresEmulation {
         return FixedSources.INSTANCE.secret(purpose + "#" + secretsMade.incrementAndGet(), length);
       }
     };
+  }
+
+  /**
+   * The store's credentials Secret {@code name} of {@code namespace}, given to {@code clusters} (their mark set, as
+   * the Secret's owner does): a cluster uses only what is given to it.
+   */
+  static void giveStoreSecret(Cluster cluster, String namespace, String name, String... clusters) {
+    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
+    ObjectNode labels = secret.putObject("metadata").put("name", name).put("namespace", namespace)
+        .putObject("labels");
+    for (String given : clusters) {
+      labels.put(SecretMarks.label(given), SecretMarks.GIVEN);
+    }
+    secret.putObject("stringData").put("AWS_ACCESS_KEY_ID", "example-key-id")
+        .put("AWS_SECRET_ACCESS_KEY", "example-secret-key");
+    cluster.create(secret);
   }
 
   /** Time from the cluster's clock, and the same secret for the same purpose (answers repeatable by name). */

@@ -403,7 +403,7 @@ class PostgresFixtureGenerator {
     write("sync/60-network-policy-enabled", world, false);
     world.sync();
     world.edit(spec -> spec.putObject("tls").put("secretName", TlsTest.SECRET).put("restApi", true));
-    writeCustomize("customize/60-tls-secret-related-by-name", world);
+    writeCustomize("customize/60-given-secrets-related-by-label", world);
     write("sync/61-tls-secret-missing-nothing-restarts", world, false);
     world.sync();
     dev.metahooks.testing.TestCertificates certs = dev.metahooks.testing.TestCertificates.create();

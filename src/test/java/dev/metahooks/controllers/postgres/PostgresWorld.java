@@ -13,8 +13,11 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.SecretReferences;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
@@ -23,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,8 +64,14 @@ final class PostgresWorld {
   final Map<String, ObjectNode> pods = new TreeMap<>();
   /** Patroni's ConfigMaps (related objects) by name. */
   final Map<String, ObjectNode> configMaps = new TreeMap<>();
-  /** Secrets related through the customize hook (the TLS Secret), by name. */
+  /** Secrets of the namespace the spec names (the TLS Secret, a standby's source Secrets), by name. */
   final Map<String, ObjectNode> relatedSecrets = new TreeMap<>();
+  /**
+   * Whether whoever may read them has given the spec's Secrets to this cluster: then each Secret of
+   * {@link #relatedSecrets} is sent with the cluster's mark, and each store or key Secret the spec names is there,
+   * marked, with the keys it reads. Off: only what carries the mark itself is sent, as Metacontroller relates it.
+   */
+  boolean secretsGiven = true;
   /** Other PostgresClusters of the namespace, by name, as the customize hook relates them. */
   final Map<String, ObjectNode> otherClusters = new TreeMap<>();
   /** The cluster's volume claims and the StorageClasses, related (and sent) only once {@link #relateVolumes} ran. */
@@ -179,11 +189,16 @@ final class PostgresWorld {
         ObservedCluster.CLUSTERS.kind()));
     clusterGroup.set(key(parent), parent);
     otherClusters.values().forEach(other -> clusterGroup.set(key(other), other.deepCopy()));
-    // Metacontroller sends a related group for every rule the customize hook gave; a Secret rule only with spec.tls
-    // or spec.standby.
-    if (spec.has("tls") || spec.has("standby")) {
+    // Metacontroller sends a related group for every rule the customize hook gave: Secrets, by the cluster's mark,
+    // whenever the spec names one.
+    ClusterSpec read = SpecReader.read(parent).spec();
+    if (ObservedCluster.relatedTypes(read).contains(ObservedCluster.GIVEN_SECRETS)) {
       ObjectNode secretGroup = related.putObject("Secret.v1");
-      relatedSecrets.values().forEach(secret -> secretGroup.set(key(secret), secret.deepCopy()));
+      for (ObjectNode secret : namespaceSecrets(read)) {
+        if (SecretMarks.givenTo(secret, name)) {
+          secretGroup.set(key(secret), secret);
+        }
+      }
     }
     if (volumesRelated) {
       ObjectNode claimGroup = related.putObject("PersistentVolumeClaim.v1");
@@ -194,6 +209,25 @@ final class PostgresWorld {
     }
     request.put("finalizing", finalizing);
     return request;
+  }
+
+  /** The Secrets the spec names, as the namespace holds them (given to the cluster with {@link #secretsGiven}). */
+  private List<ObjectNode> namespaceSecrets(ClusterSpec read) {
+    Map<String, ObjectNode> secrets = new TreeMap<>();
+    relatedSecrets.forEach((secretName, secret) -> secrets.put(secretName, secret.deepCopy()));
+    if (secretsGiven) {
+      for (SecretReferences.Reference reference : SecretReferences.of(read)) {
+        ObjectNode secret = secrets.computeIfAbsent(reference.secret(), secretName -> {
+          ObjectNode created = Json.object().put("apiVersion", "v1").put("kind", "Secret");
+          created.putObject("metadata").put("name", secretName).put("namespace", namespace);
+          return created.put("type", "Opaque");
+        });
+        reference.keys().forEach(key -> secret.withObjectProperty("data").put(key, Base64.getEncoder()
+            .encodeToString(("example-" + key).getBytes(StandardCharsets.UTF_8))));
+      }
+      secrets.values().forEach(secret -> SecretMarks.markOwn(secret, name));
+    }
+    return List.copyOf(secrets.values());
   }
 
   /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.testing.CrdSchema;
 import dev.metahooks.testing.KubeSchema;
@@ -129,13 +130,14 @@ class StandbyClusterTest {
   }
 
   @Test
-  void theCustomizeHookRelatesTheSourcesSecretsByName() throws IOException {
+  void theCustomizeHookRelatesOnlyTheSecretsGivenToTheStandby() throws IOException {
     PostgresWorld world = archiveStandby();
     world.edit(spec -> spec.withObjectProperty("standby").putObject("credentials").put("replicationSecret", "dr-repl"));
     assertThat(PostgresClusterController.customize(dev.metahooks.api.CustomizeRequest.read(TlsTest.customize(world)))
         .relatedResources()).anySatisfy(rule -> {
           assertThat(rule.resource()).isEqualTo("secrets");
-          assertThat(rule.names()).containsExactly("orders-superuser", "dr-repl");
+          assertThat(rule.names()).isNull();
+          assertThat(rule.labelSelector()).isEqualTo(SecretMarks.selector("orders-dr"));
         });
   }
 
@@ -178,7 +180,7 @@ class StandbyClusterTest {
     JsonNode valid = TlsTest.condition(answer, "SpecValid");
     assertThat(valid.path("status").asText()).isEqualTo("False");
     assertThat(valid.path("message").asText()).startsWith("spec.standby.credentials.replicationSecret: Secret "
-        + "orders-replication with key password is not in this namespace");
+        + "orders-replication (key password) is missing or not given to this cluster");
     assertThat(world.children).isEmpty();
     sourceSecrets(world);
     world.sync();
@@ -279,7 +281,7 @@ class StandbyClusterTest {
     });
     JsonNode valid = TlsTest.condition(world.sync(), "SpecValid");
     assertThat(valid.path("status").asText()).isEqualTo("False");
-    assertThat(valid.path("message").asText()).startsWith("spec.backup.s3.prefix: s3://pg-backups/shop/orders overlaps "
+    assertThat(valid.path("message").asText()).contains("spec.backup.s3.prefix: s3://pg-backups/shop/orders overlaps "
         + "where PostgresCluster orders keeps its backups");
     assertThat(world.children).as("still a standby: nothing promoted").isEqualTo(following);
     assertThat(world.call(false).at("/status/standby/phase").asText()).isEqualTo("Following");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CustomizeRequest;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.ParameterJobs;
@@ -139,7 +140,7 @@ class TlsTest {
     assertThat(PostgresClusterController.customize(CustomizeRequest.read(customize(world))).relatedResources())
         .anySatisfy(rule -> {
           assertThat(rule.resource()).isEqualTo("secrets");
-          assertThat(rule.names()).containsExactly(SECRET);
+          assertThat(rule.labelSelector()).isEqualTo(SecretMarks.selector("orders"));
         });
 
     JsonNode missing = world.sync();

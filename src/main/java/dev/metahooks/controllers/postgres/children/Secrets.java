@@ -5,6 +5,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
@@ -95,6 +96,8 @@ public final class Secrets {
       }
     }
     secrets.sort(Comparator.comparing(ObservedCluster::nameOf));
+    // Marked for this cluster only, kept ones included: a standby may use them once someone gives them to it too.
+    secrets.forEach(secret -> SecretMarks.markOwn(secret, cluster));
     return secrets;
   }
 

@@ -3,8 +3,8 @@ package dev.metahooks.controllers.postgres.children;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.SecretData;
+import dev.metahooks.controllers.postgres.plan.SecretGrants;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.controllers.postgres.spec.StandbySpec;
 import dev.metahooks.kube.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,7 @@ import java.util.Optional;
  * A standby's roles are its source's, passwords included: its members stream as the {@code standby} user
  * (configure_spilo.py:335-336 and 359-361 at 4.0-p3) and, once promoted, the users Job connects as the superuser.
  * So this cluster's {@code <n>-superuser} and {@code <n>-replication} Secrets are created with the passwords of the
- * source's Secrets (related through the customize hook by name), once; afterwards they are kept as applied, and
+ * source's Secrets (given to the standby by the source's owner, {@code SecretMarks}), once; afterwards they are kept as applied, and
  * the source's Secrets are no longer needed.
  */
 public final class StandbyCredentials {
@@ -38,16 +38,12 @@ public final class StandbyCredentials {
     return problems;
   }
 
-  /** The Secret names the customize hook relates for a standby. */
-  public static List<String> sourceSecrets(Optional<StandbySpec> standby) {
-    return standby.map(s -> List.of(s.superuserSecret(), s.replicationSecret())).orElse(List.of());
-  }
-
   private static void check(List<FieldProblem> problems, ObservedCluster observed, String own, String source,
       String field) {
     if (observed.secret(own).isEmpty() && password(observed, source).isEmpty()) {
-      problems.add(new FieldProblem("spec.standby.credentials." + field, "Secret " + source + " with key password "
-          + "is not in this namespace: a standby's " + own + " is created with its source's password"));
+      problems.add(new FieldProblem("spec.standby.credentials." + field, SecretGrants.notGiven(source, "password",
+          observed) + "; a standby's " + own + " is created with its source's password, so the source's owner "
+          + "decides who may follow it"));
     }
   }
 

@@ -9,8 +9,10 @@ import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.SecretReferences;
 import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -58,8 +60,8 @@ public final class ObservedCluster {
   /** The namespace's clusters, so that two do not claim one backup prefix. */
   public static final RelatedType CLUSTERS = new RelatedType("metahooks.dev/v1alpha1", "PostgresCluster",
       "postgresclusters");
-  /** The TLS Secret, only with {@code spec.tls}. */
-  public static final RelatedType TLS_SECRETS = new RelatedType("v1", "Secret", "secrets");
+  /** The Secrets given to the cluster ({@link SecretMarks}), whenever the spec names one of the user's. */
+  public static final RelatedType GIVEN_SECRETS = new RelatedType("v1", "Secret", "secrets");
   /** The cluster's volume claims (by the claim templates' labels), read when a larger storage.size asks to grow them. */
   public static final RelatedType CLAIMS = new RelatedType("v1", "PersistentVolumeClaim", "persistentvolumeclaims");
   /** Every StorageClass (cluster-scoped), to tell whether a claim's class allows expansion. */
@@ -172,8 +174,8 @@ public final class ObservedCluster {
 
   /** The types the customize hook relates for a cluster of this spec, each one rule. */
   public static List<RelatedType> relatedTypes(ClusterSpec spec) {
-    // Secrets by name: the TLS Secret, and a standby's source Secrets (its passwords are copied from them).
-    return spec.tls().isPresent() || spec.standby().isPresent() ? List.of(PODS, CONFIG_MAPS, CLUSTERS, TLS_SECRETS)
+    // The Secrets given to the cluster, whenever the spec names one (SecretGrants).
+    return SecretReferences.any(spec) ? List.of(PODS, CONFIG_MAPS, CLUSTERS, GIVEN_SECRETS)
         : List.of(PODS, CONFIG_MAPS, CLUSTERS);
   }
 
@@ -298,9 +300,13 @@ public final class ObservedCluster {
     return child("v1", "Secret", secretName);
   }
 
-  /** A Secret related through the customize hook (the TLS Secret), not a child. */
+  /**
+   * A Secret given to this cluster ({@link SecretMarks}), related through the customize hook; one without the mark
+   * is never used, whatever rule an earlier customize answer related it by.
+   */
   public Optional<ObjectNode> relatedSecret(String secretName) {
-    return relatedSecrets.stream().filter(s -> secretName.equals(nameOf(s))).findFirst();
+    return relatedSecrets.stream().filter(s -> secretName.equals(nameOf(s)) && SecretMarks.givenTo(s, name))
+        .findFirst();
   }
 
   public Optional<ObjectNode> service(String serviceName) {

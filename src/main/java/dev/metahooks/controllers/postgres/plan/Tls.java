@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres.plan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
@@ -45,7 +46,8 @@ public final class Tls {
     Optional<ObjectNode> secret = observed.relatedSecret(name);
     if (secret.isEmpty()) {
       return new State(Check.MISSING, "Secret " + name + " (spec.tls.secretName) does not exist in namespace "
-          + observed.namespace() + "; nothing is restarted for it until it does", Optional.empty());
+          + observed.namespace() + " or is not given to this cluster (label " + SecretMarks.label(observed.name())
+          + "=" + SecretMarks.GIVEN + "); nothing is restarted for it until it is", Optional.empty());
     }
     String type = secret.get().path("type").asText("");
     if (!TlsSpec.SECRET_TYPE.equals(type)) {

@@ -1,0 +1,46 @@
+package dev.metahooks.controllers.postgres.plan;
+
+import dev.metahooks.controllers.postgres.base.SecretMarks;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.observed.SecretData;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.SecretReferences;
+import dev.metahooks.kube.FieldProblem;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every Secret the spec makes a pod or Job read must have been given to this cluster ({@link SecretMarks}) and hold
+ * the key read; otherwise the spec is refused, naming the Secret, the key and the label to add, and the children stay
+ * as they are. A running cluster whose Secrets predate the mark keeps running unchanged until they are marked. A
+ * clone's source Secrets are judged until the cluster is first created: afterwards the clone cannot change.
+ */
+public final class SecretGrants {
+  private SecretGrants() {}
+
+  public static List<FieldProblem> check(ClusterSpec spec, ObservedCluster observed) {
+    List<FieldProblem> problems = new ArrayList<>();
+    boolean bootstrapped = observed.statefulSet().isPresent();
+    for (SecretReferences.Reference reference : SecretReferences.of(spec)) {
+      if (reference.bootstrapOnly() && bootstrapped) {
+        continue;
+      }
+      String key = reference.keys().get(0);
+      observed.relatedSecret(reference.secret()).ifPresentOrElse(
+          secret -> {
+            if (SecretData.value(secret, key).filter(value -> !value.isEmpty()).isEmpty()) {
+              problems.add(new FieldProblem(reference.field(), "Secret " + reference.secret() + " has no key " + key));
+            }
+          },
+          () -> problems.add(new FieldProblem(reference.field(), notGiven(reference.secret(), key, observed))));
+    }
+    return problems;
+  }
+
+  /** Why a Secret the spec names is not used, and what gives it. */
+  public static String notGiven(String secret, String key, ObservedCluster observed) {
+    return "Secret " + secret + " (key " + key + ") is missing or not given to this cluster: it is used only once "
+        + "someone who may change it labels it " + SecretMarks.label(observed.name()) + "=" + SecretMarks.GIVEN
+        + " (" + SecretMarks.howToGive(secret, observed.namespace(), observed.name()) + ")";
+  }
+}
