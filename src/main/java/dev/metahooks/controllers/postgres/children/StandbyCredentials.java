@@ -41,7 +41,7 @@ public final class StandbyCredentials {
   private static void check(List<FieldProblem> problems, ObservedCluster observed, String own, String source,
       String field) {
     if (observed.secret(own).isEmpty() && password(observed, source).isEmpty()) {
-      problems.add(new FieldProblem("spec.standby.credentials." + field, SecretGrants.notGiven(source, "password",
+      problems.add(new FieldProblem("spec.standby.credentials." + field, SecretGrants.notGiven(source, List.of("password"),
           observed) + "; a standby's " + own + " is created with its source's password, so the source's owner "
           + "decides who may follow it"));
     }

@@ -22,24 +22,32 @@ public final class SecretGrants {
     List<FieldProblem> problems = new ArrayList<>();
     boolean bootstrapped = observed.statefulSet().isPresent();
     for (SecretReferences.Reference reference : SecretReferences.of(spec)) {
+      // A clone's source Secrets are read when the cluster is first created; afterwards the clone cannot change.
       if (reference.bootstrapOnly() && bootstrapped) {
         continue;
       }
-      String key = reference.keys().get(0);
       observed.relatedSecret(reference.secret()).ifPresentOrElse(
           secret -> {
-            if (SecretData.value(secret, key).filter(value -> !value.isEmpty()).isEmpty()) {
-              problems.add(new FieldProblem(reference.field(), "Secret " + reference.secret() + " has no key " + key));
+            List<String> missing = reference.keys().stream()
+                .filter(key -> SecretData.value(secret, key).filter(value -> !value.isEmpty()).isEmpty()).toList();
+            if (!missing.isEmpty()) {
+              problems.add(new FieldProblem(reference.field(), "Secret " + reference.secret() + " has no "
+                  + keys(missing)));
             }
           },
-          () -> problems.add(new FieldProblem(reference.field(), notGiven(reference.secret(), key, observed))));
+          () -> problems.add(new FieldProblem(reference.field(), notGiven(reference.secret(), reference.keys(),
+              observed))));
     }
     return problems;
   }
 
+  private static String keys(List<String> keys) {
+    return (keys.size() == 1 ? "key " : "keys ") + String.join(", ", keys);
+  }
+
   /** Why a Secret the spec names is not used, and what gives it. */
-  public static String notGiven(String secret, String key, ObservedCluster observed) {
-    return "Secret " + secret + " (key " + key + ") is missing or not given to this cluster: it is used only once "
+  public static String notGiven(String secret, List<String> keys, ObservedCluster observed) {
+    return "Secret " + secret + " (" + keys(keys) + ") is missing or not given to this cluster: it is used only once "
         + "someone who may change it labels it " + SecretMarks.label(observed.name()) + "=" + SecretMarks.GIVEN
         + " (" + SecretMarks.howToGive(secret, observed.namespace(), observed.name()) + ")";
   }

@@ -23,7 +23,7 @@ public final class SecretReferences {
 
   private SecretReferences() {}
 
-  /** Every reference of {@code spec}, the first field naming a Secret and key kept. */
+  /** Every Secret {@code spec} names, once. */
   public static List<Reference> of(ClusterSpec spec) {
     SecretReferences found = new SecretReferences();
     BackupSpec backups = spec.backups();
@@ -60,19 +60,24 @@ public final class SecretReferences {
 
   private void add(String field, String secret, boolean bootstrapOnly, String... keys) {
     Optional.ofNullable(secret).filter(name -> !name.isEmpty())
-        .ifPresent(name -> references.add(new Reference(field, name, List.of(keys), bootstrapOnly)));
+        .ifPresent(name -> references.add(new Reference(field, name, List.of(keys).stream().distinct().toList(),
+            bootstrapOnly)));
   }
 
-  /** One reference per Secret and keys; a Secret read all the time wins over the same one read at bootstrap. */
+  /**
+   * One reference per Secret: the first field naming it, every key read of it, and read at bootstrap only if every
+   * use of it is.
+   */
   private List<Reference> distinct() {
-    Map<String, Reference> byUse = new LinkedHashMap<>();
+    Map<String, Reference> bySecret = new LinkedHashMap<>();
     for (Reference reference : references) {
-      for (String key : reference.keys()) {
-        byUse.merge(reference.secret() + "\n" + key,
-            new Reference(reference.field(), reference.secret(), List.of(key), reference.bootstrapOnly()),
-            (first, later) -> first.bootstrapOnly() && !later.bootstrapOnly() ? later : first);
-      }
+      bySecret.merge(reference.secret(), reference, (first, later) -> {
+        List<String> keys = new ArrayList<>(first.keys());
+        later.keys().stream().filter(key -> !keys.contains(key)).forEach(keys::add);
+        return new Reference(first.field(), first.secret(), List.copyOf(keys),
+            first.bootstrapOnly() && later.bootstrapOnly());
+      });
     }
-    return List.copyOf(byUse.values());
+    return List.copyOf(bySecret.values());
   }
 }
