@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
@@ -131,6 +132,33 @@ class BackupEmulatorScenarioTest {
     assertThat(cluster.writesAfter(mark)).filteredOn(w -> w.verb() == Write.Verb.DELETE && w.sequence() < created)
         .isEmpty();
     assertThat(cluster.find(API, KIND, NS, "orders-copy")).isPresent();
+  }
+
+  @Test
+  void aStoreSecretNotGivenToTheClusterHoldsItInvalidUntilItsOwnerLabelsIt() {
+    // s3-creds is given to orders and orders-copy only; ledger names it too.
+    cluster.create("""
+        apiVersion: metahooks.dev/v1alpha1
+        kind: PostgresCluster
+        metadata: {name: ledger, namespace: default}
+        spec:
+          backup:
+        """ + STORE.indent(2));
+    mc.runUntilStable(60);
+    ObjectNode refused = cluster.get(API, KIND, NS, "ledger");
+    assertThat(refused.at("/status/phase").asText()).isEqualTo("Invalid");
+    assertThat(refused.at("/status/conditions").toString())
+        .contains("Secret s3-creds (keys AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) is missing or not given to this "
+            + "cluster", SecretMarks.label("ledger") + "=true");
+    assertThat(cluster.find("apps/v1", "StatefulSet", NS, "ledger")).isEmpty();
+
+    cluster.update("v1", "Secret", NS, "s3-creds", secret -> secret.withObjectProperty("metadata")
+        .withObjectProperty("labels").put(SecretMarks.label("ledger"), SecretMarks.GIVEN));
+    mc.runUntilStable(60);
+
+    assertThat(cluster.get(API, KIND, NS, "ledger").at("/status/phase").asText()).isEqualTo("Ready");
+    assertThat(cluster.get("apps/v1", "StatefulSet", NS, "ledger").at("/spec/template/spec/containers/0/env")
+        .toString()).contains("\"name\":\"s3-creds\"");
   }
 
   @Test
