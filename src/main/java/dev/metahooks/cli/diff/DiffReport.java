@@ -11,9 +11,10 @@ import java.util.Set;
 
 /**
  * Prints what {@link ParentDiff}s found, one block per parent: {@code +} a child to create, {@code -} one to
- * delete, {@code ~} one to change with its paths, then the status. Secret values never appear: a change under a
- * Secret's {@code data} or {@code stringData} shows as masked, and every line is masked with the Secret values of
- * the request and both answers, as the logs are.
+ * delete, {@code ~} one to change with its paths, then the status. Secret values never appear: a change that may
+ * hold one ({@link PathDiff.Change#secret}) shows as masked, and every value is masked with the Secret values of
+ * the request and both answers (those in JSON text included) before it is cut to its first characters, so that a
+ * cut never keeps part of a value the mask would have matched whole.
  */
 final class DiffReport {
   private static final int MAX_VALUE = 100;
@@ -74,56 +75,51 @@ final class DiffReport {
     }
     for (Map.Entry<JsonNode, List<Change>> entry : diff.changed().entrySet()) {
       out.println("  ~ " + Objects.describe(entry.getKey(), namespace));
-      boolean secret = Objects.isSecret(entry.getKey());
-      for (Change change : entry.getValue()) {
-        out.println("      " + Redaction.mask(line(change, secret), secrets));
-      }
+      entry.getValue().forEach(change -> out.println("      " + line(change, secrets)));
     }
     for (Map.Entry<JsonNode, List<Change>> entry : diff.held().entrySet()) {
       out.println("  = " + Objects.describe(entry.getKey(), namespace) + "  (OnDelete: applied only when it is"
           + " deleted and created again)");
-      boolean secret = Objects.isSecret(entry.getKey());
-      for (Change change : entry.getValue()) {
-        out.println("      " + Redaction.mask(line(change, secret), secrets));
-      }
+      entry.getValue().forEach(change -> out.println("      " + line(change, secrets)));
     }
     for (JsonNode child : diff.deleted()) {
       out.println("  - " + Objects.describe(child, namespace));
     }
     if (!diff.status().isEmpty()) {
       out.println("  status");
-      diff.status().forEach(change -> out.println("      " + Redaction.mask(line(change, false), secrets)));
+      diff.status().forEach(change -> out.println("      " + line(change, secrets)));
     }
     if (!diff.answer().isEmpty()) {
       out.println("  answer");
-      diff.answer().forEach(change -> out.println("      " + Redaction.mask(line(change, false), secrets)));
+      diff.answer().forEach(change -> out.println("      " + line(change, secrets)));
     }
     out.println();
   }
 
-  private static String line(Change change, boolean secret) {
-    if (secret && (change.path().startsWith("data") || change.path().startsWith("stringData")
-        || change.path().contains("last-applied-configuration"))) {
-      return change.path() + ": " + (change.before() == null ? "added" : change.after() == null ? "removed"
+  private static String line(Change change, Set<String> secrets) {
+    String path = Redaction.mask(change.path(), secrets);
+    if (change.secret()) {
+      return path + ": " + (change.before() == null ? "added" : change.after() == null ? "removed"
           : "changed") + " (" + MASK + ")";
     }
-    return change.path() + ": " + show(change.before()) + " → " + show(change.after());
+    return path + ": " + show(change.before(), secrets) + " → " + show(change.after(), secrets);
   }
 
-  private static String show(JsonNode node) {
+  /** The value masked whole, then cut. */
+  private static String show(JsonNode node, Set<String> secrets) {
     if (node == null) {
       return "(absent)";
     }
-    String text = node.toString();
+    String text = Redaction.mask(node.toString(), secrets);
     return text.length() > MAX_VALUE ? text.substring(0, MAX_VALUE) + "…" : text;
   }
 
   private static Set<String> secrets(ParentDiff diff) {
-    Set<String> secrets = new HashSet<>(Redaction.secretValues(diff.call().request()));
-    secrets.addAll(Redaction.secretValues(diff.call().before()));
-    diff.created().forEach(child -> secrets.addAll(Redaction.secretValues(child)));
-    diff.changed().keySet().forEach(child -> secrets.addAll(Redaction.secretValues(child)));
-    diff.held().keySet().forEach(child -> secrets.addAll(Redaction.secretValues(child)));
+    Set<String> secrets = new HashSet<>(SecretText.values(diff.call().request()));
+    secrets.addAll(SecretText.values(diff.call().before()));
+    diff.created().forEach(child -> secrets.addAll(SecretText.values(child)));
+    diff.changed().keySet().forEach(child -> secrets.addAll(SecretText.values(child)));
+    diff.held().keySet().forEach(child -> secrets.addAll(SecretText.values(child)));
     secrets.addAll(diff.call().generated().values());
     // A short value the request shows outside any Secret (a user name such as "postgres") is no secret, and masking
     // it inside every word it is part of would make the report unreadable; passwords and keys are longer.

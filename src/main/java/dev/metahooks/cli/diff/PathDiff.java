@@ -2,52 +2,85 @@ package dev.metahooks.cli.diff;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.json.JsonTrees;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** The leaves two JSON values differ in, each by its path ({@code spec.template.spec.containers[0].image}). */
+/**
+ * The leaves two JSON values differ in, each by its path ({@code spec.template.spec.containers[0].image}), each
+ * marked when it may show a Secret's value.
+ */
 final class PathDiff {
-  /** One difference; {@code before} or {@code after} is null where the path is absent on that side. */
-  record Change(String path, JsonNode before, JsonNode after) {}
+  /** The fields of a Secret that hold its values: data, and annotations (a last-applied one holds the whole Secret). */
+  private static final List<String> SECRET_FIELDS = List.of("data", "stringData", "metadata.annotations");
+
+  /**
+   * One difference; {@code before} or {@code after} is null where the path is absent on that side; {@code secret}
+   * when either side may hold a Secret's value, which a report must not show.
+   */
+  record Change(String path, JsonNode before, JsonNode after, boolean secret) {}
 
   private PathDiff() {}
 
   static List<Change> between(JsonNode before, JsonNode after) {
     List<Change> changes = new ArrayList<>();
-    diff("", absentAsNull(before), absentAsNull(after), changes);
+    JsonNode a = absentAsNull(before);
+    JsonNode b = absentAsNull(after);
+    diff("", "", a, b, changes, isSecret(a, b), false);
     return changes;
   }
 
-  private static void diff(String path, JsonNode a, JsonNode b, List<Change> out) {
+  /**
+   * {@code path} is where the pair is in the whole value, {@code inDocument} where it is in the JSON document it
+   * belongs to (the value, or a JSON text within it), {@code secretDocument} whether that document is a Secret and
+   * {@code secret} whether everything below is a Secret's.
+   */
+  private static void diff(String path, String inDocument, JsonNode a, JsonNode b, List<Change> out,
+      boolean secretDocument, boolean secret) {
     if (a == null && b == null || a != null && a.equals(b) || sameNumber(a, b)) {
       return;
     }
+    boolean below = secret || secretDocument && SECRET_FIELDS.stream().anyMatch(field -> within(inDocument, field));
     if (a != null && b != null && a.isObject() && b.isObject()) {
       Set<String> keys = new TreeSet<>();
       a.fieldNames().forEachRemaining(keys::add);
       b.fieldNames().forEachRemaining(keys::add);
       for (String key : keys) {
-        diff(path.isEmpty() ? key : path + "." + key, absentAsNull(a.get(key)), absentAsNull(b.get(key)), out);
+        diff(join(path, key), join(inDocument, key), absentAsNull(a.get(key)), absentAsNull(b.get(key)), out,
+            secretDocument, below);
       }
       return;
     }
     if (a != null && b != null && a.isArray() && b.isArray()) {
       for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
-        diff(path + "[" + i + "]", absentAsNull(a.get(i)), absentAsNull(b.get(i)), out);
+        diff(path + "[" + i + "]", inDocument + "[" + i + "]", absentAsNull(a.get(i)), absentAsNull(b.get(i)), out,
+            secretDocument, below);
       }
       return;
     }
-    JsonNode aJson = embeddedJson(a);
-    JsonNode bJson = embeddedJson(b);
+    JsonNode aJson = embeddedObject(a);
+    JsonNode bJson = embeddedObject(b);
     if (aJson != null && bJson != null) { // a configuration held as JSON text: its own paths say more
-      diff(path + "(json)", aJson, bJson, out);
+      boolean secretJson = SecretText.holdsSecret(aJson) || SecretText.holdsSecret(bJson);
+      diff(path + "(json)", "", aJson, bJson, out, isSecret(aJson, bJson), below || secretJson);
       return;
     }
-    out.add(new Change(path.isEmpty() ? "(whole)" : path, a, b));
+    out.add(new Change(path.isEmpty() ? "(whole)" : path, a, b,
+        below || SecretText.mayHoldSecret(a) || SecretText.mayHoldSecret(b)));
+  }
+
+  private static boolean within(String path, String field) {
+    return path.equals(field) || path.startsWith(field + ".") || path.startsWith(field + "[");
+  }
+
+  private static String join(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  private static boolean isSecret(JsonNode a, JsonNode b) {
+    return a != null && Objects.isSecret(a) || b != null && Objects.isSecret(b);
   }
 
   /** 41 read back from a recording is an int node, the hook's 41 may be a long one: the wire shows no difference. */
@@ -56,16 +89,9 @@ final class PathDiff {
   }
 
   /** A string that holds a JSON object (Patroni's configuration in an environment variable, say), or null. */
-  private static JsonNode embeddedJson(JsonNode node) {
-    if (node == null || !node.isTextual() || !node.textValue().startsWith("{")) {
-      return null;
-    }
-    try {
-      JsonNode parsed = JsonTrees.MAPPER.readTree(node.textValue());
-      return parsed != null && parsed.isObject() ? parsed : null;
-    } catch (java.io.IOException e) {
-      return null;
-    }
+  private static JsonNode embeddedObject(JsonNode node) {
+    JsonNode parsed = SecretText.embedded(node);
+    return parsed != null && parsed.isObject() ? parsed : null;
   }
 
   /**

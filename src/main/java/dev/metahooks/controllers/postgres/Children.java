@@ -94,6 +94,7 @@ final class Children {
     }
     DisruptionBudgets.build(cluster, spec).ifPresent(children::add);
     NetworkPolicies.build(cluster, spec, observed.liveClones()).ifPresent(children::add);
+    NetworkPolicies.pooler(cluster, spec).ifPresent(children::add);
     // The plan asks for no users Job while the cluster is a standby.
     plan.usersJob().flatMap(job -> UsersJobs.build(cluster, namespace, spec, plan.secrets())).ifPresent(children::add);
     plan.parameters().map(patch -> ParameterJobs.build(cluster, namespace, spec.image(), spec.scheduling().jobs(), patch,

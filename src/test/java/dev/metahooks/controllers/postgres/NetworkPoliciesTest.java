@@ -13,6 +13,7 @@ import dev.metahooks.controllers.postgres.children.UsersJobs;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.testing.KubeSchema;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -161,6 +162,69 @@ class NetworkPoliciesTest {
     world.sync();
     assertThat(world.children).doesNotContainKey("NetworkPolicy/orders");
     assertThat(world.children).isEqualTo(children);
+  }
+
+  /**
+   * With the policy on, the pooler's pods are behind a policy of their own: PgBouncer's port from the clients alone
+   * (the pooler has no exporter), so that the pooler is no way around {@code clients} to the primary.
+   */
+  @Test
+  void thePoolersPodsAdmitOnlyTheClients() {
+    PostgresWorld world = TlsTest.running();
+    world.edit(spec -> enabled(spec).putObject("pooler"));
+    world.sync();
+    ObjectNode policy = world.children.get("NetworkPolicy/orders.pooler");
+    assertThat(policy).as("a policy over the pooler's pods").isNotNull();
+    KubeSchema.assertValid(policy);
+    JsonNode poolerPods = world.children.get("Deployment/orders-pooler").at("/spec/template/metadata/labels");
+    assertThat(selects(policy, poolerPods)).isTrue();
+    assertThat(selects(policy, Labels.pod("orders"))).as("not the database pods").isFalse();
+    assertThat(policy.at("/spec/policyTypes").toString()).isEqualTo("[\"Ingress\"]");
+    JsonNode ingress = policy.at("/spec/ingress");
+    assertThat(ingress).hasSize(1);
+    assertThat(ingress.at("/0/ports").toString()).isEqualTo("[{\"protocol\":\"TCP\",\"port\":5432}]");
+    assertThat(ingress.at("/0/from")).isEqualTo(world.spec.at("/networkPolicy/clients"));
+
+    world.edit(spec -> spec.putObject("networkPolicy").put("enabled", true));
+    world.sync();
+    assertThat(world.children.get("NetworkPolicy/orders.pooler").at("/spec/ingress").toString())
+        .as("without clients nobody reaches the pooler").isEqualTo("[]");
+  }
+
+  /** With the policy on, every pod the hook runs that listens for connections is selected by one of its policies. */
+  @Test
+  void everyListeningPodIsBehindAPolicy() {
+    PostgresWorld world = TlsTest.running();
+    world.edit(spec -> enabled(spec).putObject("pooler"));
+    world.sync();
+    List<ObjectNode> policies = world.children.values().stream()
+        .filter(child -> child.path("kind").asText().equals("NetworkPolicy")).toList();
+    for (String listener : List.of("StatefulSet/orders", "Deployment/orders-pooler")) {
+      JsonNode labels = world.children.get(listener).at("/spec/template/metadata/labels");
+      assertThat(policies.stream().anyMatch(policy -> selects(policy, labels))).as(listener).isTrue();
+    }
+  }
+
+  @Test
+  void noPoolerPolicyWithoutThePoolerOrWithoutThePolicy() {
+    PostgresWorld world = TlsTest.running();
+    world.edit(NetworkPoliciesTest::enabled);
+    world.sync();
+    assertThat(world.children).containsKey("NetworkPolicy/orders").doesNotContainKey("NetworkPolicy/orders.pooler");
+    world.edit(spec -> spec.remove("networkPolicy"));
+    world.edit(spec -> spec.putObject("pooler"));
+    world.sync();
+    assertThat(world.children.keySet()).noneMatch(key -> key.startsWith("NetworkPolicy/"));
+  }
+
+  /** Whether the policy's pod selector (matchLabels only, as this class renders) selects pods labelled so. */
+  private static boolean selects(JsonNode policy, JsonNode labels) {
+    assertThat(policy.at("/spec/podSelector/matchExpressions").isMissingNode()).isTrue();
+    boolean matches = true;
+    for (var label : policy.at("/spec/podSelector/matchLabels").properties()) {
+      matches &= label.getValue().asText().equals(labels.path(label.getKey()).asText(null));
+    }
+    return matches;
   }
 
   /** Label-selector matching as Kubernetes does it, for the peers this class renders (matchLabels, Exists). */

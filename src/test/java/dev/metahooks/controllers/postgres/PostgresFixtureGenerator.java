@@ -417,6 +417,9 @@ class PostgresFixtureGenerator {
     world.sync();
     world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> keys.remove("ca.crt")));
     write("sync/63-tls-secret-invalid-pods-kept", world, false);
+    world.sync();
+    world.edit(spec -> spec.putObject("pooler"));
+    write("sync/64-network-policy-over-the-pooler", world, false);
   }
 
   /** spec.scheduling (numbered from 80): a new cluster with the docs' example, a running one given it, a refusal. */

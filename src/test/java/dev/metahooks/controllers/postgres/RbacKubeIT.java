@@ -51,6 +51,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  *       cluster's objects (the arguments the other cluster's Job was rendered with) must be refused with 403, except
  *       {@code list}, {@code watch} and {@code create}, which RBAC cannot limit by name: those are made too and must
  *       pass, so that the limit stays visible. Calls a Role no longer grants on its own cluster are refused too.
+ *   <li>Each account, with its token, tries what code in one cluster's pod could do to another cluster
+ *       ({@link #attacks}): swap a member's image, take the leader label, overwrite or delete the leader and
+ *       configuration ConfigMaps, write Endpoints under the other's scope, exec into its pods, read its Secrets,
+ *       delete its Jobs and CronJobs: each refused with 403.
  * </ol>
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -180,6 +184,9 @@ class RbacKubeIT {
     for (String own : CLUSTERS) {
       for (String target : CLUSTERS) {
         calls.addAll(callsOf(own, rendered.get(target), own.equals(target)));
+        if (!own.equals(target)) {
+          calls.addAll(attacks(rendered.get(own), rendered.get(target)));
+        }
       }
       calls.addAll(beyondTheRoles(rendered.get(own)));
     }
@@ -391,6 +398,73 @@ class RbacKubeIT {
     calls.add(new Call(backupAccount, "execs into " + leader, "POST", exec(leader), null, null,
         itself ? Expect.AUTHORIZED : Expect.REFUSED, phase(itself, 1)));
     return calls;
+  }
+
+  /**
+   * What code in a pod of cluster {@code own} could try on cluster {@code target} with any of its cluster's tokens,
+   * beyond the calls its programs make: swap a member's image, take the leader label (and with it the read-write
+   * Service), overwrite or delete the leader and configuration ConfigMaps, write Endpoints under the other cluster's
+   * scope, exec into its pods, read its Secrets, delete its Jobs. Each must be refused with 403.
+   */
+  static List<Call> attacks(RenderedStates own, RenderedStates target) {
+    String t = target.cluster;
+    Expect no = Expect.REFUSED;
+    List<Call> calls = new ArrayList<>();
+    for (ObjectNode serviceAccount : own.ofKind("ServiceAccount")) {
+      String account = ObservedCluster.nameOf(serviceAccount);
+      for (String pod : members(target)) {
+        calls.add(new Call(account, "swaps the image of pod " + pod, "PATCH", core("pods") + "/" + pod,
+            () -> Json.object().set("spec", Json.object().set("containers", Json.array().add(Json.object()
+                .put("name", "postgres").put("image", "registry.invalid/not-spilo:evil")))),
+            "application/strategic-merge-patch+json", no, 0));
+        calls.add(new Call(account, "labels pod " + pod + " leader", "PATCH", core("pods") + "/" + pod,
+            () -> Json.object().set("metadata", Json.object().set("labels", Json.object()
+                .put(Labels.ROLE, Labels.LEADER))), "application/merge-patch+json", no, 0));
+      }
+      calls.add(new Call(account, "execs into " + t + "-0", "POST", exec(t + "-0"), null, null, no, 0));
+      for (String suffix : List.of("leader", "config")) {
+        String name = t + "-" + suffix;
+        calls.add(new Call(account, "replaces " + name, "PUT", core("configmaps") + "/" + name,
+            () -> patroniConfigMap(name, t), "application/json", no, 0));
+        calls.add(new Call(account, "takes the leader key in " + name, "PATCH", core("configmaps") + "/" + name,
+            () -> configMapPatch(name, t, null), "application/merge-patch+json", no, 0));
+        calls.add(new Call(account, "deletes " + name, "DELETE", core("configmaps") + "/" + name, null,
+            "application/json", no, 0));
+      }
+      // Patroni's leader object under use_endpoints is the Endpoints named as the scope.
+      calls.add(new Call(account, "creates Endpoints " + t, "POST", core("endpoints"),
+          () -> endpoints(t), "application/json", no, 0));
+      calls.add(new Call(account, "patches Endpoints " + t, "PATCH", core("endpoints") + "/" + t,
+          () -> Json.object().set("metadata", Json.object().set("annotations", Json.object().put("leader",
+              own.cluster + "-0"))), "application/merge-patch+json", no, 0));
+      calls.add(new Call(account, "reads Endpoints " + t + "-rw", "GET", core("endpoints") + "/" + t + "-rw", null,
+          null, no, 0));
+      for (String secret : List.of(t + "-superuser", t + "-replication", t + "-restapi")) {
+        calls.add(new Call(account, "reads Secret " + secret, "GET", core("secrets") + "/" + secret, null, null, no,
+            0));
+      }
+      calls.add(new Call(account, "lists the Secrets", "GET", core("secrets"), null, null, no, 0));
+      for (ObjectNode job : target.ofKind("Job")) {
+        String name = ObservedCluster.nameOf(job);
+        calls.add(new Call(account, "deletes Job " + name, "DELETE", "/apis/batch/v1/namespaces/" + NAMESPACE
+            + "/jobs/" + name, null, "application/json", no, 0));
+      }
+      for (ObjectNode cronJob : target.ofKind("CronJob")) {
+        String name = ObservedCluster.nameOf(cronJob);
+        calls.add(new Call(account, "deletes CronJob " + name, "DELETE", "/apis/batch/v1/namespaces/" + NAMESPACE
+            + "/cronjobs/" + name, null, "application/json", no, 0));
+      }
+    }
+    return calls;
+  }
+
+  /** Endpoints as Patroni writes its leader object with use_endpoints (patroni/dcs/kubernetes.py, 1120-1124). */
+  private static ObjectNode endpoints(String scope) {
+    ObjectNode endpoints = Json.object().put("apiVersion", "v1").put("kind", "Endpoints");
+    ObjectNode metadata = endpoints.putObject("metadata").put("name", scope).put("namespace", NAMESPACE);
+    metadata.set("labels", patroniLabels(scope));
+    metadata.putObject("annotations").put("leader", scope + "-0");
+    return endpoints;
   }
 
   /** What each account's Role no longer allows on its own cluster: each refused. */

@@ -7,10 +7,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.children.ApiToken;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.Resources;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -81,8 +85,8 @@ class RenderedRbacTest {
     orders.podTemplates().forEach((key, template) -> holders.put(key.replaceAll("-[0-9a-f]{10}$", "-<hash>"),
         tokenHolders(template.path("spec"))));
     assertThat(holders).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
-        // Patroni (Kubernetes mode) in the database container; the exporter sidecar gets the pod's token too.
-        Map.entry("StatefulSet/orders", "orders-patroni: postgres exporter"),
+        // Patroni (Kubernetes mode) in the database container; not the exporter sidecar beside it.
+        Map.entry("StatefulSet/orders", "orders-patroni: postgres"),
         Map.entry("Job/orders-restart-<hash>", "orders-restart: restart"),
         Map.entry("Job/orders-resize-<hash>", "orders-resize: resize"),
         Map.entry("Job/orders-upgrade-17", "orders-upgrade: upgrade"),
@@ -96,6 +100,50 @@ class RenderedRbacTest {
         Map.entry("Job/orders-switchover-<hash>", "none"),
         Map.entry("Job/orders-parameters-<hash>", "none"),
         Map.entry("Deployment/orders-pooler", "none")));
+  }
+
+  /**
+   * The section "Accounts, tokens and Roles" of docs/postgrescluster.md lists every account the hook renders, each
+   * with the container that holds its token, and every pod the hook renders without a token.
+   */
+  @Test
+  void theDocsListEveryHolderOfATokenAndEveryPodWithout() throws Exception {
+    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    int start = docs.indexOf("### Accounts, tokens and Roles\n");
+    String section = docs.substring(start, docs.indexOf("\n## ", start));
+    Map<String, String> documentedAccounts = new TreeMap<>();
+    Matcher account = Pattern.compile("(?m)^\\| `<n>-([a-z-]+)` \\| ([^|]+) \\|").matcher(section);
+    while (account.find()) {
+      documentedAccounts.put("orders-" + account.group(1), account.group(2));
+    }
+    assertThat(section).as("a table of the pods without a token").contains("| pod | why it needs no token |");
+    List<String> withoutToken = new ArrayList<>();
+    Matcher pod = Pattern.compile("(Job|CronJob|Deployment) `(<n>-[^`]+)`").matcher(
+        section.substring(section.indexOf("| pod | why it needs no token |")));
+    while (pod.find()) {
+      withoutToken.add(pod.group(1) + "/" + Pattern.quote(pod.group(2)).replace("<n>", "\\E" + "orders" + "\\Q")
+          .replace("<hash>", "\\E[0-9a-f]{10}\\Q").replace("<name>", "\\E[a-z0-9-]+\\Q"));
+    }
+
+    assertThat(documentedAccounts.keySet()).containsExactlyInAnyOrderElementsOf(
+        orders.ofKind("ServiceAccount").stream().map(ObservedCluster::nameOf).toList());
+    List<String> failures = new ArrayList<>();
+    orders.podTemplates().forEach((key, template) -> {
+      String holders = tokenHolders(template.path("spec"));
+      if (holders.equals("none")) {
+        if (withoutToken.stream().noneMatch(key::matches)) {
+          failures.add(key + " holds no token and is not in the table of pods without one");
+        }
+        return;
+      }
+      String name = holders.substring(0, holders.indexOf(':'));
+      for (String container : holders.substring(name.length() + 2).split(" ")) {
+        if (!documentedAccounts.getOrDefault(name, "").contains("`" + container + "`")) {
+          failures.add(key + ": the row of " + name + " does not name its container `" + container + "`");
+        }
+      }
+    });
+    assertThat(failures).isEmpty();
   }
 
   /** {@code account: containers} of the containers that hold the pod's token, or {@code none}. */

@@ -118,6 +118,11 @@ public final class Names {
     return cluster + ".pooler";
   }
 
+  /** A dot, as the budget's: the cluster {@code <n>-pooler} has the NetworkPolicy {@code <n>-pooler}. */
+  public static String poolerNetworkPolicy(String cluster) {
+    return cluster + ".pooler";
+  }
+
   public static String poolerSecret(String cluster) {
     return pooler(cluster);
   }

@@ -97,12 +97,19 @@ public final class StatefulSets {
     pod.put("terminationGracePeriodSeconds", 300);
     pod.set("securityContext", PodSecurity.pod());
     affinity(cluster, spec.availability()).ifPresent(affinity -> pod.set("affinity", affinity));
-    ArrayNode containers = pod.putArray("containers").add(container(cluster, namespace, spec, bootstrap, tls));
+    ObjectNode postgres = container(cluster, namespace, spec, bootstrap, tls);
+    ArrayNode containers = pod.putArray("containers").add(postgres);
     Exporters.container(cluster, spec).ifPresent(containers::add);
     // PostgreSQL's shared memory needs more than the runtime's default 64 MiB /dev/shm.
     ArrayNode volumes = pod.putArray("volumes");
     volumes.addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory");
     tls.ifPresent(rendering -> volumes.add(TlsMounts.volume(rendering)));
+    // Patroni calls the API server, the exporter never does: beside a sidecar, the token goes into Patroni's
+    // container alone. Alone, Patroni's container holds the automatic mount, the same token at the same path (and a
+    // cluster without a sidecar keeps the template it has, with no pod restarted for this).
+    if (containers.size() > 1) {
+      ApiToken.onlyInto(pod, postgres);
+    }
     return pod;
   }
 

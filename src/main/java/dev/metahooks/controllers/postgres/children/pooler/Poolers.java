@@ -105,7 +105,8 @@ public final class Poolers {
         .put(Labels.COMPONENT, COMPONENT);
   }
 
-  private static ObjectNode podSelector(String cluster) {
+  /** What selects the pooler's pods (its Deployment, Service, budget and network policy). */
+  public static ObjectNode podSelector(String cluster) {
     return Json.object().put(Labels.NAME, "pgbouncer").put(Labels.INSTANCE, cluster);
   }
 
