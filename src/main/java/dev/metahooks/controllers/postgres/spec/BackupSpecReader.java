@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  */
 public final class BackupSpecReader {
   public static final int MAX_ON_DEMAND = 32;
-  /** {@code <n>-backup-<name>} fits in 63 with a cluster name of 40. */
+  /** {@code <n>.backup-<name>} fits in 63 with a cluster name of 40. */
   public static final int MAX_ON_DEMAND_NAME = 15;
   public static final String DEFAULT_JOB_IMAGE = "registry.k8s.io/kubectl:v1.31.0";
   /** pg_dump, psql and the AWS CLI in one image (the image Zalando's operator runs its logical backups with). */
