@@ -47,13 +47,16 @@ while read -r key sum; do
   if [ "$tables" != 0 ]; then
     echo "$0: database $key already has $tables tables; a restore does not overwrite data" >&2; exit 1
   fi
-  # pg_restore connects only through -d, which libpq may read as a connection string: it writes the SQL, and
-  # psql runs it in the database PGDATABASE names, in one transaction that also marks the database restored. A
-  # failed restore leaves no tables; a run again skips the databases an earlier run has restored.
-  { pg_restore --exit-on-error -f - "$work/restore.dump"
-    echo 'COMMENT ON DATABASE :"metahooks_restore_db" IS :'"'"'metahooks_restore_marker'"'"';'
-  } | PGDATABASE=$db psql -X -q -v ON_ERROR_STOP=1 -v metahooks_restore_db="$db" -v metahooks_restore_marker="$marker" \
-      --single-transaction > /dev/null
+  # pg_restore runs the dump's statements itself: no text of the dump reaches psql, so no name in it can be read as
+  # a psql meta-command (before 17.6/16.10/15.14/14.19/13.22, pg_restore wrote a name's newlines into its comments
+  # as they were: CVE-2025-8714, CVE-2025-8715). The database is named in -d as a connection string with the name
+  # quoted by libpq's rules (backslash and single quote escaped), so no name is read as a keyword or an option.
+  # One transaction: a failed restore leaves no tables, and the run again restores it. The mark follows in a
+  # transaction of its own; a Job stopped between the two finds the tables on its next run and stops, naming them.
+  quoted=${db//\\/\\\\} && quoted=${quoted//\'/\\\'}
+  pg_restore --exit-on-error --single-transaction -d "dbname='$quoted'" "$work/restore.dump"
+  PGDATABASE=$db psql -X -q -v ON_ERROR_STOP=1 -v db="$db" -v marker="$marker" \
+    <<< 'COMMENT ON DATABASE :"db" IS :'"'"'marker'"'"
   rm -f "$work/restore.dump"
   echo "restored $key from $stamp"
 done < "$work/manifest"

@@ -67,13 +67,13 @@ class BackupEmulatorScenarioTest {
     mc.runUntilStable(60);
     ObjectNode parent = cluster.get(API, KIND, NS, "orders");
     assertThat(cluster.exists("batch/v1", "CronJob", NS, "orders-logical")).isTrue();
-    assertThat(cluster.exists("batch/v1", "Job", NS, "orders-backup-before-upgrade")).isTrue();
+    assertThat(cluster.exists("batch/v1", "Job", NS, "orders.backup-before-upgrade")).isTrue();
     assertThat(parent.at("/status/phase").asText()).isEqualTo("Ready");
     String uid = parent.at("/metadata/uid").asText();
     assertThat(uid).isNotEmpty();
     assertThat(parent.at("/status/backup/location").asText()).isEqualTo("s3://pg-backups/default/orders/" + uid);
     assertThat(parent.at("/status/backup/onDemand/0/phase").asText()).isEqualTo("Succeeded");
-    assertThat(parent.at("/status/backup/lastSuccessful/name").asText()).isEqualTo("orders-backup-before-upgrade");
+    assertThat(parent.at("/status/backup/lastSuccessful/name").asText()).isEqualTo("orders.backup-before-upgrade");
     assertThat(condition(parent, "BackupsHealthy")).isEqualTo("Unknown NotChecked");
     assertThat(cluster.get("v1", "ConfigMap", NS, "orders-backup-health").has("data")).isFalse();
 

@@ -58,6 +58,28 @@ class BackupScenarioTest {
     return world;
   }
 
+  /**
+   * A cluster whose on-demand backup ran under the earlier name ({@code <n>-backup-<entry>}) keeps that Job while the
+   * entry is listed: renamed, the backup would run again. Its status reads it; an entry added later gets the new name.
+   */
+  @Test
+  void anOnDemandJobOfTheEarlierNameIsKeptAndNotRunAgain() {
+    PostgresWorld world = running(spec(), new Clock());
+    ObjectNode job = world.children.remove("Job/orders.backup-before-upgrade");
+    job.withObjectProperty("metadata").put("name", "orders-backup-before-upgrade");
+    world.children.put("Job/orders-backup-before-upgrade", job);
+    finish(world, "Job/orders-backup-before-upgrade", true, "2026-12-01T12:03:00Z");
+    world.edit(s -> ((ArrayNode) s.at("/backup/onDemand")).addObject().put("name", "after"));
+    world.sync();
+    assertThat(world.children).containsKeys("Job/orders-backup-before-upgrade", "Job/orders.backup-dump",
+        "Job/orders.backup-after").doesNotContainKey("Job/orders.backup-before-upgrade");
+    assertThat(world.status.at("/backup/onDemand/0").toString()).isEqualTo("{\"name\":\"before-upgrade\","
+        + "\"method\":\"base\",\"job\":\"orders-backup-before-upgrade\",\"phase\":\"Succeeded\"}");
+    world.edit(s -> ((ArrayNode) s.at("/backup/onDemand")).remove(0));
+    world.sync();
+    assertThat(world.children).doesNotContainKeys("Job/orders-backup-before-upgrade", "Job/orders.backup-before-upgrade");
+  }
+
   @Test
   void scheduledAndOnDemandBackupsAppearAndReportInStatus() {
     Clock clock = new Clock();
@@ -65,12 +87,12 @@ class BackupScenarioTest {
     // The CronJob was made now: no scheduled run can have been missed yet.
     world.children.get("CronJob/orders-logical").withObjectProperty("metadata").put("creationTimestamp", "2026-12-01T12:00:00Z");
     world.sync();
-    assertThat(world.children).containsKeys("CronJob/orders-logical", "Job/orders-backup-before-upgrade",
-        "Job/orders-backup-dump", "ServiceAccount/orders-backup", "Role/orders-backup", "RoleBinding/orders-backup");
+    assertThat(world.children).containsKeys("CronJob/orders-logical", "Job/orders.backup-before-upgrade",
+        "Job/orders.backup-dump", "ServiceAccount/orders-backup", "Role/orders-backup", "RoleBinding/orders-backup");
     ObjectNode cron = world.children.get("CronJob/orders-logical");
     assertThat(cron.at("/spec/schedule").asText()).isEqualTo("30 2 * * *");
     assertThat(cron.at("/spec/timeZone").asText()).isEqualTo("Etc/UTC");
-    JsonNode base = world.children.get("Job/orders-backup-before-upgrade").at("/spec/template/spec");
+    JsonNode base = world.children.get("Job/orders.backup-before-upgrade").at("/spec/template/spec");
     assertThat(base.path("serviceAccountName").asText()).isEqualTo("orders-backup");
     // The push runs second, between recording the start and verifying the store.
     assertThat(base.at("/initContainers/1/command").toString()).isEqualTo("[\"kubectl\",\"exec\",\"--namespace\",\"shop\","
@@ -91,13 +113,13 @@ class BackupScenarioTest {
         .endsWith("; no scheduled logical backup has been missed yet (schedule \"30 2 * * *\", UTC)");
     assertThat(world.status.at("/backup/onDemand/0/phase").asText()).isEqualTo("Running");
 
-    finish(world, "Job/orders-backup-before-upgrade", true, "2026-12-01T12:03:00Z");
-    finish(world, "Job/orders-backup-dump", false, "2026-12-01T12:04:00Z");
+    finish(world, "Job/orders.backup-before-upgrade", true, "2026-12-01T12:03:00Z");
+    finish(world, "Job/orders.backup-dump", false, "2026-12-01T12:04:00Z");
     world.sync();
     assertThat(world.status.at("/backup/location").asText()).isEqualTo("s3://pg-backups/shop/orders/" + world.uid);
     assertThat(world.status.at("/backup/lastSuccessful").toString())
-        .isEqualTo("{\"name\":\"orders-backup-before-upgrade\",\"method\":\"base\",\"time\":\"2026-12-01T12:03:00Z\"}");
-    assertThat(world.status.at("/backup/lastFailed/name").asText()).isEqualTo("orders-backup-dump");
+        .isEqualTo("{\"name\":\"orders.backup-before-upgrade\",\"method\":\"base\",\"time\":\"2026-12-01T12:03:00Z\"}");
+    assertThat(world.status.at("/backup/lastFailed/name").asText()).isEqualTo("orders.backup-dump");
     assertThat(world.status.at("/backup/onDemand").toString()).contains("\"phase\":\"Succeeded\"", "\"phase\":\"Failed\"");
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("False BackupFailed");
 
@@ -127,11 +149,11 @@ class BackupScenarioTest {
     // An entry removed from the list: its Job goes. The backup section removed: its children go, data stays.
     world.edit(s -> ((ArrayNode) s.at("/backup/onDemand")).remove(1));
     world.sync();
-    assertThat(world.children).containsKey("Job/orders-backup-before-upgrade").doesNotContainKey("Job/orders-backup-dump");
+    assertThat(world.children).containsKey("Job/orders.backup-before-upgrade").doesNotContainKey("Job/orders.backup-dump");
     Map<String, ObjectNode> before = new TreeMap<>(world.children);
     world.edit(s -> s.remove("backup"));
     world.sync();
-    assertThat(world.children.keySet()).doesNotContain("CronJob/orders-logical", "Job/orders-backup-before-upgrade",
+    assertThat(world.children.keySet()).doesNotContain("CronJob/orders-logical", "Job/orders.backup-before-upgrade",
         "Role/orders-backup", "CronJob/orders-store-check", "ConfigMap/orders-backup-health")
         .contains("StatefulSet/orders", "Secret/orders-superuser");
     before.keySet().removeIf(k -> k.contains("backup") || k.contains("logical") || k.contains("store-check")

@@ -9,10 +9,13 @@ import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PostgresServer;
 import dev.metahooks.testing.S3Server;
+import dev.metahooks.testing.Shellcheck;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -199,6 +202,61 @@ class LogicalBackupScriptsTest {
     assertThat(backup.output()).contains("dumped my%20db to ", "dumped -h%20evil to ", "dumped line%0Abreak to ");
     assertThat(s3.keys(BUCKET, "shop/names/logical/")).anyMatch(k -> k.endsWith("/100%25_sure.dump"))
         .anyMatch(k -> k.endsWith("/%C3%BCn%C3%AFc%C3%B8d%C3%A9%20%E2%9C%93.dump"));
+  }
+
+  /**
+   * Object names are data too: an application user names a table and a column with newlines, psql's {@code \\!}
+   * (each would create a file) and quotes. They back up and restore under exactly those names, and nothing runs,
+   * even with a pg_restore from before the August 2025 fixes (a stand-in on the PATH before the real one, which
+   * writes its text as those did: postgresql/pg_restore-before-2025-08.sh). Before, the script piped that text into
+   * psql, which ran both commands.
+   */
+  @Test
+  @Execution(ExecutionMode.CONCURRENT)
+  void hostileObjectNamesComeBackAsTheyWereAndRunNothing() throws IOException {
+    // A short path: a name has at most 63 bytes, and PostgreSQL would cut a longer one.
+    Path scratch = Files.createTempDirectory(Path.of("/tmp"), "h");
+    scratch.toFile().setWritable(true, false);
+    Path tableMarker = scratch.resolve("t");
+    Path columnMarker = scratch.resolve("c");
+    String table = "orders\n\\! touch " + tableMarker + "\n'q";
+    String column = "total\n\\! touch " + columnMarker + "\n\"x\"";
+    PostgresServer hostile = PostgresServer.startNew();
+    hostile.query("CREATE DATABASE shop");
+    hostile.query("shop", "CREATE TABLE " + identifier(table) + " (" + identifier(column) + " int); INSERT INTO "
+        + identifier(table) + " VALUES (42)");
+    PostgresWorld world = new PostgresWorld("hostile", backupSpec("hostile", 1));
+    PostgresServer.Result backup = run(world, cronJob(world), hostile, Map.of());
+    assertThat(backup.exitCode()).as(backup.output()).isZero();
+
+    PostgresServer target = PostgresServer.startNew();
+    PostgresWorld copy = restoringCluster("hostile-copy", "hostile");
+    Path standIn = scratch.resolve("pg_restore");
+    Files.copy(Path.of("src/test/resources/postgresql/pg_restore-before-2025-08.sh"), standIn);
+    standIn.toFile().setExecutable(true, false);
+    Map<String, String> before2025 = new HashMap<>(RenderedContainers.localStore(target, s3));
+    before2025.put("PATH", scratch + ":" + before2025.get("PATH"));
+    before2025.put("REAL_PG_RESTORE", target.bin().resolve("pg_restore").toString());
+    before2025.put("HOSTILE_NAME", table);
+    before2025.put("PRINTED_NAME", table.replace('\n', ' '));
+    PostgresServer.Result restored = run(copy, restoreJob(copy), target, before2025);
+    assertThat(tableMarker).as("the table name's command ran: " + restored.output()).doesNotExist();
+    assertThat(columnMarker).as("the column name's command ran: " + restored.output()).doesNotExist();
+    assertThat(restored.exitCode()).as(restored.output()).isZero();
+    String columns = "SELECT c.relname || ' / ' || a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+        + " WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND a.attnum > 0";
+    assertThat(target.query("shop", columns)).isEqualTo(hostile.query("shop", columns)).isEqualTo(table + " / " + column + "\n");
+    assertThat(target.query("shop", "SELECT * FROM " + identifier(table)).strip()).isEqualTo("42");
+  }
+
+  /** The stand-in pg_restore passes shellcheck, as the scripts it stands in for do. */
+  @Test
+  void theStandInPgRestorePassesShellcheck() {
+    Shellcheck.check(List.of(Path.of("src/test/resources/postgresql/pg_restore-before-2025-08.sh")));
+  }
+
+  private static String identifier(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
   }
 
   /**

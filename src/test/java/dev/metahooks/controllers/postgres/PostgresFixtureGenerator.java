@@ -326,7 +326,7 @@ class PostgresFixtureGenerator {
     world.runAllReady();
     world.sync();
     world.children.forEach((key, child) -> {
-      if (key.equals("Job/orders-backup-before-upgrade")) {
+      if (key.equals("Job/orders.backup-before-upgrade")) {
         ObjectNode status = child.putObject("status").put("succeeded", 1).put("completionTime", "2026-01-01T00:05:00Z");
         status.putArray("conditions").addObject().put("type", "Complete").put("status", "True");
       }

@@ -230,7 +230,7 @@ class RbacKubeIT {
       for (String target : CLUSTERS) {
         RenderedStates states = rendered.get(target);
         JsonNode upgrade = job(states, "Job", target + "-upgrade-").at("/spec/template/spec/containers/0/command");
-        JsonNode backup = job(states, "Job", target + "-backup-before-upgrade")
+        JsonNode backup = job(states, "Job", target + ".backup-before-upgrade")
             .at("/spec/template/spec/initContainers/1/command");
         for (Map.Entry<String, JsonNode> run : Map.of(own + "-upgrade", upgrade, own + "-backup", backup).entrySet()) {
           assertThat(run.getValue().path(0).asText()).isEqualTo("kubectl");
@@ -381,7 +381,7 @@ class RbacKubeIT {
         itself ? Expect.AUTHORIZED : Expect.REFUSED, phase(itself, 1)));
 
     // kubectl exec svc/<n>-rw (the base backup Job's push): the Service, the pods it selects, the one found.
-    JsonNode backup = job(target, "Job", t + "-backup-before-upgrade");
+    JsonNode backup = job(target, "Job", t + ".backup-before-upgrade");
     String service = backup.at("/spec/template/spec/initContainers/1/command/4").asText().substring("svc/".length());
     String backupAccount = own + "-backup";
     calls.add(new Call(backupAccount, "reads Service " + service, "GET", core("services") + "/" + service, null, null,

@@ -93,8 +93,8 @@ class RenderedRbacTest {
         Map.entry("Job/orders-cleanup", "orders-cleanup: cleanup"),
         Map.entry("CronJob/orders-store-check", "orders-store-check: store-check"),
         // Four steps, one of them kubectl: only that one gets the token.
-        Map.entry("Job/orders-backup-before-upgrade", "orders-backup: backup"),
-        Map.entry("Job/orders-backup-dump", "none"),
+        Map.entry("Job/orders.backup-before-upgrade", "orders-backup: backup"),
+        Map.entry("Job/orders.backup-dump", "none"),
         Map.entry("CronJob/orders-logical", "none"),
         Map.entry("Job/orders-users-<hash>", "none"),
         Map.entry("Job/orders-switchover-<hash>", "none"),

@@ -84,7 +84,7 @@ final class RenderedStates {
     }
   }
 
-  private static void settle(PostgresWorld world) {
+  static void settle(PostgresWorld world) {
     world.sync();
     world.runAllReady();
     world.sync();

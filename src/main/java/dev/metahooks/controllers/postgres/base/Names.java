@@ -9,6 +9,11 @@ import java.util.List;
 /**
  * The fixed names of a cluster's children. None ends in {@code -config}, {@code -leader}, {@code -failover} or
  * {@code -sync}: those are the ConfigMaps Patroni keeps for its scope (the cluster's name), and they are not ours.
+ *
+ * <p>Names are unique per cluster and purpose in a namespace, whatever the clusters are called: a fixed purpose is
+ * joined with a dash and ends in a word no other purpose ends in (or a hash or a version, after a word of its own),
+ * and a part the user chose (a user, an on-demand backup) is joined with a dot, which no cluster name has.
+ * NameCollisionPropertyTest renders clusters of random names side by side and finds no two of a kind alike.
  */
 public final class Names {
   private Names() {}
@@ -149,8 +154,18 @@ public final class Names {
     return cluster + "-logical-restore";
   }
 
-  /** An on-demand backup's Job. */
+  /**
+   * An on-demand backup's Job: {@code <n>.backup-<name>}. The entry's name is the user's, so it is joined with a
+   * dot, which no cluster name and no entry name has: everything before the dot is the cluster, and no other Job's
+   * name has a dot. Joined with a dash, the entry {@code final-backup} of cluster {@code orders} was the final
+   * backup Job of cluster {@code orders-backup}.
+   */
   public static String backupJob(String cluster, String name) {
+    return cluster + ".backup-" + name;
+  }
+
+  /** An on-demand backup's Job as named before: kept while observed, never created. */
+  public static String earlierBackupJob(String cluster, String name) {
     return cluster + "-backup-" + name;
   }
 

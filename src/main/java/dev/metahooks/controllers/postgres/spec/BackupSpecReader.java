@@ -26,11 +26,18 @@ import java.util.regex.Pattern;
  */
 public final class BackupSpecReader {
   public static final int MAX_ON_DEMAND = 32;
-  /** {@code <n>-backup-<name>} fits in 63 with a cluster name of 40. */
+  /** {@code <n>.backup-<name>} fits in 63 with a cluster name of 40. */
   public static final int MAX_ON_DEMAND_NAME = 15;
   public static final String DEFAULT_JOB_IMAGE = "registry.k8s.io/kubectl:v1.31.0";
-  /** pg_dump, psql and the AWS CLI in one image (the image Zalando's operator runs its logical backups with). */
-  public static final String DEFAULT_LOGICAL_IMAGE = "ghcr.io/zalando/postgres-operator/logical-backup:v1.14.0";
+  /**
+   * pg_dump, pg_restore, psql and the AWS CLI in one image (the image Zalando's operator runs its logical backups
+   * with; its release v1.15.1 of December 2025 names this tag in charts/postgres-operator/values.yaml:367). Its
+   * logical-backup/Dockerfile installs the newest PostgreSQL 13 to 17 clients from apt.postgresql.org when the
+   * image is built, so this one, built for that release, has clients with the August 2025 fixes of pg_dump and
+   * pg_restore (CVE-2025-8714, CVE-2025-8715: 17.6, 16.10, 15.14, 14.19, 13.22 and later), which v1.14.0, built in
+   * December 2024 from the same Dockerfile, has not.
+   */
+  public static final String DEFAULT_LOGICAL_IMAGE = "ghcr.io/zalando/postgres-operator/logical-backup:v1.15.1";
   public static final DateTimeFormatter RECOVERY_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ssxxx");
 
   public static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");

@@ -56,7 +56,7 @@ public final class BackupStatus {
     if (!onDemand.isEmpty()) {
       ArrayNode list = status.putArray("onDemand");
       for (BackupSpec.OnDemand entry : onDemand) {
-        String job = Names.backupJob(observed.name(), entry.name());
+        String job = Backups.onDemandJob(observed.name(), entry.name(), observed);
         list.addObject().put("name", entry.name()).put("method", entry.method()).put("job", job)
             .put("phase", phase(observed.job(job)));
       }

@@ -28,8 +28,9 @@ import java.util.stream.Collectors;
 
 /**
  * The children of {@code spec.backup} and {@code spec.bootstrap.logical}: the base backup Jobs' ServiceAccount,
- * Role and RoleBinding {@code <n>-backup}, the logical backup CronJob, one Job per on-demand entry (kept while the
- * entry is listed; Jobs are OnDelete children, so each runs once), and the logical restore Job. Removing
+ * Role and RoleBinding {@code <n>-backup}, the logical backup CronJob, one Job per on-demand entry ({@code
+ * <n>.backup-<entry>}, kept while the entry is listed; Jobs are OnDelete children, so each runs once), and the
+ * logical restore Job. Removing
  * {@code spec.backup} removes these children only: what is in the bucket stays.
  *
  * <p>A base backup Job runs Spilo's own backup script ({@code postgres_backup.sh}, the one Spilo's cron runs on
@@ -72,7 +73,7 @@ public final class Backups {
       children.addAll(StoreChecks.children(cluster, namespace, spec, backup));
       backup.logical().ifPresent(logical -> children.add(LogicalBackups.cronJob(cluster, namespace, spec, backup, logical)));
       for (BackupSpec.OnDemand entry : backup.onDemand()) {
-        String name = Names.backupJob(cluster, entry.name());
+        String name = onDemandJob(cluster, entry.name(), observed);
         children.add(entry.method().equals("logical")
             ? LogicalBackups.backupJob(name, cluster, namespace, spec, backup, backup.logical().orElseThrow())
             : baseBackupJob(name, cluster, namespace, backup, spec.scheduling().jobs(), COMPONENT));
@@ -81,6 +82,15 @@ public final class Backups {
     backups.logicalRestore().filter(restore -> restoreMayStart(cluster, spec, observed))
         .ifPresent(restore -> children.add(LogicalBackups.restoreJob(cluster, namespace, spec, restore)));
     return children;
+  }
+
+  /**
+   * The Job of on-demand entry {@code entry}: {@link Names#backupJob}, or the Job of the earlier name while it is
+   * observed (it ran once already; renamed, the backup would run again).
+   */
+  public static String onDemandJob(String cluster, String entry, ObservedCluster observed) {
+    String earlier = Names.earlierBackupJob(cluster, entry);
+    return observed.job(earlier).isPresent() ? earlier : Names.backupJob(cluster, entry);
   }
 
   /**
