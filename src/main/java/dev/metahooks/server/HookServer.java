@@ -71,6 +71,7 @@ public final class HookServer implements AutoCloseable {
   private final ServerConfig config;
   private final FrontDoor frontDoor;
   private final HookMetrics metrics;
+  private final Admission admission;
   private final RequestBodies bodies;
   private final HookCalls calls;
   private final Recorder recorder;
@@ -100,7 +101,7 @@ public final class HookServer implements AutoCloseable {
     this.training = warmsUp() ? TrainingCalls.of(controllers) : null;
     this.frontDoor = FrontDoor.of(config, controllers);
     Duration admissionWait = HookCalls.admissionWait(config);
-    Admission admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
+    this.admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
         config.maxConcurrentHooks(), admissionWait);
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(frontDoor.answers());
@@ -164,7 +165,10 @@ public final class HookServer implements AutoCloseable {
     if (warmsUp()) {
       warmUp();
     }
-    ready = true;
+    ready = !closing; // a SIGTERM during the warm-up leaves it not ready
+    if (closing) {
+      return this;
+    }
     LOG.atInfo()
         .addKeyValue("version", BuildInfo.version())
         .addKeyValue("port", port())
@@ -185,7 +189,7 @@ public final class HookServer implements AutoCloseable {
     warmingUp = true;
     try {
       TrainingCalls.Summary done = warmedUp = training.run(connector, config.warmUp(), config.maxConcurrentHooks(),
-          frontDoor.answers()::emptyCache);
+          frontDoor.answers()::emptyCache, () -> closing);
       LOG.atInfo().addKeyValue("calls", done.calls()).addKeyValue("refused", done.refused())
           .addKeyValue("ms", done.took().toMillis()).log("warm-up done");
     } catch (InterruptedException e) {
@@ -245,8 +249,8 @@ public final class HookServer implements AutoCloseable {
    * (at most {@code shutdownTimeout}), the server stops.
    */
   public void shutdownGracefully() {
+    closing = true; // first: a warm-up under way stops, and the server does not get ready after it
     ready = false;
-    closing = true;
     LOG.atInfo().addKeyValue("delayMs", config.shutdownDelay().toMillis()).log("shutting down: readiness off");
     sleep(config.shutdownDelay());
     stopListening();
@@ -288,6 +292,11 @@ public final class HookServer implements AutoCloseable {
   /** The names of the connectors Jetty serves now. */
   List<String> connectorNames() {
     return java.util.Arrays.stream(app.jettyServer().server().getConnectors()).map(Connector::getName).toList();
+  }
+
+  /** Bytes of the body budget that calls hold now. */
+  long bodyBytesInUse() {
+    return admission.bytesInUse();
   }
 
   /** Calls written to METAHOOKS_RECORD_DIR since start. */
