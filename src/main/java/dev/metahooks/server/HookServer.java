@@ -71,7 +71,6 @@ public final class HookServer implements AutoCloseable {
   private final ServerConfig config;
   private final FrontDoor frontDoor;
   private final HookMetrics metrics;
-  private final Admission admission;
   private final RequestBodies bodies;
   private final HookCalls calls;
   private final Recorder recorder;
@@ -101,7 +100,7 @@ public final class HookServer implements AutoCloseable {
     this.training = warmsUp() ? TrainingCalls.of(controllers) : null;
     this.frontDoor = FrontDoor.of(config, controllers);
     Duration admissionWait = HookCalls.admissionWait(config);
-    this.admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
+    Admission admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
         config.maxConcurrentHooks(), admissionWait);
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(frontDoor.answers());
@@ -292,11 +291,6 @@ public final class HookServer implements AutoCloseable {
   /** The names of the connectors Jetty serves now. */
   List<String> connectorNames() {
     return java.util.Arrays.stream(app.jettyServer().server().getConnectors()).map(Connector::getName).toList();
-  }
-
-  /** Bytes of the body budget that calls hold now. */
-  long bodyBytesInUse() {
-    return admission.bytesInUse();
   }
 
   /** Calls written to METAHOOKS_RECORD_DIR since start. */

@@ -244,24 +244,6 @@ class OverloadAndDeadlineTest {
   }
 
   @Test
-  void aClientThatDeclaresALargeBodyAndSendsItSlowlyHoldsOnlyWhatItSent() throws Exception {
-    // A budget of 1 MiB, all of which one body may declare; the slow one has sent 10 kB of it.
-    start(ServerConfig.defaults().withLimits(4, Duration.ofSeconds(5), Duration.ofSeconds(30))
-        .withMemory(1 << 20, ServerConfig.defaults().maxResponseBytes()));
-    try (Socket slow = new Socket("localhost", server.port())) {
-      slow.getOutputStream().write(("POST /fast/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-          + "Content-Length: " + (1 << 20) + "\r\n\r\n{\"padding\": \"" + "x".repeat(10_000))
-          .getBytes(StandardCharsets.US_ASCII));
-      slow.getOutputStream().flush();
-      Poll.until("the slow body to hold its share of the budget", () -> server.bodyBytesInUse() > 0);
-      assertThat(server.bodyBytesInUse()).as("its first share, not its declared length").isLessThan(128 * 1024);
-      // A body of 600 kB fits beside what the slow one has sent; it would not beside what it declared.
-      HttpResponse<String> reply = post("/fast/sync", padded(600_000)).get(5, TimeUnit.SECONDS);
-      assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
-    }
-  }
-
-  @Test
   void aBurstOfConnectionsIsAnsweredNotReset() throws Exception {
     start(ServerConfig.defaults().withLimits(2, Duration.ofSeconds(10), Duration.ofSeconds(30)));
     int connections = 1000;

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One hook call, within its deadline: what can be refused from the headers alone is refused at once (the
- * management port, credentials, the route resolved at the edge, the body limit); then the body's first share of
- * the budget (the rest as its bytes arrive); the body, read on a thread of its own so that this one can answer at the deadline however slowly it
+ * management port, credentials, the route resolved at the edge, the body limit); then the body's bytes of the
+ * budget; the body, read on a thread of its own so that this one can answer at the deadline however slowly it
  * arrives; a hook slot, only now that the whole body is in; on a hook thread a compute slot and the answer from
  * the {@link FrontDoor} (and, after the answer is handed over, the recording); then the answer's allowance while
  * the server delivers the reply. Each bound is taken by {@link Admission} only for as long as it is needed. A call not answered within the
@@ -32,11 +32,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HookCalls implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
-  /**
-   * What a body takes of the budget before it is read: all of it up to this size, else this much, and more as its
-   * bytes arrive ({@link RequestBodies#FIRST_SHARE}).
-   */
-  private static final long FIRST_SHARE = RequestBodies.FIRST_SHARE;
+  /** What a body of unknown length (chunked) takes of the budget at first; it takes more as it grows. */
+  private static final long CHUNKED_START = 64 * 1024;
   /**
    * What a compute slot keeps room for, in answers of the largest size: an answer's tree and its bytes (six times
    * its bytes at most, see {@code AnswerSize.defaultLimit}).
@@ -183,14 +180,10 @@ public final class HookCalls implements AutoCloseable {
     frontDoor.admit(ctx.req().getContentLengthLong());
   }
 
-  /**
-   * The body's first share of the budget: a small body's whole length; a larger one, declared or chunked, takes
-   * the rest as its bytes arrive, so that a client that declares a large body and sends it slowly holds only
-   * what it has sent.
-   */
+  /** The body's bytes of the budget, from its declared length (or a first share of a chunked body). */
   private Admission.Bytes admitted(Route route, long declared, long arrived) {
     try {
-      return admission.body(Math.min(declared >= 0 ? declared : config.maxBodyBytes(), FIRST_SHARE));
+      return admission.body(declared >= 0 ? declared : Math.min(CHUNKED_START, config.maxBodyBytes()));
     } catch (Admission.Refused e) {
       LOG.atDebug().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
           .addKeyValue("waitedMs", (System.nanoTime() - arrived) / 1_000_000).log("not admitted in time: 429");

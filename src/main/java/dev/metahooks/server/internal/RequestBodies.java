@@ -14,11 +14,7 @@ public final class RequestBodies {
    */
   static final long MIN_BYTES_PER_SECOND = 64 * 1024;
   static final Duration GRACE = Duration.ofSeconds(1);
-  /**
-   * A body up to this size takes its bytes of the budget before it is read, and is read into one array; a larger
-   * one takes this much first, and the rest as it arrives.
-   */
-  static final int FIRST_SHARE = 64 * 1024;
+  private static final int PIECE = 64 * 1024;
 
   private final long maxBodyBytes;
   private final Duration discardWait;
@@ -29,46 +25,37 @@ public final class RequestBodies {
   }
 
   /**
-   * The whole body in one array of its exact size: the response cache needs its hash before deciding to parse,
-   * and Jackson parses an array faster than a stream. A small body of known length (Metacontroller always sends
-   * the length) is read into its array directly, its budget taken before; a larger one, or one of unknown length,
-   * takes budget as its bytes arrive, without waiting (they are here already): a client that declares the
-   * largest body and sends it slowly holds what it has sent, not what it declared, and two large bodies that do
-   * not fit side by side leave one refused at once rather than both waiting for each other.
+   * The whole body in one array of its exact size when the length is known (Metacontroller always sends it):
+   * the response cache needs its hash before deciding to parse, and Jackson parses an array faster than a stream.
+   * A body of unknown length takes budget as it grows.
    *
    * @throws SlowBodyException when it arrives slower than the minimum rate
-   * @throws Admission.Refused when the budget has no room for what has arrived
    */
   byte[] read(Context ctx, Admission.Bytes budget) throws IOException {
     long length = ctx.req().getContentLengthLong();
     InputStream in = ctx.req().getInputStream();
     long started = System.nanoTime();
-    if (length >= 0 && length <= FIRST_SHARE) {
+    if (length >= 0) {
       // Into the array itself, a piece at a time, so that the rate is checked while the body arrives.
       byte[] body = new byte[(int) length];
       int read = 0;
-      for (int n; read < body.length && (n = in.read(body, read, body.length - read)) >= 0; ) {
+      for (int n; read < body.length && (n = in.read(body, read, Math.min(PIECE, body.length - read))) >= 0; ) {
         read += n;
         if (read < body.length) {
           requireRate(read, started);
         }
       }
-      return whole(body, read, length);
+      if (read < length) {
+        throw new IOException("the body ended after " + read + " of " + length + " bytes");
+      }
+      return body;
     }
-    try (InputStream limited = new LimitedInputStream(in, length >= 0 ? length : maxBodyBytes, count -> {
+    try (InputStream limited = new LimitedInputStream(in, maxBodyBytes, count -> {
       budget.grow(count);
       requireRate(count, started);
     })) {
-      byte[] body = limited.readAllBytes();
-      return length < 0 ? body : whole(body, body.length, length);
+      return limited.readAllBytes();
     }
-  }
-
-  private static byte[] whole(byte[] body, int read, long length) throws IOException {
-    if (read < length) {
-      throw new IOException("the body ended after " + read + " of " + length + " bytes");
-    }
-    return body;
   }
 
   private static void requireRate(long bytes, long started) throws SlowBodyException {
