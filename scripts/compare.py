@@ -78,6 +78,15 @@ def wrk(port, seconds=4):
             ms(re.search(r"^\s+50%\s+(\S+)", text, re.M).group(1)))
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu(proc):
+    """CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat."""
+    fields = open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
 def load():
     return open("/proc/loadavg").read().split()[:3]
 
@@ -101,22 +110,34 @@ try:
         wrk(mh_port, 10)
     wrk(py_port, 4)
     # Small requests: 3 x 4 s at c=8, the two servers alternating.
+    # CPU per call: each server's own CPU over its runs only (the other one is idle meanwhile).
     small_runs = {"metahooks": [], "python": []}
+    small_cpu = {"metahooks": 0.0, "python": 0.0}
     for _ in range(3):
-        small_runs["metahooks"].append(wrk(mh_port)); small_runs["python"].append(wrk(py_port))
+        for name, proc, port in (("metahooks", mh, mh_port), ("python", py, py_port)):
+            before = cpu(proc); small_runs[name].append(wrk(port)); small_cpu[name] += cpu(proc) - before
     # Sized requests, alternating call by call; medians.
-    sized = {}
+    sized, sized_cpu = {}, {}
     for name, body in (("1000", k1), ("10000", k10)):
         times = {"metahooks": [], "node": []}
+        used = {"metahooks": 0.0, "node": 0.0}
         n = rounds * (3 if name == "1000" else 1)
         for _ in range(n):
-            s, t = post(mh_port, "/catset/sync", body); assert s == 200, s; times["metahooks"].append(t)
-            s, t = post(node_port, "/catset/sync", body); assert s == 200, s; times["node"].append(t)
+            for server, proc, port in (("metahooks", mh, mh_port), ("node", node, node_port)):
+                before = cpu(proc)
+                s, t = post(port, "/catset/sync", body); assert s == 200, s; times[server].append(t)
+                used[server] += cpu(proc) - before
         sized[name] = times
+        sized_cpu[name] = {server: used[server] / n for server in used}
     floor = {name: float(subprocess.run(["node", "scripts/baselines/floor.js", f"{out}/catset-{name}.json",
                                          str(rounds)], capture_output=True, text=True).stdout)
              for name in ("1000", "10000")}
     mh_rss_single = peak_rss(mh)
+    classpath = "target/test-classes:target/classes:" + open("target/test.classpath").read().strip()
+    tokenize = {name: [float(v) for v in subprocess.run(
+        ["java", "-XX:MaxRAM=512m", "-cp", classpath, "dev.metahooks.bench.TokenizeFloor",
+         f"{out}/catset-{name}.json", str(rounds)], capture_output=True, text=True).stdout.split()[:2]]
+        for name in ("1000", "10000")}
 finally:
     for p in (mh, node, py):
         p.terminate(); p.wait()
@@ -160,3 +181,11 @@ print(f"| 10,000 Pods in a 256 MiB heap (body budget and limit 40 MiB, answers 1
       f" {[s for s, _ in heap256]},"
       f" {heap256[-1][1]:.0f} ms |"
       f" | peak RSS {heap256_rss} MiB |")
+mh_small, py_small = small_cpu["metahooks"] / mh_req * 1e6, small_cpu["python"] / py_req * 1e6
+print(f"| CPU per hello-world call (c=8, /proc/<pid>/stat over the runs above) | {mh_small:.0f} us |"
+      f" Python {py_small:.0f} us | {mh_small / py_small:.2f}x |")
+for name in ("1000", "10000"):
+    m, n = sized_cpu[name]["metahooks"] * 1000, sized_cpu[name]["node"] * 1000
+    wall, tok_cpu = tokenize[name]
+    print(f"| CPU per CatSet call of {int(name):,} Pods | {m:.0f} ms | Node {n:.0f} ms | {m / n:.2f}x Node;"
+          f" Jackson's tokenizer alone on the same bytes {wall:.1f} ms ({tok_cpu:.1f} ms CPU): {m / tok_cpu:.1f}x it |")

@@ -56,10 +56,17 @@ public final class Metahooks {
    * as it listens when that is zero, as it is unless set.
    */
   public static HookServer serve(ServerConfig config, List<Controller> controllers) {
-    HookServer server = new HookServer(config, controllers).start();
-    // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully).
-    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownGracefully, "shutdown"));
-    return server;
+    HookServer server = new HookServer(config, controllers);
+    // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully); from before the port listens, so
+    // that calls that came in during the warm-up are drained too.
+    Thread drain = new Thread(server::shutdownGracefully, "shutdown");
+    Runtime.getRuntime().addShutdownHook(drain);
+    try {
+      return server.start();
+    } catch (RuntimeException e) { // nothing to drain: the process exits with the one line that says why
+      Runtime.getRuntime().removeShutdownHook(drain);
+      throw e;
+    }
   }
 
   /**

@@ -18,7 +18,10 @@ import java.io.IOException;
 public final class TreeBudget extends JsonParserDelegate {
   private static final int CONTAINER = 80;
   private static final int VALUE = 24;
-  /** How often (in tokens) the estimate is held to the bytes read: finding the offset costs an allocation. */
+  /**
+   * How often (in tokens) the estimate is held to the bytes read (finding the offset costs an allocation) and the
+   * call's {@link WorkDeadline} is looked at.
+   */
   private static final int CHECK_EVERY = 1024;
 
   private final long allowance;
@@ -88,8 +91,11 @@ public final class TreeBudget extends JsonParserDelegate {
       return token;
     }
     spent += token.isStructStart() ? CONTAINER : VALUE;
-    if (spent > budget || (++tokens % CHECK_EVERY == 0
-        && spent > allowance + bytesPerByte * delegate.currentLocation().getByteOffset())) {
+    boolean every = ++tokens % CHECK_EVERY == 0;
+    if (every) {
+      WorkDeadline.check(); // a call given up on stops here, not at the end of its body
+    }
+    if (spent > budget || (every && spent > allowance + bytesPerByte * delegate.currentLocation().getByteOffset())) {
       throw new TreeTooLargeException("request of " + bodyBytes + " bytes has too many objects, arrays or values"
           + " for its size: its tree would take more than " + budget + " bytes");
     }

@@ -164,7 +164,10 @@ public final class HookServer implements AutoCloseable {
     if (warmsUp()) {
       warmUp();
     }
-    ready = true;
+    ready = !closing; // a SIGTERM during the warm-up leaves it not ready
+    if (closing) {
+      return this;
+    }
     LOG.atInfo()
         .addKeyValue("version", BuildInfo.version())
         .addKeyValue("port", port())
@@ -185,7 +188,7 @@ public final class HookServer implements AutoCloseable {
     warmingUp = true;
     try {
       TrainingCalls.Summary done = warmedUp = training.run(connector, config.warmUp(), config.maxConcurrentHooks(),
-          frontDoor.answers()::emptyCache);
+          frontDoor.answers()::emptyCache, () -> closing);
       LOG.atInfo().addKeyValue("calls", done.calls()).addKeyValue("refused", done.refused())
           .addKeyValue("ms", done.took().toMillis()).log("warm-up done");
     } catch (InterruptedException e) {
@@ -245,8 +248,8 @@ public final class HookServer implements AutoCloseable {
    * (at most {@code shutdownTimeout}), the server stops.
    */
   public void shutdownGracefully() {
+    closing = true; // first: a warm-up under way stops, and the server does not get ready after it
     ready = false;
-    closing = true;
     LOG.atInfo().addKeyValue("delayMs", config.shutdownDelay().toMillis()).log("shutting down: readiness off");
     sleep(config.shutdownDelay());
     stopListening();

@@ -8,6 +8,8 @@ import dev.metahooks.json.JsonTrees;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class JsonLoggerTest {
@@ -62,5 +64,30 @@ class JsonLoggerTest {
     assertThat(LogLevel.parse(" WARN ")).isEqualTo(LogLevel.WARN);
     assertThat(LogLevel.parse(null)).isEqualTo(LogLevel.INFO);
     assertThat(LogLevel.parse("loud")).isEqualTo(LogLevel.INFO);
+  }
+
+  @Test
+  void theTimeIsTheInstantToTheNanosecondWhateverSecondItFallsIn() {
+    JsonLogWriter.Line line = new JsonLogWriter.Line();
+    for (Instant instant : List.of(Instant.ofEpochSecond(1_800_000_000L, 7), Instant.ofEpochSecond(1_800_000_000L, 0),
+        Instant.ofEpochSecond(1_800_000_000L, 999_999_999), Instant.ofEpochSecond(1_800_000_001L, 120_000_000),
+        Instant.ofEpochSecond(1_799_999_999L, 5_000))) {
+      String text = line.time(instant);
+      assertThat(Instant.parse(text)).as(text).isEqualTo(instant);
+      assertThat(text).startsWith(instant.toString().substring(0, 19));
+    }
+  }
+
+  @Test
+  void aLineIsWrittenWholeAndTheNextStartsAfresh() throws Exception {
+    JsonLogger logger = new JsonLogger("dev.metahooks.Test", LogLevel.INFO, writer);
+    logger.atInfo().addKeyValue("padding", "x".repeat(100_000)).log("long");
+    logger.atInfo().addKeyValue("n", 2).log("short");
+    String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+    assertThat(lines).hasSize(2);
+    assertThat(JsonTrees.MAPPER.readTree(lines[0]).path("padding").asText()).hasSize(100_000);
+    JsonNode second = JsonTrees.MAPPER.readTree(lines[1]);
+    assertThat(second.path("message").asText()).isEqualTo("short");
+    assertThat(second.has("padding")).isFalse();
   }
 }

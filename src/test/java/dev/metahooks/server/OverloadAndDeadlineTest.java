@@ -45,6 +45,23 @@ class OverloadAndDeadlineTest {
     return CompositeResponse.of(Json.object().put("ok", true), List.of());
   }).build();
 
+  /** Waits until the test releases it, and goes on waiting when interrupted: a hook that cannot be stopped. */
+  private final Controller stubborn = Controller.composite("stubborn").sync(request -> {
+    entered.countDown();
+    boolean interrupted = false;
+    while (release.getCount() > 0) {
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return CompositeResponse.of(Json.object().put("ok", true), List.of());
+  }).build();
+
   /** Answers at once. */
   private final Controller fast = Controller.composite("fast")
       .sync(request -> CompositeResponse.of(Json.object().put("ok", true), List.of())).build();
@@ -54,7 +71,7 @@ class OverloadAndDeadlineTest {
       .sync(request -> CompositeResponse.of(Json.object().put("padding", "x".repeat(8 << 20)), List.of())).build();
 
   private HookServer start(ServerConfig config) {
-    server = new HookServer(config.withPort(0), List.of(blocking, fast, large)).start();
+    server = new HookServer(config.withPort(0), List.of(blocking, stubborn, fast, large)).start();
     return server;
   }
 
@@ -99,6 +116,35 @@ class OverloadAndDeadlineTest {
     HttpResponse<String> reply = post("/blocking/sync").get(5, TimeUnit.SECONDS);
     assertThat(reply.statusCode()).isEqualTo(503);
     assertThat(JsonTrees.MAPPER.readTree(reply.body()).path("error").asText()).isEqualTo("deadline_exceeded");
+  }
+
+  @Test
+  void aCallPastItsDeadlineGivesBackItsBodyBudgetAtOnceEvenIfItsHookGoesOn() throws Exception {
+    // A budget for one 40 kB body: the next one fits only once the first call has given its bytes back.
+    start(ServerConfig.defaults().withLimits(2, Duration.ofMillis(500), Duration.ofSeconds(30))
+        .withMemory(64 * 1024, ServerConfig.defaults().maxResponseBytes()));
+    String padded = padded(40_000);
+    HttpResponse<String> first = post("/stubborn/sync", padded).get(5, TimeUnit.SECONDS);
+    assertThat(first.statusCode()).isEqualTo(503);
+    assertThat(JsonTrees.MAPPER.readTree(first.body()).path("error").asText()).isEqualTo("deadline_exceeded");
+    assertThat(entered.getCount()).as("the stubborn hook is still running").isEqualTo(1);
+    HttpResponse<String> next = post("/fast/sync", padded).get(5, TimeUnit.SECONDS);
+    assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+  }
+
+  @Test
+  void aCallPastItsDeadlineStopsItsWorkAndTheNextCallGetsItsSlot() throws Exception {
+    // One hook slot and one compute slot: the next call is computed only once the first call's work has stopped.
+    start(ServerConfig.defaults().withLimits(1, Duration.ofMillis(500), Duration.ofSeconds(30)));
+    HttpResponse<String> first = post("/blocking/sync").get(5, TimeUnit.SECONDS);
+    assertThat(first.statusCode()).isEqualTo(503);
+    // On the one hook thread, which kept no interruption for its next call either.
+    HttpResponse<String> next = post("/fast/sync").get(5, TimeUnit.SECONDS);
+    assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+  }
+
+  private static String padded(int bytes) {
+    return BODY.replaceFirst("\\{", "{\"padding\": \"" + "x".repeat(bytes) + "\", ");
   }
 
   @Test
@@ -178,7 +224,7 @@ class OverloadAndDeadlineTest {
   void bodiesBeyondTheByteBudgetWaitBrieflyThenGet429() throws Exception {
     start(ServerConfig.defaults().withLimits(8, Duration.ofSeconds(2), Duration.ofSeconds(30))
         .withMemory(64 * 1024, ServerConfig.defaults().maxResponseBytes()));
-    String padded = BODY.replaceFirst("\\{", "{\"padding\": \"" + "x".repeat(40_000) + "\", ");
+    String padded = padded(40_000);
     CompletableFuture<HttpResponse<String>> first = post("/blocking/sync", padded);
     awaitEntered(1);
     // A second 40 kB body does not fit the 64 KiB beside the first: refused before a byte of it is read.
@@ -195,6 +241,41 @@ class OverloadAndDeadlineTest {
     release.countDown();
     assertThat(first.get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
     assertThat(post("/blocking/sync", padded).get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aBurstOfConnectionsIsAnsweredNotReset() throws Exception {
+    start(ServerConfig.defaults().withLimits(2, Duration.ofSeconds(10), Duration.ofSeconds(30)));
+    int connections = 1000;
+    List<java.nio.channels.SocketChannel> opened = new ArrayList<>();
+    try {
+      // Connected all at once, before the acceptor takes any: the kernel's accept queue holds them meanwhile.
+      for (int i = 0; i < connections; i++) {
+        java.nio.channels.SocketChannel channel = java.nio.channels.SocketChannel.open();
+        channel.configureBlocking(false);
+        channel.connect(new java.net.InetSocketAddress("localhost", server.port()));
+        opened.add(channel);
+      }
+      byte[] request = ("POST /fast/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+          + BODY.length() + "\r\nConnection: close\r\n\r\n" + BODY).getBytes(StandardCharsets.US_ASCII);
+      for (java.nio.channels.SocketChannel channel : opened) {
+        channel.configureBlocking(true);
+        assertThat(channel.finishConnect()).isTrue();
+        channel.write(java.nio.ByteBuffer.wrap(request));
+      }
+      int answered = 0;
+      for (java.nio.channels.SocketChannel channel : opened) {
+        channel.socket().setSoTimeout(20_000);
+        String status = new String(channel.socket().getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+        assertThat(status).as("connection %d", answered).isIn("HTTP/1.1 200", "HTTP/1.1 429");
+        answered++;
+      }
+      assertThat(answered).isEqualTo(connections);
+    } finally {
+      for (java.nio.channels.SocketChannel channel : opened) {
+        channel.close();
+      }
+    }
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.metahooks.server.internal;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -147,6 +148,12 @@ public final class Admission {
       return this;
     }
 
+    /** One more holder, whose share is given back once, by whichever of those who share it lets go first. */
+    Hold holder() {
+      hold();
+      return new Hold(this);
+    }
+
     /**
      * A body of unknown length has grown to {@code bodyBytes}: takes what it lacks, without waiting (its bytes are
      * arriving already).
@@ -166,6 +173,25 @@ public final class Admission {
     void release() {
       if (holders.decrementAndGet() == 0 && from != null) {
         from.release(units);
+      }
+    }
+  }
+
+  /**
+   * One holder's share of a call's bytes, given back once: by the worker when it is done, or by the thread that
+   * answers the call when it gives up on the worker at the deadline.
+   */
+  static final class Hold {
+    private final Bytes bytes;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private Hold(Bytes bytes) {
+      this.bytes = bytes;
+    }
+
+    void release() {
+      if (released.compareAndSet(false, true)) {
+        bytes.release();
       }
     }
   }

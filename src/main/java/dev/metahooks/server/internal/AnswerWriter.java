@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.HookResponse;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.SharedSubtrees;
+import dev.metahooks.json.WorkDeadline;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -56,6 +57,10 @@ public final class AnswerWriter {
       generator = WRITER.createGenerator(out);
       WRITER.writeValue(generator, response);
     } catch (IOException | RuntimeException e) { // Jackson may wrap what the stream threw
+      WorkDeadline.Passed passed = passed(e);
+      if (passed != null) {
+        throw HookError.from(passed);
+      }
       if (causedBy(e)) {
         List<String> path = path(generator.getOutputContext());
         throw new HookError(ErrorCode.INVALID_REQUEST, "the answer is larger than " + maxBytes
@@ -89,6 +94,16 @@ public final class AnswerWriter {
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The deadline that stopped the writing, if one did (Jackson may wrap what the stream threw). */
+  private static WorkDeadline.Passed passed(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof WorkDeadline.Passed passed) {
+        return passed;
+      }
+    }
+    return null;
   }
 
   private static boolean causedBy(Throwable e) {
@@ -138,6 +153,7 @@ public final class AnswerWriter {
     }
 
     private void grow(int length) {
+      WorkDeadline.check(); // a block of Jackson's buffer, about a child: a call given up on stops here
       if (sink.size() + length > maxBytes) {
         throw new Overflow();
       }

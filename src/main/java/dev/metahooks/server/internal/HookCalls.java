@@ -1,5 +1,6 @@
 package dev.metahooks.server.internal;
 
+import dev.metahooks.json.WorkDeadline;
 import dev.metahooks.replay.CallInputs;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
@@ -213,18 +214,24 @@ public final class HookCalls implements AutoCloseable {
     LOG.atDebug().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
         .addKeyValue("bodyBytes", request.length).log("admitted to a hook slot");
     CompletableFuture<Reply> computed = new CompletableFuture<>();
+    Computing computing = new Computing();
+    Admission.Hold held = budget.holder(); // by the worker, until it has computed and recorded
     try {
-      budget.hold(); // by the worker, until it has computed and recorded
-      workers.execute(() -> compute(route, request, budget, slot, until, record, computed));
+      workers.execute(() -> compute(route, request, held, slot, until, record, computed, computing));
     } catch (RejectedExecutionException e) {
-      budget.release();
+      held.release();
       slot.release();
       throw shuttingDown("the server is shutting down; retry");
     }
     try {
       return computed.get(left(until), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      computed.cancel(false); // a worker still waiting for a compute slot gives up; one computing goes on
+      // Given up on: the hook slot and the body's budget go back now, so that the retry is admitted as if this call
+      // had never been; the worker stops at its next token or child (or wait, interrupted) and ends.
+      computed.cancel(false);
+      slot.release();
+      held.release();
+      computing.stop();
       throw deadline();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -243,11 +250,11 @@ public final class HookCalls implements AutoCloseable {
    * within the room the compute slot keeps for an answer's tree and bytes ({@link #SLOT_ROOM}), which it no longer
    * needs, and gives the request's bytes back to the body budget first: a recording never makes a call wait.
    */
-  private void compute(Route route, byte[] request, Admission.Bytes body, Admission.Slot slot, long until,
-      boolean record, CompletableFuture<Reply> computed) {
+  private void compute(Route route, byte[] request, Admission.Hold body, Admission.Slot slot, long until,
+      boolean record, CompletableFuture<Reply> computed, Computing computing) {
     String controller = route.controllerName();
     String hook = route.hookPath();
-    boolean bodyHeld = true;
+    computing.start();
     try {
       if (!computeSlots.tryAcquire(left(until), TimeUnit.NANOSECONDS)) {
         computed.completeExceptionally(deadline());
@@ -258,7 +265,8 @@ public final class HookCalls implements AutoCloseable {
           return;
         }
         CallInputs inputs = CallInputs.live(Instant.now()); // the time and secrets the hook sees, for a recording
-        Reply reply = inputs.during(() -> frontDoor.answer(route, request));
+        Reply reply = inputs.during(() -> WorkDeadline.within(until, () -> frontDoor.answer(route, request)));
+        computing.end(); // no interruption from here: a recording is written whole
         slot.release(); // the hook has computed: the slot is free for the next call
         computed.complete(reply);
         if (record && recorder.samples(reply)) {
@@ -269,7 +277,6 @@ public final class HookCalls implements AutoCloseable {
                 + SLOT_ROOM + " x METAHOOKS_MAX_RESPONSE_BYTES");
           } else {
             body.release();
-            bodyHeld = false;
             recorder.record(controller, hook, request, reply, inputs);
           }
         }
@@ -283,9 +290,31 @@ public final class HookCalls implements AutoCloseable {
       computed.completeExceptionally(e);
       HookServer.exitOnOutOfMemory(e);
     } finally {
+      computing.end();
       slot.release();
-      if (bodyHeld) {
-        body.release();
+      body.release();
+    }
+  }
+
+  /** The hook thread computing a call, while it does: the one answering the call interrupts it on giving up. */
+  private static final class Computing {
+    private Thread thread;
+
+    synchronized void start() {
+      thread = Thread.currentThread();
+    }
+
+    /** No interruption after this, and none left over for the thread's next call. */
+    synchronized void end() {
+      if (thread != null) {
+        thread = null;
+        Thread.interrupted();
+      }
+    }
+
+    synchronized void stop() {
+      if (thread != null) {
+        thread.interrupt();
       }
     }
   }

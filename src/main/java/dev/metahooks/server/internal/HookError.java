@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.json.TreeTooLargeException;
+import dev.metahooks.json.WorkDeadline;
 import java.io.IOException;
 
 /**
@@ -74,6 +75,9 @@ public final class HookError extends RuntimeException {
     if (e instanceof JsonProcessingException json) {
       return new HookError(ErrorCode.BAD_REQUEST,
           "malformed JSON" + where(json.getLocation()) + ": " + firstLine(json.getOriginalMessage()));
+    }
+    if (e instanceof WorkDeadline.Passed) {
+      return new HookError(ErrorCode.DEADLINE_EXCEEDED, "no answer within the deadline; retry");
     }
     if (e instanceof SlowBodyException) {
       return new HookError(ErrorCode.REQUEST_TIMEOUT, e.getMessage());

@@ -17,6 +17,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
@@ -44,6 +46,7 @@ public final class HookMetrics implements AutoCloseable {
    * start-up time, which the server spends starting Jetty meanwhile. A scrape waits for them.
    */
   private final CompletableFuture<Void> registered;
+  private final ConcurrentMap<Series, Meters> meters = new ConcurrentHashMap<>();
 
   public HookMetrics(List<Controller> controllers) {
     registered = CompletableFuture.runAsync(() -> registerAll(controllers), runnable -> {
@@ -121,9 +124,17 @@ public final class HookMetrics implements AutoCloseable {
   }
 
   public void record(String controller, String hook, String outcome, Duration elapsed) {
-    counter(controller, hook, outcome).increment();
-    timer(controller, hook).record(elapsed);
+    Meters meters = this.meters.computeIfAbsent(new Series(controller, hook, outcome),
+        s -> new Meters(counter(s.controller, s.hook, s.outcome), timer(s.controller, s.hook)));
+    meters.calls.increment();
+    meters.duration.record(elapsed);
   }
+
+  /** The series of one controller, hook and outcome. */
+  private record Series(String controller, String hook, String outcome) {}
+
+  /** Its meters, looked up once: a registry lookup builds an id and sorts its tags, on every call otherwise. */
+  private record Meters(Counter calls, Timer duration) {}
 
   public String scrape() {
     registered.join();

@@ -21,6 +21,12 @@ public final class HttpStack {
   public static final String WARM_UP = "warm-up";
   /** Connections that may wait on a slow client at once without taking a thread from anyone else. */
   static final int SLOW_CLIENTS = 96;
+  /**
+   * Connections the kernel keeps for the acceptor while it is busy: with the JDK's default of 50, a burst of a few
+   * hundred connections overflowed the queue and clients saw resets or stalled handshakes instead of a 429. Linux
+   * caps it at {@code net.core.somaxconn} (4096 since 5.4).
+   */
+  static final int ACCEPT_QUEUE = 2048;
 
   static {
     // Jetty sizes its queues' padding by asking the platform MBean server whether references are compressed;
@@ -60,6 +66,7 @@ public final class HttpStack {
             ? new ServerConnector(server, new HttpConnectionFactory(http))
             : new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(http));
         connector.setPort(config.port());
+        connector.setAcceptQueueSize(ACCEPT_QUEUE);
         connector.setIdleTimeout(config.idleTimeout().toMillis());
         return connector;
       });

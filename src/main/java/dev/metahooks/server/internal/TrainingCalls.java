@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.server.LocalConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,17 +80,19 @@ public final class TrainingCalls {
 
   /**
    * Sends the training calls round after round for {@code duration}, from {@code threads} threads at once;
-   * {@code emptyCache} runs before every other round. Stops early at the first failure of a call (logged).
+   * {@code emptyCache} runs before every other round. Stops early at the first failure of a call (logged), or
+   * once {@code stop} says so (a SIGTERM: the calls in flight are drained instead).
    */
-  public Summary run(LocalConnector connector, Duration duration, int threads, Runnable emptyCache)
-      throws InterruptedException {
+  public Summary run(LocalConnector connector, Duration duration, int threads, Runnable emptyCache,
+      BooleanSupplier stop) throws InterruptedException {
     long started = System.nanoTime();
     long until = started + duration.toNanos();
     AtomicLong served = new AtomicLong();
     AtomicLong refused = new AtomicLong();
     List<Thread> drivers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
-      Thread driver = new Thread(() -> rounds(connector, until, emptyCache, served, refused), "warm-up-" + i);
+      Thread driver = new Thread(() -> rounds(connector, until, emptyCache, stop, served, refused),
+          "warm-up-" + i);
       driver.setDaemon(true);
       driver.start();
       drivers.add(driver);
@@ -100,10 +103,10 @@ public final class TrainingCalls {
     return new Summary(served.get(), refused.get(), Duration.ofNanos(System.nanoTime() - started));
   }
 
-  private void rounds(LocalConnector connector, long until, Runnable emptyCache, AtomicLong served,
-      AtomicLong refused) {
+  private void rounds(LocalConnector connector, long until, Runnable emptyCache, BooleanSupplier stop,
+      AtomicLong served, AtomicLong refused) {
     try {
-      for (long round = 0; System.nanoTime() < until && !calls.isEmpty(); round++) {
+      for (long round = 0; System.nanoTime() < until && !calls.isEmpty() && !stop.getAsBoolean(); round++) {
         if (round % 2 == 0) {
           emptyCache.run();
         }
@@ -116,7 +119,7 @@ public final class TrainingCalls {
             LOG.atWarn().addKeyValue("path", call.path()).log("warm-up: a training call was not answered with 200");
             return;
           }
-          if (System.nanoTime() >= until) {
+          if (System.nanoTime() >= until || stop.getAsBoolean()) {
             return;
           }
         }

@@ -86,4 +86,39 @@ class ObjectNamesTest {
     assertThat(ObjectNames.whyNot("a\u0000b", "ClusterRole")).contains("U+0000");
     assertThat(ObjectNames.whyNot("caf\uD83D\uDE00", "ClusterRole")).as("a whole pair is a character").isNull();
   }
+
+  /**
+   * The character checks say what the regular expressions of Kubernetes' validation.go say
+   * ({@code dns1123LabelFmt}, {@code dns1123SubdomainFmt}, {@code dns1035LabelFmt}), on every string of up to four
+   * characters from an alphabet of the cases that matter, and on the lengths at the limits.
+   */
+  @Test
+  void theCharacterChecksAgreeWithKubernetesRegularExpressions() {
+    java.util.regex.Pattern label = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    java.util.regex.Pattern label1035 = java.util.regex.Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
+    java.util.regex.Pattern subdomain = java.util.regex.Pattern.compile(
+        "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    java.util.List<String> strings = new java.util.ArrayList<>(java.util.List.of("",
+        "a".repeat(63), "a".repeat(64), "a".repeat(253), "a".repeat(254), "a.".repeat(126) + "a"));
+    String alphabet = "a0-.A_";
+    java.util.List<String> level = java.util.List.of("");
+    for (int length = 1; length <= 4; length++) {
+      java.util.List<String> next = new java.util.ArrayList<>();
+      for (String prefix : level) {
+        for (char c : alphabet.toCharArray()) {
+          next.add(prefix + c);
+        }
+      }
+      strings.addAll(next);
+      level = next;
+    }
+    for (String s : strings) {
+      assertThat(ObjectNames.isLabel(s, false)).as("label '%s'", s)
+          .isEqualTo(s.length() <= 63 && label.matcher(s).matches());
+      assertThat(ObjectNames.isLabel(s, true)).as("DNS-1035 label '%s'", s)
+          .isEqualTo(s.length() <= 63 && label1035.matcher(s).matches());
+      assertThat(ObjectNames.isSubdomain(s)).as("subdomain '%s'", s)
+          .isEqualTo(s.length() <= 253 && subdomain.matcher(s).matches());
+    }
+  }
 }
