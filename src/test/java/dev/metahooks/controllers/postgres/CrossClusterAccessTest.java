@@ -87,6 +87,27 @@ class CrossClusterAccessTest {
   }
 
   @Test
+  void aRunningClusterSyncedWithTheEarlierReleasesCustomizeAnswerIsServedAsBeforeUntilItsRulesAreAskedAgain() {
+    PostgresWorld world = exfiltrating();
+    world.secretsGiven = true;
+    world.relatedSecrets.clear();
+    world.sync();
+    world.runAllReady();
+    JsonNode running = world.sync();
+
+    // Upgraded: Metacontroller syncs with the cached answer (no Secrets group) for up to 20 minutes: not a 422.
+    world.secretsGiven = false;
+    world.earlierCustomizeAnswer = true;
+    JsonNode cached = world.sync();
+    assertThat(condition(cached, "SpecValid").path("status").asText()).isEqualTo("True");
+    assertThat(references(cached)).containsExactlyInAnyOrderElementsOf(references(running));
+
+    // Asked again, the customize hook relates only what is given: refused, frozen.
+    world.earlierCustomizeAnswer = false;
+    assertThat(condition(world.sync(), "SpecValid").path("status").asText()).isEqualTo("False");
+  }
+
+  @Test
   void aStandbyOfAClusterThatDidNotGiveItsSecretsIsRefusedAndCopiesNoPassword() {
     ObjectNode spec = (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
     spec.putObject("standby").put("cluster", "orders").put("host", "orders.shop.svc").put("port", 5432);

@@ -72,6 +72,8 @@ final class PostgresWorld {
    * marked, with the keys it reads. Off: only what carries the mark itself is sent, as Metacontroller relates it.
    */
   boolean secretsGiven = true;
+  /** Whether Metacontroller still holds a customize answer of the earlier release, which related no Secrets. */
+  boolean earlierCustomizeAnswer;
   /** Other PostgresClusters of the namespace, by name, as the customize hook relates them. */
   final Map<String, ObjectNode> otherClusters = new TreeMap<>();
   /** The cluster's volume claims and the StorageClasses, related (and sent) only once {@link #relateVolumes} ran. */
@@ -192,7 +194,9 @@ final class PostgresWorld {
     // Metacontroller sends a related group for every rule the customize hook gave: Secrets, by the cluster's mark,
     // whenever the spec names one.
     ClusterSpec read = SpecReader.read(parent).spec();
-    if (ObservedCluster.relatedTypes(read).contains(ObservedCluster.GIVEN_SECRETS)) {
+    boolean earlierRelated = read.tls().isPresent() || read.standby().isPresent();
+    if (ObservedCluster.relatedTypes(read).contains(ObservedCluster.GIVEN_SECRETS)
+        && (!earlierCustomizeAnswer || earlierRelated)) {
       ObjectNode secretGroup = related.putObject("Secret.v1");
       for (ObjectNode secret : namespaceSecrets(read)) {
         if (SecretMarks.givenTo(secret, name)) {

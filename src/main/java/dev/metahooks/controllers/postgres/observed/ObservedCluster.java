@@ -181,10 +181,30 @@ public final class ObservedCluster {
 
   private static void requireRelatedGroups(CompositeRequest request, ClusterSpec spec) {
     for (RelatedType type : relatedTypes(spec)) {
+      if (type.equals(GIVEN_SECRETS) && !secretsRequired(spec)) {
+        continue;
+      }
       request.related().required(type.apiVersion(), type.kind(), "the customize hook asks for " + type.resource()
           + ", and Metacontroller sends a group for every rule it returned, {} when nothing matches");
     }
   }
+
+  /**
+   * Secrets are a required group only where the earlier release asked for them too (TLS, a standby): Metacontroller
+   * keeps a customize answer for a parent's uid and generation for 20 minutes
+   * (pkg/controller/common/customize/manager.go), so after an upgrade a cluster whose spec has not changed may be
+   * synced with the earlier release's rules, without Secrets. Such a spec was rendered by the earlier release, and
+   * any change to it brings a new generation and this release's rules.
+   */
+  private static boolean secretsRequired(ClusterSpec spec) {
+    return spec.tls().isPresent() || spec.standby().isPresent();
+  }
+
+  /** Whether the request holds the Secrets the customize hook relates (see {@link #secretsRequired}). */
+  public boolean secretsRelated() {
+    return request.related().has(GIVEN_SECRETS.apiVersion(), "Secret");
+  }
+
 
   /**
    * The volume claims and StorageClasses, needed to grow the volumes: a request without their groups is a 422,

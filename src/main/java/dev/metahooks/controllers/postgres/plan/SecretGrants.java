@@ -20,6 +20,11 @@ public final class SecretGrants {
 
   public static List<FieldProblem> check(ClusterSpec spec, ObservedCluster observed) {
     List<FieldProblem> problems = new ArrayList<>();
+    // Synced with a customize answer of the earlier release, which related no Secrets: an unchanged spec that
+    // release rendered is served as before until Metacontroller asks the customize hook again.
+    if (!observed.secretsRelated()) {
+      return problems;
+    }
     boolean bootstrapped = observed.statefulSet().isPresent();
     for (SecretReferences.Reference reference : SecretReferences.of(spec)) {
       // A clone's source Secrets are read when the cluster is first created; afterwards the clone cannot change.
