@@ -70,11 +70,7 @@ class CrossClusterAccessTest {
   @Test
   void aRunningClusterWhoseSecretIsNotGivenKeepsItsChildrenAsTheyAre() {
     PostgresWorld world = exfiltrating();
-    world.secretsGiven = true;
-    world.relatedSecrets.clear();
-    world.sync();
-    world.runAllReady();
-    JsonNode running = world.sync();
+    JsonNode running = runningWithItsSecretsGiven(world);
     assertThat(references(running)).contains(VICTIM_SECRET);
 
     // The same spec once the Secret is no longer given (or was never marked, from before the mark existed).
@@ -89,11 +85,7 @@ class CrossClusterAccessTest {
   @Test
   void aRunningClusterSyncedWithTheEarlierReleasesCustomizeAnswerIsServedAsBeforeUntilItsRulesAreAskedAgain() {
     PostgresWorld world = exfiltrating();
-    world.secretsGiven = true;
-    world.relatedSecrets.clear();
-    world.sync();
-    world.runAllReady();
-    JsonNode running = world.sync();
+    JsonNode running = runningWithItsSecretsGiven(world);
 
     // Upgraded: Metacontroller syncs with the cached answer (no Secrets group) for up to 20 minutes: not a 422.
     world.secretsGiven = false;
@@ -153,6 +145,15 @@ class CrossClusterAccessTest {
     assertThat(condition(answer, "SpecValid").path("message").asText())
         .contains("spec.bootstrap.clone.s3.prefix: \"hr/payroll\" is not under shop/");
     assertThat(answer.path("children")).isEmpty();
+  }
+
+  /** The world's cluster running, its Secrets given (as before the mark existed, or once labelled). */
+  static JsonNode runningWithItsSecretsGiven(PostgresWorld world) {
+    world.secretsGiven = true;
+    world.relatedSecrets.clear();
+    world.sync();
+    world.runAllReady();
+    return world.sync();
   }
 
   static JsonNode condition(JsonNode answer, String type) {
