@@ -10,7 +10,8 @@ LEFT JOIN LATERAL (
   SELECT f.setting, f.sourcefile, f.sourceline, f.applied, f.error FROM pg_catalog.pg_file_settings f
   WHERE f.name = e.key ORDER BY f.seqno DESC LIMIT 1) AS f ON true
 WHERE f.setting IS DISTINCT FROM e.value OR f.error IS NOT NULL OR NOT coalesce(f.applied, false)
-   -- A setting this session's client set (application_name, from the connection) hides the server's value here;
-   -- for it the line's being taken stands.
-   OR (s.source IS DISTINCT FROM 'client' AND s.source IS DISTINCT FROM 'session'
+   -- A value of this session's own hides the server's here: one its client set (application_name, from the
+   -- connection), or one the superuser or the postgres database has (ALTER ROLE/DATABASE ... SET). For those the
+   -- line's being taken stands.
+   OR (s.source NOT IN ('client', 'session', 'user', 'database', 'database user')
        AND (s.sourcefile IS DISTINCT FROM f.sourcefile OR s.sourceline IS DISTINCT FROM f.sourceline));
