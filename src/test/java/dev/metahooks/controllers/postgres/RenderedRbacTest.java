@@ -118,7 +118,7 @@ class RenderedRbacTest {
     }
     assertThat(section).as("a table of the pods without a token").contains("| pod | why it needs no token |");
     List<String> withoutToken = new ArrayList<>();
-    Matcher pod = Pattern.compile("(Job|CronJob|Deployment) `(<n>-[^`]+)`").matcher(
+    Matcher pod = Pattern.compile("(Job|CronJob|Deployment) `(<n>[-.][^`]+)`").matcher(
         section.substring(section.indexOf("| pod | why it needs no token |")));
     while (pod.find()) {
       withoutToken.add(pod.group(1) + "/" + Pattern.quote(pod.group(2)).replace("<n>", "\\E" + "orders" + "\\Q")

@@ -231,7 +231,7 @@ class StandbyClusterTest {
     JsonNode promoted = world.sync();
     assertThat(promoted.at("/status/standby").toString()).startsWith("{\"phase\":\"Promoted\"");
     assertThat(jobs(world)).anyMatch(job -> job.startsWith("Job/orders-dr-users-"))
-        .contains("Job/orders-dr-backup-first").contains(jobs.get(0));
+        .contains("Job/orders-dr.backup-first").contains(jobs.get(0));
     assertThat(env(world.children.get("StatefulSet/orders-dr")).get("WALE_S3_PREFIX").asText())
         .isEqualTo("s3://pg-backups/shop/orders-dr");
     assertThat(world.sync().at("/status/standby/phase").asText()).as("the promotion's Job stays: the same patch")

@@ -44,6 +44,11 @@ public final class Labels {
     return Json.object().put(INSTANCE, cluster).put(NAME, APP);
   }
 
+  /** Selects the pooler's pods of one cluster (its Deployment, Service, budget and network policy). */
+  public static ObjectNode poolerSelector(String cluster) {
+    return Json.object().put(NAME, "pgbouncer").put(INSTANCE, cluster);
+  }
+
   /** {@link #podSelector} as a label-selector string, for the scale subresource. */
   public static String podSelectorText(String cluster) {
     return INSTANCE + "=" + cluster + "," + NAME + "=" + APP;

@@ -6,7 +6,6 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
-import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.NetworkPolicySpec;
 import java.util.List;
@@ -76,7 +75,7 @@ public final class NetworkPolicies {
     if (!policy.enabled() || !spec.pooler().enabled()) {
       return Optional.empty();
     }
-    ObjectNode object = ingressPolicy(Names.poolerNetworkPolicy(cluster), cluster, Poolers.podSelector(cluster));
+    ObjectNode object = ingressPolicy(Names.poolerNetworkPolicy(cluster), cluster, Labels.poolerSelector(cluster));
     ArrayNode ingress = (ArrayNode) object.at("/spec/ingress");
     if (!policy.clients().isEmpty()) {
       ObjectNode clients = ingress.addObject();

@@ -107,7 +107,7 @@ public final class Poolers {
 
   /** What selects the pooler's pods (its Deployment, Service, budget and network policy). */
   public static ObjectNode podSelector(String cluster) {
-    return Json.object().put(Labels.NAME, "pgbouncer").put(Labels.INSTANCE, cluster);
+    return Labels.poolerSelector(cluster);
   }
 
   public static ObjectNode configMap(String cluster, String config) {
