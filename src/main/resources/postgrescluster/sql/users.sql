@@ -2,7 +2,7 @@
 -- Input, as psql variables: users, the spec's users as JSON ([{"name", "databases", "options", "connect"}]),
 -- verifiers, each user's SCRAM verifier in the same order, separated by spaces, databases, the declared databases
 -- of spec.databases as JSON ([{"name", "owner", "extensions", "schemas", "reclaimPolicy"}]), and database_mark, the
--- comment that marks a declared database as this cluster's. Names reach statements only through format()'s %I and
+-- comment that marks a declared database as this cluster's, this incarnation's (its uid). Names reach statements only through format()'s %I and
 -- %L.
 
 -- Nothing of this session reaches the server log or pg_stat_statements (the settings need the superuser).
@@ -93,3 +93,31 @@ SELECT format('ALTER ROLE %I NOLOGIN', rolname) FROM marked_role m
 SELECT format('DROP DATABASE %I', datname) FROM marked_database m
   WHERE description = :'database_mark' || '; reclaimPolicy: Delete'
     AND NOT EXISTS (SELECT 1 FROM wanted_database WHERE database = m.datname) \gexec
+
+-- A mark of this cluster's name but of another incarnation (a physical restore copies the marks of the cluster the
+-- backup was taken from) or without one (written before marks named the incarnation: this incarnation's or a
+-- restored one's, which cannot be told apart) is never acted upon: its database is kept, and the Job says so.
+-- Declaring the database again gives it this incarnation's mark.
+CREATE TEMPORARY VIEW foreign_marked_database AS
+  SELECT datname, coalesce('incarnation ' || other, 'a version that named no incarnation') AS marker
+  FROM (SELECT db.datname, d.description,
+               substring(d.description FROM ' \(incarnation ([^)]*)\); reclaimPolicy: Delete$') AS other
+        FROM pg_catalog.pg_database db
+        JOIN pg_catalog.pg_shdescription d
+          ON d.objoid = db.oid AND d.classoid = 'pg_catalog.pg_database'::pg_catalog.regclass) m
+  WHERE description <> :'database_mark' || '; reclaimPolicy: Delete'
+    AND (description = split_part(:'database_mark', ' (incarnation ', 1) || '; reclaimPolicy: Delete'
+      OR description = split_part(:'database_mark', ' (incarnation ', 1) || ' (incarnation ' || other
+        || '); reclaimPolicy: Delete');
+SELECT set_config('metahooks.kept_databases', coalesce(string_agg(format('%I (marked by %s)', datname, marker), ', '
+    ORDER BY datname), ''), false) AS kept_databases
+  FROM foreign_marked_database m WHERE NOT EXISTS (SELECT 1 FROM wanted_database WHERE database = m.datname) \gset
+DO $$
+BEGIN
+  IF current_setting('metahooks.kept_databases') <> '' THEN
+    RAISE WARNING 'kept, not dropped: databases removed from the spec whose mark says reclaimPolicy: Delete for '
+      'another incarnation of this cluster: %; drop one on purpose with DROP DATABASE',
+      current_setting('metahooks.kept_databases');
+  END IF;
+END
+$$;

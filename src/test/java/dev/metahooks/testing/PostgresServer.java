@@ -77,6 +77,36 @@ public final class PostgresServer {
     return server;
   }
 
+  /**
+   * A server over a data directory that already holds a cluster (a stopped server's, as a retained volume keeps it,
+   * or one restored from a base backup), made the server's user's; nothing is created in it.
+   * {@code superuserPassword}: the password the cluster's catalog holds.
+   */
+  public static synchronized PostgresServer startOver(Path data, String superuserPassword, Map<String, String> settings) {
+    shared();
+    Optional<String> user = isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty();
+    user.ifPresent(u -> run(List.of("chown", "-R", u + ":", data.getParent().toString()), Map.of(),
+        Duration.ofSeconds(30)));
+    run(List.of("chmod", "700", data.toString()), Map.of(), Duration.ofSeconds(10));
+    try {
+      PostgresServer server = launch(shared.bin, data.getParent(), data, user, superuserPassword, settings, false);
+      Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+      return server;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A place for a data directory to restore into, {@code data} under a new directory the server's user reaches. */
+  public static Path newDataDirectory() {
+    try {
+      return workDirectory(isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty(), "postgres", "restore-")
+          .resolve("data");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** {@code PG_BIN}, else the newest {@code /usr/lib/postgresql/<major>/bin} with initdb and postgres. */
   static Optional<Path> binaries() {
     String given = System.getenv("PG_BIN");
@@ -116,14 +146,14 @@ public final class PostgresServer {
           hostnossl all all all reject
           """);
       certificate(data, user);
-      return launch(bin, dir, data, user, password, settings);
+      return launch(bin, dir, data, user, password, settings, true);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   private static PostgresServer launch(Path bin, Path dir, Path data, Optional<String> user, String password,
-      Map<String, String> settings) throws IOException {
+      Map<String, String> settings, boolean fresh) throws IOException {
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       int port = freePort();
@@ -140,7 +170,9 @@ public final class PostgresServer {
           .redirectOutput(log.toFile()).start();
       PostgresServer server = new PostgresServer(bin, dir, port, password, process, log);
       if (server.awaitReady(Duration.ofSeconds(60))) {
-        server.query("CREATE EXTENSION pg_stat_statements");
+        if (fresh) {
+          server.query("CREATE EXTENSION pg_stat_statements");
+        }
         return server;
       }
       server.stop();
@@ -273,6 +305,32 @@ public final class PostgresServer {
 
   public int port() {
     return port;
+  }
+
+  /** The server's data directory. */
+  public Path dataDirectory() {
+    return dir.resolve("data");
+  }
+
+  /**
+   * A copy of the running server's data directory, consistent (pg_basebackup, its WAL streamed along), in a new
+   * directory {@code data} under {@code target/postgres/}, owned by the server's user. The server must accept
+   * replication connections of the superuser.
+   */
+  public Path baseBackup() {
+    try {
+      Optional<String> user = isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty();
+      Path copy = workDirectory(user, "postgres", "copy-").resolve("data");
+      user.ifPresent(u -> run(List.of("chown", u + ":", copy.getParent().toString()), Map.of(), Duration.ofSeconds(10)));
+      Map<String, String> env = new java.util.HashMap<>(environment(SUPERUSER, "postgres"));
+      env.put("PGPASSWORD", superuserPassword);
+      env.put("HOME", copy.getParent().toString());
+      run(as(user, List.of(bin.resolve("pg_basebackup").toString(), "-D", copy.toString(), "-X", "stream",
+          "-c", "fast", "--no-sync")), env, Duration.ofMinutes(2));
+      return copy;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   public Path bin() {

@@ -98,12 +98,25 @@ public final class S3Server implements AutoCloseable {
     return Path.of(aws).getParent();
   }
 
+  /** The object at {@code s3://bucket/key}, downloaded with the AWS CLI into {@code file}. */
+  public void download(String bucket, String key, Path file) {
+    PostgresServer.Result copied = PostgresServer.exec(List.of(aws, "--endpoint-url", endpoint(), "s3", "cp",
+        "--quiet", "s3://" + bucket + "/" + key, file.toString()), credentials(), Duration.ofMinutes(1));
+    if (copied.exitCode() != 0) {
+      throw new AssertionError("aws s3 cp s3://" + bucket + "/" + key + " failed:\n" + copied.output());
+    }
+  }
+
+  private static Map<String, String> credentials() {
+    return Map.of("AWS_ACCESS_KEY_ID", ACCESS_KEY_ID, "AWS_SECRET_ACCESS_KEY", SECRET_ACCESS_KEY,
+        "AWS_DEFAULT_REGION", "us-east-1", "HOME", System.getProperty("java.io.tmpdir"));
+  }
+
   /** The keys under {@code s3://bucket/prefix}, listed with the AWS CLI, sorted. */
   public List<String> keys(String bucket, String prefix) {
     PostgresServer.Result listed = PostgresServer.exec(List.of(aws, "--endpoint-url", endpoint(), "s3api",
         "list-objects-v2", "--bucket", bucket, "--prefix", prefix, "--query", "Contents[].Key", "--output", "text"),
-        Map.of("AWS_ACCESS_KEY_ID", ACCESS_KEY_ID, "AWS_SECRET_ACCESS_KEY", SECRET_ACCESS_KEY,
-            "AWS_DEFAULT_REGION", "us-east-1", "HOME", System.getProperty("java.io.tmpdir")), Duration.ofMinutes(1));
+        credentials(), Duration.ofMinutes(1));
     if (listed.exitCode() != 0) {
       throw new AssertionError("aws s3api list-objects-v2 failed:\n" + listed.output());
     }

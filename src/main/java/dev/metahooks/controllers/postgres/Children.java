@@ -96,7 +96,8 @@ final class Children {
     NetworkPolicies.build(cluster, spec, observed.liveClones()).ifPresent(children::add);
     NetworkPolicies.pooler(cluster, spec).ifPresent(children::add);
     // The plan asks for no users Job while the cluster is a standby.
-    plan.usersJob().flatMap(job -> UsersJobs.build(cluster, namespace, spec, plan.secrets())).ifPresent(children::add);
+    plan.usersJob().flatMap(job -> UsersJobs.build(cluster, namespace, observed.uid(), spec, plan.secrets()))
+        .ifPresent(children::add);
     plan.parameters().map(patch -> ParameterJobs.build(cluster, namespace, spec.image(), spec.scheduling().jobs(), patch,
         plan.podTls()))
         .ifPresent(children::add);

@@ -6,6 +6,7 @@ import dev.metahooks.testing.S3Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
@@ -37,6 +38,10 @@ final class ArchivingPostgres implements AutoCloseable {
     archiveTo(s3.endpoint());
     this.server = PostgresServer.startNew(Map.of("archive_mode", "on",
         "archive_command", tools.resolve("archive") + " %p", "wal_level", "replica"));
+    // The superuser may copy the data (backupPushOfTheData), as WAL-G reads it in the pod.
+    Files.writeString(server.dataDirectory().resolve("pg_hba.conf"),
+        "hostssl replication postgres 127.0.0.1/32 scram-sha-256\n", StandardOpenOption.APPEND);
+    server.query("SELECT pg_reload_conf()");
   }
 
   static ArchivingPostgres start(String bucket, String prefix) throws IOException {
@@ -58,6 +63,35 @@ final class ArchivingPostgres implements AutoCloseable {
   PostgresServer.Result backupPush() throws IOException {
     Path data = Files.createTempDirectory("metahooks-pgdata-");
     Files.writeString(data.resolve("PG_VERSION"), "15\n");
+    return push(data);
+  }
+
+  /**
+   * A base backup of the server's data as it is now into the prefix: a consistent copy of its files (pg_basebackup
+   * copies what WAL-G's backup-push copies, postgresql.auto.conf included: both leave out only files such as
+   * postmaster.pid and postgresql.auto.conf.tmp), pushed by the stand-in, which tars the directory it is given.
+   */
+  PostgresServer.Result backupPushOfTheData() throws IOException {
+    return push(server.baseBackup());
+  }
+
+  /** The newest base backup in the prefix, unpacked into {@code data} (what a clone's backup-fetch starts from). */
+  Path fetchNewestBackup(Path data) throws IOException {
+    List<String> parts = s3.keys(bucket, prefix + "/basebackups_005/").stream()
+        .filter(key -> key.endsWith("/tar_partitions/part_1.tar")).toList();
+    Path tar = Files.createTempFile("metahooks-backup-", ".tar");
+    s3.download(bucket, parts.get(parts.size() - 1), tar);
+    Files.createDirectories(data);
+    PostgresServer.Result unpacked = PostgresServer.exec(List.of("tar", "-xpf", tar.toString(), "-C", data.toString()),
+        Map.of(), Duration.ofMinutes(1));
+    if (unpacked.exitCode() != 0) {
+      throw new IOException("tar -x failed: " + unpacked.output());
+    }
+    Files.delete(tar);
+    return data;
+  }
+
+  private PostgresServer.Result push(Path data) {
     Map<String, String> env = new HashMap<>(BaseBackupVerificationTest.credentials());
     env.put("WALG_S3_PREFIX", "s3://" + bucket + "/" + prefix);
     env.put("AWS_ENDPOINT", s3.endpoint());

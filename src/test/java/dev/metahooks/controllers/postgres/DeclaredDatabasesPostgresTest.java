@@ -55,7 +55,8 @@ class DeclaredDatabasesPostgresTest {
     world.sync();
     RenderedUsersJob.run(world, server);
 
-    String mark = DeclaredDatabases.mark("dbh", PostgresWorld.NAMESPACE) + "; reclaimPolicy: Retain";
+    String mark = DeclaredDatabases.mark("dbh", PostgresWorld.NAMESPACE, world.uid) + "; reclaimPolicy: Retain";
+    assertThat(mark).contains("shop/dbh (incarnation " + world.uid + ")");
     for (String name : HOSTILE) {
       assertThat(server.query("SELECT pg_get_userbyid(datdba) || '|' || shobj_description(oid, 'pg_database')"
           + " FROM pg_database WHERE datname = " + literal(name)).strip()).as(name).isEqualTo("dbh-app|" + mark);
@@ -182,6 +183,48 @@ class DeclaredDatabasesPostgresTest {
   }
 
   @Test
+  void aSameNameRestoreWhoseSpecLacksADeleteDatabaseKeepsItAndItsRows() {
+    PostgresWorld original = world("dbs", spec -> declareDeleted(spec, "dbs orders", "dbs still declared"));
+    original.sync();
+    RenderedUsersJob.run(original, server);
+    server.query("dbs orders", "CREATE TABLE orders AS SELECT g AS id FROM generate_series(1, 5000) g");
+    // What the version before marks named the incarnation wrote, on a database no spec lists any more.
+    server.query("CREATE DATABASE \"dbs legacy\"");
+    server.query("COMMENT ON DATABASE \"dbs legacy\" IS " + literal(DeclaredDatabases.mark("dbs", PostgresWorld.NAMESPACE)
+        + "; reclaimPolicy: Delete"));
+
+    // Restored under the same name (a new uid; a physical restore copies the marks), its spec without the entry.
+    PostgresWorld restored = new PostgresWorld("dbs", Json.object(), PostgresWorld.NAMESPACE,
+        "9a3c2f10-7d4e-4b8a-b1c6-0e5d4f3a2b19");
+    restored.edit(spec -> {
+      spec.put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
+      declareDeleted(spec, "dbs still declared");
+    });
+    restored.sync();
+    PostgresServer.Result job = RenderedUsersJob.attempt(restored, server);
+    assertThat(job.exitCode()).as(job.output()).isZero();
+    assertThat(databases("dbs")).containsExactly("dbs legacy", "dbs orders", "dbs still declared");
+    assertThat(server.query("dbs orders", "SELECT count(*) FROM orders").strip()).isEqualTo("5000");
+    assertThat(job.output()).contains("kept, not dropped", "\"dbs orders\" (marked by incarnation " + original.uid + ")",
+        "\"dbs legacy\" (marked by a version that named no incarnation)", "drop one on purpose with DROP DATABASE");
+    // The database still declared is this incarnation's now, and its own marks it acts upon.
+    assertThat(server.query("SELECT shobj_description(oid, 'pg_database') FROM pg_database"
+        + " WHERE datname = 'dbs still declared'").strip())
+        .isEqualTo(DeclaredDatabases.mark("dbs", PostgresWorld.NAMESPACE, restored.uid) + "; reclaimPolicy: Delete");
+    restored.edit(spec -> spec.remove("databases"));
+    restored.sync();
+    RenderedUsersJob.run(restored, server);
+    assertThat(databases("dbs")).containsExactly("dbs legacy", "dbs orders");
+
+    // Dropped on purpose, as the docs say (by hand): the next run reports only the one left.
+    server.query("DROP DATABASE \"dbs legacy\"");
+    PostgresServer.Result again = RenderedUsersJob.attempt(restored, server);
+    assertThat(again.exitCode()).as(again.output()).isZero();
+    assertThat(again.output()).contains("\"dbs orders\" (marked by incarnation").doesNotContain("dbs legacy");
+    assertThat(databases("dbs")).containsExactly("dbs orders");
+  }
+
+  @Test
   void aDropWaitsForTheLastSessionAndTheJobFailsUntilThen() throws Exception {
     PostgresWorld world = world("dbw", spec -> {
       spec.withArray("users").addObject().put("name", "dbw-app");
@@ -227,6 +270,14 @@ class DeclaredDatabasesPostgresTest {
     spec.accept(given);
     given.put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
     return new PostgresWorld(cluster, given);
+  }
+
+  /** User dbs-app and, owned by it, databases with {@code reclaimPolicy: Delete}. */
+  private static void declareDeleted(ObjectNode spec, String... databases) {
+    spec.withArray("users").addObject().put("name", "dbs-app");
+    for (String database : databases) {
+      spec.withArray("databases").addObject().put("name", database).put("owner", "dbs-app").put("reclaimPolicy", "Delete");
+    }
   }
 
   private static String usersJob(PostgresWorld world) {

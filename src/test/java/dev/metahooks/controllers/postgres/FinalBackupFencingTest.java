@@ -13,6 +13,7 @@ import dev.metahooks.testing.S3Server;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * real S3 API (s3rver, through the stand-in wal-g's {@code wal-push} as Spilo's archive_command runs it): the fence
  * ends every client session and leaves new transactions read-only, so no commit comes after the backup; the last
  * step waits until the store holds the WAL segment that the switch after the backup closed, and fails while
- * archiving fails.
+ * archiving fails or once a reload lifted the fence. The fence is never in what the backup holds nor in the data
+ * directory left behind: a cluster started from either is writable. (The backup is a consistent copy of the data
+ * directory pushed by the stand-in wal-g; real WAL-G's backup-push copies the same files.)
  */
 class FinalBackupFencingTest {
   private static final String BUCKET = "pg-final-backups";
@@ -58,7 +61,7 @@ class FinalBackupFencingTest {
   }
 
   @Test
-  void theFencedFinalBackupHoldsTheLastCommitAndItsLastStepWaitsForTheArchive() throws Exception {
+  void theFencedFinalBackupHoldsTheLastCommitWaitsForTheArchiveAndLeavesNothingReadOnly() throws Exception {
     PostgresWorld world = cluster();
     JsonNode job = Backups.finalBackupJob(NAME, PostgresWorld.NAMESPACE, SpecReader.read(world.parent()).spec());
     assertThat(names(job.at("/spec/template/spec/initContainers")))
@@ -106,7 +109,10 @@ class FinalBackupFencingTest {
     assertThat(again.exitCode()).as(again.output()).isZero();
     assertThat(again.output()).containsPattern("fenced 127.0.0.1: new transactions are read-only; ended [0-9]+ client sessions");
 
-    PostgresServer.Result push = archiving.backupPush();
+    // The fence is in the running server only, not in the configuration the backup copies.
+    assertThat(Files.readString(server.dataDirectory().resolve("postgresql.auto.conf")))
+        .doesNotContain("default_transaction_read_only");
+    PostgresServer.Result push = archiving.backupPushOfTheData();
     assertThat(push.exitCode()).as(push.output()).isZero();
     PostgresServer.Result verified = step(world, job, Backups.VERIFY_CONTAINER, Map.of("BACKUP_RUN", run.toString()));
     assertThat(verified.exitCode()).as(verified.output()).isZero();
@@ -116,6 +122,41 @@ class FinalBackupFencingTest {
     assertThat(s3.keys(BUCKET, PREFIX + "/wal_005/")).contains(PREFIX + "/wal_005/" + segment + ".lz4");
     // That segment holds the last commit: the WAL position of the last insert is at or before its end.
     assertThat(server.query("SELECT last_archived_wal >= '" + segment + "' FROM pg_stat_archiver").strip()).isEqualTo("t");
+
+    // A reload before the deletion ends lifts the fence (the file no longer holds it): the last step says so and
+    // fails, and the Job's next try fences and backs up again.
+    server.query("SELECT pg_reload_conf()");
+    Poll.until("the reload lifted the fence",
+        () -> server.query("SHOW default_transaction_read_only").strip().equals("off"));
+    PostgresServer.Result lifted = step(world, job, Backups.ARCHIVED_CONTAINER, Map.of());
+    assertThat(lifted.exitCode()).as(lifted.output()).isNotZero();
+    assertThat(lifted.output()).contains("the fence was lifted during the final backup");
+    server.stop();
+
+    // A cluster cloned from the final backup starts from what the backup holds: writable, every row there.
+    PostgresServer clone = PostgresServer.startOver(archiving.fetchNewestBackup(PostgresServer.newDataDirectory()),
+        server.superuserPassword(), Map.of());
+    try {
+      assertWritableWith(clone, "before-the-outage");
+    } finally {
+      clone.stop();
+    }
+    // A cluster created again over the retained volume starts from the data directory as the deletion left it.
+    PostgresServer retained = PostgresServer.startOver(server.dataDirectory(), server.superuserPassword(), Map.of());
+    try {
+      assertWritableWith(retained, "before-the-outage");
+    } finally {
+      retained.stop();
+    }
+  }
+
+  /** New transactions may write (the users Job's ALTER ROLE, the application's INSERT), and the rows are there. */
+  private static void assertWritableWith(PostgresServer started, String rows) {
+    assertThat(started.query("SHOW default_transaction_read_only").strip()).isEqualTo("off");
+    assertThat(started.query("SELECT string_agg(id, ',' ORDER BY id) FROM orders").strip()).isEqualTo(rows);
+    PostgresServer.Result role = started.psql(PostgresServer.SUPERUSER, started.superuserPassword(), "postgres",
+        "ALTER ROLE postgres SET statement_timeout = 0; INSERT INTO orders VALUES ('after-the-restore')");
+    assertThat(role.exitCode()).as(role.output()).isZero();
   }
 
   private static PostgresWorld cluster() {

@@ -92,9 +92,14 @@ final class PostgresWorld {
   }
 
   PostgresWorld(String name, ObjectNode spec, String namespace) {
+    this(name, spec, namespace, UUID.nameUUIDFromBytes(("parent/" + name).getBytes(StandardCharsets.UTF_8)).toString());
+  }
+
+  /** {@code uid}: another incarnation of a cluster of the same name (created again, or restored under it). */
+  PostgresWorld(String name, ObjectNode spec, String namespace, String uid) {
     this.name = name;
     this.namespace = namespace;
-    this.uid = UUID.nameUUIDFromBytes(("parent/" + name).getBytes(StandardCharsets.UTF_8)).toString();
+    this.uid = uid;
     this.spec = spec;
   }
 

@@ -23,17 +23,29 @@ public final class DeclaredDatabases {
   private DeclaredDatabases() {}
 
   /**
-   * The mark of the cluster's declared databases. It names the namespace and the cluster, so a cluster restored
-   * from another's backup under another name never drops the other's databases.
+   * The mark of the cluster's declared databases. It names the namespace, the cluster and its incarnation (the
+   * cluster's uid), so neither a cluster restored from another's backup under another name nor one restored under
+   * the same name (a new uid) ever drops a database the backup holds: a physical restore copies the marks, and the
+   * users Job acts only on its own incarnation's (users.sql). The mark written before marks named the incarnation
+   * is {@link #mark(String, String)}.
    */
+  public static String mark(String cluster, String namespace, String uid) {
+    return uid.isEmpty() ? mark(cluster, namespace) : mark(cluster, namespace) + INCARNATION + uid + ")";
+  }
+
+  /** The mark without an incarnation, as earlier versions wrote it (a parent without uid gets it too). */
   public static String mark(String cluster, String namespace) {
     return "database managed by metahooks.dev PostgresCluster " + namespace + "/" + cluster;
   }
 
+  /** What separates the cluster from its uid in a mark (users.sql splits on it). */
+  static final String INCARNATION = " (incarnation ";
+
   /** Adds {@code DATABASES} and {@code DATABASE_MARK} (always: removed entries may need the mark). */
-  public static void env(ArrayNode env, String cluster, String namespace, List<ClusterSpec.Database> databases) {
+  public static void env(ArrayNode env, String cluster, String namespace, String uid,
+      List<ClusterSpec.Database> databases) {
     env.addObject().put("name", "DATABASES").put("value", KubeletText.literal(json(databases).toString()));
-    env.addObject().put("name", "DATABASE_MARK").put("value", KubeletText.literal(mark(cluster, namespace)));
+    env.addObject().put("name", "DATABASE_MARK").put("value", KubeletText.literal(mark(cluster, namespace, uid)));
   }
 
   /** The declared databases in the order of the spec. */

@@ -51,7 +51,13 @@ public final class UsersJobs {
    * @param secrets the Secrets this answer renders (the users' verifiers are read from them)
    */
   public static Optional<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, List<ObjectNode> secrets) {
-    return name(cluster, spec, secrets).map(name -> job(name, cluster, namespace, spec, secrets));
+    return build(cluster, namespace, "", spec, secrets);
+  }
+
+  /** {@code uid}: the cluster's, which the declared databases' marks name (empty for a parent without one). */
+  public static Optional<ObjectNode> build(String cluster, String namespace, String uid, ClusterSpec spec,
+      List<ObjectNode> secrets) {
+    return name(cluster, spec, secrets).map(name -> job(name, cluster, namespace, uid, spec, secrets));
   }
 
   /** The Job's name, when a Job is asked for. */
@@ -67,7 +73,7 @@ public final class UsersJobs {
         DeclaredDatabases.identity(spec.databases()))));
   }
 
-  private static ObjectNode job(String name, String cluster, String namespace, ClusterSpec spec,
+  private static ObjectNode job(String name, String cluster, String namespace, String uid, ClusterSpec spec,
       List<ObjectNode> secrets) {
     List<ClusterSpec.User> users = spec.users();
     ObjectNode job = Jobs.job(name, cluster, "users", spec.scheduling().jobs());
@@ -81,7 +87,7 @@ public final class UsersJobs {
     visited.addAll(DeclaredDatabases.names(spec));
     visited.forEach(database -> command.add(KubeletText.literal(database)));
     ArrayNode env = env(cluster, namespace, users);
-    DeclaredDatabases.env(env, cluster, namespace, spec.databases());
+    DeclaredDatabases.env(env, cluster, namespace, uid, spec.databases());
     ServiceRoles.env(env, cluster, spec, secrets);
     container.set("env", env);
     return job;

@@ -291,6 +291,11 @@ public final class ObservedCluster {
     return name;
   }
 
+  /** The cluster's uid, the incarnation (empty for a parent sent without one). */
+  public String uid() {
+    return request.parent().path("metadata").path("uid").asText("");
+  }
+
   public String namespace() {
     return namespace;
   }
