@@ -27,10 +27,10 @@ import java.util.function.Predicate;
 
 /**
  * A real Patroni cluster on loopback ports: one etcd (v3 API) as DCS and Patroni members {@code <scope>-0},
- * {@code <scope>-1}, ... that bootstrap PostgreSQL from Debian's packages, with the REST API protected by the
- * given credentials, as Spilo configures it. As root, etcd, Patroni and PostgreSQL run as the {@code postgres}
- * user. Without patroni or etcd the tests skip with a message naming the packages, unless {@code CI} is set:
- * then they fail.
+ * {@code <scope>-1}, ... of the given {@link PatroniVersion} that bootstrap PostgreSQL from Debian's packages, with
+ * the REST API protected by the given credentials, as Spilo configures it. As root, etcd, Patroni and PostgreSQL
+ * run as the {@code postgres} user. Without that Patroni or etcd the tests skip with a message saying what to
+ * install, unless {@code CI} is set: then they fail.
  */
 public final class PatroniCluster implements AutoCloseable {
   /**
@@ -50,12 +50,16 @@ public final class PatroniCluster implements AutoCloseable {
   private final String scope;
   private final Optional<String> user;
   private final Path bin;
+  /** The command that starts a member's Patroni, without its configuration file. */
+  private final List<String> patroniCommand;
   /** etcd's command line, to start it again after {@link #stopDcs}; etcd is the first process. */
   private List<String> dcsCommand = List.of();
   private int etcdPort;
   private boolean dcsStopped;
 
-  private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin, Optional<RestTls> tls) {
+  private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin, Optional<RestTls> tls,
+      List<String> patroniCommand) {
+    this.patroniCommand = patroniCommand;
     this.dir = dir;
     this.scope = scope;
     this.user = user;
@@ -70,30 +74,33 @@ public final class PatroniCluster implements AutoCloseable {
    * @param parameters PostgreSQL settings of the bootstrap DCS configuration (Patroni's dynamic configuration:
    *     the local one sets none that a test changes, as local settings win over dynamic ones)
    */
-  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
-      Map<String, String> parameters) {
-    return start(scope, members, restUser, restPassword, parameters, Json.object(), Optional.empty());
+  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
+      String restPassword, Map<String, String> parameters) {
+    return start(version, scope, members, restUser, restPassword, parameters, Json.object(), Optional.empty());
   }
 
-  /** As {@link #start(String, int, String, String, Map)}, with the REST API over TLS when {@code tls} is given. */
-  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
-      Map<String, String> parameters, Optional<RestTls> tls) {
-    return start(scope, members, restUser, restPassword, parameters, Json.object(), tls);
+  /**
+   * As {@link #start(PatroniVersion, String, int, String, String, Map)}, with the REST API over TLS when {@code tls}
+   * is given.
+   */
+  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
+      String restPassword, Map<String, String> parameters, Optional<RestTls> tls) {
+    return start(version, scope, members, restUser, restPassword, parameters, Json.object(), tls);
   }
 
   /**
    * The same, with more of Patroni's dynamic configuration at bootstrap ({@code bootstrap.dcs}: failsafe_mode,
    * synchronous_mode, ...), as the rendered SPILO_CONFIGURATION gives it.
    */
-  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
-      Map<String, String> parameters, ObjectNode bootstrapDcs) {
-    return start(scope, members, restUser, restPassword, parameters, bootstrapDcs, Optional.empty());
+  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
+      String restPassword, Map<String, String> parameters, ObjectNode bootstrapDcs) {
+    return start(version, scope, members, restUser, restPassword, parameters, bootstrapDcs, Optional.empty());
   }
 
   /** Bootstrap DCS settings and, when given, the REST API over TLS. */
-  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
-      Map<String, String> parameters, ObjectNode bootstrapDcs, Optional<RestTls> tls) {
-    return start(scope, members, restUser, restPassword, parameters, bootstrapDcs, tls, (index, member) -> Json.object());
+  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
+      String restPassword, Map<String, String> parameters, ObjectNode bootstrapDcs, Optional<RestTls> tls) {
+    return start(version, scope, members, restUser, restPassword, parameters, bootstrapDcs, tls, (index, member) -> Json.object());
   }
 
   /**
@@ -101,15 +108,17 @@ public final class PatroniCluster implements AutoCloseable {
    * member's index and directory, which exists; each top-level object it returns, {@code bootstrap} or
    * {@code postgresql}, is merged over the member's, field by field).
    */
-  public static PatroniCluster start(String scope, int members, String restUser, String restPassword,
-      Map<String, String> parameters, ObjectNode bootstrapDcs, Optional<RestTls> tls,
+  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
+      String restPassword, Map<String, String> parameters, ObjectNode bootstrapDcs, Optional<RestTls> tls,
       BiFunction<Integer, Path, ObjectNode> memberSettings) {
     Optional<Path> bin = PostgresServer.binaries();
-    Optional<String> missing = List.of("patroni", "etcd").stream().filter(tool -> !onPath(tool)).findFirst();
-    if (bin.isEmpty() || missing.isPresent()) {
-      String message = (bin.isEmpty() ? "PostgreSQL" : missing.get()) + " is not installed; install Debian's "
-          + "packages patroni, etcd-server and postgresql to run the Patroni tests";
-      throw MissingComponent.skipOrFail(message);
+    if (bin.isEmpty() || !onPath("etcd")) {
+      throw MissingComponent.skipOrFail((bin.isEmpty() ? "PostgreSQL" : "etcd") + " is not installed; install "
+          + "Debian's packages patroni, etcd-server and postgresql to run the Patroni tests");
+    }
+    if (!version.installed()) {
+      throw MissingComponent.skipOrFail(version + " is not installed; " + version.installHint()
+          + " to run the Patroni tests on it");
     }
     try {
       Optional<String> user = PostgresServer.isRoot() ? Optional.of(PostgresServer.unprivilegedUser()) : Optional.empty();
@@ -118,7 +127,7 @@ public final class PatroniCluster implements AutoCloseable {
       Optional<RestTls> copied = tls.isEmpty() ? Optional.empty() : Optional.of(new RestTls(
           Files.copy(tls.get().certfile(), dir.resolve("restapi.crt")), Files.copy(tls.get().keyfile(),
           dir.resolve("restapi.key")), Files.copy(tls.get().cafile(), dir.resolve("restapi-ca.crt"))));
-      PatroniCluster cluster = new PatroniCluster(dir, scope, user, bin.get(), copied);
+      PatroniCluster cluster = new PatroniCluster(dir, scope, user, bin.get(), copied, version.command(user));
       try {
         user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString()), Map.of(),
             Duration.ofSeconds(30)));
@@ -138,7 +147,7 @@ public final class PatroniCluster implements AutoCloseable {
           Files.writeString(config, memberConfig.toPrettyString());
           user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", config.toString(), member.toString()),
               Map.of(), Duration.ofSeconds(10)));
-          cluster.processes.add(cluster.launch(user, scope + "-" + i, List.of("patroni", config.toString())));
+          cluster.processes.add(cluster.launch(user, scope + "-" + i, cluster.patroniCommand(config)));
           // The first member bootstraps alone, so that the others join it as replicas.
           if (i == 0) {
             cluster.await(Duration.ofSeconds(90), "a leader", c -> c.leader().isPresent());
@@ -146,7 +155,8 @@ public final class PatroniCluster implements AutoCloseable {
         }
         cluster.await(Duration.ofSeconds(90), "every member streaming", c -> c.streamingReplicas() == members - 1);
         return cluster;
-      } catch (RuntimeException | IOException e) {
+      } catch (RuntimeException | AssertionError | IOException e) {
+        // A member that never became ready (await's AssertionError) is stopped as well.
         String logs = cluster.logs();
         cluster.close();
         throw new IllegalStateException("the Patroni cluster did not start: " + e.getMessage() + "\n" + logs, e);
@@ -154,6 +164,12 @@ public final class PatroniCluster implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private List<String> patroniCommand(Path config) {
+    List<String> command = new ArrayList<>(patroniCommand);
+    command.add(config.toString());
+    return command;
   }
 
   private static boolean onPath(String tool) {
@@ -408,11 +424,22 @@ public final class PatroniCluster implements AutoCloseable {
   public Optional<String> leader() {
     for (JsonNode member : cluster().path("members")) {
       String role = member.path("role").asText();
-      if ((role.equals("leader") || role.equals("standby_leader")) && "running".equals(member.path("state").asText())) {
+      if ((role.equals("leader") || role.equals("standby_leader")) && runs(member)) {
         return Optional.of(member.path("name").asText());
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether a member of {@code GET /cluster} runs PostgreSQL. Patroni 3.0 gives every member's own state
+   * ({@code running}; utils.py cluster_as_json, v3.0.2:420); since 3.1 a member other than the leader shows its
+   * replication state instead while it has one, {@code streaming} or {@code in archive recovery} (utils.py
+   * v4.1.5:967; postgresql/__init__.py v4.1.5:570-593 replication_state_from_parameters), which it publishes only
+   * while PostgreSQL runs (ha.py v4.1.5:463-477).
+   */
+  private static boolean runs(JsonNode member) {
+    return List.of("running", "streaming", "in archive recovery").contains(member.path("state").asText());
   }
 
   /** The index of a member by name. */
@@ -424,7 +451,7 @@ public final class PatroniCluster implements AutoCloseable {
   public int streamingReplicas() {
     int streaming = 0;
     for (JsonNode member : cluster().path("members")) {
-      if ("replica".equals(member.path("role").asText()) && "running".equals(member.path("state").asText())
+      if ("replica".equals(member.path("role").asText()) && runs(member)
           && get(index(member.path("name").asText()), "/readiness").status() == 200
           && member.path("lag").isNumber()) {
         streaming++;

@@ -20,6 +20,7 @@ import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PatroniCluster;
+import dev.metahooks.testing.PatroniVersion;
 import dev.metahooks.testing.PostgresServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,26 +28,34 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The switchover and parameters Jobs' scripts, exactly as the hook renders them (command, environment names,
  * credentials from the {@code <n>-restapi} Secret the hook generated; only PATRONI_URL points at a local member),
  * run against a real two-member Patroni cluster with etcd, whose REST API is protected the way the rendered
- * SPILO_CONFIGURATION protects it.
+ * SPILO_CONFIGURATION protects it; on each {@link PatroniVersion}.
  */
+@ParameterizedClass
+@EnumSource(PatroniVersion.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PatroniJobsTest {
+  @Parameter
+  PatroniVersion version;
+
   private static PostgresWorld world;
   private static PatroniCluster patroni;
 
-  @BeforeAll
-  static void startPatroni() {
+  @BeforeParameterizedClassInvocation
+  static void startPatroni(PatroniVersion version) {
     ObjectNode spec = Json.object().put("instances", 2);
     spec.putObject("postgresql").putObject("parameters").put("work_mem", "16MB").put("shared_buffers", "24MB")
         .put("application_name", "costs $(PGPASSWORD) $$5");
@@ -59,14 +68,15 @@ class PatroniJobsTest {
     ObjectNode availability = Json.object();
     PatroniSettings.KEYS.forEach(key -> availability.set(key, spiloConfiguration().path("bootstrap").path("dcs").get(key)));
     assertThat(availability.path("failsafe_mode").asBoolean()).isTrue();
-    patroni = PatroniCluster.start("orders", 2, restapi.path("username").asText(), restApiPassword(),
+    patroni = PatroniCluster.start(version, "orders", 2, restapi.path("username").asText(), restApiPassword(),
         Map.of("shared_buffers", "16MB", "max_connections", "30"), availability);
   }
 
-  @AfterAll
+  @AfterParameterizedClassInvocation
   static void stopPatroni() {
     if (patroni != null) {
       patroni.close();
+      patroni = null;
     }
   }
 
@@ -287,7 +297,7 @@ class PatroniJobsTest {
   }
 
   /**
-   * The member data real Patroni 3.0.2 publishes (here in etcd; on Kubernetes the same JSON text is the pod's
+   * The member data real Patroni publishes (here in etcd; on Kubernetes the same JSON text is the pod's
    * {@code status} annotation), read as the hook reads the annotation: the leader as primary, the replica as
    * caught up within the default bound, and behind once the leader has written more WAL than a bound of zero allows.
    */
@@ -298,8 +308,10 @@ class PatroniJobsTest {
     String replica = leader.equals("orders-0") ? "orders-1" : "orders-0";
     patroni.await(Duration.ofSeconds(60), "the replica streaming", c -> c.streamingReplicas() == 1);
     JsonNode leaderData = JsonTrees.MAPPER.readTree(patroni.memberData(leader));
-    assertThat(leaderData.path("role").asText()).as(leaderData.toString()).isEqualTo("master");
-    assertThat(leaderData.path("version").asText()).isEqualTo("3.0.2");
+    // The leader's role: master in 3.0, primary in 4 (ha.py touch_member v4.1.5:447, postgresql/misc.py v4.1.5:55).
+    assertThat(leaderData.path("role").asText()).as(leaderData.toString())
+        .isEqualTo(version.major() < 4 ? "master" : "primary");
+    assertThat(leaderData.path("version").asText()).isEqualTo(version.version());
     patroni.await(Duration.ofSeconds(30), "the replica's timeline and position published", c -> {
       ObjectNode leaderPod = pod(leader, c.memberData(leader));
       ObjectNode replicaPod = pod(replica, c.memberData(replica));
@@ -309,7 +321,12 @@ class PatroniJobsTest {
     JsonNode replicaData = JsonTrees.MAPPER.readTree(patroni.memberData(replica));
     assertThat(replicaData.path("role").asText()).isEqualTo("replica");
     assertThat(replicaData.path("state").asText()).isEqualTo("running");
-    assertThat(replicaData.has("replication_state")).as("3.0 does not publish it").isFalse();
+    // Published since 3.1 while the WAL receiver streams (ha.py v4.1.5:475-477), never by 3.0.
+    if (version.major() < 4) {
+      assertThat(replicaData.has("replication_state")).as("3.0 does not publish it").isFalse();
+    } else {
+      assertThat(replicaData.path("replication_state").asText()).isEqualTo("streaming");
+    }
     assertThat(replicaData.path("xlog_location").isIntegralNumber()).isTrue();
     assertThat(replicaData.path("timeline").asLong()).isEqualTo(leaderData.path("timeline").asLong());
 
@@ -393,10 +410,12 @@ class PatroniJobsTest {
       // Where Patroni would demote itself ("DCS is not accessible"), failsafe mode keeps it leading.
       patroni.await(Duration.ofSeconds(90), "failsafe mode active on the leader",
           c -> c.get(index, "/patroni").json().path("failsafe_mode_is_active").asBoolean(false));
-      // And still past the leader lock's ttl (20 s), with a primary that takes writes.
+      // And still past the leader lock's ttl (20 s), with a primary that takes writes. GET /patroni names the
+      // primary's role master in 3.0, primary in 4 (api.py v4.1.5:1400 and 1440).
+      String primaryRole = version.major() < 4 ? "master" : "primary";
       patroni.await(Duration.ofSeconds(90), leader + " still primary in failsafe mode past the ttl", c -> {
         JsonNode state = c.get(index, "/patroni").json();
-        return java.time.Instant.now().isAfter(pastTtl) && "master".equals(state.path("role").asText())
+        return java.time.Instant.now().isAfter(pastTtl) && primaryRole.equals(state.path("role").asText())
             && state.path("failsafe_mode_is_active").asBoolean(false);
       });
       assertThat(patroni.query(index, "SELECT pg_is_in_recovery()")).isEqualTo("f");

@@ -16,6 +16,7 @@ import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PatroniCluster;
+import dev.metahooks.testing.PatroniVersion;
 import dev.metahooks.testing.PostgresServer;
 import dev.metahooks.testing.TestCertificates;
 import java.io.IOException;
@@ -26,25 +27,34 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Patroni's REST API over TLS with the settings the StatefulSet hands to Spilo (SSL_RESTAPI_CERTIFICATE_FILE,
  * _PRIVATE_KEY_FILE, _CA_FILE: the TLS Secret's keys), on a real two-member Patroni cluster; the parameters and
  * switchover Jobs run exactly as rendered for it, PATRONI_URL included: curl's {@code connect-to} (in a
  * {@code .curlrc}) sends the cluster's DNS names to the local members, so curl still verifies the certificate for
- * the rendered host name, against the CA the Job mounts (only that file's path is local).
+ * the rendered host name, against the CA the Job mounts (only that file's path is local). On each
+ * {@link PatroniVersion}.
  */
+@ParameterizedClass
+@EnumSource(PatroniVersion.class)
 class PatroniTlsJobsTest {
+  @Parameter
+  PatroniVersion version;
+
   private static PostgresWorld world;
   private static PatroniCluster patroni;
   private static TestCertificates certs;
   private static Path curlHome;
 
-  @BeforeAll
-  static void startPatroni() throws IOException {
+  @BeforeParameterizedClassInvocation
+  static void startPatroni(PatroniVersion version) throws IOException {
     certs = TestCertificates.create();
     certs.ca("ca");
     certs.ca("other-ca");
@@ -58,7 +68,7 @@ class PatroniTlsJobsTest {
     Map<String, String> env = TlsTest.env(world.statefulSet().at("/spec/template/spec/containers/0"));
     String password = SecretData.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password")
         .orElseThrow();
-    patroni = PatroniCluster.start("orders", 2, Spilo.RESTAPI_USER, password,
+    patroni = PatroniCluster.start(version, "orders", 2, Spilo.RESTAPI_USER, password,
         Map.of("shared_buffers", "16MB", "max_connections", "30"), Optional.of(new PatroniCluster.RestTls(
             mounted(env.get("SSL_RESTAPI_CERTIFICATE_FILE")), mounted(env.get("SSL_RESTAPI_PRIVATE_KEY_FILE")),
             mounted(env.get("SSL_RESTAPI_CA_FILE")))));
@@ -79,10 +89,11 @@ class PatroniTlsJobsTest {
     return certs.dir().resolve(Map.of(TlsSpec.CERT, "server.crt", TlsSpec.KEY, "server.key", TlsSpec.CA, "ca.crt").get(key));
   }
 
-  @AfterAll
+  @AfterParameterizedClassInvocation
   static void stopPatroni() {
     if (patroni != null) {
       patroni.close();
+      patroni = null;
     }
   }
 

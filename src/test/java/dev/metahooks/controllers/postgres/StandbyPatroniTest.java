@@ -10,16 +10,18 @@ import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PatroniCluster;
+import dev.metahooks.testing.PatroniVersion;
 import dev.metahooks.testing.PostgresServer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A streaming standby on real Patroni (Debian's Patroni and PostgreSQL on etcd): the source cluster {@code orders}
+ * A streaming standby on real Patroni (each {@link PatroniVersion}, Debian's PostgreSQL, etcd): the source cluster {@code orders}
  * and the standby {@code orders-dr}, each with its own DCS. The standby's Patroni gets the {@code standby_cluster}
  * that Spilo makes of the rendered {@code STANDBY_HOST} and {@code STANDBY_PORT} (configure_spilo.py:174-194 at
  * 4.0-p3; Patroni's own {@code basebackup} stands in for Spilo's {@code basebackup_fast_xlog} script) and the
@@ -27,11 +29,12 @@ import org.junit.jupiter.api.Test;
  * It follows the source read-only; then the rendered parameters Job of the spec without {@code standby} promotes it.
  */
 class StandbyPatroniTest {
-  @Test
-  void aStreamingStandbyFollowsTheSourceReadOnlyAndTheRenderedParametersJobPromotesIt() {
+  @ParameterizedTest
+  @EnumSource(PatroniVersion.class)
+  void aStreamingStandbyFollowsTheSourceReadOnlyAndTheRenderedParametersJobPromotesIt(PatroniVersion version) {
     PostgresWorld source = new PostgresWorld("orders", Json.object().put("instances", 1));
     source.sync();
-    PatroniCluster primary = PatroniCluster.start("orders", 1, Spilo.RESTAPI_USER, password(source, "orders-restapi"),
+    PatroniCluster primary = PatroniCluster.start(version, "orders", 1, Spilo.RESTAPI_USER, password(source, "orders-restapi"),
         Map.of(), Json.object(), Optional.empty(), (index, member) -> credentials(source, "orders"));
     PatroniCluster standby = null;
     try {
@@ -48,7 +51,7 @@ class StandbyPatroniTest {
           .put("port", Integer.parseInt(env.get("STANDBY_PORT").asText()));
       standbyCluster.putArray("create_replica_methods").add("basebackup");
       ObjectNode dcs = Json.object().set("standby_cluster", standbyCluster);
-      standby = PatroniCluster.start("orders-dr", 1, Spilo.RESTAPI_USER, password(dr, "orders-dr-restapi"), Map.of(),
+      standby = PatroniCluster.start(version, "orders-dr", 1, Spilo.RESTAPI_USER, password(dr, "orders-dr-restapi"), Map.of(),
           dcs, Optional.empty(), (index, member) -> credentials(dr, "orders-dr"));
       assertThat(role(standby)).isEqualTo("standby_leader");
       assertThat(standby.query(0, "SELECT count(*) FROM orders")).isEqualTo("1000");

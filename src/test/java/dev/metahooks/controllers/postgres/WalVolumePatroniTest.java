@@ -9,6 +9,7 @@ import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.PatroniCluster;
+import dev.metahooks.testing.PatroniVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,17 +19,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * spec.storage.wal on a real two-member Patroni cluster (Debian's Patroni and PostgreSQL on etcd): the rendered
+ * spec.storage.wal on a real two-member Patroni cluster (each {@link PatroniVersion}, Debian's PostgreSQL, etcd): the rendered
  * Patroni settings (initdb's options, the replica creation method and pg_basebackup's options, taken from the
  * rendered SPILO_CONFIGURATION) put the primary's and the replica's pg_wal each on its own WAL directory, the
  * directory a pod mounts its WAL volume at, and WAL is written there.
  */
 class WalVolumePatroniTest {
-  @Test
-  void thePrimaryAndTheReplicaKeepTheirWalOnTheirOwnWalVolume() throws IOException {
+  @ParameterizedTest
+  @EnumSource(PatroniVersion.class)
+  void thePrimaryAndTheReplicaKeepTheirWalOnTheirOwnWalVolume(PatroniVersion version) throws IOException {
     ClusterSpec spec = BuilderTestSupport.spec(s -> s.put("instances", 2).putObject("storage").putObject("wal")
         .put("size", "2Gi"));
     JsonNode rendered = BuilderTestSupport.spiloConfiguration(BuilderTestSupport.statefulSet("orders", spec));
@@ -38,7 +41,7 @@ class WalVolumePatroniTest {
     settings.withObjectProperty("postgresql").set("basebackup", rendered.at("/postgresql/basebackup"));
     assertThat(settings.toString()).contains("{\"waldir\":\"" + Spilo.WAL_DIRECTORY + "\"}");
 
-    PatroniCluster patroni = PatroniCluster.start("orders", 2, Spilo.RESTAPI_USER, "restapi-secret", Map.of(),
+    PatroniCluster patroni = PatroniCluster.start(version, "orders", 2, Spilo.RESTAPI_USER, "restapi-secret", Map.of(),
         Json.object(), Optional.empty(), (index, member) -> memberSettings(settings, member));
     try {
       String primary = patroni.leader().orElseThrow();
