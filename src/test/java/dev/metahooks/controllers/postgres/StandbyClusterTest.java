@@ -92,7 +92,8 @@ class StandbyClusterTest {
     KubeSchema.assertValid((ObjectNode) sts);
     Map<String, JsonNode> env = env(sts);
     assertThat(env.get("STANDBY_SCOPE").asText()).isEqualTo("orders");
-    assertThat(env.get("STANDBY_WALE_S3_PREFIX").asText()).isEqualTo("s3://pg-backups/shop/orders");
+    assertThat(env.get("STANDBY_WALE_S3_PREFIX").asText())
+        .isEqualTo("s3://pg-backups/shop/orders/0f6a3e8e-6c1f-4a43-9b1e-7d2c5a9e4b11");
     assertThat(env.get("STANDBY_WALE_S3_ENDPOINT").asText()).isEqualTo("https+path://minio.example:9000");
     assertThat(env.get("STANDBY_AWS_ENDPOINT").asText()).isEqualTo("https://minio.example:9000");
     assertThat(env.get("STANDBY_AWS_REGION").asText()).isEqualTo("eu-west-1");
@@ -106,7 +107,7 @@ class StandbyClusterTest {
     assertThat(world.children.get(jobs(world).get(0)).toString()).doesNotContain("standby_cluster");
     assertThat(TlsTest.condition(answer, "UsersReady").path("message").asText()).contains("source");
     assertThat(answer.at("/status/standby").toString()).isEqualTo("{\"phase\":\"Following\",\"source\":\"orders\","
-        + "\"method\":\"archive\",\"location\":\"s3://pg-backups/shop/orders\"}");
+        + "\"method\":\"archive\",\"location\":\"s3://pg-backups/shop/orders/0f6a3e8e-6c1f-4a43-9b1e-7d2c5a9e4b11\"}");
   }
 
   @Test
@@ -231,7 +232,7 @@ class StandbyClusterTest {
     JsonNode promoted = world.sync();
     assertThat(promoted.at("/status/standby").toString()).startsWith("{\"phase\":\"Promoted\"");
     assertThat(jobs(world)).anyMatch(job -> job.startsWith("Job/orders-dr-users-"))
-        .contains("Job/orders-dr-backup-first").contains(jobs.get(0));
+        .contains("Job/orders-dr.backup-first").contains(jobs.get(0));
     assertThat(env(world.children.get("StatefulSet/orders-dr")).get("WALE_S3_PREFIX").asText())
         .isEqualTo("s3://pg-backups/shop/orders-dr");
     assertThat(world.sync().at("/status/standby/phase").asText()).as("the promotion's Job stays: the same patch")
