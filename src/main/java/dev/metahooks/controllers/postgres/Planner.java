@@ -78,7 +78,7 @@ final class Planner {
       WalArchive.bootstrapChange(wanted.backups(), observed).ifPresent(problems::add);
       // The spec as given: a promotion must not take a prefix another cluster archives to, even before it is done.
       PrefixClaims.check(request, read.spec().backups()).ifPresent(problems::add);
-      SourceArchives.check(request, read.spec().backups(), observed).ifPresent(problems::add);
+      problems.addAll(SourceArchives.check(request, read.spec(), observed));
     }
     Tls.State tls = Tls.check(wanted.tls(), observed, now);
     Mode mode = wanted.paused() ? new Mode.Paused() : problems.isEmpty() ? new Mode.Rendered()

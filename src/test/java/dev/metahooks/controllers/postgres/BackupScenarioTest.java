@@ -168,6 +168,7 @@ class BackupScenarioTest {
     ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object());
     spec.putObject("bootstrap").putObject("clone").put("cluster", NAME).put("timestamp", "2026-12-01T11:30:00Z");
     PostgresWorld copy = new PostgresWorld("orders-copy", spec);
+    copy.otherClusters.put(NAME, sourceOfOld());
     copy.sources = clock;
     copy.sync();
     JsonNode env = copy.statefulSet().at("/spec/template/spec/containers/0/env");
@@ -198,6 +199,7 @@ class BackupScenarioTest {
     ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object());
     spec.putObject("bootstrap").putObject("clone").put("cluster", NAME);
     PostgresWorld copy = new PostgresWorld("orders-copy", spec);
+    copy.otherClusters.put(NAME, sourceOfOld());
     copy.sources = clock;
     copy.sync();
     Map<String, ObjectNode> before = new TreeMap<>(copy.children);
@@ -218,9 +220,22 @@ class BackupScenarioTest {
     ((ObjectNode) restore.at("/backup/s3")).put("prefix", "shop/orders");
     restore.putObject("bootstrap").putObject("logical").put("cluster", NAME);
     PostgresWorld restored = new PostgresWorld("orders-restored", restore);
+    restored.otherClusters.put(NAME, sourceOfOld());
     restored.sync();
     assertThat(condition(restored, "SpecValid")).isEqualTo("False InvalidSpec");
+    assertThat(conditionMessage(restored, "SpecValid")).contains("overlaps the archive this cluster is filled from");
     assertThat(restored.children).doesNotContainKey("StatefulSet/orders-restored");
+  }
+
+  /**
+   * The source as the hook sees it when it archives into the layout before each incarnation had its own archive:
+   * its status names {@code shop/orders}, where a clone without prefix looks.
+   */
+  static ObjectNode sourceOfOld() {
+    ObjectNode source = new PostgresWorld(NAME, BackupEnvironmentTest.withBackup(Json.object())).parent();
+    ((ObjectNode) source.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
+    source.putObject("status").putObject("backup").put("location", "s3://pg-backups/shop/orders");
+    return source;
   }
 
   @Test

@@ -99,8 +99,8 @@ final class DerivedNames {
   private void restore() {
     ObjectNode spec = Json.object();
     spec.putObject("bootstrap").putObject("logical").put("cluster", "source").putObject("s3")
-        .put("bucket", "pg-backups").put("endpoint", "https://minio.example:9000").putObject("credentials")
-        .put("secretName", "s3-creds");
+        .put("bucket", "pg-backups").put("prefix", namespace + "/source/source-uid")
+        .put("endpoint", "https://minio.example:9000").putObject("credentials").put("secretName", "s3-creds");
     PostgresWorld world = world(spec);
     RenderedStates.settle(world);
     keep(world.sync().path("children"));

@@ -68,8 +68,8 @@ class LogicalBackupScriptsTest {
   }
 
   /**
-   * The prefix named as the restore's default looks for it ({@code <namespace>/<source>}); a cluster's own
-   * default is under its uid ({@code BackupEmulatorScenarioTest}).
+   * The source archives into {@code <namespace>/<source>}, which the restore names ({@link #restoringCluster}); a
+   * cluster's own default is under its uid ({@code BackupEmulatorScenarioTest}).
    */
   private static ObjectNode backupSpec(String cluster, int retain) {
     ObjectNode spec = Json.object();
@@ -453,8 +453,8 @@ class LogicalBackupScriptsTest {
   private static PostgresWorld restoringCluster(String name, String source, boolean postgres) {
     ObjectNode spec = Json.object();
     spec.putObject("bootstrap").putObject("logical").put("cluster", source).put("postgresDatabase", postgres)
-        .putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT).putObject("credentials")
-        .put("secretName", "s3-creds");
+        .putObject("s3").put("bucket", BUCKET).put("prefix", PostgresWorld.NAMESPACE + "/" + source)
+        .put("endpoint", RENDERED_ENDPOINT).putObject("credentials").put("secretName", "s3-creds");
     PostgresWorld world = new PostgresWorld(name, spec);
     world.sync();
     assertThat(world.children).as("no restore before the primary is ready").doesNotContainKey("Job/" + Names.logicalRestoreJob(name));

@@ -335,7 +335,11 @@ class PostgresFixtureGenerator {
     world.sync();
 
     PostgresWorld clone = new PostgresWorld("orders-copy", BackupEnvironmentTest.withBackup(Json.object()));
-    clone.spec.putObject("bootstrap").putObject("clone").put("cluster", "orders").put("timestamp", "2026-01-01T00:00:00Z");
+    ObjectNode cloneFrom = clone.spec.putObject("bootstrap").putObject("clone").put("cluster", "orders")
+        .put("timestamp", "2026-01-01T00:00:00Z");
+    // The source's archive as its status names it: its store, under its uid.
+    cloneFrom.set("s3", clone.spec.at("/backup/s3").deepCopy());
+    ((ObjectNode) cloneFrom.get("s3")).put("prefix", "shop/orders/" + world.uid);
     write("sync/42-clone-point-in-time-first-sync", clone, false);
     clone.sync();
     clone.edit(s -> ((ObjectNode) s.at("/bootstrap/clone")).put("timestamp", "2026-01-01T01:00:00Z"));

@@ -92,7 +92,8 @@ class StandbyClusterTest {
     KubeSchema.assertValid((ObjectNode) sts);
     Map<String, JsonNode> env = env(sts);
     assertThat(env.get("STANDBY_SCOPE").asText()).isEqualTo("orders");
-    assertThat(env.get("STANDBY_WALE_S3_PREFIX").asText()).isEqualTo("s3://pg-backups/shop/orders");
+    assertThat(env.get("STANDBY_WALE_S3_PREFIX").asText())
+        .isEqualTo("s3://pg-backups/shop/orders/0f6a3e8e-6c1f-4a43-9b1e-7d2c5a9e4b11");
     assertThat(env.get("STANDBY_WALE_S3_ENDPOINT").asText()).isEqualTo("https+path://minio.example:9000");
     assertThat(env.get("STANDBY_AWS_ENDPOINT").asText()).isEqualTo("https://minio.example:9000");
     assertThat(env.get("STANDBY_AWS_REGION").asText()).isEqualTo("eu-west-1");
@@ -105,8 +106,8 @@ class StandbyClusterTest {
         .startsWith("Job/orders-dr-parameters-");
     assertThat(world.children.get(jobs(world).get(0)).toString()).doesNotContain("standby_cluster");
     assertThat(TlsTest.condition(answer, "UsersReady").path("message").asText()).contains("source");
-    assertThat(answer.at("/status/standby").toString()).isEqualTo("{\"phase\":\"Following\",\"source\":\"orders\","
-        + "\"method\":\"archive\",\"location\":\"s3://pg-backups/shop/orders\"}");
+    assertThat(answer.at("/status/standby").toString()).isEqualTo("{\"phase\":\"Bootstrapping\",\"source\":\"orders\","
+        + "\"method\":\"archive\",\"location\":\"s3://pg-backups/shop/orders/0f6a3e8e-6c1f-4a43-9b1e-7d2c5a9e4b11\"}");
   }
 
   @Test
@@ -262,6 +263,32 @@ class StandbyClusterTest {
     assertThat(standby.children).isEqualTo(following);
   }
 
+  /** Patroni's member data in the standby leader's {@code status} annotation. */
+  private static void replaying(PostgresWorld world, String memberData) {
+    world.pods.get("orders-dr-0").withObjectProperty("metadata").withObjectProperty("annotations")
+        .put("status", memberData);
+  }
+
+  @Test
+  void theStandbySaysFollowingOnlyOnceItsStandbyLeaderReplays() throws IOException {
+    PostgresWorld world = archiveStandby();
+    assertThat(world.sync().at("/status/standby/phase").asText()).as("no pod yet").isEqualTo("Bootstrapping");
+    world.runAllReady();
+    assertThat(world.sync().at("/status/standby/phase").asText()).as("pods, no member data").isEqualTo("Bootstrapping");
+    // Patroni 4 says how the standby leader replicates: not yet, while it restores its base backup.
+    replaying(world, "{\"role\":\"standby_leader\",\"state\":\"running\",\"xlog_location\":50331648,"
+        + "\"version\":\"4.0.4\"}");
+    assertThat(world.sync().at("/status/standby/phase").asText()).isEqualTo("Bootstrapping");
+    replaying(world, "{\"role\":\"standby_leader\",\"state\":\"starting\",\"version\":\"4.0.4\"}");
+    assertThat(world.sync().at("/status/standby/phase").asText()).isEqualTo("Bootstrapping");
+    replaying(world, "{\"role\":\"standby_leader\",\"state\":\"running\",\"xlog_location\":50331648,"
+        + "\"replication_state\":\"in archive recovery\",\"version\":\"4.0.4\"}");
+    JsonNode following = world.sync().at("/status/standby");
+    assertThat(following.path("phase").asText()).isEqualTo("Following");
+    assertThat(following.path("leaderRole").asText()).isEqualTo("standby_leader");
+    assertThat(following.path("walPosition").asLong()).isEqualTo(50331648L);
+  }
+
   @Test
   void aPromotionIntoThePrefixTheSourceStillArchivesToIsRefusedUntilTheSourceStops() throws IOException {
     PostgresWorld world = archiveStandby();
@@ -284,6 +311,7 @@ class StandbyClusterTest {
     assertThat(valid.path("message").asText()).contains("spec.backup.s3.prefix: s3://pg-backups/shop/orders overlaps "
         + "where PostgresCluster orders keeps its backups");
     assertThat(world.children).as("still a standby: nothing promoted").isEqualTo(following);
+    replaying(world, "{\"role\":\"standby_leader\",\"state\":\"running\",\"xlog_location\":50331648}");
     assertThat(world.call(false).at("/status/standby/phase").asText()).isEqualTo("Following");
 
     ((ObjectNode) source.get("spec")).remove("backup");

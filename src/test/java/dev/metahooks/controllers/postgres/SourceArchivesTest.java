@@ -1,0 +1,134 @@
+package dev.metahooks.controllers.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A clone, a logical restore and a standby that read another cluster's archive without naming its prefix: taken
+ * only where the source, seen by the hook, archives; refused otherwise with the prefix to give.
+ */
+class SourceArchivesTest {
+  private static final String SOURCE = "orders";
+
+  /** The source as a cluster created by this version shows itself: its archive under its uid. */
+  private static ObjectNode sourceOfThisVersion() {
+    PostgresWorld world = new PostgresWorld(SOURCE, BackupEnvironmentTest.withBackup(Json.object()));
+    ObjectNode source = world.parent();
+    ((ObjectNode) source.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
+    source.putObject("status").putObject("backup").put("location", location(world.uid));
+    return source;
+  }
+
+  private static String location(String uid) {
+    return "s3://pg-backups/shop/orders/" + uid;
+  }
+
+  private static String uidOf(ObjectNode source) {
+    return source.at("/metadata/uid").asText();
+  }
+
+  /** The store of {@code BackupEnvironmentTest.withBackup}, as a source store in the spec. */
+  private static ObjectNode store() {
+    return (ObjectNode) BackupEnvironmentTest.withBackup(Json.object()).at("/backup/s3");
+  }
+
+  private static PostgresWorld target(String name, Consumer<ObjectNode> spec) {
+    ObjectNode given = Json.object();
+    spec.accept(given);
+    PostgresWorld world = new PostgresWorld(name, given);
+    StandbyClusterTest.sourceSecrets(world);
+    return world;
+  }
+
+  private static PostgresWorld standby() {
+    return target("orders-dr", spec -> spec.putObject("standby").put("cluster", SOURCE).set("s3", store()));
+  }
+
+  private static PostgresWorld logicalRestore() {
+    return target("orders-copy", spec -> spec.putObject("bootstrap").putObject("logical").put("cluster", SOURCE)
+        .set("s3", store()));
+  }
+
+  private static PostgresWorld cloneWithStore() {
+    return target("orders-copy", spec -> spec.putObject("bootstrap").putObject("clone").put("cluster", SOURCE)
+        .set("s3", store()));
+  }
+
+  private static String refusal(PostgresWorld world) {
+    world.sync();
+    assertThat(BackupScenarioTest.condition(world.status, "SpecValid")).isEqualTo("False InvalidSpec");
+    assertThat(world.children).as("nothing bootstraps from the wrong archive").isEmpty();
+    return BackupScenarioTest.conditionMessage(world.status, "SpecValid");
+  }
+
+  @Test
+  void aStandbyOfASourceCreatedByThisVersionIsRefusedNamingTheSourcesArchive() {
+    ObjectNode source = sourceOfThisVersion();
+    PostgresWorld standby = standby();
+    standby.otherClusters.put(SOURCE, source);
+    assertThat(refusal(standby)).startsWith("spec.standby.s3.prefix: PostgresCluster orders archives into "
+        + location(uidOf(source)) + ", not s3://pg-backups/shop/orders: give the source's store with prefix: "
+        + "shop/orders/" + uidOf(source));
+  }
+
+  @Test
+  void aLogicalRestoreOrACloneThatNamesTheSourcesStoreWithoutPrefixIsRefusedTheSameWay() {
+    ObjectNode source = sourceOfThisVersion();
+    PostgresWorld logical = logicalRestore();
+    logical.otherClusters.put(SOURCE, source);
+    assertThat(refusal(logical)).startsWith("spec.bootstrap.logical.s3.prefix: PostgresCluster orders archives into "
+        + location(uidOf(source))).contains("prefix: shop/orders/" + uidOf(source));
+
+    PostgresWorld clone = cloneWithStore();
+    clone.otherClusters.put(SOURCE, source);
+    assertThat(refusal(clone)).startsWith("spec.bootstrap.clone.s3.prefix: PostgresCluster orders archives into "
+        + location(uidOf(source))).contains("prefix: shop/orders/" + uidOf(source));
+  }
+
+  @Test
+  void aSourceTheHookDoesNotSeeIsRefusedWithTheFormOfItsArchive() {
+    for (PostgresWorld world : new PostgresWorld[] {standby(), logicalRestore(), cloneWithStore()}) {
+      assertThat(refusal(world)).contains("PostgresCluster orders is not in namespace shop",
+          "shop/orders/<uid>", "s3://pg-backups/shop/orders/ holds one folder per incarnation");
+    }
+    // The source of a same-name restore is gone, whatever cluster of that name the hook sees: itself.
+    PostgresWorld sameName = target(SOURCE, spec -> {
+      spec.setAll(BackupEnvironmentTest.withBackup(Json.object()));
+      // Its own archive apart from where the default would look, so that only the source is in question.
+      ((ObjectNode) spec.at("/backup/s3")).put("prefix", "shop/orders-restored");
+      spec.putObject("bootstrap").putObject("clone").put("cluster", SOURCE);
+    });
+    assertThat(refusal(sameName)).contains("spec.bootstrap.clone.s3: PostgresCluster orders is not in namespace");
+  }
+
+  @Test
+  void theSourcesArchiveGivenAsPrefixIsFollowedAndStaysWhenTheSourceGoes() {
+    ObjectNode source = sourceOfThisVersion();
+    PostgresWorld standby = standby();
+    ((ObjectNode) standby.spec.at("/standby/s3")).put("prefix", "shop/orders/" + uidOf(source));
+    standby.otherClusters.put(SOURCE, source);
+    standby.sync();
+    assertThat(BackupScenarioTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
+    assertThat(StandbyClusterTest.env(standby.children.get("StatefulSet/orders-dr")).get("STANDBY_WALE_S3_PREFIX")
+        .asText()).isEqualTo(location(uidOf(source)));
+    standby.runAllReady();
+    standby.otherClusters.remove(SOURCE);
+    standby.sync();
+    assertThat(BackupScenarioTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
+  }
+
+  @Test
+  void aSourceOfTheLayoutBeforeIsFoundWhereTheDefaultLooks() {
+    ObjectNode source = BackupScenarioTest.sourceOfOld();
+    PostgresWorld standby = standby();
+    standby.otherClusters.put(SOURCE, source);
+    standby.sync();
+    assertThat(BackupScenarioTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
+    assertThat(StandbyClusterTest.env(standby.children.get("StatefulSet/orders-dr")).get("STANDBY_WALE_S3_PREFIX")
+        .asText()).isEqualTo("s3://pg-backups/shop/orders");
+  }
+}
