@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * postgres): it judges the server-wide value, so a setting the superuser or the postgres database has of its own
  * ({@code ALTER ROLE … SET}, {@code ALTER DATABASE … SET}) does not hide that the configuration line was taken.
  */
-class ParametersReadbackPostgresTest {
+class ParametersReadbackPostgresIT {
   private static PostgresServer server;
 
   @BeforeAll
