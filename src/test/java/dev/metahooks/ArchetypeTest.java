@@ -124,7 +124,7 @@ class ArchetypeTest {
 
   @Test
   void theArchetypeHasTheRootsVersionAndItsProjectAsksForIt() throws IOException {
-    String rootVersion = version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks");
+    String rootVersion = version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks-parent");
     assertThat(version(Files.readString(PROJECT.resolve("archetype/pom.xml")), "metahooks-archetype"))
         .isEqualTo(rootVersion);
     Matcher generated = Pattern.compile("<metahooks.version>([^<]+)</").matcher(
@@ -139,7 +139,7 @@ class ArchetypeTest {
     String ci = Files.readString(PROJECT.resolve(".ci/run"));
     String readmeArguments = generateArguments(readme, "mvn -B archetype:generate");
     assertThat(readmeArguments).contains("-DarchetypeArtifactId=metahooks-archetype",
-        "-DarchetypeVersion=" + version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks"));
+        "-DarchetypeVersion=" + version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks-parent"));
     assertThat(generateArguments(ci, "maven-archetype-plugin:3.4.0:generate")).isEqualTo(readmeArguments);
     assertThat(Files.readString(PROJECT.resolve("archetype/pom.xml")))
         .contains("<archetype.version>3.4.0</archetype.version>");

@@ -15,20 +15,21 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pieces a user installs agree with each other: the testing kit's pom has the root's version and dependency
+ * The pieces a user installs agree with each other: the modules have the root's version and dependency
  * versions, the example project asks for that version, and the Java of README's "Writing a controller" is the
  * example project's own code (examples/greeting, which CI builds and tests), so the guide cannot drift from it.
  */
 class LibraryPackagingTest {
   private static final Path PROJECT = Resources.projectDir();
 
+  /** The library, the kit and the service take their version and every dependency version from the root alone. */
   @Test
-  void theTestingKitHasTheRootsVersionAndDependencyVersions() throws IOException {
-    String root = Files.readString(PROJECT.resolve("pom.xml"));
-    String kit = Files.readString(PROJECT.resolve("testing/pom.xml"));
-    assertThat(version(kit, "metahooks-testing")).isEqualTo(version(root, "metahooks"));
-    for (String property : List.of("jackson.version", "fabric8.version", "junit.version", "assertj.version")) {
-      assertThat(property(kit, property)).as(property).isEqualTo(property(root, property));
+  void theModulesTakeTheRootsVersionAndDeclareNoVersionsOfTheirOwn() throws IOException {
+    String rootVersion = version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks-parent");
+    for (String module : List.of("library/pom.xml", "testing/pom.xml", "service.xml")) {
+      String pom = Files.readString(PROJECT.resolve(module));
+      assertThat(version(pom, "metahooks-parent")).as(module).isEqualTo(rootVersion);
+      assertThat(pom).as(module).doesNotContain("<properties>");
     }
   }
 
@@ -36,7 +37,7 @@ class LibraryPackagingTest {
   void theExampleDependsOnThisVersionOfBothArtifacts() throws IOException {
     String example = Files.readString(PROJECT.resolve("examples/greeting/pom.xml"));
     assertThat(property(example, "metahooks.version")).isEqualTo(version(Files.readString(PROJECT.resolve("pom.xml")),
-        "metahooks"));
+        "metahooks-parent"));
     assertThat(example).contains("<artifactId>metahooks</artifactId>", "<artifactId>metahooks-testing</artifactId>");
   }
 

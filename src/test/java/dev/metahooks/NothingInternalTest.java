@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 class NothingInternalTest {
   private static final Path PROJECT = Resources.projectDir();
   private static final Path KIT_SOURCES = PROJECT.resolve("testing/src/main/java");
-  /** Where the root build compiles the kit's sources, with its own tests. */
-  private static final Path KIT_CLASSES = PROJECT.resolve("target/test-classes");
+  /** Where the kit's module compiles it. */
+  private static final Path KIT_CLASSES = PROJECT.resolve("testing/target/classes");
   private static final Pattern SOURCE_NAME = Pattern.compile(
       "\\bdev\\.metahooks\\.(?:[a-z][a-z0-9_]*\\.)*(?:[A-Z]\\w*|\\*)");
 
@@ -71,7 +71,7 @@ class NothingInternalTest {
 
   @Test
   void theCheckFindsAnInternalClassWhereverItIsNamed() {
-    Path thisProjectsTests = KIT_CLASSES.resolve("dev/metahooks/server");
+    Path thisProjectsTests = PROJECT.resolve("target/test-classes/dev/metahooks/server");
     assertThat(PublicApi.metahooksClassesUsedBy(thisProjectsTests.resolve("InProcessHooksTest.class")))
         .contains("dev.metahooks.server.InProcessHooks", "dev.metahooks.server.InProcessHooks$Response",
             "dev.metahooks.controllers.helloworld.HelloWorldController");

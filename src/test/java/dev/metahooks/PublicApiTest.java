@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Test;
  * internal type to use it. And the jar registers no SLF4J provider, so a host application keeps its own.
  */
 public class PublicApiTest {
-  private static final Path CLASSES = Path.of("target/classes");
+  private static final Path CLASSES = Path.of("library/target/classes");
+  private static final Path SERVICE_CLASSES = Path.of("target/classes");
+  private static final List<Path> MAIN_SOURCES = List.of(Path.of("library/src/main/java"), Path.of("src/main/java"));
 
   static boolean isPublicApi(Class<?> type) {
     return PublicApi.ofLibrary(type.getName());
@@ -69,32 +71,43 @@ public class PublicApiTest {
    */
   @Test
   void everyPackageSaysWhetherItIsPublicAndNamesItsPublicClasses() throws IOException {
-    Path sources = Path.of("src/main/java");
     Set<String> problems = new TreeSet<>();
-    try (Stream<Path> dirs = Files.walk(CLASSES.resolve("dev/metahooks"))) {
-      for (Path dir : dirs.filter(Files::isDirectory).toList()) {
-        String pkg = CLASSES.relativize(dir).toString().replace('/', '.');
-        Path doc = sources.resolve(CLASSES.relativize(dir)).resolve("package-info.java");
-        while (!Files.exists(doc) && doc.getParent().getParent().startsWith(sources.resolve("dev/metahooks"))) {
-          doc = doc.getParent().getParent().resolve("package-info.java");
-        }
-        String text = Files.exists(doc) ? Files.readString(doc) : "";
-        boolean declaredPublic = text.startsWith("/**\n * <b>Public API</b>");
-        if (!declaredPublic && !text.startsWith("/**\n * <b>Internal</b>")) {
-          problems.add(pkg + ": no package-info.java starting with <b>Public API</b> or <b>Internal</b>");
-        }
-        if (PublicApi.libraryPackages().contains(pkg) && !declaredPublic) {
-          problems.add(pkg + ": public API, but its package-info.java does not say so");
-        }
-        for (String publicClass : PublicApi.libraryClasses()) {
-          String simpleName = publicClass.substring(publicClass.lastIndexOf('.') + 1);
-          if (publicClass.equals(pkg + "." + simpleName) && !text.contains(simpleName)) {
-            problems.add(pkg + ": package-info.java does not name its public class " + simpleName);
+    for (Path classes : List.of(CLASSES, SERVICE_CLASSES)) {
+      try (Stream<Path> dirs = Files.walk(classes.resolve("dev/metahooks"))) {
+        for (Path dir : dirs.filter(Files::isDirectory).toList()) {
+          Path relative = classes.relativize(dir);
+          String pkg = relative.toString().replace('/', '.');
+          String text = packageInfo(relative);
+          boolean declaredPublic = text.startsWith("/**\n * <b>Public API</b>");
+          if (!declaredPublic && !text.startsWith("/**\n * <b>Internal</b>")) {
+            problems.add(pkg + ": no package-info.java starting with <b>Public API</b> or <b>Internal</b>");
+          }
+          if (PublicApi.libraryPackages().contains(pkg) && !declaredPublic) {
+            problems.add(pkg + ": public API, but its package-info.java does not say so");
+          }
+          for (String publicClass : PublicApi.libraryClasses()) {
+            String simpleName = publicClass.substring(publicClass.lastIndexOf('.') + 1);
+            if (publicClass.equals(pkg + "." + simpleName) && !text.contains(simpleName)) {
+              problems.add(pkg + ": package-info.java does not name its public class " + simpleName);
+            }
           }
         }
       }
     }
     assertThat(problems).isEmpty();
+  }
+
+  /** The package-info.java of a package (its own or its nearest parent's), in whichever module's sources it is. */
+  private static String packageInfo(Path packageDir) throws IOException {
+    for (Path dir = packageDir; dir != null && dir.startsWith("dev/metahooks"); dir = dir.getParent()) {
+      for (Path sources : MAIN_SOURCES) {
+        Path doc = sources.resolve(dir).resolve("package-info.java");
+        if (Files.exists(doc)) {
+          return Files.readString(doc);
+        }
+      }
+    }
+    return "";
   }
 
   /** The server's public package holds its public classes only; its machinery is in the internal one. */
@@ -139,16 +152,18 @@ public class PublicApiTest {
 
   public static List<Class<?>> publicApiClasses() {
     List<Class<?>> classes = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(CLASSES.resolve("dev/metahooks"))) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
-        String name = CLASSES.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
-        Class<?> type = load(name);
-        if (Modifier.isPublic(type.getModifiers()) && isPublicApi(type) && !name.endsWith("package-info")) {
-          classes.add(type);
+    for (Path root : List.of(CLASSES, SERVICE_CLASSES)) {
+      try (Stream<Path> files = Files.walk(root.resolve("dev/metahooks"))) {
+        for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+          String name = root.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
+          Class<?> type = load(name);
+          if (Modifier.isPublic(type.getModifiers()) && isPublicApi(type) && !name.endsWith("package-info")) {
+            classes.add(type);
+          }
         }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
     return classes;
   }

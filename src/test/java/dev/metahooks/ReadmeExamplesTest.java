@@ -2,7 +2,8 @@ package dev.metahooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.cli.OfflineHook;
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.internal.OfflineHook;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.TestServer;
 import java.io.IOException;
@@ -54,7 +55,7 @@ class ReadmeExamplesTest {
       found++;
       try (InputStream in = Files.newInputStream(Resources.projectDir().resolve(m.group(3)))) {
         int exit = OfflineHook.run(new String[] {m.group(1), m.group(2)}, in,
-            new PrintStream(java.io.OutputStream.nullOutputStream()), System.err);
+            new PrintStream(java.io.OutputStream.nullOutputStream()), System.err, Catalog.controllers());
         assertThat(exit).as(m.group()).isZero();
       }
     }

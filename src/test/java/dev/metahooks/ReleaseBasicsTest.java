@@ -37,7 +37,7 @@ class ReleaseBasicsTest {
   /** The pom's own version element (the first one after the artifactId: the project's, not a parent's). */
   static String pomVersion() throws Exception {
     String pom = Files.readString(PROJECT.resolve("pom.xml"));
-    Matcher m = Pattern.compile("<artifactId>metahooks</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+    Matcher m = Pattern.compile("<artifactId>metahooks-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
     assertThat(m.find()).as("project version in pom.xml").isTrue();
     return m.group(1);
   }

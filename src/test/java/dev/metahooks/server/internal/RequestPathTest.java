@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * {@link HookError} and maps what it throws once.
  */
 class RequestPathTest {
-  private static final Path SERVER_SOURCES = Resources.projectDir().resolve("src/main/java/dev/metahooks/server");
-  private static final Path CLASSES = Resources.projectDir().resolve("target/classes");
+  private static final Path SERVER_SOURCES = Resources.projectDir().resolve("library/src/main/java/dev/metahooks/server");
+  private static final Path CLASSES = Resources.projectDir().resolve("library/target/classes");
   private static final Path SERVER_CLASSES = CLASSES.resolve("dev/metahooks/server");
   private static final String HELLO = "{\"parent\": {\"kind\": \"HelloWorld\", \"metadata\": {\"name\": \"x\"}, "
       + "\"spec\": {\"who\": \"you\"}}, \"children\": {\"Pod.v1\": {}}}";
@@ -59,8 +59,8 @@ class RequestPathTest {
         }
       }
     }
-    // the HTTP edge (a hook call, a wrong method) and the in-process one
-    assertThat(looking).containsExactlyInAnyOrder("FrontDoor.java", "HookServer.java");
+    // the HTTP edge (a hook call, a wrong method), the in-process one and the command line's arguments
+    assertThat(looking).containsExactlyInAnyOrder("FrontDoor.java", "HookServer.java", "OfflineHook.java");
   }
 
   @Test

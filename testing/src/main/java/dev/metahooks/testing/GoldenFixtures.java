@@ -30,9 +30,7 @@ import org.junit.jupiter.api.DynamicTest;
  * Golden fixtures as JUnit 5 dynamic tests: every {@code <dir>/<controller>/<hook>/<case>.request.json} must be
  * answered with {@code <case>.response.json} exactly (children in order), the same in-process
  * ({@link InProcessHooks}: the server's request path without a socket), through the offline command
- * ({@link Metahooks#runOffline}, what {@code java -jar metahooks.jar sync <controller> < request.json} runs) and over
- * HTTP; and every child or
- * attachment in the answer must pass a strict schema check: built-in kinds against the Kubernetes model, custom
+ * ({@link Metahooks#runOffline}, what {@code java -jar metahooks.jar sync <controller> < request.json} runs) and over HTTP; and every child or attachment in the answer must pass a strict schema check: built-in kinds against the Kubernetes model, custom
  * kinds against the CRDs given with {@link #crds}.
  *
  * <pre>{@code

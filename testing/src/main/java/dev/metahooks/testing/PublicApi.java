@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * else. Public are the packages {@code dev.metahooks.api}, {@code dev.metahooks.kube} and
  * {@code dev.metahooks.server} ({@code HookServer}, {@code ServerConfig}, {@code ConfigurationException},
  * {@code InProcessHooks} and {@code PemFiles}; the server's machinery is in {@code dev.metahooks.server.internal}),
- * the class {@code dev.metahooks.Metahooks}, with their nested classes; and this testing kit,
+ * the classes {@code dev.metahooks.Metahooks} and {@code dev.metahooks.BuiltInControllers}, with their nested classes; and this testing kit,
  * {@code dev.metahooks.testing}, with the classes of the emulator a scenario works with
  * ({@link #emulatorClasses()}: the API server, Metacontroller, the checks of what they emitted and the types their
  * methods take and give). Everything else is internal, the rest of the emulator's engine too: the jar is used on
@@ -36,7 +36,8 @@ import java.util.stream.Stream;
 public final class PublicApi {
   private static final Set<String> PUBLIC_PACKAGES = Set.of("dev.metahooks.api", "dev.metahooks.kube",
       "dev.metahooks.server");
-  private static final Set<String> PUBLIC_CLASSES = Set.of("dev.metahooks.Metahooks");
+  private static final Set<String> PUBLIC_CLASSES = Set.of("dev.metahooks.Metahooks",
+      "dev.metahooks.BuiltInControllers");
   private static final Set<String> KIT_PACKAGES = Set.of("dev.metahooks.testing");
   private static final Set<String> EMULATOR_CLASSES = Set.of("Cluster", "Metacontroller", "Emitted", "ApiResources",
       "Event", "HookCall", "IdleUpdate", "PodPolicy", "PodState", "Profile", "Round", "SyncError", "World", "Write")

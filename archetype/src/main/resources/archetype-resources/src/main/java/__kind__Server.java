@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * {@code java -jar target/${artifactId}.jar} serves the ${artifactId} hook on port 8080 (METAHOOKS_PORT);
- * {@code Metahooks.withBuiltIns(...)} would add metahooks' own. With arguments, answers one request offline:
+ * {@code BuiltInControllers.with(...)} would add metahooks' own. With arguments, answers one request offline:
  * {@code java -jar target/${artifactId}.jar sync ${artifactId} < request.json}.
  */
 public final class ${kind}Server {

@@ -1,9 +1,8 @@
-package dev.metahooks.cli;
+package dev.metahooks.server.internal;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
-import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.InProcessHooks;
 import dev.metahooks.server.ServerConfig;
@@ -23,10 +22,6 @@ public final class OfflineHook {
   private static final String USAGE = "usage: metahooks [sync|finalize|customize] <controller> < request.json";
 
   private OfflineHook() {}
-
-  public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-    return run(args, in, out, err, Catalog.controllers());
-  }
 
   public static int run(String[] args, InputStream in, PrintStream out, PrintStream err,
       List<Controller> controllers) {

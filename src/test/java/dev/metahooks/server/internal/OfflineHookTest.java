@@ -1,4 +1,4 @@
-package dev.metahooks.cli;
+package dev.metahooks.server.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +20,7 @@ class OfflineHookTest {
 
   private int run(InputStream in, String... args) {
     return OfflineHook.run(args, in, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+        new PrintStream(err, true, StandardCharsets.UTF_8), Catalog.controllers());
   }
 
   @Test

@@ -1,13 +1,11 @@
 package dev.metahooks;
 
 import dev.metahooks.api.Controller;
-import dev.metahooks.cli.OfflineHook;
-import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.internal.OfflineHook;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,7 +14,7 @@ import java.util.List;
  * <pre>{@code
  * public static void main(String[] args) {
  *   Metahooks.serve(List.of(GreetingController.controller()));                  // only yours
- *   Metahooks.serve(Metahooks.withBuiltIns(GreetingController.controller()));   // yours and metahooks' own
+ *   Metahooks.serve(BuiltInControllers.with(GreetingController.controller()));   // yours and metahooks' own
  * }
  * }</pre>
  *
@@ -26,18 +24,6 @@ import java.util.List;
  */
 public final class Metahooks {
   private Metahooks() {}
-
-  /** The controllers metahooks ships (postgrescluster and the ports of Metacontroller's examples). */
-  public static List<Controller> builtInControllers() {
-    return Catalog.controllers();
-  }
-
-  /** {@code own} followed by the built-in controllers; a name used twice fails when the server is made. */
-  public static List<Controller> withBuiltIns(Controller... own) {
-    List<Controller> all = new ArrayList<>(List.of(own));
-    all.addAll(builtInControllers());
-    return all;
-  }
 
   /**
    * Starts serving {@code controllers} with the settings of the environment and returns the running server; a

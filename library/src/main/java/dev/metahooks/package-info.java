@@ -1,6 +1,7 @@
 /**
  * <b>Public API</b>: {@link dev.metahooks.Metahooks} starts a server for a list of controllers. Public API packages
- * are {@code dev.metahooks} (this class only), {@code dev.metahooks.api}, {@code dev.metahooks.kube}, and in
+ * are {@code dev.metahooks} (this class, and {@code BuiltInControllers} of the {@code metahooks} artifact, which serves
+ * the built-in controllers beside one's own), {@code dev.metahooks.api}, {@code dev.metahooks.kube}, and in
  * {@code dev.metahooks.server} the classes {@code HookServer}, {@code ServerConfig}, {@code ConfigurationException},
  * {@code InProcessHooks} (a hook call through the server's request path, without a socket) and {@code PemFiles}
  * (TLS from a Kubernetes TLS Secret's files). Everything else is internal: it may change in any release. The jar
