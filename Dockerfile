@@ -1,16 +1,24 @@
 # syntax=docker/dockerfile:1
 # metahooks image: `docker build -t ghcr.io/metahooks/metahooks:0.1.0 .`
 
-# Build stage. Dependencies are fetched in a layer of their own, keyed on pom.xml alone, so that a change to
-# the sources rebuilds only the last two layers.
+# Build stage. Dependencies are fetched in a layer of their own, keyed on the POMs alone, so that a change to
+# the sources rebuilds only the last layers. The reactor reads every module's POM; the service (service.xml, src/)
+# is built with what it needs: the library and the testing kit (whose tests and the service's are not run).
 FROM maven:3-eclipse-temurin-17 AS build
 WORKDIR /build
-COPY pom.xml ./
-RUN mvn -B -q dependency:go-offline
+COPY pom.xml service.xml ./
+COPY library/pom.xml ./library/
+COPY testing/pom.xml ./testing/
+COPY examples/greeting/pom.xml ./examples/greeting/
+COPY archetype/pom.xml ./archetype/
+RUN mvn -B -q -pl :metahooks -am dependency:go-offline
+COPY library/src ./library/src
+COPY testing/src ./testing/src
+COPY controlplane/metacontroller-crds.yaml ./controlplane/
 COPY src ./src
 # Produces target/metahooks.jar and its runtime dependencies in target/lib (Class-Path: lib/...). The tests are not
-# even compiled: they need the testing kit's sources (testing/), which the image has no use for.
-RUN mvn -B -Dmaven.test.skip=true package
+# even compiled; the testing kit is built only because the service's tests name it.
+RUN mvn -B -Dmaven.test.skip=true -pl :metahooks -am package
 
 # Runtime stage: a JRE, the jar and its libraries, nothing else of the build.
 FROM eclipse-temurin:17-jre

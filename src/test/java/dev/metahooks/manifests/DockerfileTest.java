@@ -21,7 +21,7 @@ import org.w3c.dom.NodeList;
 
 /**
  * The Dockerfile, read rather than built: the build stage produces what the runtime stage copies (checked
- * against pom.xml), the runtime runs as the non-root user the Deployment names, on the port it names, and the
+ * against service.xml), the runtime runs as the non-root user the Deployment names, on the port it names, and the
  * build context holds only what the build needs.
  */
 class DockerfileTest {
@@ -79,7 +79,7 @@ class DockerfileTest {
         .map(i -> i.keyword() + " " + i.arguments()).toList();
     int pom = indexOf(build, s -> s.startsWith("COPY pom.xml"));
     int goOffline = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains("dependency:go-offline"));
-    int sources = indexOf(build, s -> s.startsWith("COPY src"));
+    int sources = indexOf(build, s -> s.startsWith("COPY ") && s.split("\\s+")[1].endsWith("src"));
     int packaging = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains(" package") && s.contains("-Dmaven.test.skip=true"));
     assertThat(List.of(pom, goOffline, sources, packaging)).as("order in %s", build).doesNotContain(-1).isSorted();
   }
@@ -92,7 +92,7 @@ class DockerfileTest {
     assertThat(copies).extracting(c -> c[1])
         .containsExactly(workdir + "/target/lib/", workdir + "/target/metahooks.jar");
 
-    Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(PROJECT.resolve("pom.xml").toFile());
+    Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(PROJECT.resolve("service.xml").toFile());
     Element build = (Element) pom.getDocumentElement().getElementsByTagName("build").item(0);
     assertThat(text(build, "finalName")).as("target/<finalName>.jar").isEqualTo("metahooks");
     // Copied dependencies in lib/, and beside them the logging provider's registration, a jar of its own that the
@@ -194,6 +194,30 @@ class DockerfileTest {
     assertThat(inContext(rules, "src/main/java/dev/metahooks/Main.java")).isTrue();
     for (String left : List.of("target/metahooks.jar", ".git/config", "manifests/kustomization.yaml", "README.md")) {
       assertThat(inContext(rules, left)).as("%s is kept out of the build context", left).isFalse();
+    }
+  }
+
+  /** The reactor reads every module's POM before it builds one: each is in the context and copied before go-offline. */
+  @Test
+  void everyModulesPomIsCopiedBeforeTheDependenciesAreFetched() throws Exception {
+    List<String> rules = Files.readAllLines(PROJECT.resolve(".dockerignore")).stream().map(String::strip)
+        .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    List<String> build = instructions().stream().filter(i -> i.stage() == 0)
+        .map(i -> i.keyword() + " " + i.arguments()).toList();
+    int goOffline = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains("dependency:go-offline"));
+    List<String> copiedBefore = build.subList(0, goOffline).stream().filter(s -> s.startsWith("COPY "))
+        .flatMap(s -> {
+          List<String> words = List.of(s.split("\\s+"));
+          return words.subList(1, words.size() - 1).stream();
+        }).toList();
+    NodeList modules = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        .parse(PROJECT.resolve("pom.xml").toFile()).getElementsByTagName("module");
+    assertThat(modules.getLength()).isGreaterThanOrEqualTo(3);
+    for (int i = 0; i < modules.getLength(); i++) {
+      String module = modules.item(i).getTextContent();
+      String pom = module.endsWith(".xml") ? module : module + "/pom.xml";
+      assertThat(inContext(rules, pom)).as("%s is in the build context", pom).isTrue();
+      assertThat(copiedBefore).as("copied before go-offline").contains(pom);
     }
   }
 
