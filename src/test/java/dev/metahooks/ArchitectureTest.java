@@ -6,10 +6,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,13 +20,17 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering of the service's sources, read from their imports and fully qualified names: the walls of the
+ * The layering of every module's sources (library, testing kit, service), read from their imports and fully
+ * qualified names: no package cycle, the walls of the
  * README's Layout (the wire model knows neither HTTP nor controllers, a controller never touches HTTP, the server
  * never knows a controller's domain) and PostgresCluster's layers (docs/postgrescluster.md, How it is built), each
  * of which uses only those below it.
  */
 class ArchitectureTest {
-  private static final Path SOURCES = Path.of("src/main/java");
+  /** The main sources of every module: the library, the testing kit and the service. */
+  private static final List<Path> SOURCE_ROOTS = List.of(Path.of("library/src/main/java"),
+      Path.of("testing/src/main/java"), Path.of("src/main/java"));
+  private static final Path SERVICE_SOURCES = Path.of("src/main/java");
   private static final String ROOT = "dev.metahooks";
   private static final String POSTGRES = ROOT + ".controllers.postgres";
   private static final Pattern REFERENCE = Pattern.compile("\\b(dev\\.metahooks(?:\\.[a-z][a-z0-9]*)*)\\.[A-Z]\\w*");
@@ -116,10 +123,46 @@ class ArchitectureTest {
     assertThat(violations).as("references upwards or sideways").isEmpty();
   }
 
+  /**
+   * No two packages of any module reach each other, directly or through others: each package can be read, tested
+   * and moved with what it uses, never with what uses it.
+   */
+  @Test
+  void noPackageIsInACycle() {
+    Map<String, Set<String>> graph = new TreeMap<>();
+    for (Use use : uses()) {
+      if (!use.from().equals(use.to())) {
+        graph.computeIfAbsent(use.from(), k -> new TreeSet<>()).add(use.to());
+      }
+    }
+    Set<String> cycles = new TreeSet<>();
+    for (Map.Entry<String, Set<String>> edges : graph.entrySet()) {
+      for (String to : edges.getValue()) {
+        if (reachable(graph, to).contains(edges.getKey())) {
+          cycles.add(edges.getKey() + " uses " + to + ", which leads back to it");
+        }
+      }
+    }
+    assertThat(graph).as("packages with references").hasSizeGreaterThan(30);
+    assertThat(cycles).as("package cycles").isEmpty();
+  }
+
+  private static Set<String> reachable(Map<String, Set<String>> graph, String from) {
+    Set<String> seen = new TreeSet<>();
+    Deque<String> next = new ArrayDeque<>(List.of(from));
+    while (!next.isEmpty()) {
+      String pkg = next.pop();
+      if (seen.add(pkg)) {
+        next.addAll(graph.getOrDefault(pkg, Set.of()));
+      }
+    }
+    return seen;
+  }
+
   @Test
   void everyPostgresClusterPackageIsALayer() throws IOException {
-    try (Stream<Path> dirs = Files.walk(SOURCES.resolve(POSTGRES.replace('.', '/')))) {
-      dirs.filter(Files::isDirectory).map(dir -> SOURCES.relativize(dir).toString().replace('/', '.'))
+    try (Stream<Path> dirs = Files.walk(SERVICE_SOURCES.resolve(POSTGRES.replace('.', '/')))) {
+      dirs.filter(Files::isDirectory).map(dir -> SERVICE_SOURCES.relativize(dir).toString().replace('/', '.'))
           .forEach(pkg -> assertThat(layer(pkg)).as(pkg).isNotNegative());
     }
   }
@@ -170,15 +213,24 @@ class ArchitectureTest {
   }
 
   private static List<Path> sources() {
-    try (Stream<Path> files = Files.walk(SOURCES)) {
-      return files.filter(f -> f.toString().endsWith(".java")).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    List<Path> sources = new ArrayList<>();
+    for (Path root : SOURCE_ROOTS) {
+      try (Stream<Path> files = Files.walk(root)) {
+        files.filter(f -> f.toString().endsWith(".java")).sorted().forEach(sources::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
+    return sources;
   }
 
   private static String packageOf(Path file) {
-    return SOURCES.relativize(file.getParent()).toString().replace('/', '.');
+    for (Path root : SOURCE_ROOTS) {
+      if (file.startsWith(root)) {
+        return root.relativize(file.getParent()).toString().replace('/', '.');
+      }
+    }
+    throw new IllegalArgumentException(file.toString());
   }
 
   private static String read(Path file) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.testing.Crds;
+import dev.metahooks.testing.kube.Crds;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.GoldenFixtures;
 import dev.metahooks.testing.Manifests;

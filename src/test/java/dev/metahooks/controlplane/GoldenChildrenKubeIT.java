@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.testing.ControlPlane;
-import dev.metahooks.testing.KubeApi;
+import dev.metahooks.testing.kube.KubeApi;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.StoredForm;
 import java.nio.file.Path;

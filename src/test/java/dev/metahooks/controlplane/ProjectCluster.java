@@ -3,7 +3,7 @@ package dev.metahooks.controlplane;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.testing.ControlPlane;
-import dev.metahooks.testing.KubeApi;
+import dev.metahooks.testing.kube.KubeApi;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
 import java.nio.file.Files;

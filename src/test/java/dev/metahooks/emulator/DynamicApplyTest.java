@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
+import dev.metahooks.testing.kube.Yaml;
 
 /** The three-way merge of Metacontroller's dynamic apply. */
 class DynamicApplyTest {

@@ -3,7 +3,7 @@ package dev.metahooks.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -7,6 +7,7 @@ import dev.metahooks.api.HookVersion;
 import java.net.URI;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import dev.metahooks.testing.kube.Yaml;
 
 /** Reading hooks from manifests and decoding answers the way Metacontroller does. */
 class WebhookTest {

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import dev.metahooks.server.internal.BuildInfo;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Manifests;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.internal.ErrorCode;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.ServerConfig;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.MissingComponent;
 import dev.metahooks.testing.PromQl;

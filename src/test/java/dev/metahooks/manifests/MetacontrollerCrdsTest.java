@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.CrdSchema;
+import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.MetacontrollerSchema;
+import dev.metahooks.testing.kube.MetacontrollerSchema;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.Files;

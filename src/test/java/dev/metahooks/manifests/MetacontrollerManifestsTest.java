@@ -8,7 +8,7 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.MetacontrollerSchema;
+import dev.metahooks.testing.kube.MetacontrollerSchema;
 import dev.metahooks.testing.ProjectCrds;
 import java.nio.file.Path;
 import java.util.ArrayList;

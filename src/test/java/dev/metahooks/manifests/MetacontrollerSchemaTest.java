@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.MetacontrollerSchema;
+import dev.metahooks.testing.kube.MetacontrollerSchema;
 import org.junit.jupiter.api.Test;
 
 /** The schema check is Metacontroller's CRD, with the release it follows named, and it refuses what that CRD refuses. */

@@ -3,7 +3,7 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Manifests;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.metahooks.testing;
 
+import dev.metahooks.testing.kube.CrdSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

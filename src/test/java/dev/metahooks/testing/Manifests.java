@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import dev.metahooks.testing.kube.KubeYaml;
 
 /**
  * The deployment files of the project ({@code manifests/}, {@code metacontroller/}) as JSON trees, read and

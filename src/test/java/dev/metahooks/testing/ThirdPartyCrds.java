@@ -1,8 +1,10 @@
 package dev.metahooks.testing;
 
+import dev.metahooks.testing.kube.CrdSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.stream.Stream;
+import dev.metahooks.testing.kube.KubeSchema;
 
 /**
  * Schemas of custom resources from other projects that the hooks may render (the PodMonitor of the Prometheus

@@ -7,7 +7,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.testing.Emulator;
 import dev.metahooks.testing.EmulatorExtension;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

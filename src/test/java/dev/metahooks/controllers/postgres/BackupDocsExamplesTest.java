@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
-import dev.metahooks.testing.CrdSchema;
+import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.ProjectCrds;
 import dev.metahooks.testing.Resources;

@@ -8,7 +8,7 @@ import dev.metahooks.controllers.postgres.children.Cleanup;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Kubelet;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.controllers.postgres.children.DisruptionBudgets;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import org.junit.jupiter.api.Test;
 
 class DisruptionBudgetsTest {

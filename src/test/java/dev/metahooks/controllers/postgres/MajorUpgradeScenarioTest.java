@@ -11,7 +11,7 @@ import dev.metahooks.controllers.postgres.children.UpgradeJobs;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Project;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;

@@ -12,7 +12,7 @@ import dev.metahooks.controllers.postgres.children.Secrets;
 import dev.metahooks.controllers.postgres.children.UsersJobs;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

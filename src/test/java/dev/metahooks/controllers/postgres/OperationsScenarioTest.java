@@ -8,7 +8,7 @@ import dev.metahooks.controllers.postgres.children.Secrets;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Project;
 import java.time.Duration;
 import java.util.List;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.PatroniRbac;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

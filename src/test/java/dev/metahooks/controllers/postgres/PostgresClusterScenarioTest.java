@@ -18,7 +18,7 @@ import dev.metahooks.emulator.World;
 import dev.metahooks.emulator.Write;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Project;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

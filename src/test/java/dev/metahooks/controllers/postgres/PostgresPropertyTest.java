@@ -11,7 +11,7 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.Quantities;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

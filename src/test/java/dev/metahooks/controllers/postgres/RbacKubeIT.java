@@ -9,7 +9,7 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controlplane.ProjectCluster;
 import dev.metahooks.testing.ControlPlane;
-import dev.metahooks.testing.KubeApi;
+import dev.metahooks.testing.kube.KubeApi;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.StoredForm;
 import io.fabric8.kubernetes.client.ConfigBuilder;

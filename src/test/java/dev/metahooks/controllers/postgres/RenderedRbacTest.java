@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.children.ApiToken;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Resources;
 import java.nio.file.Files;
 import java.util.ArrayList;

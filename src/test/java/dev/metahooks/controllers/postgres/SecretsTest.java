@@ -12,7 +12,7 @@ import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -16,7 +16,7 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.controllers.postgres.status.Conditions;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.TestCertificates;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -14,7 +14,7 @@ import dev.metahooks.controllers.postgres.children.UsersJobs;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.testing.KubeSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Kubelet;
 import java.util.List;
 import java.util.Map;

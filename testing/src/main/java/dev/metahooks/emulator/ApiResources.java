@@ -1,7 +1,7 @@
 package dev.metahooks.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Crds;
+import dev.metahooks.testing.kube.Crds;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

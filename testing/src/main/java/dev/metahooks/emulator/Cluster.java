@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.ApiException.Reason;
-import dev.metahooks.testing.Crds;
-import dev.metahooks.testing.FixedSources;
+import dev.metahooks.testing.kube.Crds;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,6 +21,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import dev.metahooks.testing.kube.Yaml;
 
 /**
  * A fake Kubernetes API server: objects by group, kind, namespace and name, with the bookkeeping real
@@ -39,13 +39,16 @@ import java.util.stream.Collectors;
  * collection are then the server's own.
  */
 public final class Cluster {
+  /** Where the cluster's clock starts: the instant fixtures pin ({@code FixedSources.NOW} is this). */
+  public static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
   private final ApiResources resources;
   private final TreeMap<String, ObjectNode> objects = new TreeMap<>();
   private final List<Write> writes = new ArrayList<>();
   private long resourceVersion;
   private long uids;
   private long generatedNames;
-  private Instant now = FixedSources.NOW;
+  private Instant now = START;
   private String actor = "test";
   private Profile profile = Profile.configured();
   /** The real API server that stores the objects, or null: they are kept here (the in-memory store). */

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.metahooks.testing.kube.Yaml;
 
 /**
  * Metacontroller's control loop over a {@link Cluster}, calling real hooks over HTTP. It loads

@@ -3,7 +3,7 @@ package dev.metahooks.emulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.ApiException.Reason;
-import dev.metahooks.testing.KubeApi;
+import dev.metahooks.testing.kube.KubeApi;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

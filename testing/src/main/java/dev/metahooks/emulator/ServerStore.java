@@ -3,7 +3,7 @@ package dev.metahooks.emulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.ApiException.Reason;
-import dev.metahooks.testing.MetacontrollerSchema;
+import dev.metahooks.testing.kube.MetacontrollerSchema;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import dev.metahooks.testing.kube.Yaml;
 
 /**
  * A real kube-apiserver as the store of one {@link Cluster}: every write goes to the server and the cluster keeps
@@ -51,7 +52,7 @@ final class ServerStore {
   private final Set<String> shared = new HashSet<>();
 
   ServerStore(KubernetesClient client, NamespaceMap namespaces, ApiResources resources, String test) {
-    this.api = new ServerCalls(new dev.metahooks.testing.KubeApi(client));
+    this.api = new ServerCalls(new dev.metahooks.testing.kube.KubeApi(client));
     this.namespaces = namespaces;
     this.resources = resources;
     this.test = test;

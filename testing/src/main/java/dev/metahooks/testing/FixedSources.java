@@ -1,6 +1,7 @@
 package dev.metahooks.testing;
 
 import dev.metahooks.api.Sources;
+import dev.metahooks.emulator.Cluster;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Random;
@@ -10,7 +11,8 @@ import java.util.Random;
  * purpose, so one request always gets the same answer whatever ran before it.
  */
 public final class FixedSources implements Sources {
-  public static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+  /** The emulator's cluster starts its clock here too, so that a scenario and a fixture see the same time. */
+  public static final Instant NOW = Cluster.START;
   public static final FixedSources INSTANCE = new FixedSources();
 
   @Override

@@ -25,6 +25,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
+import dev.metahooks.testing.kube.Crds;
+import dev.metahooks.testing.kube.KubeSchema;
 
 /**
  * Golden fixtures as JUnit 5 dynamic tests: every {@code <dir>/<controller>/<hook>/<case>.request.json} must be

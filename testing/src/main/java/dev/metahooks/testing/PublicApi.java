@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  * {@code dev.metahooks.server} ({@code HookServer}, {@code ServerConfig}, {@code ConfigurationException},
  * {@code InProcessHooks} and {@code PemFiles}; the server's machinery is in {@code dev.metahooks.server.internal}),
  * the classes {@code dev.metahooks.Metahooks} and {@code dev.metahooks.BuiltInControllers}, with their nested classes; and this testing kit,
- * {@code dev.metahooks.testing}, with the classes of the emulator a scenario works with
+ * {@code dev.metahooks.testing} and {@code dev.metahooks.testing.kube} (schemas, CRDs, YAML and the API server's
+ * REST, which the emulator's engine uses too), with the classes of the emulator a scenario works with
  * ({@link #emulatorClasses()}: the API server, Metacontroller, the checks of what they emitted and the types their
  * methods take and give). Everything else is internal, the rest of the emulator's engine too: the jar is used on
  * the class path, where nothing stops an import of it, so this check does.
@@ -38,7 +39,7 @@ public final class PublicApi {
       "dev.metahooks.server");
   private static final Set<String> PUBLIC_CLASSES = Set.of("dev.metahooks.Metahooks",
       "dev.metahooks.BuiltInControllers");
-  private static final Set<String> KIT_PACKAGES = Set.of("dev.metahooks.testing");
+  private static final Set<String> KIT_PACKAGES = Set.of("dev.metahooks.testing", "dev.metahooks.testing.kube");
   private static final Set<String> EMULATOR_CLASSES = Set.of("Cluster", "Metacontroller", "Emitted", "ApiResources",
       "Event", "HookCall", "IdleUpdate", "PodPolicy", "PodState", "Profile", "Round", "SyncError", "World", "Write")
       .stream().map(name -> "dev.metahooks.emulator." + name).collect(java.util.stream.Collectors.toUnmodifiableSet());

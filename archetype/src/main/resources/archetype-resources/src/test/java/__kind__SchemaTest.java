@@ -3,7 +3,7 @@ package ${package};
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.KubeYaml;
+import dev.metahooks.testing.kube.KubeYaml;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

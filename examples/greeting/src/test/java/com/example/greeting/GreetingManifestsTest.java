@@ -3,9 +3,9 @@ package com.example.greeting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.KubeSchema;
-import dev.metahooks.testing.KubeYaml;
-import dev.metahooks.testing.MetacontrollerSchema;
+import dev.metahooks.testing.kube.KubeSchema;
+import dev.metahooks.testing.kube.KubeYaml;
+import dev.metahooks.testing.kube.MetacontrollerSchema;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

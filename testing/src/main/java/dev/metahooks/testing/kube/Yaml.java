@@ -1,4 +1,4 @@
-package dev.metahooks.emulator;
+package dev.metahooks.testing.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
@@ -15,6 +15,7 @@ import java.util.List;
 /** Kubernetes objects from YAML (or JSON, which is YAML too) text and files. */
 public final class Yaml {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private Yaml() {}
 
@@ -39,7 +40,8 @@ public final class Yaml {
         if (!document.isObject()) {
           throw new IllegalArgumentException("a YAML document is not an object: " + document);
         }
-        objects.add(Trees.normalizeObject(document));
+        // in the form the JSON parser gives (ints as ints), so that objects read from YAML compare alike with the rest
+        objects.add((ObjectNode) JSON.readTree(JSON.writeValueAsBytes(document)));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("not YAML: " + e.getMessage(), e);

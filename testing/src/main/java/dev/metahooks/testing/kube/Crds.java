@@ -1,8 +1,8 @@
-package dev.metahooks.testing;
+package dev.metahooks.testing.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.emulator.Yaml;
+import dev.metahooks.testing.kube.Yaml;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.metahooks.testing;
+package dev.metahooks.testing.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

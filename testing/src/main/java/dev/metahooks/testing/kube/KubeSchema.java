@@ -1,4 +1,4 @@
-package dev.metahooks.testing;
+package dev.metahooks.testing.kube;
 
 import static org.assertj.core.api.Assertions.fail;
 
