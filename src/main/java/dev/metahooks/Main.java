@@ -6,8 +6,7 @@ import dev.metahooks.cli.diff.DiffCommand;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.logging.JsonLogging;
 import dev.metahooks.server.internal.BuildInfo;
-import dev.metahooks.server.internal.OfflineHook;
-import dev.metahooks.server.ConfigurationException;
+import dev.metahooks.server.config.ConfigurationException;
 import dev.metahooks.server.HookServer;
 
 /**
@@ -37,7 +36,7 @@ public final class Main {
       System.exit(Training.run(args, System.err));
     }
     if (args.length > 0) {
-      System.exit(OfflineHook.run(args, System.in, System.out, System.err, Catalog.controllers()));
+      System.exit(Metahooks.runOffline(args, System.in, System.out, System.err, Catalog.controllers()));
     }
     // A thread that dies of an OutOfMemoryError (an acceptor, say) would leave a process that looks alive and
     // serves no more: exit instead, and let the kubelet restart it.

@@ -78,7 +78,7 @@ class NothingInternalTest {
     assertThatThrownBy(() -> PublicApi.assertOnlyPublicApiIn(thisProjectsTests))
         .hasMessageContaining("InProcessHooksTest.class -> dev.metahooks.controllers.helloworld.HelloWorldController");
     assertThat(PublicApi.contains("dev.metahooks.server.internal.FrontDoor")).isFalse();
-    assertThat(PublicApi.contains("dev.metahooks.server.ServerConfig$Tls")).isTrue();
+    assertThat(PublicApi.contains("dev.metahooks.server.config.ServerConfig$Tls")).isTrue();
   }
 
   /**

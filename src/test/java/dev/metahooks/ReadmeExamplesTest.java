@@ -3,7 +3,6 @@ package dev.metahooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.internal.OfflineHook;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.TestServer;
 import java.io.IOException;

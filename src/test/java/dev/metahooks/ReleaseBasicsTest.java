@@ -8,7 +8,7 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.cli.Help;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.internal.BuildInfo;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.TestServer;

@@ -2,8 +2,7 @@ package dev.metahooks;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.server.HookServer;
-import dev.metahooks.server.ServerConfig;
-import dev.metahooks.server.internal.OfflineHook;
+import dev.metahooks.server.config.ServerConfig;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.List;
@@ -29,7 +28,7 @@ public final class Metahooks {
    * Starts serving {@code controllers} with the settings of the environment and returns the running server; a
    * shutdown hook drains it on SIGTERM.
    *
-   * @throws dev.metahooks.server.ConfigurationException when a setting is invalid or the port is taken
+   * @throws dev.metahooks.server.config.ConfigurationException when a setting is invalid or the port is taken
    */
   public static HookServer serve(List<Controller> controllers) {
     return serve(ServerConfig.fromEnvironment(System.getenv()), controllers);

@@ -1,7 +1,7 @@
 package dev.metahooks.cli;
 
 import dev.metahooks.server.internal.BuildInfo;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.TreeSet;

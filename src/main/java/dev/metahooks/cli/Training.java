@@ -3,7 +3,7 @@ package dev.metahooks.cli;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookServer;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

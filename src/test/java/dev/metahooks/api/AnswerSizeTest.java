@@ -8,7 +8,7 @@ import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.server.internal.Reply;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;

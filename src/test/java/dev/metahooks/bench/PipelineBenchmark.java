@@ -11,7 +11,7 @@ import dev.metahooks.json.SharedSubtrees;
 import dev.metahooks.server.internal.Blocks;
 import dev.metahooks.server.internal.Reply;
 import dev.metahooks.server.internal.FrontDoor;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

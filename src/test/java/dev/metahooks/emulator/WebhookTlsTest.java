@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookServer;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.server.TestTls;
 import dev.metahooks.testing.Project;
 import java.nio.charset.StandardCharsets;

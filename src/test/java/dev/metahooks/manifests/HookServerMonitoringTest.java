@@ -8,7 +8,7 @@ import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.internal.ErrorCode;
 import dev.metahooks.server.HookServer;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.MissingComponent;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.metahooks.api.Sources;
-import dev.metahooks.server.ConfigurationException;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ConfigurationException;
+import dev.metahooks.server.config.ServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

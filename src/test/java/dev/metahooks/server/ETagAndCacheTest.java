@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import dev.metahooks.server.config.ServerConfig;
 
 /**
  * Metacontroller's ETag protocol (metacontroller.md, section 3) and the response cache, over HTTP on a real port: every 200 has

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import dev.metahooks.server.config.ServerConfig;
 
 /**
  * {@code /metrics} of a server that has answered nothing yet: every metric the README lists is there (counters at 0,

@@ -32,6 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.metahooks.server.config.ServerConfig;
 
 /** The HTTP surface on a real port: every class of bad input gets its status and a JSON error naming it. */
 class HttpSurfaceTest {

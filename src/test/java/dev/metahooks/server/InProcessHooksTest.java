@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import dev.metahooks.server.config.ServerConfig;
 
 /**
  * An in-process call answers what the server answers over HTTP for the same bytes: status, Content-Type,

@@ -16,6 +16,7 @@ import java.security.MessageDigest;
 import java.util.Base64;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import dev.metahooks.server.config.ServerConfig;
 
 /**
  * An answer of many blocks (a CatSet of 1,000 Pods: about 1 MB) over HTTP, computed and from the response cache:

@@ -7,6 +7,7 @@ import dev.metahooks.api.AnswerSize;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import dev.metahooks.server.config.ServerConfig;
 
 /** The memory settings follow the heap unless set, and are refused when they cannot work together. */
 class MemorySettingsTest {

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import dev.metahooks.server.config.ServerConfig;
 
 /** Back-pressure, the server-side deadline, slow clients and draining, each on a real port. */
 class OverloadAndDeadlineTest {

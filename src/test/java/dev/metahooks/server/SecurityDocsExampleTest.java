@@ -16,6 +16,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.metahooks.server.config.ServerConfig;
 
 /**
  * The openssl commands of docs/security.md, run as written: the files they make secure a real server, and a

@@ -23,6 +23,8 @@ import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.metahooks.server.config.ServerConfig;
+import dev.metahooks.server.config.ConfigurationException;
 
 /**
  * What Metacontroller's endpoint configs can ask of a hook server: a bearer token, HTTPS with a CA bundle,

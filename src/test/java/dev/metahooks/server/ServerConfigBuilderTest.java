@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import dev.metahooks.server.config.ServerConfig;
+import dev.metahooks.server.config.ConfigurationException;
 
 /** ServerConfig is built with a builder: no public constructor, so a new setting breaks no caller. */
 class ServerConfigBuilderTest {

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import dev.metahooks.server.config.ServerConfig;
+import dev.metahooks.server.config.ConfigurationException;
 
 /** Every setting is checked when the process starts, and a bad one is refused with a message naming it. */
 class ServerConfigTest {

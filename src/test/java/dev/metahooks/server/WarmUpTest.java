@@ -21,6 +21,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.metahooks.server.config.ServerConfig;
+import dev.metahooks.server.config.ConfigurationException;
 
 /**
  * The warm-up before readiness: the training requests the jar ships are valid hook requests for every served hook,

@@ -22,6 +22,7 @@ import dev.metahooks.server.internal.ReplyWriter;
 import dev.metahooks.server.internal.RequestBodies;
 import dev.metahooks.server.internal.Route;
 import dev.metahooks.server.internal.RouteTable;
+import dev.metahooks.server.internal.ServerLog;
 import dev.metahooks.server.internal.TlsFiles;
 import dev.metahooks.server.internal.TrainingCalls;
 import dev.metahooks.server.internal.WriteDeadline;
@@ -44,6 +45,8 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.metahooks.server.config.ServerConfig;
+import dev.metahooks.server.config.ConfigurationException;
 
 /**
  * The HTTP surface and its lifecycle: {@code POST /<controller>/<hook>} for every served hook, {@code GET /healthz},
@@ -304,10 +307,7 @@ public final class HookServer implements AutoCloseable {
    * does the same for every thread).
    */
   public static void exitOnOutOfMemory(Throwable e) {
-    if (e instanceof OutOfMemoryError) {
-      LOG.atError().addKeyValue("error", e.toString()).log("out of memory: exiting");
-      Runtime.getRuntime().halt(3);
-    }
+    ServerLog.exitOnOutOfMemory(e);
   }
 
   private void readiness(Context ctx) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import dev.metahooks.server.config.ServerConfig;
 
 /**
  * Calls a hook the way the server answers {@code POST /<controller>/<hook>}, without a socket, through the same

@@ -7,6 +7,7 @@ import java.security.KeyStore;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import dev.metahooks.server.config.ConfigurationException;
 
 /**
  * Key stores from PEM files, the format of Kubernetes TLS Secrets ({@code tls.crt}, {@code tls.key},

@@ -10,7 +10,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.internal.Redaction;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayOutputStream;

@@ -10,7 +10,7 @@ import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.internal.RecordingKey;
 import dev.metahooks.server.internal.Redaction;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayOutputStream;

@@ -9,7 +9,7 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookServer;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -2,7 +2,7 @@ package dev.metahooks.emulator;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.server.HookServer;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import java.util.List;
 
 /**

@@ -18,8 +18,9 @@ import java.util.stream.Stream;
 /**
  * What of metahooks a project may use without being broken by the next release, and a check that it uses nothing
  * else. Public are the packages {@code dev.metahooks.api}, {@code dev.metahooks.kube} and
- * {@code dev.metahooks.server} ({@code HookServer}, {@code ServerConfig}, {@code ConfigurationException},
- * {@code InProcessHooks} and {@code PemFiles}; the server's machinery is in {@code dev.metahooks.server.internal}),
+ * {@code dev.metahooks.server} ({@code HookServer}, {@code InProcessHooks} and {@code PemFiles}; the server's machinery
+ * is in {@code dev.metahooks.server.internal}) and {@code dev.metahooks.server.config} ({@code ServerConfig},
+ * {@code ConfigurationException}),
  * the classes {@code dev.metahooks.Metahooks} and {@code dev.metahooks.BuiltInControllers}, with their nested classes; and this testing kit,
  * {@code dev.metahooks.testing} and {@code dev.metahooks.testing.kube} (schemas, CRDs, YAML and the API server's
  * REST, which the emulator's engine uses too), with the classes of the emulator a scenario works with
@@ -36,7 +37,7 @@ import java.util.stream.Stream;
  */
 public final class PublicApi {
   private static final Set<String> PUBLIC_PACKAGES = Set.of("dev.metahooks.api", "dev.metahooks.kube",
-      "dev.metahooks.server");
+      "dev.metahooks.server", "dev.metahooks.server.config");
   private static final Set<String> PUBLIC_CLASSES = Set.of("dev.metahooks.Metahooks",
       "dev.metahooks.BuiltInControllers");
   private static final Set<String> KIT_PACKAGES = Set.of("dev.metahooks.testing", "dev.metahooks.testing.kube");

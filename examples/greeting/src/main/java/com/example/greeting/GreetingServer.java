@@ -2,7 +2,7 @@ package com.example.greeting;
 
 import dev.metahooks.Metahooks;
 import dev.metahooks.api.Controller;
-import dev.metahooks.server.ConfigurationException;
+import dev.metahooks.server.config.ConfigurationException;
 import java.util.List;
 
 /**

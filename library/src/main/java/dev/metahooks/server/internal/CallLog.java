@@ -2,16 +2,14 @@ package dev.metahooks.server.internal;
 
 import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.HookServer;
 import java.io.IOException;
 import java.time.Duration;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** The access log: one line per hook call; and, only with METAHOOKS_LOG_BODIES, its bodies, Secrets redacted. */
 public final class CallLog {
   /** The server's logger: operators filter on it. */
-  private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
+  private static final Logger LOG = ServerLog.LOG;
 
   private CallLog() {}
 

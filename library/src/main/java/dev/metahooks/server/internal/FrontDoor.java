@@ -2,12 +2,11 @@ package dev.metahooks.server.internal;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.HookResponse;
-import dev.metahooks.server.InProcessHooks;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import java.util.List;
 
 /**
- * Where every hook call comes in, over HTTP ({@link HookCalls}) or without a socket ({@link InProcessHooks}, the
+ * Where every hook call comes in, over HTTP ({@link HookCalls}) or without a socket ({@code InProcessHooks}, the
  * offline command, {@code metahooks diff}): the route, resolved once ({@link RouteTable}: 404 for a hook not
  * served), the body limit (413), then the answer as bytes ({@link CachedAnswers}: the response cache, the hook,
  * the writer and its answer limit). What only a socket needs (admission, the deadline, authentication, the

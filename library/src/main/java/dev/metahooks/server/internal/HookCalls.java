@@ -2,8 +2,7 @@ package dev.metahooks.server.internal;
 
 import dev.metahooks.json.WorkDeadline;
 import dev.metahooks.replay.CallInputs;
-import dev.metahooks.server.HookServer;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import io.javalin.http.Context;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +18,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One hook call, within its deadline: what can be refused from the headers alone is refused at once (the
@@ -31,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * deadline gets 503 (Metacontroller retries, nothing is applied).
  */
 public final class HookCalls implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
+  private static final Logger LOG = ServerLog.LOG;
   /** What a body of unknown length (chunked) takes of the budget at first; it takes more as it grows. */
   private static final long CHUNKED_START = 64 * 1024;
   /**
@@ -133,7 +131,7 @@ public final class HookCalls implements AutoCloseable {
           body = Body.ARRIVING;
           throw shuttingDown("interrupted; retry");
         } catch (ExecutionException e) { // the stream failed, too large, too slow, no room for a chunked body
-          HookServer.exitOnOutOfMemory(e.getCause());
+          ServerLog.exitOnOutOfMemory(e.getCause());
           throw HookError.from(e.getCause());
         }
         body = Body.READ;
@@ -237,7 +235,7 @@ public final class HookCalls implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw shuttingDown("interrupted; retry");
     } catch (ExecutionException e) {
-      HookServer.exitOnOutOfMemory(e.getCause());
+      ServerLog.exitOnOutOfMemory(e.getCause());
       LOG.atError().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
           .addKeyValue("error", e.getCause().toString()).log("hook call failed");
       throw HookError.from(e.getCause());
@@ -288,7 +286,7 @@ public final class HookCalls implements AutoCloseable {
       computed.completeExceptionally(e);
     } catch (Throwable e) { // an OutOfMemoryError included: the caller ends the process
       computed.completeExceptionally(e);
-      HookServer.exitOnOutOfMemory(e);
+      ServerLog.exitOnOutOfMemory(e);
     } finally {
       computing.end();
       slot.release();

@@ -1,6 +1,6 @@
 package dev.metahooks.server.internal;
 
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import java.util.function.Consumer;

@@ -1,6 +1,6 @@
 package dev.metahooks.server.internal;
 
-import dev.metahooks.server.ConfigurationException;
+import dev.metahooks.server.config.ConfigurationException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

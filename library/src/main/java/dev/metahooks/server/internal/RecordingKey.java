@@ -4,11 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.metahooks.server.ConfigurationException;
-import java.io.IOException;
+import dev.metahooks.server.config.ServerConfig.Recording;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -26,13 +24,12 @@ import javax.crypto.spec.SecretKeySpec;
  * the same key, replays the call with the values the hook saw and the recording never holds one in plain text.
  * A sealed value is {@value #PREFIX} and the base64url of nonce and ciphertext.
  *
- * <p>The file holds at least {@value #SHORTEST} bytes (for example {@code openssl rand -base64 32}); surrounding
+ * <p>The file holds at least {@value Recording#KEY_BYTES} bytes (for example {@code openssl rand -base64 32}); surrounding
  * whitespace does not count. The AES key is an HMAC-SHA256 of a fixed label under those bytes, so any such file
  * gives a full-strength key.
  */
 public final class RecordingKey {
   static final String PREFIX = "metahooks-sealed:v1:";
-  static final int SHORTEST = 32;
   private static final int NONCE_BYTES = 12;
   private static final int TAG_BITS = 128;
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -51,18 +48,7 @@ public final class RecordingKey {
 
   /** The key in {@code file}; a file too short to be a key is refused, naming {@code variable}. */
   public static RecordingKey read(Path file, String variable) {
-    byte[] material;
-    try {
-      material = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1).strip()
-          .getBytes(StandardCharsets.ISO_8859_1);
-    } catch (IOException e) {
-      throw new ConfigurationException(variable + ": " + file + " cannot be read: " + e.getMessage());
-    }
-    if (material.length < SHORTEST) {
-      throw new ConfigurationException(variable + ": " + file + " holds " + material.length + " bytes; a key needs at"
-          + " least " + SHORTEST + " (openssl rand -base64 32)");
-    }
-    return new RecordingKey(material);
+    return new RecordingKey(Recording.readKey(file, variable));
   }
 
   /** Whether {@code value} is a sealed one. */

@@ -2,16 +2,14 @@ package dev.metahooks.server.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.HookServer;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Where every answer is finished: a hook call's reply, an error, a probe's JSON. */
 public final class ReplyWriter {
-  private static final Logger LOG = LoggerFactory.getLogger(HookServer.class);
+  private static final Logger LOG = ServerLog.LOG;
   public static final String JSON = "application/json";
 
   private ReplyWriter() {}

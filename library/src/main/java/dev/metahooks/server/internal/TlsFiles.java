@@ -1,6 +1,6 @@
 package dev.metahooks.server.internal;
 
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.ArrayList;

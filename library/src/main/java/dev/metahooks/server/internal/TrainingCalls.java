@@ -2,7 +2,6 @@ package dev.metahooks.server.internal;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
-import dev.metahooks.server.HookServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * The warm-up: hook requests shipped in the jar ({@code warm-up/<controller>/<hook>.request.json}, copies of golden
  * fixtures) sent through Jetty's in-memory connector, so that they take the path of a call over HTTP (Jetty's
  * parser, routing, admission, the response cache, the hook, the answer writer, the reply) without a socket. The
- * server leaves these calls out of its metrics, access log and recordings ({@link HookServer}). Every other round
+ * server leaves these calls out of its metrics, access log and recordings ({@code HookServer}). Every other round
  * starts with an empty response cache, so that the hooks run as well as the cache's hits.
  */
 public final class TrainingCalls {

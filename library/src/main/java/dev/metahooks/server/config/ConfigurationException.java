@@ -1,4 +1,4 @@
-package dev.metahooks.server;
+package dev.metahooks.server.config;
 
 /**
  * A setting the server cannot start with: a bad value, a file it cannot read or use, a port it cannot bind.

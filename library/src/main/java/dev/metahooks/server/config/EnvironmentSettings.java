@@ -1,13 +1,11 @@
-package dev.metahooks.server.internal;
+package dev.metahooks.server.config;
 
-import static dev.metahooks.server.ServerConfig.DEFAULT_MAX_BODY_BYTES;
-import static dev.metahooks.server.ServerConfig.METACONTROLLER_TIMEOUT;
+import static dev.metahooks.server.config.ServerConfig.DEFAULT_MAX_BODY_BYTES;
+import static dev.metahooks.server.config.ServerConfig.METACONTROLLER_TIMEOUT;
 
 import dev.metahooks.logging.JsonLogging;
-import dev.metahooks.server.ConfigurationException;
-import dev.metahooks.server.ServerConfig;
-import dev.metahooks.server.ServerConfig.Recording;
-import dev.metahooks.server.ServerConfig.Tls;
+import dev.metahooks.server.config.ServerConfig.Recording;
+import dev.metahooks.server.config.ServerConfig.Tls;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -23,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * {@link ServerConfig} from the {@code METAHOOKS_} environment: each variable parsed and checked, with the
  * variable's name in every refusal; kept apart from the settings themselves, which code builds as well.
  */
-public final class EnvironmentSettings {
+final class EnvironmentSettings {
   private static final String PREFIX = "METAHOOKS_";
   private static final Logger LOG = LoggerFactory.getLogger(ServerConfig.class);
 
@@ -86,7 +84,7 @@ public final class EnvironmentSettings {
         integer(env, "METAHOOKS_RECORD_MAX_FILES", d.maxFiles()), number(env, "METAHOOKS_RECORD_MAX_BYTES", d.maxBytes()),
         file(env, "METAHOOKS_RECORD_KEY_FILE"));
     if (read.keyFile() != null) {
-      RecordingKey.read(read.keyFile(), "METAHOOKS_RECORD_KEY_FILE"); // a file too short to be a key fails at start
+      Recording.readKey(read.keyFile(), "METAHOOKS_RECORD_KEY_FILE"); // a file too short to be a key fails at start
     }
     if (dir == null) {
       return read;

@@ -1,12 +1,11 @@
-package dev.metahooks.server;
+package dev.metahooks.server.config;
 
-import static dev.metahooks.server.internal.EnvironmentSettings.require;
+import static dev.metahooks.server.config.EnvironmentSettings.require;
 
 import dev.metahooks.api.AnswerSize;
-import dev.metahooks.server.internal.EnvironmentSettings;
-import dev.metahooks.server.internal.Recorder;
-import dev.metahooks.server.internal.RecordingKey;
-import dev.metahooks.server.internal.TrainingCalls;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -60,7 +59,7 @@ import java.util.Set;
  *     thread</li>
  * <li>{@code recording()}: {@code METAHOOKS_RECORD_DIR} and its bounds: off by default; see {@link Recording}</li>
  * <li>{@code warmUp()}: {@code METAHOOKS_WARM_UP_MS}, default 5000 from the environment, 0 to 60000: how long the
- *     server serves its training calls ({@link TrainingCalls}) once it listens and before {@code /readyz} answers
+ *     server serves its training calls ({@code TrainingCalls}) once it listens and before {@code /readyz} answers
  *     ready, so that the JVM has compiled the request path when traffic comes (without one, the first seconds of
  *     traffic after each rollout are served by the interpreter). Settings built in code have none (0): a server
  *     made in a test or an application is ready as soon as it listens, unless it asks for one</li>
@@ -83,14 +82,16 @@ public final class ServerConfig {
   public record Tls(Path certFile, Path keyFile, Path clientCaFile) {}
 
   /**
-   * Recording of sampled calls ({@link Recorder}): {@code METAHOOKS_RECORD_DIR} (null: off, the default), one call in
+   * Recording of sampled calls ({@code Recorder}): {@code METAHOOKS_RECORD_DIR} (null: off, the default), one call in
    * {@code METAHOOKS_RECORD_SAMPLE} (default 1, every call), and at most {@code METAHOOKS_RECORD_MAX_FILES} (default
    * 1000) files of at most {@code METAHOOKS_RECORD_MAX_BYTES} (default 256 MiB) in all; the oldest go first. With
    * {@code METAHOOKS_RECORD_KEY_FILE} (null: none, the default) Secret values are sealed under that key instead of
-   * masked ({@link RecordingKey}), so that {@code metahooks diff} with the same key replays each call exactly.
+   * masked ({@code RecordingKey}), so that {@code metahooks diff} with the same key replays each call exactly.
    */
   public record Recording(Path dir, int sample, int maxFiles, long maxBytes, Path keyFile) {
     public static final Recording OFF = new Recording(null, 1, 1000, 256L * 1024 * 1024);
+    /** The fewest bytes a key file holds (for example {@code openssl rand -base64 32}). */
+    public static final int KEY_BYTES = 32;
 
     /** Without a key: Secret values masked. */
     public Recording(Path dir, int sample, int maxFiles, long maxBytes) {
@@ -114,6 +115,25 @@ public final class ServerConfig {
     /** The same, with Secret values sealed under the key in {@code file}. */
     public Recording sealedWith(Path file) {
       return new Recording(dir, sample, maxFiles, maxBytes, file);
+    }
+
+    /**
+     * The bytes of a key file, surrounding whitespace stripped; refused, naming {@code setting}, when the file
+     * cannot be read or holds fewer than {@value #KEY_BYTES} bytes.
+     */
+    public static byte[] readKey(Path file, String setting) {
+      byte[] material;
+      try {
+        material = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1).strip()
+            .getBytes(StandardCharsets.ISO_8859_1);
+      } catch (IOException e) {
+        throw new ConfigurationException(setting + ": " + file + " cannot be read: " + e.getMessage());
+      }
+      if (material.length < KEY_BYTES) {
+        throw new ConfigurationException(setting + ": " + file + " holds " + material.length + " bytes; a key needs at"
+            + " least " + KEY_BYTES + " (openssl rand -base64 32)");
+      }
+      return material;
     }
   }
 

@@ -1,11 +1,11 @@
-package dev.metahooks.server.internal;
+package dev.metahooks;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.InProcessHooks;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -18,12 +18,12 @@ import java.util.List;
  * ({@link InProcessHooks}: routing, the body limit, the answer limit), printed indented. Exit code 0 for a 200
  * answer, 2 for a request the hook refuses (the error JSON is printed), 1 for an internal error.
  */
-public final class OfflineHook {
+final class OfflineHook {
   private static final String USAGE = "usage: metahooks [sync|finalize|customize] <controller> < request.json";
 
   private OfflineHook() {}
 
-  public static int run(String[] args, InputStream in, PrintStream out, PrintStream err,
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err,
       List<Controller> controllers) {
     return run(args, in, out, err, controllers, ServerConfig.defaults());
   }

@@ -1,11 +1,11 @@
-package dev.metahooks.server.internal;
+package dev.metahooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.ServerConfig;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
