@@ -45,7 +45,7 @@ class ArchitectureTest {
       "kube", Set.of("api", "json"),
       "logging", Set.of(),
       "server", Set.of("api", "json", "kube", "logging", "replay"),
-      "controllers", Set.of("api", "json", "kube"),
+      "controllers", Set.of("api", "kube"),
       "cli", Set.of("api", "json", "kube", "logging", "server", "controllers", "replay"));
 
   /** PostgresCluster's layers, lowest first: each may use the layers before it, never one after it or beside it. */

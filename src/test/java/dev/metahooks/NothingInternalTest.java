@@ -19,11 +19,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The testing kit and the example project are written as a user writes: they reach metahooks through its public
- * API only ({@link PublicApi}), so what they do a user can do, and an internal class can change without breaking
- * them. The kit is read from its compiled classes (every class it names, in signatures and code, imported or
- * written out); the example, which this build does not compile, from its sources (its own build runs
- * {@link PublicApi#assertOnlyPublicApiIn} on its classes).
+ * The testing kit, the built-in controllers and the example project are written as a user writes: they reach
+ * metahooks through its public API only ({@link PublicApi}), so what they do a user can do, and an internal class
+ * can change without breaking them. The kit is read from its compiled classes (every class it names, in signatures
+ * and code, imported or written out), the controllers by the check a user's project runs; the example, which this
+ * build does not compile, from its sources (its own build runs {@link PublicApi#assertOnlyPublicApiIn} on its
+ * classes).
  */
 class NothingInternalTest {
   private static final Path PROJECT = Resources.projectDir();
@@ -50,6 +51,12 @@ class NothingInternalTest {
     }
     assertThat(classFiles).as("kit class files in %s", KIT_CLASSES).isGreaterThanOrEqualTo(kit.size());
     assertThat(internal).as("internal classes the testing kit uses").isEmpty();
+  }
+
+  /** The built-in controllers are written as a user's are: they pass the check a user's project runs. */
+  @Test
+  void theBuiltInControllersUseOnlyThePublicApi() {
+    PublicApi.assertOnlyPublicApiIn(PROJECT.resolve("target/classes/dev/metahooks/controllers"));
   }
 
   @Test

@@ -47,4 +47,11 @@ class JsonTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Json.reader().readTree("{\"a\":1,\"a\":2}"))
         .hasMessageContaining("Duplicate field 'a'");
   }
+
+  @Test
+  void theNodeFactoryBuildsWhatAParseBuilds() throws Exception {
+    assertThat(Json.nodes().objectNode()).isExactlyInstanceOf(Json.reader().readTree("{}").getClass());
+    assertThat(Json.nodes().numberNode(1)).isEqualTo(Json.reader().readTree("1"));
+    assertThat(Json.nodes().nullNode()).isEqualTo(Json.reader().readTree("null"));
+  }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
@@ -76,5 +77,13 @@ public final class Json {
   /** A new empty array, of the server's node factory. */
   public static ArrayNode array() {
     return JsonTrees.MAPPER.createArrayNode();
+  }
+
+  /**
+   * The server's node factory, for the values {@link #object()} and {@link #array()} do not make: numbers, strings,
+   * booleans and null, built as a parse of a request would build them.
+   */
+  public static JsonNodeFactory nodes() {
+    return JsonTrees.MAPPER.getNodeFactory();
   }
 }

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.FieldReader;
 import java.util.Comparator;
 
@@ -19,7 +18,7 @@ final class PodTemplates {
   static final String ANNOTATION = "bluegreendeployments.ctl.enisoc.com/pod-template-json";
 
   /** JSON.parse keeps the last of duplicate keys; the annotation is read the same way. */
-  private static final ObjectReader LENIENT = JsonTrees.MAPPER.reader()
+  private static final ObjectReader LENIENT = Json.reader()
       .without(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
 
   /** Numbers are equal when their values are, as JavaScript's {@code ===} compares them. */

@@ -3,7 +3,6 @@ package dev.metahooks.controllers.catset;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.PathCopies;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -44,7 +43,7 @@ final class CatSetRoll {
   static String hash(ObjectNode template) {
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(JsonTrees.MAPPER.writeValueAsString(sorted(template)).getBytes(StandardCharsets.UTF_8));
+          .digest(Json.writer().writeValueAsString(sorted(template)).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, 16);
     } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("cannot hash the Pod template", e);
@@ -88,7 +87,7 @@ final class CatSetRoll {
       return copy;
     }
     if (node.isArray()) {
-      var copy = JsonTrees.MAPPER.createArrayNode();
+      var copy = Json.array();
       node.forEach(item -> copy.add(sorted(item)));
       return copy;
     }

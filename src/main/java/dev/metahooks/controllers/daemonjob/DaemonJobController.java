@@ -6,7 +6,6 @@ import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
-import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import java.util.Optional;
 
@@ -49,15 +48,15 @@ public final class DaemonJobController {
     if (status == null || !status.isObject()) {
       return false;
     }
-    JsonNode desired = status.has("desiredNumberScheduled") ? status.get("desiredNumberScheduled") : JsonTrees.MAPPER
-        .getNodeFactory().numberNode(1);
-    JsonNode ready = status.has("numberReady") ? status.get("numberReady") : JsonTrees.MAPPER.getNodeFactory().numberNode(0);
+    JsonNode desired = status.has("desiredNumberScheduled") ? status.get("desiredNumberScheduled")
+        : Json.nodes().numberNode(1);
+    JsonNode ready = status.has("numberReady") ? status.get("numberReady") : Json.nodes().numberNode(0);
     return desired.isNumber() && ready.isNumber()
         && desired.doubleValue() == ready.doubleValue() && desired.doubleValue() > 0;
   }
 
   private static JsonNode complete(boolean done) {
     ObjectNode condition = Json.object().put("type", "Complete").put("status", done ? "True" : "False");
-    return JsonTrees.MAPPER.createArrayNode().add(condition);
+    return Json.array().add(condition);
   }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
-import dev.metahooks.json.JsonTrees;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.regex.Pattern;
@@ -28,7 +27,7 @@ final class ServicePorts {
 
   /** The {@code spec.ports} list of a Service. */
   static ArrayNode parse(String annotation) {
-    ArrayNode ports = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode ports = Json.array();
     for (String mapping : annotation.split(",", -1)) {
       String[] parts = mapping.split(":", -1);
       if (parts.length < 2) {
@@ -45,7 +44,7 @@ final class ServicePorts {
 
   /** The smallest JSON number type that holds the value, as a parser would read it back. */
   private static JsonNode number(BigInteger value) {
-    JsonNodeFactory nodes = JsonTrees.MAPPER.getNodeFactory();
+    JsonNodeFactory nodes = Json.nodes();
     if (value.bitLength() < Integer.SIZE) {
       return nodes.numberNode(value.intValue());
     }

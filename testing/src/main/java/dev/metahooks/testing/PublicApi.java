@@ -9,10 +9,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -43,8 +46,9 @@ public final class PublicApi {
   private static final Set<String> KIT_PACKAGES = Set.of("dev.metahooks.testing", "dev.metahooks.testing.kube");
   private static final Set<String> EMULATOR_CLASSES = Set.of("Cluster", "Metacontroller", "Emitted", "ApiResources",
       "Event", "HookCall", "IdleUpdate", "PodPolicy", "PodState", "Profile", "Round", "SyncError", "World", "Write")
-      .stream().map(name -> "dev.metahooks.emulator." + name).collect(java.util.stream.Collectors.toUnmodifiableSet());
-  private static final Pattern CLASS_NAME = Pattern.compile("dev/metahooks/[A-Za-z0-9_/$]+");
+      .stream().map(name -> "dev.metahooks.emulator." + name).collect(Collectors.toUnmodifiableSet());
+  /** A class's name as a class file writes it; a package-info's has a hyphen. */
+  private static final Pattern CLASS_NAME = Pattern.compile("dev/metahooks/[A-Za-z0-9_/$-]+");
 
   private PublicApi() {}
 
@@ -78,21 +82,30 @@ public final class PublicApi {
         || EMULATOR_CLASSES.contains(topLevel);
   }
 
-  /** Fails naming every class file below the directories that uses a metahooks class outside the public API. */
+  /**
+   * Fails naming every class file below the directories that uses a metahooks class outside the public API. The
+   * classes compiled below the directories are the project's own, whatever their package: only what they use of
+   * metahooks is checked.
+   */
   public static void assertOnlyPublicApiIn(Path... classDirectories) {
-    Set<String> internal = new TreeSet<>();
-    int classFiles = 0;
+    Map<Path, ClassFile> read = new TreeMap<>();
     for (Path directory : classDirectories) {
       for (Path classFile : classFiles(directory)) {
-        classFiles++;
-        for (String used : metahooksClassesUsedBy(classFile)) {
-          if (!contains(used)) {
+        read.put(classFile, ClassFile.read(classFile));
+      }
+    }
+    Set<String> own = read.values().stream().map(ClassFile::name).collect(Collectors.toSet());
+    Set<String> internal = new TreeSet<>();
+    for (Path directory : classDirectories) {
+      for (Path classFile : classFiles(directory)) {
+        for (String used : read.get(classFile).metahooksClasses()) {
+          if (!contains(used) && !own.contains(used)) {
             internal.add(directory.relativize(classFile) + " -> " + used);
           }
         }
       }
     }
-    assertThat(classFiles).as("class files below %s", List.of(classDirectories)).isPositive();
+    assertThat(read).as("class files below %s", List.of(classDirectories)).isNotEmpty();
     assertThat(internal).as("metahooks classes outside the public API").isEmpty();
   }
 
@@ -101,35 +114,48 @@ public final class PublicApi {
    * its descriptors and generic signatures, whether the source imported them or wrote them out.
    */
   public static Set<String> metahooksClassesUsedBy(Path classFile) {
-    Set<String> names = new TreeSet<>();
-    try (InputStream file = Files.newInputStream(classFile); DataInputStream in = new DataInputStream(file)) {
-      in.readInt(); // magic
-      in.readUnsignedShort(); // minor version
-      in.readUnsignedShort(); // major version
-      int count = in.readUnsignedShort();
-      for (int i = 1; i < count; i++) {
-        int tag = in.readUnsignedByte();
-        switch (tag) {
-          case 1 -> {
-            Matcher name = CLASS_NAME.matcher(in.readUTF());
-            while (name.find()) {
-              names.add(name.group().replace('/', '.'));
+    return ClassFile.read(classFile).metahooksClasses();
+  }
+
+  /** A class file's own name (binary, {@code a.b.Outer$Inner}) and the metahooks classes it names. */
+  private record ClassFile(String name, Set<String> metahooksClasses) {
+    /** Reads the constant pool and the this_class entry after it (JVMS 4.1, 4.4). */
+    static ClassFile read(Path classFile) {
+      Set<String> names = new TreeSet<>();
+      try (InputStream file = Files.newInputStream(classFile); DataInputStream in = new DataInputStream(file)) {
+        in.readInt(); // magic
+        in.readUnsignedShort(); // minor version
+        in.readUnsignedShort(); // major version
+        int count = in.readUnsignedShort();
+        String[] texts = new String[count];
+        int[] classNames = new int[count];
+        for (int i = 1; i < count; i++) {
+          int tag = in.readUnsignedByte();
+          switch (tag) {
+            case 1 -> {
+              texts[i] = in.readUTF();
+              Matcher name = CLASS_NAME.matcher(texts[i]);
+              while (name.find()) {
+                names.add(name.group().replace('/', '.'));
+              }
             }
+            case 7 -> classNames[i] = in.readUnsignedShort();
+            case 8, 16, 19, 20 -> in.skipBytes(2); // string, method type, module, package
+            case 15 -> in.skipBytes(3); // method handle
+            case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipBytes(4);
+            case 5, 6 -> { // a long or a double takes two entries
+              in.skipBytes(8);
+              i++;
+            }
+            default -> throw new IOException("unknown constant pool tag " + tag);
           }
-          case 7, 8, 16, 19, 20 -> in.skipBytes(2); // class, string, method type, module, package
-          case 15 -> in.skipBytes(3); // method handle
-          case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipBytes(4);
-          case 5, 6 -> { // a long or a double takes two entries
-            in.skipBytes(8);
-            i++;
-          }
-          default -> throw new IOException("unknown constant pool tag " + tag);
         }
+        in.readUnsignedShort(); // access flags
+        return new ClassFile(texts[classNames[in.readUnsignedShort()]].replace('/', '.'), names);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the class file " + classFile, e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the class file " + classFile, e);
     }
-    return names;
   }
 
   private static List<Path> classFiles(Path directory) {

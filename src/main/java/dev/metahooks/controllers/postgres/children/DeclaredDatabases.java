@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.KubeletText;
 import java.util.Comparator;
 import java.util.List;
@@ -50,7 +49,7 @@ public final class DeclaredDatabases {
 
   /** The declared databases in the order of the spec. */
   public static ArrayNode json(List<ClusterSpec.Database> databases) {
-    ArrayNode json = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode json = Json.array();
     databases.forEach(database -> entry(json, database, database.extensions(), database.schemas()));
     return json;
   }
@@ -60,7 +59,7 @@ public final class DeclaredDatabases {
     if (databases.isEmpty()) {
       return "";
     }
-    ArrayNode json = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode json = Json.array();
     databases.stream().sorted(Comparator.comparing(ClusterSpec.Database::name))
         .forEach(database -> entry(json, database, new TreeSet<>(database.extensions()), new TreeSet<>(database.schemas())));
     return json.toString();

@@ -8,7 +8,6 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.json.JsonTrees;
 import java.util.Optional;
 
 /**
@@ -48,7 +47,7 @@ public final class Exporters {
 
   /** postgres_exporter's connection: this pod's PostgreSQL, TLS as Spilo requires, the role from its Secret. */
   public static ArrayNode env(String cluster) {
-    ArrayNode env = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode env = Json.array();
     env.addObject().put("name", "DATA_SOURCE_URI")
         .put("value", "127.0.0.1:" + Spilo.POSTGRES_PORT + "/postgres?sslmode=require");
     for (String[] variable : new String[][] {{"DATA_SOURCE_USER", "username"}, {"DATA_SOURCE_PASS", "password"}}) {

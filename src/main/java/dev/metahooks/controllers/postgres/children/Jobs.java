@@ -7,7 +7,6 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
-import dev.metahooks.json.JsonTrees;
 
 /**
  * The shape the cluster's Jobs share: pods run once ({@code restartPolicy: Never}, six retries), pass Pod Security
@@ -61,7 +60,7 @@ public final class Jobs {
    * connections without it).
    */
   public static ArrayNode primaryConnection(String cluster, String namespace, String application) {
-    ArrayNode env = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode env = Json.array();
     env.addObject().put("name", "PGHOST").put("value", Names.serviceHost(Names.primaryService(cluster), namespace));
     env.addObject().put("name", "PGPORT").put("value", String.valueOf(Spilo.POSTGRES_PORT));
     env.addObject().put("name", "PGUSER").put("value", Spilo.SUPERUSER);

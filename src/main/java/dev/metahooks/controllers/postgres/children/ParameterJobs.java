@@ -14,7 +14,6 @@ import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.KubeletText;
 import java.util.Optional;
 
@@ -115,7 +114,7 @@ public final class ParameterJobs {
       for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
         if (PATCH_VARIABLE.equals(env.path("name").asText()) && env.path("value").isTextual()) {
           try {
-            JsonTrees.MAPPER.readTree(env.path("value").asText()).path("postgresql").path("parameters").fieldNames()
+            Json.reader().readTree(env.path("value").asText()).path("postgresql").path("parameters").fieldNames()
                 .forEachRemaining(names::add);
           } catch (Exception e) {
             // Not our JSON: nothing to remove.

@@ -3,10 +3,10 @@ package dev.metahooks.controllers.postgres.children;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.spec.StandbySpec;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,9 +60,9 @@ public final class StandbyEnv {
     if (observed.statefulSet().isEmpty() || standby.isEmpty()) {
       return Optional.empty();
     }
-    ArrayNode wanted = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode wanted = Json.array();
     env(standby).forEach(wanted::add);
-    ArrayNode deployed = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode deployed = Json.array();
     observed(observed).forEach(deployed::add);
     if (wanted.equals(deployed)) {
       return Optional.empty();

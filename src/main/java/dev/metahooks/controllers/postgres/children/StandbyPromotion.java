@@ -2,12 +2,12 @@ package dev.metahooks.controllers.postgres.children;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.StandbyPhase;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.json.JsonTrees;
 
 /**
  * Promotion of a standby cluster: Patroni leaves standby mode when {@code standby_cluster} is gone from its dynamic
@@ -50,7 +50,7 @@ public final class StandbyPromotion {
     for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
       if (ParameterJobs.PATCH_VARIABLE.equals(env.path("name").asText()) && env.path("value").isTextual()) {
         try {
-          JsonNode patch = JsonTrees.MAPPER.readTree(env.path("value").asText().replace("$$", "$"));
+          JsonNode patch = Json.reader().readTree(env.path("value").asText().replace("$$", "$"));
           return patch.has(KEY) && patch.get(KEY).isNull();
         } catch (Exception e) {
           return false; // not our JSON

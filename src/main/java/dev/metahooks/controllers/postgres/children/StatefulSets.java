@@ -9,7 +9,6 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.KubeletText;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -170,7 +169,7 @@ public final class StatefulSets {
 
   /** Spilo's environment, in a fixed order. Each variable's documented meaning is in docs/postgrescluster.md. */
   public static ArrayNode env(String cluster, ClusterSpec spec, ObjectNode bootstrap) {
-    ArrayNode env = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode env = Json.array();
     value(env, "SCOPE", cluster);
     value(env, "PGVERSION", String.valueOf(spec.postgresVersion()));
     value(env, "PGROOT", Spilo.DATA_PATH + "/pgroot");
@@ -254,7 +253,7 @@ public final class StatefulSets {
       WalVolumes.configure(config);
     }
     try {
-      return JsonTrees.MAPPER.writeValueAsString(config);
+      return Json.writer().writeValueAsString(config);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write Spilo configuration", e);
     }

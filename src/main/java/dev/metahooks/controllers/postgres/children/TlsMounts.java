@@ -8,7 +8,6 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.KubeletText;
 
 /**
@@ -37,7 +36,7 @@ public final class TlsMounts {
 
   /** Spilo's variables that point it at the Secret's files, after its own. */
   public static ArrayNode env(Tls.Rendering rendering, String cluster, String namespace) {
-    ArrayNode env = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode env = Json.array();
     value(env, "SSL_CERTIFICATE_FILE", Spilo.TLS_MOUNT + "/" + TlsSpec.CERT);
     value(env, "SSL_PRIVATE_KEY_FILE", Spilo.TLS_MOUNT + "/" + TlsSpec.KEY);
     // Spilo's cron job compares the files' hashes every five minutes and reloads PostgreSQL when they change.

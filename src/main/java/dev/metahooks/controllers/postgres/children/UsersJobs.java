@@ -8,7 +8,6 @@ import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.KubeletText;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -115,7 +114,7 @@ public final class UsersJobs {
 
   /** What users.sql reads of each user, in the order of the spec. */
   public static String usersJson(List<ClusterSpec.User> users) {
-    ArrayNode json = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode json = Json.array();
     for (ClusterSpec.User user : users) {
       ObjectNode entry = json.addObject().put("name", user.name());
       user.databases().forEach(entry.putArray("databases")::add);
@@ -153,7 +152,7 @@ public final class UsersJobs {
   /** {@link #hash(List, Map, String)}, and the declared databases when there are any (else the same hash as without). */
   public static String hash(List<ClusterSpec.User> users, Map<String, String> credentials, String serviceRoles,
       String databases) {
-    ArrayNode canonical = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode canonical = Json.array();
     users.stream().sorted(Comparator.comparing(ClusterSpec.User::name)).forEach(user -> {
       ObjectNode entry = canonical.addObject().put("name", user.name());
       sorted(user.databases()).forEach(entry.putArray("databases")::add);

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
-import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,9 +133,9 @@ public final class WalArchive {
     if (observed.statefulSet().isEmpty()) {
       return Optional.empty();
     }
-    ArrayNode wanted = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode wanted = Json.array();
     env(new BackupSpec(Optional.empty(), backups.cloneFrom(), Optional.empty())).forEach(wanted::add);
-    ArrayNode deployed = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode deployed = Json.array();
     observedClone(observed).forEach(deployed::add);
     if (wanted.equals(deployed)) {
       return Optional.empty();

@@ -1,7 +1,7 @@
 package dev.metahooks.controllers.postgres.observed;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.json.JsonTrees;
+import dev.metahooks.api.Json;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -41,7 +41,7 @@ public record MemberStatus(String state, String role, OptionalLong walPosition, 
     }
     JsonNode data;
     try {
-      data = JsonTrees.MAPPER.readTree(text.asText());
+      data = Json.reader().readTree(text.asText());
     } catch (Exception e) {
       return Optional.empty();
     }

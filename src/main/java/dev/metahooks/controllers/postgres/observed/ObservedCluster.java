@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.InvalidRequestException;
+import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
@@ -13,7 +14,6 @@ import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SecretReferences;
-import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -443,13 +443,13 @@ public final class ObservedCluster {
   private static JsonNode localParameters(JsonNode pod) {
     Optional<String> configuration = spiloVariable(pod.path("spec"), "SPILO_CONFIGURATION");
     if (configuration.isEmpty()) {
-      return JsonTrees.MAPPER.createObjectNode();
+      return Json.object();
     }
     try {
-      JsonNode parameters = JsonTrees.MAPPER.readTree(configuration.get()).path("postgresql").path("parameters");
-      return parameters.isObject() ? parameters : JsonTrees.MAPPER.createObjectNode();
+      JsonNode parameters = Json.reader().readTree(configuration.get()).path("postgresql").path("parameters");
+      return parameters.isObject() ? parameters : Json.object();
     } catch (IOException e) {
-      return JsonTrees.MAPPER.nullNode();
+      return Json.nodes().nullNode();
     }
   }
 

@@ -3,7 +3,6 @@ package dev.metahooks.controllers.postgres.observed;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import java.util.Optional;
 
@@ -43,7 +42,7 @@ public final class Preserved {
     }
     JsonNode applied;
     try {
-      applied = JsonTrees.MAPPER.readTree(text.asText());
+      applied = Json.reader().readTree(text.asText());
     } catch (Exception e) {
       return Optional.empty();
     }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import java.util.Optional;
 
@@ -62,7 +61,7 @@ public final class PatroniSettings {
 
   private static Optional<JsonNode> read(String json) {
     try {
-      JsonNode node = JsonTrees.MAPPER.readTree(json);
+      JsonNode node = Json.reader().readTree(json);
       return node != null && node.isObject() ? Optional.of(node) : Optional.empty();
     } catch (JsonProcessingException e) {
       return Optional.empty(); // not Spilo's JSON: nothing known

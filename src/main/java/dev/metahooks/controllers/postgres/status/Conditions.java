@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.json.JsonTrees;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -42,7 +41,7 @@ public final class Conditions {
   public static ArrayNode render(List<Condition> conditions, JsonNode parent, Instant now) {
     JsonNode previous = parent.path("status").path("conditions");
     JsonNode generation = parent.path("metadata").path("generation");
-    ArrayNode out = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode out = Json.array();
     for (Condition condition : conditions) {
       String status = condition.unknown() ? "Unknown" : condition.status() ? "True" : "False";
       ObjectNode node = out.addObject()

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.json.JsonTrees;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,7 +23,7 @@ public final class DatabaseStatus {
       return Optional.empty();
     }
     State state = state(usersJob);
-    ArrayNode list = JsonTrees.MAPPER.createArrayNode();
+    ArrayNode list = Json.array();
     databases.forEach(database -> list.addObject().put("name", database.name()).put("owner", database.owner())
         .put("reclaimPolicy", database.reclaimPolicy()).put("state", state.name()));
     return Optional.of(list);

@@ -8,7 +8,6 @@ import dev.metahooks.controllers.postgres.observed.MemberStatus;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.StandbyPhase;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
-import dev.metahooks.json.JsonTrees;
 import java.util.Optional;
 import java.util.Set;
 
@@ -70,7 +69,7 @@ public final class StandbyStatus {
     return observed.livePods().stream().filter(pod -> leader.equals(ObservedCluster.nameOf(pod))).findFirst()
         .flatMap(pod -> {
           try {
-            JsonNode state = JsonTrees.MAPPER.readTree(pod.path("metadata").path("annotations").path("status").asText(""));
+            JsonNode state = Json.reader().readTree(pod.path("metadata").path("annotations").path("status").asText(""));
             return state.path("role").isTextual()
                 ? Optional.of(new State(pod, state.path("role").asText(), state.path("xlog_location")))
                 : Optional.empty();
