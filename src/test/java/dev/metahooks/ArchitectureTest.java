@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layering of the service's sources, read from their imports and fully qualified names: the walls of the
- * README's Layout (the wire model knows neither HTTP nor controllers, a controller never touches HTTP, the server
- * never knows a controller's domain) and PostgresCluster's layers (docs/postgrescluster.md, How it is built), each
+ * walls of docs/architecture.md (the wire model knows neither HTTP nor controllers, a controller never touches HTTP,
+ * the server never knows a controller's domain) and PostgresCluster's layers (docs/postgrescluster/internals.md), each
  * of which uses only those below it.
  */
 class ArchitectureTest {
