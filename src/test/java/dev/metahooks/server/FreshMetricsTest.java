@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code /metrics} of a server that has answered nothing yet: every metric the README lists is there (counters at 0,
+ * {@code /metrics} of a server that has answered nothing yet: every metric docs/http.md lists is there (counters at 0,
  * so that a rate or an alert has a series from the start), and the latency histogram has the documented handful of
  * buckets per hook.
  */
