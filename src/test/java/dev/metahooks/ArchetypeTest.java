@@ -2,6 +2,7 @@ package dev.metahooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The archetype (archetype/) makes the example project (examples/greeting, which CI builds and tests) for a kind of
  * one's own: its templates, given the example's names, are the example's files, so the two cannot drift apart. Its
- * version is the root's, and the README's generate command is the one CI runs. That the generated project builds is
- * shown by the archetype's own integration test and by CI.
+ * version is the root's, and the generate command of docs/writing-a-controller.md is the one CI runs. That the
+ * generated project builds is shown by the archetype's own integration test and by CI.
  */
 class ArchetypeTest {
   private static final Path PROJECT = Resources.projectDir();
@@ -134,16 +135,16 @@ class ArchetypeTest {
   }
 
   @Test
-  void ciRunsTheReadmesGenerateCommand() throws IOException {
-    String readme = Files.readString(PROJECT.resolve("README.md"));
+  void ciRunsTheGuidesGenerateCommand() throws IOException {
+    String guide = MarkdownBlocks.page("docs/writing-a-controller.md");
     String ci = Files.readString(PROJECT.resolve(".ci/run"));
-    String readmeArguments = generateArguments(readme, "mvn -B archetype:generate");
-    assertThat(readmeArguments).contains("-DarchetypeArtifactId=metahooks-archetype",
+    String guideArguments = generateArguments(guide, "mvn -B archetype:generate");
+    assertThat(guideArguments).contains("-DarchetypeArtifactId=metahooks-archetype",
         "-DarchetypeVersion=" + version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks-parent"));
-    assertThat(generateArguments(ci, "maven-archetype-plugin:3.4.0:generate")).isEqualTo(readmeArguments);
+    assertThat(generateArguments(ci, "maven-archetype-plugin:3.4.0:generate")).isEqualTo(guideArguments);
     assertThat(Files.readString(PROJECT.resolve("archetype/pom.xml")))
         .contains("<archetype.version>3.4.0</archetype.version>");
-    assertThat(readme).contains("cd hello && mvn -B verify");
+    assertThat(guide).contains("cd hello && mvn -B verify");
     assertThat(ci).contains("cd hello && mvn -B -o verify");
   }
 

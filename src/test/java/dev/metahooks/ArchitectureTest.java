@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layering of every module's sources (library, testing kit, service), read from their imports and fully
- * qualified names: no package cycle, the walls of the
- * README's Layout (the wire model knows neither HTTP nor controllers, a controller never touches HTTP, the server
- * never knows a controller's domain) and PostgresCluster's layers (docs/postgrescluster.md, How it is built), each
+ * qualified names: no package cycle, the walls of docs/architecture.md (the wire model knows neither HTTP nor
+ * controllers, a controller never touches HTTP, the server never knows a controller's domain) and PostgresCluster's
+ * layers (docs/postgrescluster/internals.md), each
  * of which uses only those below it.
  */
 class ArchitectureTest {

@@ -2,6 +2,7 @@ package dev.metahooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The pieces a user installs agree with each other: the modules have the root's version and dependency
- * versions, the example project asks for that version, and the Java of README's "Writing a controller" is the
+ * versions, the example project asks for that version, and the Java of docs/writing-a-controller.md is the
  * example project's own code (examples/greeting, which CI builds and tests), so the guide cannot drift from it.
  */
 class LibraryPackagingTest {
@@ -43,18 +44,16 @@ class LibraryPackagingTest {
 
   @Test
   void theGuidesJavaIsTheExamplesCode() throws IOException {
-    String readme = Files.readString(PROJECT.resolve("README.md"));
-    String guide = readme.substring(readme.indexOf("## Writing a controller"));
+    String guide = MarkdownBlocks.page("docs/writing-a-controller.md");
     String example = exampleSources();
-    Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(guide);
     int lines = 0;
-    while (block.find()) {
-      for (String line : block.group(1).split("\n")) {
+    for (String block : MarkdownBlocks.blocks(guide, "java")) {
+      for (String line : block.split("\n")) {
         String code = line.replaceAll("\\s*//.*$", "").strip();
         if (code.isEmpty() || code.equals("...") || code.equals("}") || code.startsWith("try (")) {
           continue;
         }
-        assertThat(example).as("README line in examples/greeting: %s", code).contains(code);
+        assertThat(example).as("docs/writing-a-controller.md line in examples/greeting: %s", code).contains(code);
         lines++;
       }
     }

@@ -27,8 +27,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The version means one thing everywhere; --help lists the settings the server reads (ServerConfigTest holds the
- * README's table to the same list).
+ * The version means one thing everywhere; --help lists the settings the server reads (ServerConfigTest holds
+ * docs/configuration.md's table to the same list).
  */
 class ReleaseBasicsTest {
   private static final Path PROJECT = Resources.projectDir();
@@ -67,7 +67,7 @@ class ReleaseBasicsTest {
       listed.add(name.group(1));
     }
     assertThat(listed).containsExactlyInAnyOrderElementsOf(ServerConfig.variables());
-    assertThat(help).doesNotContain("see README.md\n"); // every setting has its own line of help
+    assertThat(help).doesNotContain("see docs/configuration.md\n"); // every setting has its own line of help
   }
 
   @Test

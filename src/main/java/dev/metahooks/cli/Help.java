@@ -9,7 +9,7 @@ import java.util.TreeSet;
 /**
  * {@code metahooks --help}: the server mode, the offline commands and every setting. The settings are those
  * {@link ServerConfig#variables()} reads, so the list cannot leave one out; each has a line here (a test holds
- * this, the README's table and the server together; the README has the whole story of each).
+ * this, the table of docs/configuration.md and the server together; that page has the whole story of each).
  */
 public final class Help {
   static final Map<String, String> SUMMARIES = Map.ofEntries(
@@ -57,9 +57,9 @@ public final class Help {
         + "(class-data archive training)");
     out.println("  metahooks --version | --help");
     out.println();
-    out.println("environment (every setting has a default that works; README.md has the details):");
+    out.println("environment (every setting has a default that works; docs/configuration.md has the details):");
     for (String variable : new TreeSet<>(ServerConfig.variables())) {
-      out.printf("  %-34s %s%n", variable, SUMMARIES.getOrDefault(variable, "see README.md"));
+      out.printf("  %-34s %s%n", variable, SUMMARIES.getOrDefault(variable, "see docs/configuration.md"));
     }
   }
 }

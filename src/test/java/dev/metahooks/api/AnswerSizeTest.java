@@ -55,7 +55,10 @@ class AnswerSizeTest {
     assertThat(AnswerSize.limitedTo(1000, () -> AnswerSize.maxItems(72))).isEqualTo(5);
   }
 
-  /** The sizes the README advertises (10,000 Pods, a 10 MB answer) are served under the deployed heap's limit. */
+  /**
+   * The sizes docs/configuration.md advertises (10,000 Pods, a 10 MB answer) are served under the deployed heap's
+   * limit.
+   */
   @ParameterizedTest
   @ValueSource(strings = {"catset:10000", "indexedjob:10000"})
   void theLargestAdvertisedAnswersFitTheDeployedLimit(String name) {

@@ -209,7 +209,7 @@ class FieldReaderCollectingTest {
     assertThat(problems.list()).isUnmodifiable();
   }
 
-  /** The example of the README's "Writing a controller" and of FieldReader's javadoc. */
+  /** The example of docs/writing-a-controller.md and of FieldReader's javadoc. */
   @Test
   void theDocumentedExampleSaysWhatItsCommentSays() {
     ObjectNode parent = Json.object();

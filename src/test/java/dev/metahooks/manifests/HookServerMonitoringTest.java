@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.internal.ErrorCode;
 import dev.metahooks.server.HookServer;
@@ -221,15 +222,13 @@ class HookServerMonitoringTest {
     return objects.stream().filter(o -> o.path("kind").asText().equals("NetworkPolicy")).findFirst().orElseThrow();
   }
 
-  /** README's kustomization of one's own, with the component and another monitoring namespace, as it stands. */
+  /** docs/deploy.md's kustomization of one's own, with the component and another monitoring namespace, as it stands. */
   @Test
   void theReadmesKustomizationAddsTheComponentAndAdmitsItsNamespace() throws IOException {
-    String readme = Files.readString(Resources.projectDir().resolve("README.md"));
-    Matcher block = Pattern.compile("```yaml\n(# kustomization\\.yaml of your own.*?)```", Pattern.DOTALL)
-        .matcher(readme);
-    assertThat(block.find()).as("README's monitoring kustomization").isTrue();
+    String block = MarkdownBlocks.first("docs/deploy.md", "Monitoring", "yaml");
+    assertThat(block).as("the monitoring kustomization of docs/deploy.md").startsWith("# kustomization.yaml of your own");
     Path dir = Files.createDirectories(Resources.projectDir().resolve("target/kustomize-readme-monitoring"));
-    Files.writeString(dir.resolve("kustomization.yaml"), block.group(1).replace("<path to metahooks>", "../.."));
+    Files.writeString(dir.resolve("kustomization.yaml"), block.replace("<path to metahooks>", "../.."));
 
     List<JsonNode> objects = Manifests.render(dir);
 

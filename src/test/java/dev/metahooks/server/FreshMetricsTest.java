@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.PromQl;
-import dev.metahooks.testing.Resources;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import dev.metahooks.server.config.ServerConfig;
 
 /**
- * {@code /metrics} of a server that has answered nothing yet: every metric the README lists is there (counters at 0,
+ * {@code /metrics} of a server that has answered nothing yet: every metric docs/http.md lists is there (counters at 0,
  * so that a rate or an alert has a series from the start), and the latency histogram has the documented handful of
  * buckets per hook.
  */
@@ -44,10 +43,10 @@ class FreshMetricsTest {
   }
 
   @Test
-  void everyMetricTheReadmeListsIsThereBeforeTheFirstCall() throws Exception {
-    String readme = Files.readString(Resources.projectDir().resolve("README.md"));
-    Matcher row = Pattern.compile("(?m)^\\| `GET /metrics` \\|(.*)$").matcher(readme);
-    assertThat(row.find()).as("the README's /metrics row").isTrue();
+  void everyMetricTheDocsListIsThereBeforeTheFirstCall() throws Exception {
+    String page = MarkdownBlocks.page("docs/http.md");
+    Matcher row = Pattern.compile("(?m)^\\| `GET /metrics` \\|(.*)$").matcher(page);
+    assertThat(row.find()).as("the /metrics row of docs/http.md").isTrue();
     List<String> listed = new ArrayList<>();
     Matcher name = Pattern.compile("`(metahooks_[a-z_]+)").matcher(row.group(1));
     while (name.find()) {
@@ -77,7 +76,6 @@ class FreshMetricsTest {
       bounds.add(bucket.group(1));
     }
     assertThat(bounds).containsExactly("0.001", "0.005", "0.025", "0.1", "0.25", "1.0", "2.5", "5.0", "+Inf");
-    String readme = Files.readString(Resources.projectDir().resolve("README.md"));
-    assertThat(readme).contains("buckets at 1, 5, 25, 100 and 250 ms and 1, 2.5 and 5 s");
+    assertThat(MarkdownBlocks.page("docs/http.md")).contains("buckets at 1, 5, 25, 100 and 250 ms and 1, 2.5 and 5 s");
   }
 }

@@ -3,7 +3,7 @@ package dev.metahooks.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.metahooks.testing.Resources;
+import dev.metahooks.docs.MarkdownBlocks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,8 +74,8 @@ class ServerConfigTest {
 
   @Test
   void everyVariableIsDocumentedAndEveryDocumentedOneIsRead() throws Exception {
-    String readme = Files.readString(Resources.projectDir().resolve("README.md"));
-    String configuration = readme.substring(readme.indexOf("## Configuration"), readme.indexOf("## Deploy"));
+    String page = MarkdownBlocks.page("docs/configuration.md");
+    String configuration = page.substring(0, page.indexOf("## The PostgresCluster controller"));
     Set<String> documented = new TreeSet<>();
     Matcher name = Pattern.compile("`(METAHOOKS_[A-Z_]+)`").matcher(configuration);
     while (name.find()) {

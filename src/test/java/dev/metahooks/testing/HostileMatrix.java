@@ -58,7 +58,7 @@ public final class HostileMatrix {
     };
   }
 
-  /** Four 39 MB CatSets (10,000 Pods each, the size the README advertises) sent at once. */
+  /** Four 39 MB CatSets (10,000 Pods each, the size docs/configuration.md advertises) sent at once. */
   public static Burst largeCatSets(ChildServer server) {
     byte[] body = new RequestGenerator(1).catset(10_000);
     long start = System.nanoTime();

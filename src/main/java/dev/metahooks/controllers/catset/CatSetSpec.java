@@ -20,7 +20,7 @@ record CatSetSpec(ObjectNode spec, Replicas replicas, JsonNode serviceName, List
   /**
    * {@code spec.replicas}, compared as the upstream JavaScript compares it. It must be a JSON number: upstream
    * also took text, null or nothing, and absent or non-numeric text (NaN) dropped every PersistentVolumeClaim,
-   * so a typo cost the volumes. That parity is not kept (README, deliberate deviations).
+   * so a typo cost the volumes. That parity is not kept (docs/controllers.md, deliberate deviations).
    */
   record Replicas(double value) {
     static Replicas of(JsonNode replicas) {

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * hello-world end to end: the real manifest and server under the emulated Metacontroller, set up through the testing
- * kit's {@link EmulatorExtension} exactly as a user's project sets up its own controller (the README's example).
+ * kit's {@link EmulatorExtension} exactly as a user's project sets up its own controller (the example of
+ * docs/writing-a-controller.md).
  */
 class HelloWorldScenarioTest {
   /** A fresh emulator for every test, stopped after it. */

@@ -6,34 +6,28 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.ProjectCrds;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The YAML of docs/postgrescluster.md's "Backups and restore": every PostgresCluster there (and each spec
+ * The YAML of docs/postgrescluster/backups-and-restore.md's "Backups and restore": every PostgresCluster there (and each spec
  * fragment, completed into one) fits the CRD's schema and reads without a problem.
  */
 class BackupDocsExamplesTest {
-  private static final Pattern YAML = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL);
+  private static final String PAGE = "docs/postgrescluster/backups-and-restore.md";
 
   @Test
   void everyExampleFitsTheSchemaAndReadsWithoutProblems() throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    int start = docs.indexOf("\n## Backups and restore\n");
-    String section = docs.substring(start, docs.indexOf("\n## ", start + 1));
     List<ObjectNode> clusters = new ArrayList<>();
-    Matcher block = YAML.matcher(section);
-    while (block.find()) {
-      for (JsonNode document : Manifests.parse(block.group(1))) {
+    for (String block : MarkdownBlocks.blocks(PAGE, "Backups and restore", "yaml")) {
+      for (JsonNode document : Manifests.parse(block)) {
         if (document.path("kind").asText().equals("PostgresCluster")) {
           clusters.add((ObjectNode) document);
         } else if (document.has("spec")) {
@@ -59,12 +53,8 @@ class BackupDocsExamplesTest {
   /** The escape hatch's command: the annotation the hook reads, set to the cluster's own uid. */
   @Test
   void theDeletionEscapeHatchCommandSetsTheAnnotationTheHookReadsToTheUid() throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    int start = docs.indexOf("\n### Final backup on deletion\n");
-    String section = docs.substring(start, docs.indexOf("\n### ", start + 1));
-    Matcher command = Pattern.compile("```sh\n(.*?)```", Pattern.DOTALL).matcher(section);
-    assertThat(command.find()).isTrue();
-    assertThat(command.group(1).replace("\\\n", " ")).containsPattern("kubectl -n shop annotate postgrescluster orders +"
+    String command = MarkdownBlocks.first(PAGE, "Final backup on deletion", "sh");
+    assertThat(command.replace("\\\n", " ")).containsPattern("kubectl -n shop annotate postgrescluster orders +"
         + Pattern.quote(dev.metahooks.controllers.postgres.plan.FinalBackups.SKIP_ANNOTATION)
         + "=\"\\$\\(kubectl -n shop get postgrescluster orders -o jsonpath='\\{\\.metadata\\.uid\\}'\\)\"");
   }
@@ -72,14 +62,10 @@ class BackupDocsExamplesTest {
   /** The report of "Physical backup health", put into a cluster's ConfigMap, gives the status shown beside it. */
   @Test
   void thePhysicalHealthExampleIsWhatTheHookReportsForItsReport() throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    int start = docs.indexOf("\n### Physical backup health\n");
-    String section = docs.substring(start, docs.indexOf("\n## ", start + 1));
-    Matcher block = YAML.matcher(section);
-    assertThat(block.find()).isTrue();
-    JsonNode report = Manifests.parse(block.group(1)).get(0).path("data");
-    assertThat(block.find()).isTrue();
-    JsonNode shown = Manifests.parse(block.group(1)).get(0).path("status");
+    List<String> blocks = MarkdownBlocks.blocks(PAGE, "Physical backup health", "yaml");
+    assertThat(blocks).hasSizeGreaterThanOrEqualTo(2);
+    JsonNode report = Manifests.parse(blocks.get(0)).get(0).path("data");
+    JsonNode shown = Manifests.parse(blocks.get(1)).get(0).path("status");
 
     BackupScenarioTest.Clock clock = new BackupScenarioTest.Clock();
     PostgresWorld world = new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
@@ -94,8 +80,6 @@ class BackupDocsExamplesTest {
       assertThat(BackupScenarioTest.condition(world.status, condition.path("type").asText()))
           .isEqualTo(condition.path("status").asText() + " " + condition.path("reason").asText());
     }
-    Matcher command = Pattern.compile("```sh\n(.*?)```", Pattern.DOTALL).matcher(section);
-    assertThat(command.find()).isTrue();
-    assertThat(command.group(1)).contains("--from=cronjob/" + dev.metahooks.controllers.postgres.base.Names.storeCheck("orders"));
+    assertThat(MarkdownBlocks.first(PAGE, "Physical backup health", "sh")).contains("--from=cronjob/" + dev.metahooks.controllers.postgres.base.Names.storeCheck("orders"));
   }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.StatefulSets;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -72,7 +73,7 @@ class BackupEnvironmentTest {
   @Test
   void everyVariableSetForBackupsAndClonesIsOneSpiloReadsAndTheDocsExplain() throws IOException {
     Map<String, String> spilo = spiloVariables();
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
+    String docs = MarkdownBlocks.page("docs/postgrescluster/backups-and-restore.md");
     List<ObjectNode> specs = List.of(withBackup(Json.object()), cloneSpec(c -> c.put("timestamp", "2026-11-30T11:00:00+01:00")),
         cloneSpec(c -> c.putObject("live")), awsSpec(), BackupEncryptionTest.libsodiumAndKms(),
         BackupEncryptionTest.pgpWithPassphrase(), BackupEncryptionTest.encryptedClone(), BackupEncryptionTest.pgpClone());
@@ -83,7 +84,7 @@ class BackupEnvironmentTest {
     assertThat(spilo.keySet()).containsAll(rendered);
     assertThat(rendered).as("the list names only what is rendered").containsAll(spilo.keySet());
     for (String name : rendered) {
-      assertThat(docs).as("docs/postgrescluster.md explains %s", name).contains("`" + name + "`");
+      assertThat(docs).as("docs/postgrescluster/backups-and-restore.md explains %s", name).contains("`" + name + "`");
     }
   }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.UsersJobs;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
@@ -14,21 +15,17 @@ import dev.metahooks.emulator.World;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PostgresServer;
 import dev.metahooks.testing.Project;
-import dev.metahooks.testing.Resources;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Databases example of docs/postgrescluster.md under the emulated Metacontroller with the real manifest, and
+ * The Databases example of docs/postgrescluster/spec.md under the emulated Metacontroller with the real manifest, and
  * each users Job the hook emits run for real: the emulator's world hands the Job's container (as the kubelet
  * starts it, with the cluster's Secrets) to a PostgreSQL of this test's own, and the Job completes or fails as
  * psql exits. Status follows: Applied, a missing extension Failed (the cluster stays Ready), the fix applied, a
@@ -146,13 +143,9 @@ class DatabasesEmulatorScenarioTest {
         + server.query("orders", "SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension");
   }
 
-  /** The first yaml block of the Databases section of docs/postgrescluster.md. */
-  static String docsExample() throws Exception {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    String section = docs.substring(docs.indexOf("\n## Databases\n"));
-    Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(section);
-    assertThat(block.find()).isTrue();
-    return block.group(1);
+  /** The first yaml block of the Databases section of docs/postgrescluster/spec.md. */
+  static String docsExample() {
+    return MarkdownBlocks.first("docs/postgrescluster/spec.md", "Databases", "yaml");
   }
 
   private static String condition(JsonNode parent, String type) {

@@ -75,7 +75,7 @@ class ExporterPostgresTest {
         metrics.set(get("http://127.0.0.1:" + port + "/metrics"));
         return metrics.get().lines().anyMatch(line -> line.equals("pg_up 1"));
       });
-      // The metrics docs/postgrescluster.md lists for a primary (Monitoring).
+      // The metrics docs/postgrescluster/operations.md lists for a primary (Monitoring).
       assertThat(metrics.get()).contains("pg_stat_activity_count", "pg_settings_max_connections",
           "pg_stat_archiver_failed_count", "pg_stat_database_xact_commit", "pg_stat_database_xact_rollback",
           "pg_stat_database_deadlocks", "pg_settings_autovacuum_freeze_max_age", "pg_database_size_bytes");

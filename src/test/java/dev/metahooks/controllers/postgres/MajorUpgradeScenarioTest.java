@@ -8,14 +8,13 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.UpgradeJobs;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Project;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
@@ -23,8 +22,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,11 +64,8 @@ class MajorUpgradeScenarioTest {
 
   /** The docs' example of a cluster asked to run PostgreSQL 17. */
   static ObjectNode docsExample() throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL)
-        .matcher(docs.substring(docs.indexOf("## Major upgrades")));
-    assertThat(block.find()).isTrue();
-    ObjectNode example = (ObjectNode) new YAMLMapper().readTree(block.group(1));
+    ObjectNode example = (ObjectNode) new YAMLMapper().readTree(
+        MarkdownBlocks.first("docs/postgrescluster/upgrades.md", "Major upgrades", "yaml"));
     assertThat(example.at("/spec/postgresVersion").asInt()).isEqualTo(17);
     return example;
   }

@@ -5,17 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The examples of docs/postgrescluster.md's Monitoring and Connection pooling sections, rendered by the hook. */
+/** The examples of docs/postgrescluster/operations.md's Monitoring and Connection pooling sections, rendered by the hook. */
 class OperationsDocsTest {
   @Test
   void theMonitoringExampleRendersTheSidecarAndTheMetricsService() throws IOException {
@@ -54,18 +51,9 @@ class OperationsDocsTest {
     return names;
   }
 
-  /** The fenced blocks of one language in one section ({@code ## heading} up to the next). */
-  static List<String> blocks(String heading, String language) throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    int start = docs.indexOf("\n## " + heading + "\n");
-    assertThat(start).as("section %s", heading).isNotNegative();
-    int end = docs.indexOf("\n## ", start + 4);
-    String section = docs.substring(start, end < 0 ? docs.length() : end);
-    List<String> blocks = new ArrayList<>();
-    Matcher matcher = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(section);
-    while (matcher.find()) {
-      blocks.add(matcher.group(1));
-    }
+  /** The fenced blocks of one language in one section of the operations page. */
+  static List<String> blocks(String heading, String language) {
+    List<String> blocks = MarkdownBlocks.blocks("docs/postgrescluster/operations.md", heading, language);
     assertThat(blocks).as("%s blocks in %s", language, heading).isNotEmpty();
     return blocks;
   }

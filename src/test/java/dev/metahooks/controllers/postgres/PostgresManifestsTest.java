@@ -9,6 +9,7 @@ import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -107,7 +108,7 @@ class PostgresManifestsTest {
 
   @Test
   void theDocsListEveryRefusedParameterAndSpilosPreloadLibraries() throws IOException {
-    String docs = java.nio.file.Files.readString(dev.metahooks.testing.Resources.projectDir().resolve("docs/postgrescluster.md"));
+    String docs = MarkdownBlocks.page("docs/postgrescluster/spec.md");
     SpecReader.RESERVED_PARAMETERS.forEach(name -> assertThat(docs).contains("`" + name + "`"));
     assertThat(docs).contains("`" + String.join(",", Spilo.PRELOAD_LIBRARIES) + "`")
         .contains("`" + SpecReader.DEFAULT_MEMORY_LIMIT + "`").contains("`" + SpecReader.MIN_MEMORY_LIMIT + "`");
@@ -125,17 +126,17 @@ class PostgresManifestsTest {
   /** The docs' spec snippets (Maintenance windows, Availability) use declared fields and are valid specs. */
   @Test
   void theDocsSpecExamplesAreValid() throws IOException {
-    String docs = java.nio.file.Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    java.util.regex.Matcher blocks = java.util.regex.Pattern.compile("```yaml\n(spec:\n.*?)```", java.util.regex.Pattern.DOTALL)
-        .matcher(docs);
     int checked = 0;
-    while (blocks.find()) {
-      JsonNode example = new YAMLMapper().readTree(blocks.group(1));
+    for (String block : MarkdownBlocks.blocks(MarkdownBlocks.pages("docs/postgrescluster"), "yaml")) {
+      if (!block.startsWith("spec:\n")) {
+        continue;
+      }
+      JsonNode example = new YAMLMapper().readTree(block);
       List<String> problems = new ArrayList<>();
       declared(specSchema(), example.get("spec"), "spec", problems);
-      assertThat(problems).as(blocks.group(1)).isEmpty();
+      assertThat(problems).as(block).isEmpty();
       SpecReader.Result read = SpecReader.read(SpecReaderTest.parent("orders", spec -> spec.setAll((ObjectNode) example.get("spec"))));
-      assertThat(read.problems()).as(blocks.group(1)).isEmpty();
+      assertThat(read.problems()).as(block).isEmpty();
       checked++;
     }
     assertThat(checked).isGreaterThanOrEqualTo(2);

@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.children.ApiToken;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.kube.KubeSchema;
-import dev.metahooks.testing.Resources;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -103,14 +102,13 @@ class RenderedRbacTest {
   }
 
   /**
-   * The section "Accounts, tokens and Roles" of docs/postgrescluster.md lists every account the hook renders, each
+   * The section "Accounts, tokens and Roles" of docs/postgrescluster/security.md lists every account the hook renders, each
    * with the container that holds its token, and every pod the hook renders without a token.
    */
   @Test
   void theDocsListEveryHolderOfATokenAndEveryPodWithout() throws Exception {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    int start = docs.indexOf("### Accounts, tokens and Roles\n");
-    String section = docs.substring(start, docs.indexOf("\n## ", start));
+    String section = MarkdownBlocks.section(MarkdownBlocks.page("docs/postgrescluster/security.md"),
+        "Accounts, tokens and Roles");
     Map<String, String> documentedAccounts = new TreeMap<>();
     Matcher account = Pattern.compile("(?m)^\\| `<n>-([a-z-]+)` \\| ([^|]+) \\|").matcher(section);
     while (account.find()) {

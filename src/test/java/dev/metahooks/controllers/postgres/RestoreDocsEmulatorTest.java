@@ -7,24 +7,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.testing.Project;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The examples of docs/postgrescluster.md's "Restore and recovery", applied under the emulated Metacontroller
+ * The examples of docs/postgrescluster/backups-and-restore.md's "Restore and recovery", applied under the emulated Metacontroller
  * against a source created by this version (its archive under its uid): as written, with the source's uid, they
  * are taken; without {@code prefix}, refused naming the source's archive.
  */
@@ -56,14 +52,7 @@ class RestoreDocsEmulatorTest {
 
   /** The section's yaml blocks, in order: clone, logical restore, standby, same-name restore. */
   static List<String> examples() throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    String section = docs.substring(docs.indexOf("### Restore and recovery"), docs.indexOf("### Final backup on deletion"));
-    Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(section);
-    List<String> examples = new ArrayList<>();
-    while (block.find()) {
-      examples.add(block.group(1));
-    }
-    return examples;
+    return MarkdownBlocks.blocks("docs/postgrescluster/backups-and-restore.md", "Restore and recovery", "yaml");
   }
 
   /** The source, created by this version, and its archive's prefix. */

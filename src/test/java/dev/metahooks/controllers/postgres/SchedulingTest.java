@@ -13,17 +13,14 @@ import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodMetadataReader;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.kube.KubeSchema;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,11 +29,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SchedulingTest {
   /** The spec of the docs' Scheduling example. */
   static ObjectNode docsExample() throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    String section = docs.substring(docs.indexOf("## Scheduling"));
-    Matcher block = Pattern.compile("```yaml\n(spec:\n.*?)```", Pattern.DOTALL).matcher(section);
-    assertThat(block.find()).isTrue();
-    return (ObjectNode) new YAMLMapper().readTree(block.group(1)).get("spec");
+    String block = MarkdownBlocks.first("docs/postgrescluster/spec.md", "Scheduling", "yaml");
+    assertThat(block).startsWith("spec:\n");
+    return (ObjectNode) new YAMLMapper().readTree(block).get("spec");
   }
 
   private static ClusterSpec example() throws IOException {

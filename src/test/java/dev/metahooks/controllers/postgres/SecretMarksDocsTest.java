@@ -5,39 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.docs.MarkdownBlocks;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The examples of docs/postgrescluster.md's "Secrets a cluster may use", applied: the backup example's Secret
+ * The examples of docs/postgrescluster/security.md's "Secrets a cluster may use", applied: the backup example's Secret
  * without its label is refused with the message the docs show, the docs' kubectl command gives it, and the standby
  * command gives a source's Secrets to its standby.
  */
 class SecretMarksDocsTest {
-  static String docs() throws IOException {
-    return Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-  }
-
-  static String section(String docs, String heading) {
-    int start = docs.indexOf(heading);
-    return docs.substring(start, docs.indexOf("\n## ", start + heading.length()));
-  }
-
-  static List<String> blocks(String text, String language) {
-    Matcher block = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(text);
-    List<String> blocks = new ArrayList<>();
-    while (block.find()) {
-      blocks.add(block.group(1));
-    }
-    return blocks;
-  }
+  private static final String SECURITY = "docs/postgrescluster/security.md";
+  private static final String BACKUPS = "docs/postgrescluster/backups-and-restore.md";
 
   /** {@code kubectl label secret NAME... -n NS KEY=VALUE} on the world's Secrets. */
   static void kubectlLabel(String command, PostgresWorld world) {
@@ -54,7 +36,7 @@ class SecretMarksDocsTest {
 
   /** The backup example (Secret, then cluster) in a world that sends only what is given. */
   static PostgresWorld backupExample(boolean keepLabel) throws IOException {
-    String example = blocks(section(docs(), "### Back up to an S3-compatible store"), "yaml").get(0);
+    String example = MarkdownBlocks.first(BACKUPS, "Back up to an S3-compatible store", "yaml");
     List<ObjectNode> objects = new ArrayList<>();
     for (String document : example.split("\n---\n")) {
       objects.add((ObjectNode) new YAMLMapper().readTree(document));
@@ -88,11 +70,11 @@ class SecretMarksDocsTest {
     PostgresWorld unmarked = backupExample(false);
     JsonNode refused = CrossClusterAccessTest.condition(unmarked.sync(), "SpecValid");
     assertThat(refused.path("status").asText()).isEqualTo("False");
-    String shown = blocks(section(docs(), "## Secrets a cluster may use"), "text").get(0)
+    String shown = MarkdownBlocks.first(SECURITY, "Secrets a cluster may use", "text")
         .replace("SpecValid=False: ", "").replaceAll("\\s*\n\\s*", " ").trim();
     assertThat(refused.path("message").asText()).isEqualTo(shown);
 
-    kubectlLabel(blocks(section(docs(), "## Secrets a cluster may use"), "sh").get(0), unmarked);
+    kubectlLabel(MarkdownBlocks.first(SECURITY, "Secrets a cluster may use", "sh"), unmarked);
     assertThat(CrossClusterAccessTest.condition(unmarked.sync(), "SpecValid").path("status").asText())
         .isEqualTo("True");
   }
@@ -110,7 +92,7 @@ class SecretMarksDocsTest {
     assertThat(CrossClusterAccessTest.condition(world.sync(), "SpecValid").path("status").asText())
         .isEqualTo("False");
 
-    kubectlLabel(blocks(section(docs(), "## Secrets a cluster may use"), "sh").get(1), world);
+    kubectlLabel(MarkdownBlocks.blocks(SECURITY, "Secrets a cluster may use", "sh").get(1), world);
     JsonNode answer = world.sync();
 
     assertThat(CrossClusterAccessTest.condition(answer, "SpecValid").path("status").asText()).isEqualTo("True");

@@ -8,19 +8,16 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.kube.KubeSchema;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,12 +30,9 @@ class StandbyClusterTest {
 
   /** The docs' yaml blocks of the Standby clusters section: the whole example, then the streaming one. */
   static List<ObjectNode> docsExamples() throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    String section = docs.substring(docs.indexOf("## Standby clusters"), docs.indexOf("## How it is built"));
-    Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(section);
     List<ObjectNode> examples = new ArrayList<>();
-    while (block.find()) {
-      examples.add((ObjectNode) new YAMLMapper().readTree(block.group(1)));
+    for (String block : MarkdownBlocks.blocks("docs/postgrescluster/standby.md", "Standby clusters", "yaml")) {
+      examples.add((ObjectNode) new YAMLMapper().readTree(block));
     }
     return examples;
   }

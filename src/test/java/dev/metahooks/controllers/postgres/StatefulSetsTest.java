@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class StatefulSetsTest {
   /**
    * Every variable the Spilo container gets: each is documented in zalando/spilo ENVIRONMENT.rst (or is one of
-   * the downward-API basics Spilo reads); docs/postgrescluster.md gives the documented meaning of each.
+   * the downward-API basics Spilo reads); docs/postgrescluster/internals.md gives the documented meaning of each.
    */
   static final List<String> DOCUMENTED = List.of("SCOPE", "PGVERSION", "PGROOT", "DCS_ENABLE_KUBERNETES_API",
       "KUBERNETES_USE_CONFIGMAPS", "KUBERNETES_SCOPE_LABEL", "KUBERNETES_ROLE_LABEL", "KUBERNETES_LABELS",

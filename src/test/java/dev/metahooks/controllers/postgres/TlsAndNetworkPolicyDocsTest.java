@@ -11,32 +11,24 @@ import dev.metahooks.controllers.postgres.children.TlsMounts;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The TLS and Network policy sections of docs/postgrescluster.md: their examples and variables are what renders. */
+/** The TLS and Network policy sections of docs/postgrescluster/security.md: their examples and variables are what renders. */
 class TlsAndNetworkPolicyDocsTest {
-  private static String section(String heading) throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    int start = docs.indexOf("\n## " + heading + "\n");
-    assertThat(start).as(heading).isNotNegative();
-    int end = docs.indexOf("\n## ", start + 4);
-    return docs.substring(start, end < 0 ? docs.length() : end);
+  private static String section(String heading) {
+    return MarkdownBlocks.section(MarkdownBlocks.page("docs/postgrescluster/security.md"), heading);
   }
 
   private static List<JsonNode> clusters(String text) {
     List<JsonNode> clusters = new ArrayList<>();
-    Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(text);
-    while (block.find()) {
-      for (JsonNode document : Manifests.parse(block.group(1))) {
+    for (String block : MarkdownBlocks.blocks(text, "yaml")) {
+      for (JsonNode document : Manifests.parse(block)) {
         if ("PostgresCluster".equals(document.path("kind").asText())) {
           clusters.add(document);
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.VolumeResize;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
@@ -15,16 +16,12 @@ import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Project;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,12 +68,9 @@ class VolumeGrowthScenarioTest {
 
   /** The docs' example: the StorageClass, and the spec's new size. */
   static List<ObjectNode> docsExample() throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL)
-        .matcher(docs.substring(docs.indexOf("## Growing volumes")));
-    assertThat(block.find()).isTrue();
+    String block = MarkdownBlocks.first("docs/postgrescluster/operations.md", "Growing volumes", "yaml");
     List<ObjectNode> documents = new ArrayList<>();
-    try (MappingIterator<ObjectNode> values = new YAMLMapper().readerFor(ObjectNode.class).readValues(block.group(1))) {
+    try (MappingIterator<ObjectNode> values = new YAMLMapper().readerFor(ObjectNode.class).readValues(block)) {
       values.forEachRemaining(documents::add);
     }
     assertThat(documents).hasSize(2);

@@ -8,26 +8,20 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.kube.KubeSchema;
-import dev.metahooks.testing.Resources;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** spec.storage.wal: the second claim template and mount, the Patroni settings, and the changes that are refused. */
 class WalVolumeTest {
   static ObjectNode docsExample() throws IOException {
-    String docs = Files.readString(Resources.projectDir().resolve("docs/postgrescluster.md"));
-    Matcher block = Pattern.compile("```yaml\n(spec:\n.*?)```", Pattern.DOTALL)
-        .matcher(docs.substring(docs.indexOf("## WAL volume")));
-    assertThat(block.find()).isTrue();
-    return (ObjectNode) new YAMLMapper().readTree(block.group(1)).get("spec");
+    String block = MarkdownBlocks.first("docs/postgrescluster/spec.md", "WAL volume", "yaml");
+    assertThat(block).startsWith("spec:\n");
+    return (ObjectNode) new YAMLMapper().readTree(block).get("spec");
   }
 
   @Test

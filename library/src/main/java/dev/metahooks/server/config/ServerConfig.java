@@ -450,7 +450,7 @@ public final class ServerConfig {
     return EnvironmentSettings.read(variables);
   }
 
-  /** Every variable the server reads (the README's Configuration table lists them). */
+  /** Every variable the server reads (docs/configuration.md lists them). */
   public static Set<String> variables() {
     return EnvironmentSettings.variables();
   }

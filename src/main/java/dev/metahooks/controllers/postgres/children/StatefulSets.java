@@ -18,7 +18,7 @@ import java.util.Set;
 /**
  * The StatefulSet {@code <n>}: Spilo (PostgreSQL with Patroni) with Patroni on the Kubernetes API, its state in
  * ConfigMaps, and the role label {@code spilo-role} on each pod. Every environment variable is one Spilo's
- * ENVIRONMENT.rst documents (see docs/postgrescluster.md for the list and meanings), or POD_IP/POD_NAMESPACE.
+ * ENVIRONMENT.rst documents (see docs/postgrescluster/internals.md for the list and meanings), or POD_IP/POD_NAMESPACE.
  */
 public final class StatefulSets {
   /**
@@ -167,7 +167,7 @@ public final class StatefulSets {
     return container;
   }
 
-  /** Spilo's environment, in a fixed order. Each variable's documented meaning is in docs/postgrescluster.md. */
+  /** Spilo's environment, in a fixed order. Each variable's documented meaning is in docs/postgrescluster/internals.md. */
   public static ArrayNode env(String cluster, ClusterSpec spec, ObjectNode bootstrap) {
     ArrayNode env = Json.array();
     value(env, "SCOPE", cluster);

@@ -15,7 +15,7 @@ import dev.metahooks.kube.KubeletText;
  * Spilo's variables, and https for the Jobs that call Patroni's REST API.
  */
 public final class TlsMounts {
-  /** Where clients find the CA: the user Secret's {@code ca.crt}, mounted at this path (docs/postgrescluster.md). */
+  /** Where clients find the CA: the user Secret's {@code ca.crt}, mounted at this path (docs/postgrescluster/security.md, TLS). */
   public static final String CLIENT_CA_PATH = "/etc/postgresql-tls/ca.crt";
   /** Owner read-write, group read: PostgreSQL accepts a key owned by root with group access (fsGroup 103). */
   public static final int KEY_MODE = 0640;

@@ -14,8 +14,8 @@ import java.util.Optional;
 /**
  * Spilo's variables for continuous WAL archiving and scheduled base backups with WAL-G ({@code spec.backup}), and
  * for a first bootstrap from another cluster ({@code spec.bootstrap.clone}, Spilo's {@code CLONE_*}). Each
- * variable is one Spilo reads (ENVIRONMENT.rst, or configure_spilo.py where that is silent); docs/postgrescluster.md
- * lists them with their meaning and source. Credentials only ever come from the user's Secret
+ * variable is one Spilo reads (ENVIRONMENT.rst, or configure_spilo.py where that is silent);
+ * docs/postgrescluster/backups-and-restore.md lists them with their meaning and source. Credentials only ever come from the user's Secret
  * ({@code secretKeyRef}), never as a value.
  */
 public final class WalArchive {
