@@ -44,7 +44,11 @@ public final class GeneratedSchema {
    * with {@code -Dschema.update=true}, writes it there first.
    */
   public static void assertCrdHolds(Path crdFile, String version, JsonNode generated) {
-    if (Boolean.getBoolean(UPDATE_PROPERTY)) {
+    assertCrdHolds(crdFile, version, generated, Boolean.getBoolean(UPDATE_PROPERTY));
+  }
+
+  static void assertCrdHolds(Path crdFile, String version, JsonNode generated, boolean update) {
+    if (update) {
       write(crdFile, version, generated);
     }
     assertThat(committed(crdFile, version))
