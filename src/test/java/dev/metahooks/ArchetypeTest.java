@@ -123,6 +123,39 @@ class ArchetypeTest {
     }
   }
 
+  /**
+   * The generated project's README names each of its files (a Java source by its class, {@code ${kind}ServerIT};
+   * any other by its path, {@code k8s/server/deployment.yaml}), so that a file added to the archetype is added to
+   * the README's list of what a change touches; and every path it names is a file of the project.
+   */
+  @Test
+  void theGeneratedReadmeNamesEveryFileOfTheProject() throws IOException {
+    String readme = Files.readString(TEMPLATES.resolve("README.md"));
+    Set<String> templates = files(TEMPLATES);
+    Set<String> unnamed = new TreeSet<>();
+    for (String template : templates) {
+      String name = readmeName(template);
+      if (!template.equals("README.md") && !readme.contains("`" + name + "`")) {
+        unnamed.add(name);
+      }
+    }
+    assertThat(unnamed).as("files of the generated project its README does not name").isEmpty();
+
+    Set<String> named = new TreeSet<>();
+    Matcher path = Pattern.compile("`([^`<>\\s]+\\.(?:yaml|json|xml))`").matcher(readme);
+    while (path.find()) {
+      named.add(path.group(1));
+    }
+    named.removeAll(templates.stream().map(ArchetypeTest::readmeName).toList());
+    assertThat(named).as("paths the README names that the project does not have").isEmpty();
+  }
+
+  /** How the README names a template's file: a class by its name, any other file by its path. */
+  private static String readmeName(String template) {
+    String path = template.replace("__kind__", "${kind}").replace("__artifactId__", "${artifactId}");
+    return path.endsWith(".java") ? path.substring(path.lastIndexOf('/') + 1, path.length() - ".java".length()) : path;
+  }
+
   @Test
   void theArchetypeHasTheRootsVersionAndItsProjectAsksForIt() throws IOException {
     String rootVersion = version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks-parent");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
+import dev.metahooks.testing.kube.CrdSchema;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -144,23 +145,82 @@ class TypedParentTest {
     assertThat(spec.path("required").toString()).isEqualTo(
         "[\"who\",\"paused\",\"instances\",\"generation\",\"mode\",\"names\",\"ports\",\"labels\"]");
     assertThat(spec.at("/properties/who")).isEqualTo(JsonTrees.MAPPER.readTree(
-        "{\"type\": \"string\", \"description\": \"Who to greet\"}"));
+        "{\"type\": \"string\", \"description\": \"Who to greet\", \"minLength\": 1}"));
+    assertThat(spec.at("/properties/note")).isEqualTo(JsonTrees.MAPPER.readTree("{\"type\": \"string\"}"));
     assertThat(spec.at("/properties/instances")).isEqualTo(JsonTrees.MAPPER.readTree(
         "{\"type\": \"integer\", \"minimum\": 0, \"maximum\": 16}"));
     assertThat(spec.at("/properties/mode")).isEqualTo(JsonTrees.MAPPER.readTree(
         "{\"type\": \"string\", \"enum\": [\"Fast\", \"Safe\"]}"));
     assertThat(spec.at("/properties/aliases")).isEqualTo(JsonTrees.MAPPER.readTree(
-        "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}"));
+        "{\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 1}}"));
     assertThat(spec.at("/properties/ports/items")).isEqualTo(JsonTrees.MAPPER.readTree("""
-        {"type": "object", "properties": {"name": {"type": "string"},
+        {"type": "object", "properties": {"name": {"type": "string", "minLength": 1},
          "port": {"type": "integer", "minimum": 1, "maximum": 65535}}, "required": ["name", "port"]}"""));
     assertThat(spec.at("/properties/labels")).isEqualTo(JsonTrees.MAPPER.readTree(
         "{\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}"));
     assertThat(spec.at("/properties/template")).isEqualTo(JsonTrees.MAPPER.readTree(
         "{\"type\": \"object\", \"x-kubernetes-preserve-unknown-fields\": true}"));
     // Only the hook writes the status: its schema requires nothing, nested records included.
-    assertThat(schema.at("/properties/status").toString()).doesNotContain("required");
+    assertThat(schema.at("/properties/status").toString()).doesNotContain("required").doesNotContain("minLength");
     assertThat(schema.at("/properties/status/properties/admin/properties/port/maximum").asInt()).isEqualTo(65535);
+  }
+
+  /**
+   * The API server, checking the generated schema, refuses each spec the hook refuses and stores each it reads:
+   * a CRD's schema and the hook cannot disagree on a value a schema can describe.
+   */
+  @Test
+  void theSchemaRefusesWhatTheHookRefuses() throws Exception {
+    CrdSchema schema = CrdSchema.of(PARENT.openApiV3Schema());
+    List<String> specs = List.of(GOOD,
+        GOOD.replace("\"who\": \"Team\"", "\"who\": \"\""),
+        GOOD.replace("\"who\": \"Team\",", ""),
+        GOOD.replace("\"names\": [\"a\", \"b\"]", "\"names\": [\"a\", \"\"]"),
+        GOOD.replace("\"names\": [\"a\", \"b\"]", "\"names\": [], \"aliases\": [\"\"]"),
+        GOOD.replace("\"name\": \"http\"", "\"name\": \"\""),
+        GOOD.replace("\"instances\": 3", "\"instances\": 17"),
+        GOOD.replace("\"instances\": 3", "\"instances\": -1"),
+        GOOD.replace("\"port\": 8080", "\"port\": 65536"),
+        GOOD.replace("\"mode\": \"Safe\"", "\"mode\": \"Slow\""),
+        GOOD.replace("\"copies\": 2", "\"copies\": 3000000000"),
+        GOOD.replace("\"who\": \"Team\"", "\"who\": \"Team\", \"note\": \"\""));
+    int refused = 0;
+    for (String spec : specs) {
+      ObjectNode parent = parent(spec);
+      boolean hookRefuses = refuses(() -> PARENT.spec(parent));
+      assertThat(schema.validate(parent)).as("the schema's errors for %s", spec)
+          .matches(errors -> errors.isEmpty() != hookRefuses, hookRefuses ? "not empty" : "empty");
+      refused += hookRefuses ? 1 : 0;
+    }
+    assertThat(refused).isEqualTo(specs.size() - 2);
+  }
+
+  record Named(@Pattern("^[a-z]+$") String name, @Pattern("^[0-9]+$") Optional<String> code) {}
+
+  @Test
+  void aPatternIsReadAndInTheSchema() throws Exception {
+    TypedParent<Named, OnlyOptional> named = TypedParent.of(Named.class, OnlyOptional.class);
+    CrdSchema schema = CrdSchema.of(named.openApiV3Schema());
+
+    assertThat(named.spec(parent("{\"name\": \"web\", \"code\": \"42\"}")))
+        .isEqualTo(new Named("web", Optional.of("42")));
+    assertThatThrownBy(() -> named.spec(parent("{\"name\": \"Web\"}")))
+        .hasMessage("parent.spec.name: must match ^[a-z]+$");
+    assertThatThrownBy(() -> named.spec(parent("{\"name\": \"web\", \"code\": \"4x\"}")))
+        .hasMessage("parent.spec.code: must match ^[0-9]+$");
+    assertThat(named.openApiV3Schema().at("/properties/spec/properties/name")).isEqualTo(JsonTrees.MAPPER.readTree(
+        "{\"type\": \"string\", \"pattern\": \"^[a-z]+$\", \"minLength\": 1}"));
+    assertThat(schema.validate(parent("{\"name\": \"Web\"}"))).hasSize(1);
+    assertThat(schema.validate(parent("{\"name\": \"web\", \"code\": \"4x\"}"))).hasSize(1);
+    // In the collecting mode a value that does not match reads as empty.
+    FieldProblems problems = FieldProblems.collecting();
+    assertThat(named.spec(parent("{\"name\": \"Web\", \"code\": \"x\"}"), problems))
+        .isEqualTo(new Named("", Optional.empty()));
+    assertThat(problems.list()).hasSize(2);
+    // An empty name is reported once, as empty, not as a mismatch too.
+    FieldProblems empty = FieldProblems.collecting();
+    named.spec(parent("{\"name\": \"\"}"), empty);
+    assertThat(empty.list()).extracting(FieldProblem::toString).containsExactly("parent.spec.name: must be a non-empty string");
   }
 
   record OnlyOptional(Optional<String> note) {}
@@ -194,6 +254,8 @@ class TypedParentTest {
 
   record WithRangedString(@Range(min = 0, max = 1) String name) {}
 
+  record WithPatternedNumber(@Pattern("^1$") int count) {}
+
   @Test
   void aComponentWithoutAJsonReadingFailsAtOnceNamingIt() {
     assertThatThrownBy(() -> TypedParent.of(WithDouble.class, OnlyOptional.class))
@@ -203,6 +265,8 @@ class TypedParentTest {
         .hasMessageContaining(WithSet.class.getName() + ".names: no JSON reading for java.util.Set<java.lang.String>");
     assertThatThrownBy(() -> TypedParent.of(WithRangedString.class, OnlyOptional.class))
         .hasMessageContaining(".name: @Range is for integers");
+    assertThatThrownBy(() -> TypedParent.of(WithPatternedNumber.class, OnlyOptional.class))
+        .hasMessageContaining(".count: @Pattern is for strings");
   }
 
   @Test
@@ -215,6 +279,15 @@ class TypedParentTest {
         .hasMessage("children['v1/Service'][web].port: is required");
     assertThat(TypedParent.write(new Port("web", 80)).toString()).isEqualTo("{\"name\":\"web\",\"port\":80}");
     assertThat(TypedParent.schema(Port.class).path("required").toString()).isEqualTo("[\"name\",\"port\"]");
+  }
+
+  private static boolean refuses(Runnable read) {
+    try {
+      read.run();
+      return false;
+    } catch (InvalidRequestException e) {
+      return true;
+    }
   }
 
   private static InvalidRequestException catchInvalid(Runnable read) {

@@ -3,6 +3,7 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.docs.MarkdownBlocks;
@@ -218,6 +219,61 @@ class HookServerMonitoringTest {
         .hasSize(1);
   }
 
+  /**
+   * monitoring.labels reaches the PodMonitor and the PrometheusRule, what a Prometheus selects them by
+   * (kube-prometheus-stack: {@code release: <its release>}), and nothing else; by default they carry only their name.
+   */
+  @Test
+  void theHelmValueLabelsWhatPrometheusSelects() {
+    List<JsonNode> plain = added(HelmChartTest.helm(Map.of("monitoring.enabled", true)));
+    List<JsonNode> labelled = added(HelmChartTest.helm(Map.of("monitoring.enabled", true,
+        "monitoring.labels.release", "kube-prometheus-stack")));
+
+    assertThat(selectedByRelease(plain)).isEmpty();
+    assertThat(selectedByRelease(labelled)).containsExactlyInAnyOrder("PodMonitor", "PrometheusRule");
+    assertThat(withoutLabels(labelled)).containsExactlyInAnyOrderElementsOf(withoutLabels(plain));
+    for (JsonNode object : labelled) {
+      assertThat(object.at("/metadata/labels/app.kubernetes.io~1name").asText()).isEqualTo("metahooks");
+    }
+  }
+
+  /** README's kustomization for kube-prometheus-stack labels the same objects, as the Helm value does. */
+  @Test
+  void theReadmesPatchLabelsWhatTheHelmValueLabels() throws IOException {
+    List<JsonNode> objects = Manifests.render(readmeKustomization("kube-prometheus-stack",
+        "# kustomization\\.yaml of your own, for kube-prometheus-stack"));
+
+    assertThat(selectedByRelease(added(objects))).containsExactlyInAnyOrder("PodMonitor", "PrometheusRule");
+    assertThat(added(objects)).containsExactlyInAnyOrderElementsOf(added(HelmChartTest.helm(Map.of(
+        "monitoring.enabled", true, "monitoring.labels.release", "kube-prometheus-stack"))));
+    assertThat(withoutLabels(objects)).containsExactlyInAnyOrderElementsOf(withoutLabels(withComponent));
+  }
+
+  /** The kinds of the objects a kube-prometheus-stack release named kube-prometheus-stack selects. */
+  private static List<String> selectedByRelease(List<JsonNode> objects) {
+    return objects.stream()
+        .filter(o -> o.at("/metadata/labels/release").asText().equals("kube-prometheus-stack"))
+        .map(o -> o.path("kind").asText()).toList();
+  }
+
+  private static List<JsonNode> withoutLabels(List<JsonNode> objects) {
+    return objects.stream().map(o -> {
+      JsonNode copy = o.deepCopy();
+      ((ObjectNode) copy.path("metadata")).remove("labels");
+      return copy;
+    }).toList();
+  }
+
+  /** A block of docs/deploy.md's Monitoring that starts with {@code header}, written as a kustomization in target/. */
+  private static Path readmeKustomization(String name, String header) throws IOException {
+    String block = MarkdownBlocks.blocks("docs/deploy.md", "Monitoring", "yaml").stream()
+        .filter(b -> Pattern.compile(header).matcher(b).lookingAt()).findFirst().orElse(null);
+    assertThat(block).as("docs/deploy.md's kustomization %s", header).isNotNull();
+    Path dir = Files.createDirectories(Resources.projectDir().resolve("target/kustomize-readme-" + name));
+    Files.writeString(dir.resolve("kustomization.yaml"), block.replace("<path to metahooks>", "../.."));
+    return dir;
+  }
+
   private static JsonNode networkPolicy(List<JsonNode> objects) {
     return objects.stream().filter(o -> o.path("kind").asText().equals("NetworkPolicy")).findFirst().orElseThrow();
   }
@@ -225,12 +281,8 @@ class HookServerMonitoringTest {
   /** docs/deploy.md's kustomization of one's own, with the component and another monitoring namespace, as it stands. */
   @Test
   void theReadmesKustomizationAddsTheComponentAndAdmitsItsNamespace() throws IOException {
-    String block = MarkdownBlocks.first("docs/deploy.md", "Monitoring", "yaml");
-    assertThat(block).as("the monitoring kustomization of docs/deploy.md").startsWith("# kustomization.yaml of your own");
-    Path dir = Files.createDirectories(Resources.projectDir().resolve("target/kustomize-readme-monitoring"));
-    Files.writeString(dir.resolve("kustomization.yaml"), block.replace("<path to metahooks>", "../.."));
-
-    List<JsonNode> objects = Manifests.render(dir);
+    List<JsonNode> objects = Manifests.render(readmeKustomization("monitoring",
+        "# kustomization\\.yaml of your own\n"));
 
     assertThat(added(objects)).containsExactlyInAnyOrderElementsOf(added(withComponent));
     assertThat(networkPolicy(objects).at("/spec/ingress/1/from/0/namespaceSelector/matchLabels").toString())

@@ -32,7 +32,8 @@ final class RecordReader {
     }
     FieldType type = field.type();
     return switch (type.kind()) {
-      case STRING -> reader.requiredString(name);
+      case STRING -> Optional.of(reader.requiredString(name))
+          .filter(value -> value.isEmpty() || matches(reader, field, value)).orElse("");
       case BOOLEAN -> requiredSet(reader, name) ? reader.optionalBoolean(name).orElse(false) : false;
       case INTEGER -> integer(type, requiredSet(reader, name) ? integer(reader, field) : Optional.empty());
       case ENUM -> requiredSet(reader, name) ? oneOf(reader, name, type.type()).orElse(null) : null;
@@ -49,7 +50,7 @@ final class RecordReader {
     String name = field.name();
     FieldType type = field.type();
     return switch (type.kind()) {
-      case STRING -> reader.optionalString(name);
+      case STRING -> reader.optionalString(name).filter(value -> matches(reader, field, value));
       case BOOLEAN -> reader.optionalBoolean(name);
       case INTEGER -> integer(reader, field).map(value -> integer(type, Optional.of(value)));
       case ENUM -> oneOf(reader, name, type.type());
@@ -67,6 +68,18 @@ final class RecordReader {
       return true;
     }
     reader.report(name, "is required");
+    return false;
+  }
+
+  /**
+   * Whether the string matches the field's {@link Pattern} anywhere in it, as the API server's schema check does;
+   * "must match" when it does not. An empty required string was reported already, so it is not matched.
+   */
+  private static boolean matches(FieldReader reader, Field field, String value) {
+    if (field.pattern().isEmpty() || field.pattern().get().matcher(value).find()) {
+      return true;
+    }
+    reader.report(field.name(), "must match " + field.pattern().get().pattern());
     return false;
   }
 

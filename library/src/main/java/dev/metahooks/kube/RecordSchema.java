@@ -7,12 +7,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.kube.RecordType.Field;
 import dev.metahooks.kube.RecordType.FieldType;
+import dev.metahooks.kube.RecordType.Kind;
+import java.util.Optional;
 
 /**
  * The OpenAPI v3 schema of a record, as a CRD's {@code openAPIV3Schema} holds it (a structural schema: every
  * field typed): what {@link RecordReader} accepts, so the API server refuses what the hook would refuse. A
- * component that is not {@code Optional<...>} is {@code required} in a spec; a status, which only the hook writes,
- * requires nothing, so that a status written by an earlier version of the hook stays valid.
+ * component that is not {@code Optional<...>} is {@code required} in a spec, and a required string or a string of a
+ * list has {@code minLength: 1}, as the reader wants them non-empty; {@link Range} gives {@code minimum} and
+ * {@code maximum} (an {@code int} without one, its type's bounds), {@link Pattern} a {@code pattern}. A status,
+ * which only the hook writes, requires nothing (no field, no length), so that a status written by an earlier
+ * version of the hook stays valid.
  */
 final class RecordSchema {
   private RecordSchema() {}
@@ -24,10 +29,14 @@ final class RecordSchema {
     for (Field field : RecordType.of(type).fields()) {
       ObjectNode property = schema(field.type(), withRequired);
       field.description().ifPresent(description -> property.put("description", description));
-      field.range().ifPresent(range -> {
-        property.set("minimum", number(range.min()));
-        property.set("maximum", number(range.max()));
+      bounds(field, withRequired).ifPresent(range -> {
+        property.set("minimum", number(range[0]));
+        property.set("maximum", number(range[1]));
       });
+      field.pattern().ifPresent(pattern -> property.put("pattern", pattern.pattern()));
+      if (withRequired && !field.optional() && field.type().kind() == Kind.STRING) {
+        property.put("minLength", 1);   // FieldReader.requiredString: a required string is a non-empty one
+      }
       properties.set(field.name(), property);
       if (withRequired && !field.optional()) {
         required.add(field.name());
@@ -37,6 +46,19 @@ final class RecordSchema {
       schema.set("required", required);
     }
     return schema;
+  }
+
+  /**
+   * A field's {@link Range}; in a spec, an {@code int} without one has its type's bounds, which the reader holds it
+   * to (a {@code long} is the API server's own integer, int64).
+   */
+  private static Optional<long[]> bounds(Field field, boolean inSpec) {
+    if (field.range().isPresent()) {
+      return Optional.of(new long[] {field.range().get().min(), field.range().get().max()});
+    }
+    FieldType type = field.type();
+    return inSpec && type.kind() == Kind.INTEGER && type.min() != Long.MIN_VALUE
+        ? Optional.of(new long[] {type.min(), type.max()}) : Optional.empty();
   }
 
   static boolean hasRequired(Class<?> type) {
@@ -64,7 +86,11 @@ final class RecordSchema {
       }
       case LIST -> {
         ObjectNode schema = Json.object().put("type", "array");
-        schema.set("items", schema(type.element(), withRequired));
+        ObjectNode items = schema(type.element(), withRequired);
+        if (withRequired && type.element().kind() == Kind.STRING) {
+          items.put("minLength", 1);   // FieldReader's string lists hold non-empty strings
+        }
+        schema.set("items", items);
         yield schema;
       }
       case STRING_MAP -> {

@@ -42,7 +42,7 @@ final class RecordType {
 
   /** One component: its JSON name, whether it is {@code Optional<...>}, its type, its accessor and annotations. */
   record Field(String name, boolean optional, FieldType type, Method accessor, Optional<String> description,
-      Optional<Range> range) {}
+      Optional<Range> range, Optional<java.util.regex.Pattern> pattern) {}
 
   private final Class<?> type;
   private final List<Field> fields;
@@ -115,7 +115,12 @@ final class RecordType {
     if (range.isPresent() && fieldType.kind() != Kind.INTEGER) {
       throw new IllegalArgumentException(where + ": @Range is for integers");
     }
-    return new Field(component.getName(), optional, fieldType, accessor, description, range);
+    Optional<java.util.regex.Pattern> pattern = Optional.ofNullable(component.getAnnotation(Pattern.class))
+        .map(annotation -> java.util.regex.Pattern.compile(annotation.value()));
+    if (pattern.isPresent() && fieldType.kind() != Kind.STRING) {
+      throw new IllegalArgumentException(where + ": @Pattern is for strings");
+    }
+    return new Field(component.getName(), optional, fieldType, accessor, description, range, pattern);
   }
 
   private static FieldType fieldType(Type generic, String where) {

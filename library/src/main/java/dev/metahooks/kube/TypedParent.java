@@ -27,13 +27,16 @@ import dev.metahooks.api.Json;
  * <table>
  * <caption>Component types, their JSON and their schema</caption>
  * <tr><th>component</th><th>JSON</th><th>schema</th></tr>
- * <tr><td>{@code String}</td><td>a non-empty string ({@code Optional<String>}: any string)</td><td>{@code string}</td></tr>
+ * <tr><td>{@code String}</td><td>a non-empty string ({@code Optional<String>}: any string), matching
+ * {@link Pattern} if given</td><td>{@code string}, {@code minLength: 1} unless {@code Optional}, {@code pattern} from
+ * {@link Pattern}</td></tr>
  * <tr><td>{@code boolean}, {@code Boolean}</td><td>true or false</td><td>{@code boolean}</td></tr>
  * <tr><td>{@code int}, {@code long} (boxed in an {@code Optional})</td><td>a number without a fraction, within
  * {@link Range} or the type's bounds</td><td>{@code integer}, {@code minimum}/{@code maximum} from {@link Range}</td></tr>
  * <tr><td>an enum</td><td>the name of one of its constants</td><td>{@code string} with {@code enum}</td></tr>
  * <tr><td>a record</td><td>an object</td><td>{@code object} with its properties</td></tr>
- * <tr><td>{@code List<String>}, a {@code List} of records</td><td>an array</td><td>{@code array} with {@code items}</td></tr>
+ * <tr><td>{@code List<String>}, a {@code List} of records</td><td>an array (of non-empty strings)</td><td>{@code array}
+ * with {@code items} ({@code minLength: 1} for strings)</td></tr>
  * <tr><td>{@code Map<String, String>}</td><td>an object of strings (labels)</td><td>{@code object} with
  * {@code additionalProperties: {type: string}}</td></tr>
  * <tr><td>{@code ObjectNode}</td><td>any object, as it is</td><td>{@code object},
@@ -41,7 +44,10 @@ import dev.metahooks.api.Json;
  * </table>
  *
  * <p>A component is required unless it is an {@code Optional<...>}; absent and {@code null} read as an empty
- * {@code Optional}. {@link Description} gives a field's schema its {@code description}. A record's compact
+ * {@code Optional}. {@link Description} gives a field's schema its {@code description}. The spec's schema holds
+ * every check of this table that a schema can say, so that the API server refuses what the hook would: a
+ * {@code schedule: ""} is refused when stored, not at every sync; the status's schema requires nothing (no field,
+ * no length). A record's compact
  * constructor may check more and throw an {@code InvalidRequestException} naming the field. A record type with a
  * component of another type fails {@link #of} with an {@code IllegalArgumentException} naming it.
  *

@@ -83,13 +83,18 @@ class GoldenTokenHoldersTest {
     };
   }
 
-  /** Whether the answer returns {@code child} as the request observed it (its last-applied configuration). */
+  /**
+   * Whether the answer returns {@code child} as the request observed it (its last-applied configuration). Found by
+   * name, not by key: a v1 request keys the children by name, a v2 one by namespace/name.
+   */
   private static boolean keptAsObserved(ObjectNode request, ObjectNode child) {
     for (JsonNode group : request.path("children")) {
-      JsonNode observed = group.get(ObservedCluster.nameOf(child));
-      if (observed instanceof ObjectNode object && object.path("kind").asText().equals(child.path("kind").asText())
-          && Preserved.child(object).equals(child)) {
-        return true;
+      for (JsonNode observed : group) {
+        if (observed instanceof ObjectNode object && ObservedCluster.nameOf(object).equals(ObservedCluster.nameOf(child))
+            && object.path("kind").asText().equals(child.path("kind").asText())
+            && Preserved.child(object).equals(child)) {
+          return true;
+        }
       }
     }
     return false;

@@ -5,7 +5,9 @@
  * Metacontroller's control loop for a scenario, and {@link dev.metahooks.testing.EmulatorExtension} does so around
  * each test; {@link dev.metahooks.testing.kube.KubeSchema}, {@link dev.metahooks.testing.kube.CrdSchema} and
  * {@link dev.metahooks.testing.kube.MetacontrollerSchema} check objects against the Kubernetes and Metacontroller
- * schemas; {@link dev.metahooks.testing.kube.KubeYaml} reads YAML and kustomizations; {@link dev.metahooks.testing.PublicApi}
+ * schemas, and {@link dev.metahooks.testing.GeneratedSchema} holds a CRD file to the schema generated from a typed
+ * parent (and writes it there with {@code -Dschema.update=true}); {@link dev.metahooks.testing.kube.KubeYaml} reads YAML
+ * and kustomizations; {@link dev.metahooks.testing.PublicApi}
  * holds a project's classes to the public API. Of the emulator's engine ({@code dev.metahooks.emulator}, internal)
  * a scenario works with the classes {@link dev.metahooks.testing.PublicApi#emulatorClasses()} names, which
  * {@code Emulator} hands out.
