@@ -34,6 +34,17 @@ class LibraryPackagingTest {
     }
   }
 
+  /** A server of one's own does not get what only the command line needs: the YAML reader is optional there. */
+  @Test
+  void onlyTheCommandLineBringsTheYamlReader() throws IOException {
+    String service = Files.readString(PROJECT.resolve("service.xml"));
+    Matcher yaml = Pattern.compile("<artifactId>jackson-dataformat-yaml</artifactId>(.*?)</dependency>", Pattern.DOTALL)
+        .matcher(service);
+    assertThat(yaml.find()).as("the service's YAML dependency").isTrue();
+    assertThat(yaml.group(1)).contains("<optional>true</optional>");
+    assertThat(Files.readString(PROJECT.resolve("library/pom.xml"))).doesNotContain("jackson-dataformat-yaml");
+  }
+
   @Test
   void theExampleDependsOnThisVersionOfBothArtifacts() throws IOException {
     String example = Files.readString(PROJECT.resolve("examples/greeting/pom.xml"));

@@ -49,7 +49,7 @@ class RequestPathTest {
 
   @Test
   void noLayerBelowTheEdgeLooksTheRouteUpAgain() throws IOException {
-    Pattern lookup = Pattern.compile("routes(\\(\\))?\\.(find|route)\\(|Hook\\.fromPath\\(");
+    Pattern lookup = Pattern.compile("routes(\\(\\))?\\s*\\.(find|route)\\(|Hook\\s*\\.fromPath\\(");
     List<String> looking = new ArrayList<>();
     // the public package and its internal one
     try (Stream<Path> files = Files.walk(SERVER_SOURCES)) {
