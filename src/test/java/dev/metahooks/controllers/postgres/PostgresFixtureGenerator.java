@@ -567,7 +567,7 @@ class PostgresFixtureGenerator {
     PostgresWorld ha = readyHaSample();
     // The Databases example of the docs: orders moves from the user's databases to spec.databases.
     JsonNode example = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
-        .readTree(DatabasesEmulatorScenarioTest.docsExample()).get("spec");
+        .readTree(DatabasesEmulatorScenarioIT.docsExample()).get("spec");
     ha.edit(spec -> {
       ((ObjectNode) spec.withArray("users").get(0)).remove("databases");
       ((ObjectNode) spec.withArray("users").get(1)).putArray("connect").add("orders").add("orders archive");
