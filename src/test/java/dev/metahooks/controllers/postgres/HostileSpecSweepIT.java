@@ -87,7 +87,7 @@ class HostileSpecSweepIT {
     TestCertificates certs = TestCertificates.create();
     certs.ca("ca");
     certs.server("server", "ca", List.of("orders-rw.shop.svc", "*.orders-hl.shop.svc", "orders-hl.shop.svc"), 2);
-    tlsSecret = TlsTest.tlsSecret(certs, keys -> { });
+    tlsSecret = TlsWorlds.tlsSecret(certs, keys -> { });
   }
 
   @Test
@@ -125,7 +125,7 @@ class HostileSpecSweepIT {
   /** The first sync of a cluster of {@code spec}, its Secrets given, then a sync once its pods run. */
   static JsonNode render(ObjectNode spec) {
     PostgresWorld world = new PostgresWorld("orders", spec);
-    world.relatedSecrets.put(TlsTest.SECRET, tlsSecret.deepCopy());
+    world.relatedSecrets.put(TlsWorlds.SECRET, tlsSecret.deepCopy());
     JsonNode first = world.sync();
     if (!"True".equals(validity(first))) {
       return first;

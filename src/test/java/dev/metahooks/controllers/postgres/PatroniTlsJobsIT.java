@@ -60,12 +60,12 @@ class PatroniTlsJobsIT {
     certs.ca("other-ca");
     certs.server("server", "ca", List.of("orders-hl.shop.svc", "*.orders-hl.shop.svc", "127.0.0.1"), 2);
     ObjectNode spec = Json.object().put("instances", 2);
-    spec.putObject("tls").put("secretName", TlsTest.SECRET).put("restApi", true);
+    spec.putObject("tls").put("secretName", TlsWorlds.SECRET).put("restApi", true);
     spec.putObject("postgresql").putObject("parameters").put("work_mem", "12MB");
     world = new PostgresWorld("orders", spec);
-    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
+    world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     world.sync();
-    Map<String, String> env = TlsTest.env(world.statefulSet().at("/spec/template/spec/containers/0"));
+    Map<String, String> env = TlsWorlds.env(world.statefulSet().at("/spec/template/spec/containers/0"));
     String password = SecretData.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password")
         .orElseThrow();
     patroni = PatroniCluster.start(version, "orders", 2, Spilo.RESTAPI_USER, password,
@@ -124,7 +124,7 @@ class PatroniTlsJobsIT {
     String leader = patroni.leader().orElseThrow();
     String candidate = leader.equals("orders-0") ? "orders-1" : "orders-0";
     ObjectNode job = Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE,
-        new Rollout.Switchover(Names.switchoverJob("orders", "orders-5d8f9c7b6", leader), leader, candidate, Optional.of(TlsTest.SECRET)));
+        new Rollout.Switchover(Names.switchoverJob("orders", "orders-5d8f9c7b6", leader), leader, candidate, Optional.of(TlsWorlds.SECRET)));
 
     PostgresServer.Result untrusted = run(job, Map.of("CURL_CA_BUNDLE", certs.dir().resolve("other-ca.crt").toString()));
     assertThat(untrusted.exitCode()).as(untrusted.output()).isNotZero();
@@ -144,7 +144,7 @@ class PatroniTlsJobsIT {
    */
   private static PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
     JsonNode pod = job.at("/spec/template/spec");
-    assertThat(pod.at("/volumes/0/secret/secretName").asText()).isEqualTo(TlsTest.SECRET);
+    assertThat(pod.at("/volumes/0/secret/secretName").asText()).isEqualTo(TlsWorlds.SECRET);
     assertThat(pod.at("/volumes/0/secret/items/0/key").asText()).isEqualTo(TlsSpec.CA);
     Kubelet.Container container = RenderedContainers.of(world, job, pod.at("/containers/0/name").asText(), List.of());
     Map<String, String> env = container.environment();

@@ -97,8 +97,8 @@ class PoolerPgBouncerIT {
     certs.server("foreign", "other-ca", names, 2);
     certs.server("elsewhere", "ca", List.of("tls-rw.shop.svc", "tls-pooler.shop.svc"), 2);
     PostgresWorld world = world("tls", "transaction");
-    world.edit(spec -> spec.putObject("tls").put("secretName", TlsTest.SECRET));
-    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
+    world.edit(spec -> spec.putObject("tls").put("secretName", TlsWorlds.SECRET));
+    world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     world.sync();
     String config = world.children.get("ConfigMap/tls-pooler").at("/data/pgbouncer.ini").asText();
     assertThat(config).contains("server_tls_sslmode = verify-full\nserver_tls_ca_file = " + Poolers.TLS_DIR + "/ca.crt");
@@ -135,12 +135,12 @@ class PoolerPgBouncerIT {
 
   /** The TLS Secret's keys as the pooler's volume mounts them (its items). */
   private static void mountTlsSecret(PostgresWorld world, Path dir) {
-    ObjectNode tlsSecret = world.relatedSecrets.get(TlsTest.SECRET);
+    ObjectNode tlsSecret = world.relatedSecrets.get(TlsWorlds.SECRET);
     JsonNode volume = null;
     for (JsonNode candidate : world.children.get("Deployment/" + Names.pooler(world.name)).at("/spec/template/spec/volumes")) {
       volume = candidate.path("name").asText().equals("tls") ? candidate : volume;
     }
-    assertThat(volume.at("/secret/secretName").asText()).isEqualTo(TlsTest.SECRET);
+    assertThat(volume.at("/secret/secretName").asText()).isEqualTo(TlsWorlds.SECRET);
     for (JsonNode item : volume.at("/secret/items")) {
       try {
         Files.writeString(dir.resolve(item.path("path").asText()),

@@ -28,12 +28,12 @@ class PoolersIT {
     TestCertificates certs = TestCertificates.create();
     certs.ca("ca");
     certs.server("server", "ca", List.of("pg-rw.shop.svc", "pg-pooler.shop.svc"), 2);
-    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
-    world.edit(spec -> spec.putObject("tls").put("secretName", TlsTest.SECRET));
+    world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
+    world.edit(spec -> spec.putObject("tls").put("secretName", TlsWorlds.SECRET));
     world.sync();
     assertThat(PoolersTest.config(world)).contains("server_tls_sslmode = require\n").doesNotContain("server_tls_ca_file");
     JsonNode volumes = world.children.get("Deployment/pg-pooler").at("/spec/template/spec/volumes");
-    assertThat(volumes.toString()).contains("{\"name\":\"tls\",\"secret\":{\"secretName\":\"" + TlsTest.SECRET + "\"");
+    assertThat(volumes.toString()).contains("{\"name\":\"tls\",\"secret\":{\"secretName\":\"" + TlsWorlds.SECRET + "\"");
     assertThat(world.children.get("Deployment/pg-pooler").at("/spec/template/spec").has("initContainers")).isFalse();
     assertThat(dev.metahooks.controllers.postgres.observed.SecretData.value(world.children.get("Secret/pg.app"),
         "pooler-uri").orElseThrow()).endsWith("?sslmode=verify-full&sslrootcert=/etc/postgresql-tls/ca.crt");

@@ -55,13 +55,13 @@ class TlsPostgresIT {
     certs.server("foreign", "other-ca", names, 2);
 
     ObjectNode spec = Json.object().put("instances", 1);
-    spec.putObject("tls").put("secretName", TlsTest.SECRET);
+    spec.putObject("tls").put("secretName", TlsWorlds.SECRET);
     spec.putArray("users").addObject().put("name", USER).putArray("databases").add(USER);
     PostgresWorld world = new PostgresWorld("orders", spec);
-    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
+    world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     world.sync();
     userSecret = world.children.get("Secret/orders." + USER);
-    podEnv = TlsTest.env(world.statefulSet().at("/spec/template/spec/containers/0"));
+    podEnv = TlsWorlds.env(world.statefulSet().at("/spec/template/spec/containers/0"));
     String verifier = SecretData.value(userSecret, Secrets.VERIFIER).orElseThrow();
     server.query("DROP DATABASE IF EXISTS " + USER);
     server.query("DROP ROLE IF EXISTS " + USER);
