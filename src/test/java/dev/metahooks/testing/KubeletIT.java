@@ -15,7 +15,8 @@ class KubeletIT {
           "env": [{"name": "GREETING", "value": "hello"}, {"name": "TARGET", "value": "$(GREETING)-world"}]}]}
         """)).container("app");
 
-    PostgresServer.Result result = c.run(Map.of("PATH", "/usr/bin:/bin"), Duration.ofSeconds(20));
+    PostgresServer.Result result = PostgresServer.exec(c.argv(), c.environmentWith(Map.of("PATH", "/usr/bin:/bin")),
+        Duration.ofSeconds(20), false);
 
     assertThat(result.exitCode()).isZero();
     assertThat(result.output()).matches("hello hello-world no-home \\d+\\n");
