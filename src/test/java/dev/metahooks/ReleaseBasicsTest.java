@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReleaseBasicsTest {
   private static final Path PROJECT = Resources.projectDir();
-  private static final String IMAGE = "ghcr.io/metahooks/metahooks";
+  static final String IMAGE = "ghcr.io/metahooks/metahooks";
 
   /** The pom's own version element (the first one after the artifactId: the project's, not a parent's). */
   static String pomVersion() throws Exception {
@@ -98,21 +98,6 @@ class ReleaseBasicsTest {
   void theMetricsCarryTheBuild() {
     assertThat(get("/metrics").body()).containsPattern(
         "metahooks_build_info\\{version=\"" + Pattern.quote(BuildInfo.version()) + "\"} 1(\\.0)?\n");
-  }
-
-  @Test
-  void theImageIsSetOnceAndItsTagIsTheVersion() throws Exception {
-    JsonNode images = Manifests.read(Manifests.MANIFESTS.resolve("base/kustomization.yaml")).get(0).path("images");
-    assertThat(images).hasSize(1);
-    assertThat(images.get(0).path("name").asText()).isEqualTo(IMAGE);
-    assertThat(images.get(0).path("newTag").asText()).isEqualTo(pomVersion());
-    String deployment = Files.readString(Manifests.MANIFESTS.resolve("base/deployment.yaml"));
-    assertThat(deployment).as("the Deployment names the image without a tag").contains("image: " + IMAGE + " ")
-        .doesNotContain(IMAGE + ":");
-    JsonNode container = Manifests.render(Manifests.MANIFESTS).stream()
-        .filter(o -> o.path("kind").asText().equals("Deployment")).findFirst().orElseThrow()
-        .at("/spec/template/spec/containers/0");
-    assertThat(container.path("image").asText()).isEqualTo(IMAGE + ":" + pomVersion());
   }
 
   private static TestServer.Reply get(String path) {

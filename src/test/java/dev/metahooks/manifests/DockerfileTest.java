@@ -3,7 +3,6 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -56,7 +55,7 @@ class DockerfileTest {
     return instructions;
   }
 
-  private static List<Instruction> stage(int stage, String keyword) throws IOException {
+  static List<Instruction> stage(int stage, String keyword) throws IOException {
     return instructions().stream().filter(i -> i.stage() == stage && i.keyword().equals(keyword)).toList();
   }
 
@@ -165,22 +164,6 @@ class DockerfileTest {
     }
     assertThat(made).isBetween(0, user);
     assertThat(training).contains("chmod 0444 " + archive);
-  }
-
-  @Test
-  void runsAsTheNonRootUserAndPortTheDeploymentNames() throws IOException {
-    List<Instruction> users = stage(1, "USER");
-    assertThat(users).hasSize(1);
-    String[] ids = users.get(0).arguments().split(":");
-    assertThat(ids).as("numeric uid:gid, so the kubelet can check runAsNonRoot").hasSize(2)
-        .allMatch(id -> id.matches("[0-9]+"));
-    assertThat(Integer.parseInt(ids[0])).isPositive();
-    JsonNode pod = Rendered.podSpec().path("securityContext");
-    assertThat(pod.path("runAsUser").asText()).isEqualTo(ids[0]);
-    assertThat(pod.path("runAsGroup").asText()).isEqualTo(ids[1]);
-
-    assertThat(stage(1, "EXPOSE")).singleElement().extracting(Instruction::arguments)
-        .isEqualTo(Rendered.container().at("/ports/0/containerPort").asText());
   }
 
   @Test

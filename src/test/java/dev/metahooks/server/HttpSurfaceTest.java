@@ -19,15 +19,12 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -180,24 +177,6 @@ class HttpSurfaceTest {
     assertThat(body(reply).path("message").asText()).isNotBlank();
   }
 
-  @Test
-  void aTlsRequestForAnotherHostIsJson(@TempDir Path dir) throws Exception {
-    SecurityTest.Certificates certs = new SecurityTest.Certificates(dir);
-    HookServer tls = new HookServer(ServerConfig.defaults().withPort(0).withSecurity(null,
-        new ServerConfig.Tls(certs.serverCert, certs.serverKey, null), Duration.ofSeconds(10)), List.of()).start();
-    try (Socket socket = certs.clientContext(false).getSocketFactory().createSocket("localhost", tls.port())) {
-      socket.setSoTimeout(5000);
-      // The certificate is for localhost; Jetty refuses a Host it does not cover ("Invalid SNI").
-      socket.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
-          .getBytes(StandardCharsets.US_ASCII));
-      String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-      assertThat(reply).startsWith("HTTP/1.1 400").contains("Content-Type: application/json");
-      assertThat(body(reply).path("message").asText()).isEqualTo("Invalid SNI");
-    } finally {
-      tls.close();
-    }
-  }
-
   @ParameterizedTest(name = "Content-Length {0}")
   @ValueSource(longs = {1025, 2_147_483_649L, 1L << 40})
   void aContentLengthOverTheLimitIs413AtOnceWithoutTheBody(long length) throws IOException {
@@ -344,7 +323,7 @@ class HttpSurfaceTest {
         && answer.length() - end - 4 >= Integer.parseInt(length.group(1));
   }
 
-  private static JsonNode body(String answer) throws IOException {
+  static JsonNode body(String answer) throws IOException {
     return JsonTrees.MAPPER.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
   }
 

@@ -2,7 +2,6 @@ package dev.metahooks.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
@@ -30,8 +29,8 @@ import java.util.function.Function;
  *
  * <p>Not modelled: service link variables are only what {@link Pod#services} declares (the kubelet computes them
  * from the Services of the namespace); {@code resourceFieldRef} and {@code fileKeyRef} are refused; the image's
- * own ENV is not added (pass PATH and the like to {@link Container#run}); namespaces of the objects are not
- * compared; the kubelet hands the runtime its variables in Go map order, so the order of
+ * own ENV is not added (pass PATH and the like to {@link Container#environmentWith}); namespaces of the objects
+ * are not compared; the kubelet hands the runtime its variables in Go map order, so the order of
  * {@link Container#environment()} (envFrom first, then env, a redefined name keeping its first place) is only a
  * reading aid.
  */
@@ -296,13 +295,13 @@ public final class Kubelet {
     }
 
     /**
-     * Runs argv with exactly the container's environment plus {@code overrides} (the test's stand-ins for what
-     * the image and the cluster give: PATH, hosts, ports), not the test JVM's environment.
+     * The environment the process runs with: exactly the container's plus {@code overrides} (the test's stand-ins
+     * for what the image and the cluster give: PATH, hosts, ports), not the test JVM's environment.
      */
-    public PostgresServer.Result run(Map<String, String> overrides, Duration timeout) {
+    public Map<String, String> environmentWith(Map<String, String> overrides) {
       Map<String, String> env = new LinkedHashMap<>(environment);
       env.putAll(overrides);
-      return PostgresServer.exec(argv, env, timeout, false);
+      return env;
     }
 
     private String expandRecording(String text, Map<String, String> first, Map<String, String> second) {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.kube.KubeletText;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -236,19 +235,6 @@ class KubeletTest {
     assertThatThrownBy(() -> Kubelet.pod(spec).image("img:1", List.of(), List.of()).container("app"))
         .hasMessageContaining("no command specified");
     assertThatThrownBy(() -> Kubelet.pod(spec).container("app")).hasMessageContaining("declare image(\"img:1\"");
-  }
-
-  @Test
-  void runsWithOnlyTheContainersEnvironmentAndTheOverrides() throws Exception {
-    Kubelet.Container c = Kubelet.pod(spec("""
-        {"containers": [{"name": "app", "command": ["sh", "-c", "echo \\"$GREETING $TARGET ${HOME:-no-home} $$$$\\""],
-          "env": [{"name": "GREETING", "value": "hello"}, {"name": "TARGET", "value": "$(GREETING)-world"}]}]}
-        """)).container("app");
-
-    PostgresServer.Result result = c.run(Map.of("PATH", "/usr/bin:/bin"), Duration.ofSeconds(20));
-
-    assertThat(result.exitCode()).isZero();
-    assertThat(result.output()).matches("hello hello-world no-home \\d+\\n");
   }
 
   @Test

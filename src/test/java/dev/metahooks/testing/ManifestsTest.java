@@ -16,12 +16,4 @@ class ManifestsTest {
   void refusesDuplicateKeysAsKubectlDoes() {
     assertThatThrownBy(() -> Manifests.parse("a: 1\na: 2\n")).hasMessageContaining("Duplicate field 'a'");
   }
-
-  @Test
-  void kustomizeFailuresCarryKubectlsMessage() {
-    assertThatThrownBy(() -> Manifests.render(Resources.projectDir().resolve("no-such-directory")))
-        .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("kubectl kustomize")
-        .hasMessageContaining("no-such-directory");
-  }
 }

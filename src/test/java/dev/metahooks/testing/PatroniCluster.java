@@ -44,6 +44,11 @@ public final class PatroniCluster implements AutoCloseable {
   private final Optional<RestTls> tls;
 
   private final Path dir;
+  /**
+   * The members' Unix sockets: a short directory of its own under /tmp, as a socket's path must stay under 108
+   * bytes (sun_path) and {@code dir} lies as deep as the checkout.
+   */
+  private final Path socketDir;
   private final List<Process> processes = new ArrayList<>();
   private final List<Integer> restPorts = new ArrayList<>();
   private final List<Integer> postgresPorts = new ArrayList<>();
@@ -57,10 +62,11 @@ public final class PatroniCluster implements AutoCloseable {
   private int etcdPort;
   private boolean dcsStopped;
 
-  private PatroniCluster(Path dir, String scope, Optional<String> user, Path bin, Optional<RestTls> tls,
+  private PatroniCluster(Path dir, Path socketDir, String scope, Optional<String> user, Path bin, Optional<RestTls> tls,
       List<String> patroniCommand) {
     this.patroniCommand = patroniCommand;
     this.dir = dir;
+    this.socketDir = socketDir;
     this.scope = scope;
     this.user = user;
     this.bin = bin;
@@ -127,10 +133,12 @@ public final class PatroniCluster implements AutoCloseable {
       Optional<RestTls> copied = tls.isEmpty() ? Optional.empty() : Optional.of(new RestTls(
           Files.copy(tls.get().certfile(), dir.resolve("restapi.crt")), Files.copy(tls.get().keyfile(),
           dir.resolve("restapi.key")), Files.copy(tls.get().cafile(), dir.resolve("restapi-ca.crt"))));
-      PatroniCluster cluster = new PatroniCluster(dir, scope, user, bin.get(), copied, version.command(user));
+      Path socketDir = Files.createTempDirectory(Path.of("/tmp"), "mh");
+      PatroniCluster cluster = new PatroniCluster(dir, socketDir, scope, user, bin.get(), copied,
+          version.command(user));
       try {
-        user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString()), Map.of(),
-            Duration.ofSeconds(30)));
+        user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString(), socketDir.toString()),
+            Map.of(), Duration.ofSeconds(30)));
         cluster.processes.add(cluster.startDcs(user));
         int etcdPort = cluster.etcdPort;
         for (int i = 0; i < members; i++) {
@@ -205,7 +213,7 @@ public final class PatroniCluster implements AutoCloseable {
     authentication.putObject("replication").put("username", "standby").put("password", "standby-" + scope);
     postgresql.putArray("pg_hba").add("local all all trust").add("host all all 127.0.0.1/32 scram-sha-256")
         .add("host replication standby 127.0.0.1/32 scram-sha-256");
-    postgresql.putObject("parameters").put("unix_socket_directories", dir.toString()).put("fsync", "off");
+    postgresql.putObject("parameters").put("unix_socket_directories", socketDir.toString()).put("fsync", "off");
     return config;
   }
 
@@ -269,7 +277,7 @@ public final class PatroniCluster implements AutoCloseable {
   /** Runs SQL as the superuser on member {@code index} (over its socket); the unaligned, tuples-only output. */
   public String query(int index, String sql) {
     PostgresServer.Result result = PostgresServer.exec(PostgresServer.as(user, List.of(bin.resolve("psql").toString(),
-        "-X", "-At", "-h", dir.toString(), "-p", String.valueOf(postgresPorts.get(index)), "-U", "postgres",
+        "-X", "-At", "-h", socketDir.toString(), "-p", String.valueOf(postgresPorts.get(index)), "-U", "postgres",
         "-d", "postgres", "-c", sql)), Map.of(), Duration.ofSeconds(30));
     if (result.exitCode() != 0) {
       throw new AssertionError("psql on member " + index + " failed: " + result.output());
@@ -486,12 +494,13 @@ public final class PatroniCluster implements AutoCloseable {
     return out.toString();
   }
 
-  /** Stops the members (Patroni stops PostgreSQL), then etcd. */
+  /** Stops the members (Patroni stops PostgreSQL), then etcd, and removes the sockets' directory. */
   @Override
   public void close() {
     for (int i = processes.size() - 1; i >= 0; i--) {
       stop(processes.get(i));
     }
+    PostgresServer.run(List.of("rm", "-rf", socketDir.toString()), Map.of(), Duration.ofSeconds(30));
   }
 
   private static void stop(Process process) {

@@ -92,7 +92,7 @@ final class ArchivingPostgres implements AutoCloseable {
   }
 
   private PostgresServer.Result push(Path data) {
-    Map<String, String> env = new HashMap<>(BaseBackupVerificationTest.credentials());
+    Map<String, String> env = new HashMap<>(BaseBackupVerificationIT.credentials());
     env.put("WALG_S3_PREFIX", "s3://" + bucket + "/" + prefix);
     env.put("AWS_ENDPOINT", s3.endpoint());
     env.put("AWS_S3_FORCE_PATH_STYLE", "true");

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Major upgrades in place under the emulated Metacontroller, from the docs' example at PostgreSQL 16: the hook's
  * decisions (the backup first, the window, the Job, the version the StatefulSet renders). The upgrade Job's effect
- * is its exit code only (MajorUpgradeScriptTest runs its script); the world completes Jobs, or holds the backup Job,
+ * is its exit code only (MajorUpgradeScriptIT runs its script); the world completes Jobs, or holds the backup Job,
  * or fails the upgrade Job as the Job controller does under its podFailurePolicy.
  */
 class MajorUpgradeScenarioTest {

@@ -89,7 +89,7 @@ class MajorUpgradeTest {
     JsonNode answer = world.sync();
     assertThat(answer.at("/status/majorUpgrade/phase").asText()).isEqualTo("Incomplete");
     assertThat(pgVersion(world)).isEqualTo("17");
-    assertThat(TlsTest.condition(answer, "MajorUpgrade").path("status").asText()).isEqualTo("True");
+    assertThat(TlsWorlds.condition(answer, "MajorUpgrade").path("status").asText()).isEqualTo("True");
     assertThat(world.children).doesNotContainKey("Role/orders-upgrade");
 
     PostgresWorld other = askedFor17();
@@ -140,7 +140,7 @@ class MajorUpgradeTest {
     world.sync();
     Map<String, JsonNode> children = new TreeMap<>(world.children);
     world.edit(spec -> spec.put("postgresVersion", 16));
-    JsonNode specValid = TlsTest.condition(world.sync(), "SpecValid");
+    JsonNode specValid = TlsWorlds.condition(world.sync(), "SpecValid");
     assertThat(specValid.path("message").asText())
         .isEqualTo("spec.postgresVersion: cannot change to 16 while the upgrade Job orders-upgrade-17 runs");
     assertThat(world.children).isEqualTo(children);
@@ -155,7 +155,7 @@ class MajorUpgradeTest {
     standby.sync();
     Map<String, JsonNode> children = new TreeMap<>(standby.children);
     standby.edit(spec -> spec.put("postgresVersion", 17));
-    JsonNode specValid = TlsTest.condition(standby.sync(), "SpecValid");
+    JsonNode specValid = TlsWorlds.condition(standby.sync(), "SpecValid");
     assertThat(specValid.path("message").asText()).startsWith("spec.postgresVersion: cannot change from 16 to 17 "
         + "while the cluster is a standby");
     assertThat(standby.children).isEqualTo(children);

@@ -147,15 +147,15 @@ class NetworkPoliciesTest {
 
   @Test
   void turningThePolicyOnAndOffTouchesNothingElse() {
-    PostgresWorld world = TlsTest.running();
-    Map<String, String> before = TlsTest.uids(world);
+    PostgresWorld world = TlsWorlds.running();
+    Map<String, String> before = TlsWorlds.uids(world);
     Map<String, JsonNode> children = new TreeMap<>(world.children);
     world.edit(NetworkPoliciesTest::enabled);
     JsonNode on = world.sync();
     assertThat(world.children).containsKey("NetworkPolicy/orders");
     KubeSchema.assertValid(world.children.get("NetworkPolicy/orders"));
     assertThat(on.at("/status/phase").asText()).isEqualTo("Ready");
-    assertThat(TlsTest.uids(world)).isEqualTo(before);
+    assertThat(TlsWorlds.uids(world)).isEqualTo(before);
     children.forEach((key, child) -> assertThat(world.children.get(key)).as(key).isEqualTo(child));
 
     world.edit(spec -> spec.remove("networkPolicy"));
@@ -170,7 +170,7 @@ class NetworkPoliciesTest {
    */
   @Test
   void thePoolersPodsAdmitOnlyTheClients() {
-    PostgresWorld world = TlsTest.running();
+    PostgresWorld world = TlsWorlds.running();
     world.edit(spec -> enabled(spec).putObject("pooler"));
     world.sync();
     ObjectNode policy = world.children.get("NetworkPolicy/orders.pooler");
@@ -194,7 +194,7 @@ class NetworkPoliciesTest {
   /** With the policy on, every pod the hook runs that listens for connections is selected by one of its policies. */
   @Test
   void everyListeningPodIsBehindAPolicy() {
-    PostgresWorld world = TlsTest.running();
+    PostgresWorld world = TlsWorlds.running();
     world.edit(spec -> enabled(spec).putObject("pooler"));
     world.sync();
     List<ObjectNode> policies = world.children.values().stream()
@@ -207,7 +207,7 @@ class NetworkPoliciesTest {
 
   @Test
   void noPoolerPolicyWithoutThePoolerOrWithoutThePolicy() {
-    PostgresWorld world = TlsTest.running();
+    PostgresWorld world = TlsWorlds.running();
     world.edit(NetworkPoliciesTest::enabled);
     world.sync();
     assertThat(world.children).containsKey("NetworkPolicy/orders").doesNotContainKey("NetworkPolicy/orders.pooler");

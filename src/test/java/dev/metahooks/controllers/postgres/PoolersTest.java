@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.CompositeRequest;
-import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.Exporters;
@@ -16,14 +14,13 @@ import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.status.ComponentConditions;
-import dev.metahooks.testing.TestCertificates;
 import dev.metahooks.testing.ThirdPartyCrds;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The pooler's and the exporter's children and conditions (rendering; the real components run in PoolerPgBouncerTest and ExporterPostgresTest). */
+/** The pooler's and the exporter's children and conditions (rendering; the real components run in PoolerPgBouncerIT and ExporterPostgresIT). */
 class PoolersTest {
   private static final ClusterSpec POOLED = BuilderTestSupport.spec(spec -> spec.putObject("pooler"));
 
@@ -86,47 +83,7 @@ class PoolersTest {
     assertThat(before).hasSize(10).isNotEqualTo(after);
   }
 
-  /**
-   * TLS turned on for a running cluster with a pooler: PgBouncer serves the Secret's certificate at once and the
-   * pooler URIs verify it, but PgBouncer verifies the server only once every database pod serves that certificate
-   * (before, a primary still on Spilo's own would refuse every pooled connection).
-   */
-  @Test
-  void withTlsThePoolerServesTheSecretAndVerifiesTheServerOnceEveryPodServesIt() {
-    PostgresWorld world = new PostgresWorld("pg", Json.object().put("instances", 2));
-    world.spec.putObject("pooler");
-    world.spec.putArray("users").addObject().put("name", "app");
-    world.sync();
-    world.runAllReady();
-    world.sync();
-    assertThat(world.children.get("Secret/pg.app").at("/data").has("pooler-uri")).isTrue();
-    TestCertificates certs = TestCertificates.create();
-    certs.ca("ca");
-    certs.server("server", "ca", List.of("pg-rw.shop.svc", "pg-pooler.shop.svc"), 2);
-    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
-    world.edit(spec -> spec.putObject("tls").put("secretName", TlsTest.SECRET));
-    world.sync();
-    assertThat(config(world)).contains("server_tls_sslmode = require\n").doesNotContain("server_tls_ca_file");
-    JsonNode volumes = world.children.get("Deployment/pg-pooler").at("/spec/template/spec/volumes");
-    assertThat(volumes.toString()).contains("{\"name\":\"tls\",\"secret\":{\"secretName\":\"" + TlsTest.SECRET + "\"");
-    assertThat(world.children.get("Deployment/pg-pooler").at("/spec/template/spec").has("initContainers")).isFalse();
-    assertThat(dev.metahooks.controllers.postgres.observed.SecretData.value(world.children.get("Secret/pg.app"),
-        "pooler-uri").orElseThrow()).endsWith("?sslmode=verify-full&sslrootcert=/etc/postgresql-tls/ca.crt");
-
-    // Every pod restarted with the Secret's certificate: now PgBouncer verifies the server too.
-    ObjectNode template = (ObjectNode) world.statefulSet().at("/spec/template/spec");
-    world.pods.values().forEach(pod -> pod.set("spec", template.deepCopy()));
-    world.sync();
-    assertThat(config(world)).contains("server_tls_sslmode = verify-full\nserver_tls_ca_file = /etc/pgbouncer/tls/ca.crt\n");
-
-    // The pooler turned off: no pooler URIs in the user Secrets.
-    world.edit(spec -> spec.withObjectProperty("pooler").put("enabled", false));
-    world.sync();
-    assertThat(world.children.get("Secret/pg.app").at("/data").has("pooler-uri")).isFalse();
-    assertThat(world.children.get("Secret/pg.app").at("/data").has("pooler-jdbc-uri")).isFalse();
-  }
-
-  private static String config(PostgresWorld world) {
+  static String config(PostgresWorld world) {
     return world.children.get("ConfigMap/pg-pooler").at("/data/" + Poolers.CONFIG_FILE).asText();
   }
 

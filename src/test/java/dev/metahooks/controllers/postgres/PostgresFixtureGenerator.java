@@ -396,7 +396,7 @@ class PostgresFixtureGenerator {
   /** spec.networkPolicy and spec.tls on a running cluster (numbered from 60, apart from the other features). */
   @Test
   void tlsAndNetworkPolicyScenario() throws IOException {
-    PostgresWorld world = TlsTest.running();
+    PostgresWorld world = TlsWorlds.running();
     world.hookVersion = "v2";
     world.edit(spec -> {
       ObjectNode policy = spec.putObject("networkPolicy").put("enabled", true);
@@ -406,7 +406,7 @@ class PostgresFixtureGenerator {
     });
     write("sync/60-network-policy-enabled", world, false);
     world.sync();
-    world.edit(spec -> spec.putObject("tls").put("secretName", TlsTest.SECRET).put("restApi", true));
+    world.edit(spec -> spec.putObject("tls").put("secretName", TlsWorlds.SECRET).put("restApi", true));
     writeCustomize("customize/60-given-secrets-related-by-label", world);
     write("sync/61-tls-secret-missing-nothing-restarts", world, false);
     world.sync();
@@ -414,12 +414,12 @@ class PostgresFixtureGenerator {
     certs.ca("ca");
     certs.server("server", "ca", java.util.List.of("orders-rw.shop.svc", "orders-ro.shop.svc", "*.orders-hl.shop.svc",
         "orders-hl.shop.svc"), 3650);
-    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> {}));
+    world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     write("sync/62-tls-secret-added-pods-roll-uris-verify-full", world, false);
     world.sync();
     world.runAllReady();
     world.sync();
-    world.relatedSecrets.put(TlsTest.SECRET, TlsTest.tlsSecret(certs, keys -> keys.remove("ca.crt")));
+    world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> keys.remove("ca.crt")));
     write("sync/63-tls-secret-invalid-pods-kept", world, false);
     world.sync();
     world.edit(spec -> spec.putObject("pooler"));
@@ -435,7 +435,7 @@ class PostgresFixtureGenerator {
     created.edit(spec -> spec.putArray("users").addObject().put("name", "orders-app").putArray("databases").add("orders"));
     write("sync/80-scheduling-first-sync-database-pooler-and-jobs-placed", created, false);
 
-    PostgresWorld running = TlsTest.running();
+    PostgresWorld running = TlsWorlds.running();
     running.hookVersion = "v2";
     PostgresWorld refused = copyOf(running);
     running.edit(spec -> spec.set("scheduling", example.get("scheduling").deepCopy()));
@@ -452,7 +452,7 @@ class PostgresFixtureGenerator {
     created.hookVersion = "v2";
     write("sync/83-wal-volume-first-sync-second-claim-template-and-waldir", created, false);
 
-    PostgresWorld running = TlsTest.running();
+    PostgresWorld running = TlsWorlds.running();
     running.hookVersion = "v2";
     running.edit(spec -> spec.putObject("storage").putObject("wal").put("size", "5Gi"));
     write("sync/84-wal-volume-added-to-a-running-cluster-refused", running, false);
@@ -465,7 +465,7 @@ class PostgresFixtureGenerator {
    */
   @Test
   void volumeGrowthScenario() throws IOException {
-    PostgresWorld world = TlsTest.running();
+    PostgresWorld world = TlsWorlds.running();
     world.hookVersion = "v2";
     world.relateVolumes("standard", true);
     world.edit(spec -> spec.putObject("storage").put("size", "20Gi"));
@@ -567,7 +567,7 @@ class PostgresFixtureGenerator {
     PostgresWorld ha = readyHaSample();
     // The Databases example of the docs: orders moves from the user's databases to spec.databases.
     JsonNode example = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
-        .readTree(DatabasesEmulatorScenarioTest.docsExample()).get("spec");
+        .readTree(DatabasesEmulatorScenarioIT.docsExample()).get("spec");
     ha.edit(spec -> {
       ((ObjectNode) spec.withArray("users").get(0)).remove("databases");
       ((ObjectNode) spec.withArray("users").get(1)).putArray("connect").add("orders").add("orders archive");

@@ -62,7 +62,7 @@ final class RenderedContainers {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", System.getenv("PATH"));
     env.putAll(overrides);
-    return container.run(env, timeout);
+    return PostgresServer.exec(container.argv(), container.environmentWith(env), timeout, false);
   }
 
   /**

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
 
-/** The verifier's format and password preparation; UsersJobPostgresTest logs in with them on a real server. */
+/** The verifier's format and password preparation; UsersJobPostgresIT logs in with them on a real server. */
 class ScramTest {
   @Test
   void theStoredFormatOfPostgres() {

@@ -81,7 +81,7 @@ class StandbyClusterTest {
     PostgresWorld world = archiveStandby();
     world.edit(spec -> spec.putArray("users").addObject().put("name", "shop").putArray("databases").add("shop"));
     JsonNode answer = world.sync();
-    assertThat(TlsTest.condition(answer, "SpecValid").path("status").asText()).isEqualTo("True");
+    assertThat(TlsWorlds.condition(answer, "SpecValid").path("status").asText()).isEqualTo("True");
     JsonNode sts = world.children.get("StatefulSet/orders-dr");
     KubeSchema.assertValid((ObjectNode) sts);
     Map<String, JsonNode> env = env(sts);
@@ -99,7 +99,7 @@ class StandbyClusterTest {
     assertThat(jobs(world)).as("a parameters Job, no users Job").singleElement().asString()
         .startsWith("Job/orders-dr-parameters-");
     assertThat(world.children.get(jobs(world).get(0)).toString()).doesNotContain("standby_cluster");
-    assertThat(TlsTest.condition(answer, "UsersReady").path("message").asText()).contains("source");
+    assertThat(TlsWorlds.condition(answer, "UsersReady").path("message").asText()).contains("source");
     assertThat(answer.at("/status/standby").toString()).isEqualTo("{\"phase\":\"Bootstrapping\",\"source\":\"orders\","
         + "\"method\":\"archive\",\"location\":\"s3://pg-backups/shop/orders/0f6a3e8e-6c1f-4a43-9b1e-7d2c5a9e4b11\"}");
   }
@@ -128,7 +128,7 @@ class StandbyClusterTest {
   void theCustomizeHookRelatesOnlyTheSecretsGivenToTheStandby() throws IOException {
     PostgresWorld world = archiveStandby();
     world.edit(spec -> spec.withObjectProperty("standby").putObject("credentials").put("replicationSecret", "dr-repl"));
-    assertThat(PostgresClusterController.customize(dev.metahooks.api.CustomizeRequest.read(TlsTest.customize(world)))
+    assertThat(PostgresClusterController.customize(dev.metahooks.api.CustomizeRequest.read(TlsWorlds.customize(world)))
         .relatedResources()).anySatisfy(rule -> {
           assertThat(rule.resource()).isEqualTo("secrets");
           assertThat(rule.names()).isNull();
@@ -172,7 +172,7 @@ class StandbyClusterTest {
     PostgresWorld world = archiveStandby();
     world.relatedSecrets.remove("orders-replication");
     JsonNode answer = world.sync();
-    JsonNode valid = TlsTest.condition(answer, "SpecValid");
+    JsonNode valid = TlsWorlds.condition(answer, "SpecValid");
     assertThat(valid.path("status").asText()).isEqualTo("False");
     assertThat(valid.path("message").asText()).startsWith("spec.standby.credentials.replicationSecret: Secret "
         + "orders-replication (key password) is missing or not given to this cluster");
@@ -181,7 +181,7 @@ class StandbyClusterTest {
     world.sync();
     assertThat(password(world, "orders-dr-replication")).isEqualTo(SOURCE_REPLICATION);
     world.relatedSecrets.clear();
-    assertThat(TlsTest.condition(world.sync(), "SpecValid").path("status").asText())
+    assertThat(TlsWorlds.condition(world.sync(), "SpecValid").path("status").asText())
         .as("once the cluster's own Secrets exist the source's are no longer needed").isEqualTo("True");
     assertThat(password(world, "orders-dr-superuser")).isEqualTo(SOURCE_SUPERUSER);
   }
@@ -236,13 +236,13 @@ class StandbyClusterTest {
 
   @Test
   void aStandbyCannotBeAddedToARunningClusterNorChangedWhileItFollows() throws IOException {
-    PostgresWorld running = TlsTest.running();
+    PostgresWorld running = TlsWorlds.running();
     sourceSecrets(running);
     Map<String, JsonNode> before = new TreeMap<>(running.children);
     running.edit(spec -> spec.putObject("standby").put("cluster", "orders-old").put("host", "orders-old-rw"));
     running.relatedSecrets.put("orders-old-superuser", secret("orders-old-superuser", "x"));
     running.relatedSecrets.put("orders-old-replication", secret("orders-old-replication", "y"));
-    JsonNode valid = TlsTest.condition(running.sync(), "SpecValid");
+    JsonNode valid = TlsWorlds.condition(running.sync(), "SpecValid");
     assertThat(valid.path("message").asText()).startsWith("spec.standby: can only be set when the cluster is created");
     assertThat(running.children).isEqualTo(before);
 
@@ -252,7 +252,7 @@ class StandbyClusterTest {
     standby.sync();
     Map<String, JsonNode> following = new TreeMap<>(standby.children);
     standby.edit(spec -> ((ObjectNode) spec.at("/standby/s3")).put("prefix", "shop/elsewhere"));
-    assertThat(TlsTest.condition(standby.sync(), "SpecValid").path("message").asText())
+    assertThat(TlsWorlds.condition(standby.sync(), "SpecValid").path("message").asText())
         .startsWith("spec.standby: cannot change while the cluster follows its source");
     assertThat(standby.children).isEqualTo(following);
   }
@@ -300,7 +300,7 @@ class StandbyClusterTest {
       ((ObjectNode) spec.at("/backup/s3")).put("prefix", "shop/orders");
       spec.remove("standby");
     });
-    JsonNode valid = TlsTest.condition(world.sync(), "SpecValid");
+    JsonNode valid = TlsWorlds.condition(world.sync(), "SpecValid");
     assertThat(valid.path("status").asText()).isEqualTo("False");
     assertThat(valid.path("message").asText()).contains("spec.backup.s3.prefix: s3://pg-backups/shop/orders overlaps "
         + "where PostgresCluster orders keeps its backups");
@@ -310,7 +310,7 @@ class StandbyClusterTest {
 
     ((ObjectNode) source.get("spec")).remove("backup");
     JsonNode promoting = world.sync();
-    assertThat(TlsTest.condition(promoting, "SpecValid").path("status").asText()).isEqualTo("True");
+    assertThat(TlsWorlds.condition(promoting, "SpecValid").path("status").asText()).isEqualTo("True");
     assertThat(promoting.at("/status/standby/phase").asText()).isEqualTo("Promoting");
   }
 }

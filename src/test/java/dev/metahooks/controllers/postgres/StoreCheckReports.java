@@ -6,7 +6,7 @@ import dev.metahooks.controllers.postgres.base.Names;
 import java.time.Instant;
 
 /**
- * Store check reports as scripts/store-check.sh writes them (StoreCheckScriptTest shows the script writes exactly
+ * Store check reports as scripts/store-check.sh writes them (StoreCheckScriptIT shows the script writes exactly
  * these keys), put into a world's ConfigMap {@code <n>-backup-health} as the check's PATCH does.
  */
 final class StoreCheckReports {

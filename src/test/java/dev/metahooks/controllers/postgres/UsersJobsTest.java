@@ -48,7 +48,7 @@ class UsersJobsTest {
     ObjectNode superuser = Secrets.credentials("pg", Names.superuserSecret("pg"), "postgres", "pw");
     assertThat(UsersJobs.build("pg", "shop", spec(s -> {}), List.of(superuser))).isEmpty();
     ObjectNode job = UsersJobs.build("pg", "shop", spec(s -> {}), List.of(superuser, kept)).orElseThrow();
-    // No user is wanted: users.sql makes every marked role NOLOGIN (UsersJobPostgresTest runs it).
+    // No user is wanted: users.sql makes every marked role NOLOGIN (UsersJobPostgresIT runs it).
     assertThat(Kubelet.pod(job.at("/spec/template/spec")).objects(List.of(superuser, kept)).container(UsersJobs.CONTAINER)
         .environment()).containsEntry("USERS", "[]").doesNotContainKey("VERIFIERS");
   }

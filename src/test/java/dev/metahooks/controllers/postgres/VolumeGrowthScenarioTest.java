@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Growing the data volumes of a running cluster under the emulated Metacontroller: the real manifest and hooks, the
  * API server's StatefulSet rules (claim templates immutable), the StatefulSet controller adopting orphaned pods, and
- * the resize Job doing what its script does (ResizeVolumesScriptTest runs the script itself): patch each claim,
+ * the resize Job doing what its script does (ResizeVolumesScriptIT runs the script itself): patch each claim,
  * then delete the StatefulSet with propagationPolicy Orphan.
  */
 class VolumeGrowthScenarioTest {

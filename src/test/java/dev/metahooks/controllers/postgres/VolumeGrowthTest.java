@@ -27,7 +27,7 @@ class VolumeGrowthTest {
     world.sync();
     Map<String, JsonNode> children = new TreeMap<>(world.children);
     world.edit(spec -> spec.putObject("storage").put("size", "2Gi"));
-    JsonNode specValid = TlsTest.condition(world.sync(), "SpecValid");
+    JsonNode specValid = TlsWorlds.condition(world.sync(), "SpecValid");
     assertThat(specValid.path("status").asText()).isEqualTo("False");
     assertThat(specValid.path("message").asText()).startsWith("spec.storage.size: cannot grow from 1Gi to 2Gi under hook "
         + "version v1");
@@ -51,13 +51,13 @@ class VolumeGrowthTest {
 
     // A class without expansion named by the claims refuses it, though the default class allows it.
     world.claims.values().forEach(claim -> claim.withObjectProperty("spec").put("storageClassName", "fixed"));
-    JsonNode specValid = TlsTest.condition(world.call(false), "SpecValid");
+    JsonNode specValid = TlsWorlds.condition(world.call(false), "SpecValid");
     assertThat(specValid.path("message").asText()).isEqualTo("spec.storage.size: cannot grow from 1Gi to 2Gi: "
         + "StorageClass fixed does not allow volume expansion (allowVolumeExpansion is not true)");
   }
 
   private static PostgresWorld running() {
-    PostgresWorld world = TlsTest.running();
+    PostgresWorld world = TlsWorlds.running();
     world.hookVersion = "v2";
     world.sync();
     return world;

@@ -82,7 +82,7 @@ class WalVolumeTest {
 
   @Test
   void addingRemovingResizingOrReclassingItOnAClusterThatExistsIsRefusedAndMovesNothing() {
-    PostgresWorld plain = TlsTest.running();
+    PostgresWorld plain = TlsWorlds.running();
     assertRefused(plain, "spec.storage.wal", spec -> spec.putObject("storage").putObject("wal").put("size", "1Gi"),
         "cannot be added once the cluster exists");
 
@@ -100,7 +100,7 @@ class WalVolumeTest {
     assertRefused(withWal, "spec.storage.wal.storageClassName", spec -> spec.withObjectProperty("storage")
         .withObjectProperty("wal").put("storageClassName", "fast"), "cannot change from (cluster default) to fast");
     withWal.edit(spec -> spec.withObjectProperty("storage").withObjectProperty("wal").put("size", "1024Mi"));
-    assertThat(TlsTest.condition(withWal.sync(), "SpecValid").path("status").asText())
+    assertThat(TlsWorlds.condition(withWal.sync(), "SpecValid").path("status").asText())
         .as("the same size written otherwise").isEqualTo("True");
   }
 
@@ -110,7 +110,7 @@ class WalVolumeTest {
     Map<String, JsonNode> children = new TreeMap<>(world.children);
     world.edit(change);
     JsonNode answer = world.sync();
-    JsonNode condition = TlsTest.condition(answer, "SpecValid");
+    JsonNode condition = TlsWorlds.condition(answer, "SpecValid");
     assertThat(condition.path("status").asText()).isEqualTo("False");
     assertThat(condition.path("message").asText()).startsWith(field + ": " + message);
     assertThat(world.children).as("every child as it was").isEqualTo(children);

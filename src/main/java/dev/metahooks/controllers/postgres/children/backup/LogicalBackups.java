@@ -18,7 +18,7 @@ import dev.metahooks.kube.KubeletText;
  * pod, and restored into another cluster by Job {@code <n>-logical-restore} ({@code spec.bootstrap.logical}).
  *
  * <p>Both scripts first list the prefix, so a wrong credential or bucket fails before anything is dumped or
- * uploaded; they run as rendered in LogicalBackupScriptsTest against a real PostgreSQL, s3rver and the AWS CLI.
+ * uploaded; they run as rendered in LogicalBackupScriptsIT against a real PostgreSQL, s3rver and the AWS CLI.
  * The image needs bash, pg_dump/pg_restore/psql and the AWS CLI.
  */
 public final class LogicalBackups {
