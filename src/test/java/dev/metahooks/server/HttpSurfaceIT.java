@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.metahooks.server.config.ServerConfig;
 
 /** The HTTP surface over TLS, with certificates made by openssl. */
 class HttpSurfaceIT {
