@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
@@ -269,7 +270,7 @@ class RolloutTest {
 
   @Test
   void theDocsBoundLetsAReplicaWithinItGoOn() throws Exception {
-    String yaml = OperationsDocsTest.blocks("Upgrades", "yaml").stream().filter(b -> b.contains("maxLagBytes"))
+    String yaml = MarkdownBlocks.blocks("docs/postgrescluster/upgrades.md", "Upgrades", "yaml").stream().filter(b -> b.contains("maxLagBytes"))
         .findFirst().orElseThrow();
     JsonNode updates = dev.metahooks.testing.Manifests.parse(yaml).get(0).at("/spec/updates");
     PostgresWorld world = threeInstances();
