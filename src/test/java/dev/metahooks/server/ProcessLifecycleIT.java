@@ -209,7 +209,9 @@ class ProcessLifecycleIT {
     String password = "UlYwU2UxNVk3Ulo0Y3p2VFN4VUhMNVpOVng0R2dNNEk="; // the superuser's, base64
     String decoded = new String(java.util.Base64.getDecoder().decode(password), StandardCharsets.UTF_8);
     // The observed Secret carries it in data and again in Metacontroller's last-applied annotation.
-    JsonNode secret = JsonTrees.MAPPER.readTree(request).path("children").path("Secret.v1").path("pg-dev-superuser");
+    JsonNode secret = java.util.stream.StreamSupport.stream(
+            JsonTrees.MAPPER.readTree(request).path("children").path("Secret.v1").spliterator(), false)
+        .filter(s -> s.path("metadata").path("name").asText().equals("pg-dev-superuser")).findFirst().orElseThrow();
     assertThat(secret.path("data").path("password").asText()).isEqualTo(password);
     assertThat(secret.path("metadata").path("annotations").path("metacontroller.k8s.io/last-applied-configuration")
         .asText()).contains(password);
