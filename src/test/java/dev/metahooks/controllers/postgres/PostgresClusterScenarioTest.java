@@ -191,10 +191,16 @@ class PostgresClusterScenarioTest {
     assertThat(status.path("primary").asText()).isEqualTo("orders-0");
     assertThat(status.path("endpoints").has("replicas")).isFalse();
     assertThat(phasesSince(mark)).containsSubsequence("Scaling", "Ready");
-    assertThat(deletedSince(mark)).as("pods go highest first; PDB and -ro go; no volume")
-        .containsSubsequence("Pod default/orders-2", "Pod default/orders-1")
-        .contains("PodDisruptionBudget default/orders", "Service default/orders-ro")
+    List<String> deleted = deletedSince(mark);
+    assertThat(deleted).as("both pods, the PDB and -ro go; no volume")
+        .contains("Pod default/orders-2", "Pod default/orders-1", "PodDisruptionBudget default/orders",
+            "Service default/orders-ro")
         .noneMatch(object -> object.startsWith("PersistentVolumeClaim"));
+    if (!cluster.isOnServer()) {
+      // The StatefulSet (OrderedReady) removes the highest first. On a real API server the emulator sees deletions
+      // by polling, and two that finish between polls come in name order, so only the emulated order is checked.
+      assertThat(deleted).as("pods go highest first").containsSubsequence("Pod default/orders-2", "Pod default/orders-1");
+    }
     assertQuiet();
 
     mark = cluster.lastSequence();
