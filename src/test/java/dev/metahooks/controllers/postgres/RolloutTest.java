@@ -269,8 +269,8 @@ class RolloutTest {
 
   @Test
   void theDocsBoundLetsAReplicaWithinItGoOn() throws Exception {
-    String yaml = OperationsDocsTest.blocks("Upgrades", "yaml").stream().filter(b -> b.contains("maxLagBytes"))
-        .findFirst().orElseThrow();
+    String yaml = dev.metahooks.docs.MarkdownBlocks.blocks("docs/postgrescluster/upgrades.md", "Upgrades", "yaml")
+        .stream().filter(b -> b.contains("maxLagBytes")).findFirst().orElseThrow();
     JsonNode updates = dev.metahooks.testing.Manifests.parse(yaml).get(0).at("/spec/updates");
     PostgresWorld world = threeInstances();
     world.edit(spec -> spec.set("updates", updates));

@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -8,6 +8,11 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.Jobs;
+import dev.metahooks.controllers.postgres.children.pod.ReloadableParameters;
+import dev.metahooks.controllers.postgres.children.pod.SpiloPinnedParameters;
+import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
+import dev.metahooks.controllers.postgres.children.pod.TlsMounts;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ParameterPatch;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
