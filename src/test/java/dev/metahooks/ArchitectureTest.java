@@ -48,10 +48,16 @@ class ArchitectureTest {
       "controllers", Set.of("api", "kube"),
       "cli", Set.of("api", "json", "kube", "logging", "server", "controllers", "replay"));
 
-  /** PostgresCluster's layers, lowest first: each may use the layers before it, never one after it or beside it. */
+  /**
+   * PostgresCluster's layers, lowest first: each may use the layers before it, never one after it or beside it. The
+   * children are in rooms by feature above what they share ({@code children}): the backups (with Spilo's WAL
+   * archive settings), which a standby's settings build on, which the database pods carry; the credentials, which
+   * point at the pods' TLS files; then the Jobs, the network and the pooler, which use those and not each other.
+   */
   private static final List<Set<String>> POSTGRES_LAYERS = List.of(
       Set.of("base"), Set.of("spec"), Set.of("observed"), Set.of("plan"), Set.of("children"),
-      Set.of("children.pooler", "children.backup"), Set.of("status"), Set.of(""));
+      Set.of("children.backup"), Set.of("children.standby"), Set.of("children.pod"), Set.of("children.access"),
+      Set.of("children.jobs", "children.network", "children.pooler"), Set.of("status"), Set.of(""));
 
   /** One reference from a source file to a package of the project. */
   private record Use(Path file, String from, String to) {

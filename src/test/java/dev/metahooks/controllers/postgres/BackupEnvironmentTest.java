@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.controllers.postgres.children.StatefulSets;
+import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.Resources;

@@ -3,7 +3,7 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.controllers.postgres.children.Cleanup;
+import dev.metahooks.controllers.postgres.children.jobs.Cleanup;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.testing.MissingComponent;

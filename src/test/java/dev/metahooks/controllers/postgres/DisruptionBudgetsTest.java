@@ -3,7 +3,7 @@ package dev.metahooks.controllers.postgres;
 import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.controllers.postgres.children.DisruptionBudgets;
+import dev.metahooks.controllers.postgres.children.pod.DisruptionBudgets;
 import dev.metahooks.testing.kube.KubeSchema;
 import org.junit.jupiter.api.Test;
 

@@ -409,7 +409,7 @@ class LogicalBackupScriptsIT {
   /** What the pooler's setup runs in a database: sql/pooler-lookup.sql, through psql as the users Job runs it. */
   private static void pooler(PostgresServer server, String database) throws IOException {
     java.nio.file.Path sql = java.nio.file.Files.createTempFile("pooler-lookup-", ".sql");
-    java.nio.file.Files.writeString(sql, dev.metahooks.controllers.postgres.children.ServiceRoles.LOOKUP_SQL);
+    java.nio.file.Files.writeString(sql, dev.metahooks.controllers.postgres.children.access.ServiceRoles.LOOKUP_SQL);
     sql.toFile().setReadable(true, false);
     Map<String, String> env = new HashMap<>(server.environment(PostgresServer.SUPERUSER, database));
     env.put("PGPASSWORD", server.superuserPassword());

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Spilo;
-import dev.metahooks.controllers.postgres.children.UpgradeJobs;
+import dev.metahooks.controllers.postgres.children.jobs.UpgradeJobs;
 import dev.metahooks.controllers.postgres.plan.MajorUpgrade;
 import dev.metahooks.controllers.postgres.spec.BackupSpecReader;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;

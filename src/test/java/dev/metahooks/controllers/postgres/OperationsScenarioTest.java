@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.controllers.postgres.base.Labels;
-import dev.metahooks.controllers.postgres.children.Secrets;
+import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;

@@ -7,7 +7,7 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.controllers.postgres.base.Spilo;
-import dev.metahooks.controllers.postgres.children.Exporters;
+import dev.metahooks.controllers.postgres.children.pod.Exporters;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
-import dev.metahooks.controllers.postgres.children.UsersJobs;
+import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.PostgresServer;
 import java.time.Duration;

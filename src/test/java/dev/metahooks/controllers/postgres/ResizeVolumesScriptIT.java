@@ -3,7 +3,7 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.controllers.postgres.children.VolumeResize;
+import dev.metahooks.controllers.postgres.children.jobs.VolumeResize;
 import dev.metahooks.controllers.postgres.plan.VolumeGrowth;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;

@@ -270,8 +270,8 @@ class RolloutTest {
 
   @Test
   void theDocsBoundLetsAReplicaWithinItGoOn() throws Exception {
-    String yaml = MarkdownBlocks.blocks("docs/postgrescluster/upgrades.md", "Upgrades", "yaml").stream().filter(b -> b.contains("maxLagBytes"))
-        .findFirst().orElseThrow();
+    String yaml = MarkdownBlocks.blocks("docs/postgrescluster/upgrades.md", "Upgrades", "yaml")
+        .stream().filter(b -> b.contains("maxLagBytes")).findFirst().orElseThrow();
     JsonNode updates = dev.metahooks.testing.Manifests.parse(yaml).get(0).at("/spec/updates");
     PostgresWorld world = threeInstances();
     world.edit(spec -> spec.set("updates", updates));

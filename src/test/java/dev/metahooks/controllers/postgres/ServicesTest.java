@@ -4,7 +4,7 @@ import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.controllers.postgres.children.Services;
+import dev.metahooks.controllers.postgres.children.network.Services;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.testing.kube.KubeSchema;
 import java.util.List;

@@ -8,7 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
-import dev.metahooks.controllers.postgres.children.Switchovers;
+import dev.metahooks.controllers.postgres.children.jobs.Switchovers;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;

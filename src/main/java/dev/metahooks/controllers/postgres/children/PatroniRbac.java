@@ -30,7 +30,7 @@ import java.util.List;
  * bypass_api_service reads, 289, are in namespace {@code default}, which no Role here can reach, and on the refusal
  * Patroni turns bypass_api_service off, 317-319), {@code update} (Patroni patches), {@code delete} and
  * {@code deletecollection} of ConfigMaps (only {@code patronictl remove} deletes, delete_cluster 1431-1433 from
- * ctl.py:997; the cleanup Job removes the ConfigMaps of a deleted cluster, {@link Cleanup}).
+ * ctl.py:997; the cleanup Job removes the ConfigMaps of a deleted cluster, {@code jobs.Cleanup}).
  *
  * <p>RBAC cannot limit {@code list}, {@code watch} (Patroni selects by label, not by a {@code metadata.name} field
  * selector) or {@code create} (the name is not known when the request is authorized) to names: those three stay on

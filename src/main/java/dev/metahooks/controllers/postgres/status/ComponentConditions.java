@@ -3,7 +3,7 @@ package dev.metahooks.controllers.postgres.status;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
-import dev.metahooks.controllers.postgres.children.Exporters;
+import dev.metahooks.controllers.postgres.children.pod.Exporters;
 import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.Tls;

@@ -3,7 +3,7 @@ package dev.metahooks.controllers.postgres.status;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.controllers.postgres.children.StandbyPromotion;
+import dev.metahooks.controllers.postgres.children.jobs.StandbyPromotion;
 import dev.metahooks.controllers.postgres.observed.MemberStatus;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.StandbyPhase;

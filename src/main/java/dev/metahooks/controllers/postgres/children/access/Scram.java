@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.access;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.access;
 
 /**
  * How PgBouncer is reached, for everything that is not the pooler's own Deployment: clients (the users' Secrets

@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.access;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
@@ -7,6 +7,8 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.pod.TlsMounts;
+import dev.metahooks.controllers.postgres.children.standby.StandbyCredentials;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.observed.SecretData;

@@ -1,9 +1,12 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.jobs;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
+import dev.metahooks.controllers.postgres.children.Jobs;
+import dev.metahooks.controllers.postgres.children.PatroniRbac;
+import dev.metahooks.controllers.postgres.children.RoleRules;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.kube.KubeletText;
 import java.util.List;

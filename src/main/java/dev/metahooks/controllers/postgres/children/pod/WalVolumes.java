@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.pod;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,19 +28,19 @@ import dev.metahooks.controllers.postgres.spec.WalVolume;
  * <p>When Patroni removes a data directory to make it again, it removes pg_wal's target with it
  * (patroni/postgresql/__init__.py, remove_data_directory), so pg_basebackup finds the WAL directory absent.
  */
-public final class WalVolumes {
+final class WalVolumes {
   private WalVolumes() {}
 
-  public static ObjectNode claimTemplate(String cluster, WalVolume wal) {
+  static ObjectNode claimTemplate(String cluster, WalVolume wal) {
     return StatefulSets.claimTemplate(cluster, Spilo.WAL_VOLUME, wal.size(), wal.storageClassName());
   }
 
-  public static ObjectNode volumeMount() {
+  static ObjectNode volumeMount() {
     return Json.object().put("name", Spilo.WAL_VOLUME).put("mountPath", Spilo.WAL_PATH);
   }
 
   /** Adds the initdb and replica-creation settings to Spilo's configuration (a Patroni configuration). */
-  public static void configure(ObjectNode config) {
+  static void configure(ObjectNode config) {
     ArrayNode initdb = config.withObjectProperty("bootstrap").putArray("initdb");
     initdb.addObject().put(Spilo.INITDB_ENCODING.get(0), Spilo.INITDB_ENCODING.get(1));
     initdb.addObject().put(Spilo.INITDB_LOCALE.get(0), Spilo.INITDB_LOCALE.get(1));

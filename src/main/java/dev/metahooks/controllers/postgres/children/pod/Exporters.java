@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.pod;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -6,13 +6,14 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.PodSecurity;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.Optional;
 
 /**
  * Metrics ({@code spec.monitoring}): a postgres_exporter sidecar in every database pod, on port
- * {@value #PORT} named {@value #PORT_NAME}, logging in over the pod's loopback as the {@value ServiceRoles#EXPORTER}
+ * {@value #PORT} named {@value #PORT_NAME}, logging in over the pod's loopback as the {@code metahooks_exporter}
  * role (member of {@code pg_monitor}, nothing more) with the password of the {@code <n>-exporter} Secret; and a
  * Service {@code <n>-metrics} with that port over the database pods. Spilo's own ports stay as they are.
  */

@@ -1,6 +1,5 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.pod;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
@@ -12,7 +11,8 @@ import dev.metahooks.kube.KubeletText;
 
 /**
  * The user's certificate in what the builders render ({@link Tls} decides whether and how): the pods' volume and
- * Spilo's variables, and https for the Jobs that call Patroni's REST API.
+ * Spilo's variables. The Jobs that call Patroni's REST API over https mount its CA themselves
+ * ({@code jobs.PatroniCall}).
  */
 public final class TlsMounts {
   /** Where clients find the CA: the user Secret's {@code ca.crt}, mounted at this path (docs/postgrescluster/security.md, TLS). */
@@ -55,27 +55,6 @@ public final class TlsMounts {
           + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + Spilo.PATRONI_PORT);
     }
     return env;
-  }
-
-  /**
-   * Finishes a Job that calls Patroni's REST API for https (its builder calls this on the Job it is building): its
-   * {@code PATRONI_URL} switched to https and curl trusting the Secret's {@code ca.crt} ({@code CURL_CA_BUNDLE}),
-   * mounted alone; the script stays as it is.
-   */
-  public static ObjectNode httpsJob(ObjectNode job, String secretName) {
-    ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
-    ObjectNode secret = pod.withArray("volumes").addObject().put("name", Spilo.TLS_VOLUME).putObject("secret")
-        .put("secretName", secretName);
-    secret.putArray("items").addObject().put("key", TlsSpec.CA).put("path", TlsSpec.CA);
-    ObjectNode container = (ObjectNode) pod.path("containers").get(0);
-    container.withArray("volumeMounts").addObject().put("name", Spilo.TLS_VOLUME).put("mountPath", Spilo.TLS_MOUNT).put("readOnly", true);
-    for (JsonNode env : container.path("env")) {
-      if ("PATRONI_URL".equals(env.path("name").asText())) {
-        ((ObjectNode) env).put("value", env.path("value").asText().replaceFirst("^http://", "https://"));
-      }
-    }
-    value(container.withArray("env"), "CURL_CA_BUNDLE", Spilo.TLS_MOUNT + "/" + TlsSpec.CA);
-    return job;
   }
 
   private static void value(ArrayNode env, String name, String value) {

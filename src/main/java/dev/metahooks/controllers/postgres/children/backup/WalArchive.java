@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.backup;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -61,7 +61,7 @@ public final class WalArchive {
    * The store: its prefix, endpoint (and from it the addressing style), region and credentials. Spilo derives
    * AWS_S3_FORCE_PATH_STYLE from the {@code +path} or {@code +virtualhost} in WALE_S3_ENDPOINT.
    */
-  static void store(List<ObjectNode> env, String prefix, BackupSpec.S3 s3) {
+  public static void store(List<ObjectNode> env, String prefix, BackupSpec.S3 s3) {
     value(env, prefix + "WALE_S3_PREFIX", s3.url());
     if (!s3.endpoint().isEmpty()) {
       value(env, prefix + "AWS_ENDPOINT", s3.endpoint());
@@ -144,7 +144,8 @@ public final class WalArchive {
         + "bootstrapped: it is only read when the cluster is created (create a new cluster to clone again)"));
   }
 
-  static void value(List<ObjectNode> env, String name, String value) {
+  /** One variable with a plain value: the archive's settings and a standby's ({@code STANDBY_*}) alike. */
+  public static void value(List<ObjectNode> env, String name, String value) {
     env.add(Json.object().put("name", name).put("value", value));
   }
 

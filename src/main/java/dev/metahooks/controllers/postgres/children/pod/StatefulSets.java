@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.pod;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -7,6 +7,11 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.ApiToken;
+import dev.metahooks.controllers.postgres.children.PodPlacement;
+import dev.metahooks.controllers.postgres.children.PodSecurity;
+import dev.metahooks.controllers.postgres.children.backup.WalArchive;
+import dev.metahooks.controllers.postgres.children.standby.StandbyEnv;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.kube.KubeletText;
@@ -42,7 +47,7 @@ public final class StatefulSets {
 
   /**
    * The same with the data claim template of {@code dataSize}: the size the StatefulSet has while its volumes grow
-   * ({@link VolumeResize}), its claim templates being immutable.
+   * ({@code jobs.VolumeResize}), its claim templates being immutable.
    */
   public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
       Optional<Tls.Rendering> tls, int replicas, String dataSize) {
@@ -203,7 +208,7 @@ public final class StatefulSets {
    * every start, so a change rolls the pods); the former also to the bootstrap
    * DCS configuration, where settings that Patroni keeps cluster-wide (max_connections and the like) take effect
    * when the cluster is created; every parameter, reloadable ones too, reaches Patroni's dynamic configuration
-   * through the parameters Job ({@link ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a
+   * through the parameters Job ({@code jobs.ParameterJobs}), so a reloadable change restarts nothing. Every {@code $} of a
    * value is doubled, so that no value can refer to a variable. Patroni's bootstrap settings ({@code PatroniSettings})
    * go into {@code bootstrap.dcs} after the parameters.
    */

@@ -1,10 +1,9 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.jobs;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
-import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.Jobs;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.kube.KubeletText;
@@ -41,14 +40,13 @@ public final class Switchovers {
     ObjectNode container = Jobs.container(pod, CONTAINER, image);
     container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT));
     ArrayNode env = container.putArray("env");
-    env.addObject().put("name", "PATRONI_URL").put("value", "http://" + leader + "."
-        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + Spilo.PATRONI_PORT);
+    PatroniCall patroni = PatroniCall.member(leader, cluster, namespace, switchover.leaderHttps());
+    patroni.addUrl(env);
     env.addObject().put("name", "LEADER").put("value", leader);
     env.addObject().put("name", "CANDIDATE").put("value", switchover.candidate());
-    env.addObject().put("name", "PATRONI_USERNAME").put("value", Spilo.RESTAPI_USER);
-    env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
-        .put("name", Names.restApiSecret(cluster)).put("key", "password");
-    return switchover.leaderHttps().map(secret -> TlsMounts.httpsJob(job, secret)).orElse(job);
+    patroni.addLogin(env, cluster);
+    patroni.addTrust(pod, container);
+    return job;
   }
 
 }

@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.standby;
 
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;

@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -7,7 +7,10 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
-import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.children.Jobs;
+import dev.metahooks.controllers.postgres.children.pod.ReloadableParameters;
+import dev.metahooks.controllers.postgres.children.pod.SpiloPinnedParameters;
+import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ParameterPatch;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
@@ -79,7 +82,7 @@ public final class ParameterJobs {
     return Optional.of(new ParameterPatch(cluster + "-parameters-" + Names.shortHash(body), body, expected.toString()));
   }
 
-  /** The Job, over https when the rendered pods serve Patroni's REST API so ({@code podTls}). */
+  /** The Job, over https when the rendered pods serve Patroni's REST API so ({@code podTls}, {@link PatroniCall}). */
   public static ObjectNode build(String cluster, String namespace, String image, PodScheduling placement,
       ParameterPatch patch, Optional<Tls.Rendering> podTls) {
     ObjectNode job = Jobs.job(patch.job(), cluster, COMPONENT, placement);
@@ -90,18 +93,16 @@ public final class ParameterJobs {
         .add(KubeletText.literal(READBACK_SQL));
     ArrayNode env = container.putArray("env");
     // Any member writes the dynamic configuration; the headless Service's name reaches one of them.
-    env.addObject().put("name", "PATRONI_URL").put("value", "http://"
-        + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + Spilo.PATRONI_PORT);
+    PatroniCall patroni = PatroniCall.anyMember(cluster, namespace, podTls);
+    patroni.addUrl(env);
     // The kubelet expands $(NAME) in env values and reduces $$ to $: doubled, no value can refer to a variable.
     env.addObject().put("name", PATCH_VARIABLE).put("value", KubeletText.literal(patch.body()));
-    env.addObject().put("name", "PATRONI_USERNAME").put("value", Spilo.RESTAPI_USER);
-    env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
-        .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    patroni.addLogin(env, cluster);
     // The read-back: each member's PostgreSQL as the superuser (the script points PGHOST and PGPORT at each).
     env.addObject().put("name", EXPECTED_VARIABLE).put("value", KubeletText.literal(patch.expected()));
     env.addAll(Jobs.primaryConnection(cluster, namespace, cluster + "-parameters"));
-    return podTls.filter(Tls.Rendering::restApiServing)
-        .map(rendering -> TlsMounts.httpsJob(job, rendering.secretName())).orElse(job);
+    patroni.addTrust(pod, container);
+    return job;
   }
 
   /** The parameter names the observed parameters Jobs sent. */

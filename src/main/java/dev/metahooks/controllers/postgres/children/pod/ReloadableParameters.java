@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children;
+package dev.metahooks.controllers.postgres.children.pod;
 
 import java.io.BufferedReader;
 import java.io.IOException;
