@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -26,15 +26,20 @@ import org.junit.jupiter.api.Test;
  */
 class ArchetypeTest {
   private static final Path PROJECT = Resources.projectDir();
-  private static final Path TEMPLATES = PROJECT.resolve("archetype/src/main/resources/archetype-resources");
+  private static final Path TEMPLATES =
+      PROJECT.resolve("archetype/src/main/resources/archetype-resources");
   private static final Path EXAMPLE = PROJECT.resolve("examples/greeting");
+
   /** The example's value of each template expression; longer expressions first, as they contain shorter ones. */
   private static final Map<String, String> EXAMPLE_VALUES = exampleValues();
+
   /** Files of the generated project that the example does not have, and the other way round. */
   private static final Set<String> ARCHETYPE_ONLY = Set.of("README.md");
-  private static final Set<String> EXAMPLE_ONLY = Set.of(
-      "src/test/resources/fixtures/greeting/sync/03-french.request.json",
-      "src/test/resources/fixtures/greeting/sync/03-french.response.json");
+
+  private static final Set<String> EXAMPLE_ONLY =
+      Set.of(
+          "src/test/resources/fixtures/greeting/sync/03-french.request.json",
+          "src/test/resources/fixtures/greeting/sync/03-french.response.json");
 
   private static Map<String, String> exampleValues() {
     Map<String, String> values = new LinkedHashMap<>();
@@ -61,10 +66,12 @@ class ArchetypeTest {
 
   /** Where the example keeps the file the template at {@code relative} generates. */
   private static String examplePath(String relative) {
-    String path = render(relative.replace("__kind__", "${kind}").replace("__artifactId__", "${artifactId}"));
+    String path =
+        render(relative.replace("__kind__", "${kind}").replace("__artifactId__", "${artifactId}"));
     for (String sources : List.of("src/main/java/", "src/test/java/")) {
       if (path.startsWith(sources)) {
-        path = sources + "com/example/greeting/" + path.substring(sources.length());   // packaged="true"
+        path =
+            sources + "com/example/greeting/" + path.substring(sources.length()); // packaged="true"
       }
     }
     return path;
@@ -73,7 +80,9 @@ class ArchetypeTest {
   private static Set<String> files(Path root) throws IOException {
     try (Stream<Path> files = Files.walk(root)) {
       // What a build of the example wrote is not the example's.
-      return files.filter(Files::isRegularFile).map(f -> root.relativize(f).toString())
+      return files
+          .filter(Files::isRegularFile)
+          .map(f -> root.relativize(f).toString())
           .filter(f -> !f.startsWith("target/"))
           .collect(Collectors.toCollection(TreeSet::new));
     }
@@ -101,7 +110,9 @@ class ArchetypeTest {
         rendered = withoutHeader(rendered);
         expected = withoutHeader(expected);
       }
-      assertThat(rendered).as("template %s rendered with the example's names", template).isEqualTo(expected);
+      assertThat(rendered)
+          .as("template %s rendered with the example's names", template)
+          .isEqualTo(expected);
     }
     Set<String> missing = new TreeSet<>(files(EXAMPLE));
     missing.removeAll(generated);
@@ -110,16 +121,27 @@ class ArchetypeTest {
 
   @Test
   void everyTemplateIsInTheDescriptorsFileSets() throws IOException {
-    String descriptor = Files.readString(PROJECT.resolve(
-        "archetype/src/main/resources/META-INF/maven/archetype-metadata.xml"));
-    List<String> directories = Pattern.compile("<directory>([^<]*)</directory>").matcher(descriptor).results()
-        .map(m -> m.group(1)).toList();
-    List<String> rootFiles = Pattern.compile("<include>([^*<][^<]*)</include>").matcher(descriptor).results()
-        .map(m -> m.group(1)).toList();
+    String descriptor =
+        Files.readString(
+            PROJECT.resolve("archetype/src/main/resources/META-INF/maven/archetype-metadata.xml"));
+    List<String> directories =
+        Pattern.compile("<directory>([^<]*)</directory>")
+            .matcher(descriptor)
+            .results()
+            .map(m -> m.group(1))
+            .toList();
+    List<String> rootFiles =
+        Pattern.compile("<include>([^*<][^<]*)</include>")
+            .matcher(descriptor)
+            .results()
+            .map(m -> m.group(1))
+            .toList();
     for (String template : files(TEMPLATES)) {
-      boolean inADirectory = directories.stream().anyMatch(d -> !d.isEmpty() && template.startsWith(d + "/"));
+      boolean inADirectory =
+          directories.stream().anyMatch(d -> !d.isEmpty() && template.startsWith(d + "/"));
       assertThat(inADirectory || rootFiles.contains(template) || template.equals("pom.xml"))
-          .as("%s is generated (a fileSet of archetype-metadata.xml holds it)", template).isTrue();
+          .as("%s is generated (a fileSet of archetype-metadata.xml holds it)", template)
+          .isTrue();
     }
   }
 
@@ -152,17 +174,22 @@ class ArchetypeTest {
 
   /** How the README names a template's file: a class by its name, any other file by its path. */
   private static String readmeName(String template) {
-    String path = template.replace("__kind__", "${kind}").replace("__artifactId__", "${artifactId}");
-    return path.endsWith(".java") ? path.substring(path.lastIndexOf('/') + 1, path.length() - ".java".length()) : path;
+    String path =
+        template.replace("__kind__", "${kind}").replace("__artifactId__", "${artifactId}");
+    return path.endsWith(".java")
+        ? path.substring(path.lastIndexOf('/') + 1, path.length() - ".java".length())
+        : path;
   }
 
   @Test
   void theArchetypeHasTheRootsVersionAndItsProjectAsksForIt() throws IOException {
     String rootVersion = version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks-parent");
-    assertThat(version(Files.readString(PROJECT.resolve("archetype/pom.xml")), "metahooks-archetype"))
+    assertThat(
+            version(Files.readString(PROJECT.resolve("archetype/pom.xml")), "metahooks-archetype"))
         .isEqualTo(rootVersion);
-    Matcher generated = Pattern.compile("<metahooks.version>([^<]+)</").matcher(
-        Files.readString(TEMPLATES.resolve("pom.xml")));
+    Matcher generated =
+        Pattern.compile("<metahooks.version>([^<]+)</")
+            .matcher(Files.readString(TEMPLATES.resolve("pom.xml")));
     assertThat(generated.find()).isTrue();
     assertThat(generated.group(1)).isEqualTo(rootVersion);
   }
@@ -172,9 +199,13 @@ class ArchetypeTest {
     String guide = MarkdownBlocks.page("docs/writing-a-controller.md");
     String ci = Files.readString(PROJECT.resolve(".ci/run"));
     String guideArguments = generateArguments(guide, "mvn -B archetype:generate");
-    assertThat(guideArguments).contains("-DarchetypeArtifactId=metahooks-archetype",
-        "-DarchetypeVersion=" + version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks-parent"));
-    assertThat(generateArguments(ci, "maven-archetype-plugin:3.4.0:generate")).isEqualTo(guideArguments);
+    assertThat(guideArguments)
+        .contains(
+            "-DarchetypeArtifactId=metahooks-archetype",
+            "-DarchetypeVersion="
+                + version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks-parent"));
+    assertThat(generateArguments(ci, "maven-archetype-plugin:3.4.0:generate"))
+        .isEqualTo(guideArguments);
     assertThat(Files.readString(PROJECT.resolve("archetype/pom.xml")))
         .contains("<archetype.version>3.4.0</archetype.version>");
     assertThat(guide).contains("cd hello && mvn -B verify");
@@ -189,19 +220,22 @@ class ArchetypeTest {
     for (String line : text.substring(start + command.length()).split("\n")) {
       String trimmed = line.strip();
       boolean continues = trimmed.endsWith("\\");
-      arguments.append(' ').append(continues ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
+      arguments
+          .append(' ')
+          .append(continues ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
       if (!continues) {
         break;
       }
     }
     String joined = arguments.toString();
-    int next = joined.indexOf("&&");   // the next command of the same line
+    int next = joined.indexOf("&&"); // the next command of the same line
     return (next < 0 ? joined : joined.substring(0, next)).replaceAll("\\s+", " ").strip();
   }
 
   private static String version(String pom, String artifactId) {
-    Matcher m = Pattern.compile("<artifactId>" + artifactId + "</artifactId>\\s*<version>([^<]+)</version>")
-        .matcher(pom);
+    Matcher m =
+        Pattern.compile("<artifactId>" + artifactId + "</artifactId>\\s*<version>([^<]+)</version>")
+            .matcher(pom);
     assertThat(m.find()).as("version of %s", artifactId).isTrue();
     return m.group(1);
   }

@@ -28,25 +28,33 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
   /** The main sources of every module: the library, the testing kit and the service. */
-  private static final List<Path> SOURCE_ROOTS = List.of(Path.of("library/src/main/java"),
-      Path.of("testing/src/main/java"), Path.of("src/main/java"));
+  private static final List<Path> SOURCE_ROOTS =
+      List.of(
+          Path.of("library/src/main/java"),
+          Path.of("testing/src/main/java"),
+          Path.of("src/main/java"));
+
   private static final Path SERVICE_SOURCES = Path.of("src/main/java");
   private static final String ROOT = "dev.metahooks";
   private static final String POSTGRES = ROOT + ".controllers.postgres";
-  private static final Pattern REFERENCE = Pattern.compile("\\b(dev\\.metahooks(?:\\.[a-z][a-z0-9]*)*)\\.[A-Z]\\w*");
-  private static final Pattern EXTERNAL = Pattern.compile("^import (?:static )?(io\\.javalin|org\\.eclipse\\.jetty|"
-      + "io\\.micrometer)\\.", Pattern.MULTILINE);
+  private static final Pattern REFERENCE =
+      Pattern.compile("\\b(dev\\.metahooks(?:\\.[a-z][a-z0-9]*)*)\\.[A-Z]\\w*");
+  private static final Pattern EXTERNAL =
+      Pattern.compile(
+          "^import (?:static )?(io\\.javalin|org\\.eclipse\\.jetty|" + "io\\.micrometer)\\.",
+          Pattern.MULTILINE);
 
   /** The project's packages and those each may use (besides itself and the JDK, Jackson and SLF4J). */
-  private static final Map<String, Set<String>> ALLOWED = Map.of(
-      "json", Set.of(),
-      "replay", Set.of(),
-      "api", Set.of("json", "replay"),
-      "kube", Set.of("api", "json"),
-      "logging", Set.of(),
-      "server", Set.of("api", "json", "kube", "logging", "replay"),
-      "controllers", Set.of("api", "kube"),
-      "cli", Set.of("api", "json", "kube", "logging", "server", "controllers", "replay"));
+  private static final Map<String, Set<String>> ALLOWED =
+      Map.of(
+          "json", Set.of(),
+          "replay", Set.of(),
+          "api", Set.of("json", "replay"),
+          "kube", Set.of("api", "json"),
+          "logging", Set.of(),
+          "server", Set.of("api", "json", "kube", "logging", "replay"),
+          "controllers", Set.of("api", "kube"),
+          "cli", Set.of("api", "json", "kube", "logging", "server", "controllers", "replay"));
 
   /**
    * PostgresCluster's layers, lowest first: each may use the layers before it, never one after it or beside it. The
@@ -54,10 +62,20 @@ class ArchitectureTest {
    * archive settings), which a standby's settings build on, which the database pods carry; the credentials, which
    * point at the pods' TLS files; then the Jobs, the network and the pooler, which use those and not each other.
    */
-  private static final List<Set<String>> POSTGRES_LAYERS = List.of(
-      Set.of("base"), Set.of("spec"), Set.of("observed"), Set.of("plan"), Set.of("children"),
-      Set.of("children.backup"), Set.of("children.standby"), Set.of("children.pod"), Set.of("children.access"),
-      Set.of("children.jobs", "children.network", "children.pooler"), Set.of("status"), Set.of(""));
+  private static final List<Set<String>> POSTGRES_LAYERS =
+      List.of(
+          Set.of("base"),
+          Set.of("spec"),
+          Set.of("observed"),
+          Set.of("plan"),
+          Set.of("children"),
+          Set.of("children.backup"),
+          Set.of("children.standby"),
+          Set.of("children.pod"),
+          Set.of("children.access"),
+          Set.of("children.jobs", "children.network", "children.pooler"),
+          Set.of("status"),
+          Set.of(""));
 
   /** One reference from a source file to a package of the project. */
   private record Use(Path file, String from, String to) {
@@ -168,7 +186,8 @@ class ArchitectureTest {
   @Test
   void everyPostgresClusterPackageIsALayer() throws IOException {
     try (Stream<Path> dirs = Files.walk(SERVICE_SOURCES.resolve(POSTGRES.replace('.', '/')))) {
-      dirs.filter(Files::isDirectory).map(dir -> SERVICE_SOURCES.relativize(dir).toString().replace('/', '.'))
+      dirs.filter(Files::isDirectory)
+          .map(dir -> SERVICE_SOURCES.relativize(dir).toString().replace('/', '.'))
           .forEach(pkg -> assertThat(layer(pkg)).as(pkg).isNotNegative());
     }
   }
@@ -208,7 +227,8 @@ class ArchitectureTest {
     List<Use> uses = new ArrayList<>();
     for (Path file : sources()) {
       String pkg = packageOf(file);
-      Matcher reference = REFERENCE.matcher(withoutComments(read(file)).replaceFirst("(?m)^package [\\w.]+;", ""));
+      Matcher reference =
+          REFERENCE.matcher(withoutComments(read(file)).replaceFirst("(?m)^package [\\w.]+;", ""));
       while (reference.find()) {
         String to = reference.group(1);
         uses.add(new Use(file, pkg, to));
@@ -249,7 +269,9 @@ class ArchitectureTest {
 
   /** Javadoc and text may name what they like; only code counts. */
   private static String withoutComments(String source) {
-    return source.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\\n]*", "")
+    return source
+        .replaceAll("(?s)/\\*.*?\\*/", "")
+        .replaceAll("//[^\\n]*", "")
         .replaceAll("\"(?:\\\\.|[^\"\\\\\\n])*\"", "\"\"");
   }
 }

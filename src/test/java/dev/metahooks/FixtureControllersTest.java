@@ -10,11 +10,11 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.emulator.ApiResources;
-import dev.metahooks.testing.kube.Crds;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.kube.MetacontrollerSchema;
 import dev.metahooks.testing.Resources;
+import dev.metahooks.testing.kube.Crds;
+import dev.metahooks.testing.kube.MetacontrollerSchema;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,17 +45,21 @@ import org.junit.jupiter.api.Test;
  */
 class FixtureControllersTest {
   private static final Path FIXTURES = Resources.path("fixtures");
-  private static final Set<String> ASSIGNED = Set.of("uid", "generation", "resourceVersion", "creationTimestamp",
-      "managedFields");
+  private static final Set<String> ASSIGNED =
+      Set.of("uid", "generation", "resourceVersion", "creationTimestamp", "managedFields");
+
   /** Fixtures that leave a related group out on purpose (see above). */
-  private static final Set<String> WITHOUT_A_GROUP = Set.of(
-      "configmap-list/sync/05-no-related-group.request.json",
-      "configmap-propagation/sync/05-no-related-group-nothing-to-copy.request.json",
-      "global-configmap/sync/04-no-namespaces-related-yet.request.json",
-      "namespace-list/sync/04-no-related-group.request.json",
-      "secret-propagation/sync/11-no-related-groups.request.json");
+  private static final Set<String> WITHOUT_A_GROUP =
+      Set.of(
+          "configmap-list/sync/05-no-related-group.request.json",
+          "configmap-propagation/sync/05-no-related-group-nothing-to-copy.request.json",
+          "global-configmap/sync/04-no-namespaces-related-yet.request.json",
+          "namespace-list/sync/04-no-related-group.request.json",
+          "secret-propagation/sync/11-no-related-groups.request.json");
+
   /** A case named for a hook version: {@code 09-hook-v2-keys}, {@code 01-v1-statefulset-pod}. */
-  private static final Pattern NAMES_A_VERSION = Pattern.compile("^\\d+-(.*-)?v[12](-.*)?\\.request\\.json$");
+  private static final Pattern NAMES_A_VERSION =
+      Pattern.compile("^\\d+-(.*-)?v[12](-.*)?\\.request\\.json$");
 
   @Test
   void everyFixturesControllerIsTheProjectsManifestAsStored() {
@@ -67,17 +71,23 @@ class FixtureControllersTest {
         String hook = request.getParent().getFileName().toString();
         ObjectNode sent = withoutAssigned(Resources.readObject(request).path("controller"));
         boolean otherVersion = NAMES_A_VERSION.matcher(request.getFileName().toString()).matches();
-        List<ObjectNode> serving = manifests.stream()
-            .filter(manifest -> hookUrl(manifest, hook).endsWith("/" + controller.name() + "/" + hook))
-            .map(manifest -> otherVersion ? withVersionsOf(manifest, sent) : manifest)
-            .toList();
+        List<ObjectNode> serving =
+            manifests.stream()
+                .filter(
+                    manifest ->
+                        hookUrl(manifest, hook).endsWith("/" + controller.name() + "/" + hook))
+                .map(manifest -> otherVersion ? withVersionsOf(manifest, sent) : manifest)
+                .toList();
         if (serving.stream().noneMatch(sent::equals)) {
-          disagreements.add(FIXTURES.relativize(request) + ": " + sent + "\n    manifest: " + serving);
+          disagreements.add(
+              FIXTURES.relativize(request) + ": " + sent + "\n    manifest: " + serving);
         }
         checked++;
       }
     }
-    assertThat(disagreements).as("fixtures whose controller is not the manifest's (of %s checked)", checked).isEmpty();
+    assertThat(disagreements)
+        .as("fixtures whose controller is not the manifest's (of %s checked)", checked)
+        .isEmpty();
     assertThat(checked).isGreaterThanOrEqualTo(Catalog.controllers().size() * 10);
   }
 
@@ -92,7 +102,8 @@ class FixtureControllersTest {
       }
       for (Path request : Resources.find(FIXTURES.resolve(controller.name()), ".request.json")) {
         String fixture = FIXTURES.relativize(request).toString();
-        if (request.getParent().getFileName().toString().equals("customize") || WITHOUT_A_GROUP.contains(fixture)) {
+        if (request.getParent().getFileName().toString().equals("customize")
+            || WITHOUT_A_GROUP.contains(fixture)) {
           continue;
         }
         ObjectNode sent = Resources.readObject(request);
@@ -100,9 +111,12 @@ class FixtureControllersTest {
         customize.set("controller", sent.get("controller"));
         customize.set("parent", sent.get("parent"));
         Set<String> named = new TreeSet<>();
-        for (CustomizeResponse.RelatedResourceRule rule
-            : ((CustomizeResponse) controller.handle(Hook.CUSTOMIZE, customize)).relatedResources()) {
-          named.add(resources.requireResource(rule.apiVersion(), rule.resource()).kind() + "." + rule.apiVersion());
+        for (CustomizeResponse.RelatedResourceRule rule :
+            ((CustomizeResponse) controller.handle(Hook.CUSTOMIZE, customize)).relatedResources()) {
+          named.add(
+              resources.requireResource(rule.apiVersion(), rule.resource()).kind()
+                  + "."
+                  + rule.apiVersion());
         }
         Set<String> missing = new TreeSet<>(named);
         sent.path("related").fieldNames().forEachRemaining(missing::remove);
@@ -112,7 +126,9 @@ class FixtureControllersTest {
         checked++;
       }
     }
-    assertThat(lacking).as("fixtures whose related lacks a group their customize hook names").isEmpty();
+    assertThat(lacking)
+        .as("fixtures whose related lacks a group their customize hook names")
+        .isEmpty();
     assertThat(checked).isGreaterThan(100);
   }
 
@@ -140,12 +156,17 @@ class FixtureControllersTest {
   /** The manifest with the hook versions the fixture names, for a fixture of the other hook version. */
   private static ObjectNode withVersionsOf(ObjectNode manifest, JsonNode fixture) {
     ObjectNode copy = manifest.deepCopy();
-    copy.path("spec").path("hooks").fields().forEachRemaining(hook -> {
-      JsonNode version = fixture.path("spec").path("hooks").path(hook.getKey()).get("version");
-      if (version != null) {
-        ((ObjectNode) hook.getValue()).set("version", version);
-      }
-    });
+    copy.path("spec")
+        .path("hooks")
+        .fields()
+        .forEachRemaining(
+            hook -> {
+              JsonNode version =
+                  fixture.path("spec").path("hooks").path(hook.getKey()).get("version");
+              if (version != null) {
+                ((ObjectNode) hook.getValue()).set("version", version);
+              }
+            });
     return copy;
   }
 

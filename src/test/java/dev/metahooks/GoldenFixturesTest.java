@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.testing.kube.Crds;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.GoldenFixtures;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
+import dev.metahooks.testing.kube.Crds;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
@@ -29,9 +29,14 @@ class GoldenFixturesTest {
 
   @TestFactory
   Stream<DynamicNode> fixtures() {
-    // The project's CRDs, and the third-party ones its hooks may render (the Prometheus Operator's PodMonitor).
-    Crds crds = Crds.from(Manifests.CRDS, Resources.path("crds/podmonitors.monitoring.coreos.com.yaml"));
-    return GoldenFixtures.of(Catalog.controllers(FixedSources.INSTANCE)).in(FIXTURES).crds(crds).tests();
+    // The project's CRDs, and the third-party ones its hooks may render (the Prometheus Operator's
+    // PodMonitor).
+    Crds crds =
+        Crds.from(Manifests.CRDS, Resources.path("crds/podmonitors.monitoring.coreos.com.yaml"));
+    return GoldenFixtures.of(Catalog.controllers(FixedSources.INSTANCE))
+        .in(FIXTURES)
+        .crds(crds)
+        .tests();
   }
 
   /** Each controller documents itself with at least ten fixtures, for each hook it serves but customize. */

@@ -38,19 +38,25 @@ class LibraryPackagingTest {
   @Test
   void onlyTheCommandLineBringsTheYamlReader() throws IOException {
     String service = Files.readString(PROJECT.resolve("service.xml"));
-    Matcher yaml = Pattern.compile("<artifactId>jackson-dataformat-yaml</artifactId>(.*?)</dependency>", Pattern.DOTALL)
-        .matcher(service);
+    Matcher yaml =
+        Pattern.compile(
+                "<artifactId>jackson-dataformat-yaml</artifactId>(.*?)</dependency>",
+                Pattern.DOTALL)
+            .matcher(service);
     assertThat(yaml.find()).as("the service's YAML dependency").isTrue();
     assertThat(yaml.group(1)).contains("<optional>true</optional>");
-    assertThat(Files.readString(PROJECT.resolve("library/pom.xml"))).doesNotContain("jackson-dataformat-yaml");
+    assertThat(Files.readString(PROJECT.resolve("library/pom.xml")))
+        .doesNotContain("jackson-dataformat-yaml");
   }
 
   @Test
   void theExampleDependsOnThisVersionOfBothArtifacts() throws IOException {
     String example = Files.readString(PROJECT.resolve("examples/greeting/pom.xml"));
-    assertThat(property(example, "metahooks.version")).isEqualTo(version(Files.readString(PROJECT.resolve("pom.xml")),
-        "metahooks-parent"));
-    assertThat(example).contains("<artifactId>metahooks</artifactId>", "<artifactId>metahooks-testing</artifactId>");
+    assertThat(property(example, "metahooks.version"))
+        .isEqualTo(version(Files.readString(PROJECT.resolve("pom.xml")), "metahooks-parent"));
+    assertThat(example)
+        .contains(
+            "<artifactId>metahooks</artifactId>", "<artifactId>metahooks-testing</artifactId>");
   }
 
   @Test
@@ -64,7 +70,9 @@ class LibraryPackagingTest {
         if (code.isEmpty() || code.equals("...") || code.equals("}") || code.startsWith("try (")) {
           continue;
         }
-        assertThat(example).as("docs/writing-a-controller.md line in examples/greeting: %s", code).contains(code);
+        assertThat(example)
+            .as("docs/writing-a-controller.md line in examples/greeting: %s", code)
+            .contains(code);
         lines++;
       }
     }
@@ -74,19 +82,25 @@ class LibraryPackagingTest {
   private static String exampleSources() throws IOException {
     List<String> texts = new ArrayList<>();
     try (Stream<Path> files = Files.walk(PROJECT.resolve("examples/greeting"))) {
-      files.filter(f -> f.toString().endsWith(".java")).sorted().forEach(f -> {
-        try {
-          texts.add(Files.readString(f));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      files
+          .filter(f -> f.toString().endsWith(".java"))
+          .sorted()
+          .forEach(
+              f -> {
+                try {
+                  texts.add(Files.readString(f));
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     }
     return String.join("\n", texts);
   }
 
   private static String version(String pom, String artifactId) {
-    Matcher m = Pattern.compile("<artifactId>" + artifactId + "</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+    Matcher m =
+        Pattern.compile("<artifactId>" + artifactId + "</artifactId>\\s*<version>([^<]+)</version>")
+            .matcher(pom);
     assertThat(m.find()).as("version of %s", artifactId).isTrue();
     return m.group(1);
   }

@@ -29,10 +29,12 @@ import org.junit.jupiter.api.Test;
 class NothingInternalTest {
   private static final Path PROJECT = Resources.projectDir();
   private static final Path KIT_SOURCES = PROJECT.resolve("testing/src/main/java");
+
   /** Where the kit's module compiles it. */
   private static final Path KIT_CLASSES = PROJECT.resolve("testing/target/classes");
-  private static final Pattern SOURCE_NAME = Pattern.compile(
-      "\\bdev\\.metahooks\\.(?:[a-z][a-z0-9_]*\\.)*(?:[A-Z]\\w*|\\*)");
+
+  private static final Pattern SOURCE_NAME =
+      Pattern.compile("\\bdev\\.metahooks\\.(?:[a-z][a-z0-9_]*\\.)*(?:[A-Z]\\w*|\\*)");
 
   @Test
   void theTestingKitUsesOnlyThePublicApi() throws IOException {
@@ -49,7 +51,9 @@ class NothingInternalTest {
         }
       }
     }
-    assertThat(classFiles).as("kit class files in %s", KIT_CLASSES).isGreaterThanOrEqualTo(kit.size());
+    assertThat(classFiles)
+        .as("kit class files in %s", KIT_CLASSES)
+        .isGreaterThanOrEqualTo(kit.size());
     assertThat(internal).as("internal classes the testing kit uses").isEmpty();
   }
 
@@ -79,11 +83,15 @@ class NothingInternalTest {
   @Test
   void theCheckFindsAnInternalClassWhereverItIsNamed() {
     Path thisProjectsTests = PROJECT.resolve("target/test-classes/dev/metahooks/server");
-    assertThat(PublicApi.metahooksClassesUsedBy(thisProjectsTests.resolve("InProcessHooksTest.class")))
-        .contains("dev.metahooks.server.InProcessHooks", "dev.metahooks.server.InProcessHooks$Response",
+    assertThat(
+            PublicApi.metahooksClassesUsedBy(thisProjectsTests.resolve("InProcessHooksTest.class")))
+        .contains(
+            "dev.metahooks.server.InProcessHooks",
+            "dev.metahooks.server.InProcessHooks$Response",
             "dev.metahooks.controllers.helloworld.HelloWorldController");
     assertThatThrownBy(() -> PublicApi.assertOnlyPublicApiIn(thisProjectsTests))
-        .hasMessageContaining("InProcessHooksTest.class -> dev.metahooks.controllers.helloworld.HelloWorldController");
+        .hasMessageContaining(
+            "InProcessHooksTest.class -> dev.metahooks.controllers.helloworld.HelloWorldController");
     assertThat(PublicApi.contains("dev.metahooks.server.internal.FrontDoor")).isFalse();
     assertThat(PublicApi.contains("dev.metahooks.server.config.ServerConfig$Tls")).isTrue();
   }
@@ -107,7 +115,8 @@ class NothingInternalTest {
         named.add(method.getReturnType());
         for (Class<?> t : named) {
           Class<?> element = t.isArray() ? t.getComponentType() : t;
-          if (element.getName().startsWith("dev.metahooks.") && !PublicApi.contains(element.getName())) {
+          if (element.getName().startsWith("dev.metahooks.")
+              && !PublicApi.contains(element.getName())) {
             leaks.add(kitClass + "." + method.getName() + " -> " + element.getName());
           }
         }
@@ -124,7 +133,8 @@ class NothingInternalTest {
   private static Set<String> kitClasses() throws IOException {
     Set<String> names = new TreeSet<>();
     for (Path source : files(KIT_SOURCES, ".java")) {
-      String name = KIT_SOURCES.relativize(source).toString().replace('/', '.').replaceAll("\\.java$", "");
+      String name =
+          KIT_SOURCES.relativize(source).toString().replace('/', '.').replaceAll("\\.java$", "");
       if (!name.endsWith("package-info")) {
         names.add(name);
       }
@@ -138,14 +148,22 @@ class NothingInternalTest {
     Path file = KIT_CLASSES.resolve(topLevelClass.replace('.', '/') + ".class");
     String simple = file.getFileName().toString().replace(".class", "");
     try (Stream<Path> siblings = Files.list(file.getParent())) {
-      return siblings.filter(f -> f.getFileName().toString().equals(simple + ".class")
-          || f.getFileName().toString().startsWith(simple + "$")).sorted().toList();
+      return siblings
+          .filter(
+              f ->
+                  f.getFileName().toString().equals(simple + ".class")
+                      || f.getFileName().toString().startsWith(simple + "$"))
+          .sorted()
+          .toList();
     }
   }
 
   private static List<Path> files(Path dir, String suffix) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(f -> f.toString().endsWith(suffix) && !f.toString().contains("/target/")).sorted().toList();
+      return files
+          .filter(f -> f.toString().endsWith(suffix) && !f.toString().contains("/target/"))
+          .sorted()
+          .toList();
     }
   }
 }

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 public class PublicApiTest {
   private static final Path CLASSES = Path.of("library/target/classes");
   private static final Path SERVICE_CLASSES = Path.of("target/classes");
-  private static final List<Path> MAIN_SOURCES = List.of(Path.of("library/src/main/java"), Path.of("src/main/java"));
+  private static final List<Path> MAIN_SOURCES =
+      List.of(Path.of("library/src/main/java"), Path.of("src/main/java"));
 
   static boolean isPublicApi(Class<?> type) {
     return PublicApi.ofLibrary(type.getName());
@@ -52,7 +53,10 @@ public class PublicApiTest {
         }
         mentioned.addAll(List.of(member.getGenericExceptionTypes()));
         for (Type t : mentioned) {
-          check(t, type.getName() + "." + (member instanceof Constructor ? "<init>" : member.getName()), leaks);
+          check(
+              t,
+              type.getName() + "." + (member instanceof Constructor ? "<init>" : member.getName()),
+              leaks);
         }
       }
       for (Field field : type.getFields()) {
@@ -80,7 +84,8 @@ public class PublicApiTest {
           String text = packageInfo(relative);
           boolean declaredPublic = text.startsWith("/**\n * <b>Public API</b>");
           if (!declaredPublic && !text.startsWith("/**\n * <b>Internal</b>")) {
-            problems.add(pkg + ": no package-info.java starting with <b>Public API</b> or <b>Internal</b>");
+            problems.add(
+                pkg + ": no package-info.java starting with <b>Public API</b> or <b>Internal</b>");
           }
           if (PublicApi.libraryPackages().contains(pkg) && !declaredPublic) {
             problems.add(pkg + ": public API, but its package-info.java does not say so");
@@ -88,7 +93,8 @@ public class PublicApiTest {
           for (String publicClass : PublicApi.libraryClasses()) {
             String simpleName = publicClass.substring(publicClass.lastIndexOf('.') + 1);
             if (publicClass.equals(pkg + "." + simpleName) && !text.contains(simpleName)) {
-              problems.add(pkg + ": package-info.java does not name its public class " + simpleName);
+              problems.add(
+                  pkg + ": package-info.java does not name its public class " + simpleName);
             }
           }
         }
@@ -99,7 +105,9 @@ public class PublicApiTest {
 
   /** The package-info.java of a package (its own or its nearest parent's), in whichever module's sources it is. */
   private static String packageInfo(Path packageDir) throws IOException {
-    for (Path dir = packageDir; dir != null && dir.startsWith("dev/metahooks"); dir = dir.getParent()) {
+    for (Path dir = packageDir;
+        dir != null && dir.startsWith("dev/metahooks");
+        dir = dir.getParent()) {
       for (Path sources : MAIN_SOURCES) {
         Path doc = sources.resolve(dir).resolve("package-info.java");
         if (Files.exists(doc)) {
@@ -128,7 +136,8 @@ public class PublicApiTest {
 
   @Test
   void theJarRegistersNoLoggingProvider() {
-    assertThat(CLASSES.resolve("META-INF/services/org.slf4j.spi.SLF4JServiceProvider")).doesNotExist();
+    assertThat(CLASSES.resolve("META-INF/services/org.slf4j.spi.SLF4JServiceProvider"))
+        .doesNotExist();
   }
 
   private static void check(Type type, String where, Set<String> leaks) {
@@ -154,9 +163,12 @@ public class PublicApiTest {
     for (Path root : List.of(CLASSES, SERVICE_CLASSES)) {
       try (Stream<Path> files = Files.walk(root.resolve("dev/metahooks"))) {
         for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
-          String name = root.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
+          String name =
+              root.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
           Class<?> type = load(name);
-          if (Modifier.isPublic(type.getModifiers()) && isPublicApi(type) && !name.endsWith("package-info")) {
+          if (Modifier.isPublic(type.getModifiers())
+              && isPublicApi(type)
+              && !name.endsWith("package-info")) {
             classes.add(type);
           }
         }

@@ -25,12 +25,13 @@ import org.junit.jupiter.api.TestFactory;
  * call answer 200.
  */
 class ReadmeExamplesTest {
-  private static final Pattern CURL = Pattern.compile(
-      "--data-binary @(\\S+)\\s*(?:\\\\\\s*)?localhost:8080(/\\S+)");
-  private static final Pattern CURL_PATH_FIRST = Pattern.compile(
-      "localhost:8080(/\\S+)\\s*(?:\\\\\\s*)?--data-binary @(\\S+)");
-  private static final Pattern OFFLINE = Pattern.compile(
-      "java -jar target/metahooks\\.jar (sync|finalize|customize) (\\S+) < (src/\\S+\\.json)");
+  private static final Pattern CURL =
+      Pattern.compile("--data-binary @(\\S+)\\s*(?:\\\\\\s*)?localhost:8080(/\\S+)");
+  private static final Pattern CURL_PATH_FIRST =
+      Pattern.compile("localhost:8080(/\\S+)\\s*(?:\\\\\\s*)?--data-binary @(\\S+)");
+  private static final Pattern OFFLINE =
+      Pattern.compile(
+          "java -jar target/metahooks\\.jar (sync|finalize|customize) (\\S+) < (src/\\S+\\.json)");
 
   /** The README and every page under docs/, as one text. */
   private static String pages() throws IOException {
@@ -59,10 +60,12 @@ class ReadmeExamplesTest {
 
   private static DynamicTest curl(String fixture, String path) {
     Path file = Resources.projectDir().resolve(fixture);
-    return DynamicTest.dynamicTest("curl " + path + " " + fixture, () -> {
-      TestServer.Reply reply = TestServer.post(path, Resources.bytes(file));
-      assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-    });
+    return DynamicTest.dynamicTest(
+        "curl " + path + " " + fixture,
+        () -> {
+          TestServer.Reply reply = TestServer.post(path, Resources.bytes(file));
+          assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        });
   }
 
   @Test
@@ -72,8 +75,13 @@ class ReadmeExamplesTest {
     while (m.find()) {
       found++;
       try (InputStream in = Files.newInputStream(Resources.projectDir().resolve(m.group(3)))) {
-        int exit = OfflineHook.run(new String[] {m.group(1), m.group(2)}, in,
-            new PrintStream(java.io.OutputStream.nullOutputStream()), System.err, Catalog.controllers());
+        int exit =
+            OfflineHook.run(
+                new String[] {m.group(1), m.group(2)},
+                in,
+                new PrintStream(java.io.OutputStream.nullOutputStream()),
+                System.err,
+                Catalog.controllers());
         assertThat(exit).as(m.group()).isZero();
       }
     }

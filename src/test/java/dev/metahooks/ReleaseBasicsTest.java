@@ -7,9 +7,8 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.cli.Help;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.server.internal.BuildInfo;
 import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.testing.Manifests;
+import dev.metahooks.server.internal.BuildInfo;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.TestServer;
 import java.io.ByteArrayOutputStream;
@@ -37,21 +36,26 @@ class ReleaseBasicsTest {
   /** The pom's own version element (the first one after the artifactId: the project's, not a parent's). */
   static String pomVersion() throws Exception {
     String pom = Files.readString(PROJECT.resolve("pom.xml"));
-    Matcher m = Pattern.compile("<artifactId>metahooks-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+    Matcher m =
+        Pattern.compile("<artifactId>metahooks-parent</artifactId>\\s*<version>([^<]+)</version>")
+            .matcher(pom);
     assertThat(m.find()).as("project version in pom.xml").isTrue();
     return m.group(1);
   }
 
   @Test
   void theVersionIsThePoms() throws Exception {
-    assertThat(BuildInfo.version()).isEqualTo(pomVersion()).matches("\\d+\\.\\d+\\.\\d+(-[A-Za-z0-9.]+)?");
+    assertThat(BuildInfo.version())
+        .isEqualTo(pomVersion())
+        .matches("\\d+\\.\\d+\\.\\d+(-[A-Za-z0-9.]+)?");
   }
 
   @Test
   void theChangelogHasAnEntryForTheVersion() throws Exception {
-    assertThat(Files.readString(PROJECT.resolve("CHANGELOG.md"))).contains("## " + BuildInfo.version());
-    assertThat(Files.readString(PROJECT.resolve("LICENSE"))).contains("Apache License", "Version 2.0, January 2004",
-        "END OF TERMS AND CONDITIONS");
+    assertThat(Files.readString(PROJECT.resolve("CHANGELOG.md")))
+        .contains("## " + BuildInfo.version());
+    assertThat(Files.readString(PROJECT.resolve("LICENSE")))
+        .contains("Apache License", "Version 2.0, January 2004", "END OF TERMS AND CONDITIONS");
   }
 
   @Test
@@ -59,15 +63,21 @@ class ReleaseBasicsTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Help.print(new PrintStream(out, true, StandardCharsets.UTF_8));
     String help = out.toString(StandardCharsets.UTF_8);
-    assertThat(help).contains("metahooks " + BuildInfo.version(), "sync|finalize|customize", "diff", "train",
-        "--version");
+    assertThat(help)
+        .contains(
+            "metahooks " + BuildInfo.version(),
+            "sync|finalize|customize",
+            "diff",
+            "train",
+            "--version");
     Set<String> listed = new TreeSet<>();
     Matcher name = Pattern.compile("^\\s+(METAHOOKS_[A-Z_]+)\\s", Pattern.MULTILINE).matcher(help);
     while (name.find()) {
       listed.add(name.group(1));
     }
     assertThat(listed).containsExactlyInAnyOrderElementsOf(ServerConfig.variables());
-    assertThat(help).doesNotContain("see docs/configuration.md\n"); // every setting has its own line of help
+    assertThat(help)
+        .doesNotContain("see docs/configuration.md\n"); // every setting has its own line of help
   }
 
   @Test
@@ -85,19 +95,31 @@ class ReleaseBasicsTest {
       JsonNode entry = listing.path("controllers").get(i);
       List<String> hooks = new ArrayList<>();
       entry.path("hooks").forEach(h -> hooks.add(h.asText()));
-      assertThat(hooks).as(controller.name()).containsExactlyInAnyOrderElementsOf(
-          controller.hooks().stream().map(Hook::path).toList());
-      entry.path("paths").forEach(p -> assertThat(p.asText()).startsWith("/" + controller.name() + "/"));
+      assertThat(hooks)
+          .as(controller.name())
+          .containsExactlyInAnyOrderElementsOf(
+              controller.hooks().stream().map(Hook::path).toList());
+      entry
+          .path("paths")
+          .forEach(p -> assertThat(p.asText()).startsWith("/" + controller.name() + "/"));
       // every listed path is served: a POST gets past routing (400 for the empty body, not 404)
-      entry.path("paths").forEach(p -> assertThat(TestServer.post(p.asText(), new byte[0]).status())
-          .as(p.asText()).isEqualTo(400));
+      entry
+          .path("paths")
+          .forEach(
+              p ->
+                  assertThat(TestServer.post(p.asText(), new byte[0]).status())
+                      .as(p.asText())
+                      .isEqualTo(400));
     }
   }
 
   @Test
   void theMetricsCarryTheBuild() {
-    assertThat(get("/metrics").body()).containsPattern(
-        "metahooks_build_info\\{version=\"" + Pattern.quote(BuildInfo.version()) + "\"} 1(\\.0)?\n");
+    assertThat(get("/metrics").body())
+        .containsPattern(
+            "metahooks_build_info\\{version=\""
+                + Pattern.quote(BuildInfo.version())
+                + "\"} 1(\\.0)?\n");
   }
 
   private static TestServer.Reply get(String path) {

@@ -40,8 +40,12 @@ class UpstreamAnswersTest {
 
   static List<Case> cases() throws IOException {
     try (Stream<String> lines = Files.lines(ROOT.resolve("cases.tsv"))) {
-      return lines.skip(1).filter(l -> !l.isBlank()).map(l -> l.split("\t", 5))
-          .map(f -> new Case(f[0], f[1], f[2], f[3], f[4])).toList();
+      return lines
+          .skip(1)
+          .filter(l -> !l.isBlank())
+          .map(l -> l.split("\t", 5))
+          .map(f -> new Case(f[0], f[1], f[2], f[3], f[4]))
+          .toList();
     }
   }
 
@@ -57,22 +61,36 @@ class UpstreamAnswersTest {
 
   @TestFactory
   Stream<DynamicTest> sameAnswerAsUpstream() throws IOException {
-    return cases().stream().map(c -> DynamicTest.dynamicTest(
-        c.example() + "/" + c.hook() + "/" + c.id() + ": " + c.description(), c.request().toUri(), () -> {
-          assumeTrue(HookAnswers.served(c.example(), c.hook()), c.example() + "/" + c.hook() + " is not served yet");
-          HookAnswers.Answer answer = HookAnswers.call(c.example(), c.hook(), Resources.bytes(c.request()));
-          if (c.upstreamAnswered()) {
-            assertThat(answer.status()).as("status, body %s", answer.body()).isEqualTo(200);
-            JsonNode expected = Resources.readObject(c.response());
-            assertThat(SameAnswer.differences(expected, answer.body(), c.example().equals("catset"))).isEmpty();
-          } else {
-            assertThat(answer.status()).as("a crash upstream must be a 200 or a 4xx here: %s", answer.body())
-                .isIn(200, 400, 404, 409, 413, 415, 422);
-            if (answer.status() != 200) {
-              assertThat(answer.body().path("error").isTextual()).isTrue();
-              assertThat(answer.body().path("message").asText()).isNotBlank();
-            }
-          }
-        }));
+    return cases().stream()
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    c.example() + "/" + c.hook() + "/" + c.id() + ": " + c.description(),
+                    c.request().toUri(),
+                    () -> {
+                      assumeTrue(
+                          HookAnswers.served(c.example(), c.hook()),
+                          c.example() + "/" + c.hook() + " is not served yet");
+                      HookAnswers.Answer answer =
+                          HookAnswers.call(c.example(), c.hook(), Resources.bytes(c.request()));
+                      if (c.upstreamAnswered()) {
+                        assertThat(answer.status())
+                            .as("status, body %s", answer.body())
+                            .isEqualTo(200);
+                        JsonNode expected = Resources.readObject(c.response());
+                        assertThat(
+                                SameAnswer.differences(
+                                    expected, answer.body(), c.example().equals("catset")))
+                            .isEmpty();
+                      } else {
+                        assertThat(answer.status())
+                            .as("a crash upstream must be a 200 or a 4xx here: %s", answer.body())
+                            .isIn(200, 400, 404, 409, 413, 415, 422);
+                        if (answer.status() != 200) {
+                          assertThat(answer.body().path("error").isTextual()).isTrue();
+                          assertThat(answer.body().path("message").asText()).isNotBlank();
+                        }
+                      }
+                    }));
   }
 }

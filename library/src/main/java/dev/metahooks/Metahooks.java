@@ -42,13 +42,15 @@ public final class Metahooks {
    */
   public static HookServer serve(ServerConfig config, List<Controller> controllers) {
     HookServer server = new HookServer(config, controllers);
-    // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully); from before the port listens, so
+    // SIGTERM: readiness off, drain, stop (see HookServer.shutdownGracefully); from before the port
+    // listens, so
     // that calls that came in during the warm-up are drained too.
     Thread drain = new Thread(server::shutdownGracefully, "shutdown");
     Runtime.getRuntime().addShutdownHook(drain);
     try {
       return server.start();
-    } catch (RuntimeException e) { // nothing to drain: the process exits with the one line that says why
+    } catch (
+        RuntimeException e) { // nothing to drain: the process exits with the one line that says why
       Runtime.getRuntime().removeShutdownHook(drain);
       throw e;
     }
@@ -67,7 +69,11 @@ public final class Metahooks {
    * }
    * }</pre>
    */
-  public static int runOffline(String[] args, InputStream in, PrintStream out, PrintStream err,
+  public static int runOffline(
+      String[] args,
+      InputStream in,
+      PrintStream out,
+      PrintStream err,
       List<Controller> controllers) {
     return OfflineHook.run(args, in, out, err, controllers);
   }

@@ -2,7 +2,6 @@ package dev.metahooks;
 
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.InProcessHooks;
 import dev.metahooks.server.config.ServerConfig;
@@ -19,27 +18,39 @@ import java.util.List;
  * answer, 2 for a request the hook refuses (the error JSON is printed), 1 for an internal error.
  */
 final class OfflineHook {
-  private static final String USAGE = "usage: metahooks [sync|finalize|customize] <controller> < request.json";
+  private static final String USAGE =
+      "usage: metahooks [sync|finalize|customize] <controller> < request.json";
 
   private OfflineHook() {}
 
-  static int run(String[] args, InputStream in, PrintStream out, PrintStream err,
+  static int run(
+      String[] args,
+      InputStream in,
+      PrintStream out,
+      PrintStream err,
       List<Controller> controllers) {
     return run(args, in, out, err, controllers, ServerConfig.defaults());
   }
 
   /** The same with the body and answer limits of {@code config}. */
-  static int run(String[] args, InputStream in, PrintStream out, PrintStream err, List<Controller> controllers,
+  static int run(
+      String[] args,
+      InputStream in,
+      PrintStream out,
+      PrintStream err,
+      List<Controller> controllers,
       ServerConfig config) {
     if (args.length != 2 || Hook.fromPath(args[0]).isEmpty()) {
       err.println(USAGE);
-      err.println("controllers: " + String.join(", ", controllers.stream().map(Controller::name).toList()));
+      err.println(
+          "controllers: " + String.join(", ", controllers.stream().map(Controller::name).toList()));
       return 2;
     }
     InProcessHooks.Response answer;
     try {
       answer = InProcessHooks.of(config, controllers).call(args[1], args[0], in.readAllBytes());
-      out.println(JsonTrees.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer.json()));
+      out.println(
+          JsonTrees.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer.json()));
     } catch (IOException | UncheckedIOException e) {
       err.println("metahooks: could not read the request or write the response: " + e.getMessage());
       return 1;

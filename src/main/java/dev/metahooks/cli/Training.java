@@ -34,21 +34,31 @@ public final class Training {
     List<Path> requests;
     Path root = Path.of(args[1]);
     try (Stream<Path> files = Files.walk(root)) {
-      requests = files.filter(f -> f.getFileName().toString().endsWith(".request.json")).sorted().toList();
+      requests =
+          files.filter(f -> f.getFileName().toString().endsWith(".request.json")).sorted().toList();
     } catch (IOException e) {
       err.println("metahooks: cannot read " + root + ": " + e.getMessage());
       return 2;
     }
     int answered = 0;
-    try (HookServer server = new HookServer(ServerConfig.defaults().withPort(0).withShutdown(
-        java.time.Duration.ZERO, java.time.Duration.ZERO), Catalog.controllers()).start()) {
+    try (HookServer server =
+        new HookServer(
+                ServerConfig.defaults()
+                    .withPort(0)
+                    .withShutdown(java.time.Duration.ZERO, java.time.Duration.ZERO),
+                Catalog.controllers())
+            .start()) {
       String base = "http://localhost:" + server.port();
       for (Path request : requests) {
         Path relative = root.relativize(request);
-        if (relative.getNameCount() < 3 || Hook.fromPath(relative.getName(1).toString()).isEmpty()) {
+        if (relative.getNameCount() < 3
+            || Hook.fromPath(relative.getName(1).toString()).isEmpty()) {
           continue;
         }
-        int status = post(base + "/" + relative.getName(0) + "/" + relative.getName(1), Files.readAllBytes(request));
+        int status =
+            post(
+                base + "/" + relative.getName(0) + "/" + relative.getName(1),
+                Files.readAllBytes(request));
         answered += status == 200 ? 1 : 0;
       }
       for (String probe : List.of("/healthz", "/readyz", "/metrics")) {
@@ -58,7 +68,12 @@ public final class Training {
       err.println("metahooks: training failed: " + e.getMessage());
       return 1;
     }
-    err.println("metahooks: trained on " + requests.size() + " requests, " + answered + " answered with 200");
+    err.println(
+        "metahooks: trained on "
+            + requests.size()
+            + " requests, "
+            + answered
+            + " answered with 200");
     return answered > 0 ? 0 : 1;
   }
 
@@ -81,7 +96,8 @@ public final class Training {
   /** Reads the whole answer, so that the connection is reused, and returns its status. */
   private static int drain(HttpURLConnection connection) throws IOException {
     int status = connection.getResponseCode();
-    try (InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
+    try (InputStream in =
+        status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
       if (in != null) {
         in.transferTo(OutputStream.nullOutputStream());
       }

@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.server.internal.Reply;
-import dev.metahooks.server.config.ServerConfig;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** The answer-size estimate: count × item size against the limit of the call, naming the largest kind of item. */
 class AnswerSizeTest {
@@ -20,32 +20,65 @@ class AnswerSizeTest {
 
   @Test
   void anAnswerUnderTheLimitPasses() {
-    assertThatCode(() -> AnswerSize.limitedTo(10_000, () -> {
-      AnswerSize.estimate().add("parent.spec.template", "parent.spec.replicas", 50, 64).check();
-      return null;
-    })).doesNotThrowAnyException();
+    assertThatCode(
+            () ->
+                AnswerSize.limitedTo(
+                    10_000,
+                    () -> {
+                      AnswerSize.estimate()
+                          .add("parent.spec.template", "parent.spec.replicas", 50, 64)
+                          .check();
+                      return null;
+                    }))
+        .doesNotThrowAnyException();
   }
 
   @Test
   void anAnswerOverTheLimitNamesTheCountAndTheTemplateOfItsLargestPart() {
-    assertThatThrownBy(() -> AnswerSize.limitedTo(10_000, () -> {
-      AnswerSize.estimate()
-          .add("parent.spec.template", "children['Pod.v1']", 2, Json.object().put("x", "y"))
-          .add("parent.spec.volumeClaimTemplates[0]", "parent.spec.replicas", 100, 200)
-          .check();
-      return null;
-    })).isInstanceOfSatisfying(InvalidRequestException.class, e -> {
-      assertThat(e.field()).isEqualTo("parent.spec.replicas");
-      assertThat(e.getMessage()).contains("parent.spec.volumeClaimTemplates[0] × parent.spec.replicas",
-          "100 × about 328 bytes", "above the limit of 10000 (METAHOOKS_MAX_RESPONSE_BYTES)");
-    });
+    assertThatThrownBy(
+            () ->
+                AnswerSize.limitedTo(
+                    10_000,
+                    () -> {
+                      AnswerSize.estimate()
+                          .add(
+                              "parent.spec.template",
+                              "children['Pod.v1']",
+                              2,
+                              Json.object().put("x", "y"))
+                          .add(
+                              "parent.spec.volumeClaimTemplates[0]",
+                              "parent.spec.replicas",
+                              100,
+                              200)
+                          .check();
+                      return null;
+                    }))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e -> {
+              assertThat(e.field()).isEqualTo("parent.spec.replicas");
+              assertThat(e.getMessage())
+                  .contains(
+                      "parent.spec.volumeClaimTemplates[0] × parent.spec.replicas",
+                      "100 × about 328 bytes",
+                      "above the limit of 10000 (METAHOOKS_MAX_RESPONSE_BYTES)");
+            });
   }
 
   @Test
   void aCountNoAnswerCouldHoldSaturatesInsteadOfOverflowing() {
-    assertThatThrownBy(() -> AnswerSize.estimate()
-        .add("object.metadata.annotations['service-per-pod-ports']", "object.spec.replicas", Long.MAX_VALUE, 100)
-        .check()).isInstanceOf(InvalidRequestException.class).hasMessageContaining("about 2^63 bytes");
+    assertThatThrownBy(
+            () ->
+                AnswerSize.estimate()
+                    .add(
+                        "object.metadata.annotations['service-per-pod-ports']",
+                        "object.spec.replicas",
+                        Long.MAX_VALUE,
+                        100)
+                    .check())
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("about 2^63 bytes");
   }
 
   @Test
@@ -63,8 +96,10 @@ class AnswerSizeTest {
   @ValueSource(strings = {"catset:10000", "indexedjob:10000"})
   void theLargestAdvertisedAnswersFitTheDeployedLimit(String name) {
     BenchCase benchCase = BenchCase.of(name);
-    FrontDoor frontDoor = FrontDoor.of(ServerConfig.builder().responseCacheBytes(0).maxResponseBytes(DEPLOYED_LIMIT)
-        .build(), Catalog.controllers());
+    FrontDoor frontDoor =
+        FrontDoor.of(
+            ServerConfig.builder().responseCacheBytes(0).maxResponseBytes(DEPLOYED_LIMIT).build(),
+            Catalog.controllers());
     Reply reply = frontDoor.call(benchCase.controller(), benchCase.hook(), benchCase.body());
     assertThat(reply.status()).as(new String(reply.body().toByteArray())).isEqualTo(200);
   }

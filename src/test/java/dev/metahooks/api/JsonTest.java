@@ -30,11 +30,14 @@ class JsonTest {
     for (Class<?> type : PublicApiTest.publicApiClasses()) {
       for (Field field : type.getFields()) {
         assertThat(ObjectMapper.class.isAssignableFrom(field.getType()))
-            .as("%s.%s", type.getName(), field.getName()).isFalse();
+            .as("%s.%s", type.getName(), field.getName())
+            .isFalse();
       }
       for (Method method : type.getMethods()) {
-        if (ObjectMapper.class.isAssignableFrom(method.getReturnType()) && Modifier.isStatic(method.getModifiers())) {
-          assertThat(type.getName() + "." + method.getName()).as("only Json.mapper(), a copy")
+        if (ObjectMapper.class.isAssignableFrom(method.getReturnType())
+            && Modifier.isStatic(method.getModifiers())) {
+          assertThat(type.getName() + "." + method.getName())
+              .as("only Json.mapper(), a copy")
               .isEqualTo("dev.metahooks.api.Json.mapper");
         }
       }
@@ -44,13 +47,15 @@ class JsonTest {
 
   @Test
   void theReaderRefusesWhatTheServerRefuses() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Json.reader().readTree("{\"a\":1,\"a\":2}"))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> Json.reader().readTree("{\"a\":1,\"a\":2}"))
         .hasMessageContaining("Duplicate field 'a'");
   }
 
   @Test
   void theNodeFactoryBuildsWhatAParseBuilds() throws Exception {
-    assertThat(Json.nodes().objectNode()).isExactlyInstanceOf(Json.reader().readTree("{}").getClass());
+    assertThat(Json.nodes().objectNode())
+        .isExactlyInstanceOf(Json.reader().readTree("{}").getClass());
     assertThat(Json.nodes().numberNode(1)).isEqualTo(Json.reader().readTree("1"));
     assertThat(Json.nodes().nullNode()).isEqualTo(Json.reader().readTree("null"));
   }

@@ -18,17 +18,33 @@ class ObjectMapTest {
     }
   }
 
-  private static CompositeRequest request(String version, String parentNamespace, String children, String related) {
+  private static CompositeRequest request(
+      String version, String parentNamespace, String children, String related) {
     String namespace = parentNamespace.isEmpty() ? "" : ", 'namespace': '" + parentNamespace + "'";
-    return CompositeRequest.read(json("{'controller': {'spec': {'hooks': {'sync': {'version': '" + version + "'}}}},"
-        + " 'parent': {'metadata': {'name': 'p'" + namespace + "}},"
-        + " 'children': " + children + ", 'related': " + related + "}"), Hook.SYNC);
+    return CompositeRequest.read(
+        json(
+            "{'controller': {'spec': {'hooks': {'sync': {'version': '"
+                + version
+                + "'}}}},"
+                + " 'parent': {'metadata': {'name': 'p'"
+                + namespace
+                + "}},"
+                + " 'children': "
+                + children
+                + ", 'related': "
+                + related
+                + "}"),
+        Hook.SYNC);
   }
 
   @Test
   void v1KeysOfANamespacedParentAreNames() {
-    CompositeRequest r = request("v1", "shop",
-        "{'Pod.v1': {'web-0': {'metadata': {'name': 'web-0', 'namespace': 'shop'}}}}", "{}");
+    CompositeRequest r =
+        request(
+            "v1",
+            "shop",
+            "{'Pod.v1': {'web-0': {'metadata': {'name': 'web-0', 'namespace': 'shop'}}}}",
+            "{}");
     assertThat(r.version()).isEqualTo(HookVersion.V1);
     assertThat(r.child("v1", "Pod", "web-0")).isPresent();
     assertThat(r.children().keys("v1", "Pod")).containsExactly("web-0");
@@ -37,21 +53,37 @@ class ObjectMapTest {
 
   @Test
   void childrenOfANamespacedParentMustSayTheyAreInItsNamespace() {
-    // Metacontroller lists them in the parent's namespace; an object without one is not what it observed, and
+    // Metacontroller lists them in the parent's namespace; an object without one is not what it
+    // observed, and
     // a hook that looked it up in the parent's namespace would regenerate it (a Secret) or drop it.
     for (String version : new String[] {"v1", "v2"}) {
       String key = version.equals("v1") ? "web-0" : "shop/web-0";
-      assertThatThrownBy(() -> request(version, "shop",
-          "{'Pod.v1': {'" + key + "': {'metadata': {'name': 'web-0'}}}}", "{}"))
+      assertThatThrownBy(
+              () ->
+                  request(
+                      version,
+                      "shop",
+                      "{'Pod.v1': {'" + key + "': {'metadata': {'name': 'web-0'}}}}",
+                      "{}"))
           .isInstanceOf(InvalidRequestException.class)
           .hasMessageContaining("children['Pod.v1']['" + key + "'].metadata.namespace: is missing")
           .hasMessageContaining("only children in its own namespace 'shop'");
     }
-    assertThatThrownBy(() -> request("v1", "shop",
-        "{'Pod.v1': {'web-0': {'metadata': {'name': 'web-0', 'namespace': ''}}}}", "{}"))
+    assertThatThrownBy(
+            () ->
+                request(
+                    "v1",
+                    "shop",
+                    "{'Pod.v1': {'web-0': {'metadata': {'name': 'web-0', 'namespace': ''}}}}",
+                    "{}"))
         .hasMessageContaining("children['Pod.v1']['web-0'].metadata.namespace: is missing");
-    assertThatThrownBy(() -> request("v2", "shop",
-        "{'Pod.v1': {'other/web-0': {'metadata': {'name': 'web-0', 'namespace': 'other'}}}}", "{}"))
+    assertThatThrownBy(
+            () ->
+                request(
+                    "v2",
+                    "shop",
+                    "{'Pod.v1': {'other/web-0': {'metadata': {'name': 'web-0', 'namespace': 'other'}}}}",
+                    "{}"))
         .isInstanceOf(InvalidRequestException.class)
         .extracting(e -> ((InvalidRequestException) e).field())
         .isEqualTo("children['Pod.v1']['other/web-0'].metadata.namespace");
@@ -59,19 +91,46 @@ class ObjectMapTest {
 
   @Test
   void relatedObjectsOfANamespacedParentStayInItsNamespaceInV1Only() {
-    assertThatThrownBy(() -> request("v1", "shop", "{}",
-        "{'Secret.v1': {'creds': {'metadata': {'name': 'creds'}}}}"))
+    assertThatThrownBy(
+            () ->
+                request(
+                    "v1",
+                    "shop",
+                    "{}",
+                    "{'Secret.v1': {'creds': {'metadata': {'name': 'creds'}}}}"))
         .isInstanceOf(InvalidRequestException.class)
-        .hasMessageContaining("related['Secret.v1']['creds'].metadata.namespace: is missing; hook version v1");
-    assertThatThrownBy(() -> request("v1", "shop", "{}",
-        "{'Secret.v1': {'other/creds': {'metadata': {'name': 'creds', 'namespace': 'other'}}}}"))
+        .hasMessageContaining(
+            "related['Secret.v1']['creds'].metadata.namespace: is missing; hook version v1");
+    assertThatThrownBy(
+            () ->
+                request(
+                    "v1",
+                    "shop",
+                    "{}",
+                    "{'Secret.v1': {'other/creds': {'metadata': {'name': 'creds', 'namespace': 'other'}}}}"))
         .hasMessageContaining("metadata.namespace: is 'other'");
-    // v2 sends other namespaces and cluster-scoped objects; a cluster-scoped parent sees every namespace.
-    assertThat(request("v2", "shop", "{}", "{'Secret.v1': {'other/creds': {'metadata': {'name': 'creds'}}},"
-        + " 'Namespace.v1': {'other': {'metadata': {'name': 'other'}}}}").related().get("v1", "Secret", "other",
-        "creds")).isPresent();
-    assertThat(request("v1", "", "{'ConfigMap.v1': {'one/cm': {'metadata': {'name': 'cm', 'namespace': 'one'}},"
-        + " 'cr': {'metadata': {'name': 'cr'}}}}", "{}").children().count("v1", "ConfigMap")).isEqualTo(2);
+    // v2 sends other namespaces and cluster-scoped objects; a cluster-scoped parent sees every
+    // namespace.
+    assertThat(
+            request(
+                    "v2",
+                    "shop",
+                    "{}",
+                    "{'Secret.v1': {'other/creds': {'metadata': {'name': 'creds'}}},"
+                        + " 'Namespace.v1': {'other': {'metadata': {'name': 'other'}}}}")
+                .related()
+                .get("v1", "Secret", "other", "creds"))
+        .isPresent();
+    assertThat(
+            request(
+                    "v1",
+                    "",
+                    "{'ConfigMap.v1': {'one/cm': {'metadata': {'name': 'cm', 'namespace': 'one'}},"
+                        + " 'cr': {'metadata': {'name': 'cr'}}}}",
+                    "{}")
+                .children()
+                .count("v1", "ConfigMap"))
+        .isEqualTo(2);
   }
 
   @Test
@@ -80,15 +139,19 @@ class ObjectMapTest {
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("children['Secret.v1']: is null");
     assertThatThrownBy(() -> request("v2", "", "{}", "{'Namespace.v1': null}"))
-        .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("related['Namespace.v1']");
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("related['Namespace.v1']");
   }
 
   @Test
   void v2KeysAreNamespaceSlashName() {
-    CompositeRequest r = request("v2", "shop",
-        "{'Pod.v1': {'shop/web-0': {'metadata': {'name': 'web-0', 'namespace': 'shop'}}}}",
-        "{'ConfigMap.v1': {'other/cm': {'metadata': {'name': 'cm', 'namespace': 'other'}}},"
-            + " 'Namespace.v1': {'other': {'metadata': {'name': 'other'}}}}");
+    CompositeRequest r =
+        request(
+            "v2",
+            "shop",
+            "{'Pod.v1': {'shop/web-0': {'metadata': {'name': 'web-0', 'namespace': 'shop'}}}}",
+            "{'ConfigMap.v1': {'other/cm': {'metadata': {'name': 'cm', 'namespace': 'other'}}},"
+                + " 'Namespace.v1': {'other': {'metadata': {'name': 'other'}}}}");
     assertThat(r.version()).isEqualTo(HookVersion.V2);
     assertThat(r.child("v1", "Pod", "web-0")).isPresent();
     assertThat(r.related().get("v1", "ConfigMap", "other", "cm")).isPresent();
@@ -98,15 +161,19 @@ class ObjectMapTest {
 
   @Test
   void v2KeysWithoutNamespaceInMetadataAreStillUnderstood() {
-    CompositeRequest r = request("v2", "shop", "{}", "{'Pod.v1': {'other/web-0': {'metadata': {'name': 'web-0'}}}}");
+    CompositeRequest r =
+        request("v2", "shop", "{}", "{'Pod.v1': {'other/web-0': {'metadata': {'name': 'web-0'}}}}");
     assertThat(r.related().get("v1", "Pod", "other", "web-0")).isPresent();
   }
 
   @Test
   void aClusterScopedParentSeesNamespaceSlashNameInV1Too() {
-    CompositeRequest r = request("v1", "",
-        "{'ConfigMap.v1': {'one/settings': {'metadata': {'name': 'settings', 'namespace': 'one'}}}}",
-        "{'Namespace.v1': {'one': {'metadata': {'name': 'one'}}}}");
+    CompositeRequest r =
+        request(
+            "v1",
+            "",
+            "{'ConfigMap.v1': {'one/settings': {'metadata': {'name': 'settings', 'namespace': 'one'}}}}",
+            "{'Namespace.v1': {'one': {'metadata': {'name': 'one'}}}}");
     assertThat(r.namespace()).isEmpty();
     assertThat(r.children().get("v1", "ConfigMap", "one", "settings")).isPresent();
     assertThat(r.related().get("v1", "Namespace", "", "one")).isPresent();
@@ -114,28 +181,43 @@ class ObjectMapTest {
 
   @Test
   void aKeyOfTheWrongVersionIsRefused() {
-    assertThatThrownBy(() -> request("v2", "shop",
-        "{'Pod.v1': {'web-0': {'metadata': {'name': 'web-0', 'namespace': 'shop'}}}}", "{}"))
+    assertThatThrownBy(
+            () ->
+                request(
+                    "v2",
+                    "shop",
+                    "{'Pod.v1': {'web-0': {'metadata': {'name': 'web-0', 'namespace': 'shop'}}}}",
+                    "{}"))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("children['Pod.v1']['web-0']")
         .hasMessageContaining("expected 'shop/web-0'");
-    assertThatThrownBy(() -> request("v1", "shop",
-        "{'Pod.v1': {'shop/web-0': {'metadata': {'name': 'web-0', 'namespace': 'shop'}}}}", "{}"))
+    assertThatThrownBy(
+            () ->
+                request(
+                    "v1",
+                    "shop",
+                    "{'Pod.v1': {'shop/web-0': {'metadata': {'name': 'web-0', 'namespace': 'shop'}}}}",
+                    "{}"))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("expected 'web-0'");
   }
 
   @Test
   void aKeyNamingAnotherObjectIsRefused() {
-    assertThatThrownBy(() -> request("v1", "shop", "{'Pod.v1': {'web-1': {'metadata': {'name': 'web-0'}}}}", "{}"))
-        .isInstanceOf(InvalidRequestException.class).hasMessageContaining("['web-1']");
+    assertThatThrownBy(
+            () ->
+                request(
+                    "v1", "shop", "{'Pod.v1': {'web-1': {'metadata': {'name': 'web-0'}}}}", "{}"))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("['web-1']");
   }
 
   @Test
   void declaredChildGroupsMustBeSentButRelatedGroupsNeedNot() {
     CompositeRequest r = request("v1", "shop", "{}", "{}");
     assertThatThrownBy(() -> r.children().list("v1", "Pod"))
-        .isInstanceOf(InvalidRequestException.class).hasMessageContaining("children['Pod.v1']: is missing");
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("children['Pod.v1']: is missing");
     assertThat(r.related().list("v1", "Secret")).isEmpty();
     assertThat(r.children().has("v1", "Pod")).isFalse();
   }
@@ -148,17 +230,24 @@ class ObjectMapTest {
 
   @Test
   void listsKeepTheRequestOrder() {
-    CompositeRequest r = request("v1", "", "{'Pod.v1': {'b': {'metadata': {'name': 'b'}},"
-        + " 'a': {'metadata': {'name': 'a'}}, 'c': {'metadata': {'name': 'c'}}}}", "{}");
+    CompositeRequest r =
+        request(
+            "v1",
+            "",
+            "{'Pod.v1': {'b': {'metadata': {'name': 'b'}},"
+                + " 'a': {'metadata': {'name': 'a'}}, 'c': {'metadata': {'name': 'c'}}}}",
+            "{}");
     assertThat(r.children().keys("v1", "Pod")).containsExactly("b", "a", "c");
     assertThat(r.children().count("v1", "Pod")).isEqualTo(3);
   }
 
   @Test
   void finalizingDefaultsToTheHookCalledAndTheVersionFollowsIt() {
-    ObjectNode body = json("{'controller': {'spec': {'hooks': {'sync': {'version': 'v1'}, 'finalize': {'version': 'v2'}}}},"
-        + " 'parent': {'metadata': {'name': 'p', 'namespace': 'ns', 'deletionTimestamp': '2026-01-01T00:00:00Z'}},"
-        + " 'children': {}}");
+    ObjectNode body =
+        json(
+            "{'controller': {'spec': {'hooks': {'sync': {'version': 'v1'}, 'finalize': {'version': 'v2'}}}},"
+                + " 'parent': {'metadata': {'name': 'p', 'namespace': 'ns', 'deletionTimestamp': '2026-01-01T00:00:00Z'}},"
+                + " 'children': {}}");
     assertThat(CompositeRequest.read(body, Hook.FINALIZE).finalizing()).isTrue();
     assertThat(CompositeRequest.read(body, Hook.FINALIZE).version()).isEqualTo(HookVersion.V2);
     assertThat(CompositeRequest.read(body, Hook.SYNC).version()).isEqualTo(HookVersion.V1);

@@ -17,19 +17,34 @@ public record BenchCase(String name, String controller, String hook, byte[] body
       case "indexedjob" -> sync(name, controller, generator.indexedjob(size(argument)));
       case "service-per-pod" -> sync(name, controller, generator.servicePerPod(size(argument)));
       case "global-configmap" -> sync(name, controller, generator.globalConfigMap(size(argument)));
-      case "configmap-propagation" -> sync(name, controller, generator.configMapPropagation(size(argument)));
-      case "secret-propagation" -> sync(name, controller, generator.secretPropagation(size(argument)));
+      case "configmap-propagation" ->
+          sync(name, controller, generator.configMapPropagation(size(argument)));
+      case "secret-propagation" ->
+          sync(name, controller, generator.secretPropagation(size(argument)));
       case "namespace-list" -> sync(name, controller, generator.namespaceList(size(argument)));
       case "configmap-list" -> sync(name, controller, generator.configMapList(size(argument)));
-      case "postgrescluster" -> switch (argument) {
-        case "dev-first-sync" -> sync(name, controller,
-            generator.filled("postgrescluster/sync/01-first-sync-dev-sample.request.json"));
-        case "ha-ready" -> sync(name, controller,
-            generator.filled("postgrescluster/sync/13-ha-ready-v2-keys.request.json"));
-        case "customize" -> new BenchCase(name, controller, "customize",
-            generator.filled("postgrescluster/customize/01-related-database-pods-v2.request.json"));
-        default -> throw new IllegalArgumentException("unknown postgrescluster sample " + argument);
-      };
+      case "postgrescluster" ->
+          switch (argument) {
+            case "dev-first-sync" ->
+                sync(
+                    name,
+                    controller,
+                    generator.filled("postgrescluster/sync/01-first-sync-dev-sample.request.json"));
+            case "ha-ready" ->
+                sync(
+                    name,
+                    controller,
+                    generator.filled("postgrescluster/sync/13-ha-ready-v2-keys.request.json"));
+            case "customize" ->
+                new BenchCase(
+                    name,
+                    controller,
+                    "customize",
+                    generator.filled(
+                        "postgrescluster/customize/01-related-database-pods-v2.request.json"));
+            default ->
+                throw new IllegalArgumentException("unknown postgrescluster sample " + argument);
+          };
       default -> sync(name, controller, generator.filled(smallFixture(controller)));
     };
   }
@@ -40,7 +55,8 @@ public record BenchCase(String name, String controller, String hook, byte[] body
       case "bluegreen" -> "bluegreen/sync/03-steady-blue-active-green-idle.request.json";
       case "daemonjob" -> "daemonjob/sync/06-daemonset-partly-ready.request.json";
       case "hello-world" -> "hello-world/sync/04-pod-pending.request.json";
-      case "update-strategy" -> "update-strategy/sync/05-ondelete-outdated-child-still-desired-with-new-value.request.json";
+      case "update-strategy" ->
+          "update-strategy/sync/05-ondelete-outdated-child-still-desired-with-new-value.request.json";
       case "crd-roles" -> "crd-roles/sync/02-reader-role-present.request.json";
       case "clustered-parent" -> "clustered-parent/sync/02-binding-present.request.json";
       case "pod-name-label" -> "pod-name-label/sync/01-v1-statefulset-pod.request.json";

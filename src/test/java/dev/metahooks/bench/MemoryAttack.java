@@ -18,21 +18,29 @@ public final class MemoryAttack {
     Path dir = Files.createTempDirectory("memory-attack");
     String classPath = args.length > 0 ? args[0] : System.getProperty("java.class.path");
     boolean burstOnly = args.length > 1 && args[1].equals("burst");
-    for (int attack = 0; !burstOnly && attack < HostileMatrix.SINGLES; attack++) { // each on a fresh server
+    for (int attack = 0;
+        !burstOnly && attack < HostileMatrix.SINGLES;
+        attack++) { // each on a fresh server
       try (ChildServer server = ChildServer.start(classPath, dir)) {
         print(HostileMatrix.single(server, attack));
         pause(); // let a dying process finish dying
-        System.out.printf("    alive=%s healthz=%d peakRss=%.0f MB%s%n", server.alive(),
-            server.alive() ? server.status("/healthz") : -1, server.peakRss() / 1e6,
+        System.out.printf(
+            "    alive=%s healthz=%d peakRss=%.0f MB%s%n",
+            server.alive(),
+            server.alive() ? server.status("/healthz") : -1,
+            server.peakRss() / 1e6,
             server.alive() ? "" : " " + lastLine(server.log()));
       }
     }
     try (ChildServer server = ChildServer.start(classPath, dir)) {
       HostileMatrix.Burst burst = HostileMatrix.largeCatSets(server);
       burst.results().forEach(MemoryAttack::print);
-      System.out.printf("4 x 39 MB at once: first 429/503 after %s; alive=%s healthz=%d peakRss=%.0f MB%n",
-          burst.firstRefusal() == null ? "none" : burst.firstRefusal().toMillis() + " ms", server.alive(),
-          server.alive() ? server.status("/healthz") : -1, server.peakRss() / 1e6);
+      System.out.printf(
+          "4 x 39 MB at once: first 429/503 after %s; alive=%s healthz=%d peakRss=%.0f MB%n",
+          burst.firstRefusal() == null ? "none" : burst.firstRefusal().toMillis() + " ms",
+          server.alive(),
+          server.alive() ? server.status("/healthz") : -1,
+          server.peakRss() / 1e6);
       if (!server.alive()) {
         System.out.println(tail(server.log()));
       }
@@ -40,7 +48,11 @@ public final class MemoryAttack {
   }
 
   private static void print(HostileMatrix.Result result) {
-    System.out.printf("%-55s %4d %7d ms  %s%n", result.attack(), result.status(), result.elapsed().toMillis(),
+    System.out.printf(
+        "%-55s %4d %7d ms  %s%n",
+        result.attack(),
+        result.status(),
+        result.elapsed().toMillis(),
         result.body().replace('\n', ' ').substring(0, Math.min(160, result.body().length())));
   }
 

@@ -3,15 +3,14 @@ package dev.metahooks.bench;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.Projection;
 import dev.metahooks.json.SharedSubtrees;
-import dev.metahooks.server.internal.Blocks;
-import dev.metahooks.server.internal.Reply;
-import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.server.config.ServerConfig;
+import dev.metahooks.server.internal.Blocks;
+import dev.metahooks.server.internal.FrontDoor;
+import dev.metahooks.server.internal.Reply;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -52,19 +51,46 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-Xms2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g", "-Xms2g"})
 public class PipelineBenchmark {
   @Param({
-      "catset:10", "catset:1000", "catset:10000",
-      "indexedjob:10", "indexedjob:1000", "indexedjob:10000",
-      "service-per-pod:10", "service-per-pod:1000", "service-per-pod:10000",
-      "global-configmap:10", "global-configmap:1000", "global-configmap:10000",
-      "configmap-propagation:10", "configmap-propagation:1000", "configmap-propagation:10000",
-      "secret-propagation:10", "secret-propagation:1000", "secret-propagation:10000",
-      "namespace-list:10", "namespace-list:1000", "namespace-list:10000",
-      "configmap-list:10", "configmap-list:1000", "configmap-list:10000",
-      "bluegreen", "daemonjob", "hello-world", "update-strategy", "crd-roles", "clustered-parent",
-      "pod-name-label", "postgrescluster:dev-first-sync", "postgrescluster:ha-ready", "postgrescluster:customize"})
+    "catset:10",
+    "catset:1000",
+    "catset:10000",
+    "indexedjob:10",
+    "indexedjob:1000",
+    "indexedjob:10000",
+    "service-per-pod:10",
+    "service-per-pod:1000",
+    "service-per-pod:10000",
+    "global-configmap:10",
+    "global-configmap:1000",
+    "global-configmap:10000",
+    "configmap-propagation:10",
+    "configmap-propagation:1000",
+    "configmap-propagation:10000",
+    "secret-propagation:10",
+    "secret-propagation:1000",
+    "secret-propagation:10000",
+    "namespace-list:10",
+    "namespace-list:1000",
+    "namespace-list:10000",
+    "configmap-list:10",
+    "configmap-list:1000",
+    "configmap-list:10000",
+    "bluegreen",
+    "daemonjob",
+    "hello-world",
+    "update-strategy",
+    "crd-roles",
+    "clustered-parent",
+    "pod-name-label",
+    "postgrescluster:dev-first-sync",
+    "postgrescluster:ha-ready",
+    "postgrescluster:customize"
+  })
   public String request;
 
   private BenchCase benchCase;
@@ -79,11 +105,20 @@ public class PipelineBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     benchCase = BenchCase.of(request);
-    projection = Projection.of(Catalog.controllers().stream()
-        .filter(c -> c.name().equals(benchCase.controller())).findFirst().orElseThrow().reads());
+    projection =
+        Projection.of(
+            Catalog.controllers().stream()
+                .filter(c -> c.name().equals(benchCase.controller()))
+                .findFirst()
+                .orElseThrow()
+                .reads());
     frontDoor = FrontDoor.of(Catalog.controllers());
-    caching = FrontDoor.of(ServerConfig.builder().responseCacheBytes(4 * ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES)
-        .build(), Catalog.controllers());
+    caching =
+        FrontDoor.of(
+            ServerConfig.builder()
+                .responseCacheBytes(4 * ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES)
+                .build(),
+            Catalog.controllers());
     byte[] response = pipeline().toByteArray();
     Reply computed = caching.call(benchCase.controller(), benchCase.hook(), benchCase.body());
     Reply cachedReply = caching.call(benchCase.controller(), benchCase.hook(), benchCase.body());
@@ -93,7 +128,8 @@ public class PipelineBenchmark {
     responseTree = plainJackson.readTree(response);
     answer = frontDoor.response(benchCase.controller(), benchCase.hook(), benchCase.body());
     if (!benchCase.expectsStatus(frontDoor, 200)) {
-      throw new IllegalStateException(request + " is not answered with 200: " + new String(response));
+      throw new IllegalStateException(
+          request + " is not answered with 200: " + new String(response));
     }
   }
 

@@ -14,7 +14,8 @@ class RequestGeneratorTest {
     HookAnswers.Answer answer = HookAnswers.call("catset", "sync", catset);
     assertThat(answer.status()).as(answer.body().toString()).isEqualTo(200);
     assertThat(answer.body().path("children").size()).isEqualTo(50);
-    HookAnswers.Answer job = HookAnswers.call("indexedjob", "sync", new RequestGenerator(7).indexedjob(50));
+    HookAnswers.Answer job =
+        HookAnswers.call("indexedjob", "sync", new RequestGenerator(7).indexedjob(50));
     assertThat(job.status()).as(job.body().toString()).isEqualTo(200);
     assertThat(job.body().at("/status/succeeded").asInt()).isEqualTo(30);
   }

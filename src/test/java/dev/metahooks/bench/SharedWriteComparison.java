@@ -1,7 +1,6 @@
 package dev.metahooks.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.json.SharedSubtrees;
@@ -19,7 +18,9 @@ public final class SharedWriteComparison {
   public static void main(String[] args) throws Exception {
     BenchCase request = BenchCase.of(args[0]);
     int rounds = Integer.parseInt(args[1]);
-    Object answer = FrontDoor.of(Catalog.controllers()).response(request.controller(), request.hook(), request.body());
+    Object answer =
+        FrontDoor.of(Catalog.controllers())
+            .response(request.controller(), request.hook(), request.body());
     ObjectMapper shared = SharedSubtrees.writing(JsonTrees.MAPPER);
     long[] once = new long[rounds];
     long[] each = new long[rounds];
@@ -39,7 +40,12 @@ public final class SharedWriteComparison {
     }
     Arrays.sort(once);
     Arrays.sort(each);
-    System.out.printf("%s: shared subtrees once %.2f ms, each time %.2f ms (medians of %d), ratio %.2f%n", args[0],
-        once[rounds / 2] / 1e6, each[rounds / 2] / 1e6, rounds, (double) once[rounds / 2] / each[rounds / 2]);
+    System.out.printf(
+        "%s: shared subtrees once %.2f ms, each time %.2f ms (medians of %d), ratio %.2f%n",
+        args[0],
+        once[rounds / 2] / 1e6,
+        each[rounds / 2] / 1e6,
+        rounds,
+        (double) once[rounds / 2] / each[rounds / 2]);
   }
 }

@@ -22,19 +22,26 @@ class ControlPlaneDocsKubeIT {
 
   @Test
   void theStartAndStopExampleRunsAsWritten() throws IOException {
-    ControlPlane.shared();  // skips, or fails in CI, without the binaries, like every test of the tier
+    ControlPlane
+        .shared(); // skips, or fails in CI, without the binaries, like every test of the tier
     String doc = Files.readString(PROJECT.resolve("docs/control-plane.md"));
     Matcher block = Pattern.compile("```sh\n(scripts/kube-up\\.sh /tmp/kube[^`]*)```").matcher(doc);
     assertThat(block.find()).as("the start-and-stop example of docs/control-plane.md").isTrue();
     Path dir = Files.createTempDirectory(Path.of("/tmp"), "mhk-doc-");
     String script = "set -e\n" + block.group(1).replace("/tmp/kube", dir.toString());
 
-    ControlPlane.Run run = ControlPlane.Run.of(List.of("bash", "-c", script), PROJECT, Duration.ofMinutes(3));
+    ControlPlane.Run run =
+        ControlPlane.Run.of(List.of("bash", "-c", script), PROJECT, Duration.ofMinutes(3));
 
-    assertThat(run.ok()).contains("kwok-node-0", "kwok-node-1", "kwok-node-2").doesNotContain("NotReady");
+    assertThat(run.ok())
+        .contains("kwok-node-0", "kwok-node-1", "kwok-node-2")
+        .doesNotContain("NotReady");
     assertThat(dir.resolve("pids")).doesNotExist();
-    List<String> left = ControlPlane.Run.of(List.of("pgrep", "-f", dir + "/"), PROJECT, Duration.ofSeconds(10))
-        .output().lines().toList();
+    List<String> left =
+        ControlPlane.Run.of(List.of("pgrep", "-f", dir + "/"), PROJECT, Duration.ofSeconds(10))
+            .output()
+            .lines()
+            .toList();
     assertThat(left).as("processes of the example's control plane still running").isEmpty();
   }
 }

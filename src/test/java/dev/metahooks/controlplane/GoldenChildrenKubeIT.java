@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.testing.ControlPlane;
-import dev.metahooks.testing.kube.KubeApi;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.StoredForm;
+import dev.metahooks.testing.kube.KubeApi;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -33,22 +33,30 @@ import org.junit.jupiter.api.TestFactory;
  */
 class GoldenChildrenKubeIT {
   static final Path FIXTURES = Resources.path("fixtures");
+
   /**
    * The fixtures' namespaces, each mapped to one of this test's own ({@code golden-<n>}): other tests' namespaces,
    * with their Pod Security levels, stay apart, and a fixture's 63-character name still fits.
    */
   static final String PREFIX = "golden-";
+
   static final Map<String, String> NAMESPACES = new java.util.HashMap<>();
+
   /**
    * Fixtures whose parent is invalid in a way the hook passes through, because Metacontroller's own example hook
    * does and the drop-in answer is the same (src/test/resources/upstream-answers: catset 025, daemonjob 039,
    * service-per-pod 030): the API server refuses the child, with this message, and Metacontroller reports the
    * refusal.
    */
-  static final Map<String, String> REFUSED = Map.of(
-      "catset/sync/09-no-service-no-claim-templates", "spec.containers[0].volumeMounts[0].name: Not found: \"www\"",
-      "daemonjob/sync/04-empty-pause-image-used-as-given", "spec.template.spec.containers[0].image: Required value",
-      "service-per-pod/sync/11-v2-negative-port-passed-through", "spec.ports[0].port: Invalid value: -1");
+  static final Map<String, String> REFUSED =
+      Map.of(
+          "catset/sync/09-no-service-no-claim-templates",
+              "spec.containers[0].volumeMounts[0].name: Not found: \"www\"",
+          "daemonjob/sync/04-empty-pause-image-used-as-given",
+              "spec.template.spec.containers[0].image: Required value",
+          "service-per-pod/sync/11-v2-negative-port-passed-through",
+              "spec.ports[0].port: Invalid value: -1");
+
   static ControlPlane plane;
   static KubeApi api;
 
@@ -63,11 +71,12 @@ class GoldenChildrenKubeIT {
   Stream<DynamicNode> everyGoldenChildIsStoredAsTheHookSentIt() {
     List<Child> children = children();
     Set<String> namespaces = new LinkedHashSet<>();
-    children.forEach(child -> {
-      if (child.namespace() != null) {
-        namespaces.add(child.namespace());
-      }
-    });
+    children.forEach(
+        child -> {
+          if (child.namespace() != null) {
+            namespaces.add(child.namespace());
+          }
+        });
     namespaces.forEach(namespace -> ProjectCluster.namespace(api, namespace));
     for (Child child : children) {
       String account = child.object().at("/spec/serviceAccountName").asText("");
@@ -76,27 +85,43 @@ class GoldenChildrenKubeIT {
       }
     }
     return children.stream()
-        .collect(java.util.stream.Collectors.groupingBy(Child::controller, java.util.TreeMap::new,
-            java.util.stream.Collectors.toList()))
-        .entrySet().stream()
-        .map(controller -> DynamicContainer.dynamicContainer(controller.getKey() + " ("
-            + controller.getValue().size() + " children)", controller.getValue().stream().map(this::test)));
+        .collect(
+            java.util.stream.Collectors.groupingBy(
+                Child::controller, java.util.TreeMap::new, java.util.stream.Collectors.toList()))
+        .entrySet()
+        .stream()
+        .map(
+            controller ->
+                DynamicContainer.dynamicContainer(
+                    controller.getKey() + " (" + controller.getValue().size() + " children)",
+                    controller.getValue().stream().map(this::test)));
   }
 
   private DynamicTest test(Child child) {
-    return DynamicTest.dynamicTest(child.fixture() + ": " + child.object().path("kind").asText() + " "
-        + child.object().at("/metadata/name").asText(), () -> {
-          KubeApi.Answer answer = api.create(StoredForm.forCreate(child.object()), child.namespace(), true);
+    return DynamicTest.dynamicTest(
+        child.fixture()
+            + ": "
+            + child.object().path("kind").asText()
+            + " "
+            + child.object().at("/metadata/name").asText(),
+        () -> {
+          KubeApi.Answer answer =
+              api.create(StoredForm.forCreate(child.object()), child.namespace(), true);
           if (REFUSED.containsKey(child.fixture())) {
-            assertThat(answer.code()).as("the API server refuses %s of %s", child.describe(), child.fixture())
+            assertThat(answer.code())
+                .as("the API server refuses %s of %s", child.describe(), child.fixture())
                 .isEqualTo(422);
             assertThat(answer.message()).contains(REFUSED.get(child.fixture()));
             return;
           }
-          assertThat(answer.ok()).as("the API server accepts %s of %s: %s", child.describe(), child.fixture(),
-              answer.message()).isTrue();
+          assertThat(answer.ok())
+              .as(
+                  "the API server accepts %s of %s: %s",
+                  child.describe(), child.fixture(), answer.message())
+              .isTrue();
           assertThat(StoredForm.differences(child.object(), (ObjectNode) answer.body()))
-              .as("what Metacontroller would change in %s of %s as the API server stored it",
+              .as(
+                  "what Metacontroller would change in %s of %s as the API server stored it",
                   child.describe(), child.fixture())
               .isEmpty();
         });
@@ -112,8 +137,9 @@ class GoldenChildrenKubeIT {
   static List<Child> children() {
     List<Child> children = new ArrayList<>();
     for (Path response : Resources.find(FIXTURES, ".response.json")) {
-      Path request = response.resolveSibling(response.getFileName().toString()
-          .replace(".response.json", ".request.json"));
+      Path request =
+          response.resolveSibling(
+              response.getFileName().toString().replace(".response.json", ".request.json"));
       JsonNode parent = Resources.readObject(request).path(parentField(request));
       JsonNode answer = Resources.readObject(response);
       String fixture = FIXTURES.relativize(response).toString().replace(".response.json", "");
@@ -148,6 +174,8 @@ class GoldenChildrenKubeIT {
       return NAMESPACES.computeIfAbsent(parentNamespace, name -> PREFIX + NAMESPACES.size());
     }
     String own = child.at("/metadata/namespace").asText("");
-    return own.isEmpty() ? null : NAMESPACES.computeIfAbsent(own, name -> PREFIX + NAMESPACES.size());
+    return own.isEmpty()
+        ? null
+        : NAMESPACES.computeIfAbsent(own, name -> PREFIX + NAMESPACES.size());
   }
 }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class HelmChartKubeIT {
   private static final Path CHART = Resources.projectDir().resolve("manifests/helm/metahooks");
-  private static final String CLUSTER = """
+  private static final String CLUSTER =
+      """
       apiVersion: metahooks.dev/v1alpha1
       kind: PostgresCluster
       metadata:
@@ -32,7 +33,8 @@ class HelmChartKubeIT {
   @BeforeAll
   static void cluster() {
     plane = ControlPlane.startNew();
-    Path metacontrollerCrds = Resources.projectDir().resolve("controlplane/metacontroller-crds.yaml");
+    Path metacontrollerCrds =
+        Resources.projectDir().resolve("controlplane/metacontroller-crds.yaml");
     plane.kubectl("", "apply", "--server-side", "-f", metacontrollerCrds.toString()).ok();
   }
 
@@ -45,30 +47,59 @@ class HelmChartKubeIT {
 
   @Test
   void installUpgradeToFewerControllersAndUninstallKeepEveryCrdAndItsObjects() {
-    plane.helm("install", "metahooks", CHART.toString(), "--namespace", "metahooks", "--create-namespace").ok();
+    plane
+        .helm(
+            "install",
+            "metahooks",
+            CHART.toString(),
+            "--namespace",
+            "metahooks",
+            "--create-namespace")
+        .ok();
     plane.kubectl("", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s").ok();
     int installed = crds();
     assertThat(installed).as("CRDs the chart installs").isGreaterThan(10);
     plane.kubectl("", "create", "namespace", "shop").ok();
     plane.kubectl(CLUSTER, "apply", "--server-side", "-f", "-").ok();
 
-    plane.helm("upgrade", "metahooks", CHART.toString(), "--namespace", "metahooks",
-        "--set", "controllers={hello-world}").ok();
+    plane
+        .helm(
+            "upgrade",
+            "metahooks",
+            CHART.toString(),
+            "--namespace",
+            "metahooks",
+            "--set",
+            "controllers={hello-world}")
+        .ok();
     assertThat(plane.kubectl("", "get", "compositecontrollers", "-o", "name").ok().lines())
-        .as("the controllers after narrowing").containsExactly("compositecontroller.metacontroller.k8s.io/hello-controller");
+        .as("the controllers after narrowing")
+        .containsExactly("compositecontroller.metacontroller.k8s.io/hello-controller");
     assertThat(crds()).as("CRDs after the narrowing upgrade").isEqualTo(installed);
-    assertThat(plane.kubectl("", "-n", "shop", "get", "postgrescluster", "orders", "-o", "name").exitCode()).isZero();
+    assertThat(
+            plane
+                .kubectl("", "-n", "shop", "get", "postgrescluster", "orders", "-o", "name")
+                .exitCode())
+        .isZero();
 
     plane.helm("uninstall", "metahooks", "--namespace", "metahooks").ok();
     assertThat(crds()).as("CRDs after uninstall").isEqualTo(installed);
-    assertThat(plane.kubectl("", "-n", "shop", "get", "postgrescluster", "orders", "-o", "name").ok().strip())
+    assertThat(
+            plane
+                .kubectl("", "-n", "shop", "get", "postgrescluster", "orders", "-o", "name")
+                .ok()
+                .strip())
         .isEqualTo("postgrescluster.metahooks.dev/orders");
   }
 
   /** The CRDs of the project's groups now stored. */
   private static int crds() {
-    return (int) plane.kubectl("", "get", "crd", "-o", "name").ok().lines()
-        .filter(name -> !name.contains("metacontroller.k8s.io"))
-        .count();
+    return (int)
+        plane
+            .kubectl("", "get", "crd", "-o", "name")
+            .ok()
+            .lines()
+            .filter(name -> !name.contains("metacontroller.k8s.io"))
+            .count();
   }
 }

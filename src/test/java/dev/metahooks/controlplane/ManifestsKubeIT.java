@@ -52,15 +52,22 @@ class ManifestsKubeIT {
   @Order(1)
   void theCrdsTheTestsNeedAreEstablished() {
     ProjectCluster.installCrds(plane);
-    String established = plane.kubectl("", "get", "crd", "-o",
-        "jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type==\"Established\")].status}{\"\\n\"}{end}")
-        .ok();
+    String established =
+        plane
+            .kubectl(
+                "",
+                "get",
+                "crd",
+                "-o",
+                "jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type==\"Established\")].status}{\"\\n\"}{end}")
+            .ok();
     assertThat(established.lines()).isNotEmpty().allMatch(line -> line.endsWith("=True"));
   }
 
   /** The kustomizations as a user applies them, before any custom resource. */
   static Stream<String> kustomizations() {
-    return Stream.of("manifests", "manifests/overlays/secure", "metacontroller", "examples/greeting/k8s");
+    return Stream.of(
+        "manifests", "manifests/overlays/secure", "metacontroller", "examples/greeting/k8s");
   }
 
   @ParameterizedTest
@@ -68,7 +75,8 @@ class ManifestsKubeIT {
   @MethodSource("kustomizations")
   void everyObjectOfAKustomizationIsAccepted(String dir) {
     ProjectCluster.installCrds(plane);
-    assertThat(apply(plane.kubectl("", "kustomize", PROJECT.resolve(dir).toString()).ok())).isPositive();
+    assertThat(apply(plane.kubectl("", "kustomize", PROJECT.resolve(dir).toString()).ok()))
+        .isPositive();
   }
 
   @ParameterizedTest
@@ -76,9 +84,15 @@ class ManifestsKubeIT {
   @MethodSource("components")
   void everyComponentIsAccepted(String component) throws IOException {
     Path dir = Files.createTempDirectory(PROJECT.resolve("target"), "component-");
-    Files.writeString(dir.resolve("kustomization.yaml"), "resources:\n- " + dir.relativize(PROJECT.resolve("metacontroller"))
-        + "\n- " + dir.relativize(PROJECT.resolve("manifests/base")) + "\ncomponents:\n- "
-        + dir.relativize(PROJECT.resolve("manifests/components").resolve(component)) + "\n");
+    Files.writeString(
+        dir.resolve("kustomization.yaml"),
+        "resources:\n- "
+            + dir.relativize(PROJECT.resolve("metacontroller"))
+            + "\n- "
+            + dir.relativize(PROJECT.resolve("manifests/base"))
+            + "\ncomponents:\n- "
+            + dir.relativize(PROJECT.resolve("manifests/components").resolve(component))
+            + "\n");
     assertThat(apply(plane.kubectl("", "kustomize", dir.toString()).ok())).isPositive();
   }
 
@@ -92,7 +106,11 @@ class ManifestsKubeIT {
   @Order(4)
   void theSampleCustomResourcesAreAccepted() {
     ProjectCluster.installCrds(plane);
-    assertThat(apply(plane.kubectl("", "kustomize", PROJECT.resolve("manifests/examples").toString()).ok()))
+    assertThat(
+            apply(
+                plane
+                    .kubectl("", "kustomize", PROJECT.resolve("manifests/examples").toString())
+                    .ok()))
         .isPositive();
     assertThat(apply(read(PROJECT.resolve("examples/greeting/k8s/sample.yaml")))).isPositive();
   }
@@ -109,7 +127,10 @@ class ManifestsKubeIT {
 
   /** Server-side apply of {@code yaml}; the number of objects applied. */
   private static int apply(String yaml) {
-    String output = plane.kubectl(yaml, "apply", "--server-side", "--field-manager=metahooks-tests", "-f", "-").ok();
+    String output =
+        plane
+            .kubectl(yaml, "apply", "--server-side", "--field-manager=metahooks-tests", "-f", "-")
+            .ok();
     Matcher applied = APPLIED.matcher(output);
     int count = 0;
     while (applied.find()) {
@@ -134,12 +155,21 @@ class ManifestsKubeIT {
   private static Path generatedManifests() throws IOException {
     Path archetype = PROJECT.resolve("archetype/src");
     Properties properties = new Properties();
-    try (var in = Files.newInputStream(archetype.resolve("test/resources/projects/basic/archetype.properties"))) {
+    try (var in =
+        Files.newInputStream(
+            archetype.resolve("test/resources/projects/basic/archetype.properties"))) {
       properties.load(in);
     }
-    Map<String, String> values = Map.of("${artifactId}", properties.getProperty("artifactId"),
-        "${apiGroup}", properties.getProperty("apiGroup"), "${kind}", properties.getProperty("kind"),
-        "${kind.toLowerCase()}", properties.getProperty("kind").toLowerCase(java.util.Locale.ROOT));
+    Map<String, String> values =
+        Map.of(
+            "${artifactId}",
+            properties.getProperty("artifactId"),
+            "${apiGroup}",
+            properties.getProperty("apiGroup"),
+            "${kind}",
+            properties.getProperty("kind"),
+            "${kind.toLowerCase()}",
+            properties.getProperty("kind").toLowerCase(java.util.Locale.ROOT));
     Path templates = archetype.resolve("main/resources/archetype-resources/k8s");
     Path target = Files.createTempDirectory(PROJECT.resolve("target"), "generated-k8s-");
     List<Path> files;
@@ -147,7 +177,11 @@ class ManifestsKubeIT {
       files = walk.filter(Files::isRegularFile).toList();
     }
     for (Path file : files) {
-      String relative = templates.relativize(file).toString().replace("__artifactId__", values.get("${artifactId}"));
+      String relative =
+          templates
+              .relativize(file)
+              .toString()
+              .replace("__artifactId__", values.get("${artifactId}"));
       String text = Files.readString(file);
       for (Map.Entry<String, String> value : values.entrySet()) {
         text = text.replace(value.getKey(), value.getValue());

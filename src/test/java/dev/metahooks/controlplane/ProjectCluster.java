@@ -3,9 +3,9 @@ package dev.metahooks.controlplane;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.testing.ControlPlane;
-import dev.metahooks.testing.kube.KubeApi;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.Resources;
+import dev.metahooks.testing.kube.KubeApi;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +28,8 @@ public final class ProjectCluster {
     if (CRDS_INSTALLED.contains(plane.kubeconfig())) {
       return;
     }
-    List<String> arguments = new ArrayList<>(List.of("apply", "--server-side", "--field-manager=metahooks-tests"));
+    List<String> arguments =
+        new ArrayList<>(List.of("apply", "--server-side", "--field-manager=metahooks-tests"));
     for (Path file : crdFiles()) {
       arguments.add("-f");
       arguments.add(file.toString());
@@ -56,7 +57,8 @@ public final class ProjectCluster {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
     while (!api.get("v1", "ServiceAccount", name, "default").ok()) {
       if (Instant.now().isAfter(deadline)) {
-        throw new IllegalStateException("no default ServiceAccount in namespace " + name + " after 30 s");
+        throw new IllegalStateException(
+            "no default ServiceAccount in namespace " + name + " after 30 s");
       }
       sleep(Duration.ofMillis(100));
     }
@@ -64,7 +66,8 @@ public final class ProjectCluster {
 
   /** Makes a ServiceAccount if it is missing: pods that name one are refused until it exists. */
   public static void serviceAccount(KubeApi api, String namespace, String name) {
-    ObjectNode account = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ServiceAccount");
+    ObjectNode account =
+        JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ServiceAccount");
     account.putObject("metadata").put("name", name).put("namespace", namespace);
     createIfMissing(api, account, namespace);
   }

@@ -3,8 +3,8 @@ package dev.metahooks.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.kube.KubeYaml;
 import dev.metahooks.testing.Resources;
+import dev.metahooks.testing.kube.KubeYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class DocsClaimsTest {
   private static final Path PROJECT = Resources.projectDir();
   private static final String START = "docs/postgrescluster/README.md";
-  private static final Pattern KUBERNETES = Pattern.compile("Kubernetes (1\\.\\d+) or (?:later|newer)");
+  private static final Pattern KUBERNETES =
+      Pattern.compile("Kubernetes (1\\.\\d+) or (?:later|newer)");
 
   /**
    * 1.30 when the hook server's Deployment stops with the preStop {@code sleep} action: the feature gate
@@ -32,9 +33,10 @@ class DocsClaimsTest {
    * 1.29 otherwise, for the PostgresCluster CRD's CEL quantity library (the CRD's own comment).
    */
   private static String kubernetesTheManifestsNeed() {
-    boolean sleeps = KubeYaml.read(PROJECT.resolve("manifests/base/deployment.yaml")).stream()
-        .flatMap(deployment -> containers(deployment).stream())
-        .anyMatch(container -> container.at("/lifecycle/preStop").has("sleep"));
+    boolean sleeps =
+        KubeYaml.read(PROJECT.resolve("manifests/base/deployment.yaml")).stream()
+            .flatMap(deployment -> containers(deployment).stream())
+            .anyMatch(container -> container.at("/lifecycle/preStop").has("sleep"));
     return sleeps ? "1.30" : "1.29";
   }
 
@@ -67,7 +69,8 @@ class DocsClaimsTest {
       // The first release that honours a hook's version: v2, as the README says.
       assertThat(deploy).contains("Metacontroller v4.15.0 or later");
     }
-    if (read(PROJECT.resolve("manifests/overlays/secure/endpoint-config.yaml")).contains("endpointConfigs")) {
+    if (read(PROJECT.resolve("manifests/overlays/secure/endpoint-config.yaml"))
+        .contains("endpointConfigs")) {
       // The first release whose controllers take endpointConfigs, as the README says.
       assertThat(deploy).contains("v4.16.0 or later with the secure overlay");
     }
@@ -78,8 +81,11 @@ class DocsClaimsTest {
     String page = MarkdownBlocks.page(START);
     String opening = page.substring(0, page.indexOf("\n## "));
     assertThat(opening).doesNotContainPattern("(?i)comes? later|not yet|day 1");
-    for (String subject : List.of("backups-and-restore.md", "upgrades.md", "security.md", "operations.md")) {
-      assertThat(opening).as("the opening links %s, which exists", subject).contains("](" + subject + ")");
+    for (String subject :
+        List.of("backups-and-restore.md", "upgrades.md", "security.md", "operations.md")) {
+      assertThat(opening)
+          .as("the opening links %s, which exists", subject)
+          .contains("](" + subject + ")");
       assertThat(PROJECT.resolve("docs/postgrescluster").resolve(subject)).isRegularFile();
     }
   }
@@ -94,7 +100,9 @@ class DocsClaimsTest {
       if (create.find()) {
         created.add(create.group(1));
       }
-      Matcher into = Pattern.compile("kubectl (?:apply|create|get)\\b.*?(?:-n|--namespace)[ =](\\S+)").matcher(line);
+      Matcher into =
+          Pattern.compile("kubectl (?:apply|create|get)\\b.*?(?:-n|--namespace)[ =](\\S+)")
+              .matcher(line);
       if (into.find()) {
         namespaced++;
         assertThat(created).as("created before: %s", line).contains(into.group(1));
@@ -110,18 +118,23 @@ class DocsClaimsTest {
     for (String line : readme.split("\n")) {
       if (line.startsWith("|")) {
         for (String cell : line.split("(?<!\\\\)\\|")) {
-          assertThat(cell.length()).as("a table cell of the README: %s", cell).isLessThanOrEqualTo(200);
+          assertThat(cell.length())
+              .as("a table cell of the README: %s", cell)
+              .isLessThanOrEqualTo(200);
         }
       }
     }
-    Matcher test = Pattern.compile("`(\\w+(?:Test|IT))`").matcher(MarkdownBlocks.section(readme, "Run it, test it"));
+    Matcher test =
+        Pattern.compile("`(\\w+(?:Test|IT))`")
+            .matcher(MarkdownBlocks.section(readme, "Run it, test it"));
     int named = 0;
     while (test.find()) {
       named++;
       String file = test.group(1) + ".java";
       try (Stream<Path> sources = Files.walk(PROJECT.resolve("src/test/java"))) {
         assertThat(sources.anyMatch(source -> source.getFileName().toString().equals(file)))
-            .as("the README names %s", test.group(1)).isTrue();
+            .as("the README names %s", test.group(1))
+            .isTrue();
       }
     }
     assertThat(named).as("tests the README names as sensitive to load").isGreaterThanOrEqualTo(4);

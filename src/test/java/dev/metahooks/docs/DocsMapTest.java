@@ -26,8 +26,11 @@ import org.junit.jupiter.api.Test;
  */
 class DocsMapTest {
   private static final Path PROJECT = Resources.projectDir();
+
   /** Projects with sources of their own, outside the library and the kit (they are not the library's packages). */
-  private static final Set<String> OTHER_PROJECTS = Set.of("examples", "archetype", "target", ".git");
+  private static final Set<String> OTHER_PROJECTS =
+      Set.of("examples", "archetype", "target", ".git");
+
   private static final String SCRIPTS = "src/main/resources/postgrescluster";
   private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
   private static final Pattern CODE_SPAN = Pattern.compile("`[^`\\n]*`");
@@ -39,13 +42,15 @@ class DocsMapTest {
     Set<String> documented = new TreeSet<>();
     for (String row : layout.split("\n")) {
       if (row.startsWith("| `")) {
-        Matcher name = Pattern.compile("`(dev\\.metahooks[a-z0-9.]*)`").matcher(row.split("\\|")[1]);
+        Matcher name =
+            Pattern.compile("`(dev\\.metahooks[a-z0-9.]*)`").matcher(row.split("\\|")[1]);
         while (name.find()) {
           documented.add(name.group(1));
         }
       }
     }
-    assertThat(documented).as("packages in the layout table of docs/architecture.md")
+    assertThat(documented)
+        .as("packages in the layout table of docs/architecture.md")
         .containsExactlyInAnyOrderElementsOf(javaPackages());
   }
 
@@ -55,11 +60,16 @@ class DocsMapTest {
     Path root = PROJECT.resolve(SCRIPTS);
     List<String> scripts;
     try (Stream<Path> files = Files.walk(root)) {
-      scripts = files.map(file -> root.relativize(file).toString().replace('\\', '/'))
-          .filter(name -> name.endsWith(".sh") || name.endsWith(".sql") || name.endsWith(".py")).sorted().toList();
+      scripts =
+          files
+              .map(file -> root.relativize(file).toString().replace('\\', '/'))
+              .filter(name -> name.endsWith(".sh") || name.endsWith(".sql") || name.endsWith(".py"))
+              .sorted()
+              .toList();
     }
     assertThat(scripts).as("scripts under " + SCRIPTS).isNotEmpty();
-    assertThat(scripts).as("named on docs/postgrescluster/internals.md")
+    assertThat(scripts)
+        .as("named on docs/postgrescluster/internals.md")
         .allSatisfy(script -> assertThat(internals).contains("`" + script + "`"));
   }
 
@@ -79,13 +89,15 @@ class DocsMapTest {
         }
       }
     }
-    assertThat(docsPages()).as("pages under docs/ reached by links from README.md")
+    assertThat(docsPages())
+        .as("pages under docs/ reached by links from README.md")
         .allSatisfy(page -> assertThat(reached).contains(page));
   }
 
   @Test
   void everyRelativeLinkLeadsToAFileAndHeadingThatExist() throws IOException {
-    List<Path> pages = new ArrayList<>(List.of(PROJECT.resolve("README.md"), PROJECT.resolve("CONTRIBUTING.md")));
+    List<Path> pages =
+        new ArrayList<>(List.of(PROJECT.resolve("README.md"), PROJECT.resolve("CONTRIBUTING.md")));
     pages.addAll(docsPages());
     Map<Path, Set<String>> anchors = new HashMap<>();
     List<String> broken = new ArrayList<>();
@@ -96,8 +108,11 @@ class DocsMapTest {
         Path linked = file.isEmpty() ? page : page.getParent().resolve(file).normalize();
         if (!Files.exists(linked)) {
           broken.add(PROJECT.relativize(page) + ": " + target + " (no such file)");
-        } else if (hash >= 0 && linked.toString().endsWith(".md")
-            && !anchors.computeIfAbsent(linked, DocsMapTest::anchorsOf).contains(target.substring(hash + 1))) {
+        } else if (hash >= 0
+            && linked.toString().endsWith(".md")
+            && !anchors
+                .computeIfAbsent(linked, DocsMapTest::anchorsOf)
+                .contains(target.substring(hash + 1))) {
           broken.add(PROJECT.relativize(page) + ": " + target + " (no such heading)");
         }
       }
@@ -137,16 +152,26 @@ class DocsMapTest {
 
   private static List<Path> docsPages() throws IOException {
     try (Stream<Path> files = Files.walk(PROJECT.resolve("docs"))) {
-      return files.filter(file -> file.toString().endsWith(".md")).map(Path::normalize).sorted().toList();
+      return files
+          .filter(file -> file.toString().endsWith(".md"))
+          .map(Path::normalize)
+          .sorted()
+          .toList();
     }
   }
 
   /** src/main/java of the library and of the kit, wherever a module of the build keeps them. */
   private static List<Path> sourceRoots() throws IOException {
     try (Stream<Path> dirs = Files.walk(PROJECT, 4)) {
-      List<Path> roots = dirs.filter(dir -> dir.endsWith(Path.of("src", "main", "java")))
-          .filter(dir -> !OTHER_PROJECTS.contains(PROJECT.relativize(dir).getName(0).toString())).sorted().toList();
-      assertThat(roots).as("source roots of the library and the kit").hasSizeGreaterThanOrEqualTo(2);
+      List<Path> roots =
+          dirs.filter(dir -> dir.endsWith(Path.of("src", "main", "java")))
+              .filter(
+                  dir -> !OTHER_PROJECTS.contains(PROJECT.relativize(dir).getName(0).toString()))
+              .sorted()
+              .toList();
+      assertThat(roots)
+          .as("source roots of the library and the kit")
+          .hasSizeGreaterThanOrEqualTo(2);
       return roots;
     }
   }
@@ -155,8 +180,15 @@ class DocsMapTest {
     Set<String> packages = new TreeSet<>();
     for (Path sources : sourceRoots()) {
       try (Stream<Path> files = Files.walk(sources)) {
-        files.filter(file -> file.toString().endsWith(".java"))
-            .map(file -> sources.relativize(file.getParent()).toString().replace('\\', '/').replace('/', '.'))
+        files
+            .filter(file -> file.toString().endsWith(".java"))
+            .map(
+                file ->
+                    sources
+                        .relativize(file.getParent())
+                        .toString()
+                        .replace('\\', '/')
+                        .replace('/', '.'))
             .forEach(packages::add);
       }
     }

@@ -81,7 +81,9 @@ public final class MarkdownBlocks {
 
   /** The contents of every block fenced as {@code language} ({@code yaml}, {@code sh}, {@code java}), in order. */
   public static List<String> blocks(String text, String language) {
-    Matcher block = Pattern.compile("```" + Pattern.quote(language) + "\n(.*?)```", Pattern.DOTALL).matcher(text);
+    Matcher block =
+        Pattern.compile("```" + Pattern.quote(language) + "\n(.*?)```", Pattern.DOTALL)
+            .matcher(text);
     List<String> blocks = new ArrayList<>();
     while (block.find()) {
       blocks.add(block.group(1));
@@ -125,6 +127,10 @@ public final class MarkdownBlocks {
    * digits, spaces, hyphens and underscores dropped, spaces turned into hyphens.
    */
   public static String anchor(String title) {
-    return title.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-');
+    return title
+        .strip()
+        .toLowerCase(Locale.ROOT)
+        .replaceAll("[^\\p{L}\\p{N} _-]", "")
+        .replace(' ', '-');
   }
 }

@@ -27,11 +27,17 @@ class DecoratorEmulationTest {
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("decorated", "true");
     labels.put("obsolete", null);
-    ObjectNode status = request.object().path("spec").path("writeStatus").asBoolean(false)
-        ? Json.object().put("decorated", true) : null;
-    return new DecoratorResponse(labels, Map.of("seen-attachments",
-        String.join(",", request.attachments().keys("v1", "ConfigMap"))), status,
-        List.of(TestKinds.configMap(request.name() + "-att", "for", request.name())), null, null);
+    ObjectNode status =
+        request.object().path("spec").path("writeStatus").asBoolean(false)
+            ? Json.object().put("decorated", true)
+            : null;
+    return new DecoratorResponse(
+        labels,
+        Map.of("seen-attachments", String.join(",", request.attachments().keys("v1", "ConfigMap"))),
+        status,
+        List.of(TestKinds.configMap(request.name() + "-att", "for", request.name())),
+        null,
+        null);
   }
 
   /** Removes the attachments; done once none is observed. */
@@ -42,8 +48,12 @@ class DecoratorEmulationTest {
 
   @BeforeAll
   static void startHooks() {
-    hooks = LocalHooks.start(Controller.decorator("labeller").sync(DecoratorEmulationTest::sync)
-        .finalize(DecoratorEmulationTest::finalize).build());
+    hooks =
+        LocalHooks.start(
+            Controller.decorator("labeller")
+                .sync(DecoratorEmulationTest::sync)
+                .finalize(DecoratorEmulationTest::finalize)
+                .build());
   }
 
   @AfterAll
@@ -54,7 +64,10 @@ class DecoratorEmulationTest {
   @BeforeEach
   void setUp() {
     cluster = TestKinds.cluster();
-    mc = new Metacontroller(cluster, hooks.baseUrl()).loadYaml("""
+    mc =
+        new Metacontroller(cluster, hooks.baseUrl())
+            .loadYaml(
+                """
         apiVersion: metacontroller.k8s.io/v1alpha1
         kind: DecoratorController
         metadata: {name: labeller-controller}
@@ -73,38 +86,55 @@ class DecoratorEmulationTest {
 
   @Test
   void labelsAnnotationsAndAttachmentsAreApplied() {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: test.metahooks.dev/v1, kind: Thing,
          metadata: {name: d, annotations: {decorate: "yes"}, labels: {obsolete: "x", keep: "y"}}}""");
-    cluster.updateStatus(TestKinds.API_VERSION, "Thing", "default", "d", t -> t.putObject("status").put("mine", 1));
+    cluster.updateStatus(
+        TestKinds.API_VERSION, "Thing", "default", "d", t -> t.putObject("status").put("mine", 1));
     cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: ignored}}");
 
     mc.runUntilStable(10);
 
     ObjectNode thing = cluster.get(TestKinds.API_VERSION, "Thing", "default", "d");
-    assertThat(thing.at("/metadata/labels").toString()).isEqualTo("{\"keep\":\"y\",\"decorated\":\"true\"}");
-    assertThat(thing.at("/metadata/annotations/seen-attachments").asText()).isEqualTo("default/d-att");
-    assertThat(thing.at("/status").toString()).as("a null status leaves it").isEqualTo("{\"mine\":1}");
+    assertThat(thing.at("/metadata/labels").toString())
+        .isEqualTo("{\"keep\":\"y\",\"decorated\":\"true\"}");
+    assertThat(thing.at("/metadata/annotations/seen-attachments").asText())
+        .isEqualTo("default/d-att");
+    assertThat(thing.at("/status").toString())
+        .as("a null status leaves it")
+        .isEqualTo("{\"mine\":1}");
     assertThat(thing.at("/metadata/finalizers/0").asText())
         .isEqualTo("metacontroller.io/decoratorcontroller-labeller-controller");
     ObjectNode attachment = cluster.get("v1", "ConfigMap", "default", "d-att");
-    assertThat(attachment.at("/metadata/annotations/metacontroller.k8s.io~1decorator-controller").asText())
+    assertThat(
+            attachment
+                .at("/metadata/annotations/metacontroller.k8s.io~1decorator-controller")
+                .asText())
         .isEqualTo("labeller-controller");
-    assertThat(attachment.at("/metadata/ownerReferences/0/uid")).isEqualTo(thing.at("/metadata/uid"));
+    assertThat(attachment.at("/metadata/ownerReferences/0/uid"))
+        .isEqualTo(thing.at("/metadata/uid"));
     assertThat(mc.lastCall("labeller-controller", "sync").request().at("/attachments").toString())
         .startsWith("{\"ConfigMap.v1\":{\"default/d-att\":");
 
-    assertThat(cluster.get(TestKinds.API_VERSION, "Thing", "default", "ignored").at("/metadata/labels").isMissingNode())
+    assertThat(
+            cluster
+                .get(TestKinds.API_VERSION, "Thing", "default", "ignored")
+                .at("/metadata/labels")
+                .isMissingNode())
         .isTrue();
-    assertThat(mc.calls()).allSatisfy(call -> assertThat(call.parent()).isEqualTo("Thing default/d"));
+    assertThat(mc.calls())
+        .allSatisfy(call -> assertThat(call.parent()).isEqualTo("Thing default/d"));
   }
 
   @Test
   void aStatusObjectReplacesTheStatus() {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: test.metahooks.dev/v1, kind: Thing,
          metadata: {name: d, annotations: {decorate: "yes"}}, spec: {writeStatus: true}}""");
-    cluster.updateStatus(TestKinds.API_VERSION, "Thing", "default", "d", t -> t.putObject("status").put("mine", 1));
+    cluster.updateStatus(
+        TestKinds.API_VERSION, "Thing", "default", "d", t -> t.putObject("status").put("mine", 1));
     mc.runUntilStable(10);
     assertThat(cluster.get(TestKinds.API_VERSION, "Thing", "default", "d").at("/status").toString())
         .isEqualTo("{\"decorated\":true}");
@@ -112,18 +142,24 @@ class DecoratorEmulationTest {
 
   @Test
   void leavingTheSelectorFinalizesWithoutDeleting() {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: d, annotations: {decorate: "yes"}}}""");
     mc.runUntilStable(10);
 
-    cluster.update(TestKinds.API_VERSION, "Thing", "default", "d",
+    cluster.update(
+        TestKinds.API_VERSION,
+        "Thing",
+        "default",
+        "d",
         t -> t.withObject("/metadata/annotations").remove("decorate"));
     mc.runUntilStable(10);
 
     ObjectNode thing = cluster.get(TestKinds.API_VERSION, "Thing", "default", "d");
     assertThat(thing.at("/metadata/finalizers").isMissingNode()).isTrue();
     assertThat(cluster.exists("v1", "ConfigMap", "default", "d-att")).isFalse();
-    assertThat(mc.calls("labeller-controller", "finalize")).hasSize(2)
+    assertThat(mc.calls("labeller-controller", "finalize"))
+        .hasSize(2)
         .allSatisfy(call -> assertThat(call.request().get("finalizing").asBoolean()).isTrue());
     int calls = mc.calls().size();
     mc.runUntilStable(3);
@@ -132,7 +168,8 @@ class DecoratorEmulationTest {
 
   @Test
   void deletingTheTargetFinalizesThenItDisappears() {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: d, annotations: {decorate: "yes"}}}""");
     mc.runUntilStable(10);
 
@@ -145,7 +182,10 @@ class DecoratorEmulationTest {
 
   private Metacontroller decorating(Profile profile, String resources) {
     cluster = TestKinds.cluster();
-    return new Metacontroller(cluster, hooks.baseUrl()).profile(profile).loadYaml("""
+    return new Metacontroller(cluster, hooks.baseUrl())
+        .profile(profile)
+        .loadYaml(
+            """
         apiVersion: metacontroller.k8s.io/v1alpha1
         kind: DecoratorController
         metadata: {name: twice-controller}
@@ -153,31 +193,40 @@ class DecoratorEmulationTest {
           resources: %s
           attachments: [{apiVersion: v1, resource: configmaps}]
           hooks: {sync: {version: v2, webhook: {url: "http://metahooks.metahooks/labeller/sync"}}}
-        """.formatted(resources));
+        """
+                .formatted(resources));
   }
 
   @Test
   void ofTwoEntriesForOneKindOnlyTheLastSelectsOnV4172() {
-    String twice = """
+    String twice =
+        """
         [{apiVersion: test.metahooks.dev/v1, resource: things, labelSelector: {matchLabels: {tier: a}}},
          {apiVersion: test.metahooks.dev/v1, resource: things, labelSelector: {matchLabels: {tier: b}}}]""";
     Metacontroller faithful = decorating(Profile.V4_17_2, twice);
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a, labels: {tier: a}}, spec: {}}");
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: b, labels: {tier: b}}, spec: {}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a, labels: {tier: a}}, spec: {}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: b, labels: {tier: b}}, spec: {}}");
     faithful.runUntilStable(10);
     assertThat(cluster.exists("v1", "ConfigMap", "default", "a-att")).isFalse();
     assertThat(cluster.exists("v1", "ConfigMap", "default", "b-att")).isTrue();
 
     Metacontroller intended = decorating(Profile.INTENDED, twice);
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a, labels: {tier: a}}, spec: {}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a, labels: {tier: a}}, spec: {}}");
     intended.runUntilStable(10);
     assertThat(cluster.exists("v1", "ConfigMap", "default", "a-att")).isTrue();
   }
 
   @Test
   void anAnnotationSelectorValueMustBeAValidLabelValueOnV4172() {
-    assertThatThrownBy(() -> decorating(Profile.V4_17_2,
-        "[{apiVersion: test.metahooks.dev/v1, resource: things, annotationSelector: {matchAnnotations: {ports: \"80:8080\"}}}]"))
-        .hasMessageContaining("can't convert annotation selector").hasMessageContaining("80:8080");
+    assertThatThrownBy(
+            () ->
+                decorating(
+                    Profile.V4_17_2,
+                    "[{apiVersion: test.metahooks.dev/v1, resource: things, annotationSelector: {matchAnnotations: {ports: \"80:8080\"}}}]"))
+        .hasMessageContaining("can't convert annotation selector")
+        .hasMessageContaining("80:8080");
   }
 }

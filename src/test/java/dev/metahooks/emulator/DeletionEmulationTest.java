@@ -23,15 +23,20 @@ class DeletionEmulationTest {
 
   /** One ConfigMap child, kept by finalize too, which never reports finalized. */
   static CompositeResponse keeper(CompositeRequest request) {
-    CompositeResponse response = CompositeResponse.of(Json.object(),
-        List.of(TestKinds.configMap(request.name() + "-data", "value", "kept")));
+    CompositeResponse response =
+        CompositeResponse.of(
+            Json.object(), List.of(TestKinds.configMap(request.name() + "-data", "value", "kept")));
     return request.finalizing() ? response.withFinalized(false) : response;
   }
 
   @BeforeAll
   static void startHooks() {
-    hooks = LocalHooks.start(Controller.composite("keeper").sync(DeletionEmulationTest::keeper)
-        .finalize(DeletionEmulationTest::keeper).build());
+    hooks =
+        LocalHooks.start(
+            Controller.composite("keeper")
+                .sync(DeletionEmulationTest::keeper)
+                .finalize(DeletionEmulationTest::keeper)
+                .build());
   }
 
   @AfterAll
@@ -39,7 +44,8 @@ class DeletionEmulationTest {
     hooks.close();
   }
 
-  private static final String KEEPER = """
+  private static final String KEEPER =
+      """
       apiVersion: metacontroller.k8s.io/v1alpha1
       kind: CompositeController
       metadata: {name: keeper-controller}
@@ -56,15 +62,19 @@ class DeletionEmulationTest {
 
   private Metacontroller started(Profile profile, String finalize) {
     cluster = TestKinds.cluster();
-    Metacontroller mc = new Metacontroller(cluster, hooks.baseUrl()).profile(profile)
-        .loadYaml(KEEPER.formatted(finalize));
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: t}, spec: {}}");
+    Metacontroller mc =
+        new Metacontroller(cluster, hooks.baseUrl())
+            .profile(profile)
+            .loadYaml(KEEPER.formatted(finalize));
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: t}, spec: {}}");
     mc.runUntilStable(10);
     assertThat(cluster.exists("v1", "ConfigMap", "default", "t-data")).isTrue();
     return mc;
   }
 
-  private static final String FINALIZE_WEBHOOK = "{webhook: {url: \"http://metahooks.metahooks/keeper/finalize\"}}";
+  private static final String FINALIZE_WEBHOOK =
+      "{webhook: {url: \"http://metahooks.metahooks/keeper/finalize\"}}";
 
   @Test
   void aKeepingFinalizeHookHoldsTheParentAndItsChildrenOnABackgroundDelete() {
@@ -73,13 +83,18 @@ class DeletionEmulationTest {
     cluster.delete(TestKinds.API_VERSION, "Thing", "default", "t");
     mc.runUntilStable(10);
 
-    assertThat(cluster.get(TestKinds.API_VERSION, "Thing", "default", "t").at("/metadata/deletionTimestamp").asText())
+    assertThat(
+            cluster
+                .get(TestKinds.API_VERSION, "Thing", "default", "t")
+                .at("/metadata/deletionTimestamp")
+                .asText())
         .isNotEmpty();
     assertThat(cluster.exists("v1", "ConfigMap", "default", "t-data")).isTrue();
   }
 
   @Test
-  void foregroundDeletionCollectsTheChildrenAndMetacontrollerCreatesThemAgainOnceTheCollectorIsDone() {
+  void
+      foregroundDeletionCollectsTheChildrenAndMetacontrollerCreatesThemAgainOnceTheCollectorIsDone() {
     Metacontroller mc = started(Profile.V4_17_2, FINALIZE_WEBHOOK);
     String firstUid = Meta.uid(cluster.get("v1", "ConfigMap", "default", "t-data"));
     long start = cluster.lastSequence();
@@ -87,11 +102,18 @@ class DeletionEmulationTest {
     cluster.delete(TestKinds.API_VERSION, "Thing", "default", "t", Cluster.Propagation.FOREGROUND);
     mc.runUntilStable(10);
 
-    List<String> childWrites = cluster.writesAfter(start).stream()
-        .filter(w -> w.object().equals("ConfigMap default/t-data")).map(w -> w.actor() + " " + w.verb()).toList();
-    assertThat(childWrites).containsExactly("garbage-collector DELETE", "metacontroller/keeper-controller CREATE");
-    assertThat(Meta.uid(cluster.get("v1", "ConfigMap", "default", "t-data"))).as("a new object").isNotEqualTo(firstUid);
-    assertThat(mc.lastCall("keeper-controller", "finalize").request().at("/finalizing").asBoolean()).isTrue();
+    List<String> childWrites =
+        cluster.writesAfter(start).stream()
+            .filter(w -> w.object().equals("ConfigMap default/t-data"))
+            .map(w -> w.actor() + " " + w.verb())
+            .toList();
+    assertThat(childWrites)
+        .containsExactly("garbage-collector DELETE", "metacontroller/keeper-controller CREATE");
+    assertThat(Meta.uid(cluster.get("v1", "ConfigMap", "default", "t-data")))
+        .as("a new object")
+        .isNotEqualTo(firstUid);
+    assertThat(mc.lastCall("keeper-controller", "finalize").request().at("/finalizing").asBoolean())
+        .isTrue();
     assertThat(Meta.finalizers(cluster.get(TestKinds.API_VERSION, "Thing", "default", "t")))
         .containsExactly("metacontroller.io/compositecontroller-keeper-controller");
   }
@@ -103,7 +125,11 @@ class DeletionEmulationTest {
     cluster.delete(TestKinds.API_VERSION, "Thing", "default", "t", Cluster.Propagation.ORPHAN);
     mc.runUntilStable(10);
 
-    assertThat(cluster.get("v1", "ConfigMap", "default", "t-data").at("/metadata/ownerReferences").isMissingNode())
+    assertThat(
+            cluster
+                .get("v1", "ConfigMap", "default", "t-data")
+                .at("/metadata/ownerReferences")
+                .isMissingNode())
         .isTrue();
     assertThat(Meta.finalizers(cluster.get(TestKinds.API_VERSION, "Thing", "default", "t")))
         .doesNotContain("orphan");
@@ -116,7 +142,9 @@ class DeletionEmulationTest {
         .containsExactly("metacontroller.io/compositecontroller-keeper-controller");
     cluster.delete(TestKinds.API_VERSION, "Thing", "default", "t");
     faithful.runUntilStable(10);
-    assertThat(cluster.exists(TestKinds.API_VERSION, "Thing", "default", "t")).as("stuck deleting").isTrue();
+    assertThat(cluster.exists(TestKinds.API_VERSION, "Thing", "default", "t"))
+        .as("stuck deleting")
+        .isTrue();
     assertThat(faithful.calls("keeper-controller", "finalize")).isEmpty();
 
     Metacontroller intended = started(Profile.INTENDED, "{}");

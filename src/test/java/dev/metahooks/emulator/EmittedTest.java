@@ -39,7 +39,9 @@ class EmittedTest {
   }
 
   private Metacontroller metacontroller(Cluster cluster) {
-    return new Metacontroller(cluster, hooks.baseUrl()).loadYaml("""
+    return new Metacontroller(cluster, hooks.baseUrl())
+        .loadYaml(
+            """
         apiVersion: metacontroller.k8s.io/v1alpha1
         kind: CompositeController
         metadata: {name: emitting-controller}
@@ -56,10 +58,12 @@ class EmittedTest {
   void collectsTheChildrenOfEveryAnswerAndChecksThem() {
     Cluster cluster = TestKinds.cluster();
     Metacontroller mc = metacontroller(cluster);
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
     int rounds = mc.runUntilStable(5);
 
-    assertThat(Emitted.objects(mc, "emitting-controller")).hasSize(rounds)
+    assertThat(Emitted.objects(mc, "emitting-controller"))
+        .hasSize(rounds)
         .allSatisfy(child -> assertThat(child.at("/metadata/name").asText()).isEqualTo("a-good"));
     assertThat(Emitted.assertAllValid(mc, "emitting-controller")).isEqualTo(rounds);
     assertThat(Emitted.objects(mc, "another-controller")).isEmpty();
@@ -69,12 +73,15 @@ class EmittedTest {
   void failsOnAnObjectOutsideTheSchemaOrWhenNothingWasEmitted() {
     Cluster cluster = TestKinds.cluster();
     Metacontroller mc = metacontroller(cluster);
-    assertThatThrownBy(() -> Emitted.assertAllValid(mc, "emitting-controller")).isInstanceOf(AssertionError.class);
+    assertThatThrownBy(() -> Emitted.assertAllValid(mc, "emitting-controller"))
+        .isInstanceOf(AssertionError.class);
 
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {misspell: true}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {misspell: true}}");
     mc.round();
 
     assertThatThrownBy(() -> Emitted.assertAllValid(mc, "emitting-controller"))
-        .isInstanceOf(AssertionError.class).hasMessageContaining("a-bad");
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("a-bad");
   }
 }

@@ -27,12 +27,14 @@ class InformerLagTest {
     for (int i = 0; i < request.parent().path("spec").path("replicas").asInt(0); i++) {
       children.add(TestKinds.configMap(request.name() + "-" + i, "k", "v"));
     }
-    return CompositeResponse.of(Json.object().put("seen", request.children().count("v1", "ConfigMap")), children);
+    return CompositeResponse.of(
+        Json.object().put("seen", request.children().count("v1", "ConfigMap")), children);
   }
 
   @BeforeAll
   static void startHooks() {
-    hooks = LocalHooks.start(Controller.composite("counting").sync(InformerLagTest::counting).build());
+    hooks =
+        LocalHooks.start(Controller.composite("counting").sync(InformerLagTest::counting).build());
   }
 
   @AfterAll
@@ -42,11 +44,17 @@ class InformerLagTest {
 
   private static List<Integer> childrenSent(boolean lag) {
     Cluster cluster = TestKinds.cluster();
-    Metacontroller mc = new Metacontroller(cluster, hooks.baseUrl()).profile(Profile.V4_17_2).informerLag(lag)
-        .loadYaml(TestKinds.composite("counting", "configmaps", "OnDelete"));
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {replicas: 2}}");
+    Metacontroller mc =
+        new Metacontroller(cluster, hooks.baseUrl())
+            .profile(Profile.V4_17_2)
+            .informerLag(lag)
+            .loadYaml(TestKinds.composite("counting", "configmaps", "OnDelete"));
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {replicas: 2}}");
     mc.runUntilStable(10);
-    assertThat(cluster.get(TestKinds.API_VERSION, "Thing", "default", "a").at("/status/seen").asInt()).isEqualTo(2);
+    assertThat(
+            cluster.get(TestKinds.API_VERSION, "Thing", "default", "a").at("/status/seen").asInt())
+        .isEqualTo(2);
     List<Integer> sent = new ArrayList<>();
     for (HookCall call : mc.calls("counting-controller", "sync")) {
       int count = 0;

@@ -30,7 +30,9 @@ class InvalidOwnerTest {
 
   @BeforeAll
   static void startHooks() {
-    hooks = LocalHooks.start(Controller.composite("elsewhere").sync(InvalidOwnerTest::elsewhere).build());
+    hooks =
+        LocalHooks.start(
+            Controller.composite("elsewhere").sync(InvalidOwnerTest::elsewhere).build());
   }
 
   @AfterAll
@@ -39,38 +41,49 @@ class InvalidOwnerTest {
   }
 
   private static String ownedBy(ObjectNode owner) {
-    return "ownerReferences: [{apiVersion: %s, kind: %s, name: %s, uid: %s, controller: true}]".formatted(
-        Meta.apiVersion(owner), Meta.kind(owner), Meta.name(owner), Meta.uid(owner));
+    return "ownerReferences: [{apiVersion: %s, kind: %s, name: %s, uid: %s, controller: true}]"
+        .formatted(Meta.apiVersion(owner), Meta.kind(owner), Meta.name(owner), Meta.uid(owner));
   }
 
   @Test
   void aDependentWhoseOwnerIsNotInItsNamespaceIsCollectedAtOnce() {
     Cluster cluster = TestKinds.cluster();
-    ObjectNode thing = cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: t}}");
-    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: here, " + ownedBy(thing) + "}}");
-    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: there, namespace: other, " + ownedBy(thing)
-        + "}}");
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: ClusterThing, metadata: {name: c, " + ownedBy(thing)
-        + "}}");
+    ObjectNode thing =
+        cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: t}}");
+    cluster.create(
+        "{apiVersion: v1, kind: ConfigMap, metadata: {name: here, " + ownedBy(thing) + "}}");
+    cluster.create(
+        "{apiVersion: v1, kind: ConfigMap, metadata: {name: there, namespace: other, "
+            + ownedBy(thing)
+            + "}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: ClusterThing, metadata: {name: c, "
+            + ownedBy(thing)
+            + "}}");
 
     assertThat(cluster.exists("v1", "ConfigMap", "default", "here")).isTrue();
     assertThat(cluster.exists("v1", "ConfigMap", "other", "there")).isFalse();
     assertThat(cluster.writes().get(cluster.writes().size() - 2).toString())
         .isEqualTo("garbage-collector DELETE ConfigMap other/there");
     assertThat(cluster.find(TestKinds.API_VERSION, "ClusterThing", "c"))
-        .as("a cluster-scoped dependent of a namespaced owner: unresolvable, not collected").isPresent();
+        .as("a cluster-scoped dependent of a namespaced owner: unresolvable, not collected")
+        .isPresent();
   }
 
   @Test
   void aChildInAnotherNamespaceIsCreatedAndCollectedOnEverySync() {
     Cluster cluster = TestKinds.cluster();
-    Metacontroller mc = new Metacontroller(cluster, hooks.baseUrl())
-        .loadYaml(TestKinds.composite("elsewhere", "configmaps", "OnDelete"));
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
+    Metacontroller mc =
+        new Metacontroller(cluster, hooks.baseUrl())
+            .loadYaml(TestKinds.composite("elsewhere", "configmaps", "OnDelete"));
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
 
-    assertThatThrownBy(() -> mc.runUntilStable(6)).isInstanceOf(AssertionError.class)
+    assertThatThrownBy(() -> mc.runUntilStable(6))
+        .isInstanceOf(AssertionError.class)
         .hasMessageContaining("did not settle")
-        .hasMessageContaining("metacontroller/elsewhere-controller CREATE ConfigMap elsewhere/a-data")
+        .hasMessageContaining(
+            "metacontroller/elsewhere-controller CREATE ConfigMap elsewhere/a-data")
         .hasMessageContaining("garbage-collector DELETE ConfigMap elsewhere/a-data");
   }
 }

@@ -32,6 +32,7 @@ class NamespaceMapTest {
 
     assertThat(one.prefix()).isNotEqualTo(two.prefix()).matches("mh[a-z0-9]{5}-");
     assertThat(one.toServer("team-a")).matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    assertThatThrownBy(() -> new NamespaceMap("Upper-")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new NamespaceMap("Upper-"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

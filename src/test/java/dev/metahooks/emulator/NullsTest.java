@@ -40,12 +40,16 @@ class NullsTest {
   }
 
   private static Metacontroller metacontroller(Cluster cluster, String method) {
-    return new Metacontroller(cluster, hooks.baseUrl()).loadYaml(TestKinds.composite("nulls", "configmaps", method));
+    return new Metacontroller(cluster, hooks.baseUrl())
+        .loadYaml(TestKinds.composite("nulls", "configmaps", method));
   }
 
   @Test
   void aBuiltInKindStoresNoNullAndANullLabelValueAsEmpty() {
-    ObjectNode pod = TestKinds.cluster().create("""
+    ObjectNode pod =
+        TestKinds.cluster()
+            .create(
+                """
         {apiVersion: v1, kind: Pod, metadata: {name: p, labels: {tier: null}, ownerReferences: null},
          spec: {nodeName: null, containers: [{name: c, image: nginx, args: [null, x], env: null}]}}
         """);
@@ -55,14 +59,17 @@ class NullsTest {
     assertThat(pod.at("/metadata").has("ownerReferences")).isFalse();
     assertThat(pod.at("/spec").has("nodeName")).isFalse();
     assertThat(pod.at("/spec/containers/0").has("env")).isFalse();
-    assertThat(pod.at("/spec/containers/0/args/0").asText()).as("a null item of a []string").isEmpty();
+    assertThat(pod.at("/spec/containers/0/args/0").asText())
+        .as("a null item of a []string")
+        .isEmpty();
     assertThat(Nulls.paths(pod)).isEmpty();
   }
 
   @Test
   void aCustomResourceLosesItsNonNullableNullsAndKeepsTheNullableOnesAndTheUndescribed() {
     Cluster cluster = TestKinds.cluster();
-    cluster.create("""
+    cluster.create(
+        """
         apiVersion: apiextensions.k8s.io/v1
         kind: CustomResourceDefinition
         metadata: {name: widgets.test.metahooks.dev}
@@ -87,7 +94,9 @@ class NullsTest {
                       mode: {type: string, default: fast}
                       free: {type: object, x-kubernetes-preserve-unknown-fields: true}
         """);
-    ObjectNode widget = cluster.create("""
+    ObjectNode widget =
+        cluster.create(
+            """
         {apiVersion: test.metahooks.dev/v1, kind: Widget, metadata: {name: w, annotations: {a: null}},
          spec: {size: null, note: null, mode: null, free: {anything: null}}}
         """);
@@ -95,17 +104,23 @@ class NullsTest {
     assertThat(widget.at("/spec").has("size")).as("not nullable, no default: pruned").isFalse();
     assertThat(widget.at("/spec/note").isNull()).as("nullable: kept").isTrue();
     assertThat(widget.at("/spec/mode").isNull()).as("has a default: left to defaulting").isTrue();
-    assertThat(widget.at("/spec/free/anything").isNull()).as("no schema describes it: kept").isTrue();
-    assertThat(widget.at("/metadata/annotations/a").asText()).as("metadata is ObjectMeta").isEmpty();
+    assertThat(widget.at("/spec/free/anything").isNull())
+        .as("no schema describes it: kept")
+        .isTrue();
+    assertThat(widget.at("/metadata/annotations/a").asText())
+        .as("metadata is ObjectMeta")
+        .isEmpty();
   }
 
   @Test
   void aRecreateChildWithANullIsRecreatedOnEverySyncAndTheFailureNamesTheNull() {
     Cluster cluster = TestKinds.cluster();
     Metacontroller mc = metacontroller(cluster, "Recreate");
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
 
-    assertThatThrownBy(() -> mc.runUntilStable(8)).isInstanceOf(AssertionError.class)
+    assertThatThrownBy(() -> mc.runUntilStable(8))
+        .isInstanceOf(AssertionError.class)
         .hasMessageContaining("did not settle")
         .hasMessageContaining("DELETE ConfigMap default/a-data")
         .hasMessageContaining("nulls-controller ConfigMap a-data: [immutable]");
@@ -115,16 +130,22 @@ class NullsTest {
   void anInPlaceChildWithANullIsUpdatedOnEverySyncAndTheSettleCheckNamesTheNull() {
     Cluster cluster = TestKinds.cluster();
     Metacontroller mc = metacontroller(cluster, "InPlace");
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: a}, spec: {}}");
 
-    assertThatThrownBy(() -> mc.runUntilStable(8)).isInstanceOf(AssertionError.class)
+    assertThatThrownBy(() -> mc.runUntilStable(8))
+        .isInstanceOf(AssertionError.class)
         .hasMessageContaining("sends these updates on every sync")
-        .hasMessageContaining("update of ConfigMap default/a-data stored unchanged [immutable: (absent) -> null]");
+        .hasMessageContaining(
+            "update of ConfigMap default/a-data stored unchanged [immutable: (absent) -> null]");
     mc.resyncAll().round();
     mc.resyncAll().round();
-    assertThat(mc.idleUpdates()).as("one idle update per sync after the first").hasSizeGreaterThanOrEqualTo(2);
+    assertThat(mc.idleUpdates())
+        .as("one idle update per sync after the first")
+        .hasSizeGreaterThanOrEqualTo(2);
     assertThat(cluster.get("v1", "ConfigMap", "default", "a-data").has("immutable")).isFalse();
-    assertThatThrownBy(() -> Emitted.assertNoNulls(mc, "nulls-controller")).isInstanceOf(AssertionError.class)
+    assertThatThrownBy(() -> Emitted.assertNoNulls(mc, "nulls-controller"))
+        .isInstanceOf(AssertionError.class)
         .hasMessageContaining("ConfigMap a-data: [immutable]");
   }
 }

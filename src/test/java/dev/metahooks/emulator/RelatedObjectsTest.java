@@ -34,10 +34,16 @@ class RelatedObjectsTest {
     blue.putObject("matchLabels").put("team", "blue");
     rules.add(RelatedResourceRule.of("v1", "configmaps").withLabelSelector(blue));
     ObjectNode prod = Json.object();
-    prod.putArray("matchExpressions").addObject().put("key", "env").put("operator", "In").putArray("values").add("prod");
+    prod.putArray("matchExpressions")
+        .addObject()
+        .put("key", "env")
+        .put("operator", "In")
+        .putArray("values")
+        .add("prod");
     rules.add(RelatedResourceRule.of("v1", "namespaces").withLabelSelector(prod));
     if (request.parent().path("spec").path("byName").asBoolean(false)) {
-      rules.add(RelatedResourceRule.of("v1", "secrets").inNamespace("b").withNames(List.of("token")));
+      rules.add(
+          RelatedResourceRule.of("v1", "secrets").inNamespace("b").withNames(List.of("token")));
     }
     return new CustomizeResponse(rules);
   }
@@ -49,7 +55,8 @@ class RelatedObjectsTest {
     keys(status.putArray("namespaces"), request.related().keys("v1", "Namespace"));
     keys(status.putArray("secrets"), request.related().keys("v1", "Secret"));
     keys(status.putArray("children"), request.children().keys("v1", "ConfigMap"));
-    return CompositeResponse.of(status, List.of(TestKinds.configMap(request.name() + "-list", "k", "v")));
+    return CompositeResponse.of(
+        status, List.of(TestKinds.configMap(request.name() + "-list", "k", "v")));
   }
 
   private static void keys(ArrayNode array, List<String> keys) {
@@ -58,8 +65,12 @@ class RelatedObjectsTest {
 
   @BeforeAll
   static void startHooks() {
-    hooks = LocalHooks.start(Controller.composite("lister").sync(RelatedObjectsTest::sync)
-        .customize(RelatedObjectsTest::customize).build());
+    hooks =
+        LocalHooks.start(
+            Controller.composite("lister")
+                .sync(RelatedObjectsTest::sync)
+                .customize(RelatedObjectsTest::customize)
+                .build());
   }
 
   @AfterAll
@@ -82,19 +93,26 @@ class RelatedObjectsTest {
           hooks:
             sync: {version: %1$s, webhook: {url: "http://metahooks.metahooks/lister/sync"}}
             customize: {version: %1$s, webhook: {url: "http://metahooks.metahooks/lister/customize"}}
-        """.formatted(version);
+        """
+        .formatted(version);
   }
 
   @BeforeEach
   void setUp() {
     cluster = TestKinds.cluster();
-    mc = new Metacontroller(cluster, hooks.baseUrl()).loadYaml(manifest("v1")).loadYaml(manifest("v2"));
+    mc =
+        new Metacontroller(cluster, hooks.baseUrl())
+            .loadYaml(manifest("v1"))
+            .loadYaml(manifest("v2"));
     cluster.create("{apiVersion: v1, kind: Namespace, metadata: {name: a, labels: {env: prod}}}");
     cluster.create("{apiVersion: v1, kind: Namespace, metadata: {name: b, labels: {env: prod}}}");
     cluster.create("{apiVersion: v1, kind: Namespace, metadata: {name: c, labels: {env: dev}}}");
-    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: cm1, namespace: a, labels: {team: blue}}}");
-    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: cm2, namespace: b, labels: {team: blue}}}");
-    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: cm3, namespace: a, labels: {team: red}}}");
+    cluster.create(
+        "{apiVersion: v1, kind: ConfigMap, metadata: {name: cm1, namespace: a, labels: {team: blue}}}");
+    cluster.create(
+        "{apiVersion: v1, kind: ConfigMap, metadata: {name: cm2, namespace: b, labels: {team: blue}}}");
+    cluster.create(
+        "{apiVersion: v1, kind: ConfigMap, metadata: {name: cm3, namespace: a, labels: {team: red}}}");
     cluster.create("{apiVersion: v1, kind: Secret, metadata: {name: token, namespace: b}}");
   }
 
@@ -104,34 +122,43 @@ class RelatedObjectsTest {
 
   @Test
   void v1SeesOnlyItsOwnNamespaceByNameAndV2SeesEverythingByNamespaceAndName() {
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: one, namespace: a, labels: {hooks: v1}}}");
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: one, namespace: a, labels: {hooks: v1}}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");
 
     mc.runUntilStable(10);
 
     assertThat(status("one").get("configMaps").toString()).isEqualTo("[\"cm1\"]");
-    assertThat(status("one").get("namespaces").toString()).as("cluster-scoped: dropped in v1").isEqualTo("[]");
+    assertThat(status("one").get("namespaces").toString())
+        .as("cluster-scoped: dropped in v1")
+        .isEqualTo("[]");
     assertThat(status("one").get("children").toString()).isEqualTo("[\"one-list\"]");
     assertThat(status("two").get("configMaps").toString()).isEqualTo("[\"a/cm1\",\"b/cm2\"]");
     assertThat(status("two").get("namespaces").toString()).isEqualTo("[\"a\",\"b\"]");
     assertThat(status("two").get("children").toString()).isEqualTo("[\"a/two-list\"]");
     ObjectNode v1Request = mc.lastCall("lister-v1", "sync").request();
-    assertThat(v1Request.at("/related/Namespace.v1").toString()).as("the group stays").isEqualTo("{}");
+    assertThat(v1Request.at("/related/Namespace.v1").toString())
+        .as("the group stays")
+        .isEqualTo("{}");
     assertThat(v1Request.at("/children/ConfigMap.v1").has("one-list")).isTrue();
   }
 
   @Test
   void namesInAnotherNamespaceAreRefusedForV1AndSelectedForV2() {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: one, namespace: a, labels: {hooks: v1}},
          spec: {byName: true}}""");
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}},
          spec: {byName: true}}""");
 
     mc.tolerateSyncErrors().runUntilStable(10);
 
-    assertThat(mc.syncErrors()).extracting(SyncError::message)
+    assertThat(mc.syncErrors())
+        .extracting(SyncError::message)
         .contains("requested related object namespace b differs from parent object namespace a");
     assertThat(cluster.get(TestKinds.API_VERSION, "Thing", "a", "one").has("status")).isFalse();
     assertThat(status("two").get("secrets").toString()).isEqualTo("[\"b/token\"]");
@@ -139,12 +166,14 @@ class RelatedObjectsTest {
 
   @Test
   void customizeIsCalledOncePerParentGeneration() {
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");
     mc.runUntilStable(10);
     assertThat(mc.calls("lister-v2", "customize")).hasSize(1);
     assertThat(mc.calls("lister-v2", "sync")).hasSizeGreaterThan(1);
 
-    cluster.update(TestKinds.API_VERSION, "Thing", "a", "two", t -> t.putObject("spec").put("byName", true));
+    cluster.update(
+        TestKinds.API_VERSION, "Thing", "a", "two", t -> t.putObject("spec").put("byName", true));
     mc.runUntilStable(10);
     assertThat(mc.calls("lister-v2", "customize")).hasSize(2);
     assertThat(status("two").get("secrets").toString()).isEqualTo("[\"b/token\"]");
@@ -153,7 +182,8 @@ class RelatedObjectsTest {
   /** The cache keeps an answer 20 minutes (customize/manager.go:101): the first sync after that asks again. */
   @Test
   void aCachedCustomizeAnswerExpiresAfterTwentyMinutes() {
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");
     mc.runUntilStable(10);
     cluster.advance(java.time.Duration.ofMinutes(20));
     mc.resyncAll().round();
@@ -166,12 +196,15 @@ class RelatedObjectsTest {
 
   @Test
   void relatedChangesShowInTheNextSync() {
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: two, namespace: a, labels: {hooks: v2}}}");
     mc.runUntilStable(10);
 
-    cluster.update("v1", "ConfigMap", "a", "cm3", cm -> cm.withObject("/metadata/labels").put("team", "blue"));
+    cluster.update(
+        "v1", "ConfigMap", "a", "cm3", cm -> cm.withObject("/metadata/labels").put("team", "blue"));
     mc.runUntilStable(10);
 
-    assertThat(status("two").get("configMaps").toString()).isEqualTo("[\"a/cm1\",\"a/cm3\",\"b/cm2\"]");
+    assertThat(status("two").get("configMaps").toString())
+        .isEqualTo("[\"a/cm1\",\"a/cm3\",\"b/cm2\"]");
   }
 }

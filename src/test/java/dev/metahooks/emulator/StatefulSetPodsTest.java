@@ -11,16 +11,19 @@ import org.junit.jupiter.api.Test;
 class StatefulSetPodsTest {
   /** Deleted Pods go at once here, so each step's Pods are exact; deletedPodsLinger… shows a real one. */
   private final Cluster cluster = TestKinds.cluster().profile(Profile.INTENDED);
+
   private final World world = World.standard().statefulSetPods(true);
 
   private void createSet(String extraSpec) {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: apps/v1, kind: StatefulSet, metadata: {name: db},
          spec: {replicas: 3, serviceName: db-hl, selector: {matchLabels: {app: db}}, %s
                 template: {metadata: {labels: {app: db, tier: data}}, spec: {containers: [{name: c, image: i:1}]}},
                 volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce],
                   resources: {requests: {storage: 1Gi}}}}]}}
-        """.formatted(extraSpec));
+        """
+            .formatted(extraSpec));
   }
 
   private List<String> podNames() {
@@ -42,7 +45,12 @@ class StatefulSetPodsTest {
   }
 
   private void scale(int replicas) {
-    cluster.update("apps/v1", "StatefulSet", "default", "db", s -> s.withObject("/spec").put("replicas", replicas));
+    cluster.update(
+        "apps/v1",
+        "StatefulSet",
+        "default",
+        "db",
+        s -> s.withObject("/spec").put("replicas", replicas));
   }
 
   @Test
@@ -54,16 +62,24 @@ class StatefulSetPodsTest {
     cluster.delete("apps/v1", "StatefulSet", "default", "db", Cluster.Propagation.ORPHAN);
     assertThat(cluster.list("v1", "Pod")).allMatch(pod -> Meta.controllerRef(pod) == null);
     // An orphan the selector does not match stays an orphan.
-    cluster.create("{apiVersion: v1, kind: Pod, metadata: {name: db-7, labels: {app: other}}, "
-        + "spec: {containers: [{name: c, image: i:1}]}}");
+    cluster.create(
+        "{apiVersion: v1, kind: Pod, metadata: {name: db-7, labels: {app: other}}, "
+            + "spec: {containers: [{name: c, image: i:1}]}}");
 
     createSet("");
     steps(4);
     String setUid = Meta.uid(set());
-    assertThat(cluster.list("v1", "Pod").stream().filter(pod -> !Meta.name(pod).equals("db-7")).map(Meta::uid))
+    assertThat(
+            cluster.list("v1", "Pod").stream()
+                .filter(pod -> !Meta.name(pod).equals("db-7"))
+                .map(Meta::uid))
         .containsExactlyElementsOf(uids);
-    assertThat(cluster.list("v1", "Pod")).allMatch(pod -> Meta.name(pod).equals("db-7")
-        ? Meta.controllerRef(pod) == null : Meta.controllerRef(pod).path("uid").asText().equals(setUid));
+    assertThat(cluster.list("v1", "Pod"))
+        .allMatch(
+            pod ->
+                Meta.name(pod).equals("db-7")
+                    ? Meta.controllerRef(pod) == null
+                    : Meta.controllerRef(pod).path("uid").asText().equals(setUid));
     assertThat(set().at("/status/readyReplicas").asInt()).isEqualTo(3);
   }
 
@@ -82,15 +98,23 @@ class StatefulSetPodsTest {
     world.step(cluster);
 
     ObjectNode pod = cluster.get("v1", "Pod", "default", "db-1");
-    assertThat(Meta.labels(pod)).containsEntry("app", "db").containsEntry("tier", "data")
-        .containsEntry(StatefulSetPods.POD_NAME_LABEL, "db-1").containsEntry(StatefulSetPods.POD_INDEX_LABEL, "1")
+    assertThat(Meta.labels(pod))
+        .containsEntry("app", "db")
+        .containsEntry("tier", "data")
+        .containsEntry(StatefulSetPods.POD_NAME_LABEL, "db-1")
+        .containsEntry(StatefulSetPods.POD_INDEX_LABEL, "1")
         .containsKey(StatefulSetPods.REVISION_LABEL);
     assertThat(pod.at("/spec/hostname").asText()).isEqualTo("db-1");
     assertThat(pod.at("/spec/subdomain").asText()).isEqualTo("db-hl");
-    assertThat(pod.at("/spec/volumes/0/persistentVolumeClaim/claimName").asText()).isEqualTo("data-db-1");
+    assertThat(pod.at("/spec/volumes/0/persistentVolumeClaim/claimName").asText())
+        .isEqualTo("data-db-1");
     assertThat(Meta.controllerRef(pod).path("uid").asText()).isEqualTo(Meta.uid(set()));
     assertThat(claimNames()).containsExactly("data-db-0", "data-db-1", "data-db-2");
-    assertThat(cluster.get("v1", "PersistentVolumeClaim", "default", "data-db-2").at("/status/phase").asText())
+    assertThat(
+            cluster
+                .get("v1", "PersistentVolumeClaim", "default", "data-db-2")
+                .at("/status/phase")
+                .asText())
         .isEqualTo("Bound");
     assertThat(Meta.labels(cluster.get("v1", "PersistentVolumeClaim", "default", "data-db-2")))
         .containsEntry("app", "db");
@@ -99,7 +123,8 @@ class StatefulSetPodsTest {
     assertThat(status.path("readyReplicas").asInt()).isEqualTo(3);
     assertThat(status.path("currentReplicas").asInt()).isEqualTo(3);
     assertThat(status.path("updatedReplicas").asInt()).isEqualTo(3);
-    assertThat(status.path("currentRevision").asText()).isEqualTo(status.path("updateRevision").asText());
+    assertThat(status.path("currentRevision").asText())
+        .isEqualTo(status.path("updateRevision").asText());
 
     int writes = cluster.writes().size();
     world.step(cluster);
@@ -128,7 +153,8 @@ class StatefulSetPodsTest {
     scale(3);
     steps(3);
     assertThat(podNames()).containsExactly("db-0", "db-1", "db-2");
-    assertThat(Meta.uid(cluster.get("v1", "PersistentVolumeClaim", "default", "data-db-2"))).isEqualTo(claimUid);
+    assertThat(Meta.uid(cluster.get("v1", "PersistentVolumeClaim", "default", "data-db-2")))
+        .isEqualTo(claimUid);
   }
 
   @Test
@@ -161,19 +187,26 @@ class StatefulSetPodsTest {
     steps(4);
     String oldRevision = set().at("/status/currentRevision").asText();
 
-    cluster.update("apps/v1", "StatefulSet", "default", "db",
+    cluster.update(
+        "apps/v1",
+        "StatefulSet",
+        "default",
+        "db",
         s -> s.withObject("/spec/template/spec/containers/0").put("image", "i:2"));
     world.step(cluster);
     assertThat(podNames()).containsExactly("db-0", "db-1");
     assertThat(set().at("/status/currentRevision").asText()).isEqualTo(oldRevision);
     assertThat(set().at("/status/updateRevision").asText()).isNotEqualTo(oldRevision);
     world.step(cluster);
-    assertThat(cluster.get("v1", "Pod", "default", "db-2").at("/spec/containers/0/image").asText()).isEqualTo("i:2");
+    assertThat(cluster.get("v1", "Pod", "default", "db-2").at("/spec/containers/0/image").asText())
+        .isEqualTo("i:2");
     assertThat(set().at("/status/updatedReplicas").asInt()).isEqualTo(1);
     steps(5);
-    assertThat(cluster.list("v1", "Pod")).allSatisfy(pod ->
-        assertThat(pod.at("/spec/containers/0/image").asText()).isEqualTo("i:2"));
-    assertThat(set().at("/status/currentRevision").asText()).isEqualTo(set().at("/status/updateRevision").asText());
+    assertThat(cluster.list("v1", "Pod"))
+        .allSatisfy(
+            pod -> assertThat(pod.at("/spec/containers/0/image").asText()).isEqualTo("i:2"));
+    assertThat(set().at("/status/currentRevision").asText())
+        .isEqualTo(set().at("/status/updateRevision").asText());
     assertThat(set().at("/status/updatedReplicas").asInt()).isEqualTo(3);
   }
 
@@ -185,7 +218,9 @@ class StatefulSetPodsTest {
     scale(0);
     world.step(cluster);
     assertThat(podNames()).isEmpty();
-    assertThat(set().at("/status").toString()).contains("\"replicas\":0").doesNotContain("readyReplicas");
+    assertThat(set().at("/status").toString())
+        .contains("\"replicas\":0")
+        .doesNotContain("readyReplicas");
   }
 
   @Test
@@ -200,7 +235,9 @@ class StatefulSetPodsTest {
     assertThat(terminating.at("/metadata/deletionTimestamp").asText()).isNotEmpty();
     assertThat(terminating.at("/metadata/deletionGracePeriodSeconds").asInt()).isEqualTo(30);
     world.step(cluster);
-    assertThat(podNames()).as("seen Terminating by the kubelet").containsExactly("db-0", "db-1", "db-2");
+    assertThat(podNames())
+        .as("seen Terminating by the kubelet")
+        .containsExactly("db-0", "db-1", "db-2");
     world.step(cluster);
     assertThat(podNames()).containsExactly("db-0", "db-1");
   }

@@ -34,7 +34,9 @@ class StoreRulesKubeIT {
 
   static Stream<Arguments> storedForms() {
     return Stream.of(
-        Arguments.of("quantities are stored canonical", """
+        Arguments.of(
+            "quantities are stored canonical",
+            """
             apiVersion: v1
             kind: Pod
             metadata: {name: quantities, namespace: store-rules}
@@ -45,28 +47,43 @@ class StoreRulesKubeIT {
                 resources:
                   requests: {cpu: "0.5", memory: 1024Mi, ephemeral-storage: 1073741824}
                   limits: {cpu: 1500m, memory: 1.5Gi}
-            """, List.of("/spec/containers/0/resources")),
-        Arguments.of("empty maps and lists are not stored", """
+            """,
+            List.of("/spec/containers/0/resources")),
+        Arguments.of(
+            "empty maps and lists are not stored",
+            """
             apiVersion: v1
             kind: ConfigMap
             metadata: {name: empty, namespace: store-rules, labels: {}, annotations: {}, finalizers: []}
             data: {key: value}
             binaryData: {}
-            """, List.of("/metadata/labels", "/metadata/annotations", "/metadata/finalizers", "/binaryData", "/data")),
-        Arguments.of("stringData is folded into data", """
+            """,
+            List.of(
+                "/metadata/labels",
+                "/metadata/annotations",
+                "/metadata/finalizers",
+                "/binaryData",
+                "/data")),
+        Arguments.of(
+            "stringData is folded into data",
+            """
             apiVersion: v1
             kind: Secret
             metadata: {name: folded, namespace: store-rules}
             data: {kept: a2VwdA==}
             stringData: {password: "s3cret", kept: "overrides"}
-            """, List.of("/data", "/stringData")),
-        Arguments.of("unknown fields of a built-in kind are dropped", """
+            """,
+            List.of("/data", "/stringData")),
+        Arguments.of(
+            "unknown fields of a built-in kind are dropped",
+            """
             apiVersion: v1
             kind: ConfigMap
             metadata: {name: unknown, namespace: store-rules}
             data: {key: value}
             extra: {field: 1}
-            """, List.of("/extra", "/data")));
+            """,
+            List.of("/extra", "/data")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -76,26 +93,35 @@ class StoreRulesKubeIT {
     ObjectNode inMemory = new Cluster().create(object.deepCopy());
     JsonNode real = api.create(object.deepCopy(), NAMESPACE, true).orThrow();
     for (String field : fields) {
-      assertThat(inMemory.at(field)).as("%s: %s in memory and on the real server", rule, field).isEqualTo(real.at(field));
+      assertThat(inMemory.at(field))
+          .as("%s: %s in memory and on the real server", rule, field)
+          .isEqualTo(real.at(field));
     }
   }
 
   @Test
   void bothRefuseANamespacedObjectPostedWithoutANamespace() {
-    ObjectNode configMap = (ObjectNode) KubeYaml.parse("""
+    ObjectNode configMap =
+        (ObjectNode)
+            KubeYaml.parse(
+                    """
         apiVersion: v1
         kind: ConfigMap
         metadata: {name: nowhere}
-        """).get(0);
+        """)
+                .get(0);
     KubeApi.Answer real = api.call("POST", "/api/v1/configmaps", configMap);
     assertThat(real.code()).isEqualTo(405);
     assertThatThrownBy(() -> new Cluster().createIn("", configMap.deepCopy()))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.is(ApiException.Reason.METHOD_NOT_ALLOWED)).isTrue());
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> assertThat(e.is(ApiException.Reason.METHOD_NOT_ALLOWED)).isTrue());
   }
 
   @Test
   void bothRefuseAChangedClusterIpOfAHeadlessService() {
-    String yaml = """
+    String yaml =
+        """
         apiVersion: v1
         kind: Service
         metadata: {name: headless, namespace: store-rules}
@@ -117,13 +143,15 @@ class StoreRulesKubeIT {
     assertThat(refused.code()).isEqualTo(422);
     assertThat(refused.message()).contains("may not change once set");
     assertThatThrownBy(() -> cluster.update(inMemory))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.is(ApiException.Reason.INVALID)).isTrue())
+        .isInstanceOfSatisfying(
+            ApiException.class, e -> assertThat(e.is(ApiException.Reason.INVALID)).isTrue())
         .hasMessageContaining("may not change once set");
   }
 
   @Test
   void bothRefuseAChangedStatefulSetSelector() {
-    String yaml = """
+    String yaml =
+        """
         apiVersion: apps/v1
         kind: StatefulSet
         metadata: {name: selector, namespace: store-rules}
@@ -142,15 +170,17 @@ class StoreRulesKubeIT {
     ((ObjectNode) inMemory.at("/spec/selector/matchLabels")).put("tier", "b");
 
     KubeApi.Answer refused;
-    do {  // the StatefulSet controller writes its status meanwhile: read again after a conflict
-      ObjectNode real = (ObjectNode) api.get("apps/v1", "StatefulSet", NAMESPACE, "selector").orThrow();
+    do { // the StatefulSet controller writes its status meanwhile: read again after a conflict
+      ObjectNode real =
+          (ObjectNode) api.get("apps/v1", "StatefulSet", NAMESPACE, "selector").orThrow();
       ((ObjectNode) real.at("/spec/selector/matchLabels")).put("tier", "b");
       refused = api.update(real);
     } while (refused.code() == 409);
     assertThat(refused.code()).isEqualTo(422);
     assertThat(refused.message()).contains("Forbidden");
     assertThatThrownBy(() -> cluster.update(inMemory))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.is(ApiException.Reason.INVALID)).isTrue())
+        .isInstanceOfSatisfying(
+            ApiException.class, e -> assertThat(e.is(ApiException.Reason.INVALID)).isTrue())
         .hasMessageContaining("Forbidden");
   }
 }

@@ -32,7 +32,8 @@ class StoredFormOfAnswersTest {
           checked++;
           List<String> changes = JsonDiff.changes(child, cluster.storedForm(child));
           if (!changes.isEmpty()) {
-            rewritten.add(Resources.ROOT.relativize(answer) + " " + Meta.describe(child) + ": " + changes);
+            rewritten.add(
+                Resources.ROOT.relativize(answer) + " " + Meta.describe(child) + ": " + changes);
           }
         }
       }
@@ -42,7 +43,10 @@ class StoredFormOfAnswersTest {
   }
 
   private static boolean builtIn(Cluster cluster, ObjectNode object) {
-    return cluster.resources().byKind(Meta.apiVersion(object), Meta.kind(object))
-        .map(type -> cluster.resources().isBuiltIn(type)).orElse(false);
+    return cluster
+        .resources()
+        .byKind(Meta.apiVersion(object), Meta.kind(object))
+        .map(type -> cluster.resources().isBuiltIn(type))
+        .orElse(false);
   }
 }

@@ -32,7 +32,8 @@ final class TestKinds {
           childResources: [{apiVersion: v1, resource: %2$s, updateStrategy: {method: %3$s}}]
           hooks:
             sync: {webhook: {url: "http://metahooks.metahooks/%1$s/sync"}}
-        """.formatted(hook, childResource, method);
+        """
+        .formatted(hook, childResource, method);
   }
 
   static ObjectNode configMap(String name, String key, String value) {

@@ -3,7 +3,6 @@ package dev.metahooks.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
@@ -23,7 +22,8 @@ class TriggersTest {
 
   /** One ConfigMap; resyncAfterSeconds from spec.resync (0 when absent). */
   static CompositeResponse timed(CompositeRequest request) {
-    return CompositeResponse.of(Json.object(), List.of(TestKinds.configMap(request.name() + "-c", "k", "v")))
+    return CompositeResponse.of(
+            Json.object(), List.of(TestKinds.configMap(request.name() + "-c", "k", "v")))
         .withResyncAfterSeconds(request.parent().path("spec").path("resync").asDouble(0));
   }
 
@@ -31,13 +31,19 @@ class TriggersTest {
   static CustomizeResponse watched(CustomizeRequest request) {
     ObjectNode selector = Json.object();
     selector.putObject("matchLabels").put("watched", "yes");
-    return new CustomizeResponse(List.of(RelatedResourceRule.of("v1", "secrets").withLabelSelector(selector)));
+    return new CustomizeResponse(
+        List.of(RelatedResourceRule.of("v1", "secrets").withLabelSelector(selector)));
   }
 
   @BeforeAll
   static void startHooks() {
-    hooks = LocalHooks.start(Controller.composite("timed").sync(TriggersTest::timed).build(),
-        Controller.composite("watching").sync(TriggersTest::timed).customize(TriggersTest::watched).build());
+    hooks =
+        LocalHooks.start(
+            Controller.composite("timed").sync(TriggersTest::timed).build(),
+            Controller.composite("watching")
+                .sync(TriggersTest::timed)
+                .customize(TriggersTest::watched)
+                .build());
   }
 
   @AfterAll
@@ -52,13 +58,19 @@ class TriggersTest {
   }
 
   /** A settled Thing; {@code extraSpec} goes into parentResource, {@code specLine} into the controller spec. */
-  private Metacontroller settled(Profile profile, String extraSpec, String parentSpec, String specLine) {
+  private Metacontroller settled(
+      Profile profile, String extraSpec, String parentSpec, String specLine) {
     return settled(profile, extraSpec, parentSpec, specLine, "timed");
   }
 
-  private Metacontroller settled(Profile profile, String extraSpec, String parentSpec, String specLine, String hook) {
+  private Metacontroller settled(
+      Profile profile, String extraSpec, String parentSpec, String specLine, String hook) {
     cluster = TestKinds.cluster();
-    Metacontroller mc = new Metacontroller(cluster, hooks.baseUrl()).profile(profile).loadYaml("""
+    Metacontroller mc =
+        new Metacontroller(cluster, hooks.baseUrl())
+            .profile(profile)
+            .loadYaml(
+                """
         apiVersion: metacontroller.k8s.io/v1alpha1
         kind: CompositeController
         metadata: {name: timed-controller}
@@ -70,9 +82,18 @@ class TriggersTest {
             sync: {webhook: {url: "http://metahooks.metahooks/%3$s/sync"}}
             %4$s
           %2$s
-        """.formatted(extraSpec, specLine, hook, hook.equals("watching")
-            ? "customize: {webhook: {url: \"http://metahooks.metahooks/watching/customize\"}}" : ""));
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: t}, spec: " + parentSpec + "}");
+        """
+                    .formatted(
+                        extraSpec,
+                        specLine,
+                        hook,
+                        hook.equals("watching")
+                            ? "customize: {webhook: {url: \"http://metahooks.metahooks/watching/customize\"}}"
+                            : ""));
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: t}, spec: "
+            + parentSpec
+            + "}");
     mc.runUntilStable(10);
     return mc;
   }
@@ -90,8 +111,18 @@ class TriggersTest {
   @Test
   void aChildsChangeIsAnEventForItsParent() {
     Metacontroller mc = settled(Profile.V4_17_2, "", "{}");
-    cluster.update("v1", "ConfigMap", "default", "t-c", c -> c.withObject("/metadata").putObject("labels")
-        .put("controller-uid", Meta.uid(cluster.get(TestKinds.API_VERSION, "Thing", "default", "t"))).put("x", "y"));
+    cluster.update(
+        "v1",
+        "ConfigMap",
+        "default",
+        "t-c",
+        c ->
+            c.withObject("/metadata")
+                .putObject("labels")
+                .put(
+                    "controller-uid",
+                    Meta.uid(cluster.get(TestKinds.API_VERSION, "Thing", "default", "t")))
+                .put("x", "y"));
     assertThat(callsOf(mc.round())).isEqualTo(1);
     assertThat(callsOf(mc.round())).isZero();
   }
@@ -100,11 +131,15 @@ class TriggersTest {
   @Test
   void anOrphanIsAnEventOnlyForTheParentsWhoseSelectorMatchesIt() {
     Metacontroller mc = settled(Profile.V4_17_2, "", "{}");
-    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: stray, labels: {controller-uid: someone-else}}}");
+    cluster.create(
+        "{apiVersion: v1, kind: ConfigMap, metadata: {name: stray, labels: {controller-uid: someone-else}}}");
     assertThat(callsOf(mc.round())).isZero();
 
     String uid = Meta.uid(cluster.get(TestKinds.API_VERSION, "Thing", "default", "t"));
-    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: mine, labels: {controller-uid: " + uid + "}}}");
+    cluster.create(
+        "{apiVersion: v1, kind: ConfigMap, metadata: {name: mine, labels: {controller-uid: "
+            + uid
+            + "}}}");
     assertThat(callsOf(mc.round())).as("a matching orphan: the parent may adopt it").isEqualTo(1);
   }
 
@@ -112,12 +147,19 @@ class TriggersTest {
   @Test
   void aRelatedObjectIsAnEventOnlyWhenTheParentsRulesSelectIt() {
     Metacontroller mc = settled(Profile.V4_17_2, "", "{}", "", "watching");
-    cluster.create("{apiVersion: v1, kind: Secret, metadata: {name: other, labels: {watched: \"no\"}}}");
+    cluster.create(
+        "{apiVersion: v1, kind: Secret, metadata: {name: other, labels: {watched: \"no\"}}}");
     assertThat(callsOf(mc.round())).as("a Secret the rules do not select").isZero();
 
-    cluster.create("{apiVersion: v1, kind: Secret, metadata: {name: watched, labels: {watched: \"yes\"}}}");
+    cluster.create(
+        "{apiVersion: v1, kind: Secret, metadata: {name: watched, labels: {watched: \"yes\"}}}");
     assertThat(callsOf(mc.round())).isEqualTo(1);
-    cluster.update("v1", "Secret", "default", "watched", s -> s.withObject("/metadata/labels").put("watched", "no"));
+    cluster.update(
+        "v1",
+        "Secret",
+        "default",
+        "watched",
+        s -> s.withObject("/metadata/labels").put("watched", "no"));
     assertThat(callsOf(mc.round())).as("selected in its old state").isEqualTo(1);
     assertThat(callsOf(mc.round())).isZero();
   }
@@ -145,10 +187,13 @@ class TriggersTest {
   void resyncPeriodSecondsTicksFromTheControllersStartForEveryParentAtOnce() {
     Metacontroller mc = settled(Profile.V4_17_2, "", "{}", "resyncPeriodSeconds: 60");
     cluster.advance(Duration.ofSeconds(30));
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: later}, spec: {}}");
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: later}, spec: {}}");
     mc.runUntilStable(10);
     cluster.advance(Duration.ofSeconds(30));
-    assertThat(callsOf(mc.round())).as("the controller's tick at 60 s: the parent made at 30 s too").isEqualTo(2);
+    assertThat(callsOf(mc.round()))
+        .as("the controller's tick at 60 s: the parent made at 30 s too")
+        .isEqualTo(2);
     cluster.advance(Duration.ofSeconds(30));
     assertThat(callsOf(mc.round())).as("90 s: no tick").isZero();
   }
@@ -187,14 +232,20 @@ class TriggersTest {
   @Test
   void ignoreStatusChangesDropsStatusOnlyUpdatesButNotLabelChanges() {
     Metacontroller ignoring = settled(Profile.V4_17_2, ", ignoreStatusChanges: true", "{}");
-    cluster.updateStatus(TestKinds.API_VERSION, "Thing", "default", "t", t -> t.putObject("status").put("x", 1));
+    cluster.updateStatus(
+        TestKinds.API_VERSION, "Thing", "default", "t", t -> t.putObject("status").put("x", 1));
     assertThat(callsOf(ignoring.round())).isZero();
-    cluster.update(TestKinds.API_VERSION, "Thing", "default", "t", t -> t.withObject("/metadata").putObject("labels")
-        .put("a", "b"));
+    cluster.update(
+        TestKinds.API_VERSION,
+        "Thing",
+        "default",
+        "t",
+        t -> t.withObject("/metadata").putObject("labels").put("a", "b"));
     assertThat(callsOf(ignoring.round())).isEqualTo(1);
 
     Metacontroller watching = settled(Profile.V4_17_2, "", "{}");
-    cluster.updateStatus(TestKinds.API_VERSION, "Thing", "default", "t", t -> t.putObject("status").put("x", 1));
+    cluster.updateStatus(
+        TestKinds.API_VERSION, "Thing", "default", "t", t -> t.putObject("status").put("x", 1));
     assertThat(callsOf(watching.round())).isEqualTo(1);
   }
 }

@@ -41,10 +41,12 @@ class WebhookClientTest {
   /** A new cluster with the Secret the hooks' credentials come from. */
   private void newCluster() {
     cluster = TestKinds.cluster();
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: v1, kind: Secret, metadata: {name: hook-token, namespace: metahooks},
          data: {token: %s, username: %s, password: %s}}
-        """.formatted(base64("  s3cret\\n"), base64("metacontroller"), base64("pa55 ")));
+        """
+            .formatted(base64("  s3cret\\n"), base64("metacontroller"), base64("pa55 ")));
   }
 
   @AfterEach
@@ -54,11 +56,14 @@ class WebhookClientTest {
 
   private synchronized void answer(HttpExchange exchange) throws IOException {
     Map<String, String> got = new ConcurrentHashMap<>();
-    exchange.getRequestHeaders().forEach((name, values) -> got.put(name.toLowerCase(), values.get(0)));
+    exchange
+        .getRequestHeaders()
+        .forEach((name, values) -> got.put(name.toLowerCase(), values.get(0)));
     received.add(got);
     exchange.getRequestBody().readAllBytes();
     headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
-    boolean notModified = headers.containsKey("ETag") && headers.get("ETag").equals(got.get("if-none-match"));
+    boolean notModified =
+        headers.containsKey("ETag") && headers.get("ETag").equals(got.get("if-none-match"));
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     if (notModified || status == 304) {
       exchange.sendResponseHeaders(304, -1);
@@ -70,14 +75,18 @@ class WebhookClientTest {
   }
 
   private static String base64(String text) {
-    return Base64.getEncoder().encodeToString(text.replace("\\n", "\n").getBytes(StandardCharsets.UTF_8));
+    return Base64.getEncoder()
+        .encodeToString(text.replace("\\n", "\n").getBytes(StandardCharsets.UTF_8));
   }
 
   /** A controller whose sync webhook has these extra fields, and {@code endpointConfigs} as given. */
   private Metacontroller controller(String webhookFields, String endpointConfigs, Profile profile) {
     newCluster();
-    Metacontroller mc = new Metacontroller(cluster, "http://localhost:" + server.getAddress().getPort())
-        .profile(profile).loadYaml("""
+    Metacontroller mc =
+        new Metacontroller(cluster, "http://localhost:" + server.getAddress().getPort())
+            .profile(profile)
+            .loadYaml(
+                """
         apiVersion: metacontroller.k8s.io/v1alpha1
         kind: CompositeController
         metadata: {name: raw-controller}
@@ -89,8 +98,10 @@ class WebhookClientTest {
           hooks:
             sync:
               webhook: {url: "http://metahooks.metahooks/raw/sync" %s}
-        """.formatted(endpointConfigs, webhookFields));
-    cluster.create("{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: t}, spec: {}}");
+        """
+                    .formatted(endpointConfigs, webhookFields));
+    cluster.create(
+        "{apiVersion: test.metahooks.dev/v1, kind: Thing, metadata: {name: t}, spec: {}}");
     return mc;
   }
 
@@ -102,47 +113,70 @@ class WebhookClientTest {
   @Test
   void authorizationSendsItsTypeAndTheTrimmedSecretDefaultingToBearer() {
     String secret = "secretRef: {name: hook-token, namespace: metahooks, key: token}";
-    assertThat(authorizationSent(", authorization: {" + secret + "}", "[]")).isEqualTo("Bearer s3cret");
+    assertThat(authorizationSent(", authorization: {" + secret + "}", "[]"))
+        .isEqualTo("Bearer s3cret");
   }
 
   @Test
   void anotherAuthorizationTypeIsSentAsWritten() {
-    assertThat(authorizationSent(
-        ", authorization: {type: Token, secretRef: {name: hook-token, namespace: metahooks, key: token}}", "[]"))
+    assertThat(
+            authorizationSent(
+                ", authorization: {type: Token, secretRef: {name: hook-token, namespace: metahooks, key: token}}",
+                "[]"))
         .isEqualTo("Token s3cret");
   }
 
   @Test
   void basicAuthSendsTrimmedUserAndPasswordBase64() {
-    assertThat(authorizationSent(", basicAuth: {secretRef: {name: hook-token, namespace: metahooks}}", "[]"))
-        .isEqualTo("Basic " + Base64.getEncoder().encodeToString("metacontroller:pa55".getBytes(StandardCharsets.UTF_8)));
+    assertThat(
+            authorizationSent(
+                ", basicAuth: {secretRef: {name: hook-token, namespace: metahooks}}", "[]"))
+        .isEqualTo(
+            "Basic "
+                + Base64.getEncoder()
+                    .encodeToString("metacontroller:pa55".getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test
   void endpointConfigsMatchTheHostWithOrWithoutTheSchemesDefaultPort() {
-    String config = "{host: %s, authorization: {secretRef: {name: hook-token, namespace: metahooks, key: token}}}";
-    assertThat(authorizationSent("", "[" + config.formatted("METAHOOKS.metahooks") + "]")).isEqualTo("Bearer s3cret");
-    assertThat(authorizationSent("", "[" + config.formatted("metahooks.metahooks:80") + "]")).isEqualTo("Bearer s3cret");
-    assertThat(authorizationSent("", "[" + config.formatted("metahooks.metahooks:8080") + "]")).isNull();
+    String config =
+        "{host: %s, authorization: {secretRef: {name: hook-token, namespace: metahooks, key: token}}}";
+    assertThat(authorizationSent("", "[" + config.formatted("METAHOOKS.metahooks") + "]"))
+        .isEqualTo("Bearer s3cret");
+    assertThat(authorizationSent("", "[" + config.formatted("metahooks.metahooks:80") + "]"))
+        .isEqualTo("Bearer s3cret");
+    assertThat(authorizationSent("", "[" + config.formatted("metahooks.metahooks:8080") + "]"))
+        .isNull();
     assertThat(authorizationSent("", "[" + config.formatted("other.metahooks") + "]")).isNull();
   }
 
   @Test
   void aWebhookWithAnyTlsOrAuthFieldOfItsOwnIgnoresEndpointConfigs() {
-    String config = "[{host: metahooks.metahooks, authorization: {secretRef: {name: hook-token, namespace: metahooks, "
-        + "key: token}}}]";
-    assertThat(authorizationSent(", basicAuth: {secretRef: {name: hook-token, namespace: metahooks}}", config))
+    String config =
+        "[{host: metahooks.metahooks, authorization: {secretRef: {name: hook-token, namespace: metahooks, "
+            + "key: token}}}]";
+    assertThat(
+            authorizationSent(
+                ", basicAuth: {secretRef: {name: hook-token, namespace: metahooks}}", config))
         .startsWith("Basic ");
   }
 
   @Test
   void aBasicAuthorizationTypeOrAMissingSecretKeepsTheControllerFromStarting() {
-    assertThatThrownBy(() -> controller(
-        ", authorization: {type: Basic, secretRef: {name: hook-token, namespace: metahooks, key: token}}", "[]",
-        Profile.V4_17_2)).hasMessageContaining("Cannot create new controller raw-controller")
+    assertThatThrownBy(
+            () ->
+                controller(
+                    ", authorization: {type: Basic, secretRef: {name: hook-token, namespace: metahooks, key: token}}",
+                    "[]",
+                    Profile.V4_17_2))
+        .hasMessageContaining("Cannot create new controller raw-controller")
         .hasMessageContaining("use the basicAuth field instead");
-    assertThatThrownBy(() -> controller(
-        ", authorization: {secretRef: {name: hook-token, namespace: metahooks, key: nope}}", "[]", Profile.V4_17_2))
+    assertThatThrownBy(
+            () ->
+                controller(
+                    ", authorization: {secretRef: {name: hook-token, namespace: metahooks, key: nope}}",
+                    "[]",
+                    Profile.V4_17_2))
         .hasMessageContaining("does not contain key \"nope\"");
   }
 
@@ -167,7 +201,10 @@ class WebhookClientTest {
     status = 304;
     Metacontroller mc = controller("", "[]", Profile.V4_17_2).tolerateSyncErrors();
     mc.round();
-    assertThat(mc.syncErrors()).singleElement().extracting(SyncError::message).asString()
+    assertThat(mc.syncErrors())
+        .singleElement()
+        .extracting(SyncError::message)
+        .asString()
         .contains("unsupported status code: 304");
   }
 
@@ -180,7 +217,10 @@ class WebhookClientTest {
     mc.round();
 
     assertThat(mc.syncErrors()).isEmpty();
-    assertThat(mc.requeues()).singleElement().extracting(SyncError::message).isEqualTo("requeued after 7 s");
+    assertThat(mc.requeues())
+        .singleElement()
+        .extracting(SyncError::message)
+        .isEqualTo("requeued after 7 s");
   }
 
   @Test
@@ -188,7 +228,10 @@ class WebhookClientTest {
     body = "";
     Metacontroller faithful = controller("", "[]", Profile.V4_17_2).tolerateSyncErrors();
     faithful.round();
-    assertThat(faithful.syncErrors()).singleElement().extracting(SyncError::message).asString()
+    assertThat(faithful.syncErrors())
+        .singleElement()
+        .extracting(SyncError::message)
+        .asString()
         .contains("unexpected end of JSON input");
 
     Metacontroller intended = controller("", "[]", Profile.INTENDED);
@@ -201,12 +244,17 @@ class WebhookClientTest {
   void onV4172ANullChildCrashesMetacontrollerAndUnderIntendedFailsTheSync() {
     body = "{\"status\": {}, \"children\": [null]}";
     Metacontroller mc = controller("", "[]", Profile.V4_17_2);
-    assertThatThrownBy(mc::round).isInstanceOf(MetacontrollerCrash.class)
-        .hasMessageContaining("raw-controller Thing default/t: on a cluster this answer crash-loops Metacontroller")
+    assertThatThrownBy(mc::round)
+        .isInstanceOf(MetacontrollerCrash.class)
+        .hasMessageContaining(
+            "raw-controller Thing default/t: on a cluster this answer crash-loops Metacontroller")
         .hasMessageContaining("nil pointer dereference");
 
     Metacontroller intended = controller("", "[]", Profile.INTENDED);
-    assertThat(intended.round().errors()).singleElement().extracting(SyncError::message).asString()
+    assertThat(intended.round().errors())
+        .singleElement()
+        .extracting(SyncError::message)
+        .asString()
         .contains("a null item in the answer's children");
   }
 }

@@ -1,10 +1,9 @@
 package dev.metahooks.fuzz;
 
-import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.internal.Reply;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -34,7 +34,9 @@ public final class FuzzBudget implements AroundTryHook {
 
   static Duration time() {
     String minutes = System.getProperty("fuzz.minutes", "");
-    return minutes.isBlank() ? null : Duration.ofSeconds(Math.round(Double.parseDouble(minutes) * 60));
+    return minutes.isBlank()
+        ? null
+        : Duration.ofSeconds(Math.round(Double.parseDouble(minutes) * 60));
   }
 
   static long tries() {
@@ -46,8 +48,10 @@ public final class FuzzBudget implements AroundTryHook {
   }
 
   @Override
-  public TryExecutionResult aroundTry(TryLifecycleContext context, TryExecutor aTry, List<Object> parameters) {
-    Budget budget = Store.getOrCreate(Budget.class, Lifespan.PROPERTY, () -> new Budget(tries(), time())).get();
+  public TryExecutionResult aroundTry(
+      TryLifecycleContext context, TryExecutor aTry, List<Object> parameters) {
+    Budget budget =
+        Store.getOrCreate(Budget.class, Lifespan.PROPERTY, () -> new Budget(tries(), time())).get();
     if (budget.exhausted()) {
       return TryExecutionResult.satisfied(true);
     }

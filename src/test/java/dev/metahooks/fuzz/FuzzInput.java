@@ -2,7 +2,6 @@ package dev.metahooks.fuzz;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.SeedRequests.Seed;
 import java.io.UncheckedIOException;

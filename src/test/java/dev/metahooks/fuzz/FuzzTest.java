@@ -45,10 +45,12 @@ import net.jqwik.api.statistics.Statistics;
  * belongs in {@code src/test/resources/regressions/<controller>/} (see {@link RegressionsTest}).
  */
 class FuzzTest {
-  private static final FrontDoor FRONT_DOOR = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
+  private static final FrontDoor FRONT_DOOR =
+      FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
   private static final Path FAILURES = Resources.projectDir().resolve("target/fuzz-failures");
   private static final List<Seed> ALL_SEEDS = allSeeds();
-  private static final Map<String, List<Seed>> SEEDS = SeedRequests.byController(ALL_SEEDS, seed -> true);
+  private static final Map<String, List<Seed>> SEEDS =
+      SeedRequests.byController(ALL_SEEDS, seed -> true);
   private static final Map<String, List<String>> HOOKS = servedHooks();
 
   /**
@@ -58,10 +60,12 @@ class FuzzTest {
   @Provide
   Arbitrary<FuzzInput> inputs() {
     // Byte-level damage ends in the parser; most tries should reach the controllers.
-    List<Tuple.Tuple2<Integer, Mutation.Kind>> kinds = Arrays.stream(Mutation.Kind.values())
-        .map(kind -> Tuple.of(kind.onBytes() ? 1 : 5, kind)).toList();
-    Arbitrary<Mutation> mutation = Combinators.combine(Arbitraries.frequency(kinds), Arbitraries.longs())
-        .as(Mutation::new);
+    List<Tuple.Tuple2<Integer, Mutation.Kind>> kinds =
+        Arrays.stream(Mutation.Kind.values())
+            .map(kind -> Tuple.of(kind.onBytes() ? 1 : 5, kind))
+            .toList();
+    Arbitrary<Mutation> mutation =
+        Combinators.combine(Arbitraries.frequency(kinds), Arbitraries.longs()).as(Mutation::new);
     return Combinators.combine(
             Arbitraries.of(List.copyOf(HOOKS.keySet())),
             Arbitraries.integers().between(0, 9),
@@ -75,19 +79,24 @@ class FuzzTest {
    * Mostly one of the controller's own requests on the hook it was written for; one time in ten anyone's
    * request, and then on any hook the controller serves.
    */
-  private static FuzzInput input(String controller, int choice, int seedIndex, int hookIndex,
-      List<Mutation> mutations) {
+  private static FuzzInput input(
+      String controller, int choice, int seedIndex, int hookIndex, List<Mutation> mutations) {
     boolean own = choice > 0 && SEEDS.containsKey(controller);
     List<Seed> seeds = own ? SEEDS.get(controller) : ALL_SEEDS;
     Seed seed = seeds.get(seedIndex % seeds.size());
     List<String> hooks = HOOKS.get(controller);
-    String hook = own && hooks.contains(seed.hook()) ? seed.hook() : hooks.get(hookIndex % hooks.size());
+    String hook =
+        own && hooks.contains(seed.hook()) ? seed.hook() : hooks.get(hookIndex % hooks.size());
     return new FuzzInput(seed, controller, hook, mutations);
   }
 
-  @Property(tries = Integer.MAX_VALUE, generation = GenerationMode.RANDOMIZED, edgeCases = EdgeCasesMode.NONE)
+  @Property(
+      tries = Integer.MAX_VALUE,
+      generation = GenerationMode.RANDOMIZED,
+      edgeCases = EdgeCasesMode.NONE)
   @AddLifecycleHook(FuzzBudget.class)
-  void everyBodyGetsA200OrA4xxWithAWellFormedAnswer(@ForAll("inputs") FuzzInput input) throws IOException {
+  void everyBodyGetsA200OrA4xxWithAWellFormedAnswer(@ForAll("inputs") FuzzInput input)
+      throws IOException {
     byte[] body = input.body();
     Reply answer;
     List<String> problems;
@@ -95,16 +104,26 @@ class FuzzTest {
       answer = FRONT_DOOR.call(input.controller(), input.hook(), body);
       problems = AnswerChecks.problems(answer);
     } catch (Throwable e) {
-      throw new AssertionError("an exception escaped for " + input + "; body in " + save(input, body), e);
+      throw new AssertionError(
+          "an exception escaped for " + input + "; body in " + save(input, body), e);
     }
     Statistics.label("controller").collect(input.controller());
     Statistics.label("status").collect(answer.status());
     // Declared once: jqwik keeps every coverage declaration until the property ends.
-    Store.getOrCreate("coverage", Lifespan.PROPERTY, () -> {
-      Statistics.label("controller").coverage(coverage -> HOOKS.keySet()
-          .forEach(controller -> coverage.check(controller).percentage(p -> p > 2)));
-      return true;
-    }).get();
+    Store.getOrCreate(
+            "coverage",
+            Lifespan.PROPERTY,
+            () -> {
+              Statistics.label("controller")
+                  .coverage(
+                      coverage ->
+                          HOOKS
+                              .keySet()
+                              .forEach(
+                                  controller -> coverage.check(controller).percentage(p -> p > 2)));
+              return true;
+            })
+        .get();
     if (!problems.isEmpty()) {
       throw new AssertionError(input + ": " + problems + "; body in " + save(input, body));
     }
@@ -112,14 +131,18 @@ class FuzzTest {
 
   private static Path save(FuzzInput input, byte[] body) throws IOException {
     Files.createDirectories(FAILURES);
-    Path file = FAILURES.resolve(input.controller() + "-" + input.hook() + "-" + digest(body) + ".request.json");
+    Path file =
+        FAILURES.resolve(
+            input.controller() + "-" + input.hook() + "-" + digest(body) + ".request.json");
     Files.write(file, body);
     return file;
   }
 
   private static String digest(byte[] body) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body)).substring(0, 12);
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(body))
+          .substring(0, 12);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -39,9 +39,31 @@ record Mutation(Kind kind, long seed) {
   }
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final List<String> KEYS = List.of("metadata", "spec", "status", "name", "namespace", "apiVersion",
-      "kind", "children", "attachments", "related", "parent", "object", "controller", "labels", "annotations",
-      "replicas", "template", "selector", "matchLabels", "hooks", "version", "finalizing", "uid");
+  private static final List<String> KEYS =
+      List.of(
+          "metadata",
+          "spec",
+          "status",
+          "name",
+          "namespace",
+          "apiVersion",
+          "kind",
+          "children",
+          "attachments",
+          "related",
+          "parent",
+          "object",
+          "controller",
+          "labels",
+          "annotations",
+          "replicas",
+          "template",
+          "selector",
+          "matchLabels",
+          "hooks",
+          "version",
+          "finalizing",
+          "uid");
   private static final List<String> VERSIONS = List.of("v1", "v2", "v3", "", "V2", " v2");
 
   /** A place in the tree: a container and the field name or index of one of its values. */
@@ -74,18 +96,25 @@ record Mutation(Kind kind, long seed) {
       case REPLACE_VALUE -> slot(request, random).ifPresent(slot -> slot.set(anyValue(random)));
       case HUGE_COUNT -> numberSlot(request, random).ifPresent(slot -> slot.set(hugeCount(random)));
       case DUPLICATE_ENTRY -> slot(request, random).ifPresent(slot -> duplicate(slot, random));
-      case RENAME_KEY -> slot(request, random).filter(slot -> slot.container().isObject())
-          .ifPresent(slot -> rename(slot, random));
+      case RENAME_KEY ->
+          slot(request, random)
+              .filter(slot -> slot.container().isObject())
+              .ifPresent(slot -> rename(slot, random));
       case HOOK_VERSION -> {
         String hookName = List.of("sync", "finalize", "customize").get(random.nextInt(3));
-        JsonNode version = random.nextInt(4) == 0 ? anyValue(random)
-            : NODES.textNode(VERSIONS.get(random.nextInt(VERSIONS.size())));
-        object(object(object(object(request, "controller"), "spec"), "hooks"), hookName).set("version", version);
+        JsonNode version =
+            random.nextInt(4) == 0
+                ? anyValue(random)
+                : NODES.textNode(VERSIONS.get(random.nextInt(VERSIONS.size())));
+        object(object(object(object(request, "controller"), "spec"), "hooks"), hookName)
+            .set("version", version);
       }
       case SWAP_KEY_FORM -> swapKeyForm(request, hook, random);
-      case FINALIZING -> request.set("finalizing", random.nextBoolean() ? NODES.booleanNode(random.nextBoolean())
-          : anyValue(random));
-      case TRUNCATE_BYTES, NOISE_BYTES, DUPLICATE_KEY_BYTES -> { }
+      case FINALIZING ->
+          request.set(
+              "finalizing",
+              random.nextBoolean() ? NODES.booleanNode(random.nextBoolean()) : anyValue(random));
+      case TRUNCATE_BYTES, NOISE_BYTES, DUPLICATE_KEY_BYTES -> {}
       default -> throw new IllegalStateException(kind.name());
     }
   }
@@ -96,7 +125,9 @@ record Mutation(Kind kind, long seed) {
       return java.util.Arrays.copyOf(body, body.length == 0 ? 0 : random.nextInt(body.length));
     }
     if (kind == Kind.NOISE_BYTES) {
-      byte[] noise = {'{', '}', '[', ']', '"', ',', ':', '\\', 0, (byte) 0xFF, (byte) 0xC3, '\n', 'e', '-'};
+      byte[] noise = {
+        '{', '}', '[', ']', '"', ',', ':', '\\', 0, (byte) 0xFF, (byte) 0xC3, '\n', 'e', '-'
+      };
       byte[] out = body.clone();
       for (int i = 0, n = 1 + random.nextInt(3); i < n && out.length > 0; i++) {
         out[random.nextInt(out.length)] = noise[random.nextInt(noise.length)];
@@ -104,7 +135,8 @@ record Mutation(Kind kind, long seed) {
       return out;
     }
     if (kind == Kind.DUPLICATE_KEY_BYTES) {
-      // A well-known key written once more at the start of some object: a duplicate where the object has it.
+      // A well-known key written once more at the start of some object: a duplicate where the
+      // object has it.
       List<Integer> objects = new ArrayList<>();
       for (int i = 0; i + 1 < body.length; i++) {
         if (body[i] == '{' && body[i + 1] == '"') {
@@ -115,8 +147,9 @@ record Mutation(Kind kind, long seed) {
         return body;
       }
       int at = objects.get(random.nextInt(objects.size()));
-      byte[] field = ("\"" + KEYS.get(random.nextInt(KEYS.size())) + "\":null,")
-          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      byte[] field =
+          ("\"" + KEYS.get(random.nextInt(KEYS.size())) + "\":null,")
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8);
       byte[] out = new byte[body.length + field.length];
       System.arraycopy(body, 0, out, 0, at);
       System.arraycopy(field, 0, out, at, field.length);
@@ -147,7 +180,8 @@ record Mutation(Kind kind, long seed) {
     }
     List<Slot> slots = new ArrayList<>();
     collect(root, slots);
-    return slots.isEmpty() ? Optional.empty()
+    return slots.isEmpty()
+        ? Optional.empty()
         : Optional.of(slots.get(random.nextInt(slots.size())));
   }
 
@@ -159,7 +193,8 @@ record Mutation(Kind kind, long seed) {
       collect(request, slots);
     }
     List<Slot> numbers = slots.stream().filter(slot -> slot.value().isNumber()).toList();
-    return numbers.isEmpty() ? Optional.empty()
+    return numbers.isEmpty()
+        ? Optional.empty()
         : Optional.of(numbers.get(random.nextInt(numbers.size())));
   }
 
@@ -195,13 +230,33 @@ record Mutation(Kind kind, long seed) {
       case 0 -> NODES.nullNode();
       case 1 -> NODES.numberNode(random.nextInt(7) - 2);
       case 2 -> NODES.numberNode(random.nextBoolean() ? Long.MAX_VALUE : Long.MIN_VALUE);
-      case 3 -> NODES.numberNode(new BigInteger("9".repeat(1 + random.nextInt(120)))
-          .multiply(BigInteger.valueOf(random.nextBoolean() ? 1 : -1)));
-      case 4 -> NODES.numberNode(List.of(0.5, -0.0, 1e308, -1e-308, 2.0, 3.0000001).get(random.nextInt(6)));
+      case 3 ->
+          NODES.numberNode(
+              new BigInteger("9".repeat(1 + random.nextInt(120)))
+                  .multiply(BigInteger.valueOf(random.nextBoolean() ? 1 : -1)));
+      case 4 ->
+          NODES.numberNode(
+              List.of(0.5, -0.0, 1e308, -1e-308, 2.0, 3.0000001).get(random.nextInt(6)));
       case 5 -> NODES.numberNode(new BigDecimal("1e" + (random.nextInt(700) - 350)));
       case 6 -> NODES.booleanNode(random.nextBoolean());
-      case 7 -> NODES.textNode(List.of("", " ", "3", "-1", "true", "null", "v2", "a/b", "é\u0000\u2028",
-          "default", "Running", "True", "1Gi", "{}").get(random.nextInt(14)));
+      case 7 ->
+          NODES.textNode(
+              List.of(
+                      "",
+                      " ",
+                      "3",
+                      "-1",
+                      "true",
+                      "null",
+                      "v2",
+                      "a/b",
+                      "é\u0000\u2028",
+                      "default",
+                      "Running",
+                      "True",
+                      "1Gi",
+                      "{}")
+                  .get(random.nextInt(14)));
       case 8 -> NODES.textNode("x".repeat(1 + random.nextInt(200_000)));
       case 9 -> NODES.arrayNode();
       case 10 -> NODES.arrayNode().add(anyScalar(random)).add(NODES.objectNode());
@@ -226,7 +281,8 @@ record Mutation(Kind kind, long seed) {
   private static JsonNode deep(int depth, Random random) {
     JsonNode node = NODES.textNode("bottom");
     for (int i = 0; i < depth; i++) {
-      node = random.nextBoolean() ? NODES.arrayNode().add(node) : NODES.objectNode().set("spec", node);
+      node =
+          random.nextBoolean() ? NODES.arrayNode().add(node) : NODES.objectNode().set("spec", node);
     }
     return node;
   }
@@ -237,7 +293,10 @@ record Mutation(Kind kind, long seed) {
       array.insert(slot.index(), value.deepCopy());
     } else {
       ObjectNode object = (ObjectNode) slot.container();
-      String key = random.nextBoolean() ? slot.field() + "-" + random.nextInt(3) : slot.field().toUpperCase();
+      String key =
+          random.nextBoolean()
+              ? slot.field() + "-" + random.nextInt(3)
+              : slot.field().toUpperCase();
       object.set(key, value.deepCopy());
     }
   }
@@ -245,12 +304,13 @@ record Mutation(Kind kind, long seed) {
   private static void rename(Slot slot, Random random) {
     ObjectNode object = (ObjectNode) slot.container();
     JsonNode value = object.remove(slot.field());
-    String key = switch (random.nextInt(4)) {
-      case 0 -> KEYS.get(random.nextInt(KEYS.size()));
-      case 1 -> slot.field().toUpperCase();
-      case 2 -> slot.field() + "/" + slot.field();
-      default -> "";
-    };
+    String key =
+        switch (random.nextInt(4)) {
+          case 0 -> KEYS.get(random.nextInt(KEYS.size()));
+          case 1 -> slot.field().toUpperCase();
+          case 2 -> slot.field() + "/" + slot.field();
+          default -> "";
+        };
     object.set(key, value);
   }
 

@@ -37,23 +37,35 @@ class ProjectionEquivalenceTest {
   private static final List<Controller> CONTROLLERS = Catalog.controllers(FixedSources.INSTANCE);
   private static final FrontDoor PROJECTED = FrontDoor.of(CONTROLLERS);
   private static final FrontDoor WHOLE = FrontDoor.parsingWhole(CONTROLLERS);
-  private static final List<Controller> DECLARING = CONTROLLERS.stream().filter(c -> !c.reads().isEmpty()).toList();
+  private static final List<Controller> DECLARING =
+      CONTROLLERS.stream().filter(c -> !c.reads().isEmpty()).toList();
+
   /** The generated requests of the controllers that have a generator, by controller. */
-  private static final Map<String, IntFunction<byte[]>> GENERATED = Map.of(
-      "catset", size -> new RequestGenerator(size).catset(size),
-      "indexedjob", size -> new RequestGenerator(size).indexedjob(size),
-      "service-per-pod", size -> new RequestGenerator(size).servicePerPod(size),
-      "global-configmap", size -> new RequestGenerator(size).globalConfigMap(size),
-      "configmap-propagation", size -> new RequestGenerator(size).configMapPropagation(size),
-      "secret-propagation", size -> new RequestGenerator(size).secretPropagation(size),
-      "namespace-list", size -> new RequestGenerator(size).namespaceList(size),
-      "configmap-list", size -> new RequestGenerator(size).configMapList(size));
+  private static final Map<String, IntFunction<byte[]>> GENERATED =
+      Map.of(
+          "catset", size -> new RequestGenerator(size).catset(size),
+          "indexedjob", size -> new RequestGenerator(size).indexedjob(size),
+          "service-per-pod", size -> new RequestGenerator(size).servicePerPod(size),
+          "global-configmap", size -> new RequestGenerator(size).globalConfigMap(size),
+          "configmap-propagation", size -> new RequestGenerator(size).configMapPropagation(size),
+          "secret-propagation", size -> new RequestGenerator(size).secretPropagation(size),
+          "namespace-list", size -> new RequestGenerator(size).namespaceList(size),
+          "configmap-list", size -> new RequestGenerator(size).configMapList(size));
 
   @Test
   void theBuiltInControllersThatReadFewFieldsDeclareThem() {
-    assertThat(DECLARING).extracting(Controller::name).contains("catset", "indexedjob", "service-per-pod",
-        "hello-world", "global-configmap", "configmap-propagation", "secret-propagation", "namespace-list",
-        "configmap-list");
+    assertThat(DECLARING)
+        .extracting(Controller::name)
+        .contains(
+            "catset",
+            "indexedjob",
+            "service-per-pod",
+            "hello-world",
+            "global-configmap",
+            "configmap-propagation",
+            "secret-propagation",
+            "namespace-list",
+            "configmap-list");
   }
 
   @Test
@@ -61,13 +73,15 @@ class ProjectionEquivalenceTest {
     List<byte[]> bodies = new ArrayList<>();
     for (String dir : new String[] {"fixtures", "upstream-answers", "regressions"}) {
       for (Path file : Resources.find(Resources.path(dir), ".request.json")) {
-        bodies.add(Resources.bytes(file)); // as stored: key order, spacing, and the refused ones too
+        bodies.add(
+            Resources.bytes(file)); // as stored: key order, spacing, and the refused ones too
       }
     }
     int ok = 0;
     for (Controller controller : DECLARING) {
       // A customize request has no object maps: nothing of it is projected.
-      for (Hook hook : controller.hooks().stream().filter(hook -> hook != Hook.CUSTOMIZE).toList()) {
+      for (Hook hook :
+          controller.hooks().stream().filter(hook -> hook != Hook.CUSTOMIZE).toList()) {
         for (byte[] body : bodies) {
           ok += sameAnswer(controller.name(), hook.path(), body) ? 1 : 0;
         }
@@ -82,7 +96,8 @@ class ProjectionEquivalenceTest {
       assertThat(DECLARING).extracting(Controller::name).contains(generator.getKey());
       for (int size : new int[] {0, 1, 2, 3, 10, 57, 300}) {
         assertThat(sameAnswer(generator.getKey(), "sync", generator.getValue().apply(size)))
-            .as("%s of %d answered 200", generator.getKey(), size).isTrue();
+            .as("%s of %d answered 200", generator.getKey(), size)
+            .isTrue();
       }
     }
   }
@@ -94,18 +109,24 @@ class ProjectionEquivalenceTest {
   @Test
   void aCatSetRolledByTheHookIsAnsweredAsWhenParsedWhole() throws Exception {
     ObjectNode request = (ObjectNode) Json.parse(new RequestGenerator(7).catset(4));
-    ((ObjectNode) request.at("/controller/spec/childResources/0/updateStrategy")).put("method", "OnDelete");
+    ((ObjectNode) request.at("/controller/spec/childResources/0/updateStrategy"))
+        .put("method", "OnDelete");
     ObjectNode pods = (ObjectNode) request.at("/children/Pod.v1");
     pods.removeAll();
     assertThat(sameAnswer("catset", "sync", bytes(request))).isTrue();
     for (int round = 0; round < 4; round++) {
-      JsonNode answer = Json.parse(PROJECTED.call("catset", "sync", bytes(request)).body().toByteArray());
+      JsonNode answer =
+          Json.parse(PROJECTED.call("catset", "sync", bytes(request)).body().toByteArray());
       for (JsonNode child : answer.path("children")) {
         if (child.path("kind").asText().equals("Pod")) {
           ObjectNode pod = child.deepCopy();
           ((ObjectNode) pod.get("metadata")).put("namespace", "default");
-          pod.putObject("status").put("phase", "Running").putArray("conditions").addObject()
-              .put("type", "Ready").put("status", "True");
+          pod.putObject("status")
+              .put("phase", "Running")
+              .putArray("conditions")
+              .addObject()
+              .put("type", "Ready")
+              .put("status", "True");
           pods.set(pod.at("/metadata/name").asText(), pod);
         }
       }
@@ -115,7 +136,8 @@ class ProjectionEquivalenceTest {
     ((ObjectNode) request.at("/parent/spec/template/metadata/labels")).put("rolled", "yes");
     Reply rolled = PROJECTED.call("catset", "sync", bytes(request));
     assertThat(sameAnswer("catset", "sync", bytes(request))).isTrue();
-    assertThat(Json.parse(rolled.body().toByteArray()).path("children").size()).as("the highest Pod left to be recreated")
+    assertThat(Json.parse(rolled.body().toByteArray()).path("children").size())
+        .as("the highest Pod left to be recreated")
         .isEqualTo(3);
   }
 
@@ -138,10 +160,16 @@ class ProjectionEquivalenceTest {
   private static boolean sameAnswer(String controller, String hook, byte[] body) {
     Reply whole = WHOLE.call(controller, hook, body);
     Reply projected = PROJECTED.call(controller, hook, body);
-    String call = "/" + controller + "/" + hook + " of " + new String(body, 0, Math.min(body.length, 300),
-        StandardCharsets.UTF_8);
+    String call =
+        "/"
+            + controller
+            + "/"
+            + hook
+            + " of "
+            + new String(body, 0, Math.min(body.length, 300), StandardCharsets.UTF_8);
     assertThat(projected.status()).as(call).isEqualTo(whole.status());
-    assertThat(new String(projected.body().toByteArray(), StandardCharsets.UTF_8)).as(call)
+    assertThat(new String(projected.body().toByteArray(), StandardCharsets.UTF_8))
+        .as(call)
         .isEqualTo(new String(whole.body().toByteArray(), StandardCharsets.UTF_8));
     return whole.status() == 200;
   }

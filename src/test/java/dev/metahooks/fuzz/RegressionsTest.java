@@ -22,22 +22,33 @@ import org.junit.jupiter.api.TestFactory;
  */
 class RegressionsTest {
   private static final Path ROOT = Resources.path("regressions");
-  private static final Pattern NAME = Pattern.compile("(sync|finalize|customize)-([0-9]{3})-.+\\.request\\.json");
-  private static final FrontDoor FRONT_DOOR = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
+  private static final Pattern NAME =
+      Pattern.compile("(sync|finalize|customize)-([0-9]{3})-.+\\.request\\.json");
+  private static final FrontDoor FRONT_DOOR =
+      FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
 
   @TestFactory
   Stream<DynamicTest> everyRegressionGetsItsStatus() {
-    return Resources.find(ROOT, ".request.json").stream().map(file -> {
-      String controller = ROOT.relativize(file).getName(0).toString();
-      String name = file.getFileName().toString();
-      return DynamicTest.dynamicTest(controller + "/" + name, file.toUri(), () -> {
-        Matcher match = NAME.matcher(name);
-        assertThat(match.matches()).as("%s is named <hook>-<status>-<what>.request.json", name).isTrue();
-        Reply answer = FRONT_DOOR.call(controller, match.group(1), Resources.bytes(file));
-        assertThat(AnswerChecks.problems(answer)).isEmpty();
-        assertThat(answer.status()).as("status, body %s", new String(answer.body().toByteArray(), UTF_8))
-            .isEqualTo(Integer.parseInt(match.group(2)));
-      });
-    });
+    return Resources.find(ROOT, ".request.json").stream()
+        .map(
+            file -> {
+              String controller = ROOT.relativize(file).getName(0).toString();
+              String name = file.getFileName().toString();
+              return DynamicTest.dynamicTest(
+                  controller + "/" + name,
+                  file.toUri(),
+                  () -> {
+                    Matcher match = NAME.matcher(name);
+                    assertThat(match.matches())
+                        .as("%s is named <hook>-<status>-<what>.request.json", name)
+                        .isTrue();
+                    Reply answer =
+                        FRONT_DOOR.call(controller, match.group(1), Resources.bytes(file));
+                    assertThat(AnswerChecks.problems(answer)).isEmpty();
+                    assertThat(answer.status())
+                        .as("status, body %s", new String(answer.body().toByteArray(), UTF_8))
+                        .isEqualTo(Integer.parseInt(match.group(2)));
+                  });
+            });
   }
 }

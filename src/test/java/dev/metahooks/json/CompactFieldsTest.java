@@ -29,7 +29,8 @@ class CompactFieldsTest {
         String key = "k" + random.nextInt(keys);
         JsonNode value = IntNode.valueOf(random.nextInt(1000));
         switch (random.nextInt(9)) {
-          case 0, 1, 2, 3 -> assertThat(compact.put(key, value)).isEqualTo(expected.put(key, value));
+          case 0, 1, 2, 3 ->
+              assertThat(compact.put(key, value)).isEqualTo(expected.put(key, value));
           case 4 -> assertThat(compact.remove(key)).isEqualTo(expected.remove(key));
           case 5 -> {
             Iterator<Map.Entry<String, JsonNode>> it = compact.entrySet().iterator();
@@ -47,7 +48,8 @@ class CompactFieldsTest {
             }
             assertThat(ex.hasNext()).isFalse();
           }
-          case 6 -> assertThat(compact.keySet().remove(key)).isEqualTo(expected.keySet().remove(key));
+          case 6 ->
+              assertThat(compact.keySet().remove(key)).isEqualTo(expected.keySet().remove(key));
           case 7 -> {
             if (random.nextInt(20) == 0) {
               compact.clear();
@@ -78,9 +80,11 @@ class CompactFieldsTest {
 
   @Test
   void parsedObjectsUseItAndReadTheSame() throws Exception {
-    String text = "{\"b\": 1, \"a\": {\"x\": [1, 2, {}], \"y\": \"True\", \"z\": \"True\"}, \"c\": null, \"d\": 1.5,"
-        + " \"e\": 12345678901, \"f\": 123456789012345678901234567890}";
-    JsonNode parsed = Json.parse((text + " ".repeat(16 * 1024 * 1024)).getBytes()); // large: strings shared
+    String text =
+        "{\"b\": 1, \"a\": {\"x\": [1, 2, {}], \"y\": \"True\", \"z\": \"True\"}, \"c\": null, \"d\": 1.5,"
+            + " \"e\": 12345678901, \"f\": 123456789012345678901234567890}";
+    JsonNode parsed =
+        Json.parse((text + " ".repeat(16 * 1024 * 1024)).getBytes()); // large: strings shared
     JsonNode plain = new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
     assertThat(parsed).isEqualTo(plain);
     assertThat(plain).isEqualTo(parsed);

@@ -26,7 +26,8 @@ class CompactObjectNodeTest {
         continue; // a regression body the parser refuses
       }
       JsonNode plain = PLAIN.readTree(Resources.bytes(file));
-      assertThat(JsonTrees.MAPPER.writeValueAsString(compact)).as(file.toString())
+      assertThat(JsonTrees.MAPPER.writeValueAsString(compact))
+          .as(file.toString())
           .isEqualTo(PLAIN.writeValueAsString(plain));
       compared++;
     }
@@ -37,15 +38,22 @@ class CompactObjectNodeTest {
   void smallAndLargeObjectsAndEveryOtherConfigurationAlike() throws Exception {
     StringBuilder wide = new StringBuilder("{");
     for (int i = 0; i < 40; i++) {
-      wide.append(i == 0 ? "" : ",").append("\"k").append(40 - i).append("\":{\"n\":null,\"a\":[],\"v\":").append(i)
+      wide.append(i == 0 ? "" : ",")
+          .append("\"k")
+          .append(40 - i)
+          .append("\":{\"n\":null,\"a\":[],\"v\":")
+          .append(i)
           .append('}');
     }
     String text = wide.append('}').toString();
     JsonNode compact = Json.parse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     assertThat(compact).isInstanceOf(CompactObjectNode.class);
     assertThat(JsonTrees.MAPPER.writeValueAsString(compact)).isEqualTo(text);
-    ObjectMapper sortedWithoutNulls = JsonMapper.builder().enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
-        .disable(JsonNodeFeature.WRITE_NULL_PROPERTIES).build();
+    ObjectMapper sortedWithoutNulls =
+        JsonMapper.builder()
+            .enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+            .disable(JsonNodeFeature.WRITE_NULL_PROPERTIES)
+            .build();
     assertThat(sortedWithoutNulls.writeValueAsString(compact))
         .isEqualTo(sortedWithoutNulls.writeValueAsString(PLAIN.readTree(text)));
   }

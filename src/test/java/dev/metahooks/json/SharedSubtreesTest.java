@@ -38,7 +38,8 @@ class SharedSubtreesTest {
     }
 
     @Override
-    public void serializeWithType(JsonGenerator generator, SerializerProvider provider, TypeSerializer types)
+    public void serializeWithType(
+        JsonGenerator generator, SerializerProvider provider, TypeSerializer types)
         throws IOException {
       serialize(generator, provider);
     }
@@ -50,7 +51,11 @@ class SharedSubtreesTest {
     ObjectNode template = Json.object();
     template.putObject("metadata").putObject("labels").put("app", "web");
     ObjectNode container = Json.object().put("name", "c").putPOJO("image", image);
-    template.putObject("spec").putArray("containers").add(container).add(Json.object().putNull("n"));
+    template
+        .putObject("spec")
+        .putArray("containers")
+        .add(container)
+        .add(Json.object().putNull("n"));
     template.withObject("/spec").putArray("empty");
     template.withObject("/spec").putObject("none");
     List<ObjectNode> pods = new ArrayList<>();
@@ -59,14 +64,18 @@ class SharedSubtreesTest {
       PathCopies.object(pod, "metadata").put("name", "web-" + i);
       pods.add(pod);
     }
-    Map<String, Object> answer = new LinkedHashMap<>(); // the container alone first, then inside every Pod's spec
+    Map<String, Object> answer =
+        new LinkedHashMap<>(); // the container alone first, then inside every Pod's spec
     answer.put("status", Json.object().set("first", container));
     answer.put("children", pods);
 
-    String spliced = SPLICING.writeValueAsString(answer); // a writer of characters: Jackson's own code throughout
+    String spliced =
+        SPLICING.writeValueAsString(
+            answer); // a writer of characters: Jackson's own code throughout
     byte[] bytes = SPLICING.writeValueAsBytes(answer);
 
-    assertThat(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(spliced)
+    assertThat(new String(bytes, java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo(spliced)
         .isEqualTo(JsonTrees.MAPPER.writeValueAsString(answer));
     image.written = 0;
     SPLICING.writeValueAsBytes(answer);
@@ -75,14 +84,18 @@ class SharedSubtreesTest {
 
   @Test
   void aChangeToOneChildNeverReachesAnother() throws Exception {
-    ObjectNode template = (ObjectNode) JsonTrees.MAPPER.readTree(
-        "{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"a\"}]}}");
+    ObjectNode template =
+        (ObjectNode)
+            JsonTrees.MAPPER.readTree(
+                "{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"a\"}]}}");
     List<ObjectNode> pods = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       pods.add(PathCopies.of("v1", "Pod", template));
     }
     // The third Pod owns its spec, its containers and its first container, and changes the image.
-    ObjectNode own = PathCopies.object(PathCopies.array(PathCopies.object(pods.get(2), "spec"), "containers"), 0);
+    ObjectNode own =
+        PathCopies.object(
+            PathCopies.array(PathCopies.object(pods.get(2), "spec"), "containers"), 0);
     own.put("image", "b");
     // The fourth holds an equal copy of the shared node, not the node itself.
     pods.get(3).set("spec", template.get("spec").deepCopy());
@@ -90,40 +103,67 @@ class SharedSubtreesTest {
     ArrayNode written = (ArrayNode) JsonTrees.MAPPER.readTree(SPLICING.writeValueAsBytes(pods));
 
     for (int i = 0; i < 5; i++) {
-      assertThat(written.get(i).at("/spec/containers/0/image").asText()).as("Pod %d", i).isEqualTo(i == 2 ? "b" : "a");
+      assertThat(written.get(i).at("/spec/containers/0/image").asText())
+          .as("Pod %d", i)
+          .isEqualTo(i == 2 ? "b" : "a");
     }
-    assertThat(SPLICING.writeValueAsString(pods)).isEqualTo(JsonTrees.MAPPER.writeValueAsString(pods));
+    assertThat(SPLICING.writeValueAsString(pods))
+        .isEqualTo(JsonTrees.MAPPER.writeValueAsString(pods));
     assertThat(template.at("/spec/containers/0/image").asText()).isEqualTo("a");
   }
 
   @Test
   void eachAnswerMakesItsOwnCopies() throws Exception {
     ObjectNode shared = Json.object().put("v", 1);
-    List<ObjectNode> children = List.of(Json.object().set("s", shared), Json.object().set("s", shared),
-        Json.object().set("s", shared));
-    assertThat(SPLICING.writeValueAsString(children)).isEqualTo("[{\"s\":{\"v\":1}},{\"s\":{\"v\":1}},{\"s\":{\"v\":1}}]");
+    List<ObjectNode> children =
+        List.of(
+            Json.object().set("s", shared),
+            Json.object().set("s", shared),
+            Json.object().set("s", shared));
+    assertThat(SPLICING.writeValueAsString(children))
+        .isEqualTo("[{\"s\":{\"v\":1}},{\"s\":{\"v\":1}},{\"s\":{\"v\":1}}]");
 
     shared.put("v", 2); // a later answer's tree: nothing of the first answer's bytes is kept
 
-    assertThat(new String(SPLICING.writeValueAsBytes(children), java.nio.charset.StandardCharsets.UTF_8))
+    assertThat(
+            new String(
+                SPLICING.writeValueAsBytes(children), java.nio.charset.StandardCharsets.UTF_8))
         .isEqualTo("[{\"s\":{\"v\":2}},{\"s\":{\"v\":2}},{\"s\":{\"v\":2}}]");
   }
 
   @Test
   void jacksonsOwnNodesAndOtherConfigurationsAlike() throws Exception {
-    ObjectNode shared = JsonNodeFactory.instance.objectNode().put("b", 2).put("a", 1).putNull("z").put("t", "\u00e9 \u2028");
+    ObjectNode shared =
+        JsonNodeFactory.instance
+            .objectNode()
+            .put("b", 2)
+            .put("a", 1)
+            .putNull("z")
+            .put("t", "\u00e9 \u2028");
     shared.putArray("e");
     ObjectNode other = JsonNodeFactory.instance.objectNode();
-    List<ObjectNode> children = List.of(other.set("x", shared), Json.object().set("y", shared),
-        Json.object().set("x", shared));
-    assertThat(new String(SPLICING.writeValueAsBytes(children), java.nio.charset.StandardCharsets.UTF_8))
+    List<ObjectNode> children =
+        List.of(
+            other.set("x", shared), Json.object().set("y", shared), Json.object().set("x", shared));
+    assertThat(
+            new String(
+                SPLICING.writeValueAsBytes(children), java.nio.charset.StandardCharsets.UTF_8))
         .isEqualTo(JsonTrees.MAPPER.writeValueAsString(children));
-    for (ObjectMapper configured : List.of(JsonTrees.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT),
-        JsonTrees.MAPPER.copy().configure(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.WRITE_PROPERTIES_SORTED, true),
-        JsonTrees.MAPPER.copy().disable(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS),
-        JsonTrees.MAPPER.copy().enable(com.fasterxml.jackson.core.JsonGenerator.Feature.ESCAPE_NON_ASCII))) {
+    for (ObjectMapper configured :
+        List.of(
+            JsonTrees.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT),
+            JsonTrees.MAPPER
+                .copy()
+                .configure(
+                    com.fasterxml.jackson.databind.cfg.JsonNodeFeature.WRITE_PROPERTIES_SORTED,
+                    true),
+            JsonTrees.MAPPER.copy().disable(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS),
+            JsonTrees.MAPPER
+                .copy()
+                .enable(com.fasterxml.jackson.core.JsonGenerator.Feature.ESCAPE_NON_ASCII))) {
       ObjectMapper splicing = SharedSubtrees.writing(configured);
-      assertThat(splicing.writeValueAsBytes(children)).isEqualTo(configured.writeValueAsBytes(children));
+      assertThat(splicing.writeValueAsBytes(children))
+          .isEqualTo(configured.writeValueAsBytes(children));
     }
   }
 }

@@ -17,40 +17,53 @@ class UniqueNamesTest {
 
   private static String pod(String inside) {
     return "{\"children\": {\"Pod.v1\": {\"p\": {\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\":"
-        + " \"p\"}, " + inside + "}}}}";
+        + " \"p\"}, "
+        + inside
+        + "}}}}";
   }
 
   /** An object of {@code n} fields f0, f1, ..., with {@code extra} written after them. */
   private static String wide(int n, String extra) {
-    return IntStream.range(0, n).mapToObj(i -> "\"f" + i + "\": " + i).collect(Collectors.joining(", ", "{", extra + "}"));
+    return IntStream.range(0, n)
+        .mapToObj(i -> "\"f" + i + "\": " + i)
+        .collect(Collectors.joining(", ", "{", extra + "}"));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "{\"parent\": {}, \"parent\": {}}",
-      "{\"parent\": {\"spec\": {\"a\": 1, \"b\": [{\"x\": 1, \"x\": 2}]}}}",
-      "{\"parent\": {\"spec\": {\"a\": 1, \"b\": 2, \"a\": 3}}}",
-  })
+  @ValueSource(
+      strings = {
+        "{\"parent\": {}, \"parent\": {}}",
+        "{\"parent\": {\"spec\": {\"a\": 1, \"b\": [{\"x\": 1, \"x\": 2}]}}}",
+        "{\"parent\": {\"spec\": {\"a\": 1, \"b\": 2, \"a\": 3}}}",
+      })
   void refusedInAWholeParseAndInAProjectedOne(String body) {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    assertThatThrownBy(() -> Json.parse(bytes)).isInstanceOf(JsonParseException.class)
+    assertThatThrownBy(() -> Json.parse(bytes))
+        .isInstanceOf(JsonParseException.class)
         .hasMessageContaining("Duplicate field '");
-    assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS)).isInstanceOf(JsonParseException.class)
+    assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS))
+        .isInstanceOf(JsonParseException.class)
         .hasMessageContaining("Duplicate field '");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "\"spec\": {\"containers\": [{\"name\": \"a\", \"image\": \"x\", \"name\": \"b\"}]}", // in a skipped part
-      "\"spec\": {}, \"spec\": {}", // a skipped field twice
-      "\"status\": {\"phase\": \"Running\", \"phase\": \"Failed\"}", // in a kept part
-      "\"status\": {\"phase\": \"Running\", \"hostIP\": \"a\", \"hostIP\": \"b\"}", // skipped beside kept
-  })
+  @ValueSource(
+      strings = {
+        "\"spec\": {\"containers\": [{\"name\": \"a\", \"image\": \"x\", \"name\": \"b\"}]}", // in
+        // a
+        // skipped part
+        "\"spec\": {}, \"spec\": {}", // a skipped field twice
+        "\"status\": {\"phase\": \"Running\", \"phase\": \"Failed\"}", // in a kept part
+        "\"status\": {\"phase\": \"Running\", \"hostIP\": \"a\", \"hostIP\": \"b\"}", // skipped
+        // beside kept
+      })
   void refusedInObservedObjectsWhetherTheirFieldsAreKeptOrSkipped(String inside) {
     byte[] bytes = pod(inside).getBytes(StandardCharsets.UTF_8);
-    assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS)).isInstanceOf(JsonParseException.class)
+    assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS))
+        .isInstanceOf(JsonParseException.class)
         .hasMessageContaining("Duplicate field '");
-    assertThatThrownBy(() -> Json.parse(bytes)).isInstanceOf(JsonParseException.class)
+    assertThatThrownBy(() -> Json.parse(bytes))
+        .isInstanceOf(JsonParseException.class)
         .hasMessageContaining("Duplicate field '");
   }
 
@@ -60,18 +73,32 @@ class UniqueNamesTest {
     for (String extra : new String[] {", \"f0\": 9", ", \"f" + (fields - 1) + "\": 9"}) {
       String inside = "\"spec\": " + wide(fields, extra) + ", \"status\": " + wide(fields, "");
       byte[] bytes = pod(inside).getBytes(StandardCharsets.UTF_8);
-      assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS)).as(extra).hasMessageContaining("Duplicate field 'f");
-      assertThatThrownBy(() -> Json.parse(bytes)).as(extra).hasMessageContaining("Duplicate field 'f");
+      assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS))
+          .as(extra)
+          .hasMessageContaining("Duplicate field 'f");
+      assertThatThrownBy(() -> Json.parse(bytes))
+          .as(extra)
+          .hasMessageContaining("Duplicate field 'f");
     }
   }
 
   @ParameterizedTest
   @ValueSource(ints = {3, 16, 17, 40})
   void theSameNameInSiblingObjectsAndAtOtherLevelsIsNoDuplicate(int fields) throws Exception {
-    String inside = "\"spec\": {\"spec\": " + wide(fields, "") + ", \"list\": [" + wide(fields, "") + ", "
-        + wide(fields, "") + "], \"f0\": " + wide(fields, "") + "}, \"status\": " + wide(fields, ", \"phase\": \"x\"");
+    String inside =
+        "\"spec\": {\"spec\": "
+            + wide(fields, "")
+            + ", \"list\": ["
+            + wide(fields, "")
+            + ", "
+            + wide(fields, "")
+            + "], \"f0\": "
+            + wide(fields, "")
+            + "}, \"status\": "
+            + wide(fields, ", \"phase\": \"x\"");
     byte[] bytes = pod(inside).getBytes(StandardCharsets.UTF_8);
     assertThat(Json.parse(bytes).at("/children/Pod.v1/p/spec/f0/f1").intValue()).isEqualTo(1);
-    assertThat(JsonTrees.parse(bytes, PODS).at("/children/Pod.v1/p/status/phase").textValue()).isEqualTo("x");
+    assertThat(JsonTrees.parse(bytes, PODS).at("/children/Pod.v1/p/status/phase").textValue())
+        .isEqualTo("x");
   }
 }

@@ -19,9 +19,14 @@ class WorkDeadlineTest {
   private static final Projection PHASES = Projection.of(Map.of("Pod.v1", List.of("status.phase")));
 
   private static byte[] body(int children) {
-    StringBuilder json = new StringBuilder("{\"parent\": {\"kind\": \"CatSet\"}, \"children\": {\"Pod.v1\": {");
+    StringBuilder json =
+        new StringBuilder("{\"parent\": {\"kind\": \"CatSet\"}, \"children\": {\"Pod.v1\": {");
     for (int i = 0; i < children; i++) {
-      json.append(i == 0 ? "" : ",").append("\"p-").append(i).append("\": {\"metadata\": {\"name\": \"p-").append(i)
+      json.append(i == 0 ? "" : ",")
+          .append("\"p-")
+          .append(i)
+          .append("\": {\"metadata\": {\"name\": \"p-")
+          .append(i)
           .append("\"}, \"status\": {\"phase\": \"Running\"}}");
     }
     return json.append("}}}").toString().getBytes(StandardCharsets.UTF_8);
@@ -48,7 +53,8 @@ class WorkDeadlineTest {
     assertThatThrownBy(() -> WorkDeadline.within(passed, () -> parse(Projection.NONE)))
         .isInstanceOf(WorkDeadline.Passed.class);
     assertThatThrownBy(() -> WorkDeadline.within(passed, () -> parse(PHASES)))
-        .as("projected").isInstanceOf(WorkDeadline.Passed.class);
+        .as("projected")
+        .isInstanceOf(WorkDeadline.Passed.class);
   }
 
   @Test

@@ -38,73 +38,226 @@ class FieldReaderCollectingTest {
   /** A read, the spec it reads, what it reads as in the collecting mode, and the one problem it adds. */
   static Stream<Arguments> badReads() {
     return Stream.of(
-        bad("object, missing", "{}", r -> r.object("a").node(), Json.object(), "spec.a: is required"),
-        bad("object, null", "{\"a\":null}", r -> r.object("a").node(), Json.object(), "spec.a: is required"),
-        bad("object, wrong type", "{\"a\":1}", r -> r.object("a").node(), Json.object(), "spec.a: must be an object"),
-        bad("optionalObject, wrong type", "{\"a\":[]}", r -> r.optionalObject("a").map(FieldReader::node),
-            Optional.of(Json.object()), "spec.a: must be an object"),
-        bad("objectOrEmpty, wrong type", "{\"a\":\"x\"}", r -> r.objectOrEmpty("a").node(), Json.object(),
+        bad(
+            "object, missing",
+            "{}",
+            r -> r.object("a").node(),
+            Json.object(),
+            "spec.a: is required"),
+        bad(
+            "object, null",
+            "{\"a\":null}",
+            r -> r.object("a").node(),
+            Json.object(),
+            "spec.a: is required"),
+        bad(
+            "object, wrong type",
+            "{\"a\":1}",
+            r -> r.object("a").node(),
+            Json.object(),
+            "spec.a: must be an object"),
+        bad(
+            "optionalObject, wrong type",
+            "{\"a\":[]}",
+            r -> r.optionalObject("a").map(FieldReader::node),
+            Optional.of(Json.object()),
+            "spec.a: must be an object"),
+        bad(
+            "objectOrEmpty, wrong type",
+            "{\"a\":\"x\"}",
+            r -> r.objectOrEmpty("a").node(),
+            Json.object(),
             "spec.a: must be an object"),
         bad("requiredString, missing", "{}", r -> r.requiredString("a"), "", "spec.a: is required"),
-        bad("requiredString, empty", "{\"a\":\"\"}", r -> r.requiredString("a"), "", "spec.a: must be a non-empty string"),
-        bad("requiredString, wrong type", "{\"a\":1}", r -> r.requiredString("a"), "", "spec.a: must be a non-empty string"),
-        bad("optionalString, wrong type", "{\"a\":true}", r -> r.optionalString("a"), Optional.empty(),
+        bad(
+            "requiredString, empty",
+            "{\"a\":\"\"}",
+            r -> r.requiredString("a"),
+            "",
+            "spec.a: must be a non-empty string"),
+        bad(
+            "requiredString, wrong type",
+            "{\"a\":1}",
+            r -> r.requiredString("a"),
+            "",
+            "spec.a: must be a non-empty string"),
+        bad(
+            "optionalString, wrong type",
+            "{\"a\":true}",
+            r -> r.optionalString("a"),
+            Optional.empty(),
             "spec.a: must be a string"),
-        bad("optionalOneOf, not allowed", "{\"a\":\"c\"}", r -> r.optionalOneOf("a", List.of("x", "y")),
-            Optional.empty(), "spec.a: must be one of x, y"),
-        bad("optionalOneOf, wrong type", "{\"a\":false}", r -> r.optionalOneOf("a", List.of("x", "y")),
-            Optional.empty(), "spec.a: must be one of x, y"),
-        bad("requiredText, null", "{\"a\":null}", r -> r.requiredText("a"), "", "spec.a: is required"),
-        bad("requiredText, wrong type", "{\"a\":{}}", r -> r.requiredText("a"), "", "spec.a: must be a string"),
-        bad("optionalBoolean, wrong type", "{\"a\":\"yes\"}", r -> r.optionalBoolean("a"), Optional.empty(),
+        bad(
+            "optionalOneOf, not allowed",
+            "{\"a\":\"c\"}",
+            r -> r.optionalOneOf("a", List.of("x", "y")),
+            Optional.empty(),
+            "spec.a: must be one of x, y"),
+        bad(
+            "optionalOneOf, wrong type",
+            "{\"a\":false}",
+            r -> r.optionalOneOf("a", List.of("x", "y")),
+            Optional.empty(),
+            "spec.a: must be one of x, y"),
+        bad(
+            "requiredText, null",
+            "{\"a\":null}",
+            r -> r.requiredText("a"),
+            "",
+            "spec.a: is required"),
+        bad(
+            "requiredText, wrong type",
+            "{\"a\":{}}",
+            r -> r.requiredText("a"),
+            "",
+            "spec.a: must be a string"),
+        bad(
+            "optionalBoolean, wrong type",
+            "{\"a\":\"yes\"}",
+            r -> r.optionalBoolean("a"),
+            Optional.empty(),
             "spec.a: must be true or false"),
-        bad("requiredArray, missing", "{}", r -> r.requiredArray("a").size(), 0, "spec.a: is required"),
-        bad("requiredArray, wrong type", "{\"a\":{}}", r -> r.requiredArray("a").size(), 0, "spec.a: must be an array"),
-        bad("optionalArray, wrong type", "{\"a\":1}", r -> r.optionalArray("a"), Optional.empty(), "spec.a: must be an array"),
-        bad("requiredObjects, wrong type", "{\"a\":1}", r -> r.requiredObjects("a"), List.of(), "spec.a: must be an array"),
-        bad("optionalObjects, wrong type", "{\"a\":\"x\"}", r -> r.optionalObjects("a"), List.of(),
+        bad(
+            "requiredArray, missing",
+            "{}",
+            r -> r.requiredArray("a").size(),
+            0,
+            "spec.a: is required"),
+        bad(
+            "requiredArray, wrong type",
+            "{\"a\":{}}",
+            r -> r.requiredArray("a").size(),
+            0,
             "spec.a: must be an array"),
-        bad("optionalObjects, bad item", "{\"a\":[{\"n\":1},2]}",
+        bad(
+            "optionalArray, wrong type",
+            "{\"a\":1}",
+            r -> r.optionalArray("a"),
+            Optional.empty(),
+            "spec.a: must be an array"),
+        bad(
+            "requiredObjects, wrong type",
+            "{\"a\":1}",
+            r -> r.requiredObjects("a"),
+            List.of(),
+            "spec.a: must be an array"),
+        bad(
+            "optionalObjects, wrong type",
+            "{\"a\":\"x\"}",
+            r -> r.optionalObjects("a"),
+            List.of(),
+            "spec.a: must be an array"),
+        bad(
+            "optionalObjects, bad item",
+            "{\"a\":[{\"n\":1},2]}",
             r -> r.optionalObjects("a").stream().map(FieldReader::node).toList(),
-            List.of(json("{\"n\":1}"), Json.object()), "spec.a[1]: must be an object"),
-        bad("requiredStringList, missing", "{}", r -> r.requiredStringList("a"), List.of(), "spec.a: is required"),
-        bad("requiredStringList, wrong type", "{\"a\":\"x\"}", r -> r.requiredStringList("a"), List.of(),
+            List.of(json("{\"n\":1}"), Json.object()),
+            "spec.a[1]: must be an object"),
+        bad(
+            "requiredStringList, missing",
+            "{}",
+            r -> r.requiredStringList("a"),
+            List.of(),
+            "spec.a: is required"),
+        bad(
+            "requiredStringList, wrong type",
+            "{\"a\":\"x\"}",
+            r -> r.requiredStringList("a"),
+            List.of(),
             "spec.a: must be a list of strings"),
-        bad("optionalStringList, bad item keeps the indices", "{\"a\":[\"x\",7,\"z\"]}", r -> r.optionalStringList("a"),
-            List.of("x", "", "z"), "spec.a[1]: must be a non-empty string"),
-        bad("optionalInteger, fraction", "{\"a\":1.5}", r -> r.optionalInteger("a"), Optional.empty(),
+        bad(
+            "optionalStringList, bad item keeps the indices",
+            "{\"a\":[\"x\",7,\"z\"]}",
+            r -> r.optionalStringList("a"),
+            List.of("x", "", "z"),
+            "spec.a[1]: must be a non-empty string"),
+        bad(
+            "optionalInteger, fraction",
+            "{\"a\":1.5}",
+            r -> r.optionalInteger("a"),
+            Optional.empty(),
             "spec.a: must be an integer"),
-        bad("optionalInteger, string", "{\"a\":\"3\"}", r -> r.optionalInteger("a"), Optional.empty(),
+        bad(
+            "optionalInteger, string",
+            "{\"a\":\"3\"}",
+            r -> r.optionalInteger("a"),
+            Optional.empty(),
             "spec.a: must be an integer"),
-        bad("optionalInteger, too large for a long", "{\"a\":1e30}", r -> r.optionalInteger("a"), Optional.empty(),
+        bad(
+            "optionalInteger, too large for a long",
+            "{\"a\":1e30}",
+            r -> r.optionalInteger("a"),
+            Optional.empty(),
             "spec.a: must be an integer"),
-        bad("optionalInteger bounded, fraction", "{\"a\":2.5}", r -> r.optionalInteger("a", 0, 16), Optional.empty(),
+        bad(
+            "optionalInteger bounded, fraction",
+            "{\"a\":2.5}",
+            r -> r.optionalInteger("a", 0, 16),
+            Optional.empty(),
             "spec.a: must be an integer"),
-        bad("optionalInteger bounded, out of range", "{\"a\":17}", r -> r.optionalInteger("a", 0, 16), Optional.empty(),
+        bad(
+            "optionalInteger bounded, out of range",
+            "{\"a\":17}",
+            r -> r.optionalInteger("a", 0, 16),
+            Optional.empty(),
             "spec.a: must be between 0 and 16"),
-        bad("optionalInteger bounded, far out of range", "{\"a\":1e30}", r -> r.optionalInteger("a", 0, 16),
-            Optional.empty(), "spec.a: must be between 0 and 16"),
-        bad("requiredStringMap, wrong value", "{\"a\":{\"k\":1}}", r -> r.requiredStringMap("a"), Json.object(),
+        bad(
+            "optionalInteger bounded, far out of range",
+            "{\"a\":1e30}",
+            r -> r.optionalInteger("a", 0, 16),
+            Optional.empty(),
+            "spec.a: must be between 0 and 16"),
+        bad(
+            "requiredStringMap, wrong value",
+            "{\"a\":{\"k\":1}}",
+            r -> r.requiredStringMap("a"),
+            Json.object(),
             "spec.a['k']: must be a string"),
-        bad("requiredLabelSelector, missing", "{}", r -> r.requiredLabelSelector("a"), Json.object(), "spec.a: is required"),
-        bad("requiredLabelSelector, bad field", "{\"a\":{\"matchLabel\":{}}}", r -> r.requiredLabelSelector("a"),
-            Json.object(), "spec.a.matchLabel: is not a label selector field (matchLabels, matchExpressions)"),
-        bad("optionalLabelSelector, wrong type", "{\"a\":[]}", r -> r.optionalLabelSelector("a"), Optional.empty(),
+        bad(
+            "requiredLabelSelector, missing",
+            "{}",
+            r -> r.requiredLabelSelector("a"),
+            Json.object(),
+            "spec.a: is required"),
+        bad(
+            "requiredLabelSelector, bad field",
+            "{\"a\":{\"matchLabel\":{}}}",
+            r -> r.requiredLabelSelector("a"),
+            Json.object(),
+            "spec.a.matchLabel: is not a label selector field (matchLabels, matchExpressions)"),
+        bad(
+            "optionalLabelSelector, wrong type",
+            "{\"a\":[]}",
+            r -> r.optionalLabelSelector("a"),
+            Optional.empty(),
             "spec.a: must be a label selector (an object)"),
-        bad("report, a rule of the caller's own", "{\"a\":\"x\"}", r -> {
-          r.report("a", "must not be x");
-          return null;
-        }, null, "spec.a: must not be x"));
+        bad(
+            "report, a rule of the caller's own",
+            "{\"a\":\"x\"}",
+            r -> {
+              r.report("a", "must not be x");
+              return null;
+            },
+            null,
+            "spec.a: must not be x"));
   }
 
-  private static Arguments bad(String name, String spec, Function<FieldReader, Object> read, Object readsAs,
+  private static Arguments bad(
+      String name,
+      String spec,
+      Function<FieldReader, Object> read,
+      Object readsAs,
       String problem) {
     return Arguments.of(name, spec, read, readsAs, problem);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("badReads")
-  void aBadFieldIsAddedAndReadsAsEmpty(String name, String spec, Function<FieldReader, Object> read, Object readsAs,
+  void aBadFieldIsAddedAndReadsAsEmpty(
+      String name,
+      String spec,
+      Function<FieldReader, Object> read,
+      Object readsAs,
       String problem) {
     FieldProblems problems = FieldProblems.collecting();
     assertThat(read.apply(collecting(spec, problems))).isEqualTo(readsAs);
@@ -113,7 +266,11 @@ class FieldReaderCollectingTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("badReads")
-  void theThrowingModeSaysTheSameWords(String name, String spec, Function<FieldReader, Object> read, Object readsAs,
+  void theThrowingModeSaysTheSameWords(
+      String name,
+      String spec,
+      Function<FieldReader, Object> read,
+      Object readsAs,
       String problem) {
     assertThatThrownBy(() -> read.apply(FieldReader.optional(json(spec), "spec")))
         .isInstanceOf(InvalidRequestException.class)
@@ -123,9 +280,11 @@ class FieldReaderCollectingTest {
   @Test
   void goodFieldsReadAsInTheThrowingModeAndAddNothing() {
     FieldProblems problems = FieldProblems.collecting();
-    FieldReader spec = collecting("{\"s\":\"a\",\"t\":\"\",\"b\":false,\"e\":\"y\",\"n\":3.0,\"l\":[\"x\"],"
-        + "\"o\":{\"p\":{\"q\":1}},\"items\":[{\"k\":\"v\"}],\"m\":{\"k\":\"v\"},\"sel\":{\"matchLabels\":{\"a\":\"b\"}}}",
-        problems);
+    FieldReader spec =
+        collecting(
+            "{\"s\":\"a\",\"t\":\"\",\"b\":false,\"e\":\"y\",\"n\":3.0,\"l\":[\"x\"],"
+                + "\"o\":{\"p\":{\"q\":1}},\"items\":[{\"k\":\"v\"}],\"m\":{\"k\":\"v\"},\"sel\":{\"matchLabels\":{\"a\":\"b\"}}}",
+            problems);
     assertThat(spec.requiredString("s")).isEqualTo("a");
     assertThat(spec.requiredText("t")).isEmpty();
     assertThat(spec.optionalString("t")).contains("");
@@ -138,7 +297,8 @@ class FieldReaderCollectingTest {
     assertThat(spec.object("o").object("p").optionalInteger("q")).contains(1L);
     assertThat(spec.optionalObjects("items").get(0).requiredString("k")).isEqualTo("v");
     assertThat(spec.requiredStringMap("m")).isEqualTo(Json.object().put("k", "v"));
-    assertThat(spec.requiredLabelSelector("sel").path("matchLabels").path("a").asText()).isEqualTo("b");
+    assertThat(spec.requiredLabelSelector("sel").path("matchLabels").path("a").asText())
+        .isEqualTo("b");
     assertThat(problems.isEmpty()).isTrue();
     assertThat(problems.list()).isEmpty();
   }
@@ -168,22 +328,27 @@ class FieldReaderCollectingTest {
   @Test
   void readsOnAfterAProblemAndKeepsTheOrderFound() {
     FieldProblems problems = FieldProblems.collecting();
-    FieldReader spec = collecting("{\"instances\":\"3\",\"users\":[{\"name\":\"a\",\"databases\":[\"x\",\"\"]},"
-        + "\"b\",{\"options\":5}],\"template\":{\"metadata\":{\"labels\":{\"app.kubernetes.io/name\":1}}}}", problems);
+    FieldReader spec =
+        collecting(
+            "{\"instances\":\"3\",\"users\":[{\"name\":\"a\",\"databases\":[\"x\",\"\"]},"
+                + "\"b\",{\"options\":5}],\"template\":{\"metadata\":{\"labels\":{\"app.kubernetes.io/name\":1}}}}",
+            problems);
     assertThat(spec.optionalInteger("instances", 0, 16)).isEmpty();
     List<FieldReader> users = spec.optionalObjects("users");
     assertThat(users).hasSize(3);
     assertThat(users.get(0).optionalStringList("databases")).containsExactly("x", "");
     assertThat(users.get(1).requiredString("name")).isEmpty();
     assertThat(users.get(2).optionalStringList("options")).isEmpty();
-    assertThat(spec.object("template").object("metadata").requiredStringMap("labels")).isEqualTo(Json.object());
-    assertThat(problems(problems)).containsExactly(
-        "spec.instances: must be an integer",
-        "spec.users[1]: must be an object",
-        "spec.users[0].databases[1]: must be a non-empty string",
-        "spec.users[1].name: is required",
-        "spec.users[2].options: must be a list of strings",
-        "spec.template.metadata.labels['app.kubernetes.io/name']: must be a string");
+    assertThat(spec.object("template").object("metadata").requiredStringMap("labels"))
+        .isEqualTo(Json.object());
+    assertThat(problems(problems))
+        .containsExactly(
+            "spec.instances: must be an integer",
+            "spec.users[1]: must be an object",
+            "spec.users[0].databases[1]: must be a non-empty string",
+            "spec.users[1].name: is required",
+            "spec.users[2].options: must be a list of strings",
+            "spec.template.metadata.labels['app.kubernetes.io/name']: must be a string");
   }
 
   @Test
@@ -193,7 +358,8 @@ class FieldReaderCollectingTest {
     parent.put("spec", "x");
     FieldReader spec = FieldReader.spec(parent, problems);
     assertThat(spec.requiredString("image")).isEmpty();
-    assertThat(problems(problems)).containsExactly("parent.spec: must be an object", "parent.spec.image: is required");
+    assertThat(problems(problems))
+        .containsExactly("parent.spec: must be an object", "parent.spec.image: is required");
     assertThat(FieldReader.of(null, "object", problems).path("x", 2)).isEqualTo("object.x[2]");
     assertThat(problems.size()).isEqualTo(3);
   }
@@ -205,7 +371,8 @@ class FieldReaderCollectingTest {
     problems.add("metadata.name", "is too long");
     spec.report("example.com/x", "is not allowed");
     assertThat(spec.problems()).isSameAs(problems);
-    assertThat(problems(problems)).containsExactly("metadata.name: is too long", "spec['example.com/x']: is not allowed");
+    assertThat(problems(problems))
+        .containsExactly("metadata.name: is too long", "spec['example.com/x']: is not allowed");
     assertThat(problems.list()).isUnmodifiable();
   }
 
@@ -217,7 +384,8 @@ class FieldReaderCollectingTest {
     FieldProblems problems = FieldProblems.collecting();
     FieldReader spec = FieldReader.spec(parent, problems);
     assertThat(spec.optionalInteger("instances", 0, 16).orElse(1L)).isEqualTo(1L);
-    assertThat(problems.list().toString()).isEqualTo("[parent.spec.instances: must be between 0 and 16]");
+    assertThat(problems.list().toString())
+        .isEqualTo("[parent.spec.instances: must be between 0 and 16]");
 
     problems = FieldProblems.collecting();
     spec = FieldReader.optional(parent.get("spec"), "spec", problems);
@@ -226,6 +394,7 @@ class FieldReaderCollectingTest {
     assertThat(instances).isEqualTo(1);
     assertThat(paused).isFalse();
     assertThat(problems.list().toString())
-        .isEqualTo("[spec.instances: must be between 0 and 16, spec.paused: must be true or false]");
+        .isEqualTo(
+            "[spec.instances: must be between 0 and 16, spec.paused: must be true or false]");
   }
 }

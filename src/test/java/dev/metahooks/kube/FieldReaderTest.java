@@ -20,7 +20,8 @@ class FieldReaderTest {
 
   @Test
   void readsTypedFields() throws Exception {
-    FieldReader spec = spec("{\"name\":\"a\",\"list\":[\"x\",\"y\"],\"opt\":\"\",\"labels\":{\"k\":\"v\"}}");
+    FieldReader spec =
+        spec("{\"name\":\"a\",\"list\":[\"x\",\"y\"],\"opt\":\"\",\"labels\":{\"k\":\"v\"}}");
     assertThat(spec.requiredString("name")).isEqualTo("a");
     assertThat(spec.requiredStringList("list")).containsExactly("x", "y");
     assertThat(spec.optionalString("opt")).contains("");
@@ -38,22 +39,29 @@ class FieldReaderTest {
 
   @Test
   void wrongTypesNameTheField() throws Exception {
-    assertField(() -> FieldReader.spec((ObjectNode) JsonTrees.MAPPER.readTree("{\"spec\":[]}")), "parent.spec");
+    assertField(
+        () -> FieldReader.spec((ObjectNode) JsonTrees.MAPPER.readTree("{\"spec\":[]}")),
+        "parent.spec");
     assertField(() -> spec("{\"name\":1}").requiredString("name"), "parent.spec.name");
     assertField(() -> spec("{\"name\":\"\"}").requiredString("name"), "parent.spec.name");
     assertField(() -> spec("{\"opt\":true}").optionalString("opt"), "parent.spec.opt");
     assertField(() -> spec("{\"list\":\"a\"}").requiredStringList("list"), "parent.spec.list");
-    assertField(() -> spec("{\"list\":[\"a\",\"\"]}").requiredStringList("list"), "parent.spec.list[1]");
+    assertField(
+        () -> spec("{\"list\":[\"a\",\"\"]}").requiredStringList("list"), "parent.spec.list[1]");
     assertField(() -> spec("{}").requiredStringList("list"), "parent.spec.list");
-    assertField(() -> spec("{\"labels\":{\"k\":null}}").requiredStringMap("labels"), "parent.spec.labels['k']");
+    assertField(
+        () -> spec("{\"labels\":{\"k\":null}}").requiredStringMap("labels"),
+        "parent.spec.labels['k']");
     assertField(() -> spec("{\"sel\":null}").requiredLabelSelector("sel"), "parent.spec.sel");
     assertThat(spec("{\"list\":[]}").requiredStringList("list")).isEqualTo(List.of());
   }
 
   @Test
   void readsNestedObjectsAndObservedObjectsWithTheirPaths() throws Exception {
-    FieldReader spec = spec("{\"template\":{\"metadata\":{\"labels\":{\"a\":\"b\"}},\"spec\":[]},"
-        + "\"items\":[{\"n\":1},2],\"count\":3.0,\"frac\":1.5}");
+    FieldReader spec =
+        spec(
+            "{\"template\":{\"metadata\":{\"labels\":{\"a\":\"b\"}},\"spec\":[]},"
+                + "\"items\":[{\"n\":1},2],\"count\":3.0,\"frac\":1.5}");
     assertThat(spec.object("template").object("metadata").requiredStringMap("labels"))
         .isEqualTo(Json.object().put("a", "b"));
     assertField(() -> spec.object("template").object("spec"), "parent.spec.template.spec");
@@ -64,8 +72,11 @@ class FieldReaderTest {
     assertThat(spec.optionalObject("absent")).isEmpty();
     assertThat(spec.objectOrEmpty("absent").optionalString("x")).isEmpty();
 
-    FieldReader pod = FieldReader.of(JsonTrees.MAPPER.readTree("{\"metadata\":{\"annotations\":{\"k\":7}}}"), "object");
-    assertField(() -> pod.objectOrEmpty("metadata").objectOrEmpty("annotations").requiredText("k"),
+    FieldReader pod =
+        FieldReader.of(
+            JsonTrees.MAPPER.readTree("{\"metadata\":{\"annotations\":{\"k\":7}}}"), "object");
+    assertField(
+        () -> pod.objectOrEmpty("metadata").objectOrEmpty("annotations").requiredText("k"),
         "object.metadata.annotations.k");
     assertThat(pod.objectOrEmpty("status").optionalString("phase")).isEmpty();
     assertThatThrownBy(() -> FieldReader.requiredSpec(Json.object()))
@@ -79,6 +90,7 @@ class FieldReaderTest {
   private static void assertField(Read read, String field) {
     assertThatThrownBy(read::run)
         .isInstanceOf(InvalidRequestException.class)
-        .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo(field);
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo(field);
   }
 }

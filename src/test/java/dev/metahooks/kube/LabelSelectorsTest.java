@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.InvalidRequestException;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import org.junit.jupiter.api.Test;
 
@@ -21,14 +20,16 @@ class LabelSelectorsTest {
 
   @Test
   void validSelectorIsCopiedAsGiven() throws Exception {
-    String text = "{\"matchLabels\":{\"a\":\"b\"},\"matchExpressions\":[{\"key\":\"env\",\"operator\":\"NotIn\","
-        + "\"values\":[\"prod\"]},{\"key\":\"team\",\"operator\":\"Exists\"},{\"key\":\"x\",\"operator\":\"DoesNotExist\",\"values\":[]}]}";
+    String text =
+        "{\"matchLabels\":{\"a\":\"b\"},\"matchExpressions\":[{\"key\":\"env\",\"operator\":\"NotIn\","
+            + "\"values\":[\"prod\"]},{\"key\":\"team\",\"operator\":\"Exists\"},{\"key\":\"x\",\"operator\":\"DoesNotExist\",\"values\":[]}]}";
     assertThat(LabelSelectors.copy(json(text), "s")).isEqualTo(json(text));
   }
 
   @Test
   void emptyMatchLabelsIsKept() throws Exception {
-    assertThat(LabelSelectors.copy(json("{\"matchLabels\":{}}"), "s")).isEqualTo(json("{\"matchLabels\":{}}"));
+    assertThat(LabelSelectors.copy(json("{\"matchLabels\":{}}"), "s"))
+        .isEqualTo(json("{\"matchLabels\":{}}"));
   }
 
   @Test
@@ -39,9 +40,11 @@ class LabelSelectorsTest {
 
   @Test
   void misspeltFieldIsRefusedRatherThanWideningTheSelection() {
-    assertThatThrownBy(() -> LabelSelectors.copy(json("{\"matchLabel\":{\"a\":\"b\"}}"), "parent.spec.sel"))
+    assertThatThrownBy(
+            () -> LabelSelectors.copy(json("{\"matchLabel\":{\"a\":\"b\"}}"), "parent.spec.sel"))
         .isInstanceOf(InvalidRequestException.class)
-        .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("parent.spec.sel.matchLabel");
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("parent.spec.sel.matchLabel");
   }
 
   @Test
@@ -52,14 +55,23 @@ class LabelSelectorsTest {
     assertField("{\"matchExpressions\":{}}", "s.matchExpressions");
     assertField("{\"matchExpressions\":[\"x\"]}", "s.matchExpressions[0]");
     assertField("{\"matchExpressions\":[{\"operator\":\"Exists\"}]}", "s.matchExpressions[0].key");
-    assertField("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"Equals\"}]}", "s.matchExpressions[0].operator");
-    assertField("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\"}]}", "s.matchExpressions[0].values");
-    assertField("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[]}]}", "s.matchExpressions[0].values");
-    assertField("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"Exists\",\"values\":[\"b\"]}]}",
+    assertField(
+        "{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"Equals\"}]}",
+        "s.matchExpressions[0].operator");
+    assertField(
+        "{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\"}]}",
         "s.matchExpressions[0].values");
-    assertField("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[1]}]}",
+    assertField(
+        "{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[]}]}",
+        "s.matchExpressions[0].values");
+    assertField(
+        "{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"Exists\",\"values\":[\"b\"]}]}",
+        "s.matchExpressions[0].values");
+    assertField(
+        "{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[1]}]}",
         "s.matchExpressions[0].values[0]");
-    assertField("{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[\"b\"],\"value\":\"c\"}]}",
+    assertField(
+        "{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[\"b\"],\"value\":\"c\"}]}",
         "s.matchExpressions[0].value");
   }
 
@@ -67,6 +79,7 @@ class LabelSelectorsTest {
     assertThatThrownBy(() -> LabelSelectors.copy(json(selector), "s"))
         .as(selector)
         .isInstanceOf(InvalidRequestException.class)
-        .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo(field);
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo(field);
   }
 }

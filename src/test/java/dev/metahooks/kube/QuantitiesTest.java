@@ -27,7 +27,10 @@ class QuantitiesTest {
 
   /** TestQuantityParse: decQuantity(mantissa, scale, format), or MAX for the capped binary values. */
   @ParameterizedTest(name = "{0} = {1}e{2} {3}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       0                | 0               | 0   | DECIMAL_SI
       0n               | 0               | 0   | DECIMAL_SI
       0u               | 0               | 0   | DECIMAL_SI
@@ -124,8 +127,10 @@ class QuantitiesTest {
       1.G              | 1               | 9   | DECIMAL_SI
       """)
   void parsesAsKubernetesDoes(String input, String mantissa, int scale, Format format) {
-    BigDecimal expected = mantissa.equals("MAX") ? MAX_INT64
-        : new BigDecimal(new BigInteger(mantissa)).scaleByPowerOfTen(scale);
+    BigDecimal expected =
+        mantissa.equals("MAX")
+            ? MAX_INT64
+            : new BigDecimal(new BigInteger(mantissa)).scaleByPowerOfTen(scale);
 
     Parsed plain = Quantities.parse(input);
     assertThat(plain.value()).as(input).isEqualByComparingTo(expected);
@@ -141,10 +146,15 @@ class QuantitiesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"1.1.M", "1+1.0M", "0.1mi", "0.1am", "aoeu", ".5i", "1i", "-3.01i", "-3.01e-", " 1", "1 ", ""})
+  @ValueSource(
+      strings = {
+        "1.1.M", "1+1.0M", "0.1mi", "0.1am", "aoeu", ".5i", "1i", "-3.01i", "-3.01e-", " 1", "1 ",
+        ""
+      })
   void refusesWhatKubernetesRefuses(String input) {
     assertThat(Quantities.valid(input)).isFalse();
-    assertThatThrownBy(() -> Quantities.canonical(input)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Quantities.canonical(input))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   /**
@@ -153,7 +163,11 @@ class QuantitiesTest {
    * written with a minus.
    */
   @ParameterizedTest(name = "{0}e{1} {2} -> {3}")
-  @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "-",
+      textBlock =
+          """
       1073741824    | 0   | BINARY_SI        | 1Gi       | 1024Mi
       314572800     | 0   | BINARY_SI        | 300Mi     | 307200Ki
       6144          | 0   | BINARY_SI        | 6Ki       | -
@@ -197,7 +211,8 @@ class QuantitiesTest {
       80            | -6  | DECIMAL_SI       | 80u       | -
       1080          | -6  | DECIMAL_SI       | 1080u     | -
       """)
-  void writesTheCanonicalForm(String mantissa, int scale, Format format, String expect, String alternate) {
+  void writesTheCanonicalForm(
+      String mantissa, int scale, Format format, String expect, String alternate) {
     BigDecimal value = new BigDecimal(new BigInteger(mantissa)).scaleByPowerOfTen(scale);
     assertThat(Quantities.format(value, format)).isEqualTo(expect);
 
@@ -216,8 +231,17 @@ class QuantitiesTest {
 
   /** TestQuantityParseEmit, with the negative forms. */
   @ParameterizedTest
-  @CsvSource({"1Ki, 1Ki", "1Mi, 1Mi", "1Gi, 1Gi", "1024Mi, 1Gi", "1000M, 1G", ".001Ki, 1024m", ".000001Ki, 1024u",
-      ".000000001Ki, 1024n", ".000000000001Ki, 2n"})
+  @CsvSource({
+    "1Ki, 1Ki",
+    "1Mi, 1Mi",
+    "1Gi, 1Gi",
+    "1024Mi, 1Gi",
+    "1000M, 1G",
+    ".001Ki, 1024m",
+    ".000001Ki, 1024u",
+    ".000000001Ki, 1024n",
+    ".000000000001Ki, 2n"
+  })
   void emitsWhatKubernetesEmits(String input, String expect) {
     assertThat(Quantities.canonical(input)).isEqualTo(expect);
     assertThat(Quantities.canonical("-" + input)).isEqualTo("-" + expect);
@@ -225,15 +249,32 @@ class QuantitiesTest {
 
   /** The forms a hook most often writes, and what the API server makes of them. */
   @ParameterizedTest
-  @CsvSource({"0.5, 500m", "1000m, 1", "1024Mi, 1Gi", "1536Mi, 1536Mi", "1.5Gi, 1536Mi", "1073741824, 1073741824",
-      "2048Ki, 2Mi", "100m, 100m", "2, 2", "1000, 1k", "128974848, 128974848", "129e6, 129e6", "123Mi, 123Mi"})
+  @CsvSource({
+    "0.5, 500m",
+    "1000m, 1",
+    "1024Mi, 1Gi",
+    "1536Mi, 1536Mi",
+    "1.5Gi, 1536Mi",
+    "1073741824, 1073741824",
+    "2048Ki, 2Mi",
+    "100m, 100m",
+    "2, 2",
+    "1000, 1k",
+    "128974848, 128974848",
+    "129e6, 129e6",
+    "123Mi, 123Mi"
+  })
   void commonForms(String input, String expect) {
     assertThat(Quantities.canonical(input)).isEqualTo(expect);
   }
 
   @Test
   void aPodTemplateGetsEveryQuantityInStoredForm() throws Exception {
-    ObjectNode template = (ObjectNode) Json.mapper().readTree("""
+    ObjectNode template =
+        (ObjectNode)
+            Json.mapper()
+                .readTree(
+                    """
         {"metadata": {"labels": {"cpu": "0.5"}},
          "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "0.5", "memory": 1073741824},
                                                             "limits": {"cpu": "1000m", "memory": "1024Mi"}}}],
@@ -246,17 +287,24 @@ class QuantitiesTest {
 
     ObjectNode stored = Quantities.inPodTemplate(template);
 
-    assertThat(stored.at("/spec/containers/0/resources").toString()).isEqualTo(
-        "{\"requests\":{\"cpu\":\"500m\",\"memory\":\"1073741824\"},\"limits\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}}");
+    assertThat(stored.at("/spec/containers/0/resources").toString())
+        .isEqualTo(
+            "{\"requests\":{\"cpu\":\"500m\",\"memory\":\"1073741824\"},\"limits\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}}");
     assertThat(stored.at("/spec/initContainers/0/resources/limits/cpu").asText()).isEqualTo("1m");
     assertThat(stored.at("/spec/resources/limits/memory").asText()).isEqualTo("2Gi");
     assertThat(stored.at("/spec/overhead/cpu").asText()).isEqualTo("250m");
     assertThat(stored.at("/spec/volumes/0/emptyDir/sizeLimit").asText()).isEqualTo("1000Mi");
-    assertThat(stored.at("/spec/volumes/1/ephemeral/volumeClaimTemplate/spec/resources/requests/storage").asText())
+    assertThat(
+            stored
+                .at("/spec/volumes/1/ephemeral/volumeClaimTemplate/spec/resources/requests/storage")
+                .asText())
         .isEqualTo("1536Mi");
-    assertThat(stored.at("/spec/volumes/2/emptyDir/sizeLimit").asText()).as("left for the API server").isEqualTo("lots");
+    assertThat(stored.at("/spec/volumes/2/emptyDir/sizeLimit").asText())
+        .as("left for the API server")
+        .isEqualTo("lots");
     assertThat(stored.at("/metadata/labels/cpu").asText()).as("only quantities").isEqualTo("0.5");
-    assertThat(template.at("/spec/containers/0/resources/requests/cpu").asText()).as("the input unchanged")
+    assertThat(template.at("/spec/containers/0/resources/requests/cpu").asText())
+        .as("the input unchanged")
         .isEqualTo("0.5");
   }
 
@@ -265,8 +313,18 @@ class QuantitiesTest {
    * value finer than a thousandth is rounded away from zero, and its text is no longer kept.
    */
   @ParameterizedTest
-  @CsvSource({"9.01, 9010m", "-9.01, -9010m", "100m, 100m", "5n, 1m", "3.001n, 1m", "1.0001, 1001m",
-      "-1.0001, -1001m", "1500u, 2m", "1Gi, 1Gi", "0.5, 500m"})
+  @CsvSource({
+    "9.01, 9010m",
+    "-9.01, -9010m",
+    "100m, 100m",
+    "5n, 1m",
+    "3.001n, 1m",
+    "1.0001, 1001m",
+    "-1.0001, -1001m",
+    "1500u, 2m",
+    "1Gi, 1Gi",
+    "0.5, 500m"
+  })
   void roundsResourceListValuesUpToAThousandth(String input, String expect) {
     assertThat(Quantities.canonicalInResourceList(input)).isEqualTo(expect);
   }

@@ -3,7 +3,6 @@ package dev.metahooks.logging;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 class JsonLoggerTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final JsonLogWriter writer = new JsonLogWriter(new PrintStream(out, true, StandardCharsets.UTF_8));
+  private final JsonLogWriter writer =
+      new JsonLogWriter(new PrintStream(out, true, StandardCharsets.UTF_8));
 
   private JsonNode line() throws Exception {
     String text = out.toString(StandardCharsets.UTF_8).trim();
@@ -25,8 +25,13 @@ class JsonLoggerTest {
   @Test
   void keyValuesBecomeTypedFields() throws Exception {
     JsonLogger logger = new JsonLogger("dev.metahooks.Test", LogLevel.INFO, writer);
-    logger.atInfo().addKeyValue("controller", "catset").addKeyValue("status", 200).addKeyValue("ok", true)
-        .addKeyValue("durationMs", 1.5).log("hook call");
+    logger
+        .atInfo()
+        .addKeyValue("controller", "catset")
+        .addKeyValue("status", 200)
+        .addKeyValue("ok", true)
+        .addKeyValue("durationMs", 1.5)
+        .log("hook call");
     JsonNode line = line();
     assertThat(line.path("message").asText()).isEqualTo("hook call");
     assertThat(line.path("level").asText()).isEqualTo("INFO");
@@ -69,9 +74,13 @@ class JsonLoggerTest {
   @Test
   void theTimeIsTheInstantToTheNanosecondWhateverSecondItFallsIn() {
     JsonLogWriter.Line line = new JsonLogWriter.Line();
-    for (Instant instant : List.of(Instant.ofEpochSecond(1_800_000_000L, 7), Instant.ofEpochSecond(1_800_000_000L, 0),
-        Instant.ofEpochSecond(1_800_000_000L, 999_999_999), Instant.ofEpochSecond(1_800_000_001L, 120_000_000),
-        Instant.ofEpochSecond(1_799_999_999L, 5_000))) {
+    for (Instant instant :
+        List.of(
+            Instant.ofEpochSecond(1_800_000_000L, 7),
+            Instant.ofEpochSecond(1_800_000_000L, 0),
+            Instant.ofEpochSecond(1_800_000_000L, 999_999_999),
+            Instant.ofEpochSecond(1_800_000_001L, 120_000_000),
+            Instant.ofEpochSecond(1_799_999_999L, 5_000))) {
       String text = line.time(instant);
       assertThat(Instant.parse(text)).as(text).isEqualTo(instant);
       assertThat(text).startsWith(instant.toString().substring(0, 19));

@@ -56,7 +56,9 @@ class DockerfileTest {
   }
 
   static List<Instruction> stage(int stage, String keyword) throws IOException {
-    return instructions().stream().filter(i -> i.stage() == stage && i.keyword().equals(keyword)).toList();
+    return instructions().stream()
+        .filter(i -> i.stage() == stage && i.keyword().equals(keyword))
+        .toList();
   }
 
   private static int lastStage() throws IOException {
@@ -65,41 +67,68 @@ class DockerfileTest {
 
   @Test
   void buildsWithMavenAndRunsOnAJre() throws IOException {
-    assertThat(stage(0, "FROM")).singleElement().extracting(Instruction::arguments)
+    assertThat(stage(0, "FROM"))
+        .singleElement()
+        .extracting(Instruction::arguments)
         .isEqualTo("maven:3-eclipse-temurin-17 AS build");
     assertThat(lastStage()).isEqualTo(1);
-    assertThat(stage(1, "FROM")).singleElement().extracting(Instruction::arguments)
-        .asString().startsWith("eclipse-temurin:17-jre");
+    assertThat(stage(1, "FROM"))
+        .singleElement()
+        .extracting(Instruction::arguments)
+        .asString()
+        .startsWith("eclipse-temurin:17-jre");
   }
 
   @Test
   void fetchesDependenciesBeforeCopyingTheSources() throws IOException {
-    List<String> build = instructions().stream().filter(i -> i.stage() == 0)
-        .map(i -> i.keyword() + " " + i.arguments()).toList();
+    List<String> build =
+        instructions().stream()
+            .filter(i -> i.stage() == 0)
+            .map(i -> i.keyword() + " " + i.arguments())
+            .toList();
     int pom = indexOf(build, s -> s.startsWith("COPY pom.xml"));
-    int goOffline = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains("dependency:go-offline"));
+    int goOffline =
+        indexOf(build, s -> s.startsWith("RUN mvn") && s.contains("dependency:go-offline"));
     int sources = indexOf(build, s -> s.startsWith("COPY ") && s.split("\\s+")[1].endsWith("src"));
-    int packaging = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains(" package") && s.contains("-Dmaven.test.skip=true"));
-    assertThat(List.of(pom, goOffline, sources, packaging)).as("order in %s", build).doesNotContain(-1).isSorted();
+    int packaging =
+        indexOf(
+            build,
+            s ->
+                s.startsWith("RUN mvn")
+                    && s.contains(" package")
+                    && s.contains("-Dmaven.test.skip=true"));
+    assertThat(List.of(pom, goOffline, sources, packaging))
+        .as("order in %s", build)
+        .doesNotContain(-1)
+        .isSorted();
   }
 
   @Test
   void copiesTheJarAndItsLibrariesThatTheBuildProduces() throws Exception {
     String workdir = stage(0, "WORKDIR").get(0).arguments();
-    List<String[]> copies = stage(1, "COPY").stream().map(i -> i.arguments().split("\\s+")).toList();
+    List<String[]> copies =
+        stage(1, "COPY").stream().map(i -> i.arguments().split("\\s+")).toList();
     assertThat(copies).allSatisfy(c -> assertThat(c[0]).isEqualTo("--from=build"));
-    assertThat(copies).extracting(c -> c[1])
+    assertThat(copies)
+        .extracting(c -> c[1])
         .containsExactly(workdir + "/target/lib/", workdir + "/target/metahooks.jar");
 
-    Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(PROJECT.resolve("service.xml").toFile());
+    Document pom =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(PROJECT.resolve("service.xml").toFile());
     Element build = (Element) pom.getDocumentElement().getElementsByTagName("build").item(0);
     assertThat(text(build, "finalName")).as("target/<finalName>.jar").isEqualTo("metahooks");
-    // Copied dependencies in lib/, and beside them the logging provider's registration, a jar of its own that the
-    // runnable jar's Class-Path names (a directory there would stop the class-data archive, ClassDataArchiveIT).
-    assertThat(texts(build, "outputDirectory")).as("outputs of copy-dependencies and of the logging jar")
+    // Copied dependencies in lib/, and beside them the logging provider's registration, a jar of
+    // its own that the
+    // runnable jar's Class-Path names (a directory there would stop the class-data archive,
+    // ClassDataArchiveIT).
+    assertThat(texts(build, "outputDirectory"))
+        .as("outputs of copy-dependencies and of the logging jar")
         .containsExactly("${project.build.directory}/lib", "${project.build.directory}/lib");
     assertThat(text(build, "classpathPrefix")).as("the jar's Class-Path").isEqualTo("lib/");
-    assertThat(text(build, "Class-Path")).as("the logging jar on the Class-Path")
+    assertThat(text(build, "Class-Path"))
+        .as("the logging jar on the Class-Path")
         .isEqualTo("lib/" + text(build, "finalName") + "-" + text(build, "classifier") + ".jar");
 
     // The jar finds its libraries at lib/ beside itself.
@@ -128,25 +157,40 @@ class DockerfileTest {
   @Test
   void buildsTheClassDataArchiveThatTheEntrypointUses() throws IOException {
     List<String> entrypoint = new ArrayList<>();
-    JsonTrees.MAPPER.readTree(stage(1, "ENTRYPOINT").get(0).arguments()).forEach(w -> entrypoint.add(w.asText()));
-    String archive = entrypoint.stream().filter(w -> w.startsWith("-XX:SharedArchiveFile=")).findFirst()
-        .map(w -> w.substring(w.indexOf('=') + 1)).orElseThrow(() -> new AssertionError("no archive: " + entrypoint));
+    JsonTrees.MAPPER
+        .readTree(stage(1, "ENTRYPOINT").get(0).arguments())
+        .forEach(w -> entrypoint.add(w.asText()));
+    String archive =
+        entrypoint.stream()
+            .filter(w -> w.startsWith("-XX:SharedArchiveFile="))
+            .findFirst()
+            .map(w -> w.substring(w.indexOf('=') + 1))
+            .orElseThrow(() -> new AssertionError("no archive: " + entrypoint));
     String jar = entrypoint.get(entrypoint.size() - 1);
 
-    List<Instruction> runs = stage(1, "RUN").stream()
-        .filter(r -> r.arguments().contains("-XX:ArchiveClassesAtExit=")).toList();
+    List<Instruction> runs =
+        stage(1, "RUN").stream()
+            .filter(r -> r.arguments().contains("-XX:ArchiveClassesAtExit="))
+            .toList();
     assertThat(runs).as("one training run in the runtime stage").hasSize(1);
     String training = runs.get(0).arguments();
-    assertThat(training).contains("-XX:ArchiveClassesAtExit=" + archive + " ", "-jar " + jar + " train ");
-    List<String> jvmFlags = entrypoint.subList(1, entrypoint.size() - 2).stream()
-        .filter(w -> !w.startsWith("-XX:SharedArchiveFile=")).toList();
+    assertThat(training)
+        .contains("-XX:ArchiveClassesAtExit=" + archive + " ", "-jar " + jar + " train ");
+    List<String> jvmFlags =
+        entrypoint.subList(1, entrypoint.size() - 2).stream()
+            .filter(w -> !w.startsWith("-XX:SharedArchiveFile="))
+            .toList();
     for (String flag : jvmFlags) {
-      assertThat(training).as("the training run has the ENTRYPOINT's flag %s", flag).contains(" " + flag + " ");
+      assertThat(training)
+          .as("the training run has the ENTRYPOINT's flag %s", flag)
+          .contains(" " + flag + " ");
     }
 
-    // Trained on the golden fixtures, bound from the build stage: nothing of them stays in the image.
-    java.util.regex.Matcher mount = java.util.regex.Pattern.compile(
-        "--mount=type=bind,from=build,source=(\\S+),target=(\\S+)").matcher(training);
+    // Trained on the golden fixtures, bound from the build stage: nothing of them stays in the
+    // image.
+    java.util.regex.Matcher mount =
+        java.util.regex.Pattern.compile("--mount=type=bind,from=build,source=(\\S+),target=(\\S+)")
+            .matcher(training);
     assertThat(mount.find()).as("fixtures bound from the build stage in %s", training).isTrue();
     String workdir = stage(0, "WORKDIR").get(0).arguments();
     assertThat(mount.group(1)).isEqualTo(workdir + "/src/test/resources/fixtures");
@@ -154,11 +198,17 @@ class DockerfileTest {
     assertThat(PROJECT.resolve("src/test/resources/fixtures/hello-world/sync")).isDirectory();
 
     // Made while still root (the user cannot write /app), readable by the user afterwards.
-    List<String> runtime = instructions().stream().filter(i -> i.stage() == 1).map(Instruction::keyword).toList();
+    List<String> runtime =
+        instructions().stream().filter(i -> i.stage() == 1).map(Instruction::keyword).toList();
     int user = runtime.indexOf("USER");
     int made = -1;
     for (int i = 0; i < runtime.size(); i++) {
-      if (instructions().stream().filter(x -> x.stage() == 1).toList().get(i).arguments().contains("ArchiveClassesAtExit")) {
+      if (instructions().stream()
+          .filter(x -> x.stage() == 1)
+          .toList()
+          .get(i)
+          .arguments()
+          .contains("ArchiveClassesAtExit")) {
         made = i;
       }
     }
@@ -168,14 +218,19 @@ class DockerfileTest {
 
   @Test
   void theBuildContextHoldsOnlyThePomAndTheSources() throws IOException {
-    List<String> rules = Files.readAllLines(PROJECT.resolve(".dockerignore")).stream().map(String::strip)
-        .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    List<String> rules =
+        Files.readAllLines(PROJECT.resolve(".dockerignore")).stream()
+            .map(String::strip)
+            .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+            .toList();
     for (Instruction copy : stage(0, "COPY")) {
       String source = copy.arguments().split("\\s+")[0];
       assertThat(inContext(rules, source)).as("%s is in the build context", source).isTrue();
     }
     assertThat(inContext(rules, "src/main/java/dev/metahooks/Main.java")).isTrue();
-    for (String left : List.of("target/metahooks.jar", ".git/config", "manifests/kustomization.yaml", "README.md")) {
+    for (String left :
+        List.of(
+            "target/metahooks.jar", ".git/config", "manifests/kustomization.yaml", "README.md")) {
       assertThat(inContext(rules, left)).as("%s is kept out of the build context", left).isFalse();
     }
   }
@@ -183,18 +238,32 @@ class DockerfileTest {
   /** The reactor reads every module's POM before it builds one: each is in the context and copied before go-offline. */
   @Test
   void everyModulesPomIsCopiedBeforeTheDependenciesAreFetched() throws Exception {
-    List<String> rules = Files.readAllLines(PROJECT.resolve(".dockerignore")).stream().map(String::strip)
-        .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-    List<String> build = instructions().stream().filter(i -> i.stage() == 0)
-        .map(i -> i.keyword() + " " + i.arguments()).toList();
-    int goOffline = indexOf(build, s -> s.startsWith("RUN mvn") && s.contains("dependency:go-offline"));
-    List<String> copiedBefore = build.subList(0, goOffline).stream().filter(s -> s.startsWith("COPY "))
-        .flatMap(s -> {
-          List<String> words = List.of(s.split("\\s+"));
-          return words.subList(1, words.size() - 1).stream();
-        }).toList();
-    NodeList modules = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(PROJECT.resolve("pom.xml").toFile()).getElementsByTagName("module");
+    List<String> rules =
+        Files.readAllLines(PROJECT.resolve(".dockerignore")).stream()
+            .map(String::strip)
+            .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+            .toList();
+    List<String> build =
+        instructions().stream()
+            .filter(i -> i.stage() == 0)
+            .map(i -> i.keyword() + " " + i.arguments())
+            .toList();
+    int goOffline =
+        indexOf(build, s -> s.startsWith("RUN mvn") && s.contains("dependency:go-offline"));
+    List<String> copiedBefore =
+        build.subList(0, goOffline).stream()
+            .filter(s -> s.startsWith("COPY "))
+            .flatMap(
+                s -> {
+                  List<String> words = List.of(s.split("\\s+"));
+                  return words.subList(1, words.size() - 1).stream();
+                })
+            .toList();
+    NodeList modules =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(PROJECT.resolve("pom.xml").toFile())
+            .getElementsByTagName("module");
     assertThat(modules.getLength()).isGreaterThanOrEqualTo(3);
     for (int i = 0; i < modules.getLength(); i++) {
       String module = modules.item(i).getTextContent();

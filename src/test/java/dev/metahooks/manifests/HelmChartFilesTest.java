@@ -28,7 +28,8 @@ class HelmChartFilesTest {
   /** The script's "source:target" pairs: a source directory of the repository, its copy under files/. */
   private static List<String[]> pairs() throws IOException {
     List<String[]> pairs = new ArrayList<>();
-    Matcher pair = Pattern.compile("(?m)^\\s+\"([^\":]+):([^\"]+)\"$").matcher(Files.readString(SCRIPT));
+    Matcher pair =
+        Pattern.compile("(?m)^\\s+\"([^\":]+):([^\"]+)\"$").matcher(Files.readString(SCRIPT));
     while (pair.find()) {
       pairs.add(new String[] {pair.group(1), pair.group(2)});
     }
@@ -56,16 +57,21 @@ class HelmChartFilesTest {
     for (String[] pair : pairs) {
       Path source = PROJECT.resolve(pair[0]);
       Path copy = CHART.resolve("files").resolve(pair[1]);
-      assertThat(names(copy)).as("files/%s against %s (run scripts/chart-files.sh)", pair[1], pair[0])
+      assertThat(names(copy))
+          .as("files/%s against %s (run scripts/chart-files.sh)", pair[1], pair[0])
           .isEqualTo(names(source));
       for (String name : names(source)) {
         assertThat(Files.readString(copy.resolve(name)))
-            .as("files/%s/%s differs from %s/%s: run scripts/chart-files.sh", pair[1], name, pair[0], name).isEqualTo(Files.readString(source.resolve(name)));
+            .as(
+                "files/%s/%s differs from %s/%s: run scripts/chart-files.sh",
+                pair[1], name, pair[0], name)
+            .isEqualTo(Files.readString(source.resolve(name)));
       }
       copied.add(pair[1].contains("/") ? pair[1].substring(0, pair[1].indexOf('/')) : pair[1]);
     }
-    assertThat(names(CHART.resolve("files"))).as("every directory of files/ is a copy").isEqualTo(
-        copied.stream().distinct().sorted().toList());
+    assertThat(names(CHART.resolve("files")))
+        .as("every directory of files/ is a copy")
+        .isEqualTo(copied.stream().distinct().sorted().toList());
   }
 
   @Test

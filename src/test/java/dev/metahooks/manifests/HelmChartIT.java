@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import dev.metahooks.server.internal.BuildInfo;
-import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Manifests;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HelmChartIT {
   private static final Path CHART = Manifests.MANIFESTS.resolve("helm/metahooks");
   private static final String NAMESPACE = "metahooks";
+
   /**
    * Helm skips an object with this annotation set to {@code keep} on uninstall and when an upgrade or rollback
    * drops it (helm.sh/helm/v3 v3.22.1 pkg/kube/resource_policy.go:20-27; the chart's templates/crds.yaml says
@@ -38,7 +39,8 @@ class HelmChartIT {
   }
 
   static List<JsonNode> helm(String namespace, Map<String, Object> values) {
-    TemplateCommand template = new Helm(CHART).template().withName("metahooks").withNamespace(namespace);
+    TemplateCommand template =
+        new Helm(CHART).template().withName("metahooks").withNamespace(namespace);
     values.forEach(template::set);
     return Manifests.parse(template.call());
   }
@@ -50,7 +52,11 @@ class HelmChartIT {
   }
 
   private static String identity(JsonNode o) {
-    return o.path("kind").asText() + " " + o.at("/metadata/namespace").asText() + "/" + o.at("/metadata/name").asText();
+    return o.path("kind").asText()
+        + " "
+        + o.at("/metadata/namespace").asText()
+        + "/"
+        + o.at("/metadata/name").asText();
   }
 
   private static void assertSameObjects(List<JsonNode> chart, List<JsonNode> kustomize) {
@@ -73,7 +79,9 @@ class HelmChartIT {
     for (JsonNode object : kustomize) {
       JsonNode copy = object.deepCopy();
       if (isCrd(copy)) {
-        ((ObjectNode) copy.path("metadata")).withObjectProperty("annotations").put(RESOURCE_POLICY, "keep");
+        ((ObjectNode) copy.path("metadata"))
+            .withObjectProperty("annotations")
+            .put(RESOURCE_POLICY, "keep");
       }
       objects.add(copy);
     }
@@ -85,14 +93,16 @@ class HelmChartIT {
     List<JsonNode> kustomize = new ArrayList<>(Rendered.server());
     kustomize.addAll(Manifests.render(Manifests.METACONTROLLER));
     assertSameObjects(helm(Map.of("createNamespace", true)), keptByHelm(kustomize));
-    // helm install needs the namespace before the release, so by default the chart does not render it
+    // helm install needs the namespace before the release, so by default the chart does not render
+    // it
     kustomize.removeIf(o -> o.path("kind").asText().equals("Namespace"));
     assertSameObjects(helm(Map.of()), keptByHelm(kustomize));
   }
 
   @Test
   void theSecureSettingsRenderWhatTheSecureOverlayRenders() {
-    assertSameObjects(helm(Map.of("secure.enabled", true, "createNamespace", true)),
+    assertSameObjects(
+        helm(Map.of("secure.enabled", true, "createNamespace", true)),
         keptByHelm(Manifests.render(Manifests.MANIFESTS.resolve("overlays/secure"))));
   }
 
@@ -105,18 +115,29 @@ class HelmChartIT {
   void everyRenderedCrdCarriesTheResourcePolicyThatKeepsIt(@TempDir Path dir) throws Exception {
     Path narrowed = dir.resolve("values.yaml");
     Files.writeString(narrowed, "controllers: [postgrescluster]\n");
-    List<List<JsonNode>> renders = List.of(helm(Map.of()), helm(Map.of("secure.enabled", true)),
-        Manifests.parse(new Helm(CHART).template().withName("metahooks").withNamespace(NAMESPACE)
-            .withValuesFile(narrowed).call()));
+    List<List<JsonNode>> renders =
+        List.of(
+            helm(Map.of()),
+            helm(Map.of("secure.enabled", true)),
+            Manifests.parse(
+                new Helm(CHART)
+                    .template()
+                    .withName("metahooks")
+                    .withNamespace(NAMESPACE)
+                    .withValuesFile(narrowed)
+                    .call()));
     for (List<JsonNode> objects : renders) {
       assertThat(objects).anyMatch(HelmChartIT::isCrd);
       for (JsonNode object : objects) {
         JsonNode policy = object.at("/metadata/annotations").path(RESOURCE_POLICY);
         if (isCrd(object)) {
-          assertThat(policy.isTextual() && policy.asText().equals("keep")).as("%s says %s: keep", identity(object),
-              RESOURCE_POLICY).isTrue();
+          assertThat(policy.isTextual() && policy.asText().equals("keep"))
+              .as("%s says %s: keep", identity(object), RESOURCE_POLICY)
+              .isTrue();
         } else {
-          assertThat(policy.isMissingNode()).as("%s has no %s", identity(object), RESOURCE_POLICY).isTrue();
+          assertThat(policy.isMissingNode())
+              .as("%s has no %s", identity(object), RESOURCE_POLICY)
+              .isTrue();
         }
       }
     }
@@ -140,22 +161,46 @@ class HelmChartIT {
 
   @Test
   void theValuesSetImageReplicasResourcesSettingsAndNamespace() {
-    List<JsonNode> objects = helm("operators", Map.of("image.repository", "registry.example/metahooks",
-        "image.tag", "9.9.9", "replicas", 3, "resources.limits.memory", "1Gi", "resources.requests.memory", "1Gi",
-        "env.METAHOOKS_LOG_LEVEL", "debug", "createNamespace", true));
+    List<JsonNode> objects =
+        helm(
+            "operators",
+            Map.of(
+                "image.repository",
+                "registry.example/metahooks",
+                "image.tag",
+                "9.9.9",
+                "replicas",
+                3,
+                "resources.limits.memory",
+                "1Gi",
+                "resources.requests.memory",
+                "1Gi",
+                "env.METAHOOKS_LOG_LEVEL",
+                "debug",
+                "createNamespace",
+                true));
     JsonNode deployment = only(objects, "Deployment");
     assertThat(deployment.at("/metadata/namespace").asText()).isEqualTo("operators");
     assertThat(deployment.at("/spec/replicas").asInt()).isEqualTo(3);
     JsonNode container = deployment.at("/spec/template/spec/containers/0");
     assertThat(container.path("image").asText()).isEqualTo("registry.example/metahooks:9.9.9");
     assertThat(container.at("/resources/limits/memory").asText()).isEqualTo("1Gi");
-    assertThat(container.path("env").toString()).contains("{\"name\":\"METAHOOKS_LOG_LEVEL\",\"value\":\"debug\"}");
+    assertThat(container.path("env").toString())
+        .contains("{\"name\":\"METAHOOKS_LOG_LEVEL\",\"value\":\"debug\"}");
     assertThat(only(objects, "Namespace").at("/metadata/name").asText()).isEqualTo("operators");
     for (JsonNode object : objects) {
-      object.at("/spec/hooks").forEach(hook -> assertThat(hook.at("/webhook/url").asText())
-          .as(identity(object)).startsWith("http://metahooks.operators/"));
+      object
+          .at("/spec/hooks")
+          .forEach(
+              hook ->
+                  assertThat(hook.at("/webhook/url").asText())
+                      .as(identity(object))
+                      .startsWith("http://metahooks.operators/"));
     }
-    assertThat(only(helm(Map.of()), "Deployment").at("/spec/template/spec/containers/0/image").asText())
+    assertThat(
+            only(helm(Map.of()), "Deployment")
+                .at("/spec/template/spec/containers/0/image")
+                .asText())
         .isEqualTo("ghcr.io/metahooks/metahooks:" + BuildInfo.version());
   }
 
@@ -163,21 +208,35 @@ class HelmChartIT {
   void onlyTheChosenControllersAndTheirCrdsAreInstalled(@TempDir Path dir) throws Exception {
     Path values = dir.resolve("values.yaml");
     Files.writeString(values, "controllers: [catset, postgrescluster]\n");
-    List<JsonNode> objects = Manifests.parse(new Helm(CHART).template().withName("metahooks")
-        .withNamespace(NAMESPACE).withValuesFile(values).call());
-    assertThat(objects.stream().filter(o -> o.path("kind").asText().endsWith("Controller"))
-        .map(o -> o.at("/metadata/name").asText()).sorted().toList())
+    List<JsonNode> objects =
+        Manifests.parse(
+            new Helm(CHART)
+                .template()
+                .withName("metahooks")
+                .withNamespace(NAMESPACE)
+                .withValuesFile(values)
+                .call());
+    assertThat(
+            objects.stream()
+                .filter(o -> o.path("kind").asText().endsWith("Controller"))
+                .map(o -> o.at("/metadata/name").asText())
+                .sorted()
+                .toList())
         .containsExactly("catset-controller", "postgrescluster");
-    assertThat(objects.stream().filter(o -> o.path("kind").asText().equals("CustomResourceDefinition"))
-        .map(o -> o.at("/metadata/name").asText()).sorted().toList())
+    assertThat(
+            objects.stream()
+                .filter(o -> o.path("kind").asText().equals("CustomResourceDefinition"))
+                .map(o -> o.at("/metadata/name").asText())
+                .sorted()
+                .toList())
         .containsExactly("catsets.ctl.enisoc.com", "postgresclusters.metahooks.dev");
     assertThat(objects).anyMatch(o -> o.path("kind").asText().equals("Deployment"));
   }
 
   private static JsonNode only(List<JsonNode> objects, String kind) {
-    List<JsonNode> found = objects.stream().filter(o -> o.path("kind").asText().equals(kind)).toList();
+    List<JsonNode> found =
+        objects.stream().filter(o -> o.path("kind").asText().equals(kind)).toList();
     assertThat(found).as(kind).hasSize(1);
     return found.get(0);
   }
-
 }

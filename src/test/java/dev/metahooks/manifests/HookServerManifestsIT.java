@@ -12,10 +12,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.testing.kube.CrdSchema;
-import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.ProjectCrds;
+import dev.metahooks.testing.kube.CrdSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,9 +31,17 @@ class HookServerManifestsIT {
 
   @Test
   void rendersTheServerAndEveryCrd() {
-    List<String> kinds = Rendered.server().stream().map(o -> o.path("kind").asText()).sorted().distinct().toList();
-    assertThat(kinds).containsExactlyInAnyOrder("Namespace", "ServiceAccount", "Deployment", "Service",
-        "PodDisruptionBudget", "NetworkPolicy", "CustomResourceDefinition");
+    List<String> kinds =
+        Rendered.server().stream().map(o -> o.path("kind").asText()).sorted().distinct().toList();
+    assertThat(kinds)
+        .containsExactlyInAnyOrder(
+            "Namespace",
+            "ServiceAccount",
+            "Deployment",
+            "Service",
+            "PodDisruptionBudget",
+            "NetworkPolicy",
+            "CustomResourceDefinition");
   }
 
   @Test
@@ -41,7 +49,9 @@ class HookServerManifestsIT {
     for (JsonNode object : Rendered.server()) {
       String kind = object.path("kind").asText();
       if (!Set.of("Namespace", "CustomResourceDefinition").contains(kind)) {
-        assertThat(object.at("/metadata/namespace").asText()).as("%s namespace", kind).isEqualTo(NAMESPACE);
+        assertThat(object.at("/metadata/namespace").asText())
+            .as("%s namespace", kind)
+            .isEqualTo(NAMESPACE);
       }
     }
   }
@@ -69,16 +79,21 @@ class HookServerManifestsIT {
       List<Path> files = Manifests.yamlFiles(Manifests.CRDS);
       assertThat(files).isNotEmpty();
       for (Path file : files) {
-        assertThat(listed).as("resources of manifests/crds/kustomization.yaml").contains(file.getFileName().toString());
+        assertThat(listed)
+            .as("resources of manifests/crds/kustomization.yaml")
+            .contains(file.getFileName().toString());
       }
     }
 
     @Test
     void everyRenderedCrdIsOneOfCrds() {
-      List<String> inFiles = ProjectCrds.crds().stream().map(c -> c.at("/metadata/name").asText()).toList();
-      List<String> rendered = Rendered.server().stream()
-          .filter(o -> o.path("kind").asText().equals("CustomResourceDefinition"))
-          .map(c -> c.at("/metadata/name").asText()).toList();
+      List<String> inFiles =
+          ProjectCrds.crds().stream().map(c -> c.at("/metadata/name").asText()).toList();
+      List<String> rendered =
+          Rendered.server().stream()
+              .filter(o -> o.path("kind").asText().equals("CustomResourceDefinition"))
+              .map(c -> c.at("/metadata/name").asText())
+              .toList();
       assertThat(rendered).containsExactlyInAnyOrderElementsOf(inFiles);
     }
 
@@ -87,12 +102,17 @@ class HookServerManifestsIT {
       for (JsonNode crd : ProjectCrds.crds()) {
         String name = crd.at("/metadata/name").asText();
         assertThat(crd.path("apiVersion").asText()).as(name).isEqualTo("apiextensions.k8s.io/v1");
-        assertThat(name).isEqualTo(crd.at("/spec/names/plural").asText() + "." + crd.at("/spec/group").asText());
-        List<JsonNode> versions = StreamSupport.stream(crd.at("/spec/versions").spliterator(), false).toList();
-        assertThat(versions.stream().filter(v -> v.path("storage").asBoolean())).as("%s storage versions", name)
+        assertThat(name)
+            .isEqualTo(
+                crd.at("/spec/names/plural").asText() + "." + crd.at("/spec/group").asText());
+        List<JsonNode> versions =
+            StreamSupport.stream(crd.at("/spec/versions").spliterator(), false).toList();
+        assertThat(versions.stream().filter(v -> v.path("storage").asBoolean()))
+            .as("%s storage versions", name)
             .hasSize(1);
         for (JsonNode version : versions) {
-          CrdSchema.of(crd, version.path("name").asText()); // throws on a schema that is not structural
+          CrdSchema.of(
+              crd, version.path("name").asText()); // throws on a schema that is not structural
         }
       }
     }
@@ -116,7 +136,10 @@ class HookServerManifestsIT {
 
     @Test
     void selectsItsOwnPods() {
-      assertThat(selects(deployment().at("/spec/selector"), deployment().at("/spec/template/metadata/labels")))
+      assertThat(
+              selects(
+                  deployment().at("/spec/selector"),
+                  deployment().at("/spec/template/metadata/labels")))
           .isTrue();
     }
 
@@ -137,10 +160,17 @@ class HookServerManifestsIT {
     void runsAsAFixedNonRootUser() {
       JsonNode pod = podSpec().path("securityContext");
       JsonNode own = container().path("securityContext");
-      assertThat(pod.path("runAsNonRoot").asBoolean() || own.path("runAsNonRoot").asBoolean()).isTrue();
+      assertThat(pod.path("runAsNonRoot").asBoolean() || own.path("runAsNonRoot").asBoolean())
+          .isTrue();
       assertThat(own.path("runAsNonRoot").asBoolean(true)).as("container runAsNonRoot").isTrue();
-      int uid = own.has("runAsUser") ? own.path("runAsUser").intValue() : pod.path("runAsUser").intValue();
-      int gid = own.has("runAsGroup") ? own.path("runAsGroup").intValue() : pod.path("runAsGroup").intValue();
+      int uid =
+          own.has("runAsUser")
+              ? own.path("runAsUser").intValue()
+              : pod.path("runAsUser").intValue();
+      int gid =
+          own.has("runAsGroup")
+              ? own.path("runAsGroup").intValue()
+              : pod.path("runAsGroup").intValue();
       assertThat(uid).as("runAsUser").isPositive();
       assertThat(gid).as("runAsGroup").isPositive();
     }
@@ -148,12 +178,20 @@ class HookServerManifestsIT {
     @Test
     void hasAReadOnlyRootFilesystemNoPrivilegeEscalationAndNoCapabilities() {
       JsonNode security = container().path("securityContext");
-      assertThat(security.path("readOnlyRootFilesystem").asBoolean()).as("readOnlyRootFilesystem").isTrue();
-      assertThat(security.path("allowPrivilegeEscalation").isBoolean()).as("allowPrivilegeEscalation set").isTrue();
-      assertThat(security.path("allowPrivilegeEscalation").asBoolean()).as("allowPrivilegeEscalation").isFalse();
+      assertThat(security.path("readOnlyRootFilesystem").asBoolean())
+          .as("readOnlyRootFilesystem")
+          .isTrue();
+      assertThat(security.path("allowPrivilegeEscalation").isBoolean())
+          .as("allowPrivilegeEscalation set")
+          .isTrue();
+      assertThat(security.path("allowPrivilegeEscalation").asBoolean())
+          .as("allowPrivilegeEscalation")
+          .isFalse();
       assertThat(security.path("privileged").asBoolean(false)).as("privileged").isFalse();
       assertThat(security.at("/capabilities/drop")).containsExactly(TextNode.valueOf("ALL"));
-      assertThat(security.at("/capabilities/add").isMissingNode()).as("capabilities added").isTrue();
+      assertThat(security.at("/capabilities/add").isMissingNode())
+          .as("capabilities added")
+          .isTrue();
     }
 
     @Test
@@ -169,8 +207,11 @@ class HookServerManifestsIT {
       assertThat(mounts).hasSize(1);
       assertThat(mounts.get(0).path("mountPath").asText()).isEqualTo("/tmp");
       String volume = mounts.get(0).path("name").asText();
-      JsonNode tmp = StreamSupport.stream(podSpec().path("volumes").spliterator(), false)
-          .filter(v -> v.path("name").asText().equals(volume)).findFirst().orElseThrow();
+      JsonNode tmp =
+          StreamSupport.stream(podSpec().path("volumes").spliterator(), false)
+              .filter(v -> v.path("name").asText().equals(volume))
+              .findFirst()
+              .orElseThrow();
       assertThat(tmp.has("emptyDir")).as("volume %s is an emptyDir", volume).isTrue();
     }
 
@@ -182,9 +223,11 @@ class HookServerManifestsIT {
     @Test
     void probesLivenessOnHealthzAndReadinessOnReadyz() {
       assertThat(container().at("/livenessProbe/httpGet/path").asText()).isEqualTo("/healthz");
-      assertThat(containerPort(container().at("/livenessProbe/httpGet/port"))).isEqualTo(SERVER_PORT);
+      assertThat(containerPort(container().at("/livenessProbe/httpGet/port")))
+          .isEqualTo(SERVER_PORT);
       assertThat(container().at("/readinessProbe/httpGet/path").asText()).isEqualTo("/readyz");
-      assertThat(containerPort(container().at("/readinessProbe/httpGet/port"))).isEqualTo(SERVER_PORT);
+      assertThat(containerPort(container().at("/readinessProbe/httpGet/port")))
+          .isEqualTo(SERVER_PORT);
       if (container().has("startupProbe")) {
         assertThat(container().at("/startupProbe/httpGet/path").asText()).isEqualTo("/healthz");
       }
@@ -198,10 +241,14 @@ class HookServerManifestsIT {
         JsonNode limit = resources.at("/limits/" + resource);
         assertThat(request.isMissingNode()).as("%s request", resource).isFalse();
         assertThat(limit.isMissingNode()).as("%s limit", resource).isFalse();
-        assertThat(quantity(request)).as("%s request <= limit", resource).isLessThanOrEqualTo(quantity(limit));
+        assertThat(quantity(request))
+            .as("%s request <= limit", resource)
+            .isLessThanOrEqualTo(quantity(limit));
       }
-      // the heap is a share of the memory limit (MaxRAMPercentage): too little leaves no room for a large request
-      assertThat(quantity(resources.at("/limits/memory"))).isGreaterThanOrEqualTo(quantity(TextNode.valueOf("256Mi")));
+      // the heap is a share of the memory limit (MaxRAMPercentage): too little leaves no room for a
+      // large request
+      assertThat(quantity(resources.at("/limits/memory")))
+          .isGreaterThanOrEqualTo(quantity(TextNode.valueOf("256Mi")));
     }
 
     @Test
@@ -222,7 +269,9 @@ class HookServerManifestsIT {
           overNodes.add(constraint);
         }
       }
-      for (JsonNode term : podSpec().at("/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution")) {
+      for (JsonNode term :
+          podSpec()
+              .at("/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution")) {
         if (term.at("/podAffinityTerm/topologyKey").asText().equals("kubernetes.io/hostname")
             && selects(term.at("/podAffinityTerm/labelSelector"), labels)) {
           overNodes.add(term);
@@ -240,42 +289,62 @@ class HookServerManifestsIT {
   @Test
   void theServiceMapsPort80ToTheServerPort() {
     JsonNode service = only("Service");
-    assertThat(service.at("/metadata/name").asText()).as("http://metahooks.metahooks/...").isEqualTo("metahooks");
+    assertThat(service.at("/metadata/name").asText())
+        .as("http://metahooks.metahooks/...")
+        .isEqualTo("metahooks");
     assertThat(service.at("/spec/type").asText("ClusterIP")).isEqualTo("ClusterIP");
     JsonNode ports = service.at("/spec/ports");
     assertThat(ports).hasSize(1);
     assertThat(ports.get(0).path("port").intValue()).isEqualTo(80);
     assertThat(containerPort(ports.get(0).path("targetPort"))).isEqualTo(SERVER_PORT);
-    assertThat(selects(Json.object().set("matchLabels", service.at("/spec/selector")),
-        deployment().at("/spec/template/metadata/labels"))).as("the Service selects the server's pods").isTrue();
+    assertThat(
+            selects(
+                Json.object().set("matchLabels", service.at("/spec/selector")),
+                deployment().at("/spec/template/metadata/labels")))
+        .as("the Service selects the server's pods")
+        .isTrue();
   }
 
   @Test
   void theDisruptionBudgetKeepsOneServerUp() {
     JsonNode pdb = only("PodDisruptionBudget");
     assertThat(pdb.at("/spec/minAvailable").intValue()).isEqualTo(1);
-    assertThat(pdb.at("/spec/minAvailable").intValue()).isLessThan(deployment().at("/spec/replicas").intValue());
-    assertThat(selects(pdb.at("/spec/selector"), deployment().at("/spec/template/metadata/labels"))).isTrue();
+    assertThat(pdb.at("/spec/minAvailable").intValue())
+        .isLessThan(deployment().at("/spec/replicas").intValue());
+    assertThat(selects(pdb.at("/spec/selector"), deployment().at("/spec/template/metadata/labels")))
+        .isTrue();
   }
 
   @Test
   void theNetworkPolicyAdmitsOnlyMetacontrollerAndTheMonitoringNamespaceToTheServerPort() {
     JsonNode policy = only("NetworkPolicy").path("spec");
-    assertThat(selects(policy.path("podSelector"), deployment().at("/spec/template/metadata/labels"))).isTrue();
+    assertThat(
+            selects(policy.path("podSelector"), deployment().at("/spec/template/metadata/labels")))
+        .isTrue();
     assertThat(policy.path("policyTypes")).containsExactly(TextNode.valueOf("Ingress"));
     assertThat(policy.path("ingress")).hasSize(2);
-    assertThat(policy.at("/ingress/1/from")).isEqualTo(Manifests.parse("""
+    assertThat(policy.at("/ingress/1/from"))
+        .isEqualTo(
+            Manifests.parse(
+                    """
         - namespaceSelector:
             matchLabels:
               kubernetes.io/metadata.name: monitoring
-        """).get(0));
-    assertThat(policy.at("/ingress/1/ports")).isEqualTo(Manifests.parse("[{protocol: TCP, port: 8080}]").get(0));
+        """)
+                .get(0));
+    assertThat(policy.at("/ingress/1/ports"))
+        .isEqualTo(Manifests.parse("[{protocol: TCP, port: 8080}]").get(0));
     JsonNode rule = policy.path("ingress").get(0);
-    assertThat(rule.path("from")).isEqualTo(Manifests.parse("""
+    assertThat(rule.path("from"))
+        .isEqualTo(
+            Manifests.parse(
+                    """
         - namespaceSelector:
             matchLabels:
               kubernetes.io/metadata.name: metacontroller
-        """).get(0));
-    assertThat(rule.path("ports")).isEqualTo(Manifests.parse("[{protocol: TCP, port: 8080}]").get(0));
+        """)
+                .get(0));
+    assertThat(rule.path("ports"))
+        .isEqualTo(Manifests.parse("[{protocol: TCP, port: 8080}]").get(0));
   }
 }

@@ -4,19 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.server.internal.ErrorCode;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.testing.kube.KubeSchema;
+import dev.metahooks.server.internal.ErrorCode;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.MissingComponent;
 import dev.metahooks.testing.PromQl;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.ThirdPartyCrds;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,10 +51,16 @@ class HookServerMonitoringIT {
   @BeforeAll
   static void render() throws Exception {
     withComponent = Rendered.withComponent("manifests", "hook-server-monitoring");
-    try (HookServer server = new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers()).start()) {
-      freshMetrics = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics")).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
+    try (HookServer server =
+        new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers()).start()) {
+      freshMetrics =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://localhost:" + server.port() + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
     }
   }
 
@@ -64,24 +69,36 @@ class HookServerMonitoringIT {
   }
 
   private static JsonNode only(String kind) {
-    return added(withComponent).stream().filter(o -> o.path("kind").asText().equals(kind)).findFirst().orElseThrow();
+    return added(withComponent).stream()
+        .filter(o -> o.path("kind").asText().equals(kind))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static JsonNode dashboard() throws IOException {
-    return JsonTrees.MAPPER.readTree(only("ConfigMap").at("/data/metahooks-dashboard.json").asText());
+    return JsonTrees.MAPPER.readTree(
+        only("ConfigMap").at("/data/metahooks-dashboard.json").asText());
   }
 
   private static List<String> alertExpressions() {
     List<String> expressions = new ArrayList<>();
-    only("PrometheusRule").at("/spec/groups").forEach(group -> group.path("rules")
-        .forEach(rule -> expressions.add(rule.path("expr").asText())));
+    only("PrometheusRule")
+        .at("/spec/groups")
+        .forEach(
+            group ->
+                group.path("rules").forEach(rule -> expressions.add(rule.path("expr").asText())));
     return expressions;
   }
 
   private static List<String> dashboardExpressions() throws IOException {
     List<String> expressions = new ArrayList<>();
-    dashboard().path("panels").forEach(panel -> panel.path("targets")
-        .forEach(target -> expressions.add(target.path("expr").asText())));
+    dashboard()
+        .path("panels")
+        .forEach(
+            panel ->
+                panel
+                    .path("targets")
+                    .forEach(target -> expressions.add(target.path("expr").asText())));
     return expressions;
   }
 
@@ -90,10 +107,12 @@ class HookServerMonitoringIT {
     List<JsonNode> base = Manifests.render(Manifests.MANIFESTS);
     assertThat(added(withComponent).stream().map(o -> o.path("kind").asText()).sorted().toList())
         .containsExactly("ConfigMap", "PodMonitor", "PrometheusRule");
-    assertThat(withComponent.stream().filter(o -> !KINDS.contains(o.path("kind").asText())).toList())
+    assertThat(
+            withComponent.stream().filter(o -> !KINDS.contains(o.path("kind").asText())).toList())
         .containsExactlyElementsOf(base);
     for (JsonNode object : added(withComponent)) {
-      ThirdPartyCrds.assertValid(object);       // the Prometheus Operator's CRDs; the ConfigMap by the built-in model
+      ThirdPartyCrds.assertValid(
+          object); // the Prometheus Operator's CRDs; the ConfigMap by the built-in model
       assertThat(object.at("/metadata/namespace").asText()).isEqualTo("metahooks");
     }
     KubeSchema.assertValid(only("ConfigMap"));
@@ -115,18 +134,25 @@ class HookServerMonitoringIT {
     Set<String> read = new TreeSet<>();
     Stream.concat(alertExpressions().stream(), dashboardExpressions().stream())
         .forEach(expression -> read.addAll(PromQl.metricsIn(expression)));
-    assertThat(read).contains("metahooks_hook_requests_total", "metahooks_hook_duration_seconds_bucket",
-        "process_start_time_seconds", "metahooks_hook_answers_unwritten_total");
+    assertThat(read)
+        .contains(
+            "metahooks_hook_requests_total",
+            "metahooks_hook_duration_seconds_bucket",
+            "process_start_time_seconds",
+            "metahooks_hook_answers_unwritten_total");
     assertThat(exported).containsAll(read);
     assertThat(alertExpressions()).hasSize(4);
   }
 
   @Test
   void theOutcomesTheyCountAreOutcomesTheServerCounts() throws IOException {
-    Set<String> outcomes = new TreeSet<>(Arrays.stream(ErrorCode.values()).map(ErrorCode::code).toList());
+    Set<String> outcomes =
+        new TreeSet<>(Arrays.stream(ErrorCode.values()).map(ErrorCode::code).toList());
     outcomes.add("ok");
-    Matcher matcher = Pattern.compile("outcome(?:=~|!~|!=|=)\"([^\"]+)\"").matcher(
-        String.join("\n", alertExpressions()) + String.join("\n", dashboardExpressions()));
+    Matcher matcher =
+        Pattern.compile("outcome(?:=~|!~|!=|=)\"([^\"]+)\"")
+            .matcher(
+                String.join("\n", alertExpressions()) + String.join("\n", dashboardExpressions()));
     int found = 0;
     while (matcher.find()) {
       found++;
@@ -161,18 +187,27 @@ class HookServerMonitoringIT {
       throw MissingComponent.skipOrFail("promtool not found: install Debian's prometheus package");
     }
     Path rules = dir.resolve("rules.json");
-    Files.writeString(rules, JsonTrees.MAPPER.writeValueAsString(only("PrometheusRule").path("spec")));
+    Files.writeString(
+        rules, JsonTrees.MAPPER.writeValueAsString(only("PrometheusRule").path("spec")));
     assertThat(promtool("check", "rules", rules.toString())).contains("SUCCESS: 4 rules found");
 
     List<Map<String, String>> recorded = new ArrayList<>();
     int i = 0;
     for (String expression : dashboardExpressions()) {
-      recorded.add(Map.of("record", "dashboard:query" + i++, "expr", expression.replace("$namespace", "metahooks")));
+      recorded.add(
+          Map.of(
+              "record",
+              "dashboard:query" + i++,
+              "expr",
+              expression.replace("$namespace", "metahooks")));
     }
     Path queries = dir.resolve("queries.json");
-    Files.writeString(queries, JsonTrees.MAPPER.writeValueAsString(
-        Map.of("groups", List.of(Map.of("name", "dashboard", "rules", recorded)))));
-    assertThat(promtool("check", "rules", queries.toString())).contains("SUCCESS: " + recorded.size() + " rules found");
+    Files.writeString(
+        queries,
+        JsonTrees.MAPPER.writeValueAsString(
+            Map.of("groups", List.of(Map.of("name", "dashboard", "rules", recorded)))));
+    assertThat(promtool("check", "rules", queries.toString()))
+        .contains("SUCCESS: " + recorded.size() + " rules found");
   }
 
   @Test
@@ -180,12 +215,21 @@ class HookServerMonitoringIT {
     if (!Files.isExecutable(Path.of("/usr/bin/promtool"))) {
       throw MissingComponent.skipOrFail("promtool not found: install Debian's prometheus package");
     }
-    Files.writeString(dir.resolve("rules.json"), JsonTrees.MAPPER.writeValueAsString(only("PrometheusRule").path("spec")));
-    Path tests = Files.copy(Resources.path("monitoring/hook-server-alerts.test.yaml"), dir.resolve("alerts.test.yaml"));
+    Files.writeString(
+        dir.resolve("rules.json"),
+        JsonTrees.MAPPER.writeValueAsString(only("PrometheusRule").path("spec")));
+    Path tests =
+        Files.copy(
+            Resources.path("monitoring/hook-server-alerts.test.yaml"),
+            dir.resolve("alerts.test.yaml"));
     String tested = Files.readString(tests);
-    only("PrometheusRule").at("/spec/groups/0/rules").forEach(rule ->
-        assertThat(tested).as("a test of %s", rule.path("alert").asText())
-            .contains("alertname: " + rule.path("alert").asText()));
+    only("PrometheusRule")
+        .at("/spec/groups/0/rules")
+        .forEach(
+            rule ->
+                assertThat(tested)
+                    .as("a test of %s", rule.path("alert").asText())
+                    .contains("alertname: " + rule.path("alert").asText()));
     assertThat(promtool("test", "rules", tests.toString())).contains("SUCCESS");
   }
 
@@ -205,8 +249,11 @@ class HookServerMonitoringIT {
     List<JsonNode> fromHelm = added(HelmChartIT.helm(Map.of("monitoring.enabled", true)));
     assertThat(fromHelm).containsExactlyInAnyOrderElementsOf(added(withComponent));
 
-    JsonNode secure = HelmChartIT.helm(Map.of("monitoring.enabled", true, "secure.enabled", true)).stream()
-        .filter(o -> o.path("kind").asText().equals("PodMonitor")).findFirst().orElseThrow();
+    JsonNode secure =
+        HelmChartIT.helm(Map.of("monitoring.enabled", true, "secure.enabled", true)).stream()
+            .filter(o -> o.path("kind").asText().equals("PodMonitor"))
+            .findFirst()
+            .orElseThrow();
     assertThat(secure.at("/spec/podMetricsEndpoints/0/port").asText()).isEqualTo("management");
   }
 
@@ -215,7 +262,8 @@ class HookServerMonitoringIT {
     JsonNode other = networkPolicy(HelmChartIT.helm(Map.of("monitoring.namespace", "prometheus")));
     assertThat(other.at("/spec/ingress/1/from/0/namespaceSelector/matchLabels").toString())
         .isEqualTo("{\"kubernetes.io/metadata.name\":\"prometheus\"}");
-    assertThat(networkPolicy(HelmChartIT.helm(Map.of("monitoring.namespace", ""))).at("/spec/ingress"))
+    assertThat(
+            networkPolicy(HelmChartIT.helm(Map.of("monitoring.namespace", ""))).at("/spec/ingress"))
         .hasSize(1);
   }
 
@@ -226,66 +274,101 @@ class HookServerMonitoringIT {
   @Test
   void theHelmValueLabelsWhatPrometheusSelects() {
     List<JsonNode> plain = added(HelmChartIT.helm(Map.of("monitoring.enabled", true)));
-    List<JsonNode> labelled = added(HelmChartIT.helm(Map.of("monitoring.enabled", true,
-        "monitoring.labels.release", "kube-prometheus-stack")));
+    List<JsonNode> labelled =
+        added(
+            HelmChartIT.helm(
+                Map.of(
+                    "monitoring.enabled",
+                    true,
+                    "monitoring.labels.release",
+                    "kube-prometheus-stack")));
 
     assertThat(selectedByRelease(plain)).isEmpty();
-    assertThat(selectedByRelease(labelled)).containsExactlyInAnyOrder("PodMonitor", "PrometheusRule");
+    assertThat(selectedByRelease(labelled))
+        .containsExactlyInAnyOrder("PodMonitor", "PrometheusRule");
     assertThat(withoutLabels(labelled)).containsExactlyInAnyOrderElementsOf(withoutLabels(plain));
     for (JsonNode object : labelled) {
-      assertThat(object.at("/metadata/labels/app.kubernetes.io~1name").asText()).isEqualTo("metahooks");
+      assertThat(object.at("/metadata/labels/app.kubernetes.io~1name").asText())
+          .isEqualTo("metahooks");
     }
   }
 
   /** README's kustomization for kube-prometheus-stack labels the same objects, as the Helm value does. */
   @Test
   void theReadmesPatchLabelsWhatTheHelmValueLabels() throws IOException {
-    List<JsonNode> objects = Manifests.render(readmeKustomization("kube-prometheus-stack",
-        "# kustomization\\.yaml of your own, for kube-prometheus-stack"));
+    List<JsonNode> objects =
+        Manifests.render(
+            readmeKustomization(
+                "kube-prometheus-stack",
+                "# kustomization\\.yaml of your own, for kube-prometheus-stack"));
 
-    assertThat(selectedByRelease(added(objects))).containsExactlyInAnyOrder("PodMonitor", "PrometheusRule");
-    assertThat(added(objects)).containsExactlyInAnyOrderElementsOf(added(HelmChartIT.helm(Map.of(
-        "monitoring.enabled", true, "monitoring.labels.release", "kube-prometheus-stack"))));
-    assertThat(withoutLabels(objects)).containsExactlyInAnyOrderElementsOf(withoutLabels(withComponent));
+    assertThat(selectedByRelease(added(objects)))
+        .containsExactlyInAnyOrder("PodMonitor", "PrometheusRule");
+    assertThat(added(objects))
+        .containsExactlyInAnyOrderElementsOf(
+            added(
+                HelmChartIT.helm(
+                    Map.of(
+                        "monitoring.enabled",
+                        true,
+                        "monitoring.labels.release",
+                        "kube-prometheus-stack"))));
+    assertThat(withoutLabels(objects))
+        .containsExactlyInAnyOrderElementsOf(withoutLabels(withComponent));
   }
 
   /** The kinds of the objects a kube-prometheus-stack release named kube-prometheus-stack selects. */
   private static List<String> selectedByRelease(List<JsonNode> objects) {
     return objects.stream()
         .filter(o -> o.at("/metadata/labels/release").asText().equals("kube-prometheus-stack"))
-        .map(o -> o.path("kind").asText()).toList();
+        .map(o -> o.path("kind").asText())
+        .toList();
   }
 
   private static List<JsonNode> withoutLabels(List<JsonNode> objects) {
-    return objects.stream().map(o -> {
-      JsonNode copy = o.deepCopy();
-      ((ObjectNode) copy.path("metadata")).remove("labels");
-      return copy;
-    }).toList();
+    return objects.stream()
+        .map(
+            o -> {
+              JsonNode copy = o.deepCopy();
+              ((ObjectNode) copy.path("metadata")).remove("labels");
+              return copy;
+            })
+        .toList();
   }
 
   /** A block of docs/deploy.md's Monitoring that starts with {@code header}, written as a kustomization in target/. */
   private static Path readmeKustomization(String name, String header) throws IOException {
-    String block = MarkdownBlocks.blocks("docs/deploy.md", "Monitoring", "yaml").stream()
-        .filter(b -> Pattern.compile(header).matcher(b).lookingAt()).findFirst().orElse(null);
+    String block =
+        MarkdownBlocks.blocks("docs/deploy.md", "Monitoring", "yaml").stream()
+            .filter(b -> Pattern.compile(header).matcher(b).lookingAt())
+            .findFirst()
+            .orElse(null);
     assertThat(block).as("docs/deploy.md's kustomization %s", header).isNotNull();
-    Path dir = Files.createDirectories(Resources.projectDir().resolve("target/kustomize-readme-" + name));
-    Files.writeString(dir.resolve("kustomization.yaml"), block.replace("<path to metahooks>", "../.."));
+    Path dir =
+        Files.createDirectories(Resources.projectDir().resolve("target/kustomize-readme-" + name));
+    Files.writeString(
+        dir.resolve("kustomization.yaml"), block.replace("<path to metahooks>", "../.."));
     return dir;
   }
 
   private static JsonNode networkPolicy(List<JsonNode> objects) {
-    return objects.stream().filter(o -> o.path("kind").asText().equals("NetworkPolicy")).findFirst().orElseThrow();
+    return objects.stream()
+        .filter(o -> o.path("kind").asText().equals("NetworkPolicy"))
+        .findFirst()
+        .orElseThrow();
   }
 
   /** docs/deploy.md's kustomization of one's own, with the component and another monitoring namespace, as it stands. */
   @Test
   void theReadmesKustomizationAddsTheComponentAndAdmitsItsNamespace() throws IOException {
-    List<JsonNode> objects = Manifests.render(readmeKustomization("monitoring",
-        "# kustomization\\.yaml of your own\n"));
+    List<JsonNode> objects =
+        Manifests.render(readmeKustomization("monitoring", "# kustomization\\.yaml of your own\n"));
 
     assertThat(added(objects)).containsExactlyInAnyOrderElementsOf(added(withComponent));
-    assertThat(networkPolicy(objects).at("/spec/ingress/1/from/0/namespaceSelector/matchLabels").toString())
+    assertThat(
+            networkPolicy(objects)
+                .at("/spec/ingress/1/from/0/namespaceSelector/matchLabels")
+                .toString())
         .isEqualTo("{\"kubernetes.io/metadata.name\":\"prometheus\"}");
   }
 }

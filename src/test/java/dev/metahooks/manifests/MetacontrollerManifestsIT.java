@@ -8,8 +8,8 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.kube.MetacontrollerSchema;
 import dev.metahooks.testing.ProjectCrds;
+import dev.metahooks.testing.kube.MetacontrollerSchema;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,9 @@ import org.junit.jupiter.api.TestFactory;
  */
 class MetacontrollerManifestsIT {
   /** The Service {@code metahooks} in the namespace {@code metahooks}, port 80. */
-  private static final Pattern HOOK_URL = Pattern.compile("http://metahooks\\.metahooks/([a-z0-9-]+)/([a-z]+)");
+  private static final Pattern HOOK_URL =
+      Pattern.compile("http://metahooks\\.metahooks/([a-z0-9-]+)/([a-z]+)");
+
   private static final FrontDoor SERVER = FrontDoor.of(Catalog.controllers());
   private static List<JsonNode> controllers;
 
@@ -45,16 +47,24 @@ class MetacontrollerManifestsIT {
     List<Path> files = Manifests.yamlFiles(Manifests.METACONTROLLER);
     assertThat(files).isNotEmpty();
     for (Path file : files) {
-      assertThat(listed).as("resources of metacontroller/kustomization.yaml").contains(file.getFileName().toString());
+      assertThat(listed)
+          .as("resources of metacontroller/kustomization.yaml")
+          .contains(file.getFileName().toString());
     }
   }
 
   @TestFactory
   Stream<DynamicTest> everyControllerFitsMetacontrollersSchema() {
-    return controllers.stream().map(controller -> DynamicTest.dynamicTest(name(controller), () -> {
-      assertThat(controller.path("apiVersion").asText()).isEqualTo(MetacontrollerSchema.API_VERSION);
-      MetacontrollerSchema.of(controller).assertValid(controller);
-    }));
+    return controllers.stream()
+        .map(
+            controller ->
+                DynamicTest.dynamicTest(
+                    name(controller),
+                    () -> {
+                      assertThat(controller.path("apiVersion").asText())
+                          .isEqualTo(MetacontrollerSchema.API_VERSION);
+                      MetacontrollerSchema.of(controller).assertValid(controller);
+                    }));
   }
 
   /**
@@ -64,37 +74,69 @@ class MetacontrollerManifestsIT {
    */
   @TestFactory
   Stream<DynamicTest> noControllerCombinesETagWithARollingStrategy() {
-    return controllers.stream().map(controller -> DynamicTest.dynamicTest(name(controller), () -> {
-      List<String> rolling = new ArrayList<>();
-      for (JsonNode child : controller.path("spec").path("childResources")) {
-        if (child.path("updateStrategy").path("method").asText().startsWith("Rolling")) {
-          rolling.add(child.path("resource").asText());
-        }
-      }
-      List<String> etag = new ArrayList<>();
-      controller.path("spec").path("hooks").properties().forEach(hook -> {
-        if (hook.getValue().path("webhook").path("etag").path("enabled").asBoolean(false)) {
-          etag.add(hook.getKey());
-        }
-      });
-      assertThat(rolling.isEmpty() || etag.isEmpty())
-          .as("%s rolls %s and enables etag on %s", name(controller), rolling, etag).isTrue();
-    }));
+    return controllers.stream()
+        .map(
+            controller ->
+                DynamicTest.dynamicTest(
+                    name(controller),
+                    () -> {
+                      List<String> rolling = new ArrayList<>();
+                      for (JsonNode child : controller.path("spec").path("childResources")) {
+                        if (child
+                            .path("updateStrategy")
+                            .path("method")
+                            .asText()
+                            .startsWith("Rolling")) {
+                          rolling.add(child.path("resource").asText());
+                        }
+                      }
+                      List<String> etag = new ArrayList<>();
+                      controller
+                          .path("spec")
+                          .path("hooks")
+                          .properties()
+                          .forEach(
+                              hook -> {
+                                if (hook.getValue()
+                                    .path("webhook")
+                                    .path("etag")
+                                    .path("enabled")
+                                    .asBoolean(false)) {
+                                  etag.add(hook.getKey());
+                                }
+                              });
+                      assertThat(rolling.isEmpty() || etag.isEmpty())
+                          .as("%s rolls %s and enables etag on %s", name(controller), rolling, etag)
+                          .isTrue();
+                    }));
   }
 
   @TestFactory
   Stream<DynamicTest> everyHookUrlNamesAHookTheServerServes() {
-    return controllers.stream().map(controller -> DynamicTest.dynamicTest(name(controller), () -> {
-      assertThat(controller.at("/spec/hooks").isEmpty()).as("hooks").isFalse();
-      for (Map.Entry<String, JsonNode> hook : controller.at("/spec/hooks").properties()) {
-        String url = hook.getValue().at("/webhook/url").asText("");
-        Matcher m = HOOK_URL.matcher(url);
-        assertThat(m.matches()).as("%s hook url '%s' has the form http://metahooks.metahooks/<controller>/<hook>",
-            hook.getKey(), url).isTrue();
-        assertThat(m.group(2)).as("%s hook url", hook.getKey()).isEqualTo(hook.getKey());
-        assertThat(SERVER.serves(m.group(1), m.group(2))).as("the server serves %s", url).isTrue();
-      }
-    }));
+    return controllers.stream()
+        .map(
+            controller ->
+                DynamicTest.dynamicTest(
+                    name(controller),
+                    () -> {
+                      assertThat(controller.at("/spec/hooks").isEmpty()).as("hooks").isFalse();
+                      for (Map.Entry<String, JsonNode> hook :
+                          controller.at("/spec/hooks").properties()) {
+                        String url = hook.getValue().at("/webhook/url").asText("");
+                        Matcher m = HOOK_URL.matcher(url);
+                        assertThat(m.matches())
+                            .as(
+                                "%s hook url '%s' has the form http://metahooks.metahooks/<controller>/<hook>",
+                                hook.getKey(), url)
+                            .isTrue();
+                        assertThat(m.group(2))
+                            .as("%s hook url", hook.getKey())
+                            .isEqualTo(hook.getKey());
+                        assertThat(SERVER.serves(m.group(1), m.group(2)))
+                            .as("the server serves %s", url)
+                            .isTrue();
+                      }
+                    }));
   }
 
   /**
@@ -104,16 +146,31 @@ class MetacontrollerManifestsIT {
    */
   @TestFactory
   Stream<DynamicTest> everyHookUsesETags() {
-    return controllers.stream().map(controller -> DynamicTest.dynamicTest(name(controller), () -> {
-      for (Map.Entry<String, JsonNode> hook : controller.at("/spec/hooks").properties()) {
-        JsonNode etag = hook.getValue().at("/webhook/etag");
-        assertThat(etag.path("enabled").asBoolean()).as("%s webhook.etag.enabled", hook.getKey()).isTrue();
-        assertThat(etag.has("cacheTimeoutSeconds")).as("%s: cacheTimeoutSeconds and cacheCleanupSeconds together",
-            hook.getKey()).isEqualTo(etag.has("cacheCleanupSeconds"));
-        assertThat(etag.path("cacheTimeoutSeconds").asInt(1)).as("%s cacheTimeoutSeconds", hook.getKey()).isPositive();
-        assertThat(etag.path("cacheCleanupSeconds").asInt(1)).as("%s cacheCleanupSeconds", hook.getKey()).isPositive();
-      }
-    }));
+    return controllers.stream()
+        .map(
+            controller ->
+                DynamicTest.dynamicTest(
+                    name(controller),
+                    () -> {
+                      for (Map.Entry<String, JsonNode> hook :
+                          controller.at("/spec/hooks").properties()) {
+                        JsonNode etag = hook.getValue().at("/webhook/etag");
+                        assertThat(etag.path("enabled").asBoolean())
+                            .as("%s webhook.etag.enabled", hook.getKey())
+                            .isTrue();
+                        assertThat(etag.has("cacheTimeoutSeconds"))
+                            .as(
+                                "%s: cacheTimeoutSeconds and cacheCleanupSeconds together",
+                                hook.getKey())
+                            .isEqualTo(etag.has("cacheCleanupSeconds"));
+                        assertThat(etag.path("cacheTimeoutSeconds").asInt(1))
+                            .as("%s cacheTimeoutSeconds", hook.getKey())
+                            .isPositive();
+                        assertThat(etag.path("cacheCleanupSeconds").asInt(1))
+                            .as("%s cacheCleanupSeconds", hook.getKey())
+                            .isPositive();
+                      }
+                    }));
   }
 
   @Test
@@ -136,27 +193,43 @@ class MetacontrollerManifestsIT {
 
   @TestFactory
   Stream<DynamicTest> everyCompositeParentIsACrdWithTheStatusSubresource() {
-    return controllers.stream().filter(c -> c.path("kind").asText().equals("CompositeController"))
-        .map(controller -> DynamicTest.dynamicTest(name(controller), () -> {
-          String apiVersion = controller.at("/spec/parentResource/apiVersion").asText();
-          String resource = controller.at("/spec/parentResource/resource").asText();
-          int slash = apiVersion.indexOf('/');
-          assertThat(slash).as("parent apiVersion %s has a group", apiVersion).isPositive();
-          String crdName = resource + "." + apiVersion.substring(0, slash);
-          String version = apiVersion.substring(slash + 1);
-          JsonNode crd = ProjectCrds.crds().stream().filter(c -> c.at("/metadata/name").asText().equals(crdName))
-              .findFirst().orElseThrow(() -> new AssertionError("no CRD " + crdName + " in manifests/crds"));
-          JsonNode served = null;
-          for (JsonNode v : crd.at("/spec/versions")) {
-            if (v.path("name").asText().equals(version) && v.path("served").asBoolean()) {
-              served = v;
-            }
-          }
-          assertThat(served).as("CRD %s serves %s", crdName, version).isNotNull();
-          assertThat(served.at("/subresources/status").isObject())
-              .as("CRD %s version %s has the status subresource (else Metacontroller ignores the controller)",
-                  crdName, version).isTrue();
-        }));
+    return controllers.stream()
+        .filter(c -> c.path("kind").asText().equals("CompositeController"))
+        .map(
+            controller ->
+                DynamicTest.dynamicTest(
+                    name(controller),
+                    () -> {
+                      String apiVersion = controller.at("/spec/parentResource/apiVersion").asText();
+                      String resource = controller.at("/spec/parentResource/resource").asText();
+                      int slash = apiVersion.indexOf('/');
+                      assertThat(slash)
+                          .as("parent apiVersion %s has a group", apiVersion)
+                          .isPositive();
+                      String crdName = resource + "." + apiVersion.substring(0, slash);
+                      String version = apiVersion.substring(slash + 1);
+                      JsonNode crd =
+                          ProjectCrds.crds().stream()
+                              .filter(c -> c.at("/metadata/name").asText().equals(crdName))
+                              .findFirst()
+                              .orElseThrow(
+                                  () ->
+                                      new AssertionError(
+                                          "no CRD " + crdName + " in manifests/crds"));
+                      JsonNode served = null;
+                      for (JsonNode v : crd.at("/spec/versions")) {
+                        if (v.path("name").asText().equals(version)
+                            && v.path("served").asBoolean()) {
+                          served = v;
+                        }
+                      }
+                      assertThat(served).as("CRD %s serves %s", crdName, version).isNotNull();
+                      assertThat(served.at("/subresources/status").isObject())
+                          .as(
+                              "CRD %s version %s has the status subresource (else Metacontroller ignores the controller)",
+                              crdName, version)
+                          .isTrue();
+                    }));
   }
 
   private static String name(JsonNode controller) {

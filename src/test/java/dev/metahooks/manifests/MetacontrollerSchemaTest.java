@@ -17,15 +17,24 @@ class MetacontrollerSchemaTest {
 
   @Test
   void theCrdsNameTheReleaseAndTheSourcesTheyFollow() {
-    String header = MetacontrollerSchema.crds().lines().takeWhile(line -> line.startsWith("#"))
-        .reduce("", (a, b) -> a + " " + b.substring(1).strip());
-    assertThat(header).contains("metacontroller/metacontroller", "v4.17.2",
-        "pkg/apis/metacontroller/v1alpha1/types.go", "manifests/production/metacontroller-crds-v1.yaml");
+    String header =
+        MetacontrollerSchema.crds()
+            .lines()
+            .takeWhile(line -> line.startsWith("#"))
+            .reduce("", (a, b) -> a + " " + b.substring(1).strip());
+    assertThat(header)
+        .contains(
+            "metacontroller/metacontroller",
+            "v4.17.2",
+            "pkg/apis/metacontroller/v1alpha1/types.go",
+            "manifests/production/metacontroller-crds-v1.yaml");
   }
 
   @Test
   void aDecoratorAttachmentMayNotCarryStatusChecks() {
-    JsonNode decorator = yaml("""
+    JsonNode decorator =
+        yaml(
+            """
         apiVersion: metacontroller.k8s.io/v1alpha1
         kind: DecoratorController
         metadata: {name: d}
@@ -37,12 +46,14 @@ class MetacontrollerSchemaTest {
             updateStrategy: {method: InPlace, statusChecks: {conditions: [{type: Ready}]}}
           hooks: {sync: {webhook: {url: "http://metahooks.metahooks/x/sync"}}}
         """);
-    assertThatThrownBy(() -> MetacontrollerSchema.of(decorator).assertValid(decorator)).hasMessageContaining("statusChecks");
+    assertThatThrownBy(() -> MetacontrollerSchema.of(decorator).assertValid(decorator))
+        .hasMessageContaining("statusChecks");
   }
 
   @Test
   void aCompositeChildMayAndAnUnknownMethodMayNot() {
-    String composite = """
+    String composite =
+        """
         apiVersion: metacontroller.k8s.io/v1alpha1
         kind: CompositeController
         metadata: {name: c}
@@ -55,8 +66,10 @@ class MetacontrollerSchemaTest {
           hooks: {sync: {webhook: {url: "http://metahooks.metahooks/x/sync"}}}
         """;
     JsonNode valid = yaml(composite.formatted("RollingRecreate"));
-    assertThatCode(() -> MetacontrollerSchema.of(valid).assertValid(valid)).doesNotThrowAnyException();
+    assertThatCode(() -> MetacontrollerSchema.of(valid).assertValid(valid))
+        .doesNotThrowAnyException();
     JsonNode invalid = yaml(composite.formatted("Rolling"));
-    assertThatThrownBy(() -> MetacontrollerSchema.of(invalid).assertValid(invalid)).hasMessageContaining("Rolling");
+    assertThatThrownBy(() -> MetacontrollerSchema.of(invalid).assertValid(invalid))
+        .hasMessageContaining("Rolling");
   }
 }

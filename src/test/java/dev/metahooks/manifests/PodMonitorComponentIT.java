@@ -18,15 +18,18 @@ class PodMonitorComponentIT {
 
   @Test
   void theBaseManifestNeverDeclaresPodMonitors() {
-    assertThat(childTypes(postgresCluster(Manifests.render(Manifests.METACONTROLLER)))).doesNotContain(POD_MONITORS)
+    assertThat(childTypes(postgresCluster(Manifests.render(Manifests.METACONTROLLER))))
+        .doesNotContain(POD_MONITORS)
         .noneMatch(type -> type.startsWith("monitoring.coreos.com"));
-    assertThat(childTypes(postgresCluster(HelmChartIT.helm(Map.of())))).doesNotContain(POD_MONITORS);
+    assertThat(childTypes(postgresCluster(HelmChartIT.helm(Map.of()))))
+        .doesNotContain(POD_MONITORS);
   }
 
   @Test
   void theComponentAndTheHelmValueAddPodMonitorsAndNothingElse() {
     List<JsonNode> base = Manifests.render(Manifests.METACONTROLLER);
-    List<JsonNode> withComponent = Rendered.withComponent("metacontroller", "postgrescluster-podmonitor");
+    List<JsonNode> withComponent =
+        Rendered.withComponent("metacontroller", "postgrescluster-podmonitor");
     JsonNode controller = postgresCluster(withComponent);
     List<String> expected = new java.util.ArrayList<>(childTypes(postgresCluster(base)));
     expected.add(POD_MONITORS);
@@ -34,22 +37,37 @@ class PodMonitorComponentIT {
     // Every other controller, and every other field of this one, as in the base.
     assertThat(withComponent).hasSameSizeAs(base);
     JsonNode stripped = controller.deepCopy();
-    ((com.fasterxml.jackson.databind.node.ArrayNode) stripped.at("/spec/childResources")).remove(expected.size() - 1);
+    ((com.fasterxml.jackson.databind.node.ArrayNode) stripped.at("/spec/childResources"))
+        .remove(expected.size() - 1);
     assertThat(stripped).isEqualTo(postgresCluster(base));
 
-    JsonNode fromHelm = postgresCluster(HelmChartIT.helm(Map.of("postgrescluster.podMonitor", true)));
+    JsonNode fromHelm =
+        postgresCluster(HelmChartIT.helm(Map.of("postgrescluster.podMonitor", true)));
     assertThat(fromHelm).isEqualTo(controller);
   }
 
   private static JsonNode postgresCluster(List<JsonNode> objects) {
-    return objects.stream().filter(o -> o.path("kind").asText().equals("CompositeController")
-        && o.at("/metadata/name").asText().equals("postgrescluster")).findFirst().orElseThrow();
+    return objects.stream()
+        .filter(
+            o ->
+                o.path("kind").asText().equals("CompositeController")
+                    && o.at("/metadata/name").asText().equals("postgrescluster"))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static List<String> childTypes(JsonNode controller) {
     List<String> types = new java.util.ArrayList<>();
-    controller.at("/spec/childResources").forEach(child -> types.add(child.path("apiVersion").asText() + " "
-        + child.path("resource").asText() + " " + child.at("/updateStrategy/method").asText()));
+    controller
+        .at("/spec/childResources")
+        .forEach(
+            child ->
+                types.add(
+                    child.path("apiVersion").asText()
+                        + " "
+                        + child.path("resource").asText()
+                        + " "
+                        + child.at("/updateStrategy/method").asText()));
     return types;
   }
 }

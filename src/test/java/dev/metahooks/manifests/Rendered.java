@@ -35,15 +35,19 @@ final class Rendered {
    */
   static List<JsonNode> withComponent(String resource, String component) {
     try {
-      Path dir = Files.createDirectories(Resources.projectDir().resolve("target/kustomize-" + component));
-      Files.writeString(dir.resolve("kustomization.yaml"), """
+      Path dir =
+          Files.createDirectories(Resources.projectDir().resolve("target/kustomize-" + component));
+      Files.writeString(
+          dir.resolve("kustomization.yaml"),
+          """
           apiVersion: kustomize.config.k8s.io/v1beta1
           kind: Kustomization
           resources:
           - ../../%s
           components:
           - ../../manifests/components/%s
-          """.formatted(resource, component));
+          """
+              .formatted(resource, component));
       return Manifests.render(dir);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -52,7 +56,8 @@ final class Rendered {
 
   /** The one object of this kind the base renders. */
   static JsonNode only(String kind) {
-    List<JsonNode> found = server().stream().filter(o -> o.path("kind").asText().equals(kind)).toList();
+    List<JsonNode> found =
+        server().stream().filter(o -> o.path("kind").asText().equals(kind)).toList();
     assertThat(found).as("%s objects rendered", kind).hasSize(1);
     return found.get(0);
   }
@@ -105,18 +110,19 @@ final class Rendered {
     assertThat(m.matches()).as("quantity %s", value).isTrue();
     BigDecimal number = new BigDecimal(m.group(1));
     String suffix = m.group(2) == null ? "" : m.group(2);
-    BigDecimal factor = switch (suffix) {
-      case "m" -> new BigDecimal("0.001");
-      case "k" -> BigDecimal.valueOf(1000L);
-      case "M" -> BigDecimal.valueOf(1000L * 1000);
-      case "G" -> BigDecimal.valueOf(1000L * 1000 * 1000);
-      case "T" -> BigDecimal.valueOf(1000L * 1000 * 1000 * 1000);
-      case "Ki" -> BigDecimal.valueOf(1L << 10);
-      case "Mi" -> BigDecimal.valueOf(1L << 20);
-      case "Gi" -> BigDecimal.valueOf(1L << 30);
-      case "Ti" -> BigDecimal.valueOf(1L << 40);
-      default -> BigDecimal.ONE;
-    };
+    BigDecimal factor =
+        switch (suffix) {
+          case "m" -> new BigDecimal("0.001");
+          case "k" -> BigDecimal.valueOf(1000L);
+          case "M" -> BigDecimal.valueOf(1000L * 1000);
+          case "G" -> BigDecimal.valueOf(1000L * 1000 * 1000);
+          case "T" -> BigDecimal.valueOf(1000L * 1000 * 1000 * 1000);
+          case "Ki" -> BigDecimal.valueOf(1L << 10);
+          case "Mi" -> BigDecimal.valueOf(1L << 20);
+          case "Gi" -> BigDecimal.valueOf(1L << 30);
+          case "Ti" -> BigDecimal.valueOf(1L << 40);
+          default -> BigDecimal.ONE;
+        };
     return number.multiply(factor);
   }
 }

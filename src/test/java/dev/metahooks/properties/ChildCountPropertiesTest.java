@@ -49,7 +49,8 @@ class ChildCountPropertiesTest {
   void catsetKeepsWantedPodsAndClaims(@ForAll("catset") GeneratedRequest generated) {
     ObjectNode request = generated.request();
     JsonNode replicas = request.at("/parent/spec/replicas");
-    boolean applies = !finalizing(generated, request) && replicas.isIntegralNumber() && replicas.asInt() >= 0;
+    boolean applies =
+        !finalizing(generated, request) && replicas.isIntegralNumber() && replicas.asInt() >= 0;
     Reply reply = checked(generated, request, applies);
     if (reply == null) {
       return;
@@ -67,16 +68,20 @@ class ChildCountPropertiesTest {
       long ordinal = ordinals(name, names(List.of(pod))).stream().findFirst().orElse(-1L);
       if (ordinal >= 0 && ordinal < wanted && !desired.contains(ordinal)) {
         rolled++;
-        assertThat(stamped).as("Pod %s-%s is still wanted, and built from this template", name, ordinal)
+        assertThat(stamped)
+            .as("Pod %s-%s is still wanted, and built from this template", name, ordinal)
             .doesNotContain(templateHash(pod));
       }
     }
     assertThat(rolled).as("Pods the roll replaces at once").isLessThanOrEqualTo(1);
-    assertThat(desired.size()).as("Pods move one at a time").isBetween(observed.size() - 1, observed.size() + 1);
+    assertThat(desired.size())
+        .as("Pods move one at a time")
+        .isBetween(observed.size() - 1, observed.size() + 1);
     Set<String> claims = new TreeSet<>(names(ofKind(children, "PersistentVolumeClaim")));
     for (JsonNode template : request.at("/parent/spec/volumeClaimTemplates")) {
       for (int ordinal = 0; ordinal < wanted; ordinal++) {
-        assertThat(claims).contains(template.at("/metadata/name").asText() + "-" + name + "-" + ordinal);
+        assertThat(claims)
+            .contains(template.at("/metadata/name").asText() + "-" + name + "-" + ordinal);
       }
     }
   }
@@ -95,7 +100,8 @@ class ChildCountPropertiesTest {
     ObjectNode request = generated.request();
     long completions = countOrOne(request.at("/parent/spec/completions"));
     long parallelism = countOrOne(request.at("/parent/spec/parallelism"));
-    boolean applies = completions >= 0 && parallelism >= 0 && !finishedJob(request.at("/parent/status"));
+    boolean applies =
+        completions >= 0 && parallelism >= 0 && !finishedJob(request.at("/parent/status"));
     Reply reply = checked(generated, request, applies);
     if (reply == null) {
       return;
@@ -129,7 +135,8 @@ class ChildCountPropertiesTest {
 
   @Provide
   Arbitrary<GeneratedRequest> propagation() {
-    return GeneratedRequest.of(List.of("configmap-propagation", "global-configmap", "secret-propagation"));
+    return GeneratedRequest.of(
+        List.of("configmap-propagation", "global-configmap", "secret-propagation"));
   }
 
   /**
@@ -138,7 +145,8 @@ class ChildCountPropertiesTest {
    * (global-configmap, secret-propagation). Without the source there is nothing to copy.
    */
   @Property(tries = 3 * TRIES, edgeCases = EdgeCasesMode.NONE)
-  void propagationCopiesIntoEveryTargetNamespace(@ForAll("propagation") GeneratedRequest generated) {
+  void propagationCopiesIntoEveryTargetNamespace(
+      @ForAll("propagation") GeneratedRequest generated) {
     ObjectNode request = generated.request();
     Reply reply = checked(generated, request, generated.hook().equals("sync"));
     if (reply == null) {
@@ -147,15 +155,26 @@ class ChildCountPropertiesTest {
     String kind = generated.controller().equals("secret-propagation") ? "Secret" : "ConfigMap";
     String sourceName = request.at("/parent/spec/sourceName").asText();
     String sourceNamespace = request.at("/parent/spec/sourceNamespace").asText();
-    List<RequestMaps.Entry> related = RequestMaps.entries(request, generated.hook()).stream()
-        .filter(e -> e.field().equals("related")).toList();
-    boolean sourceObserved = related.stream().anyMatch(e -> e.group().equals(kind + ".v1")
-        && e.namespace().equals(sourceNamespace) && e.name().equals(sourceName));
+    List<RequestMaps.Entry> related =
+        RequestMaps.entries(request, generated.hook()).stream()
+            .filter(e -> e.field().equals("related"))
+            .toList();
+    boolean sourceObserved =
+        related.stream()
+            .anyMatch(
+                e ->
+                    e.group().equals(kind + ".v1")
+                        && e.namespace().equals(sourceNamespace)
+                        && e.name().equals(sourceName));
     Set<String> targets = new LinkedHashSet<>();
     if (generated.controller().equals("configmap-propagation")) {
-      request.at("/parent/spec/targetNamespaces").forEach(namespace -> targets.add(namespace.asText()));
+      request
+          .at("/parent/spec/targetNamespaces")
+          .forEach(namespace -> targets.add(namespace.asText()));
     } else {
-      related.stream().filter(e -> e.group().equals("Namespace.v1")).forEach(e -> targets.add(e.name()));
+      related.stream()
+          .filter(e -> e.group().equals("Namespace.v1"))
+          .forEach(e -> targets.add(e.name()));
     }
     targets.remove(sourceNamespace);
     Statistics.label("source observed").collect(sourceObserved);
@@ -165,9 +184,15 @@ class ChildCountPropertiesTest {
       assertThat(copies).isEmpty();
       return;
     }
-    assertThat(copies).allMatch(c -> c.path("kind").asText().equals(kind)
-        && c.at("/metadata/name").asText().equals(sourceName));
-    assertThat(copies.stream().map(c -> c.at("/metadata/namespace").asText()).collect(Collectors.toSet()))
+    assertThat(copies)
+        .allMatch(
+            c ->
+                c.path("kind").asText().equals(kind)
+                    && c.at("/metadata/name").asText().equals(sourceName));
+    assertThat(
+            copies.stream()
+                .map(c -> c.at("/metadata/namespace").asText())
+                .collect(Collectors.toSet()))
         .isEqualTo(targets);
     assertThat(copies).hasSize(targets.size());
   }
@@ -209,9 +234,12 @@ class ChildCountPropertiesTest {
       return;
     }
     String name = request.at("/parent/metadata/name").asText();
-    assertThat(reply.objects()).extracting(c -> c.path("kind").asText() + "/" + c.at("/metadata/name").asText())
-        .containsExactlyInAnyOrder("Service/" + request.at("/parent/spec/service/metadata/name").asText(),
-            "ReplicaSet/" + name + "-blue", "ReplicaSet/" + name + "-green");
+    assertThat(reply.objects())
+        .extracting(c -> c.path("kind").asText() + "/" + c.at("/metadata/name").asText())
+        .containsExactlyInAnyOrder(
+            "Service/" + request.at("/parent/spec/service/metadata/name").asText(),
+            "ReplicaSet/" + name + "-blue",
+            "ReplicaSet/" + name + "-green");
   }
 
   @Provide
@@ -250,15 +278,22 @@ class ChildCountPropertiesTest {
    * request to end (WaitingForSwitchoverBeforeScaleDown).
    */
   @Property(tries = TRIES, edgeCases = EdgeCasesMode.NONE)
-  void postgresKeepsDataAndRunsTheInstancesAskedFor(@ForAll("postgrescluster") GeneratedRequest generated) {
+  void postgresKeepsDataAndRunsTheInstancesAskedFor(
+      @ForAll("postgrescluster") GeneratedRequest generated) {
     ObjectNode request = generated.request();
-    Reply reply = checked(generated, request, !finalizing(generated, request) && !generated.hook().equals("customize"));
+    Reply reply =
+        checked(
+            generated,
+            request,
+            !finalizing(generated, request) && !generated.hook().equals("customize"));
     if (reply == null) {
       return;
     }
     List<JsonNode> children = reply.objects();
-    Set<String> desired = children.stream().map(c -> c.path("kind").asText() + "/" + c.at("/metadata/name").asText())
-        .collect(Collectors.toSet());
+    Set<String> desired =
+        children.stream()
+            .map(c -> c.path("kind").asText() + "/" + c.at("/metadata/name").asText())
+            .collect(Collectors.toSet());
     for (JsonNode secret : request.at("/children").path("Secret.v1")) {
       assertThat(desired).contains("Secret/" + secret.at("/metadata/name").asText());
     }
@@ -283,7 +318,8 @@ class ChildCountPropertiesTest {
         held |= HELD_SCALE_DOWN.contains(condition.path("reason").asText());
       }
       Statistics.label("scale-down held").collect(held);
-      assertThat(statefulSets.get(0).at("/spec/replicas").asInt()).isEqualTo(held ? observed : asked);
+      assertThat(statefulSets.get(0).at("/spec/replicas").asInt())
+          .isEqualTo(held ? observed : asked);
       if (held) {
         assertThat(observed).as("held above the count asked for").isGreaterThan(asked);
       }
@@ -291,19 +327,31 @@ class ChildCountPropertiesTest {
   }
 
   /** The name of the one object a controller of the one-object rule answers with, from the parent's name. */
-  private static final Map<String, java.util.function.UnaryOperator<String>> ONE_OBJECT = Map.of(
-      "hello-world", parent -> "Pod/" + parent,
-      "update-strategy", parent -> "ConfigMap/" + parent + "-data",
-      "configmap-list", parent -> "ConfigMap/" + parent + "-list",
-      "namespace-list", parent -> "ConfigMap/" + parent + "-list",
-      "crd-roles", parent -> "ClusterRole/" + parent + "-reader",
-      "clustered-parent", parent -> "RoleBinding/" + parent);
+  private static final Map<String, java.util.function.UnaryOperator<String>> ONE_OBJECT =
+      Map.of(
+          "hello-world", parent -> "Pod/" + parent,
+          "update-strategy", parent -> "ConfigMap/" + parent + "-data",
+          "configmap-list", parent -> "ConfigMap/" + parent + "-list",
+          "namespace-list", parent -> "ConfigMap/" + parent + "-list",
+          "crd-roles", parent -> "ClusterRole/" + parent + "-reader",
+          "clustered-parent", parent -> "RoleBinding/" + parent);
+
   /** Controllers with a rule of their own above (the arbitrary of the same name). */
-  private static final Set<String> OWN_RULE = Set.of("catset", "indexedjob", "configmap-propagation",
-      "global-configmap", "secret-propagation", "service-per-pod", "bluegreen", "daemonjob", "postgrescluster");
+  private static final Set<String> OWN_RULE =
+      Set.of(
+          "catset",
+          "indexedjob",
+          "configmap-propagation",
+          "global-configmap",
+          "secret-propagation",
+          "service-per-pod",
+          "bluegreen",
+          "daemonjob",
+          "postgrescluster");
+
   /** Controllers whose contract sets no child count, and why. */
-  private static final Map<String, String> NO_RULE = Map.of(
-      "pod-name-label", "a decorator that labels its target and attaches nothing");
+  private static final Map<String, String> NO_RULE =
+      Map.of("pod-name-label", "a decorator that labels its target and attaches nothing");
 
   /**
    * Every controller of the catalog has a rule here (or a reason not to), so a new controller cannot be skipped
@@ -312,14 +360,19 @@ class ChildCountPropertiesTest {
   @Test
   void everyControllerOfTheCatalogHasAChildCountRule() {
     for (String controller : GeneratedRequest.catalog()) {
-      assertThat(ONE_OBJECT.containsKey(controller) || OWN_RULE.contains(controller) || NO_RULE.containsKey(controller))
-          .as("%s has no child-count rule in ChildCountPropertiesTest", controller).isTrue();
+      assertThat(
+              ONE_OBJECT.containsKey(controller)
+                  || OWN_RULE.contains(controller)
+                  || NO_RULE.containsKey(controller))
+          .as("%s has no child-count rule in ChildCountPropertiesTest", controller)
+          .isTrue();
     }
   }
 
   @Provide
   Arbitrary<GeneratedRequest> oneChild() {
-    return GeneratedRequest.of(GeneratedRequest.catalog().stream().filter(ONE_OBJECT::containsKey).toList());
+    return GeneratedRequest.of(
+        GeneratedRequest.catalog().stream().filter(ONE_OBJECT::containsKey).toList());
   }
 
   /** The controllers whose whole answer is one object named after the parent, whatever is observed. */
@@ -330,10 +383,13 @@ class ChildCountPropertiesTest {
     if (reply == null) {
       return;
     }
-    String parent = request.has("parent") ? request.at("/parent/metadata/name").asText()
-        : request.at("/object/metadata/name").asText();
+    String parent =
+        request.has("parent")
+            ? request.at("/parent/metadata/name").asText()
+            : request.at("/object/metadata/name").asText();
     String expected = ONE_OBJECT.get(generated.controller()).apply(parent);
-    assertThat(reply.objects()).extracting(c -> c.path("kind").asText() + "/" + c.at("/metadata/name").asText())
+    assertThat(reply.objects())
+        .extracting(c -> c.path("kind").asText() + "/" + c.at("/metadata/name").asText())
         .containsExactly(expected);
   }
 
@@ -343,7 +399,8 @@ class ChildCountPropertiesTest {
    */
   private static Reply checked(GeneratedRequest generated, ObjectNode request, boolean applies) {
     Statistics.label("rule applies").collect(applies);
-    Statistics.label("rule applies").coverage(coverage -> coverage.check(true).percentage(p -> p >= 40));
+    Statistics.label("rule applies")
+        .coverage(coverage -> coverage.check(true).percentage(p -> p >= 40));
     if (!applies) {
       return null;
     }
@@ -401,7 +458,8 @@ class ChildCountPropertiesTest {
   private static boolean finishedJob(JsonNode status) {
     for (JsonNode condition : status.path("conditions")) {
       String type = condition.path("type").asText();
-      if ((type.equals("Complete") || type.equals("Failed")) && condition.path("status").asText().equals("True")) {
+      if ((type.equals("Complete") || type.equals("Failed"))
+          && condition.path("status").asText().equals("True")) {
         return true;
       }
     }
@@ -410,11 +468,17 @@ class ChildCountPropertiesTest {
 
   /** DaemonSet status semantics: desiredNumberScheduled (1 when absent) equals numberReady (0) and is positive. */
   private static boolean allReady(JsonNode status) {
-    JsonNode desired = status.has("desiredNumberScheduled") ? status.get("desiredNumberScheduled")
-        : com.fasterxml.jackson.databind.node.IntNode.valueOf(1);
-    JsonNode ready = status.has("numberReady") ? status.get("numberReady")
-        : com.fasterxml.jackson.databind.node.IntNode.valueOf(0);
-    return desired.isNumber() && ready.isNumber() && desired.doubleValue() == ready.doubleValue()
+    JsonNode desired =
+        status.has("desiredNumberScheduled")
+            ? status.get("desiredNumberScheduled")
+            : com.fasterxml.jackson.databind.node.IntNode.valueOf(1);
+    JsonNode ready =
+        status.has("numberReady")
+            ? status.get("numberReady")
+            : com.fasterxml.jackson.databind.node.IntNode.valueOf(0);
+    return desired.isNumber()
+        && ready.isNumber()
+        && desired.doubleValue() == ready.doubleValue()
         && desired.doubleValue() > 0;
   }
 }

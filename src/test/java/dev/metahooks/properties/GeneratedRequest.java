@@ -3,8 +3,8 @@ package dev.metahooks.properties;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Controller;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.testing.SeedRequests.Seed;
 import dev.metahooks.testing.SeedRequests;
+import dev.metahooks.testing.SeedRequests.Seed;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -52,7 +52,10 @@ record GeneratedRequest(Seed seed, List<ValidEdit> edits) {
   /** The catalog's controllers whose fixtures satisfy {@code test} for at least one request. */
   static List<String> catalogWhere(java.util.function.Predicate<ObjectNode> test) {
     return catalog().stream()
-        .filter(name -> FIXTURES.getOrDefault(name, List.of()).stream().anyMatch(seed -> test.test(seed.request())))
+        .filter(
+            name ->
+                FIXTURES.getOrDefault(name, List.of()).stream()
+                    .anyMatch(seed -> test.test(seed.request())))
         .toList();
   }
 
@@ -68,14 +71,19 @@ record GeneratedRequest(Seed seed, List<ValidEdit> edits) {
         throw new IllegalArgumentException("no fixtures for " + controller);
       }
     }
-    Arbitrary<ValidEdit> edit = Combinators.combine(Arbitraries.of(ValidEdit.Kind.class), Arbitraries.longs())
-        .as(ValidEdit::new);
-    // An index into the controller's fixtures rather than flatMap: shrinks toward the first fixture.
-    return Combinators.combine(Arbitraries.of(controllers), Arbitraries.integers().greaterOrEqual(0),
+    Arbitrary<ValidEdit> edit =
+        Combinators.combine(Arbitraries.of(ValidEdit.Kind.class), Arbitraries.longs())
+            .as(ValidEdit::new);
+    // An index into the controller's fixtures rather than flatMap: shrinks toward the first
+    // fixture.
+    return Combinators.combine(
+            Arbitraries.of(controllers),
+            Arbitraries.integers().greaterOrEqual(0),
             edit.list().ofMaxSize(5))
-        .as((controller, index, edits) -> {
-          List<Seed> seeds = FIXTURES.get(controller);
-          return new GeneratedRequest(seeds.get(index % seeds.size()), edits);
-        });
+        .as(
+            (controller, index, edits) -> {
+              List<Seed> seeds = FIXTURES.get(controller);
+              return new GeneratedRequest(seeds.get(index % seeds.size()), edits);
+            });
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.properties.Replies.Reply;
 import dev.metahooks.testing.Manifests;
@@ -43,7 +42,8 @@ class HookPropertiesTest {
 
   @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF)
   @Property(tries = 400)
-  void theSameRequestGetsByteIdenticalAnswers(@ForAll("requests") GeneratedRequest generated) throws IOException {
+  void theSameRequestGetsByteIdenticalAnswers(@ForAll("requests") GeneratedRequest generated)
+      throws IOException {
     byte[] body = JsonTrees.MAPPER.writeValueAsBytes(generated.request());
     Reply first = Replies.call(generated.controller(), generated.hook(), body);
     Reply second = Replies.call(generated.controller(), generated.hook(), body);
@@ -58,12 +58,14 @@ class HookPropertiesTest {
 
   @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF)
   @Property(tries = 400)
-  void objectMapOrderDoesNotChangeTheAnswer(@ForAll("requests") GeneratedRequest generated, @ForAll long order) {
+  void objectMapOrderDoesNotChangeTheAnswer(
+      @ForAll("requests") GeneratedRequest generated, @ForAll long order) {
     ObjectNode request = generated.request();
     ObjectNode reordered = request.deepCopy();
     RequestMaps.shuffle(reordered, new Random(order));
     if (generated.controller().equals("catset") && sharedOrdinal(request)) {
-      // Upstream catset keys Pods by ordinal and the later of web-1 and web-01 wins: order is part of its answer.
+      // Upstream catset keys Pods by ordinal and the later of web-1 and web-01 wins: order is part
+      // of its answer.
       Statistics.label("skipped").collect("catset ordinal twice");
       return;
     }
@@ -72,7 +74,8 @@ class HookPropertiesTest {
     Reply shuffled = Replies.call(generated.controller(), generated.hook(), reordered);
 
     assertThat(shuffled.status()).isEqualTo(original.status());
-    assertThat(canonical(generated.controller(), shuffled)).isEqualTo(canonical(generated.controller(), original));
+    assertThat(canonical(generated.controller(), shuffled))
+        .isEqualTo(canonical(generated.controller(), original));
     Statistics.label("status").collect(original.status());
   }
 
@@ -85,7 +88,9 @@ class HookPropertiesTest {
       assertThat(object.isObject()).as("%s", object).isTrue();
       for (String pointer : List.of("/apiVersion", "/kind", "/metadata/name")) {
         JsonNode value = object.at(pointer);
-        assertThat(value.isTextual() && !value.asText().isEmpty()).as("%s of %s", pointer, object).isTrue();
+        assertThat(value.isTextual() && !value.asText().isEmpty())
+            .as("%s of %s", pointer, object)
+            .isTrue();
       }
     }
   }
@@ -100,9 +105,12 @@ class HookPropertiesTest {
    * generate one, and their parents carry {@code spec.selector}.
    */
   static List<String> choosingTheirOwnSelector() {
-    return GeneratedRequest.catalogWhere(request -> request.at("/parent/spec/selector").isObject()).stream()
-        .filter(name -> Manifests.read(Manifests.METACONTROLLER.resolve(name + ".yaml")).stream()
-            .noneMatch(manifest -> manifest.at("/spec/generateSelector").asBoolean(false)))
+    return GeneratedRequest.catalogWhere(request -> request.at("/parent/spec/selector").isObject())
+        .stream()
+        .filter(
+            name ->
+                Manifests.read(Manifests.METACONTROLLER.resolve(name + ".yaml")).stream()
+                    .noneMatch(manifest -> manifest.at("/spec/generateSelector").asBoolean(false)))
         .toList();
   }
 
@@ -118,7 +126,8 @@ class HookPropertiesTest {
    */
   @StatisticsReport(StatisticsReport.StatisticsReportMode.OFF)
   @Property(tries = 300)
-  void childrenCarryTheLabelsOfTheParentSelector(@ForAll("ownSelector") GeneratedRequest generated) {
+  void childrenCarryTheLabelsOfTheParentSelector(
+      @ForAll("ownSelector") GeneratedRequest generated) {
     ObjectNode request = generated.request();
     JsonNode matchLabels = request.at("/parent/spec/selector/matchLabels");
     boolean applies = matchLabels.isObject() && templatesCarry(request, matchLabels);
@@ -131,10 +140,16 @@ class HookPropertiesTest {
     Reply reply = Replies.call(generated.controller(), generated.hook(), request);
     assertThat(reply.status()).as("%s", reply).isEqualTo(200);
     for (JsonNode child : reply.objects()) {
-      assertThat(contains(child.at("/metadata/labels"), matchLabels)).as("labels of %s", child).isTrue();
+      assertThat(contains(child.at("/metadata/labels"), matchLabels))
+          .as("labels of %s", child)
+          .isTrue();
       if (child.path("kind").asText().equals("ReplicaSet")) {
-        assertThat(contains(child.at("/spec/template/metadata/labels"), child.at("/spec/selector/matchLabels")))
-            .as("pod template labels of %s", child).isTrue();
+        assertThat(
+                contains(
+                    child.at("/spec/template/metadata/labels"),
+                    child.at("/spec/selector/matchLabels")))
+            .as("pod template labels of %s", child)
+            .isTrue();
       }
     }
   }
@@ -146,16 +161,24 @@ class HookPropertiesTest {
     if (request.at("/parent/spec/service").isObject()) {
       labelSets.add(request.at("/parent/spec/service/metadata/labels"));
     }
-    request.at("/parent/spec/volumeClaimTemplates").forEach(t -> labelSets.add(t.at("/metadata/labels")));
+    request
+        .at("/parent/spec/volumeClaimTemplates")
+        .forEach(t -> labelSets.add(t.at("/metadata/labels")));
     // bluegreen rebuilds a ReplicaSet from the pod template recorded in its annotation.
-    request.at("/children").path("ReplicaSet.apps/v1").forEach(rs -> {
-      JsonNode recorded = rs.at("/metadata/annotations").path("bluegreendeployments.ctl.enisoc.com/pod-template-json");
-      try {
-        labelSets.add(JsonTrees.MAPPER.readTree(recorded.asText()).at("/metadata/labels"));
-      } catch (IOException e) {
-        labelSets.add(com.fasterxml.jackson.databind.node.MissingNode.getInstance());
-      }
-    });
+    request
+        .at("/children")
+        .path("ReplicaSet.apps/v1")
+        .forEach(
+            rs -> {
+              JsonNode recorded =
+                  rs.at("/metadata/annotations")
+                      .path("bluegreendeployments.ctl.enisoc.com/pod-template-json");
+              try {
+                labelSets.add(JsonTrees.MAPPER.readTree(recorded.asText()).at("/metadata/labels"));
+              } catch (IOException e) {
+                labelSets.add(com.fasterxml.jackson.databind.node.MissingNode.getInstance());
+              }
+            });
     return labelSets.stream().allMatch(labels -> contains(labels, matchLabels));
   }
 
@@ -182,11 +205,16 @@ class HookPropertiesTest {
     }
     List<JsonNode> children = new ArrayList<>();
     answer.path("children").forEach(children::add);
-    List<JsonNode> claims = new ArrayList<>(children.stream()
-        .filter(c -> c.path("kind").asText().equals("PersistentVolumeClaim")).toList());
+    List<JsonNode> claims =
+        new ArrayList<>(
+            children.stream()
+                .filter(c -> c.path("kind").asText().equals("PersistentVolumeClaim"))
+                .toList());
     claims.sort(Comparator.comparing(c -> c.at("/metadata/name").asText()));
     ArrayNode sorted = ((ObjectNode) answer).putArray("children");
-    children.stream().filter(c -> !c.path("kind").asText().equals("PersistentVolumeClaim")).forEach(sorted::add);
+    children.stream()
+        .filter(c -> !c.path("kind").asText().equals("PersistentVolumeClaim"))
+        .forEach(sorted::add);
     claims.forEach(sorted::add);
     return answer;
   }

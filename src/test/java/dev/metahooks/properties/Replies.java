@@ -3,7 +3,6 @@ package dev.metahooks.properties;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.internal.FrontDoor;
@@ -14,7 +13,8 @@ import java.util.List;
 
 /** Hook answers as bytes, the way the server writes them, from requests sent as bytes. */
 final class Replies {
-  private static final FrontDoor FRONT_DOOR = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
+  private static final FrontDoor FRONT_DOOR =
+      FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
 
   private Replies() {}
 

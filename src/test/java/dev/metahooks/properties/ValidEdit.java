@@ -40,29 +40,37 @@ record ValidEdit(Kind kind, long seed) {
   /** Spec counts each controller reads, with the range in which they are valid and cheap. */
   private record Count(String pointer, int min, int max) {}
 
-  private static final Map<String, List<Count>> COUNTS = Map.of(
-      "bluegreen", List.of(new Count("/parent/spec/replicas", 0, 5)),
-      "catset", List.of(new Count("/parent/spec/replicas", 0, 6)),
-      "indexedjob", List.of(new Count("/parent/spec/completions", 0, 8), new Count("/parent/spec/parallelism", 0, 4)),
-      "service-per-pod", List.of(new Count("/object/spec/replicas", 0, 6)),
-      "postgrescluster", List.of(new Count("/parent/spec/instances", 0, 5)));
+  private static final Map<String, List<Count>> COUNTS =
+      Map.of(
+          "bluegreen", List.of(new Count("/parent/spec/replicas", 0, 5)),
+          "catset", List.of(new Count("/parent/spec/replicas", 0, 6)),
+          "indexedjob",
+              List.of(
+                  new Count("/parent/spec/completions", 0, 8),
+                  new Count("/parent/spec/parallelism", 0, 4)),
+          "service-per-pod", List.of(new Count("/object/spec/replicas", 0, 6)),
+          "postgrescluster", List.of(new Count("/parent/spec/instances", 0, 5)));
 
   private static final List<String> PHASES = List.of("Pending", "Running", "Succeeded", "Failed");
-  private static final List<String> NAMESPACES = List.of("default", "one", "two", "three", "team-a", "kube-system");
+  private static final List<String> NAMESPACES =
+      List.of("default", "one", "two", "three", "team-a", "kube-system");
   private static final Pattern ORDINAL = Pattern.compile("(.*-)([0-9]+)");
 
   void apply(ObjectNode request, String controller, String hook) {
     Random random = new Random(seed);
     switch (kind) {
       case SHUFFLE_MAPS -> RequestMaps.shuffle(request, random);
-      case DROP_OBSERVED -> pick(RequestMaps.entries(request, hook), random)
-          .ifPresent(e -> ((ObjectNode) request.get(e.field()).get(e.group())).remove(e.key()));
-      case CLONE_OBSERVED -> pick(RequestMaps.entries(request, hook), random)
-          .ifPresent(e -> cloneEntry(request, hook, e, random));
+      case DROP_OBSERVED ->
+          pick(RequestMaps.entries(request, hook), random)
+              .ifPresent(e -> ((ObjectNode) request.get(e.field()).get(e.group())).remove(e.key()));
+      case CLONE_OBSERVED ->
+          pick(RequestMaps.entries(request, hook), random)
+              .ifPresent(e -> cloneEntry(request, hook, e, random));
       case FLIP_STATUS -> flipStatus(request, hook, random);
       case SCALE -> scale(request, controller, random);
-      case SWITCH_VERSION -> RequestMaps.switchVersion(request, hook,
-          RequestMaps.version(request, hook).equals("v1") ? "v2" : "v1");
+      case SWITCH_VERSION ->
+          RequestMaps.switchVersion(
+              request, hook, RequestMaps.version(request, hook).equals("v1") ? "v2" : "v1");
       case EDIT_TARGETS -> editTargets(request, random);
       case ADD_SELECTOR_LABEL -> addSelectorLabel(request, random);
       default -> throw new IllegalStateException(kind.name());
@@ -70,15 +78,24 @@ record ValidEdit(Kind kind, long seed) {
   }
 
   private static <T> Optional<T> pick(List<T> items, Random random) {
-    return items.isEmpty() ? Optional.empty()
+    return items.isEmpty()
+        ? Optional.empty()
         : Optional.of(items.get(random.nextInt(items.size())));
   }
 
-  private static void cloneEntry(ObjectNode request, String hook, RequestMaps.Entry entry, Random random) {
+  private static void cloneEntry(
+      ObjectNode request, String hook, RequestMaps.Entry entry, Random random) {
     Matcher ordinal = ORDINAL.matcher(entry.name());
-    String name = ordinal.matches() ? ordinal.group(1) + random.nextInt(8) : entry.name() + "-" + random.nextInt(8);
-    String key = RequestMaps.key(RequestMaps.version(request, hook), RequestMaps.parentNamespace(request),
-        entry.namespace(), name);
+    String name =
+        ordinal.matches()
+            ? ordinal.group(1) + random.nextInt(8)
+            : entry.name() + "-" + random.nextInt(8);
+    String key =
+        RequestMaps.key(
+            RequestMaps.version(request, hook),
+            RequestMaps.parentNamespace(request),
+            entry.namespace(),
+            name);
     ObjectNode group = RequestMaps.group(request, entry.field(), entry.group());
     if (group.has(key)) {
       return;
@@ -103,39 +120,52 @@ record ValidEdit(Kind kind, long seed) {
     if (request.path("parent").get("status") instanceof ObjectNode status) {
       statuses.add(status);
     }
-    pick(statuses, random).ifPresent(status -> {
-      List<Runnable> changes = new ArrayList<>();
-      if (status.path("phase").isTextual()) {
-        changes.add(() -> status.put("phase", PHASES.get(random.nextInt(PHASES.size()))));
-      }
-      for (JsonNode condition : status.path("conditions")) {
-        String value = condition.path("status").asText();
-        if (condition.isObject() && (value.equals("True") || value.equals("False"))) {
-          changes.add(() -> ((ObjectNode) condition).put("status", value.equals("True") ? "False" : "True"));
-        }
-      }
-      status.properties().forEach(field -> {
-        if (field.getValue().isIntegralNumber()) {
-          changes.add(() -> status.put(field.getKey(), random.nextInt(6)));
-        }
-      });
-      pick(changes, random).ifPresent(Runnable::run);
-    });
+    pick(statuses, random)
+        .ifPresent(
+            status -> {
+              List<Runnable> changes = new ArrayList<>();
+              if (status.path("phase").isTextual()) {
+                changes.add(() -> status.put("phase", PHASES.get(random.nextInt(PHASES.size()))));
+              }
+              for (JsonNode condition : status.path("conditions")) {
+                String value = condition.path("status").asText();
+                if (condition.isObject() && (value.equals("True") || value.equals("False"))) {
+                  changes.add(
+                      () ->
+                          ((ObjectNode) condition)
+                              .put("status", value.equals("True") ? "False" : "True"));
+                }
+              }
+              status
+                  .properties()
+                  .forEach(
+                      field -> {
+                        if (field.getValue().isIntegralNumber()) {
+                          changes.add(() -> status.put(field.getKey(), random.nextInt(6)));
+                        }
+                      });
+              pick(changes, random).ifPresent(Runnable::run);
+            });
   }
 
   private static void scale(ObjectNode request, String controller, Random random) {
-    pick(COUNTS.getOrDefault(controller, List.of()), random).ifPresent(count -> {
-      int slash = count.pointer().lastIndexOf('/');
-      if (request.at(count.pointer().substring(0, slash)) instanceof ObjectNode spec) {
-        spec.put(count.pointer().substring(slash + 1), count.min() + random.nextInt(count.max() - count.min() + 1));
-      }
-    });
+    pick(COUNTS.getOrDefault(controller, List.of()), random)
+        .ifPresent(
+            count -> {
+              int slash = count.pointer().lastIndexOf('/');
+              if (request.at(count.pointer().substring(0, slash)) instanceof ObjectNode spec) {
+                spec.put(
+                    count.pointer().substring(slash + 1),
+                    count.min() + random.nextInt(count.max() - count.min() + 1));
+              }
+            });
   }
 
   private static void editTargets(ObjectNode request, Random random) {
     if (request.at("/parent/spec/targetNamespaces") instanceof ArrayNode targets) {
       if (targets.isEmpty() || random.nextBoolean()) {
-        targets.insert(random.nextInt(targets.size() + 1), NAMESPACES.get(random.nextInt(NAMESPACES.size())));
+        targets.insert(
+            random.nextInt(targets.size() + 1), NAMESPACES.get(random.nextInt(NAMESPACES.size())));
       } else {
         targets.remove(random.nextInt(targets.size()));
       }
@@ -149,8 +179,9 @@ record ValidEdit(Kind kind, long seed) {
     String key = "tier-" + random.nextInt(4);
     String value = "v" + random.nextInt(3);
     matchLabels.put(key, value);
-    List<JsonNode> templates = new ArrayList<>(List.of(request.at("/parent/spec/template"),
-        request.at("/parent/spec/service")));
+    List<JsonNode> templates =
+        new ArrayList<>(
+            List.of(request.at("/parent/spec/template"), request.at("/parent/spec/service")));
     request.at("/parent/spec/volumeClaimTemplates").forEach(templates::add);
     for (JsonNode template : templates) {
       if (template.get("metadata") instanceof ObjectNode metadata) {

@@ -2,7 +2,6 @@ package dev.metahooks.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.ChildServer;
 import dev.metahooks.testing.HostileMatrix;
@@ -28,14 +27,15 @@ class DeployedHeapIT {
   /** Metacontroller's own timeout for a hook call. */
   private static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   private static ChildServer server;
 
   @BeforeAll
   static void start() {
     // -Dmetahooks.before=<class path> runs the same against another build, for a before figure
-    server = ChildServer.start(System.getProperty("metahooks.before", System.getProperty("java.class.path")), dir);
+    server =
+        ChildServer.start(
+            System.getProperty("metahooks.before", System.getProperty("java.class.path")), dir);
   }
 
   @BeforeEach
@@ -60,11 +60,19 @@ class DeployedHeapIT {
    */
   @Test
   void anOutOfMemoryErrorEndsTheProcessEvenWithoutTheJvmFlag(@TempDir Path own) {
-    try (ChildServer starved = ChildServer.start(System.getProperty("java.class.path"),
-        List.of("-Xmx64m", "-XX:+UseSerialGC"), own, "METAHOOKS_BODY_BUDGET_BYTES", "200000000",
-        "METAHOOKS_MAX_BODY_BYTES", "200000000")) {
+    try (ChildServer starved =
+        ChildServer.start(
+            System.getProperty("java.class.path"),
+            List.of("-Xmx64m", "-XX:+UseSerialGC"),
+            own,
+            "METAHOOKS_BODY_BUDGET_BYTES",
+            "200000000",
+            "METAHOOKS_MAX_BODY_BYTES",
+            "200000000")) {
       HostileMatrix.largeCatSets(starved);
-      assertThat(starved.awaitExit(Duration.ofSeconds(30))).as("exited; log: %s", starved.log()).isEqualTo(3);
+      assertThat(starved.awaitExit(Duration.ofSeconds(30)))
+          .as("exited; log: %s", starved.log())
+          .isEqualTo(3);
       assertThat(starved.log()).contains("out of memory: exiting");
     }
   }
@@ -72,8 +80,11 @@ class DeployedHeapIT {
   @Test
   void theseAreTheFlagsAndTheHeapTheImageAndTheDeploymentGive() throws Exception {
     Path project = Path.of(System.getProperty("metahooks.projectDir", "."));
-    String entrypoint = Files.readAllLines(project.resolve("Dockerfile")).stream()
-        .filter(line -> line.startsWith("ENTRYPOINT")).findFirst().orElseThrow();
+    String entrypoint =
+        Files.readAllLines(project.resolve("Dockerfile")).stream()
+            .filter(line -> line.startsWith("ENTRYPOINT"))
+            .findFirst()
+            .orElseThrow();
     for (String flag : ChildServer.DEPLOYED_FLAGS) {
       if (!flag.startsWith("-Xmx")) {
         assertThat(entrypoint).contains("\"" + flag + "\"");
@@ -81,18 +92,23 @@ class DeployedHeapIT {
     }
     // -Xmx384m is what MaxRAMPercentage=75 gives under the Deployment's limit.
     assertThat(entrypoint).contains("\"-XX:MaxRAMPercentage=75\"");
-    assertThat(Files.readString(project.resolve("manifests/base/deployment.yaml"))).contains("memory: 512Mi");
+    assertThat(Files.readString(project.resolve("manifests/base/deployment.yaml")))
+        .contains("memory: 512Mi");
     assertThat(ChildServer.DEPLOYED_FLAGS).contains("-Xmx384m");
   }
 
   /** A StatefulSet, a CatSet and an IndexedJob of a few kB asking for answers of a gigabyte. */
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-      "service-per-pod | 0 | object.spec.replicas | object.metadata.annotations['service-per-pod-ports']",
-      "catset | 1 | parent.spec.replicas | parent.spec.volumeClaimTemplates[0]",
-      "indexedjob | 2 | parent.spec.parallelism | parent.spec.template"})
-  void aRequestAskingForAHugeAnswerIs422NamingTheField(String controller, int attack, String field, String template)
-      throws Exception {
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "service-per-pod | 0 | object.spec.replicas | object.metadata.annotations['service-per-pod-ports']",
+        "catset | 1 | parent.spec.replicas | parent.spec.volumeClaimTemplates[0]",
+        "indexedjob | 2 | parent.spec.parallelism | parent.spec.template"
+      })
+  void aRequestAskingForAHugeAnswerIs422NamingTheField(
+      String controller, int attack, String field, String template) throws Exception {
     HostileMatrix.Result result = HostileMatrix.single(server, attack);
     assertThat(result.status()).as(result.body()).isEqualTo(422);
     assertThat(JsonTrees.MAPPER.readTree(result.body()).path("field").asText()).isEqualTo(field);
@@ -105,7 +121,8 @@ class DeployedHeapIT {
     for (int attack : new int[] {3, 4}) {
       HostileMatrix.Result result = HostileMatrix.single(server, attack);
       assertThat(result.status()).as("%s: %s", result.attack(), result.body()).isEqualTo(413);
-      assertThat(JsonTrees.MAPPER.readTree(result.body()).path("message").asText()).contains("too many objects, arrays");
+      assertThat(JsonTrees.MAPPER.readTree(result.body()).path("message").asText())
+          .contains("too many objects, arrays");
       assertStillServing();
     }
   }
@@ -116,16 +133,25 @@ class DeployedHeapIT {
     for (HostileMatrix.Result result : burst.results()) {
       assertThat(result.status()).as(result.body()).isIn(Set.of(200, 429, 503));
       assertThat(result.json()).as(result.body()).isTrue();
-      assertThat(result.elapsed()).as("answered before Metacontroller gives up").isLessThan(METACONTROLLER_TIMEOUT);
+      assertThat(result.elapsed())
+          .as("answered before Metacontroller gives up")
+          .isLessThan(METACONTROLLER_TIMEOUT);
     }
-    // At most one 39 MB body fits the budget at once (41 MiB under this heap): the others wait for it and are
-    // served in turn, or are refused after the admission wait; which, depends on how fast the machine computes
-    // (OverloadAndDeadlineTest shows the budget's refusal itself). Either way the memory stays bounded.
+    // At most one 39 MB body fits the budget at once (41 MiB under this heap): the others wait for
+    // it and are
+    // served in turn, or are refused after the admission wait; which, depends on how fast the
+    // machine computes
+    // (OverloadAndDeadlineTest shows the budget's refusal itself). Either way the memory stays
+    // bounded.
     assertThat(burst.results()).anySatisfy(result -> assertThat(result.status()).isEqualTo(200));
-    assertThat(server.peakRss()).as("peak RSS within the Deployment's limit").isLessThan(512L << 20);
-    System.out.printf("4 x 39 MB CatSets at once: statuses %s, first 429/503 after %s ms, peak RSS %.0f MB%n",
+    assertThat(server.peakRss())
+        .as("peak RSS within the Deployment's limit")
+        .isLessThan(512L << 20);
+    System.out.printf(
+        "4 x 39 MB CatSets at once: statuses %s, first 429/503 after %s ms, peak RSS %.0f MB%n",
         burst.results().stream().map(HostileMatrix.Result::status).toList(),
-        burst.firstRefusal() == null ? "(none)" : burst.firstRefusal().toMillis(), server.peakRss() / 1e6);
+        burst.firstRefusal() == null ? "(none)" : burst.firstRefusal().toMillis(),
+        server.peakRss() / 1e6);
     assertStillServing();
   }
 }

@@ -8,6 +8,7 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
 import java.net.URI;
@@ -23,7 +24,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import dev.metahooks.server.config.ServerConfig;
 
 /**
  * Metacontroller's ETag protocol (metacontroller.md, section 3) and the response cache, over HTTP on a real port: every 200 has
@@ -32,32 +32,47 @@ import dev.metahooks.server.config.ServerConfig;
  */
 class ETagAndCacheTest {
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
-  private static final String HELLO = new String(Resources.bytes(
-      Resources.path("fixtures/hello-world/sync/01-first-sync.request.json")), StandardCharsets.UTF_8);
+  private static final String HELLO =
+      new String(
+          Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json")),
+          StandardCharsets.UTF_8);
 
   /** How often each hook of the counting controller ran, by hook path. */
   private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+
   private HookServer server;
 
   private HookServer start(long cacheBytes) {
-    Controller counting = Controller.composite("counting")
-        .sync(request -> {
-          runs.computeIfAbsent("sync", k -> new AtomicInteger()).incrementAndGet();
-          if (request.parent().path("spec").path("invalid").asBoolean()) {
-            throw new InvalidRequestException("parent.spec.invalid", "is set");
-          }
-          String padding = request.parent().path("spec").path("padding").asText();
-          ObjectNode status = Json.object().put("name", request.name()).put("size", padding.length())
-              .put("padding", padding);
-          return CompositeResponse.of(status, List.of());
-        })
-        .finalize(request -> {
-          runs.computeIfAbsent("finalize", k -> new AtomicInteger()).incrementAndGet();
-          return CompositeResponse.of(Json.object().put("finalizing", true), List.of()).withFinalized(true);
-        })
-        .build();
-    server = new HookServer(ServerConfig.defaults().withPort(0).withResponseCacheBytes(cacheBytes),
-        List.of(counting, dev.metahooks.controllers.helloworld.HelloWorldController.controller())).start();
+    Controller counting =
+        Controller.composite("counting")
+            .sync(
+                request -> {
+                  runs.computeIfAbsent("sync", k -> new AtomicInteger()).incrementAndGet();
+                  if (request.parent().path("spec").path("invalid").asBoolean()) {
+                    throw new InvalidRequestException("parent.spec.invalid", "is set");
+                  }
+                  String padding = request.parent().path("spec").path("padding").asText();
+                  ObjectNode status =
+                      Json.object()
+                          .put("name", request.name())
+                          .put("size", padding.length())
+                          .put("padding", padding);
+                  return CompositeResponse.of(status, List.of());
+                })
+            .finalize(
+                request -> {
+                  runs.computeIfAbsent("finalize", k -> new AtomicInteger()).incrementAndGet();
+                  return CompositeResponse.of(Json.object().put("finalizing", true), List.of())
+                      .withFinalized(true);
+                })
+            .build();
+    server =
+        new HookServer(
+                ServerConfig.defaults().withPort(0).withResponseCacheBytes(cacheBytes),
+                List.of(
+                    counting,
+                    dev.metahooks.controllers.helloworld.HelloWorldController.controller()))
+            .start();
     return server;
   }
 
@@ -70,14 +85,18 @@ class ETagAndCacheTest {
 
   private static String parent(String name, String padding) {
     // Being deleted, so that the same bytes are a valid finalize call too.
-    return "{\"parent\": {\"apiVersion\": \"x/v1\", \"kind\": \"Counted\", \"metadata\": {\"name\": \"" + name
+    return "{\"parent\": {\"apiVersion\": \"x/v1\", \"kind\": \"Counted\", \"metadata\": {\"name\": \""
+        + name
         + "\", \"namespace\": \"ns\", \"deletionTimestamp\": \"2026-11-30T10:00:00Z\"}, \"spec\": {\"padding\": \""
-        + padding + "\"}}, \"children\": {}}";
+        + padding
+        + "\"}}, \"children\": {}}";
   }
 
   private HttpResponse<byte[]> post(String path, String body, String ifNoneMatch) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (ifNoneMatch != null) {
       request.header("If-None-Match", ifNoneMatch);
     }
@@ -89,8 +108,11 @@ class ETagAndCacheTest {
   }
 
   private static String sha256(byte[] body) throws Exception {
-    return '"' + Base64.getUrlEncoder().withoutPadding()
-        .encodeToString(MessageDigest.getInstance("SHA-256").digest(body)) + '"';
+    return '"'
+        + Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(MessageDigest.getInstance("SHA-256").digest(body))
+        + '"';
   }
 
   @Test
@@ -101,7 +123,8 @@ class ETagAndCacheTest {
     assertThat(reply.headers().firstValue("ETag")).hasValue(sha256(reply.body()));
 
     HttpResponse<byte[]> other = post("/counting/sync", parent("a", ""), null);
-    assertThat(other.headers().firstValue("ETag")).hasValue(sha256(other.body()))
+    assertThat(other.headers().firstValue("ETag"))
+        .hasValue(sha256(other.body()))
         .isNotEqualTo(reply.headers().firstValue("ETag"));
   }
 
@@ -121,17 +144,21 @@ class ETagAndCacheTest {
   @Test
   void aStaleIfNoneMatchGetsTheNewBody() throws Exception {
     start(ServerConfig.DEFAULT_RESPONSE_CACHE_BYTES);
-    String stale = post("/counting/sync", parent("a", "old"), null).headers().firstValue("ETag").orElseThrow();
+    String stale =
+        post("/counting/sync", parent("a", "old"), null).headers().firstValue("ETag").orElseThrow();
     HttpResponse<byte[]> changed = post("/counting/sync", parent("a", "newer"), stale);
     assertThat(changed.statusCode()).isEqualTo(200);
     assertThat(JsonTrees.MAPPER.readTree(changed.body()).at("/status/size").asInt()).isEqualTo(5);
-    assertThat(changed.headers().firstValue("ETag")).hasValue(sha256(changed.body())).isNotEqualTo(stale);
+    assertThat(changed.headers().firstValue("ETag"))
+        .hasValue(sha256(changed.body()))
+        .isNotEqualTo(stale);
   }
 
   @Test
   void aComputedAnswerEqualToTheCachedOneAlsoGets304() throws Exception {
     start(0); // no cache: the answer is computed again, and its ETag still matches
-    String etag = post("/counting/sync", parent("a", "x"), null).headers().firstValue("ETag").orElseThrow();
+    String etag =
+        post("/counting/sync", parent("a", "x"), null).headers().firstValue("ETag").orElseThrow();
     HttpResponse<byte[]> again = post("/counting/sync", parent("a", "x"), etag);
     assertThat(again.statusCode()).isEqualTo(304);
     assertThat(runs("sync")).isEqualTo(2);
@@ -163,27 +190,33 @@ class ETagAndCacheTest {
   @Test
   void anAnswerThatAsksToBeCalledAgainLaterIsNotReplayed() throws Exception {
     java.util.concurrent.atomic.AtomicReference<java.time.Instant> clock =
-        new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2026-01-03T00:59:00Z"));
+        new java.util.concurrent.atomic.AtomicReference<>(
+            java.time.Instant.parse("2026-01-03T00:59:00Z"));
     java.time.Instant opens = java.time.Instant.parse("2026-01-03T01:00:00Z");
-    Controller window = Controller.composite("window")
-        .sync(request -> {
-          runs.computeIfAbsent("sync", k -> new AtomicInteger()).incrementAndGet();
-          java.time.Instant now = clock.get();
-          if (now.isBefore(opens)) {
-            return CompositeResponse.of(Json.object().put("step", "WaitingForWindow"), List.of())
-                .withResyncAfterSeconds(java.time.Duration.between(now, opens).toSeconds());
-          }
-          return CompositeResponse.of(Json.object().put("step", "Switchover"), List.of());
-        })
-        .build();
+    Controller window =
+        Controller.composite("window")
+            .sync(
+                request -> {
+                  runs.computeIfAbsent("sync", k -> new AtomicInteger()).incrementAndGet();
+                  java.time.Instant now = clock.get();
+                  if (now.isBefore(opens)) {
+                    return CompositeResponse.of(
+                            Json.object().put("step", "WaitingForWindow"), List.of())
+                        .withResyncAfterSeconds(java.time.Duration.between(now, opens).toSeconds());
+                  }
+                  return CompositeResponse.of(Json.object().put("step", "Switchover"), List.of());
+                })
+            .build();
     server = new HookServer(ServerConfig.defaults().withPort(0), List.of(window)).start();
 
     HttpResponse<byte[]> waiting = post("/window/sync", parent("a", ""), null);
-    assertThat(JsonTrees.MAPPER.readTree(waiting.body()).path("resyncAfterSeconds").asDouble()).isEqualTo(60.0);
+    assertThat(JsonTrees.MAPPER.readTree(waiting.body()).path("resyncAfterSeconds").asDouble())
+        .isEqualTo(60.0);
     clock.set(opens);
     HttpResponse<byte[]> opened = post("/window/sync", parent("a", ""), null);
     assertThat(runs("sync")).as("the hook ran again for the same bytes").isEqualTo(2);
-    assertThat(JsonTrees.MAPPER.readTree(opened.body()).at("/status/step").asText()).isEqualTo("Switchover");
+    assertThat(JsonTrees.MAPPER.readTree(opened.body()).at("/status/step").asText())
+        .isEqualTo("Switchover");
 
     // An answer without a time in it is kept as before: the same bytes again come from the cache.
     post("/window/sync", parent("a", ""), null);
@@ -223,7 +256,8 @@ class ETagAndCacheTest {
     assertThat(runs("sync")).isEqualTo(20);
     assertThat(metric("metahooks_response_cache_bytes")).isBetween(1.0, 8 * 1024.0);
     assertThat(metric("metahooks_response_cache_evictions_total")).isPositive();
-    // Caffeine admits by how often a request comes (a resync repeats it), not by how recently it came once.
+    // Caffeine admits by how often a request comes (a resync repeats it), not by how recently it
+    // came once.
     for (int i = 0; i < 3; i++) {
       post("/counting/sync", parent("resynced", padding), null);
     }
@@ -242,18 +276,29 @@ class ETagAndCacheTest {
 
   @Test
   void theCacheSizeIsASetting() {
-    assertThat(ServerConfig.fromEnvironment(Map.of()).responseCacheBytes()).isEqualTo(32L * 1024 * 1024);
-    assertThat(ServerConfig.fromEnvironment(Map.of("METAHOOKS_RESPONSE_CACHE_BYTES", "0")).responseCacheBytes())
+    assertThat(ServerConfig.fromEnvironment(Map.of()).responseCacheBytes())
+        .isEqualTo(32L * 1024 * 1024);
+    assertThat(
+            ServerConfig.fromEnvironment(Map.of("METAHOOKS_RESPONSE_CACHE_BYTES", "0"))
+                .responseCacheBytes())
         .isZero();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-        ServerConfig.fromEnvironment(Map.of("METAHOOKS_RESPONSE_CACHE_BYTES", "-1")))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ServerConfig.fromEnvironment(Map.of("METAHOOKS_RESPONSE_CACHE_BYTES", "-1")))
         .hasMessageContaining("METAHOOKS_RESPONSE_CACHE_BYTES");
   }
 
   private double metric(String prefix) throws IOException, InterruptedException {
-    String text = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics"))
-        .build(), HttpResponse.BodyHandlers.ofString()).body();
-    return text.lines().filter(l -> l.startsWith(prefix)).mapToDouble(l -> Double.parseDouble(
-        l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElseThrow(() -> new AssertionError(prefix + " in " + text));
+    String text =
+        CLIENT
+            .send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    return text.lines()
+        .filter(l -> l.startsWith(prefix))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(prefix + " in " + text));
   }
 }

@@ -6,6 +6,7 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.docs.MarkdownBlocks;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.testing.PromQl;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +19,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import dev.metahooks.server.config.ServerConfig;
 
 /**
  * {@code /metrics} of a server that has answered nothing yet: every metric docs/http.md lists is there (counters at 0,
@@ -32,9 +32,13 @@ class FreshMetricsTest {
   @BeforeAll
   static void start() throws Exception {
     server = new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers()).start();
-    metrics = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    metrics =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
   }
 
   @AfterAll
@@ -52,7 +56,8 @@ class FreshMetricsTest {
     while (name.find()) {
       listed.add(name.group(1));
     }
-    assertThat(listed).contains("metahooks_hook_answers_unwritten_total", "metahooks_hook_requests_total");
+    assertThat(listed)
+        .contains("metahooks_hook_answers_unwritten_total", "metahooks_hook_requests_total");
     assertThat(PromQl.exposed(metrics)).containsAll(listed);
   }
 
@@ -60,22 +65,30 @@ class FreshMetricsTest {
   void theUnwrittenAnswersCounterIsZeroForEveryServedHook() {
     for (Controller controller : Catalog.controllers()) {
       for (Hook hook : controller.hooks()) {
-        assertThat(metrics).contains("metahooks_hook_answers_unwritten_total{controller=\"" + controller.name()
-            + "\",hook=\"" + hook.path() + "\"} 0.0\n");
+        assertThat(metrics)
+            .contains(
+                "metahooks_hook_answers_unwritten_total{controller=\""
+                    + controller.name()
+                    + "\",hook=\""
+                    + hook.path()
+                    + "\"} 0.0\n");
       }
     }
   }
 
   @Test
   void theLatencyHistogramHasTheDocumentedBuckets() throws Exception {
-    Matcher bucket = Pattern.compile(
-        "(?m)^metahooks_hook_duration_seconds_bucket\\{controller=\"hello-world\",hook=\"sync\",le=\"([^\"]+)\"}")
-        .matcher(metrics);
+    Matcher bucket =
+        Pattern.compile(
+                "(?m)^metahooks_hook_duration_seconds_bucket\\{controller=\"hello-world\",hook=\"sync\",le=\"([^\"]+)\"}")
+            .matcher(metrics);
     List<String> bounds = new ArrayList<>();
     while (bucket.find()) {
       bounds.add(bucket.group(1));
     }
-    assertThat(bounds).containsExactly("0.001", "0.005", "0.025", "0.1", "0.25", "1.0", "2.5", "5.0", "+Inf");
-    assertThat(MarkdownBlocks.page("docs/http.md")).contains("buckets at 1, 5, 25, 100 and 250 ms and 1, 2.5 and 5 s");
+    assertThat(bounds)
+        .containsExactly("0.001", "0.005", "0.025", "0.1", "0.25", "1.0", "2.5", "5.0", "+Inf");
+    assertThat(MarkdownBlocks.page("docs/http.md"))
+        .contains("buckets at 1, 5, 25, 100 and 250 ms and 1, 2.5 and 5 s");
   }
 }

@@ -2,10 +2,10 @@ package dev.metahooks.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.api.Json;
 import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.server.internal.Blocks;
 import dev.metahooks.server.internal.FrontDoor;
 import java.net.URI;
@@ -16,7 +16,6 @@ import java.security.MessageDigest;
 import java.util.Base64;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import dev.metahooks.server.config.ServerConfig;
 
 /**
  * An answer of many blocks (a CatSet of 1,000 Pods: about 1 MB) over HTTP, computed and from the response cache:
@@ -37,8 +36,10 @@ class LargeAnswerTest {
   @Test
   void aLargeAnswerIsSentWholeWithItsETagComputedAndCached() throws Exception {
     BenchCase catset = BenchCase.of("catset:1000");
-    byte[] plain = JsonTrees.MAPPER.writeValueAsBytes(FrontDoor.of(Catalog.controllers())
-        .response(catset.controller(), catset.hook(), catset.body()));
+    byte[] plain =
+        JsonTrees.MAPPER.writeValueAsBytes(
+            FrontDoor.of(Catalog.controllers())
+                .response(catset.controller(), catset.hook(), catset.body()));
     assertThat(plain.length).as("spans many blocks").isGreaterThan(10 * Blocks.BLOCK);
     server = new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers()).start();
 
@@ -57,9 +58,17 @@ class LargeAnswerTest {
   }
 
   private HttpResponse<byte[]> post(BenchCase call, String ifNoneMatch) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(
-            URI.create("http://localhost:" + server.port() + "/" + call.controller() + "/" + call.hook()))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(call.body()));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://localhost:"
+                        + server.port()
+                        + "/"
+                        + call.controller()
+                        + "/"
+                        + call.hook()))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(call.body()));
     if (ifNoneMatch != null) {
       request.header("If-None-Match", ifNoneMatch);
     }
@@ -67,7 +76,10 @@ class LargeAnswerTest {
   }
 
   private static String sha256(byte[] body) throws Exception {
-    return '"' + Base64.getUrlEncoder().withoutPadding()
-        .encodeToString(MessageDigest.getInstance("SHA-256").digest(body)) + '"';
+    return '"'
+        + Base64.getUrlEncoder()
+            .withoutPadding()
+            .encodeToString(MessageDigest.getInstance("SHA-256").digest(body))
+        + '"';
   }
 }

@@ -17,11 +17,13 @@ import java.util.concurrent.Future;
  */
 final class PinningProxy implements AutoCloseable {
   private final ServerSocket listener;
-  private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-    Thread thread = new Thread(r, "proxy");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ExecutorService threads =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread thread = new Thread(r, "proxy");
+            thread.setDaemon(true);
+            return thread;
+          });
   private volatile int endpoint;
 
   PinningProxy(int endpoint) throws IOException {
@@ -52,7 +54,8 @@ final class PinningProxy implements AutoCloseable {
   }
 
   private void pipe(Socket client, int to) {
-    try (client; Socket server = new Socket(InetAddress.getLoopbackAddress(), to)) {
+    try (client;
+        Socket server = new Socket(InetAddress.getLoopbackAddress(), to)) {
       Future<?> up = threads.submit(() -> copy(client, server));
       copy(server, client);
       up.get();

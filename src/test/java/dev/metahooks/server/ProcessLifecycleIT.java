@@ -3,7 +3,6 @@ package dev.metahooks.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
@@ -31,10 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  * per hook call, and stopping on SIGTERM without dropping a call in flight.
  */
 class ProcessLifecycleIT {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private Process process;
   private int port;
+
   /** Where probes are asked: the hook port, or the management port when one is set. */
   private int probePort;
 
@@ -47,12 +46,15 @@ class ProcessLifecycleIT {
 
   private void start(String... env) throws Exception {
     launch(env);
-    Poll.until("readiness of the process", () -> {
-      if (!process.isAlive()) {
-        throw new AssertionError("the process exited: " + Files.readString(dir.resolve("stderr.log")));
-      }
-      return status("/readyz") == 200;
-    });
+    Poll.until(
+        "readiness of the process",
+        () -> {
+          if (!process.isAlive()) {
+            throw new AssertionError(
+                "the process exited: " + Files.readString(dir.resolve("stderr.log")));
+          }
+          return status("/readyz") == 200;
+        });
   }
 
   /** Starts the process; it may not be ready yet. */
@@ -60,36 +62,54 @@ class ProcessLifecycleIT {
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     }
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "dev.metahooks.Main")
-        .redirectError(dir.resolve("stderr.log").toFile())
-        .redirectOutput(dir.resolve("stdout.log").toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.metahooks.Main")
+            .redirectError(dir.resolve("stderr.log").toFile())
+            .redirectOutput(dir.resolve("stdout.log").toFile());
     builder.environment().put("METAHOOKS_PORT", String.valueOf(port));
     builder.environment().put("METAHOOKS_LOG_LEVEL", "info");
-    builder.environment().put("METAHOOKS_WARM_UP_MS", "0"); // ready at once: WarmUpTest covers the warm-up
+    builder
+        .environment()
+        .put("METAHOOKS_WARM_UP_MS", "0"); // ready at once: WarmUpTest covers the warm-up
     for (int i = 0; i < env.length; i += 2) {
       builder.environment().put(env[i], env[i + 1]);
     }
-    probePort = Integer.parseInt(builder.environment().getOrDefault("METAHOOKS_MANAGEMENT_PORT", String.valueOf(port)));
+    probePort =
+        Integer.parseInt(
+            builder.environment().getOrDefault("METAHOOKS_MANAGEMENT_PORT", String.valueOf(port)));
     process = builder.start();
   }
 
   /** A hook call to the process, as Metacontroller makes it. */
   private HttpResponse<String> post(String path, byte[] body) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   private String get(String path) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + probePort + path))
-        .build(), HttpResponse.BodyHandlers.ofString()).body();
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + probePort + path)).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   private int status(String path) {
     try {
-      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + probePort + path))
-          .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create("http://localhost:" + probePort + path)).build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
     } catch (IOException e) {
       return -1;
     } catch (InterruptedException e) {
@@ -117,20 +137,28 @@ class ProcessLifecycleIT {
 
   @Test
   void sigtermDrainsTheCallInFlightThenExits() throws Exception {
-    // The delay outlasts the checks below on a busy machine: once it ends, the hook port takes no new connection.
+    // The delay outlasts the checks below on a busy machine: once it ends, the hook port takes no
+    // new connection.
     start("METAHOOKS_SHUTDOWN_DELAY_MS", "3000", "METAHOOKS_SHUTDOWN_TIMEOUT_MS", "5000");
-    byte[] body = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
+    byte[] body =
+        Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
     assertThat(post("/hello-world/sync", body).statusCode()).isEqualTo(200);
     assertCallInFlightDrained(body, true);
   }
 
   @Test
   void sigtermDuringTheWarmUpDrainsTheCallInFlightLikeAfterIt() throws Exception {
-    launch("METAHOOKS_WARM_UP_MS", "60000", "METAHOOKS_SHUTDOWN_DELAY_MS", "3000",
-        "METAHOOKS_SHUTDOWN_TIMEOUT_MS", "5000");
+    launch(
+        "METAHOOKS_WARM_UP_MS",
+        "60000",
+        "METAHOOKS_SHUTDOWN_DELAY_MS",
+        "3000",
+        "METAHOOKS_SHUTDOWN_TIMEOUT_MS",
+        "5000");
     Poll.until("the hook port to listen while the warm-up runs", () -> status("/healthz") == 200);
     assertThat(status("/readyz")).as("warming up").isEqualTo(503);
-    byte[] body = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
+    byte[] body =
+        Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
     assertCallInFlightDrained(body, false);
   }
 
@@ -143,12 +171,17 @@ class ProcessLifecycleIT {
     try (Socket socket = new Socket("localhost", port)) {
       socket.setSoTimeout(10_000);
       OutputStream out = socket.getOutputStream();
-      out.write(("POST /hello-world/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-          + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("POST /hello-world/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                  + "Content-Length: "
+                  + body.length
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.write(body, 0, half);
       out.flush();
       if (counted) {
-        Poll.until("the call to be in flight, its body half sent",
+        Poll.until(
+            "the call to be in flight, its body half sent",
             () -> get("/metrics").contains("metahooks_hook_calls_active 1.0"));
       }
 
@@ -161,33 +194,50 @@ class ProcessLifecycleIT {
       out.flush();
       InputStream in = socket.getInputStream();
       String reply = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
-      assertThat(reply).as("the call in flight is answered; log: %s", Files.readString(dir.resolve("stderr.log")))
+      assertThat(reply)
+          .as(
+              "the call in flight is answered; log: %s",
+              Files.readString(dir.resolve("stderr.log")))
           .isEqualTo("HTTP/1.1 200");
 
-      assertThat(process.waitFor(15, TimeUnit.SECONDS)).as("exits well within the grace period").isTrue();
+      assertThat(process.waitFor(15, TimeUnit.SECONDS))
+          .as("exits well within the grace period")
+          .isTrue();
       assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - stopping)).isLessThan(15);
     }
-    assertThat(logLines()).anySatisfy(line -> assertThat(line.path("message").asText()).startsWith("shutting down"));
+    assertThat(logLines())
+        .anySatisfy(line -> assertThat(line.path("message").asText()).startsWith("shutting down"));
   }
 
   @Test
   void oneJsonLogLinePerHookCallAndSecretsNeverLogged() throws Exception {
     start("METAHOOKS_LOG_BODIES", "true");
     String secret = "c3VwZXItc2VjcmV0LXBhc3N3b3Jk"; // base64 of super-secret-password
-    String request = new String(Resources.bytes(
-        Resources.path("fixtures/hello-world/sync/01-first-sync.request.json")), StandardCharsets.UTF_8)
-        .replaceFirst("\"related\" *: *\\{ *}", "\"related\": {\"Secret.v1\": {\"creds\": {\"apiVersion\": \"v1\","
-            + " \"kind\": \"Secret\", \"metadata\": {\"name\": \"creds\", \"namespace\": \"hello\"},"
-            + " \"data\": {\"password\": \"" + secret + "\"}}}}");
+    String request =
+        new String(
+                Resources.bytes(
+                    Resources.path("fixtures/hello-world/sync/01-first-sync.request.json")),
+                StandardCharsets.UTF_8)
+            .replaceFirst(
+                "\"related\" *: *\\{ *}",
+                "\"related\": {\"Secret.v1\": {\"creds\": {\"apiVersion\": \"v1\","
+                    + " \"kind\": \"Secret\", \"metadata\": {\"name\": \"creds\", \"namespace\": \"hello\"},"
+                    + " \"data\": {\"password\": \""
+                    + secret
+                    + "\"}}}}");
     assertThat(request).contains(secret);
-    assertThat(post("/hello-world/sync", request.getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(200);
+    assertThat(post("/hello-world/sync", request.getBytes(StandardCharsets.UTF_8)).statusCode())
+        .isEqualTo(200);
     process.destroy();
     process.waitFor(15, TimeUnit.SECONDS);
 
     String log = Files.readString(dir.resolve("stderr.log"));
     assertThat(log).doesNotContain(secret, "super-secret-password").contains("<redacted>");
-    JsonNode call = logLines().stream().filter(l -> l.path("message").asText().equals("hook call"))
-        .findFirst().orElseThrow();
+    JsonNode call =
+        logLines().stream()
+            .filter(l -> l.path("message").asText().equals("hook call"))
+            .findFirst()
+            .orElseThrow();
     assertThat(call.path("controller").asText()).isEqualTo("hello-world");
     assertThat(call.path("hook").asText()).isEqualTo("sync");
     assertThat(call.path("hookVersion").asText()).isEqualTo("v1");
@@ -205,22 +255,36 @@ class ProcessLifecycleIT {
   @Test
   void aPostgresPasswordInALastAppliedAnnotationIsNeverLogged() throws Exception {
     start("METAHOOKS_LOG_BODIES", "true");
-    byte[] request = Resources.bytes(Resources.path("fixtures/postgrescluster/sync/03-dev-ready.request.json"));
+    byte[] request =
+        Resources.bytes(Resources.path("fixtures/postgrescluster/sync/03-dev-ready.request.json"));
     String password = "UlYwU2UxNVk3Ulo0Y3p2VFN4VUhMNVpOVng0R2dNNEk="; // the superuser's, base64
-    String decoded = new String(java.util.Base64.getDecoder().decode(password), StandardCharsets.UTF_8);
+    String decoded =
+        new String(java.util.Base64.getDecoder().decode(password), StandardCharsets.UTF_8);
     // The observed Secret carries it in data and again in Metacontroller's last-applied annotation.
-    JsonNode secret = java.util.stream.StreamSupport.stream(
-            JsonTrees.MAPPER.readTree(request).path("children").path("Secret.v1").spliterator(), false)
-        .filter(s -> s.path("metadata").path("name").asText().equals("pg-dev-superuser")).findFirst().orElseThrow();
+    JsonNode secret =
+        java.util.stream.StreamSupport.stream(
+                JsonTrees.MAPPER.readTree(request).path("children").path("Secret.v1").spliterator(),
+                false)
+            .filter(s -> s.path("metadata").path("name").asText().equals("pg-dev-superuser"))
+            .findFirst()
+            .orElseThrow();
     assertThat(secret.path("data").path("password").asText()).isEqualTo(password);
-    assertThat(secret.path("metadata").path("annotations").path("metacontroller.k8s.io/last-applied-configuration")
-        .asText()).contains(password);
+    assertThat(
+            secret
+                .path("metadata")
+                .path("annotations")
+                .path("metacontroller.k8s.io/last-applied-configuration")
+                .asText())
+        .contains(password);
     HttpResponse<String> reply = post("/postgrescluster/sync", request);
     assertThat(reply.statusCode()).isEqualTo(200);
     assertThat(reply.body()).as("the answer itself keeps the password").contains(password);
 
-    JsonNode bodies = stopAndReadLog().stream().filter(l -> l.path("message").asText().equals("hook bodies"))
-        .findFirst().orElseThrow();
+    JsonNode bodies =
+        stopAndReadLog().stream()
+            .filter(l -> l.path("message").asText().equals("hook bodies"))
+            .findFirst()
+            .orElseThrow();
     assertThat(bodies.path("request").asText()).contains("<redacted>");
     assertThat(Files.readString(dir.resolve("stderr.log"))).doesNotContain(password, decoded);
   }
@@ -228,26 +292,43 @@ class ProcessLifecycleIT {
   @Test
   void debugShowsTheServersDecisionsAndKeepsJettysInternalsOut() throws Exception {
     start("METAHOOKS_LOG_LEVEL", "debug", "METAHOOKS_LOG_BODIES", "true");
-    byte[] request = Resources.bytes(Resources.path("fixtures/postgrescluster/sync/03-dev-ready.request.json"));
+    byte[] request =
+        Resources.bytes(Resources.path("fixtures/postgrescluster/sync/03-dev-ready.request.json"));
     for (int i = 0; i < 2; i++) { // the second is a cache hit
       assertThat(post("/postgrescluster/sync", request).statusCode()).isEqualTo(200);
     }
     List<JsonNode> lines = stopAndReadLog();
-    List<String> decisions = lines.stream().filter(l -> l.path("level").asText().equals("DEBUG"))
-        .map(l -> l.path("message").asText()).toList();
-    assertThat(decisions).contains("routed to the hook", "admitted to a hook slot", "not in the response cache: the hook runs",
-        "answered from the response cache", "Secret values redacted");
-    assertThat(lines).allSatisfy(line -> assertThat(line.path("logger").asText())
-        .as("debug of Jetty and Javalin needs METAHOOKS_LIBRARY_LOG_LEVEL").startsWith("dev.metahooks."));
+    List<String> decisions =
+        lines.stream()
+            .filter(l -> l.path("level").asText().equals("DEBUG"))
+            .map(l -> l.path("message").asText())
+            .toList();
+    assertThat(decisions)
+        .contains(
+            "routed to the hook",
+            "admitted to a hook slot",
+            "not in the response cache: the hook runs",
+            "answered from the response cache",
+            "Secret values redacted");
+    assertThat(lines)
+        .allSatisfy(
+            line ->
+                assertThat(line.path("logger").asText())
+                    .as("debug of Jetty and Javalin needs METAHOOKS_LIBRARY_LOG_LEVEL")
+                    .startsWith("dev.metahooks."));
 
     start("METAHOOKS_LIBRARY_LOG_LEVEL", "debug");
-    assertThat(stopAndReadLog()).anySatisfy(line -> {
-      assertThat(line.path("logger").asText()).startsWith("org.eclipse.jetty");
-      assertThat(line.path("level").asText()).isEqualTo("DEBUG");
-    }).noneSatisfy(line -> {
-      assertThat(line.path("logger").asText()).startsWith("dev.metahooks");
-      assertThat(line.path("level").asText()).isEqualTo("DEBUG");
-    });
+    assertThat(stopAndReadLog())
+        .anySatisfy(
+            line -> {
+              assertThat(line.path("logger").asText()).startsWith("org.eclipse.jetty");
+              assertThat(line.path("level").asText()).isEqualTo("DEBUG");
+            })
+        .noneSatisfy(
+            line -> {
+              assertThat(line.path("logger").asText()).startsWith("dev.metahooks");
+              assertThat(line.path("level").asText()).isEqualTo("DEBUG");
+            });
   }
 
   @Test
@@ -257,17 +338,37 @@ class ProcessLifecycleIT {
     try (ServerSocket socket = new ServerSocket(0)) {
       management = socket.getLocalPort();
     }
-    start("METAHOOKS_TLS_CERT_FILE", certs.serverCert.toString(), "METAHOOKS_TLS_KEY_FILE", certs.serverKey.toString(),
-        "METAHOOKS_MANAGEMENT_PORT", String.valueOf(management), "METAHOOKS_FILE_CHECK_INTERVAL_MS", "100");
+    start(
+        "METAHOOKS_TLS_CERT_FILE",
+        certs.serverCert.toString(),
+        "METAHOOKS_TLS_KEY_FILE",
+        certs.serverKey.toString(),
+        "METAHOOKS_MANAGEMENT_PORT",
+        String.valueOf(management),
+        "METAHOOKS_FILE_CHECK_INTERVAL_MS",
+        "100");
     String hook = "https://localhost:" + port + "/hello-world/sync";
     String before = SecurityIT.peerSerial(certs, hook);
 
     Path otherKey = dir.resolve("other.key");
-    certs.issue("other", otherKey, dir.resolve("other.crt"), "/CN=localhost", "subjectAltName=DNS:localhost");
+    certs.issue(
+        "other",
+        otherKey,
+        dir.resolve("other.crt"),
+        "/CN=localhost",
+        "subjectAltName=DNS:localhost");
     Files.move(otherKey, certs.serverKey, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    Poll.until("a warning that the rotation was refused", () -> logLines().stream().anyMatch(line ->
-        line.path("level").asText().equals("WARN") && line.path("error").asText().contains("does not belong")));
-    assertThat(SecurityIT.peerSerial(certs, hook)).as("the previous pair still serves").isEqualTo(before);
+    Poll.until(
+        "a warning that the rotation was refused",
+        () ->
+            logLines().stream()
+                .anyMatch(
+                    line ->
+                        line.path("level").asText().equals("WARN")
+                            && line.path("error").asText().contains("does not belong")));
+    assertThat(SecurityIT.peerSerial(certs, hook))
+        .as("the previous pair still serves")
+        .isEqualTo(before);
 
     certs.renewServer(); // a rotation that matches is taken
     Poll.until("the renewed certificate", () -> !SecurityIT.peerSerial(certs, hook).equals(before));
@@ -275,12 +376,19 @@ class ProcessLifecycleIT {
 
   /** Runs the process with {@code env}; it must stop at once with code 2 and one line that names the problem. */
   private void assertRefusedAtStart(String expected, String... env) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "dev.metahooks.Main")
-        .redirectErrorStream(true).redirectOutput(dir.resolve("refused.log").toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.metahooks.Main")
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("refused.log").toFile());
     builder.environment().put("METAHOOKS_PORT", "0");
     builder.environment().put("METAHOOKS_LOG_LEVEL", "info");
-    builder.environment().put("METAHOOKS_WARM_UP_MS", "0"); // ready at once: WarmUpTest covers the warm-up
+    builder
+        .environment()
+        .put("METAHOOKS_WARM_UP_MS", "0"); // ready at once: WarmUpTest covers the warm-up
     for (int i = 0; i < env.length; i += 2) {
       builder.environment().put(env[i], env[i + 1]);
     }
@@ -295,37 +403,51 @@ class ProcessLifecycleIT {
   @Test
   void aBadValueStopsTheProcessWithOneLineAndExitCode2() throws Exception {
     assertRefusedAtStart("METAHOOKS_PORT must be a whole number", "METAHOOKS_PORT", "eighty");
-    assertRefusedAtStart("METAHOOKS_PORT must be 0..65535, got 4294967376", "METAHOOKS_PORT", "4294967376");
-    assertRefusedAtStart("METAHOOKS_HOOK_DEADLINE_MS must be below 10000", "METAHOOKS_HOOK_DEADLINE_MS", "12000");
+    assertRefusedAtStart(
+        "METAHOOKS_PORT must be 0..65535, got 4294967376", "METAHOOKS_PORT", "4294967376");
+    assertRefusedAtStart(
+        "METAHOOKS_HOOK_DEADLINE_MS must be below 10000", "METAHOOKS_HOOK_DEADLINE_MS", "12000");
     assertRefusedAtStart("METAHOOKS_LOG_LEVEL must be one of", "METAHOOKS_LOG_LEVEL", "verbose");
-    assertRefusedAtStart("METAHOOKS_LOG_BODIES must be true or false", "METAHOOKS_LOG_BODIES", "on");
+    assertRefusedAtStart(
+        "METAHOOKS_LOG_BODIES must be true or false", "METAHOOKS_LOG_BODIES", "on");
   }
 
   @Test
   void aFileThatCannotBeUsedStopsTheProcessWithOneLineAndExitCode2() throws Exception {
-    assertRefusedAtStart("METAHOOKS_TOKEN_FILE: " + dir.resolve("missing") + " does not exist",
-        "METAHOOKS_TOKEN_FILE", dir.resolve("missing").toString());
+    assertRefusedAtStart(
+        "METAHOOKS_TOKEN_FILE: " + dir.resolve("missing") + " does not exist",
+        "METAHOOKS_TOKEN_FILE",
+        dir.resolve("missing").toString());
     Path empty = Files.writeString(dir.resolve("empty-token"), "\n");
-    assertRefusedAtStart("METAHOOKS_TOKEN_FILE: " + empty + " is empty", "METAHOOKS_TOKEN_FILE", empty.toString());
+    assertRefusedAtStart(
+        "METAHOOKS_TOKEN_FILE: " + empty + " is empty", "METAHOOKS_TOKEN_FILE", empty.toString());
     SecurityIT.Certificates certs = new SecurityIT.Certificates(dir);
-    assertRefusedAtStart("does not belong to the certificate", "METAHOOKS_TLS_CERT_FILE", certs.serverCert.toString(),
-        "METAHOOKS_TLS_KEY_FILE", certs.clientKey.toString());
+    assertRefusedAtStart(
+        "does not belong to the certificate",
+        "METAHOOKS_TLS_CERT_FILE",
+        certs.serverCert.toString(),
+        "METAHOOKS_TLS_KEY_FILE",
+        certs.clientKey.toString());
   }
 
   @Test
   void aPortInUseStopsTheProcessWithOneLineAndExitCode2() throws Exception {
     try (ServerSocket taken = new ServerSocket(0)) {
-      assertRefusedAtStart("cannot listen on port " + taken.getLocalPort() + " (METAHOOKS_PORT)",
-          "METAHOOKS_PORT", String.valueOf(taken.getLocalPort()));
+      assertRefusedAtStart(
+          "cannot listen on port " + taken.getLocalPort() + " (METAHOOKS_PORT)",
+          "METAHOOKS_PORT",
+          String.valueOf(taken.getLocalPort()));
     }
   }
 
   @Test
   void anUnknownSettingIsAWarningNotAnError() throws Exception {
     start("METAHOOKS_LOG_BODYS", "true");
-    assertThat(stopAndReadLog()).anySatisfy(line -> {
-      assertThat(line.path("level").asText()).isEqualTo("WARN");
-      assertThat(line.path("variable").asText()).isEqualTo("METAHOOKS_LOG_BODYS");
-    });
+    assertThat(stopAndReadLog())
+        .anySatisfy(
+            line -> {
+              assertThat(line.path("level").asText()).isEqualTo("WARN");
+              assertThat(line.path("variable").asText()).isEqualTo("METAHOOKS_LOG_BODYS");
+            });
   }
 }

@@ -42,8 +42,7 @@ class RollingRestartIT {
   private static final Duration ENDPOINTS_UPDATE = Duration.ofSeconds(1);
   private static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private final List<Process> processes = new ArrayList<>();
 
   @AfterEach
@@ -58,13 +57,21 @@ class RollingRestartIT {
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     }
-    String classPath = System.getProperty("metahooks.before", System.getProperty("java.class.path"));
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", classPath, "dev.metahooks.Main").redirectErrorStream(true)
-        .redirectOutput(dir.resolve(name + ".log").toFile());
+    String classPath =
+        System.getProperty("metahooks.before", System.getProperty("java.class.path"));
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                classPath,
+                "dev.metahooks.Main")
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve(name + ".log").toFile());
     builder.environment().put("METAHOOKS_PORT", String.valueOf(port));
     builder.environment().put("METAHOOKS_LOG_LEVEL", "info");
-    builder.environment().put("METAHOOKS_WARM_UP_MS", "0"); // ready at once: WarmUpTest covers the warm-up
+    builder
+        .environment()
+        .put("METAHOOKS_WARM_UP_MS", "0"); // ready at once: WarmUpTest covers the warm-up
     builder.environment().put("METAHOOKS_SHUTDOWN_DELAY_MS", String.valueOf(DELAY.toMillis()));
     builder.environment().put("METAHOOKS_SHUTDOWN_TIMEOUT_MS", "10000");
     Process process = builder.start();
@@ -74,8 +81,13 @@ class RollingRestartIT {
 
   private static int readiness(int port) {
     try {
-      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/readyz"))
-          .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/readyz"))
+                  .timeout(Duration.ofSeconds(2))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
     } catch (IOException e) {
       return -1;
     } catch (InterruptedException e) {
@@ -86,9 +98,14 @@ class RollingRestartIT {
 
   private static String call(HttpClient client, URI uri, byte[] body) {
     try {
-      HttpResponse<String> reply = client.send(HttpRequest.newBuilder(uri).timeout(METACONTROLLER_TIMEOUT)
-          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> reply =
+          client.send(
+              HttpRequest.newBuilder(uri)
+                  .timeout(METACONTROLLER_TIMEOUT)
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       return reply.statusCode() == 200 ? null : reply.statusCode() + " " + reply.body();
     } catch (IOException e) {
       return e.toString();
@@ -102,28 +119,33 @@ class RollingRestartIT {
   void aRollingRestartLosesNoCall() throws Exception {
     Replica a = start("a");
     Replica b = start("b");
-    Poll.until("both replicas ready", () -> readiness(a.port()) == 200 && readiness(b.port()) == 200);
-    byte[] body = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
+    Poll.until(
+        "both replicas ready", () -> readiness(a.port()) == 200 && readiness(b.port()) == 200);
+    byte[] body =
+        Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
     List<String> failures = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger calls = new AtomicInteger();
     try (PinningProxy service = new PinningProxy(a.port())) {
       URI hook = URI.create("http://localhost:" + service.port() + "/hello-world/sync");
-      HttpClient metacontroller = HttpClient.newBuilder().connectTimeout(METACONTROLLER_TIMEOUT).build();
-      HttpClient idleCaller = HttpClient.newBuilder().connectTimeout(METACONTROLLER_TIMEOUT).build();
+      HttpClient metacontroller =
+          HttpClient.newBuilder().connectTimeout(METACONTROLLER_TIMEOUT).build();
+      HttpClient idleCaller =
+          HttpClient.newBuilder().connectTimeout(METACONTROLLER_TIMEOUT).build();
       assertThat(call(idleCaller, hook, body)).as("its kept-alive connection is with A").isNull();
 
       long[] stopAt = {Long.MAX_VALUE};
       ExecutorService workers = Executors.newFixedThreadPool(4);
       for (int i = 0; i < 4; i++) {
-        workers.execute(() -> {
-          while (System.nanoTime() < stopAt[0]) {
-            calls.incrementAndGet();
-            String failure = call(metacontroller, hook, body);
-            if (failure != null) {
-              failures.add("stream: " + failure);
-            }
-          }
-        });
+        workers.execute(
+            () -> {
+              while (System.nanoTime() < stopAt[0]) {
+                calls.incrementAndGet();
+                String failure = call(metacontroller, hook, body);
+                if (failure != null) {
+                  failures.add("stream: " + failure);
+                }
+              }
+            });
       }
       Thread.sleep(1000);
       Socket opened = new Socket("localhost", a.port()); // for a call that starts after the SIGTERM
@@ -133,7 +155,8 @@ class RollingRestartIT {
       Thread.sleep(ENDPOINTS_UPDATE.toMillis());
       service.route(b.port());
 
-      // A call to A whose body is still arriving when A's delay ends, on a connection opened before.
+      // A call to A whose body is still arriving when A's delay ends, on a connection opened
+      // before.
       byte[] padded = new byte[body.length + 300_000];
       System.arraycopy(body, 0, padded, 0, body.length);
       java.util.Arrays.fill(padded, body.length, padded.length, (byte) ' ');
@@ -148,13 +171,17 @@ class RollingRestartIT {
       if (!slowReply.startsWith("HTTP/1.1 200")) {
         failures.add("the call in flight: " + slowReply);
       }
-      assertThat(a.process().waitFor(15, TimeUnit.SECONDS)).as("A stopped within the grace period").isTrue();
+      assertThat(a.process().waitFor(15, TimeUnit.SECONDS))
+          .as("A stopped within the grace period")
+          .isTrue();
       stopAt[0] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
       workers.shutdown();
       assertThat(workers.awaitTermination(20, TimeUnit.SECONDS)).isTrue();
     }
-    System.out.printf("rolling restart: %d calls in the stream, %d lost%n", calls.get(), failures.size());
-    assertThat(failures).as("of %d calls; A's log: %s", calls.get(), Files.readString(dir.resolve("a.log")))
+    System.out.printf(
+        "rolling restart: %d calls in the stream, %d lost%n", calls.get(), failures.size());
+    assertThat(failures)
+        .as("of %d calls; A's log: %s", calls.get(), Files.readString(dir.resolve("a.log")))
         .isEmpty();
   }
 
@@ -163,8 +190,12 @@ class RollingRestartIT {
     try (Socket socket = opened) {
       socket.setSoTimeout(15_000);
       OutputStream out = socket.getOutputStream();
-      out.write(("POST /hello-world/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-          + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("POST /hello-world/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                  + "Content-Length: "
+                  + body.length
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       int piece = 15_000; // 150 kB/s: above the minimum rate, so only slow
       for (int at = 0; at < body.length; at += piece) {
         out.write(body, at, Math.min(piece, body.length - at));

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.config.ConfigurationException;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.server.internal.PemKeyStores;
 import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
@@ -23,20 +25,17 @@ import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.server.config.ConfigurationException;
 
 /**
  * What Metacontroller's endpoint configs can ask of a hook server: a bearer token, HTTPS with a CA bundle,
  * client certificates. Certificates are made at test time with openssl.
  */
 class SecurityIT {
-  private static final byte[] REQUEST = Resources.bytes(
-      Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
+  private static final byte[] REQUEST =
+      Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
   private static final Duration CHECK = Duration.ofMillis(100);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private HookServer server;
 
   @AfterEach
@@ -47,14 +46,20 @@ class SecurityIT {
   }
 
   private HookServer start(Path token, ServerConfig.Tls tls) {
-    server = new HookServer(ServerConfig.defaults().withPort(0).withSecurity(token, tls, CHECK),
-        Catalog.controllers()).start();
+    server =
+        new HookServer(
+                ServerConfig.defaults().withPort(0).withSecurity(token, tls, CHECK),
+                Catalog.controllers())
+            .start();
     return server;
   }
 
-  private static HttpResponse<String> send(HttpClient client, String uri, String authorization) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(REQUEST));
+  private static HttpResponse<String> send(HttpClient client, String uri, String authorization)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(uri))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(REQUEST));
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
@@ -69,18 +74,25 @@ class SecurityIT {
     String hook = "http://localhost:" + server.port() + "/hello-world/sync";
     HttpResponse<String> none = send(client, hook, null);
     assertThat(none.statusCode()).isEqualTo(401);
-    assertThat(none.body()).isEqualTo("{\"error\":\"unauthorized\",\"message\":\"missing or invalid credentials\"}");
+    assertThat(none.body())
+        .isEqualTo("{\"error\":\"unauthorized\",\"message\":\"missing or invalid credentials\"}");
     assertThat(send(client, hook, "Bearer wrong").statusCode()).isEqualTo(401);
     assertThat(send(client, hook, "Basic czNjcmV0LXRva2Vu").statusCode()).isEqualTo(401);
     assertThat(send(client, hook, "Bearer s3cret-token").statusCode()).isEqualTo(200);
-    // Metacontroller sends the endpoint config's type as written; the scheme is case-insensitive (RFC 9110).
+    // Metacontroller sends the endpoint config's type as written; the scheme is case-insensitive
+    // (RFC 9110).
     assertThat(send(client, hook, "bearer s3cret-token").statusCode()).isEqualTo(200);
     assertThat(send(client, hook, "BEARER  s3cret-token").statusCode()).isEqualTo(200);
     assertThat(send(client, hook, "Bearers3cret-token").statusCode()).isEqualTo(401);
     assertThat(send(client, hook, "Token s3cret-token").statusCode()).isEqualTo(401);
-    assertThat(send(client, hook, "Bearer S3CRET-TOKEN").statusCode()).as("the token itself is exact").isEqualTo(401);
-    HttpResponse<String> health = client.send(HttpRequest.newBuilder(
-        URI.create("http://localhost:" + server.port() + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(send(client, hook, "Bearer S3CRET-TOKEN").statusCode())
+        .as("the token itself is exact")
+        .isEqualTo(401);
+    HttpResponse<String> health =
+        client.send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/healthz"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(health.statusCode()).isEqualTo(200);
   }
 
@@ -107,7 +119,8 @@ class SecurityIT {
     Certificates certs = new Certificates(dir);
     start(null, new ServerConfig.Tls(certs.serverCert, certs.serverKey, null));
     HttpClient client = HttpClient.newBuilder().sslContext(certs.clientContext(false)).build();
-    HttpResponse<String> reply = send(client, "https://localhost:" + server.port() + "/hello-world/sync", null);
+    HttpResponse<String> reply =
+        send(client, "https://localhost:" + server.port() + "/hello-world/sync", null);
     assertThat(reply.statusCode()).isEqualTo(200);
     assertThat(reply.sslSession()).isPresent();
   }
@@ -140,18 +153,36 @@ class SecurityIT {
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
       management = socket.getLocalPort();
     }
-    server = new HookServer(ServerConfig.defaults().withPort(0).withManagementPort(management)
-        .withSecurity(null, new ServerConfig.Tls(certs.serverCert, certs.serverKey, certs.caCert), CHECK),
-        Catalog.controllers()).start();
+    server =
+        new HookServer(
+                ServerConfig.defaults()
+                    .withPort(0)
+                    .withManagementPort(management)
+                    .withSecurity(
+                        null,
+                        new ServerConfig.Tls(certs.serverCert, certs.serverKey, certs.caCert),
+                        CHECK),
+                Catalog.controllers())
+            .start();
     HttpClient plain = HttpClient.newHttpClient();
     for (String path : List.of("/healthz", "/readyz", "/metrics")) {
-      assertThat(plain.send(HttpRequest.newBuilder(URI.create("http://localhost:" + management + path)).build(),
-          HttpResponse.BodyHandlers.discarding()).statusCode()).as(path).isEqualTo(200);
+      assertThat(
+              plain
+                  .send(
+                      HttpRequest.newBuilder(URI.create("http://localhost:" + management + path))
+                          .build(),
+                      HttpResponse.BodyHandlers.discarding())
+                  .statusCode())
+          .as(path)
+          .isEqualTo(200);
     }
-    HttpResponse<String> hook = send(plain, "http://localhost:" + management + "/hello-world/sync", null);
+    HttpResponse<String> hook =
+        send(plain, "http://localhost:" + management + "/hello-world/sync", null);
     assertThat(hook.statusCode()).isEqualTo(404);
     HttpClient withCert = HttpClient.newBuilder().sslContext(certs.clientContext(true)).build();
-    assertThat(send(withCert, "https://localhost:" + server.port() + "/hello-world/sync", null).statusCode())
+    assertThat(
+            send(withCert, "https://localhost:" + server.port() + "/hello-world/sync", null)
+                .statusCode())
         .isEqualTo(200);
   }
 
@@ -159,8 +190,21 @@ class SecurityIT {
   void aPkcs1RsaKeyIsAccepted() throws Exception {
     Path pkcs1 = dir.resolve("rsa.key");
     Path cert = dir.resolve("rsa.crt");
-    Certificates.openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir.resolve("pk8.key")
-        .toString(), "-out", cert.toString(), "-days", "2", "-subj", "/CN=localhost");
+    Certificates.openssl(
+        dir,
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        dir.resolve("pk8.key").toString(),
+        "-out",
+        cert.toString(),
+        "-days",
+        "2",
+        "-subj",
+        "/CN=localhost");
     Certificates.openssl(dir, "rsa", "-in", "pk8.key", "-traditional", "-out", pkcs1.toString());
     assertThat(Files.readString(pkcs1)).contains("BEGIN RSA PRIVATE KEY");
     assertThat(PemKeyStores.keyStore(cert, pkcs1).isKeyEntry("server")).isTrue();
@@ -169,9 +213,14 @@ class SecurityIT {
   @Test
   void aKeyThatDoesNotBelongToTheCertificateIsRefused() throws Exception {
     Certificates certs = new Certificates(dir);
-    assertThatThrownBy(() -> start(null, new ServerConfig.Tls(certs.serverCert, certs.clientKey, null)))
+    assertThatThrownBy(
+            () -> start(null, new ServerConfig.Tls(certs.serverCert, certs.clientKey, null)))
         .isInstanceOf(ConfigurationException.class)
-        .hasMessageContaining("the key " + certs.clientKey + " does not belong to the certificate " + certs.serverCert);
+        .hasMessageContaining(
+            "the key "
+                + certs.clientKey
+                + " does not belong to the certificate "
+                + certs.serverCert);
   }
 
   @Test
@@ -182,16 +231,21 @@ class SecurityIT {
     Path key = dir.resolve("server-only.key");
     Path cert = dir.resolve("server-only.crt");
     certs.issue("server-only", key, cert, "/CN=metacontroller", "extendedKeyUsage=serverAuth");
-    HttpClient serverOnly = HttpClient.newBuilder().sslContext(certs.clientContext(cert, key)).build();
+    HttpClient serverOnly =
+        HttpClient.newBuilder().sslContext(certs.clientContext(cert, key)).build();
     assertThatThrownBy(() -> send(serverOnly, hook, null)).isInstanceOf(IOException.class);
     HttpClient client = HttpClient.newBuilder().sslContext(certs.clientContext(true)).build();
-    assertThat(send(client, hook, null).statusCode()).as("the same CA, extendedKeyUsage=clientAuth").isEqualTo(200);
+    assertThat(send(client, hook, null).statusCode())
+        .as("the same CA, extendedKeyUsage=clientAuth")
+        .isEqualTo(200);
   }
 
   static String peerSerial(Certificates certs, String uri) throws Exception {
     HttpClient fresh = HttpClient.newBuilder().sslContext(certs.clientContext(false)).build();
     HttpResponse<String> reply = send(fresh, uri, null);
-    return ((X509Certificate) reply.sslSession().orElseThrow().getPeerCertificates()[0]).getSerialNumber().toString();
+    return ((X509Certificate) reply.sslSession().orElseThrow().getPeerCertificates()[0])
+        .getSerialNumber()
+        .toString();
   }
 
   private interface Probe {
@@ -216,11 +270,31 @@ class SecurityIT {
       this.dir = dir;
       caKey = dir.resolve("ca.key");
       caCert = dir.resolve("ca.crt");
-      openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", caKey.toString(), "-out",
-          caCert.toString(), "-days", "2", "-subj", "/CN=metahooks-test-ca");
+      openssl(
+          dir,
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-keyout",
+          caKey.toString(),
+          "-out",
+          caCert.toString(),
+          "-days",
+          "2",
+          "-subj",
+          "/CN=metahooks-test-ca");
       serverKey = dir.resolve("tls.key");
       serverCert = dir.resolve("tls.crt");
-      issue("server", serverKey, serverCert, "/CN=localhost", "subjectAltName=DNS:localhost,IP:127.0.0.1");
+      issue(
+          "server",
+          serverKey,
+          serverCert,
+          "/CN=localhost",
+          "subjectAltName=DNS:localhost,IP:127.0.0.1");
       clientKey = dir.resolve("client.key");
       clientCert = dir.resolve("client.crt");
       issue("client", clientKey, clientCert, "/CN=metacontroller", "extendedKeyUsage=clientAuth");
@@ -235,14 +309,41 @@ class SecurityIT {
       Files.move(cert, serverCert, StandardCopyOption.REPLACE_EXISTING);
     }
 
-    void issue(String name, Path key, Path cert, String subject, String extension) throws Exception {
+    void issue(String name, Path key, Path cert, String subject, String extension)
+        throws Exception {
       Path csr = dir.resolve(name + ".csr");
       Path ext = Files.writeString(dir.resolve(name + ".ext"), extension + "\n");
-      openssl(dir, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
-          key.toString(), "-out", csr.toString(),
-          "-subj", subject);
-      openssl(dir, "x509", "-req", "-in", csr.toString(), "-CA", caCert.toString(), "-CAkey", caKey.toString(),
-          "-CAcreateserial", "-out", cert.toString(), "-days", "2", "-extfile", ext.toString());
+      openssl(
+          dir,
+          "req",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-keyout",
+          key.toString(),
+          "-out",
+          csr.toString(),
+          "-subj",
+          subject);
+      openssl(
+          dir,
+          "x509",
+          "-req",
+          "-in",
+          csr.toString(),
+          "-CA",
+          caCert.toString(),
+          "-CAkey",
+          caKey.toString(),
+          "-CAcreateserial",
+          "-out",
+          cert.toString(),
+          "-days",
+          "2",
+          "-extfile",
+          ext.toString());
     }
 
     SSLContext clientContext(boolean withCertificate) throws Exception {
@@ -257,7 +358,8 @@ class SecurityIT {
     static void openssl(Path dir, String... args) throws Exception {
       List<String> command = new ArrayList<>(List.of("openssl"));
       command.addAll(List.of(args));
-      Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+      Process process =
+          new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
       String output = new String(process.getInputStream().readAllBytes());
       if (process.waitFor() != 0) {
         throw new IllegalStateException("openssl " + String.join(" ", args) + " failed: " + output);

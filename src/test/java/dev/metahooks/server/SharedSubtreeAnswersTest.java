@@ -2,7 +2,6 @@ package dev.metahooks.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.api.Json;
 import dev.metahooks.bench.BenchCase;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
@@ -22,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * whose children share their template's nodes.
  */
 class SharedSubtreeAnswersTest {
-  private static final FrontDoor FRONT_DOOR = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
+  private static final FrontDoor FRONT_DOOR =
+      FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
 
   @Test
   void everyGoldenFixtureIsAnsweredWithJacksonsBytes() throws Exception {
@@ -39,8 +39,14 @@ class SharedSubtreeAnswersTest {
 
   @Test
   void largeAnswersOfSharedTemplatesAreJacksonsBytes() throws Exception {
-    for (String name : List.of("catset:1000", "indexedjob:300", "service-per-pod:300", "configmap-propagation:300",
-        "secret-propagation:300", "global-configmap:300")) {
+    for (String name :
+        List.of(
+            "catset:1000",
+            "indexedjob:300",
+            "service-per-pod:300",
+            "configmap-propagation:300",
+            "secret-propagation:300",
+            "global-configmap:300")) {
       BenchCase request = BenchCase.of(name);
       assertThat(sameBytes(request.controller(), request.hook(), request.body())).as(name).isTrue();
     }
@@ -59,7 +65,8 @@ class SharedSubtreeAnswersTest {
     }
     Reply reply = FRONT_DOOR.call(controller, hook, body);
     assertThat(reply.status()).as("%s/%s", controller, hook).isEqualTo(status);
-    assertThat(new String(reply.body().toByteArray(), StandardCharsets.UTF_8)).as("%s/%s", controller, hook)
+    assertThat(new String(reply.body().toByteArray(), StandardCharsets.UTF_8))
+        .as("%s/%s", controller, hook)
         .isEqualTo(new String(JsonTrees.MAPPER.writeValueAsBytes(answer), StandardCharsets.UTF_8));
     return status == 200;
   }

@@ -3,7 +3,6 @@ package dev.metahooks.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.ChildServer;
 import dev.metahooks.testing.Resources;
@@ -43,14 +42,16 @@ class SlowClientStormIT {
   private static final int TRICKLERS = 32;
   private static final int NON_READERS = 32;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void metacontrollersCallsAreAnsweredWhileSixtyFourSlowClientsHoldConnections() throws Exception {
-    String classPath = System.getProperty("metahooks.before", System.getProperty("java.class.path"));
-    byte[] small = Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
-    byte[] catset = Resources.bytes(Resources.path("fixtures/catset/sync/01-first-sync.request.json"));
+    String classPath =
+        System.getProperty("metahooks.before", System.getProperty("java.class.path"));
+    byte[] small =
+        Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json"));
+    byte[] catset =
+        Resources.bytes(Resources.path("fixtures/catset/sync/01-first-sync.request.json"));
     try (ChildServer server = ChildServer.start(classPath, dir)) {
       long end = System.nanoTime() + STORM.toNanos();
       AtomicInteger cuts = new AtomicInteger();
@@ -62,7 +63,8 @@ class SlowClientStormIT {
         slow.execute(() -> neverRead(server.port(), end, cuts));
       }
       Thread.sleep(1000); // the storm is on
-      HttpClient metacontroller = HttpClient.newBuilder().connectTimeout(METACONTROLLER_TIMEOUT).build();
+      HttpClient metacontroller =
+          HttpClient.newBuilder().connectTimeout(METACONTROLLER_TIMEOUT).build();
       List<String> failures = new ArrayList<>();
       int calls = 0;
       long slowest = 0;
@@ -72,9 +74,14 @@ class SlowClientStormIT {
         long started = System.nanoTime();
         calls++;
         try {
-          HttpResponse<String> reply = metacontroller.send(HttpRequest.newBuilder(server.uri(path))
-              .timeout(METACONTROLLER_TIMEOUT).header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+          HttpResponse<String> reply =
+              metacontroller.send(
+                  HttpRequest.newBuilder(server.uri(path))
+                      .timeout(METACONTROLLER_TIMEOUT)
+                      .header("Content-Type", "application/json")
+                      .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
           if (reply.statusCode() != 200) {
             failures.add(reply.statusCode() + " " + reply.body());
           }
@@ -85,15 +92,25 @@ class SlowClientStormIT {
       }
       slow.shutdownNow();
       assertThat(slow.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
-      System.out.printf("64 slow clients (%d cut and back): %d of %d Metacontroller calls answered 200, slowest %d ms"
-          + "%n", cuts.get(), calls - failures.size(), calls, slowest / 1_000_000);
+      System.out.printf(
+          "64 slow clients (%d cut and back): %d of %d Metacontroller calls answered 200, slowest %d ms"
+              + "%n",
+          cuts.get(), calls - failures.size(), calls, slowest / 1_000_000);
       String metrics = server.get("/metrics");
-      System.out.println(metrics.lines().filter(line -> line.startsWith("metahooks_hook_requests_total{controller=\"service")
-          || line.startsWith("metahooks_hook_answers_unwritten")).toList());
+      System.out.println(
+          metrics
+              .lines()
+              .filter(
+                  line ->
+                      line.startsWith("metahooks_hook_requests_total{controller=\"service")
+                          || line.startsWith("metahooks_hook_answers_unwritten"))
+              .toList());
       assertThat(failures).as("of %d calls", calls).isEmpty();
       // The non-readers were answered, and their answers were not taken: the storm was real.
-      assertThat(metrics).containsPattern("metahooks_hook_answers_unwritten_total\\{controller=\"service-per-pod\""
-          + ",hook=\"sync\"} [1-9]");
+      assertThat(metrics)
+          .containsPattern(
+              "metahooks_hook_answers_unwritten_total\\{controller=\"service-per-pod\""
+                  + ",hook=\"sync\"} [1-9]");
       assertThat(server.alive()).isTrue();
     }
   }
@@ -105,8 +122,12 @@ class SlowClientStormIT {
         socket.connect(new InetSocketAddress("localhost", port), 5000);
         OutputStream out = socket.getOutputStream();
         InputStream in = socket.getInputStream();
-        out.write(("POST /hello-world/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-            + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            ("POST /hello-world/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: "
+                    + body.length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         for (int i = 0; i < body.length && System.nanoTime() < end && in.available() == 0; i++) {
           out.write(body[i]);
           out.flush();
@@ -123,16 +144,22 @@ class SlowClientStormIT {
 
   /** Asks for an answer of several MB with a tiny receive buffer and never reads it; after 8 s, connects again. */
   private static void neverRead(int port, long end, AtomicInteger cuts) {
-    // The same request each time: after the first its answer comes from the response cache, so these clients cost
-    // no computing, only slowness (distinct expensive requests would be real work, which the slots are for).
+    // The same request each time: after the first its answer comes from the response cache, so
+    // these clients cost
+    // no computing, only slowness (distinct expensive requests would be real work, which the slots
+    // are for).
     byte[] body = manyServices();
     while (System.nanoTime() < end && !Thread.currentThread().isInterrupted()) {
       try (Socket socket = new Socket()) {
         socket.setReceiveBufferSize(4096);
         socket.connect(new InetSocketAddress("localhost", port), 5000);
         OutputStream out = socket.getOutputStream();
-        out.write(("POST /service-per-pod/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-            + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            ("POST /service-per-pod/sync HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: "
+                    + body.length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         out.write(body);
         out.flush();
         Thread.sleep(Math.max(0, Math.min(8000, (end - System.nanoTime()) / 1_000_000)));
@@ -147,8 +174,10 @@ class SlowClientStormIT {
 
   /** A StatefulSet of a few kB whose answer is 16,000 Services (about 8 MB). */
   static byte[] manyServices() {
-    ObjectNode request = Resources.readObject(
-        Resources.path("fixtures/service-per-pod/sync/01-v1-first-sync-three-replicas.request.json"));
+    ObjectNode request =
+        Resources.readObject(
+            Resources.path(
+                "fixtures/service-per-pod/sync/01-v1-first-sync-three-replicas.request.json"));
     ObjectNode statefulSet = (ObjectNode) request.get("object");
     ((ObjectNode) statefulSet.get("spec")).put("replicas", 16_000);
     try {

@@ -12,6 +12,7 @@ public final class TestTls {
   /** A CA, a server certificate for localhost and a client certificate, as PEM files in {@code dir}. */
   public static List<Path> certificates(Path dir) throws Exception {
     SecurityIT.Certificates certs = new SecurityIT.Certificates(dir);
-    return List.of(certs.caCert, certs.serverCert, certs.serverKey, certs.clientCert, certs.clientKey);
+    return List.of(
+        certs.caCert, certs.serverCert, certs.serverKey, certs.clientCert, certs.clientKey);
   }
 }

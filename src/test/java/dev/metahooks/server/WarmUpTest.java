@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
+import dev.metahooks.server.config.ConfigurationException;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.server.internal.HttpStack;
 import dev.metahooks.server.internal.TrainingCalls;
 import java.net.URI;
@@ -21,8 +23,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.server.config.ConfigurationException;
 
 /**
  * The warm-up before readiness: the training requests the jar ships are valid hook requests for every served hook,
@@ -41,9 +41,13 @@ class WarmUpTest {
     for (Controller controller : Catalog.controllers()) {
       for (Hook hook : controller.hooks()) {
         byte[] request = TrainingCalls.request(controller.name(), hook.path());
-        assertThat(request).as("warm-up/%s/%s.request.json", controller.name(), hook.path()).isNotNull();
+        assertThat(request)
+            .as("warm-up/%s/%s.request.json", controller.name(), hook.path())
+            .isNotNull();
         InProcessHooks.Response answer = hooks.call(controller.name(), hook.path(), request);
-        assertThat(answer.status()).as("%s %s: %s", controller.name(), hook.path(), answer.text()).isEqualTo(200);
+        assertThat(answer.status())
+            .as("%s %s: %s", controller.name(), hook.path(), answer.text())
+            .isEqualTo(200);
         requests++;
       }
     }
@@ -51,17 +55,28 @@ class WarmUpTest {
   }
 
   @Test
-  void theServerIsReadyAfterTheTrainingCallsAndCountsNoneOfThem(@TempDir Path recordings) throws Exception {
-    ServerConfig config = ServerConfig.defaults().withPort(0)
-        .withRecording(ServerConfig.Recording.OFF.in(recordings)).toBuilder().warmUp(SHORT).build();
+  void theServerIsReadyAfterTheTrainingCallsAndCountsNoneOfThem(@TempDir Path recordings)
+      throws Exception {
+    ServerConfig config =
+        ServerConfig.defaults()
+            .withPort(0)
+            .withRecording(ServerConfig.Recording.OFF.in(recordings))
+            .toBuilder()
+            .warmUp(SHORT)
+            .build();
     try (HookServer server = new HookServer(config, Catalog.controllers()).start()) {
       TrainingCalls.Summary done = server.warmedUp();
       assertThat(done.calls()).isPositive();
       assertThat(done.refused()).isZero();
       assertThat(get(server, "/readyz").statusCode()).isEqualTo(200);
       String metrics = get(server, "/metrics").body();
-      assertThat(counts(metrics, "metahooks_hook_requests_total")).as(metrics).isNotEmpty().containsOnly(0.0);
-      assertThat(counts(metrics, "metahooks_response_cache_lookups_total")).isNotEmpty().containsOnly(0.0);
+      assertThat(counts(metrics, "metahooks_hook_requests_total"))
+          .as(metrics)
+          .isNotEmpty()
+          .containsOnly(0.0);
+      assertThat(counts(metrics, "metahooks_response_cache_lookups_total"))
+          .isNotEmpty()
+          .containsOnly(0.0);
       assertThat(counts(metrics, "metahooks_response_cache_bytes")).containsOnly(0.0);
       assertThat(server.recordedCalls()).isZero();
       try (var files = Files.list(recordings)) {
@@ -69,38 +84,56 @@ class WarmUpTest {
       }
       assertThat(server.connectorNames()).doesNotContain(HttpStack.WARM_UP);
 
-      HttpResponse<String> call = post(server, "/hello-world/sync", TrainingCalls.request("hello-world", "sync"));
+      HttpResponse<String> call =
+          post(server, "/hello-world/sync", TrainingCalls.request("hello-world", "sync"));
       assertThat(call.statusCode()).isEqualTo(200);
       String after = get(server, "/metrics").body();
-      assertThat(after).contains(
-          "metahooks_hook_requests_total{controller=\"hello-world\",hook=\"sync\",outcome=\"ok\"} 1.0");
+      assertThat(after)
+          .contains(
+              "metahooks_hook_requests_total{controller=\"hello-world\",hook=\"sync\",outcome=\"ok\"} 1.0");
     }
   }
 
   @Test
   void aBearerTokenDoesNotKeepTheTrainingCallsOut(@TempDir Path dir) throws Exception {
     Path token = Files.writeString(dir.resolve("token"), "s3cret");
-    ServerConfig config = ServerConfig.fromEnvironment(Map.of("METAHOOKS_PORT", "0",
-        "METAHOOKS_TOKEN_FILE", token.toString(), "METAHOOKS_WARM_UP_MS", Long.toString(SHORT.toMillis())));
+    ServerConfig config =
+        ServerConfig.fromEnvironment(
+            Map.of(
+                "METAHOOKS_PORT",
+                "0",
+                "METAHOOKS_TOKEN_FILE",
+                token.toString(),
+                "METAHOOKS_WARM_UP_MS",
+                Long.toString(SHORT.toMillis())));
     try (HookServer server = new HookServer(config, Catalog.controllers()).start()) {
       assertThat(server.warmedUp().refused()).isZero();
-      assertThat(post(server, "/hello-world/sync", TrainingCalls.request("hello-world", "sync")).statusCode())
+      assertThat(
+              post(server, "/hello-world/sync", TrainingCalls.request("hello-world", "sync"))
+                  .statusCode())
           .isEqualTo(401);
     }
   }
 
   @Test
   void aFailingTrainingCallIsLoggedAndTheServerGetsReadyAllTheSame() throws Exception {
-    Controller failing = Controller.composite("hello-world")
-        .sync(request -> {
-          throw new IllegalStateException("broken");
-        })
-        .build();
-    try (HookServer server = new HookServer(ServerConfig.defaults().withPort(0).toBuilder().warmUp(SHORT).build(),
-        List.of(failing)).start()) {
-      assertThat(server.warmedUp().refused()).isPositive(); // each warm-up thread stops at its first failure
+    Controller failing =
+        Controller.composite("hello-world")
+            .sync(
+                request -> {
+                  throw new IllegalStateException("broken");
+                })
+            .build();
+    try (HookServer server =
+        new HookServer(
+                ServerConfig.defaults().withPort(0).toBuilder().warmUp(SHORT).build(),
+                List.of(failing))
+            .start()) {
+      assertThat(server.warmedUp().refused())
+          .isPositive(); // each warm-up thread stops at its first failure
       assertThat(get(server, "/readyz").statusCode()).isEqualTo(200);
-      assertThat(counts(get(server, "/metrics").body(), "metahooks_hook_requests_total")).containsOnly(0.0);
+      assertThat(counts(get(server, "/metrics").body(), "metahooks_hook_requests_total"))
+          .containsOnly(0.0);
     }
   }
 
@@ -108,20 +141,26 @@ class WarmUpTest {
   void theSettingIsMillisecondsOfServerConfigWithADefaultAndZeroTurnsItOff() {
     assertThat(ServerConfig.fromEnvironment(Map.of()).warmUp()).isEqualTo(Duration.ofSeconds(5));
     assertThat(ServerConfig.fromEnvironment(Map.of(VARIABLE, "0")).warmUp()).isZero();
-    assertThat(ServerConfig.fromEnvironment(Map.of(VARIABLE, " 1500 ")).warmUp()).isEqualTo(Duration.ofMillis(1500));
-    assertThat(ServerConfig.defaults().warmUp()).as("built in code: ready as soon as it listens").isZero();
+    assertThat(ServerConfig.fromEnvironment(Map.of(VARIABLE, " 1500 ")).warmUp())
+        .isEqualTo(Duration.ofMillis(1500));
+    assertThat(ServerConfig.defaults().warmUp())
+        .as("built in code: ready as soon as it listens")
+        .isZero();
     for (String wrong : List.of("-1", "60001", "2s")) {
       assertThatThrownBy(() -> ServerConfig.fromEnvironment(Map.of(VARIABLE, wrong)))
-          .isInstanceOf(ConfigurationException.class).hasMessageContaining(VARIABLE);
+          .isInstanceOf(ConfigurationException.class)
+          .hasMessageContaining(VARIABLE);
     }
     assertThatThrownBy(() -> ServerConfig.builder().warmUp(Duration.ofSeconds(61)).build())
-        .isInstanceOf(ConfigurationException.class).hasMessage("METAHOOKS_WARM_UP_MS must be 0..60000, got 61000");
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessage("METAHOOKS_WARM_UP_MS must be 0..60000, got 61000");
     assertThat(ServerConfig.variables()).contains(VARIABLE);
   }
 
   @Test
   void withoutAWarmUpThereIsNoInMemoryConnector() {
-    try (HookServer server = new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers()).start()) {
+    try (HookServer server =
+        new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers()).start()) {
       assertThat(server.warmedUp()).isNull();
       assertThat(server.connectorNames()).doesNotContain(HttpStack.WARM_UP);
     }
@@ -137,13 +176,18 @@ class WarmUpTest {
   }
 
   private static HttpResponse<String> get(HookServer server, String path) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path)).build(),
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private static HttpResponse<String> post(HookServer server, String path, byte[] body) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+  private static HttpResponse<String> post(HookServer server, String path, byte[] body)
+      throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 }

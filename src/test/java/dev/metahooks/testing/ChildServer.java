@@ -22,8 +22,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChildServer implements AutoCloseable {
   /** The ENTRYPOINT's flags (but the class-data archive, which only the image has) and the deployed heap. */
-  public static final List<String> DEPLOYED_FLAGS = List.of("-Xmx384m", "-XX:MaxRAMPercentage=75",
-      "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC", "-XX:NewRatio=6", "-XX:-UsePerfData");
+  public static final List<String> DEPLOYED_FLAGS =
+      List.of(
+          "-Xmx384m",
+          "-XX:MaxRAMPercentage=75",
+          "-XX:+ExitOnOutOfMemoryError",
+          "-XX:+UseSerialGC",
+          "-XX:NewRatio=6",
+          "-XX:-UsePerfData");
 
   private final Process process;
   private final int port;
@@ -46,7 +52,8 @@ public final class ChildServer implements AutoCloseable {
   }
 
   /** The server on {@code classPath} with other JVM flags. */
-  public static ChildServer start(String classPath, List<String> jvmFlags, Path dir, String... env) {
+  public static ChildServer start(
+      String classPath, List<String> jvmFlags, Path dir, String... env) {
     try {
       int port;
       try (ServerSocket socket = new ServerSocket(0)) {
@@ -57,7 +64,8 @@ public final class ChildServer implements AutoCloseable {
       command.addAll(jvmFlags);
       command.addAll(List.of("-cp", classPath, "dev.metahooks.Main"));
       Path log = dir.resolve("server-" + port + ".log");
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+      ProcessBuilder builder =
+          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       Map<String, String> environment = builder.environment();
       environment.put("METAHOOKS_PORT", String.valueOf(port));
       environment.put("METAHOOKS_LOG_LEVEL", "warn");
@@ -121,8 +129,10 @@ public final class ChildServer implements AutoCloseable {
 
   private HttpResponse<String> fetch(String path) {
     try {
-      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(2)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(2)).build(),
+              HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       return null;
     } catch (InterruptedException e) {
@@ -149,7 +159,8 @@ public final class ChildServer implements AutoCloseable {
   /** The most resident memory the process has had, in bytes (VmHWM). */
   public long peakRss() {
     try {
-      for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
+      for (String line :
+          Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
         if (line.startsWith("VmHWM:")) {
           return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
         }

@@ -1,17 +1,22 @@
 package dev.metahooks.testing;
 
-import dev.metahooks.testing.kube.CrdSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.testing.kube.CrdSchema;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class CrdSchemaTest {
   /** A schema in the shape CRDs use, with a root object and a spec. */
-  private static final CrdSchema WIDGET = CrdSchema.of("example.com/v1", "Widget", yaml("""
+  private static final CrdSchema WIDGET =
+      CrdSchema.of(
+          "example.com/v1",
+          "Widget",
+          yaml(
+              """
       type: object
       properties:
         spec:
@@ -56,8 +61,9 @@ class CrdSchemaTest {
   }
 
   private static JsonNode widget(String spec) {
-    return yaml("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  labels: {a: b}\nspec:\n"
-        + spec.indent(2));
+    return yaml(
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  labels: {a: b}\nspec:\n"
+            + spec.indent(2));
   }
 
   private static List<String> errors(String spec) {
@@ -66,7 +72,9 @@ class CrdSchemaTest {
 
   @Test
   void aValidObjectHasNoErrors() {
-    assertThat(errors("""
+    assertThat(
+            errors(
+                """
         size: 3
         ratio: 0.5
         name: abc
@@ -77,25 +85,28 @@ class CrdSchemaTest {
         labels: {x: y}
         extra: {known: 1, anything: {goes: [1, 2]}}
         note: null
-        """)).isEmpty();
+        """))
+        .isEmpty();
   }
 
   @Nested
   class Types {
     @Test
     void eachTypeIsChecked() {
-      assertThat(errors("size: '3'\nratio: yes\nname: 12\nenabled: 'true'\ntags: a\nlabels: []")).containsExactly(
-          "$.spec.size: must be of type integer, got string \"3\"",
-          "$.spec.ratio: must be of type number, got boolean true",
-          "$.spec.name: must be of type string, got integer 12",
-          "$.spec.enabled: must be of type boolean, got string \"true\"",
-          "$.spec.tags: must be of type array, got string \"a\"",
-          "$.spec.labels: must be of type object, got array");
+      assertThat(errors("size: '3'\nratio: yes\nname: 12\nenabled: 'true'\ntags: a\nlabels: []"))
+          .containsExactly(
+              "$.spec.size: must be of type integer, got string \"3\"",
+              "$.spec.ratio: must be of type number, got boolean true",
+              "$.spec.name: must be of type string, got integer 12",
+              "$.spec.enabled: must be of type boolean, got string \"true\"",
+              "$.spec.tags: must be of type array, got string \"a\"",
+              "$.spec.labels: must be of type object, got array");
     }
 
     @Test
     void anIntegerIsAWholeNumberWithoutAFraction() {
-      assertThat(errors("size: 2.0")).containsExactly("$.spec.size: must be of type integer, got number 2.0");
+      assertThat(errors("size: 2.0"))
+          .containsExactly("$.spec.size: must be of type integer, got number 2.0");
       assertThat(errors("size: 2\nratio: 1")).isEmpty();
     }
 
@@ -103,16 +114,17 @@ class CrdSchemaTest {
     void intOrStringTakesEitherButNothingElse() {
       assertThat(errors("size: 1\nport: 8080")).isEmpty();
       assertThat(errors("size: 1\nport: http")).isEmpty();
-      assertThat(errors("size: 1\nport: 1.5")).containsExactly(
-          "$.spec.port: must be an integer or a string, got number 1.5");
-      assertThat(errors("size: 1\nport: [80]")).containsExactly("$.spec.port: must be an integer or a string, got array");
+      assertThat(errors("size: 1\nport: 1.5"))
+          .containsExactly("$.spec.port: must be an integer or a string, got number 1.5");
+      assertThat(errors("size: 1\nport: [80]"))
+          .containsExactly("$.spec.port: must be an integer or a string, got array");
     }
 
     @Test
     void nullOnlyWhereNullable() {
       assertThat(errors("size: 1\nnote: null")).isEmpty();
-      assertThat(errors("size: 1\nname: null")).containsExactly(
-          "$.spec.name: must not be null (the schema is not nullable)");
+      assertThat(errors("size: 1\nname: null"))
+          .containsExactly("$.spec.name: must not be null (the schema is not nullable)");
     }
   }
 
@@ -120,17 +132,19 @@ class CrdSchemaTest {
   class Fields {
     @Test
     void unknownFieldsAreErrorsWithTheirPath() {
-      assertThat(errors("size: 1\nsizes: 2\nresources: {cpu: 1m, gpu: 1}")).containsExactly(
-          "$.spec.sizes: unknown field (the schema does not declare it: the API server would drop it)",
-          "$.spec.resources.gpu: unknown field (the schema does not declare it: the API server would drop it)");
+      assertThat(errors("size: 1\nsizes: 2\nresources: {cpu: 1m, gpu: 1}"))
+          .containsExactly(
+              "$.spec.sizes: unknown field (the schema does not declare it: the API server would drop it)",
+              "$.spec.resources.gpu: unknown field (the schema does not declare it: the API server would drop it)");
     }
 
     @Test
     void unknownTopLevelFieldsAreErrorsButApiVersionKindAndMetadataAreImplied() {
       JsonNode object = widget("size: 1");
       ((com.fasterxml.jackson.databind.node.ObjectNode) object).put("spek", 1);
-      assertThat(WIDGET.validate(object)).containsExactly(
-          "$.spek: unknown field (the schema does not declare it: the API server would drop it)");
+      assertThat(WIDGET.validate(object))
+          .containsExactly(
+              "$.spek: unknown field (the schema does not declare it: the API server would drop it)");
     }
 
     @Test
@@ -140,8 +154,9 @@ class CrdSchemaTest {
 
     @Test
     void additionalPropertiesSchemaChecksEveryValue() {
-      assertThat(errors("size: 1\nlabels: {ok: v, 'app.kubernetes.io/name': 3}")).containsExactly(
-          "$.spec.labels['app.kubernetes.io/name']: must be of type string, got integer 3");
+      assertThat(errors("size: 1\nlabels: {ok: v, 'app.kubernetes.io/name': 3}"))
+          .containsExactly(
+              "$.spec.labels['app.kubernetes.io/name']: must be of type string, got integer 3");
     }
 
     @Test
@@ -149,28 +164,35 @@ class CrdSchemaTest {
       CrdSchema open = CrdSchema.of(yaml("{type: object, additionalProperties: true}"));
       CrdSchema closed = CrdSchema.of(yaml("{type: object, additionalProperties: false}"));
       assertThat(open.validate(yaml("{a: 1, b: {c: 2}}"))).isEmpty();
-      assertThat(closed.validate(yaml("{a: 1}"))).containsExactly("$.a: unknown field (additionalProperties is false)");
+      assertThat(closed.validate(yaml("{a: 1}")))
+          .containsExactly("$.a: unknown field (additionalProperties is false)");
     }
 
     @Test
     void preserveUnknownFieldsKeepsUnknownFieldsButChecksDeclaredOnes() {
-      assertThat(errors("size: 1\nextra: {known: x, other: 1}")).containsExactly(
-          "$.spec.extra.known: must be of type integer, got string \"x\"");
+      assertThat(errors("size: 1\nextra: {known: x, other: 1}"))
+          .containsExactly("$.spec.extra.known: must be of type integer, got string \"x\"");
     }
 
     @Test
     void anObjectWithNeitherPropertiesNorPreserveTakesNoFields() {
       CrdSchema empty = CrdSchema.of(yaml("{type: object, properties: {spec: {type: object}}}"));
-      assertThat(empty.validate(yaml("{spec: {a: 1}}"))).containsExactly(
-          "$.spec.a: unknown field (the schema does not declare it: the API server would drop it)");
+      assertThat(empty.validate(yaml("{spec: {a: 1}}")))
+          .containsExactly(
+              "$.spec.a: unknown field (the schema does not declare it: the API server would drop it)");
     }
 
     @Test
     void propertyCountsAreBounded() {
-      CrdSchema bounded = CrdSchema.of(yaml("{type: object, minProperties: 1, maxProperties: 2,"
-          + " additionalProperties: {type: integer}}"));
-      assertThat(bounded.validate(yaml("{}"))).containsExactly("$: must have at least 1 fields, got 0");
-      assertThat(bounded.validate(yaml("{a: 1, b: 2, c: 3}"))).containsExactly("$: must have at most 2 fields, got 3");
+      CrdSchema bounded =
+          CrdSchema.of(
+              yaml(
+                  "{type: object, minProperties: 1, maxProperties: 2,"
+                      + " additionalProperties: {type: integer}}"));
+      assertThat(bounded.validate(yaml("{}")))
+          .containsExactly("$: must have at least 1 fields, got 0");
+      assertThat(bounded.validate(yaml("{a: 1, b: 2, c: 3}")))
+          .containsExactly("$: must have at most 2 fields, got 3");
     }
   }
 
@@ -178,13 +200,14 @@ class CrdSchemaTest {
   class Values {
     @Test
     void enumsAreExhaustive() {
-      assertThat(errors("size: 1\nmode: quick")).containsExactly(
-          "$.spec.mode: must be one of [\"fast\",\"safe\"], got \"quick\"");
+      assertThat(errors("size: 1\nmode: quick"))
+          .containsExactly("$.spec.mode: must be one of [\"fast\",\"safe\"], got \"quick\"");
     }
 
     @Test
     void enumsCompareNumbersByValue() {
-      CrdSchema levels = CrdSchema.of(yaml("{type: object, properties: {level: {type: number, enum: [1, 2.5]}}}"));
+      CrdSchema levels =
+          CrdSchema.of(yaml("{type: object, properties: {level: {type: number, enum: [1, 2.5]}}}"));
       assertThat(levels.validate(yaml("{level: 1.0}"))).isEmpty();
       assertThat(levels.validate(yaml("{level: 2}"))).hasSize(1);
     }
@@ -194,47 +217,61 @@ class CrdSchemaTest {
       assertThat(errors("size: 0")).containsExactly("$.spec.size: must be at least 1, got 0");
       assertThat(errors("size: 11")).containsExactly("$.spec.size: must be at most 10, got 11");
       assertThat(errors("size: 10\nratio: 1")).isEmpty();
-      assertThat(errors("size: 1\nratio: 0")).containsExactly("$.spec.ratio: must be greater than 0, got 0");
+      assertThat(errors("size: 1\nratio: 0"))
+          .containsExactly("$.spec.ratio: must be greater than 0, got 0");
     }
 
     @Test
     void multipleOf() {
-      CrdSchema steps = CrdSchema.of(yaml("{type: object, properties: {n: {type: number, multipleOf: 0.5}}}"));
+      CrdSchema steps =
+          CrdSchema.of(yaml("{type: object, properties: {n: {type: number, multipleOf: 0.5}}}"));
       assertThat(steps.validate(yaml("{n: 2.5}"))).isEmpty();
-      assertThat(steps.validate(yaml("{n: 2.4}"))).containsExactly("$.n: must be a multiple of 0.5, got 2.4");
+      assertThat(steps.validate(yaml("{n: 2.4}")))
+          .containsExactly("$.n: must be a multiple of 0.5, got 2.4");
     }
 
     @Test
     void stringsRespectLengthAndPattern() {
-      assertThat(errors("size: 1\nname: a")).containsExactly("$.spec.name: must be at least 2 characters long, got 1");
-      assertThat(errors("size: 1\nname: abcdef")).containsExactly(
-          "$.spec.name: must be at most 5 characters long, got 6");
-      assertThat(errors("size: 1\nname: aB")).containsExactly("$.spec.name: must match the pattern ^[a-z]+$, got \"aB\"");
+      assertThat(errors("size: 1\nname: a"))
+          .containsExactly("$.spec.name: must be at least 2 characters long, got 1");
+      assertThat(errors("size: 1\nname: abcdef"))
+          .containsExactly("$.spec.name: must be at most 5 characters long, got 6");
+      assertThat(errors("size: 1\nname: aB"))
+          .containsExactly("$.spec.name: must match the pattern ^[a-z]+$, got \"aB\"");
     }
 
     @Test
     void lengthCountsCharactersNotUtf16Units() {
-      CrdSchema two = CrdSchema.of(yaml("{type: object, properties: {s: {type: string, maxLength: 2}}}"));
+      CrdSchema two =
+          CrdSchema.of(yaml("{type: object, properties: {s: {type: string, maxLength: 2}}}"));
       assertThat(two.validate(yaml("{s: '\uD83D\uDE00\uD83D\uDE00'}"))).isEmpty();
-      assertThat(two.validate(yaml("{s: 'abc'}"))).containsExactly("$.s: must be at most 2 characters long, got 3");
+      assertThat(two.validate(yaml("{s: 'abc'}")))
+          .containsExactly("$.s: must be at most 2 characters long, got 3");
     }
 
     @Test
     void patternsMatchAnywhereUnlessAnchored() {
-      CrdSchema digits = CrdSchema.of(yaml("{type: object, properties: {s: {type: string, pattern: '[0-9]'}}}"));
+      CrdSchema digits =
+          CrdSchema.of(yaml("{type: object, properties: {s: {type: string, pattern: '[0-9]'}}}"));
       assertThat(digits.validate(yaml("{s: ab1c}"))).isEmpty();
     }
 
     @Test
     void arraysRespectTheirSizeAndItemSchema() {
-      assertThat(errors("size: 1\ntags: []")).containsExactly("$.spec.tags: must have at least 1 items, got 0");
-      assertThat(errors("size: 1\ntags: [a, b, c]")).containsExactly("$.spec.tags: must have at most 2 items, got 3");
-      assertThat(errors("size: 1\ntags: [a, 2]")).containsExactly("$.spec.tags[1]: must be of type string, got integer 2");
+      assertThat(errors("size: 1\ntags: []"))
+          .containsExactly("$.spec.tags: must have at least 1 items, got 0");
+      assertThat(errors("size: 1\ntags: [a, b, c]"))
+          .containsExactly("$.spec.tags: must have at most 2 items, got 3");
+      assertThat(errors("size: 1\ntags: [a, 2]"))
+          .containsExactly("$.spec.tags[1]: must be of type string, got integer 2");
     }
 
     @Test
     void listTypesSetAndMapRefuseDuplicates() {
-      CrdSchema lists = CrdSchema.of(yaml("""
+      CrdSchema lists =
+          CrdSchema.of(
+              yaml(
+                  """
           type: object
           properties:
             set: {type: array, x-kubernetes-list-type: set, items: {type: string}}
@@ -244,14 +281,21 @@ class CrdSchemaTest {
               x-kubernetes-list-map-keys: [name]
               items: {type: object, properties: {name: {type: string}, port: {type: integer}}}
           """));
-      assertThat(lists.validate(yaml("{set: [a, b], map: [{name: a, port: 1}, {name: b, port: 1}]}"))).isEmpty();
-      assertThat(lists.validate(yaml("{set: [a, a], map: [{name: a, port: 1}, {name: a, port: 2}]}")))
-          .containsExactly("$.set[1]: duplicate item \"a\"", "$.map[1]: duplicate entry with keys name=\"a\"");
+      assertThat(
+              lists.validate(yaml("{set: [a, b], map: [{name: a, port: 1}, {name: b, port: 1}]}")))
+          .isEmpty();
+      assertThat(
+              lists.validate(yaml("{set: [a, a], map: [{name: a, port: 1}, {name: a, port: 2}]}")))
+          .containsExactly(
+              "$.set[1]: duplicate item \"a\"", "$.map[1]: duplicate entry with keys name=\"a\"");
     }
 
     @Test
     void formats() {
-      CrdSchema formats = CrdSchema.of(yaml("""
+      CrdSchema formats =
+          CrdSchema.of(
+              yaml(
+                  """
           type: object
           properties:
             at: {type: string, format: date-time}
@@ -263,27 +307,38 @@ class CrdSchemaTest {
             host: {type: string, format: hostname}
             other: {type: string, format: something-else}
           """));
-      assertThat(formats.validate(yaml("""
+      assertThat(
+              formats.validate(
+                  yaml(
+                      """
           {at: '2026-01-01T00:00:00Z', day: '2026-01-31', id: 123e4567-e89b-12d3-a456-426614174000,
            data: aGVsbG8=, v4: 10.0.0.1, v6: 'fd00::1', host: db.example.com, other: anything}
-          """))).isEmpty();
+          """)))
+          .isEmpty();
       assertThat(formats.validate(yaml("{v6: '::ffff:10.0.0.1'}"))).isEmpty();
-      assertThat(formats.validate(yaml("""
+      assertThat(
+              formats.validate(
+                  yaml(
+                      """
           {at: '2026-01-01 00:00', day: '2026-02-30', id: not-a-uuid, data: 'a=b', v4: 10.0.0.256, v6: 'fd00::1::2',
            host: -bad-}
-          """))).containsExactly(
-          "$.at: must be in the date-time format, got \"2026-01-01 00:00\"",
-          "$.day: must be in the date format, got \"2026-02-30\"",
-          "$.id: must be in the uuid format, got \"not-a-uuid\"",
-          "$.data: must be in the byte format, got \"a=b\"",
-          "$.v4: must be in the ipv4 format, got \"10.0.0.256\"",
-          "$.v6: must be in the ipv6 format, got \"fd00::1::2\"",
-          "$.host: must be in the hostname format, got \"-bad-\"");
+          """)))
+          .containsExactly(
+              "$.at: must be in the date-time format, got \"2026-01-01 00:00\"",
+              "$.day: must be in the date format, got \"2026-02-30\"",
+              "$.id: must be in the uuid format, got \"not-a-uuid\"",
+              "$.data: must be in the byte format, got \"a=b\"",
+              "$.v4: must be in the ipv4 format, got \"10.0.0.256\"",
+              "$.v6: must be in the ipv6 format, got \"fd00::1::2\"",
+              "$.host: must be in the hostname format, got \"-bad-\"");
     }
 
     @Test
     void combinationsConstrainValuesWithoutDeclaringFields() {
-      CrdSchema either = CrdSchema.of(yaml("""
+      CrdSchema either =
+          CrdSchema.of(
+              yaml(
+                  """
           type: object
           properties:
             source:
@@ -303,14 +358,16 @@ class CrdSchemaTest {
               not: {enum: [bad]}
           """));
       assertThat(either.validate(yaml("{source: {url: u}, size: 5Gi, name: ok}"))).isEmpty();
-      assertThat(either.validate(yaml("{source: {url: u, path: p}, size: 5G, name: bad}"))).containsExactly(
-          "$.source: must match exactly one of the oneOf schemas, matches 2",
-          "$.size: must match at least one of the anyOf schemas; the first says: "
-              + "[$.size: must be of type integer, got string \"5G\"]",
-          "$.name: must not match the schema {\"enum\":[\"bad\"]}");
-      assertThat(either.validate(yaml("{source: {}, name: long}"))).containsExactly(
-          "$.source: must match exactly one of the oneOf schemas, matches 0",
-          "$.name: must be at most 3 characters long, got 4");
+      assertThat(either.validate(yaml("{source: {url: u, path: p}, size: 5G, name: bad}")))
+          .containsExactly(
+              "$.source: must match exactly one of the oneOf schemas, matches 2",
+              "$.size: must match at least one of the anyOf schemas; the first says: "
+                  + "[$.size: must be of type integer, got string \"5G\"]",
+              "$.name: must not match the schema {\"enum\":[\"bad\"]}");
+      assertThat(either.validate(yaml("{source: {}, name: long}")))
+          .containsExactly(
+              "$.source: must match exactly one of the oneOf schemas, matches 0",
+              "$.name: must be at most 3 characters long, got 4");
     }
   }
 
@@ -319,25 +376,30 @@ class CrdSchemaTest {
     @Test
     void absentFieldsGetTheirDefaultsRecursively() {
       JsonNode defaulted = WIDGET.withDefaults(widget("size: 2"));
-      assertThat(defaulted.get("spec")).isEqualTo(yaml(
-          "{size: 2, mode: safe, replicas: 1, resources: {cpu: 100m}}"));
+      assertThat(defaulted.get("spec"))
+          .isEqualTo(yaml("{size: 2, mode: safe, replicas: 1, resources: {cpu: 100m}}"));
     }
 
     @Test
     void presentValuesAreKept() {
-      JsonNode defaulted = WIDGET.withDefaults(widget("size: 2\nmode: fast\nresources: {cpu: 1, memory: 1Gi}"));
-      assertThat(defaulted.get("spec")).isEqualTo(yaml(
-          "{size: 2, mode: fast, resources: {cpu: 1, memory: 1Gi}, replicas: 1}"));
+      JsonNode defaulted =
+          WIDGET.withDefaults(widget("size: 2\nmode: fast\nresources: {cpu: 1, memory: 1Gi}"));
+      assertThat(defaulted.get("spec"))
+          .isEqualTo(yaml("{size: 2, mode: fast, resources: {cpu: 1, memory: 1Gi}, replicas: 1}"));
     }
 
     @Test
     void aNullWhereNullIsNotAllowedIsDefaulted() {
-      assertThat(WIDGET.withDefaults(widget("size: 2\nmode: null")).at("/spec/mode").asText()).isEqualTo("safe");
+      assertThat(WIDGET.withDefaults(widget("size: 2\nmode: null")).at("/spec/mode").asText())
+          .isEqualTo("safe");
     }
 
     @Test
     void defaultsApplyInListsAndMaps() {
-      CrdSchema schema = CrdSchema.of(yaml("""
+      CrdSchema schema =
+          CrdSchema.of(
+              yaml(
+                  """
           type: object
           properties:
             ports:
@@ -353,8 +415,10 @@ class CrdSchemaTest {
 
     @Test
     void validationSeesTheDefaultedObject() {
-      CrdSchema schema = CrdSchema.of(yaml(
-          "{type: object, required: [mode], properties: {mode: {type: string, default: safe}}}"));
+      CrdSchema schema =
+          CrdSchema.of(
+              yaml(
+                  "{type: object, required: [mode], properties: {mode: {type: string, default: safe}}}"));
       assertThat(schema.validate(yaml("{}"))).isEmpty();
     }
 
@@ -370,24 +434,35 @@ class CrdSchemaTest {
   class Identity {
     @Test
     void apiVersionKindAndNameAreChecked() {
-      JsonNode object = yaml("{apiVersion: example.com/v2, kind: Gadget, metadata: {}, spec: {size: 1}}");
-      assertThat(WIDGET.validate(object)).containsExactly(
-          "$.apiVersion: must be example.com/v1, got \"example.com/v2\"",
-          "$.kind: must be Widget, got \"Gadget\"",
-          "$.metadata.name: required field is missing");
+      JsonNode object =
+          yaml("{apiVersion: example.com/v2, kind: Gadget, metadata: {}, spec: {size: 1}}");
+      assertThat(WIDGET.validate(object))
+          .containsExactly(
+              "$.apiVersion: must be example.com/v1, got \"example.com/v2\"",
+              "$.kind: must be Widget, got \"Gadget\"",
+              "$.metadata.name: required field is missing");
     }
 
     @Test
     void metadataIsNotPrunedByTheSchema() {
-      CrdSchema withMetadata = CrdSchema.of("example.com/v1", "Widget", yaml(
-          "{type: object, properties: {metadata: {type: object}, spec: {type: object}}}"));
-      assertThat(withMetadata.validate(yaml(
-          "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w, labels: {a: b}}}"))).isEmpty();
+      CrdSchema withMetadata =
+          CrdSchema.of(
+              "example.com/v1",
+              "Widget",
+              yaml("{type: object, properties: {metadata: {type: object}, spec: {type: object}}}"));
+      assertThat(
+              withMetadata.validate(
+                  yaml(
+                      "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w, labels: {a: b}}}")))
+          .isEmpty();
     }
 
     @Test
     void embeddedResourcesImplyTheirIdentityFields() {
-      CrdSchema schema = CrdSchema.of(yaml("""
+      CrdSchema schema =
+          CrdSchema.of(
+              yaml(
+                  """
           type: object
           properties:
             template:
@@ -399,11 +474,17 @@ class CrdSchemaTest {
               x-kubernetes-embedded-resource: true
               properties: {spec: {type: object, properties: {a: {type: integer}}}}
           """));
-      assertThat(schema.validate(yaml("""
+      assertThat(
+              schema.validate(
+                  yaml(
+                      """
           {template: {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {x: 1}},
            strict: {apiVersion: v1, kind: ConfigMap, metadata: {labels: {a: b}}, spec: {a: 1}}}
-          """))).isEmpty();
-      assertThat(schema.validate(yaml("{template: {metadata: {}}, strict: {apiVersion: v1, kind: X, data: {}}}")))
+          """)))
+          .isEmpty();
+      assertThat(
+              schema.validate(
+                  yaml("{template: {metadata: {}}, strict: {apiVersion: v1, kind: X, data: {}}}")))
           .containsExactly(
               "$.template.apiVersion: required field is missing (the object is an embedded resource)",
               "$.template.kind: required field is missing (the object is an embedded resource)",
@@ -415,21 +496,27 @@ class CrdSchemaTest {
   class TheSchemaItself {
     @Test
     void aMisspeltKeywordIsRefused() {
-      assertThatThrownBy(() -> CrdSchema.of(yaml("{type: object, properties: {a: {type: string, requried: [x]}}}")))
+      assertThatThrownBy(
+              () ->
+                  CrdSchema.of(
+                      yaml("{type: object, properties: {a: {type: string, requried: [x]}}}")))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("openAPIV3Schema.properties.a: unknown keyword 'requried'");
     }
 
     @Test
     void everyFieldNeedsAType() {
-      assertThatThrownBy(() -> CrdSchema.of(yaml("{type: object, properties: {a: {description: untyped}}}")))
+      assertThatThrownBy(
+              () -> CrdSchema.of(yaml("{type: object, properties: {a: {description: untyped}}}")))
           .hasMessageContaining("openAPIV3Schema.properties.a: no type");
-      CrdSchema.of(yaml("{type: object, properties: {a: {x-kubernetes-preserve-unknown-fields: true}}}"));
+      CrdSchema.of(
+          yaml("{type: object, properties: {a: {x-kubernetes-preserve-unknown-fields: true}}}"));
     }
 
     @Test
     void theRootIsAnObject() {
-      assertThatThrownBy(() -> CrdSchema.of(yaml("{type: string}"))).hasMessageContaining("root must have type object");
+      assertThatThrownBy(() -> CrdSchema.of(yaml("{type: string}")))
+          .hasMessageContaining("root must have type object");
     }
 
     @Test
@@ -440,14 +527,21 @@ class CrdSchemaTest {
 
     @Test
     void defaultsMustFitTheirSchema() {
-      assertThatThrownBy(() -> CrdSchema.of(yaml(
-          "{type: object, properties: {a: {type: integer, minimum: 1, default: 0}}}")))
-          .hasMessageContaining("openAPIV3Schema.properties.a: invalid default: default: must be at least 1, got 0");
+      assertThatThrownBy(
+              () ->
+                  CrdSchema.of(
+                      yaml(
+                          "{type: object, properties: {a: {type: integer, minimum: 1, default: 0}}}")))
+          .hasMessageContaining(
+              "openAPIV3Schema.properties.a: invalid default: default: must be at least 1, got 0");
     }
 
     @Test
     void badPatternsAreRefused() {
-      assertThatThrownBy(() -> CrdSchema.of(yaml("{type: object, properties: {a: {type: string, pattern: '('}}}")))
+      assertThatThrownBy(
+              () ->
+                  CrdSchema.of(
+                      yaml("{type: object, properties: {a: {type: string, pattern: '('}}}")))
           .hasMessageContaining("openAPIV3Schema.properties.a.pattern: not a regular expression");
     }
   }
@@ -457,26 +551,39 @@ class CrdSchemaTest {
     @Test
     void forKindFindsTheServedVersion() {
       CrdSchema hello = ProjectCrds.forKind("example.com/v1", "HelloWorld");
-      assertThat(hello.validate(yaml("{apiVersion: example.com/v1, kind: HelloWorld, metadata: {name: n},"
-          + " spec: {who: You}}"))).isEmpty();
-      assertThat(hello.validate(yaml("{apiVersion: example.com/v1, kind: HelloWorld, metadata: {name: n},"
-          + " spec: {whom: You}}"))).containsExactly(
-          "$.spec.whom: unknown field (the schema does not declare it: the API server would drop it)");
+      assertThat(
+              hello.validate(
+                  yaml(
+                      "{apiVersion: example.com/v1, kind: HelloWorld, metadata: {name: n},"
+                          + " spec: {who: You}}")))
+          .isEmpty();
+      assertThat(
+              hello.validate(
+                  yaml(
+                      "{apiVersion: example.com/v1, kind: HelloWorld, metadata: {name: n},"
+                          + " spec: {whom: You}}")))
+          .containsExactly(
+              "$.spec.whom: unknown field (the schema does not declare it: the API server would drop it)");
     }
 
     @Test
     void unknownKindsAreReported() {
       assertThatThrownBy(() -> ProjectCrds.forKind("example.com/v9", "HelloWorld"))
-          .hasMessageContaining("no CRD given serves").hasMessageContaining("serves example.com/v9 HelloWorld");
+          .hasMessageContaining("no CRD given serves")
+          .hasMessageContaining("serves example.com/v9 HelloWorld");
       assertThat(ProjectCrds.knows(yaml("{apiVersion: v1, kind: Pod}"))).isFalse();
-      assertThat(ProjectCrds.knows(yaml("{apiVersion: example.com/v1, kind: HelloWorld}"))).isTrue();
+      assertThat(ProjectCrds.knows(yaml("{apiVersion: example.com/v1, kind: HelloWorld}")))
+          .isTrue();
     }
 
     @Test
     void assertValidListsEveryError() {
       CrdSchema hello = ProjectCrds.forKind("example.com/v1", "HelloWorld");
-      assertThatThrownBy(() -> hello.assertValid(yaml(
-          "{apiVersion: example.com/v1, kind: HelloWorld, metadata: {name: n}, spec: {who: 1, x: 2}}")))
+      assertThatThrownBy(
+              () ->
+                  hello.assertValid(
+                      yaml(
+                          "{apiVersion: example.com/v1, kind: HelloWorld, metadata: {name: n}, spec: {who: 1, x: 2}}")))
           .isInstanceOf(AssertionError.class)
           .hasMessageContaining("HelloWorld n does not fit the schema of example.com/v1 HelloWorld")
           .hasMessageContaining("$.spec.who: must be of type string, got integer 1")

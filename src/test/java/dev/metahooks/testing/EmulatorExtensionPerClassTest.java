@@ -11,7 +11,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** On a static field the extension starts one emulator for the class: what one test creates, the next one sees. */
 class EmulatorExtensionPerClassTest {
   @RegisterExtension
-  static final EmulatorExtension EMULATOR = new EmulatorExtension(EmulatorExtensionTest.helloWorld());
+  static final EmulatorExtension EMULATOR =
+      new EmulatorExtension(EmulatorExtensionTest.helloWorld());
+
   private static final Set<String> URLS = new HashSet<>();
   private static int created;
 
@@ -39,6 +41,7 @@ class EmulatorExtensionPerClassTest {
   static void bothTestsSharedOneEmulator() {
     assertThat(URLS).hasSize(1);
     assertThat(created).isEqualTo(1);
-    assertThat(EmulatorExtensionTest.answers(URLS.iterator().next())).isTrue(); // stopped after this method
+    assertThat(EmulatorExtensionTest.answers(URLS.iterator().next()))
+        .isTrue(); // stopped after this method
   }
 }

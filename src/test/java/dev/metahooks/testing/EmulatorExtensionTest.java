@@ -25,8 +25,7 @@ class EmulatorExtensionTest {
         .manifests(Path.of("metacontroller/hello-world.yaml"));
   }
 
-  @RegisterExtension
-  final EmulatorExtension emulator = new EmulatorExtension(helloWorld());
+  @RegisterExtension final EmulatorExtension emulator = new EmulatorExtension(helloWorld());
 
   @Test
   void aTestGetsAFreshEmulator() {
@@ -61,8 +60,10 @@ class EmulatorExtensionTest {
 
   static boolean answers(String baseUrl) {
     try {
-      HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(baseUrl + "/healthz")).build(),
-          HttpResponse.BodyHandlers.discarding());
+      HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create(baseUrl + "/healthz")).build(),
+              HttpResponse.BodyHandlers.discarding());
       return true;
     } catch (Exception e) {
       return false;

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class GeneratedSchemaTest {
-  private static final String CRD = """
+  private static final String CRD =
+      """
       # A CRD of two versions; this comment stays.
       apiVersion: apiextensions.k8s.io/v1
       kind: CustomResourceDefinition
@@ -44,7 +45,8 @@ class GeneratedSchemaTest {
       """;
 
   private static JsonNode generated() throws Exception {
-    return JsonTrees.MAPPER.readTree("""
+    return JsonTrees.MAPPER.readTree(
+        """
         {"type": "object", "required": ["spec"], "properties": {"spec": {"type": "object", "required": ["who"],
          "properties": {"who": {"type": "string", "minLength": 1, "description": "Who: to greet"}}}}}""");
   }
@@ -66,11 +68,13 @@ class GeneratedSchemaTest {
 
     GeneratedSchema.assertCrdHolds(crd, "v2", generated(), false);
     String written = Files.readString(crd);
-    assertThat(written).startsWith("# A CRD of two versions; this comment stays.\n")
+    assertThat(written)
+        .startsWith("# A CRD of two versions; this comment stays.\n")
         .contains("    subresources:\n      status: {}\n")
         .doesNotContain("hand-written");
     JsonNode versions = KubeYaml.read(crd).get(0).at("/spec/versions");
-    assertThat(versions.at("/0/schema/openAPIV3Schema/properties/spec").toString()).isEqualTo("{\"type\":\"object\"}");
+    assertThat(versions.at("/0/schema/openAPIV3Schema/properties/spec").toString())
+        .isEqualTo("{\"type\":\"object\"}");
     assertThat(versions.at("/1/subresources/status").isObject()).isTrue();
   }
 }

@@ -1,7 +1,6 @@
 package dev.metahooks.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.internal.FrontDoor;
@@ -11,7 +10,8 @@ import java.io.UncheckedIOException;
 
 /** Calls a hook in-process, the way the server does, and gives its answer as a JSON tree. */
 public final class HookAnswers {
-  private static final FrontDoor FRONT_DOOR = FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
+  private static final FrontDoor FRONT_DOOR =
+      FrontDoor.of(Catalog.controllers(FixedSources.INSTANCE));
 
   private HookAnswers() {}
 

@@ -1,7 +1,6 @@
 package dev.metahooks.testing;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,13 +18,15 @@ public final class HostileBodies {
 
   /** A StatefulSet of about 1.6 kB asking for 100,000 Services of twenty port pairs each. */
   public static byte[] servicePerPodAmplification() {
-    ObjectNode request = fixture("service-per-pod/sync/01-v1-first-sync-three-replicas.request.json");
+    ObjectNode request =
+        fixture("service-per-pod/sync/01-v1-first-sync-three-replicas.request.json");
     ObjectNode statefulSet = (ObjectNode) request.get("object");
     StringBuilder ports = new StringBuilder();
     for (int i = 0; i < 20; i++) {
       ports.append(i == 0 ? "" : ",").append(8000 + i).append(':').append(9000 + i);
     }
-    ((ObjectNode) statefulSet.path("metadata").path("annotations")).put("service-per-pod-ports", ports.toString());
+    ((ObjectNode) statefulSet.path("metadata").path("annotations"))
+        .put("service-per-pod-ports", ports.toString());
     ((ObjectNode) statefulSet.get("spec")).put("replicas", 100_000);
     statefulSet.remove("status");
     ((ObjectNode) statefulSet.get("metadata")).remove("managedFields");
@@ -37,7 +38,8 @@ public final class HostileBodies {
     ObjectNode request = fixture("catset/sync/01-first-sync.request.json");
     ObjectNode spec = (ObjectNode) request.path("parent").get("spec");
     spec.put("replicas", 100_000);
-    ((ObjectNode) spec.path("volumeClaimTemplates").get(0).get("metadata")).putObject("annotations")
+    ((ObjectNode) spec.path("volumeClaimTemplates").get(0).get("metadata"))
+        .putObject("annotations")
         .put("padding", PADDING);
     return bytes(request);
   }
@@ -47,7 +49,9 @@ public final class HostileBodies {
     ObjectNode request = fixture("indexedjob/sync/01-first-sync.request.json");
     ObjectNode spec = (ObjectNode) request.path("parent").get("spec");
     spec.put("completions", 100_000).put("parallelism", 100_000);
-    ((ObjectNode) spec.path("template").get("metadata")).putObject("annotations").put("padding", PADDING);
+    ((ObjectNode) spec.path("template").get("metadata"))
+        .putObject("annotations")
+        .put("padding", PADDING);
     return bytes(request);
   }
 
@@ -64,8 +68,12 @@ public final class HostileBodies {
   private static byte[] around(String element, int count) {
     byte[] one = element.getBytes(StandardCharsets.US_ASCII);
     ByteArrayOutputStream out = new ByteArrayOutputStream((one.length + 1) * count + 4096);
-    String request = new String(Resources.bytes(Resources.path("fixtures/hello-world/sync/01-first-sync.request.json")),
-        StandardCharsets.UTF_8).trim();
+    String request =
+        new String(
+                Resources.bytes(
+                    Resources.path("fixtures/hello-world/sync/01-first-sync.request.json")),
+                StandardCharsets.UTF_8)
+            .trim();
     out.writeBytes(request.substring(0, request.lastIndexOf('}')).getBytes(StandardCharsets.UTF_8));
     out.writeBytes(", \"padding\": [".getBytes(StandardCharsets.US_ASCII));
     for (int i = 0; i < count; i++) {
@@ -80,7 +88,8 @@ public final class HostileBodies {
 
   private static ObjectNode fixture(String path) {
     try {
-      return (ObjectNode) JsonTrees.MAPPER.readTree(Resources.bytes(Resources.path("fixtures/" + path)));
+      return (ObjectNode)
+          JsonTrees.MAPPER.readTree(Resources.bytes(Resources.path("fixtures/" + path)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -26,7 +26,8 @@ public final class HostileMatrix {
   /** The four large CatSets, each its status and time, and the time of the first 429 or 503 among them. */
   public record Burst(List<Result> results, Duration firstRefusal) {}
 
-  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private HostileMatrix() {}
 
@@ -45,15 +46,36 @@ public final class HostileMatrix {
   /** Attack {@code index} of {@link #SINGLES}. */
   public static Result single(ChildServer server, int index) {
     return switch (index) {
-      case 0 -> post(server, "service-per-pod 1.6 kB, 100,000 replicas x 20 ports", "/service-per-pod/sync",
-          HostileBodies.servicePerPodAmplification());
-      case 1 -> post(server, "catset 12 kB, 10 kB claim template x 100,000", "/catset/sync",
-          HostileBodies.catsetAmplification());
-      case 2 -> post(server, "indexedjob 12 kB, 10 kB template x 100,000", "/indexedjob/sync",
-          HostileBodies.indexedJobAmplification());
-      case 3 -> post(server, "12,000,000 empty arrays (36 MB)", "/hello-world/sync",
-          HostileBodies.emptyArrays(12_000_000));
-      case 4 -> post(server, "100,000 nests of depth 190 (38 MB)", "/hello-world/sync", HostileBodies.nests(100_000, 190));
+      case 0 ->
+          post(
+              server,
+              "service-per-pod 1.6 kB, 100,000 replicas x 20 ports",
+              "/service-per-pod/sync",
+              HostileBodies.servicePerPodAmplification());
+      case 1 ->
+          post(
+              server,
+              "catset 12 kB, 10 kB claim template x 100,000",
+              "/catset/sync",
+              HostileBodies.catsetAmplification());
+      case 2 ->
+          post(
+              server,
+              "indexedjob 12 kB, 10 kB template x 100,000",
+              "/indexedjob/sync",
+              HostileBodies.indexedJobAmplification());
+      case 3 ->
+          post(
+              server,
+              "12,000,000 empty arrays (36 MB)",
+              "/hello-world/sync",
+              HostileBodies.emptyArrays(12_000_000));
+      case 4 ->
+          post(
+              server,
+              "100,000 nests of depth 190 (38 MB)",
+              "/hello-world/sync",
+              HostileBodies.nests(100_000, 190));
       default -> throw new IllegalArgumentException("no attack " + index);
     };
   }
@@ -64,12 +86,14 @@ public final class HostileMatrix {
     long start = System.nanoTime();
     List<CompletableFuture<Result>> calls = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      calls.add(CompletableFuture.supplyAsync(() -> post(server, "catset 39 MB", "/catset/sync", body)));
+      calls.add(
+          CompletableFuture.supplyAsync(() -> post(server, "catset 39 MB", "/catset/sync", body)));
     }
     List<Result> results = calls.stream().map(CompletableFuture::join).toList();
     Duration first = null;
     for (Result result : results) {
-      if ((result.status() == 429 || result.status() == 503) && (first == null || result.elapsed().compareTo(first) < 0)) {
+      if ((result.status() == 429 || result.status() == 503)
+          && (first == null || result.elapsed().compareTo(first) < 0)) {
         first = result.elapsed();
       }
     }
@@ -79,11 +103,19 @@ public final class HostileMatrix {
   static Result post(ChildServer server, String attack, String path, byte[] body) {
     long start = System.nanoTime();
     try {
-      HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(server.uri(path))
-          .header("Content-Type", "application/json").timeout(Duration.ofSeconds(60))
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          CLIENT.send(
+              HttpRequest.newBuilder(server.uri(path))
+                  .header("Content-Type", "application/json")
+                  .timeout(Duration.ofSeconds(60))
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       String text = response.body();
-      return new Result(attack, response.statusCode(), text.substring(0, Math.min(400, text.length())),
+      return new Result(
+          attack,
+          response.statusCode(),
+          text.substring(0, Math.min(400, text.length())),
           Duration.ofNanos(System.nanoTime() - start));
     } catch (IOException e) {
       return new Result(attack, -1, e.toString(), Duration.ofNanos(System.nanoTime() - start));

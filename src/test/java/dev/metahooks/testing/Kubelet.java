@@ -62,7 +62,8 @@ public final class Kubelet {
     int i = 0;
     while (i < text.length()) {
       char c = text.charAt(i);
-      // A '$' as the last character is copied like any other (expand.go line 43: cursor+1 < len(input)).
+      // A '$' as the last character is copied like any other (expand.go line 43: cursor+1 <
+      // len(input)).
       if (c != '$' || i + 1 == text.length()) {
         out.append(c);
         i++;
@@ -80,7 +81,8 @@ public final class Kubelet {
         } else {
           String name = text.substring(i + 2, close);
           String value = lookup.apply(name);
-          // MappingFuncFor returns the reference re-wrapped for an undefined name (expand.go line 32).
+          // MappingFuncFor returns the reference re-wrapped for an undefined name (expand.go line
+          // 32).
           out.append(value != null ? value : "$(" + name + ")");
           i = close + 1;
         }
@@ -134,8 +136,13 @@ public final class Kubelet {
      * Labels and annotations: {@link #labels}, {@link #annotations}.
      */
     public Pod field(String path, String value) {
-      if (!ENV_FIELD_PATHS.contains(path) || path.startsWith("metadata.labels") || path.startsWith("metadata.annotations")) {
-        throw new IllegalArgumentException("not a plain env fieldRef path: " + path + " (labels and annotations: labels(), annotations())");
+      if (!ENV_FIELD_PATHS.contains(path)
+          || path.startsWith("metadata.labels")
+          || path.startsWith("metadata.annotations")) {
+        throw new IllegalArgumentException(
+            "not a plain env fieldRef path: "
+                + path
+                + " (labels and annotations: labels(), annotations())");
       }
       fields.put(path, value);
       return this;
@@ -186,7 +193,8 @@ public final class Kubelet {
         }
         names.add(container.path("name").asText());
       }
-      throw new AssertionError("no " + list + " entry named " + name + " (there are " + names + ")");
+      throw new AssertionError(
+          "no " + list + " entry named " + name + " (there are " + names + ")");
     }
 
     /** The key/value pairs of a Secret (decoded) or ConfigMap, or null when there is no such object. */
@@ -197,11 +205,25 @@ public final class Kubelet {
       }
       Map<String, String> values = new LinkedHashMap<>();
       if (kind.equals("Secret")) {
-        object.path("data").fields().forEachRemaining(e -> values.put(e.getKey(),
-            new String(Base64.getDecoder().decode(e.getValue().asText()), StandardCharsets.UTF_8)));
-        object.path("stringData").fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().asText()));
+        object
+            .path("data")
+            .fields()
+            .forEachRemaining(
+                e ->
+                    values.put(
+                        e.getKey(),
+                        new String(
+                            Base64.getDecoder().decode(e.getValue().asText()),
+                            StandardCharsets.UTF_8)));
+        object
+            .path("stringData")
+            .fields()
+            .forEachRemaining(e -> values.put(e.getKey(), e.getValue().asText()));
       } else {
-        object.path("data").fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().asText()));
+        object
+            .path("data")
+            .fields()
+            .forEachRemaining(e -> values.put(e.getKey(), e.getValue().asText()));
       }
       return values;
     }
@@ -227,26 +249,46 @@ public final class Kubelet {
       if (path.startsWith("spec.") && spec.hasNonNull(path.substring("spec.".length()))) {
         return spec.get(path.substring("spec.".length())).asText();
       }
-      throw new AssertionError("env " + variable + " reads fieldRef " + path + ", which the test did not give: "
-          + "call field(\"" + path + "\", ...)");
+      throw new AssertionError(
+          "env "
+              + variable
+              + " reads fieldRef "
+              + path
+              + ", which the test did not give: "
+              + "call field(\""
+              + path
+              + "\", ...)");
     }
 
     /**
      * metadata.labels['k'] is the value or "" for a missing key; metadata.labels alone is every pair as
      * {@code k="v"} lines sorted by key (k8s.io/kubernetes pkg/fieldpath/fieldpath.go {@code FormatMap}).
      */
-    private static String subscript(String path, String base, Map<String, String> map, String variable) {
+    private static String subscript(
+        String path, String base, Map<String, String> map, String variable) {
       if (!path.equals(base) && !path.startsWith(base + "['")) {
         return null;
       }
       if (map == null) {
-        throw new AssertionError("env " + variable + " reads " + path + ": declare the pod's "
-            + base.substring("metadata.".length()) + " first");
+        throw new AssertionError(
+            "env "
+                + variable
+                + " reads "
+                + path
+                + ": declare the pod's "
+                + base.substring("metadata.".length())
+                + " first");
       }
       if (path.equals(base)) {
         StringBuilder lines = new StringBuilder();
-        new TreeMap<>(map).forEach((k, v) -> lines.append(k).append("=\"")
-            .append(v.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n"));
+        new TreeMap<>(map)
+            .forEach(
+                (k, v) ->
+                    lines
+                        .append(k)
+                        .append("=\"")
+                        .append(v.replace("\\", "\\\\").replace("\"", "\\\""))
+                        .append("\"\n"));
         return lines.isEmpty() ? "" : lines.substring(0, lines.length() - 1);
       }
       if (!path.endsWith("']")) {
@@ -257,10 +299,22 @@ public final class Kubelet {
   }
 
   /** Field paths an env fieldRef may name (pkg/apis/core/pods/helpers.go ConvertDownwardAPIFieldLabel). */
-  private static final Set<String> ENV_FIELD_PATHS = Set.of("metadata.annotations", "metadata.labels",
-      "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.restartPolicy",
-      "spec.serviceAccountName", "spec.schedulerName", "status.phase", "status.hostIP", "status.hostIPs",
-      "status.podIP", "status.podIPs");
+  private static final Set<String> ENV_FIELD_PATHS =
+      Set.of(
+          "metadata.annotations",
+          "metadata.labels",
+          "metadata.name",
+          "metadata.namespace",
+          "metadata.uid",
+          "spec.nodeName",
+          "spec.restartPolicy",
+          "spec.serviceAccountName",
+          "spec.schedulerName",
+          "status.phase",
+          "status.hostIP",
+          "status.hostIPs",
+          "status.podIP",
+          "status.podIPs");
 
   /** A container as its process starts: argv and environment. */
   public static final class Container {
@@ -304,23 +358,28 @@ public final class Kubelet {
       return env;
     }
 
-    private String expandRecording(String text, Map<String, String> first, Map<String, String> second) {
-      return expand(text, n -> {
-        String value = first.containsKey(n) ? first.get(n) : second.get(n);
-        if (value == null) {
-          unresolved.add(n);
-        }
-        return value;
-      });
+    private String expandRecording(
+        String text, Map<String, String> first, Map<String, String> second) {
+      return expand(
+          text,
+          n -> {
+            String value = first.containsKey(n) ? first.get(n) : second.get(n);
+            if (value == null) {
+              unresolved.add(n);
+            }
+            return value;
+          });
     }
 
     /** kubelet_pods.go {@code makeEnvironmentVariables}: envFrom first, then env in order, then serviceEnv. */
     private Map<String, String> makeEnvironment(Pod pod, JsonNode container) {
       Map<String, String> env = new LinkedHashMap<>();
       for (JsonNode from : container.path("envFrom")) {
-        String kind = from.has("secretRef") ? "Secret" : from.has("configMapRef") ? "ConfigMap" : null;
+        String kind =
+            from.has("secretRef") ? "Secret" : from.has("configMapRef") ? "ConfigMap" : null;
         if (kind == null) {
-          throw new AssertionError(name + ": envFrom entry with neither secretRef nor configMapRef: " + from);
+          throw new AssertionError(
+              name + ": envFrom entry with neither secretRef nor configMapRef: " + from);
         }
         JsonNode ref = from.get(kind.equals("Secret") ? "secretRef" : "configMapRef");
         Map<String, String> values = pod.read(kind, ref.path("name").asText());
@@ -328,7 +387,13 @@ public final class Kubelet {
           if (ref.path("optional").asBoolean(false)) {
             continue; // a missing optional object adds nothing
           }
-          throw new AssertionError(name + " cannot start: envFrom " + kind + " " + ref.path("name").asText() + " not found");
+          throw new AssertionError(
+              name
+                  + " cannot start: envFrom "
+                  + kind
+                  + " "
+                  + ref.path("name").asText()
+                  + " not found");
         }
         String prefix = from.path("prefix").asText("");
         values.forEach((k, v) -> env.put(prefix + k, v));
@@ -337,7 +402,8 @@ public final class Kubelet {
         String variable = var.path("name").asText();
         String value = var.path("value").asText("");
         if (!value.isEmpty()) {
-          // Step 1a: expanded against the variables so far, then serviceEnv (MappingFuncFor(tmpEnv, serviceEnv)).
+          // Step 1a: expanded against the variables so far, then serviceEnv (MappingFuncFor(tmpEnv,
+          // serviceEnv)).
           env.put(variable, expandRecording(value, env, pod.services));
           continue;
         }
@@ -347,7 +413,8 @@ public final class Kubelet {
           continue;
         }
         String resolved = valueFrom(pod, variable, from);
-        if (resolved != null) { // null: an optional reference that is missing leaves the variable unset
+        if (resolved
+            != null) { // null: an optional reference that is missing leaves the variable unset
           env.put(variable, resolved);
         }
       }
@@ -377,13 +444,26 @@ public final class Kubelet {
           if (optional) {
             return null;
           }
-          throw new AssertionError(name + " cannot start: env " + variable + " reads key " + key + " of " + kind
-              + " " + object + (values == null ? ", which does not exist" : ", which has no such key"));
+          throw new AssertionError(
+              name
+                  + " cannot start: env "
+                  + variable
+                  + " reads key "
+                  + key
+                  + " of "
+                  + kind
+                  + " "
+                  + object
+                  + (values == null ? ", which does not exist" : ", which has no such key"));
         }
         return values.get(key);
       }
-      throw new AssertionError("env " + variable + ": valueFrom " + from.fieldNames().next()
-          + " is not modelled (only fieldRef, secretKeyRef, configMapKeyRef)");
+      throw new AssertionError(
+          "env "
+              + variable
+              + ": valueFrom "
+              + from.fieldNames().next()
+              + " is not modelled (only fieldRef, secretKeyRef, configMapKeyRef)");
     }
 
     /**
@@ -399,8 +479,11 @@ public final class Kubelet {
         String reference = container.path("image").asText();
         Image image = pod.images.get(reference);
         if (image == null) {
-          throw new AssertionError(name + " has no command, so its image's ENTRYPOINT runs: declare image(\""
-              + reference + "\", entrypoint, cmd)");
+          throw new AssertionError(
+              name
+                  + " has no command, so its image's ENTRYPOINT runs: declare image(\""
+                  + reference
+                  + "\", entrypoint, cmd)");
         }
         if (args.isEmpty()) {
           args = image.cmd();
@@ -421,7 +504,11 @@ public final class Kubelet {
     private List<String> expandAll(JsonNode strings) {
       List<String> out = new ArrayList<>();
       for (JsonNode s : strings) {
-        out.add(expandRecording(Objects.requireNonNull(s.textValue(), "not a string: " + s), environment, Map.of()));
+        out.add(
+            expandRecording(
+                Objects.requireNonNull(s.textValue(), "not a string: " + s),
+                environment,
+                Map.of()));
       }
       return out;
     }

@@ -10,13 +10,21 @@ import org.junit.jupiter.api.Test;
 class KubeletIT {
   @Test
   void runsWithOnlyTheContainersEnvironmentAndTheOverrides() throws Exception {
-    Kubelet.Container c = Kubelet.pod(KubeletTest.spec("""
+    Kubelet.Container c =
+        Kubelet.pod(
+                KubeletTest.spec(
+                    """
         {"containers": [{"name": "app", "command": ["sh", "-c", "echo \\"$GREETING $TARGET ${HOME:-no-home} $$$$\\""],
           "env": [{"name": "GREETING", "value": "hello"}, {"name": "TARGET", "value": "$(GREETING)-world"}]}]}
-        """)).container("app");
+        """))
+            .container("app");
 
-    PostgresServer.Result result = PostgresServer.exec(c.argv(), c.environmentWith(Map.of("PATH", "/usr/bin:/bin")),
-        Duration.ofSeconds(20), false);
+    PostgresServer.Result result =
+        PostgresServer.exec(
+            c.argv(),
+            c.environmentWith(Map.of("PATH", "/usr/bin:/bin")),
+            Duration.ofSeconds(20),
+            false);
 
     assertThat(result.exitCode()).isZero();
     assertThat(result.output()).matches("hello hello-world no-home \\d+\\n");

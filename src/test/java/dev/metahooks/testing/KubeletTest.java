@@ -21,12 +21,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class KubeletTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Map<String, String> DEFINED = Map.of("HOST", "db", "PORT", "5432", "EMPTY", "",
-      "INDIRECT", "$(HOST)");
+  private static final Map<String, String> DEFINED =
+      Map.of("HOST", "db", "PORT", "5432", "EMPTY", "", "INDIRECT", "$(HOST)");
 
   /** The rules of expand.go, each case written for this table (input | expected, against DEFINED). */
   @ParameterizedTest(name = "{0} -> {1}")
-  @CsvSource(delimiter = '|', ignoreLeadingAndTrailingWhitespace = false, textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      ignoreLeadingAndTrailingWhitespace = false,
+      textBlock =
+          """
       $(HOST)|db
       $(HOST):$(PORT)/$(HOST)|db:5432/db
       host=$(HOST)|host=db
@@ -72,30 +76,52 @@ class KubeletTest {
 
   @Test
   void envFromComesFirstWithItsPrefixAndEnvOverridesIt() throws Exception {
-    Kubelet.Container c = Kubelet.pod(spec("""
+    Kubelet.Container c =
+        Kubelet.pod(
+                spec(
+                    """
         {"containers": [{"name": "app", "command": ["run"],
           "envFrom": [{"configMapRef": {"name": "settings"}, "prefix": "CFG_"}, {"secretRef": {"name": "creds"}}],
           "env": [{"name": "CFG_mode", "value": "override"}, {"name": "URL", "value": "$(user)@$(CFG_mode)"}]}]}
         """))
-        .objects(List.of(configMap("settings", Map.of("mode", "fast", "bad.key", "kept")),
-            secret("creds", Map.of("user", "alice"))))
-        .container("app");
+            .objects(
+                List.of(
+                    configMap("settings", Map.of("mode", "fast", "bad.key", "kept")),
+                    secret("creds", Map.of("user", "alice"))))
+            .container("app");
 
-    assertThat(c.environment()).containsExactlyInAnyOrderEntriesOf(Map.of("CFG_mode", "override",
-        "CFG_bad.key", "kept", "user", "alice", "URL", "alice@override"));
+    assertThat(c.environment())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "CFG_mode",
+                "override",
+                "CFG_bad.key",
+                "kept",
+                "user",
+                "alice",
+                "URL",
+                "alice@override"));
     assertThat(List.copyOf(c.environment().keySet()).indexOf("URL")).isEqualTo(3);
   }
 
   @Test
   void envValuesSeeOnlyTheVariablesDefinedBeforeThem() throws Exception {
-    Kubelet.Container c = Kubelet.pod(spec("""
+    Kubelet.Container c =
+        Kubelet.pod(
+                spec(
+                    """
         {"containers": [{"name": "app", "command": ["run"], "env": [
           {"name": "A", "value": "a-$(B)"}, {"name": "B", "value": "b"}, {"name": "C", "value": "c-$(B)-$(A)"},
           {"name": "D"}]}]}
-        """)).container("app");
+        """))
+            .container("app");
 
-    assertThat(c.environment()).containsExactly(Map.entry("A", "a-$(B)"), Map.entry("B", "b"),
-        Map.entry("C", "c-b-a-$(B)"), Map.entry("D", ""));
+    assertThat(c.environment())
+        .containsExactly(
+            Map.entry("A", "a-$(B)"),
+            Map.entry("B", "b"),
+            Map.entry("C", "c-b-a-$(B)"),
+            Map.entry("D", ""));
     assertThat(c.unresolvedReferences()).containsExactly("B");
   }
 
@@ -103,51 +129,75 @@ class KubeletTest {
   void secretDataIsDecodedAndStringDataAccepted() throws Exception {
     ObjectNode written = secret("pw", Map.of("password", "from-data"));
     written.putObject("stringData").put("other", "plain");
-    Kubelet.Container c = Kubelet.pod(spec("""
+    Kubelet.Container c =
+        Kubelet.pod(
+                spec(
+                    """
         {"containers": [{"name": "app", "command": ["run"], "env": [
           {"name": "P", "valueFrom": {"secretKeyRef": {"name": "pw", "key": "password"}}},
           {"name": "O", "valueFrom": {"secretKeyRef": {"name": "pw", "key": "other"}}},
           {"name": "S", "valueFrom": {"configMapKeyRef": {"name": "cm", "key": "k"}}}]}]}
-        """)).objects(List.of(written, configMap("cm", Map.of("k", "$(P)")))).container("app");
+        """))
+            .objects(List.of(written, configMap("cm", Map.of("k", "$(P)"))))
+            .container("app");
 
     // Values from a source are not expanded.
-    assertThat(c.environment()).containsExactly(Map.entry("P", "from-data"), Map.entry("O", "plain"),
-        Map.entry("S", "$(P)"));
+    assertThat(c.environment())
+        .containsExactly(
+            Map.entry("P", "from-data"), Map.entry("O", "plain"), Map.entry("S", "$(P)"));
   }
 
   @Test
   void aMissingOptionalReferenceLeavesTheVariableUnset() throws Exception {
-    Kubelet.Container c = Kubelet.pod(spec("""
+    Kubelet.Container c =
+        Kubelet.pod(
+                spec(
+                    """
         {"containers": [{"name": "app", "command": ["run"],
           "envFrom": [{"secretRef": {"name": "absent", "optional": true}}],
           "env": [{"name": "A", "valueFrom": {"secretKeyRef": {"name": "absent", "key": "k", "optional": true}}},
                   {"name": "B", "valueFrom": {"configMapKeyRef": {"name": "cm", "key": "nokey", "optional": true}}},
                   {"name": "C", "value": "$(A)"}]}]}
-        """)).objects(List.of(configMap("cm", Map.of("k", "v")))).container("app");
+        """))
+            .objects(List.of(configMap("cm", Map.of("k", "v"))))
+            .container("app");
 
     assertThat(c.environment()).containsExactly(Map.entry("C", "$(A)"));
   }
 
   @Test
   void aMissingRequiredReferenceStopsTheContainerFromStarting() throws Exception {
-    ObjectNode spec = spec("""
+    ObjectNode spec =
+        spec(
+            """
         {"containers": [{"name": "app", "command": ["run"], "env": [
           {"name": "A", "valueFrom": {"secretKeyRef": {"name": "creds", "key": "password"}}}]},
           {"name": "other", "command": ["run"], "envFrom": [{"configMapRef": {"name": "gone"}}]}]}
         """);
 
-    assertThatThrownBy(() -> Kubelet.pod(spec).container("app")).isInstanceOf(AssertionError.class)
-        .hasMessageContaining("app cannot start").hasMessageContaining("key password of Secret creds")
+    assertThatThrownBy(() -> Kubelet.pod(spec).container("app"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("app cannot start")
+        .hasMessageContaining("key password of Secret creds")
         .hasMessageContaining("does not exist");
-    assertThatThrownBy(() -> Kubelet.pod(spec).objects(List.of(secret("creds", Map.of("user", "u"))))
-        .container("app")).isInstanceOf(AssertionError.class).hasMessageContaining("has no such key");
-    assertThatThrownBy(() -> Kubelet.pod(spec).container("other")).isInstanceOf(AssertionError.class)
+    assertThatThrownBy(
+            () ->
+                Kubelet.pod(spec)
+                    .objects(List.of(secret("creds", Map.of("user", "u"))))
+                    .container("app"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("has no such key");
+    assertThatThrownBy(() -> Kubelet.pod(spec).container("other"))
+        .isInstanceOf(AssertionError.class)
         .hasMessageContaining("envFrom ConfigMap gone not found");
   }
 
   @Test
   void fieldRefsReadTheGivenFieldsTheSpecAndTheLabels() throws Exception {
-    Kubelet.Container c = Kubelet.pod(spec("""
+    Kubelet.Container c =
+        Kubelet.pod(
+                spec(
+                    """
         {"serviceAccountName": "pg", "containers": [{"name": "app", "command": ["run"], "env": [
           {"name": "NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
           {"name": "IPS", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "status.podIPs"}}},
@@ -156,55 +206,81 @@ class KubeletTest {
           {"name": "NONE", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['absent']"}}},
           {"name": "ALL", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels"}}}]}]}
         """))
-        .field("metadata.name", "pg-0").field("status.podIPs", "10.0.0.5,fd00::5")
-        .labels(Map.of("role", "primary", "app", "pg"))
-        .container("app");
+            .field("metadata.name", "pg-0")
+            .field("status.podIPs", "10.0.0.5,fd00::5")
+            .labels(Map.of("role", "primary", "app", "pg"))
+            .container("app");
 
-    assertThat(c.environment()).containsExactly(Map.entry("NAME", "pg-0"), Map.entry("IPS", "10.0.0.5,fd00::5"),
-        Map.entry("SA", "pg"), Map.entry("ROLE", "primary"), Map.entry("NONE", ""),
-        Map.entry("ALL", "app=\"pg\"\nrole=\"primary\""));
+    assertThat(c.environment())
+        .containsExactly(
+            Map.entry("NAME", "pg-0"),
+            Map.entry("IPS", "10.0.0.5,fd00::5"),
+            Map.entry("SA", "pg"),
+            Map.entry("ROLE", "primary"),
+            Map.entry("NONE", ""),
+            Map.entry("ALL", "app=\"pg\"\nrole=\"primary\""));
   }
 
   @Test
   void aFieldRefTheTestDidNotGiveOrKubernetesDoesNotKnowFails() throws Exception {
-    ObjectNode unset = spec("""
+    ObjectNode unset =
+        spec(
+            """
         {"containers": [{"name": "app", "command": ["run"], "env": [
           {"name": "IP", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}}]}]}
         """);
-    ObjectNode unknown = spec("""
+    ObjectNode unknown =
+        spec(
+            """
         {"containers": [{"name": "app", "command": ["run"], "env": [
           {"name": "X", "valueFrom": {"fieldRef": {"fieldPath": "spec.hostname"}}}]}]}
         """);
-    ObjectNode resource = spec("""
+    ObjectNode resource =
+        spec(
+            """
         {"containers": [{"name": "app", "command": ["run"], "env": [
           {"name": "MEM", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory"}}}]}]}
         """);
 
-    assertThatThrownBy(() -> Kubelet.pod(unset).container("app")).hasMessageContaining("field(\"status.podIP\"");
-    assertThatThrownBy(() -> Kubelet.pod(unknown).container("app")).hasMessageContaining("not supported: spec.hostname");
+    assertThatThrownBy(() -> Kubelet.pod(unset).container("app"))
+        .hasMessageContaining("field(\"status.podIP\"");
+    assertThatThrownBy(() -> Kubelet.pod(unknown).container("app"))
+        .hasMessageContaining("not supported: spec.hostname");
     assertThatThrownBy(() -> Kubelet.pod(resource).container("app"))
         .hasMessageContaining("resourceFieldRef is not modelled");
   }
 
   @Test
   void serviceVariablesAreReferenceableAndComeAfterTheContainersOwn() throws Exception {
-    Kubelet.Container c = Kubelet.pod(spec("""
+    Kubelet.Container c =
+        Kubelet.pod(
+                spec(
+                    """
         {"containers": [{"name": "app", "command": ["run"], "env": [
           {"name": "API", "value": "https://$(KUBERNETES_SERVICE_HOST)"}, {"name": "KUBERNETES_SERVICE_PORT", "value": "1"}]}]}
-        """)).services(Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443"))
-        .container("app");
+        """))
+            .services(
+                Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443"))
+            .container("app");
 
-    assertThat(c.environment()).containsExactly(Map.entry("API", "https://10.96.0.1"),
-        Map.entry("KUBERNETES_SERVICE_PORT", "1"), Map.entry("KUBERNETES_SERVICE_HOST", "10.96.0.1"));
+    assertThat(c.environment())
+        .containsExactly(
+            Map.entry("API", "https://10.96.0.1"),
+            Map.entry("KUBERNETES_SERVICE_PORT", "1"),
+            Map.entry("KUBERNETES_SERVICE_HOST", "10.96.0.1"));
   }
 
   @Test
   void commandAndArgsExpandAgainstTheFinalEnvironment() throws Exception {
-    Kubelet.Container c = Kubelet.pod(spec("""
+    Kubelet.Container c =
+        Kubelet.pod(
+                spec(
+                    """
         {"initContainers": [{"name": "init", "command": ["sh", "-c", "echo $(LATE) $$HOME $(NOPE)"],
           "args": ["$(EARLY)"], "env": [{"name": "EARLY", "value": "e"}, {"name": "LATE", "value": "l"}]}],
          "containers": []}
-        """)).initContainer("init");
+        """))
+            .initContainer("init");
 
     assertThat(c.argv()).containsExactly("sh", "-c", "echo l $HOME $(NOPE)", "e");
     assertThat(c.unresolvedReferences()).containsExactly("NOPE");
@@ -212,16 +288,26 @@ class KubeletTest {
 
   /** The runtime's merge of command and args with the image (containerd WithProcessArgs). */
   @ParameterizedTest(name = "command {0} args {1} -> {2}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       []            | []          | [/entry, default]
       []            | [mine]      | [/entry, mine]
       [/bin/run]    | []          | [/bin/run]
       [/bin/run]    | [mine]      | [/bin/run, mine]
       """)
-  void mergesWithTheImageEntrypointAndCmd(String command, String args, String expected) throws Exception {
-    ObjectNode spec = spec("{\"containers\": [{\"name\": \"app\", \"image\": \"img:1\", \"command\": "
-        + jsonList(command) + ", \"args\": " + jsonList(args) + "}]}");
-    Kubelet.Container c = Kubelet.pod(spec).image("img:1", List.of("/entry"), List.of("default")).container("app");
+  void mergesWithTheImageEntrypointAndCmd(String command, String args, String expected)
+      throws Exception {
+    ObjectNode spec =
+        spec(
+            "{\"containers\": [{\"name\": \"app\", \"image\": \"img:1\", \"command\": "
+                + jsonList(command)
+                + ", \"args\": "
+                + jsonList(args)
+                + "}]}");
+    Kubelet.Container c =
+        Kubelet.pod(spec).image("img:1", List.of("/entry"), List.of("default")).container("app");
 
     assertThat(c.argv().toString()).isEqualTo(expected);
   }
@@ -230,24 +316,34 @@ class KubeletTest {
   void anEmptyEntrypointMeansNoneAndNothingToRunFails() throws Exception {
     ObjectNode spec = spec("{\"containers\": [{\"name\": \"app\", \"image\": \"img:1\"}]}");
 
-    assertThat(Kubelet.pod(spec).image("img:1", List.of(""), List.of("/bin/true")).container("app").argv())
+    assertThat(
+            Kubelet.pod(spec)
+                .image("img:1", List.of(""), List.of("/bin/true"))
+                .container("app")
+                .argv())
         .containsExactly("/bin/true");
-    assertThatThrownBy(() -> Kubelet.pod(spec).image("img:1", List.of(), List.of()).container("app"))
+    assertThatThrownBy(
+            () -> Kubelet.pod(spec).image("img:1", List.of(), List.of()).container("app"))
         .hasMessageContaining("no command specified");
-    assertThatThrownBy(() -> Kubelet.pod(spec).container("app")).hasMessageContaining("declare image(\"img:1\"");
+    assertThatThrownBy(() -> Kubelet.pod(spec).container("app"))
+        .hasMessageContaining("declare image(\"img:1\"");
   }
 
   @Test
   void findsContainersByName() throws Exception {
     ObjectNode spec = spec("{\"containers\": [{\"name\": \"a\", \"command\": [\"x\"]}]}");
 
-    assertThatThrownBy(() -> Kubelet.pod(spec).container("b")).hasMessageContaining("there are [a]");
-    assertThatThrownBy(() -> Kubelet.pod(spec).initContainer("a")).hasMessageContaining("no initContainers");
-    assertThatThrownBy(() -> Kubelet.pod(JSON.createObjectNode())).hasMessageContaining("not a PodSpec");
+    assertThatThrownBy(() -> Kubelet.pod(spec).container("b"))
+        .hasMessageContaining("there are [a]");
+    assertThatThrownBy(() -> Kubelet.pod(spec).initContainer("a"))
+        .hasMessageContaining("no initContainers");
+    assertThatThrownBy(() -> Kubelet.pod(JSON.createObjectNode()))
+        .hasMessageContaining("not a PodSpec");
   }
 
   @Property
-  void aLiteralArrivesUnchangedWhateverIsDefined(@ForAll("texts") String text, @ForAll("definitions") Map<String, String> defined) {
+  void aLiteralArrivesUnchangedWhateverIsDefined(
+      @ForAll("texts") String text, @ForAll("definitions") Map<String, String> defined) {
     assertThat(Kubelet.expand(KubeletText.literal(text), defined)).isEqualTo(text);
   }
 
@@ -263,7 +359,8 @@ class KubeletTest {
   }
 
   @Property
-  void textWithoutADollarIsNeverChanged(@ForAll("texts") String text, @ForAll("definitions") Map<String, String> defined) {
+  void textWithoutADollarIsNeverChanged(
+      @ForAll("texts") String text, @ForAll("definitions") Map<String, String> defined) {
     String plain = text.replace("$", "");
     assertThat(Kubelet.expand(plain, defined)).isEqualTo(plain);
   }
@@ -271,12 +368,16 @@ class KubeletTest {
   /** Texts dense in the characters the syntax gives meaning to. */
   @Provide
   Arbitrary<String> texts() {
-    return Arbitraries.strings().withChars("$$$(()AB_x\\ {}").withCharRange('\u00e0', '\u00e2').ofMaxLength(24);
+    return Arbitraries.strings()
+        .withChars("$$$(()AB_x\\ {}")
+        .withCharRange('\u00e0', '\u00e2')
+        .ofMaxLength(24);
   }
 
   @Provide
   Arbitrary<Map<String, String>> definitions() {
-    return Arbitraries.maps(Arbitraries.of("A", "B", "AB", "A_B", "", "$", "A$(B"), texts()).ofMaxSize(4);
+    return Arbitraries.maps(Arbitraries.of("A", "B", "AB", "A_B", "", "$", "A$(B"), texts())
+        .ofMaxSize(4);
   }
 
   private static String jsonList(String csv) {
@@ -299,7 +400,9 @@ class KubeletTest {
     ObjectNode secret = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Secret");
     secret.putObject("metadata").put("name", name);
     ObjectNode encoded = secret.putObject("data");
-    data.forEach((k, v) -> encoded.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
+    data.forEach(
+        (k, v) ->
+            encoded.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
     return secret;
   }
 }

@@ -40,7 +40,11 @@ public final class LocalDaemon implements AutoCloseable {
         return candidate;
       }
     }
-    String message = name + " is not installed: install Debian's package (apt-get install " + debianPackage + ")";
+    String message =
+        name
+            + " is not installed: install Debian's package (apt-get install "
+            + debianPackage
+            + ")";
     throw MissingComponent.skipOrFail(message);
   }
 
@@ -55,17 +59,26 @@ public final class LocalDaemon implements AutoCloseable {
 
   /** Makes the directory and everything in it the daemon user's (as root); private keys must be theirs. */
   public static void own(Path dir) {
-    user().ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString()), Map.of(),
-        Duration.ofSeconds(30)));
+    user()
+        .ifPresent(
+            u ->
+                PostgresServer.run(
+                    List.of("chown", "-R", u + ":", dir.toString()),
+                    Map.of(),
+                    Duration.ofSeconds(30)));
   }
 
   /** Runs the command in {@code dir} with the extra environment, its output in {@code <name>.log} there. */
-  public static LocalDaemon start(Path dir, String name, List<String> command, Map<String, String> environment) {
+  public static LocalDaemon start(
+      Path dir, String name, List<String> command, Map<String, String> environment) {
     own(dir);
     Path log = dir.resolve(name + ".log");
     try {
-      ProcessBuilder builder = new ProcessBuilder(PostgresServer.as(user(), command)).redirectErrorStream(true)
-          .redirectOutput(log.toFile()).directory(dir.toFile());
+      ProcessBuilder builder =
+          new ProcessBuilder(PostgresServer.as(user(), command))
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .directory(dir.toFile());
       builder.environment().putAll(environment);
       return new LocalDaemon(dir, log, builder.start());
     } catch (IOException e) {
@@ -74,7 +87,9 @@ public final class LocalDaemon implements AutoCloseable {
   }
 
   private static Optional<String> user() {
-    return PostgresServer.isRoot() ? Optional.of(PostgresServer.unprivilegedUser()) : Optional.empty();
+    return PostgresServer.isRoot()
+        ? Optional.of(PostgresServer.unprivilegedUser())
+        : Optional.empty();
   }
 
   public static int freePort() {
@@ -87,15 +102,17 @@ public final class LocalDaemon implements AutoCloseable {
 
   /** Waits until the daemon accepts TCP connections on the port; fails with its log if it stops or never does. */
   public void awaitListening(int port) throws InterruptedException {
-    Poll.until("listening on 127.0.0.1:" + port + ", log:\n" + log(), () -> {
-      if (!process.isAlive()) {
-        throw new AssertionError("exited with " + process.exitValue() + ":\n" + log());
-      }
-      try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-        return true;
-      }
-    });
+    Poll.until(
+        "listening on 127.0.0.1:" + port + ", log:\n" + log(),
+        () -> {
+          if (!process.isAlive()) {
+            throw new AssertionError("exited with " + process.exitValue() + ":\n" + log());
+          }
+          try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            return true;
+          }
+        });
   }
 
   public Path dir() {

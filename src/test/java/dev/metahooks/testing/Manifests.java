@@ -1,6 +1,7 @@
 package dev.metahooks.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.testing.kube.KubeYaml;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import dev.metahooks.testing.kube.KubeYaml;
 
 /**
  * The deployment files of the project ({@code manifests/}, {@code metacontroller/}) as JSON trees, read and
@@ -53,7 +53,8 @@ public final class Manifests {
       return List.of();
     }
     try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(Files::isRegularFile)
+      return files
+          .filter(Files::isRegularFile)
           .filter(f -> f.getFileName().toString().matches(".*\\.ya?ml"))
           .filter(f -> !f.getFileName().toString().matches("kustomization\\.ya?ml"))
           .sorted()

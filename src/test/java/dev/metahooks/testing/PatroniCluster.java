@@ -44,25 +44,36 @@ public final class PatroniCluster implements AutoCloseable {
   private final Optional<RestTls> tls;
 
   private final Path dir;
+
   /**
    * The members' Unix sockets: a short directory of its own under /tmp, as a socket's path must stay under 108
    * bytes (sun_path) and {@code dir} lies as deep as the checkout.
    */
   private final Path socketDir;
+
   private final List<Process> processes = new ArrayList<>();
   private final List<Integer> restPorts = new ArrayList<>();
   private final List<Integer> postgresPorts = new ArrayList<>();
   private final String scope;
   private final Optional<String> user;
   private final Path bin;
+
   /** The command that starts a member's Patroni, without its configuration file. */
   private final List<String> patroniCommand;
+
   /** etcd's command line, to start it again after {@link #stopDcs}; etcd is the first process. */
   private List<String> dcsCommand = List.of();
+
   private int etcdPort;
   private boolean dcsStopped;
 
-  private PatroniCluster(Path dir, Path socketDir, String scope, Optional<String> user, Path bin, Optional<RestTls> tls,
+  private PatroniCluster(
+      Path dir,
+      Path socketDir,
+      String scope,
+      Optional<String> user,
+      Path bin,
+      Optional<RestTls> tls,
       List<String> patroniCommand) {
     this.patroniCommand = patroniCommand;
     this.dir = dir;
@@ -80,17 +91,36 @@ public final class PatroniCluster implements AutoCloseable {
    * @param parameters PostgreSQL settings of the bootstrap DCS configuration (Patroni's dynamic configuration:
    *     the local one sets none that a test changes, as local settings win over dynamic ones)
    */
-  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
-      String restPassword, Map<String, String> parameters) {
-    return start(version, scope, members, restUser, restPassword, parameters, Json.object(), Optional.empty());
+  public static PatroniCluster start(
+      PatroniVersion version,
+      String scope,
+      int members,
+      String restUser,
+      String restPassword,
+      Map<String, String> parameters) {
+    return start(
+        version,
+        scope,
+        members,
+        restUser,
+        restPassword,
+        parameters,
+        Json.object(),
+        Optional.empty());
   }
 
   /**
    * As {@link #start(PatroniVersion, String, int, String, String, Map)}, with the REST API over TLS when {@code tls}
    * is given.
    */
-  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
-      String restPassword, Map<String, String> parameters, Optional<RestTls> tls) {
+  public static PatroniCluster start(
+      PatroniVersion version,
+      String scope,
+      int members,
+      String restUser,
+      String restPassword,
+      Map<String, String> parameters,
+      Optional<RestTls> tls) {
     return start(version, scope, members, restUser, restPassword, parameters, Json.object(), tls);
   }
 
@@ -98,15 +128,45 @@ public final class PatroniCluster implements AutoCloseable {
    * The same, with more of Patroni's dynamic configuration at bootstrap ({@code bootstrap.dcs}: failsafe_mode,
    * synchronous_mode, ...), as the rendered SPILO_CONFIGURATION gives it.
    */
-  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
-      String restPassword, Map<String, String> parameters, ObjectNode bootstrapDcs) {
-    return start(version, scope, members, restUser, restPassword, parameters, bootstrapDcs, Optional.empty());
+  public static PatroniCluster start(
+      PatroniVersion version,
+      String scope,
+      int members,
+      String restUser,
+      String restPassword,
+      Map<String, String> parameters,
+      ObjectNode bootstrapDcs) {
+    return start(
+        version,
+        scope,
+        members,
+        restUser,
+        restPassword,
+        parameters,
+        bootstrapDcs,
+        Optional.empty());
   }
 
   /** Bootstrap DCS settings and, when given, the REST API over TLS. */
-  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
-      String restPassword, Map<String, String> parameters, ObjectNode bootstrapDcs, Optional<RestTls> tls) {
-    return start(version, scope, members, restUser, restPassword, parameters, bootstrapDcs, tls, (index, member) -> Json.object());
+  public static PatroniCluster start(
+      PatroniVersion version,
+      String scope,
+      int members,
+      String restUser,
+      String restPassword,
+      Map<String, String> parameters,
+      ObjectNode bootstrapDcs,
+      Optional<RestTls> tls) {
+    return start(
+        version,
+        scope,
+        members,
+        restUser,
+        restPassword,
+        parameters,
+        bootstrapDcs,
+        tls,
+        (index, member) -> Json.object());
   }
 
   /**
@@ -114,31 +174,56 @@ public final class PatroniCluster implements AutoCloseable {
    * member's index and directory, which exists; each top-level object it returns, {@code bootstrap} or
    * {@code postgresql}, is merged over the member's, field by field).
    */
-  public static PatroniCluster start(PatroniVersion version, String scope, int members, String restUser,
-      String restPassword, Map<String, String> parameters, ObjectNode bootstrapDcs, Optional<RestTls> tls,
+  public static PatroniCluster start(
+      PatroniVersion version,
+      String scope,
+      int members,
+      String restUser,
+      String restPassword,
+      Map<String, String> parameters,
+      ObjectNode bootstrapDcs,
+      Optional<RestTls> tls,
       BiFunction<Integer, Path, ObjectNode> memberSettings) {
     Optional<Path> bin = PostgresServer.binaries();
     if (bin.isEmpty() || !onPath("etcd")) {
-      throw MissingComponent.skipOrFail((bin.isEmpty() ? "PostgreSQL" : "etcd") + " is not installed; install "
-          + "Debian's packages patroni, etcd-server and postgresql to run the Patroni tests");
+      throw MissingComponent.skipOrFail(
+          (bin.isEmpty() ? "PostgreSQL" : "etcd")
+              + " is not installed; install "
+              + "Debian's packages patroni, etcd-server and postgresql to run the Patroni tests");
     }
     if (!version.installed()) {
-      throw MissingComponent.skipOrFail(version + " is not installed; " + version.installHint()
-          + " to run the Patroni tests on it");
+      throw MissingComponent.skipOrFail(
+          version
+              + " is not installed; "
+              + version.installHint()
+              + " to run the Patroni tests on it");
     }
     try {
-      Optional<String> user = PostgresServer.isRoot() ? Optional.of(PostgresServer.unprivilegedUser()) : Optional.empty();
+      Optional<String> user =
+          PostgresServer.isRoot()
+              ? Optional.of(PostgresServer.unprivilegedUser())
+              : Optional.empty();
       Path dir = PostgresServer.workDirectory(user, "patroni", "cluster-");
-      // The certificate's files go where the members' user can read them (the work directory is chowned below).
-      Optional<RestTls> copied = tls.isEmpty() ? Optional.empty() : Optional.of(new RestTls(
-          Files.copy(tls.get().certfile(), dir.resolve("restapi.crt")), Files.copy(tls.get().keyfile(),
-          dir.resolve("restapi.key")), Files.copy(tls.get().cafile(), dir.resolve("restapi-ca.crt"))));
+      // The certificate's files go where the members' user can read them (the work directory is
+      // chowned below).
+      Optional<RestTls> copied =
+          tls.isEmpty()
+              ? Optional.empty()
+              : Optional.of(
+                  new RestTls(
+                      Files.copy(tls.get().certfile(), dir.resolve("restapi.crt")),
+                      Files.copy(tls.get().keyfile(), dir.resolve("restapi.key")),
+                      Files.copy(tls.get().cafile(), dir.resolve("restapi-ca.crt"))));
       Path socketDir = Files.createTempDirectory(Path.of("/tmp"), "mh");
-      PatroniCluster cluster = new PatroniCluster(dir, socketDir, scope, user, bin.get(), copied,
-          version.command(user));
+      PatroniCluster cluster =
+          new PatroniCluster(dir, socketDir, scope, user, bin.get(), copied, version.command(user));
       try {
-        user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", dir.toString(), socketDir.toString()),
-            Map.of(), Duration.ofSeconds(30)));
+        user.ifPresent(
+            u ->
+                PostgresServer.run(
+                    List.of("chown", "-R", u + ":", dir.toString(), socketDir.toString()),
+                    Map.of(),
+                    Duration.ofSeconds(30)));
         cluster.processes.add(cluster.startDcs(user));
         int etcdPort = cluster.etcdPort;
         for (int i = 0; i < members; i++) {
@@ -147,27 +232,51 @@ public final class PatroniCluster implements AutoCloseable {
           Path config = dir.resolve(scope + "-" + i + ".yml");
           int postgresPort = PostgresServer.freePort();
           cluster.postgresPorts.add(postgresPort);
-          ObjectNode memberConfig = cluster.config(i, restPort, postgresPort, etcdPort, bin.get(),
-              restUser, restPassword, parameters, bootstrapDcs);
+          ObjectNode memberConfig =
+              cluster.config(
+                  i,
+                  restPort,
+                  postgresPort,
+                  etcdPort,
+                  bin.get(),
+                  restUser,
+                  restPassword,
+                  parameters,
+                  bootstrapDcs);
           Path member = Files.createDirectories(dir.resolve("member-" + i));
-          memberSettings.apply(i, member).properties().forEach(setting -> memberConfig
-              .withObjectProperty(setting.getKey()).setAll((ObjectNode) setting.getValue()));
+          memberSettings
+              .apply(i, member)
+              .properties()
+              .forEach(
+                  setting ->
+                      memberConfig
+                          .withObjectProperty(setting.getKey())
+                          .setAll((ObjectNode) setting.getValue()));
           Files.writeString(config, memberConfig.toPrettyString());
-          user.ifPresent(u -> PostgresServer.run(List.of("chown", "-R", u + ":", config.toString(), member.toString()),
-              Map.of(), Duration.ofSeconds(10)));
-          cluster.processes.add(cluster.launch(user, scope + "-" + i, cluster.patroniCommand(config)));
+          user.ifPresent(
+              u ->
+                  PostgresServer.run(
+                      List.of("chown", "-R", u + ":", config.toString(), member.toString()),
+                      Map.of(),
+                      Duration.ofSeconds(10)));
+          cluster.processes.add(
+              cluster.launch(user, scope + "-" + i, cluster.patroniCommand(config)));
           // The first member bootstraps alone, so that the others join it as replicas.
           if (i == 0) {
             cluster.await(Duration.ofSeconds(90), "a leader", c -> c.leader().isPresent());
           }
         }
-        cluster.await(Duration.ofSeconds(90), "every member streaming", c -> c.streamingReplicas() == members - 1);
+        cluster.await(
+            Duration.ofSeconds(90),
+            "every member streaming",
+            c -> c.streamingReplicas() == members - 1);
         return cluster;
       } catch (RuntimeException | AssertionError | IOException e) {
         // A member that never became ready (await's AssertionError) is stopped as well.
         String logs = cluster.logs();
         cluster.close();
-        throw new IllegalStateException("the Patroni cluster did not start: " + e.getMessage() + "\n" + logs, e);
+        throw new IllegalStateException(
+            "the Patroni cluster did not start: " + e.getMessage() + "\n" + logs, e);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -181,39 +290,81 @@ public final class PatroniCluster implements AutoCloseable {
   }
 
   private static boolean onPath(String tool) {
-    return PostgresServer.exec(List.of("sh", "-c", "command -v " + tool), Map.of(), Duration.ofSeconds(10)).exitCode() == 0;
+    return PostgresServer.exec(
+                List.of("sh", "-c", "command -v " + tool), Map.of(), Duration.ofSeconds(10))
+            .exitCode()
+        == 0;
   }
 
   /** Patroni's YAML (JSON is YAML): short timings, so that a switchover takes seconds, and no fsync. */
-  private ObjectNode config(int index, int restPort, int pgPort, int etcdPort, Path bin, String restUser,
-      String restPassword, Map<String, String> parameters, ObjectNode bootstrapDcs) {
+  private ObjectNode config(
+      int index,
+      int restPort,
+      int pgPort,
+      int etcdPort,
+      Path bin,
+      String restUser,
+      String restPassword,
+      Map<String, String> parameters,
+      ObjectNode bootstrapDcs) {
     Path member = dir.resolve("member-" + index);
     ObjectNode config = Json.object().put("scope", scope).put("name", scope + "-" + index);
-    ObjectNode restapi = config.putObject("restapi")
-        .put("listen", "127.0.0.1:" + restPort).put("connect_address", "127.0.0.1:" + restPort);
+    ObjectNode restapi =
+        config
+            .putObject("restapi")
+            .put("listen", "127.0.0.1:" + restPort)
+            .put("connect_address", "127.0.0.1:" + restPort);
     restapi.putObject("authentication").put("username", restUser).put("password", restPassword);
-    tls.ifPresent(t -> restapi.put("certfile", t.certfile().toString()).put("keyfile", t.keyfile().toString())
-        .put("cafile", t.cafile().toString()));
+    tls.ifPresent(
+        t ->
+            restapi
+                .put("certfile", t.certfile().toString())
+                .put("keyfile", t.keyfile().toString())
+                .put("cafile", t.cafile().toString()));
     config.putObject("etcd3").put("hosts", "127.0.0.1:" + etcdPort);
-    ObjectNode dcs = config.putObject("bootstrap").putObject("dcs")
-        .put("ttl", 20).put("loop_wait", 1).put("retry_timeout", 5).put("maximum_lag_on_failover", 1048576);
-    // As Spilo: an old leader whose last WAL did not reach the new one before the switchover is rewound to follow it.
-    ObjectNode dcsParameters = dcs.putObject("postgresql").put("use_pg_rewind", true).putObject("parameters");
+    ObjectNode dcs =
+        config
+            .putObject("bootstrap")
+            .putObject("dcs")
+            .put("ttl", 20)
+            .put("loop_wait", 1)
+            .put("retry_timeout", 5)
+            .put("maximum_lag_on_failover", 1048576);
+    // As Spilo: an old leader whose last WAL did not reach the new one before the switchover is
+    // rewound to follow it.
+    ObjectNode dcsParameters =
+        dcs.putObject("postgresql").put("use_pg_rewind", true).putObject("parameters");
     parameters.forEach(dcsParameters::put);
     bootstrapDcs.properties().forEach(setting -> dcs.set(setting.getKey(), setting.getValue()));
     ArrayNode initdb = config.withObjectProperty("bootstrap").putArray("initdb");
     initdb.addObject().put("encoding", "UTF8");
     initdb.addObject().put("locale", "C");
-    ObjectNode postgresql = config.putObject("postgresql")
-        .put("listen", "127.0.0.1:" + pgPort).put("connect_address", "127.0.0.1:" + pgPort)
-        .put("data_dir", member.resolve("data").toString()).put("bin_dir", bin.toString())
-        .put("pgpass", member.resolve("pgpass").toString());
+    ObjectNode postgresql =
+        config
+            .putObject("postgresql")
+            .put("listen", "127.0.0.1:" + pgPort)
+            .put("connect_address", "127.0.0.1:" + pgPort)
+            .put("data_dir", member.resolve("data").toString())
+            .put("bin_dir", bin.toString())
+            .put("pgpass", member.resolve("pgpass").toString());
     ObjectNode authentication = postgresql.putObject("authentication");
-    authentication.putObject("superuser").put("username", "postgres").put("password", superuserPassword());
-    authentication.putObject("replication").put("username", "standby").put("password", "standby-" + scope);
-    postgresql.putArray("pg_hba").add("local all all trust").add("host all all 127.0.0.1/32 scram-sha-256")
+    authentication
+        .putObject("superuser")
+        .put("username", "postgres")
+        .put("password", superuserPassword());
+    authentication
+        .putObject("replication")
+        .put("username", "standby")
+        .put("password", "standby-" + scope);
+    postgresql
+        .putArray("pg_hba")
+        .add("local all all trust")
+        .add("host all all 127.0.0.1/32 scram-sha-256")
         .add("host replication standby 127.0.0.1/32 scram-sha-256");
-    postgresql.putObject("parameters").put("unix_socket_directories", socketDir.toString()).put("fsync", "off");
+    postgresql
+        .putObject("parameters")
+        .put("unix_socket_directories", socketDir.toString())
+        .put("fsync", "off");
     return config;
   }
 
@@ -226,16 +377,29 @@ public final class PatroniCluster implements AutoCloseable {
       int clientPort = PostgresServer.freePort();
       int peerPort = PostgresServer.freePort();
       etcdPort = clientPort;
-      dcsCommand = List.of("etcd", "--name", "dcs", "--data-dir", dir.resolve(attempt == 1 ? "etcd" : "etcd-" + attempt)
-          .toString(), "--listen-client-urls", "http://127.0.0.1:" + clientPort,
-          "--advertise-client-urls", "http://127.0.0.1:" + clientPort,
-          "--listen-peer-urls", "http://127.0.0.1:" + peerPort,
-          "--initial-advertise-peer-urls", "http://127.0.0.1:" + peerPort,
-          "--initial-cluster", "dcs=http://127.0.0.1:" + peerPort);
+      dcsCommand =
+          List.of(
+              "etcd",
+              "--name",
+              "dcs",
+              "--data-dir",
+              dir.resolve(attempt == 1 ? "etcd" : "etcd-" + attempt).toString(),
+              "--listen-client-urls",
+              "http://127.0.0.1:" + clientPort,
+              "--advertise-client-urls",
+              "http://127.0.0.1:" + clientPort,
+              "--listen-peer-urls",
+              "http://127.0.0.1:" + peerPort,
+              "--initial-advertise-peer-urls",
+              "http://127.0.0.1:" + peerPort,
+              "--initial-cluster",
+              "dcs=http://127.0.0.1:" + peerPort);
       Process etcd = launch(user, "etcd", dcsCommand);
       Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
       while (etcd.isAlive() && Instant.now().isBefore(deadline)) {
-        if (send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + clientPort + "/version"))).status() == 200) {
+        if (send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + clientPort + "/version")))
+                .status()
+            == 200) {
           return etcd;
         }
         PostgresServer.sleep(Duration.ofMillis(100));
@@ -247,10 +411,14 @@ public final class PatroniCluster implements AutoCloseable {
     }
   }
 
-  private Process launch(Optional<String> user, String name, List<String> command) throws IOException {
+  private Process launch(Optional<String> user, String name, List<String> command)
+      throws IOException {
     Path log = dir.resolve(name + ".log");
-    return new ProcessBuilder(PostgresServer.as(user, command)).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).directory(dir.toFile()).start();
+    return new ProcessBuilder(PostgresServer.as(user, command))
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+        .directory(dir.toFile())
+        .start();
   }
 
   /** A member's directory: its data directory is {@code data} below it. */
@@ -276,9 +444,26 @@ public final class PatroniCluster implements AutoCloseable {
 
   /** Runs SQL as the superuser on member {@code index} (over its socket); the unaligned, tuples-only output. */
   public String query(int index, String sql) {
-    PostgresServer.Result result = PostgresServer.exec(PostgresServer.as(user, List.of(bin.resolve("psql").toString(),
-        "-X", "-At", "-h", socketDir.toString(), "-p", String.valueOf(postgresPorts.get(index)), "-U", "postgres",
-        "-d", "postgres", "-c", sql)), Map.of(), Duration.ofSeconds(30));
+    PostgresServer.Result result =
+        PostgresServer.exec(
+            PostgresServer.as(
+                user,
+                List.of(
+                    bin.resolve("psql").toString(),
+                    "-X",
+                    "-At",
+                    "-h",
+                    socketDir.toString(),
+                    "-p",
+                    String.valueOf(postgresPorts.get(index)),
+                    "-U",
+                    "postgres",
+                    "-d",
+                    "postgres",
+                    "-c",
+                    sql)),
+            Map.of(),
+            Duration.ofSeconds(30));
     if (result.exitCode() != 0) {
       throw new AssertionError("psql on member " + index + " failed: " + result.output());
     }
@@ -318,18 +503,26 @@ public final class PatroniCluster implements AutoCloseable {
   }
 
   /** A request with the REST API's basic-auth credentials, as patronictl sends it. */
-  public Response authenticated(int index, String method, String path, String body, String user, String password) {
+  public Response authenticated(
+      int index, String method, String path, String body, String user, String password) {
     return request(index, method, path, body, Optional.of(user + ":" + password));
   }
 
-  private Response request(int index, String method, String path, String body, Optional<String> credentials) {
+  private Response request(
+      int index, String method, String path, String body, Optional<String> credentials) {
     if (tls.isPresent()) {
       return curl(method, restUrl(index) + path, body, credentials);
     }
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(restUrl(index) + path))
-        .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-    credentials.ifPresent(pair -> request.header("Authorization",
-        "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8))));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(restUrl(index) + path))
+            .header("Content-Type", "application/json")
+            .method(method, HttpRequest.BodyPublishers.ofString(body));
+    credentials.ifPresent(
+        pair ->
+            request.header(
+                "Authorization",
+                "Basic "
+                    + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8))));
     return send(request);
   }
 
@@ -338,8 +531,19 @@ public final class PatroniCluster implements AutoCloseable {
    * for Patroni's TLS answers on this machine.
    */
   private Response curl(String method, String url, String body, Optional<String> credentials) {
-    List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "30", "--cacert",
-        tls.orElseThrow().cafile().toString(), "-X", method, "-w", "\n%{http_code}"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "curl",
+                "-sS",
+                "--max-time",
+                "30",
+                "--cacert",
+                tls.orElseThrow().cafile().toString(),
+                "-X",
+                method,
+                "-w",
+                "\n%{http_code}"));
     credentials.ifPresent(pair -> command.addAll(List.of("-u", pair)));
     if (body != null) {
       command.addAll(List.of("-H", "Content-Type: application/json", "-d", body));
@@ -349,14 +553,17 @@ public final class PatroniCluster implements AutoCloseable {
     String output = result.output();
     int newline = output.lastIndexOf('\n');
     String code = output.substring(newline + 1).strip();
-    return new Response(result.exitCode() == 0 && code.matches("[0-9]{3}") ? Integer.parseInt(code) : 0,
+    return new Response(
+        result.exitCode() == 0 && code.matches("[0-9]{3}") ? Integer.parseInt(code) : 0,
         newline < 0 ? output : output.substring(0, newline));
   }
 
   private Response send(HttpRequest.Builder request) {
     try {
-      HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          http.send(
+              request.timeout(Duration.ofSeconds(30)).build(),
+              HttpResponse.BodyHandlers.ofString());
       return new Response(response.statusCode(), response.body());
     } catch (IOException e) {
       return new Response(0, e.toString());
@@ -396,14 +603,20 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public String memberData(String member) {
     java.util.Base64.Encoder base64 = java.util.Base64.getEncoder();
-    String key = base64.encodeToString(("/service/" + scope + "/members/" + member).getBytes(StandardCharsets.UTF_8));
-    Response range = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + etcdPort + "/v3/kv/range"))
-        .POST(HttpRequest.BodyPublishers.ofString("{\"key\":\"" + key + "\"}")));
+    String key =
+        base64.encodeToString(
+            ("/service/" + scope + "/members/" + member).getBytes(StandardCharsets.UTF_8));
+    Response range =
+        send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + etcdPort + "/v3/kv/range"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"key\":\"" + key + "\"}")));
     JsonNode kvs = range.json().path("kvs");
     if (range.status() != 200 || kvs.isEmpty()) {
       throw new IllegalStateException("no member " + member + " in etcd: " + range.body());
     }
-    return new String(java.util.Base64.getDecoder().decode(kvs.get(0).path("value").asText()), StandardCharsets.UTF_8);
+    return new String(
+        java.util.Base64.getDecoder().decode(kvs.get(0).path("value").asText()),
+        StandardCharsets.UTF_8);
   }
 
   /** The members' superuser password (postgresql.authentication.superuser). */
@@ -447,7 +660,8 @@ public final class PatroniCluster implements AutoCloseable {
    * while PostgreSQL runs (ha.py v4.1.5:463-477).
    */
   private static boolean runs(JsonNode member) {
-    return List.of("running", "streaming", "in archive recovery").contains(member.path("state").asText());
+    return List.of("running", "streaming", "in archive recovery")
+        .contains(member.path("state").asText());
   }
 
   /** The index of a member by name. */
@@ -459,7 +673,8 @@ public final class PatroniCluster implements AutoCloseable {
   public int streamingReplicas() {
     int streaming = 0;
     for (JsonNode member : cluster().path("members")) {
-      if ("replica".equals(member.path("role").asText()) && runs(member)
+      if ("replica".equals(member.path("role").asText())
+          && runs(member)
           && get(index(member.path("name").asText()), "/readiness").status() == 200
           && member.path("lag").isNumber()) {
         streaming++;
@@ -472,8 +687,10 @@ public final class PatroniCluster implements AutoCloseable {
   public void await(Duration timeout, String what, Predicate<PatroniCluster> condition) {
     Instant deadline = Instant.now().plus(timeout);
     while (!condition.test(this)) {
-      if (Instant.now().isAfter(deadline) || processes.stream().skip(dcsStopped ? 1 : 0).anyMatch(p -> !p.isAlive())) {
-        throw new AssertionError("waited " + timeout + " for " + what + "; cluster: " + cluster() + "\n" + logs());
+      if (Instant.now().isAfter(deadline)
+          || processes.stream().skip(dcsStopped ? 1 : 0).anyMatch(p -> !p.isAlive())) {
+        throw new AssertionError(
+            "waited " + timeout + " for " + what + "; cluster: " + cluster() + "\n" + logs());
       }
       PostgresServer.sleep(Duration.ofMillis(250));
     }
@@ -485,8 +702,11 @@ public final class PatroniCluster implements AutoCloseable {
     try (var files = Files.list(dir)) {
       for (Path log : files.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
         List<String> lines = Files.readAllLines(log);
-        out.append("--- ").append(log.getFileName()).append('\n')
-            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size()))).append('\n');
+        out.append("--- ")
+            .append(log.getFileName())
+            .append('\n')
+            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 25), lines.size())))
+            .append('\n');
       }
     } catch (IOException e) {
       out.append("(logs unreadable: ").append(e).append(")");
@@ -500,7 +720,8 @@ public final class PatroniCluster implements AutoCloseable {
     for (int i = processes.size() - 1; i >= 0; i--) {
       stop(processes.get(i));
     }
-    PostgresServer.run(List.of("rm", "-rf", socketDir.toString()), Map.of(), Duration.ofSeconds(30));
+    PostgresServer.run(
+        List.of("rm", "-rf", socketDir.toString()), Map.of(), Duration.ofSeconds(30));
   }
 
   private static void stop(Process process) {

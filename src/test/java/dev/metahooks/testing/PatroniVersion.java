@@ -44,14 +44,23 @@ public enum PatroniVersion {
 
   /** Whether this Patroni is installed here. */
   boolean installed() {
-    return this == DEBIAN ? PostgresServer.exec(List.of("sh", "-c", "command -v patroni"), Map.of(),
-        Duration.ofSeconds(10)).exitCode() == 0 : Files.exists(virtualenv().resolve(".complete"));
+    return this == DEBIAN
+        ? PostgresServer.exec(
+                    List.of("sh", "-c", "command -v patroni"), Map.of(), Duration.ofSeconds(10))
+                .exitCode()
+            == 0
+        : Files.exists(virtualenv().resolve(".complete"));
   }
 
   /** What to install when it is not. */
   String installHint() {
-    return this == DEBIAN ? "install Debian's packages patroni, etcd-server and postgresql"
-        : "run scripts/patroni4.sh (it installs Patroni " + version + " from PyPI into " + virtualenv() + ")";
+    return this == DEBIAN
+        ? "install Debian's packages patroni, etcd-server and postgresql"
+        : "run scripts/patroni4.sh (it installs Patroni "
+            + version
+            + " from PyPI into "
+            + virtualenv()
+            + ")";
   }
 
   /**
@@ -63,27 +72,42 @@ public enum PatroniVersion {
     if (this == DEBIAN) {
       return List.of("patroni");
     }
-    return REACHABLE.computeIfAbsent(this, v -> {
-      Path venv = virtualenv();
-      if (PostgresServer.exec(PostgresServer.as(user, List.of("test", "-r", venv.resolve("bin/patroni").toString())),
-          Map.of(), Duration.ofSeconds(10)).exitCode() != 0) {
-        try {
-          Path parent = PostgresServer.workDirectory(user, "patroni", "venv-" + version + "-");
-          Path copy = parent.resolve("venv");
-          PostgresServer.run(List.of("chmod", "755", parent.toString()), Map.of(), Duration.ofSeconds(10));
-          PostgresServer.run(List.of("cp", "-a", venv.toString(), copy.toString()), Map.of(), Duration.ofMinutes(2));
-          venv = copy;
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-      return List.of(venv.resolve("bin/python3").toString(), venv.resolve("bin/patroni").toString());
-    });
+    return REACHABLE.computeIfAbsent(
+        this,
+        v -> {
+          Path venv = virtualenv();
+          if (PostgresServer.exec(
+                      PostgresServer.as(
+                          user, List.of("test", "-r", venv.resolve("bin/patroni").toString())),
+                      Map.of(),
+                      Duration.ofSeconds(10))
+                  .exitCode()
+              != 0) {
+            try {
+              Path parent = PostgresServer.workDirectory(user, "patroni", "venv-" + version + "-");
+              Path copy = parent.resolve("venv");
+              PostgresServer.run(
+                  List.of("chmod", "755", parent.toString()), Map.of(), Duration.ofSeconds(10));
+              PostgresServer.run(
+                  List.of("cp", "-a", venv.toString(), copy.toString()),
+                  Map.of(),
+                  Duration.ofMinutes(2));
+              venv = copy;
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }
+          return List.of(
+              venv.resolve("bin/python3").toString(), venv.resolve("bin/patroni").toString());
+        });
   }
 
   private Path virtualenv() {
     String cache = System.getenv("METAHOOKS_PATRONI_CACHE");
-    Path base = cache != null ? Path.of(cache) : Path.of(System.getProperty("user.home"), ".cache", "metahooks-patroni");
+    Path base =
+        cache != null
+            ? Path.of(cache)
+            : Path.of(System.getProperty("user.home"), ".cache", "metahooks-patroni");
     return base.resolve(version);
   }
 }

@@ -18,7 +18,8 @@ public final class PinnedSeeds implements AroundPropertyHook {
   public static final String DEFAULT_SEED = "20261201";
 
   @Override
-  public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
+  public PropertyExecutionResult aroundProperty(
+      PropertyLifecycleContext context, PropertyExecutor property) {
     String seed = System.getProperty(PROPERTY, DEFAULT_SEED).trim();
     boolean ownSeed = context.attributes().seed().filter(s -> !s.isBlank()).isPresent();
     if (!ownSeed && !seed.equalsIgnoreCase("random")) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 public final class Poll {
   /** Long enough for four builds sharing two cores; a condition that holds returns at once. */
   public static final Duration DEADLINE = Duration.ofSeconds(30);
+
   private static final long INTERVAL_MILLIS = 20;
 
   private Poll() {}
@@ -23,7 +24,8 @@ public final class Poll {
     until(what, DEADLINE, condition);
   }
 
-  public static void until(String what, Duration deadline, Condition condition) throws InterruptedException {
+  public static void until(String what, Duration deadline, Condition condition)
+      throws InterruptedException {
     long end = System.nanoTime() + deadline.toNanos();
     Exception last = null;
     while (true) {
@@ -38,8 +40,13 @@ public final class Poll {
         last = e;
       }
       if (System.nanoTime() > end) {
-        throw new AssertionError("waited " + deadline.toMillis() + " ms for " + what
-            + (last == null ? "" : "; last error: " + last), last);
+        throw new AssertionError(
+            "waited "
+                + deadline.toMillis()
+                + " ms for "
+                + what
+                + (last == null ? "" : "; last error: " + last),
+            last);
       }
       Thread.sleep(INTERVAL_MILLIS);
     }

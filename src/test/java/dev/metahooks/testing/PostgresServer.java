@@ -37,7 +37,8 @@ public final class PostgresServer {
   private final Process process;
   private final Path log;
 
-  private PostgresServer(Path bin, Path dir, int port, String superuserPassword, Process process, Path log) {
+  private PostgresServer(
+      Path bin, Path dir, int port, String superuserPassword, Process process, Path log) {
     this.bin = bin;
     this.dir = dir;
     this.port = port;
@@ -51,8 +52,9 @@ public final class PostgresServer {
     if (shared == null) {
       Optional<Path> bin = binaries();
       if (bin.isEmpty()) {
-        String message = "PostgreSQL is not installed (initdb and postgres not found under /usr/lib/postgresql/*/bin"
-            + " or PG_BIN): install Debian's package (apt-get install postgresql)";
+        String message =
+            "PostgreSQL is not installed (initdb and postgres not found under /usr/lib/postgresql/*/bin"
+                + " or PG_BIN): install Debian's package (apt-get install postgresql)";
         throw MissingComponent.skipOrFail(message);
       }
       shared = start(bin.get(), Map.of());
@@ -82,14 +84,20 @@ public final class PostgresServer {
    * or one restored from a base backup), made the server's user's; nothing is created in it.
    * {@code superuserPassword}: the password the cluster's catalog holds.
    */
-  public static synchronized PostgresServer startOver(Path data, String superuserPassword, Map<String, String> settings) {
+  public static synchronized PostgresServer startOver(
+      Path data, String superuserPassword, Map<String, String> settings) {
     shared();
     Optional<String> user = isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty();
-    user.ifPresent(u -> run(List.of("chown", "-R", u + ":", data.getParent().toString()), Map.of(),
-        Duration.ofSeconds(30)));
+    user.ifPresent(
+        u ->
+            run(
+                List.of("chown", "-R", u + ":", data.getParent().toString()),
+                Map.of(),
+                Duration.ofSeconds(30)));
     run(List.of("chmod", "700", data.toString()), Map.of(), Duration.ofSeconds(10));
     try {
-      PostgresServer server = launch(shared.bin, data.getParent(), data, user, superuserPassword, settings, false);
+      PostgresServer server =
+          launch(shared.bin, data.getParent(), data, user, superuserPassword, settings, false);
       Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
       return server;
     } catch (IOException e) {
@@ -100,7 +108,8 @@ public final class PostgresServer {
   /** A place for a data directory to restore into, {@code data} under a new directory the server's user reaches. */
   public static Path newDataDirectory() {
     try {
-      return workDirectory(isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty(), "postgres", "restore-")
+      return workDirectory(
+              isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty(), "postgres", "restore-")
           .resolve("data");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -118,10 +127,16 @@ public final class PostgresServer {
       return Optional.empty();
     }
     try (Stream<Path> versions = Files.list(root)) {
-      return versions.filter(v -> v.getFileName().toString().matches("[0-9]+"))
-          .sorted(Comparator.comparingInt((Path v) -> Integer.parseInt(v.getFileName().toString())).reversed())
+      return versions
+          .filter(v -> v.getFileName().toString().matches("[0-9]+"))
+          .sorted(
+              Comparator.comparingInt((Path v) -> Integer.parseInt(v.getFileName().toString()))
+                  .reversed())
           .map(v -> v.resolve("bin"))
-          .filter(b -> Files.isExecutable(b.resolve("initdb")) && Files.isExecutable(b.resolve("postgres")))
+          .filter(
+              b ->
+                  Files.isExecutable(b.resolve("initdb"))
+                      && Files.isExecutable(b.resolve("postgres")))
           .findFirst();
     } catch (IOException e) {
       return Optional.empty();
@@ -136,11 +151,33 @@ public final class PostgresServer {
       String password = "test-" + Long.toHexString(System.nanoTime());
       Path passwordFile = dir.resolve("superuser-password");
       Files.writeString(passwordFile, password + "\n");
-      user.ifPresent(u -> run(List.of("chown", "-R", u + ":", dir.toString()), Map.of(), Duration.ofSeconds(30)));
-      run(as(user, List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", SUPERUSER,
-          "--pwfile=" + passwordFile, "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8",
-          "--locale=C", "--no-sync")), Map.of(), Duration.ofMinutes(2));
-      Files.writeString(data.resolve("pg_hba.conf"), """
+      user.ifPresent(
+          u ->
+              run(
+                  List.of("chown", "-R", u + ":", dir.toString()),
+                  Map.of(),
+                  Duration.ofSeconds(30)));
+      run(
+          as(
+              user,
+              List.of(
+                  bin.resolve("initdb").toString(),
+                  "-D",
+                  data.toString(),
+                  "-U",
+                  SUPERUSER,
+                  "--pwfile=" + passwordFile,
+                  "--auth-host=scram-sha-256",
+                  "--auth-local=trust",
+                  "-E",
+                  "UTF8",
+                  "--locale=C",
+                  "--no-sync")),
+          Map.of(),
+          Duration.ofMinutes(2));
+      Files.writeString(
+          data.resolve("pg_hba.conf"),
+          """
           # TLS and SCRAM-SHA-256 only, as a login must prove the stored verifier
           hostssl all all 127.0.0.1/32 scram-sha-256
           hostnossl all all all reject
@@ -152,22 +189,64 @@ public final class PostgresServer {
     }
   }
 
-  private static PostgresServer launch(Path bin, Path dir, Path data, Optional<String> user, String password,
-      Map<String, String> settings, boolean fresh) throws IOException {
+  private static PostgresServer launch(
+      Path bin,
+      Path dir,
+      Path data,
+      Optional<String> user,
+      String password,
+      Map<String, String> settings,
+      boolean fresh)
+      throws IOException {
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       int port = freePort();
       Path log = dir.resolve("server-" + port + ".log");
-      List<String> command = new ArrayList<>(List.of(bin.resolve("postgres").toString(), "-D", data.toString(),
-          "-c", "listen_addresses=127.0.0.1", "-c", "port=" + port, "-c", "unix_socket_directories=",
-          "-c", "ssl=on", "-c", "ssl_cert_file=server.crt", "-c", "ssl_key_file=server.key",
-          "-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track_utility=on",
-          "-c", "log_statement=all", "-c", "log_connections=on", "-c", "logging_collector=off",
-          "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-          "-c", "max_connections=40", "-c", "shared_buffers=32MB"));
-      new java.util.TreeMap<>(settings).forEach((name, value) -> command.addAll(List.of("-c", name + "=" + value)));
-      Process process = new ProcessBuilder(as(user, command)).redirectErrorStream(true)
-          .redirectOutput(log.toFile()).start();
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  bin.resolve("postgres").toString(),
+                  "-D",
+                  data.toString(),
+                  "-c",
+                  "listen_addresses=127.0.0.1",
+                  "-c",
+                  "port=" + port,
+                  "-c",
+                  "unix_socket_directories=",
+                  "-c",
+                  "ssl=on",
+                  "-c",
+                  "ssl_cert_file=server.crt",
+                  "-c",
+                  "ssl_key_file=server.key",
+                  "-c",
+                  "shared_preload_libraries=pg_stat_statements",
+                  "-c",
+                  "pg_stat_statements.track_utility=on",
+                  "-c",
+                  "log_statement=all",
+                  "-c",
+                  "log_connections=on",
+                  "-c",
+                  "logging_collector=off",
+                  "-c",
+                  "fsync=off",
+                  "-c",
+                  "synchronous_commit=off",
+                  "-c",
+                  "full_page_writes=off",
+                  "-c",
+                  "max_connections=40",
+                  "-c",
+                  "shared_buffers=32MB"));
+      new java.util.TreeMap<>(settings)
+          .forEach((name, value) -> command.addAll(List.of("-c", name + "=" + value)));
+      Process process =
+          new ProcessBuilder(as(user, command))
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
       PostgresServer server = new PostgresServer(bin, dir, port, password, process, log);
       if (server.awaitReady(Duration.ofSeconds(60))) {
         if (fresh) {
@@ -176,19 +255,48 @@ public final class PostgresServer {
         return server;
       }
       server.stop();
-      last = new IOException("PostgreSQL did not start on port " + port + ":\n" + Files.readString(log));
+      last =
+          new IOException(
+              "PostgreSQL did not start on port " + port + ":\n" + Files.readString(log));
     }
     throw last;
   }
 
   /** A self-signed certificate (the server's key must belong to the server's user, mode 0600). */
   private static void certificate(Path data, Optional<String> user) {
-    run(List.of("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-        "-keyout", data.resolve("server.key").toString(), "-out", data.resolve("server.crt").toString()),
-        Map.of(), Duration.ofMinutes(1));
-    run(List.of("chmod", "600", data.resolve("server.key").toString()), Map.of(), Duration.ofSeconds(10));
-    user.ifPresent(u -> run(List.of("chown", u + ":", data.resolve("server.key").toString(),
-        data.resolve("server.crt").toString(), data.resolve("pg_hba.conf").toString()), Map.of(), Duration.ofSeconds(10)));
+    run(
+        List.of(
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-keyout",
+            data.resolve("server.key").toString(),
+            "-out",
+            data.resolve("server.crt").toString()),
+        Map.of(),
+        Duration.ofMinutes(1));
+    run(
+        List.of("chmod", "600", data.resolve("server.key").toString()),
+        Map.of(),
+        Duration.ofSeconds(10));
+    user.ifPresent(
+        u ->
+            run(
+                List.of(
+                    "chown",
+                    u + ":",
+                    data.resolve("server.key").toString(),
+                    data.resolve("server.crt").toString(),
+                    data.resolve("pg_hba.conf").toString()),
+                Map.of(),
+                Duration.ofSeconds(10)));
   }
 
   /**
@@ -204,7 +312,8 @@ public final class PostgresServer {
     Path base = Resources.projectDir().resolve("target").resolve(under);
     Files.createDirectories(base);
     if (user.isPresent()) {
-      Result reach = exec(as(user, List.of("test", "-x", base.toString())), Map.of(), Duration.ofSeconds(10));
+      Result reach =
+          exec(as(user, List.of("test", "-x", base.toString())), Map.of(), Duration.ofSeconds(10));
       if (reach.exitCode() != 0) {
         base = Files.createTempDirectory("metahooks-postgres");
         run(List.of("chmod", "755", base.toString()), Map.of(), Duration.ofSeconds(10));
@@ -218,7 +327,9 @@ public final class PostgresServer {
   }
 
   static String unprivilegedUser() {
-    return exec(List.of("id", "-u", "postgres"), Map.of(), Duration.ofSeconds(10)).exitCode() == 0 ? "postgres" : "nobody";
+    return exec(List.of("id", "-u", "postgres"), Map.of(), Duration.ofSeconds(10)).exitCode() == 0
+        ? "postgres"
+        : "nobody";
   }
 
   /** The command as the given user: setpriv execs it in place, so stopping the process stops the server. */
@@ -226,8 +337,14 @@ public final class PostgresServer {
     if (user.isEmpty()) {
       return command;
     }
-    List<String> wrapped = new ArrayList<>(List.of("setpriv", "--reuid=" + user.get(), "--regid=" + user.get(),
-        "--init-groups", "--"));
+    List<String> wrapped =
+        new ArrayList<>(
+            List.of(
+                "setpriv",
+                "--reuid=" + user.get(),
+                "--regid=" + user.get(),
+                "--init-groups",
+                "--"));
     wrapped.addAll(command);
     return wrapped;
   }
@@ -241,8 +358,17 @@ public final class PostgresServer {
   private boolean awaitReady(Duration timeout) {
     Instant deadline = Instant.now().plus(timeout);
     while (Instant.now().isBefore(deadline) && process.isAlive()) {
-      Result ready = exec(List.of(bin.resolve("pg_isready").toString(), "-q", "-h", "127.0.0.1", "-p",
-          String.valueOf(port)), Map.of(), Duration.ofSeconds(10));
+      Result ready =
+          exec(
+              List.of(
+                  bin.resolve("pg_isready").toString(),
+                  "-q",
+                  "-h",
+                  "127.0.0.1",
+                  "-p",
+                  String.valueOf(port)),
+              Map.of(),
+              Duration.ofSeconds(10));
       if (ready.exitCode() == 0) {
         return true;
       }
@@ -255,7 +381,9 @@ public final class PostgresServer {
   public synchronized void stop() {
     if (process.isAlive()) {
       try {
-        new ProcessBuilder("kill", "-INT", String.valueOf(process.pid())).start().waitFor(10, TimeUnit.SECONDS);
+        new ProcessBuilder("kill", "-INT", String.valueOf(process.pid()))
+            .start()
+            .waitFor(10, TimeUnit.SECONDS);
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
           process.destroyForcibly();
         }
@@ -277,14 +405,29 @@ public final class PostgresServer {
     Path data = dir.resolve("data");
     Optional<String> user = isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty();
     try {
-      Files.copy(certificate, data.resolve("server.crt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      Files.copy(key, data.resolve("server.key"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(
+          certificate,
+          data.resolve("server.crt"),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(
+          key, data.resolve("server.key"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    run(List.of("chmod", "600", data.resolve("server.key").toString()), Map.of(), Duration.ofSeconds(10));
-    user.ifPresent(u -> run(List.of("chown", u + ":", data.resolve("server.key").toString(),
-        data.resolve("server.crt").toString()), Map.of(), Duration.ofSeconds(10)));
+    run(
+        List.of("chmod", "600", data.resolve("server.key").toString()),
+        Map.of(),
+        Duration.ofSeconds(10));
+    user.ifPresent(
+        u ->
+            run(
+                List.of(
+                    "chown",
+                    u + ":",
+                    data.resolve("server.key").toString(),
+                    data.resolve("server.crt").toString()),
+                Map.of(),
+                Duration.ofSeconds(10)));
     query("SELECT pg_reload_conf()");
   }
 
@@ -293,10 +436,16 @@ public final class PostgresServer {
     try {
       Path data = dir.resolve("data");
       Files.createDirectories(into);
-      Path crt = Files.copy(data.resolve("server.crt"), into.resolve("original.crt"),
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      Path key = Files.copy(data.resolve("server.key"), into.resolve("original.key"),
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Path crt =
+          Files.copy(
+              data.resolve("server.crt"),
+              into.resolve("original.crt"),
+              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Path key =
+          Files.copy(
+              data.resolve("server.key"),
+              into.resolve("original.key"),
+              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       return List.of(crt, key);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -321,12 +470,29 @@ public final class PostgresServer {
     try {
       Optional<String> user = isRoot() ? Optional.of(unprivilegedUser()) : Optional.empty();
       Path copy = workDirectory(user, "postgres", "copy-").resolve("data");
-      user.ifPresent(u -> run(List.of("chown", u + ":", copy.getParent().toString()), Map.of(), Duration.ofSeconds(10)));
+      user.ifPresent(
+          u ->
+              run(
+                  List.of("chown", u + ":", copy.getParent().toString()),
+                  Map.of(),
+                  Duration.ofSeconds(10)));
       Map<String, String> env = new java.util.HashMap<>(environment(SUPERUSER, "postgres"));
       env.put("PGPASSWORD", superuserPassword);
       env.put("HOME", copy.getParent().toString());
-      run(as(user, List.of(bin.resolve("pg_basebackup").toString(), "-D", copy.toString(), "-X", "stream",
-          "-c", "fast", "--no-sync")), env, Duration.ofMinutes(2));
+      run(
+          as(
+              user,
+              List.of(
+                  bin.resolve("pg_basebackup").toString(),
+                  "-D",
+                  copy.toString(),
+                  "-X",
+                  "stream",
+                  "-c",
+                  "fast",
+                  "--no-sync")),
+          env,
+          Duration.ofMinutes(2));
       return copy;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -357,8 +523,19 @@ public final class PostgresServer {
 
   /** libpq's environment for a TLS connection to this server as the given user. */
   public Map<String, String> environment(String user, String database) {
-    return Map.of("PGHOST", "127.0.0.1", "PGPORT", String.valueOf(port), "PGUSER", user, "PGDATABASE", database,
-        "PGSSLMODE", "require", "PGCONNECT_TIMEOUT", "10");
+    return Map.of(
+        "PGHOST",
+        "127.0.0.1",
+        "PGPORT",
+        String.valueOf(port),
+        "PGUSER",
+        user,
+        "PGDATABASE",
+        database,
+        "PGSSLMODE",
+        "require",
+        "PGCONNECT_TIMEOUT",
+        "10");
   }
 
   /** Runs SQL as the superuser in {@code postgres}; the unaligned, tuples-only output. Fails on an error. */
@@ -369,7 +546,8 @@ public final class PostgresServer {
   public String query(String database, String sql) {
     Result result = psql(SUPERUSER, superuserPassword, database, sql);
     if (result.exitCode() != 0) {
-      throw new AssertionError("psql failed (" + result.exitCode() + ") for: " + sql + "\n" + result.output());
+      throw new AssertionError(
+          "psql failed (" + result.exitCode() + ") for: " + sql + "\n" + result.output());
     }
     return result.output();
   }
@@ -380,7 +558,9 @@ public final class PostgresServer {
    * whatever the JVM's locale.
    */
   public Result psql(String user, String password, String database, String sql) {
-    List<String> command = List.of(bin.resolve("psql").toString(), "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql);
+    List<String> command =
+        List.of(
+            bin.resolve("psql").toString(), "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql);
     Map<String, String> env = new java.util.HashMap<>(environment(user, database));
     if (password.chars().allMatch(c -> c < 0x80)) {
       env.put("PGPASSWORD", password);
@@ -389,7 +569,9 @@ public final class PostgresServer {
     try {
       Path passFile = Files.createTempFile(dir, "pgpass-", "");
       try {
-        Files.writeString(passFile, "*:*:*:*:" + password.replace("\\", "\\\\").replace(":", "\\:") + "\n",
+        Files.writeString(
+            passFile,
+            "*:*:*:*:" + password.replace("\\", "\\\\").replace(":", "\\:") + "\n",
             StandardCharsets.UTF_8);
         run(List.of("chmod", "600", passFile.toString()), Map.of(), Duration.ofSeconds(10));
         env.put("PGPASSFILE", passFile.toString());
@@ -409,17 +591,22 @@ public final class PostgresServer {
    * Runs a command with extra environment variables, waiting at most {@code timeout} (the output goes to a file,
    * so that a command that never ends cannot block the reader).
    */
-  public static Result exec(List<String> command, Map<String, String> environment, Duration timeout) {
+  public static Result exec(
+      List<String> command, Map<String, String> environment, Duration timeout) {
     return exec(command, environment, timeout, true);
   }
 
   /** As above; without {@code inherit} the process sees only {@code environment}, not this JVM's variables. */
-  public static Result exec(List<String> command, Map<String, String> environment, Duration timeout, boolean inherit) {
+  public static Result exec(
+      List<String> command, Map<String, String> environment, Duration timeout, boolean inherit) {
     Path output = null;
     try {
       output = Files.createTempFile("metahooks-exec-", ".out");
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
       if (!inherit) {
         builder.environment().clear();
       }
@@ -427,7 +614,8 @@ public final class PostgresServer {
       Process process = builder.start();
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
-        throw new AssertionError("timed out after " + timeout + ": " + command + "\n" + Files.readString(output));
+        throw new AssertionError(
+            "timed out after " + timeout + ": " + command + "\n" + Files.readString(output));
       }
       return new Result(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
     } catch (IOException e) {
@@ -449,7 +637,8 @@ public final class PostgresServer {
   static void run(List<String> command, Map<String, String> environment, Duration timeout) {
     Result result = exec(command, environment, timeout);
     if (result.exitCode() != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " failed (" + result.exitCode() + "):\n" + result.output());
+      throw new IllegalStateException(
+          String.join(" ", command) + " failed (" + result.exitCode() + "):\n" + result.output());
     }
   }
 

@@ -1,9 +1,9 @@
 package dev.metahooks.testing;
 
-import dev.metahooks.testing.kube.CrdSchema;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.List;
+import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.kube.Crds;
+import java.util.List;
 
 /** The CRDs of this project ({@code manifests/crds}), for the tests of its own controllers and manifests. */
 public final class ProjectCrds {

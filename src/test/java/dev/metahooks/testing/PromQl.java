@@ -9,8 +9,21 @@ import java.util.regex.Pattern;
 public final class PromQl {
   private static final Pattern SAMPLE = Pattern.compile("(?m)^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]");
   private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
-  private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right",
-      "bool", "and", "or", "unless", "offset", "inf", "nan");
+  private static final Set<String> KEYWORDS =
+      Set.of(
+          "by",
+          "without",
+          "on",
+          "ignoring",
+          "group_left",
+          "group_right",
+          "bool",
+          "and",
+          "or",
+          "unless",
+          "offset",
+          "inf",
+          "nan");
 
   private PromQl() {}
 
@@ -30,16 +43,19 @@ public final class PromQl {
    * label lists ({@code by (...)}, {@code on (...)}), functions, keywords and numbers are taken away.
    */
   public static Set<String> metricsIn(String expression) {
-    String text = expression.replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
-        .replaceAll("\\{[^}]*}", " ")
-        .replaceAll("\\[[^]]*]", " ")
-        .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ");
+    String text =
+        expression
+            .replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
+            .replaceAll("\\{[^}]*}", " ")
+            .replaceAll("\\[[^]]*]", " ")
+            .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ");
     Set<String> names = new TreeSet<>();
     Matcher identifier = IDENTIFIER.matcher(text);
     while (identifier.find()) {
       String name = identifier.group();
       boolean call = text.substring(identifier.end()).stripLeading().startsWith("(");
-      boolean number = identifier.start() > 0 && Character.isDigit(text.charAt(identifier.start() - 1));
+      boolean number =
+          identifier.start() > 0 && Character.isDigit(text.charAt(identifier.start() - 1));
       if (!call && !number && !KEYWORDS.contains(name.toLowerCase())) {
         names.add(name);
       }

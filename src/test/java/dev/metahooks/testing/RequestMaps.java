@@ -28,8 +28,13 @@ public final class RequestMaps {
   /** "v1" or "v2": the version of the hook that the request was sent for (finalizing picks the hook). */
   public static String version(ObjectNode request, String hook) {
     boolean finalizing = request.path("finalizing").asBoolean(hook.equals("finalize"));
-    JsonNode version = request.path("controller").path("spec").path("hooks")
-        .path(finalizing ? "finalize" : "sync").path("version");
+    JsonNode version =
+        request
+            .path("controller")
+            .path("spec")
+            .path("hooks")
+            .path(finalizing ? "finalize" : "sync")
+            .path("version");
     return version.isTextual() && version.asText().equals("v2") ? "v2" : "v1";
   }
 
@@ -41,8 +46,10 @@ public final class RequestMaps {
 
   /** The key Metacontroller uses for an object of this namespace and name. */
   public static String key(String version, String parentNamespace, String namespace, String name) {
-    if (namespace.isEmpty() || (version.equals("v1") && !parentNamespace.isEmpty()
-        && namespace.equals(parentNamespace))) {
+    if (namespace.isEmpty()
+        || (version.equals("v1")
+            && !parentNamespace.isEmpty()
+            && namespace.equals(parentNamespace))) {
       return name;
     }
     return namespace + "/" + name;
@@ -65,8 +72,13 @@ public final class RequestMaps {
         for (Map.Entry<String, JsonNode> item : group.getValue().properties()) {
           if (item.getValue().isObject()) {
             ObjectNode object = (ObjectNode) item.getValue();
-            entries.add(new Entry(field, group.getKey(), item.getKey(),
-                namespace(item.getKey(), object, version, parentNamespace), object));
+            entries.add(
+                new Entry(
+                    field,
+                    group.getKey(),
+                    item.getKey(),
+                    namespace(item.getKey(), object, version, parentNamespace),
+                    object));
           }
         }
       }
@@ -74,7 +86,8 @@ public final class RequestMaps {
     return entries;
   }
 
-  private static String namespace(String key, ObjectNode object, String version, String parentNamespace) {
+  private static String namespace(
+      String key, ObjectNode object, String version, String parentNamespace) {
     JsonNode declared = object.path("metadata").path("namespace");
     if (declared.isTextual()) {
       return declared.asText();
@@ -98,21 +111,29 @@ public final class RequestMaps {
   public static void switchVersion(ObjectNode request, String hook, String version) {
     List<Entry> entries = entries(request, hook);
     String parentNamespace = parentNamespace(request);
-    ObjectNode hooks = request.withObjectProperty("controller").withObjectProperty("spec").withObjectProperty("hooks");
+    ObjectNode hooks =
+        request
+            .withObjectProperty("controller")
+            .withObjectProperty("spec")
+            .withObjectProperty("hooks");
     for (String name : List.of("sync", "finalize")) {
       hooks.withObjectProperty(name).put("version", version);
     }
     for (String field : FIELDS) {
       if (request.get(field) instanceof ObjectNode map) {
-        map.properties().forEach(group -> {
-          if (group.getValue() instanceof ObjectNode inner) {
-            inner.removeAll();
-          }
-        });
+        map.properties()
+            .forEach(
+                group -> {
+                  if (group.getValue() instanceof ObjectNode inner) {
+                    inner.removeAll();
+                  }
+                });
       }
     }
     for (Entry entry : entries) {
-      if (version.equals("v1") && !parentNamespace.isEmpty() && !entry.namespace().equals(parentNamespace)) {
+      if (version.equals("v1")
+          && !parentNamespace.isEmpty()
+          && !entry.namespace().equals(parentNamespace)) {
         continue;
       }
       group(request, entry.field(), entry.group())

@@ -1,7 +1,6 @@
 package dev.metahooks.testing;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -25,8 +25,11 @@ import java.util.regex.Pattern;
 public final class S3Server implements AutoCloseable {
   public static final String ACCESS_KEY_ID = "S3RVER";
   public static final String SECRET_ACCESS_KEY = "S3RVER";
+
   /** Where {@code .ci/run} installs s3rver (npm install --prefix). */
-  static final Path INSTALL = Path.of(System.getProperty("user.home"), ".cache", "metahooks-s3rver");
+  static final Path INSTALL =
+      Path.of(System.getProperty("user.home"), ".cache", "metahooks-s3rver");
+
   private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:([0-9]+)");
 
   private final Process process;
@@ -46,9 +49,16 @@ public final class S3Server implements AutoCloseable {
     Optional<Path> s3rver = binary();
     Optional<String> aws = awsCli();
     if (s3rver.isEmpty() || aws.isEmpty()) {
-      String message = (s3rver.isEmpty() ? "s3rver is not installed (npm install --prefix " + INSTALL + " s3rver@3.7.1,"
-          + " or set S3RVER to its bin/s3rver)" : "") + (aws.isEmpty() ? " the AWS CLI is not installed (apt-get install"
-          + " awscli)" : "");
+      String message =
+          (s3rver.isEmpty()
+                  ? "s3rver is not installed (npm install --prefix "
+                      + INSTALL
+                      + " s3rver@3.7.1,"
+                      + " or set S3RVER to its bin/s3rver)"
+                  : "")
+              + (aws.isEmpty()
+                  ? " the AWS CLI is not installed (apt-get install" + " awscli)"
+                  : "");
       throw MissingComponent.skipOrFail(message);
     }
     try {
@@ -56,9 +66,21 @@ public final class S3Server implements AutoCloseable {
       Files.createDirectories(base);
       Path dir = Files.createTempDirectory(base, "s3-");
       Path log = dir.resolve("s3rver.log");
-      Process process = new ProcessBuilder(List.of(s3rver.get().toString(), "--directory", dir.resolve("data").toString(),
-          "--address", "127.0.0.1", "--port", "0", "--configure-bucket", bucket))
-          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      Process process =
+          new ProcessBuilder(
+                  List.of(
+                      s3rver.get().toString(),
+                      "--directory",
+                      dir.resolve("data").toString(),
+                      "--address",
+                      "127.0.0.1",
+                      "--port",
+                      "0",
+                      "--configure-bucket",
+                      bucket))
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
       Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
       while (Instant.now().isBefore(deadline) && process.isAlive()) {
         Matcher listening = LISTENING.matcher(Files.readString(log));
@@ -85,7 +107,9 @@ public final class S3Server implements AutoCloseable {
     if (Files.isExecutable(Path.of("/usr/bin/aws"))) {
       return Optional.of("/usr/bin/aws");
     }
-    PostgresServer.Result which = PostgresServer.exec(List.of("sh", "-c", "command -v aws"), Map.of(), Duration.ofSeconds(10));
+    PostgresServer.Result which =
+        PostgresServer.exec(
+            List.of("sh", "-c", "command -v aws"), Map.of(), Duration.ofSeconds(10));
     return which.exitCode() == 0 ? Optional.of(which.output().strip()) : Optional.empty();
   }
 
@@ -100,23 +124,57 @@ public final class S3Server implements AutoCloseable {
 
   /** The object at {@code s3://bucket/key}, downloaded with the AWS CLI into {@code file}. */
   public void download(String bucket, String key, Path file) {
-    PostgresServer.Result copied = PostgresServer.exec(List.of(aws, "--endpoint-url", endpoint(), "s3", "cp",
-        "--quiet", "s3://" + bucket + "/" + key, file.toString()), credentials(), Duration.ofMinutes(1));
+    PostgresServer.Result copied =
+        PostgresServer.exec(
+            List.of(
+                aws,
+                "--endpoint-url",
+                endpoint(),
+                "s3",
+                "cp",
+                "--quiet",
+                "s3://" + bucket + "/" + key,
+                file.toString()),
+            credentials(),
+            Duration.ofMinutes(1));
     if (copied.exitCode() != 0) {
-      throw new AssertionError("aws s3 cp s3://" + bucket + "/" + key + " failed:\n" + copied.output());
+      throw new AssertionError(
+          "aws s3 cp s3://" + bucket + "/" + key + " failed:\n" + copied.output());
     }
   }
 
   private static Map<String, String> credentials() {
-    return Map.of("AWS_ACCESS_KEY_ID", ACCESS_KEY_ID, "AWS_SECRET_ACCESS_KEY", SECRET_ACCESS_KEY,
-        "AWS_DEFAULT_REGION", "us-east-1", "HOME", System.getProperty("java.io.tmpdir"));
+    return Map.of(
+        "AWS_ACCESS_KEY_ID",
+        ACCESS_KEY_ID,
+        "AWS_SECRET_ACCESS_KEY",
+        SECRET_ACCESS_KEY,
+        "AWS_DEFAULT_REGION",
+        "us-east-1",
+        "HOME",
+        System.getProperty("java.io.tmpdir"));
   }
 
   /** The keys under {@code s3://bucket/prefix}, listed with the AWS CLI, sorted. */
   public List<String> keys(String bucket, String prefix) {
-    PostgresServer.Result listed = PostgresServer.exec(List.of(aws, "--endpoint-url", endpoint(), "s3api",
-        "list-objects-v2", "--bucket", bucket, "--prefix", prefix, "--query", "Contents[].Key", "--output", "text"),
-        credentials(), Duration.ofMinutes(1));
+    PostgresServer.Result listed =
+        PostgresServer.exec(
+            List.of(
+                aws,
+                "--endpoint-url",
+                endpoint(),
+                "s3api",
+                "list-objects-v2",
+                "--bucket",
+                bucket,
+                "--prefix",
+                prefix,
+                "--query",
+                "Contents[].Key",
+                "--output",
+                "text"),
+            credentials(),
+            Duration.ofMinutes(1));
     if (listed.exitCode() != 0) {
       throw new AssertionError("aws s3api list-objects-v2 failed:\n" + listed.output());
     }

@@ -28,7 +28,8 @@ public final class SameAnswer {
 
   private SameAnswer() {}
 
-  public static List<String> differences(JsonNode expected, JsonNode actual, boolean childOrderMatters) {
+  public static List<String> differences(
+      JsonNode expected, JsonNode actual, boolean childOrderMatters) {
     List<String> diffs = new ArrayList<>();
     if (!expected.isObject() || !actual.isObject()) {
       compare("$", expected, actual, diffs);
@@ -45,7 +46,12 @@ public final class SameAnswer {
       if (NULLABLE_TOP_LEVEL.contains(key) && eAbsent && aAbsent) {
         continue;
       }
-      if (OBJECT_LISTS.contains(key) && !childOrderMatters && e != null && a != null && e.isArray() && a.isArray()) {
+      if (OBJECT_LISTS.contains(key)
+          && !childOrderMatters
+          && e != null
+          && a != null
+          && e.isArray()
+          && a.isArray()) {
         compareAsSet("$." + key, e, a, diffs);
       } else {
         compare("$." + key, e, a, diffs);
@@ -54,13 +60,21 @@ public final class SameAnswer {
     return diffs;
   }
 
-  private static void compareAsSet(String path, JsonNode expected, JsonNode actual, List<String> diffs) {
+  private static void compareAsSet(
+      String path, JsonNode expected, JsonNode actual, List<String> diffs) {
     Map<String, JsonNode> e = byIdentity(expected);
     Map<String, JsonNode> a = byIdentity(actual);
-    // Metacontroller collapses duplicate desired objects (last wins), so the recorded answer may have them;
+    // Metacontroller collapses duplicate desired objects (last wins), so the recorded answer may
+    // have them;
     // an answer that adds duplicates the recorded one lacks is still a difference.
     if (a.size() != actual.size() && e.size() == expected.size()) {
-      diffs.add(path + ": duplicate objects (expected " + expected.size() + ", actual " + actual.size() + ")");
+      diffs.add(
+          path
+              + ": duplicate objects (expected "
+              + expected.size()
+              + ", actual "
+              + actual.size()
+              + ")");
     }
     Set<String> ids = new TreeSet<>(e.keySet());
     ids.addAll(a.keySet());
@@ -73,8 +87,15 @@ public final class SameAnswer {
     Map<String, JsonNode> byId = new TreeMap<>();
     for (JsonNode object : list) {
       JsonNode metadata = object.path("metadata");
-      byId.put(object.path("apiVersion").asText() + " " + object.path("kind").asText() + " "
-          + metadata.path("namespace").asText("") + "/" + metadata.path("name").asText(), object);
+      byId.put(
+          object.path("apiVersion").asText()
+              + " "
+              + object.path("kind").asText()
+              + " "
+              + metadata.path("namespace").asText("")
+              + "/"
+              + metadata.path("name").asText(),
+          object);
     }
     return byId;
   }
@@ -82,8 +103,12 @@ public final class SameAnswer {
   private static void compare(String path, JsonNode expected, JsonNode actual, List<String> diffs) {
     if (expected == null || actual == null) {
       if (expected != actual) {
-        diffs.add(path + ": expected " + (expected == null ? "absent" : expected) + " but was "
-            + (actual == null ? "absent" : shorten(actual)));
+        diffs.add(
+            path
+                + ": expected "
+                + (expected == null ? "absent" : expected)
+                + " but was "
+                + (actual == null ? "absent" : shorten(actual)));
       }
       return;
     }
@@ -113,7 +138,14 @@ public final class SameAnswer {
       }
     } else if (expected.isArray()) {
       if (expected.size() != actual.size()) {
-        diffs.add(path + ": expected " + expected.size() + " items but was " + actual.size() + ": " + shorten(actual));
+        diffs.add(
+            path
+                + ": expected "
+                + expected.size()
+                + " items but was "
+                + actual.size()
+                + ": "
+                + shorten(actual));
         return;
       }
       Iterator<JsonNode> e = expected.elements();

@@ -66,11 +66,18 @@ public final class SeedRequests {
   }
 
   private static List<Seed> read(Path root, String origin) {
-    return Resources.find(root, ".request.json").stream().map(file -> {
-      Path relative = root.relativize(file);
-      String name = origin + ":" + file.getFileName().toString().replace(".request.json", "");
-      return new Seed(relative.getName(0).toString(), relative.getName(1).toString(), name,
-          Resources.readObject(file));
-    }).toList();
+    return Resources.find(root, ".request.json").stream()
+        .map(
+            file -> {
+              Path relative = root.relativize(file);
+              String name =
+                  origin + ":" + file.getFileName().toString().replace(".request.json", "");
+              return new Seed(
+                  relative.getName(0).toString(),
+                  relative.getName(1).toString(),
+                  name,
+                  Resources.readObject(file));
+            })
+        .toList();
   }
 }

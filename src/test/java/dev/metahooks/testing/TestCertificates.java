@@ -38,9 +38,24 @@ public final class TestCertificates {
 
   /** A self-signed CA; files {@code <name>.crt} and {@code <name>.key}. */
   public Path ca(String name) {
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + name,
-        "-addext", "basicConstraints=critical,CA:true", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-        "-keyout", file(name + ".key"), "-out", file(name + ".crt"));
+    openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=" + name,
+        "-addext",
+        "basicConstraints=critical,CA:true",
+        "-addext",
+        "keyUsage=critical,keyCertSign,cRLSign",
+        "-keyout",
+        file(name + ".key"),
+        "-out",
+        file(name + ".crt"));
     return dir.resolve(name + ".crt");
   }
 
@@ -55,12 +70,37 @@ public final class TestCertificates {
     }
     try {
       Path extensions = dir.resolve(name + ".ext");
-      Files.writeString(extensions, "subjectAltName=" + String.join(",", san) + "\nextendedKeyUsage=serverAuth\n",
+      Files.writeString(
+          extensions,
+          "subjectAltName=" + String.join(",", san) + "\nextendedKeyUsage=serverAuth\n",
           StandardCharsets.US_ASCII);
-      openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + names.get(0),
-          "-keyout", file(name + ".key"), "-out", file(name + ".csr"));
-      openssl("x509", "-req", "-in", file(name + ".csr"), "-CA", file(ca + ".crt"), "-CAkey", file(ca + ".key"),
-          "-CAcreateserial", "-days", String.valueOf(days), "-extfile", extensions.toString(), "-out", file(name + ".crt"));
+      openssl(
+          "req",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-subj",
+          "/CN=" + names.get(0),
+          "-keyout",
+          file(name + ".key"),
+          "-out",
+          file(name + ".csr"));
+      openssl(
+          "x509",
+          "-req",
+          "-in",
+          file(name + ".csr"),
+          "-CA",
+          file(ca + ".crt"),
+          "-CAkey",
+          file(ca + ".key"),
+          "-CAcreateserial",
+          "-days",
+          String.valueOf(days),
+          "-extfile",
+          extensions.toString(),
+          "-out",
+          file(name + ".crt"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

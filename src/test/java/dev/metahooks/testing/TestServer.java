@@ -1,7 +1,6 @@
 package dev.metahooks.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookServer;
@@ -20,13 +19,17 @@ import java.time.Duration;
  */
 public final class TestServer {
   private static HookServer server;
-  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private TestServer() {}
 
   public static synchronized int port() {
     if (server == null) {
-      server = new HookServer(ServerConfig.defaults().withPort(0), Catalog.controllers(FixedSources.INSTANCE)).start();
+      server =
+          new HookServer(
+                  ServerConfig.defaults().withPort(0), Catalog.controllers(FixedSources.INSTANCE))
+              .start();
       Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     }
     return server.port();
@@ -47,14 +50,19 @@ public final class TestServer {
   }
 
   public static Reply post(String path, byte[] body) {
-    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    return send(
+        HttpRequest.newBuilder(uri(path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build());
   }
 
   public static Reply send(HttpRequest request) {
     try {
       HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
-      return new Reply(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+      return new Reply(
+          response.statusCode(),
+          response.headers().firstValue("Content-Type").orElse(""),
           response.body());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

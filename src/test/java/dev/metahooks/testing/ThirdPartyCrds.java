@@ -1,10 +1,10 @@
 package dev.metahooks.testing;
 
-import dev.metahooks.testing.kube.CrdSchema;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.testing.kube.CrdSchema;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.util.List;
 import java.util.stream.Stream;
-import dev.metahooks.testing.kube.KubeSchema;
 
 /**
  * Schemas of custom resources from other projects that the hooks may render (the PodMonitor of the Prometheus
@@ -12,9 +12,13 @@ import dev.metahooks.testing.kube.KubeSchema;
  * other against the built-in model ({@link KubeSchema}).
  */
 public final class ThirdPartyCrds {
-  private static final List<JsonNode> CRDS = Stream.of("podmonitors", "prometheusrules")
-      .flatMap(plural -> Manifests.read(Resources.path("crds/" + plural + ".monitoring.coreos.com.yaml")).stream())
-      .toList();
+  private static final List<JsonNode> CRDS =
+      Stream.of("podmonitors", "prometheusrules")
+          .flatMap(
+              plural ->
+                  Manifests.read(Resources.path("crds/" + plural + ".monitoring.coreos.com.yaml"))
+                      .stream())
+          .toList();
 
   private ThirdPartyCrds() {}
 

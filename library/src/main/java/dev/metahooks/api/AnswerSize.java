@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 public final class AnswerSize {
   /** What an item adds beyond its template: its name, separators, a label or two. */
   static final long ITEM_OVERHEAD = 128;
+
   private static final long DEFAULT_LIMIT = defaultLimit();
   private static final ThreadLocal<Long> LIMIT = ThreadLocal.withInitial(() -> DEFAULT_LIMIT);
 
@@ -32,7 +33,8 @@ public final class AnswerSize {
    * answer's tree takes up to six times its bytes, and every compute slot may build one at once.
    */
   public static long defaultLimit() {
-    return Runtime.getRuntime().maxMemory() / (18L * Math.max(2, Runtime.getRuntime().availableProcessors()));
+    return Runtime.getRuntime().maxMemory()
+        / (18L * Math.max(2, Runtime.getRuntime().availableProcessors()));
   }
 
   /** Runs one hook call with this limit. */
@@ -115,10 +117,21 @@ public final class AnswerSize {
         }
       }
       if (largest != null && total > limit()) {
-        throw new InvalidRequestException(largest.countField(), largest.itemField() + " × " + largest.countField()
-            + " (" + largest.count() + " × about " + (largest.itemBytes() + ITEM_OVERHEAD) + " bytes) makes an answer"
-            + " of about " + (total == Long.MAX_VALUE ? "2^63" : String.valueOf(total)) + " bytes, above the limit of "
-            + limit() + " (METAHOOKS_MAX_RESPONSE_BYTES)");
+        throw new InvalidRequestException(
+            largest.countField(),
+            largest.itemField()
+                + " × "
+                + largest.countField()
+                + " ("
+                + largest.count()
+                + " × about "
+                + (largest.itemBytes() + ITEM_OVERHEAD)
+                + " bytes) makes an answer"
+                + " of about "
+                + (total == Long.MAX_VALUE ? "2^63" : String.valueOf(total))
+                + " bytes, above the limit of "
+                + limit()
+                + " (METAHOOKS_MAX_RESPONSE_BYTES)");
       }
     }
   }

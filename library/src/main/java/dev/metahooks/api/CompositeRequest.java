@@ -13,24 +13,33 @@ import java.util.Optional;
  * @param finalizing true when this is a finalize call
  * @param version the hook API version the call was made with
  */
-public record CompositeRequest(ObjectNode controller, ObjectNode parent, ObjectMap children, ObjectMap related,
-    boolean finalizing, HookVersion version) {
+public record CompositeRequest(
+    ObjectNode controller,
+    ObjectNode parent,
+    ObjectMap children,
+    ObjectMap related,
+    boolean finalizing,
+    HookVersion version) {
 
   /** Reads and checks a request body; {@code hook} decides {@code finalizing} if the body does not say. */
   public static CompositeRequest read(ObjectNode body, Hook hook) {
     ObjectNode controller = Fields.optionalObject(body, "controller", "controller");
     ObjectNode parent = Fields.requireObject(body, "parent", "parent");
     Fields.requireIdentity(parent, "parent");
-    boolean finalizing = Fields.optionalBoolean(body, "finalizing", "finalizing", hook == Hook.FINALIZE);
+    boolean finalizing =
+        Fields.optionalBoolean(body, "finalizing", "finalizing", hook == Hook.FINALIZE);
     if (finalizing) {
       FinalizeCall.requireReasonForComposite(controller, parent);
     }
     HookVersion version = HookVersion.of(controller, finalizing);
     String namespace = parent.path("metadata").path("namespace").asText("");
-    return new CompositeRequest(controller, parent,
+    return new CompositeRequest(
+        controller,
+        parent,
         ObjectMap.readOwned(body.get("children"), "children", version, namespace),
         ObjectMap.readRelated(body.get("related"), "related", version, namespace),
-        finalizing, version);
+        finalizing,
+        version);
   }
 
   public String name() {

@@ -12,8 +12,9 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"status", "children", "resyncAfterSeconds", "finalized"})
-public record CompositeResponse(ObjectNode status, List<ObjectNode> children, Double resyncAfterSeconds,
-    Boolean finalized) implements HookResponse {
+public record CompositeResponse(
+    ObjectNode status, List<ObjectNode> children, Double resyncAfterSeconds, Boolean finalized)
+    implements HookResponse {
 
   public CompositeResponse {
     children = children == null ? List.of() : List.copyOf(children);

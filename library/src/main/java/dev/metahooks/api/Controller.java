@@ -26,8 +26,11 @@ public final class Controller {
   private final Map<String, List<String>> reads;
   private final String version;
 
-  private Controller(String name, Map<Hook, Function<ObjectNode, HookResponse>> hooks,
-      Map<String, List<String>> reads, String version) {
+  private Controller(
+      String name,
+      Map<Hook, Function<ObjectNode, HookResponse>> hooks,
+      Map<String, List<String>> reads,
+      String version) {
     this.name = name;
     this.hooks = Collections.unmodifiableMap(new EnumMap<>(hooks));
     this.reads = reads;
@@ -111,7 +114,8 @@ public final class Controller {
      */
     public B reads(String apiVersion, String kind, String... paths) {
       String group = ObjectMap.groupKey(apiVersion, kind);
-      Projection.NONE.reading(group, paths); // a path that names no field fails here, not at the first request
+      Projection.NONE.reading(
+          group, paths); // a path that names no field fails here, not at the first request
       reads.computeIfAbsent(group, g -> new ArrayList<>()).addAll(List.of(paths));
       return self();
     }

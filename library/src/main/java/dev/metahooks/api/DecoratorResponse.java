@@ -14,14 +14,28 @@ import java.util.Map;
  * A null {@code status} leaves the target's status as it is. {@code attachments} is the complete desired set.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"labels", "annotations", "status", "attachments", "resyncAfterSeconds", "finalized"})
-public record DecoratorResponse(Map<String, String> labels, Map<String, String> annotations, ObjectNode status,
-    List<ObjectNode> attachments, Double resyncAfterSeconds, Boolean finalized) implements HookResponse {
+@JsonPropertyOrder({
+  "labels",
+  "annotations",
+  "status",
+  "attachments",
+  "resyncAfterSeconds",
+  "finalized"
+})
+public record DecoratorResponse(
+    Map<String, String> labels,
+    Map<String, String> annotations,
+    ObjectNode status,
+    List<ObjectNode> attachments,
+    Double resyncAfterSeconds,
+    Boolean finalized)
+    implements HookResponse {
 
   public DecoratorResponse {
     // Copies that keep null values (they mean "delete this key") and the caller's order.
     labels = labels == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
-    annotations = annotations == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
+    annotations =
+        annotations == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
     attachments = attachments == null ? null : List.copyOf(attachments);
   }
 

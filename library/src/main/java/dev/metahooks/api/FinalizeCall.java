@@ -19,7 +19,8 @@ final class FinalizeCall {
     }
     // No selector: every parent matches (upstream: a nil selector never "does not match").
     JsonNode selector = controller.path("spec").path("parentResource").path("labelSelector");
-    if (Selectors.matches(selector, "matchLabels", parent.path("metadata").path("labels")) == Selectors.Match.YES) {
+    if (Selectors.matches(selector, "matchLabels", parent.path("metadata").path("labels"))
+        == Selectors.Match.YES) {
       throw refused("parent", "spec.parentResource.labelSelector");
     }
   }
@@ -41,16 +42,21 @@ final class FinalizeCall {
         continue;
       }
       candidate = true;
-      boolean selected = Selectors.matches(resource.get("labelSelector"), "matchLabels", metadata.path("labels"))
-          == Selectors.Match.YES
-          && Selectors.matches(resource.get("annotationSelector"), "matchAnnotations", metadata.path("annotations"))
-          == Selectors.Match.YES;
+      boolean selected =
+          Selectors.matches(resource.get("labelSelector"), "matchLabels", metadata.path("labels"))
+                  == Selectors.Match.YES
+              && Selectors.matches(
+                      resource.get("annotationSelector"),
+                      "matchAnnotations",
+                      metadata.path("annotations"))
+                  == Selectors.Match.YES;
       if (!selected) {
         return;
       }
     }
     if (candidate) {
-      throw refused("object", "the labelSelector and annotationSelector of its entry in spec.resources");
+      throw refused(
+          "object", "the labelSelector and annotationSelector of its entry in spec.resources");
     }
   }
 
@@ -65,8 +71,13 @@ final class FinalizeCall {
   }
 
   private static InvalidRequestException refused(String path, String selector) {
-    return new InvalidRequestException(path + ".metadata.deletionTimestamp", "is missing in a finalize call;"
-        + " Metacontroller finalizes only what is being deleted or no longer matches " + selector
-        + ", and this " + path + " still matches");
+    return new InvalidRequestException(
+        path + ".metadata.deletionTimestamp",
+        "is missing in a finalize call;"
+            + " Metacontroller finalizes only what is being deleted or no longer matches "
+            + selector
+            + ", and this "
+            + path
+            + " still matches");
   }
 }

@@ -22,13 +22,16 @@ public enum HookVersion {
       return V1;
     }
     if (!version.isTextual()) {
-      throw new InvalidRequestException("controller.spec.hooks." + hook + ".version", "must be \"v1\" or \"v2\"");
+      throw new InvalidRequestException(
+          "controller.spec.hooks." + hook + ".version", "must be \"v1\" or \"v2\"");
     }
     return switch (version.asText()) {
       case "v1" -> V1;
       case "v2" -> V2;
-      default -> throw new InvalidRequestException(
-          "controller.spec.hooks." + hook + ".version", "unknown hook version \"" + version.asText() + "\"");
+      default ->
+          throw new InvalidRequestException(
+              "controller.spec.hooks." + hook + ".version",
+              "unknown hook version \"" + version.asText() + "\"");
     };
   }
 }

@@ -40,6 +40,7 @@ public final class ObjectMap {
   private final String field;
   private final boolean everyGroupSent;
   private final Map<String, List<Entry>> groups;
+
   /** Built on first lookup, so a hook that only lists pays nothing for it. */
   private final Map<String, Map<String, Entry>> indexes = new ConcurrentHashMap<>();
 
@@ -55,27 +56,33 @@ public final class ObjectMap {
   }
 
   /** Reads {@code children} or {@code attachments}; {@code parentNamespace} is "" for a cluster-scoped parent. */
-  static ObjectMap readOwned(JsonNode node, String field, HookVersion version, String parentNamespace) {
+  static ObjectMap readOwned(
+      JsonNode node, String field, HookVersion version, String parentNamespace) {
     return read(node, field, Role.OWNED, version, parentNamespace);
   }
 
   /** Reads {@code related}; {@code parentNamespace} is "" for a cluster-scoped parent. */
-  static ObjectMap readRelated(JsonNode node, String field, HookVersion version, String parentNamespace) {
+  static ObjectMap readRelated(
+      JsonNode node, String field, HookVersion version, String parentNamespace) {
     return read(node, field, Role.RELATED, version, parentNamespace);
   }
 
-  private static ObjectMap read(JsonNode node, String field, Role role, HookVersion version,
-      String parentNamespace) {
-    // Only the parent's namespace: Metacontroller lists owned objects there, and v1 drops related ones elsewhere.
-    String onlyNamespace = !parentNamespace.isEmpty() && (role == Role.OWNED || version == HookVersion.V1)
-        ? parentNamespace : null;
+  private static ObjectMap read(
+      JsonNode node, String field, Role role, HookVersion version, String parentNamespace) {
+    // Only the parent's namespace: Metacontroller lists owned objects there, and v1 drops related
+    // ones elsewhere.
+    String onlyNamespace =
+        !parentNamespace.isEmpty() && (role == Role.OWNED || version == HookVersion.V1)
+            ? parentNamespace
+            : null;
     Map<String, List<Entry>> groups = new LinkedHashMap<>();
     if (node != null && !node.isNull()) {
       ObjectNode outer = Fields.asObject(node, field);
       for (Map.Entry<String, JsonNode> group : outer.properties()) {
         String groupPath = field + "['" + group.getKey() + "']";
         if (group.getValue().isNull()) {
-          throw new InvalidRequestException(groupPath,
+          throw new InvalidRequestException(
+              groupPath,
               "is null; Metacontroller sends every group as an object, {} when it is empty");
         }
         ObjectNode inner = Fields.asObject(group.getValue(), groupPath);
@@ -94,28 +101,37 @@ public final class ObjectMap {
   }
 
   /** An object of a namespaced parent that must say, in its metadata, that it is in the parent's namespace. */
-  private static void requireNamespace(Entry entry, String parentNamespace, String groupPath, Role role) {
+  private static void requireNamespace(
+      Entry entry, String parentNamespace, String groupPath, Role role) {
     JsonNode declared = entry.object().get("metadata").get("namespace");
     if (declared != null && parentNamespace.equals(declared.textValue())) {
       return;
     }
-    String found = declared == null || declared.isNull() || declared.textValue().isEmpty()
-        ? "is missing" : "is '" + declared.textValue() + "'";
-    String why = role == Role.OWNED
-        ? "Metacontroller sends a namespaced parent only children in its own namespace '" + parentNamespace + "'"
-        : "hook version v1 sends a namespaced parent only related objects in its own namespace '"
-            + parentNamespace + "'";
-    throw new InvalidRequestException(groupPath + "['" + entry.key() + "'].metadata.namespace", found + "; " + why);
+    String found =
+        declared == null || declared.isNull() || declared.textValue().isEmpty()
+            ? "is missing"
+            : "is '" + declared.textValue() + "'";
+    String why =
+        role == Role.OWNED
+            ? "Metacontroller sends a namespaced parent only children in its own namespace '"
+                + parentNamespace
+                + "'"
+            : "hook version v1 sends a namespaced parent only related objects in its own namespace '"
+                + parentNamespace
+                + "'";
+    throw new InvalidRequestException(
+        groupPath + "['" + entry.key() + "'].metadata.namespace", found + "; " + why);
   }
 
   /** One object of a group; the field path of an error message is only built for an error. */
-  private static Entry entry(String key, JsonNode value, String groupPath, HookVersion version,
-      String parentNamespace) {
+  private static Entry entry(
+      String key, JsonNode value, String groupPath, HookVersion version, String parentNamespace) {
     ObjectNode object = Fields.hasIdentity(value) ? (ObjectNode) value : null;
     if (object == null) {
       String path = groupPath + "['" + key + "']";
       Fields.requireIdentity(Fields.asObject(value, path), path);
-      throw new IllegalStateException("an object without identity passed the identity check at " + path);
+      throw new IllegalStateException(
+          "an object without identity passed the identity check at " + path);
     }
     JsonNode metadata = object.get("metadata");
     String name = metadata.get("name").textValue();
@@ -131,11 +147,18 @@ public final class ObjectMap {
     } else {
       namespace = "";
     }
-    if (!isExpectedKey(key, version, parentNamespace, namespace, name) || !keyNameIs(key, slash, name)) {
+    if (!isExpectedKey(key, version, parentNamespace, namespace, name)
+        || !keyNameIs(key, slash, name)) {
       String expected = key(version, parentNamespace, namespace, name);
-      throw new InvalidRequestException(groupPath + "['" + key + "']", "key does not match hook version "
-          + version.name().toLowerCase() + " for object " + (namespace.isEmpty() ? name : namespace + "/" + name)
-          + " (expected '" + expected + "')");
+      throw new InvalidRequestException(
+          groupPath + "['" + key + "']",
+          "key does not match hook version "
+              + version.name().toLowerCase()
+              + " for object "
+              + (namespace.isEmpty() ? name : namespace + "/" + name)
+              + " (expected '"
+              + expected
+              + "')");
     }
     return new Entry(key, namespace, name, object);
   }
@@ -149,25 +172,32 @@ public final class ObjectMap {
    * The inner key Metacontroller uses for an object of {@code namespace} ("" when cluster-scoped) under a parent of
    * {@code parentNamespace} ("" when cluster-scoped) (docs/metacontroller.md, section 4).
    */
-  public static String key(HookVersion version, String parentNamespace, String namespace, String name) {
+  public static String key(
+      HookVersion version, String parentNamespace, String namespace, String name) {
     if (namespace.isEmpty()) {
       return name;
     }
-    if (version == HookVersion.V1 && !parentNamespace.isEmpty() && namespace.equals(parentNamespace)) {
+    if (version == HookVersion.V1
+        && !parentNamespace.isEmpty()
+        && namespace.equals(parentNamespace)) {
       return name;
     }
     return namespace + "/" + name;
   }
 
   /** {@code key.equals(key(...))}, without building the expected key. */
-  private static boolean isExpectedKey(String key, HookVersion version, String parentNamespace, String namespace,
-      String name) {
-    if (namespace.isEmpty() || (version == HookVersion.V1 && !parentNamespace.isEmpty()
-        && namespace.equals(parentNamespace))) {
+  private static boolean isExpectedKey(
+      String key, HookVersion version, String parentNamespace, String namespace, String name) {
+    if (namespace.isEmpty()
+        || (version == HookVersion.V1
+            && !parentNamespace.isEmpty()
+            && namespace.equals(parentNamespace))) {
       return key.equals(name);
     }
-    return key.length() == namespace.length() + 1 + name.length() && key.startsWith(namespace)
-        && key.charAt(namespace.length()) == '/' && key.endsWith(name);
+    return key.length() == namespace.length() + 1 + name.length()
+        && key.startsWith(namespace)
+        && key.charAt(namespace.length()) == '/'
+        && key.endsWith(name);
   }
 
   /** The objects of one type, in the order the request listed them. */
@@ -181,7 +211,8 @@ public final class ObjectMap {
     List<Entry> entries = groups.get(key);
     if (entries == null) {
       if (everyGroupSent) {
-        throw new InvalidRequestException(field + "['" + key + "']",
+        throw new InvalidRequestException(
+            field + "['" + key + "']",
             "is missing; Metacontroller sends every declared type, empty or not");
       }
       return List.of();

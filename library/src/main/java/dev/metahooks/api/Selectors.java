@@ -8,7 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public final class Selectors {
   /** {@code UNKNOWN}: the selector is malformed, so Metacontroller would not have run the controller with it. */
-  public enum Match { YES, NO, UNKNOWN }
+  public enum Match {
+    YES,
+    NO,
+    UNKNOWN
+  }
 
   private Selectors() {}
 

@@ -35,7 +35,8 @@ public interface Sources {
 
       @Override
       public String secret(String purpose, int length) {
-        return CallInputs.current().map(call -> call.secret(purpose, length, () -> randomAlphanumeric(random, length)))
+        return CallInputs.current()
+            .map(call -> call.secret(purpose, length, () -> randomAlphanumeric(random, length)))
             .orElseGet(() -> randomAlphanumeric(random, length));
       }
     };

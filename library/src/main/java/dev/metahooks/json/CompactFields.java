@@ -32,11 +32,14 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
   private String[] keys;
   private JsonNode[] values;
   private int size;
+
   /** All the fields once there are more than {@link #SMALL}; then the arrays are no longer used. */
   private LinkedHashMap<String, JsonNode> large;
+
   private int modifications;
 
-  CompactFields() { // empty objects are common ("." in managedFields): arrays come with the first field
+  CompactFields() { // empty objects are common ("." in managedFields): arrays come with the first
+    // field
     keys = NO_KEYS;
     values = NO_VALUES;
   }
@@ -45,7 +48,9 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
     if (size == 0) {
       return -1;
     }
-    int hash = key.hashCode(); // cached in the String; parsed keys are canonical, so usually the same reference
+    int hash =
+        key.hashCode(); // cached in the String; parsed keys are canonical, so usually the same
+    // reference
     for (int i = 0; i < size; i++) {
       String candidate = keys[i];
       if (candidate == key || (candidate.hashCode() == hash && candidate.equals(key))) {
@@ -251,7 +256,9 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
 
     @Override
     public JsonNode getValue() {
-      return large == null && index < size && keys[index] == key ? values[index] : CompactFields.this.get(key);
+      return large == null && index < size && keys[index] == key
+          ? values[index]
+          : CompactFields.this.get(key);
     }
 
     @Override
@@ -261,7 +268,9 @@ final class CompactFields extends AbstractMap<String, JsonNode> {
 
     @Override
     public boolean equals(Object other) {
-      return other instanceof Map.Entry<?, ?> e && key.equals(e.getKey()) && Objects.equals(getValue(), e.getValue());
+      return other instanceof Map.Entry<?, ?> e
+          && key.equals(e.getKey())
+          && Objects.equals(getValue(), e.getValue());
     }
 
     @Override

@@ -23,7 +23,8 @@ final class CompactObjectNode extends ObjectNode {
 
   /** Whether {@code provider} writes objects plainly: every field, in insertion order, empty arrays included. */
   static boolean plain(SerializerProvider provider) {
-    return provider != null && provider.isEnabled(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS)
+    return provider != null
+        && provider.isEnabled(SerializationFeature.WRITE_EMPTY_JSON_ARRAYS)
         && provider.isEnabled(JsonNodeFeature.WRITE_NULL_PROPERTIES)
         && !provider.isEnabled(JsonNodeFeature.WRITE_PROPERTIES_SORTED);
   }

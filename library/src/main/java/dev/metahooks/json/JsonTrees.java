@@ -21,12 +21,13 @@ public final class JsonTrees {
    * annotations such as last-applied-configuration; these bounds are far above any real request and far
    * below what would exhaust the heap or the stack.
    */
-  public static final StreamReadConstraints READ_CONSTRAINTS = StreamReadConstraints.builder()
-      .maxNestingDepth(200)
-      .maxNumberLength(100)
-      .maxStringLength(16 * 1024 * 1024)
-      .maxNameLength(64 * 1024)
-      .build();
+  public static final StreamReadConstraints READ_CONSTRAINTS =
+      StreamReadConstraints.builder()
+          .maxNestingDepth(200)
+          .maxNumberLength(100)
+          .maxStringLength(16 * 1024 * 1024)
+          .maxNameLength(64 * 1024)
+          .build();
 
   /**
    * In a large request repeated short strings share one node, which makes its tree a third smaller for a tenth
@@ -34,16 +35,18 @@ public final class JsonTrees {
    */
   private static final int SHARED_TEXT_BODY = 16 * 1024 * 1024;
 
-  public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-          .streamReadConstraints(READ_CONSTRAINTS)
-          .build())
-      .nodeFactory(CompactNodes.INSTANCE)
-      // Two values for one key would make the request ambiguous: refuse instead of guessing. A request's parse
-      // refuses them with UniqueNames, in skipped parts too; any other tree read with this mapper as it is built.
-      // (The tokenizer's own check keeps a set of names per object: 1.7 bytes allocated per byte of a request.)
-      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .build();
+  public static final ObjectMapper MAPPER =
+      JsonMapper.builder(JsonFactory.builder().streamReadConstraints(READ_CONSTRAINTS).build())
+          .nodeFactory(CompactNodes.INSTANCE)
+          // Two values for one key would make the request ambiguous: refuse instead of guessing. A
+          // request's parse
+          // refuses them with UniqueNames, in skipped parts too; any other tree read with this
+          // mapper as it is built.
+          // (The tokenizer's own check keeps a set of names per object: 1.7 bytes allocated per
+          // byte of a request.)
+          .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
 
   private static final ObjectReader READER = MAPPER.reader();
 
@@ -55,6 +58,7 @@ public final class JsonTrees {
    * which is what the server's body budget is sized with (docs/reliability.md).
    */
   public static final double TREE_BYTES_PER_BODY_BYTE = 3.5;
+
   private static final long TREE_ALLOWANCE = 1024 * 1024;
 
   private JsonTrees() {}
@@ -66,7 +70,9 @@ public final class JsonTrees {
    * @return the tree, or a missing node for an empty body
    */
   public static JsonNode parse(byte[] body) throws IOException {
-    return body.length < SHARED_TEXT_BODY ? readTree(body) : CompactNodes.sharingText(() -> readTree(body));
+    return body.length < SHARED_TEXT_BODY
+        ? readTree(body)
+        : CompactNodes.sharingText(() -> readTree(body));
   }
 
   /**
@@ -78,11 +84,12 @@ public final class JsonTrees {
     if (projection.isEmpty()) {
       return parse(body);
     }
-    CompactNodes.Read<JsonNode> read = () -> {
-      try (JsonParser parser = budgeted(body)) {
-        return new ProjectingReader(MAPPER, projection).read(parser);
-      }
-    };
+    CompactNodes.Read<JsonNode> read =
+        () -> {
+          try (JsonParser parser = budgeted(body)) {
+            return new ProjectingReader(MAPPER, projection).read(parser);
+          }
+        };
     return body.length < SHARED_TEXT_BODY ? read.read() : CompactNodes.sharingText(read);
   }
 
@@ -94,7 +101,10 @@ public final class JsonTrees {
   }
 
   private static JsonParser budgeted(byte[] body) throws IOException {
-    return new TreeBudget(new UniqueNames(MAPPER.createParser(body)), TREE_ALLOWANCE, TREE_BYTES_PER_BODY_BYTE,
+    return new TreeBudget(
+        new UniqueNames(MAPPER.createParser(body)),
+        TREE_ALLOWANCE,
+        TREE_BYTES_PER_BODY_BYTE,
         body.length);
   }
 

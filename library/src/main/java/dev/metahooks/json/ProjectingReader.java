@@ -43,14 +43,20 @@ public final class ProjectingReader {
       ObjectNode object = nodes.objectNode();
       for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
         parser.nextToken();
-        object.set(name, OBJECT_MAPS.contains(name) && parser.currentToken() == JsonToken.START_OBJECT
-            ? objectMap(parser) : value(parser, Projection.Level.WHOLE));
+        object.set(
+            name,
+            OBJECT_MAPS.contains(name) && parser.currentToken() == JsonToken.START_OBJECT
+                ? objectMap(parser)
+                : value(parser, Projection.Level.WHOLE));
       }
       root = object;
     }
     if (parser.nextToken() != null) {
-      throw new JsonParseException(parser, "Trailing token (of type " + parser.currentToken()
-          + ") found after value (bound as `com.fasterxml.jackson.databind.JsonNode`)");
+      throw new JsonParseException(
+          parser,
+          "Trailing token (of type "
+              + parser.currentToken()
+              + ") found after value (bound as `com.fasterxml.jackson.databind.JsonNode`)");
     }
     return root;
   }

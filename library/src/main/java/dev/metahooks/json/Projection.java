@@ -20,6 +20,7 @@ import java.util.Map;
  */
 public final class Projection {
   public static final Projection NONE = new Projection(Map.of());
+
   /** Read of every object by the wire model (its identity and its namespace checks): always kept. */
   private static final List<String> READ_BY_THE_WIRE_MODEL =
       List.of("apiVersion", "kind", "metadata.name", "metadata.namespace");
@@ -48,6 +49,7 @@ public final class Projection {
 
   /** The declared paths, as names, per group key; the levels are built from them. */
   private final Map<String, List<List<String>>> paths;
+
   private final Map<String, Level> levels = new HashMap<>();
 
   private Projection(Map<String, List<List<String>>> paths) {

@@ -37,6 +37,7 @@ import java.util.Map;
  */
 public final class SharedSubtrees extends StdSerializer<JsonNode> {
   private static final long serialVersionUID = 1L;
+
   /** The mark of a node written once so far. */
   private static final Object ONCE = new Object();
 
@@ -50,13 +51,16 @@ public final class SharedSubtrees extends StdSerializer<JsonNode> {
   /** A copy of {@code mapper} that writes the trees in its values this way. */
   public static ObjectMapper writing(ObjectMapper mapper) {
     ObjectMapper copy = mapper.copy();
-    return copy.registerModule(new SimpleModule("shared-subtrees")
-        .addSerializer(JsonNode.class, new SharedSubtrees(copy.getFactory())));
+    return copy.registerModule(
+        new SimpleModule("shared-subtrees")
+            .addSerializer(JsonNode.class, new SharedSubtrees(copy.getFactory())));
   }
 
   @Override
-  public void serialize(JsonNode node, JsonGenerator generator, SerializerProvider provider) throws IOException {
-    if (!(generator instanceof UTF8JsonGenerator) || generator.getPrettyPrinter() != null
+  public void serialize(JsonNode node, JsonGenerator generator, SerializerProvider provider)
+      throws IOException {
+    if (!(generator instanceof UTF8JsonGenerator)
+        || generator.getPrettyPrinter() != null
         || !CompactObjectNode.plain(provider)) {
       node.serialize(generator, provider);
       return;
@@ -70,14 +74,16 @@ public final class SharedSubtrees extends StdSerializer<JsonNode> {
   }
 
   @Override
-  public void serializeWithType(JsonNode node, JsonGenerator generator, SerializerProvider provider,
-      TypeSerializer types) throws IOException {
+  public void serializeWithType(
+      JsonNode node, JsonGenerator generator, SerializerProvider provider, TypeSerializer types)
+      throws IOException {
     node.serializeWithType(generator, provider, types);
   }
 
   @Override
   public boolean isEmpty(SerializerProvider provider, JsonNode node) {
-    return ((JsonSerializable.Base) node).isEmpty(provider); // as Jackson's serializer of JsonSerializable says
+    return ((JsonSerializable.Base) node)
+        .isEmpty(provider); // as Jackson's serializer of JsonSerializable says
   }
 
   /** The containers of one answer met so far: {@link #ONCE}, or their bytes once met twice. */
@@ -90,7 +96,8 @@ public final class SharedSubtrees extends StdSerializer<JsonNode> {
       this.factory = factory;
     }
 
-    void write(JsonNode node, JsonGenerator generator, SerializerProvider provider) throws IOException {
+    void write(JsonNode node, JsonGenerator generator, SerializerProvider provider)
+        throws IOException {
       if (answer == null || answer.generator != generator) {
         answer = new Pass(generator, provider, false);
       }
@@ -115,7 +122,8 @@ public final class SharedSubtrees extends StdSerializer<JsonNode> {
       @Override
       public void write(JsonNode node) throws IOException {
         Class<?> type = node.getClass();
-        boolean ours = type == CompactObjectNode.class || type == ObjectNode.class || type == ArrayNode.class;
+        boolean ours =
+            type == CompactObjectNode.class || type == ObjectNode.class || type == ArrayNode.class;
         if (!ours || node.isEmpty()) {
           node.serialize(generator, provider);
           return;
@@ -210,7 +218,8 @@ public final class SharedSubtrees extends StdSerializer<JsonNode> {
       return utf8.length;
     }
 
-    // A generator of UTF-8 asks only for the bytes above; the rest of the interface, as text, for completeness.
+    // A generator of UTF-8 asks only for the bytes above; the rest of the interface, as text, for
+    // completeness.
     @Override
     public String getValue() {
       return new String(utf8, StandardCharsets.UTF_8);

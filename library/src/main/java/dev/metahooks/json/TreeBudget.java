@@ -18,6 +18,7 @@ import java.io.IOException;
 public final class TreeBudget extends JsonParserDelegate {
   private static final int CONTAINER = 80;
   private static final int VALUE = 24;
+
   /**
    * How often (in tokens) the estimate is held to the bytes read (finding the offset costs an allocation) and the
    * call's {@link WorkDeadline} is looked at.
@@ -95,9 +96,16 @@ public final class TreeBudget extends JsonParserDelegate {
     if (every) {
       WorkDeadline.check(); // a call given up on stops here, not at the end of its body
     }
-    if (spent > budget || (every && spent > allowance + bytesPerByte * delegate.currentLocation().getByteOffset())) {
-      throw new TreeTooLargeException("request of " + bodyBytes + " bytes has too many objects, arrays or values"
-          + " for its size: its tree would take more than " + budget + " bytes");
+    if (spent > budget
+        || (every
+            && spent > allowance + bytesPerByte * delegate.currentLocation().getByteOffset())) {
+      throw new TreeTooLargeException(
+          "request of "
+              + bodyBytes
+              + " bytes has too many objects, arrays or values"
+              + " for its size: its tree would take more than "
+              + budget
+              + " bytes");
     }
     return token;
   }

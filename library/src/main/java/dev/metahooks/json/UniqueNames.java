@@ -25,6 +25,7 @@ public final class UniqueNames extends JsonParserDelegate {
 
   /** The names seen so far in the objects open at each level, outermost first. */
   private final List<Level> levels = new ArrayList<>();
+
   private int depth;
 
   public UniqueNames(JsonParser parser) {
@@ -83,7 +84,9 @@ public final class UniqueNames extends JsonParserDelegate {
   @Override
   public Boolean nextBooleanValue() throws IOException {
     JsonToken token = nextToken();
-    return token == JsonToken.VALUE_TRUE ? Boolean.TRUE : token == JsonToken.VALUE_FALSE ? Boolean.FALSE : null;
+    return token == JsonToken.VALUE_TRUE
+        ? Boolean.TRUE
+        : token == JsonToken.VALUE_FALSE ? Boolean.FALSE : null;
   }
 
   @Override

@@ -46,7 +46,8 @@ public final class WorkDeadline {
    */
   public static void check() {
     WorkDeadline deadline = CURRENT.get();
-    if (deadline != null && (System.nanoTime() - deadline.until > 0 || Thread.currentThread().isInterrupted())) {
+    if (deadline != null
+        && (System.nanoTime() - deadline.until > 0 || Thread.currentThread().isInterrupted())) {
       throw new Passed();
     }
   }

@@ -23,8 +23,8 @@ public final class Copies {
   }
 
   /** The related object of this type with this namespace and name, if Metacontroller sent it. */
-  public static Optional<Source> find(ObjectMap related, String apiVersion, String kind, String namespace,
-      String name) {
+  public static Optional<Source> find(
+      ObjectMap related, String apiVersion, String kind, String namespace, String name) {
     String group = ObjectMap.groupKey(apiVersion, kind);
     return related.entries(apiVersion, kind).stream()
         .filter(e -> e.namespace().equals(namespace) && e.name().equals(name))
@@ -55,7 +55,8 @@ public final class Copies {
     return copies(source, "Secret", namespaces, "data");
   }
 
-  private static List<ObjectNode> copies(Source source, String kind, List<String> namespaces, String... fields) {
+  private static List<ObjectNode> copies(
+      Source source, String kind, List<String> namespaces, String... fields) {
     if (namespaces.isEmpty()) {
       return List.of(); // no copy, so the content is never read (nor refused)
     }

@@ -93,7 +93,9 @@ public final class FieldReader {
 
   /** {@code value} read as an object named {@code path}, absent or null as empty, its problems added to {@code problems}. */
   public static FieldReader optional(JsonNode value, String path, FieldProblems problems) {
-    return isNull(value) ? new FieldReader(Json.object(), path, problems) : of(value, path, problems);
+    return isNull(value)
+        ? new FieldReader(Json.object(), path, problems)
+        : of(value, path, problems);
   }
 
   /** The object read (the request's own node, not a copy). */
@@ -174,7 +176,9 @@ public final class FieldReader {
     if (isNull(value)) {
       return Optional.empty();
     }
-    return value.isTextual() ? Optional.of(value.asText()) : wrong(field, "must be a string", Optional.empty());
+    return value.isTextual()
+        ? Optional.of(value.asText())
+        : wrong(field, "must be a string", Optional.empty());
   }
 
   /** An optional string that must be one of {@code allowed} (an enum); absent and null read as empty. */
@@ -183,7 +187,8 @@ public final class FieldReader {
     if (isNull(value)) {
       return Optional.empty();
     }
-    return value.isTextual() && allowed.contains(value.asText()) ? Optional.of(value.asText())
+    return value.isTextual() && allowed.contains(value.asText())
+        ? Optional.of(value.asText())
         : wrong(field, "must be one of " + String.join(", ", allowed), Optional.empty());
   }
 
@@ -202,7 +207,9 @@ public final class FieldReader {
     if (isNull(value)) {
       return Optional.empty();
     }
-    return value.isBoolean() ? Optional.of(value.booleanValue()) : wrong(field, "must be true or false", Optional.empty());
+    return value.isBoolean()
+        ? Optional.of(value.booleanValue())
+        : wrong(field, "must be true or false", Optional.empty());
   }
 
   /** A required array (it may be empty). */
@@ -211,7 +218,9 @@ public final class FieldReader {
     if (value == null) {
       return JsonNodeFactory.instance.arrayNode();
     }
-    return value.isArray() ? (ArrayNode) value : wrong(field, "must be an array", JsonNodeFactory.instance.arrayNode());
+    return value.isArray()
+        ? (ArrayNode) value
+        : wrong(field, "must be an array", JsonNodeFactory.instance.arrayNode());
   }
 
   /** An optional array; absent and null read as empty. */
@@ -220,7 +229,9 @@ public final class FieldReader {
     if (isNull(value)) {
       return Optional.empty();
     }
-    return value.isArray() ? Optional.of((ArrayNode) value) : wrong(field, "must be an array", Optional.empty());
+    return value.isArray()
+        ? Optional.of((ArrayNode) value)
+        : wrong(field, "must be an array", Optional.empty());
   }
 
   /** A required array of objects, each read with its index in the path ({@code spec.items[2]}). */
@@ -275,20 +286,25 @@ public final class FieldReader {
   /** A required map of strings to strings (labels), as a copy. */
   public ObjectNode requiredStringMap(String field) {
     JsonNode value = required(field);
-    return value == null ? Json.object() : problems.checked(() -> StringMaps.copy(value, path(field))).orElse(Json.object());
+    return value == null
+        ? Json.object()
+        : problems.checked(() -> StringMaps.copy(value, path(field))).orElse(Json.object());
   }
 
   /** A required label selector, checked and copied (see {@link LabelSelectors#copy}). */
   public ObjectNode requiredLabelSelector(String field) {
     JsonNode value = required(field);
-    return value == null ? Json.object()
+    return value == null
+        ? Json.object()
         : problems.checked(() -> LabelSelectors.copy(value, path(field))).orElse(Json.object());
   }
 
   /** An optional label selector; absent and null read as empty. */
   public Optional<ObjectNode> optionalLabelSelector(String field) {
     JsonNode value = node.get(field);
-    return isNull(value) ? Optional.empty() : problems.checked(() -> LabelSelectors.copy(value, path(field)));
+    return isNull(value)
+        ? Optional.empty()
+        : problems.checked(() -> LabelSelectors.copy(value, path(field)));
   }
 
   private List<FieldReader> objects(ArrayNode array, String field) {

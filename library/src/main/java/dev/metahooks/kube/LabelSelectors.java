@@ -42,8 +42,9 @@ public final class LabelSelectors {
             copy.set("matchExpressions", expressions(value, fieldPath));
           }
         }
-        default -> throw new InvalidRequestException(fieldPath,
-            "is not a label selector field (matchLabels, matchExpressions)");
+        default ->
+            throw new InvalidRequestException(
+                fieldPath, "is not a label selector field (matchLabels, matchExpressions)");
       }
     }
     return copy;
@@ -66,7 +67,8 @@ public final class LabelSelectors {
     }
     for (String name : (Iterable<String>) value::fieldNames) {
       if (!Set.of("key", "operator", "values").contains(name)) {
-        throw new InvalidRequestException(path + "." + name, "is not a selector requirement field (key, operator, values)");
+        throw new InvalidRequestException(
+            path + "." + name, "is not a selector requirement field (key, operator, values)");
       }
     }
     JsonNode key = value.path("key");
@@ -75,7 +77,8 @@ public final class LabelSelectors {
     }
     JsonNode operator = value.path("operator");
     if (!operator.isTextual() || !OPERATORS.contains(operator.asText())) {
-      throw new InvalidRequestException(path + ".operator", "must be one of In, NotIn, Exists, DoesNotExist");
+      throw new InvalidRequestException(
+          path + ".operator", "must be one of In, NotIn, Exists, DoesNotExist");
     }
     ObjectNode copy = Json.object().put("key", key.asText()).put("operator", operator.asText());
     JsonNode values = value.get("values");
@@ -85,10 +88,12 @@ public final class LabelSelectors {
     }
     boolean needsValues = operator.asText().equals("In") || operator.asText().equals("NotIn");
     if (needsValues && (!hasValues || values.isEmpty())) {
-      throw new InvalidRequestException(path + ".values", "must not be empty for operator " + operator.asText());
+      throw new InvalidRequestException(
+          path + ".values", "must not be empty for operator " + operator.asText());
     }
     if (!needsValues && hasValues && !values.isEmpty()) {
-      throw new InvalidRequestException(path + ".values", "must be empty for operator " + operator.asText());
+      throw new InvalidRequestException(
+          path + ".values", "must be empty for operator " + operator.asText());
     }
     if (hasValues) {
       ArrayNode list = copy.putArray("values");

@@ -33,11 +33,14 @@ public final class PathCopies {
    */
   public static ObjectNode of(String apiVersion, String kind, ObjectNode template) {
     ObjectNode child = Json.object().put("apiVersion", apiVersion).put("kind", kind);
-    template.fields().forEachRemaining(field -> {
-      if (!field.getKey().equals("apiVersion") && !field.getKey().equals("kind")) {
-        child.set(field.getKey(), field.getValue());
-      }
-    });
+    template
+        .fields()
+        .forEachRemaining(
+            field -> {
+              if (!field.getKey().equals("apiVersion") && !field.getKey().equals("kind")) {
+                child.set(field.getKey(), field.getValue());
+              }
+            });
     return child;
   }
 

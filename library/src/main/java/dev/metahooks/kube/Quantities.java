@@ -26,7 +26,11 @@ import java.util.Map;
  */
 public final class Quantities {
   /** How a quantity is written (quantity.go, {@code Format}). */
-  enum Format { DECIMAL_EXPONENT, BINARY_SI, DECIMAL_SI }
+  enum Format {
+    DECIMAL_EXPONENT,
+    BINARY_SI,
+    DECIMAL_SI
+  }
 
   /**
    * A parsed quantity: its exact value, its format, and the text kept as written when ParseQuantity found it
@@ -38,16 +42,18 @@ public final class Quantities {
   private record Parts(boolean positive, String value, String num, String denom, String suffix) {}
 
   private static final String SUFFIX_CHARACTERS = "eEinumkKMGTP";
+
   /** maxInt64Factors (math.go:28): 18 decimal digits always fit an int64. */
   private static final int MAX_INT64_FACTORS = 18;
+
   private static final int NANO = -9;
   private static final BigDecimal MAX_ALLOWED = BigDecimal.valueOf(Long.MAX_VALUE);
   private static final BigInteger TEN = BigInteger.TEN;
   private static final BigInteger B1024 = BigInteger.valueOf(1024);
-  private static final Map<String, Integer> DECIMAL_SUFFIXES = Map.of("n", -9, "u", -6, "m", -3, "", 0, "k", 3,
-      "M", 6, "G", 9, "T", 12, "P", 15, "E", 18);
-  private static final Map<String, Integer> BINARY_SUFFIXES = Map.of("Ki", 10, "Mi", 20, "Gi", 30, "Ti", 40,
-      "Pi", 50, "Ei", 60);
+  private static final Map<String, Integer> DECIMAL_SUFFIXES =
+      Map.of("n", -9, "u", -6, "m", -3, "", 0, "k", 3, "M", 6, "G", 9, "T", 12, "P", 15, "E", 18);
+  private static final Map<String, Integer> BINARY_SUFFIXES =
+      Map.of("Ki", 10, "Mi", 20, "Gi", 30, "Ti", 40, "Pi", 50, "Ei", 60);
 
   private Quantities() {}
 
@@ -93,10 +99,13 @@ public final class Quantities {
     resourceLists(spec.get("resources"), "requests", "limits");
     resourceLists(spec, "overhead");
     for (JsonNode volume : spec.path("volumes")) {
-      if (volume.get("emptyDir") instanceof ObjectNode emptyDir && emptyDir.hasNonNull("sizeLimit")) {
+      if (volume.get("emptyDir") instanceof ObjectNode emptyDir
+          && emptyDir.hasNonNull("sizeLimit")) {
         emptyDir.set("sizeLimit", stored(emptyDir.get("sizeLimit"), false));
       }
-      resourceLists(volume.path("ephemeral").path("volumeClaimTemplate").path("spec").get("resources"), "requests",
+      resourceLists(
+          volume.path("ephemeral").path("volumeClaimTemplate").path("spec").get("resources"),
+          "requests",
           "limits");
     }
     return copy;
@@ -117,8 +126,10 @@ public final class Quantities {
   }
 
   private static JsonNode stored(JsonNode value, boolean inResourceList) {
-    String text = value.isTextual() ? value.asText() : value.isNumber()
-        ? value.decimalValue().stripTrailingZeros().toPlainString() : null;
+    String text =
+        value.isTextual()
+            ? value.asText()
+            : value.isNumber() ? value.decimalValue().stripTrailingZeros().toPlainString() : null;
     if (text == null || !valid(text)) {
       return value;
     }
@@ -205,10 +216,12 @@ public final class Quantities {
         Long product = multiply(digits, mantissa);
         if (product != null) {
           long result = parts.positive() ? product : -product;
-          boolean canonical = format == Format.BINARY_SI
-              ? exponent % 10 == 0 && (digits & 0x07) != 0
-              : scale % 3 == 0 && !shifted.endsWith("000") && shifted.charAt(0) != '0';
-          return new Parsed(new BigDecimal(BigInteger.valueOf(result), -scale), format, canonical ? text : null);
+          boolean canonical =
+              format == Format.BINARY_SI
+                  ? exponent % 10 == 0 && (digits & 0x07) != 0
+                  : scale % 3 == 0 && !shifted.endsWith("000") && shifted.charAt(0) != '0';
+          return new Parsed(
+              new BigDecimal(BigInteger.valueOf(result), -scale), format, canonical ? text : null);
         }
       }
     }
@@ -219,8 +232,10 @@ public final class Quantities {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("unable to parse numeric part of quantity: " + text);
     }
-    amount = base == 10 ? amount.scaleByPowerOfTen(exponent)
-        : amount.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(exponent)));
+    amount =
+        base == 10
+            ? amount.scaleByPowerOfTen(exponent)
+            : amount.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(exponent)));
     int sign = amount.signum();
     amount = amount.abs();
     // Some of a resource is at least the smallest amount there is: round up to 10^-9.
@@ -307,8 +322,11 @@ public final class Quantities {
   }
 
   private static IllegalArgumentException formatWrong(String text) {
-    return new IllegalArgumentException("quantities must match the regular expression "
-        + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': \"" + text + "\"");
+    return new IllegalArgumentException(
+        "quantities must match the regular expression "
+            + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': \""
+            + text
+            + "\"");
   }
 
   // ---- RoundUp (quantity.go:582-597), as SetDefaults_ResourceList calls it with the milli scale
@@ -320,7 +338,8 @@ public final class Quantities {
     return new Parsed(parsed.value().setScale(3, RoundingMode.UP), parsed.format(), null);
   }
 
-  // ---- String, MarshalJSON and CanonicalizeBytes (quantity.go:425-462, 680-718; amount.go:257-340; suffix.go)
+  // ---- String, MarshalJSON and CanonicalizeBytes (quantity.go:425-462, 680-718;
+  // amount.go:257-340; suffix.go)
 
   /** What MarshalJSON writes: the text kept at parsing, else the canonical form. */
   static String text(Parsed parsed) {
@@ -335,7 +354,8 @@ public final class Quantities {
     Format chosen = format;
     BigDecimal rounded = value;
     if (format == Format.BINARY_SI) {
-      if (value.compareTo(BigDecimal.valueOf(-1024)) > 0 && value.compareTo(BigDecimal.valueOf(1024)) < 0) {
+      if (value.compareTo(BigDecimal.valueOf(-1024)) > 0
+          && value.compareTo(BigDecimal.valueOf(1024)) < 0) {
         chosen = Format.DECIMAL_SI;
       } else {
         rounded = value.setScale(0, RoundingMode.UP);
@@ -363,18 +383,25 @@ public final class Quantities {
       amount = amount.multiply(TEN);
       exponent--;
     }
-    return amount + (chosen == Format.DECIMAL_EXPONENT ? exponentSuffix(exponent) : decimalSuffix(exponent));
+    return amount
+        + (chosen == Format.DECIMAL_EXPONENT ? exponentSuffix(exponent) : decimalSuffix(exponent));
   }
 
   /** A decimal SI exponent without a suffix (above E or below n) is written without one, as suffix.go does. */
   private static String decimalSuffix(int exponent) {
-    return DECIMAL_SUFFIXES.entrySet().stream().filter(e -> e.getValue() == exponent).map(Map.Entry::getKey)
-        .findFirst().orElse("");
+    return DECIMAL_SUFFIXES.entrySet().stream()
+        .filter(e -> e.getValue() == exponent)
+        .map(Map.Entry::getKey)
+        .findFirst()
+        .orElse("");
   }
 
   private static String binarySuffix(int exponent) {
-    return BINARY_SUFFIXES.entrySet().stream().filter(e -> e.getValue() == exponent).map(Map.Entry::getKey)
-        .findFirst().orElse("");
+    return BINARY_SUFFIXES.entrySet().stream()
+        .filter(e -> e.getValue() == exponent)
+        .map(Map.Entry::getKey)
+        .findFirst()
+        .orElse("");
   }
 
   private static String exponentSuffix(int exponent) {

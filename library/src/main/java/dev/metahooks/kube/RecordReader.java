@@ -32,13 +32,21 @@ final class RecordReader {
     }
     FieldType type = field.type();
     return switch (type.kind()) {
-      case STRING -> Optional.of(reader.requiredString(name))
-          .filter(value -> value.isEmpty() || matches(reader, field, value)).orElse("");
-      case BOOLEAN -> requiredSet(reader, name) ? reader.optionalBoolean(name).orElse(false) : false;
-      case INTEGER -> integer(type, requiredSet(reader, name) ? integer(reader, field) : Optional.empty());
+      case STRING ->
+          Optional.of(reader.requiredString(name))
+              .filter(value -> value.isEmpty() || matches(reader, field, value))
+              .orElse("");
+      case BOOLEAN ->
+          requiredSet(reader, name) ? reader.optionalBoolean(name).orElse(false) : false;
+      case INTEGER ->
+          integer(type, requiredSet(reader, name) ? integer(reader, field) : Optional.empty());
       case ENUM -> requiredSet(reader, name) ? oneOf(reader, name, type.type()).orElse(null) : null;
-      case LIST -> type.element().kind() == Kind.STRING ? reader.requiredStringList(name)
-          : reader.requiredObjects(name).stream().map(item -> read(item, type.element().type())).toList();
+      case LIST ->
+          type.element().kind() == Kind.STRING
+              ? reader.requiredStringList(name)
+              : reader.requiredObjects(name).stream()
+                  .map(item -> read(item, type.element().type()))
+                  .toList();
       case STRING_MAP -> stringMap(reader.requiredStringMap(name));
       case RECORD -> read(reader.object(name), type.type());
       case OBJECT -> reader.object(name).node();
@@ -54,8 +62,13 @@ final class RecordReader {
       case BOOLEAN -> reader.optionalBoolean(name);
       case INTEGER -> integer(reader, field).map(value -> integer(type, Optional.of(value)));
       case ENUM -> oneOf(reader, name, type.type());
-      case LIST -> Optional.of(type.element().kind() == Kind.STRING ? reader.optionalStringList(name)
-          : reader.optionalObjects(name).stream().map(item -> read(item, type.element().type())).toList());
+      case LIST ->
+          Optional.of(
+              type.element().kind() == Kind.STRING
+                  ? reader.optionalStringList(name)
+                  : reader.optionalObjects(name).stream()
+                      .map(item -> read(item, type.element().type()))
+                      .toList());
       case STRING_MAP -> Optional.of(stringMap(reader.requiredStringMap(name)));
       case RECORD -> reader.optionalObject(name).map(object -> read(object, type.type()));
       case OBJECT -> reader.optionalObject(name).map(FieldReader::node);
@@ -85,22 +98,29 @@ final class RecordReader {
 
   private static Optional<Long> integer(FieldReader reader, Field field) {
     if (field.range().isPresent()) {
-      return reader.optionalInteger(field.name(), field.range().get().min(), field.range().get().max());
+      return reader.optionalInteger(
+          field.name(), field.range().get().min(), field.range().get().max());
     }
     FieldType type = field.type();
-    return type.min() == Long.MIN_VALUE ? reader.optionalInteger(field.name())
+    return type.min() == Long.MIN_VALUE
+        ? reader.optionalInteger(field.name())
         : reader.optionalInteger(field.name(), type.min(), type.max());
   }
 
   /** The value as the component's class, 0 when there is none (the collecting mode's empty integer). */
   private static Object integer(FieldType type, Optional<Long> value) {
     long read = value.orElse(0L);
-    return type.type() == int.class || type.type() == Integer.class ? (Object) (int) read : (Object) read;
+    return type.type() == int.class || type.type() == Integer.class
+        ? (Object) (int) read
+        : (Object) read;
   }
 
   private static Optional<Object> oneOf(FieldReader reader, String name, Class<?> enumType) {
-    List<String> names = Arrays.stream(enumType.getEnumConstants()).map(c -> ((Enum<?>) c).name()).toList();
-    return reader.optionalOneOf(name, names).map(value -> enumType.getEnumConstants()[names.indexOf(value)]);
+    List<String> names =
+        Arrays.stream(enumType.getEnumConstants()).map(c -> ((Enum<?>) c).name()).toList();
+    return reader
+        .optionalOneOf(name, names)
+        .map(value -> enumType.getEnumConstants()[names.indexOf(value)]);
   }
 
   private static Map<String, String> stringMap(ObjectNode map) {

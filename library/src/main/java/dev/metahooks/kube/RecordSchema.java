@@ -29,13 +29,16 @@ final class RecordSchema {
     for (Field field : RecordType.of(type).fields()) {
       ObjectNode property = schema(field.type(), withRequired);
       field.description().ifPresent(description -> property.put("description", description));
-      bounds(field, withRequired).ifPresent(range -> {
-        property.set("minimum", number(range[0]));
-        property.set("maximum", number(range[1]));
-      });
+      bounds(field, withRequired)
+          .ifPresent(
+              range -> {
+                property.set("minimum", number(range[0]));
+                property.set("maximum", number(range[1]));
+              });
       field.pattern().ifPresent(pattern -> property.put("pattern", pattern.pattern()));
       if (withRequired && !field.optional() && field.type().kind() == Kind.STRING) {
-        property.put("minLength", 1);   // FieldReader.requiredString: a required string is a non-empty one
+        property.put(
+            "minLength", 1); // FieldReader.requiredString: a required string is a non-empty one
       }
       properties.set(field.name(), property);
       if (withRequired && !field.optional()) {
@@ -58,7 +61,8 @@ final class RecordSchema {
     }
     FieldType type = field.type();
     return inSpec && type.kind() == Kind.INTEGER && type.min() != Long.MIN_VALUE
-        ? Optional.of(new long[] {type.min(), type.max()}) : Optional.empty();
+        ? Optional.of(new long[] {type.min(), type.max()})
+        : Optional.empty();
   }
 
   static boolean hasRequired(Class<?> type) {
@@ -67,7 +71,8 @@ final class RecordSchema {
 
   /** An int node where the value fits one, as a parsed schema holds it, so that schemas compare equal. */
   private static JsonNode number(long value) {
-    return value == (int) value ? JsonNodeFactory.instance.numberNode((int) value)
+    return value == (int) value
+        ? JsonNodeFactory.instance.numberNode((int) value)
         : JsonNodeFactory.instance.numberNode(value);
   }
 
@@ -88,7 +93,7 @@ final class RecordSchema {
         ObjectNode schema = Json.object().put("type", "array");
         ObjectNode items = schema(type.element(), withRequired);
         if (withRequired && type.element().kind() == Kind.STRING) {
-          items.put("minLength", 1);   // FieldReader's string lists hold non-empty strings
+          items.put("minLength", 1); // FieldReader's string lists hold non-empty strings
         }
         schema.set("items", items);
         yield schema;
@@ -99,7 +104,8 @@ final class RecordSchema {
         yield schema;
       }
       case RECORD -> of(type.type(), withRequired);
-      case OBJECT -> Json.object().put("type", "object").put("x-kubernetes-preserve-unknown-fields", true);
+      case OBJECT ->
+          Json.object().put("type", "object").put("x-kubernetes-preserve-unknown-fields", true);
     };
   }
 }

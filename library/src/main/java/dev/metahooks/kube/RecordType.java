@@ -18,15 +18,25 @@ import java.util.Optional;
  * fails at once, naming it, so that a controller with one never starts.
  */
 final class RecordType {
-  private static final ClassValue<RecordType> TYPES = new ClassValue<>() {
-    @Override
-    protected RecordType computeValue(Class<?> type) {
-      return new RecordType(type);
-    }
-  };
+  private static final ClassValue<RecordType> TYPES =
+      new ClassValue<>() {
+        @Override
+        protected RecordType computeValue(Class<?> type) {
+          return new RecordType(type);
+        }
+      };
 
   /** The JSON types a component may stand for. */
-  enum Kind { STRING, BOOLEAN, INTEGER, ENUM, LIST, STRING_MAP, RECORD, OBJECT }
+  enum Kind {
+    STRING,
+    BOOLEAN,
+    INTEGER,
+    ENUM,
+    LIST,
+    STRING_MAP,
+    RECORD,
+    OBJECT
+  }
 
   /** A component's type: its kind, its class, and the element of a list. */
   record FieldType(Kind kind, Class<?> type, FieldType element) {
@@ -41,8 +51,14 @@ final class RecordType {
   }
 
   /** One component: its JSON name, whether it is {@code Optional<...>}, its type, its accessor and annotations. */
-  record Field(String name, boolean optional, FieldType type, Method accessor, Optional<String> description,
-      Optional<Range> range, Optional<java.util.regex.Pattern> pattern) {}
+  record Field(
+      String name,
+      boolean optional,
+      FieldType type,
+      Method accessor,
+      Optional<String> description,
+      Optional<Range> range,
+      Optional<java.util.regex.Pattern> pattern) {}
 
   private final Class<?> type;
   private final List<Field> fields;
@@ -62,9 +78,10 @@ final class RecordType {
     this.fields = List.copyOf(found);
     try {
       this.constructor = type.getDeclaredConstructor(parameters.toArray(Class<?>[]::new));
-      constructor.setAccessible(true);   // records nested in a controller class need not be public
+      constructor.setAccessible(true); // records nested in a controller class need not be public
     } catch (NoSuchMethodException e) {
-      throw new IllegalStateException("a record without its canonical constructor: " + type.getName(), e);
+      throw new IllegalStateException(
+          "a record without its canonical constructor: " + type.getName(), e);
     }
   }
 
@@ -95,7 +112,8 @@ final class RecordType {
     try {
       return field.accessor().invoke(record);
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("reading " + field.name() + " of " + record.getClass().getName(), e);
+      throw new IllegalStateException(
+          "reading " + field.name() + " of " + record.getClass().getName(), e);
     }
   }
 
@@ -109,18 +127,20 @@ final class RecordType {
     FieldType fieldType = fieldType(generic, where);
     Method accessor = component.getAccessor();
     accessor.setAccessible(true);
-    Optional<String> description = Optional.ofNullable(component.getAnnotation(Description.class))
-        .map(Description::value);
+    Optional<String> description =
+        Optional.ofNullable(component.getAnnotation(Description.class)).map(Description::value);
     Optional<Range> range = Optional.ofNullable(component.getAnnotation(Range.class));
     if (range.isPresent() && fieldType.kind() != Kind.INTEGER) {
       throw new IllegalArgumentException(where + ": @Range is for integers");
     }
-    Optional<java.util.regex.Pattern> pattern = Optional.ofNullable(component.getAnnotation(Pattern.class))
-        .map(annotation -> java.util.regex.Pattern.compile(annotation.value()));
+    Optional<java.util.regex.Pattern> pattern =
+        Optional.ofNullable(component.getAnnotation(Pattern.class))
+            .map(annotation -> java.util.regex.Pattern.compile(annotation.value()));
     if (pattern.isPresent() && fieldType.kind() != Kind.STRING) {
       throw new IllegalArgumentException(where + ": @Pattern is for strings");
     }
-    return new Field(component.getName(), optional, fieldType, accessor, description, range, pattern);
+    return new Field(
+        component.getName(), optional, fieldType, accessor, description, range, pattern);
   }
 
   private static FieldType fieldType(Type generic, String where) {
@@ -131,39 +151,50 @@ final class RecordType {
       if (plain == boolean.class || plain == Boolean.class) {
         return new FieldType(Kind.BOOLEAN, plain, null);
       }
-      if (plain == int.class || plain == Integer.class || plain == long.class || plain == Long.class) {
+      if (plain == int.class
+          || plain == Integer.class
+          || plain == long.class
+          || plain == Long.class) {
         return new FieldType(Kind.INTEGER, plain, null);
       }
       if (plain.isEnum()) {
         return new FieldType(Kind.ENUM, plain, null);
       }
       if (plain.isRecord()) {
-        of(plain);   // its own components are checked now too
+        of(plain); // its own components are checked now too
         return new FieldType(Kind.RECORD, plain, null);
       }
       if (plain == ObjectNode.class) {
         return new FieldType(Kind.OBJECT, plain, null);
       }
     }
-    if (generic instanceof ParameterizedType parameterized && parameterized.getRawType() == List.class) {
+    if (generic instanceof ParameterizedType parameterized
+        && parameterized.getRawType() == List.class) {
       FieldType element = fieldType(typeArgument(generic, 0, where), where);
       if (element.kind() != Kind.STRING && element.kind() != Kind.RECORD) {
-        throw new IllegalArgumentException(where + ": a list of strings or of records, not of " + element.type());
+        throw new IllegalArgumentException(
+            where + ": a list of strings or of records, not of " + element.type());
       }
       return new FieldType(Kind.LIST, List.class, element);
     }
-    if (generic instanceof ParameterizedType parameterized && parameterized.getRawType() == Map.class
-        && typeArgument(generic, 0, where) == String.class && typeArgument(generic, 1, where) == String.class) {
+    if (generic instanceof ParameterizedType parameterized
+        && parameterized.getRawType() == Map.class
+        && typeArgument(generic, 0, where) == String.class
+        && typeArgument(generic, 1, where) == String.class) {
       return new FieldType(Kind.STRING_MAP, Map.class, null);
     }
-    throw new IllegalArgumentException(where + ": no JSON reading for " + generic.getTypeName()
-        + " (String, boolean, int, long, an enum, a record, List<String>, a List of records, Map<String, String>"
-        + " or ObjectNode, each also as Optional<...>)");
+    throw new IllegalArgumentException(
+        where
+            + ": no JSON reading for "
+            + generic.getTypeName()
+            + " (String, boolean, int, long, an enum, a record, List<String>, a List of records, Map<String, String>"
+            + " or ObjectNode, each also as Optional<...>)");
   }
 
   private static Type typeArgument(Type generic, int index, String where) {
     if (!(generic instanceof ParameterizedType parameterized)) {
-      throw new IllegalArgumentException(where + ": " + generic.getTypeName() + " without its type argument");
+      throw new IllegalArgumentException(
+          where + ": " + generic.getTypeName() + " without its type argument");
     }
     return parameterized.getActualTypeArguments()[index];
   }

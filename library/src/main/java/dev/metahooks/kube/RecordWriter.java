@@ -38,7 +38,8 @@ final class RecordWriter {
     return switch (type.kind()) {
       case STRING -> NODES.textNode((String) value);
       case BOOLEAN -> NODES.booleanNode((Boolean) value);
-      case INTEGER -> value instanceof Integer small ? NODES.numberNode(small) : NODES.numberNode((Long) value);
+      case INTEGER ->
+          value instanceof Integer small ? NODES.numberNode(small) : NODES.numberNode((Long) value);
       case ENUM -> NODES.textNode(((Enum<?>) value).name());
       case LIST -> {
         ArrayNode array = NODES.arrayNode();

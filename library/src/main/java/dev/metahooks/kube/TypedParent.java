@@ -64,7 +64,8 @@ public final class TypedParent<S extends Record, T extends Record> {
   }
 
   /** The parent whose spec is {@code spec} and whose status is {@code status}; both are checked now. */
-  public static <S extends Record, T extends Record> TypedParent<S, T> of(Class<S> spec, Class<T> status) {
+  public static <S extends Record, T extends Record> TypedParent<S, T> of(
+      Class<S> spec, Class<T> status) {
     RecordType.of(spec);
     RecordType.of(status);
     return new TypedParent<>(spec, status);

@@ -32,6 +32,7 @@ final class JsonLogWriter {
     private static final int KEPT = 64 * 1024;
 
     private long second = Long.MIN_VALUE;
+
     /** {@code 2026-01-02T03:04:05.}: the time up to its fraction. */
     private String secondText;
 
@@ -63,7 +64,8 @@ final class JsonLogWriter {
     }
   }
 
-  void write(String level, String logger, String message, List<KeyValuePair> pairs, Throwable error) {
+  void write(
+      String level, String logger, String message, List<KeyValuePair> pairs, Throwable error) {
     Line line = LINES.get();
     line.reset();
     try (JsonGenerator json = JSON.createGenerator(line, JsonEncoding.UTF8)) {

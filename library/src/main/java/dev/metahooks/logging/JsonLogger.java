@@ -80,9 +80,14 @@ final class JsonLogger extends AbstractLogger implements LoggingEventAware {
   }
 
   @Override
-  protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] arguments,
-      Throwable throwable) {
-    writer.write(level.name(), name, MessageFormatter.basicArrayFormat(pattern, arguments), List.of(), throwable);
+  protected void handleNormalizedLoggingCall(
+      Level level, Marker marker, String pattern, Object[] arguments, Throwable throwable) {
+    writer.write(
+        level.name(),
+        name,
+        MessageFormatter.basicArrayFormat(pattern, arguments),
+        List.of(),
+        throwable);
   }
 
   /** The fluent API's path: key-value pairs arrive separately and become JSON fields. */
@@ -91,9 +96,13 @@ final class JsonLogger extends AbstractLogger implements LoggingEventAware {
     if (!enabled(LogLevel.of(event.getLevel()))) {
       return;
     }
-    List<KeyValuePair> pairs = event.getKeyValuePairs() == null ? List.of() : event.getKeyValuePairs();
+    List<KeyValuePair> pairs =
+        event.getKeyValuePairs() == null ? List.of() : event.getKeyValuePairs();
     Object[] arguments = event.getArgumentArray();
-    String message = arguments == null ? event.getMessage() : MessageFormatter.basicArrayFormat(event.getMessage(), arguments);
+    String message =
+        arguments == null
+            ? event.getMessage()
+            : MessageFormatter.basicArrayFormat(event.getMessage(), arguments);
     writer.write(event.getLevel().name(), name, message, pairs, event.getThrowable());
   }
 }

@@ -59,7 +59,8 @@ public final class JsonLogging implements SLF4JServiceProvider {
   public static void useForThisProcess() {
     if (System.getProperty(PROVIDER_PROPERTY) == null) {
       System.setProperty(PROVIDER_PROPERTY, JsonLogging.class.getName());
-      // SLF4J announces a provider chosen by the property on standard error, which carries JSON lines only.
+      // SLF4J announces a provider chosen by the property on standard error, which carries JSON
+      // lines only.
       if (System.getProperty(VERBOSITY_PROPERTY) == null) {
         System.setProperty(VERBOSITY_PROPERTY, "WARN");
       }

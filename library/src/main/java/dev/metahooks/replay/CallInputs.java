@@ -67,8 +67,10 @@ public final class CallInputs {
   public synchronized String secret(String purpose, int length, Supplier<String> fresh) {
     String value = recorded.get(purpose);
     if (value == null || value.length() != length) {
-      value = generated.containsKey(purpose) && generated.get(purpose).length() == length
-          ? generated.get(purpose) : fresh.get();
+      value =
+          generated.containsKey(purpose) && generated.get(purpose).length() == length
+              ? generated.get(purpose)
+              : fresh.get();
     }
     generated.put(purpose, value);
     return value;

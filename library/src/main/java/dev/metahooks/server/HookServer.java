@@ -1,6 +1,8 @@
 package dev.metahooks.server;
 
 import dev.metahooks.api.Controller;
+import dev.metahooks.server.config.ConfigurationException;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.server.internal.Admission;
 import dev.metahooks.server.internal.AnswerWriter;
 import dev.metahooks.server.internal.BearerToken;
@@ -45,8 +47,6 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.server.config.ConfigurationException;
 
 /**
  * The HTTP surface and its lifecycle: {@code POST /<controller>/<hook>} for every served hook, {@code GET /healthz},
@@ -82,15 +82,21 @@ public final class HookServer implements AutoCloseable {
   private final List<FileWatcher> watchers = new ArrayList<>();
   private final TrainingCalls training;
   private final Javalin app;
+
   /** Hook calls inside the handler, from the first byte read to the last byte written. */
   private final AtomicInteger active = new AtomicInteger();
+
   private volatile boolean ready;
+
   /** The training calls are being served (only they reach the in-memory connector). */
   private volatile boolean warmingUp;
+
   /** What the warm-up did; null without one, or when it failed. */
   private volatile TrainingCalls.Summary warmedUp;
+
   /** SIGTERM came: every answer says {@code Connection: close}. */
   private volatile boolean closing;
+
   /** Stopping: a call that still comes in gets 503. */
   private volatile boolean draining;
 
@@ -103,8 +109,12 @@ public final class HookServer implements AutoCloseable {
     this.training = warmsUp() ? TrainingCalls.of(controllers) : null;
     this.frontDoor = FrontDoor.of(config, controllers);
     Duration admissionWait = HookCalls.admissionWait(config);
-    Admission admission = new Admission(config.bodyBudgetBytes(), config.maxResponseBytes(),
-        config.maxConcurrentHooks(), admissionWait);
+    Admission admission =
+        new Admission(
+            config.bodyBudgetBytes(),
+            config.maxResponseBytes(),
+            config.maxConcurrentHooks(),
+            admissionWait);
     this.metrics = new HookMetrics(controllers);
     metrics.watchCache(frontDoor.answers());
     metrics.watchActive(active);
@@ -117,9 +127,12 @@ public final class HookServer implements AutoCloseable {
     metrics.watchRecorder(recorder);
     this.writeDeadline = new WriteDeadline(config.writeTimeout());
     this.token = config.tokenFile() == null ? null : new BearerToken(config.tokenFile());
-    this.calls = new HookCalls(config, frontDoor, token, admission, bodies, recorder, () -> draining);
+    this.calls =
+        new HookCalls(config, frontDoor, token, admission, bodies, recorder, () -> draining);
     if (token != null) {
-      watchers.add(new FileWatcher(config.fileCheckInterval(), "bearer token", List.of(token.file()), token::reload));
+      watchers.add(
+          new FileWatcher(
+              config.fileCheckInterval(), "bearer token", List.of(token.file()), token::reload));
     }
     SslContextFactory.Server tls = config.tls() == null ? null : tlsContext(config.tls());
     this.app = HttpStack.create(config, tls, warmsUp(), this::routes);
@@ -129,33 +142,60 @@ public final class HookServer implements AutoCloseable {
   private void routes(JavalinConfig javalin) {
     javalin.routes.get("/healthz", ctx -> ReplyWriter.json(ctx, 200, Map.of("status", "ok")));
     javalin.routes.get("/readyz", this::readiness);
-    javalin.routes.get("/controllers", ctx -> ReplyWriter.json(ctx, 200, ControllerListing.of(frontDoor.controllers())));
-    javalin.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
-        .result(metrics.scrape()));
+    javalin.routes.get(
+        "/controllers",
+        ctx -> ReplyWriter.json(ctx, 200, ControllerListing.of(frontDoor.controllers())));
+    javalin.routes.get(
+        "/metrics",
+        ctx ->
+            ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape()));
     javalin.routes.post("/{controller}/{hook}", this::hook);
-    javalin.routes.before(ctx -> {
-      if (closing) { // on SIGTERM every answer tells the client to reconnect, to a replica that stays
-        ctx.header("Connection", "close");
-      }
-    });
-    for (HandlerType method : List.of(HandlerType.GET, HandlerType.PUT, HandlerType.PATCH, HandlerType.DELETE,
-        HandlerType.HEAD, HandlerType.OPTIONS, HandlerType.TRACE)) {
+    javalin.routes.before(
+        ctx -> {
+          if (closing) { // on SIGTERM every answer tells the client to reconnect, to a replica that
+            // stays
+            ctx.header("Connection", "close");
+          }
+        });
+    for (HandlerType method :
+        List.of(
+            HandlerType.GET,
+            HandlerType.PUT,
+            HandlerType.PATCH,
+            HandlerType.DELETE,
+            HandlerType.HEAD,
+            HandlerType.OPTIONS,
+            HandlerType.TRACE)) {
       javalin.routes.addHttpHandler(method, "/{controller}/{hook}", this::wrongMethod);
     }
-    javalin.routes.error(404, ctx -> {
-      if (!ReplyWriter.JSON.equals(ctx.res().getContentType())) { // our own 404 answers are JSON already
-        ReplyWriter.error(ctx, new HookError(ErrorCode.NOT_FOUND, "no route for " + ctx.method() + " " + ctx.path()));
-      }
-    });
-    javalin.routes.exception(Exception.class, (e, ctx) -> {
-      LOG.atError().addKeyValue("path", ctx.path()).addKeyValue("error", e.toString()).log("unhandled error");
-      ReplyWriter.error(ctx, new HookError(ErrorCode.INTERNAL_ERROR, "unexpected server error"));
-    });
+    javalin.routes.error(
+        404,
+        ctx -> {
+          if (!ReplyWriter.JSON.equals(
+              ctx.res().getContentType())) { // our own 404 answers are JSON already
+            ReplyWriter.error(
+                ctx,
+                new HookError(
+                    ErrorCode.NOT_FOUND, "no route for " + ctx.method() + " " + ctx.path()));
+          }
+        });
+    javalin.routes.exception(
+        Exception.class,
+        (e, ctx) -> {
+          LOG.atError()
+              .addKeyValue("path", ctx.path())
+              .addKeyValue("error", e.toString())
+              .log("unhandled error");
+          ReplyWriter.error(
+              ctx, new HookError(ErrorCode.INTERNAL_ERROR, "unexpected server error"));
+        });
   }
 
   private SslContextFactory.Server tlsContext(ServerConfig.Tls tls) {
     TlsFiles files = new TlsFiles(tls);
-    watchers.add(new FileWatcher(config.fileCheckInterval(), "TLS certificate", files.files(), files::reload));
+    watchers.add(
+        new FileWatcher(
+            config.fileCheckInterval(), "TLS certificate", files.files(), files::reload));
     return files.context();
   }
 
@@ -175,9 +215,12 @@ public final class HookServer implements AutoCloseable {
         .addKeyValue("version", BuildInfo.version())
         .addKeyValue("port", port())
         .addKeyValue("tls", config.tls() != null)
-        .addKeyValue("clientCertificates", config.tls() != null && config.tls().clientCaFile() != null)
+        .addKeyValue(
+            "clientCertificates", config.tls() != null && config.tls().clientCaFile() != null)
         .addKeyValue("bearerToken", token != null)
-        .addKeyValue("controllers", String.join(",", frontDoor.controllers().stream().map(Controller::name).toList()))
+        .addKeyValue(
+            "controllers",
+            String.join(",", frontDoor.controllers().stream().map(Controller::name).toList()))
         .log("metahooks listening");
     return this;
   }
@@ -190,10 +233,19 @@ public final class HookServer implements AutoCloseable {
     LocalConnector connector = (LocalConnector) connector(HttpStack.WARM_UP);
     warmingUp = true;
     try {
-      TrainingCalls.Summary done = warmedUp = training.run(connector, config.warmUp(), config.maxConcurrentHooks(),
-          frontDoor.answers()::emptyCache, () -> closing);
-      LOG.atInfo().addKeyValue("calls", done.calls()).addKeyValue("refused", done.refused())
-          .addKeyValue("ms", done.took().toMillis()).log("warm-up done");
+      TrainingCalls.Summary done =
+          warmedUp =
+              training.run(
+                  connector,
+                  config.warmUp(),
+                  config.maxConcurrentHooks(),
+                  frontDoor.answers()::emptyCache,
+                  () -> closing);
+      LOG.atInfo()
+          .addKeyValue("calls", done.calls())
+          .addKeyValue("refused", done.refused())
+          .addKeyValue("ms", done.took().toMillis())
+          .log("warm-up done");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException | LinkageError e) {
@@ -233,7 +285,8 @@ public final class HookServer implements AutoCloseable {
       probe.bind(new InetSocketAddress(port));
     } catch (IOException e) {
       close();
-      throw new ConfigurationException("cannot listen on port " + port + " (" + variable + "): " + e.getMessage(), e);
+      throw new ConfigurationException(
+          "cannot listen on port " + port + " (" + variable + "): " + e.getMessage(), e);
     }
   }
 
@@ -253,7 +306,9 @@ public final class HookServer implements AutoCloseable {
   public void shutdownGracefully() {
     closing = true; // first: a warm-up under way stops, and the server does not get ready after it
     ready = false;
-    LOG.atInfo().addKeyValue("delayMs", config.shutdownDelay().toMillis()).log("shutting down: readiness off");
+    LOG.atInfo()
+        .addKeyValue("delayMs", config.shutdownDelay().toMillis())
+        .log("shutting down: readiness off");
     sleep(config.shutdownDelay());
     stopListening();
     long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
@@ -261,14 +316,17 @@ public final class HookServer implements AutoCloseable {
       sleep(Duration.ofMillis(10));
     }
     boolean drained = active.get() == 0;
-    LOG.atInfo().addKeyValue("drained", drained).log("shutting down: calls in flight " + (drained ? "finished" : "cut"));
+    LOG.atInfo()
+        .addKeyValue("drained", drained)
+        .log("shutting down: calls in flight " + (drained ? "finished" : "cut"));
     close();
   }
 
   /** No new connection on the hook port; the management port still answers probes until the end. */
   private void stopListening() {
     for (Connector connector : app.jettyServer().server().getConnectors()) {
-      if (connector instanceof ServerConnector listening && !HttpStack.MANAGEMENT.equals(listening.getName())) {
+      if (connector instanceof ServerConnector listening
+          && !HttpStack.MANAGEMENT.equals(listening.getName())) {
         listening.close();
       }
     }
@@ -293,7 +351,9 @@ public final class HookServer implements AutoCloseable {
 
   /** The names of the connectors Jetty serves now. */
   List<String> connectorNames() {
-    return java.util.Arrays.stream(app.jettyServer().server().getConnectors()).map(Connector::getName).toList();
+    return java.util.Arrays.stream(app.jettyServer().server().getConnectors())
+        .map(Connector::getName)
+        .toList();
   }
 
   /** Calls written to METAHOOKS_RECORD_DIR since start. */
@@ -314,7 +374,8 @@ public final class HookServer implements AutoCloseable {
     if (ready) {
       ReplyWriter.json(ctx, 200, Map.of("status", "ready"));
     } else {
-      ReplyWriter.error(ctx, new HookError(ErrorCode.NOT_READY, "the server is starting or shutting down"));
+      ReplyWriter.error(
+          ctx, new HookError(ErrorCode.NOT_READY, "the server is starting or shutting down"));
     }
   }
 
@@ -337,25 +398,47 @@ public final class HookServer implements AutoCloseable {
     String hook = ctx.pathParam("hook");
     Route route = calls.onManagementPort(ctx) ? null : frontDoor.routes().find(controller, hook);
     boolean trainingCall = warmingUp && isTrainingCall(ctx);
-    calls.call(ctx, controller, hook, route, trainingCall, (reply, bodyRead, request) -> {
-      boolean notModified = reply.etag() != null && reply.etag().equals(ctx.header("If-None-Match"));
-      boolean written;
-      WriteDeadline.Armed deadline = writeDeadline.arm(ctx);
-      try {
-        written = ReplyWriter.write(ctx, reply, bodyRead, notModified);
-      } finally {
-        deadline.close();
-      }
-      if (!trainingCall) { // the warm-up's calls are not the server's traffic: no metrics, log or recording
-        account(controller, hook, route != null, reply, request, notModified, written,
-            Duration.ofNanos(System.nanoTime() - started));
-      }
-    });
+    calls.call(
+        ctx,
+        controller,
+        hook,
+        route,
+        trainingCall,
+        (reply, bodyRead, request) -> {
+          boolean notModified =
+              reply.etag() != null && reply.etag().equals(ctx.header("If-None-Match"));
+          boolean written;
+          WriteDeadline.Armed deadline = writeDeadline.arm(ctx);
+          try {
+            written = ReplyWriter.write(ctx, reply, bodyRead, notModified);
+          } finally {
+            deadline.close();
+          }
+          if (!trainingCall) { // the warm-up's calls are not the server's traffic: no metrics, log
+            // or recording
+            account(
+                controller,
+                hook,
+                route != null,
+                reply,
+                request,
+                notModified,
+                written,
+                Duration.ofNanos(System.nanoTime() - started));
+          }
+        });
   }
 
   /** The call's metrics and access log (and its bodies, with METAHOOKS_LOG_BODIES). */
-  private void account(String controller, String hook, boolean known, Reply reply, byte[] request,
-      boolean notModified, boolean written, Duration elapsed) {
+  private void account(
+      String controller,
+      String hook,
+      boolean known,
+      Reply reply,
+      byte[] request,
+      boolean notModified,
+      boolean written,
+      Duration elapsed) {
     String controllerTag = known ? controller : HookMetrics.UNKNOWN;
     String hookTag = known ? hook : HookMetrics.UNKNOWN;
     metrics.record(controllerTag, hookTag, reply.outcome(), elapsed);
@@ -371,7 +454,10 @@ public final class HookServer implements AutoCloseable {
   /** A call that came through the in-memory connector, which only the warm-up reaches. */
   private static boolean isTrainingCall(Context ctx) {
     return HttpStack.WARM_UP.equals(
-        ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData().getConnector().getName());
+        ServletContextRequest.getServletContextRequest(ctx.req())
+            .getConnectionMetaData()
+            .getConnector()
+            .getName());
   }
 
   private void wrongMethod(Context ctx) {
@@ -382,8 +468,11 @@ public final class HookServer implements AutoCloseable {
       return;
     }
     ctx.header("Allow", "POST");
-    ReplyWriter.error(ctx, new HookError(ErrorCode.METHOD_NOT_ALLOWED,
-        ctx.method() + " is not allowed on /" + controller + "/" + hook + "; hooks take POST"));
+    ReplyWriter.error(
+        ctx,
+        new HookError(
+            ErrorCode.METHOD_NOT_ALLOWED,
+            ctx.method() + " is not allowed on /" + controller + "/" + hook + "; hooks take POST"));
   }
 
   private static void sleep(Duration duration) {

@@ -3,6 +3,7 @@ package dev.metahooks.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.api.Controller;
 import dev.metahooks.json.JsonTrees;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.server.internal.Reply;
 import dev.metahooks.server.internal.ReplyWriter;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import dev.metahooks.server.config.ServerConfig;
 
 /**
  * Calls a hook the way the server answers {@code POST /<controller>/<hook>}, without a socket, through the same
@@ -74,7 +74,8 @@ public final class InProcessHooks {
       if (reply.etag() != null) {
         headers.put("ETag", reply.etag());
       }
-      return new Response(reply.status(), Collections.unmodifiableMap(headers), reply.body().toByteArray());
+      return new Response(
+          reply.status(), Collections.unmodifiableMap(headers), reply.body().toByteArray());
     }
 
     public Optional<String> header(String name) {

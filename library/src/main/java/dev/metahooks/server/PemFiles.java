@@ -1,5 +1,6 @@
 package dev.metahooks.server;
 
+import dev.metahooks.server.config.ConfigurationException;
 import dev.metahooks.server.internal.PemKeyStores;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -7,7 +8,6 @@ import java.security.KeyStore;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import dev.metahooks.server.config.ConfigurationException;
 
 /**
  * Key stores from PEM files, the format of Kubernetes TLS Secrets ({@code tls.crt}, {@code tls.key},
@@ -41,7 +41,10 @@ public final class PemFiles {
         keys.init(PemKeyStores.keyStore(certFile, keyFile), PemKeyStores.PASSWORD);
       }
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(keys == null ? null : keys.getKeyManagers(), trust == null ? null : trust.getTrustManagers(), null);
+      context.init(
+          keys == null ? null : keys.getKeyManagers(),
+          trust == null ? null : trust.getTrustManagers(),
+          null);
       return context;
     } catch (GeneralSecurityException e) {
       throw new ConfigurationException("cannot make a TLS client context: " + e.getMessage(), e);

@@ -26,8 +26,8 @@ import java.util.stream.Stream;
  * is a {@link BadInput} naming the file and what is wrong.
  */
 final class Cases {
-  private static final YAMLMapper YAML = YAMLMapper.builder()
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
+  private static final YAMLMapper YAML =
+      YAMLMapper.builder().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
 
   /** Input the command cannot use; exit code 2. */
   static final class BadInput extends RuntimeException {
@@ -49,19 +49,31 @@ final class Cases {
     for (Path path : paths) {
       for (Path file : files(path)) {
         JsonNode node = opened(read(file), file, key);
-        if (!node.has("request") && node.path("controller").isObject()
+        if (!node.has("request")
+            && node.path("controller").isObject()
             && (node.path("parent").isObject() || node.path("object").isObject())) {
           cases.add(request(file, (ObjectNode) node).againstObserved());
           continue;
         }
-        if (!node.path("controller").isTextual() || !node.path("hook").isTextual()
-            || !node.path("request").isObject() || !(observed || node.path("response").isObject())) {
-          throw new BadInput(file + ": neither a recording (an object with controller, hook, request and response)"
-              + " nor a hook request (an object with controller and parent or object)");
+        if (!node.path("controller").isTextual()
+            || !node.path("hook").isTextual()
+            || !node.path("request").isObject()
+            || !(observed || node.path("response").isObject())) {
+          throw new BadInput(
+              file
+                  + ": neither a recording (an object with controller, hook, request and response)"
+                  + " nor a hook request (an object with controller and parent or object)");
         }
-        DiffCase recorded = new DiffCase(file.toString(), node.get("controller").asText(), node.get("hook").asText(),
-            (ObjectNode) node.get("request"), node.get("response"), false, recordedAt(node, file),
-            generated(node.path("generated"), file));
+        DiffCase recorded =
+            new DiffCase(
+                file.toString(),
+                node.get("controller").asText(),
+                node.get("hook").asText(),
+                (ObjectNode) node.get("request"),
+                node.get("response"),
+                false,
+                recordedAt(node, file),
+                generated(node.path("generated"), file));
         cases.add(observed ? recorded.againstObserved() : recorded);
       }
     }
@@ -75,10 +87,18 @@ final class Cases {
    */
   private static DiffCase request(Path file, ObjectNode request) {
     JsonNode manifest = request.get("controller");
-    String hook = !request.has("children") && !request.has("attachments") ? "customize"
-        : request.path("finalizing").asBoolean(false) ? "finalize" : "sync";
-    return new DiffCase(file.toString(), controllerPath(manifest, hook, file + ": controller"), hook, request, null,
-        true, Instant.now());
+    String hook =
+        !request.has("children") && !request.has("attachments")
+            ? "customize"
+            : request.path("finalizing").asBoolean(false) ? "finalize" : "sync";
+    return new DiffCase(
+        file.toString(),
+        controllerPath(manifest, hook, file + ": controller"),
+        hook,
+        request,
+        null,
+        true,
+        Instant.now());
   }
 
   /** The controller's name in the server's URL of a hook: {@code .../<controller>/<hook>}. */
@@ -86,8 +106,15 @@ final class Cases {
     String url = manifest.at("/spec/hooks/" + hook + "/webhook/url").asText("");
     String[] segments = url.replaceAll("/+$", "").split("/");
     if (segments.length < 2 || !segments[segments.length - 1].equals(hook)) {
-      throw new BadInput(where + ": spec.hooks." + hook + ".webhook.url must end in /<controller>/" + hook
-          + ", got '" + url + "'");
+      throw new BadInput(
+          where
+              + ": spec.hooks."
+              + hook
+              + ".webhook.url must end in /<controller>/"
+              + hook
+              + ", got '"
+              + url
+              + "'");
     }
     return segments[segments.length - 2];
   }
@@ -112,11 +139,14 @@ final class Cases {
     JsonNode answer(String controller, ObjectNode request);
   }
 
-  static List<DiffCase> live(Path manifest, Path parents, List<Path> observed, Customize customize) {
+  static List<DiffCase> live(
+      Path manifest, Path parents, List<Path> observed, Customize customize) {
     JsonNode controller = single(documents(manifest), manifest);
     if (!"CompositeController".equals(controller.path("kind").asText())) {
-      throw new BadInput(manifest + ": not a CompositeController (live requests are built for composite "
-          + "controllers; for a DecoratorController, record its calls with METAHOOKS_RECORD_DIR)");
+      throw new BadInput(
+          manifest
+              + ": not a CompositeController (live requests are built for composite "
+              + "controllers; for a DecoratorController, record its calls with METAHOOKS_RECORD_DIR)");
     }
     List<JsonNode> children = new ArrayList<>();
     for (Path file : observed) {
@@ -130,7 +160,8 @@ final class Cases {
     relatable.addAll(parentList);
     for (JsonNode parent : parentList) {
       boolean finalizing = parent.path("metadata").has("deletionTimestamp");
-      String hook = finalizing && controller.at("/spec/hooks/finalize").isObject() ? "finalize" : "sync";
+      String hook =
+          finalizing && controller.at("/spec/hooks/finalize").isObject() ? "finalize" : "sync";
       String controllerName = controllerPath(controller, hook, manifest.toString());
       boolean v2 = "v2".equals(controller.at("/spec/hooks/" + hook + "/version").asText());
       ObjectNode request = Json.object();
@@ -144,8 +175,12 @@ final class Cases {
         if (ownedBy(child, parent) && groups.has(groupKey(child))) {
           String namespace = child.path("metadata").path("namespace").asText("");
           String name = child.path("metadata").path("name").asText();
-          String key = ObjectMap.key(v2 ? HookVersion.V2 : HookVersion.V1,
-              parent.path("metadata").path("namespace").asText(""), namespace, name);
+          String key =
+              ObjectMap.key(
+                  v2 ? HookVersion.V2 : HookVersion.V1,
+                  parent.path("metadata").path("namespace").asText(""),
+                  namespace,
+                  name);
           ((ObjectNode) groups.get(groupKey(child))).set(key, child);
           owned.add(child);
         }
@@ -162,7 +197,11 @@ final class Cases {
   }
 
   /** What Metacontroller relates to the parent through the customize hook ({} without one). */
-  private static ObjectNode related(JsonNode controller, JsonNode parent, List<JsonNode> objects, Customize customize,
+  private static ObjectNode related(
+      JsonNode controller,
+      JsonNode parent,
+      List<JsonNode> objects,
+      Customize customize,
       Path manifest) {
     if (!controller.at("/spec/hooks/customize").isObject()) {
       return Json.object();
@@ -170,9 +209,15 @@ final class Cases {
     ObjectNode call = Json.object();
     call.set("controller", controller);
     call.set("parent", parent);
-    JsonNode answer = customize.answer(controllerPath(controller, "customize", manifest.toString()), call);
+    JsonNode answer =
+        customize.answer(controllerPath(controller, "customize", manifest.toString()), call);
     boolean v2 = "v2".equals(controller.at("/spec/hooks/customize/version").asText());
-    return RelatedObjects.of(answer.path("relatedResources"), parent, objects, new ChildKinds(objects), v2,
+    return RelatedObjects.of(
+        answer.path("relatedResources"),
+        parent,
+        objects,
+        new ChildKinds(objects),
+        v2,
         manifest.toString());
   }
 
@@ -183,10 +228,23 @@ final class Cases {
     for (int i = 0; i < declared.size(); i++) {
       String apiVersion = declared.get(i).path("apiVersion").asText();
       String resource = declared.get(i).path("resource").asText();
-      String kind = kinds.kindOf(apiVersion, resource).orElseThrow(() -> new BadInput(manifest
-          + ": the kind of spec.childResources " + apiVersion + " " + resource + " is not known here; add its CRD"
-          + " to the observed files (kubectl get crd " + resource + "." + apiVersion.replaceAll("/[^/]*$", "")
-          + " -o json)"));
+      String kind =
+          kinds
+              .kindOf(apiVersion, resource)
+              .orElseThrow(
+                  () ->
+                      new BadInput(
+                          manifest
+                              + ": the kind of spec.childResources "
+                              + apiVersion
+                              + " "
+                              + resource
+                              + " is not known here; add its CRD"
+                              + " to the observed files (kubectl get crd "
+                              + resource
+                              + "."
+                              + apiVersion.replaceAll("/[^/]*$", "")
+                              + " -o json)"));
       groups.add(ObjectMap.groupKey(apiVersion, kind));
     }
     return groups;
@@ -198,8 +256,10 @@ final class Cases {
       return node;
     }
     if (key == null) {
-      throw new BadInput(file + ": its Secret values are sealed; give the key it was recorded with (--key <file>,"
-          + " the file of METAHOOKS_RECORD_KEY_FILE)");
+      throw new BadInput(
+          file
+              + ": its Secret values are sealed; give the key it was recorded with (--key <file>,"
+              + " the file of METAHOOKS_RECORD_KEY_FILE)");
     }
     try {
       return key.openAll(node);
@@ -224,7 +284,11 @@ final class Cases {
     try {
       return Instant.parse(recording.path("recordedAt").asText());
     } catch (java.time.format.DateTimeParseException e) {
-      throw new BadInput(file + ": recordedAt must be an ISO-8601 instant, got '" + recording.path("recordedAt") + "'");
+      throw new BadInput(
+          file
+              + ": recordedAt must be an ISO-8601 instant, got '"
+              + recording.path("recordedAt")
+              + "'");
     }
   }
 
@@ -236,7 +300,9 @@ final class Cases {
   private static boolean ownedBy(JsonNode child, JsonNode parent) {
     String uid = parent.path("metadata").path("uid").asText("");
     for (JsonNode owner : child.path("metadata").path("ownerReferences")) {
-      if (owner.path("controller").asBoolean(false) && !uid.isEmpty() && uid.equals(owner.path("uid").asText())) {
+      if (owner.path("controller").asBoolean(false)
+          && !uid.isEmpty()
+          && uid.equals(owner.path("uid").asText())) {
         return true;
       }
     }
@@ -272,8 +338,12 @@ final class Cases {
       throw new BadInput(path + ": no such file or directory");
     }
     try (Stream<Path> listed = Files.list(path)) {
-      List<Path> files = listed.filter(f -> f.getFileName().toString().endsWith(".json"))
-          .filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList();
+      List<Path> files =
+          listed
+              .filter(f -> f.getFileName().toString().endsWith(".json"))
+              .filter(f -> !f.getFileName().toString().startsWith("."))
+              .sorted()
+              .toList();
       if (files.isEmpty()) {
         throw new BadInput(path + ": no .json recordings in it");
       }
@@ -324,7 +394,8 @@ final class Cases {
       }
       return node;
     } catch (IOException e) {
-      throw new BadInput(file + ": " + (Files.exists(file) ? "not JSON: " + e.getMessage() : "no such file"));
+      throw new BadInput(
+          file + ": " + (Files.exists(file) ? "not JSON: " + e.getMessage() : "no such file"));
     }
   }
 }

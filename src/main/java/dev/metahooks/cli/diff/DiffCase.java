@@ -19,9 +19,22 @@ import java.util.Map;
  * @param answeredAt the clock the hooks see: a recording's time, so that its conditions' times compare
  * @param generated the secrets the recorded call generated, by purpose, given back to the hooks (none elsewhere)
  */
-record DiffCase(String source, String controller, String hook, ObjectNode request, JsonNode before, boolean live,
-    Instant answeredAt, Map<String, String> generated) {
-  DiffCase(String source, String controller, String hook, ObjectNode request, JsonNode before, boolean live,
+record DiffCase(
+    String source,
+    String controller,
+    String hook,
+    ObjectNode request,
+    JsonNode before,
+    boolean live,
+    Instant answeredAt,
+    Map<String, String> generated) {
+  DiffCase(
+      String source,
+      String controller,
+      String hook,
+      ObjectNode request,
+      JsonNode before,
+      boolean live,
       Instant answeredAt) {
     this(source, controller, hook, request, before, live, answeredAt, Map.of());
   }
@@ -33,7 +46,8 @@ record DiffCase(String source, String controller, String hook, ObjectNode reques
     request.path(field).forEach(group -> group.forEach(observed::add));
     ObjectNode shaped = Json.object();
     shaped.set(field, observed);
-    shaped.set("status", parent().path("status").isObject() ? parent().get("status") : Json.object());
+    shaped.set(
+        "status", parent().path("status").isObject() ? parent().get("status") : Json.object());
     return new DiffCase(source, controller, hook, request, shaped, true, answeredAt, generated);
   }
 

@@ -5,10 +5,10 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.replay.CallInputs;
-import dev.metahooks.server.config.ConfigurationException;
 import dev.metahooks.server.InProcessHooks;
-import dev.metahooks.server.internal.RecordingKey;
+import dev.metahooks.server.config.ConfigurationException;
 import dev.metahooks.server.config.ServerConfig;
+import dev.metahooks.server.internal.RecordingKey;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -25,7 +25,8 @@ import java.util.function.Function;
  * use.
  */
 public final class DiffCommand {
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: metahooks diff [--observed] [--key <file>] <recording, request or directory>...
                compare with the answers recorded with the requests (METAHOOKS_RECORD_DIR), or
                with --observed, with the children and status the requests observed; a hook request
@@ -38,8 +39,10 @@ public final class DiffCommand {
                  kubectl get <child kinds> -n <ns> -o json > observed.json
       exit code: 0 nothing would change, 1 something would, 2 bad input""";
   private static final String SEE_HELP = "(metahooks diff --help: the usage)";
+
   /** The front door's answer for a hook this build does not serve. */
   private static final int NOT_SERVED = 404;
+
   private static final ServerConfig DEFAULTS = ServerConfig.defaults();
 
   private DiffCommand() {}
@@ -49,13 +52,20 @@ public final class DiffCommand {
   }
 
   /** {@code controllers} gives the controllers that answer as if at that instant (the clock their hooks read). */
-  public static int run(List<String> args, PrintStream out, PrintStream err,
+  public static int run(
+      List<String> args,
+      PrintStream out,
+      PrintStream err,
       Function<Instant, List<Controller>> controllers) {
     return run(args, out, err, controllers, DEFAULTS);
   }
 
   /** The same with the body and answer limits of {@code config}, as a server with them would answer. */
-  static int run(List<String> args, PrintStream out, PrintStream err, Function<Instant, List<Controller>> controllers,
+  static int run(
+      List<String> args,
+      PrintStream out,
+      PrintStream err,
+      Function<Instant, List<Controller>> controllers,
       ServerConfig config) {
     ServerConfig uncached = config.withResponseCacheBytes(0); // each call is new to it
     if (args.contains("--help") || args.contains("-h")) {
@@ -73,14 +83,26 @@ public final class DiffCommand {
     for (DiffCase call : cases) {
       List<Controller> served = controllers.apply(call.answeredAt());
       // The recorded call's time and generated secrets: an unchanged build answers as it did.
-      InProcessHooks.Response answer = CallInputs.replay(call.answeredAt(), call.generated()).during(() ->
-          answer(uncached, served, call.controller(), call.hook(), call.request()));
+      InProcessHooks.Response answer =
+          CallInputs.replay(call.answeredAt(), call.generated())
+              .during(
+                  () -> answer(uncached, served, call.controller(), call.hook(), call.request()));
       if (answer.status() == NOT_SERVED) {
-        err.println("metahooks diff: " + call.source() + ": this build serves no " + call.controller() + "/"
-            + call.hook() + " hook; it serves: " + String.join(", ", served.stream().map(Controller::name).toList()));
+        err.println(
+            "metahooks diff: "
+                + call.source()
+                + ": this build serves no "
+                + call.controller()
+                + "/"
+                + call.hook()
+                + " hook; it serves: "
+                + String.join(", ", served.stream().map(Controller::name).toList()));
         return 2;
       }
-      diffs.add(answer.status() == 200 ? ParentDiff.of(call, answer.json()) : ParentDiff.refused(call, refusal(answer)));
+      diffs.add(
+          answer.status() == 200
+              ? ParentDiff.of(call, answer.json())
+              : ParentDiff.refused(call, refusal(answer)));
     }
     return new DiffReport(out).print(diffs) ? 1 : 0;
   }
@@ -89,10 +111,14 @@ public final class DiffCommand {
    * The answer of this build's hook as the server sends it: through its front door and answer writer
    * ({@link InProcessHooks}), body and answer limits included.
    */
-  private static InProcessHooks.Response answer(ServerConfig config, List<Controller> controllers, String controller,
-      String hook, JsonNode request) {
-    return InProcessHooks.of(config, controllers).call(controller, hook, request.toString()
-        .getBytes(StandardCharsets.UTF_8));
+  private static InProcessHooks.Response answer(
+      ServerConfig config,
+      List<Controller> controllers,
+      String controller,
+      String hook,
+      JsonNode request) {
+    return InProcessHooks.of(config, controllers)
+        .call(controller, hook, request.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   /** A refused answer as the report names it: the status and the error body's message. */
@@ -121,10 +147,11 @@ public final class DiffCommand {
   }
 
   /** Calls the customize hook of this build, as Metacontroller would before a live sync. */
-  private static Cases.Customize customize(Function<Instant, List<Controller>> controllers, ServerConfig config) {
+  private static Cases.Customize customize(
+      Function<Instant, List<Controller>> controllers, ServerConfig config) {
     return (controller, request) -> {
-      InProcessHooks.Response answer = answer(config, controllers.apply(Instant.now()), controller, "customize",
-          request);
+      InProcessHooks.Response answer =
+          answer(config, controllers.apply(Instant.now()), controller, "customize", request);
       if (answer.status() == NOT_SERVED) {
         throw new Cases.BadInput("this build serves no " + controller + "/customize hook");
       }
@@ -160,8 +187,11 @@ public final class DiffCommand {
         files.remove(keyAt);
       }
       if (files.isEmpty() || files.stream().anyMatch(a -> a.startsWith("--"))) {
-        throw new Cases.BadInput(files.isEmpty() ? "nothing to compare"
-            : "unknown option " + files.stream().filter(a -> a.startsWith("--")).findFirst().get());
+        throw new Cases.BadInput(
+            files.isEmpty()
+                ? "nothing to compare"
+                : "unknown option "
+                    + files.stream().filter(a -> a.startsWith("--")).findFirst().get());
       }
       return Cases.recordings(files.stream().map(Path::of).toList(), observed, key);
     }

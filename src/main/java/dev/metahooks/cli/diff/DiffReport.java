@@ -51,20 +51,44 @@ final class DiffReport {
       block(diff);
     }
     if (parents == 0) {
-      out.println("no changes: " + diffs.size() + " " + plural(diffs.size(), "call") + " answered as before");
+      out.println(
+          "no changes: "
+              + diffs.size()
+              + " "
+              + plural(diffs.size(), "call")
+              + " answered as before");
       return false;
     }
-    out.println(parents + " of " + diffs.size() + " " + plural(diffs.size(), "call") + " would change: "
-        + created + " to create, " + changed + " to change, " + deleted + " to delete"
-        + (statuses > 0 ? ", " + statuses + " " + plural(statuses, "status") : "")
-        + (refused > 0 ? ", " + refused + " refused" : ""));
+    out.println(
+        parents
+            + " of "
+            + diffs.size()
+            + " "
+            + plural(diffs.size(), "call")
+            + " would change: "
+            + created
+            + " to create, "
+            + changed
+            + " to change, "
+            + deleted
+            + " to delete"
+            + (statuses > 0 ? ", " + statuses + " " + plural(statuses, "status") : "")
+            + (refused > 0 ? ", " + refused + " refused" : ""));
     return true;
   }
 
   private void block(ParentDiff diff) {
     DiffCase call = diff.call();
     Set<String> secrets = secrets(diff);
-    out.println(call.controller() + "/" + call.hook() + "  " + call.parentName() + "  (" + call.source() + ")");
+    out.println(
+        call.controller()
+            + "/"
+            + call.hook()
+            + "  "
+            + call.parentName()
+            + "  ("
+            + call.source()
+            + ")");
     if (diff.refusal() != null) {
       out.println("  ! refused: " + Redaction.mask(diff.refusal(), secrets));
       out.println("    Metacontroller would apply nothing and retry this parent");
@@ -78,8 +102,11 @@ final class DiffReport {
       entry.getValue().forEach(change -> out.println("      " + line(change, secrets)));
     }
     for (Map.Entry<JsonNode, List<Change>> entry : diff.held().entrySet()) {
-      out.println("  = " + Objects.describe(entry.getKey(), namespace) + "  (OnDelete: applied only when it is"
-          + " deleted and created again)");
+      out.println(
+          "  = "
+              + Objects.describe(entry.getKey(), namespace)
+              + "  (OnDelete: applied only when it is"
+              + " deleted and created again)");
       entry.getValue().forEach(change -> out.println("      " + line(change, secrets)));
     }
     for (JsonNode child : diff.deleted()) {
@@ -99,8 +126,12 @@ final class DiffReport {
   private static String line(Change change, Set<String> secrets) {
     String path = Redaction.mask(change.path(), secrets);
     if (change.secret()) {
-      return path + ": " + (change.before() == null ? "added" : change.after() == null ? "removed"
-          : "changed") + " (" + MASK + ")";
+      return path
+          + ": "
+          + (change.before() == null ? "added" : change.after() == null ? "removed" : "changed")
+          + " ("
+          + MASK
+          + ")";
     }
     return path + ": " + show(change.before(), secrets) + " → " + show(change.after(), secrets);
   }
@@ -121,8 +152,10 @@ final class DiffReport {
     diff.changed().keySet().forEach(child -> secrets.addAll(SecretText.values(child)));
     diff.held().keySet().forEach(child -> secrets.addAll(SecretText.values(child)));
     secrets.addAll(diff.call().generated().values());
-    // A short value the request shows outside any Secret (a user name such as "postgres") is no secret, and masking
-    // it inside every word it is part of would make the report unreadable; passwords and keys are longer.
+    // A short value the request shows outside any Secret (a user name such as "postgres") is no
+    // secret, and masking
+    // it inside every word it is part of would make the report unreadable; passwords and keys are
+    // longer.
     String open = Redaction.redactSecrets(diff.call().request()).toString();
     secrets.removeIf(value -> value.length() < OPEN_VALUE && open.contains(value));
     return secrets;

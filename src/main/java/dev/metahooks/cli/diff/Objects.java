@@ -10,7 +10,10 @@ final class Objects {
   static String describe(JsonNode object, String defaultNamespace) {
     String namespace = object.path("metadata").path("namespace").asText(defaultNamespace);
     String name = object.path("metadata").path("name").asText("?");
-    return object.path("kind").asText("?") + " " + (namespace.isEmpty() ? "" : namespace + "/") + name;
+    return object.path("kind").asText("?")
+        + " "
+        + (namespace.isEmpty() ? "" : namespace + "/")
+        + name;
   }
 
   /** The identity Metacontroller matches children by: apiVersion, kind, namespace, name. */

@@ -1,7 +1,6 @@
 package dev.metahooks.cli.diff;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -14,7 +13,8 @@ import java.util.TreeSet;
  */
 final class PathDiff {
   /** The fields of a Secret that hold its values: data, and annotations (a last-applied one holds the whole Secret). */
-  private static final List<String> SECRET_FIELDS = List.of("data", "stringData", "metadata.annotations");
+  private static final List<String> SECRET_FIELDS =
+      List.of("data", "stringData", "metadata.annotations");
 
   /**
    * One difference; {@code before} or {@code after} is null where the path is absent on that side; {@code secret}
@@ -37,38 +37,64 @@ final class PathDiff {
    * belongs to (the value, or a JSON text within it), {@code secretDocument} whether that document is a Secret and
    * {@code secret} whether everything below is a Secret's.
    */
-  private static void diff(String path, String inDocument, JsonNode a, JsonNode b, List<Change> out,
-      boolean secretDocument, boolean secret) {
+  private static void diff(
+      String path,
+      String inDocument,
+      JsonNode a,
+      JsonNode b,
+      List<Change> out,
+      boolean secretDocument,
+      boolean secret) {
     if (a == null && b == null || a != null && a.equals(b) || sameNumber(a, b)) {
       return;
     }
-    boolean below = secret || secretDocument && SECRET_FIELDS.stream().anyMatch(field -> within(inDocument, field));
+    boolean below =
+        secret
+            || secretDocument
+                && SECRET_FIELDS.stream().anyMatch(field -> within(inDocument, field));
     if (a != null && b != null && a.isObject() && b.isObject()) {
       Set<String> keys = new TreeSet<>();
       a.fieldNames().forEachRemaining(keys::add);
       b.fieldNames().forEachRemaining(keys::add);
       for (String key : keys) {
-        diff(join(path, key), join(inDocument, key), absentAsNull(a.get(key)), absentAsNull(b.get(key)), out,
-            secretDocument, below);
+        diff(
+            join(path, key),
+            join(inDocument, key),
+            absentAsNull(a.get(key)),
+            absentAsNull(b.get(key)),
+            out,
+            secretDocument,
+            below);
       }
       return;
     }
     if (a != null && b != null && a.isArray() && b.isArray()) {
       for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
-        diff(path + "[" + i + "]", inDocument + "[" + i + "]", absentAsNull(a.get(i)), absentAsNull(b.get(i)), out,
-            secretDocument, below);
+        diff(
+            path + "[" + i + "]",
+            inDocument + "[" + i + "]",
+            absentAsNull(a.get(i)),
+            absentAsNull(b.get(i)),
+            out,
+            secretDocument,
+            below);
       }
       return;
     }
     JsonNode aJson = embeddedObject(a);
     JsonNode bJson = embeddedObject(b);
-    if (aJson != null && bJson != null) { // a configuration held as JSON text: its own paths say more
+    if (aJson != null
+        && bJson != null) { // a configuration held as JSON text: its own paths say more
       boolean secretJson = SecretText.holdsSecret(aJson) || SecretText.holdsSecret(bJson);
       diff(path + "(json)", "", aJson, bJson, out, isSecret(aJson, bJson), below || secretJson);
       return;
     }
-    out.add(new Change(path.isEmpty() ? "(whole)" : path, a, b,
-        below || SecretText.mayHoldSecret(a) || SecretText.mayHoldSecret(b)));
+    out.add(
+        new Change(
+            path.isEmpty() ? "(whole)" : path,
+            a,
+            b,
+            below || SecretText.mayHoldSecret(a) || SecretText.mayHoldSecret(b)));
   }
 
   private static boolean within(String path, String field) {
@@ -85,7 +111,11 @@ final class PathDiff {
 
   /** 41 read back from a recording is an int node, the hook's 41 may be a long one: the wire shows no difference. */
   private static boolean sameNumber(JsonNode a, JsonNode b) {
-    return a != null && b != null && a.isNumber() && b.isNumber() && a.decimalValue().compareTo(b.decimalValue()) == 0;
+    return a != null
+        && b != null
+        && a.isNumber()
+        && b.isNumber()
+        && a.decimalValue().compareTo(b.decimalValue()) == 0;
   }
 
   /** A string that holds a JSON object (Patroni's configuration in an environment variable, say), or null. */
@@ -105,18 +135,22 @@ final class PathDiff {
     var copy = observed.deepCopy();
     Iterator<String> names = copy.fieldNames();
     List<String> drop = new ArrayList<>();
-    names.forEachRemaining(name -> {
-      if (!desired.has(name)) {
-        drop.add(name);
-      }
-    });
+    names.forEachRemaining(
+        name -> {
+          if (!desired.has(name)) {
+            drop.add(name);
+          }
+        });
     var object = (com.fasterxml.jackson.databind.node.ObjectNode) copy;
     object.remove(drop);
-    desired.fieldNames().forEachRemaining(name -> {
-      if (object.has(name)) {
-        object.set(name, restrictedTo(object.get(name), desired.get(name)));
-      }
-    });
+    desired
+        .fieldNames()
+        .forEachRemaining(
+            name -> {
+              if (object.has(name)) {
+                object.set(name, restrictedTo(object.get(name), desired.get(name)));
+              }
+            });
     return object;
   }
 

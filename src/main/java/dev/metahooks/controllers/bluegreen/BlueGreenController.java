@@ -44,21 +44,26 @@ public final class BlueGreenController {
 
     Side fromSpec = new Side(spec.replicas(), spec.template(), "parent.spec.template");
     Side active = activeRs.map(Side::observed).orElse(fromSpec);
-    Side inactive = inactiveRs.map(Side::observed).orElse(fromSpec.withReplicas(IntNode.valueOf(0)));
+    Side inactive =
+        inactiveRs.map(Side::observed).orElse(fromSpec.withReplicas(IntNode.valueOf(0)));
 
     if (activeRs.isPresent() && PodTemplates.same(spec.template(), active.template())) {
       // Up to date: nothing to roll out, keep the inactive color scaled down.
       inactive = inactive.withReplicas(IntNode.valueOf(0));
     } else if (inactiveRs.isPresent() && PodTemplates.same(spec.template(), inactive.template())) {
-      // The inactive color already runs the new template: scale it up and swap once it is all available.
+      // The inactive color already runs the new template: scale it up and swap once it is all
+      // available.
       inactive = inactive.withReplicas(spec.replicas());
-      if (isNumber(inactiveRs.get().object().path("status").path("availableReplicas"), expectedReplicas(spec))) {
+      if (isNumber(
+          inactiveRs.get().object().path("status").path("availableReplicas"),
+          expectedReplicas(spec))) {
         Side previous = active;
         active = inactive;
         inactive = previous;
         activeColor = inactiveColor;
       }
-    } else if (inactiveRs.isPresent() && isNumber(inactiveRs.get().object().path("spec").path("replicas"), 0)
+    } else if (inactiveRs.isPresent()
+        && isNumber(inactiveRs.get().object().path("spec").path("replicas"), 0)
         && isNumber(inactiveRs.get().object().path("status").path("replicas"), 0)) {
       // Neither color runs the new template and the inactive one is idle: start a rollout on it.
       inactive = fromSpec;
@@ -67,18 +72,28 @@ public final class BlueGreenController {
       inactive = inactive.withReplicas(IntNode.valueOf(0));
     }
 
-    List<ObjectNode> children = List.of(
-        Services.build(spec, activeColor),
-        ReplicaSets.build(spec, activeColor, active.replicas(), active.template(), active.source()),
-        ReplicaSets.build(spec, other(activeColor), inactive.replicas(), inactive.template(), inactive.source()));
+    List<ObjectNode> children =
+        List.of(
+            Services.build(spec, activeColor),
+            ReplicaSets.build(
+                spec, activeColor, active.replicas(), active.template(), active.source()),
+            ReplicaSets.build(
+                spec,
+                other(activeColor),
+                inactive.replicas(),
+                inactive.template(),
+                inactive.source()));
     return CompositeResponse.of(status, children);
   }
 
   /** Desired replicas and pod template of one color; {@code source} says where the template came from. */
   private record Side(JsonNode replicas, ObjectNode template, String source) {
     static Side observed(ObjectMap.Entry rs) {
-      String path = "children['" + ObjectMap.groupKey("apps/v1", "ReplicaSet") + "']['" + rs.key() + "']";
-      return new Side(rs.object().path("spec").get("replicas"), PodTemplates.read(rs.object(), path),
+      String path =
+          "children['" + ObjectMap.groupKey("apps/v1", "ReplicaSet") + "']['" + rs.key() + "']";
+      return new Side(
+          rs.object().path("spec").get("replicas"),
+          PodTemplates.read(rs.object(), path),
           path + ".metadata.annotations['" + PodTemplates.ANNOTATION + "']");
     }
 
@@ -96,7 +111,9 @@ public final class BlueGreenController {
 
   /** The color the observed Service selects; a Service edited to select neither color counts as blue. */
   static String colorOf(ObjectNode service) {
-    return GREEN.equals(service.path("spec").path("selector").path("color").asText(null)) ? GREEN : BLUE;
+    return GREEN.equals(service.path("spec").path("selector").path("color").asText(null))
+        ? GREEN
+        : BLUE;
   }
 
   static String other(String color) {

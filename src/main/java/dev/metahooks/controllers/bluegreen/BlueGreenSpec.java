@@ -1,9 +1,8 @@
 package dev.metahooks.controllers.bluegreen;
 
-import dev.metahooks.kube.FieldReader;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.kube.FieldReader;
 
 /**
  * The parts of a BlueGreenDeployment ({@code ctl.enisoc.com/v1}) the hook reads.
@@ -16,8 +15,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param service {@code spec.service}, the Service to create, whose selector gets the active color
  * @param serviceName {@code spec.service.metadata.name}
  */
-record BlueGreenSpec(String name, JsonNode replicas, JsonNode minReadySeconds, ObjectNode selector,
-    ObjectNode template, ObjectNode service, String serviceName) {
+record BlueGreenSpec(
+    String name,
+    JsonNode replicas,
+    JsonNode minReadySeconds,
+    ObjectNode selector,
+    ObjectNode template,
+    ObjectNode service,
+    String serviceName) {
 
   static BlueGreenSpec read(ObjectNode parent) {
     FieldReader spec = FieldReader.requiredSpec(parent);
@@ -28,8 +33,14 @@ record BlueGreenSpec(String name, JsonNode replicas, JsonNode minReadySeconds, O
     FieldReader service = spec.object("service");
     String serviceName = service.object("metadata").requiredString("name");
     service.object("spec").object("selector");
-    return new BlueGreenSpec(parent.path("metadata").path("name").asText(), integerOrNull(spec, "replicas"),
-        integerOrNull(spec, "minReadySeconds"), selector.node(), template.node(), service.node(), serviceName);
+    return new BlueGreenSpec(
+        parent.path("metadata").path("name").asText(),
+        integerOrNull(spec, "replicas"),
+        integerOrNull(spec, "minReadySeconds"),
+        selector.node(),
+        template.node(),
+        service.node(),
+        serviceName);
   }
 
   /** A pod template must carry labels: each ReplicaSet's labels are the template's plus its color. */

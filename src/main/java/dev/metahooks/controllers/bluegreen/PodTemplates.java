@@ -18,16 +18,17 @@ final class PodTemplates {
   static final String ANNOTATION = "bluegreendeployments.ctl.enisoc.com/pod-template-json";
 
   /** JSON.parse keeps the last of duplicate keys; the annotation is read the same way. */
-  private static final ObjectReader LENIENT = Json.reader()
-      .without(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+  private static final ObjectReader LENIENT =
+      Json.reader().without(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
 
   /** Numbers are equal when their values are, as JavaScript's {@code ===} compares them. */
-  private static final Comparator<JsonNode> SAME_VALUE = (a, b) -> {
-    if (a.isNumber() && b.isNumber()) {
-      return Double.compare(a.doubleValue(), b.doubleValue());
-    }
-    return a.equals(b) ? 0 : 1;
-  };
+  private static final Comparator<JsonNode> SAME_VALUE =
+      (a, b) -> {
+        if (a.isNumber() && b.isNumber()) {
+          return Double.compare(a.doubleValue(), b.doubleValue());
+        }
+        return a.equals(b) ? 0 : 1;
+      };
 
   private PodTemplates() {}
 
@@ -38,12 +39,15 @@ final class PodTemplates {
 
   /** The template stored on an observed ReplicaSet; {@code path} names the ReplicaSet in errors. */
   static ObjectNode read(ObjectNode replicaSet, String path) {
-    FieldReader annotations = FieldReader.of(replicaSet, path).objectOrEmpty("metadata").objectOrEmpty("annotations");
+    FieldReader annotations =
+        FieldReader.of(replicaSet, path).objectOrEmpty("metadata").objectOrEmpty("annotations");
     String field = annotations.path(ANNOTATION);
     JsonNode given = annotations.get(ANNOTATION);
     if (given == null || given.isNull()) {
-      throw new InvalidRequestException(field, "is missing: the ReplicaSet was not made by this controller, "
-          + "or the annotation was removed");
+      throw new InvalidRequestException(
+          field,
+          "is missing: the ReplicaSet was not made by this controller, "
+              + "or the annotation was removed");
     }
     String text = annotations.requiredText(ANNOTATION);
     JsonNode template;

@@ -2,9 +2,9 @@ package dev.metahooks.controllers.bluegreen;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Json;
 import dev.metahooks.kube.FieldReader;
 import dev.metahooks.kube.Quantities;
-import dev.metahooks.api.Json;
 
 /** The ReplicaSet of one color: {@code <name>-<color>}, its pod template remembered in an annotation. */
 final class ReplicaSets {
@@ -15,13 +15,15 @@ final class ReplicaSets {
    * @param template the pod template without the color label; it is also what the annotation records
    * @param source where the template came from, to name it if it lacks labels
    */
-  static ObjectNode build(BlueGreenSpec spec, String color, JsonNode replicas, ObjectNode template,
-      String source) {
+  static ObjectNode build(
+      BlueGreenSpec spec, String color, JsonNode replicas, ObjectNode template, String source) {
     BlueGreenSpec.requireLabels(FieldReader.of(template, source));
     ObjectNode rs = Json.object().put("apiVersion", "apps/v1").put("kind", "ReplicaSet");
     ObjectNode metadata = rs.putObject("metadata").put("name", spec.name() + "-" + color);
     metadata.set("labels", colored((ObjectNode) template.path("metadata").path("labels"), color));
-    metadata.putObject("annotations").put(PodTemplates.ANNOTATION, PodTemplates.annotation(template));
+    metadata
+        .putObject("annotations")
+        .put(PodTemplates.ANNOTATION, PodTemplates.annotation(template));
 
     ObjectNode rsSpec = rs.putObject("spec");
     if (replicas != null && !replicas.isNull()) {
@@ -32,11 +34,15 @@ final class ReplicaSets {
     }
     ObjectNode selector = spec.selector().deepCopy();
     JsonNode matchLabels = selector.get("matchLabels");
-    selector.set("matchLabels", colored(matchLabels instanceof ObjectNode labels ? labels : Json.object(), color));
+    selector.set(
+        "matchLabels",
+        colored(matchLabels instanceof ObjectNode labels ? labels : Json.object(), color));
     rsSpec.set("selector", selector);
 
-    // The quantities as the API server stores them: an echo of the user's cpu: "0.5" would differ from the stored
-    // 500m on every sync. The annotation keeps the template as written, which is what the parent is compared with.
+    // The quantities as the API server stores them: an echo of the user's cpu: "0.5" would differ
+    // from the stored
+    // 500m on every sync. The annotation keeps the template as written, which is what the parent is
+    // compared with.
     ObjectNode podTemplate = Quantities.inPodTemplate(template);
     ObjectNode podMetadata = (ObjectNode) podTemplate.get("metadata");
     podMetadata.set("labels", colored((ObjectNode) podMetadata.get("labels"), color));

@@ -3,8 +3,8 @@ package dev.metahooks.controllers.catset;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.AnswerSize;
 import dev.metahooks.api.CompositeRequest;
-import dev.metahooks.kube.PathCopies;
 import dev.metahooks.controllers.catset.CatSetSpec.ClaimTemplate;
+import dev.metahooks.kube.PathCopies;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,11 +20,17 @@ final class CatSetClaims {
     if (spec.claimTemplates() == null) {
       return;
     }
-    // As a double, so that a replicas of 1e300 saturates instead of overflowing; NaN builds no claim.
-    long perTemplate = (long) (Math.max(0, Math.ceil(spec.replicas().value()))
-        + request.children().list("v1", "PersistentVolumeClaim").size());
+    // As a double, so that a replicas of 1e300 saturates instead of overflowing; NaN builds no
+    // claim.
+    long perTemplate =
+        (long)
+            (Math.max(0, Math.ceil(spec.replicas().value()))
+                + request.children().list("v1", "PersistentVolumeClaim").size());
     for (int i = 0; i < spec.claimTemplates().size(); i++) {
-      size.add("parent.spec.volumeClaimTemplates[" + i + "]", "parent.spec.replicas", perTemplate,
+      size.add(
+          "parent.spec.volumeClaimTemplates[" + i + "]",
+          "parent.spec.replicas",
+          perTemplate,
           spec.claimTemplates().get(i).template());
     }
   }
@@ -40,13 +46,15 @@ final class CatSetClaims {
     String catsetName = request.name();
     for (ClaimTemplate claimTemplate : spec.claimTemplates()) {
       String baseName = claimTemplate.name() + "-" + catsetName;
-      ObjectNode template = (ObjectNode) JsValues.copy(claimTemplate.template()); // as upstream copies it, once
+      ObjectNode template =
+          (ObjectNode) JsValues.copy(claimTemplate.template()); // as upstream copies it, once
       for (int i = 0; replicas.exceeds(i); i++) {
         claims.add(build(template, baseName + "-" + i));
       }
       for (ObjectNode claim : observed) {
         String name = claim.path("metadata").path("name").textValue();
-        // A name that starts with the base name but has no ordinal of it counts as ordinal -1 upstream, so
+        // A name that starts with the base name but has no ordinal of it counts as ordinal -1
+        // upstream, so
         // a negative replicas keeps that claim too.
         if (name.startsWith(baseName)
             && replicas.reachedBy(CatSetPods.ordinal(baseName, name).orElse(-1))) {

@@ -26,11 +26,21 @@ public final class CatSetController {
   private CatSetController() {}
 
   public static Controller controller() {
-    return Controller.composite("catset").sync(CatSetController::sync).finalize(CatSetController::sync)
-        // Of observed Pods the hook reads the deletion timestamp, the template hash, the phase and the Ready
-        // condition (CatSetPods.runningAndReady, CatSetRoll.next); of claims, the name. It re-emits neither.
-        .reads("v1", "Pod", "metadata.deletionTimestamp", "metadata.annotations['" + CatSetRoll.TEMPLATE_HASH + "']",
-            "status.phase", "status.conditions.type", "status.conditions.status")
+    return Controller.composite("catset")
+        .sync(CatSetController::sync)
+        .finalize(CatSetController::sync)
+        // Of observed Pods the hook reads the deletion timestamp, the template hash, the phase and
+        // the Ready
+        // condition (CatSetPods.runningAndReady, CatSetRoll.next); of claims, the name. It re-emits
+        // neither.
+        .reads(
+            "v1",
+            "Pod",
+            "metadata.deletionTimestamp",
+            "metadata.annotations['" + CatSetRoll.TEMPLATE_HASH + "']",
+            "status.phase",
+            "status.conditions.type",
+            "status.conditions.status")
         .reads("v1", "PersistentVolumeClaim")
         .build();
   }
@@ -39,7 +49,8 @@ public final class CatSetController {
     String name = request.name();
     CatSetSpec spec = CatSetSpec.read(request.parent(), request.finalizing());
     CatSetSpec.Replicas replicas = spec.replicas();
-    NavigableMap<Double, ObjectNode> observed = observedPods(request.children().list("v1", "Pod"), name);
+    NavigableMap<Double, ObjectNode> observed =
+        observedPods(request.children().list("v1", "Pod"), name);
 
     int ready = 0;
     while (replicas.exceeds(ready) && CatSetPods.runningAndReady(observed.get((double) ready))) {
@@ -47,23 +58,28 @@ public final class CatSetController {
     }
     ObjectNode status = Json.object().put("replicas", observed.size()).put("readyReplicas", ready);
 
-    // Keep every observed Pod, add the next missing one once all lower ordinals are ready, and remove the
+    // Keep every observed Pod, add the next missing one once all lower ordinals are ready, and
+    // remove the
     // highest surplus one only when all wanted Pods are ready.
     NavigableSet<Double> ordinals = new TreeSet<>(observed.keySet());
     if (replicas.exceeds(ready)) {
       ordinals.add((double) ready);
     }
-    if (replicas.strictlyEquals(ready) && !ordinals.isEmpty() && replicas.reachedBy(ordinals.last())) {
+    if (replicas.strictlyEquals(ready)
+        && !ordinals.isEmpty()
+        && replicas.reachedBy(ordinals.last())) {
       ordinals.pollLast();
     }
-    // The hook rolls Pods itself: the highest Pod of an old template leaves the answer, to be recreated.
+    // The hook rolls Pods itself: the highest Pod of an old template leaves the answer, to be
+    // recreated.
     boolean rolledByHook = CatSetRoll.drivenByHook(request.controller());
     String hash = rolledByHook ? CatSetRoll.hash(spec.template()) : null;
     if (rolledByHook && !request.finalizing() && !ordinals.isEmpty()) {
       ordinals.remove(CatSetRoll.next(observed, replicas, ready, hash));
     }
 
-    // Each Pod is written as a copy of the template, each claim of its claim template: refuse an answer too large
+    // Each Pod is written as a copy of the template, each claim of its claim template: refuse an
+    // answer too large
     // to build.
     AnswerSize.Estimate size = AnswerSize.estimate();
     if (!ordinals.isEmpty()) {
@@ -90,7 +106,8 @@ public final class CatSetController {
   static NavigableMap<Double, ObjectNode> observedPods(List<ObjectNode> pods, String name) {
     NavigableMap<Double, ObjectNode> byOrdinal = new TreeMap<>();
     for (ObjectNode pod : pods) {
-      OptionalDouble ordinal = CatSetPods.ordinal(name, pod.path("metadata").path("name").textValue());
+      OptionalDouble ordinal =
+          CatSetPods.ordinal(name, pod.path("metadata").path("name").textValue());
       ordinal.ifPresent(o -> byOrdinal.put(o, pod));
     }
     return byOrdinal;

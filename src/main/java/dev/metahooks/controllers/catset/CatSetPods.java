@@ -1,11 +1,11 @@
 package dev.metahooks.controllers.catset;
 
-import dev.metahooks.kube.FieldReader;
-import dev.metahooks.kube.PathCopies;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.catset.CatSetSpec.ClaimTemplate;
+import dev.metahooks.kube.FieldReader;
+import dev.metahooks.kube.PathCopies;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.regex.Matcher;
@@ -44,7 +44,9 @@ final class CatSetPods {
       return false;
     }
     JsonNode status = pod.get("status");
-    if (status == null || !status.isObject() || !"Running".equals(status.path("phase").textValue())) {
+    if (status == null
+        || !status.isObject()
+        || !"Running".equals(status.path("phase").textValue())) {
       return false;
     }
     if (JsValues.truthy(pod.path("metadata").get("deletionTimestamp"))) {

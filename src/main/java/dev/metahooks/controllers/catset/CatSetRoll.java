@@ -32,8 +32,13 @@ final class CatSetRoll {
       return false;
     }
     for (JsonNode child : controller.path("spec").path("childResources")) {
-      if (child.path("apiVersion").asText().equals("v1") && child.path("resource").asText().equals("pods")) {
-        return !child.path("updateStrategy").path("method").asText("OnDelete").startsWith("Rolling");
+      if (child.path("apiVersion").asText().equals("v1")
+          && child.path("resource").asText().equals("pods")) {
+        return !child
+            .path("updateStrategy")
+            .path("method")
+            .asText("OnDelete")
+            .startsWith("Rolling");
       }
     }
     return false;
@@ -42,8 +47,12 @@ final class CatSetRoll {
   /** A short hash of the template, independent of the order its fields are written in. */
   static String hash(ObjectNode template) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(Json.writer().writeValueAsString(sorted(template)).getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(
+                  Json.writer()
+                      .writeValueAsString(sorted(template))
+                      .getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, 16);
     } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("cannot hash the Pod template", e);
@@ -57,21 +66,27 @@ final class CatSetRoll {
   static void mark(ObjectNode pod, String hash) {
     ObjectNode metadata = (ObjectNode) pod.get("metadata");
     JsonNode annotations = metadata.get("annotations");
-    (annotations instanceof ObjectNode ? PathCopies.object(metadata, "annotations")
-        : metadata.putObject("annotations")).put(TEMPLATE_HASH, hash);
+    (annotations instanceof ObjectNode
+            ? PathCopies.object(metadata, "annotations")
+            : metadata.putObject("annotations"))
+        .put(TEMPLATE_HASH, hash);
   }
 
   /**
    * The ordinal to replace now, or -1: the highest Pod built from another template, but only while all
    * {@code replicas} Pods exist and are Running and Ready (none is terminating or being recreated).
    */
-  static double next(NavigableMap<Double, ObjectNode> observed, CatSetSpec.Replicas replicas, int ready,
+  static double next(
+      NavigableMap<Double, ObjectNode> observed,
+      CatSetSpec.Replicas replicas,
+      int ready,
       String hash) {
     if (!replicas.strictlyEquals(observed.size()) || ready != observed.size()) {
       return -1;
     }
     for (Map.Entry<Double, ObjectNode> pod : observed.descendingMap().entrySet()) {
-      if (!hash.equals(pod.getValue().path("metadata").path("annotations").path(TEMPLATE_HASH).asText())) {
+      if (!hash.equals(
+          pod.getValue().path("metadata").path("annotations").path(TEMPLATE_HASH).asText())) {
         return pod.getKey();
       }
     }

@@ -1,9 +1,9 @@
 package dev.metahooks.controllers.catset;
 
-import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
+import dev.metahooks.kube.FieldReader;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +15,8 @@ import java.util.List;
  * @param serviceName {@code spec.serviceName} as given, null when absent
  * @param claimTemplates {@code spec.volumeClaimTemplates}, null when absent or falsy
  */
-record CatSetSpec(ObjectNode spec, Replicas replicas, JsonNode serviceName, List<ClaimTemplate> claimTemplates) {
+record CatSetSpec(
+    ObjectNode spec, Replicas replicas, JsonNode serviceName, List<ClaimTemplate> claimTemplates) {
 
   /**
    * {@code spec.replicas}, compared as the upstream JavaScript compares it. It must be a JSON number: upstream
@@ -25,8 +26,11 @@ record CatSetSpec(ObjectNode spec, Replicas replicas, JsonNode serviceName, List
   record Replicas(double value) {
     static Replicas of(JsonNode replicas) {
       if (replicas == null || !replicas.isNumber()) {
-        throw new InvalidRequestException("parent.spec.replicas", replicas == null || replicas.isNull()
-            ? "is required" : "must be a number, not " + replicas.getNodeType().name().toLowerCase());
+        throw new InvalidRequestException(
+            "parent.spec.replicas",
+            replicas == null || replicas.isNull()
+                ? "is required"
+                : "must be a number, not " + replicas.getNodeType().name().toLowerCase());
       }
       return new Replicas(replicas.doubleValue());
     }
@@ -62,7 +66,8 @@ record CatSetSpec(ObjectNode spec, Replicas replicas, JsonNode serviceName, List
     }
     List<ClaimTemplate> claims = new ArrayList<>();
     for (FieldReader template : spec.requiredObjects("volumeClaimTemplates")) {
-      claims.add(new ClaimTemplate(template.object("metadata").requiredText("name"), template.node()));
+      claims.add(
+          new ClaimTemplate(template.object("metadata").requiredText("name"), template.node()));
     }
     return List.copyOf(claims);
   }

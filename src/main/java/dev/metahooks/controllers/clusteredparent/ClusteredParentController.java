@@ -28,13 +28,17 @@ public final class ClusteredParentController {
   }
 
   static ObjectNode roleBinding(String clusterRoleName) {
-    ObjectNode binding = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "RoleBinding");
+    ObjectNode binding =
+        Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "RoleBinding");
     binding.putObject("metadata").put("name", clusterRoleName).put("namespace", NAMESPACE);
-    binding.putArray("subjects").addObject()
+    binding
+        .putArray("subjects")
+        .addObject()
         .put("kind", "ServiceAccount")
         .put("name", SERVICE_ACCOUNT)
         .put("namespace", NAMESPACE);
-    binding.putObject("roleRef")
+    binding
+        .putObject("roleRef")
         .put("kind", "ClusterRole")
         .put("name", clusterRoleName)
         .put("apiGroup", "rbac.authorization.k8s.io");

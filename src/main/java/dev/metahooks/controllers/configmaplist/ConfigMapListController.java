@@ -35,20 +35,24 @@ public final class ConfigMapListController {
     // Required: without labels the rule would select every ConfigMap of the cluster.
     ObjectNode selector = Json.object();
     selector.set("matchLabels", spec.requiredStringMap("sourceLabels"));
-    RelatedResourceRule rule = RelatedResourceRule.of("v1", "configmaps").withLabelSelector(selector);
+    RelatedResourceRule rule =
+        RelatedResourceRule.of("v1", "configmaps").withLabelSelector(selector);
     // No namespace: every namespace (v2 lets a namespaced parent look beyond its own).
-    return CustomizeResponse.of(spec.optionalString("sourceNamespace").map(rule::inNamespace).orElse(rule));
+    return CustomizeResponse.of(
+        spec.optionalString("sourceNamespace").map(rule::inNamespace).orElse(rule));
   }
 
   public static CompositeResponse sync(CompositeRequest request) {
     if (request.namespace().isEmpty()) {
-      throw new InvalidRequestException("parent.metadata.namespace", "is required: a ConfigMapList is namespaced");
+      throw new InvalidRequestException(
+          "parent.metadata.namespace", "is required: a ConfigMapList is namespaced");
     }
-    List<String> keys = request.related().entries("v1", "ConfigMap").stream()
-        .map(ConfigMapListController::qualifiedName)
-        .sorted()
-        .distinct()
-        .toList();
+    List<String> keys =
+        request.related().entries("v1", "ConfigMap").stream()
+            .map(ConfigMapListController::qualifiedName)
+            .sorted()
+            .distinct()
+            .toList();
     ObjectNode status = Json.object().put("count", keys.size());
     return CompositeResponse.of(status, List.of(list(request.name(), request.namespace(), keys)));
   }

@@ -27,7 +27,8 @@ public final class ConfigMapPropagationController {
     return Controller.composite("configmap-propagation")
         .sync(ConfigMapPropagationController::sync)
         .customize(ConfigMapPropagationController::customize)
-        // Of the related source the hook copies the content; of the copies it observes, it counts them.
+        // Of the related source the hook copies the content; of the copies it observes, it counts
+        // them.
         .reads("v1", "ConfigMap", "data", "binaryData")
         .build();
   }
@@ -35,26 +36,32 @@ public final class ConfigMapPropagationController {
   record Spec(String sourceName, String sourceNamespace, List<String> targetNamespaces) {
     static Spec of(ObjectNode parent) {
       FieldReader spec = FieldReader.spec(parent);
-      return new Spec(spec.requiredString("sourceName"), spec.requiredString("sourceNamespace"),
+      return new Spec(
+          spec.requiredString("sourceName"),
+          spec.requiredString("sourceNamespace"),
           spec.requiredStringList("targetNamespaces"));
     }
   }
 
   public static CustomizeResponse customize(CustomizeRequest request) {
     Spec spec = Spec.of(request.parent());
-    return CustomizeResponse.of(RelatedResourceRule.of("v1", "configmaps")
-        .inNamespace(spec.sourceNamespace())
-        .withNames(List.of(spec.sourceName())));
+    return CustomizeResponse.of(
+        RelatedResourceRule.of("v1", "configmaps")
+            .inNamespace(spec.sourceNamespace())
+            .withNames(List.of(spec.sourceName())));
   }
 
   public static CompositeResponse sync(CompositeRequest request) {
     Spec spec = Spec.of(request.parent());
-    // As upstream: expected counts the list as written, actual counts the copies Metacontroller observes.
-    ObjectNode status = Json.object()
-        .put("expected_copies", spec.targetNamespaces().size())
-        .put("actual_copies", request.children().count("v1", "ConfigMap"));
-    Optional<Copies.Source> source = Copies.find(request.related(), "v1", "ConfigMap",
-        spec.sourceNamespace(), spec.sourceName());
+    // As upstream: expected counts the list as written, actual counts the copies Metacontroller
+    // observes.
+    ObjectNode status =
+        Json.object()
+            .put("expected_copies", spec.targetNamespaces().size())
+            .put("actual_copies", request.children().count("v1", "ConfigMap"));
+    Optional<Copies.Source> source =
+        Copies.find(
+            request.related(), "v1", "ConfigMap", spec.sourceNamespace(), spec.sourceName());
     List<ObjectNode> copies = source.map(s -> copies(s, spec)).orElse(List.of());
     return CompositeResponse.of(status, copies);
   }
@@ -64,8 +71,9 @@ public final class ConfigMapPropagationController {
    * own namespace gets none, since a "copy" there would be the source itself.
    */
   static List<ObjectNode> copies(Copies.Source source, Spec spec) {
-    return Copies.configMaps(source, new LinkedHashSet<>(spec.targetNamespaces()).stream()
-        .filter(namespace -> !namespace.equals(spec.sourceNamespace()))
-        .toList());
+    return Copies.configMaps(
+        source,
+        new LinkedHashSet<>(spec.targetNamespaces())
+            .stream().filter(namespace -> !namespace.equals(spec.sourceNamespace())).toList());
   }
 }

@@ -25,8 +25,10 @@ public final class CrdRolesController {
   }
 
   static ObjectNode readerRole(String crdName) {
-    ObjectNode role = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "ClusterRole");
-    // No rules, as the example this ports; and no empty "rules" list either: the API server stores none, and
+    ObjectNode role =
+        Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "ClusterRole");
+    // No rules, as the example this ports; and no empty "rules" list either: the API server stores
+    // none, and
     // Metacontroller would set the empty list again on every sync.
     role.putObject("metadata").put("name", crdName + "-reader");
     return role;

@@ -33,9 +33,13 @@ public final class DaemonJobController {
     }
 
     DaemonJobSpec spec = DaemonJobSpec.read(parent);
-    Optional<ObjectNode> daemonSet = request.child("apps/v1", "DaemonSet", DaemonSets.name(spec.name()));
+    Optional<ObjectNode> daemonSet =
+        request.child("apps/v1", "DaemonSet", DaemonSets.name(spec.name()));
     JsonNode observed = daemonSet.map(ds -> ds.get("status")).orElse(null);
-    ObjectNode status = observed != null && observed.isObject() ? ((ObjectNode) observed).deepCopy() : Json.object();
+    ObjectNode status =
+        observed != null && observed.isObject()
+            ? ((ObjectNode) observed).deepCopy()
+            : Json.object();
     status.set("conditions", complete(isFinished(observed)));
     return CompositeResponse.of(status, List.of(DaemonSets.build(spec, parent.get("status"))));
   }
@@ -48,15 +52,21 @@ public final class DaemonJobController {
     if (status == null || !status.isObject()) {
       return false;
     }
-    JsonNode desired = status.has("desiredNumberScheduled") ? status.get("desiredNumberScheduled")
-        : Json.nodes().numberNode(1);
-    JsonNode ready = status.has("numberReady") ? status.get("numberReady") : Json.nodes().numberNode(0);
-    return desired.isNumber() && ready.isNumber()
-        && desired.doubleValue() == ready.doubleValue() && desired.doubleValue() > 0;
+    JsonNode desired =
+        status.has("desiredNumberScheduled")
+            ? status.get("desiredNumberScheduled")
+            : Json.nodes().numberNode(1);
+    JsonNode ready =
+        status.has("numberReady") ? status.get("numberReady") : Json.nodes().numberNode(0);
+    return desired.isNumber()
+        && ready.isNumber()
+        && desired.doubleValue() == ready.doubleValue()
+        && desired.doubleValue() > 0;
   }
 
   private static JsonNode complete(boolean done) {
-    ObjectNode condition = Json.object().put("type", "Complete").put("status", done ? "True" : "False");
+    ObjectNode condition =
+        Json.object().put("type", "Complete").put("status", done ? "True" : "False");
     return Json.array().add(condition);
   }
 }

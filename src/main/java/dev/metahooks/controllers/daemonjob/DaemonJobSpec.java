@@ -1,9 +1,8 @@
 package dev.metahooks.controllers.daemonjob;
 
-import dev.metahooks.kube.FieldReader;
-
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.kube.FieldReader;
 
 /**
  * The parts of a DaemonJob ({@code ctl.example.com/v1}) the hook reads.
@@ -14,7 +13,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param containers {@code spec.template.spec.containers}
  * @param pauseImage {@code spec.pauseImage}, the image that keeps each pod alive after the work is done
  */
-record DaemonJobSpec(String name, ObjectNode template, ObjectNode labels, ArrayNode containers, String pauseImage) {
+record DaemonJobSpec(
+    String name, ObjectNode template, ObjectNode labels, ArrayNode containers, String pauseImage) {
   static final String DEFAULT_PAUSE_IMAGE = "gcr.io/google_containers/pause";
 
   static DaemonJobSpec read(ObjectNode parent) {
@@ -24,7 +24,7 @@ record DaemonJobSpec(String name, ObjectNode template, ObjectNode labels, ArrayN
     ArrayNode containers = template.object("spec").requiredArray("containers");
     // An empty string is used as given, as upstream does; only an absent value gets the default.
     String image = spec.optionalString("pauseImage").orElse(DEFAULT_PAUSE_IMAGE);
-    return new DaemonJobSpec(parent.path("metadata").path("name").asText(), template.node(), labels,
-        containers, image);
+    return new DaemonJobSpec(
+        parent.path("metadata").path("name").asText(), template.node(), labels, containers, image);
   }
 }

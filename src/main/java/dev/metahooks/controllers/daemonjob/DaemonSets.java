@@ -31,9 +31,12 @@ final class DaemonSets {
     ObjectNode podSpec = (ObjectNode) template.get("spec");
     // Init containers of the template, if any, are replaced, as upstream does.
     podSpec.set("initContainers", spec.containers().deepCopy());
-    ObjectNode pause = podSpec.putArray("containers").addObject()
-        .put("name", "pause")
-        .put("image", spec.pauseImage());
+    ObjectNode pause =
+        podSpec
+            .putArray("containers")
+            .addObject()
+            .put("name", "pause")
+            .put("image", spec.pauseImage());
     pause.putObject("resources").putObject("requests").put("cpu", "10m");
     dsSpec.set("template", template);
     dsSpec.putObject("selector").set("matchLabels", spec.labels().deepCopy());

@@ -28,7 +28,8 @@ public final class GlobalConfigMapController {
     return Controller.composite("global-configmap")
         .sync(GlobalConfigMapController::sync)
         .customize(GlobalConfigMapController::customize)
-        // Of the related source the hook copies the content; of related Namespaces it reads the names.
+        // Of the related source the hook copies the content; of related Namespaces it reads the
+        // names.
         .reads("v1", "ConfigMap", "data", "binaryData")
         .reads("v1", "Namespace")
         .build();
@@ -37,7 +38,8 @@ public final class GlobalConfigMapController {
   /** The parent's spec; the CRD's schema is generated from it ({@code GlobalConfigMapSchemaTest}). */
   record Spec(
       @Description("Name of configmap to propagate") String sourceName,
-      @Description("Namespace in which configmap to propagate is located") String sourceNamespace) {}
+      @Description("Namespace in which configmap to propagate is located")
+          String sourceNamespace) {}
 
   /** The parent's status. */
   record Status(String working) {}
@@ -56,19 +58,22 @@ public final class GlobalConfigMapController {
   public static CompositeResponse sync(CompositeRequest request) {
     Spec spec = PARENT.spec(request.parent());
     ObjectNode status = PARENT.status(new Status("fine"));
-    Optional<Copies.Source> source = Copies.find(request.related(), "v1", "ConfigMap",
-        spec.sourceNamespace(), spec.sourceName());
+    Optional<Copies.Source> source =
+        Copies.find(
+            request.related(), "v1", "ConfigMap", spec.sourceNamespace(), spec.sourceName());
     List<ObjectNode> copies = source.map(s -> copies(s, request.related(), spec)).orElse(List.of());
     return CompositeResponse.of(status, copies);
   }
 
   /** One copy per related Namespace but the source's, by namespace name; terminating namespaces included. */
   static List<ObjectNode> copies(Copies.Source source, ObjectMap related, Spec spec) {
-    return Copies.configMaps(source, related.entries("v1", "Namespace").stream()
-        .map(ObjectMap.Entry::name)
-        .filter(namespace -> !namespace.equals(spec.sourceNamespace()))
-        .sorted()
-        .distinct()
-        .toList());
+    return Copies.configMaps(
+        source,
+        related.entries("v1", "Namespace").stream()
+            .map(ObjectMap.Entry::name)
+            .filter(namespace -> !namespace.equals(spec.sourceNamespace()))
+            .sorted()
+            .distinct()
+            .toList());
   }
 }

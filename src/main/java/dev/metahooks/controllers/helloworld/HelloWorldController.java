@@ -1,6 +1,5 @@
 package dev.metahooks.controllers.helloworld;
 
-import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
@@ -8,6 +7,7 @@ import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.FieldReader;
 import java.util.List;
 
 /**
@@ -19,7 +19,10 @@ public final class HelloWorldController {
 
   public static Controller controller() {
     // Of observed Pods the hook reads how many there are.
-    return Controller.composite("hello-world").sync(HelloWorldController::sync).reads("v1", "Pod").build();
+    return Controller.composite("hello-world")
+        .sync(HelloWorldController::sync)
+        .reads("v1", "Pod")
+        .build();
   }
 
   public static CompositeResponse sync(CompositeRequest request) {
@@ -31,9 +34,8 @@ public final class HelloWorldController {
     ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
     pod.putObject("metadata").put("name", name);
     ObjectNode spec = pod.putObject("spec").put("restartPolicy", "OnFailure");
-    ObjectNode container = spec.putArray("containers").addObject()
-        .put("name", "hello")
-        .put("image", "busybox");
+    ObjectNode container =
+        spec.putArray("containers").addObject().put("name", "hello").put("image", "busybox");
     container.putArray("command").add("echo").add("Hello, " + who + "!");
     return pod;
   }
@@ -56,6 +58,7 @@ public final class HelloWorldController {
     if (who.isIntegralNumber()) {
       return who.bigIntegerValue().toString();
     }
-    throw new InvalidRequestException("parent.spec.who", "must be a string, not " + who.getNodeType().name().toLowerCase());
+    throw new InvalidRequestException(
+        "parent.spec.who", "must be a string, not " + who.getNodeType().name().toLowerCase());
   }
 }

@@ -24,8 +24,10 @@ public final class IndexedJobController {
   private IndexedJobController() {}
 
   public static Controller controller() {
-    return Controller.composite("indexedjob").sync(IndexedJobController::sync)
-        // Of observed Pods the hook reads the index in the name and the phase; it never re-emits them.
+    return Controller.composite("indexedjob")
+        .sync(IndexedJobController::sync)
+        // Of observed Pods the hook reads the index in the name and the phase; it never re-emits
+        // them.
         .reads("v1", "Pod", "status.phase")
         .build();
   }
@@ -65,14 +67,18 @@ public final class IndexedJobController {
     }
 
     IndexedJobSpec spec = IndexedJobSpec.read(job);
-    ObjectNode status = Json.object().put("active", active).put("succeeded", succeeded).put("failed", failed);
-    status.putArray("conditions").addObject()
+    ObjectNode status =
+        Json.object().put("active", active).put("succeeded", succeeded).put("failed", failed);
+    status
+        .putArray("conditions")
+        .addObject()
         .put("type", "Complete")
         .put("status", spec.completedBy(succeeded) ? "True" : "False");
 
     NavigableSet<BigInteger> desired = new TreeSet<>(observed);
     long count = spec.count();
-    // Each Pod is a copy of the template: stop adding indexes once the answer could not hold them. The template
+    // Each Pod is a copy of the template: stop adding indexes once the answer could not hold them.
+    // The template
     // is read only when there is a Pod to build, as building reads it.
     long podBytes = observed.isEmpty() ? -1 : podBytes(job);
     long maxPods = podBytes < 0 ? Long.MAX_VALUE : AnswerSize.maxItems(podBytes);
@@ -125,7 +131,8 @@ public final class IndexedJobController {
     }
     for (JsonNode condition : conditions) {
       String type = condition.path("type").textValue();
-      if (("Complete".equals(type) || "Failed".equals(type)) && "True".equals(condition.path("status").textValue())) {
+      if (("Complete".equals(type) || "Failed".equals(type))
+          && "True".equals(condition.path("status").textValue())) {
         return true;
       }
     }

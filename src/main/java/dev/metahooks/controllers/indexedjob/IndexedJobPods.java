@@ -1,9 +1,9 @@
 package dev.metahooks.controllers.indexedjob;
 
-import dev.metahooks.kube.FieldReader;
-import dev.metahooks.kube.PathCopies;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.kube.FieldReader;
+import dev.metahooks.kube.PathCopies;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.regex.Matcher;

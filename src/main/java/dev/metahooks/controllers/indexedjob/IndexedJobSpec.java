@@ -1,10 +1,10 @@
 package dev.metahooks.controllers.indexedjob;
 
-import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
+import dev.metahooks.kube.FieldReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 

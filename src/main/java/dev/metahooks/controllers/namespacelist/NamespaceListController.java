@@ -31,14 +31,18 @@ public final class NamespaceListController {
 
   /** Every Namespace matching the parent's selector; no selector selects every Namespace, as upstream. */
   public static CustomizeResponse customize(CustomizeRequest request) {
-    ObjectNode selector = FieldReader.spec(request.parent()).optionalLabelSelector("labelSelector")
-        .orElseGet(Json::object);
-    return CustomizeResponse.of(RelatedResourceRule.of("v1", "namespaces").withLabelSelector(selector));
+    ObjectNode selector =
+        FieldReader.spec(request.parent())
+            .optionalLabelSelector("labelSelector")
+            .orElseGet(Json::object);
+    return CustomizeResponse.of(
+        RelatedResourceRule.of("v1", "namespaces").withLabelSelector(selector));
   }
 
   public static CompositeResponse sync(CompositeRequest request) {
     if (request.namespace().isEmpty()) {
-      throw new InvalidRequestException("parent.metadata.namespace", "is required: a NamespaceList is namespaced");
+      throw new InvalidRequestException(
+          "parent.metadata.namespace", "is required: a NamespaceList is namespaced");
     }
     List<String> names = request.related().keys("v1", "Namespace").stream().sorted().toList();
     ObjectNode status = Json.object().put("count", names.size());

@@ -1,9 +1,9 @@
 package dev.metahooks.controllers.podnamelabel;
 
-import dev.metahooks.kube.FieldReader;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.DecoratorRequest;
 import dev.metahooks.api.DecoratorResponse;
+import dev.metahooks.kube.FieldReader;
 import java.util.Map;
 
 /**
@@ -21,8 +21,11 @@ public final class PodNameLabelController {
   }
 
   public static DecoratorResponse sync(DecoratorRequest request) {
-    String labelKey = FieldReader.of(request.object(), "object").objectOrEmpty("metadata").objectOrEmpty("annotations")
-        .requiredText(ANNOTATION);
+    String labelKey =
+        FieldReader.of(request.object(), "object")
+            .objectOrEmpty("metadata")
+            .objectOrEmpty("annotations")
+            .requiredText(ANNOTATION);
     return DecoratorResponse.labels(Map.of(labelKey, request.name()));
   }
 }

@@ -4,20 +4,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
-import dev.metahooks.controllers.postgres.children.jobs.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
+import dev.metahooks.controllers.postgres.children.backup.WalArchive;
+import dev.metahooks.controllers.postgres.children.jobs.ParameterJobs;
+import dev.metahooks.controllers.postgres.children.jobs.StandbyPromotion;
+import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
+import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.children.standby.StandbyCredentials;
 import dev.metahooks.controllers.postgres.children.standby.StandbyEnv;
-import dev.metahooks.controllers.postgres.children.jobs.StandbyPromotion;
-import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
-import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
-import dev.metahooks.controllers.postgres.children.backup.WalArchive;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ArchiveScope;
 import dev.metahooks.controllers.postgres.plan.ChangeChecks;
-import dev.metahooks.controllers.postgres.plan.VolumeGrowth;
-import dev.metahooks.controllers.postgres.plan.WalVolumeChecks;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.controllers.postgres.plan.MajorUpgrade;
@@ -25,12 +23,14 @@ import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
+import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.controllers.postgres.plan.ScaleDown;
 import dev.metahooks.controllers.postgres.plan.SecretGrants;
 import dev.metahooks.controllers.postgres.plan.SourceArchives;
-import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.plan.StandbyPhase;
-import dev.metahooks.controllers.postgres.plan.ScaleDown;
 import dev.metahooks.controllers.postgres.plan.Tls;
+import dev.metahooks.controllers.postgres.plan.VolumeGrowth;
+import dev.metahooks.controllers.postgres.plan.WalVolumeChecks;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.controllers.postgres.status.BackupStatus;
@@ -52,7 +52,11 @@ final class Planner {
   private Planner() {}
 
   /** The plan of a sync call. */
-  static ClusterPlan sync(CompositeRequest request, SpecReader.Result read, ObservedCluster observed, Sources sources,
+  static ClusterPlan sync(
+      CompositeRequest request,
+      SpecReader.Result read,
+      ObservedCluster observed,
+      Sources sources,
       ArchiveScope archives) {
     String cluster = observed.name();
     String namespace = request.namespace();
@@ -76,76 +80,148 @@ final class Planner {
       }
       problems.addAll(WalVolumeChecks.check(wanted, observed));
       WalArchive.bootstrapChange(wanted.backups(), observed).ifPresent(problems::add);
-      // The spec as given: a promotion must not take a prefix another cluster archives to, even before it is done.
+      // The spec as given: a promotion must not take a prefix another cluster archives to, even
+      // before it is done.
       PrefixClaims.check(request, read.spec().backups()).ifPresent(problems::add);
       problems.addAll(SourceArchives.check(request, read.spec(), observed));
     }
     Tls.State tls = Tls.check(wanted.tls(), observed, now);
-    Mode mode = wanted.paused() ? new Mode.Paused() : problems.isEmpty() ? new Mode.Rendered()
-        : new Mode.Invalid(List.copyOf(problems));
+    Mode mode =
+        wanted.paused()
+            ? new Mode.Paused()
+            : problems.isEmpty() ? new Mode.Rendered() : new Mode.Invalid(List.copyOf(problems));
     if (!mode.rendered()) {
       return frozen(cluster, namespace, wanted, problems, mode, tls, FinalBackups.Stage.NOT_ASKED);
     }
     // Until the upgrade to the spec's major version is done, the pods render the version they run.
-    ClusterSpec spec = wanted.withPostgresVersion(MajorUpgrade.renderedVersion(cluster, wanted, observed));
+    ClusterSpec spec =
+        wanted.withPostgresVersion(MajorUpgrade.renderedVersion(cluster, wanted, observed));
     Optional<Tls.Rendering> podTls = Tls.rendering(spec.tls(), tls, observed);
     ObjectNode bootstrap = PatroniSettings.bootstrap(spec.patroni(), observed);
     List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, tls, sources);
-    boolean templateChanging = templateChanges(observed,
-        StatefulSets.podTemplate(cluster, namespace, spec, bootstrap, podTls));
-    // A scale-down that would remove the primary waits for it to move; the rollout goes on afterwards. Neither
+    boolean templateChanging =
+        templateChanges(
+            observed, StatefulSets.podTemplate(cluster, namespace, spec, bootstrap, podTls));
+    // A scale-down that would remove the primary waits for it to move; the rollout goes on
+    // afterwards. Neither
     // starts a step while a switchover on request runs.
-    Optional<String> switchoverOnRequest = ManualSwitchover.runningJob(cluster, request.parent(), observed);
-    Rollout.Plan rollout = ScaleDown.primaryMove(cluster, spec, observed, switchoverOnRequest)
-        .orElseGet(() -> Rollout.plan(cluster, spec, observed, templateChanging, switchoverOnRequest, now));
-    // A switchover on request and a major upgrade never run at once: whichever Job exists first, the other waits.
-    Optional<String> busy = rollout.step() != Rollout.Step.Settled ? Optional.of("the rollout or scale-down under way")
-        : MajorUpgrade.runningJob(observed).map(job -> "the major upgrade's Job " + job);
-    Optional<ManualSwitchover.Plan> manual = ManualSwitchover.plan(cluster, request.parent(), observed, busy,
-        spec.updates().maxLagBytes());
-    Optional<MajorUpgrade.Plan> upgrade = MajorUpgrade.plan(cluster, wanted, observed, rollout, templateChanging,
-        manual, now);
+    Optional<String> switchoverOnRequest =
+        ManualSwitchover.runningJob(cluster, request.parent(), observed);
+    Rollout.Plan rollout =
+        ScaleDown.primaryMove(cluster, spec, observed, switchoverOnRequest)
+            .orElseGet(
+                () ->
+                    Rollout.plan(
+                        cluster, spec, observed, templateChanging, switchoverOnRequest, now));
+    // A switchover on request and a major upgrade never run at once: whichever Job exists first,
+    // the other waits.
+    Optional<String> busy =
+        rollout.step() != Rollout.Step.Settled
+            ? Optional.of("the rollout or scale-down under way")
+            : MajorUpgrade.runningJob(observed).map(job -> "the major upgrade's Job " + job);
+    Optional<ManualSwitchover.Plan> manual =
+        ManualSwitchover.plan(
+            cluster, request.parent(), observed, busy, spec.updates().maxLagBytes());
+    Optional<MajorUpgrade.Plan> upgrade =
+        MajorUpgrade.plan(cluster, wanted, observed, rollout, templateChanging, manual, now);
     // Called again when a maintenance window opens or the backup schedule next fires.
-    Optional<Instant> callAgainAt = Stream.of(rollout.waitingUntil(), BackupStatus.nextJudgement(spec, observed, now),
-            upgrade.flatMap(MajorUpgrade.Plan::waitingUntil))
-        .flatMap(Optional::stream).min(Comparator.naturalOrder());
-    Optional<String> usersJob = standby.readOnly() ? Optional.empty() : UsersJobs.name(cluster, spec, secrets);
-    return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, podTls, bootstrap, secrets,
-        usersJob, ParameterJobs.patch(cluster, spec, observed, standby.promotes()), templateChanging,
-        rollout, manual, FinalBackups.Stage.NOT_ASKED, callAgainAt, volumes, upgrade);
+    Optional<Instant> callAgainAt =
+        Stream.of(
+                rollout.waitingUntil(),
+                BackupStatus.nextJudgement(spec, observed, now),
+                upgrade.flatMap(MajorUpgrade.Plan::waitingUntil))
+            .flatMap(Optional::stream)
+            .min(Comparator.naturalOrder());
+    Optional<String> usersJob =
+        standby.readOnly() ? Optional.empty() : UsersJobs.name(cluster, spec, secrets);
+    return new ClusterPlan(
+        cluster,
+        namespace,
+        spec,
+        List.copyOf(problems),
+        mode,
+        tls,
+        podTls,
+        bootstrap,
+        secrets,
+        usersJob,
+        ParameterJobs.patch(cluster, spec, observed, standby.promotes()),
+        templateChanging,
+        rollout,
+        manual,
+        FinalBackups.Stage.NOT_ASKED,
+        callAgainAt,
+        volumes,
+        upgrade);
   }
 
   /**
    * The plan of a finalize call: held while {@code deletionProtection} or {@code paused} is on, or while the final
    * backup runs or has failed; otherwise the deletion goes on.
    */
-  static ClusterPlan finalize(CompositeRequest request, SpecReader.Result read, ObservedCluster observed,
-      Sources sources) {
+  static ClusterPlan finalize(
+      CompositeRequest request, SpecReader.Result read, ObservedCluster observed, Sources sources) {
     ClusterSpec spec = read.spec();
-    Optional<Mode.Blocker> held = spec.deletionProtection() ? Optional.of(Mode.Blocker.DELETION_PROTECTION)
-        : spec.paused() ? Optional.of(Mode.Blocker.PAUSED) : Optional.empty();
-    // A standby (or one whose promotion has not completed) has no backups of its own, so no final backup either.
-    ClusterSpec ownSpec = StandbyPromotion.phase(spec, observed).readOnly() ? spec.withoutOwnBackups() : spec;
-    // The final backup Job reads the store's Secrets: one not given to the cluster holds the deletion as an
+    Optional<Mode.Blocker> held =
+        spec.deletionProtection()
+            ? Optional.of(Mode.Blocker.DELETION_PROTECTION)
+            : spec.paused() ? Optional.of(Mode.Blocker.PAUSED) : Optional.empty();
+    // A standby (or one whose promotion has not completed) has no backups of its own, so no final
+    // backup either.
+    ClusterSpec ownSpec =
+        StandbyPromotion.phase(spec, observed).readOnly() ? spec.withoutOwnBackups() : spec;
+    // The final backup Job reads the store's Secrets: one not given to the cluster holds the
+    // deletion as an
     // invalid spec does.
     List<FieldProblem> problems = new ArrayList<>(read.problems());
     if (read.valid()) {
       problems.addAll(SecretGrants.check(ownSpec, observed));
     }
     SpecReader.Result own = new SpecReader.Result(ownSpec, List.copyOf(problems));
-    FinalBackups.Stage finalBackup = held.isPresent() ? FinalBackups.Stage.NOT_ASKED
-        : FinalBackups.stage(own, observed, request.parent());
-    Mode mode = held.or(finalBackup::blocker).<Mode>map(Mode.DeletionBlocked::new).orElseGet(Mode.Deleting::new);
-    return frozen(observed.name(), request.namespace(), own.spec(), read.problems(), mode,
-        Tls.check(spec.tls(), observed, sources.now()), finalBackup);
+    FinalBackups.Stage finalBackup =
+        held.isPresent()
+            ? FinalBackups.Stage.NOT_ASKED
+            : FinalBackups.stage(own, observed, request.parent());
+    Mode mode =
+        held.or(finalBackup::blocker)
+            .<Mode>map(Mode.DeletionBlocked::new)
+            .orElseGet(Mode.Deleting::new);
+    return frozen(
+        observed.name(),
+        request.namespace(),
+        own.spec(),
+        read.problems(),
+        mode,
+        Tls.check(spec.tls(), observed, sources.now()),
+        finalBackup);
   }
 
   /** A plan that renders nothing from the spec. */
-  private static ClusterPlan frozen(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems,
-      Mode mode, Tls.State tls, FinalBackups.Stage finalBackup) {
-    return new ClusterPlan(cluster, namespace, spec, List.copyOf(problems), mode, tls, Optional.empty(),
-        Json.object(), List.of(), Optional.empty(), Optional.empty(), false,
-        Rollout.Plan.settled(), Optional.empty(), finalBackup, Optional.empty(),
+  private static ClusterPlan frozen(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      List<FieldProblem> problems,
+      Mode mode,
+      Tls.State tls,
+      FinalBackups.Stage finalBackup) {
+    return new ClusterPlan(
+        cluster,
+        namespace,
+        spec,
+        List.copyOf(problems),
+        mode,
+        tls,
+        Optional.empty(),
+        Json.object(),
+        List.of(),
+        Optional.empty(),
+        Optional.empty(),
+        false,
+        Rollout.Plan.settled(),
+        Optional.empty(),
+        finalBackup,
+        Optional.empty(),
         VolumeGrowth.Plan.none(spec.storage().size()));
   }
 
@@ -154,7 +230,9 @@ final class Planner {
    * so the last-applied configuration is what compares); unknown counts as unchanged.
    */
   static boolean templateChanges(ObservedCluster observed, ObjectNode template) {
-    return observed.statefulSet().flatMap(Preserved::lastApplied)
+    return observed
+        .statefulSet()
+        .flatMap(Preserved::lastApplied)
         .map(applied -> !applied.path("spec").path("template").equals(template))
         .orElse(false);
   }

@@ -17,7 +17,6 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster.RelatedType;
 import dev.metahooks.controllers.postgres.plan.ArchiveScope;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.Mode;
-import dev.metahooks.controllers.postgres.plan.PrefixClaims;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.controllers.postgres.status.ClusterStatus;
@@ -44,7 +43,11 @@ public final class PostgresClusterController {
 
   public static Controller controller(Sources sources, ArchiveScope archives) {
     return Controller.composite("postgrescluster")
-        .sync(request -> request.finalizing() ? finalize(request, sources) : sync(request, sources, archives))
+        .sync(
+            request ->
+                request.finalizing()
+                    ? finalize(request, sources)
+                    : sync(request, sources, archives))
         .finalize(request -> finalize(request, sources))
         .customize(PostgresClusterController::customize)
         .build();
@@ -56,15 +59,21 @@ public final class PostgresClusterController {
   }
 
   /** Read the spec, observe, plan, render, compute the status: each one call. */
-  public static CompositeResponse sync(CompositeRequest request, Sources sources, ArchiveScope archives) {
+  public static CompositeResponse sync(
+      CompositeRequest request, Sources sources, ArchiveScope archives) {
     SpecReader.Result spec = SpecReader.read(request.parent(), ArchiveInUse.of(request));
     ObservedCluster observed = ObservedCluster.of(request, spec.spec());
     ClusterPlan plan = Planner.sync(request, spec, observed, sources, archives);
     List<ObjectNode> children = Children.ofSync(plan, observed);
     ObjectNode status = ClusterStatus.compute(plan, observed, request.parent(), sources.now());
     // An answer that asks to be called again is never replayed from the response cache.
-    return plan.callAgainAt().map(at -> CompositeResponse.of(status, children).withResyncAfterSeconds(
-            Math.max(1, Math.ceil(Duration.between(sources.now(), at).toMillis() / 1000.0))))
+    return plan.callAgainAt()
+        .map(
+            at ->
+                CompositeResponse.of(status, children)
+                    .withResyncAfterSeconds(
+                        Math.max(
+                            1, Math.ceil(Duration.between(sources.now(), at).toMillis() / 1000.0))))
         .orElseGet(() -> CompositeResponse.of(status, children));
   }
 
@@ -82,8 +91,10 @@ public final class PostgresClusterController {
     ClusterPlan plan = Planner.finalize(request, spec, observed, sources);
     List<ObjectNode> children = Children.ofFinalize(plan, observed);
     ObjectNode status = ClusterStatus.compute(plan, observed, request.parent(), sources.now());
-    boolean finalized = plan.mode() instanceof Mode.Deleting && Children.podsGone(observed)
-        && observed.patroniConfigMaps().isEmpty();
+    boolean finalized =
+        plan.mode() instanceof Mode.Deleting
+            && Children.podsGone(observed)
+            && observed.patroniConfigMaps().isEmpty();
     return CompositeResponse.of(status, children).withFinalized(finalized);
   }
 
@@ -99,27 +110,37 @@ public final class PostgresClusterController {
     for (RelatedType type : ObservedCluster.relatedTypes(spec)) {
       rules.add(rule(type, spec, request));
     }
-    // The claims carry the claim templates' labels (not Patroni's scope label); StorageClasses are cluster-scoped.
-    rules.add(RelatedResourceRule.of(ObservedCluster.CLAIMS.apiVersion(), ObservedCluster.CLAIMS.resource())
-        .inNamespace(request.namespace())
-        .withLabelSelector(Json.object().set("matchLabels", Labels.podSelector(request.name()))));
-    // Hook version v1 keys related objects by name in the parent's namespace only: no StorageClass there.
+    // The claims carry the claim templates' labels (not Patroni's scope label); StorageClasses are
+    // cluster-scoped.
+    rules.add(
+        RelatedResourceRule.of(
+                ObservedCluster.CLAIMS.apiVersion(), ObservedCluster.CLAIMS.resource())
+            .inNamespace(request.namespace())
+            .withLabelSelector(
+                Json.object().set("matchLabels", Labels.podSelector(request.name()))));
+    // Hook version v1 keys related objects by name in the parent's namespace only: no StorageClass
+    // there.
     if ("v2".equals(request.controller().at("/spec/hooks/customize/version").asText())) {
-      rules.add(RelatedResourceRule.of(ObservedCluster.STORAGE_CLASSES.apiVersion(),
-          ObservedCluster.STORAGE_CLASSES.resource()).withLabelSelector(Json.object()));
+      rules.add(
+          RelatedResourceRule.of(
+                  ObservedCluster.STORAGE_CLASSES.apiVersion(),
+                  ObservedCluster.STORAGE_CLASSES.resource())
+              .withLabelSelector(Json.object()));
     }
     return new CustomizeResponse(rules);
   }
 
-  private static RelatedResourceRule rule(RelatedType type, ClusterSpec spec, CustomizeRequest request) {
-    RelatedResourceRule rule = RelatedResourceRule.of(type.apiVersion(), type.resource())
-        .inNamespace(request.namespace());
+  private static RelatedResourceRule rule(
+      RelatedType type, ClusterSpec spec, CustomizeRequest request) {
+    RelatedResourceRule rule =
+        RelatedResourceRule.of(type.apiVersion(), type.resource()).inNamespace(request.namespace());
     if (type.equals(ObservedCluster.CLUSTERS)) {
       // The namespace's clusters, so that two do not claim one backup prefix (PrefixClaims).
       return rule.withLabelSelector(Json.object());
     }
     if (type.equals(ObservedCluster.GIVEN_SECRETS)) {
-      // Only the Secrets given to this cluster by their label: an unmarked Secret never reaches the hooks.
+      // Only the Secrets given to this cluster by their label: an unmarked Secret never reaches the
+      // hooks.
       return rule.withLabelSelector(SecretMarks.selector(request.name()));
     }
     return rule.withLabelSelector(scopeSelector(request));
@@ -127,7 +148,8 @@ public final class PostgresClusterController {
 
   private static ObjectNode scopeSelector(CustomizeRequest request) {
     ObjectNode selector = Json.object();
-    selector.putObject("matchLabels")
+    selector
+        .putObject("matchLabels")
         .put(Labels.CLUSTER_NAME, request.name())
         .put(Labels.NAME, Labels.APP);
     return selector;

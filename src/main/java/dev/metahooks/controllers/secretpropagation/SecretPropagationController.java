@@ -27,7 +27,8 @@ public final class SecretPropagationController {
     return Controller.composite("secret-propagation")
         .sync(SecretPropagationController::sync)
         .customize(SecretPropagationController::customize)
-        // Of the related source the hook copies the content; of related Namespaces it reads the names.
+        // Of the related source the hook copies the content; of related Namespaces it reads the
+        // names.
         .reads("v1", "Secret", "data")
         .reads("v1", "Namespace")
         .build();
@@ -45,25 +46,30 @@ public final class SecretPropagationController {
     // Required: an absent selector would select every namespace of the cluster.
     ObjectNode targets = spec.requiredLabelSelector("targetNamespaceLabelSelector");
     return CustomizeResponse.of(
-        RelatedResourceRule.of("v1", "secrets").inNamespace(source.namespace()).withNames(List.of(source.name())),
+        RelatedResourceRule.of("v1", "secrets")
+            .inNamespace(source.namespace())
+            .withNames(List.of(source.name())),
         RelatedResourceRule.of("v1", "namespaces").withLabelSelector(targets));
   }
 
   public static CompositeResponse sync(CompositeRequest request) {
     Source spec = Source.of(FieldReader.spec(request.parent()));
     ObjectNode status = Json.object().put("working", "fine");
-    Optional<Copies.Source> source = Copies.find(request.related(), "v1", "Secret", spec.namespace(), spec.name());
+    Optional<Copies.Source> source =
+        Copies.find(request.related(), "v1", "Secret", spec.namespace(), spec.name());
     List<ObjectNode> copies = source.map(s -> copies(s, request.related(), spec)).orElse(List.of());
     return CompositeResponse.of(status, copies);
   }
 
   /** One copy per related Namespace but the source's, by namespace name. */
   static List<ObjectNode> copies(Copies.Source source, ObjectMap related, Source spec) {
-    return Copies.secrets(source, related.entries("v1", "Namespace").stream()
-        .map(ObjectMap.Entry::name)
-        .filter(namespace -> !namespace.equals(spec.namespace()))
-        .sorted()
-        .distinct()
-        .toList());
+    return Copies.secrets(
+        source,
+        related.entries("v1", "Namespace").stream()
+            .map(ObjectMap.Entry::name)
+            .filter(namespace -> !namespace.equals(spec.namespace()))
+            .sorted()
+            .distinct()
+            .toList());
   }
 }

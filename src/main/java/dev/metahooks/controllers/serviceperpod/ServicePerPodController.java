@@ -1,6 +1,5 @@
 package dev.metahooks.controllers.serviceperpod;
 
-import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.AnswerSize;
@@ -9,6 +8,7 @@ import dev.metahooks.api.DecoratorRequest;
 import dev.metahooks.api.DecoratorResponse;
 import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.InvalidRequestException;
+import dev.metahooks.kube.FieldReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,17 +44,26 @@ public final class ServicePerPodController {
     String labelKey = annotation(statefulSet, LABEL_ANNOTATION);
     ArrayNode ports = ServicePorts.parse(annotation(statefulSet, ServicePorts.ANNOTATION));
     long replicas = replicas(statefulSet);
-    // Every Service is about the size of the last one (its name is the longest): refuse before building any.
-    AnswerSize.estimate().add("object.metadata.annotations['" + ServicePorts.ANNOTATION + "']", "object.spec.replicas",
-        replicas, Services.build(request.name(), Math.max(0, replicas - 1), labelKey, ports)).check();
+    // Every Service is about the size of the last one (its name is the longest): refuse before
+    // building any.
+    AnswerSize.estimate()
+        .add(
+            "object.metadata.annotations['" + ServicePorts.ANNOTATION + "']",
+            "object.spec.replicas",
+            replicas,
+            Services.build(request.name(), Math.max(0, replicas - 1), labelKey, ports))
+        .check();
     List<ObjectNode> services = new ArrayList<>();
     for (long index = 0; index < replicas; index++) {
       services.add(Services.build(request.name(), index, labelKey, ports));
     }
     Map<String, String> annotations = null;
     if (request.version() == HookVersion.V2) {
-      boolean found = request.attachments().get("v1", "Service", request.namespace(), request.name() + "-0")
-          .isPresent();
+      boolean found =
+          request
+              .attachments()
+              .get("v1", "Service", request.namespace(), request.name() + "-0")
+              .isPresent();
       annotations = Map.of(VERIFIED_ANNOTATION, String.valueOf(found));
     }
     return new DecoratorResponse(null, annotations, null, services, null, null);
@@ -66,7 +75,10 @@ public final class ServicePerPodController {
   }
 
   static String annotation(ObjectNode object, String key) {
-    return FieldReader.of(object, "object").objectOrEmpty("metadata").objectOrEmpty("annotations").requiredText(key);
+    return FieldReader.of(object, "object")
+        .objectOrEmpty("metadata")
+        .objectOrEmpty("annotations")
+        .requiredText(key);
   }
 
   /**
@@ -75,8 +87,9 @@ public final class ServicePerPodController {
    */
   private static long replicas(ObjectNode statefulSet) {
     FieldReader spec = FieldReader.of(statefulSet, "object").objectOrEmpty("spec");
-    long replicas = spec.optionalInteger("replicas")
-        .orElseThrow(() -> new InvalidRequestException(spec.path("replicas"), "is required"));
+    long replicas =
+        spec.optionalInteger("replicas")
+            .orElseThrow(() -> new InvalidRequestException(spec.path("replicas"), "is required"));
     if (replicas < 0) {
       throw new InvalidRequestException(spec.path("replicas"), "must be a non-negative integer");
     }

@@ -20,6 +20,7 @@ final class ServicePorts {
   static final String ANNOTATION = "service-per-pod-ports";
   private static final String FIELD = "object.metadata.annotations['" + ANNOTATION + "']";
   private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
+
   /** Integers above this cannot all be held exactly by a double, which is what Jsonnet computes with. */
   private static final int EXACT_BITS = 53;
 
@@ -31,7 +32,8 @@ final class ServicePorts {
     for (String mapping : annotation.split(",", -1)) {
       String[] parts = mapping.split(":", -1);
       if (parts.length < 2) {
-        throw new InvalidRequestException(FIELD, "entry \"" + mapping + "\" must be port:targetPort");
+        throw new InvalidRequestException(
+            FIELD, "entry \"" + mapping + "\" must be port:targetPort");
       }
       BigInteger port = integer(parts[0], mapping);
       BigInteger targetPort = integer(parts[1], mapping);
@@ -48,12 +50,15 @@ final class ServicePorts {
     if (value.bitLength() < Integer.SIZE) {
       return nodes.numberNode(value.intValue());
     }
-    return value.bitLength() < Long.SIZE ? nodes.numberNode(value.longValue()) : nodes.numberNode(value);
+    return value.bitLength() < Long.SIZE
+        ? nodes.numberNode(value.longValue())
+        : nodes.numberNode(value);
   }
 
   private static BigInteger integer(String text, String mapping) {
     if (!INTEGER.matcher(text).matches()) {
-      throw new InvalidRequestException(FIELD, "\"" + text + "\" in \"" + mapping + "\" is not an integer");
+      throw new InvalidRequestException(
+          FIELD, "\"" + text + "\" in \"" + mapping + "\" is not an integer");
     }
     BigInteger value = new BigInteger(text);
     if (value.abs().bitLength() <= EXACT_BITS) {
@@ -61,7 +66,8 @@ final class ServicePorts {
     }
     double rounded = value.doubleValue();
     if (Double.isInfinite(rounded)) {
-      throw new InvalidRequestException(FIELD, "\"" + text + "\" in \"" + mapping + "\" is too large");
+      throw new InvalidRequestException(
+          FIELD, "\"" + text + "\" in \"" + mapping + "\" is too large");
     }
     return new BigDecimal(rounded).toBigInteger();
   }

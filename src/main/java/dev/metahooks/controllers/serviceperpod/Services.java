@@ -19,7 +19,9 @@ final class Services {
     metadata.putObject("labels").put("app", "service-per-pod");
     ObjectNode spec = service.putObject("spec");
     spec.putObject("selector").put(labelKey, name);
-    spec.set("ports", ports); // the same list in every Service: built for this answer, never changed after
+    spec.set(
+        "ports",
+        ports); // the same list in every Service: built for this answer, never changed after
     return service;
   }
 }

@@ -1,11 +1,11 @@
 package dev.metahooks.controllers.updatestrategy;
 
-import dev.metahooks.kube.FieldReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
+import dev.metahooks.kube.FieldReader;
 import java.util.List;
 
 /**

@@ -51,12 +51,20 @@ class DiffDocsExampleTest {
     for (Example example : examples) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       ByteArrayOutputStream err = new ByteArrayOutputStream();
-      List<String> args = Arrays.stream(example.args().split(" "))
-          .map(a -> a.matches("(docs|metacontroller|src)/.*") ? PROJECT.resolve(a).toString() : a).toList();
-      int exit = DiffCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-          new PrintStream(err, true, StandardCharsets.UTF_8));
+      List<String> args =
+          Arrays.stream(example.args().split(" "))
+              .map(
+                  a ->
+                      a.matches("(docs|metacontroller|src)/.*") ? PROJECT.resolve(a).toString() : a)
+              .toList();
+      int exit =
+          DiffCommand.run(
+              args,
+              new PrintStream(out, true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8));
       String printed = out.toString(StandardCharsets.UTF_8).replace(PROJECT + "/", "");
-      assertThat(printed).as("%s: output of diff %s (stderr: %s)", doc.getFileName(), example.args(), err)
+      assertThat(printed)
+          .as("%s: output of diff %s (stderr: %s)", doc.getFileName(), example.args(), err)
           .isEqualTo(example.output().strip() + "\n".repeat(example.output().isBlank() ? 0 : 1));
       if (example.exitCode() != null) {
         assertThat(exit).as("exit code of diff %s", example.args()).isEqualTo(example.exitCode());

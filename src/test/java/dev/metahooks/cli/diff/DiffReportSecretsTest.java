@@ -20,18 +20,24 @@ import org.junit.jupiter.api.Test;
 class DiffReportSecretsTest {
   /** Letters that occur in no other text of these reports, so that any eight of them in a row are the password's. */
   private static final String PASSWORD = "Qz7XwV2kJm9RtY4pLc8NbH3sGf6DdK5e";
+
   private static final String OLD_PASSWORD = "Wj4PqT8vZx2MnB6cRy9LkH3gFs7DdV5a";
   private static final String KUBECTL_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
   @Test
   void aSecretValueInsideALongValueIsMaskedBeforeTheValueIsCut() {
-    // The ConfigMap carries the Secret's password 90 characters into a longer value: a cut at about 100 characters
+    // The ConfigMap carries the Secret's password 90 characters into a longer value: a cut at about
+    // 100 characters
     // keeps its first letters, which no longer match the whole password.
     String prefix = "x".repeat(90);
-    ObjectNode before = configMap("settings", Json.object().put("dsn", prefix + OLD_PASSWORD + " sslmode=require"));
-    ObjectNode after = configMap("settings", Json.object().put("dsn", prefix + PASSWORD + " sslmode=require"));
-    String printed = report(List.of(secret("orders-superuser", OLD_PASSWORD), before),
-        List.of(secret("orders-superuser", PASSWORD), after));
+    ObjectNode before =
+        configMap("settings", Json.object().put("dsn", prefix + OLD_PASSWORD + " sslmode=require"));
+    ObjectNode after =
+        configMap("settings", Json.object().put("dsn", prefix + PASSWORD + " sslmode=require"));
+    String printed =
+        report(
+            List.of(secret("orders-superuser", OLD_PASSWORD), before),
+            List.of(secret("orders-superuser", PASSWORD), after));
 
     assertThat(printed).contains("~ ConfigMap shop/settings", "data.dsn:");
     assertNoPartOf(printed, PASSWORD, OLD_PASSWORD);
@@ -41,14 +47,18 @@ class DiffReportSecretsTest {
   void aSecretsCutLastAppliedAnnotationIsNeverShown() {
     ObjectNode before = secret("orders-superuser", OLD_PASSWORD);
     String whole = applied("orders-superuser", OLD_PASSWORD);
-    // As a recording without a key may hold it: cut, no longer JSON, the password's first letters in it.
-    annotate(before, KUBECTL_APPLIED, whole.substring(0, whole.indexOf(encoded(OLD_PASSWORD)) + 19));
+    // As a recording without a key may hold it: cut, no longer JSON, the password's first letters
+    // in it.
+    annotate(
+        before, KUBECTL_APPLIED, whole.substring(0, whole.indexOf(encoded(OLD_PASSWORD)) + 19));
     ObjectNode after = secret("orders-superuser", PASSWORD);
     annotate(after, KUBECTL_APPLIED, after.toString());
 
     String printed = report(List.of(before), List.of(after));
-    assertThat(printed).contains("~ Secret shop/orders-superuser",
-        "metadata.annotations." + KUBECTL_APPLIED + ": changed (<redacted>)");
+    assertThat(printed)
+        .contains(
+            "~ Secret shop/orders-superuser",
+            "metadata.annotations." + KUBECTL_APPLIED + ": changed (<redacted>)");
     assertNoPartOf(printed, PASSWORD, OLD_PASSWORD);
   }
 
@@ -80,7 +90,10 @@ class DiffReportSecretsTest {
   void anAnnotationOfAnyObjectHoldingACutSecretsJsonIsMasked() {
     String whole = applied("orders-superuser", OLD_PASSWORD);
     ObjectNode before = configMap("settings", Json.object().put("a", "1"));
-    annotate(before, "example.com/copied-from", whole.substring(0, whole.indexOf(encoded(OLD_PASSWORD)) + 19));
+    annotate(
+        before,
+        "example.com/copied-from",
+        whole.substring(0, whole.indexOf(encoded(OLD_PASSWORD)) + 19));
     ObjectNode after = configMap("settings", Json.object().put("a", "1"));
     annotate(after, "example.com/copied-from", "{}");
 
@@ -99,16 +112,29 @@ class DiffReportSecretsTest {
   /** What the report prints for one recorded answer {@code before} against the new answer {@code after}. */
   private static String report(List<ObjectNode> before, List<ObjectNode> after) {
     ObjectNode request = Json.object();
-    request.putObject("parent").put("apiVersion", "example.com/v1").put("kind", "Thing").putObject("metadata")
-        .put("name", "orders").put("namespace", "shop");
+    request
+        .putObject("parent")
+        .put("apiVersion", "example.com/v1")
+        .put("kind", "Thing")
+        .putObject("metadata")
+        .put("name", "orders")
+        .put("namespace", "shop");
     ObjectNode recorded = Json.object();
     before.forEach(recorded.putArray("children")::add);
     ObjectNode answer = Json.object();
     after.forEach(answer.putArray("children")::add);
-    DiffCase call = new DiffCase("recording.json", "thing", "sync", request, recorded, false,
-        Instant.parse("2026-01-01T00:00:00Z"));
+    DiffCase call =
+        new DiffCase(
+            "recording.json",
+            "thing",
+            "sync",
+            request,
+            recorded,
+            false,
+            Instant.parse("2026-01-01T00:00:00Z"));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    new DiffReport(new PrintStream(out, true, StandardCharsets.UTF_8)).print(List.of(ParentDiff.of(call, answer)));
+    new DiffReport(new PrintStream(out, true, StandardCharsets.UTF_8))
+        .print(List.of(ParentDiff.of(call, answer)));
     return out.toString(StandardCharsets.UTF_8);
   }
 

@@ -18,8 +18,10 @@ class PathDiffTest {
   @Test
   void anotherNumberIsAChange() {
     assertThat(PathDiff.between(Json.object().put("n", 41), Json.object().put("n", 42L)))
-        .extracting(PathDiff.Change::path).containsExactly("n");
+        .extracting(PathDiff.Change::path)
+        .containsExactly("n");
     assertThat(PathDiff.between(Json.object().put("n", 41), Json.object().put("n", "41")))
-        .extracting(PathDiff.Change::path).containsExactly("n");
+        .extracting(PathDiff.Change::path)
+        .containsExactly("n");
   }
 }

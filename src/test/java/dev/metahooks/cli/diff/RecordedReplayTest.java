@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.HookServer;
+import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.server.internal.RecordingKey;
 import dev.metahooks.server.internal.Redaction;
-import dev.metahooks.server.config.ServerConfig;
 import dev.metahooks.testing.Poll;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayOutputStream;
@@ -41,20 +40,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RecordedReplayTest {
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
-  private static final Path FIXTURES = Resources.projectDir().resolve("src/test/resources/fixtures");
+  private static final Path FIXTURES =
+      Resources.projectDir().resolve("src/test/resources/fixtures");
 
-  @TempDir
-  static Path work;
+  @TempDir static Path work;
   static Path sealed;
   static Path masked;
   static Path key;
+
   /** Every Secret value the server saw or answered with, long enough to be a password, key or URI. */
   static final Set<String> secrets = new HashSet<>();
+
   static int calls;
 
   @BeforeAll
   static void recordEveryFixture() throws Exception {
-    key = Files.writeString(work.resolve("recording.key"), "0123456789abcdefghijklmnopqrstuvwxyzABCDEF\n");
+    key =
+        Files.writeString(
+            work.resolve("recording.key"), "0123456789abcdefghijklmnopqrstuvwxyzABCDEF\n");
     sealed = work.resolve("sealed");
     masked = work.resolve("masked");
     List<Path> requests = requests();
@@ -63,26 +66,41 @@ class RecordedReplayTest {
     calls = requests.size();
   }
 
-  private static void record(List<Path> requests, ServerConfig.Recording recording) throws Exception {
+  private static void record(List<Path> requests, ServerConfig.Recording recording)
+      throws Exception {
     Files.createDirectories(recording.dir());
     int answered = 0;
-    try (HookServer server = new HookServer(ServerConfig.defaults().withPort(0).withResponseCacheBytes(0)
-        .withRecording(recording), Catalog.controllers()).start()) {
+    try (HookServer server =
+        new HookServer(
+                ServerConfig.defaults()
+                    .withPort(0)
+                    .withResponseCacheBytes(0)
+                    .withRecording(recording),
+                Catalog.controllers())
+            .start()) {
       for (Path request : requests) {
         Path hookDir = request.getParent();
         String path = "/" + hookDir.getParent().getFileName() + "/" + hookDir.getFileName();
         byte[] body = Files.readAllBytes(request);
-        HttpResponse<byte[]> answer = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:"
-            + server.port() + path)).header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> answer =
+            CLIENT.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + path))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                    .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         assertThat(answer.statusCode()).as(request.toString()).isEqualTo(200);
-        // one at a time: a call that arrives while earlier ones still record and wait for a slot is not recorded
+        // one at a time: a call that arrives while earlier ones still record and wait for a slot is
+        // not recorded
         int recorded = ++answered;
-        Poll.until("the recording of " + request, () -> recordings(recording.dir()).size() == recorded);
-        for (JsonNode seen : List.of(JsonTrees.MAPPER.readTree(body), JsonTrees.MAPPER.readTree(answer.body()))) {
+        Poll.until(
+            "the recording of " + request, () -> recordings(recording.dir()).size() == recorded);
+        for (JsonNode seen :
+            List.of(JsonTrees.MAPPER.readTree(body), JsonTrees.MAPPER.readTree(answer.body()))) {
           // a value the call shows outside any Secret too (a host name) is no secret
           String open = Redaction.redactSecrets(seen).toString();
-          Redaction.secretValues(seen).stream().filter(v -> v.length() >= 16 && !open.contains(v))
+          Redaction.secretValues(seen).stream()
+              .filter(v -> v.length() >= 16 && !open.contains(v))
               .forEach(secrets::add);
         }
       }
@@ -96,7 +114,9 @@ class RecordedReplayTest {
     assertThat(diff.err()).isEmpty();
     assertThat(diff.out()).isEqualTo("no changes: " + calls + " calls answered as before\n");
     assertThat(diff.exit()).isZero();
-    assertThat(calls).as("every golden fixture request, of every controller").isGreaterThanOrEqualTo(258);
+    assertThat(calls)
+        .as("every golden fixture request, of every controller")
+        .isGreaterThanOrEqualTo(258);
   }
 
   @Test
@@ -109,8 +129,9 @@ class RecordedReplayTest {
       generated |= recording.path("generated").size() > 0;
     }
     try (Stream<Path> controllers = Files.list(FIXTURES)) {
-      assertThat(recorded).containsExactlyInAnyOrderElementsOf(
-          controllers.map(p -> p.getFileName().toString()).toList());
+      assertThat(recorded)
+          .containsExactlyInAnyOrderElementsOf(
+              controllers.map(p -> p.getFileName().toString()).toList());
     }
     assertThat(generated).as("a call that generated passwords").isTrue();
   }
@@ -131,16 +152,23 @@ class RecordedReplayTest {
     Diff diff = diff(masked.toString());
     assertThat(diff.exit()).isEqualTo(1);
     // user URIs, the users Job's name and first passwords derive from the masked values
-    assertThat(diff.out().lines().filter(line -> !line.startsWith(" ") && line.contains("/")).map(line ->
-        line.substring(0, line.indexOf(' '))).distinct()).containsExactly("postgrescluster/sync");
+    assertThat(
+            diff.out()
+                .lines()
+                .filter(line -> !line.startsWith(" ") && line.contains("/"))
+                .map(line -> line.substring(0, line.indexOf(' ')))
+                .distinct())
+        .containsExactly("postgrescluster/sync");
   }
 
   @Test
   void sealedRecordingsNeedTheirKey() throws IOException {
     Diff without = diff(sealed.toString());
     assertThat(without.exit()).isEqualTo(2);
-    assertThat(without.err()).contains("Secret values are sealed; give the key it was recorded with (--key <file>");
-    Path other = Files.writeString(work.resolve("other.key"), "another-key-of-more-than-32-bytes-in-length");
+    assertThat(without.err())
+        .contains("Secret values are sealed; give the key it was recorded with (--key <file>");
+    Path other =
+        Files.writeString(work.resolve("other.key"), "another-key-of-more-than-32-bytes-in-length");
     Diff wrong = diff("--key", other.toString(), sealed.toString());
     assertThat(wrong.exit()).isEqualTo(2);
     assertThat(wrong.err()).contains("a sealed value that this key does not open");
@@ -153,20 +181,27 @@ class RecordedReplayTest {
   void aChangedSecretValueStillShowsAndStaysMasked() throws IOException {
     Path changed = Files.createDirectories(work.resolve("changed"));
     RecordingKey opener = RecordingKey.read(key, "key");
-    Path source = recordings(sealed).stream().filter(f -> f.toString().endsWith("-postgrescluster-sync.json"))
-        .findFirst().orElseThrow();
+    Path source =
+        recordings(sealed).stream()
+            .filter(f -> f.toString().endsWith("-postgrescluster-sync.json"))
+            .findFirst()
+            .orElseThrow();
     ObjectNode recording = (ObjectNode) JsonTrees.MAPPER.readTree(source.toFile());
     String password = "a-password-the-running-build-never-answered";
     int edited = 0;
     for (JsonNode child : recording.at("/response/children")) {
       if (child.path("kind").asText().equals("Secret") && child.path("data").has("password")) {
-        ((ObjectNode) child.get("data")).put("password",
-            opener.seal(Base64.getEncoder().encodeToString(password.getBytes(StandardCharsets.UTF_8))));
+        ((ObjectNode) child.get("data"))
+            .put(
+                "password",
+                opener.seal(
+                    Base64.getEncoder().encodeToString(password.getBytes(StandardCharsets.UTF_8))));
         edited++;
       }
     }
     assertThat(edited).isPositive();
-    Files.write(changed.resolve(source.getFileName()), JsonTrees.MAPPER.writeValueAsBytes(recording));
+    Files.write(
+        changed.resolve(source.getFileName()), JsonTrees.MAPPER.writeValueAsBytes(recording));
     Diff diff = diff("--key", key.toString(), changed.toString());
     assertThat(diff.exit()).isEqualTo(1);
     assertThat(diff.out()).contains("data.password: changed (<redacted>)").doesNotContain(password);
@@ -175,8 +210,11 @@ class RecordedReplayTest {
   @Test
   void aChangedAnswerStillShows() throws IOException {
     Path changed = Files.createDirectories(work.resolve("older"));
-    Path source = recordings(sealed).stream().filter(f -> f.toString().endsWith("-catset-sync.json"))
-        .findFirst().orElseThrow();
+    Path source =
+        recordings(sealed).stream()
+            .filter(f -> f.toString().endsWith("-catset-sync.json"))
+            .findFirst()
+            .orElseThrow();
     ObjectNode recording = (ObjectNode) JsonTrees.MAPPER.readTree(source.toFile());
     JsonNode pod = null;
     for (JsonNode child : recording.at("/response/children")) {
@@ -186,7 +224,8 @@ class RecordedReplayTest {
     }
     assertThat(pod).isNotNull();
     ((ObjectNode) pod.at("/spec/containers/0")).put("image", "an-older-image:1");
-    Files.write(changed.resolve(source.getFileName()), JsonTrees.MAPPER.writeValueAsBytes(recording));
+    Files.write(
+        changed.resolve(source.getFileName()), JsonTrees.MAPPER.writeValueAsBytes(recording));
     Diff diff = diff("--key", key.toString(), changed.toString());
     assertThat(diff.exit()).isEqualTo(1);
     assertThat(diff.out()).contains("spec.containers[0].image: \"an-older-image:1\" → ");
@@ -214,7 +253,8 @@ class RecordedReplayTest {
         Files.copy(recording, Files.createDirectories(docs).resolve(recording.getFileName()));
       }
     }
-    assertThat(recordings(docs)).hasSize(2)
+    assertThat(recordings(docs))
+        .hasSize(2)
         .allSatisfy(file -> assertThat(Files.readString(file)).contains("\"metahooks-sealed:v1:"))
         .anySatisfy(file -> assertThat(Files.readString(file)).contains("\"generated\""));
   }
@@ -224,21 +264,31 @@ class RecordedReplayTest {
   private static Diff diff(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit = DiffCommand.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Diff(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int exit =
+        DiffCommand.run(
+            List.of(args),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Diff(
+        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   private static List<Path> requests() throws IOException {
     try (Stream<Path> files = Files.walk(FIXTURES)) {
-      return new ArrayList<>(files.filter(f -> f.toString().endsWith(".request.json")).sorted().toList());
+      return new ArrayList<>(
+          files.filter(f -> f.toString().endsWith(".request.json")).sorted().toList());
     }
   }
 
   private static List<Path> recordings(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(".json") && !f.getFileName().toString()
-          .startsWith(".")).sorted().toList();
+      return files
+          .filter(
+              f ->
+                  f.getFileName().toString().endsWith(".json")
+                      && !f.getFileName().toString().startsWith("."))
+          .sorted()
+          .toList();
     }
   }
 }

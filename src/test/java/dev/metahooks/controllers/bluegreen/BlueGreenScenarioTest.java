@@ -39,7 +39,8 @@ class BlueGreenScenarioTest {
 
     assertActive("blue");
     assertThat(service().at("/spec/ports/0/port").asInt()).isEqualTo(80);
-    assertThat(replicaSet("blue").at("/spec/template/metadata/labels/color").asText()).isEqualTo("blue");
+    assertThat(replicaSet("blue").at("/spec/template/metadata/labels/color").asText())
+        .isEqualTo("blue");
     assertNoHotLoopAndValidChildren();
   }
 
@@ -53,7 +54,8 @@ class BlueGreenScenarioTest {
     mc.runUntilStable(10);
 
     assertActive("green");
-    assertThat(replicaSet("green").at("/spec/template/metadata/labels/new").asText()).isEqualTo("label");
+    assertThat(replicaSet("green").at("/spec/template/metadata/labels/new").asText())
+        .isEqualTo("label");
     assertSwitchedOnlyToAnAvailableColorBeforeScalingTheOldDown(firstRollout, "green", "blue");
 
     long secondRollout = cluster.lastSequence();
@@ -61,7 +63,8 @@ class BlueGreenScenarioTest {
     mc.runUntilStable(10);
 
     assertActive("blue");
-    assertThat(replicaSet("blue").at("/spec/template/metadata/labels/new2").asText()).isEqualTo("label2");
+    assertThat(replicaSet("blue").at("/spec/template/metadata/labels/new2").asText())
+        .isEqualTo("label2");
     assertSwitchedOnlyToAnAvailableColorBeforeScalingTheOldDown(secondRollout, "blue", "green");
     assertNoHotLoopAndValidChildren();
   }
@@ -74,15 +77,26 @@ class BlueGreenScenarioTest {
   @Test
   void aTemplateWithQuantitiesInAnotherFormSettles() {
     mc.runUntilStable(10);
-    cluster.update(API, "BlueGreenDeployment", "default", "nginx", bgd -> ((ObjectNode) bgd.at(
-        "/spec/template/spec/containers/0")).putObject("resources").putObject("requests").put("cpu", "0.5")
-        .put("memory", "1024Mi"));
+    cluster.update(
+        API,
+        "BlueGreenDeployment",
+        "default",
+        "nginx",
+        bgd ->
+            ((ObjectNode) bgd.at("/spec/template/spec/containers/0"))
+                .putObject("resources")
+                .putObject("requests")
+                .put("cpu", "0.5")
+                .put("memory", "1024Mi"));
     mc.runUntilStable(10);
     mc.resyncAll();
     mc.runUntilStable(10);
 
     assertActive("green");
-    assertThat(replicaSet("green").at("/spec/template/spec/containers/0/resources/requests").toString())
+    assertThat(
+            replicaSet("green")
+                .at("/spec/template/spec/containers/0/resources/requests")
+                .toString())
         .isEqualTo("{\"cpu\":\"500m\",\"memory\":\"1Gi\"}");
     assertThat(replicaSet("green").at("/metadata/annotations").toString()).contains("0.5");
     assertThat(mc.idleUpdates()).isEmpty();
@@ -101,7 +115,8 @@ class BlueGreenScenarioTest {
     assertThat(bgd().at("/status/activeColor").asText()).isEqualTo("blue");
     assertThat(replicaSet("blue").at("/spec/replicas").asInt()).isEqualTo(3);
     assertThat(replicaSet("green").at("/spec/replicas").asInt()).isEqualTo(3);
-    assertThat(replicaSet("green").at("/spec/template/metadata/labels/new").asText()).isEqualTo("label");
+    assertThat(replicaSet("green").at("/spec/template/metadata/labels/new").asText())
+        .isEqualTo("label");
 
     mc.world().workloadsReady(true);
     mc.runUntilStable(10);
@@ -123,11 +138,15 @@ class BlueGreenScenarioTest {
     mc.runUntilStable(10);
 
     // Green first went back to 0 (the stale rollout cancelled), then up with the newer template.
-    List<Integer> greenReplicas = cluster.writesAfter(start).stream()
-        .filter(w -> w.actor().equals(ACTOR) && w.object().equals("ReplicaSet default/nginx-green"))
-        .map(w -> w.after().at("/spec/replicas").asInt()).toList();
+    List<Integer> greenReplicas =
+        cluster.writesAfter(start).stream()
+            .filter(
+                w -> w.actor().equals(ACTOR) && w.object().equals("ReplicaSet default/nginx-green"))
+            .map(w -> w.after().at("/spec/replicas").asInt())
+            .toList();
     assertThat(greenReplicas).containsExactly(0, 3);
-    assertThat(replicaSet("green").at("/spec/template/metadata/labels/newer").asText()).isEqualTo("label");
+    assertThat(replicaSet("green").at("/spec/template/metadata/labels/newer").asText())
+        .isEqualTo("label");
     assertThat(service().at("/spec/selector/color").asText()).isEqualTo("blue");
 
     mc.world().workloadsReady(true);
@@ -148,7 +167,8 @@ class BlueGreenScenarioTest {
     ObjectNode bgd = bgd();
     assertThat(bgd.at("/status/activeColor").asText()).isEqualTo(color);
     assertThat(bgd.at("/status/active/availableReplicas").asInt()).isEqualTo(3);
-    assertThat(bgd.at("/status/observedGeneration").asLong()).isEqualTo(bgd.at("/metadata/generation").asLong());
+    assertThat(bgd.at("/status/observedGeneration").asLong())
+        .isEqualTo(bgd.at("/metadata/generation").asLong());
     assertThat(service().at("/spec/selector/color").asText()).isEqualTo(color);
   }
 
@@ -156,33 +176,51 @@ class BlueGreenScenarioTest {
    * Since {@code sequence}: the controller's Service update (the switch) came when the new color had all 3
    * replicas available, and the old color's scale-down came after it.
    */
-  private void assertSwitchedOnlyToAnAvailableColorBeforeScalingTheOldDown(long sequence, String to, String from) {
+  private void assertSwitchedOnlyToAnAvailableColorBeforeScalingTheOldDown(
+      long sequence, String to, String from) {
     List<Write> writes = cluster.writesAfter(sequence);
-    Write switchWrite = writes.stream()
-        .filter(w -> w.actor().equals(ACTOR) && w.object().equals("Service default/nginx-frontend"))
-        .reduce((first, second) -> { throw new AssertionError("the Service was updated twice"); })
-        .orElseThrow(() -> new AssertionError("the Service was not switched"));
+    Write switchWrite =
+        writes.stream()
+            .filter(
+                w -> w.actor().equals(ACTOR) && w.object().equals("Service default/nginx-frontend"))
+            .reduce(
+                (first, second) -> {
+                  throw new AssertionError("the Service was updated twice");
+                })
+            .orElseThrow(() -> new AssertionError("the Service was not switched"));
     assertThat(switchWrite.after().at("/spec/selector/color").asText()).isEqualTo(to);
-    ObjectNode newColor = lastStateBefore(writes, "ReplicaSet default/nginx-" + to, switchWrite.sequence());
+    ObjectNode newColor =
+        lastStateBefore(writes, "ReplicaSet default/nginx-" + to, switchWrite.sequence());
     assertThat(newColor.at("/status/availableReplicas").asInt()).isEqualTo(3);
     assertThat(newColor.at("/status/observedGeneration").asLong())
         .isEqualTo(newColor.at("/metadata/generation").asLong());
 
-    Write scaleDown = writes.stream()
-        .filter(w -> w.actor().equals(ACTOR) && w.object().equals("ReplicaSet default/nginx-" + from))
-        .filter(w -> w.after().at("/spec/replicas").asInt(-1) == 0)
-        .findFirst().orElseThrow(() -> new AssertionError("nginx-" + from + " was not scaled down"));
+    Write scaleDown =
+        writes.stream()
+            .filter(
+                w ->
+                    w.actor().equals(ACTOR)
+                        && w.object().equals("ReplicaSet default/nginx-" + from))
+            .filter(w -> w.after().at("/spec/replicas").asInt(-1) == 0)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("nginx-" + from + " was not scaled down"));
     assertThat(scaleDown.sequence()).isGreaterThan(switchWrite.sequence());
   }
 
   private static ObjectNode lastStateBefore(List<Write> writes, String object, long sequence) {
-    return writes.stream().filter(w -> w.object().equals(object) && w.sequence() < sequence)
-        .reduce((first, second) -> second).map(Write::after)
+    return writes.stream()
+        .filter(w -> w.object().equals(object) && w.sequence() < sequence)
+        .reduce((first, second) -> second)
+        .map(Write::after)
         .orElseThrow(() -> new AssertionError(object + " was not written before " + sequence));
   }
 
   private void addTemplateLabel(String key, String value) {
-    cluster.update(API, "BlueGreenDeployment", "default", "nginx",
+    cluster.update(
+        API,
+        "BlueGreenDeployment",
+        "default",
+        "nginx",
         bgd -> ((ObjectNode) bgd.at("/spec/template/metadata/labels")).put(key, value));
   }
 

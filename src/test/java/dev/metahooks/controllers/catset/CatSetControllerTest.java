@@ -26,7 +26,9 @@ class CatSetControllerTest {
     assertThat(CatSetPods.ordinal("web", "web-x-1")).isEmpty();
     assertThat(CatSetPods.ordinal("web", "web-")).isEmpty();
     assertThat(CatSetPods.ordinal("web", "web1")).isEmpty();
-    assertThat(CatSetPods.name("web", CatSetPods.ordinal("web", "web-99999999999999999999").getAsDouble()))
+    assertThat(
+            CatSetPods.name(
+                "web", CatSetPods.ordinal("web", "web-99999999999999999999").getAsDouble()))
         .isEqualTo("web-100000000000000000000");
   }
 
@@ -35,8 +37,11 @@ class CatSetControllerTest {
     assertThat(CatSetPods.runningAndReady(pod("web-0", "Running", "True"))).isTrue();
     assertThat(CatSetPods.runningAndReady(pod("web-0", "Pending", "True"))).isFalse();
     ObjectNode twoConditions = pod("web-0", "Running", "False");
-    ((ObjectNode) twoConditions.get("status")).withArray("conditions").addObject()
-        .put("type", "Ready").put("status", "True");
+    ((ObjectNode) twoConditions.get("status"))
+        .withArray("conditions")
+        .addObject()
+        .put("type", "Ready")
+        .put("status", "True");
     assertThat(CatSetPods.runningAndReady(twoConditions)).isFalse();
   }
 
@@ -60,8 +65,11 @@ class CatSetControllerTest {
 
   @Test
   void startsOnePodAtATimeAndListsHighestOrdinalFirst() {
-    CompositeResponse response = sync("{\"replicas\":3,\"template\":" + TEMPLATE + "}",
-        List.of(pod("web-0", "Running", "True"), pod("web-1", "Running", "True")), false);
+    CompositeResponse response =
+        sync(
+            "{\"replicas\":3,\"template\":" + TEMPLATE + "}",
+            List.of(pod("web-0", "Running", "True"), pod("web-1", "Running", "True")),
+            false);
     assertThat(names(response)).containsExactly("web-2", "web-1", "web-0");
     assertThat(response.status().toString()).isEqualTo("{\"replicas\":2,\"readyReplicas\":2}");
     assertThat(response.finalized()).isNull();
@@ -69,29 +77,56 @@ class CatSetControllerTest {
 
   @Test
   void replicasThatAreNotANumberAreRefusedInsteadOfDroppingEveryClaim() {
-    // Upstream compares spec.replicas as JavaScript does: absent or "three" is NaN, so every PersistentVolumeClaim
-    // (and with it the data) was dropped. A deliberate deviation: the spec is refused and nothing changes.
-    for (String replicas : new String[] {"", "\"replicas\":null,", "\"replicas\":\"1\",", "\"replicas\":\"three\",",
-        "\"replicas\":true,", "\"replicas\":[3],"}) {
-      assertThatThrownBy(() -> sync("{" + replicas + "\"template\":" + TEMPLATE + ",\"volumeClaimTemplates\":" + CLAIMS
-          + "}", List.of(pod("web-0", "Running", "True")), false))
-          .as(replicas).isInstanceOf(InvalidRequestException.class)
-          .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("parent.spec.replicas");
+    // Upstream compares spec.replicas as JavaScript does: absent or "three" is NaN, so every
+    // PersistentVolumeClaim
+    // (and with it the data) was dropped. A deliberate deviation: the spec is refused and nothing
+    // changes.
+    for (String replicas :
+        new String[] {
+          "",
+          "\"replicas\":null,",
+          "\"replicas\":\"1\",",
+          "\"replicas\":\"three\",",
+          "\"replicas\":true,",
+          "\"replicas\":[3],"
+        }) {
+      assertThatThrownBy(
+              () ->
+                  sync(
+                      "{"
+                          + replicas
+                          + "\"template\":"
+                          + TEMPLATE
+                          + ",\"volumeClaimTemplates\":"
+                          + CLAIMS
+                          + "}",
+                      List.of(pod("web-0", "Running", "True")),
+                      false))
+          .as(replicas)
+          .isInstanceOf(InvalidRequestException.class)
+          .extracting(e -> ((InvalidRequestException) e).field())
+          .isEqualTo("parent.spec.replicas");
     }
   }
 
   @Test
   void twoNamesForOneOrdinalBecomeOnePod() {
-    CompositeResponse response = sync("{\"replicas\":2,\"template\":" + TEMPLATE + "}",
-        List.of(pod("web-1", "Running", "True"), pod("web-01", "Running", "True")), false);
+    CompositeResponse response =
+        sync(
+            "{\"replicas\":2,\"template\":" + TEMPLATE + "}",
+            List.of(pod("web-1", "Running", "True"), pod("web-01", "Running", "True")),
+            false);
     assertThat(names(response)).containsExactly("web-1", "web-0");
     assertThat(response.status().get("replicas").intValue()).isEqualTo(1);
   }
 
   @Test
   void emptyClaimTemplatesStillGiveEachPodAVolumeList() {
-    CompositeResponse response = sync("{\"replicas\":1,\"template\":" + TEMPLATE + ",\"volumeClaimTemplates\":[]}",
-        List.of(), false);
+    CompositeResponse response =
+        sync(
+            "{\"replicas\":1,\"template\":" + TEMPLATE + ",\"volumeClaimTemplates\":[]}",
+            List.of(),
+            false);
     assertThat(response.children().get(0).path("spec").path("volumes").isArray()).isTrue();
   }
 
@@ -106,33 +141,60 @@ class CatSetControllerTest {
   void refusesWhatUpstreamCrashesOn() {
     assertThatThrownBy(() -> sync("{\"replicas\":1,\"template\":{\"spec\":{}}}", List.of(), false))
         .isInstanceOf(InvalidRequestException.class)
-        .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("parent.spec.template.metadata");
-    assertThatThrownBy(() -> sync("{\"replicas\":1,\"template\":" + TEMPLATE + ",\"volumeClaimTemplates\":{}}",
-        List.of(), false))
-        .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("parent.spec.volumeClaimTemplates");
-    assertThatThrownBy(() -> sync("{\"replicas\":1,\"template\":" + TEMPLATE
-        + ",\"volumeClaimTemplates\":[{\"metadata\":{}}]}", List.of(), false))
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("parent.spec.template.metadata");
+    assertThatThrownBy(
+            () ->
+                sync(
+                    "{\"replicas\":1,\"template\":" + TEMPLATE + ",\"volumeClaimTemplates\":{}}",
+                    List.of(),
+                    false))
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("parent.spec.volumeClaimTemplates");
+    assertThatThrownBy(
+            () ->
+                sync(
+                    "{\"replicas\":1,\"template\":"
+                        + TEMPLATE
+                        + ",\"volumeClaimTemplates\":[{\"metadata\":{}}]}",
+                    List.of(),
+                    false))
         .extracting(e -> ((InvalidRequestException) e).field())
         .isEqualTo("parent.spec.volumeClaimTemplates[0].metadata.name");
-    assertThatThrownBy(() -> sync("{\"replicas\":1e300,\"template\":" + TEMPLATE
-        + ",\"volumeClaimTemplates\":" + CLAIMS + "}", List.of(), false))
-        .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("parent.spec.replicas");
+    assertThatThrownBy(
+            () ->
+                sync(
+                    "{\"replicas\":1e300,\"template\":"
+                        + TEMPLATE
+                        + ",\"volumeClaimTemplates\":"
+                        + CLAIMS
+                        + "}",
+                    List.of(),
+                    false))
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("parent.spec.replicas");
   }
 
   private static CompositeResponse sync(String spec, List<ObjectNode> pods, boolean finalizing) {
     ObjectNode body = Json.object();
-    body.putObject("parent").put("apiVersion", "ctl.enisoc.com/v1").put("kind", "CatSet")
+    body.putObject("parent")
+        .put("apiVersion", "ctl.enisoc.com/v1")
+        .put("kind", "CatSet")
         .<ObjectNode>set("spec", read(spec))
-        .putObject("metadata").put("name", "web").put("namespace", "default");
+        .putObject("metadata")
+        .put("name", "web")
+        .put("namespace", "default");
     if (finalizing) {
-      ((ObjectNode) body.path("parent").path("metadata")).put("deletionTimestamp", "2026-11-30T10:00:00Z");
+      ((ObjectNode) body.path("parent").path("metadata"))
+          .put("deletionTimestamp", "2026-11-30T10:00:00Z");
     }
     ObjectNode children = body.putObject("children");
     ObjectNode podMap = children.putObject("Pod.v1");
     pods.forEach(pod -> podMap.set(pod.path("metadata").path("name").asText(), pod));
     children.putObject("PersistentVolumeClaim.v1");
     body.put("finalizing", finalizing);
-    return CatSetController.sync(CompositeRequest.read(body, finalizing ? Hook.FINALIZE : Hook.SYNC));
+    return CatSetController.sync(
+        CompositeRequest.read(body, finalizing ? Hook.FINALIZE : Hook.SYNC));
   }
 
   private static ObjectNode pod(String name, String phase, String ready) {

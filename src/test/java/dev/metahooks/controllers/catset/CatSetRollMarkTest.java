@@ -3,7 +3,6 @@ package dev.metahooks.controllers.catset;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import org.junit.jupiter.api.Test;
 
@@ -12,8 +11,13 @@ class CatSetRollMarkTest {
   @Test
   void theMarkIsOnThePodNotOnTheTemplateItShares() throws Exception {
     for (String annotations : new String[] {"{\"a\":\"b\"}", "null"}) {
-      ObjectNode parent = (ObjectNode) JsonTrees.MAPPER.readTree("{\"spec\":{\"replicas\":2,\"template\":{\"metadata\":"
-          + "{\"annotations\":" + annotations + "},\"spec\":{\"containers\":[]}}}}");
+      ObjectNode parent =
+          (ObjectNode)
+              JsonTrees.MAPPER.readTree(
+                  "{\"spec\":{\"replicas\":2,\"template\":{\"metadata\":"
+                      + "{\"annotations\":"
+                      + annotations
+                      + "},\"spec\":{\"containers\":[]}}}}");
       CatSetSpec spec = CatSetSpec.read(parent, false);
       ObjectNode template = CatSetPods.template(spec);
       ObjectNode before = template.deepCopy();
@@ -22,7 +26,8 @@ class CatSetRollMarkTest {
       CatSetRoll.mark(marked, "hash");
       ObjectNode other = CatSetPods.build(spec, template, "web-1");
 
-      assertThat(marked.at("/metadata/annotations").path(CatSetRoll.TEMPLATE_HASH).asText()).isEqualTo("hash");
+      assertThat(marked.at("/metadata/annotations").path(CatSetRoll.TEMPLATE_HASH).asText())
+          .isEqualTo("hash");
       assertThat(other.at("/metadata/annotations").has(CatSetRoll.TEMPLATE_HASH)).isFalse();
       assertThat(template).isEqualTo(before);
     }

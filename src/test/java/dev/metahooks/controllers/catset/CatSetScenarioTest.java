@@ -43,7 +43,8 @@ class CatSetScenarioTest {
   void setUp() {
     cluster = Project.cluster();
     mc = Project.metacontroller(cluster, "metacontroller/catset.yaml");
-    // Pods are Pending for a step before they are Ready, so "wait for the lower ordinals" is a real wait.
+    // Pods are Pending for a step before they are Ready, so "wait for the lower ordinals" is a real
+    // wait.
     mc.world().pods(PodPolicy.pendingFor(1, PodPolicy.ready()));
     cluster.createFile("manifests/examples/catset.yaml");
   }
@@ -63,14 +64,19 @@ class CatSetScenarioTest {
     ObjectNode pod = pod(1);
     assertThat(pod.at("/spec/hostname").asText()).isEqualTo("nginx-backend-1");
     assertThat(pod.at("/spec/subdomain").asText()).isEqualTo("nginx-backend");
-    assertThat(pod.at("/spec/volumes/0/persistentVolumeClaim/claimName").asText()).isEqualTo("www-nginx-backend-1");
-    assertThat(claimNames()).containsExactly("www-nginx-backend-0", "www-nginx-backend-1", "www-nginx-backend-2");
+    assertThat(pod.at("/spec/volumes/0/persistentVolumeClaim/claimName").asText())
+        .isEqualTo("www-nginx-backend-1");
+    assertThat(claimNames())
+        .containsExactly("www-nginx-backend-0", "www-nginx-backend-1", "www-nginx-backend-2");
     assertNoHotLoopAndValidChildren();
   }
 
   @Test
   void aPodThatNeverGetsReadyHoldsBackTheHigherOrdinals() {
-    mc.world().pods(pod -> PodPolicy.name(pod).equals("nginx-backend-1") ? PodState.RUNNING : PodState.READY);
+    mc.world()
+        .pods(
+            pod ->
+                PodPolicy.name(pod).equals("nginx-backend-1") ? PodState.RUNNING : PodState.READY);
 
     runUntilStable();
 
@@ -133,7 +139,12 @@ class CatSetScenarioTest {
     setReplicas(2);
     runUntilStable();
     assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(2);
-    cluster.update(API, "CatSet", "default", NAME, cs -> cs.withArray("/metadata/finalizers").add(TEST_FINALIZER));
+    cluster.update(
+        API,
+        "CatSet",
+        "default",
+        NAME,
+        cs -> cs.withArray("/metadata/finalizers").add(TEST_FINALIZER));
     long start = cluster.lastSequence();
 
     cluster.delete(API, "CatSet", "default", NAME);
@@ -147,7 +158,12 @@ class CatSetScenarioTest {
     mc.runUntilStable(3);
     Emitted.assertAllValid(mc, CONTROLLER);
 
-    cluster.update(API, "CatSet", "default", NAME, cs -> ((ObjectNode) cs.get("metadata")).putArray("finalizers"));
+    cluster.update(
+        API,
+        "CatSet",
+        "default",
+        NAME,
+        cs -> ((ObjectNode) cs.get("metadata")).putArray("finalizers"));
     mc.runUntilStable(3);
     assertThat(cluster.find(API, "CatSet", "default", NAME)).isEmpty();
     assertThat(cluster.list("v1", "PersistentVolumeClaim")).isEmpty();
@@ -187,20 +203,26 @@ class CatSetScenarioTest {
     assertThat(podUids().values()).doesNotContainAnyElementsOf(oldPodUids.values());
     assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(3);
     assertThat(cluster.list("metacontroller.k8s.io/v1alpha1", "ControllerRevision"))
-        .as("the hook rolls; Metacontroller keeps no revisions").isEmpty();
+        .as("the hook rolls; Metacontroller keeps no revisions")
+        .isEmpty();
     assertNoHotLoopAndValidChildren();
   }
 
   @Test
   void aRollWaitsForTheRecreatedPodAndHoldsWhileItIsNotReady() {
     runUntilStable();
-    mc.world().pods(pod -> pod.at("/spec/containers/0/image").asText().equals("nginx:1.28")
-        ? PodState.RUNNING : PodState.READY);
+    mc.world()
+        .pods(
+            pod ->
+                pod.at("/spec/containers/0/image").asText().equals("nginx:1.28")
+                    ? PodState.RUNNING
+                    : PodState.READY);
 
     changeImage("nginx:1.28");
     runUntilStable();
 
-    assertThat(List.of(image(0), image(1), image(2))).containsExactly("nginx:1.27", "nginx:1.27", "nginx:1.28");
+    assertThat(List.of(image(0), image(1), image(2)))
+        .containsExactly("nginx:1.27", "nginx:1.27", "nginx:1.28");
     assertThat(catset().at("/status/readyReplicas").asInt()).isEqualTo(2);
   }
 
@@ -212,7 +234,8 @@ class CatSetScenarioTest {
     changeImage("nginx:1.28");
     runUntilStable();
 
-    assertThat(List.of(image(0), image(1), image(2))).containsExactly("nginx:1.27", "nginx:1.27", "nginx:1.28");
+    assertThat(List.of(image(0), image(1), image(2)))
+        .containsExactly("nginx:1.27", "nginx:1.27", "nginx:1.28");
     JsonNode updated = condition(catset(), "Updated");
     assertThat(updated.path("reason").asText()).isEqualTo("RolloutWaiting");
     assertThat(updated.path("message").asText()).isEqualTo("missing child Pod nginx-backend-2");
@@ -247,10 +270,16 @@ class CatSetScenarioTest {
     Round seen = mc.round();
 
     ObjectNode request = mc.lastCall(CONTROLLER, "sync").request();
-    assertThat(request.at("/children/Pod.v1/nginx-backend-2/metadata/deletionTimestamp").asText()).isNotEmpty();
-    assertThat(mc.lastCall(CONTROLLER, "sync").responseJson().at("/status/replicas").asInt()).isEqualTo(3);
-    assertThat(seen.writes()).noneMatch(w -> w.actor().equals(ACTOR) && w.object().equals("Pod default/nginx-backend-2")
-        && w.verb() != Write.Verb.UPDATE_STATUS);
+    assertThat(request.at("/children/Pod.v1/nginx-backend-2/metadata/deletionTimestamp").asText())
+        .isNotEmpty();
+    assertThat(mc.lastCall(CONTROLLER, "sync").responseJson().at("/status/replicas").asInt())
+        .isEqualTo(3);
+    assertThat(seen.writes())
+        .noneMatch(
+            w ->
+                w.actor().equals(ACTOR)
+                    && w.object().equals("Pod default/nginx-backend-2")
+                    && w.verb() != Write.Verb.UPDATE_STATUS);
     runUntilStable();
     assertThat(podNames()).containsExactly("nginx-backend-0", "nginx-backend-1");
     assertThat(catset().at("/status/replicas").asInt()).isEqualTo(2);
@@ -273,7 +302,8 @@ class CatSetScenarioTest {
     useUpstreamRollingManifest(Profile.V4_17_2);
     addToleration();
 
-    assertThatThrownBy(() -> mc.runUntilStable(30)).hasMessageContaining("did not settle")
+    assertThatThrownBy(() -> mc.runUntilStable(30))
+        .hasMessageContaining("did not settle")
         .hasMessageContaining("Pod default/nginx-backend-0");
   }
 
@@ -281,21 +311,38 @@ class CatSetScenarioTest {
 
   /** A toleration in the template: a list without a merge key, which Metacontroller replaces whole. */
   private void addToleration() {
-    cluster.update(API, "CatSet", "default", NAME, cs -> cs.withObject("/spec/template/spec").putArray("tolerations")
-        .addObject().put("key", "dedicated").put("operator", "Equal").put("value", "web").put("effect", "NoSchedule"));
+    cluster.update(
+        API,
+        "CatSet",
+        "default",
+        NAME,
+        cs ->
+            cs.withObject("/spec/template/spec")
+                .putArray("tolerations")
+                .addObject()
+                .put("key", "dedicated")
+                .put("operator", "Equal")
+                .put("value", "web")
+                .put("effect", "NoSchedule"));
   }
 
   /** Starts over with upstream's manifest, which lets Metacontroller roll the Pods. */
   private void useUpstreamRollingManifest(Profile profile) {
     cluster = Project.cluster();
-    mc = Project.metacontroller(cluster).profile(profile)
-        .load("src/test/resources/emulator/catset-rolling-recreate.yaml");
+    mc =
+        Project.metacontroller(cluster)
+            .profile(profile)
+            .load("src/test/resources/emulator/catset-rolling-recreate.yaml");
     mc.world().pods(PodPolicy.pendingFor(1, PodPolicy.ready()));
     cluster.createFile("manifests/examples/catset.yaml");
   }
 
   private void changeImage(String image) {
-    cluster.update(API, "CatSet", "default", NAME,
+    cluster.update(
+        API,
+        "CatSet",
+        "default",
+        NAME,
         cs -> ((ObjectNode) cs.at("/spec/template/spec/containers/0")).put("image", image));
   }
 
@@ -313,7 +360,12 @@ class CatSetScenarioTest {
   }
 
   private void setReplicas(int replicas) {
-    cluster.update(API, "CatSet", "default", NAME, cs -> ((ObjectNode) cs.get("spec")).put("replicas", replicas));
+    cluster.update(
+        API,
+        "CatSet",
+        "default",
+        NAME,
+        cs -> ((ObjectNode) cs.get("spec")).put("replicas", replicas));
   }
 
   /** Runs rounds of a finalization, checking that Metacontroller's finalizer stays while any Pod is left. */
@@ -321,7 +373,9 @@ class CatSetScenarioTest {
     for (int i = 0; i < 20; i++) {
       Round round = mc.round();
       if (!cluster.list("v1", "Pod").isEmpty()) {
-        assertThat(finalizers(catset())).as("finalizers after round %d", round.number()).contains(OUR_FINALIZER);
+        assertThat(finalizers(catset()))
+            .as("finalizers after round %d", round.number())
+            .contains(OUR_FINALIZER);
       }
       if (!round.changed()) {
         assertThat(cluster.list("v1", "Pod")).isEmpty();
@@ -336,7 +390,10 @@ class CatSetScenarioTest {
    * that the kubelet runs is only marked (Terminating) by the controller's delete; both count as DELETE here.
    */
   private List<Integer> podWrites(long sequence, Write.Verb verb) {
-    return podWritesSince(sequence).stream().filter(w -> verb(w) == verb).map(w -> ordinal(w.object())).toList();
+    return podWritesSince(sequence).stream()
+        .filter(w -> verb(w) == verb)
+        .map(w -> ordinal(w.object()))
+        .toList();
   }
 
   private static Write.Verb verb(Write write) {
@@ -358,7 +415,8 @@ class CatSetScenarioTest {
       }
       for (int lower = 0; lower < ordinal(create.object()); lower++) {
         assertThat(readyAt(lower, create.sequence()))
-            .as("pod %d Ready when %s was created", lower, create.object()).isTrue();
+            .as("pod %d Ready when %s was created", lower, create.object())
+            .isTrue();
       }
     }
   }
@@ -371,7 +429,8 @@ class CatSetScenarioTest {
         lastRecreated = ordinal(write.object());
       } else if (lastRecreated >= 0) {
         assertThat(readyAt(lastRecreated, write.sequence()))
-            .as("pod %d Ready when %s was deleted", lastRecreated, write.object()).isTrue();
+            .as("pod %d Ready when %s was deleted", lastRecreated, write.object())
+            .isTrue();
       }
     }
   }
@@ -379,11 +438,14 @@ class CatSetScenarioTest {
   /** In no round did the controller create or delete more than one Pod. */
   private void assertAtMostOnePodChangePerRound() {
     for (Round round : mc.rounds()) {
-      long changes = round.writes().stream()
-          .filter(w -> w.actor().equals(ACTOR) && w.object().startsWith("Pod "))
-          .filter(w -> verb(w) == Write.Verb.CREATE || verb(w) == Write.Verb.DELETE)
-          .count();
-      assertThat(changes).as("Pod creations and deletions in round %d", round.number()).isLessThanOrEqualTo(1);
+      long changes =
+          round.writes().stream()
+              .filter(w -> w.actor().equals(ACTOR) && w.object().startsWith("Pod "))
+              .filter(w -> verb(w) == Write.Verb.CREATE || verb(w) == Write.Verb.DELETE)
+              .count();
+      assertThat(changes)
+          .as("Pod creations and deletions in round %d", round.number())
+          .isLessThanOrEqualTo(1);
     }
   }
 
@@ -399,7 +461,8 @@ class CatSetScenarioTest {
         state = write.after();
       }
     }
-    return state != null && state.at("/status/phase").asText().equals("Running")
+    return state != null
+        && state.at("/status/phase").asText().equals("Running")
         && condition(state, "Ready").path("status").asText().equals("True");
   }
 
@@ -447,8 +510,12 @@ class CatSetScenarioTest {
   }
 
   private Map<String, String> uidsByName(String apiVersion, String kind) {
-    return cluster.list(apiVersion, kind).stream().collect(Collectors.toMap(
-        o -> o.at("/metadata/name").asText(), o -> o.at("/metadata/uid").asText(), (a, b) -> a,
-        TreeMap::new));
+    return cluster.list(apiVersion, kind).stream()
+        .collect(
+            Collectors.toMap(
+                o -> o.at("/metadata/name").asText(),
+                o -> o.at("/metadata/uid").asText(),
+                (a, b) -> a,
+                TreeMap::new));
   }
 }

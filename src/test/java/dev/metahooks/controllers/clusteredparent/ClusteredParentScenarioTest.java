@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.testing.kube.Yaml;
 import dev.metahooks.testing.Project;
+import dev.metahooks.testing.kube.Yaml;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,10 +43,12 @@ class ClusteredParentScenarioTest {
     mc.runUntilStable(10);
 
     ObjectNode binding = binding("my-clusterrole");
-    assertThat(binding.get("roleRef")).isEqualTo(Yaml.object(
-        "{kind: ClusterRole, name: my-clusterrole, apiGroup: rbac.authorization.k8s.io}"));
-    assertThat(binding.get("subjects")).containsExactly(Yaml.object(
-        "{kind: ServiceAccount, name: default, namespace: default}"));
+    assertThat(binding.get("roleRef"))
+        .isEqualTo(
+            Yaml.object(
+                "{kind: ClusterRole, name: my-clusterrole, apiGroup: rbac.authorization.k8s.io}"));
+    assertThat(binding.get("subjects"))
+        .containsExactly(Yaml.object("{kind: ServiceAccount, name: default, namespace: default}"));
     assertThat(binding.at("/metadata/ownerReferences/0/kind").asText()).isEqualTo("ClusterRole");
     assertThat(binding.at("/metadata/ownerReferences/0/uid").asText())
         .isEqualTo(cluster.get(RBAC, "ClusterRole", "my-clusterrole").at("/metadata/uid").asText());
@@ -76,11 +78,13 @@ class ClusteredParentScenarioTest {
 
   @Test
   void aClusterRoleWithoutTheAnnotationGetsNoBinding() {
-    cluster.create("{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: plain}, rules: []}");
+    cluster.create(
+        "{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: plain}, rules: []}");
 
     mc.runUntilStable(10);
 
-    assertThat(cluster.list(RBAC, "RoleBinding")).extracting(b -> b.at("/metadata/name").asText())
+    assertThat(cluster.list(RBAC, "RoleBinding"))
+        .extracting(b -> b.at("/metadata/name").asText())
         .containsExactly("my-clusterrole");
   }
 

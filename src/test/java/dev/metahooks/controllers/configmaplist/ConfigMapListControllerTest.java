@@ -16,10 +16,14 @@ class ConfigMapListControllerTest {
   @Test
   void customizeNeedsSourceLabels() {
     assertRefused(CUSTOMIZE, r -> spec(r).remove("sourceLabels"), "parent.spec.sourceLabels");
-    assertRefused(CUSTOMIZE, r -> spec(r).put("sourceLabels", "app=my-app"), "parent.spec.sourceLabels");
-    assertRefused(CUSTOMIZE, r -> spec(r).withObjectProperty("sourceLabels").put("replicas", 3),
+    assertRefused(
+        CUSTOMIZE, r -> spec(r).put("sourceLabels", "app=my-app"), "parent.spec.sourceLabels");
+    assertRefused(
+        CUSTOMIZE,
+        r -> spec(r).withObjectProperty("sourceLabels").put("replicas", 3),
         "parent.spec.sourceLabels['replicas']");
-    assertRefused(CUSTOMIZE, r -> spec(r).put("sourceNamespace", false), "parent.spec.sourceNamespace");
+    assertRefused(
+        CUSTOMIZE, r -> spec(r).put("sourceNamespace", false), "parent.spec.sourceNamespace");
   }
 
   @Test
@@ -33,10 +37,13 @@ class ConfigMapListControllerTest {
 
   @Test
   void syncNeedsANamespacedParent() {
-    assertRefused(FIRST_SYNC, r -> {
-      r.withObjectProperty("parent").withObjectProperty("metadata").remove("namespace");
-      r.withObjectProperty("children").putObject("ConfigMap.v1");
-    }, "parent.metadata.namespace");
+    assertRefused(
+        FIRST_SYNC,
+        r -> {
+          r.withObjectProperty("parent").withObjectProperty("metadata").remove("namespace");
+          r.withObjectProperty("children").putObject("ConfigMap.v1");
+        },
+        "parent.metadata.namespace");
   }
 
   private static ObjectNode spec(ObjectNode request) {
@@ -44,7 +51,8 @@ class ConfigMapListControllerTest {
   }
 
   private static ObjectNode fixture(String name) {
-    return Resources.readObject(Resources.path("fixtures/configmap-list/" + name + ".request.json"));
+    return Resources.readObject(
+        Resources.path("fixtures/configmap-list/" + name + ".request.json"));
   }
 
   private static HookAnswers.Answer call(String hook, ObjectNode request) {

@@ -42,29 +42,37 @@ class ConfigMapListScenarioTest {
 
     assertThat(listed("my-config-list")).isEqualTo("source-ns/cm-1\nsource-ns/cm-2");
     assertThat(count("my-config-list")).isEqualTo(2);
-    assertThat(cluster.get("v1", "ConfigMap", "target-ns", "my-config-list-list")
-        .at("/metadata/ownerReferences/0/kind").asText()).isEqualTo(KIND);
+    assertThat(
+            cluster
+                .get("v1", "ConfigMap", "target-ns", "my-config-list-list")
+                .at("/metadata/ownerReferences/0/kind")
+                .asText())
+        .isEqualTo(KIND);
   }
 
   @Test
   void aThirdLabelledConfigMapIsAdded() {
     mc.runUntilStable(10);
 
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: v1, kind: ConfigMap, metadata: {name: cm-3, namespace: source-ns, labels: {app: my-app}}}
         """);
     mc.runUntilStable(10);
 
-    assertThat(listed("my-config-list")).isEqualTo("source-ns/cm-1\nsource-ns/cm-2\nsource-ns/cm-3");
+    assertThat(listed("my-config-list"))
+        .isEqualTo("source-ns/cm-1\nsource-ns/cm-2\nsource-ns/cm-3");
     assertThat(count("my-config-list")).isEqualTo(3);
   }
 
   @Test
   void onlyLabelledConfigMapsOfTheSourceNamespaceAreListed() {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: v1, kind: ConfigMap, metadata: {name: cm-elsewhere, namespace: target-ns, labels: {app: my-app}}}
         """);
-    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: unlabelled, namespace: source-ns}}");
+    cluster.create(
+        "{apiVersion: v1, kind: ConfigMap, metadata: {name: unlabelled, namespace: source-ns}}");
 
     mc.runUntilStable(10);
 
@@ -75,7 +83,11 @@ class ConfigMapListScenarioTest {
   void relabellingAndDeletingChangeTheList() {
     mc.runUntilStable(10);
 
-    cluster.update("v1", "ConfigMap", "source-ns", "other-cm",
+    cluster.update(
+        "v1",
+        "ConfigMap",
+        "source-ns",
+        "other-cm",
         configMap -> configMap.withObject("/metadata/labels").put("app", "my-app"));
     cluster.delete("v1", "ConfigMap", "source-ns", "cm-1");
     mc.runUntilStable(10);
@@ -86,10 +98,12 @@ class ConfigMapListScenarioTest {
 
   @Test
   void withoutASourceNamespaceEveryNamespaceIsSearched() {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: v1, kind: ConfigMap, metadata: {name: cm-elsewhere, namespace: elsewhere, labels: {app: my-app}}}
         """);
-    cluster.create("""
+    cluster.create(
+        """
         apiVersion: examples.metacontroller.io/v1alpha1
         kind: ConfigMapList
         metadata: {name: everywhere, namespace: target-ns}
@@ -98,7 +112,8 @@ class ConfigMapListScenarioTest {
 
     mc.runUntilStable(10);
 
-    assertThat(listed("everywhere")).isEqualTo("elsewhere/cm-elsewhere\nsource-ns/cm-1\nsource-ns/cm-2");
+    assertThat(listed("everywhere"))
+        .isEqualTo("elsewhere/cm-elsewhere\nsource-ns/cm-1\nsource-ns/cm-2");
     assertThat(count("everywhere")).isEqualTo(3);
     assertThat(listed("my-config-list")).isEqualTo("source-ns/cm-1\nsource-ns/cm-2");
   }
@@ -116,7 +131,10 @@ class ConfigMapListScenarioTest {
 
   /** The data.configmaps of the list a ConfigMapList in target-ns writes. */
   private String listed(String parent) {
-    return cluster.get("v1", "ConfigMap", "target-ns", parent + "-list").at("/data/configmaps").asText();
+    return cluster
+        .get("v1", "ConfigMap", "target-ns", parent + "-list")
+        .at("/data/configmaps")
+        .asText();
   }
 
   private int count(String parent) {

@@ -3,7 +3,6 @@ package dev.metahooks.controllers.configmappropagation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.HookAnswers;
 import dev.metahooks.testing.Resources;
@@ -17,27 +16,40 @@ class ConfigMapPropagationControllerTest {
 
   @Test
   void missingOrMalformedSpecFieldsAreNamed() {
-    assertRefused(FIRST_SYNC, r -> spec(r).remove("targetNamespaces"), "parent.spec.targetNamespaces");
-    assertRefused(FIRST_SYNC, r -> spec(r).put("targetNamespaces", "one"), "parent.spec.targetNamespaces");
-    assertRefused(FIRST_SYNC, r -> spec(r).putArray("targetNamespaces").add("one").add(""),
+    assertRefused(
+        FIRST_SYNC, r -> spec(r).remove("targetNamespaces"), "parent.spec.targetNamespaces");
+    assertRefused(
+        FIRST_SYNC, r -> spec(r).put("targetNamespaces", "one"), "parent.spec.targetNamespaces");
+    assertRefused(
+        FIRST_SYNC,
+        r -> spec(r).putArray("targetNamespaces").add("one").add(""),
         "parent.spec.targetNamespaces[1]");
     assertRefused(FIRST_SYNC, r -> spec(r).remove("sourceName"), "parent.spec.sourceName");
     assertRefused(CUSTOMIZE, r -> spec(r).remove("sourceName"), "parent.spec.sourceName");
-    assertRefused(CUSTOMIZE, r -> spec(r).put("sourceNamespace", ""), "parent.spec.sourceNamespace");
-    assertRefused(CUSTOMIZE, r -> r.withObjectProperty("parent").remove("spec"), "parent.spec.sourceName");
+    assertRefused(
+        CUSTOMIZE, r -> spec(r).put("sourceNamespace", ""), "parent.spec.sourceNamespace");
+    assertRefused(
+        CUSTOMIZE, r -> r.withObjectProperty("parent").remove("spec"), "parent.spec.sourceName");
   }
 
   @Test
   void malformedSourceDataIsNamed() {
-    assertRefused(FIRST_SYNC, r -> source(r).put("data", "not a map"),
+    assertRefused(
+        FIRST_SYNC,
+        r -> source(r).put("data", "not a map"),
         "related['ConfigMap.v1']['original/settings'].data");
-    assertRefused(FIRST_SYNC, r -> source(r).putObject("binaryData").put("a", 1),
+    assertRefused(
+        FIRST_SYNC,
+        r -> source(r).putObject("binaryData").put("a", 1),
         "related['ConfigMap.v1']['original/settings'].binaryData['a']");
   }
 
   @Test
   void missingChildrenGroupIsRefused() {
-    assertRefused(FIRST_SYNC, r -> r.withObjectProperty("children").remove("ConfigMap.v1"), "children['ConfigMap.v1']");
+    assertRefused(
+        FIRST_SYNC,
+        r -> r.withObjectProperty("children").remove("ConfigMap.v1"),
+        "children['ConfigMap.v1']");
   }
 
   private static ObjectNode spec(ObjectNode request) {
@@ -45,17 +57,23 @@ class ConfigMapPropagationControllerTest {
   }
 
   private static ObjectNode source(ObjectNode request) {
-    return request.withObjectProperty("related").withObjectProperty("ConfigMap.v1").withObjectProperty("original/settings");
+    return request
+        .withObjectProperty("related")
+        .withObjectProperty("ConfigMap.v1")
+        .withObjectProperty("original/settings");
   }
 
   private static void assertRefused(String fixture, Consumer<ObjectNode> breakIt, String field) {
-    ObjectNode request = Resources.readObject(
-        Resources.path("fixtures/configmap-propagation/" + fixture + ".request.json"));
+    ObjectNode request =
+        Resources.readObject(
+            Resources.path("fixtures/configmap-propagation/" + fixture + ".request.json"));
     breakIt.accept(request);
     String hook = fixture.substring(0, fixture.indexOf('/'));
     HookAnswers.Answer answer;
     try {
-      answer = HookAnswers.call("configmap-propagation", hook, JsonTrees.MAPPER.writeValueAsBytes(request));
+      answer =
+          HookAnswers.call(
+              "configmap-propagation", hook, JsonTrees.MAPPER.writeValueAsBytes(request));
     } catch (Exception e) {
       throw new AssertionError(e);
     }

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.testing.kube.Yaml;
 import dev.metahooks.testing.Project;
+import dev.metahooks.testing.kube.Yaml;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,7 +60,8 @@ class ConfigMapPropagationScenarioTest {
   void ignoresAParentLabelledVersionV2() {
     cluster.create("{apiVersion: v1, kind: Namespace, metadata: {name: four}}");
     cluster.create("{apiVersion: v1, kind: Namespace, metadata: {name: five}}");
-    cluster.create("""
+    cluster.create(
+        """
         apiVersion: examples.metacontroller.io/v1alpha1
         kind: ConfigMapPropagation
         metadata: {name: settings-propagation-unmanaged, labels: {version: v2}}
@@ -72,28 +73,36 @@ class ConfigMapPropagationScenarioTest {
     assertThat(cluster.list("v1", "ConfigMap", "four")).isEmpty();
     assertThat(cluster.list("v1", "ConfigMap", "five")).isEmpty();
     assertThat(cluster.get(API, KIND, "settings-propagation-unmanaged").has("status")).isFalse();
-    assertThat(mc.calls()).noneMatch(call -> call.parent().contains("settings-propagation-unmanaged"));
+    assertThat(mc.calls())
+        .noneMatch(call -> call.parent().contains("settings-propagation-unmanaged"));
     assertThat(status().get("actual_copies").asInt()).isEqualTo(3);
   }
 
   @Test
   void changingTheSourceUpdatesTheCopiesInPlace() {
     mc.runUntilStable(10);
-    String uidBefore = cluster.get("v1", "ConfigMap", "two", "settings").at("/metadata/uid").asText();
+    String uidBefore =
+        cluster.get("v1", "ConfigMap", "two", "settings").at("/metadata/uid").asText();
 
-    cluster.update("v1", "ConfigMap", "original", "settings", source -> {
-      ObjectNode data = source.withObject("/data");
-      data.put("some", "changed");
-      data.remove("other");
-      data.put("added", "new");
-    });
+    cluster.update(
+        "v1",
+        "ConfigMap",
+        "original",
+        "settings",
+        source -> {
+          ObjectNode data = source.withObject("/data");
+          data.put("some", "changed");
+          data.remove("other");
+          data.put("added", "new");
+        });
     mc.runUntilStable(10);
 
     for (String namespace : TARGETS) {
       ObjectNode copy = cluster.get("v1", "ConfigMap", namespace, "settings");
       assertThat(copy.get("data")).isEqualTo(Yaml.object("{some: changed, added: new}"));
     }
-    assertThat(cluster.get("v1", "ConfigMap", "two", "settings").at("/metadata/uid").asText()).isEqualTo(uidBefore);
+    assertThat(cluster.get("v1", "ConfigMap", "two", "settings").at("/metadata/uid").asText())
+        .isEqualTo(uidBefore);
   }
 
   @Test
@@ -114,11 +123,13 @@ class ConfigMapPropagationScenarioTest {
     cluster.delete("v1", "ConfigMap", "original", "settings");
     mc.runUntilStable(10);
 
-    cluster.create("{apiVersion: v1, kind: ConfigMap, metadata: {name: settings, namespace: original}, data: {k: v}}");
+    cluster.create(
+        "{apiVersion: v1, kind: ConfigMap, metadata: {name: settings, namespace: original}, data: {k: v}}");
     mc.runUntilStable(10);
 
     for (String namespace : TARGETS) {
-      assertThat(cluster.get("v1", "ConfigMap", namespace, "settings").get("data")).isEqualTo(Yaml.object("{k: v}"));
+      assertThat(cluster.get("v1", "ConfigMap", namespace, "settings").get("data"))
+          .isEqualTo(Yaml.object("{k: v}"));
     }
     assertThat(status().get("actual_copies").asInt()).isEqualTo(3);
   }
@@ -128,7 +139,12 @@ class ConfigMapPropagationScenarioTest {
     mc.runUntilStable(10);
     ObjectNode sourceBefore = source();
 
-    cluster.update(API, KIND, "", PARENT, parent -> parent.withArray("/spec/targetNamespaces").add("original"));
+    cluster.update(
+        API,
+        KIND,
+        "",
+        PARENT,
+        parent -> parent.withArray("/spec/targetNamespaces").add("original"));
     mc.runUntilStable(10);
 
     assertThat(source()).isEqualTo(sourceBefore);
@@ -140,8 +156,12 @@ class ConfigMapPropagationScenarioTest {
   void removingATargetNamespaceFromTheSpecRemovesItsCopy() {
     mc.runUntilStable(10);
 
-    cluster.update(API, KIND, "", PARENT, parent -> parent.withObject("/spec").putArray("targetNamespaces")
-        .add("one").add("three"));
+    cluster.update(
+        API,
+        KIND,
+        "",
+        PARENT,
+        parent -> parent.withObject("/spec").putArray("targetNamespaces").add("one").add("three"));
     mc.runUntilStable(10);
 
     assertThat(cluster.exists("v1", "ConfigMap", "two", "settings")).isFalse();
@@ -158,7 +178,8 @@ class ConfigMapPropagationScenarioTest {
     cluster.delete("v1", "ConfigMap", "three", "settings");
     mc.runUntilStable(10);
 
-    assertThat(cluster.get("v1", "ConfigMap", "three", "settings").get("data")).isEqualTo(source().get("data"));
+    assertThat(cluster.get("v1", "ConfigMap", "three", "settings").get("data"))
+        .isEqualTo(source().get("data"));
     assertThat(status().get("actual_copies").asInt()).isEqualTo(3);
   }
 

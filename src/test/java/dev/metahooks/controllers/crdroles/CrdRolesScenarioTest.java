@@ -45,12 +45,16 @@ class CrdRolesScenarioTest {
     mc.runUntilStable(10);
 
     ObjectNode role = cluster.get(RBAC, "ClusterRole", "my-tests.ctl.rlg.io-reader");
-    // No rules, and no empty list the API server would not store (a real one shows the nil list as null).
-    assertThat(role.path("rules").isMissingNode() || role.get("rules").isNull()).as("rules: %s", role.get("rules"))
+    // No rules, and no empty list the API server would not store (a real one shows the nil list as
+    // null).
+    assertThat(role.path("rules").isMissingNode() || role.get("rules").isNull())
+        .as("rules: %s", role.get("rules"))
         .isTrue();
     assertThat(role.at("/metadata/ownerReferences/0/kind").asText()).isEqualTo(CRD);
-    assertThat(role.at("/metadata/ownerReferences/0/name").asText()).isEqualTo("my-tests.ctl.rlg.io");
-    assertThat(role.at("/metadata/annotations/metacontroller.k8s.io~1decorator-controller").asText())
+    assertThat(role.at("/metadata/ownerReferences/0/name").asText())
+        .isEqualTo("my-tests.ctl.rlg.io");
+    assertThat(
+            role.at("/metadata/annotations/metacontroller.k8s.io~1decorator-controller").asText())
         .isEqualTo(CONTROLLER);
   }
 
@@ -79,11 +83,16 @@ class CrdRolesScenarioTest {
     cluster.create(crd("others", false));
     mc.runUntilStable(10);
 
-    cluster.update(CRD_API, CRD, "", "others.ctl.rlg.io",
+    cluster.update(
+        CRD_API,
+        CRD,
+        "",
+        "others.ctl.rlg.io",
         crd -> crd.withObject("/metadata/annotations").put("enable-default-roles", "yes"));
     mc.runUntilStable(10);
 
-    assertThat(roleNames()).containsExactly("my-tests.ctl.rlg.io-reader", "others.ctl.rlg.io-reader");
+    assertThat(roleNames())
+        .containsExactly("my-tests.ctl.rlg.io-reader", "others.ctl.rlg.io-reader");
   }
 
   @Test
@@ -100,12 +109,17 @@ class CrdRolesScenarioTest {
   @Test
   void aDeletedRoleIsCreatedAgain() {
     mc.runUntilStable(10);
-    String uidBefore = cluster.get(RBAC, "ClusterRole", "my-tests.ctl.rlg.io-reader").at("/metadata/uid").asText();
+    String uidBefore =
+        cluster.get(RBAC, "ClusterRole", "my-tests.ctl.rlg.io-reader").at("/metadata/uid").asText();
 
     cluster.delete(RBAC, "ClusterRole", "my-tests.ctl.rlg.io-reader");
     mc.runUntilStable(10);
 
-    assertThat(cluster.get(RBAC, "ClusterRole", "my-tests.ctl.rlg.io-reader").at("/metadata/uid").asText())
+    assertThat(
+            cluster
+                .get(RBAC, "ClusterRole", "my-tests.ctl.rlg.io-reader")
+                .at("/metadata/uid")
+                .asText())
         .isNotEqualTo(uidBefore);
   }
 
@@ -126,10 +140,13 @@ class CrdRolesScenarioTest {
             served: true
             storage: true
             schema: {openAPIV3Schema: {x-kubernetes-preserve-unknown-fields: true}}
-        """.formatted(plural, optIn ? "{enable-default-roles: \"yes\"}" : "{}");
+        """
+        .formatted(plural, optIn ? "{enable-default-roles: \"yes\"}" : "{}");
   }
 
   private List<String> roleNames() {
-    return cluster.list(RBAC, "ClusterRole").stream().map(role -> role.at("/metadata/name").asText()).toList();
+    return cluster.list(RBAC, "ClusterRole").stream()
+        .map(role -> role.at("/metadata/name").asText())
+        .toList();
   }
 }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DaemonJobKubeIT extends DaemonJobScenarioTest {
   @Override
   @Test
-  @Disabled("in memory only: it counts one node; the control plane has three, so the DaemonSet schedules three Pods")
+  @Disabled(
+      "in memory only: it counts one node; the control plane has three, so the DaemonSet schedules three Pods")
   void completesOnceEveryNodeIsReadyThenDeletesTheDaemonSet() {}
 }

@@ -54,10 +54,12 @@ class DaemonJobScenarioTest {
     ObjectNode daemonSet = cluster.get("apps/v1", "DaemonSet", "default", "hello-world-dj");
     ObjectNode podSpec = (ObjectNode) daemonSet.at("/spec/template/spec");
     assertThat(podSpec.at("/initContainers/0/name").asText()).isEqualTo("hello-world");
-    assertThat(podSpec.at("/initContainers/0/command/2").asText()).isEqualTo("echo 'Hello world' && sleep 30");
+    assertThat(podSpec.at("/initContainers/0/command/2").asText())
+        .isEqualTo("echo 'Hello world' && sleep 30");
     assertThat(podSpec.at("/containers").size()).isEqualTo(1);
     assertThat(podSpec.at("/containers/0/name").asText()).isEqualTo("pause");
-    assertThat(podSpec.at("/containers/0/image").asText()).isEqualTo("gcr.io/google_containers/pause");
+    assertThat(podSpec.at("/containers/0/image").asText())
+        .isEqualTo("gcr.io/google_containers/pause");
     assertThat(podSpec.at("/terminationGracePeriodSeconds").asInt()).isEqualTo(10);
     assertThat(daemonSet.at("/spec/selector/matchLabels/app").asText()).isEqualTo("hello-world");
     assertThat(daemonSet.at("/metadata/ownerReferences/0/kind").asText()).isEqualTo("DaemonJob");
@@ -100,10 +102,16 @@ class DaemonJobScenarioTest {
 
   /** The status write that set Complete=True came before the controller deleted the DaemonSet. */
   private void assertCompletionRecordedBeforeTheDaemonSetWasDeleted() {
-    long completed = cluster.writes().stream()
-        .filter(w -> w.object().equals("DaemonJob default/hello-world") && w.verb() == Write.Verb.UPDATE_STATUS)
-        .filter(w -> w.after().at("/status/conditions/0/status").asText().equals("True"))
-        .mapToLong(Write::sequence).min().orElseThrow(() -> new AssertionError("Complete=True never written"));
+    long completed =
+        cluster.writes().stream()
+            .filter(
+                w ->
+                    w.object().equals("DaemonJob default/hello-world")
+                        && w.verb() == Write.Verb.UPDATE_STATUS)
+            .filter(w -> w.after().at("/status/conditions/0/status").asText().equals("True"))
+            .mapToLong(Write::sequence)
+            .min()
+            .orElseThrow(() -> new AssertionError("Complete=True never written"));
     List<Write> deletes = daemonSetWrites(Write.Verb.DELETE);
     assertThat(deletes).hasSize(1);
     assertThat(deletes.get(0).actor()).isEqualTo("metacontroller/" + CONTROLLER);
@@ -111,7 +119,9 @@ class DaemonJobScenarioTest {
   }
 
   private List<Write> daemonSetWrites(Write.Verb verb) {
-    return cluster.writes().stream().filter(w -> w.object().equals(DAEMON_SET) && w.verb() == verb).toList();
+    return cluster.writes().stream()
+        .filter(w -> w.object().equals(DAEMON_SET) && w.verb() == verb)
+        .toList();
   }
 
   private void assertNoHotLoopAndValidChildren() {

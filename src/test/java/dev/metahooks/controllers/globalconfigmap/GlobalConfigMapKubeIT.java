@@ -22,11 +22,17 @@ class GlobalConfigMapKubeIT extends GlobalConfigMapScenarioTest {
   void theApiServerRefusesAnEmptySourceName() {
     Cluster cluster = Project.cluster();
 
-    assertThatThrownBy(() -> cluster.create("""
+    assertThatThrownBy(
+            () ->
+                cluster.create(
+                    """
         {apiVersion: examples.metacontroller.io/v1alpha1, kind: GlobalConfigMap, metadata: {name: empty},
          spec: {sourceName: "", sourceNamespace: global}}"""))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.is(ApiException.Reason.INVALID)).isTrue())
+        .isInstanceOfSatisfying(
+            ApiException.class, e -> assertThat(e.is(ApiException.Reason.INVALID)).isTrue())
         .hasMessageContaining("spec.sourceName");
-    assertThat(cluster.exists("examples.metacontroller.io/v1alpha1", "GlobalConfigMap", "", "empty")).isFalse();
+    assertThat(
+            cluster.exists("examples.metacontroller.io/v1alpha1", "GlobalConfigMap", "", "empty"))
+        .isFalse();
   }
 }

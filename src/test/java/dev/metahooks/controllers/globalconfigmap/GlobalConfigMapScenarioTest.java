@@ -78,17 +78,24 @@ class GlobalConfigMapScenarioTest {
   @Test
   void changingTheSourceUpdatesEveryCopyInPlace() {
     mc.runUntilStable(10);
-    String uidBefore = cluster.get("v1", "ConfigMap", "first", "globalsettings").at("/metadata/uid").asText();
+    String uidBefore =
+        cluster.get("v1", "ConfigMap", "first", "globalsettings").at("/metadata/uid").asText();
 
-    cluster.update("v1", "ConfigMap", "global", "globalsettings",
+    cluster.update(
+        "v1",
+        "ConfigMap",
+        "global",
+        "globalsettings",
         source -> source.withObject("/data").put("some", "changed"));
     mc.runUntilStable(10);
 
     for (String namespace : List.of("first", "second", "third")) {
-      assertThat(cluster.get("v1", "ConfigMap", namespace, "globalsettings").at("/data/some").asText())
+      assertThat(
+              cluster.get("v1", "ConfigMap", namespace, "globalsettings").at("/data/some").asText())
           .isEqualTo("changed");
     }
-    assertThat(cluster.get("v1", "ConfigMap", "first", "globalsettings").at("/metadata/uid").asText())
+    assertThat(
+            cluster.get("v1", "ConfigMap", "first", "globalsettings").at("/metadata/uid").asText())
         .isEqualTo(uidBefore);
   }
 

@@ -11,11 +11,13 @@ import org.junit.jupiter.api.Test;
  * its status from: the API server checks what the hook reads. {@code -Dschema.update=true} writes it.
  */
 class GlobalConfigMapSchemaTest {
-  private static final Path CRD = Resources.projectDir()
-      .resolve("manifests/crds/globalconfigmaps.examples.metacontroller.io.yaml");
+  private static final Path CRD =
+      Resources.projectDir()
+          .resolve("manifests/crds/globalconfigmaps.examples.metacontroller.io.yaml");
 
   @Test
   void theCrdsSchemaIsTheOneGeneratedFromTheRecords() {
-    GeneratedSchema.assertCrdHolds(CRD, "v1alpha1", GlobalConfigMapController.PARENT.openApiV3Schema());
+    GeneratedSchema.assertCrdHolds(
+        CRD, "v1alpha1", GlobalConfigMapController.PARENT.openApiV3Schema());
   }
 }

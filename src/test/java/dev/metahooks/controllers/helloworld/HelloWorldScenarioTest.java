@@ -21,9 +21,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class HelloWorldScenarioTest {
   /** A fresh emulator for every test, stopped after it. */
   @RegisterExtension
-  final EmulatorExtension emulator = new EmulatorExtension(Emulator.serving(HelloWorldController.controller())
-      .crds(Path.of("manifests/crds/helloworlds.example.com.yaml"))
-      .manifests(Path.of("metacontroller/hello-world.yaml")));
+  final EmulatorExtension emulator =
+      new EmulatorExtension(
+          Emulator.serving(HelloWorldController.controller())
+              .crds(Path.of("manifests/crds/helloworlds.example.com.yaml"))
+              .manifests(Path.of("metacontroller/hello-world.yaml")));
+
   private Cluster cluster;
   private Metacontroller mc;
 
@@ -39,10 +42,15 @@ class HelloWorldScenarioTest {
     mc.runUntilStable(10);
 
     ObjectNode pod = cluster.get("v1", "Pod", "default", "your-name");
-    assertThat(pod.at("/spec/containers/0/command").toString()).isEqualTo("[\"echo\",\"Hello, Your Name!\"]");
+    assertThat(pod.at("/spec/containers/0/command").toString())
+        .isEqualTo("[\"echo\",\"Hello, Your Name!\"]");
     assertThat(pod.at("/metadata/ownerReferences/0/kind").asText()).isEqualTo("HelloWorld");
     assertThat(pod.at("/metadata/labels/controller-uid").asText())
-        .isEqualTo(cluster.get("example.com/v1", "HelloWorld", "default", "your-name").at("/metadata/uid").asText());
+        .isEqualTo(
+            cluster
+                .get("example.com/v1", "HelloWorld", "default", "your-name")
+                .at("/metadata/uid")
+                .asText());
     ObjectNode parent = cluster.get("example.com/v1", "HelloWorld", "default", "your-name");
     assertThat(parent.at("/status/pods").asInt()).isEqualTo(1);
     assertThat(parent.at("/status/observedGeneration").asLong()).isEqualTo(1);
@@ -54,7 +62,11 @@ class HelloWorldScenarioTest {
     mc.runUntilStable(10);
     String oldUid = cluster.get("v1", "Pod", "default", "your-name").at("/metadata/uid").asText();
 
-    cluster.update("example.com/v1", "HelloWorld", "default", "your-name",
+    cluster.update(
+        "example.com/v1",
+        "HelloWorld",
+        "default",
+        "your-name",
         hello -> hello.withObject("/spec").put("who", "Metacontroller"));
     mc.runUntilStable(10);
 

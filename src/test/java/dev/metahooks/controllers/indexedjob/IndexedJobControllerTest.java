@@ -31,11 +31,14 @@ class IndexedJobControllerTest {
 
   @Test
   void startsPodsUpToParallelismCountingObservedActivePods() {
-    CompositeResponse response = sync("{\"completions\":5,\"parallelism\":2," + TEMPLATE + "}",
-        Map.of("job-0", "Succeeded", "job-1", "Running"));
+    CompositeResponse response =
+        sync(
+            "{\"completions\":5,\"parallelism\":2," + TEMPLATE + "}",
+            Map.of("job-0", "Succeeded", "job-1", "Running"));
     assertThat(names(response)).containsExactly("job-0", "job-1", "job-2");
     assertThat(response.status().toString())
-        .isEqualTo("{\"active\":1,\"succeeded\":1,\"failed\":0,\"conditions\":[{\"type\":\"Complete\",\"status\":\"False\"}]}");
+        .isEqualTo(
+            "{\"active\":1,\"succeeded\":1,\"failed\":0,\"conditions\":[{\"type\":\"Complete\",\"status\":\"False\"}]}");
   }
 
   @Test
@@ -47,29 +50,36 @@ class IndexedJobControllerTest {
 
   @Test
   void nullParallelismStartsNothing() {
-    assertThat(names(sync("{\"completions\":4,\"parallelism\":null," + TEMPLATE + "}", Map.of()))).isEmpty();
+    assertThat(names(sync("{\"completions\":4,\"parallelism\":null," + TEMPLATE + "}", Map.of())))
+        .isEmpty();
   }
 
   @Test
   void booleanCompletionsCountAsOneAndZero() {
-    CompositeResponse response = sync("{\"completions\":true," + TEMPLATE + "}", Map.of("job-0", "Succeeded"));
-    assertThat(response.status().path("conditions").get(0).path("status").asText()).isEqualTo("True");
+    CompositeResponse response =
+        sync("{\"completions\":true," + TEMPLATE + "}", Map.of("job-0", "Succeeded"));
+    assertThat(response.status().path("conditions").get(0).path("status").asText())
+        .isEqualTo("True");
     assertThat(names(sync("{\"completions\":false," + TEMPLATE + "}", Map.of()))).isEmpty();
   }
 
   @Test
   void refusesCompletionsPythonCannotCountTo() {
     for (String completions : List.of("\"3\"", "null", "2.5", "[]")) {
-      assertThatThrownBy(() -> sync("{\"completions\":" + completions + "," + TEMPLATE + "}", Map.of()))
+      assertThatThrownBy(
+              () -> sync("{\"completions\":" + completions + "," + TEMPLATE + "}", Map.of()))
           .as(completions)
           .isInstanceOf(InvalidRequestException.class)
-          .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("parent.spec.completions");
+          .extracting(e -> ((InvalidRequestException) e).field())
+          .isEqualTo("parent.spec.completions");
     }
   }
 
   @Test
   void negativeCompletionsStartNothing() {
-    assertThat(names(sync("{\"completions\":-100000000000000000000000," + TEMPLATE + "}", Map.of()))).isEmpty();
+    assertThat(
+            names(sync("{\"completions\":-100000000000000000000000," + TEMPLATE + "}", Map.of())))
+        .isEmpty();
   }
 
   @Test
@@ -83,21 +93,38 @@ class IndexedJobControllerTest {
 
   @Test
   void appendsJobIndexToExistingEnv() {
-    CompositeResponse response = sync("{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\","
-        + "\"env\":[{\"name\":\"JOB_INDEX\",\"value\":\"x\"}]}]}}}", Map.of());
-    assertThat(response.children().get(0).path("spec").path("containers").get(0).path("env").toString())
-        .isEqualTo("[{\"name\":\"JOB_INDEX\",\"value\":\"x\"},{\"name\":\"JOB_INDEX\",\"value\":\"0\"}]");
+    CompositeResponse response =
+        sync(
+            "{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\","
+                + "\"env\":[{\"name\":\"JOB_INDEX\",\"value\":\"x\"}]}]}}}",
+            Map.of());
+    assertThat(
+            response
+                .children()
+                .get(0)
+                .path("spec")
+                .path("containers")
+                .get(0)
+                .path("env")
+                .toString())
+        .isEqualTo(
+            "[{\"name\":\"JOB_INDEX\",\"value\":\"x\"},{\"name\":\"JOB_INDEX\",\"value\":\"0\"}]");
   }
 
   @Test
   void refusesToStartAnAbsurdNumberOfPods() {
-    assertThatThrownBy(() -> sync("{\"completions\":1000000,\"parallelism\":\"all\"," + TEMPLATE + "}", Map.of()))
-        .extracting(e -> ((InvalidRequestException) e).field()).isEqualTo("parent.spec.parallelism");
+    assertThatThrownBy(
+            () ->
+                sync(
+                    "{\"completions\":1000000,\"parallelism\":\"all\"," + TEMPLATE + "}", Map.of()))
+        .extracting(e -> ((InvalidRequestException) e).field())
+        .isEqualTo("parent.spec.parallelism");
   }
 
   private static CompositeResponse sync(String spec, Map<String, String> podPhases) {
     ObjectNode body = Json.object();
-    ObjectNode parent = body.putObject("parent").put("apiVersion", "ctl.enisoc.com/v1").put("kind", "IndexedJob");
+    ObjectNode parent =
+        body.putObject("parent").put("apiVersion", "ctl.enisoc.com/v1").put("kind", "IndexedJob");
     parent.putObject("metadata").put("name", "job").put("namespace", "default");
     try {
       parent.set("spec", JsonTrees.MAPPER.readTree(spec));
@@ -105,11 +132,12 @@ class IndexedJobControllerTest {
       throw new IllegalArgumentException(e);
     }
     ObjectNode pods = body.putObject("children").putObject("Pod.v1");
-    podPhases.forEach((name, phase) -> {
-      ObjectNode pod = pods.putObject(name).put("apiVersion", "v1").put("kind", "Pod");
-      pod.putObject("metadata").put("name", name).put("namespace", "default");
-      pod.putObject("status").put("phase", phase);
-    });
+    podPhases.forEach(
+        (name, phase) -> {
+          ObjectNode pod = pods.putObject(name).put("apiVersion", "v1").put("kind", "Pod");
+          pod.putObject("metadata").put("name", name).put("namespace", "default");
+          pod.putObject("status").put("phase", phase);
+        });
     return IndexedJobController.sync(CompositeRequest.read(body, Hook.SYNC));
   }
 

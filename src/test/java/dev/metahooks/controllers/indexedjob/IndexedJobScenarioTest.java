@@ -41,20 +41,33 @@ class IndexedJobScenarioTest {
   @Test
   void aTemplateWithTolerationsSettlesAlthoughTheApiServerAddsItsOwn() {
     mc.profile(Profile.V4_17_2); // a real API server adds the default tolerations
-    cluster.update(API, "IndexedJob", "default", "print-index", job -> job.withObject("/spec/template/spec")
-        .putArray("tolerations").addObject().put("key", "batch").put("operator", "Exists").put("effect", "NoSchedule"));
+    cluster.update(
+        API,
+        "IndexedJob",
+        "default",
+        "print-index",
+        job ->
+            job.withObject("/spec/template/spec")
+                .putArray("tolerations")
+                .addObject()
+                .put("key", "batch")
+                .put("operator", "Exists")
+                .put("effect", "NoSchedule"));
     mc.world().pods(pod -> PodState.SUCCEEDED);
 
     mc.runUntilStable(60);
 
-    assertThat(pod("print-index-0").at("/spec/tolerations")).as("DefaultTolerationSeconds added two").hasSize(3);
+    assertThat(pod("print-index-0").at("/spec/tolerations"))
+        .as("DefaultTolerationSeconds added two")
+        .hasSize(3);
     assertThat(job().at("/status/succeeded").asInt()).isEqualTo(COMPLETIONS);
     assertNoHotLoopAndValidChildren();
   }
 
   @Test
   void runsEveryIndexToCompletionNeverMoreThanParallelismAtOnce() {
-    // Each Pod is Pending for one step and Running for one more before it succeeds, so Pods overlap.
+    // Each Pod is Pending for one step and Running for one more before it succeeds, so Pods
+    // overlap.
     mc.world().pods(PodPolicy.pendingFor(1, runningFor(1)));
 
     int mostActive = runRoundsCheckingParallelism(60);
@@ -64,13 +77,15 @@ class IndexedJobScenarioTest {
     assertThat(job.at("/status/active").asInt()).isZero();
     assertThat(job.at("/status/failed").asInt()).isZero();
     assertThat(completeCondition(job)).isEqualTo("True");
-    assertThat(job.at("/status/observedGeneration").asLong()).isEqualTo(job.at("/metadata/generation").asLong());
+    assertThat(job.at("/status/observedGeneration").asLong())
+        .isEqualTo(job.at("/metadata/generation").asLong());
     assertThat(mostActive).isEqualTo(PARALLELISM);
     assertThat(podNames()).hasSize(COMPLETIONS);
     for (int index = 0; index < COMPLETIONS; index++) {
       assertThat(jobIndexOf(pod("print-index-" + index))).isEqualTo(String.valueOf(index));
     }
-    ObjectNode lastPod = pod("print-index-9"); // what upstream's `kubectl logs print-index-9` reads as "9"
+    ObjectNode lastPod =
+        pod("print-index-9"); // what upstream's `kubectl logs print-index-9` reads as "9"
     assertThat(lastPod.at("/spec/containers/0/command/2").asText()).isEqualTo("echo ${JOB_INDEX}");
     assertThat(lastPod.at("/status/phase").asText()).isEqualTo("Succeeded");
     assertNoHotLoopAndValidChildren();
@@ -83,7 +98,8 @@ class IndexedJobScenarioTest {
     mc.round();
     assertThat(podNames()).containsExactly("print-index-0", "print-index-1");
     mc.round(); // 0 and 1 succeed, then 2 and 3 start
-    assertThat(podNames()).containsExactly("print-index-0", "print-index-1", "print-index-2", "print-index-3");
+    assertThat(podNames())
+        .containsExactly("print-index-0", "print-index-1", "print-index-2", "print-index-3");
 
     mc.runUntilStable(20);
     assertThat(job().at("/status/succeeded").asInt()).isEqualTo(COMPLETIONS);
@@ -92,8 +108,12 @@ class IndexedJobScenarioTest {
 
   @Test
   void aFailedIndexIsNotRetriedAndTheJobStaysIncomplete() {
-    mc.world().pods(pod -> pod.at("/metadata/name").asText().equals("print-index-3")
-        ? PodState.FAILED : PodState.SUCCEEDED);
+    mc.world()
+        .pods(
+            pod ->
+                pod.at("/metadata/name").asText().equals("print-index-3")
+                    ? PodState.FAILED
+                    : PodState.SUCCEEDED);
 
     runRoundsCheckingParallelism(40);
 
@@ -140,7 +160,9 @@ class IndexedJobScenarioTest {
     for (int i = 0; i < maxRounds; i++) {
       Round round = mc.round();
       int active = activePods();
-      assertThat(active).as("active Pods after round %d", round.number()).isLessThanOrEqualTo(PARALLELISM);
+      assertThat(active)
+          .as("active Pods after round %d", round.number())
+          .isLessThanOrEqualTo(PARALLELISM);
       mostActive = Math.max(mostActive, active);
       if (!round.changed()) {
         return mostActive;
@@ -152,8 +174,10 @@ class IndexedJobScenarioTest {
   /** Running for {@code steps} world steps, then Succeeded. */
   private static PodPolicy runningFor(int steps) {
     Map<String, Integer> seen = new HashMap<>();
-    return pod -> seen.merge(pod.at("/metadata/uid").asText(), 1, Integer::sum) <= steps
-        ? PodState.RUNNING : PodState.SUCCEEDED;
+    return pod ->
+        seen.merge(pod.at("/metadata/uid").asText(), 1, Integer::sum) <= steps
+            ? PodState.RUNNING
+            : PodState.SUCCEEDED;
   }
 
   private void assertNoHotLoopAndValidChildren() {
@@ -162,10 +186,11 @@ class IndexedJobScenarioTest {
   }
 
   private int activePods() {
-    return (int) cluster.list("v1", "Pod").stream()
-        .map(pod -> pod.at("/status/phase").asText())
-        .filter(phase -> !phase.equals("Succeeded") && !phase.equals("Failed"))
-        .count();
+    return (int)
+        cluster.list("v1", "Pod").stream()
+            .map(pod -> pod.at("/status/phase").asText())
+            .filter(phase -> !phase.equals("Succeeded") && !phase.equals("Failed"))
+            .count();
   }
 
   private ObjectNode job() {
@@ -177,7 +202,10 @@ class IndexedJobScenarioTest {
   }
 
   private List<String> podNames() {
-    return cluster.list("v1", "Pod").stream().map(pod -> pod.at("/metadata/name").asText()).sorted().toList();
+    return cluster.list("v1", "Pod").stream()
+        .map(pod -> pod.at("/metadata/name").asText())
+        .sorted()
+        .toList();
   }
 
   private static String completeCondition(ObjectNode job) {

@@ -16,11 +16,22 @@ class NamespaceListControllerTest {
 
   @Test
   void malformedSelectorsAreNamed() {
-    assertRefused(CUSTOMIZE, r -> spec(r).put("labelSelector", "env=prod"), "parent.spec.labelSelector");
-    assertRefused(CUSTOMIZE, r -> spec(r).withObjectProperty("labelSelector").put("matchLabel", "x"),
+    assertRefused(
+        CUSTOMIZE, r -> spec(r).put("labelSelector", "env=prod"), "parent.spec.labelSelector");
+    assertRefused(
+        CUSTOMIZE,
+        r -> spec(r).withObjectProperty("labelSelector").put("matchLabel", "x"),
         "parent.spec.labelSelector.matchLabel");
-    assertRefused(CUSTOMIZE, r -> spec(r).withObjectProperty("labelSelector").putArray("matchExpressions")
-        .addObject().put("key", "env").put("operator", "In"), "parent.spec.labelSelector.matchExpressions[0].values");
+    assertRefused(
+        CUSTOMIZE,
+        r ->
+            spec(r)
+                .withObjectProperty("labelSelector")
+                .putArray("matchExpressions")
+                .addObject()
+                .put("key", "env")
+                .put("operator", "In"),
+        "parent.spec.labelSelector.matchExpressions[0].values");
   }
 
   @Test
@@ -34,10 +45,13 @@ class NamespaceListControllerTest {
 
   @Test
   void syncNeedsANamespacedParent() {
-    assertRefused(FIRST_SYNC, r -> {
-      r.withObjectProperty("parent").withObjectProperty("metadata").remove("namespace");
-      r.withObjectProperty("children").putObject("ConfigMap.v1");
-    }, "parent.metadata.namespace");
+    assertRefused(
+        FIRST_SYNC,
+        r -> {
+          r.withObjectProperty("parent").withObjectProperty("metadata").remove("namespace");
+          r.withObjectProperty("children").putObject("ConfigMap.v1");
+        },
+        "parent.metadata.namespace");
   }
 
   private static ObjectNode spec(ObjectNode request) {
@@ -45,7 +59,8 @@ class NamespaceListControllerTest {
   }
 
   private static ObjectNode fixture(String name) {
-    return Resources.readObject(Resources.path("fixtures/namespace-list/" + name + ".request.json"));
+    return Resources.readObject(
+        Resources.path("fixtures/namespace-list/" + name + ".request.json"));
   }
 
   private static HookAnswers.Answer call(String hook, ObjectNode request) {

@@ -59,7 +59,8 @@ class NamespaceListScenarioTest {
   void aNewMatchingNamespaceIsAddedAndAnUnlabelledOneIsNot() {
     mc.runUntilStable(10);
 
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: v1, kind: Namespace, metadata: {name: another-ns, labels: {example-controller: namespace-list}}}
         """);
     cluster.create("{apiVersion: v1, kind: Namespace, metadata: {name: plain-ns}}");
@@ -71,14 +72,20 @@ class NamespaceListScenarioTest {
 
   @Test
   void aNamespaceThatLosesTheLabelIsDropped() {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: v1, kind: Namespace, metadata: {name: another-ns, labels: {example-controller: namespace-list}}}
         """);
     mc.runUntilStable(10);
     assertThat(count()).isEqualTo(2);
 
-    cluster.update("v1", "Namespace", "", "another-ns",
-        namespace -> namespace.withObject("/metadata/labels").put("example-controller", "something-else"));
+    cluster.update(
+        "v1",
+        "Namespace",
+        "",
+        "another-ns",
+        namespace ->
+            namespace.withObject("/metadata/labels").put("example-controller", "something-else"));
     mc.runUntilStable(10);
 
     assertThat(listedNamespaces()).isEqualTo("test-ns");
@@ -87,10 +94,12 @@ class NamespaceListScenarioTest {
 
   @Test
   void withHookApiV1TheListStaysEmpty() throws IOException {
-    // v1 drops cluster-scoped related objects for a namespaced parent, so the hook sees no Namespace.
+    // v1 drops cluster-scoped related objects for a namespaced parent, so the hook sees no
+    // Namespace.
     cluster = Project.cluster();
-    mc = Project.metacontroller(cluster).loadYaml(
-        Files.readString(Path.of(MANIFEST)).replace("version: v2", "version: v1"));
+    mc =
+        Project.metacontroller(cluster)
+            .loadYaml(Files.readString(Path.of(MANIFEST)).replace("version: v2", "version: v1"));
     cluster.createFile("manifests/examples/namespace-list.yaml");
 
     mc.runUntilStable(10);
@@ -100,7 +109,10 @@ class NamespaceListScenarioTest {
   }
 
   private String listedNamespaces() {
-    return cluster.get("v1", "ConfigMap", "test-ns", "filtered-namespaces-list").at("/data/namespaces").asText();
+    return cluster
+        .get("v1", "ConfigMap", "test-ns", "filtered-namespaces-list")
+        .at("/data/namespaces")
+        .asText();
   }
 
   private int count() {

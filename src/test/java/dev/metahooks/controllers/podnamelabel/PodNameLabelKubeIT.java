@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class PodNameLabelKubeIT extends PodNameLabelScenarioTest {
   @Override
   @Test
-  @Disabled("in memory only: the API server adds the node's topology.kubernetes.io/zone label to a bound Pod")
+  @Disabled(
+      "in memory only: the API server adds the node's topology.kubernetes.io/zone label to a bound Pod")
   void labelsTheAnnotatedPodWithItsOwnNameAndNothingElse() {}
 }

@@ -26,7 +26,8 @@ class PodNameLabelScenarioTest {
 
   @Test
   void labelsTheAnnotatedPodWithItsOwnNameAndNothingElse() {
-    cluster.create("""
+    cluster.create(
+        """
         {apiVersion: v1, kind: Pod, metadata: {name: plain, labels: {app: x}},
          spec: {containers: [{name: c, image: busybox}]}}""");
 
@@ -35,27 +36,39 @@ class PodNameLabelScenarioTest {
     ObjectNode debug = cluster.get("v1", "Pod", "default", "debug");
     assertThat(debug.at("/metadata/labels/instance").asText()).isEqualTo("debug");
     assertThat(debug.at("/metadata/labels").size()).isEqualTo(1);
-    assertThat(debug.at("/metadata/finalizers").isMissingNode()).isTrue(); // no finalize hook, no finalizer
+    assertThat(debug.at("/metadata/finalizers").isMissingNode())
+        .isTrue(); // no finalize hook, no finalizer
     assertThat(cluster.get("v1", "Pod", "default", "plain").at("/metadata/labels").toString())
         .isEqualTo("{\"app\":\"x\"}");
-    assertThat(mc.calls("pod-name-label", "sync")).allMatch(call -> call.parent().equals("Pod default/debug"));
+    assertThat(mc.calls("pod-name-label", "sync"))
+        .allMatch(call -> call.parent().equals("Pod default/debug"));
   }
 
   @Test
   void aRemovedLabelIsPutBackAndAChangedAnnotationAddsTheNewKey() {
     mc.runUntilStable(5);
 
-    cluster.update("v1", "Pod", "default", "debug",
+    cluster.update(
+        "v1",
+        "Pod",
+        "default",
+        "debug",
         pod -> ((ObjectNode) pod.at("/metadata/labels")).remove("instance"));
     mc.runUntilStable(5);
-    assertThat(cluster.get("v1", "Pod", "default", "debug").at("/metadata/labels/instance").asText())
+    assertThat(
+            cluster.get("v1", "Pod", "default", "debug").at("/metadata/labels/instance").asText())
         .isEqualTo("debug");
 
-    cluster.update("v1", "Pod", "default", "debug",
+    cluster.update(
+        "v1",
+        "Pod",
+        "default",
+        "debug",
         pod -> ((ObjectNode) pod.at("/metadata/annotations")).put("pod-name-label", "name"));
     mc.runUntilStable(5);
     ObjectNode debug = cluster.get("v1", "Pod", "default", "debug");
     assertThat(debug.at("/metadata/labels/name").asText()).isEqualTo("debug");
-    assertThat(debug.at("/metadata/labels/instance").asText()).isEqualTo("debug"); // labels are only ever added
+    assertThat(debug.at("/metadata/labels/instance").asText())
+        .isEqualTo("debug"); // labels are only ever added
   }
 }

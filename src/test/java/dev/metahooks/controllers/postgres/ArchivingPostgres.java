@@ -29,18 +29,28 @@ final class ArchivingPostgres implements AutoCloseable {
     this.bucket = bucket;
     this.prefix = prefix;
     this.s3 = S3Server.start(bucket);
-    // The archive_command runs as the server's user: its script and the stand-in wal-g where that user reaches them.
+    // The archive_command runs as the server's user: its script and the stand-in wal-g where that
+    // user reaches them.
     this.tools = Files.createTempDirectory("metahooks-archive-");
     Files.setPosixFilePermissions(tools, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path walg = tools.resolve("wal-g");
     Files.copy(Resources.projectDir().resolve("src/test/resources/wal-g/wal-g"), walg);
     Files.setPosixFilePermissions(walg, PosixFilePermissions.fromString("rwxr-xr-x"));
     archiveTo(s3.endpoint());
-    this.server = PostgresServer.startNew(Map.of("archive_mode", "on",
-        "archive_command", tools.resolve("archive") + " %p", "wal_level", "replica"));
+    this.server =
+        PostgresServer.startNew(
+            Map.of(
+                "archive_mode",
+                "on",
+                "archive_command",
+                tools.resolve("archive") + " %p",
+                "wal_level",
+                "replica"));
     // The superuser may copy the data (backupPushOfTheData), as WAL-G reads it in the pod.
-    Files.writeString(server.dataDirectory().resolve("pg_hba.conf"),
-        "hostssl replication postgres 127.0.0.1/32 scram-sha-256\n", StandardOpenOption.APPEND);
+    Files.writeString(
+        server.dataDirectory().resolve("pg_hba.conf"),
+        "hostssl replication postgres 127.0.0.1/32 scram-sha-256\n",
+        StandardOpenOption.APPEND);
     server.query("SELECT pg_reload_conf()");
   }
 
@@ -51,11 +61,23 @@ final class ArchivingPostgres implements AutoCloseable {
   /** Archive to the store at {@code endpoint} from now on (a closed port: archiving fails). */
   void archiveTo(String endpoint) throws IOException {
     Path archive = tools.resolve("archive");
-    Files.writeString(archive, "#!/bin/bash\n"
-        + "export WALG_S3_PREFIX=s3://" + bucket + "/" + prefix + " AWS_ENDPOINT=" + endpoint
-        + " AWS_S3_FORCE_PATH_STYLE=true AWS_ACCESS_KEY_ID=" + S3Server.ACCESS_KEY_ID
-        + " AWS_SECRET_ACCESS_KEY=" + S3Server.SECRET_ACCESS_KEY + " AWS_REGION=us-east-1 HOME=/tmp\n"
-        + "exec " + tools.resolve("wal-g") + " wal-push \"$1\"\n");
+    Files.writeString(
+        archive,
+        "#!/bin/bash\n"
+            + "export WALG_S3_PREFIX=s3://"
+            + bucket
+            + "/"
+            + prefix
+            + " AWS_ENDPOINT="
+            + endpoint
+            + " AWS_S3_FORCE_PATH_STYLE=true AWS_ACCESS_KEY_ID="
+            + S3Server.ACCESS_KEY_ID
+            + " AWS_SECRET_ACCESS_KEY="
+            + S3Server.SECRET_ACCESS_KEY
+            + " AWS_REGION=us-east-1 HOME=/tmp\n"
+            + "exec "
+            + tools.resolve("wal-g")
+            + " wal-push \"$1\"\n");
     Files.setPosixFilePermissions(archive, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
@@ -77,13 +99,18 @@ final class ArchivingPostgres implements AutoCloseable {
 
   /** The newest base backup in the prefix, unpacked into {@code data} (what a clone's backup-fetch starts from). */
   Path fetchNewestBackup(Path data) throws IOException {
-    List<String> parts = s3.keys(bucket, prefix + "/basebackups_005/").stream()
-        .filter(key -> key.endsWith("/tar_partitions/part_1.tar")).toList();
+    List<String> parts =
+        s3.keys(bucket, prefix + "/basebackups_005/").stream()
+            .filter(key -> key.endsWith("/tar_partitions/part_1.tar"))
+            .toList();
     Path tar = Files.createTempFile("metahooks-backup-", ".tar");
     s3.download(bucket, parts.get(parts.size() - 1), tar);
     Files.createDirectories(data);
-    PostgresServer.Result unpacked = PostgresServer.exec(List.of("tar", "-xpf", tar.toString(), "-C", data.toString()),
-        Map.of(), Duration.ofMinutes(1));
+    PostgresServer.Result unpacked =
+        PostgresServer.exec(
+            List.of("tar", "-xpf", tar.toString(), "-C", data.toString()),
+            Map.of(),
+            Duration.ofMinutes(1));
     if (unpacked.exitCode() != 0) {
       throw new IOException("tar -x failed: " + unpacked.output());
     }
@@ -97,7 +124,9 @@ final class ArchivingPostgres implements AutoCloseable {
     env.put("AWS_ENDPOINT", s3.endpoint());
     env.put("AWS_S3_FORCE_PATH_STYLE", "true");
     env.put("PATH", s3.awsDirectory() + ":" + System.getenv("PATH"));
-    return PostgresServer.exec(List.of(tools.resolve("wal-g").toString(), "backup-push", data.toString()), env,
+    return PostgresServer.exec(
+        List.of(tools.resolve("wal-g").toString(), "backup-push", data.toString()),
+        env,
         Duration.ofMinutes(1));
   }
 

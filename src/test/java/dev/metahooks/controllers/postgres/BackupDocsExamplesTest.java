@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.docs.MarkdownBlocks;
-import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.ProjectCrds;
+import dev.metahooks.testing.kube.CrdSchema;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +31,10 @@ class BackupDocsExamplesTest {
         if (document.path("kind").asText().equals("PostgresCluster")) {
           clusters.add((ObjectNode) document);
         } else if (document.has("spec")) {
-          ObjectNode parent = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
+          ObjectNode parent =
+              Json.object()
+                  .put("apiVersion", "metahooks.dev/v1alpha1")
+                  .put("kind", "PostgresCluster");
           parent.putObject("metadata").put("name", "example").put("namespace", "shop");
           parent.set("spec", document.get("spec"));
           clusters.add(parent);
@@ -42,7 +45,8 @@ class BackupDocsExamplesTest {
     CrdSchema schema = ProjectCrds.forKind("metahooks.dev/v1alpha1", "PostgresCluster");
     for (ObjectNode parent : clusters) {
       schema.assertValid(parent);
-      // As the API server gives it: a uid, under which a new cluster archives (the same-name restore needs it).
+      // As the API server gives it: a uid, under which a new cluster archives (the same-name
+      // restore needs it).
       ((ObjectNode) parent.get("metadata")).put("uid", "5d21c0b4-2f6e-4a8e-bb43-1c0c7f9a2e07");
       ObjectNode defaulted = (ObjectNode) schema.withDefaults(parent);
       assertThat(SpecReader.read(defaulted).problems()).as(parent.toString()).isEmpty();
@@ -54,9 +58,12 @@ class BackupDocsExamplesTest {
   @Test
   void theDeletionEscapeHatchCommandSetsTheAnnotationTheHookReadsToTheUid() throws IOException {
     String command = MarkdownBlocks.first(PAGE, "Final backup on deletion", "sh");
-    assertThat(command.replace("\\\n", " ")).containsPattern("kubectl -n shop annotate postgrescluster orders +"
-        + Pattern.quote(dev.metahooks.controllers.postgres.plan.FinalBackups.SKIP_ANNOTATION)
-        + "=\"\\$\\(kubectl -n shop get postgrescluster orders -o jsonpath='\\{\\.metadata\\.uid\\}'\\)\"");
+    assertThat(command.replace("\\\n", " "))
+        .containsPattern(
+            "kubectl -n shop annotate postgrescluster orders +"
+                + Pattern.quote(
+                    dev.metahooks.controllers.postgres.plan.FinalBackups.SKIP_ANNOTATION)
+                + "=\"\\$\\(kubectl -n shop get postgrescluster orders -o jsonpath='\\{\\.metadata\\.uid\\}'\\)\"");
   }
 
   /** The report of "Physical backup health", put into a cluster's ConfigMap, gives the status shown beside it. */
@@ -68,18 +75,22 @@ class BackupDocsExamplesTest {
     JsonNode shown = Manifests.parse(blocks.get(1)).get(0).path("status");
 
     BackupScenarioTest.Clock clock = new BackupScenarioTest.Clock();
-    PostgresWorld world = new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
+    PostgresWorld world =
+        new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
     world.sources = clock;
     world.sync();
     world.runAllReady();
     world.sync();
     StoreCheckReports.write(world, (ObjectNode) report);
     world.sync();
-    assertThat(world.status.at("/backup/physical").toString()).isEqualTo(shown.at("/backup/physical").toString());
+    assertThat(world.status.at("/backup/physical").toString())
+        .isEqualTo(shown.at("/backup/physical").toString());
     for (JsonNode condition : shown.path("conditions")) {
       assertThat(BackupScenarioTest.condition(world.status, condition.path("type").asText()))
           .isEqualTo(condition.path("status").asText() + " " + condition.path("reason").asText());
     }
-    assertThat(MarkdownBlocks.first(PAGE, "Physical backup health", "sh")).contains("--from=cronjob/" + dev.metahooks.controllers.postgres.base.Names.storeCheck("orders"));
+    assertThat(MarkdownBlocks.first(PAGE, "Physical backup health", "sh"))
+        .contains(
+            "--from=cronjob/" + dev.metahooks.controllers.postgres.base.Names.storeCheck("orders"));
   }
 }

@@ -44,8 +44,13 @@ class BackupEnvironmentTest {
 
   static ObjectNode withBackup(ObjectNode spec) {
     ObjectNode backup = spec.putObject("backup");
-    backup.putObject("s3").put("bucket", "pg-backups").put("endpoint", "https://minio.example:9000")
-        .put("region", "eu-west-1").putObject("credentials").put("secretName", "s3-creds");
+    backup
+        .putObject("s3")
+        .put("bucket", "pg-backups")
+        .put("endpoint", "https://minio.example:9000")
+        .put("region", "eu-west-1")
+        .putObject("credentials")
+        .put("secretName", "s3-creds");
     backup.put("schedule", "15 3 * * *").putObject("retention").put("baseBackups", 7);
     return spec;
   }
@@ -55,7 +60,8 @@ class BackupEnvironmentTest {
     SpecReader.Result read = SpecReader.read(parent);
     assertThat(read.problems()).isEmpty();
     Map<String, JsonNode> env = new LinkedHashMap<>();
-    StatefulSets.env("orders", read.spec(), Json.object()).forEach(e -> env.put(e.path("name").asText(), e));
+    StatefulSets.env("orders", read.spec(), Json.object())
+        .forEach(e -> env.put(e.path("name").asText(), e));
     return env;
   }
 
@@ -74,9 +80,16 @@ class BackupEnvironmentTest {
   void everyVariableSetForBackupsAndClonesIsOneSpiloReadsAndTheDocsExplain() throws IOException {
     Map<String, String> spilo = spiloVariables();
     String docs = MarkdownBlocks.page("docs/postgrescluster/backups-and-restore.md");
-    List<ObjectNode> specs = List.of(withBackup(Json.object()), cloneSpec(c -> c.put("timestamp", "2026-11-30T11:00:00+01:00")),
-        cloneSpec(c -> c.putObject("live")), awsSpec(), BackupEncryptionTest.libsodiumAndKms(),
-        BackupEncryptionTest.pgpWithPassphrase(), BackupEncryptionTest.encryptedClone(), BackupEncryptionTest.pgpClone());
+    List<ObjectNode> specs =
+        List.of(
+            withBackup(Json.object()),
+            cloneSpec(c -> c.put("timestamp", "2026-11-30T11:00:00+01:00")),
+            cloneSpec(c -> c.putObject("live")),
+            awsSpec(),
+            BackupEncryptionTest.libsodiumAndKms(),
+            BackupEncryptionTest.pgpWithPassphrase(),
+            BackupEncryptionTest.encryptedClone(),
+            BackupEncryptionTest.pgpClone());
     Set<String> rendered = new java.util.TreeSet<>();
     for (ObjectNode spec : specs) {
       rendered.addAll(added(spec).keySet());
@@ -84,23 +97,37 @@ class BackupEnvironmentTest {
     assertThat(spilo.keySet()).containsAll(rendered);
     assertThat(rendered).as("the list names only what is rendered").containsAll(spilo.keySet());
     for (String name : rendered) {
-      assertThat(docs).as("docs/postgrescluster/backups-and-restore.md explains %s", name).contains("`" + name + "`");
+      assertThat(docs)
+          .as("docs/postgrescluster/backups-and-restore.md explains %s", name)
+          .contains("`" + name + "`");
     }
   }
 
   @Test
   void theStoreReachesWalGAsSpiloDerivesIt() {
     Map<String, JsonNode> env = added(withBackup(Json.object()));
-    assertThat(env.keySet()).containsExactly("USE_WALG_BACKUP", "USE_WALG_RESTORE", "WALE_S3_PREFIX", "AWS_ENDPOINT",
-        "WALE_S3_ENDPOINT", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "BACKUP_SCHEDULE",
-        "BACKUP_NUM_TO_RETAIN", "WALG_PREVENT_WAL_OVERWRITE");
+    assertThat(env.keySet())
+        .containsExactly(
+            "USE_WALG_BACKUP",
+            "USE_WALG_RESTORE",
+            "WALE_S3_PREFIX",
+            "AWS_ENDPOINT",
+            "WALE_S3_ENDPOINT",
+            "AWS_REGION",
+            "AWS_ACCESS_KEY_ID",
+            "AWS_SECRET_ACCESS_KEY",
+            "BACKUP_SCHEDULE",
+            "BACKUP_NUM_TO_RETAIN",
+            "WALG_PREVENT_WAL_OVERWRITE");
     // Two writers of one archive fail to archive instead of overwriting each other's WAL.
     assertThat(value(env, "WALG_PREVENT_WAL_OVERWRITE")).isEqualTo("true");
-    // The default prefix of a parent without uid (as here) is <namespace>/<name>; Spilo copies WALE_S3_PREFIX to WALG_S3_PREFIX and adds nothing.
+    // The default prefix of a parent without uid (as here) is <namespace>/<name>; Spilo copies
+    // WALE_S3_PREFIX to WALG_S3_PREFIX and adds nothing.
     assertThat(value(env, "WALE_S3_PREFIX")).isEqualTo("s3://pg-backups/shop/orders");
     assertThat(value(env, "BACKUP_SCHEDULE")).isEqualTo("15 3 * * *");
     assertThat(value(env, "BACKUP_NUM_TO_RETAIN")).isEqualTo("7");
-    // With an endpoint Spilo keeps AWS_REGION only under USE_WALG_BACKUP=true, and reads the addressing style
+    // With an endpoint Spilo keeps AWS_REGION only under USE_WALG_BACKUP=true, and reads the
+    // addressing style
     // from WALE_S3_ENDPOINT exactly as this regular expression does.
     assertThat(value(env, "USE_WALG_BACKUP")).isEqualTo("true");
     Matcher endpoint = SPILO_ENDPOINT.matcher(value(env, "WALE_S3_ENDPOINT"));
@@ -115,7 +142,9 @@ class BackupEnvironmentTest {
     }
 
     ObjectNode virtualHost = withBackup(Json.object());
-    ((ObjectNode) virtualHost.at("/backup/s3")).put("forcePathStyle", false).put("endpoint", "http://ceph.example");
+    ((ObjectNode) virtualHost.at("/backup/s3"))
+        .put("forcePathStyle", false)
+        .put("endpoint", "http://ceph.example");
     Matcher vhost = SPILO_ENDPOINT.matcher(value(added(virtualHost), "WALE_S3_ENDPOINT"));
     assertThat(vhost.matches()).isTrue();
     assertThat(vhost.group(2)).isEqualTo("virtualhost");
@@ -125,43 +154,71 @@ class BackupEnvironmentTest {
   @Test
   void awsS3WithoutEndpointOrCredentialsUsesTheRegionAndThePodsIdentity() {
     Map<String, JsonNode> env = added(awsSpec());
-    assertThat(env.keySet()).containsExactly("USE_WALG_BACKUP", "USE_WALG_RESTORE", "WALE_S3_PREFIX", "AWS_REGION",
-        "BACKUP_SCHEDULE", "BACKUP_NUM_TO_RETAIN", "WALG_PREVENT_WAL_OVERWRITE");
+    assertThat(env.keySet())
+        .containsExactly(
+            "USE_WALG_BACKUP",
+            "USE_WALG_RESTORE",
+            "WALE_S3_PREFIX",
+            "AWS_REGION",
+            "BACKUP_SCHEDULE",
+            "BACKUP_NUM_TO_RETAIN",
+            "WALG_PREVENT_WAL_OVERWRITE");
     assertThat(value(env, "WALE_S3_PREFIX")).isEqualTo("s3://acme-db/prod/orders");
   }
 
   @Test
   void aCloneFromBackupsRecoversToThePointInTimeInUtcAndALiveCloneReadsTheReplicationSecret() {
-    Map<String, JsonNode> env = added(cloneSpec(c -> c.put("timestamp", "2026-11-30T11:00:00+01:00")));
+    Map<String, JsonNode> env =
+        added(cloneSpec(c -> c.put("timestamp", "2026-11-30T11:00:00+01:00")));
     assertThat(value(env, "CLONE_METHOD")).isEqualTo("CLONE_WITH_WALE");
     assertThat(value(env, "CLONE_SCOPE")).isEqualTo("orders-old");
     assertThat(value(env, "CLONE_WALE_S3_PREFIX")).isEqualTo("s3://pg-backups/shop/orders-old");
     assertThat(value(env, "CLONE_TARGET_TIME")).isEqualTo("2026-11-30 10:00:00+00:00");
-    assertThat(env.get("CLONE_AWS_SECRET_ACCESS_KEY").at("/valueFrom/secretKeyRef/name").asText()).isEqualTo("s3-creds");
+    assertThat(env.get("CLONE_AWS_SECRET_ACCESS_KEY").at("/valueFrom/secretKeyRef/name").asText())
+        .isEqualTo("s3-creds");
     // The clone writes its own WAL to its own prefix, never to the source's.
     assertThat(value(env, "WALE_S3_PREFIX")).isEqualTo("s3://pg-backups/shop/orders");
 
     Map<String, JsonNode> live = added(cloneSpec(c -> c.putObject("live")));
-    assertThat(live.keySet().stream().filter(n -> n.startsWith("CLONE_")).collect(Collectors.toList()))
-        .containsExactly("CLONE_METHOD", "CLONE_SCOPE", "CLONE_HOST", "CLONE_PORT", "CLONE_USER", "CLONE_PASSWORD");
+    assertThat(
+            live.keySet().stream().filter(n -> n.startsWith("CLONE_")).collect(Collectors.toList()))
+        .containsExactly(
+            "CLONE_METHOD",
+            "CLONE_SCOPE",
+            "CLONE_HOST",
+            "CLONE_PORT",
+            "CLONE_USER",
+            "CLONE_PASSWORD");
     assertThat(value(live, "CLONE_METHOD")).isEqualTo("CLONE_WITH_BASEBACKUP");
     assertThat(value(live, "CLONE_HOST")).isEqualTo("orders-old-rw.shop.svc");
-    assertThat(live.get("CLONE_PASSWORD").at("/valueFrom/secretKeyRef/name").asText()).isEqualTo("orders-old-replication");
+    assertThat(live.get("CLONE_PASSWORD").at("/valueFrom/secretKeyRef/name").asText())
+        .isEqualTo("orders-old-replication");
   }
 
   @Test
   void wrongBackupFieldsAreNamed() {
-    SpecReader.Result read = SpecReaderTest.read(spec -> {
-      ObjectNode backup = spec.putObject("backup");
-      backup.putObject("s3").put("bucket", "Bad_Bucket").put("prefix", "a/../b");
-      backup.put("schedule", "every day");
-      backup.putArray("onDemand").addObject().put("name", "x").put("method", "logical");
-      backup.withArray("onDemand").addObject().put("name", "x");
-      spec.putObject("bootstrap").putObject("clone").put("cluster", "src").put("timestamp", "yesterday");
-    });
-    assertThat(SpecReaderTest.fields(read)).containsExactlyInAnyOrder("spec.backup.s3.bucket", "spec.backup.s3.prefix",
-        "spec.backup.s3.region", "spec.backup.schedule", "spec.backup.onDemand", "spec.backup.onDemand[1].name",
-        "spec.bootstrap.clone.timestamp");
+    SpecReader.Result read =
+        SpecReaderTest.read(
+            spec -> {
+              ObjectNode backup = spec.putObject("backup");
+              backup.putObject("s3").put("bucket", "Bad_Bucket").put("prefix", "a/../b");
+              backup.put("schedule", "every day");
+              backup.putArray("onDemand").addObject().put("name", "x").put("method", "logical");
+              backup.withArray("onDemand").addObject().put("name", "x");
+              spec.putObject("bootstrap")
+                  .putObject("clone")
+                  .put("cluster", "src")
+                  .put("timestamp", "yesterday");
+            });
+    assertThat(SpecReaderTest.fields(read))
+        .containsExactlyInAnyOrder(
+            "spec.backup.s3.bucket",
+            "spec.backup.s3.prefix",
+            "spec.backup.s3.region",
+            "spec.backup.schedule",
+            "spec.backup.onDemand",
+            "spec.backup.onDemand[1].name",
+            "spec.bootstrap.clone.timestamp");
   }
 
   static ObjectNode cloneSpec(Consumer<ObjectNode> clone) {
@@ -173,7 +230,11 @@ class BackupEnvironmentTest {
 
   private static ObjectNode awsSpec() {
     ObjectNode spec = Json.object();
-    spec.putObject("backup").putObject("s3").put("bucket", "acme-db").put("prefix", "prod/orders").put("region", "eu-central-1");
+    spec.putObject("backup")
+        .putObject("s3")
+        .put("bucket", "acme-db")
+        .put("prefix", "prod/orders")
+        .put("region", "eu-central-1");
     return spec;
   }
 }

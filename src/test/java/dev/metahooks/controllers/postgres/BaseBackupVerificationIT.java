@@ -44,18 +44,28 @@ import org.junit.jupiter.api.io.TempDir;
 class BaseBackupVerificationIT {
   private static final String BUCKET = "pg-base-backups";
   private static final String RENDERED_ENDPOINT = "http://minio.storage.svc:9000";
+
   /** What Spilo's configure_spilo.py writes into the WAL-G envdir (configure_spilo.py:837-857, s3_names and walg_names). */
-  private static final Set<String> ENVDIR = Set.of("WALE_S3_PREFIX", "WALG_S3_PREFIX", "AWS_ACCESS_KEY_ID",
-      "AWS_SECRET_ACCESS_KEY", "WALE_S3_ENDPOINT", "AWS_ENDPOINT", "AWS_REGION", "USE_WALG_BACKUP",
-      "USE_WALG_RESTORE", "WALG_PREVENT_WAL_OVERWRITE", "BACKUP_NUM_TO_RETAIN");
+  private static final Set<String> ENVDIR =
+      Set.of(
+          "WALE_S3_PREFIX",
+          "WALG_S3_PREFIX",
+          "AWS_ACCESS_KEY_ID",
+          "AWS_SECRET_ACCESS_KEY",
+          "WALE_S3_ENDPOINT",
+          "AWS_ENDPOINT",
+          "AWS_REGION",
+          "USE_WALG_BACKUP",
+          "USE_WALG_RESTORE",
+          "WALG_PREVENT_WAL_OVERWRITE",
+          "BACKUP_NUM_TO_RETAIN");
+
   private static S3Server s3;
   private static PostgresServer server;
   private static Path walg;
 
-  @TempDir
-  Path run;
-  @TempDir
-  Path pgdata;
+  @TempDir Path run;
+  @TempDir Path pgdata;
 
   @BeforeAll
   static void start() throws IOException {
@@ -86,8 +96,10 @@ class BaseBackupVerificationIT {
     assertThat(push.output()).contains("Wrote backup with name base_");
     PostgresServer.Result verified = verify(world, job, Map.of());
     assertThat(verified.exitCode()).as(verified.output()).isZero();
-    assertThat(verified.output()).containsPattern("verified base backup base_[0-9A-F]{24} in s3://pg-base-backups/shop/"
-        + "ledger/basebackups_005/: started 20[0-9-]+T[0-9:.]+Z, finished ");
+    assertThat(verified.output())
+        .containsPattern(
+            "verified base backup base_[0-9A-F]{24} in s3://pg-base-backups/shop/"
+                + "ledger/basebackups_005/: started 20[0-9-]+T[0-9:.]+Z, finished ");
   }
 
   @Test
@@ -95,29 +107,39 @@ class BaseBackupVerificationIT {
     PostgresWorld world = cluster("unreachable");
     ObjectNode job = onDemandJob(world);
     assertThat(started(world, job).exitCode()).isZero();
-    PostgresServer.Result push = push(world, Map.of("AWS_ENDPOINT", "http://127.0.0.1:" + closedPort()));
-    // postgres_backup.sh:42 does not look at wal-g's status: the push step alone would make the Job Complete.
+    PostgresServer.Result push =
+        push(world, Map.of("AWS_ENDPOINT", "http://127.0.0.1:" + closedPort()));
+    // postgres_backup.sh:42 does not look at wal-g's status: the push step alone would make the Job
+    // Complete.
     assertThat(push.exitCode()).as(push.output()).isZero();
     assertThat(push.output()).contains("ERROR:", "backup-push: failed to list");
     PostgresServer.Result verified = verify(world, job, Map.of());
     assertThat(verified.exitCode()).isNotZero();
-    assertThat(verified.output()).contains("no complete base backup in s3://pg-base-backups/shop/unreachable/basebackups_005/"
-        + " started after this Job did (", "0 backups with a _backup_stop_sentinel.json in all");
+    assertThat(verified.output())
+        .contains(
+            "no complete base backup in s3://pg-base-backups/shop/unreachable/basebackups_005/"
+                + " started after this Job did (",
+            "0 backups with a _backup_stop_sentinel.json in all");
     assertThat(s3.keys(BUCKET, "shop/unreachable/")).isEmpty();
   }
 
   @Test
-  void aRefusedCredentialAfterAnEarlierBackupFailsTheVerificationNamingTheOlderOne() throws IOException {
+  void aRefusedCredentialAfterAnEarlierBackupFailsTheVerificationNamingTheOlderOne()
+      throws IOException {
     PostgresWorld world = cluster("refused");
     ObjectNode job = onDemandJob(world);
     assertThat(started(world, job).exitCode()).isZero();
     assertThat(push(world, Map.of()).exitCode()).isZero();
     assertThat(verify(world, job, Map.of()).exitCode()).isZero();
-    String older = s3.keys(BUCKET, "shop/refused/basebackups_005/").stream()
-        .filter(k -> k.endsWith("_backup_stop_sentinel.json")).findFirst().orElseThrow()
-        .replaceAll(".*/(base_[0-9A-F]+)_backup_stop_sentinel.json", "$1");
+    String older =
+        s3.keys(BUCKET, "shop/refused/basebackups_005/").stream()
+            .filter(k -> k.endsWith("_backup_stop_sentinel.json"))
+            .findFirst()
+            .orElseThrow()
+            .replaceAll(".*/(base_[0-9A-F]+)_backup_stop_sentinel.json", "$1");
 
-    // The next run: the store refuses WAL-G's key (s3rver checks the key id, not the signature); the older backup stays in the store, but does not count.
+    // The next run: the store refuses WAL-G's key (s3rver checks the key id, not the signature);
+    // the older backup stays in the store, but does not count.
     awaitNextSecond();
     assertThat(started(world, job).exitCode()).isZero();
     PostgresServer.Result push = push(world, Map.of("AWS_ACCESS_KEY_ID", "NOT-THE-KEY"));
@@ -125,8 +147,11 @@ class BaseBackupVerificationIT {
     assertThat(push.output()).contains("ERROR:", "InvalidAccessKeyId");
     PostgresServer.Result verified = verify(world, job, Map.of());
     assertThat(verified.exitCode()).isNotZero();
-    assertThat(verified.output()).contains("no complete base backup in s3://pg-base-backups/shop/refused/basebackups_005/",
-        "the newest complete one is " + older + " (started ", "1 backups with a _backup_stop_sentinel.json in all");
+    assertThat(verified.output())
+        .contains(
+            "no complete base backup in s3://pg-base-backups/shop/refused/basebackups_005/",
+            "the newest complete one is " + older + " (started ",
+            "1 backups with a _backup_stop_sentinel.json in all");
   }
 
   @Test
@@ -134,16 +159,28 @@ class BaseBackupVerificationIT {
     PostgresWorld world = cluster("partial");
     ObjectNode job = onDemandJob(world);
     assertThat(started(world, job).exitCode()).isZero();
-    // What WAL-G leaves when it dies before its last upload (a full bucket, a killed pod): parts, no sentinel.
+    // What WAL-G leaves when it dies before its last upload (a full bucket, a killed pod): parts,
+    // no sentinel.
     Path part = Files.writeString(pgdata.resolve("part_1.tar"), "parts");
-    PostgresServer.Result put = PostgresServer.exec(List.of(s3.awsDirectory().resolve("aws").toString(),
-        "--endpoint-url", s3.endpoint(), "s3", "cp", part.toString(),
-        "s3://" + BUCKET + "/shop/partial/basebackups_005/base_000000010000000000000007/tar_partitions/part_1.tar"),
-        credentials(), Duration.ofMinutes(1));
+    PostgresServer.Result put =
+        PostgresServer.exec(
+            List.of(
+                s3.awsDirectory().resolve("aws").toString(),
+                "--endpoint-url",
+                s3.endpoint(),
+                "s3",
+                "cp",
+                part.toString(),
+                "s3://"
+                    + BUCKET
+                    + "/shop/partial/basebackups_005/base_000000010000000000000007/tar_partitions/part_1.tar"),
+            credentials(),
+            Duration.ofMinutes(1));
     assertThat(put.exitCode()).as(put.output()).isZero();
     PostgresServer.Result verified = verify(world, job, Map.of());
     assertThat(verified.exitCode()).isNotZero();
-    assertThat(verified.output()).contains("without a completion sentinel (incomplete): base_000000010000000000000007");
+    assertThat(verified.output())
+        .contains("without a completion sentinel (incomplete): base_000000010000000000000007");
   }
 
   @Test
@@ -154,7 +191,9 @@ class BaseBackupVerificationIT {
     assertThat(push(world, Map.of()).exitCode()).isZero();
     PostgresServer.Result verified = verify(world, job, Map.of("AWS_ACCESS_KEY_ID", "NOT-A-KEY"));
     assertThat(verified.exitCode()).isNotZero();
-    assertThat(verified.output()).contains("cannot list s3://pg-base-backups/shop/unread/basebackups_005/", "InvalidAccessKeyId");
+    assertThat(verified.output())
+        .contains(
+            "cannot list s3://pg-base-backups/shop/unread/basebackups_005/", "InvalidAccessKeyId");
     // Without the start of the Job, nothing can be shown to be newer.
     Files.delete(run.resolve("started"));
     PostgresServer.Result unstarted = verify(world, job, Map.of());
@@ -166,14 +205,18 @@ class BaseBackupVerificationIT {
   void theFinalBackupJobIsTheSameThreeStepsFencedBeforeAndClosedAfter() {
     PostgresWorld world = cluster("closing");
     ObjectNode onDemand = onDemandJob(world);
-    JsonNode finalJob = Backups.finalBackupJob("closing", PostgresWorld.NAMESPACE, SpecReader.read(world.parent()).spec());
+    JsonNode finalJob =
+        Backups.finalBackupJob(
+            "closing", PostgresWorld.NAMESPACE, SpecReader.read(world.parent()).spec());
     JsonNode finalPod = finalJob.at("/spec/template/spec");
     JsonNode onDemandPod = onDemand.at("/spec/template/spec");
     for (String step : List.of(Backups.STARTED_CONTAINER, Backups.CONTAINER)) {
       assertThat(container(finalPod, step)).isEqualTo(container(onDemandPod, step));
     }
-    assertThat(container(finalPod, Backups.VERIFY_CONTAINER)).isEqualTo(container(onDemandPod, Backups.VERIFY_CONTAINER));
-    assertThat(names(finalPod.path("initContainers"))).containsExactly("started", "fence", "backup", "verify");
+    assertThat(container(finalPod, Backups.VERIFY_CONTAINER))
+        .isEqualTo(container(onDemandPod, Backups.VERIFY_CONTAINER));
+    assertThat(names(finalPod.path("initContainers")))
+        .containsExactly("started", "fence", "backup", "verify");
     assertThat(names(finalPod.path("containers"))).containsExactly("archived");
     assertThat(names(onDemandPod.path("initContainers"))).containsExactly("started", "backup");
     assertThat(names(onDemandPod.path("containers"))).containsExactly("verify");
@@ -200,8 +243,14 @@ class BaseBackupVerificationIT {
     ObjectNode spec = Json.object();
     ObjectNode backup = spec.putObject("backup");
     // A prefix of its own per test, as a cluster names it (a default one would carry the uid).
-    backup.putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT).put("forcePathStyle", true)
-        .put("prefix", PostgresWorld.NAMESPACE + "/" + name).putObject("credentials").put("secretName", "s3-creds");
+    backup
+        .putObject("s3")
+        .put("bucket", BUCKET)
+        .put("endpoint", RENDERED_ENDPOINT)
+        .put("forcePathStyle", true)
+        .put("prefix", PostgresWorld.NAMESPACE + "/" + name)
+        .putObject("credentials")
+        .put("secretName", "s3-creds");
     backup.putArray("onDemand").addObject().put("name", "before-upgrade");
     PostgresWorld world = new PostgresWorld(name, spec);
     world.sync();
@@ -215,8 +264,10 @@ class BaseBackupVerificationIT {
   }
 
   private PostgresServer.Result started(PostgresWorld world, ObjectNode job) {
-    return RenderedContainers.run(RenderedContainers.of(world, job, Backups.STARTED_CONTAINER, List.of(userSecret())),
-        Map.of("BACKUP_RUN", run.toString()), Duration.ofMinutes(1));
+    return RenderedContainers.run(
+        RenderedContainers.of(world, job, Backups.STARTED_CONTAINER, List.of(userSecret())),
+        Map.of("BACKUP_RUN", run.toString()),
+        Duration.ofMinutes(1));
   }
 
   /**
@@ -227,22 +278,37 @@ class BaseBackupVerificationIT {
    */
   private PostgresServer.Result push(PostgresWorld world, Map<String, String> overrides) {
     ObjectNode job = onDemandJob(world);
-    assertThat(RenderedContainers.of(world, job, Backups.CONTAINER, List.of()).argv()).containsExactly("kubectl", "exec",
-        "--namespace", PostgresWorld.NAMESPACE, "svc/" + Names.primaryService(world.name), "--container", Spilo.CONTAINER,
-        "--", "/bin/sh", "-c", "envdir " + Spilo.WAL_ENV_DIR + " /scripts/postgres_backup.sh " + Spilo.PGDATA);
+    assertThat(RenderedContainers.of(world, job, Backups.CONTAINER, List.of()).argv())
+        .containsExactly(
+            "kubectl",
+            "exec",
+            "--namespace",
+            PostgresWorld.NAMESPACE,
+            "svc/" + Names.primaryService(world.name),
+            "--container",
+            Spilo.CONTAINER,
+            "--",
+            "/bin/sh",
+            "-c",
+            "envdir " + Spilo.WAL_ENV_DIR + " /scripts/postgres_backup.sh " + Spilo.PGDATA);
     ObjectNode sts = world.children.get("StatefulSet/" + world.name);
-    Map<String, String> rendered = RenderedContainers.pod(world, sts, List.of(userSecret()))
-        .field("metadata.name", world.name + "-0").field("metadata.namespace", PostgresWorld.NAMESPACE)
-        .field("status.podIP", "10.1.0.7")
-        // Spilo's image: no ENTRYPOINT, CMD launch.sh (postgres-appliance/Dockerfile:125 at 4.0-p3).
-        .image(ClusterSpec.DEFAULT_IMAGE, List.of(), List.of("/bin/sh", "/launch.sh", "init"))
-        .container(Spilo.CONTAINER).environment();
+    Map<String, String> rendered =
+        RenderedContainers.pod(world, sts, List.of(userSecret()))
+            .field("metadata.name", world.name + "-0")
+            .field("metadata.namespace", PostgresWorld.NAMESPACE)
+            .field("status.podIP", "10.1.0.7")
+            // Spilo's image: no ENTRYPOINT, CMD launch.sh (postgres-appliance/Dockerfile:125 at
+            // 4.0-p3).
+            .image(ClusterSpec.DEFAULT_IMAGE, List.of(), List.of("/bin/sh", "/launch.sh", "init"))
+            .container(Spilo.CONTAINER)
+            .environment();
     Map<String, String> env = new HashMap<>();
-    rendered.forEach((name, value) -> {
-      if (ENVDIR.contains(name)) {
-        env.put(name, value);
-      }
-    });
+    rendered.forEach(
+        (name, value) -> {
+          if (ENVDIR.contains(name)) {
+            env.put(name, value);
+          }
+        });
     assertThat(env.get("WALE_S3_ENDPOINT")).isEqualTo("http+path://minio.storage.svc:9000");
     env.put("AWS_S3_FORCE_PATH_STYLE", "true");
     env.put("AWS_ENDPOINT", s3.endpoint());
@@ -251,25 +317,39 @@ class BaseBackupVerificationIT {
     env.put("PGUSER", PostgresServer.SUPERUSER);
     env.put("PGPASSWORD", server.superuserPassword());
     env.put("HOME", System.getProperty("java.io.tmpdir"));
-    env.put("PATH", walg + ":" + server.bin() + ":" + s3.awsDirectory() + ":" + System.getenv("PATH"));
+    env.put(
+        "PATH", walg + ":" + server.bin() + ":" + s3.awsDirectory() + ":" + System.getenv("PATH"));
     env.putAll(overrides);
-    return PostgresServer.exec(List.of(walg.resolve("postgres_backup.sh").toString(), pgdata.toString()), env,
-        Duration.ofMinutes(2), false);
+    return PostgresServer.exec(
+        List.of(walg.resolve("postgres_backup.sh").toString(), pgdata.toString()),
+        env,
+        Duration.ofMinutes(2),
+        false);
   }
 
-  private PostgresServer.Result verify(PostgresWorld world, ObjectNode job, Map<String, String> overrides) {
+  private PostgresServer.Result verify(
+      PostgresWorld world, ObjectNode job, Map<String, String> overrides) {
     Map<String, String> local = new HashMap<>();
     local.put("BACKUP_RUN", run.toString());
     local.put("S3_ENDPOINT", s3.endpoint());
     local.put("PATH", s3.awsDirectory() + ":" + System.getenv("PATH"));
     local.putAll(overrides);
-    return RenderedContainers.run(RenderedContainers.of(world, job, Backups.VERIFY_CONTAINER, List.of(userSecret())),
-        local, Duration.ofMinutes(2));
+    return RenderedContainers.run(
+        RenderedContainers.of(world, job, Backups.VERIFY_CONTAINER, List.of(userSecret())),
+        local,
+        Duration.ofMinutes(2));
   }
 
   static Map<String, String> credentials() {
-    return Map.of("AWS_ACCESS_KEY_ID", S3Server.ACCESS_KEY_ID, "AWS_SECRET_ACCESS_KEY", S3Server.SECRET_ACCESS_KEY,
-        "AWS_DEFAULT_REGION", "us-east-1", "HOME", System.getProperty("java.io.tmpdir"));
+    return Map.of(
+        "AWS_ACCESS_KEY_ID",
+        S3Server.ACCESS_KEY_ID,
+        "AWS_SECRET_ACCESS_KEY",
+        S3Server.SECRET_ACCESS_KEY,
+        "AWS_DEFAULT_REGION",
+        "us-east-1",
+        "HOME",
+        System.getProperty("java.io.tmpdir"));
   }
 
   /** The user's Secret {@code s3-creds}, as the API server returns it. */
@@ -277,11 +357,15 @@ class BaseBackupVerificationIT {
     ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
     secret.putObject("metadata").put("name", "s3-creds");
     ObjectNode data = secret.putObject("data");
-    credentials().forEach((key, value) -> {
-      if (key.startsWith("AWS_") && !key.equals("AWS_DEFAULT_REGION")) {
-        data.put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
-      }
-    });
+    credentials()
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith("AWS_") && !key.equals("AWS_DEFAULT_REGION")) {
+                data.put(
+                    key,
+                    Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
+              }
+            });
     return secret;
   }
 

@@ -21,8 +21,8 @@ final class BuilderTestSupport {
 
   /** The StatefulSet builder's own output for a spec: no TLS, no bootstrap settings, namespace shop. */
   static ObjectNode statefulSet(String cluster, ClusterSpec spec) {
-    return StatefulSets.build(cluster, "shop", spec, Json.object(), Optional.empty(),
-        spec.instances());
+    return StatefulSets.build(
+        cluster, "shop", spec, Json.object(), Optional.empty(), spec.instances());
   }
 
   static ClusterSpec spec(Consumer<ObjectNode> change) {

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.children.jobs.Cleanup;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
-import dev.metahooks.testing.MissingComponent;
 import dev.metahooks.testing.PostgresServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,10 +25,13 @@ class CleanupScriptIT {
     try (StandInApiServer api = apiServer(dir, 404)) {
       PostgresServer.Result result = run(api, List.of("pg-config", "pg-leader"));
       assertThat(result.exitCode()).as(result.output()).isZero();
-      assertThat(api.requests).extracting(StandInApiServer.Request::line).containsExactly(
-          "DELETE /api/v1/namespaces/shop/configmaps/pg-config Bearer test-token",
-          "DELETE /api/v1/namespaces/shop/configmaps/pg-leader Bearer test-token");
-      assertThat(result.output()).contains("ConfigMap pg-config: gone", "ConfigMap pg-leader: gone");
+      assertThat(api.requests)
+          .extracting(StandInApiServer.Request::line)
+          .containsExactly(
+              "DELETE /api/v1/namespaces/shop/configmaps/pg-config Bearer test-token",
+              "DELETE /api/v1/namespaces/shop/configmaps/pg-leader Bearer test-token");
+      assertThat(result.output())
+          .contains("ConfigMap pg-config: gone", "ConfigMap pg-leader: gone");
     }
   }
 
@@ -44,13 +46,16 @@ class CleanupScriptIT {
 
   private static PostgresServer.Result run(StandInApiServer api, List<String> configMaps) {
     ObjectNode job = Cleanup.job("pg", ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE, configMaps);
-    return RenderedContainers.run(RenderedContainers.of(job, Cleanup.CONTAINER, List.of()), api.environment(),
+    return RenderedContainers.run(
+        RenderedContainers.of(job, Cleanup.CONTAINER, List.of()),
+        api.environment(),
         Duration.ofMinutes(1));
   }
 
   /** Answers 200 to the first ConfigMap DELETE and {@code otherwise} to the rest. */
   private static StandInApiServer apiServer(Path dir, int otherwise) {
     AtomicInteger calls = new AtomicInteger();
-    return StandInApiServer.start(dir, "shop", request -> calls.incrementAndGet() == 1 ? 200 : otherwise);
+    return StandInApiServer.start(
+        dir, "shop", request -> calls.incrementAndGet() == 1 ? 200 : otherwise);
   }
 }

@@ -8,20 +8,33 @@ import dev.metahooks.controllers.postgres.children.jobs.Cleanup;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
-import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Kubelet;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CleanupTest {
   @Test
   void aJobThatMayDeleteOnlyPatronisConfigMapsOfTheCluster() {
-    List<ObjectNode> objects = Cleanup.build("pg", "shop", ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE, List.of("pg-config", "pg-leader"));
+    List<ObjectNode> objects =
+        Cleanup.build(
+            "pg",
+            "shop",
+            ClusterSpec.DEFAULT_IMAGE,
+            PodScheduling.NONE,
+            List.of("pg-config", "pg-leader"));
     objects.forEach(KubeSchema::assertValid);
-    assertThat(objects).extracting(o -> o.path("kind").asText() + "/" + ObservedCluster.nameOf(o))
-        .containsExactly("ServiceAccount/pg-cleanup", "Role/pg-cleanup", "RoleBinding/pg-cleanup", "Job/pg-cleanup");
-    assertThat(objects.get(1).path("rules").toString()).isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
-        + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"delete\"]}]");
+    assertThat(objects)
+        .extracting(o -> o.path("kind").asText() + "/" + ObservedCluster.nameOf(o))
+        .containsExactly(
+            "ServiceAccount/pg-cleanup",
+            "Role/pg-cleanup",
+            "RoleBinding/pg-cleanup",
+            "Job/pg-cleanup");
+    assertThat(objects.get(1).path("rules").toString())
+        .isEqualTo(
+            "[{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
+                + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"delete\"]}]");
     ObjectNode job = objects.get(3);
     assertThat(job.at("/spec/template/spec/serviceAccountName").asText()).isEqualTo("pg-cleanup");
     assertThat(job.at("/spec/template/spec/containers/0/command").toString())
@@ -29,7 +42,9 @@ class CleanupTest {
     assertThat(Kubelet.pod(job.at("/spec/template/spec")).container(Cleanup.CONTAINER).argv())
         .as("the script and its arguments as the process receives them")
         .containsExactly("/bin/sh", "-c", Cleanup.SCRIPT, "cleanup", "pg-config", "pg-leader");
-    assertThat(job.at("/spec/template/metadata/labels").has(Labels.CLUSTER_NAME)).as("never a database pod").isFalse();
+    assertThat(job.at("/spec/template/metadata/labels").has(Labels.CLUSTER_NAME))
+        .as("never a database pod")
+        .isFalse();
     assertThat(job.at("/spec/template/spec/securityContext/runAsNonRoot").asBoolean()).isTrue();
   }
 }

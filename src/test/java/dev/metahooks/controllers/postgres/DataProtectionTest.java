@@ -24,17 +24,18 @@ import org.junit.jupiter.api.Test;
 /** The design's rules that protect data, one test each (and the fixtures show each in a full answer). */
 class DataProtectionTest {
   /** A Sources that fails the test if a password is asked for. */
-  static final Sources NO_NEW_SECRETS = new Sources() {
-    @Override
-    public Instant now() {
-      return FixedSources.NOW;
-    }
+  static final Sources NO_NEW_SECRETS =
+      new Sources() {
+        @Override
+        public Instant now() {
+          return FixedSources.NOW;
+        }
 
-    @Override
-    public String secret(String purpose, int length) {
-      throw new IllegalStateException("a password was generated for " + purpose);
-    }
-  };
+        @Override
+        public String secret(String purpose, int length) {
+          throw new IllegalStateException("a password was generated for " + purpose);
+        }
+      };
 
   static PostgresWorld readyHa() {
     PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
@@ -46,20 +47,27 @@ class DataProtectionTest {
   }
 
   static JsonNode sync(PostgresWorld world, Sources sources) {
-    return JsonTrees.MAPPER.valueToTree(PostgresClusterController.sync(
-        CompositeRequest.read(world.request(false), Hook.SYNC), sources));
+    return JsonTrees.MAPPER.valueToTree(
+        PostgresClusterController.sync(
+            CompositeRequest.read(world.request(false), Hook.SYNC), sources));
   }
 
   static TreeMap<String, JsonNode> children(JsonNode answer) {
     TreeMap<String, JsonNode> map = new TreeMap<>();
-    answer.path("children").forEach(c -> map.put(c.path("kind").asText() + "/" + c.path("metadata").path("name").asText(), c));
+    answer
+        .path("children")
+        .forEach(
+            c ->
+                map.put(
+                    c.path("kind").asText() + "/" + c.path("metadata").path("name").asText(), c));
     return map;
   }
 
   /** What re-emitting the observed children unchanged means: exactly what Metacontroller last applied. */
   static TreeMap<String, JsonNode> lastApplied(PostgresWorld world) {
     TreeMap<String, JsonNode> map = new TreeMap<>();
-    world.children.forEach((key, child) -> map.put(key, Preserved.lastApplied(child).orElseThrow()));
+    world.children.forEach(
+        (key, child) -> map.put(key, Preserved.lastApplied(child).orElseThrow()));
     return map;
   }
 
@@ -79,16 +87,19 @@ class DataProtectionTest {
     JsonNode answer = sync(world, NO_NEW_SECRETS);
     assertThat(answer.at("/status/phase").asText()).isEqualTo("Invalid");
     assertThat(condition(answer, "SpecValid", "status")).isEqualTo("False");
-    assertThat(condition(answer, "SpecValid", "message")).startsWith("spec.postgresVersion: cannot decrease from 17 to 16");
+    assertThat(condition(answer, "SpecValid", "message"))
+        .startsWith("spec.postgresVersion: cannot decrease from 17 to 16");
     assertThat(children(answer)).isEqualTo(lastApplied(world));
-    assertThat(children(answer).get("StatefulSet/orders").at("/spec/replicas").asInt()).isEqualTo(3);
+    assertThat(children(answer).get("StatefulSet/orders").at("/spec/replicas").asInt())
+        .isEqualTo(3);
   }
 
   @Test
   void anInternalFaultIsA500NeverA200WithFewerChildren() {
     PostgresWorld world = PostgresWorld.fromSample("postgrescluster-dev.yaml");
-    InProcessHooks.Response answer = InProcessHooks.of(List.of(PostgresClusterController.controller(NO_NEW_SECRETS)))
-        .call("postgrescluster", "sync", world.request(false).toString());
+    InProcessHooks.Response answer =
+        InProcessHooks.of(List.of(PostgresClusterController.controller(NO_NEW_SECRETS)))
+            .call("postgrescluster", "sync", world.request(false).toString());
     assertThat(answer.status()).isEqualTo(500);
   }
 
@@ -98,10 +109,13 @@ class DataProtectionTest {
     ObservedCluster observed = world.observed();
     List<ObjectNode> all = new ArrayList<>(Preserved.all(observed.children()));
     Children.checkNothingLost(observed, all);
-    List<ObjectNode> withoutSecret = all.stream().filter(c -> !ObservedCluster.nameOf(c).equals("orders.reporting")).toList();
+    List<ObjectNode> withoutSecret =
+        all.stream().filter(c -> !ObservedCluster.nameOf(c).equals("orders.reporting")).toList();
     assertThatThrownBy(() -> Children.checkNothingLost(observed, withoutSecret))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("Secret/orders.reporting");
-    List<ObjectNode> withoutSts = all.stream().filter(c -> !c.path("kind").asText().equals("StatefulSet")).toList();
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Secret/orders.reporting");
+    List<ObjectNode> withoutSts =
+        all.stream().filter(c -> !c.path("kind").asText().equals("StatefulSet")).toList();
     assertThatThrownBy(() -> Children.checkNothingLost(observed, withoutSts))
         .hasMessageContaining("StatefulSet/orders");
   }
@@ -111,8 +125,9 @@ class DataProtectionTest {
     PostgresWorld world = readyHa();
     ObjectNode request = world.request(false);
     ((ObjectNode) request.get("children")).remove("Secret.v1");
-    InProcessHooks.Response answer = InProcessHooks.of(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
-        .call("postgrescluster", "sync", request.toString());
+    InProcessHooks.Response answer =
+        InProcessHooks.of(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
+            .call("postgrescluster", "sync", request.toString());
     assertThat(answer.status()).isEqualTo(422);
   }
 
@@ -159,7 +174,8 @@ class DataProtectionTest {
   @Test
   void aSyncWithoutARelatedGroupOfItsRulesIsRefused() {
     PostgresWorld world = readyHa();
-    for (String group : List.of("Pod.v1", "ConfigMap.v1", "PostgresCluster.metahooks.dev/v1alpha1")) {
+    for (String group :
+        List.of("Pod.v1", "ConfigMap.v1", "PostgresCluster.metahooks.dev/v1alpha1")) {
       ObjectNode request = world.request(false);
       ((ObjectNode) request.get("related")).remove(group);
       InProcessHooks.Response answer = dispatch("sync", request);
@@ -183,13 +199,26 @@ class DataProtectionTest {
     ObjectNode customize = Json.object();
     customize.set("controller", world.request(false).get("controller"));
     customize.set("parent", world.parent());
-    JsonNode rules = JsonTrees.MAPPER.valueToTree(PostgresClusterController.customize(
-        dev.metahooks.api.CustomizeRequest.read(customize))).path("relatedResources");
+    JsonNode rules =
+        JsonTrees.MAPPER
+            .valueToTree(
+                PostgresClusterController.customize(
+                    dev.metahooks.api.CustomizeRequest.read(customize)))
+            .path("relatedResources");
     List<String> resources = new ArrayList<>();
-    rules.forEach(rule -> resources.add(rule.path("apiVersion").asText() + " " + rule.path("resource").asText()));
-    // The claims and StorageClasses too, though a sync requires them only when the volumes grow (VolumeGrowth).
-    assertThat(resources).containsExactly("v1 pods", "v1 configmaps", "metahooks.dev/v1alpha1 postgresclusters",
-        "v1 secrets", "v1 persistentvolumeclaims", "storage.k8s.io/v1 storageclasses");
+    rules.forEach(
+        rule ->
+            resources.add(rule.path("apiVersion").asText() + " " + rule.path("resource").asText()));
+    // The claims and StorageClasses too, though a sync requires them only when the volumes grow
+    // (VolumeGrowth).
+    assertThat(resources)
+        .containsExactly(
+            "v1 pods",
+            "v1 configmaps",
+            "metahooks.dev/v1alpha1 postgresclusters",
+            "v1 secrets",
+            "v1 persistentvolumeclaims",
+            "storage.k8s.io/v1 storageclasses");
   }
 
   @Test
@@ -198,31 +227,54 @@ class DataProtectionTest {
     world.edit(spec -> spec.put("instances", 1));
     JsonNode sts = children(sync(world, NO_NEW_SECRETS)).get("StatefulSet/orders");
     assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(1);
-    assertThat(sts.at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled").asText()).isEqualTo("Retain");
-    world.edit(spec -> spec.withObjectProperty("storage").withObjectProperty("retentionPolicy").put("whenScaled", "Delete"));
-    assertThat(children(sync(world, NO_NEW_SECRETS)).get("StatefulSet/orders")
-        .at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled").asText()).isEqualTo("Delete");
+    assertThat(sts.at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled").asText())
+        .isEqualTo("Retain");
+    world.edit(
+        spec ->
+            spec.withObjectProperty("storage")
+                .withObjectProperty("retentionPolicy")
+                .put("whenScaled", "Delete"));
+    assertThat(
+            children(sync(world, NO_NEW_SECRETS))
+                .get("StatefulSet/orders")
+                .at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled")
+                .asText())
+        .isEqualTo("Delete");
     world.edit(spec -> spec.put("instances", 0));
-    assertThat(children(sync(world, NO_NEW_SECRETS)).get("StatefulSet/orders")
-        .at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled").asText()).isEqualTo("Retain");
+    assertThat(
+            children(sync(world, NO_NEW_SECRETS))
+                .get("StatefulSet/orders")
+                .at("/spec/persistentVolumeClaimRetentionPolicy/whenScaled")
+                .asText())
+        .isEqualTo("Retain");
   }
 
   @Test
   void secretsAreNeverRegeneratedWhileTheyExist() {
     PostgresWorld world = readyHa();
-    world.edit(spec -> spec.put("instances", 5).withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "8MB"));
+    world.edit(
+        spec ->
+            spec.put("instances", 5)
+                .withObjectProperty("postgresql")
+                .withObjectProperty("parameters")
+                .put("work_mem", "8MB"));
     JsonNode answer = sync(world, NO_NEW_SECRETS);
-    world.observedSecrets().forEach(secret -> assertThat(children(answer).get("Secret/" + ObservedCluster.nameOf(secret)))
-        .isEqualTo(Preserved.lastApplied(secret).orElseThrow()));
+    world
+        .observedSecrets()
+        .forEach(
+            secret ->
+                assertThat(children(answer).get("Secret/" + ObservedCluster.nameOf(secret)))
+                    .isEqualTo(Preserved.lastApplied(secret).orElseThrow()));
   }
 
   @Test
   void pausedFreezesEverythingIncludingNewUsersAndScale() {
     PostgresWorld world = readyHa();
-    world.edit(spec -> {
-      spec.put("paused", true).put("instances", 1);
-      spec.withArray("users").addObject().put("name", "newcomer");
-    });
+    world.edit(
+        spec -> {
+          spec.put("paused", true).put("instances", 1);
+          spec.withArray("users").addObject().put("name", "newcomer");
+        });
     JsonNode answer = sync(world, NO_NEW_SECRETS);
     assertThat(answer.at("/status/phase").asText()).isEqualTo("Paused");
     assertThat(children(answer)).isEqualTo(lastApplied(world));
@@ -259,8 +311,9 @@ class DataProtectionTest {
     PostgresWorld world = readyHa();
     world.deletionTimestamp = "2026-01-01T00:00:00Z";
     ObjectNode request = world.request(true);
-    InProcessHooks.Response answer = InProcessHooks.of(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
-        .call("postgrescluster", "sync", request.toString());
+    InProcessHooks.Response answer =
+        InProcessHooks.of(List.of(PostgresClusterController.controller(FixedSources.INSTANCE)))
+            .call("postgrescluster", "sync", request.toString());
     assertThat(answer.json().path("finalized").asBoolean(true)).isFalse();
     assertThat(answer.json().at("/status/phase").asText()).isEqualTo("Deleting");
   }
@@ -274,6 +327,7 @@ class DataProtectionTest {
     assertThat(second).isEqualTo(first);
     world.apply(JsonTrees.MAPPER.readTree(first));
     String third = JsonTrees.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
-    assertThat(JsonTrees.MAPPER.readTree(third).get("status")).isEqualTo(JsonTrees.MAPPER.readTree(first).get("status"));
+    assertThat(JsonTrees.MAPPER.readTree(third).get("status"))
+        .isEqualTo(JsonTrees.MAPPER.readTree(first).get("status"));
   }
 }

@@ -46,12 +46,19 @@ class DatabasesEmulatorScenarioIT {
   void setUp() {
     server = PostgresServer.startNew();
     cluster = Project.cluster();
-    hooks = LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.fixedSecrets(cluster)));
-    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
-    mc.world(World.standard().statefulSetPods(true).workloadsReady(false)
-        .add("patroni", PatroniSimulation::step)
-        .add("users-job", this::runUsersJobs)
-        .add("clock", c -> c.advance(Duration.ofSeconds(10))));
+    hooks =
+        LocalHooks.start(
+            PostgresClusterController.controller(PostgresEmulation.fixedSecrets(cluster)));
+    mc =
+        Metacontroller.forManifests(
+            cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
+    mc.world(
+        World.standard()
+            .statefulSetPods(true)
+            .workloadsReady(false)
+            .add("patroni", PatroniSimulation::step)
+            .add("users-job", this::runUsersJobs)
+            .add("clock", c -> c.advance(Duration.ofSeconds(10))));
   }
 
   @AfterEach
@@ -61,25 +68,46 @@ class DatabasesEmulatorScenarioIT {
   }
 
   @Test
-  void theDocsExampleIsAppliedAFailureIsReportedAndARemovedEntryFollowsItsPolicy() throws Exception {
+  void theDocsExampleIsAppliedAFailureIsReportedAndARemovedEntryFollowsItsPolicy()
+      throws Exception {
     cluster.create(docsExample());
     mc.runUntilStable(60);
     ObjectNode parent = parent();
     assertThat(parent.at("/status/phase").asText()).isEqualTo("Ready");
-    assertThat(parent.at("/status/databases").toString()).isEqualTo("["
-        + "{\"name\":\"orders\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Retain\",\"state\":\"Applied\"},"
-        + "{\"name\":\"orders archive\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Delete\",\"state\":\"Applied\"}]");
+    assertThat(parent.at("/status/databases").toString())
+        .isEqualTo(
+            "["
+                + "{\"name\":\"orders\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Retain\",\"state\":\"Applied\"},"
+                + "{\"name\":\"orders archive\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Delete\",\"state\":\"Applied\"}]");
     assertThat(condition(parent, "UsersReady")).isEqualTo("True Applied");
     assertThat(databases()).containsExactly("orders", "orders archive");
-    assertThat(server.query("orders", "SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension"
-        + " WHERE extname <> 'plpgsql'").strip()).isEqualTo("pg_trgm,pgcrypto");
-    assertThat(server.query("orders", "SELECT string_agg(nspname || '=' || pg_get_userbyid(nspowner), ',' ORDER BY nspname)"
-        + " FROM pg_namespace WHERE nspname IN ('billing', 'audit')").strip()).isEqualTo("audit=orders-app,billing=orders-app");
+    assertThat(
+            server
+                .query(
+                    "orders",
+                    "SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension"
+                        + " WHERE extname <> 'plpgsql'")
+                .strip())
+        .isEqualTo("pg_trgm,pgcrypto");
+    assertThat(
+            server
+                .query(
+                    "orders",
+                    "SELECT string_agg(nspname || '=' || pg_get_userbyid(nspowner), ',' ORDER BY nspname)"
+                        + " FROM pg_namespace WHERE nspname IN ('billing', 'audit')")
+                .strip())
+        .isEqualTo("audit=orders-app,billing=orders-app");
     PostgresEmulation.assertQuiet(mc, this::parent);
 
-    // An extension the server does not have: the new Job fails, nothing changes, the cluster is not Degraded.
+    // An extension the server does not have: the new Job fails, nothing changes, the cluster is not
+    // Degraded.
     String catalogue = catalogue();
-    cluster.update(API, KIND, NS, "orders", p -> ((ArrayNode) p.at("/spec/databases/0/extensions")).add("no_such_extension"));
+    cluster.update(
+        API,
+        KIND,
+        NS,
+        "orders",
+        p -> ((ArrayNode) p.at("/spec/databases/0/extensions")).add("no_such_extension"));
     mc.runUntilStable(60);
     parent = parent();
     assertThat(parent.at("/status/databases/0/state").asText()).isEqualTo("Failed");
@@ -88,16 +116,24 @@ class DatabasesEmulatorScenarioIT {
     assertThat(parent.at("/status/phase").asText()).isEqualTo("Ready");
     assertThat(catalogue()).isEqualTo(catalogue);
 
-    // Fixed, and the archive's entry removed: it goes (Delete); then orders' entry removed: it stays (Retain).
-    server.query("orders", "CREATE TABLE billing.invoice (id int); INSERT INTO billing.invoice VALUES (7)");
-    cluster.update(API, KIND, NS, "orders", p -> {
-      ((ArrayNode) p.at("/spec/databases/0/extensions")).remove(2);
-      ((ArrayNode) p.at("/spec/databases")).remove(1);
-      ((ObjectNode) p.at("/spec/users/1")).remove("connect");
-    });
+    // Fixed, and the archive's entry removed: it goes (Delete); then orders' entry removed: it
+    // stays (Retain).
+    server.query(
+        "orders", "CREATE TABLE billing.invoice (id int); INSERT INTO billing.invoice VALUES (7)");
+    cluster.update(
+        API,
+        KIND,
+        NS,
+        "orders",
+        p -> {
+          ((ArrayNode) p.at("/spec/databases/0/extensions")).remove(2);
+          ((ArrayNode) p.at("/spec/databases")).remove(1);
+          ((ObjectNode) p.at("/spec/users/1")).remove("connect");
+        });
     mc.runUntilStable(60);
-    assertThat(parent().at("/status/databases").toString()).isEqualTo(
-        "[{\"name\":\"orders\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Retain\",\"state\":\"Applied\"}]");
+    assertThat(parent().at("/status/databases").toString())
+        .isEqualTo(
+            "[{\"name\":\"orders\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Retain\",\"state\":\"Applied\"}]");
     assertThat(databases()).containsExactly("orders");
     cluster.update(API, KIND, NS, "orders", p -> ((ObjectNode) p.get("spec")).remove("databases"));
     mc.runUntilStable(60);
@@ -117,11 +153,24 @@ class DatabasesEmulatorScenarioIT {
       }
       List<ObjectNode> secrets = c.list("v1", "Secret", NS);
       Kubelet.Container container = RenderedContainers.of(job, UsersJobs.CONTAINER, secrets);
-      Map<String, String> overrides = Map.of("PGHOST", "127.0.0.1", "PGPORT", String.valueOf(server.port()),
-          "PGPASSWORD", server.superuserPassword(), "PATH", server.bin() + ":" + System.getenv("PATH"));
-      boolean succeeded = RenderedContainers.run(container, overrides, Duration.ofMinutes(2)).exitCode() == 0;
+      Map<String, String> overrides =
+          Map.of(
+              "PGHOST",
+              "127.0.0.1",
+              "PGPORT",
+              String.valueOf(server.port()),
+              "PGPASSWORD",
+              server.superuserPassword(),
+              "PATH",
+              server.bin() + ":" + System.getenv("PATH"));
+      boolean succeeded =
+          RenderedContainers.run(container, overrides, Duration.ofMinutes(2)).exitCode() == 0;
       ObjectNode status = Json.object().put(succeeded ? "succeeded" : "failed", 1);
-      status.putArray("conditions").addObject().put("type", succeeded ? "Complete" : "Failed").put("status", "True");
+      status
+          .putArray("conditions")
+          .addObject()
+          .put("type", succeeded ? "Complete" : "Failed")
+          .put("status", "True");
       job.set("status", status);
       c.updateStatus(job);
     }
@@ -132,15 +181,23 @@ class DatabasesEmulatorScenarioIT {
   }
 
   private List<String> databases() {
-    return List.of(server.query("SELECT string_agg(datname, E'\\n' ORDER BY datname) FROM pg_database"
-        + " WHERE datname LIKE 'orders%'").strip().split("\n"));
+    return List.of(
+        server
+            .query(
+                "SELECT string_agg(datname, E'\\n' ORDER BY datname) FROM pg_database"
+                    + " WHERE datname LIKE 'orders%'")
+            .strip()
+            .split("\n"));
   }
 
   private String catalogue() {
-    return server.query("SELECT string_agg(datname || coalesce(datacl::text, '') || coalesce(shobj_description(oid,"
-        + " 'pg_database'), ''), E'\\n' ORDER BY datname) FROM pg_database")
-        + server.query("SELECT string_agg(rolname || rolcanlogin, ',' ORDER BY rolname) FROM pg_roles")
-        + server.query("orders", "SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension");
+    return server.query(
+            "SELECT string_agg(datname || coalesce(datacl::text, '') || coalesce(shobj_description(oid,"
+                + " 'pg_database'), ''), E'\\n' ORDER BY datname) FROM pg_database")
+        + server.query(
+            "SELECT string_agg(rolname || rolcanlogin, ',' ORDER BY rolname) FROM pg_roles")
+        + server.query(
+            "orders", "SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension");
   }
 
   /** The first yaml block of the Databases section of docs/postgrescluster/spec.md. */

@@ -22,8 +22,10 @@ final class DerivedNames {
   static final String CRON_MINUTES = "29412345";
 
   final Set<String> names = new TreeSet<>();
+
   /** The on-demand backup Jobs rendered, to show the entries reached the answer. */
   final Set<String> onDemandJobs = new TreeSet<>();
+
   private final String cluster;
   private final String namespace;
 
@@ -52,7 +54,8 @@ final class DerivedNames {
     for (JsonNode status : world.status.at("/backup/onDemand")) {
       derived.onDemandJobs.add(status.path("job").asText());
     }
-    derived.onDemandJobs.retainAll(world.children.keySet().stream().map(key -> key.substring(key.indexOf('/') + 1)).toList());
+    derived.onDemandJobs.retainAll(
+        world.children.keySet().stream().map(key -> key.substring(key.indexOf('/') + 1)).toList());
     return derived;
   }
 
@@ -67,7 +70,10 @@ final class DerivedNames {
     backup.putObject("logical").put("schedule", "30 2 * * *");
     ArrayNode entries = backup.putArray("onDemand");
     for (int i = 0; i < onDemand.size(); i++) {
-      entries.addObject().put("name", onDemand.get(i)).put("method", i % 2 == 0 ? "base" : "logical");
+      entries
+          .addObject()
+          .put("name", onDemand.get(i))
+          .put("method", i % 2 == 0 ? "base" : "logical");
     }
     return spec;
   }
@@ -86,7 +92,13 @@ final class DerivedNames {
         for (int ordinal = 0; ordinal < child.at("/spec/replicas").asInt(); ordinal++) {
           names.add("Pod/" + name + "-" + ordinal);
           for (JsonNode claim : child.at("/spec/volumeClaimTemplates")) {
-            names.add("PersistentVolumeClaim/" + claim.at("/metadata/name").asText() + "-" + name + "-" + ordinal);
+            names.add(
+                "PersistentVolumeClaim/"
+                    + claim.at("/metadata/name").asText()
+                    + "-"
+                    + name
+                    + "-"
+                    + ordinal);
           }
         }
       } else if (kind.equals("CronJob")) {
@@ -98,9 +110,15 @@ final class DerivedNames {
   /** A new cluster filled from another's logical backups: the restore Job, once the primary is ready. */
   private void restore() {
     ObjectNode spec = Json.object();
-    spec.putObject("bootstrap").putObject("logical").put("cluster", "source").putObject("s3")
-        .put("bucket", "pg-backups").put("prefix", namespace + "/source/source-uid")
-        .put("endpoint", "https://minio.example:9000").putObject("credentials").put("secretName", "s3-creds");
+    spec.putObject("bootstrap")
+        .putObject("logical")
+        .put("cluster", "source")
+        .putObject("s3")
+        .put("bucket", "pg-backups")
+        .put("prefix", namespace + "/source/source-uid")
+        .put("endpoint", "https://minio.example:9000")
+        .putObject("credentials")
+        .put("secretName", "s3-creds");
     PostgresWorld world = world(spec);
     RenderedStates.settle(world);
     keep(world.sync().path("children"));
@@ -108,7 +126,8 @@ final class DerivedNames {
 
   /** From 16 to 17 with backups: the backup Job for the upgrade, then, once it completed, the upgrade Job. */
   private void upgrade() {
-    PostgresWorld world = world(BackupEnvironmentTest.withBackup(Json.object().put("postgresVersion", 16)));
+    PostgresWorld world =
+        world(BackupEnvironmentTest.withBackup(Json.object().put("postgresVersion", 16)));
     RenderedStates.settle(world);
     world.finishUsersJob(true);
     world.sync();
@@ -120,7 +139,8 @@ final class DerivedNames {
 
   /** Deleted with a final backup: its Job. */
   private void deletion() {
-    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("deletionProtection", false));
+    ObjectNode spec =
+        BackupEnvironmentTest.withBackup(Json.object().put("deletionProtection", false));
     ((ObjectNode) spec.get("backup")).put("finalBackup", true);
     PostgresWorld world = world(spec);
     RenderedStates.settle(world);
@@ -131,7 +151,9 @@ final class DerivedNames {
   /** The names of {@code kind}, without it. */
   List<String> ofKind(String kind) {
     List<String> ofKind = new ArrayList<>();
-    names.stream().filter(name -> name.startsWith(kind + "/")).forEach(name -> ofKind.add(name.substring(kind.length() + 1)));
+    names.stream()
+        .filter(name -> name.startsWith(kind + "/"))
+        .forEach(name -> ofKind.add(name.substring(kind.length() + 1)));
     return ofKind;
   }
 }

@@ -47,21 +47,37 @@ class ForegroundDeletionScenarioTest {
     mc.runUntilStable(60);
 
     ObjectNode parent = cluster.get(API, "PostgresCluster", "default", "orders");
-    assertThat(parent.at("/metadata/finalizers").toString()).as("the protection holds the object")
+    assertThat(parent.at("/metadata/finalizers").toString())
+        .as("the protection holds the object")
         .isEqualTo("[\"metacontroller.io/compositecontroller-postgrescluster\"]");
-    for (String[] kind : List.of(new String[] {"v1", "Secret"}, new String[] {"v1", "Service"},
-        new String[] {"apps/v1", "StatefulSet"}, new String[] {"v1", "Pod"}, new String[] {"v1", "ServiceAccount"},
-        new String[] {"policy/v1", "PodDisruptionBudget"}, new String[] {"batch/v1", "Job"})) {
-      assertThat(cluster.list(kind[0], kind[1])).as("%s deleted although protected", kind[1]).isEmpty();
+    for (String[] kind :
+        List.of(
+            new String[] {"v1", "Secret"},
+            new String[] {"v1", "Service"},
+            new String[] {"apps/v1", "StatefulSet"},
+            new String[] {"v1", "Pod"},
+            new String[] {"v1", "ServiceAccount"},
+            new String[] {"policy/v1", "PodDisruptionBudget"},
+            new String[] {"batch/v1", "Job"})) {
+      assertThat(cluster.list(kind[0], kind[1]))
+          .as("%s deleted although protected", kind[1])
+          .isEmpty();
     }
-    assertThat(cluster.writesAfter(start)).filteredOn(w -> w.object().equals("Secret default/orders-superuser"))
-        .extracting(w -> w.actor() + " " + w.verb()).containsExactly("garbage-collector DELETE");
-    assertThat(uids("v1", "PersistentVolumeClaim")).as("the data volumes are not children").isEqualTo(claims);
-    assertThat(parent.at("/status/conditions").toString()).as("the status still says the deletion is blocked")
+    assertThat(cluster.writesAfter(start))
+        .filteredOn(w -> w.object().equals("Secret default/orders-superuser"))
+        .extracting(w -> w.actor() + " " + w.verb())
+        .containsExactly("garbage-collector DELETE");
+    assertThat(uids("v1", "PersistentVolumeClaim"))
+        .as("the data volumes are not children")
+        .isEqualTo(claims);
+    assertThat(parent.at("/status/conditions").toString())
+        .as("the status still says the deletion is blocked")
         .contains("{\"type\":\"DeletionBlocked\",\"status\":\"True\"");
   }
 
   private List<String> uids(String apiVersion, String kind) {
-    return cluster.list(apiVersion, kind).stream().map(o -> o.at("/metadata/uid").asText()).toList();
+    return cluster.list(apiVersion, kind).stream()
+        .map(o -> o.at("/metadata/uid").asText())
+        .toList();
   }
 }

@@ -23,15 +23,17 @@ import org.junit.jupiter.api.Test;
  */
 class GoldenTokenHoldersTest {
   static final Path FIXTURES = Resources.path("fixtures/postgrescluster");
+
   /** Each account of a cluster ({@code <n>-<purpose>}) by purpose, and the container whose program calls the API. */
-  static final Map<String, String> CALLER = Map.of(
-      "patroni", "postgres",
-      "backup", "backup",
-      "restart", "restart",
-      "resize", "resize",
-      "upgrade", "upgrade",
-      "cleanup", "cleanup",
-      "store-check", "store-check");
+  static final Map<String, String> CALLER =
+      Map.of(
+          "patroni", "postgres",
+          "backup", "backup",
+          "restart", "restart",
+          "resize", "resize",
+          "upgrade", "upgrade",
+          "cleanup", "cleanup",
+          "store-check", "store-check");
 
   @Test
   void onlyTheContainersThatCallTheApiServerHoldAToken() {
@@ -39,7 +41,9 @@ class GoldenTokenHoldersTest {
     int kept = 0;
     List<String> failures = new ArrayList<>();
     for (Path response : Resources.find(FIXTURES, ".response.json")) {
-      ObjectNode request = Resources.readObject(Path.of(response.toString().replace(".response.json", ".request.json")));
+      ObjectNode request =
+          Resources.readObject(
+              Path.of(response.toString().replace(".response.json", ".request.json")));
       String cluster = request.at("/parent/metadata/name").asText();
       String fixture = FIXTURES.relativize(response).toString();
       for (JsonNode child : Resources.readObject(response).path("children")) {
@@ -52,24 +56,43 @@ class GoldenTokenHoldersTest {
           continue;
         }
         judged.merge(child.path("kind").asText(), 1, Integer::sum);
-        String what = fixture + " " + child.path("kind").asText() + " " + ObservedCluster.nameOf(child) + ": ";
+        String what =
+            fixture
+                + " "
+                + child.path("kind").asText()
+                + " "
+                + ObservedCluster.nameOf(child)
+                + ": ";
         String holders = RenderedRbacTest.tokenHolders(pod);
         if (!pod.has("serviceAccountName")) {
-          if (!pod.path("automountServiceAccountToken").isBoolean() || pod.path("automountServiceAccountToken").asBoolean()) {
-            failures.add(what + "no account of its own, and automountServiceAccountToken is not false");
+          if (!pod.path("automountServiceAccountToken").isBoolean()
+              || pod.path("automountServiceAccountToken").asBoolean()) {
+            failures.add(
+                what + "no account of its own, and automountServiceAccountToken is not false");
           }
           continue;
         }
         String account = pod.path("serviceAccountName").asText();
-        String caller = account.startsWith(cluster + "-") ? CALLER.get(account.substring(cluster.length() + 1)) : null;
+        String caller =
+            account.startsWith(cluster + "-")
+                ? CALLER.get(account.substring(cluster.length() + 1))
+                : null;
         if (caller == null) {
-          failures.add(what + "runs as " + account + ", no account of the cluster's whose program calls the API");
+          failures.add(
+              what
+                  + "runs as "
+                  + account
+                  + ", no account of the cluster's whose program calls the API");
         } else if (!holders.equals(account + ": " + caller)) {
           failures.add(what + "the token is in " + holders + ", expected in " + caller + " alone");
         }
       }
     }
-    System.out.println("GoldenTokenHoldersTest: pod templates judged by kind " + judged + ", kept as observed " + kept);
+    System.out.println(
+        "GoldenTokenHoldersTest: pod templates judged by kind "
+            + judged
+            + ", kept as observed "
+            + kept);
     assertThat(judged).containsKeys("StatefulSet", "Job", "CronJob", "Deployment");
     assertThat(failures).isEmpty();
   }
@@ -90,7 +113,8 @@ class GoldenTokenHoldersTest {
   private static boolean keptAsObserved(ObjectNode request, ObjectNode child) {
     for (JsonNode group : request.path("children")) {
       for (JsonNode observed : group) {
-        if (observed instanceof ObjectNode object && ObservedCluster.nameOf(object).equals(ObservedCluster.nameOf(child))
+        if (observed instanceof ObjectNode object
+            && ObservedCluster.nameOf(object).equals(ObservedCluster.nameOf(child))
             && object.path("kind").asText().equals(child.path("kind").asText())
             && Preserved.child(object).equals(child)) {
           return true;

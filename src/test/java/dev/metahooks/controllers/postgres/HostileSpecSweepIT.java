@@ -25,20 +25,22 @@ import org.junit.jupiter.api.Test;
  * out of a JSON text the children carry (Spilo's configuration, the last-applied annotation) in another shape.
  */
 class HostileSpecSweepIT {
-  static final List<String> HOSTILE = List.of(
-      "x'; DROP TABLE t; --",
-      "$(touch /tmp/pwned)",
-      "`id`",
-      "a\nb: c",
-      "../../other",
-      "x\" --inject=1",
-      "a,b=c",
-      "\\! id",
-      "{{ .Values }}",
-      "other-ns/orders",
-      "$(PGPASSWORD)");
+  static final List<String> HOSTILE =
+      List.of(
+          "x'; DROP TABLE t; --",
+          "$(touch /tmp/pwned)",
+          "`id`",
+          "a\nb: c",
+          "../../other",
+          "x\" --inject=1",
+          "a,b=c",
+          "\\! id",
+          "{{ .Values }}",
+          "other-ns/orders",
+          "$(PGPASSWORD)");
 
-  static final String SPEC = """
+  static final String SPEC =
+      """
       postgresVersion: 17
       instances: 2
       image: ghcr.io/zalando/spilo-17:4.0-p3
@@ -73,12 +75,13 @@ class HostileSpecSweepIT {
       """;
 
   /** Every name defined, as a marker: what the kubelet would substitute for any $(NAME). */
-  private static final Map<String, String> EVERY_NAME_DEFINED = new TreeMap<>() {
-    @Override
-    public String get(Object name) {
-      return "\u0001";
-    }
-  };
+  private static final Map<String, String> EVERY_NAME_DEFINED =
+      new TreeMap<>() {
+        @Override
+        public String get(Object name) {
+          return "\u0001";
+        }
+      };
 
   private static ObjectNode tlsSecret;
 
@@ -86,15 +89,20 @@ class HostileSpecSweepIT {
   static void certificates() {
     TestCertificates certs = TestCertificates.create();
     certs.ca("ca");
-    certs.server("server", "ca", List.of("orders-rw.shop.svc", "*.orders-hl.shop.svc", "orders-hl.shop.svc"), 2);
-    tlsSecret = TlsWorlds.tlsSecret(certs, keys -> { });
+    certs.server(
+        "server",
+        "ca",
+        List.of("orders-rw.shop.svc", "*.orders-hl.shop.svc", "orders-hl.shop.svc"),
+        2);
+    tlsSecret = TlsWorlds.tlsSecret(certs, keys -> {});
   }
 
   @Test
   void everyUserStringEndsRefusedOrAsLiteralData() throws IOException {
     ObjectNode base = (ObjectNode) new YAMLMapper().readTree(SPEC);
     JsonNode baseAnswer = render(base);
-    assertThat(validity(baseAnswer)).as(CrossClusterAccessTest.condition(baseAnswer, "SpecValid").toString())
+    assertThat(validity(baseAnswer))
+        .as(CrossClusterAccessTest.condition(baseAnswer, "SpecValid").toString())
         .isEqualTo("True");
     List<String> paths = new ArrayList<>();
     strings(base, "", paths);
@@ -115,9 +123,12 @@ class HostileSpecSweepIT {
         answer.path("children").forEach(child -> splices(child, "", value, path, splices));
       }
     }
-    System.out.printf("hostile spec sweep: %d fields, %d values tried, %d refused, the rest literal data%n",
+    System.out.printf(
+        "hostile spec sweep: %d fields, %d values tried, %d refused, the rest literal data%n",
         paths.size(), tried, refused);
-    assertThat(splices).as("hostile values spliced into children (%d tried, %d refused)", tried, refused).isEmpty();
+    assertThat(splices)
+        .as("hostile values spliced into children (%d tried, %d refused)", tried, refused)
+        .isEmpty();
     assertThat(tried).isEqualTo(paths.size() * HOSTILE.size());
     assertThat(paths.size()).isGreaterThan(30);
   }
@@ -143,8 +154,11 @@ class HostileSpecSweepIT {
     if (node.isTextual()) {
       paths.add(path);
     } else if (node.isObject()) {
-      boolean freeMap = path.endsWith("/parameters") || path.endsWith("/podLabels")
-          || path.endsWith("/podAnnotations") || path.endsWith("/matchLabels");
+      boolean freeMap =
+          path.endsWith("/parameters")
+              || path.endsWith("/podLabels")
+              || path.endsWith("/podAnnotations")
+              || path.endsWith("/matchLabels");
       Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
       while (fields.hasNext()) {
         Map.Entry<String, JsonNode> field = fields.next();
@@ -167,11 +181,14 @@ class HostileSpecSweepIT {
     String last = pointer.substring(pointer.lastIndexOf('/') + 1);
     JsonNode container = spec.at(parent);
     if (container.isArray()) {
-      ((com.fasterxml.jackson.databind.node.ArrayNode) container).set(Integer.parseInt(last),
-          JsonTrees.MAPPER.getNodeFactory().textNode(value));
+      ((com.fasterxml.jackson.databind.node.ArrayNode) container)
+          .set(Integer.parseInt(last), JsonTrees.MAPPER.getNodeFactory().textNode(value));
     } else if (key) {
       Map<String, JsonNode> renamed = new TreeMap<>();
-      container.fields().forEachRemaining(e -> renamed.put(e.getKey().equals(last) ? value : e.getKey(), e.getValue()));
+      container
+          .fields()
+          .forEachRemaining(
+              e -> renamed.put(e.getKey().equals(last) ? value : e.getKey(), e.getValue()));
       ((ObjectNode) container).removeAll();
       renamed.forEach(((ObjectNode) container)::set);
     } else {
@@ -186,12 +203,19 @@ class HostileSpecSweepIT {
   static void splices(JsonNode node, String at, String value, String field, List<String> found) {
     if (node.isTextual()) {
       String raw = node.asText();
-      // An environment value reaches the process through the kubelet's $(NAME) expansion, every name taken as
+      // An environment value reaches the process through the kubelet's $(NAME) expansion, every
+      // name taken as
       // defined: a value it would change was not escaped.
       boolean environment = at.matches(".*/env/[0-9]+/value");
       String text = environment ? Kubelet.expand(raw, EVERY_NAME_DEFINED) : raw;
       if (environment && raw.contains(value) && !text.contains(value)) {
-        found.add(field + " = " + JsonTrees.MAPPER.valueToTree(value) + " at " + at + ": expanded by the kubelet");
+        found.add(
+            field
+                + " = "
+                + JsonTrees.MAPPER.valueToTree(value)
+                + " at "
+                + at
+                + ": expanded by the kubelet");
         return;
       }
       if (!text.contains(value)) {
@@ -206,15 +230,31 @@ class HostileSpecSweepIT {
         splices(parsed, at + "{json}", value, field, found);
         return;
       }
-      found.add(field + " = " + JsonTrees.MAPPER.valueToTree(value) + " at " + at + ": "
-          + JsonTrees.MAPPER.valueToTree(text.length() > 200 ? text.substring(0, 200) + "…" : text));
+      found.add(
+          field
+              + " = "
+              + JsonTrees.MAPPER.valueToTree(value)
+              + " at "
+              + at
+              + ": "
+              + JsonTrees.MAPPER.valueToTree(
+                  text.length() > 200 ? text.substring(0, 200) + "…" : text));
     } else if (node.isObject()) {
-      node.fields().forEachRemaining(e -> {
-        if (e.getKey().contains(value) && !e.getKey().equals(value)) {
-          found.add(field + " = " + JsonTrees.MAPPER.valueToTree(value) + " in a key at " + at + "/" + e.getKey());
-        }
-        splices(e.getValue(), at + "/" + e.getKey(), value, field, found);
-      });
+      node.fields()
+          .forEachRemaining(
+              e -> {
+                if (e.getKey().contains(value) && !e.getKey().equals(value)) {
+                  found.add(
+                      field
+                          + " = "
+                          + JsonTrees.MAPPER.valueToTree(value)
+                          + " in a key at "
+                          + at
+                          + "/"
+                          + e.getKey());
+                }
+                splices(e.getValue(), at + "/" + e.getKey(), value, field, found);
+              });
     } else if (node.isArray()) {
       for (int i = 0; i < node.size(); i++) {
         splices(node.get(i), at + "/" + i, value, field, found);

@@ -52,12 +52,16 @@ class LogicalBackupScriptsIT {
     source.query("CREATE ROLE shop_owner");
     source.query("CREATE DATABASE shop OWNER shop_owner");
     source.query("CREATE DATABASE inventory");
-    source.query("shop", "SET ROLE shop_owner; CREATE TABLE orders (id int PRIMARY KEY, customer text NOT NULL,"
-        + " total numeric(10,2), placed timestamptz); INSERT INTO orders SELECT i, 'customer ' || (i % 97),"
-        + " (i * 7 % 1000) / 3.0, timestamptz '2026-01-01' + i * interval '1 minute' FROM generate_series(1, 20000) i;"
-        + " CREATE INDEX ON orders (customer); CREATE VIEW big_orders AS SELECT * FROM orders WHERE total > 300");
-    source.query("inventory", "CREATE TABLE items (sku text PRIMARY KEY, count int); INSERT INTO items SELECT 'sku-' || i,"
-        + " i FROM generate_series(1, 500) i");
+    source.query(
+        "shop",
+        "SET ROLE shop_owner; CREATE TABLE orders (id int PRIMARY KEY, customer text NOT NULL,"
+            + " total numeric(10,2), placed timestamptz); INSERT INTO orders SELECT i, 'customer ' || (i % 97),"
+            + " (i * 7 % 1000) / 3.0, timestamptz '2026-01-01' + i * interval '1 minute' FROM generate_series(1, 20000) i;"
+            + " CREATE INDEX ON orders (customer); CREATE VIEW big_orders AS SELECT * FROM orders WHERE total > 300");
+    source.query(
+        "inventory",
+        "CREATE TABLE items (sku text PRIMARY KEY, count int); INSERT INTO items SELECT 'sku-' || i,"
+            + " i FROM generate_series(1, 500) i");
   }
 
   @AfterAll
@@ -74,10 +78,18 @@ class LogicalBackupScriptsIT {
   private static ObjectNode backupSpec(String cluster, int retain) {
     ObjectNode spec = Json.object();
     ObjectNode backup = spec.putObject("backup");
-    backup.putObject("s3").put("bucket", BUCKET).put("endpoint", RENDERED_ENDPOINT)
+    backup
+        .putObject("s3")
+        .put("bucket", BUCKET)
+        .put("endpoint", RENDERED_ENDPOINT)
         .put("prefix", PostgresWorld.NAMESPACE + "/" + cluster)
-        .putObject("credentials").put("secretName", "s3-creds");
-    backup.putObject("logical").put("schedule", "30 2 * * *").putObject("retention").put("count", retain);
+        .putObject("credentials")
+        .put("secretName", "s3-creds");
+    backup
+        .putObject("logical")
+        .put("schedule", "30 2 * * *")
+        .putObject("retention")
+        .put("count", retain);
     return spec;
   }
 
@@ -99,19 +111,29 @@ class LogicalBackupScriptsIT {
       awaitNextSecond();
       PostgresServer.Result backup = run(world, cron, source, Map.of());
       assertThat(backup.exitCode()).as(backup.output()).isZero();
-      assertThat(backup.output()).contains("dumped shop to s3://pg-backups/shop/orders/logical/", "dumped inventory",
-          "complete: 2 databases");
+      assertThat(backup.output())
+          .contains(
+              "dumped shop to s3://pg-backups/shop/orders/logical/",
+              "dumped inventory",
+              "complete: 2 databases");
       outputs.add(backup.output());
     }
-    // Retention 1: the older one is gone; the kept one is complete (two dumps, the roles and the databases'
+    // Retention 1: the older one is gone; the kept one is complete (two dumps, the roles and the
+    // databases'
     // settings with their checksums, and the manifest).
     List<String> keys = s3.keys(BUCKET, "shop/orders/logical/");
-    assertThat(keys).hasSize(7).allMatch(k -> k.matches("shop/orders/logical/[0-9]{8}T[0-9]{6}Z/"
-        + "(shop\\.dump|inventory\\.dump|globals\\.sql|GLOBALS|settings\\.sql|SETTINGS|COMPLETE)"));
+    assertThat(keys)
+        .hasSize(7)
+        .allMatch(
+            k ->
+                k.matches(
+                    "shop/orders/logical/[0-9]{8}T[0-9]{6}Z/"
+                        + "(shop\\.dump|inventory\\.dump|globals\\.sql|GLOBALS|settings\\.sql|SETTINGS|COMPLETE)"));
     assertThat(outputs.get(1)).contains("removed backup");
     assertThat(String.join("", outputs)).doesNotContain(source.superuserPassword());
 
-    // Restore into a fresh server, as the restore Job of a new cluster renders it; the owner role exists there
+    // Restore into a fresh server, as the restore Job of a new cluster renders it; the owner role
+    // exists there
     // (the new cluster's users Job makes it).
     PostgresServer target = PostgresServer.startNew();
     target.query("CREATE ROLE shop_owner");
@@ -119,26 +141,35 @@ class LogicalBackupScriptsIT {
     ObjectNode restoreJob = restoreJob(copy);
     PostgresServer.Result restored = run(copy, restoreJob, target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
-    assertThat(restored.output()).contains("restored shop from", "restored inventory from", "complete");
+    assertThat(restored.output())
+        .contains("restored shop from", "restored inventory from", "complete");
 
-    String orders = "SELECT count(*) || ' ' || md5(string_agg(o::text, ',' ORDER BY id)) FROM orders o";
+    String orders =
+        "SELECT count(*) || ' ' || md5(string_agg(o::text, ',' ORDER BY id)) FROM orders o";
     assertThat(target.query("shop", orders)).isEqualTo(source.query("shop", orders));
-    String items = "SELECT count(*) || ' ' || md5(string_agg(i::text, ',' ORDER BY sku)) FROM items i";
+    String items =
+        "SELECT count(*) || ' ' || md5(string_agg(i::text, ',' ORDER BY sku)) FROM items i";
     assertThat(target.query("inventory", items)).isEqualTo(source.query("inventory", items));
-    assertThat(target.query("shop", "SELECT tableowner FROM pg_tables WHERE tablename = 'orders'").strip()).isEqualTo("shop_owner");
+    assertThat(
+            target
+                .query("shop", "SELECT tableowner FROM pg_tables WHERE tablename = 'orders'")
+                .strip())
+        .isEqualTo("shop_owner");
     assertThat(target.query("shop", "SELECT count(*) FROM big_orders").strip())
         .isEqualTo(source.query("shop", "SELECT count(*) FROM big_orders").strip());
 
     // Run again: each database is marked restored from this backup, and is kept as it is.
     PostgresServer.Result again = run(copy, restoreJob, target, Map.of());
     assertThat(again.exitCode()).as(again.output()).isZero();
-    assertThat(again.output()).contains("shop was restored from ", "by an earlier run; kept as it is");
+    assertThat(again.output())
+        .contains("shop was restored from ", "by an earlier run; kept as it is");
     assertThat(target.query("shop", orders)).isEqualTo(source.query("shop", orders));
     // A database with tables that this restore did not make: a restore never overwrites data.
     target.query("COMMENT ON DATABASE inventory IS NULL");
     PostgresServer.Result refused = run(copy, restoreJob, target, Map.of());
     assertThat(refused.exitCode()).isNotZero();
-    assertThat(refused.output()).contains("database inventory already has 1 tables; a restore does not overwrite data");
+    assertThat(refused.output())
+        .contains("database inventory already has 1 tables; a restore does not overwrite data");
     assertThat(target.query("shop", orders)).isEqualTo(source.query("shop", orders));
   }
 
@@ -147,17 +178,23 @@ class LogicalBackupScriptsIT {
   void aWrongCredentialFailsWithAClearMessageAndUploadsNothing() {
     PostgresWorld world = new PostgresWorld("billing", backupSpec("billing", 3));
     ObjectNode cron = cronJob(world);
-    PostgresServer.Result refused = run(world, cron, source, Map.of("AWS_ACCESS_KEY_ID", "NOT-A-KEY"));
+    PostgresServer.Result refused =
+        run(world, cron, source, Map.of("AWS_ACCESS_KEY_ID", "NOT-A-KEY"));
     assertThat(refused.exitCode()).isNotZero();
-    assertThat(refused.output()).contains("cannot list s3://pg-backups/shop/billing/ (check the bucket, the endpoint"
-        + " and the credentials Secret)", "InvalidAccessKeyId").doesNotContain("dumped", S3Server.SECRET_ACCESS_KEY + "\n");
+    assertThat(refused.output())
+        .contains(
+            "cannot list s3://pg-backups/shop/billing/ (check the bucket, the endpoint"
+                + " and the credentials Secret)",
+            "InvalidAccessKeyId")
+        .doesNotContain("dumped", S3Server.SECRET_ACCESS_KEY + "\n");
     assertThat(s3.keys(BUCKET, "shop/billing/")).isEmpty();
 
     // A restore from a cluster without a complete backup says so, and restores nothing.
     PostgresWorld copy = restoringCluster("billing-copy", "billing");
     PostgresServer.Result nothing = run(copy, restoreJob(copy), source, Map.of());
     assertThat(nothing.exitCode()).isNotZero();
-    assertThat(nothing.output()).contains("no complete logical backup under s3://pg-backups/shop/billing/logical/");
+    assertThat(nothing.output())
+        .contains("no complete logical backup under s3://pg-backups/shop/billing/logical/");
   }
 
   /**
@@ -167,24 +204,32 @@ class LogicalBackupScriptsIT {
    */
   @Test
   @Execution(ExecutionMode.CONCURRENT)
-  void connectionStringShapedNamesBackUpAndRestoreAndNothingConnectsWhereTheyPoint() throws Exception {
+  void connectionStringShapedNamesBackUpAndRestoreAndNothingConnectsWhereTheyPoint()
+      throws Exception {
     try (ServerSocket trap = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       AtomicInteger connections = new AtomicInteger();
-      Thread listener = new Thread(() -> {
-        while (!trap.isClosed()) {
-          try (Socket ignored = trap.accept()) {
-            connections.incrementAndGet();
-          } catch (IOException e) {
-            return;
-          }
-        }
-      });
+      Thread listener =
+          new Thread(
+              () -> {
+                while (!trap.isClosed()) {
+                  try (Socket ignored = trap.accept()) {
+                    connections.incrementAndGet();
+                  } catch (IOException e) {
+                    return;
+                  }
+                }
+              });
       listener.setDaemon(true);
       listener.start();
       int port = trap.getLocalPort();
-      List<String> names = List.of("postgresql://attacker@127.0.0.1:" + port + "/loot?sslmode=disable",
-          "host=127.0.0.1 port=" + port + " sslmode=disable dbname=loot");
-      backUpAndRestore("uris", names, () -> assertThat(connections.get()).as("connections to the listener").isZero());
+      List<String> names =
+          List.of(
+              "postgresql://attacker@127.0.0.1:" + port + "/loot?sslmode=disable",
+              "host=127.0.0.1 port=" + port + " sslmode=disable dbname=loot");
+      backUpAndRestore(
+          "uris",
+          names,
+          () -> assertThat(connections.get()).as("connections to the listener").isZero());
       assertThat(connections.get()).as("connections to the listener a name points at").isZero();
     }
   }
@@ -196,11 +241,21 @@ class LogicalBackupScriptsIT {
   @Test
   @Execution(ExecutionMode.CONCURRENT)
   void namesWithSpacesQuotesGlobsDashesUnicodeAndNewlinesBackUpAndRestore() {
-    List<String> names = List.of("my db", "o'brien \"quoted\"", "star*", "-h evil", "ünïcødé ✓", "line\nbreak",
-        "100%_sure", "back\\slash");
-    PostgresServer.Result backup = backUpAndRestore("names", names, () -> { });
-    assertThat(backup.output()).contains("dumped my%20db to ", "dumped -h%20evil to ", "dumped line%0Abreak to ");
-    assertThat(s3.keys(BUCKET, "shop/names/logical/")).anyMatch(k -> k.endsWith("/100%25_sure.dump"))
+    List<String> names =
+        List.of(
+            "my db",
+            "o'brien \"quoted\"",
+            "star*",
+            "-h evil",
+            "ünïcødé ✓",
+            "line\nbreak",
+            "100%_sure",
+            "back\\slash");
+    PostgresServer.Result backup = backUpAndRestore("names", names, () -> {});
+    assertThat(backup.output())
+        .contains("dumped my%20db to ", "dumped -h%20evil to ", "dumped line%0Abreak to ");
+    assertThat(s3.keys(BUCKET, "shop/names/logical/"))
+        .anyMatch(k -> k.endsWith("/100%25_sure.dump"))
         .anyMatch(k -> k.endsWith("/%C3%BCn%C3%AFc%C3%B8d%C3%A9%20%E2%9C%93.dump"));
   }
 
@@ -223,8 +278,15 @@ class LogicalBackupScriptsIT {
     String column = "total\n\\! touch " + columnMarker + "\n\"x\"";
     PostgresServer hostile = PostgresServer.startNew();
     hostile.query("CREATE DATABASE shop");
-    hostile.query("shop", "CREATE TABLE " + identifier(table) + " (" + identifier(column) + " int); INSERT INTO "
-        + identifier(table) + " VALUES (42)");
+    hostile.query(
+        "shop",
+        "CREATE TABLE "
+            + identifier(table)
+            + " ("
+            + identifier(column)
+            + " int); INSERT INTO "
+            + identifier(table)
+            + " VALUES (42)");
     PostgresWorld world = new PostgresWorld("hostile", backupSpec("hostile", 1));
     PostgresServer.Result backup = run(world, cronJob(world), hostile, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
@@ -241,18 +303,24 @@ class LogicalBackupScriptsIT {
     before2025.put("PRINTED_NAME", table.replace('\n', ' '));
     PostgresServer.Result restored = run(copy, restoreJob(copy), target, before2025);
     assertThat(tableMarker).as("the table name's command ran: " + restored.output()).doesNotExist();
-    assertThat(columnMarker).as("the column name's command ran: " + restored.output()).doesNotExist();
+    assertThat(columnMarker)
+        .as("the column name's command ran: " + restored.output())
+        .doesNotExist();
     assertThat(restored.exitCode()).as(restored.output()).isZero();
-    String columns = "SELECT c.relname || ' / ' || a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
-        + " WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND a.attnum > 0";
-    assertThat(target.query("shop", columns)).isEqualTo(hostile.query("shop", columns)).isEqualTo(table + " / " + column + "\n");
+    String columns =
+        "SELECT c.relname || ' / ' || a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+            + " WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND a.attnum > 0";
+    assertThat(target.query("shop", columns))
+        .isEqualTo(hostile.query("shop", columns))
+        .isEqualTo(table + " / " + column + "\n");
     assertThat(target.query("shop", "SELECT * FROM " + identifier(table)).strip()).isEqualTo("42");
   }
 
   /** The stand-in pg_restore passes shellcheck, as the scripts it stands in for do. */
   @Test
   void theStandInPgRestorePassesShellcheck() {
-    Shellcheck.check(List.of(Path.of("src/test/resources/postgresql/pg_restore-before-2025-08.sh")));
+    Shellcheck.check(
+        List.of(Path.of("src/test/resources/postgresql/pg_restore-before-2025-08.sh")));
   }
 
   private static String identifier(String name) {
@@ -283,7 +351,11 @@ class LogicalBackupScriptsIT {
     target.query("ALTER DATABASE shop RESET default_transaction_read_only");
     PostgresServer.Result again = run(copy, restoreJob, target, Map.of());
     assertThat(again.exitCode()).as(again.output()).isZero();
-    assertThat(again.output()).contains("inventory was restored from ", "by an earlier run; kept as it is", "restored shop from");
+    assertThat(again.output())
+        .contains(
+            "inventory was restored from ",
+            "by an earlier run; kept as it is",
+            "restored shop from");
     assertThat(target.query("shop", "SELECT count(*) FROM orders").strip()).isEqualTo("20000");
   }
 
@@ -312,21 +384,40 @@ class LogicalBackupScriptsIT {
 
     PostgresServer target = PostgresServer.startNew();
     target.query("CREATE ROLE shop_owner PASSWORD 'owner-target-secret'");
-    String ownerVerifier = target.query("SELECT rolpassword FROM pg_authid WHERE rolname = 'shop_owner'");
+    String ownerVerifier =
+        target.query("SELECT rolpassword FROM pg_authid WHERE rolname = 'shop_owner'");
     PostgresWorld copy = restoringCluster("roles-copy", "roles");
     PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
-    assertThat(restored.output()).contains("restored the roles of ", "existed already and were kept", "restored shop from");
+    assertThat(restored.output())
+        .contains("restored the roles of ", "existed already and were kept", "restored shop from");
     String literal = "'" + odd.replace("'", "''") + "'";
-    assertThat(target.query("SELECT rolcanlogin || ' ' || rolconnlimit || ' ' || (rolpassword IS NULL) FROM pg_authid"
-        + " WHERE rolname = " + literal).strip()).isEqualTo("true 7 true");
-    assertThat(target.query("SELECT pg_has_role(" + literal + ", 'shop_owner', 'MEMBER')").strip()).isEqualTo("t");
-    assertThat(target.query("SELECT coalesce(d.datname, '-') || ' ' || array_to_string(s.setconfig, ';') FROM"
-        + " pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole LEFT JOIN pg_database d ON d.oid = s.setdatabase"
-        + " WHERE r.rolname = " + literal + " ORDER BY 1")).isEqualTo("- work_mem=8MB;search_path=orders, public\n");
+    assertThat(
+            target
+                .query(
+                    "SELECT rolcanlogin || ' ' || rolconnlimit || ' ' || (rolpassword IS NULL) FROM pg_authid"
+                        + " WHERE rolname = "
+                        + literal)
+                .strip())
+        .isEqualTo("true 7 true");
+    assertThat(target.query("SELECT pg_has_role(" + literal + ", 'shop_owner', 'MEMBER')").strip())
+        .isEqualTo("t");
+    assertThat(
+            target.query(
+                "SELECT coalesce(d.datname, '-') || ' ' || array_to_string(s.setconfig, ';') FROM"
+                    + " pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole LEFT JOIN pg_database d ON d.oid = s.setdatabase"
+                    + " WHERE r.rolname = "
+                    + literal
+                    + " ORDER BY 1"))
+        .isEqualTo("- work_mem=8MB;search_path=orders, public\n");
     assertThat(target.query("SELECT rolpassword FROM pg_authid WHERE rolname = 'shop_owner'"))
-        .as("the target's own role keeps its password").isEqualTo(ownerVerifier);
-    assertThat(target.query("shop", "SELECT tableowner FROM pg_tables WHERE tablename = 'orders'").strip()).isEqualTo("shop_owner");
+        .as("the target's own role keeps its password")
+        .isEqualTo(ownerVerifier);
+    assertThat(
+            target
+                .query("shop", "SELECT tableowner FROM pg_tables WHERE tablename = 'orders'")
+                .strip())
+        .isEqualTo("shop_owner");
   }
 
   /**
@@ -344,11 +435,14 @@ class LogicalBackupScriptsIT {
     PostgresServer source = PostgresServer.startNew();
     source.query("CREATE ROLE " + quotedRole + " LOGIN");
     source.query("CREATE DATABASE " + quotedDb);
-    source.query(db, "CREATE TABLE marker (name text); INSERT INTO marker VALUES (current_database())");
+    source.query(
+        db, "CREATE TABLE marker (name text); INSERT INTO marker VALUES (current_database())");
     source.query("ALTER DATABASE " + quotedDb + " SET work_mem = '8MB'");
     source.query("ALTER DATABASE " + quotedDb + " SET search_path = 'a b', \"$user\", public");
-    source.query("ALTER DATABASE " + quotedDb + " SET \"metahooks.note\" = E'it''s :x \\\\ $y\\n\\\\q'");
-    source.query("ALTER ROLE " + quotedRole + " IN DATABASE " + quotedDb + " SET statement_timeout = '5s'");
+    source.query(
+        "ALTER DATABASE " + quotedDb + " SET \"metahooks.note\" = E'it''s :x \\\\ $y\\n\\\\q'");
+    source.query(
+        "ALTER ROLE " + quotedRole + " IN DATABASE " + quotedDb + " SET statement_timeout = '5s'");
     source.query("CREATE TABLE notes (note text); INSERT INTO notes VALUES ('kept in postgres')");
     source.query("ALTER DATABASE postgres SET work_mem = '4MB'");
     ObjectNode spec = backupSpec("settings", 1);
@@ -356,22 +450,32 @@ class LogicalBackupScriptsIT {
     PostgresWorld world = new PostgresWorld("settings", spec);
     PostgresServer.Result backup = run(world, cronJob(world), source, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
-    assertThat(backup.output()).contains("dumped postgres to ", "complete: 2 databases",
-        "dumped the settings of the databases (5 statements)");
+    assertThat(backup.output())
+        .contains(
+            "dumped postgres to ",
+            "complete: 2 databases",
+            "dumped the settings of the databases (5 statements)");
 
     PostgresServer target = PostgresServer.startNew();
     PostgresWorld copy = restoringCluster("settings-copy", "settings", true);
     PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
     assertThat(restored.output()).contains("restored the database settings of ");
-    String settings = "SELECT d.datname || ' / ' || coalesce(r.rolname, '-') || ' / ' || array_to_string(s.setconfig, ' | ')"
-        + " FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase"
-        + " LEFT JOIN pg_roles r ON r.oid = s.setrole ORDER BY 1";
-    assertThat(target.query(settings)).isEqualTo(source.query(settings)).contains("metahooks.note=it's :x \\ $y\n\\q",
-        "search_path=\"a b\", \"$user\", public", "statement_timeout=5s", "postgres / - / work_mem=4MB");
+    String settings =
+        "SELECT d.datname || ' / ' || coalesce(r.rolname, '-') || ' / ' || array_to_string(s.setconfig, ' | ')"
+            + " FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase"
+            + " LEFT JOIN pg_roles r ON r.oid = s.setrole ORDER BY 1";
+    assertThat(target.query(settings))
+        .isEqualTo(source.query(settings))
+        .contains(
+            "metahooks.note=it's :x \\ $y\n\\q",
+            "search_path=\"a b\", \"$user\", public",
+            "statement_timeout=5s",
+            "postgres / - / work_mem=4MB");
     assertThat(target.query(db, "SELECT name FROM marker")).isEqualTo(db + "\n");
     assertThat(target.query("SELECT note FROM notes").strip()).isEqualTo("kept in postgres");
-    // Once more (a retried restore): the databases are kept as they are, the settings set again alike.
+    // Once more (a retried restore): the databases are kept as they are, the settings set again
+    // alike.
     PostgresServer.Result again = run(copy, restoreJob(copy), target, Map.of());
     assertThat(again.exitCode()).as(again.output()).isZero();
     assertThat(target.query(settings)).isEqualTo(source.query(settings));
@@ -389,7 +493,8 @@ class LogicalBackupScriptsIT {
     pooled.query("CREATE ROLE metahooks_pooler LOGIN");
     pooled.query("CREATE DATABASE shop");
     pooler(pooled, "shop");
-    pooled.query("shop", "CREATE TABLE orders (id int); INSERT INTO orders SELECT generate_series(1, 10)");
+    pooled.query(
+        "shop", "CREATE TABLE orders (id int); INSERT INTO orders SELECT generate_series(1, 10)");
     PostgresWorld world = new PostgresWorld("pooled", backupSpec("pooled", 1));
     PostgresServer.Result backup = run(world, cronJob(world), pooled, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
@@ -402,19 +507,34 @@ class LogicalBackupScriptsIT {
     PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
     assertThat(target.query("shop", "SELECT count(*) FROM orders").strip()).isEqualTo("10");
-    assertThat(target.query("shop", "SELECT count(*) FROM metahooks.pooler_lookup('metahooks_pooler')").strip())
-        .as("the target's own lookup function, untouched").isEqualTo("1");
+    assertThat(
+            target
+                .query("shop", "SELECT count(*) FROM metahooks.pooler_lookup('metahooks_pooler')")
+                .strip())
+        .as("the target's own lookup function, untouched")
+        .isEqualTo("1");
   }
 
   /** What the pooler's setup runs in a database: sql/pooler-lookup.sql, through psql as the users Job runs it. */
   private static void pooler(PostgresServer server, String database) throws IOException {
     java.nio.file.Path sql = java.nio.file.Files.createTempFile("pooler-lookup-", ".sql");
-    java.nio.file.Files.writeString(sql, dev.metahooks.controllers.postgres.children.access.ServiceRoles.LOOKUP_SQL);
+    java.nio.file.Files.writeString(
+        sql, dev.metahooks.controllers.postgres.children.access.ServiceRoles.LOOKUP_SQL);
     sql.toFile().setReadable(true, false);
     Map<String, String> env = new HashMap<>(server.environment(PostgresServer.SUPERUSER, database));
     env.put("PGPASSWORD", server.superuserPassword());
-    PostgresServer.Result applied = PostgresServer.exec(List.of(server.bin().resolve("psql").toString(), "-X", "-q",
-        "-v", "ON_ERROR_STOP=1", "-f", sql.toString()), env, Duration.ofMinutes(1));
+    PostgresServer.Result applied =
+        PostgresServer.exec(
+            List.of(
+                server.bin().resolve("psql").toString(),
+                "-X",
+                "-q",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-f",
+                sql.toString()),
+            env,
+            Duration.ofMinutes(1));
     assertThat(applied.exitCode()).as(applied.output()).isZero();
   }
 
@@ -422,11 +542,13 @@ class LogicalBackupScriptsIT {
    * Makes a database of each name (a table saying its name) on a fresh server, backs them up as cluster
    * {@code cluster}, runs {@code afterBackup}, restores into another fresh server and checks each database there.
    */
-  private static PostgresServer.Result backUpAndRestore(String cluster, List<String> names, Runnable afterBackup) {
+  private static PostgresServer.Result backUpAndRestore(
+      String cluster, List<String> names, Runnable afterBackup) {
     PostgresServer hostile = PostgresServer.startNew();
     for (String name : names) {
       hostile.query("CREATE DATABASE \"" + name.replace("\"", "\"\"") + "\"");
-      hostile.query(name, "CREATE TABLE marker (name text); INSERT INTO marker VALUES (current_database())");
+      hostile.query(
+          name, "CREATE TABLE marker (name text); INSERT INTO marker VALUES (current_database())");
     }
     PostgresWorld world = new PostgresWorld(cluster, backupSpec(cluster, 2));
     PostgresServer.Result backup = run(world, cronJob(world), hostile, Map.of());
@@ -452,12 +574,21 @@ class LogicalBackupScriptsIT {
   /** With {@code postgres}: the backup's postgres database too ({@code bootstrap.logical.postgresDatabase}). */
   private static PostgresWorld restoringCluster(String name, String source, boolean postgres) {
     ObjectNode spec = Json.object();
-    spec.putObject("bootstrap").putObject("logical").put("cluster", source).put("postgresDatabase", postgres)
-        .putObject("s3").put("bucket", BUCKET).put("prefix", PostgresWorld.NAMESPACE + "/" + source)
-        .put("endpoint", RENDERED_ENDPOINT).putObject("credentials").put("secretName", "s3-creds");
+    spec.putObject("bootstrap")
+        .putObject("logical")
+        .put("cluster", source)
+        .put("postgresDatabase", postgres)
+        .putObject("s3")
+        .put("bucket", BUCKET)
+        .put("prefix", PostgresWorld.NAMESPACE + "/" + source)
+        .put("endpoint", RENDERED_ENDPOINT)
+        .putObject("credentials")
+        .put("secretName", "s3-creds");
     PostgresWorld world = new PostgresWorld(name, spec);
     world.sync();
-    assertThat(world.children).as("no restore before the primary is ready").doesNotContainKey("Job/" + Names.logicalRestoreJob(name));
+    assertThat(world.children)
+        .as("no restore before the primary is ready")
+        .doesNotContainKey("Job/" + Names.logicalRestoreJob(name));
     world.runAllReady();
     world.sync();
     return world;
@@ -473,12 +604,14 @@ class LogicalBackupScriptsIT {
    * Runs the Job's (or CronJob's) container as the kubelet starts it: references from the world's Secrets and the
    * user's S3 Secret; the connection and the endpoint go to the local servers.
    */
-  private static PostgresServer.Result run(PostgresWorld world, ObjectNode owner, PostgresServer server,
-      Map<String, String> overrides) {
-    Kubelet.Container container = RenderedContainers.of(world, owner, LogicalBackups.CONTAINER,
-        List.of(BaseBackupVerificationIT.userSecret()));
+  private static PostgresServer.Result run(
+      PostgresWorld world, ObjectNode owner, PostgresServer server, Map<String, String> overrides) {
+    Kubelet.Container container =
+        RenderedContainers.of(
+            world, owner, LogicalBackups.CONTAINER, List.of(BaseBackupVerificationIT.userSecret()));
     Map<String, String> env = container.environment();
-    assertThat(env.get("PGHOST")).isEqualTo(Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE));
+    assertThat(env.get("PGHOST"))
+        .isEqualTo(Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE));
     assertThat(env.get("S3_ENDPOINT")).isEqualTo(RENDERED_ENDPOINT);
     Map<String, String> local = RenderedContainers.localStore(server, s3);
     local.putAll(overrides);
@@ -488,7 +621,8 @@ class LogicalBackupScriptsIT {
   private static void awaitNextSecond() {
     Instant now = Instant.now();
     try {
-      Thread.sleep(Duration.between(now, now.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1)).toMillis() + 1);
+      Thread.sleep(
+          Duration.between(now, now.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1)).toMillis() + 1);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);

@@ -26,6 +26,7 @@ class MaintenanceWindowScenarioTest {
   private static final String KIND = "PostgresCluster";
   private static final String NS = "default";
   private static final String NAME = "orders";
+
   /** The clock starts on Thursday 2026-01-01; the window is Saturdays 01:00 to 03:00 UTC. */
   private static final Instant OPENS = Instant.parse("2026-01-03T01:00:00Z");
 
@@ -51,43 +52,65 @@ class MaintenanceWindowScenarioTest {
   @Test
   void theReplicasAreUpdatedAtOnceAndTheSwitchoverWaitsForTheWindowThatOpensLater() {
     long mark = cluster.lastSequence();
-    orders.edit(spec -> {
-      spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4");
-      spec.putObject("updates").putArray("maintenanceWindows").addObject()
-          .put("start", "01:00").put("end", "03:00").putArray("days").add("Sat");
-    });
+    orders.edit(
+        spec -> {
+          spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4");
+          spec.putObject("updates")
+              .putArray("maintenanceWindows")
+              .addObject()
+              .put("start", "01:00")
+              .put("end", "03:00")
+              .putArray("days")
+              .add("Sat");
+        });
     mc.runUntilStable(60);
 
-    // Thursday: the replicas are updated, the primary keeps running the old image, and the status says until when.
+    // Thursday: the replicas are updated, the primary keeps running the old image, and the status
+    // says until when.
     assertThat(podEvents(mark)).containsExactly("replaced orders-2", "replaced orders-1");
     ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Updating");
     assertThat(status.at("/rollout/step").asText()).isEqualTo("WaitingForWindow");
     assertThat(status.at("/rollout/waitingUntil").asText()).isEqualTo(OPENS.toString());
-    assertThat(status.at("/rollout/message").asText()).isEqualTo("the switchover from orders-0 to orders-1 waits for "
-        + "the maintenance window that opens at " + OPENS);
-    assertThat(orders.condition("Progressing").path("reason").asText()).isEqualTo("WaitingForMaintenanceWindow");
+    assertThat(status.at("/rollout/message").asText())
+        .isEqualTo(
+            "the switchover from orders-0 to orders-1 waits for "
+                + "the maintenance window that opens at "
+                + OPENS);
+    assertThat(orders.condition("Progressing").path("reason").asText())
+        .isEqualTo("WaitingForMaintenanceWindow");
     assertThat(orders.condition("Degraded").path("status").asText()).isEqualTo("False");
     assertThat(status.path("primary").asText()).isEqualTo("orders-0");
     double resync = mc.resyncAfterSeconds().get(KIND + " " + NS + "/" + NAME);
-    assertThat(cluster.now().plusSeconds((long) resync)).as("the hook asks to be called when the window opens")
+    assertThat(cluster.now().plusSeconds((long) resync))
+        .as("the hook asks to be called when the window opens")
         .isEqualTo(OPENS);
     HookCall waiting = mc.lastCall("postgrescluster", "sync");
     Round quiet = mc.round();
     assertThat(quiet.writes()).as("nothing moves while the window is closed").isEmpty();
 
-    // Saturday 01:00: Metacontroller comes back, with the very request bytes it sent before, and the rollout goes on.
+    // Saturday 01:00: Metacontroller comes back, with the very request bytes it sent before, and
+    // the rollout goes on.
     cluster.advance(Duration.between(cluster.now(), OPENS));
     long opened = cluster.lastSequence();
     mc.runUntilStable(60);
-    // The first call once the window is open: under v4.17.2 nothing syncs the parent in the quiet round, under
-    // intended every round does, so the quiet round is left out by number, not by the absence of calls.
-    HookCall first = mc.calls("postgrescluster", "sync").stream().filter(call -> call.round() > quiet.number())
-        .findFirst().orElseThrow();
-    assertThat(first.request()).as("the same world as before the window opened").isEqualTo(waiting.request());
-    assertThat(first.responseJson().at("/status/rollout/step").asText()).as("not the cached waiting answer")
+    // The first call once the window is open: under v4.17.2 nothing syncs the parent in the quiet
+    // round, under
+    // intended every round does, so the quiet round is left out by number, not by the absence of
+    // calls.
+    HookCall first =
+        mc.calls("postgrescluster", "sync").stream()
+            .filter(call -> call.round() > quiet.number())
+            .findFirst()
+            .orElseThrow();
+    assertThat(first.request())
+        .as("the same world as before the window opened")
+        .isEqualTo(waiting.request());
+    assertThat(first.responseJson().at("/status/rollout/step").asText())
+        .as("not the cached waiting answer")
         .isEqualTo("Switchover");
-    assertThat(podEvents(opened)).containsExactly("switchover Job", "leader orders-1", "replaced orders-0");
+    assertThat(podEvents(opened))
+        .containsExactly("switchover Job", "leader orders-1", "replaced orders-0");
     status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.has("rollout")).isFalse();

@@ -12,8 +12,8 @@ import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Project;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -51,7 +51,9 @@ class MajorUpgradeScenarioTest {
   void setUp() {
     cluster = Project.cluster();
     orders = new PostgresParent(cluster, NS, NAME);
-    hooks = LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.fixedSecrets(cluster)));
+    hooks =
+        LocalHooks.start(
+            PostgresClusterController.controller(PostgresEmulation.fixedSecrets(cluster)));
     mc = PostgresEmulation.metacontroller(cluster, hooks, Duration.ofSeconds(10));
     mc.world().add("jobs", this::runJobs);
     PostgresEmulation.giveStoreSecret(cluster, NS, "s3-creds", NAME);
@@ -64,8 +66,12 @@ class MajorUpgradeScenarioTest {
 
   /** The docs' example of a cluster asked to run PostgreSQL 17. */
   static ObjectNode docsExample() throws IOException {
-    ObjectNode example = (ObjectNode) new YAMLMapper().readTree(
-        MarkdownBlocks.first("docs/postgrescluster/upgrades.md", "Major upgrades", "yaml"));
+    ObjectNode example =
+        (ObjectNode)
+            new YAMLMapper()
+                .readTree(
+                    MarkdownBlocks.first(
+                        "docs/postgrescluster/upgrades.md", "Major upgrades", "yaml"));
     assertThat(example.at("/spec/postgresVersion").asInt()).isEqualTo(17);
     return example;
   }
@@ -86,11 +92,13 @@ class MajorUpgradeScenarioTest {
   }
 
   @Test
-  void anUpgradeWaitsForItsVerifiedBackupThenRunsAndTheStatefulSetMovesToTheNewVersion() throws IOException {
+  void anUpgradeWaitsForItsVerifiedBackupThenRunsAndTheStatefulSetMovesToTheNewVersion()
+      throws IOException {
     runningAt16(null);
     holdBackup = true;
     orders.edit(spec -> spec.put("postgresVersion", 17));
-    // The world's Job controller would complete the backup Job at once; held, it runs (rounds, not settling).
+    // The world's Job controller would complete the backup Job at once; held, it runs (rounds, not
+    // settling).
     for (int i = 0; i < 10; i++) {
       mc.round();
     }
@@ -99,7 +107,9 @@ class MajorUpgradeScenarioTest {
     assertThat(upgrade.path("from").asInt()).isEqualTo(16);
     assertThat(upgrade.path("backupJob").asText()).isEqualTo(BACKUP_JOB);
     assertThat(cluster.exists("batch/v1", "Job", NS, BACKUP_JOB)).isTrue();
-    assertThat(cluster.exists("batch/v1", "Job", NS, UPGRADE_JOB)).as("no upgrade before the backup").isFalse();
+    assertThat(cluster.exists("batch/v1", "Job", NS, UPGRADE_JOB))
+        .as("no upgrade before the backup")
+        .isFalse();
     assertThat(pgVersion()).isEqualTo("16");
     assertThat(orders.condition("MajorUpgrade").path("status").asText()).isEqualTo("False");
     assertThat(orders.condition("SpecValid").path("status").asText()).isEqualTo("True");
@@ -109,7 +119,8 @@ class MajorUpgradeScenarioTest {
     assertThat(upgradeJobsSeen).containsExactly(UPGRADE_JOB);
     ObjectNode job = cluster.get("batch/v1", "Job", NS, UPGRADE_JOB);
     KubeSchema.assertValid(job);
-    assertThat(job.at("/spec/template/spec/containers/0/command/4").asText()).isEqualTo("pod/orders-0");
+    assertThat(job.at("/spec/template/spec/containers/0/command/4").asText())
+        .isEqualTo("pod/orders-0");
     upgrade = orders.get().at("/status/majorUpgrade");
     assertThat(upgrade.path("phase").asText()).isEqualTo("Succeeded");
     assertThat(upgrade.path("job").asText()).isEqualTo(UPGRADE_JOB);
@@ -118,7 +129,8 @@ class MajorUpgradeScenarioTest {
     assertThat(orders.get().at("/status/postgresVersion").asInt()).isEqualTo(17);
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
     assertThat(cluster.exists("rbac.authorization.k8s.io/v1", "Role", NS, "orders-upgrade"))
-        .as("the exec right goes with the finished Job").isFalse();
+        .as("the exec right goes with the finished Job")
+        .isFalse();
     PostgresEmulation.assertQuiet(mc, orders::get);
   }
 
@@ -126,14 +138,17 @@ class MajorUpgradeScenarioTest {
   void outsideItsWindowTheUpgradeWaitsAndRunsWhenTheWindowOpens() throws IOException {
     LocalTime now = LocalTime.ofInstant(cluster.now(), ZoneOffset.UTC);
     LocalTime opens = now.plusHours(2).withSecond(0).withNano(0);
-    ObjectNode window = Json.object().put("start", opens.toString()).put("end", opens.plusHours(1).toString());
+    ObjectNode window =
+        Json.object().put("start", opens.toString()).put("end", opens.plusHours(1).toString());
     runningAt16(window);
     orders.edit(spec -> spec.put("postgresVersion", 17));
     mc.runUntilStable(60);
     JsonNode upgrade = orders.get().at("/status/majorUpgrade");
     assertThat(upgrade.path("phase").asText()).isEqualTo("WaitingForWindow");
     assertThat(upgrade.path("waitingUntil").asText()).endsWith(opens + ":00Z");
-    assertThat(cluster.exists("batch/v1", "Job", NS, BACKUP_JOB)).as("the backup is taken before the wait").isTrue();
+    assertThat(cluster.exists("batch/v1", "Job", NS, BACKUP_JOB))
+        .as("the backup is taken before the wait")
+        .isTrue();
     assertThat(upgradeJobsSeen).isEmpty();
     assertThat(pgVersion()).isEqualTo("16");
 
@@ -145,15 +160,18 @@ class MajorUpgradeScenarioTest {
   }
 
   @Test
-  void aFailedUpgradeLeavesTheOldVersionRunningWithTheReasonAndIsNotRetriedUntilItsJobIsDeleted() throws IOException {
+  void aFailedUpgradeLeavesTheOldVersionRunningWithTheReasonAndIsNotRetriedUntilItsJobIsDeleted()
+      throws IOException {
     runningAt16(null);
     upgradeExitCode = 10;
     orders.edit(spec -> spec.put("postgresVersion", 17));
     mc.runUntilStable(60);
     JsonNode upgrade = orders.get().at("/status/majorUpgrade");
     assertThat(upgrade.path("phase").asText()).isEqualTo("Failed");
-    assertThat(upgrade.path("message").asText()).isEqualTo("Spilo's upgrade refused or rolled back; the cluster stays "
-        + "on PostgreSQL 16. Read the log of Job orders-upgrade-17's pod, then delete the Job to try again");
+    assertThat(upgrade.path("message").asText())
+        .isEqualTo(
+            "Spilo's upgrade refused or rolled back; the cluster stays "
+                + "on PostgreSQL 16. Read the log of Job orders-upgrade-17's pod, then delete the Job to try again");
     JsonNode condition = orders.condition("MajorUpgrade");
     assertThat(condition.path("status").asText()).isEqualTo("False");
     assertThat(condition.path("reason").asText()).isEqualTo("Failed");
@@ -176,14 +194,21 @@ class MajorUpgradeScenarioTest {
   @Test
   void aDecreaseIsRefusedAndMovesNothing() throws IOException {
     runningAt16(null);
-    // The CRD's transition rule refuses it first; an object older than the rule (or CEL off) reaches the hook.
-    cluster.update("metahooks.dev/v1alpha1", "PostgresCluster", NS, NAME,
+    // The CRD's transition rule refuses it first; an object older than the rule (or CEL off)
+    // reaches the hook.
+    cluster.update(
+        "metahooks.dev/v1alpha1",
+        "PostgresCluster",
+        NS,
+        NAME,
         parent -> parent.withObjectProperty("spec").put("postgresVersion", 15));
     mc.runUntilStable(60);
     JsonNode specValid = orders.condition("SpecValid");
     assertThat(specValid.path("status").asText()).isEqualTo("False");
-    assertThat(specValid.path("message").asText()).isEqualTo("spec.postgresVersion: cannot decrease from 16 to 15: an "
-        + "upgrade in place only goes up (restore a backup into a new cluster of the older version instead)");
+    assertThat(specValid.path("message").asText())
+        .isEqualTo(
+            "spec.postgresVersion: cannot decrease from 16 to 15: an "
+                + "upgrade in place only goes up (restore a backup into a new cluster of the older version instead)");
     assertThat(pgVersion()).isEqualTo("16");
     assertThat(orders.get().at("/status").has("majorUpgrade")).isFalse();
     assertThat(upgradeJobsSeen).isEmpty();
@@ -198,15 +223,26 @@ class MajorUpgradeScenarioTest {
         job.set("status", Json.object().put("active", 1));
         c.updateStatus(job);
       }
-      boolean upgradeJob = UpgradeJobs.COMPONENT.equals(job.at("/metadata/labels").path(Labels.COMPONENT).asText());
+      boolean upgradeJob =
+          UpgradeJobs.COMPONENT.equals(job.at("/metadata/labels").path(Labels.COMPONENT).asText());
       String uid = job.at("/metadata/uid").asText();
       if (upgradeJob && seenUids.add(uid)) {
         upgradeJobsSeen.add(name);
         if (upgradeExitCode != 0) {
           ObjectNode status = Json.object().put("failed", 1);
-          status.putArray("conditions").addObject().put("type", "Failed").put("status", "True")
-              .put("reason", "PodFailurePolicy").put("message", "Container upgrade for pod default/" + name
-                  + "-x7k2q failed with exit code " + upgradeExitCode + " matching FailJob rule at index 0");
+          status
+              .putArray("conditions")
+              .addObject()
+              .put("type", "Failed")
+              .put("status", "True")
+              .put("reason", "PodFailurePolicy")
+              .put(
+                  "message",
+                  "Container upgrade for pod default/"
+                      + name
+                      + "-x7k2q failed with exit code "
+                      + upgradeExitCode
+                      + " matching FailJob rule at index 0");
           job.set("status", status);
           c.updateStatus(job);
         }

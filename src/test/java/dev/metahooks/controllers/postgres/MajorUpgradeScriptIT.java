@@ -32,11 +32,18 @@ import org.junit.jupiter.api.io.TempDir;
  * gives for each outcome is what the hook reads from the Job ({@link MajorUpgrade}).
  */
 class MajorUpgradeScriptIT {
-  private static final MajorUpgrade.Plan PLAN = new MajorUpgrade.Plan(15, 16, MajorUpgrade.Phase.Upgrading, "",
-      Optional.empty(), Optional.of("pg-upgrade-16"), Optional.of("pg-0"), Optional.empty());
+  private static final MajorUpgrade.Plan PLAN =
+      new MajorUpgrade.Plan(
+          15,
+          16,
+          MajorUpgrade.Phase.Upgrading,
+          "",
+          Optional.empty(),
+          Optional.of("pg-upgrade-16"),
+          Optional.of("pg-0"),
+          Optional.empty());
 
-  @TempDir
-  Path root;
+  @TempDir Path root;
 
   @BeforeEach
   void container() throws IOException {
@@ -44,12 +51,14 @@ class MajorUpgradeScriptIT {
     Path standIns = Resources.path("postgrescluster/standin");
     Files.copy(standIns.resolve("inplace_upgrade.py"), scripts.resolve("inplace_upgrade.py"));
     Path bin = Files.createDirectories(root.resolve("bin"));
-    Files.copy(standIns.resolve("kubectl"), bin.resolve("kubectl"), StandardCopyOption.COPY_ATTRIBUTES);
+    Files.copy(
+        standIns.resolve("kubectl"), bin.resolve("kubectl"), StandardCopyOption.COPY_ATTRIBUTES);
     bin.resolve("kubectl").toFile().setExecutable(true);
     Path data = Files.createDirectories(root.resolve("home/postgres/pgdata/pgroot/data"));
     Files.writeString(data.resolve("PG_VERSION"), "15\n");
     for (String version : List.of("15", "16")) {
-      Path versionBin = Files.createDirectories(root.resolve("usr/lib/postgresql/" + version + "/bin"));
+      Path versionBin =
+          Files.createDirectories(root.resolve("usr/lib/postgresql/" + version + "/bin"));
       for (String binary : List.of("postgres", "pg_upgrade")) {
         Files.writeString(versionBin.resolve(binary), "#!/bin/sh\n");
         versionBin.resolve(binary).toFile().setExecutable(true);
@@ -62,11 +71,13 @@ class MajorUpgradeScriptIT {
     PostgresServer.Result result = run(Map.of());
     assertThat(result.exitCode()).as(result.output()).isZero();
     assertThat(pgVersion()).isEqualTo("16");
-    assertThat(result.output()).contains("major upgrade: PostgreSQL 15 to 16 with 3 members",
-        "inplace_upgrade INFO: Cluster demo is ready to be upgraded", "major upgrade: done, the data directory is "
-            + "PostgreSQL 16");
-    assertThat(Files.readAllLines(root.resolve("kubectl.args"))).containsExactly("exec", "--namespace", "shop",
-        "pod/pg-0", "--container", Spilo.CONTAINER);
+    assertThat(result.output())
+        .contains(
+            "major upgrade: PostgreSQL 15 to 16 with 3 members",
+            "inplace_upgrade INFO: Cluster demo is ready to be upgraded",
+            "major upgrade: done, the data directory is " + "PostgreSQL 16");
+    assertThat(Files.readAllLines(root.resolve("kubectl.args")))
+        .containsExactly("exec", "--namespace", "shop", "pod/pg-0", "--container", Spilo.CONTAINER);
   }
 
   @Test
@@ -76,8 +87,10 @@ class MajorUpgradeScriptIT {
       assertThat(result.exitCode()).as(result.output()).isEqualTo(MajorUpgrade.NOT_UPGRADED);
       assertThat(pgVersion()).isEqualTo("15");
       assertThat(root.resolve("home/postgres/pgdata/pgroot/data_new")).doesNotExist();
-      assertThat(result.output()).contains("inplace_upgrade ERROR:",
-          "inplace_upgrade.py exited 1; the data directory is still PostgreSQL 15");
+      assertThat(result.output())
+          .contains(
+              "inplace_upgrade ERROR:",
+              "inplace_upgrade.py exited 1; the data directory is still PostgreSQL 15");
     }
   }
 
@@ -94,8 +107,10 @@ class MajorUpgradeScriptIT {
     PostgresServer.Result result = run(Map.of("STANDIN_FAIL", "rsync"));
     assertThat(result.exitCode()).as(result.output()).isEqualTo(MajorUpgrade.INCOMPLETE);
     assertThat(pgVersion()).isEqualTo("16");
-    assertThat(result.output()).contains("rsync failed", "the primary's data directory is PostgreSQL 16, but "
-        + "inplace_upgrade.py exited 1");
+    assertThat(result.output())
+        .contains(
+            "rsync failed",
+            "the primary's data directory is PostgreSQL 16, but " + "inplace_upgrade.py exited 1");
   }
 
   @Test
@@ -103,7 +118,9 @@ class MajorUpgradeScriptIT {
     Files.delete(root.resolve("usr/lib/postgresql/16/bin/pg_upgrade"));
     PostgresServer.Result result = run(Map.of());
     assertThat(result.exitCode()).isEqualTo(MajorUpgrade.NO_BINARIES);
-    assertThat(result.output()).contains("this image has no PostgreSQL 16").doesNotContain("inplace_upgrade");
+    assertThat(result.output())
+        .contains("this image has no PostgreSQL 16")
+        .doesNotContain("inplace_upgrade");
   }
 
   @Test
@@ -113,12 +130,14 @@ class MajorUpgradeScriptIT {
     Files.writeString(root.resolve("home/postgres/pgdata/pgroot/data/PG_VERSION"), "14\n");
     PostgresServer.Result result = run(Map.of());
     assertThat(result.exitCode()).isEqualTo(MajorUpgrade.OTHER_VERSION);
-    assertThat(result.output()).contains("the data directory is PostgreSQL 14, not 15: nothing done");
+    assertThat(result.output())
+        .contains("the data directory is PostgreSQL 14, not 15: nothing done");
   }
 
   private PostgresServer.Result run(Map<String, String> env) {
-    ObjectNode job = UpgradeJobs.job("pg", "shop", BackupSpecReader.DEFAULT_JOB_IMAGE, PodScheduling.NONE, PLAN,
-        "pg-0", 3);
+    ObjectNode job =
+        UpgradeJobs.job(
+            "pg", "shop", BackupSpecReader.DEFAULT_JOB_IMAGE, PodScheduling.NONE, PLAN, "pg-0", 3);
     Kubelet.Container container = RenderedContainers.of(job, UpgradeJobs.CONTAINER, List.of());
     assertThat(container.unresolvedReferences()).isEmpty();
     List<String> argv = new ArrayList<>(container.argv());

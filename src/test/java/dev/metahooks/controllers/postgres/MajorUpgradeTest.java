@@ -43,21 +43,39 @@ class MajorUpgradeTest {
     assertThat(answer.at("/status/majorUpgrade/phase").asText()).isEqualTo("Upgrading");
     assertThat(pgVersion(world)).isEqualTo("16");
     JsonNode job = world.children.get(JOB);
-    assertThat(job.at("/metadata/annotations").path(MajorUpgrade.FROM_ANNOTATION).asText()).isEqualTo("16");
+    assertThat(job.at("/metadata/annotations").path(MajorUpgrade.FROM_ANNOTATION).asText())
+        .isEqualTo("16");
     assertThat(job.at("/spec/backoffLimit").asInt()).isZero();
-    assertThat(job.at("/spec/podFailurePolicy/rules/0").toString()).isEqualTo("{\"action\":\"FailJob\",\"onExitCodes\":"
-        + "{\"containerName\":\"upgrade\",\"operator\":\"NotIn\",\"values\":[0]}}");
+    assertThat(job.at("/spec/podFailurePolicy/rules/0").toString())
+        .isEqualTo(
+            "{\"action\":\"FailJob\",\"onExitCodes\":"
+                + "{\"containerName\":\"upgrade\",\"operator\":\"NotIn\",\"values\":[0]}}");
     List<String> command = new ArrayList<>();
     job.at("/spec/template/spec/containers/0/command").forEach(arg -> command.add(arg.asText()));
-    assertThat(command.subList(0, 6)).containsExactly("kubectl", "exec", "--namespace", PostgresWorld.NAMESPACE,
-        "pod/orders-1", "--container");
-    assertThat(command.subList(command.size() - 7, command.size())).containsExactly("major-upgrade", "16", "17", "3",
-        "/home/postgres/pgdata/pgroot/data", "/scripts", "/usr/lib/postgresql");
-    assertThat(world.children.get("Role/orders-upgrade").at("/rules").toString()).isEqualTo(
-        "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"get\"]},"
-        + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"create\","
-        + "\"get\"]}]");
-    assertThat(world.children).containsKeys("ServiceAccount/orders-upgrade", "RoleBinding/orders-upgrade");
+    assertThat(command.subList(0, 6))
+        .containsExactly(
+            "kubectl",
+            "exec",
+            "--namespace",
+            PostgresWorld.NAMESPACE,
+            "pod/orders-1",
+            "--container");
+    assertThat(command.subList(command.size() - 7, command.size()))
+        .containsExactly(
+            "major-upgrade",
+            "16",
+            "17",
+            "3",
+            "/home/postgres/pgdata/pgroot/data",
+            "/scripts",
+            "/usr/lib/postgresql");
+    assertThat(world.children.get("Role/orders-upgrade").at("/rules").toString())
+        .isEqualTo(
+            "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"get\"]},"
+                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"create\","
+                + "\"get\"]}]");
+    assertThat(world.children)
+        .containsKeys("ServiceAccount/orders-upgrade", "RoleBinding/orders-upgrade");
 
     // A running Job is kept whatever the preconditions now say.
     world.runPods(Set.of(2), 1, false);
@@ -72,24 +90,43 @@ class MajorUpgradeTest {
     world.runPods(Set.of(), 0, true);
     assertWaits(world, "WaitingForRollout", "the rollout to end first");
     world.runPods(Set.of(2), 0, false);
-    assertWaits(world, "WaitingForReplicas", "2 of 3 members ready with a primary: Spilo's upgrade needs every member");
+    assertWaits(
+        world,
+        "WaitingForReplicas",
+        "2 of 3 members ready with a primary: Spilo's upgrade needs every member");
     world.runAllReady();
-    world.pods.get("orders-2").withObjectProperty("metadata").withObjectProperty("annotations").put("status",
-        PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, "10.244.1.22", PatroniMemberData.POSITION, 1,
-            "stopped"));
+    world
+        .pods
+        .get("orders-2")
+        .withObjectProperty("metadata")
+        .withObjectProperty("annotations")
+        .put(
+            "status",
+            PatroniMemberData.replica(
+                PatroniMemberData.Version.V4_0_4,
+                "10.244.1.22",
+                PatroniMemberData.POSITION,
+                1,
+                "stopped"));
     assertWaits(world, "WaitingForReplicas", "orders-2 to catch up with orders-0 (not streaming");
   }
 
   @Test
-  void aJobThatFailedAfterTheSwitchMovesTheStatefulSetToTheNewVersionAndAnyOtherFailureKeepsTheOld() {
+  void
+      aJobThatFailedAfterTheSwitchMovesTheStatefulSetToTheNewVersionAndAnyOtherFailureKeepsTheOld() {
     PostgresWorld world = askedFor17();
     world.sync();
-    fail(world, "PodFailurePolicy", "Container upgrade for pod shop/orders-upgrade-17-4xq2k failed with exit code "
-        + MajorUpgrade.INCOMPLETE + " matching FailJob rule at index 0");
+    fail(
+        world,
+        "PodFailurePolicy",
+        "Container upgrade for pod shop/orders-upgrade-17-4xq2k failed with exit code "
+            + MajorUpgrade.INCOMPLETE
+            + " matching FailJob rule at index 0");
     JsonNode answer = world.sync();
     assertThat(answer.at("/status/majorUpgrade/phase").asText()).isEqualTo("Incomplete");
     assertThat(pgVersion(world)).isEqualTo("17");
-    assertThat(TlsWorlds.condition(answer, "MajorUpgrade").path("status").asText()).isEqualTo("True");
+    assertThat(TlsWorlds.condition(answer, "MajorUpgrade").path("status").asText())
+        .isEqualTo("True");
     assertThat(world.children).doesNotContainKey("Role/orders-upgrade");
 
     PostgresWorld other = askedFor17();
@@ -142,7 +179,8 @@ class MajorUpgradeTest {
     world.edit(spec -> spec.put("postgresVersion", 16));
     JsonNode specValid = TlsWorlds.condition(world.sync(), "SpecValid");
     assertThat(specValid.path("message").asText())
-        .isEqualTo("spec.postgresVersion: cannot change to 16 while the upgrade Job orders-upgrade-17 runs");
+        .isEqualTo(
+            "spec.postgresVersion: cannot change to 16 while the upgrade Job orders-upgrade-17 runs");
     assertThat(world.children).isEqualTo(children);
   }
 
@@ -156,8 +194,10 @@ class MajorUpgradeTest {
     Map<String, JsonNode> children = new TreeMap<>(standby.children);
     standby.edit(spec -> spec.put("postgresVersion", 17));
     JsonNode specValid = TlsWorlds.condition(standby.sync(), "SpecValid");
-    assertThat(specValid.path("message").asText()).startsWith("spec.postgresVersion: cannot change from 16 to 17 "
-        + "while the cluster is a standby");
+    assertThat(specValid.path("message").asText())
+        .startsWith(
+            "spec.postgresVersion: cannot change from 16 to 17 "
+                + "while the cluster is a standby");
     assertThat(standby.children).isEqualTo(children);
   }
 
@@ -171,7 +211,12 @@ class MajorUpgradeTest {
 
   private static void fail(PostgresWorld world, String reason, String message) {
     ObjectNode status = world.children.get(JOB).putObject("status").put("failed", 1);
-    status.putArray("conditions").addObject().put("type", "Failed").put("status", "True").put("reason", reason)
+    status
+        .putArray("conditions")
+        .addObject()
+        .put("type", "Failed")
+        .put("status", "True")
+        .put("reason", reason)
         .put("message", message);
   }
 

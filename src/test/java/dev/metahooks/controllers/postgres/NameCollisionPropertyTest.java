@@ -32,13 +32,42 @@ import org.junit.jupiter.api.Test;
 class NameCollisionPropertyTest {
   private static final String NAMESPACE = "shop";
   private static final int TRIES = 100;
+
   /** The words the hook's purposes are made of, often; a few others less often. */
-  private static final List<String> PURPOSES = List.of("backup", "final", "cleanup", "logical", "restore",
-      "upgrade", "store", "check", "health", "pooler", "users", "resize", "restart", "switchover", "parameters",
-      "patroni", "superuser", "replication", "exporter", "config", "leader", "hl", "rw", "ro", "17");
-  private static final List<String> OTHERS = List.of("orders", "app", "x", "0", "1", "16", "sync", "metrics");
+  private static final List<String> PURPOSES =
+      List.of(
+          "backup",
+          "final",
+          "cleanup",
+          "logical",
+          "restore",
+          "upgrade",
+          "store",
+          "check",
+          "health",
+          "pooler",
+          "users",
+          "resize",
+          "restart",
+          "switchover",
+          "parameters",
+          "patroni",
+          "superuser",
+          "replication",
+          "exporter",
+          "config",
+          "leader",
+          "hl",
+          "rw",
+          "ro",
+          "17");
+
+  private static final List<String> OTHERS =
+      List.of("orders", "app", "x", "0", "1", "16", "sync", "metrics");
+
   /** A cluster's names in every state but running: they depend on its name only. */
   private static final Map<String, DerivedNames> STATES = new ConcurrentHashMap<>();
+
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
   private static final AtomicInteger ENTRIES = new AtomicInteger();
   private static final AtomicInteger COMPARED = new AtomicInteger();
@@ -52,10 +81,13 @@ class NameCollisionPropertyTest {
     List<String> collisions = new ArrayList<>();
     for (Cluster cluster : clusters) {
       DerivedNames running = DerivedNames.ofRunning(cluster.name(), NAMESPACE, cluster.onDemand());
-      assertThat(running.onDemandJobs).as("every entry of %s ran: %s", cluster, running.onDemandJobs)
+      assertThat(running.onDemandJobs)
+          .as("every entry of %s ran: %s", cluster, running.onDemandJobs)
           .hasSize(cluster.onDemand().size());
       List<String> names = new ArrayList<>(running.names);
-      names.addAll(STATES.computeIfAbsent(cluster.name(), name -> DerivedNames.ofStates(name, NAMESPACE)).names);
+      names.addAll(
+          STATES.computeIfAbsent(cluster.name(), name -> DerivedNames.ofStates(name, NAMESPACE))
+              .names);
       for (String name : names) {
         String owner = owners.putIfAbsent(name, cluster.name());
         if (owner != null && !owner.equals(cluster.name())) {
@@ -72,31 +104,48 @@ class NameCollisionPropertyTest {
   /** The case the property was written for: it is reached, and it no longer collides. */
   @Test
   void anOnDemandBackupNamedFinalBackupIsNotAnotherClustersFinalBackup() {
-    List<String> orders = DerivedNames.ofRunning("orders", NAMESPACE, List.of("final-backup", "cleanup")).ofKind("Job");
+    List<String> orders =
+        DerivedNames.ofRunning("orders", NAMESPACE, List.of("final-backup", "cleanup"))
+            .ofKind("Job");
     List<String> ordersBackup = DerivedNames.ofStates("orders-backup", NAMESPACE).ofKind("Job");
-    assertThat(ordersBackup).contains(Names.finalBackupJob("orders-backup"), Names.cleanup("orders-backup"));
-    assertThat(orders).contains("orders.backup-final-backup", "orders.backup-cleanup").doesNotContainAnyElementsOf(ordersBackup);
+    assertThat(ordersBackup)
+        .contains(Names.finalBackupJob("orders-backup"), Names.cleanup("orders-backup"));
+    assertThat(orders)
+        .contains("orders.backup-final-backup", "orders.backup-cleanup")
+        .doesNotContainAnyElementsOf(ordersBackup);
   }
 
   /** Each state renders the Jobs it is there for, so that the property compares them all. */
   @Test
   void everyStateRendersItsJobs() {
     List<String> jobs = DerivedNames.ofStates("orders", NAMESPACE).ofKind("Job");
-    assertThat(jobs).contains(Names.logicalRestoreJob("orders"), Names.finalBackupJob("orders"),
-        Names.cleanup("orders"), Names.upgradeBackupJob("orders", 17), Names.upgradeJob("orders", 17));
+    assertThat(jobs)
+        .contains(
+            Names.logicalRestoreJob("orders"),
+            Names.finalBackupJob("orders"),
+            Names.cleanup("orders"),
+            Names.upgradeBackupJob("orders", 17),
+            Names.upgradeJob("orders", 17));
     for (String purpose : List.of("restart", "switchover", "parameters", "resize")) {
-      assertThat(jobs).as(purpose).anyMatch(job -> job.matches("orders-" + purpose + "-[0-9a-f]{10}"));
+      assertThat(jobs)
+          .as(purpose)
+          .anyMatch(job -> job.matches("orders-" + purpose + "-[0-9a-f]{10}"));
     }
     DerivedNames running = DerivedNames.ofRunning("orders", NAMESPACE, List.of("nightly"));
-    assertThat(running.ofKind("Job")).contains("orders.backup-nightly",
-        Names.logicalCronJob("orders") + "-" + DerivedNames.CRON_MINUTES).anyMatch(job -> job.matches("orders-users-[0-9a-f]{10}"));
+    assertThat(running.ofKind("Job"))
+        .contains(
+            "orders.backup-nightly",
+            Names.logicalCronJob("orders") + "-" + DerivedNames.CRON_MINUTES)
+        .anyMatch(job -> job.matches("orders-users-[0-9a-f]{10}"));
     assertThat(running.ofKind("NetworkPolicy")).isNotEmpty();
-    assertThat(running.ofKind("PersistentVolumeClaim")).contains("pgdata-orders-0", "pgdata-orders-2");
+    assertThat(running.ofKind("PersistentVolumeClaim"))
+        .contains("pgdata-orders-0", "pgdata-orders-2");
   }
 
   @AfterContainer
   static void report() {
-    System.out.printf("NameCollisionPropertyTest: %d clusters with %d on-demand backups, %d names compared%n",
+    System.out.printf(
+        "NameCollisionPropertyTest: %d clusters with %d on-demand backups, %d names compared%n",
         CLUSTERS.get(), ENTRIES.get(), COMPARED.get());
   }
 
@@ -104,10 +153,12 @@ class NameCollisionPropertyTest {
   Arbitrary<List<Cluster>> namespaces() {
     Arbitrary<String> stem = name(1, 2, SpecReader.MAX_NAME_LENGTH);
     Arbitrary<List<List<String>>> tails = words(0, 2).list().ofMinSize(2).ofMaxSize(4);
-    return Combinators.combine(stem, tails, onDemand().list().ofSize(4)).as(NameCollisionPropertyTest::clusters);
+    return Combinators.combine(stem, tails, onDemand().list().ofSize(4))
+        .as(NameCollisionPropertyTest::clusters);
   }
 
-  private static List<Cluster> clusters(String stem, List<List<String>> tails, List<List<String>> onDemand) {
+  private static List<Cluster> clusters(
+      String stem, List<List<String>> tails, List<List<String>> onDemand) {
     Map<String, Cluster> clusters = new LinkedHashMap<>();
     for (int i = 0; i < tails.size(); i++) {
       String name = tails.get(i).isEmpty() ? stem : stem + "-" + String.join("-", tails.get(i));
@@ -136,7 +187,9 @@ class NameCollisionPropertyTest {
 
   /** {@code backup} most often: the on-demand Jobs' word. */
   private static Arbitrary<String> word() {
-    return Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just("backup")), Tuple.of(5, Arbitraries.of(PURPOSES)),
+    return Arbitraries.frequencyOf(
+        Tuple.of(3, Arbitraries.just("backup")),
+        Tuple.of(5, Arbitraries.of(PURPOSES)),
         Tuple.of(2, Arbitraries.of(OTHERS)));
   }
 }

@@ -7,10 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
-import dev.metahooks.controllers.postgres.children.network.NetworkPolicies;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.children.network.NetworkPolicies;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.testing.kube.KubeSchema;
 import java.util.List;
@@ -24,10 +23,19 @@ class NetworkPoliciesTest {
     ObjectNode client = policy.putArray("clients").addObject();
     client.putObject("podSelector").putObject("matchLabels").put("app", "shop");
     ObjectNode other = policy.withArray("clients").addObject();
-    other.putObject("namespaceSelector").putArray("matchExpressions").addObject()
-        .put("key", "team").put("operator", "In").putArray("values").add("payments");
+    other
+        .putObject("namespaceSelector")
+        .putArray("matchExpressions")
+        .addObject()
+        .put("key", "team")
+        .put("operator", "In")
+        .putArray("values")
+        .add("payments");
     other.putObject("podSelector").putObject("matchLabels").put("app", "billing");
-    policy.putObject("monitoring").putObject("namespaceSelector").putObject("matchLabels")
+    policy
+        .putObject("monitoring")
+        .putObject("namespaceSelector")
+        .putObject("matchLabels")
         .put("kubernetes.io/metadata.name", "monitoring");
     return spec;
   }
@@ -35,40 +43,58 @@ class NetworkPoliciesTest {
   @Test
   void offByDefault() {
     assertThat(NetworkPolicies.build("pg", spec(s -> {}))).isEmpty();
-    assertThat(NetworkPolicies.build("pg", spec(s -> s.putObject("networkPolicy").put("enabled", false)
-        .putArray("clients").addObject().putObject("podSelector")))).isEmpty();
+    assertThat(
+            NetworkPolicies.build(
+                "pg",
+                spec(
+                    s ->
+                        s.putObject("networkPolicy")
+                            .put("enabled", false)
+                            .putArray("clients")
+                            .addObject()
+                            .putObject("podSelector"))))
+        .isEmpty();
   }
 
   @Test
   void admitsEachPortOnlyFromItsPeers() {
-    ObjectNode policy = NetworkPolicies.build("pg", spec(NetworkPoliciesTest::enabled)).orElseThrow();
+    ObjectNode policy =
+        NetworkPolicies.build("pg", spec(NetworkPoliciesTest::enabled)).orElseThrow();
     KubeSchema.assertValid(policy);
     assertThat(policy.at("/metadata/name").asText()).isEqualTo("pg");
     assertThat(policy.at("/spec/podSelector").toString())
-        .isEqualTo("{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}}");
+        .isEqualTo(
+            "{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}}");
     assertThat(policy.at("/spec/policyTypes").toString()).isEqualTo("[\"Ingress\"]");
     JsonNode ingress = policy.at("/spec/ingress");
     assertThat(ingress).hasSize(3);
-    String own = "{\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\","
-        + "\"app.kubernetes.io/name\":\"postgresql\"}}},"
-        + "{\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/managed-by\":"
-        + "\"metahooks\"},\"matchExpressions\":[{\"key\":\"job-name\",\"operator\":\"Exists\"}]}}";
-    assertThat(ingress.get(0).toString()).isEqualTo("{\"ports\":[{\"protocol\":\"TCP\",\"port\":5432}],\"from\":["
-        + own + ",{\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\","
-        + "\"app.kubernetes.io/component\":\"pooler\"}}},"
-        + "{\"podSelector\":{\"matchLabels\":{\"app\":\"shop\"}}},"
-        + "{\"namespaceSelector\":{\"matchExpressions\":[{\"key\":\"team\",\"operator\":\"In\",\"values\":[\"payments\"]}]},"
-        + "\"podSelector\":{\"matchLabels\":{\"app\":\"billing\"}}}]}");
-    assertThat(ingress.get(1).toString()).isEqualTo("{\"ports\":[{\"protocol\":\"TCP\",\"port\":8008}],\"from\":["
-        + own + "]}");
-    assertThat(ingress.get(2).toString()).isEqualTo("{\"ports\":[{\"protocol\":\"TCP\",\"port\":9187}],\"from\":["
-        + "{\"namespaceSelector\":{\"matchLabels\":{\"kubernetes.io/metadata.name\":\"monitoring\"}}}]}");
+    String own =
+        "{\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\","
+            + "\"app.kubernetes.io/name\":\"postgresql\"}}},"
+            + "{\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/managed-by\":"
+            + "\"metahooks\"},\"matchExpressions\":[{\"key\":\"job-name\",\"operator\":\"Exists\"}]}}";
+    assertThat(ingress.get(0).toString())
+        .isEqualTo(
+            "{\"ports\":[{\"protocol\":\"TCP\",\"port\":5432}],\"from\":["
+                + own
+                + ",{\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\","
+                + "\"app.kubernetes.io/component\":\"pooler\"}}},"
+                + "{\"podSelector\":{\"matchLabels\":{\"app\":\"shop\"}}},"
+                + "{\"namespaceSelector\":{\"matchExpressions\":[{\"key\":\"team\",\"operator\":\"In\",\"values\":[\"payments\"]}]},"
+                + "\"podSelector\":{\"matchLabels\":{\"app\":\"billing\"}}}]}");
+    assertThat(ingress.get(1).toString())
+        .isEqualTo("{\"ports\":[{\"protocol\":\"TCP\",\"port\":8008}],\"from\":[" + own + "]}");
+    assertThat(ingress.get(2).toString())
+        .isEqualTo(
+            "{\"ports\":[{\"protocol\":\"TCP\",\"port\":9187}],\"from\":["
+                + "{\"namespaceSelector\":{\"matchLabels\":{\"kubernetes.io/metadata.name\":\"monitoring\"}}}]}");
   }
 
   @Test
   void withoutClientsOrMonitoringOnlyTheClusterItselfGetsIn() {
-    ObjectNode policy = NetworkPolicies.build("pg", spec(s -> s.putObject("networkPolicy").put("enabled", true)))
-        .orElseThrow();
+    ObjectNode policy =
+        NetworkPolicies.build("pg", spec(s -> s.putObject("networkPolicy").put("enabled", true)))
+            .orElseThrow();
     KubeSchema.assertValid(policy);
     assertThat(policy.at("/spec/ingress")).hasSize(2);
     assertThat(policy.at("/spec/ingress/0/from")).hasSize(3);
@@ -76,23 +102,44 @@ class NetworkPoliciesTest {
 
   @Test
   void theOperatorsJobsAndThePoolerMatchTheirPeersAndNothingElseDoes() {
-    ObjectNode policy = NetworkPolicies.build("pg", spec(s -> s.putObject("networkPolicy").put("enabled", true)))
-        .orElseThrow();
+    ObjectNode policy =
+        NetworkPolicies.build("pg", spec(s -> s.putObject("networkPolicy").put("enabled", true)))
+            .orElseThrow();
     JsonNode from = policy.at("/spec/ingress/0/from");
-    ObjectNode usersJobPod = (ObjectNode) UsersJobs.build("pg", "shop", spec(s -> s.putArray("users").addObject()
-        .put("name", "app")), Secrets.build("pg", "shop", spec(s -> s.putArray("users").addObject().put("name", "app")),
-        new PostgresWorld("pg", Json.object()).observed(), BuilderTestSupport.NO_TLS, dev.metahooks.testing.FixedSources.INSTANCE)).orElseThrow()
-        .at("/spec/template/metadata/labels").deepCopy();
+    ObjectNode usersJobPod =
+        (ObjectNode)
+            UsersJobs.build(
+                    "pg",
+                    "shop",
+                    spec(s -> s.putArray("users").addObject().put("name", "app")),
+                    Secrets.build(
+                        "pg",
+                        "shop",
+                        spec(s -> s.putArray("users").addObject().put("name", "app")),
+                        new PostgresWorld("pg", Json.object()).observed(),
+                        BuilderTestSupport.NO_TLS,
+                        dev.metahooks.testing.FixedSources.INSTANCE))
+                .orElseThrow()
+                .at("/spec/template/metadata/labels")
+                .deepCopy();
     // The Job controller adds job-name to every pod of a Job.
     usersJobPod.put("job-name", "pg-users-1");
     assertThat(matchesAny(from, usersJobPod)).isTrue();
     assertThat(matchesAny(from, Labels.pod("pg"))).isTrue();
-    assertThat(matchesAny(from, Json.object().put(Labels.INSTANCE, "pg").put(Labels.COMPONENT, "pooler"))).isTrue();
-    assertThat(matchesAny(from, Json.object().put(Labels.INSTANCE, "other").put(Labels.COMPONENT, "pooler"))).isFalse();
+    assertThat(
+            matchesAny(
+                from, Json.object().put(Labels.INSTANCE, "pg").put(Labels.COMPONENT, "pooler")))
+        .isTrue();
+    assertThat(
+            matchesAny(
+                from, Json.object().put(Labels.INSTANCE, "other").put(Labels.COMPONENT, "pooler")))
+        .isFalse();
     assertThat(matchesAny(from, Labels.pod("other"))).isFalse();
     ObjectNode withoutJobName = usersJobPod.deepCopy();
     withoutJobName.remove("job-name");
-    assertThat(matchesAny(from, withoutJobName)).as("a pod that merely copies the Job's labels").isFalse();
+    assertThat(matchesAny(from, withoutJobName))
+        .as("a pod that merely copies the Job's labels")
+        .isFalse();
   }
 
   /**
@@ -108,16 +155,25 @@ class NetworkPoliciesTest {
     world.otherClusters.put("billing-copy", cluster("billing-copy", "billing", true));
     world.sync();
     JsonNode from = world.children.get("NetworkPolicy/orders").at("/spec/ingress/0/from");
-    assertThat(from.toString()).contains("{\"podSelector\":{\"matchLabels\":" + Labels.podSelector("orders-copy") + "}}")
-        .doesNotContain("orders-restore").doesNotContain("billing-copy");
+    assertThat(from.toString())
+        .contains("{\"podSelector\":{\"matchLabels\":" + Labels.podSelector("orders-copy") + "}}")
+        .doesNotContain("orders-restore")
+        .doesNotContain("billing-copy");
     assertThat(world.children.get("NetworkPolicy/orders").at("/spec/ingress/1/from").toString())
-        .as("not Patroni's REST API").doesNotContain("orders-copy");
+        .as("not Patroni's REST API")
+        .doesNotContain("orders-copy");
   }
 
   private static ObjectNode cluster(String name, String source, boolean live) {
-    ObjectNode cluster = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
-    cluster.putObject("metadata").put("name", name).put("namespace", PostgresWorld.NAMESPACE).put("uid", name + "-uid");
-    ObjectNode clone = cluster.putObject("spec").putObject("bootstrap").putObject("clone").put("cluster", source);
+    ObjectNode cluster =
+        Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
+    cluster
+        .putObject("metadata")
+        .put("name", name)
+        .put("namespace", PostgresWorld.NAMESPACE)
+        .put("uid", name + "-uid");
+    ObjectNode clone =
+        cluster.putObject("spec").putObject("bootstrap").putObject("clone").put("cluster", source);
     if (live) {
       clone.putObject("live");
     }
@@ -126,23 +182,45 @@ class NetworkPoliciesTest {
 
   @Test
   void badPeersAreNamedInTheSpecProblems() {
-    SpecReader.Result result = SpecReaderTest.read(s -> {
-      ObjectNode policy = s.putObject("networkPolicy").put("enabled", "yes");
-      policy.putArray("clients").addObject().put("ipBlock", "10.0.0.0/8");
-      policy.withArray("clients").addObject();
-      policy.withArray("clients").addObject().putObject("podSelector").putObject("matchLabels").put("app", 5);
-      policy.withArray("clients").addObject().putObject("namespaceSelector").putArray("matchExpressions").addObject()
-          .put("key", "team").put("operator", "Equals");
-      policy.withArray("clients").addObject().putObject("namespaceSelector").putArray("matchExpressions").addObject()
-          .put("key", "team").put("operator", "In");
-      policy.putObject("monitoring").put("podSelector", "all");
-    });
-    assertThat(SpecReaderTest.fields(result)).containsExactly("spec.networkPolicy.enabled",
-        "spec.networkPolicy.clients[0].ipBlock", "spec.networkPolicy.clients[1]",
-        "spec.networkPolicy.clients[2].podSelector.matchLabels.app",
-        "spec.networkPolicy.clients[3].namespaceSelector.matchExpressions[0].operator",
-        "spec.networkPolicy.clients[4].namespaceSelector.matchExpressions[0].values",
-        "spec.networkPolicy.monitoring.podSelector");
+    SpecReader.Result result =
+        SpecReaderTest.read(
+            s -> {
+              ObjectNode policy = s.putObject("networkPolicy").put("enabled", "yes");
+              policy.putArray("clients").addObject().put("ipBlock", "10.0.0.0/8");
+              policy.withArray("clients").addObject();
+              policy
+                  .withArray("clients")
+                  .addObject()
+                  .putObject("podSelector")
+                  .putObject("matchLabels")
+                  .put("app", 5);
+              policy
+                  .withArray("clients")
+                  .addObject()
+                  .putObject("namespaceSelector")
+                  .putArray("matchExpressions")
+                  .addObject()
+                  .put("key", "team")
+                  .put("operator", "Equals");
+              policy
+                  .withArray("clients")
+                  .addObject()
+                  .putObject("namespaceSelector")
+                  .putArray("matchExpressions")
+                  .addObject()
+                  .put("key", "team")
+                  .put("operator", "In");
+              policy.putObject("monitoring").put("podSelector", "all");
+            });
+    assertThat(SpecReaderTest.fields(result))
+        .containsExactly(
+            "spec.networkPolicy.enabled",
+            "spec.networkPolicy.clients[0].ipBlock",
+            "spec.networkPolicy.clients[1]",
+            "spec.networkPolicy.clients[2].podSelector.matchLabels.app",
+            "spec.networkPolicy.clients[3].namespaceSelector.matchExpressions[0].operator",
+            "spec.networkPolicy.clients[4].namespaceSelector.matchExpressions[0].values",
+            "spec.networkPolicy.monitoring.podSelector");
   }
 
   @Test
@@ -176,19 +254,22 @@ class NetworkPoliciesTest {
     ObjectNode policy = world.children.get("NetworkPolicy/orders.pooler");
     assertThat(policy).as("a policy over the pooler's pods").isNotNull();
     KubeSchema.assertValid(policy);
-    JsonNode poolerPods = world.children.get("Deployment/orders-pooler").at("/spec/template/metadata/labels");
+    JsonNode poolerPods =
+        world.children.get("Deployment/orders-pooler").at("/spec/template/metadata/labels");
     assertThat(selects(policy, poolerPods)).isTrue();
     assertThat(selects(policy, Labels.pod("orders"))).as("not the database pods").isFalse();
     assertThat(policy.at("/spec/policyTypes").toString()).isEqualTo("[\"Ingress\"]");
     JsonNode ingress = policy.at("/spec/ingress");
     assertThat(ingress).hasSize(1);
-    assertThat(ingress.at("/0/ports").toString()).isEqualTo("[{\"protocol\":\"TCP\",\"port\":5432}]");
+    assertThat(ingress.at("/0/ports").toString())
+        .isEqualTo("[{\"protocol\":\"TCP\",\"port\":5432}]");
     assertThat(ingress.at("/0/from")).isEqualTo(world.spec.at("/networkPolicy/clients"));
 
     world.edit(spec -> spec.putObject("networkPolicy").put("enabled", true));
     world.sync();
     assertThat(world.children.get("NetworkPolicy/orders.pooler").at("/spec/ingress").toString())
-        .as("without clients nobody reaches the pooler").isEqualTo("[]");
+        .as("without clients nobody reaches the pooler")
+        .isEqualTo("[]");
   }
 
   /** With the policy on, every pod the hook runs that listens for connections is selected by one of its policies. */
@@ -197,11 +278,15 @@ class NetworkPoliciesTest {
     PostgresWorld world = TlsWorlds.running();
     world.edit(spec -> enabled(spec).putObject("pooler"));
     world.sync();
-    List<ObjectNode> policies = world.children.values().stream()
-        .filter(child -> child.path("kind").asText().equals("NetworkPolicy")).toList();
+    List<ObjectNode> policies =
+        world.children.values().stream()
+            .filter(child -> child.path("kind").asText().equals("NetworkPolicy"))
+            .toList();
     for (String listener : List.of("StatefulSet/orders", "Deployment/orders-pooler")) {
       JsonNode labels = world.children.get(listener).at("/spec/template/metadata/labels");
-      assertThat(policies.stream().anyMatch(policy -> selects(policy, labels))).as(listener).isTrue();
+      assertThat(policies.stream().anyMatch(policy -> selects(policy, labels)))
+          .as(listener)
+          .isTrue();
     }
   }
 
@@ -210,7 +295,9 @@ class NetworkPoliciesTest {
     PostgresWorld world = TlsWorlds.running();
     world.edit(NetworkPoliciesTest::enabled);
     world.sync();
-    assertThat(world.children).containsKey("NetworkPolicy/orders").doesNotContainKey("NetworkPolicy/orders.pooler");
+    assertThat(world.children)
+        .containsKey("NetworkPolicy/orders")
+        .doesNotContainKey("NetworkPolicy/orders.pooler");
     world.edit(spec -> spec.remove("networkPolicy"));
     world.edit(spec -> spec.putObject("pooler"));
     world.sync();

@@ -17,7 +17,8 @@ class OperationsDocsTest {
   @Test
   void theMonitoringExampleRendersTheSidecarAndTheMetricsService() throws IOException {
     JsonNode answer = render(blocks("Monitoring", "yaml").get(0));
-    assertThat(names(answer)).contains("Service/orders-metrics", "Secret/orders-exporter")
+    assertThat(names(answer))
+        .contains("Service/orders-metrics", "Secret/orders-exporter")
         .doesNotContain("PodMonitor/orders");
     assertThat(answer.toString()).contains("\"name\":\"exporter\"", "\"containerPort\":9187");
   }
@@ -25,8 +26,13 @@ class OperationsDocsTest {
   @Test
   void thePoolingExampleRendersThePgbouncerIniShownInTheDocs() throws IOException {
     JsonNode answer = render(blocks("Connection pooling", "yaml").get(0));
-    assertThat(names(answer)).contains("Deployment/orders-pooler", "Service/orders-pooler", "ConfigMap/orders-pooler",
-        "PodDisruptionBudget/orders.pooler", "Secret/orders-pooler");
+    assertThat(names(answer))
+        .contains(
+            "Deployment/orders-pooler",
+            "Service/orders-pooler",
+            "ConfigMap/orders-pooler",
+            "PodDisruptionBudget/orders.pooler",
+            "Secret/orders-pooler");
     String ini = null;
     for (JsonNode child : answer.path("children")) {
       if (child.path("kind").asText().equals("ConfigMap")) {
@@ -38,7 +44,9 @@ class OperationsDocsTest {
 
   private static JsonNode render(String yaml) {
     JsonNode resource = Manifests.parse(yaml).get(0);
-    PostgresWorld world = new PostgresWorld(resource.at("/metadata/name").asText(), (ObjectNode) resource.get("spec"));
+    PostgresWorld world =
+        new PostgresWorld(
+            resource.at("/metadata/name").asText(), (ObjectNode) resource.get("spec"));
     assertThat(resource.at("/metadata/namespace").asText()).isEqualTo(PostgresWorld.NAMESPACE);
     JsonNode answer = world.sync();
     assertThat(answer.toString()).doesNotContain("InvalidSpec");
@@ -47,13 +55,16 @@ class OperationsDocsTest {
 
   private static List<String> names(JsonNode answer) {
     List<String> names = new ArrayList<>();
-    answer.path("children").forEach(c -> names.add(c.path("kind").asText() + "/" + ObservedCluster.nameOf(c)));
+    answer
+        .path("children")
+        .forEach(c -> names.add(c.path("kind").asText() + "/" + ObservedCluster.nameOf(c)));
     return names;
   }
 
   /** The fenced blocks of one language in one section of the operations page. */
   static List<String> blocks(String heading, String language) {
-    List<String> blocks = MarkdownBlocks.blocks("docs/postgrescluster/operations.md", heading, language);
+    List<String> blocks =
+        MarkdownBlocks.blocks("docs/postgrescluster/operations.md", heading, language);
     assertThat(blocks).as("%s blocks in %s", language, heading).isNotEmpty();
     return blocks;
   }

@@ -27,8 +27,12 @@ class ParametersReadbackPostgresIT {
     server.query("ALTER SYSTEM SET work_mem = '16MB'");
     server.query("SELECT pg_reload_conf()");
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!server.query("SELECT setting FROM pg_file_settings WHERE name = 'work_mem' ORDER BY seqno DESC LIMIT 1")
-        .strip().equals("16MB") || !server.query("SHOW work_mem").strip().equals("16MB")) {
+    while (!server
+            .query(
+                "SELECT setting FROM pg_file_settings WHERE name = 'work_mem' ORDER BY seqno DESC LIMIT 1")
+            .strip()
+            .equals("16MB")
+        || !server.query("SHOW work_mem").strip().equals("16MB")) {
       assertThat(System.nanoTime()).as("work_mem reloaded").isLessThan(deadline);
       sleep();
     }
@@ -40,12 +44,27 @@ class ParametersReadbackPostgresIT {
   }
 
   static List<String> notApplied(String expected) {
-    Path sql = Resources.projectDir().resolve("src/main/resources/postgrescluster/sql/parameters-readback.sql");
-    Map<String, String> env = new HashMap<>(server.environment(PostgresServer.SUPERUSER, "postgres"));
+    Path sql =
+        Resources.projectDir()
+            .resolve("src/main/resources/postgrescluster/sql/parameters-readback.sql");
+    Map<String, String> env =
+        new HashMap<>(server.environment(PostgresServer.SUPERUSER, "postgres"));
     env.put("PGPASSWORD", server.superuserPassword());
-    PostgresServer.Result result = PostgresServer.exec(List.of(server.bin().resolve("psql").toString(), "-X", "-q",
-        "-At", "-v", "ON_ERROR_STOP=1", "-v", "expected=" + expected, "-f", sql.toString()), env,
-        Duration.ofMinutes(1));
+    PostgresServer.Result result =
+        PostgresServer.exec(
+            List.of(
+                server.bin().resolve("psql").toString(),
+                "-X",
+                "-q",
+                "-At",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-v",
+                "expected=" + expected,
+                "-f",
+                sql.toString()),
+            env,
+            Duration.ofMinutes(1));
     assertThat(result.exitCode()).as(result.output()).isZero();
     return result.output().lines().filter(line -> !line.isBlank()).toList();
   }
@@ -57,7 +76,10 @@ class ParametersReadbackPostgresIT {
     server.query("ALTER DATABASE postgres SET work_mem = '3MB'");
     try {
       assertThat(notApplied("{\"work_mem\": \"16MB\"}")).isEmpty();
-      assertThat(notApplied("{\"work_mem\": \"32MB\"}")).singleElement().asString().startsWith("work_mem=");
+      assertThat(notApplied("{\"work_mem\": \"32MB\"}"))
+          .singleElement()
+          .asString()
+          .startsWith("work_mem=");
     } finally {
       server.query("ALTER ROLE CURRENT_USER RESET work_mem");
       server.query("ALTER DATABASE postgres RESET work_mem");

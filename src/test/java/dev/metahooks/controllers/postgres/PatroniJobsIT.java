@@ -8,8 +8,8 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.jobs.ParameterJobs;
-import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.children.jobs.Switchovers;
+import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.ParameterPatch;
@@ -48,8 +48,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @EnumSource(PatroniVersion.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PatroniJobsIT {
-  @Parameter
-  PatroniVersion version;
+  @Parameter PatroniVersion version;
 
   private static PostgresWorld world;
   private static PatroniCluster patroni;
@@ -57,19 +56,32 @@ class PatroniJobsIT {
   @BeforeParameterizedClassInvocation
   static void startPatroni(PatroniVersion version) {
     ObjectNode spec = Json.object().put("instances", 2);
-    spec.putObject("postgresql").putObject("parameters").put("work_mem", "16MB").put("shared_buffers", "24MB")
+    spec.putObject("postgresql")
+        .putObject("parameters")
+        .put("work_mem", "16MB")
+        .put("shared_buffers", "24MB")
         .put("application_name", "costs $(PGPASSWORD) $$5");
     world = new PostgresWorld("orders", spec);
     world.sync();
     JsonNode restapi = spiloConfiguration().path("restapi").path("authentication");
     assertThat(restapi.path("username").asText()).isEqualTo(Spilo.RESTAPI_USER);
-    assertThat(restapi.path("password").asText()).isEqualTo("$(" + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")");
-    // The availability settings as the rendered bootstrap configuration gives them (failsafe on by default).
+    assertThat(restapi.path("password").asText())
+        .isEqualTo("$(" + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")");
+    // The availability settings as the rendered bootstrap configuration gives them (failsafe on by
+    // default).
     ObjectNode availability = Json.object();
-    PatroniSettings.KEYS.forEach(key -> availability.set(key, spiloConfiguration().path("bootstrap").path("dcs").get(key)));
+    PatroniSettings.KEYS.forEach(
+        key -> availability.set(key, spiloConfiguration().path("bootstrap").path("dcs").get(key)));
     assertThat(availability.path("failsafe_mode").asBoolean()).isTrue();
-    patroni = PatroniCluster.start(version, "orders", 2, restapi.path("username").asText(), restApiPassword(),
-        Map.of("shared_buffers", "16MB", "max_connections", "30"), availability);
+    patroni =
+        PatroniCluster.start(
+            version,
+            "orders",
+            2,
+            restapi.path("username").asText(),
+            restApiPassword(),
+            Map.of("shared_buffers", "16MB", "max_connections", "30"),
+            availability);
   }
 
   @AfterParameterizedClassInvocation
@@ -92,14 +104,19 @@ class PatroniJobsIT {
     assertThat(patroni.leader()).contains(leader);
 
     // A wrong password: 401, the Job fails.
-    PostgresServer.Result unauthorized = run(job(leader, candidate), Map.of("PATRONI_PASSWORD", "not-the-password"));
+    PostgresServer.Result unauthorized =
+        run(job(leader, candidate), Map.of("PATRONI_PASSWORD", "not-the-password"));
     assertThat(unauthorized.exitCode()).as(unauthorized.output()).isNotZero();
     assertThat(unauthorized.output()).contains("HTTP 401");
     assertThat(patroni.leader()).contains(leader);
 
     // Without credentials at all: refused as well.
-    PatroniCluster.Response anonymous = patroni.unauthenticated(patroni.index(leader), "POST", "/switchover",
-        "{\"leader\":\"" + leader + "\",\"candidate\":\"" + candidate + "\"}");
+    PatroniCluster.Response anonymous =
+        patroni.unauthenticated(
+            patroni.index(leader),
+            "POST",
+            "/switchover",
+            "{\"leader\":\"" + leader + "\",\"candidate\":\"" + candidate + "\"}");
     assertThat(anonymous.status()).isEqualTo(401);
 
     // As rendered: Patroni answers once the candidate holds the leader lock.
@@ -107,7 +124,8 @@ class PatroniJobsIT {
     assertSwitchedOver(moved, candidate);
     assertThat(patroni.leader()).contains(candidate);
     // The old leader rejoins as a streaming replica: the next step of a rollout can update it.
-    patroni.await(Duration.ofSeconds(60), "the old leader streaming", c -> c.streamingReplicas() == 1);
+    patroni.await(
+        Duration.ofSeconds(60), "the old leader streaming", c -> c.streamingReplicas() == 1);
 
     // The same Job again (a retry after the leader moved) fails without moving anything.
     PostgresServer.Result again = run(job(leader, candidate), Map.of());
@@ -133,10 +151,16 @@ class PatroniJobsIT {
     scaling.sync();
     scaling.edit(spec -> spec.put("instances", 1));
     JsonNode held = scaling.sync();
-    assertThat(scaling.statefulSet().at("/spec/replicas").asInt()).as("held while the leader moves").isEqualTo(2);
+    assertThat(scaling.statefulSet().at("/spec/replicas").asInt())
+        .as("held while the leader moves")
+        .isEqualTo(2);
     assertThat(held.at("/status/rollout/step").asText()).isEqualTo("ScaleDownSwitchover");
-    ObjectNode switchover = scaling.children.entrySet().stream()
-        .filter(e -> e.getKey().startsWith("Job/orders-switchover-")).map(Map.Entry::getValue).findFirst().orElseThrow();
+    ObjectNode switchover =
+        scaling.children.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("Job/orders-switchover-"))
+            .map(Map.Entry::getValue)
+            .findFirst()
+            .orElseThrow();
 
     PostgresServer.Result moved = run(switchover, Map.of());
     assertSwitchedOver(moved, "orders-0");
@@ -145,8 +169,11 @@ class PatroniJobsIT {
 
     scaling.runPods(java.util.Set.of(), 0, false);
     scaling.sync();
-    assertThat(scaling.statefulSet().at("/spec/replicas").asInt()).as("the leader moved: now it shrinks").isEqualTo(1);
-    assertThat(scaling.children.keySet()).noneMatch(key -> key.startsWith("Job/orders-switchover-"));
+    assertThat(scaling.statefulSet().at("/spec/replicas").asInt())
+        .as("the leader moved: now it shrinks")
+        .isEqualTo(1);
+    assertThat(scaling.children.keySet())
+        .noneMatch(key -> key.startsWith("Job/orders-switchover-"));
   }
 
   /**
@@ -164,19 +191,25 @@ class PatroniJobsIT {
     asked.annotations.put(ManualSwitchover.ANNOTATION, target);
     JsonNode refused = asked.sync();
     assertThat(refused.at("/status/switchover/state").asText()).isEqualTo("Refused");
-    assertThat(refused.at("/status/switchover/message").asText()).isEqualTo(target + " is not ready");
+    assertThat(refused.at("/status/switchover/message").asText())
+        .isEqualTo(target + " is not ready");
     assertThat(asked.children.keySet()).noneMatch(key -> key.startsWith("Job/orders-switchover-"));
 
     asked.status.remove("switchover"); // the annotation set anew: a new request
     asked.runPods(java.util.Set.of(), leaderOrdinal, false);
     JsonNode running = asked.sync();
     assertThat(running.at("/status/switchover/state").asText()).isEqualTo("Running");
-    ObjectNode job = asked.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-switchover-"))
-        .map(Map.Entry::getValue).findFirst().orElseThrow();
+    ObjectNode job =
+        asked.children.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("Job/orders-switchover-"))
+            .map(Map.Entry::getValue)
+            .findFirst()
+            .orElseThrow();
     PostgresServer.Result moved = run(job, Map.of());
     assertThat(moved.exitCode()).as(moved.output()).isZero();
     assertThat(patroni.leader()).contains(target);
-    patroni.await(Duration.ofSeconds(60), "the old leader streaming", c -> c.streamingReplicas() == 1);
+    patroni.await(
+        Duration.ofSeconds(60), "the old leader streaming", c -> c.streamingReplicas() == 1);
 
     asked.runPods(java.util.Set.of(), 1 - leaderOrdinal, false);
     JsonNode done = asked.sync();
@@ -187,17 +220,26 @@ class PatroniJobsIT {
 
   @Test
   void theRenderedParametersJobReloadsWithoutARestartAndMarksRestartRequiringSettingsPending() {
-    ObjectNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
-        .map(e -> e.getValue()).findFirst().orElseThrow();
-    // The cluster is shared: a switchover test before this one may still have its old leader rejoining.
-    patroni.await(Duration.ofSeconds(90), "every member streaming", c -> c.streamingReplicas() == c.size() - 1);
+    ObjectNode job =
+        world.children.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
+            .map(e -> e.getValue())
+            .findFirst()
+            .orElseThrow();
+    // The cluster is shared: a switchover test before this one may still have its old leader
+    // rejoining.
+    patroni.await(
+        Duration.ofSeconds(90),
+        "every member streaming",
+        c -> c.streamingReplicas() == c.size() - 1);
     List<String> started = new ArrayList<>();
     for (int i = 0; i < patroni.size(); i++) {
       started.add(patroni.query(i, "SELECT pg_postmaster_start_time()"));
       assertThat(patroni.query(i, "SHOW work_mem")).isEqualTo("4MB");
     }
-    PatroniCluster.Response anonymous = patroni.unauthenticated(0, "PATCH", "/config",
-        "{\"postgresql\":{\"parameters\":{\"work_mem\":\"1MB\"}}}");
+    PatroniCluster.Response anonymous =
+        patroni.unauthenticated(
+            0, "PATCH", "/config", "{\"postgresql\":{\"parameters\":{\"work_mem\":\"1MB\"}}}");
     assertThat(anonymous.status()).isEqualTo(401);
 
     PostgresServer.Result patched = run(job, Map.of());
@@ -206,71 +248,104 @@ class PatroniJobsIT {
     // The Job ends only once it has read the reloadable settings back on every member.
     assertThat(patched.output()).contains("every member runs with the settings sent");
 
-    // Every member reloads: the new work_mem, the same server process, shared_buffers pending a restart.
-    patroni.await(Duration.ofSeconds(30), "work_mem reloaded on every member", c -> {
-      for (int i = 0; i < c.size(); i++) {
-        if (!c.query(i, "SHOW work_mem").equals("16MB")) {
-          return false;
-        }
-      }
-      return true;
-    });
+    // Every member reloads: the new work_mem, the same server process, shared_buffers pending a
+    // restart.
+    patroni.await(
+        Duration.ofSeconds(30),
+        "work_mem reloaded on every member",
+        c -> {
+          for (int i = 0; i < c.size(); i++) {
+            if (!c.query(i, "SHOW work_mem").equals("16MB")) {
+              return false;
+            }
+          }
+          return true;
+        });
     // PostgreSQL's own answer: shared_buffers waits for a restart on every member.
-    patroni.await(Duration.ofSeconds(30), "shared_buffers pending a restart on every member", c -> {
-      for (int i = 0; i < c.size(); i++) {
-        if (!c.query(i, "SELECT pending_restart FROM pg_settings WHERE name = 'shared_buffers'").equals("t")) {
-          return false;
-        }
-      }
-      return true;
-    });
-    // Patroni reads pg_settings once, a second after it signals the reload (patroni/postgresql/config.py,
-    // reload_config: time.sleep(1), then the pending_restart query); a member whose PostgreSQL took longer shows
+    patroni.await(
+        Duration.ofSeconds(30),
+        "shared_buffers pending a restart on every member",
+        c -> {
+          for (int i = 0; i < c.size(); i++) {
+            if (!c.query(i, "SELECT pending_restart FROM pg_settings WHERE name = 'shared_buffers'")
+                .equals("t")) {
+              return false;
+            }
+          }
+          return true;
+        });
+    // Patroni reads pg_settings once, a second after it signals the reload
+    // (patroni/postgresql/config.py,
+    // reload_config: time.sleep(1), then the pending_restart query); a member whose PostgreSQL took
+    // longer shows
     // nothing until its next reload. A reload asked for now, as `patronictl reload` does, finds it.
     for (int i = 0; i < patroni.size(); i++) {
       if (!patroni.get(i, "/patroni").json().path("pending_restart").asBoolean(false)) {
-        PatroniCluster.Response reload = patroni.authenticated(i, "POST", "/reload", "", Spilo.RESTAPI_USER,
-            restApiPassword());
+        PatroniCluster.Response reload =
+            patroni.authenticated(i, "POST", "/reload", "", Spilo.RESTAPI_USER, restApiPassword());
         assertThat(reload.status()).as(reload.body()).isEqualTo(202);
       }
     }
-    patroni.await(Duration.ofSeconds(60), "Patroni's pending_restart on every member", c -> {
-      for (int i = 0; i < c.size(); i++) {
-        if (!c.get(i, "/patroni").json().path("pending_restart").asBoolean(false)) {
-          return false;
-        }
-      }
-      return true;
-    });
+    patroni.await(
+        Duration.ofSeconds(60),
+        "Patroni's pending_restart on every member",
+        c -> {
+          for (int i = 0; i < c.size(); i++) {
+            if (!c.get(i, "/patroni").json().path("pending_restart").asBoolean(false)) {
+              return false;
+            }
+          }
+          return true;
+        });
     for (int i = 0; i < patroni.size(); i++) {
-      assertThat(patroni.query(i, "SELECT pg_postmaster_start_time()")).as("member %s restarted", i)
+      assertThat(patroni.query(i, "SELECT pg_postmaster_start_time()"))
+          .as("member %s restarted", i)
           .isEqualTo(started.get(i));
       assertThat(patroni.query(i, "SHOW shared_buffers")).isEqualTo("16MB");
-      assertThat(patroni.query(i, "SELECT pending_restart FROM pg_settings WHERE name = 'shared_buffers'")).isEqualTo("t");
+      assertThat(
+              patroni.query(
+                  i, "SELECT pending_restart FROM pg_settings WHERE name = 'shared_buffers'"))
+          .isEqualTo("t");
       // A $(...) in a value reaches PostgreSQL as written: the kubelet expands nothing.
-      assertThat(patroni.query(i, "SELECT setting FROM pg_file_settings WHERE name = 'application_name' ORDER BY seqno DESC LIMIT 1"))
+      assertThat(
+              patroni.query(
+                  i,
+                  "SELECT setting FROM pg_file_settings WHERE name = 'application_name' ORDER BY seqno DESC LIMIT 1"))
           .isEqualTo("costs $(PGPASSWORD) $$5");
     }
-    assertThat(patroni.get(0, "/config").json().at("/postgresql/parameters/application_name").asText())
+    assertThat(
+            patroni.get(0, "/config").json().at("/postgresql/parameters/application_name").asText())
         .isEqualTo("costs $(PGPASSWORD) $$5");
   }
 
   @Test
   @Order(1) // on the cluster as it bootstrapped, before the switchover test moves the leader
-  void failsafeModeFromTheBootstrapConfigurationAndSynchronousModeThroughTheRenderedParametersJob() throws Exception {
-    // Bootstrapped from the rendered SPILO_CONFIGURATION: failsafe on, and the leader publishes the members it
-    // may keep leading with while the DCS is down (GET /failsafe answers 502 without failsafe mode).
+  void failsafeModeFromTheBootstrapConfigurationAndSynchronousModeThroughTheRenderedParametersJob()
+      throws Exception {
+    // Bootstrapped from the rendered SPILO_CONFIGURATION: failsafe on, and the leader publishes the
+    // members it
+    // may keep leading with while the DCS is down (GET /failsafe answers 502 without failsafe
+    // mode).
     assertThat(patroni.get(0, "/config").json().path("failsafe_mode").asBoolean()).isTrue();
-    patroni.await(Duration.ofSeconds(30), "the failsafe topology with both members", c -> {
-      PatroniCluster.Response failsafe = c.get(0, "/failsafe");
-      return failsafe.status() == 200 && failsafe.json().has("orders-0") && failsafe.json().has("orders-1");
-    });
+    patroni.await(
+        Duration.ofSeconds(30),
+        "the failsafe topology with both members",
+        c -> {
+          PatroniCluster.Response failsafe = c.get(0, "/failsafe");
+          return failsafe.status() == 200
+              && failsafe.json().has("orders-0")
+              && failsafe.json().has("orders-1");
+        });
 
-    // spec.patroni.synchronous sync on the running cluster: the rendered Job's PATCH, a synchronous standby.
-    PostgresWorld synchronous = availabilityWorld(spec -> spec.putObject("synchronous").put("mode", "sync").put("nodeCount", 1));
+    // spec.patroni.synchronous sync on the running cluster: the rendered Job's PATCH, a synchronous
+    // standby.
+    PostgresWorld synchronous =
+        availabilityWorld(
+            spec -> spec.putObject("synchronous").put("mode", "sync").put("nodeCount", 1));
     PostgresServer.Result patched = run(parametersJob(synchronous), Map.of());
     assertThat(patched.exitCode()).as(patched.output()).isZero();
-    // Patroni answers the PATCH with the configuration it wrote; a member's GET /config follows within a cycle.
+    // Patroni answers the PATCH with the configuration it wrote; a member's GET /config follows
+    // within a cycle.
     String answer = patched.output().substring(patched.output().lastIndexOf("HTTP 200 ") + 9);
     JsonNode config = JsonTrees.MAPPER.readTree(answer.substring(0, answer.indexOf('\n')));
     assertThat(config.path("synchronous_mode").asBoolean()).isTrue();
@@ -278,22 +353,30 @@ class PatroniJobsIT {
     assertThat(config.path("synchronous_node_count").asInt()).isEqualTo(1);
     assertThat(config.path("failsafe_mode").asBoolean()).isTrue();
     awaitConfig("synchronous_mode", true);
-    patroni.await(Duration.ofSeconds(60), "a synchronous standby in /cluster", c -> roles(c).contains("sync_standby"));
+    patroni.await(
+        Duration.ofSeconds(60),
+        "a synchronous standby in /cluster",
+        c -> roles(c).contains("sync_standby"));
     String leader = patroni.leader().orElseThrow();
     String standby = leader.equals("orders-0") ? "orders-1" : "orders-0";
-    assertThat(patroni.query(patroni.index(leader), "SHOW synchronous_standby_names")).contains(standby);
+    assertThat(patroni.query(patroni.index(leader), "SHOW synchronous_standby_names"))
+        .contains(standby);
 
     // strict, and failsafe off: each reported as sent.
-    PostgresWorld strict = availabilityWorld(spec -> spec.put("failsafeMode", false).putObject("synchronous").put("mode", "strict"));
+    PostgresWorld strict =
+        availabilityWorld(
+            spec -> spec.put("failsafeMode", false).putObject("synchronous").put("mode", "strict"));
     assertThat(run(parametersJob(strict), Map.of()).exitCode()).isZero();
     awaitConfig("synchronous_mode_strict", true);
     awaitConfig("failsafe_mode", false);
 
-    // Back to the defaults (the other tests switch over and reload): asynchronous again, no synchronous standby.
+    // Back to the defaults (the other tests switch over and reload): asynchronous again, no
+    // synchronous standby.
     assertThat(run(parametersJob(availabilityWorld(spec -> {})), Map.of()).exitCode()).isZero();
     awaitConfig("synchronous_mode", false);
     awaitConfig("failsafe_mode", true);
-    patroni.await(Duration.ofSeconds(60), "no synchronous standby", c -> !roles(c).contains("sync_standby"));
+    patroni.await(
+        Duration.ofSeconds(60), "no synchronous standby", c -> !roles(c).contains("sync_standby"));
   }
 
   /**
@@ -308,16 +391,22 @@ class PatroniJobsIT {
     String replica = leader.equals("orders-0") ? "orders-1" : "orders-0";
     patroni.await(Duration.ofSeconds(60), "the replica streaming", c -> c.streamingReplicas() == 1);
     JsonNode leaderData = JsonTrees.MAPPER.readTree(patroni.memberData(leader));
-    // The leader's role: master in 3.0, primary in 4 (ha.py touch_member v4.1.5:447, postgresql/misc.py v4.1.5:55).
-    assertThat(leaderData.path("role").asText()).as(leaderData.toString())
+    // The leader's role: master in 3.0, primary in 4 (ha.py touch_member v4.1.5:447,
+    // postgresql/misc.py v4.1.5:55).
+    assertThat(leaderData.path("role").asText())
+        .as(leaderData.toString())
         .isEqualTo(version.major() < 4 ? "master" : "primary");
     assertThat(leaderData.path("version").asText()).isEqualTo(version.version());
-    patroni.await(Duration.ofSeconds(30), "the replica's timeline and position published", c -> {
-      ObjectNode leaderPod = pod(leader, c.memberData(leader));
-      ObjectNode replicaPod = pod(replica, c.memberData(replica));
-      return dev.metahooks.controllers.postgres.plan.Streaming.lag(replicaPod, leaderPod,
-          ClusterSpec.Updates.DEFAULT_MAX_LAG_BYTES).isEmpty();
-    });
+    patroni.await(
+        Duration.ofSeconds(30),
+        "the replica's timeline and position published",
+        c -> {
+          ObjectNode leaderPod = pod(leader, c.memberData(leader));
+          ObjectNode replicaPod = pod(replica, c.memberData(replica));
+          return dev.metahooks.controllers.postgres.plan.Streaming.lag(
+                  replicaPod, leaderPod, ClusterSpec.Updates.DEFAULT_MAX_LAG_BYTES)
+              .isEmpty();
+        });
     JsonNode replicaData = JsonTrees.MAPPER.readTree(patroni.memberData(replica));
     assertThat(replicaData.path("role").asText()).isEqualTo("replica");
     assertThat(replicaData.path("state").asText()).isEqualTo("running");
@@ -328,22 +417,32 @@ class PatroniJobsIT {
       assertThat(replicaData.path("replication_state").asText()).isEqualTo("streaming");
     }
     assertThat(replicaData.path("xlog_location").isIntegralNumber()).isTrue();
-    assertThat(replicaData.path("timeline").asLong()).isEqualTo(leaderData.path("timeline").asLong());
+    assertThat(replicaData.path("timeline").asLong())
+        .isEqualTo(leaderData.path("timeline").asLong());
 
-    // More WAL on the leader than the replica's published position (a cycle old) shows, with a bound of zero.
-    patroni.query(patroni.index(leader), "CREATE TABLE IF NOT EXISTS lag_probe AS SELECT g FROM generate_series(1, 200000) g");
+    // More WAL on the leader than the replica's published position (a cycle old) shows, with a
+    // bound of zero.
+    patroni.query(
+        patroni.index(leader),
+        "CREATE TABLE IF NOT EXISTS lag_probe AS SELECT g FROM generate_series(1, 200000) g");
     patroni.query(patroni.index(leader), "SELECT pg_switch_wal()");
     long before = replicaData.path("xlog_location").asLong();
-    patroni.await(Duration.ofSeconds(30), "the leader's new position published", c -> {
-      try {
-        return JsonTrees.MAPPER.readTree(c.memberData(leader)).path("xlog_location").asLong() > before;
-      } catch (Exception e) {
-        return false;
-      }
-    });
+    patroni.await(
+        Duration.ofSeconds(30),
+        "the leader's new position published",
+        c -> {
+          try {
+            return JsonTrees.MAPPER.readTree(c.memberData(leader)).path("xlog_location").asLong()
+                > before;
+          } catch (Exception e) {
+            return false;
+          }
+        });
     ObjectNode staleReplica = pod(replica, replicaData.toString());
-    assertThat(dev.metahooks.controllers.postgres.plan.Streaming.lag(staleReplica, pod(leader,
-        patroni.memberData(leader)), 0)).hasValueSatisfying(lag -> assertThat(lag.bytes()).isPresent());
+    assertThat(
+            dev.metahooks.controllers.postgres.plan.Streaming.lag(
+                staleReplica, pod(leader, patroni.memberData(leader)), 0))
+        .hasValueSatisfying(lag -> assertThat(lag.bytes()).isPresent());
   }
 
   private static ObjectNode pod(String name, String memberData) {
@@ -360,34 +459,59 @@ class PatroniJobsIT {
   @Test
   @Order(3)
   void theParametersJobFailsWhenAMemberDoesNotRunTheSettingSent() {
-    ParameterPatch patch = new ParameterPatch("orders-parameters-0123456789",
-        "{\"postgresql\":{\"parameters\":{\"work_mem\":\"banana\"}}}", "{\"work_mem\":\"banana\"}");
-    ObjectNode job = ParameterJobs.build("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE,
-        patch, Optional.empty());
+    ParameterPatch patch =
+        new ParameterPatch(
+            "orders-parameters-0123456789",
+            "{\"postgresql\":{\"parameters\":{\"work_mem\":\"banana\"}}}",
+            "{\"work_mem\":\"banana\"}");
+    ObjectNode job =
+        ParameterJobs.build(
+            "orders",
+            PostgresWorld.NAMESPACE,
+            ClusterSpec.DEFAULT_IMAGE,
+            PodScheduling.NONE,
+            patch,
+            Optional.empty());
     try {
       PostgresServer.Result result = run(job, Map.of("READBACK_TRIES", "3"));
-      assertThat(result.output()).contains("PATCH /config: HTTP 200", "not applied yet: orders-0 runs work_mem=",
-          "orders-1 runs work_mem=");
+      assertThat(result.output())
+          .contains(
+              "PATCH /config: HTTP 200",
+              "not applied yet: orders-0 runs work_mem=",
+              "orders-1 runs work_mem=");
       assertThat(result.exitCode()).as(result.output()).isNotZero();
     } finally {
-      PostgresServer.Result restored = run(ParameterJobs.build("orders", PostgresWorld.NAMESPACE,
-          ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE, new ParameterPatch("orders-parameters-9876543210",
-              "{\"postgresql\":{\"parameters\":{\"work_mem\":null}}}", "{}"), Optional.empty()), Map.of());
+      PostgresServer.Result restored =
+          run(
+              ParameterJobs.build(
+                  "orders",
+                  PostgresWorld.NAMESPACE,
+                  ClusterSpec.DEFAULT_IMAGE,
+                  PodScheduling.NONE,
+                  new ParameterPatch(
+                      "orders-parameters-9876543210",
+                      "{\"postgresql\":{\"parameters\":{\"work_mem\":null}}}",
+                      "{}"),
+                  Optional.empty()),
+              Map.of());
       assertThat(restored.exitCode()).as(restored.output()).isZero();
     }
   }
 
   /** Every member's GET /config reports the setting. */
   private static void awaitConfig(String setting, boolean value) {
-    patroni.await(Duration.ofSeconds(30), setting + " " + value + " on every member", c -> {
-      for (int i = 0; i < c.size(); i++) {
-        JsonNode config = c.get(i, "/config").json();
-        if (!config.has(setting) || config.path(setting).asBoolean() != value) {
-          return false;
-        }
-      }
-      return true;
-    });
+    patroni.await(
+        Duration.ofSeconds(30),
+        setting + " " + value + " on every member",
+        c -> {
+          for (int i = 0; i < c.size(); i++) {
+            JsonNode config = c.get(i, "/config").json();
+            if (!config.has(setting) || config.path(setting).asBoolean() != value) {
+              return false;
+            }
+          }
+          return true;
+        });
   }
 
   /**
@@ -398,53 +522,73 @@ class PatroniJobsIT {
   @Order(Integer.MAX_VALUE) // last: the outage must not overlap another test
   void withFailsafeModeAnOutageOfTheDcsDoesNotDemoteAPrimaryThatReachesEveryMember() {
     assertThat(run(parametersJob(availabilityWorld(spec -> {})), Map.of()).exitCode()).isZero();
-    patroni.await(Duration.ofSeconds(30), "the failsafe topology with both members", c -> {
-      PatroniCluster.Response failsafe = c.get(0, "/failsafe");
-      return failsafe.status() == 200 && failsafe.json().size() == 2;
-    });
+    patroni.await(
+        Duration.ofSeconds(30),
+        "the failsafe topology with both members",
+        c -> {
+          PatroniCluster.Response failsafe = c.get(0, "/failsafe");
+          return failsafe.status() == 200 && failsafe.json().size() == 2;
+        });
     String leader = patroni.leader().orElseThrow();
     int index = patroni.index(leader);
     patroni.stopDcs();
     java.time.Instant pastTtl = java.time.Instant.now().plusSeconds(25);
     try {
-      // Where Patroni would demote itself ("DCS is not accessible"), failsafe mode keeps it leading.
-      patroni.await(Duration.ofSeconds(90), "failsafe mode active on the leader",
+      // Where Patroni would demote itself ("DCS is not accessible"), failsafe mode keeps it
+      // leading.
+      patroni.await(
+          Duration.ofSeconds(90),
+          "failsafe mode active on the leader",
           c -> c.get(index, "/patroni").json().path("failsafe_mode_is_active").asBoolean(false));
-      // And still past the leader lock's ttl (20 s), with a primary that takes writes. GET /patroni names the
+      // And still past the leader lock's ttl (20 s), with a primary that takes writes. GET /patroni
+      // names the
       // primary's role master in 3.0, primary in 4 (api.py v4.1.5:1400 and 1440).
       String primaryRole = version.major() < 4 ? "master" : "primary";
-      patroni.await(Duration.ofSeconds(90), leader + " still primary in failsafe mode past the ttl", c -> {
-        JsonNode state = c.get(index, "/patroni").json();
-        return java.time.Instant.now().isAfter(pastTtl) && primaryRole.equals(state.path("role").asText())
-            && state.path("failsafe_mode_is_active").asBoolean(false);
-      });
+      patroni.await(
+          Duration.ofSeconds(90),
+          leader + " still primary in failsafe mode past the ttl",
+          c -> {
+            JsonNode state = c.get(index, "/patroni").json();
+            return java.time.Instant.now().isAfter(pastTtl)
+                && primaryRole.equals(state.path("role").asText())
+                && state.path("failsafe_mode_is_active").asBoolean(false);
+          });
       assertThat(patroni.query(index, "SELECT pg_is_in_recovery()")).isEqualTo("f");
-      assertThat(patroni.query(index, "CREATE TABLE IF NOT EXISTS written_during_the_outage (); SELECT 'written'"))
+      assertThat(
+              patroni.query(
+                  index,
+                  "CREATE TABLE IF NOT EXISTS written_during_the_outage (); SELECT 'written'"))
           .contains("written");
     } finally {
       patroni.startDcs();
     }
-    patroni.await(Duration.ofSeconds(90), "the leader back on the DCS", c -> c.leader().isPresent());
+    patroni.await(
+        Duration.ofSeconds(90), "the leader back on the DCS", c -> c.leader().isPresent());
   }
 
   /** A cluster like the test's, with these spec.patroni settings and no PostgreSQL parameters. */
-  private static PostgresWorld availabilityWorld(java.util.function.Consumer<ObjectNode> patroniSpec) {
+  private static PostgresWorld availabilityWorld(
+      java.util.function.Consumer<ObjectNode> patroniSpec) {
     ObjectNode spec = Json.object().put("instances", 2);
     patroniSpec.accept(spec.putObject("patroni"));
     PostgresWorld other = new PostgresWorld("orders", spec);
     // The same Secrets as the cluster under test, so that the Job authenticates as it would.
-    world.children.forEach((key, child) -> {
-      if (key.startsWith("Secret/")) {
-        other.children.put(key, child);
-      }
-    });
+    world.children.forEach(
+        (key, child) -> {
+          if (key.startsWith("Secret/")) {
+            other.children.put(key, child);
+          }
+        });
     other.sync();
     return other;
   }
 
   private static ObjectNode parametersJob(PostgresWorld of) {
-    return of.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
-        .map(Map.Entry::getValue).findFirst().orElseThrow();
+    return of.children.entrySet().stream()
+        .filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
+        .map(Map.Entry::getValue)
+        .findFirst()
+        .orElseThrow();
   }
 
   private static List<String> roles(PatroniCluster cluster) {
@@ -454,8 +598,16 @@ class PatroniJobsIT {
   }
 
   private static ObjectNode job(String leader, String candidate) {
-    return Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE,
-        new Rollout.Switchover(Names.switchoverJob("orders", "orders-5d8f9c7b6", leader), leader, candidate, Optional.empty()));
+    return Switchovers.job(
+        "orders",
+        PostgresWorld.NAMESPACE,
+        ClusterSpec.DEFAULT_IMAGE,
+        PodScheduling.NONE,
+        new Rollout.Switchover(
+            Names.switchoverJob("orders", "orders-5d8f9c7b6", leader),
+            leader,
+            candidate,
+            Optional.empty()));
   }
 
   /**
@@ -464,9 +616,14 @@ class PatroniJobsIT {
    */
   static void assertSwitchedOver(PostgresServer.Result moved, String candidate) {
     assertThat(moved.exitCode()).as(moved.output()).isZero();
-    assertThat(moved.output()).satisfiesAnyOf(
-        output -> assertThat(output).contains("HTTP 200", "Successfully switched over to \"" + candidate + "\""),
-        output -> assertThat(output).contains("HTTP 503", "GET /cluster: " + candidate + " holds the leader lock"));
+    assertThat(moved.output())
+        .satisfiesAnyOf(
+            output ->
+                assertThat(output)
+                    .contains("HTTP 200", "Successfully switched over to \"" + candidate + "\""),
+            output ->
+                assertThat(output)
+                    .contains("HTTP 503", "GET /cluster: " + candidate + " holds the leader lock"));
   }
 
   /**
@@ -474,8 +631,9 @@ class PatroniJobsIT {
    * local leader's REST API, and {@code overrides} replace values.
    */
   private static PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
-    Kubelet.Container container = RenderedContainers.of(world, job,
-        job.at("/spec/template/spec/containers/0/name").asText(), List.of());
+    Kubelet.Container container =
+        RenderedContainers.of(
+            world, job, job.at("/spec/template/spec/containers/0/name").asText(), List.of());
     Map<String, String> env = container.environment();
     String leader = env.get("LEADER");
     Map<String, String> local = new HashMap<>();
@@ -495,7 +653,9 @@ class PatroniJobsIT {
   }
 
   private static String restApiPassword() {
-    return SecretData.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password").orElseThrow();
+    return SecretData.value(
+            world.children.get("Secret/" + Names.restApiSecret("orders")), "password")
+        .orElseThrow();
   }
 
   private static JsonNode spiloConfiguration() {

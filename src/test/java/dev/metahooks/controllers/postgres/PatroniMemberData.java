@@ -14,7 +14,8 @@ import dev.metahooks.json.JsonTrees;
  */
 final class PatroniMemberData {
   enum Version {
-    V3_0_2("3.0.2", "master"), V4_0_4("4.0.4", "primary");
+    V3_0_2("3.0.2", "master"),
+    V4_0_4("4.0.4", "primary");
 
     final String text;
     final String leaderRole;
@@ -39,7 +40,8 @@ final class PatroniMemberData {
   }
 
   /** A running replica; {@code replicationState} null leaves the field out (3.0.2, or 4.0.4 not streaming). */
-  static String replica(Version version, String podIp, long position, int timeline, String replicationState) {
+  static String replica(
+      Version version, String podIp, long position, int timeline, String replicationState) {
     ObjectNode data = base(version, podIp, "running", "replica");
     data.put("xlog_location", position);
     if (replicationState != null) {
@@ -55,8 +57,11 @@ final class PatroniMemberData {
   }
 
   private static ObjectNode base(Version version, String podIp, String state, String role) {
-    return Json.object().put("conn_url", "postgres://" + podIp + ":5432/postgres")
-        .put("api_url", "http://" + podIp + ":8008/patroni").put("state", state).put("role", role)
+    return Json.object()
+        .put("conn_url", "postgres://" + podIp + ":5432/postgres")
+        .put("api_url", "http://" + podIp + ":8008/patroni")
+        .put("state", state)
+        .put("role", role)
         .put("version", version.text);
   }
 

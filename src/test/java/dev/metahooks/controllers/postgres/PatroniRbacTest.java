@@ -19,14 +19,17 @@ class PatroniRbacTest {
   void patroniMayWriteOnlyItsOwnConfigMapsAndMembersByName() {
     List<ObjectNode> rbac = PatroniRbac.build("pg", "shop", List.of("pg-0", "pg-1"));
     rbac.forEach(KubeSchema::assertValid);
-    assertThat(rbac).extracting(o -> o.path("kind").asText() + "/" + ObservedCluster.nameOf(o))
+    assertThat(rbac)
+        .extracting(o -> o.path("kind").asText() + "/" + ObservedCluster.nameOf(o))
         .containsExactly("ServiceAccount/pg-patroni", "Role/pg-patroni", "RoleBinding/pg-patroni");
-    assertThat(rbac.get(1).path("rules").toString()).isEqualTo("["
-        + "{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],\"verbs\":[\"create\",\"list\",\"watch\"]},"
-        + "{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
-        + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"get\",\"patch\"]},"
-        + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
-        + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"pg-0\",\"pg-1\"],\"verbs\":[\"patch\"]}]");
+    assertThat(rbac.get(1).path("rules").toString())
+        .isEqualTo(
+            "["
+                + "{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],\"verbs\":[\"create\",\"list\",\"watch\"]},"
+                + "{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
+                + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"get\",\"patch\"]},"
+                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
+                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"pg-0\",\"pg-1\"],\"verbs\":[\"patch\"]}]");
     assertThat(rbac.get(2).at("/subjects/0").toString())
         .isEqualTo("{\"kind\":\"ServiceAccount\",\"name\":\"pg-patroni\",\"namespace\":\"shop\"}");
   }
@@ -36,15 +39,20 @@ class PatroniRbacTest {
     ObjectNode role = PatroniRbac.role("pg", List.of());
     for (JsonNode rule : role.path("rules")) {
       if (!rule.has("resourceNames")) {
-        assertThat(verbs(rule)).as("a rule for any name: %s", rule).isSubsetOf("list", "watch", "create");
+        assertThat(verbs(rule))
+            .as("a rule for any name: %s", rule)
+            .isSubsetOf("list", "watch", "create");
       }
     }
     List<JsonNode> podWrites = new ArrayList<>();
-    role.path("rules").forEach(rule -> {
-      if (rule.at("/resources/0").asText().equals("pods") && verbs(rule).contains("patch")) {
-        podWrites.add(rule);
-      }
-    });
+    role.path("rules")
+        .forEach(
+            rule -> {
+              if (rule.at("/resources/0").asText().equals("pods")
+                  && verbs(rule).contains("patch")) {
+                podWrites.add(rule);
+              }
+            });
     assertThat(podWrites).isEmpty();
   }
 
@@ -67,13 +75,22 @@ class PatroniRbacTest {
     assertThat(replicas(held)).isEqualTo(3);
     assertThat(podNames(held)).containsExactly("pg-0", "pg-1", "pg-2");
 
-    // It moved: the StatefulSet shrinks, and its two removed pods still stop (being deleted, still observed).
+    // It moved: the StatefulSet shrinks, and its two removed pods still stop (being deleted, still
+    // observed).
     world.runPods(Set.of(), 0, false);
     JsonNode shrinking = world.sync();
     assertThat(replicas(shrinking)).isEqualTo(1);
     world.statefulSet().withObjectProperty("status").put("replicas", 1);
-    world.pods.get("pg-1").withObjectProperty("metadata").put("deletionTimestamp", "2026-01-01T00:00:00Z");
-    world.pods.get("pg-2").withObjectProperty("metadata").put("deletionTimestamp", "2026-01-01T00:00:00Z");
+    world
+        .pods
+        .get("pg-1")
+        .withObjectProperty("metadata")
+        .put("deletionTimestamp", "2026-01-01T00:00:00Z");
+    world
+        .pods
+        .get("pg-2")
+        .withObjectProperty("metadata")
+        .put("deletionTimestamp", "2026-01-01T00:00:00Z");
     assertThat(podNames(world.sync())).containsExactly("pg-0", "pg-1", "pg-2");
 
     // Gone: only the member that stays.
@@ -113,7 +130,8 @@ class PatroniRbacTest {
 
   private static JsonNode role(JsonNode answer) {
     for (JsonNode child : answer.path("children")) {
-      if (child.path("kind").asText().equals("Role") && child.at("/metadata/name").asText().endsWith("-patroni")) {
+      if (child.path("kind").asText().equals("Role")
+          && child.at("/metadata/name").asText().endsWith("-patroni")) {
         return child;
       }
     }

@@ -16,43 +16,65 @@ class PatroniSettingsTest {
 
   @Test
   void aNewClusterBootstrapsWithTheSettingsAndTheParametersJobSendsThem() throws Exception {
-    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
+    PostgresWorld world =
+        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
     world.sync();
-    assertThat(spiloConfiguration(world).path("bootstrap").path("dcs").toString()).isEqualTo(
-        "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}");
-    assertThat(patch(world).toString()).isEqualTo(
-        "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}");
+    assertThat(spiloConfiguration(world).path("bootstrap").path("dcs").toString())
+        .isEqualTo(
+            "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}");
+    assertThat(patch(world).toString())
+        .isEqualTo(
+            "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}");
   }
 
   @Test
-  void aChangeOnARunningClusterGoesThroughTheParametersJobAloneAndRestartsNothing() throws Exception {
-    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
+  void aChangeOnARunningClusterGoesThroughTheParametersJobAloneAndRestartsNothing()
+      throws Exception {
+    PostgresWorld world =
+        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
     world.sync();
     world.runAllReady();
     world.sync();
     JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
     String firstJob = parametersJob(world).at("/metadata/name").asText();
 
-    world.edit(spec -> spec.putObject("patroni").put("failsafeMode", false)
-        .putObject("synchronous").put("mode", "strict").put("nodeCount", 2));
-    world.spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "8MB");
+    world.edit(
+        spec ->
+            spec.putObject("patroni")
+                .put("failsafeMode", false)
+                .putObject("synchronous")
+                .put("mode", "strict")
+                .put("nodeCount", 2));
+    world
+        .spec
+        .withObjectProperty("postgresql")
+        .withObjectProperty("parameters")
+        .put("work_mem", "8MB");
     JsonNode answer = world.sync();
 
-    assertThat(world.statefulSet().at("/spec/template")).as("the pod template is unchanged").isEqualTo(template);
+    assertThat(world.statefulSet().at("/spec/template"))
+        .as("the pod template is unchanged")
+        .isEqualTo(template);
     assertThat(answer.at("/status").has("rollout")).isFalse();
     assertThat(parametersJob(world).at("/metadata/name").asText()).isNotEqualTo(firstJob);
-    assertThat(patch(world).toString()).isEqualTo("{\"failsafe_mode\":false,\"synchronous_mode\":true,"
-        + "\"synchronous_mode_strict\":true,\"synchronous_node_count\":2,\"postgresql\":{\"parameters\":{\"work_mem\":\"8MB\"}}}");
+    assertThat(patch(world).toString())
+        .isEqualTo(
+            "{\"failsafe_mode\":false,\"synchronous_mode\":true,"
+                + "\"synchronous_mode_strict\":true,\"synchronous_node_count\":2,\"postgresql\":{\"parameters\":{\"work_mem\":\"8MB\"}}}");
   }
 
   @Test
   void aStatefulSetRenderedBeforeTheseSettingsKeepsItsTemplate() {
-    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    PostgresWorld world =
+        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
     world.sync();
     // As an earlier release rendered it: no availability settings in the bootstrap configuration.
     ObjectNode variable = spiloVariable(world);
-    variable.put("value", "{\"restapi\":{\"authentication\":{\"username\":\"patroni\",\"password\":\"$("
-        + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")\"}}}");
+    variable.put(
+        "value",
+        "{\"restapi\":{\"authentication\":{\"username\":\"patroni\",\"password\":\"$("
+            + StatefulSets.RESTAPI_PASSWORD_VARIABLE
+            + ")\"}}}");
     String before = variable.path("value").asText();
     world.sync();
     assertThat(spiloVariable(world).path("value").asText()).isEqualTo(before);
@@ -60,27 +82,40 @@ class PatroniSettingsTest {
 
   @Test
   void aFailedParametersJobSaysWhyAndChangesNothingElse() {
-    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    PostgresWorld world =
+        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
     world.sync();
     world.runAllReady();
     JsonNode applying = world.sync();
-    assertThat(condition(applying, "ConfigurationApplied").path("reason").asText()).isEqualTo("Applying");
+    assertThat(condition(applying, "ConfigurationApplied").path("reason").asText())
+        .isEqualTo("Applying");
     ObjectNode job = parametersJob(world);
-    job.putObject("status").put("failed", 7).putArray("conditions").addObject().put("type", "Failed")
-        .put("status", "True").put("reason", "BackoffLimitExceeded");
+    job.putObject("status")
+        .put("failed", 7)
+        .putArray("conditions")
+        .addObject()
+        .put("type", "Failed")
+        .put("status", "True")
+        .put("reason", "BackoffLimitExceeded");
     Map<String, ObjectNode> before = Map.copyOf(world.children);
     JsonNode failed = world.sync();
     JsonNode condition = condition(failed, "ConfigurationApplied");
     assertThat(condition.path("status").asText()).isEqualTo("False");
     assertThat(condition.path("reason").asText()).isEqualTo("JobFailed");
-    assertThat(condition.path("message").asText()).contains(job.at("/metadata/name").asText(), "PATCH /config",
-        "delete the Job to try again");
+    assertThat(condition.path("message").asText())
+        .contains(
+            job.at("/metadata/name").asText(), "PATCH /config", "delete the Job to try again");
     assertThat(condition(failed, "Degraded").path("status").asText()).isEqualTo("False");
     assertThat(world.children.keySet()).isEqualTo(before.keySet());
 
-    job.putObject("status").put("succeeded", 1).putArray("conditions").addObject().put("type", "Complete")
+    job.putObject("status")
+        .put("succeeded", 1)
+        .putArray("conditions")
+        .addObject()
+        .put("type", "Complete")
         .put("status", "True");
-    assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText()).isEqualTo("Applied");
+    assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText())
+        .isEqualTo("Applied");
   }
 
   /**
@@ -89,16 +124,22 @@ class PatroniSettingsTest {
    */
   @Test
   void settingsThatNeedARestartAreAppliedOnlyOnceEveryPodStartedWithThem() {
-    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    PostgresWorld world =
+        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
     world.sync();
     world.runAllReady();
     startPodsFromTheTemplate(world);
     world.sync();
     complete(parametersJob(world));
-    assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText()).isEqualTo("Applied");
+    assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText())
+        .isEqualTo("Applied");
 
-    for (Map.Entry<String, String> setting : Map.of("shared_buffers", "256MB", "log_filename", "pg-%a.log").entrySet()) {
-      world.spec.withObjectProperty("postgresql").withObjectProperty("parameters")
+    for (Map.Entry<String, String> setting :
+        Map.of("shared_buffers", "256MB", "log_filename", "pg-%a.log").entrySet()) {
+      world
+          .spec
+          .withObjectProperty("postgresql")
+          .withObjectProperty("parameters")
           .put(setting.getKey(), setting.getValue());
       world.sync();
       complete(parametersJob(world));
@@ -108,18 +149,26 @@ class PatroniSettingsTest {
       assertThat(rolling.path("message").asText()).contains("orders-0, orders-1 must restart");
 
       startPodsFromTheTemplate(world);
-      assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText()).as(setting.getKey())
+      assertThat(condition(world.sync(), "ConfigurationApplied").path("reason").asText())
+          .as(setting.getKey())
           .isEqualTo("Applied");
     }
   }
 
   /** Each pod as the StatefulSet controller starts it: with the template's spec. */
   private static void startPodsFromTheTemplate(PostgresWorld world) {
-    world.pods.values().forEach(pod -> pod.set("spec", world.statefulSet().at("/spec/template/spec").deepCopy()));
+    world
+        .pods
+        .values()
+        .forEach(pod -> pod.set("spec", world.statefulSet().at("/spec/template/spec").deepCopy()));
   }
 
   private static void complete(ObjectNode job) {
-    job.putObject("status").put("succeeded", 1).putArray("conditions").addObject().put("type", "Complete")
+    job.putObject("status")
+        .put("succeeded", 1)
+        .putArray("conditions")
+        .addObject()
+        .put("type", "Complete")
         .put("status", "True");
   }
 
@@ -133,8 +182,11 @@ class PatroniSettingsTest {
   }
 
   private static ObjectNode parametersJob(PostgresWorld world) {
-    return world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
-        .map(Map.Entry::getValue).findFirst().orElseThrow();
+    return world.children.entrySet().stream()
+        .filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
+        .map(Map.Entry::getValue)
+        .findFirst()
+        .orElseThrow();
   }
 
   private static JsonNode patch(PostgresWorld world) throws Exception {

@@ -69,9 +69,14 @@ final class PatroniSimulation {
     Map<String, List<ObjectNode>> scopes = new TreeMap<>();
     for (ObjectNode pod : cluster.list("v1", "Pod")) {
       JsonNode labels = pod.path("metadata").path("labels");
-      if (Labels.APP.equals(labels.path(Labels.NAME).asText()) && labels.has(Labels.CLUSTER_NAME)
-          && !pod.path("metadata").has("deletionTimestamp") && running(pod)) {
-        String scope = pod.path("metadata").path("namespace").asText() + "/" + labels.path(Labels.CLUSTER_NAME).asText();
+      if (Labels.APP.equals(labels.path(Labels.NAME).asText())
+          && labels.has(Labels.CLUSTER_NAME)
+          && !pod.path("metadata").has("deletionTimestamp")
+          && running(pod)) {
+        String scope =
+            pod.path("metadata").path("namespace").asText()
+                + "/"
+                + labels.path(Labels.CLUSTER_NAME).asText();
         scopes.computeIfAbsent(scope, s -> new ArrayList<>()).add(pod);
       }
     }
@@ -79,16 +84,26 @@ final class PatroniSimulation {
     scopes.values().forEach(members -> publishStatus(cluster, members, lagBytes));
   }
 
-  private static void publishStatus(Cluster cluster, List<ObjectNode> members, Map<String, Long> lagBytes) {
+  private static void publishStatus(
+      Cluster cluster, List<ObjectNode> members, Map<String, Long> lagBytes) {
     for (ObjectNode member : members) {
-      ObjectNode pod = cluster.get("v1", "Pod", member.path("metadata").path("namespace").asText(), name(member));
+      ObjectNode pod =
+          cluster.get(
+              "v1", "Pod", member.path("metadata").path("namespace").asText(), name(member));
       String ip = pod.path("status").path("podIP").asText("10.0.0.1");
       String role = role(pod);
-      String status = role.isEmpty() ? PatroniMemberData.starting(PatroniMemberData.Version.V4_0_4, ip)
-          : Labels.LEADER.equals(role)
-              ? PatroniMemberData.leader(PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1)
-              : PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, ip,
-                  PatroniMemberData.POSITION - lagBytes.getOrDefault(name(pod), 0L), 1, "streaming");
+      String status =
+          role.isEmpty()
+              ? PatroniMemberData.starting(PatroniMemberData.Version.V4_0_4, ip)
+              : Labels.LEADER.equals(role)
+                  ? PatroniMemberData.leader(
+                      PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1)
+                  : PatroniMemberData.replica(
+                      PatroniMemberData.Version.V4_0_4,
+                      ip,
+                      PatroniMemberData.POSITION - lagBytes.getOrDefault(name(pod), 0L),
+                      1,
+                      "streaming");
       if (!status.equals(pod.path("metadata").path("annotations").path("status").asText())) {
         ((ObjectNode) pod.get("metadata")).withObjectProperty("annotations").put("status", status);
         cluster.update(pod);
@@ -97,39 +112,70 @@ final class PatroniSimulation {
   }
 
   private static void label(Cluster cluster, List<ObjectNode> members) {
-    members.sort(Comparator.comparing(PatroniSimulation::ordinal).thenComparing(PatroniSimulation::name));
+    members.sort(
+        Comparator.comparing(PatroniSimulation::ordinal).thenComparing(PatroniSimulation::name));
     String namespace = members.get(0).path("metadata").path("namespace").asText();
-    String scope = members.get(0).path("metadata").path("labels").path(Labels.CLUSTER_NAME).asText();
-    String initialized = cluster.find("v1", "ConfigMap", namespace, scope + "-config")
-        .map(c -> c.path("metadata").path("annotations").path("initialize").asText("")).orElse("");
-    Optional<ObjectNode> leader = members.stream().filter(pod -> Labels.LEADER.equals(role(pod))).findFirst()
-        .or(() -> members.stream().filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod))
-            .findFirst())
-        .or(() -> members.stream().filter(pod -> initialized.isEmpty() || initialized.equals(system(cluster, pod)))
-            .findFirst());
+    String scope =
+        members.get(0).path("metadata").path("labels").path(Labels.CLUSTER_NAME).asText();
+    String initialized =
+        cluster
+            .find("v1", "ConfigMap", namespace, scope + "-config")
+            .map(c -> c.path("metadata").path("annotations").path("initialize").asText(""))
+            .orElse("");
+    Optional<ObjectNode> leader =
+        members.stream()
+            .filter(pod -> Labels.LEADER.equals(role(pod)))
+            .findFirst()
+            .or(
+                () ->
+                    members.stream()
+                        .filter(
+                            pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod))
+                        .findFirst())
+            .or(
+                () ->
+                    members.stream()
+                        .filter(
+                            pod ->
+                                initialized.isEmpty() || initialized.equals(system(cluster, pod)))
+                        .findFirst());
     if (leader.isEmpty()) {
       return;
     }
-    String system = initialized.isEmpty() ? "system-" + leader.get().path("metadata").path("uid").asText() : initialized;
+    String system =
+        initialized.isEmpty()
+            ? "system-" + leader.get().path("metadata").path("uid").asText()
+            : initialized;
     if (initialized.isEmpty()) {
       dcs(cluster, namespace, scope, "config");
     }
     ObjectNode lock = dcs(cluster, namespace, scope, "leader");
-    if (!name(leader.get()).equals(lock.path("metadata").path("annotations").path("leader").asText())) {
-      lock.withObjectProperty("metadata").withObjectProperty("annotations").put("leader", name(leader.get()));
+    if (!name(leader.get())
+        .equals(lock.path("metadata").path("annotations").path("leader").asText())) {
+      lock.withObjectProperty("metadata")
+          .withObjectProperty("annotations")
+          .put("leader", name(leader.get()));
       cluster.update(lock);
     }
-    cluster.find("v1", "ConfigMap", namespace, scope + "-config").ifPresent(config -> {
-      if (!system.equals(config.path("metadata").path("annotations").path("initialize").asText())) {
-        config.withObjectProperty("metadata").withObjectProperty("annotations").put("initialize", system);
-        cluster.update(config);
-      }
-    });
+    cluster
+        .find("v1", "ConfigMap", namespace, scope + "-config")
+        .ifPresent(
+            config -> {
+              if (!system.equals(
+                  config.path("metadata").path("annotations").path("initialize").asText())) {
+                config
+                    .withObjectProperty("metadata")
+                    .withObjectProperty("annotations")
+                    .put("initialize", system);
+                cluster.update(config);
+              }
+            });
     for (ObjectNode pod : members) {
       markVolume(cluster, pod, system);
     }
     for (ObjectNode pod : members) {
-      String wanted = leader.map(l -> name(l).equals(name(pod))).orElse(false) ? Labels.LEADER : Labels.REPLICA;
+      String wanted =
+          leader.map(l -> name(l).equals(name(pod))).orElse(false) ? Labels.LEADER : Labels.REPLICA;
       if (!wanted.equals(role(pod))) {
         ((ObjectNode) pod.get("metadata")).withObjectProperty("labels").put(Labels.ROLE, wanted);
         cluster.update(pod);
@@ -139,29 +185,46 @@ final class PatroniSimulation {
 
   /** Patroni's ConfigMap {@code <scope>-<suffix>}, created with its labels when missing. */
   private static ObjectNode dcs(Cluster cluster, String namespace, String scope, String suffix) {
-    return cluster.find("v1", "ConfigMap", namespace, scope + "-" + suffix).orElseGet(() -> {
-      ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
-      configMap.putObject("metadata").put("name", scope + "-" + suffix).put("namespace", namespace)
-          .putObject("labels").put(Labels.CLUSTER_NAME, scope).put(Labels.NAME, Labels.APP);
-      return cluster.create(configMap);
-    });
+    return cluster
+        .find("v1", "ConfigMap", namespace, scope + "-" + suffix)
+        .orElseGet(
+            () -> {
+              ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
+              configMap
+                  .putObject("metadata")
+                  .put("name", scope + "-" + suffix)
+                  .put("namespace", namespace)
+                  .putObject("labels")
+                  .put(Labels.CLUSTER_NAME, scope)
+                  .put(Labels.NAME, Labels.APP);
+              return cluster.create(configMap);
+            });
   }
 
   /** The system id the pod's data volume holds, or empty. */
   private static String system(Cluster cluster, JsonNode pod) {
-    return claim(cluster, pod).map(c -> c.path("metadata").path("annotations").path(SYSTEM).asText("")).orElse("");
+    return claim(cluster, pod)
+        .map(c -> c.path("metadata").path("annotations").path(SYSTEM).asText(""))
+        .orElse("");
   }
 
   private static void markVolume(Cluster cluster, JsonNode pod, String system) {
-    claim(cluster, pod).filter(c -> !system.equals(c.path("metadata").path("annotations").path(SYSTEM).asText()))
-        .ifPresent(c -> {
-          c.withObjectProperty("metadata").withObjectProperty("annotations").put(SYSTEM, system);
-          cluster.update(c);
-        });
+    claim(cluster, pod)
+        .filter(c -> !system.equals(c.path("metadata").path("annotations").path(SYSTEM).asText()))
+        .ifPresent(
+            c -> {
+              c.withObjectProperty("metadata")
+                  .withObjectProperty("annotations")
+                  .put(SYSTEM, system);
+              cluster.update(c);
+            });
   }
 
   private static Optional<ObjectNode> claim(Cluster cluster, JsonNode pod) {
-    return cluster.find("v1", "PersistentVolumeClaim", pod.path("metadata").path("namespace").asText(),
+    return cluster.find(
+        "v1",
+        "PersistentVolumeClaim",
+        pod.path("metadata").path("namespace").asText(),
         Spilo.DATA_VOLUME + "-" + name(pod));
   }
 
@@ -187,43 +250,62 @@ final class PatroniSimulation {
    */
   private static void runRestartJobs(Cluster cluster) {
     for (ObjectNode job : cluster.list("batch/v1", "Job")) {
-      if (!Restarts.COMPONENT.equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())
+      if (!Restarts.COMPONENT.equals(
+              job.path("metadata").path("labels").path(Labels.COMPONENT).asText())
           || JobConditions.failed(job)) {
         continue;
       }
       String pod = Rollout.jobEnv(job, Rollout.Restart.POD);
       String uid = Rollout.jobEnv(job, Rollout.Restart.UID);
       String namespace = job.path("metadata").path("namespace").asText();
-      cluster.find("v1", "Pod", namespace, pod)
-          .filter(live -> uid.equals(live.path("metadata").path("uid").asText()) && !live.path("metadata").has("deletionTimestamp"))
+      cluster
+          .find("v1", "Pod", namespace, pod)
+          .filter(
+              live ->
+                  uid.equals(live.path("metadata").path("uid").asText())
+                      && !live.path("metadata").has("deletionTimestamp"))
           .ifPresent(live -> cluster.delete("v1", "Pod", namespace, pod, uid));
     }
   }
 
   private static void runSwitchoverJobs(Cluster cluster, boolean work) {
     for (ObjectNode job : cluster.list("batch/v1", "Job")) {
-      if (!Switchovers.COMPONENT.equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())
+      if (!Switchovers.COMPONENT.equals(
+              job.path("metadata").path("labels").path(Labels.COMPONENT).asText())
           || JobConditions.failed(job)) {
         continue;
       }
       String namespace = job.path("metadata").path("namespace").asText();
       if (!work) {
         ObjectNode status = Json.object().put("failed", 2);
-        status.putArray("conditions").addObject().put("type", "Failed").put("status", "True")
-            .put("reason", "BackoffLimitExceeded").put("message", "Job has reached the specified backoff limit");
+        status
+            .putArray("conditions")
+            .addObject()
+            .put("type", "Failed")
+            .put("status", "True")
+            .put("reason", "BackoffLimitExceeded")
+            .put("message", "Job has reached the specified backoff limit");
         ObjectNode live = cluster.get("batch/v1", "Job", namespace, name(job));
         live.set("status", status);
         cluster.updateStatus(live);
         continue;
       }
-      Optional<ObjectNode> leader = cluster.find("v1", "Pod", namespace, env(job, "LEADER"))
-          .filter(pod -> Labels.LEADER.equals(role(pod)));
-      Optional<ObjectNode> candidate = cluster.find("v1", "Pod", namespace, env(job, "CANDIDATE"))
-          .filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod));
+      Optional<ObjectNode> leader =
+          cluster
+              .find("v1", "Pod", namespace, env(job, "LEADER"))
+              .filter(pod -> Labels.LEADER.equals(role(pod)));
+      Optional<ObjectNode> candidate =
+          cluster
+              .find("v1", "Pod", namespace, env(job, "CANDIDATE"))
+              .filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod));
       if (leader.isPresent() && candidate.isPresent()) {
-        ((ObjectNode) leader.get().get("metadata")).withObjectProperty("labels").put(Labels.ROLE, Labels.REPLICA);
+        ((ObjectNode) leader.get().get("metadata"))
+            .withObjectProperty("labels")
+            .put(Labels.ROLE, Labels.REPLICA);
         cluster.update(leader.get());
-        ((ObjectNode) candidate.get().get("metadata")).withObjectProperty("labels").put(Labels.ROLE, Labels.LEADER);
+        ((ObjectNode) candidate.get().get("metadata"))
+            .withObjectProperty("labels")
+            .put(Labels.ROLE, Labels.LEADER);
         cluster.update(candidate.get());
       }
     }

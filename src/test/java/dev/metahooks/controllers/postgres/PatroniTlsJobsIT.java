@@ -45,8 +45,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ParameterizedClass
 @EnumSource(PatroniVersion.class)
 class PatroniTlsJobsIT {
-  @Parameter
-  PatroniVersion version;
+  @Parameter PatroniVersion version;
 
   private static PostgresWorld world;
   private static PatroniCluster patroni;
@@ -58,26 +57,45 @@ class PatroniTlsJobsIT {
     certs = TestCertificates.create();
     certs.ca("ca");
     certs.ca("other-ca");
-    certs.server("server", "ca", List.of("orders-hl.shop.svc", "*.orders-hl.shop.svc", "127.0.0.1"), 2);
+    certs.server(
+        "server", "ca", List.of("orders-hl.shop.svc", "*.orders-hl.shop.svc", "127.0.0.1"), 2);
     ObjectNode spec = Json.object().put("instances", 2);
     spec.putObject("tls").put("secretName", TlsWorlds.SECRET).put("restApi", true);
     spec.putObject("postgresql").putObject("parameters").put("work_mem", "12MB");
     world = new PostgresWorld("orders", spec);
     world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     world.sync();
-    Map<String, String> env = TlsWorlds.env(world.statefulSet().at("/spec/template/spec/containers/0"));
-    String password = SecretData.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password")
-        .orElseThrow();
-    patroni = PatroniCluster.start(version, "orders", 2, Spilo.RESTAPI_USER, password,
-        Map.of("shared_buffers", "16MB", "max_connections", "30"), Optional.of(new PatroniCluster.RestTls(
-            mounted(env.get("SSL_RESTAPI_CERTIFICATE_FILE")), mounted(env.get("SSL_RESTAPI_PRIVATE_KEY_FILE")),
-            mounted(env.get("SSL_RESTAPI_CA_FILE")))));
+    Map<String, String> env =
+        TlsWorlds.env(world.statefulSet().at("/spec/template/spec/containers/0"));
+    String password =
+        SecretData.value(world.children.get("Secret/" + Names.restApiSecret("orders")), "password")
+            .orElseThrow();
+    patroni =
+        PatroniCluster.start(
+            version,
+            "orders",
+            2,
+            Spilo.RESTAPI_USER,
+            password,
+            Map.of("shared_buffers", "16MB", "max_connections", "30"),
+            Optional.of(
+                new PatroniCluster.RestTls(
+                    mounted(env.get("SSL_RESTAPI_CERTIFICATE_FILE")),
+                    mounted(env.get("SSL_RESTAPI_PRIVATE_KEY_FILE")),
+                    mounted(env.get("SSL_RESTAPI_CA_FILE")))));
     curlHome = Files.createDirectories(certs.dir().resolve("curl-home"));
     StringBuilder curlrc = new StringBuilder();
-    curlrc.append("connect-to = \"orders-hl.shop.svc:8008:127.0.0.1:").append(patroni.restPort(0)).append("\"\n");
+    curlrc
+        .append("connect-to = \"orders-hl.shop.svc:8008:127.0.0.1:")
+        .append(patroni.restPort(0))
+        .append("\"\n");
     for (int i = 0; i < patroni.size(); i++) {
-      curlrc.append("connect-to = \"orders-").append(i).append(".orders-hl.shop.svc:8008:127.0.0.1:")
-          .append(patroni.restPort(i)).append("\"\n");
+      curlrc
+          .append("connect-to = \"orders-")
+          .append(i)
+          .append(".orders-hl.shop.svc:8008:127.0.0.1:")
+          .append(patroni.restPort(i))
+          .append("\"\n");
     }
     Files.writeString(curlHome.resolve(".curlrc"), curlrc);
   }
@@ -86,7 +104,11 @@ class PatroniTlsJobsIT {
   private static Path mounted(String path) {
     assertThat(path).startsWith(Spilo.TLS_MOUNT + "/");
     String key = path.substring(Spilo.TLS_MOUNT.length() + 1);
-    return certs.dir().resolve(Map.of(TlsSpec.CERT, "server.crt", TlsSpec.KEY, "server.key", TlsSpec.CA, "ca.crt").get(key));
+    return certs
+        .dir()
+        .resolve(
+            Map.of(TlsSpec.CERT, "server.crt", TlsSpec.KEY, "server.key", TlsSpec.CA, "ca.crt")
+                .get(key));
   }
 
   @AfterParameterizedClassInvocation
@@ -100,33 +122,60 @@ class PatroniTlsJobsIT {
   @Test
   void theRestApiIsHttpsOnlyAndTheParametersJobReloadsOverIt() {
     // Plain http to a TLS listener gets no answer.
-    PostgresServer.Result plain = PostgresServer.exec(List.of("curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}",
-        "http://127.0.0.1:" + patroni.restPort(0) + "/patroni"), Map.of(), Duration.ofSeconds(30));
+    PostgresServer.Result plain =
+        PostgresServer.exec(
+            List.of(
+                "curl",
+                "-sS",
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{http_code}",
+                "http://127.0.0.1:" + patroni.restPort(0) + "/patroni"),
+            Map.of(),
+            Duration.ofSeconds(30));
     assertThat(plain.output()).doesNotContain("200");
 
-    ObjectNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
-        .map(Map.Entry::getValue).findFirst().orElseThrow();
+    ObjectNode job =
+        world.children.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
+            .map(Map.Entry::getValue)
+            .findFirst()
+            .orElseThrow();
     PostgresServer.Result patched = run(job, Map.of());
     assertThat(patched.exitCode()).as(patched.output()).isZero();
     assertThat(patched.output()).contains("PATCH /config: HTTP 200");
-    patroni.await(Duration.ofSeconds(30), "work_mem reloaded on every member", c -> {
-      for (int i = 0; i < c.size(); i++) {
-        if (!c.query(i, "SHOW work_mem").equals("12MB")) {
-          return false;
-        }
-      }
-      return true;
-    });
+    patroni.await(
+        Duration.ofSeconds(30),
+        "work_mem reloaded on every member",
+        c -> {
+          for (int i = 0; i < c.size(); i++) {
+            if (!c.query(i, "SHOW work_mem").equals("12MB")) {
+              return false;
+            }
+          }
+          return true;
+        });
   }
 
   @Test
   void theSwitchoverJobTrustsOnlyTheSecretsCa() {
     String leader = patroni.leader().orElseThrow();
     String candidate = leader.equals("orders-0") ? "orders-1" : "orders-0";
-    ObjectNode job = Switchovers.job("orders", PostgresWorld.NAMESPACE, ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE,
-        new Rollout.Switchover(Names.switchoverJob("orders", "orders-5d8f9c7b6", leader), leader, candidate, Optional.of(TlsWorlds.SECRET)));
+    ObjectNode job =
+        Switchovers.job(
+            "orders",
+            PostgresWorld.NAMESPACE,
+            ClusterSpec.DEFAULT_IMAGE,
+            PodScheduling.NONE,
+            new Rollout.Switchover(
+                Names.switchoverJob("orders", "orders-5d8f9c7b6", leader),
+                leader,
+                candidate,
+                Optional.of(TlsWorlds.SECRET)));
 
-    PostgresServer.Result untrusted = run(job, Map.of("CURL_CA_BUNDLE", certs.dir().resolve("other-ca.crt").toString()));
+    PostgresServer.Result untrusted =
+        run(job, Map.of("CURL_CA_BUNDLE", certs.dir().resolve("other-ca.crt").toString()));
     assertThat(untrusted.exitCode()).as(untrusted.output()).isNotZero();
     assertThat(untrusted.output()).contains("HTTP 000");
     assertThat(patroni.leader()).contains(leader);
@@ -134,8 +183,10 @@ class PatroniTlsJobsIT {
     PostgresServer.Result moved = run(job, Map.of());
     PatroniJobsIT.assertSwitchedOver(moved, candidate);
     assertThat(patroni.leader()).contains(candidate);
-    // Patroni's own calls between the members go over TLS too (verified with restapi.cafile): the old leader rejoins.
-    patroni.await(Duration.ofSeconds(60), "the old leader streaming", c -> c.streamingReplicas() == 1);
+    // Patroni's own calls between the members go over TLS too (verified with restapi.cafile): the
+    // old leader rejoins.
+    patroni.await(
+        Duration.ofSeconds(60), "the old leader streaming", c -> c.streamingReplicas() == 1);
   }
 
   /**
@@ -146,7 +197,8 @@ class PatroniTlsJobsIT {
     JsonNode pod = job.at("/spec/template/spec");
     assertThat(pod.at("/volumes/0/secret/secretName").asText()).isEqualTo(TlsWorlds.SECRET);
     assertThat(pod.at("/volumes/0/secret/items/0/key").asText()).isEqualTo(TlsSpec.CA);
-    Kubelet.Container container = RenderedContainers.of(world, job, pod.at("/containers/0/name").asText(), List.of());
+    Kubelet.Container container =
+        RenderedContainers.of(world, job, pod.at("/containers/0/name").asText(), List.of());
     Map<String, String> env = container.environment();
     assertThat(env.get("PATRONI_URL")).startsWith("https://").endsWith("orders-hl.shop.svc:8008");
     assertThat(env.get("CURL_CA_BUNDLE")).isEqualTo(Spilo.TLS_MOUNT + "/" + TlsSpec.CA);

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.Hook;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ArchiveScope;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
@@ -40,15 +39,21 @@ class PlanRenderTest {
       CompositeRequest request = CompositeRequest.read(body, Hook.SYNC);
       SpecReader.Result spec = SpecReader.read(request.parent());
       ObservedCluster observed = ObservedCluster.of(request, spec.spec());
-      ClusterPlan plan = Planner.sync(request, spec, observed, FixedSources.INSTANCE, ArchiveScope.NAMESPACE);
+      ClusterPlan plan =
+          Planner.sync(request, spec, observed, FixedSources.INSTANCE, ArchiveScope.NAMESPACE);
       JsonNode secrets = JsonTrees.MAPPER.valueToTree(plan.secrets());
       JsonNode bootstrap = plan.bootstrap().deepCopy();
       List<ObjectNode> first = Children.ofSync(plan, observed);
       List<ObjectNode> second = Children.ofSync(plan, observed);
-      assertThat(second).as(file.getFileName() + ": the same plan renders the same children").isEqualTo(first);
-      assertThat(JsonTrees.MAPPER.<JsonNode>valueToTree(plan.secrets())).as(file.getFileName() + ": the plan's Secrets")
+      assertThat(second)
+          .as(file.getFileName() + ": the same plan renders the same children")
+          .isEqualTo(first);
+      assertThat(JsonTrees.MAPPER.<JsonNode>valueToTree(plan.secrets()))
+          .as(file.getFileName() + ": the plan's Secrets")
           .isEqualTo(secrets);
-      assertThat(plan.bootstrap()).as(file.getFileName() + ": the plan's bootstrap settings").isEqualTo(bootstrap);
+      assertThat(plan.bootstrap())
+          .as(file.getFileName() + ": the plan's bootstrap settings")
+          .isEqualTo(bootstrap);
       assertThat(body).as(file.getFileName() + ": the request").isEqualTo(before);
     }
   }

@@ -3,7 +3,6 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
@@ -22,18 +21,32 @@ import org.junit.jupiter.api.Test;
  * seccomp profile, no host namespaces, ports or paths, only the volume types the profile allows.
  */
 class PodSecurityRestrictedTest {
-  private static final Set<String> ALLOWED_VOLUMES = Set.of("configMap", "csi", "downwardAPI", "emptyDir", "ephemeral",
-      "persistentVolumeClaim", "projected", "secret");
+  private static final Set<String> ALLOWED_VOLUMES =
+      Set.of(
+          "configMap",
+          "csi",
+          "downwardAPI",
+          "emptyDir",
+          "ephemeral",
+          "persistentVolumeClaim",
+          "projected",
+          "secret");
 
   @Test
   void everyRenderedPodIsAdmittedByRestricted() throws IOException {
     List<String> checked = new ArrayList<>();
     try (Stream<Path> files = Files.walk(Resources.path("fixtures/postgrescluster"))) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".response.json")).sorted().toList()) {
+      for (Path file :
+          files.filter(f -> f.toString().endsWith(".response.json")).sorted().toList()) {
         for (JsonNode child : JsonTrees.MAPPER.readTree(file.toFile()).path("children")) {
           JsonNode pod = child.at("/spec/template/spec");
           if (pod.isObject()) {
-            String where = file.getFileName() + " " + child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);
+            String where =
+                file.getFileName()
+                    + " "
+                    + child.path("kind").asText()
+                    + "/"
+                    + ObservedCluster.nameOf(child);
             assertRestricted(where, pod);
             checked.add(child.path("kind").asText());
           }
@@ -44,8 +57,12 @@ class PodSecurityRestrictedTest {
   }
 
   static void assertRestricted(String where, JsonNode pod) {
-    assertThat(pod.path("hostNetwork").asBoolean(false) || pod.path("hostPID").asBoolean(false)
-        || pod.path("hostIPC").asBoolean(false)).as("%s: host namespaces", where).isFalse();
+    assertThat(
+            pod.path("hostNetwork").asBoolean(false)
+                || pod.path("hostPID").asBoolean(false)
+                || pod.path("hostIPC").asBoolean(false))
+        .as("%s: host namespaces", where)
+        .isFalse();
     JsonNode podContext = pod.path("securityContext");
     for (JsonNode volume : pod.path("volumes")) {
       List<String> types = new ArrayList<>();
@@ -57,17 +74,33 @@ class PodSecurityRestrictedTest {
       for (JsonNode container : pod.path(list)) {
         JsonNode context = container.path("securityContext");
         String name = where + " container " + container.path("name").asText();
-        assertThat(context.path("privileged").asBoolean(false)).as("%s: privileged", name).isFalse();
-        assertThat(context.path("allowPrivilegeEscalation").isBoolean() && !context.path("allowPrivilegeEscalation").asBoolean())
-            .as("%s: allowPrivilegeEscalation false", name).isTrue();
+        assertThat(context.path("privileged").asBoolean(false))
+            .as("%s: privileged", name)
+            .isFalse();
+        assertThat(
+                context.path("allowPrivilegeEscalation").isBoolean()
+                    && !context.path("allowPrivilegeEscalation").asBoolean())
+            .as("%s: allowPrivilegeEscalation false", name)
+            .isTrue();
         List<String> dropped = new ArrayList<>();
         context.path("capabilities").path("drop").forEach(c -> dropped.add(c.asText()));
         assertThat(dropped).as("%s: drops ALL", name).contains("ALL");
-        assertThat(context.path("capabilities").path("add").size()).as("%s: adds no capability", name).isZero();
-        boolean nonRoot = context.path("runAsNonRoot").asBoolean(podContext.path("runAsNonRoot").asBoolean(false));
+        assertThat(context.path("capabilities").path("add").size())
+            .as("%s: adds no capability", name)
+            .isZero();
+        boolean nonRoot =
+            context
+                .path("runAsNonRoot")
+                .asBoolean(podContext.path("runAsNonRoot").asBoolean(false));
         assertThat(nonRoot).as("%s: runAsNonRoot", name).isTrue();
-        assertThat(context.path("runAsUser").asInt(podContext.path("runAsUser").asInt(1))).as("%s: not uid 0", name).isNotZero();
-        String seccomp = context.path("seccompProfile").path("type").asText(podContext.path("seccompProfile").path("type").asText(""));
+        assertThat(context.path("runAsUser").asInt(podContext.path("runAsUser").asInt(1)))
+            .as("%s: not uid 0", name)
+            .isNotZero();
+        String seccomp =
+            context
+                .path("seccompProfile")
+                .path("type")
+                .asText(podContext.path("seccompProfile").path("type").asText(""));
         assertThat(seccomp).as("%s: seccomp", name).isIn("RuntimeDefault", "Localhost");
         for (JsonNode port : container.path("ports")) {
           assertThat(port.has("hostPort")).as("%s: hostPort", name).isFalse();

@@ -52,30 +52,56 @@ class PoolerPgBouncerIT {
     try (LocalDaemon bouncer = startPgBouncer(world)) {
       int port = port(bouncer);
       // Through the pooler-uri of each user's Secret, host and port pointed at the local PgBouncer.
-      assertThat(throughPooler(world, "pool-app", port, "SELECT current_user || ' ' || current_database()"))
+      assertThat(
+              throughPooler(
+                  world, "pool-app", port, "SELECT current_user || ' ' || current_database()"))
           .isEqualTo("pool-app pool_app");
-      assertThat(throughPooler(world, "pool-bi", port, "SELECT current_user || ' ' || current_database()"))
+      assertThat(
+              throughPooler(
+                  world, "pool-bi", port, "SELECT current_user || ' ' || current_database()"))
           .isEqualTo("pool-bi postgres");
-      // The database privileges stay the server's: pool-bi may connect to pool_app, which it lists in connect.
-      PostgresServer.Result other = psql(uri(world, "pool-bi", port).replace("/postgres?", "/pool_app?"),
-          "SELECT current_database()");
+      // The database privileges stay the server's: pool-bi may connect to pool_app, which it lists
+      // in connect.
+      PostgresServer.Result other =
+          psql(
+              uri(world, "pool-bi", port).replace("/postgres?", "/pool_app?"),
+              "SELECT current_database()");
       assertThat(other.output().strip()).as(other.output()).isEqualTo("pool_app");
       // The server saw PgBouncer, not the client: the connection came through the pool (over TLS).
-      assertThat(throughPooler(world, "pool-app", port,
-          "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")).isEqualTo("t");
-      // PgBouncer, not the client, holds the server connection: its application name carries the client's address.
-      assertThat(throughPooler(world, "pool-app", port, "SHOW application_name")).contains("127.0.0.1");
+      assertThat(
+              throughPooler(
+                  world,
+                  "pool-app",
+                  port,
+                  "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"))
+          .isEqualTo("t");
+      // PgBouncer, not the client, holds the server connection: its application name carries the
+      // client's address.
+      assertThat(throughPooler(world, "pool-app", port, "SHOW application_name"))
+          .contains("127.0.0.1");
 
       // A wrong password, the superuser and the pooler's own role: refused by PgBouncer.
-      assertThat(psql(uri(world, "pool-app", port).replace(password(world, "pool-app"), "wrong"), "SELECT 1").exitCode())
+      assertThat(
+              psql(
+                      uri(world, "pool-app", port).replace(password(world, "pool-app"), "wrong"),
+                      "SELECT 1")
+                  .exitCode())
           .isNotZero();
-      String superuserUri = "postgresql://postgres:" + server.superuserPassword() + "@127.0.0.1:" + port
-          + "/postgres?sslmode=require";
+      String superuserUri =
+          "postgresql://postgres:"
+              + server.superuserPassword()
+              + "@127.0.0.1:"
+              + port
+              + "/postgres?sslmode=require";
       PostgresServer.Result superuser = psql(superuserUri, "SELECT 1");
       assertThat(superuser.exitCode()).as(superuser.output()).isNotZero();
       // Plain TCP: PgBouncer asks every client for TLS.
-      assertThat(psql(uri(world, "pool-app", port).replace("sslmode=require", "sslmode=disable"), "SELECT 1")
-          .exitCode()).isNotZero();
+      assertThat(
+              psql(
+                      uri(world, "pool-app", port).replace("sslmode=require", "sslmode=disable"),
+                      "SELECT 1")
+                  .exitCode())
+          .isNotZero();
     }
   }
 
@@ -91,7 +117,8 @@ class PoolerPgBouncerIT {
     List<Path> original = server.currentCertificate(certs.dir().resolve("original"));
     certs.ca("ca");
     certs.ca("other-ca");
-    // The server's certificate names the address PgBouncer dials here (the rendered host, pointed at loopback).
+    // The server's certificate names the address PgBouncer dials here (the rendered host, pointed
+    // at loopback).
     List<String> names = List.of("tls-rw.shop.svc", "tls-pooler.shop.svc", "127.0.0.1");
     certs.server("server", "ca", names, 2);
     certs.server("foreign", "other-ca", names, 2);
@@ -101,31 +128,53 @@ class PoolerPgBouncerIT {
     world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     world.sync();
     String config = world.children.get("ConfigMap/tls-pooler").at("/data/pgbouncer.ini").asText();
-    assertThat(config).contains("server_tls_sslmode = verify-full\nserver_tls_ca_file = " + Poolers.TLS_DIR + "/ca.crt");
-    assertThat(world.children.get("Deployment/tls-pooler").at("/spec/template/spec").has("initContainers"))
-        .as("no self-signed certificate").isFalse();
-    assertThat(SecretData.value(secret(world, Names.userSecret("tls", "tls-app")), "pooler-uri").orElseThrow())
+    assertThat(config)
+        .contains(
+            "server_tls_sslmode = verify-full\nserver_tls_ca_file = "
+                + Poolers.TLS_DIR
+                + "/ca.crt");
+    assertThat(
+            world
+                .children
+                .get("Deployment/tls-pooler")
+                .at("/spec/template/spec")
+                .has("initContainers"))
+        .as("no self-signed certificate")
+        .isFalse();
+    assertThat(
+            SecretData.value(secret(world, Names.userSecret("tls", "tls-app")), "pooler-uri")
+                .orElseThrow())
         .endsWith("?sslmode=verify-full&sslrootcert=" + TlsMounts.CLIENT_CA_PATH);
     try {
       server.serveCertificate(certs.dir().resolve("server.crt"), certs.dir().resolve("server.key"));
       RenderedUsersJob.run(world, server);
-      Path clientCa = Files.writeString(certs.dir().resolve("client-ca.crt"),
-          SecretData.value(secret(world, Names.userSecret("tls", "tls-app")), TlsSpec.CA).orElseThrow());
+      Path clientCa =
+          Files.writeString(
+              certs.dir().resolve("client-ca.crt"),
+              SecretData.value(secret(world, Names.userSecret("tls", "tls-app")), TlsSpec.CA)
+                  .orElseThrow());
       try (LocalDaemon bouncer = startPgBouncer(world, dir -> mountTlsSecret(world, dir))) {
         int port = port(bouncer);
-        PostgresServer.Result verified = psql(verifyingUri(world, port, clientCa), "SELECT ssl FROM pg_stat_ssl "
-            + "WHERE pid = pg_backend_pid()");
+        PostgresServer.Result verified =
+            psql(
+                verifyingUri(world, port, clientCa),
+                "SELECT ssl FROM pg_stat_ssl " + "WHERE pid = pg_backend_pid()");
         assertThat(verified.exitCode()).as(verified.output()).isZero();
         assertThat(verified.output().strip()).as("the server hop is TLS too").isEqualTo("t");
-        PostgresServer.Result wrongCa = psql(verifyingUri(world, port, certs.dir().resolve("other-ca.crt")), "SELECT 1");
+        PostgresServer.Result wrongCa =
+            psql(verifyingUri(world, port, certs.dir().resolve("other-ca.crt")), "SELECT 1");
         assertThat(wrongCa.exitCode()).isNotZero();
         assertThat(wrongCa.output()).contains("certificate verify failed");
       }
       for (String refused : List.of("foreign", "elsewhere")) {
-        server.serveCertificate(certs.dir().resolve(refused + ".crt"), certs.dir().resolve(refused + ".key"));
+        server.serveCertificate(
+            certs.dir().resolve(refused + ".crt"), certs.dir().resolve(refused + ".key"));
         try (LocalDaemon bouncer = startPgBouncer(world, dir -> mountTlsSecret(world, dir))) {
-          PostgresServer.Result result = psql(verifyingUri(world, port(bouncer), clientCa), "SELECT 1");
-          assertThat(result.exitCode()).as("a server with the %s certificate: %s", refused, result.output()).isNotZero();
+          PostgresServer.Result result =
+              psql(verifyingUri(world, port(bouncer), clientCa), "SELECT 1");
+          assertThat(result.exitCode())
+              .as("a server with the %s certificate: %s", refused, result.output())
+              .isNotZero();
         }
       }
     } finally {
@@ -137,13 +186,18 @@ class PoolerPgBouncerIT {
   private static void mountTlsSecret(PostgresWorld world, Path dir) {
     ObjectNode tlsSecret = world.relatedSecrets.get(TlsWorlds.SECRET);
     JsonNode volume = null;
-    for (JsonNode candidate : world.children.get("Deployment/" + Names.pooler(world.name)).at("/spec/template/spec/volumes")) {
+    for (JsonNode candidate :
+        world
+            .children
+            .get("Deployment/" + Names.pooler(world.name))
+            .at("/spec/template/spec/volumes")) {
       volume = candidate.path("name").asText().equals("tls") ? candidate : volume;
     }
     assertThat(volume.at("/secret/secretName").asText()).isEqualTo(TlsWorlds.SECRET);
     for (JsonNode item : volume.at("/secret/items")) {
       try {
-        Files.writeString(dir.resolve(item.path("path").asText()),
+        Files.writeString(
+            dir.resolve(item.path("path").asText()),
             SecretData.value(tlsSecret, item.path("key").asText()).orElseThrow());
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
@@ -153,9 +207,12 @@ class PoolerPgBouncerIT {
 
   /** The pooler-uri as rendered, only the port, the CA's path and the address (hostaddr) local. */
   private static String verifyingUri(PostgresWorld world, int port, Path ca) {
-    String uri = SecretData.value(secret(world, Names.userSecret(world.name, world.name + "-app")), "pooler-uri")
-        .orElseThrow();
-    return uri.replace(":" + PoolerAccess.PORT + "/", ":" + port + "/").replace(TlsMounts.CLIENT_CA_PATH, ca.toString())
+    String uri =
+        SecretData.value(
+                secret(world, Names.userSecret(world.name, world.name + "-app")), "pooler-uri")
+            .orElseThrow();
+    return uri.replace(":" + PoolerAccess.PORT + "/", ":" + port + "/")
+            .replace(TlsMounts.CLIENT_CA_PATH, ca.toString())
         + "&hostaddr=127.0.0.1&connect_timeout=10";
   }
 
@@ -164,21 +221,54 @@ class PoolerPgBouncerIT {
     PostgresWorld world = world("lookup", "session");
     world.sync();
     RenderedUsersJob.run(world, server);
-    String poolerPassword = SecretData.value(secret(world, Names.poolerSecret("lookup")), "password").orElseThrow();
-    PostgresServer.Result lookup = server.psql(ServiceRoles.POOLER, poolerPassword, "lookup_app",
-        Poolers.LOOKUP_QUERY.replace("$1", "'lookup-app'"));
+    String poolerPassword =
+        SecretData.value(secret(world, Names.poolerSecret("lookup")), "password").orElseThrow();
+    PostgresServer.Result lookup =
+        server.psql(
+            ServiceRoles.POOLER,
+            poolerPassword,
+            "lookup_app",
+            Poolers.LOOKUP_QUERY.replace("$1", "'lookup-app'"));
     assertThat(lookup.exitCode()).as(lookup.output()).isZero();
     assertThat(lookup.output()).startsWith("lookup-app|SCRAM-SHA-256$4096:");
-    assertThat(server.psql(ServiceRoles.POOLER, poolerPassword, "lookup_app",
-        Poolers.LOOKUP_QUERY.replace("$1", "'postgres'")).output()).isBlank();
-    assertThat(server.psql(ServiceRoles.POOLER, poolerPassword, "postgres", "SELECT rolpassword FROM pg_authid")
-        .output()).contains("permission denied");
+    assertThat(
+            server
+                .psql(
+                    ServiceRoles.POOLER,
+                    poolerPassword,
+                    "lookup_app",
+                    Poolers.LOOKUP_QUERY.replace("$1", "'postgres'"))
+                .output())
+        .isBlank();
+    assertThat(
+            server
+                .psql(
+                    ServiceRoles.POOLER,
+                    poolerPassword,
+                    "postgres",
+                    "SELECT rolpassword FROM pg_authid")
+                .output())
+        .contains("permission denied");
     // Nobody else may call it: an application user gets "permission denied" for the schema.
     String appPassword = password(world, "lookup-app");
-    assertThat(server.psql("lookup-app", appPassword, "lookup_app", Poolers.LOOKUP_QUERY.replace("$1", "'postgres'"))
-        .output()).contains("permission denied");
-    assertThat(server.query("SELECT rolsuper OR rolcreaterole OR rolcreatedb OR rolreplication OR rolbypassrls"
-        + " FROM pg_roles WHERE rolname = '" + ServiceRoles.POOLER + "'").strip()).isEqualTo("f");
+    assertThat(
+            server
+                .psql(
+                    "lookup-app",
+                    appPassword,
+                    "lookup_app",
+                    Poolers.LOOKUP_QUERY.replace("$1", "'postgres'"))
+                .output())
+        .contains("permission denied");
+    assertThat(
+            server
+                .query(
+                    "SELECT rolsuper OR rolcreaterole OR rolcreatedb OR rolreplication OR rolbypassrls"
+                        + " FROM pg_roles WHERE rolname = '"
+                        + ServiceRoles.POOLER
+                        + "'")
+                .strip())
+        .isEqualTo("f");
   }
 
   @Test
@@ -190,27 +280,53 @@ class PoolerPgBouncerIT {
     ObjectNode poolerSecret = secret(world, Names.poolerSecret("off")).deepCopy();
     world.edit(spec -> spec.withObjectProperty("pooler").put("enabled", false));
     world.sync();
-    assertThat(world.children).doesNotContainKeys("Deployment/off-pooler", "Service/off-pooler",
-        "ConfigMap/off-pooler", "PodDisruptionBudget/off.pooler");
+    assertThat(world.children)
+        .doesNotContainKeys(
+            "Deployment/off-pooler",
+            "Service/off-pooler",
+            "ConfigMap/off-pooler",
+            "PodDisruptionBudget/off.pooler");
     assertThat(ObservedCluster.nameOf(RenderedUsersJob.of(world))).isNotEqualTo(job);
     RenderedUsersJob.run(world, server);
-    assertThat(server.query("SELECT rolcanlogin FROM pg_roles WHERE rolname = '" + ServiceRoles.POOLER + "'").strip())
+    assertThat(
+            server
+                .query(
+                    "SELECT rolcanlogin FROM pg_roles WHERE rolname = '"
+                        + ServiceRoles.POOLER
+                        + "'")
+                .strip())
         .isEqualTo("f");
-    assertThat(secret(world, Names.poolerSecret("off")).path("data")).isEqualTo(poolerSecret.path("data"));
+    assertThat(secret(world, Names.poolerSecret("off")).path("data"))
+        .isEqualTo(poolerSecret.path("data"));
     world.edit(spec -> spec.withObjectProperty("pooler").put("enabled", true));
     world.sync();
     RenderedUsersJob.run(world, server);
-    assertThat(server.query("SELECT rolcanlogin FROM pg_roles WHERE rolname = '" + ServiceRoles.POOLER + "'").strip())
+    assertThat(
+            server
+                .query(
+                    "SELECT rolcanlogin FROM pg_roles WHERE rolname = '"
+                        + ServiceRoles.POOLER
+                        + "'")
+                .strip())
         .isEqualTo("t");
   }
 
   // ---- helpers
 
   private static PostgresWorld world(String cluster, String mode) {
-    ObjectNode spec = Json.object().put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
+    ObjectNode spec =
+        Json.object().put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
     spec.putObject("pooler").put("instances", 2).put("mode", mode);
-    spec.putArray("users").addObject().put("name", cluster + "-app").putArray("databases").add(cluster + "_app");
-    spec.withArray("users").addObject().put("name", cluster + "-bi").putArray("connect").add(cluster + "_app");
+    spec.putArray("users")
+        .addObject()
+        .put("name", cluster + "-app")
+        .putArray("databases")
+        .add(cluster + "_app");
+    spec.withArray("users")
+        .addObject()
+        .put("name", cluster + "-bi")
+        .putArray("connect")
+        .add(cluster + "_app");
     return new PostgresWorld(cluster, spec);
   }
 
@@ -223,36 +339,59 @@ class PoolerPgBouncerIT {
   }
 
   /** PgBouncer as above, with {@code certificates} putting its TLS files into its directory. */
-  private static LocalDaemon startPgBouncer(PostgresWorld world, java.util.function.Consumer<Path> certificates)
-      throws Exception {
+  private static LocalDaemon startPgBouncer(
+      PostgresWorld world, java.util.function.Consumer<Path> certificates) throws Exception {
     Path dir = LocalDaemon.directory("pgbouncer", world.name + "-");
-    String config = world.children.get("ConfigMap/" + Names.pooler(world.name)).path("data")
-        .path(Poolers.CONFIG_FILE).asText();
+    String config =
+        world
+            .children
+            .get("ConfigMap/" + Names.pooler(world.name))
+            .path("data")
+            .path(Poolers.CONFIG_FILE)
+            .asText();
     int port = LocalDaemon.freePort();
-    String local = config
-        .replace("host=" + Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE)
-            + " port=" + Spilo.POSTGRES_PORT, "host=127.0.0.1 port=" + server.port())
-        .replace("listen_addr = 0.0.0.0", "listen_addr = 127.0.0.1")
-        .replace("listen_port = " + PoolerAccess.PORT, "listen_port = " + port)
-        .replace(Poolers.AUTH_DIR, dir.toString())
-        .replace(Poolers.TLS_DIR, dir.toString());
-    assertThat(local).doesNotContain("/etc/pgbouncer").contains("auth_query = " + Poolers.LOOKUP_QUERY);
+    String local =
+        config
+            .replace(
+                "host="
+                    + Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE)
+                    + " port="
+                    + Spilo.POSTGRES_PORT,
+                "host=127.0.0.1 port=" + server.port())
+            .replace("listen_addr = 0.0.0.0", "listen_addr = 127.0.0.1")
+            .replace("listen_port = " + PoolerAccess.PORT, "listen_port = " + port)
+            .replace(Poolers.AUTH_DIR, dir.toString())
+            .replace(Poolers.TLS_DIR, dir.toString());
+    assertThat(local)
+        .doesNotContain("/etc/pgbouncer")
+        .contains("auth_query = " + Poolers.LOOKUP_QUERY);
     Files.writeString(dir.resolve(Poolers.CONFIG_FILE), local);
-    Files.writeString(dir.resolve(PoolerAccess.AUTH_FILE),
-        SecretData.value(secret(world, Names.poolerSecret(world.name)), PoolerAccess.AUTH_FILE).orElseThrow());
+    Files.writeString(
+        dir.resolve(PoolerAccess.AUTH_FILE),
+        SecretData.value(secret(world, Names.poolerSecret(world.name)), PoolerAccess.AUTH_FILE)
+            .orElseThrow());
     certificates.accept(dir);
-    LocalDaemon bouncer = LocalDaemon.start(dir, "pgbouncer",
-        List.of(pgbouncer.toString(), dir.resolve(Poolers.CONFIG_FILE).toString()), Map.of());
+    LocalDaemon bouncer =
+        LocalDaemon.start(
+            dir,
+            "pgbouncer",
+            List.of(pgbouncer.toString(), dir.resolve(Poolers.CONFIG_FILE).toString()),
+            Map.of());
     bouncer.awaitListening(port);
     return bouncer;
   }
 
   /** The init container as the kubelet starts it, with the certificate directory pointed at the local one. */
   private static void runCertificateScript(PostgresWorld world, Path dir) {
-    Kubelet.Container init = RenderedContainers.of(world, world.children.get("Deployment/" + Names.pooler(world.name)),
-        "certificate", List.of());
+    Kubelet.Container init =
+        RenderedContainers.of(
+            world,
+            world.children.get("Deployment/" + Names.pooler(world.name)),
+            "certificate",
+            List.of());
     assertThat(init.environment()).containsEntry("TLS_DIR", Poolers.TLS_DIR);
-    PostgresServer.Result result = RenderedContainers.run(init, Map.of("TLS_DIR", dir.toString()), Duration.ofMinutes(1));
+    PostgresServer.Result result =
+        RenderedContainers.run(init, Map.of("TLS_DIR", dir.toString()), Duration.ofMinutes(1));
     assertThat(result.exitCode()).as(result.output()).isZero();
     assertThat(dir.resolve("tls.crt")).exists();
   }
@@ -267,13 +406,19 @@ class PoolerPgBouncerIT {
   }
 
   private static String password(PostgresWorld world, String user) {
-    return SecretData.value(secret(world, Names.userSecret(world.name, user)), "password").orElseThrow();
+    return SecretData.value(secret(world, Names.userSecret(world.name, user)), "password")
+        .orElseThrow();
   }
 
   /** The user's pooler-uri, the pooler's host and port replaced by the local PgBouncer's. */
   private static String uri(PostgresWorld world, String user, int port) {
-    String uri = SecretData.value(secret(world, Names.userSecret(world.name, user)), "pooler-uri").orElseThrow();
-    String host = Names.serviceHost(Names.pooler(world.name), PostgresWorld.NAMESPACE) + ":" + PoolerAccess.PORT;
+    String uri =
+        SecretData.value(secret(world, Names.userSecret(world.name, user)), "pooler-uri")
+            .orElseThrow();
+    String host =
+        Names.serviceHost(Names.pooler(world.name), PostgresWorld.NAMESPACE)
+            + ":"
+            + PoolerAccess.PORT;
     assertThat(uri).contains("@" + host + "/");
     return uri.replace(host, "127.0.0.1:" + port);
   }
@@ -285,7 +430,19 @@ class PoolerPgBouncerIT {
   }
 
   private static PostgresServer.Result psql(String uri, String sql) {
-    return PostgresServer.exec(List.of(server.bin().resolve("psql").toString(), "-X", "-q", "-At", "-v",
-        "ON_ERROR_STOP=1", "-d", uri, "-c", sql), Map.of("PGCONNECT_TIMEOUT", "10"), Duration.ofMinutes(1));
+    return PostgresServer.exec(
+        List.of(
+            server.bin().resolve("psql").toString(),
+            "-X",
+            "-q",
+            "-At",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-d",
+            uri,
+            "-c",
+            sql),
+        Map.of("PGCONNECT_TIMEOUT", "10"),
+        Duration.ofMinutes(1));
   }
 }

@@ -31,18 +31,32 @@ class PoolersIT {
     world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     world.edit(spec -> spec.putObject("tls").put("secretName", TlsWorlds.SECRET));
     world.sync();
-    assertThat(PoolersTest.config(world)).contains("server_tls_sslmode = require\n").doesNotContain("server_tls_ca_file");
+    assertThat(PoolersTest.config(world))
+        .contains("server_tls_sslmode = require\n")
+        .doesNotContain("server_tls_ca_file");
     JsonNode volumes = world.children.get("Deployment/pg-pooler").at("/spec/template/spec/volumes");
-    assertThat(volumes.toString()).contains("{\"name\":\"tls\",\"secret\":{\"secretName\":\"" + TlsWorlds.SECRET + "\"");
-    assertThat(world.children.get("Deployment/pg-pooler").at("/spec/template/spec").has("initContainers")).isFalse();
-    assertThat(dev.metahooks.controllers.postgres.observed.SecretData.value(world.children.get("Secret/pg.app"),
-        "pooler-uri").orElseThrow()).endsWith("?sslmode=verify-full&sslrootcert=/etc/postgresql-tls/ca.crt");
+    assertThat(volumes.toString())
+        .contains("{\"name\":\"tls\",\"secret\":{\"secretName\":\"" + TlsWorlds.SECRET + "\"");
+    assertThat(
+            world
+                .children
+                .get("Deployment/pg-pooler")
+                .at("/spec/template/spec")
+                .has("initContainers"))
+        .isFalse();
+    assertThat(
+            dev.metahooks.controllers.postgres.observed.SecretData.value(
+                    world.children.get("Secret/pg.app"), "pooler-uri")
+                .orElseThrow())
+        .endsWith("?sslmode=verify-full&sslrootcert=/etc/postgresql-tls/ca.crt");
 
     // Every pod restarted with the Secret's certificate: now PgBouncer verifies the server too.
     ObjectNode template = (ObjectNode) world.statefulSet().at("/spec/template/spec");
     world.pods.values().forEach(pod -> pod.set("spec", template.deepCopy()));
     world.sync();
-    assertThat(PoolersTest.config(world)).contains("server_tls_sslmode = verify-full\nserver_tls_ca_file = /etc/pgbouncer/tls/ca.crt\n");
+    assertThat(PoolersTest.config(world))
+        .contains(
+            "server_tls_sslmode = verify-full\nserver_tls_ca_file = /etc/pgbouncer/tls/ca.crt\n");
 
     // The pooler turned off: no pooler URIs in the user Secrets.
     world.edit(spec -> spec.withObjectProperty("pooler").put("enabled", false));

@@ -18,8 +18,8 @@ import dev.metahooks.emulator.World;
 import dev.metahooks.emulator.Write;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Project;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,21 +44,23 @@ class PostgresClusterScenarioTest {
   private static final String NS = "default";
   private static final String NAME = "orders";
   private static final Duration ROUND = Duration.ofSeconds(10);
-  private static final List<String[]> CHILD_KINDS = List.of(
-      new String[] {"v1", "ServiceAccount"},
-      new String[] {"rbac.authorization.k8s.io/v1", "Role"},
-      new String[] {"rbac.authorization.k8s.io/v1", "RoleBinding"},
-      new String[] {"v1", "Secret"},
-      new String[] {"v1", "Service"},
-      new String[] {"apps/v1", "StatefulSet"},
-      new String[] {"policy/v1", "PodDisruptionBudget"},
-      new String[] {"batch/v1", "Job"});
+  private static final List<String[]> CHILD_KINDS =
+      List.of(
+          new String[] {"v1", "ServiceAccount"},
+          new String[] {"rbac.authorization.k8s.io/v1", "Role"},
+          new String[] {"rbac.authorization.k8s.io/v1", "RoleBinding"},
+          new String[] {"v1", "Secret"},
+          new String[] {"v1", "Service"},
+          new String[] {"apps/v1", "StatefulSet"},
+          new String[] {"policy/v1", "PodDisruptionBudget"},
+          new String[] {"batch/v1", "Job"});
 
   private Cluster cluster;
   private PostgresParent orders;
   private LocalHooks hooks;
   private Metacontroller mc;
   private Sources sources;
+
   /** Every Secret's data after the cluster first became ready. */
   private Map<String, JsonNode> initialSecrets;
 
@@ -100,11 +102,12 @@ class PostgresClusterScenarioTest {
    */
   @Test
   void quantitiesInAnotherFormSettleWithoutIdleUpdates() {
-    orders.edit(spec -> {
-      spec.withObject("/resources/requests").put("cpu", "0.5").put("memory", 1073741824L);
-      spec.withObject("/resources/limits").put("memory", "1024Mi");
-      spec.withObject("/storage").put("size", "10240Mi");
-    });
+    orders.edit(
+        spec -> {
+          spec.withObject("/resources/requests").put("cpu", "0.5").put("memory", 1073741824L);
+          spec.withObject("/resources/limits").put("memory", "1024Mi");
+          spec.withObject("/storage").put("size", "10240Mi");
+        });
     settle();
     mc.resyncAll();
     settle();
@@ -114,7 +117,8 @@ class PostgresClusterScenarioTest {
     assertThat(container.at("/requests/cpu").asText()).isEqualTo("500m");
     assertThat(container.at("/requests/memory").asText()).isEqualTo("1073741824");
     assertThat(container.at("/limits/memory").asText()).isEqualTo("1Gi");
-    assertThat(set.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText()).isEqualTo("10Gi");
+    assertThat(set.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText())
+        .isEqualTo("10Gi");
     assertThat(mc.idleUpdates()).isEmpty();
     assertCondition("SpecValid", "True", "Valid");
   }
@@ -131,7 +135,8 @@ class PostgresClusterScenarioTest {
     assertThat(status.path("selector").asText())
         .isEqualTo("app.kubernetes.io/instance=orders,app.kubernetes.io/name=postgresql");
     assertThat(status.path("endpoints").toString())
-        .isEqualTo("{\"primary\":\"orders-rw.default.svc:5432\",\"replicas\":\"orders-ro.default.svc:5432\"}");
+        .isEqualTo(
+            "{\"primary\":\"orders-rw.default.svc:5432\",\"replicas\":\"orders-ro.default.svc:5432\"}");
     assertThat(status.path("observedGeneration").asLong()).isEqualTo(1);
     assertCondition("Ready", "True", "AllInstancesReady");
     assertCondition("Progressing", "False", "Settled");
@@ -143,26 +148,41 @@ class PostgresClusterScenarioTest {
     }
     assertThat(phasesSeen()).containsSubsequence("Provisioning", "Ready");
 
-    // Transition times: SpecValid has held since the first sync; Ready turned True later, at its own time.
+    // Transition times: SpecValid has held since the first sync; Ready turned True later, at its
+    // own time.
     String firstSync = FixedSources.NOW.plus(ROUND).toString();
-    assertThat(orders.condition("SpecValid").path("lastTransitionTime").asText()).isEqualTo(firstSync);
-    assertThat(orders.condition("DeletionBlocked").path("lastTransitionTime").asText()).isEqualTo(firstSync);
-    assertThat(orders.condition("Ready").path("lastTransitionTime").asText()).isGreaterThan(firstSync);
-    assertThat(orders.condition("Ready").path("lastTransitionTime").asText()).isEqualTo(readyBecameTrueAt());
+    assertThat(orders.condition("SpecValid").path("lastTransitionTime").asText())
+        .isEqualTo(firstSync);
+    assertThat(orders.condition("DeletionBlocked").path("lastTransitionTime").asText())
+        .isEqualTo(firstSync);
+    assertThat(orders.condition("Ready").path("lastTransitionTime").asText())
+        .isGreaterThan(firstSync);
+    assertThat(orders.condition("Ready").path("lastTransitionTime").asText())
+        .isEqualTo(readyBecameTrueAt());
 
-    // The world as the hooks saw it: pods from the StatefulSet, Patroni's labels, the StatefulSet's counts.
+    // The world as the hooks saw it: pods from the StatefulSet, Patroni's labels, the StatefulSet's
+    // counts.
     assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2");
-    assertThat(roles()).containsExactly(Map.entry("orders-0", "master"), Map.entry("orders-1", "replica"),
-        Map.entry("orders-2", "replica"));
+    assertThat(roles())
+        .containsExactly(
+            Map.entry("orders-0", "master"),
+            Map.entry("orders-1", "replica"),
+            Map.entry("orders-2", "replica"));
     ObjectNode sts = child("apps/v1", "StatefulSet", NAME);
     assertThat(sts.at("/status/replicas").asInt()).isEqualTo(3);
     assertThat(sts.at("/status/readyReplicas").asInt()).isEqualTo(3);
     assertThat(sts.at("/status/updatedReplicas").asInt()).isEqualTo(3);
     ObjectNode job = onlyUsersJob();
     assertThat(job.at("/status/succeeded").asInt()).isEqualTo(1);
-    assertThat(job.at("/status/conditions").toString()).contains("{\"type\":\"Complete\",\"status\":\"True\"}");
-    assertThat(names("v1", "Secret")).containsExactly("orders-replication", "orders-restapi", "orders-superuser",
-        "orders.orders-app", "orders.reporting");
+    assertThat(job.at("/status/conditions").toString())
+        .contains("{\"type\":\"Complete\",\"status\":\"True\"}");
+    assertThat(names("v1", "Secret"))
+        .containsExactly(
+            "orders-replication",
+            "orders-restapi",
+            "orders-superuser",
+            "orders.orders-app",
+            "orders.reporting");
     assertThat(names("v1", "Service")).containsExactly("orders-hl", "orders-ro", "orders-rw");
     assertThat(names("policy/v1", "PodDisruptionBudget")).containsExactly("orders");
 
@@ -192,14 +212,22 @@ class PostgresClusterScenarioTest {
     assertThat(status.path("endpoints").has("replicas")).isFalse();
     assertThat(phasesSince(mark)).containsSubsequence("Scaling", "Ready");
     List<String> deleted = deletedSince(mark);
-    assertThat(deleted).as("both pods, the PDB and -ro go; no volume")
-        .contains("Pod default/orders-2", "Pod default/orders-1", "PodDisruptionBudget default/orders",
+    assertThat(deleted)
+        .as("both pods, the PDB and -ro go; no volume")
+        .contains(
+            "Pod default/orders-2",
+            "Pod default/orders-1",
+            "PodDisruptionBudget default/orders",
             "Service default/orders-ro")
         .noneMatch(object -> object.startsWith("PersistentVolumeClaim"));
     if (!cluster.isOnServer()) {
-      // The StatefulSet (OrderedReady) removes the highest first. On a real API server the emulator sees deletions
-      // by polling, and two that finish between polls come in name order, so only the emulated order is checked.
-      assertThat(deleted).as("pods go highest first").containsSubsequence("Pod default/orders-2", "Pod default/orders-1");
+      // The StatefulSet (OrderedReady) removes the highest first. On a real API server the emulator
+      // sees deletions
+      // by polling, and two that finish between polls come in name order, so only the emulated
+      // order is checked.
+      assertThat(deleted)
+          .as("pods go highest first")
+          .containsSubsequence("Pod default/orders-2", "Pod default/orders-1");
     }
     assertQuiet();
 
@@ -215,9 +243,11 @@ class PostgresClusterScenarioTest {
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("readyInstances").asInt()).isEqualTo(3);
     assertThat(status.path("primary").asText()).isEqualTo("orders-0");
-    assertThat(status.path("endpoints").path("replicas").asText()).isEqualTo("orders-ro.default.svc:5432");
+    assertThat(status.path("endpoints").path("replicas").asText())
+        .isEqualTo("orders-ro.default.svc:5432");
     assertThat(phasesSince(mark)).containsSubsequence("Scaling", "Ready");
-    assertThat(orders.condition("Ready").path("lastTransitionTime").asText()).as("Ready went False and back")
+    assertThat(orders.condition("Ready").path("lastTransitionTime").asText())
+        .as("Ready went False and back")
         .isGreaterThan(readySince);
     assertThat(deletedSince(mark)).isEmpty();
 
@@ -236,11 +266,16 @@ class PostgresClusterScenarioTest {
 
     orders.edit(spec -> spec.put("instances", 1));
     settle();
-    assertThat(podEvents(mark)).as("one planned leader change, before any pod goes")
-        .containsExactly("switchover Job", "leader orders-0", "replaced orders-2", "replaced orders-1");
+    assertThat(podEvents(mark))
+        .as("one planned leader change, before any pod goes")
+        .containsExactly(
+            "switchover Job", "leader orders-0", "replaced orders-2", "replaced orders-1");
     assertThat(rolloutStepsSince(mark)).contains("ScaleDownSwitchover");
-    assertThat(conditionSince(mark, "Progressing", "reason")).contains("MovingPrimaryBeforeScaleDown");
-    assertThat(statefulSetReplicasSince(mark)).as("replicas shrink only after the leader moved").containsExactly(1);
+    assertThat(conditionSince(mark, "Progressing", "reason"))
+        .contains("MovingPrimaryBeforeScaleDown");
+    assertThat(statefulSetReplicasSince(mark))
+        .as("replicas shrink only after the leader moved")
+        .containsExactly(1);
     assertThat(podNames()).containsExactly("orders-0");
     assertThat(leader()).isEqualTo("orders-0");
     assertThat(names("batch/v1", "Job")).noneMatch(job -> job.contains("-switchover-"));
@@ -273,29 +308,36 @@ class PostgresClusterScenarioTest {
     JsonNode switchover = orders.get().at("/status/switchover");
     assertThat(switchover.path("request").asText()).isEqualTo("orders-2");
     assertThat(switchover.path("state").asText()).isEqualTo("Done");
-    assertThat(switchover.path("message").asText()).isEqualTo("switched over from orders-0 to orders-2");
+    assertThat(switchover.path("message").asText())
+        .isEqualTo("switched over from orders-0 to orders-2");
     assertThat(names("batch/v1", "Job")).noneMatch(job -> job.contains("-switchover-"));
     mc.resyncAll();
     settle();
-    assertThat(podEvents(mark)).as("answered: never again").containsExactly("switchover Job", "leader orders-2");
+    assertThat(podEvents(mark))
+        .as("answered: never again")
+        .containsExactly("switchover Job", "leader orders-2");
 
     mark = cluster.lastSequence();
     orders.annotate(ManualSwitchover.ANNOTATION, "orders-7");
     settle();
     assertThat(podEvents(mark)).isEmpty();
     assertThat(orders.get().at("/status/switchover/state").asText()).isEqualTo("Refused");
-    assertThat(orders.get().at("/status/switchover/message").asText()).isEqualTo("orders-7 is not a member of the cluster");
+    assertThat(orders.get().at("/status/switchover/message").asText())
+        .isEqualTo("orders-7 is not a member of the cluster");
 
     orders.annotate(ManualSwitchover.ANNOTATION, "orders-2");
     settle();
-    assertThat(orders.get().at("/status/switchover/message").asText()).isEqualTo("orders-2 is the primary");
+    assertThat(orders.get().at("/status/switchover/message").asText())
+        .isEqualTo("orders-2 is the primary");
 
     mark = cluster.lastSequence();
     orders.annotate(ManualSwitchover.ANNOTATION, ManualSwitchover.ANY);
     settle();
     mc.resyncAll();
     settle();
-    assertThat(podEvents(mark)).as("any: one move").containsExactly("switchover Job", "leader orders-0");
+    assertThat(podEvents(mark))
+        .as("any: one move")
+        .containsExactly("switchover Job", "leader orders-0");
     assertThat(orders.get().at("/status/switchover/state").asText()).isEqualTo("Done");
 
     orders.annotate(ManualSwitchover.ANNOTATION, null);
@@ -318,8 +360,10 @@ class PostgresClusterScenarioTest {
   private List<Integer> statefulSetReplicasSince(long sequence) {
     List<Integer> replicas = new ArrayList<>();
     for (Write write : cluster.writesAfter(sequence)) {
-      if (write.object().equals("StatefulSet " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE
-          && write.after().at("/spec/replicas").asInt() != write.before().at("/spec/replicas").asInt()) {
+      if (write.object().equals("StatefulSet " + NS + "/" + NAME)
+          && write.verb() == Write.Verb.UPDATE
+          && write.after().at("/spec/replicas").asInt()
+              != write.before().at("/spec/replicas").asInt()) {
         replicas.add(write.after().at("/spec/replicas").asInt());
       }
     }
@@ -328,11 +372,16 @@ class PostgresClusterScenarioTest {
 
   @Test
   void aChangeTheClusterCannotTakeFreezesEveryChildUntilReverted() {
-    invalidChangeIsRefused("spec.storage.size", spec -> spec.withObjectProperty("storage").put("size", "5Gi"),
+    invalidChangeIsRefused(
+        "spec.storage.size",
+        spec -> spec.withObjectProperty("storage").put("size", "5Gi"),
         spec -> spec.withObjectProperty("storage").put("size", "10Gi"));
-    invalidChangeIsRefused("spec.postgresVersion", spec -> spec.put("postgresVersion", 16),
+    invalidChangeIsRefused(
+        "spec.postgresVersion",
+        spec -> spec.put("postgresVersion", 16),
         spec -> spec.put("postgresVersion", 17));
-    invalidChangeIsRefused("spec.storage.storageClassName",
+    invalidChangeIsRefused(
+        "spec.storage.storageClassName",
         spec -> spec.withObjectProperty("storage").put("storageClassName", "fast"),
         spec -> spec.withObjectProperty("storage").remove("storageClassName"));
     assertPasswordsKept();
@@ -345,8 +394,12 @@ class PostgresClusterScenarioTest {
    */
   @Test
   void strictSynchronousModeIsRefusedWhereNoSynchronousStandbyCouldStream() {
-    orders.edit(spec -> spec.withObjectProperty("patroni").putObject("synchronous").put("mode", "strict")
-        .put("nodeCount", 2));
+    orders.edit(
+        spec ->
+            spec.withObjectProperty("patroni")
+                .putObject("synchronous")
+                .put("mode", "strict")
+                .put("nodeCount", 2));
     settle();
     assertCondition("SpecValid", "True", "Valid");
     Map<String, String> children = childVersions();
@@ -356,11 +409,16 @@ class PostgresClusterScenarioTest {
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Invalid");
     assertCondition("SpecValid", "False", "InvalidSpec");
     assertThat(orders.condition("SpecValid").path("message").asText())
-        .startsWith("spec.patroni.synchronous.mode: strict needs at least 3 instances (1 + nodeCount), not 2");
+        .startsWith(
+            "spec.patroni.synchronous.mode: strict needs at least 3 instances (1 + nodeCount), not 2");
     assertThat(childVersions()).as("the scale-down is held: no child moves").isEqualTo(children);
     assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2");
 
-    orders.edit(spec -> spec.withObjectProperty("patroni").withObjectProperty("synchronous").put("mode", "sync"));
+    orders.edit(
+        spec ->
+            spec.withObjectProperty("patroni")
+                .withObjectProperty("synchronous")
+                .put("mode", "sync"));
     settle();
     assertCondition("SpecValid", "True", "Valid");
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/replicas").asInt()).isEqualTo(2);
@@ -368,7 +426,8 @@ class PostgresClusterScenarioTest {
     assertQuiet();
   }
 
-  private void invalidChangeIsRefused(String field, Consumer<ObjectNode> change, Consumer<ObjectNode> revert) {
+  private void invalidChangeIsRefused(
+      String field, Consumer<ObjectNode> change, Consumer<ObjectNode> revert) {
     Map<String, String> children = childVersions();
     String validSince = orders.condition("SpecValid").path("lastTransitionTime").asText();
 
@@ -377,17 +436,21 @@ class PostgresClusterScenarioTest {
     assertThat(childVersions()).as("no child moves while %s is invalid", field).isEqualTo(children);
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Invalid");
     assertCondition("SpecValid", "False", "InvalidSpec");
-    assertThat(orders.condition("SpecValid").path("message").asText()).startsWith(field + ": cannot ");
+    assertThat(orders.condition("SpecValid").path("message").asText())
+        .startsWith(field + ": cannot ");
     assertCondition("Progressing", "False", "InvalidSpec");
     assertCondition("Ready", "True", "AllInstancesReady");
     assertQuiet();
 
     orders.edit(revert);
     settle();
-    assertThat(childVersions()).as("reverting %s renders the same children", field).isEqualTo(children);
+    assertThat(childVersions())
+        .as("reverting %s renders the same children", field)
+        .isEqualTo(children);
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
     assertCondition("SpecValid", "True", "Valid");
-    assertThat(orders.condition("SpecValid").path("lastTransitionTime").asText()).isGreaterThan(validSince);
+    assertThat(orders.condition("SpecValid").path("lastTransitionTime").asText())
+        .isGreaterThan(validSince);
     assertQuiet();
   }
 
@@ -396,22 +459,41 @@ class PostgresClusterScenarioTest {
     String oldJob = name(onlyUsersJob());
     assertThat(oldJob).matches("orders-users-[0-9a-f]{10}");
 
-    orders.edit(spec -> spec.withArrayProperty("users").addObject().put("name", "analytics").putArray("databases").add("analytics"));
+    orders.edit(
+        spec ->
+            spec.withArrayProperty("users")
+                .addObject()
+                .put("name", "analytics")
+                .putArray("databases")
+                .add("analytics"));
     settle();
     Map<String, String> secret = decoded(child("v1", "Secret", "orders.analytics"));
     // No pooler in the sample: no pooler URIs either.
-    assertThat(secret).containsOnlyKeys("username", "password", "verifier", "host", "port", "dbname", "uri", "jdbc-uri");
-    assertThat(secret).containsEntry("username", "analytics").containsEntry("host", "orders-rw.default.svc")
-        .containsEntry("port", "5432").containsEntry("dbname", "analytics");
+    assertThat(secret)
+        .containsOnlyKeys(
+            "username", "password", "verifier", "host", "port", "dbname", "uri", "jdbc-uri");
+    assertThat(secret)
+        .containsEntry("username", "analytics")
+        .containsEntry("host", "orders-rw.default.svc")
+        .containsEntry("port", "5432")
+        .containsEntry("dbname", "analytics");
     String password = secret.get("password");
     assertThat(password).hasSize(Secrets.PASSWORD_LENGTH);
     assertThat(secret.get("uri"))
-        .isEqualTo("postgresql://analytics:" + password + "@orders-rw.default.svc:5432/analytics?sslmode=require");
-    assertThat(secret.get("jdbc-uri")).isEqualTo("jdbc:postgresql://orders-rw.default.svc:5432/analytics?user=analytics"
-        + "&password=" + password + "&sslmode=require");
+        .isEqualTo(
+            "postgresql://analytics:"
+                + password
+                + "@orders-rw.default.svc:5432/analytics?sslmode=require");
+    assertThat(secret.get("jdbc-uri"))
+        .isEqualTo(
+            "jdbc:postgresql://orders-rw.default.svc:5432/analytics?user=analytics"
+                + "&password="
+                + password
+                + "&sslmode=require");
     ObjectNode job = onlyUsersJob();
     assertThat(name(job)).matches("orders-users-[0-9a-f]{10}").isNotEqualTo(oldJob);
-    assertThat(job.at("/spec/template/spec/containers/0/env").toString()).contains("orders.analytics");
+    assertThat(job.at("/spec/template/spec/containers/0/env").toString())
+        .contains("orders.analytics");
     assertThat(job.at("/status/succeeded").asInt()).isEqualTo(1);
     assertCondition("Progressing", "False", "Settled");
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
@@ -425,7 +507,8 @@ class PostgresClusterScenarioTest {
     settle();
     assertThat(names("v1", "Secret")).contains("orders.reporting", "orders.analytics");
     assertThat(name(onlyUsersJob())).isNotIn(oldJob, secondJob);
-    assertThat(decoded(child("v1", "Secret", "orders.analytics")).get("password")).isEqualTo(analyticsPassword);
+    assertThat(decoded(child("v1", "Secret", "orders.analytics")).get("password"))
+        .isEqualTo(analyticsPassword);
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
@@ -444,7 +527,8 @@ class PostgresClusterScenarioTest {
     assertThat(parent.at("/metadata/finalizers").toString()).contains(finalizer);
     assertThat(parent.at("/status/phase").asText()).isEqualTo("Deleting");
     assertCondition("DeletionBlocked", "True", "DeletionProtection");
-    assertThat(orders.condition("DeletionBlocked").path("message").asText()).contains("spec.deletionProtection");
+    assertThat(orders.condition("DeletionBlocked").path("message").asText())
+        .contains("spec.deletionProtection");
     assertThat(childVersions()).as("nothing is removed while protected").isEqualTo(children);
     assertThat(podNames()).hasSize(3);
     assertQuiet();
@@ -454,25 +538,34 @@ class PostgresClusterScenarioTest {
     orders.edit(spec -> spec.put("deletionProtection", false));
     Round removal = mc.round();
     assertThat(removal.errors()).isEmpty();
-    assertThat(cluster.find(API, KIND, NS, NAME)).as("the finalizer waits for the StatefulSet to be gone").isPresent();
+    assertThat(cluster.find(API, KIND, NS, NAME))
+        .as("the finalizer waits for the StatefulSet to be gone")
+        .isPresent();
     assertThat(childVersions()).as("every child removed").isEmpty();
-    assertThat(cluster.list("v1", "Pod")).as("pods collected with their StatefulSet (Terminating for their grace period)")
+    assertThat(cluster.list("v1", "Pod"))
+        .as("pods collected with their StatefulSet (Terminating for their grace period)")
         .allSatisfy(pod -> assertThat(pod.at("/metadata/deletionTimestamp").asText()).isNotEmpty());
     assertCondition("DeletionBlocked", "False", "Deleting");
     assertThat(orders.get().at("/metadata/finalizers").toString()).contains(finalizer);
 
-    assertThat(configMaps()).as("Patroni's ConfigMaps outlive the pods").containsExactly("orders-config", "orders-leader");
+    assertThat(configMaps())
+        .as("Patroni's ConfigMaps outlive the pods")
+        .containsExactly("orders-config", "orders-leader");
 
     long mark = cluster.lastSequence();
     settle();
-    assertThat(cluster.writesAfter(mark)).filteredOn(w -> w.object().equals(KIND + " " + NS + "/" + NAME))
+    assertThat(cluster.writesAfter(mark))
+        .filteredOn(w -> w.object().equals(KIND + " " + NS + "/" + NAME))
         .as("the finalizer is removed, and then the object is gone")
-        .extracting(Write::verb).endsWith(Write.Verb.UPDATE, Write.Verb.DELETE);
+        .extracting(Write::verb)
+        .endsWith(Write.Verb.UPDATE, Write.Verb.DELETE);
     assertThat(cluster.find(API, KIND, NS, NAME)).as("finalizer removed, object gone").isEmpty();
     assertThat(configMaps()).isEmpty();
-    assertThat(claimUids()).as("whenDeleted: Retain keeps the volumes")
+    assertThat(claimUids())
+        .as("whenDeleted: Retain keeps the volumes")
         .containsOnlyKeys("pgdata-orders-0", "pgdata-orders-1", "pgdata-orders-2");
-    assertThat(mc.round().writes()).as("only the kubelet, removing the Terminating Pods")
+    assertThat(mc.round().writes())
+        .as("only the kubelet, removing the Terminating Pods")
         .allSatisfy(w -> assertThat(w.actor()).isEqualTo("world/kubelet"));
     assertThat(mc.round().changed()).isFalse();
   }
@@ -481,24 +574,37 @@ class PostgresClusterScenarioTest {
   void aClusterDeletedAndCreatedAgainUnderTheSameNameBootstraps() {
     assertThat(configMaps()).containsExactly("orders-config", "orders-leader");
     String firstSystem = initializeKey();
-    orders.edit(spec -> {
-      spec.put("deletionProtection", false);
-      spec.withObjectProperty("storage").withObjectProperty("retentionPolicy").put("whenDeleted", "Delete");
-    });
+    orders.edit(
+        spec -> {
+          spec.put("deletionProtection", false);
+          spec.withObjectProperty("storage")
+              .withObjectProperty("retentionPolicy")
+              .put("whenDeleted", "Delete");
+        });
     settle();
 
     cluster.delete(API, KIND, NS, NAME);
     settle();
-    assertThat(cluster.find(API, KIND, NS, NAME)).as("the finalizer went once Patroni's ConfigMaps were gone").isEmpty();
+    assertThat(cluster.find(API, KIND, NS, NAME))
+        .as("the finalizer went once Patroni's ConfigMaps were gone")
+        .isEmpty();
     assertThat(configMaps()).as("Patroni's ConfigMaps removed by the cleanup Job").isEmpty();
     assertThat(podNames()).isEmpty();
     // The volumes go too (deleted by hand here; whenDeleted: Delete does it for claims it owns).
-    cluster.list("v1", "PersistentVolumeClaim", NS).forEach(claim -> cluster.delete("v1", "PersistentVolumeClaim", NS, name(claim)));
+    cluster
+        .list("v1", "PersistentVolumeClaim", NS)
+        .forEach(claim -> cluster.delete("v1", "PersistentVolumeClaim", NS, name(claim)));
     assertThat(claimUids()).isEmpty();
-    assertThat(cluster.writes()).filteredOn(w -> w.object().equals("Job " + NS + "/orders-cleanup"))
-        .extracting(Write::verb).contains(Write.Verb.CREATE);
-    ObjectNode role = cluster.writes().stream().filter(w -> w.object().equals("Role " + NS + "/orders-cleanup"))
-        .findFirst().orElseThrow().after();
+    assertThat(cluster.writes())
+        .filteredOn(w -> w.object().equals("Job " + NS + "/orders-cleanup"))
+        .extracting(Write::verb)
+        .contains(Write.Verb.CREATE);
+    ObjectNode role =
+        cluster.writes().stream()
+            .filter(w -> w.object().equals("Role " + NS + "/orders-cleanup"))
+            .findFirst()
+            .orElseThrow()
+            .after();
     assertThat(role.at("/rules/0/resourceNames").toString())
         .isEqualTo("[\"orders-config\",\"orders-leader\",\"orders-failover\",\"orders-sync\"]");
 
@@ -507,7 +613,10 @@ class PostgresClusterScenarioTest {
     ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("primary").asText()).isEqualTo("orders-0");
-    assertThat(initializeKey()).as("a new system was bootstrapped").isNotEqualTo(firstSystem).isNotEmpty();
+    assertThat(initializeKey())
+        .as("a new system was bootstrapped")
+        .isNotEqualTo(firstSystem)
+        .isNotEmpty();
     assertQuiet();
     assertValidObjects();
   }
@@ -522,15 +631,19 @@ class PostgresClusterScenarioTest {
     Map<String, String> pods = podVersions();
     Map<String, String> podUidsBefore = podUids();
 
-    orders.edit(spec -> {
-      spec.put("instances", 4);
-      spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("shared_buffers", "512MB");
-    });
+    orders.edit(
+        spec -> {
+          spec.put("instances", 4);
+          spec.withObjectProperty("postgresql")
+              .withObjectProperty("parameters")
+              .put("shared_buffers", "512MB");
+        });
     settle();
     assertThat(childVersions()).as("no child moves while paused").isEqualTo(children);
     assertThat(podVersions()).isEqualTo(pods);
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Paused");
-    assertThat(orders.get().at("/status/observedGeneration").asLong()).isEqualTo(orders.get().at("/metadata/generation").asLong());
+    assertThat(orders.get().at("/status/observedGeneration").asLong())
+        .isEqualTo(orders.get().at("/metadata/generation").asLong());
     assertQuiet();
 
     long mark = cluster.lastSequence();
@@ -538,12 +651,19 @@ class PostgresClusterScenarioTest {
     settle();
     ObjectNode sts = child("apps/v1", "StatefulSet", NAME);
     assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(4);
-    assertThat(sts.at("/spec/template/spec/containers/0/env").toString()).contains("shared_buffers");
-    assertThat(sts.at("/status/updatedReplicas").asInt()).as("every pod runs the new template").isEqualTo(4);
+    assertThat(sts.at("/spec/template/spec/containers/0/env").toString())
+        .contains("shared_buffers");
+    assertThat(sts.at("/status/updatedReplicas").asInt())
+        .as("every pod runs the new template")
+        .isEqualTo(4);
     assertThat(podNames()).containsExactly("orders-0", "orders-1", "orders-2", "orders-3");
     Map<String, String> rolled = podUids();
-    assertThat(rolled.keySet()).allSatisfy(pod -> assertThat(rolled.get(pod)).as("every pod was replaced")
-        .isNotEqualTo(podUidsBefore.get(pod)));
+    assertThat(rolled.keySet())
+        .allSatisfy(
+            pod ->
+                assertThat(rolled.get(pod))
+                    .as("every pod was replaced")
+                    .isNotEqualTo(podUidsBefore.get(pod)));
     ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("readyInstances").asInt()).isEqualTo(4);
@@ -562,22 +682,34 @@ class PostgresClusterScenarioTest {
     orders.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
     settle();
 
-    assertThat(podEvents(mark)).as("the rollout, in order").containsExactly(
-        "replaced orders-2", "replaced orders-1", "switchover Job", "leader orders-1", "replaced orders-0");
-    podUids().forEach((pod, uid) -> assertThat(uid).as("%s replaced", pod).isNotEqualTo(podsBefore.get(pod)));
+    assertThat(podEvents(mark))
+        .as("the rollout, in order")
+        .containsExactly(
+            "replaced orders-2",
+            "replaced orders-1",
+            "switchover Job",
+            "leader orders-1",
+            "replaced orders-0");
+    podUids()
+        .forEach(
+            (pod, uid) -> assertThat(uid).as("%s replaced", pod).isNotEqualTo(podsBefore.get(pod)));
     ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("primary").asText()).isEqualTo("orders-1").isEqualTo(leader());
     assertThat(status.path("image").asText()).isEqualTo("ghcr.io/zalando/spilo-17:4.0-p4");
     assertThat(status.has("rollout")).as("no rollout once done").isFalse();
-    // Each restart is one Updating step: its Job stays until the pod is back, ready, from the new template.
-    assertThat(rolloutStepsSince(mark)).containsExactly("Starting", "Updating", "Switchover", "Updating", "");
+    // Each restart is one Updating step: its Job stays until the pod is back, ready, from the new
+    // template.
+    assertThat(rolloutStepsSince(mark))
+        .containsExactly("Starting", "Updating", "Switchover", "Updating", "");
     assertThat(phasesSince(mark)).containsExactly("Updating", "Ready");
     assertThat(conditionSince(mark, "Degraded", "status")).containsExactly("False");
-    assertThat(conditionSince(mark, "Progressing", "reason")).containsExactly("RollingUpdate", "Settled");
+    assertThat(conditionSince(mark, "Progressing", "reason"))
+        .containsExactly("RollingUpdate", "Settled");
     assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy").toString())
         .isEqualTo("{\"type\":\"OnDelete\"}");
-    assertThat(names("batch/v1", "Job")).as("the switchover and restart Jobs go once done")
+    assertThat(names("batch/v1", "Job"))
+        .as("the switchover and restart Jobs go once done")
         .noneMatch(job -> job.contains("-switchover-") || job.contains("-restart-"));
     assertThat(names("v1", "ServiceAccount")).doesNotContain(NAME + "-restart");
     assertQuiet();
@@ -599,11 +731,18 @@ class PostgresClusterScenarioTest {
     orders.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
     settle();
 
-    assertThat(podEvents(mark)).as("the rollout, in order").containsExactly(
-        "replaced orders-1", "replaced orders-0", "switchover Job", "leader orders-0", "replaced orders-2");
+    assertThat(podEvents(mark))
+        .as("the rollout, in order")
+        .containsExactly(
+            "replaced orders-1",
+            "replaced orders-0",
+            "switchover Job",
+            "leader orders-0",
+            "replaced orders-2");
     assertThat(leader()).isEqualTo("orders-0");
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
-    assertThat(orders.get().at("/status/image").asText()).isEqualTo("ghcr.io/zalando/spilo-17:4.0-p4");
+    assertThat(orders.get().at("/status/image").asText())
+        .isEqualTo("ghcr.io/zalando/spilo-17:4.0-p4");
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
@@ -615,18 +754,29 @@ class PostgresClusterScenarioTest {
    * label the operator selects by is refused and moves nothing.
    */
   @Test
-  void schedulingRollsThePodsThroughTheRolloutAndALabelTheOperatorSelectsByIsRefused() throws java.io.IOException {
+  void schedulingRollsThePodsThroughTheRolloutAndALabelTheOperatorSelectsByIsRefused()
+      throws java.io.IOException {
     long mark = cluster.lastSequence();
     ObjectNode scheduling = (ObjectNode) SchedulingTest.docsExample().get("scheduling");
     orders.edit(spec -> spec.set("scheduling", scheduling.deepCopy()));
     settle();
 
-    assertThat(podEvents(mark)).as("the rollout, in order").containsExactly(
-        "replaced orders-2", "replaced orders-1", "switchover Job", "leader orders-1", "replaced orders-0");
+    assertThat(podEvents(mark))
+        .as("the rollout, in order")
+        .containsExactly(
+            "replaced orders-2",
+            "replaced orders-1",
+            "switchover Job",
+            "leader orders-1",
+            "replaced orders-0");
     for (JsonNode pod : cluster.list("v1", "Pod", NS)) {
       assertThat(pod.at("/metadata/labels/team").asText()).isEqualTo("payments");
-      Labels.pod(NAME).properties().forEach(label ->
-          assertThat(pod.at("/metadata/labels").path(label.getKey())).isEqualTo(label.getValue()));
+      Labels.pod(NAME)
+          .properties()
+          .forEach(
+              label ->
+                  assertThat(pod.at("/metadata/labels").path(label.getKey()))
+                      .isEqualTo(label.getValue()));
       assertThat(pod.at("/spec/tolerations/0/key").asText()).isEqualTo("dedicated");
       assertThat(pod.at("/spec/priorityClassName").asText()).isEqualTo("database-critical");
       assertThat(pod.at("/spec/affinity/nodeAffinity").isObject()).isTrue();
@@ -642,8 +792,12 @@ class PostgresClusterScenarioTest {
     assertValidObjects();
 
     Map<String, String> children = childVersions();
-    orders.edit(spec -> spec.withObjectProperty("scheduling").withObjectProperty("database")
-        .withObjectProperty("podLabels").put(Labels.ROLE, Labels.LEADER));
+    orders.edit(
+        spec ->
+            spec.withObjectProperty("scheduling")
+                .withObjectProperty("database")
+                .withObjectProperty("podLabels")
+                .put(Labels.ROLE, Labels.LEADER));
     settle();
     assertThat(childVersions()).as("nothing moves while the label is refused").isEqualTo(children);
     assertCondition("SpecValid", "False", "InvalidSpec");
@@ -664,9 +818,16 @@ class PostgresClusterScenarioTest {
     ledger.set("spec", WalVolumeTest.docsExample());
     cluster.create(ledger);
     settle();
-    assertThat(new PostgresParent(cluster, NS, "ledger").get().at("/status/phase").asText()).isEqualTo("Ready");
-    assertThat(claimUids().keySet()).contains("pgdata-ledger-0", "pgdata-ledger-1", "pgdata-ledger-2",
-        "pgwal-ledger-0", "pgwal-ledger-1", "pgwal-ledger-2");
+    assertThat(new PostgresParent(cluster, NS, "ledger").get().at("/status/phase").asText())
+        .isEqualTo("Ready");
+    assertThat(claimUids().keySet())
+        .contains(
+            "pgdata-ledger-0",
+            "pgdata-ledger-1",
+            "pgdata-ledger-2",
+            "pgwal-ledger-0",
+            "pgwal-ledger-1",
+            "pgwal-ledger-2");
     ObjectNode walClaim = cluster.get("v1", "PersistentVolumeClaim", NS, "pgwal-ledger-1");
     assertThat(walClaim.at("/spec/resources/requests/storage").asText()).isEqualTo("10Gi");
     assertThat(walClaim.at("/spec/storageClassName").asText()).isEqualTo("fast-ssd");
@@ -688,21 +849,30 @@ class PostgresClusterScenarioTest {
   }
 
   @Test
-  void aReloadableParameterChangeRestartsNothingAndReachesPatroniThroughTheParametersJob() throws Exception {
+  void aReloadableParameterChangeRestartsNothingAndReachesPatroniThroughTheParametersJob()
+      throws Exception {
     Map<String, String> children = childVersions();
     Map<String, String> pods = podUids();
     long mark = cluster.lastSequence();
 
-    orders.edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB"));
+    orders.edit(
+        spec ->
+            spec.withObjectProperty("postgresql")
+                .withObjectProperty("parameters")
+                .put("work_mem", "16MB"));
     settle();
 
     assertThat(podUids()).as("no pod restarted").isEqualTo(pods);
     Map<String, String> now = childVersions();
-    assertThat(now.get("StatefulSet/" + NAME)).as("the StatefulSet is untouched").isEqualTo(children.get("StatefulSet/" + NAME));
-    List<String> parameterJobs = names("batch/v1", "Job").stream().filter(n -> n.startsWith(NAME + "-parameters-")).toList();
+    assertThat(now.get("StatefulSet/" + NAME))
+        .as("the StatefulSet is untouched")
+        .isEqualTo(children.get("StatefulSet/" + NAME));
+    List<String> parameterJobs =
+        names("batch/v1", "Job").stream().filter(n -> n.startsWith(NAME + "-parameters-")).toList();
     assertThat(parameterJobs).hasSize(1);
     assertThat(children).doesNotContainKey("Job/" + parameterJobs.get(0));
-    JsonNode patch = JsonTrees.MAPPER.readTree(env(child("batch/v1", "Job", parameterJobs.get(0)), "PATCH"));
+    JsonNode patch =
+        JsonTrees.MAPPER.readTree(env(child("batch/v1", "Job", parameterJobs.get(0)), "PATCH"));
     assertThat(patch.at("/postgresql/parameters/work_mem").asText()).isEqualTo("16MB");
     assertThat(phasesSince(mark)).doesNotContain("Updating");
     assertQuiet();
@@ -710,16 +880,19 @@ class PostgresClusterScenarioTest {
 
   @Test
   void aSwitchoverJobThatFailsStopsTheRolloutBeforeThePrimaryUntilItIsDeleted() {
-    mc.world(World.standard().statefulSetPods(true)
-        .add("patroni", PatroniSimulation::refusingSwitchovers)
-        .add("clock", c -> c.advance(ROUND)));
+    mc.world(
+        World.standard()
+            .statefulSetPods(true)
+            .add("patroni", PatroniSimulation::refusingSwitchovers)
+            .add("clock", c -> c.advance(ROUND)));
     String primaryUid = podUids().get("orders-0");
     long mark = cluster.lastSequence();
 
     orders.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
     settle();
 
-    assertThat(podEvents(mark)).containsExactly("replaced orders-2", "replaced orders-1", "switchover Job");
+    assertThat(podEvents(mark))
+        .containsExactly("replaced orders-2", "replaced orders-1", "switchover Job");
     assertThat(podUids().get("orders-0")).as("the primary is not touched").isEqualTo(primaryUid);
     assertThat(leader()).isEqualTo("orders-0");
     ObjectNode status = orders.get().withObjectProperty("status");
@@ -727,16 +900,25 @@ class PostgresClusterScenarioTest {
     assertThat(status.at("/rollout/step").asText()).isEqualTo("SwitchoverFailed");
     assertCondition("Progressing", "False", "SwitchoverFailed");
     assertThat(orders.condition("Progressing").path("message").asText())
-        .contains("from orders-0 to orders-1", "BackoffLimitExceeded", "delete the Job to try again");
+        .contains(
+            "from orders-0 to orders-1", "BackoffLimitExceeded", "delete the Job to try again");
     assertCondition("Degraded", "False", "AsExpected");
-    assertThat(names("batch/v1", "Job")).as("no restart Job for the primary").noneMatch(job -> job.contains("-restart-"));
+    assertThat(names("batch/v1", "Job"))
+        .as("no restart Job for the primary")
+        .noneMatch(job -> job.contains("-restart-"));
     assertQuiet();
 
     // Patroni can switch over again; a person deletes the failed Job, and the rollout finishes.
-    mc.world(World.standard().statefulSetPods(true)
-        .add("patroni", PatroniSimulation::step)
-        .add("clock", c -> c.advance(ROUND)));
-    String failedJob = names("batch/v1", "Job").stream().filter(n -> n.contains("-switchover-")).findFirst().orElseThrow();
+    mc.world(
+        World.standard()
+            .statefulSetPods(true)
+            .add("patroni", PatroniSimulation::step)
+            .add("clock", c -> c.advance(ROUND)));
+    String failedJob =
+        names("batch/v1", "Job").stream()
+            .filter(n -> n.contains("-switchover-"))
+            .findFirst()
+            .orElseThrow();
     cluster.delete("batch/v1", "Job", NS, failedJob);
     settle();
     assertThat(podUids().get("orders-0")).isNotEqualTo(primaryUid);
@@ -755,7 +937,8 @@ class PostgresClusterScenarioTest {
     }
     assertThat(podEvents(mark)).containsExactly("replaced orders-2");
 
-    // The hook server goes away mid-rollout: syncs fail, no restart Job is asked for, and no pod restarts.
+    // The hook server goes away mid-rollout: syncs fail, no restart Job is asked for, and no pod
+    // restarts.
     int port = hooks.port();
     hooks.close();
     mc.tolerateSyncErrors();
@@ -765,12 +948,18 @@ class PostgresClusterScenarioTest {
     assertThat(mc.syncErrors()).isNotEmpty();
     assertThat(podEvents(mark)).containsExactly("replaced orders-2");
 
-    // A new hook server (no memory of the old one), and Metacontroller relists: the rollout goes on from there.
+    // A new hook server (no memory of the old one), and Metacontroller relists: the rollout goes on
+    // from there.
     hooks = LocalHooks.startOnPort(port, List.of(PostgresClusterController.controller(sources)));
     mc.resyncAll();
     settle();
-    assertThat(podEvents(mark)).containsExactly(
-        "replaced orders-2", "replaced orders-1", "switchover Job", "leader orders-1", "replaced orders-0");
+    assertThat(podEvents(mark))
+        .containsExactly(
+            "replaced orders-2",
+            "replaced orders-1",
+            "switchover Job",
+            "leader orders-1",
+            "replaced orders-0");
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
     assertQuiet();
     assertPasswordsKept();
@@ -780,7 +969,8 @@ class PostgresClusterScenarioTest {
   void underTheRestartMethodAParameterChangeRollsThePodsAndTheStatusFollowsTheFailover() {
     orders.edit(spec -> spec.putObject("updates").put("method", "restart"));
     settle();
-    // Kubernetes' own rolling update of every ordinal (a partition, where the API server defaulted one, of 0).
+    // Kubernetes' own rolling update of every ordinal (a partition, where the API server defaulted
+    // one, of 0).
     JsonNode strategy = child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy");
     assertThat(strategy.path("type").asText()).isEqualTo("RollingUpdate");
     assertThat(strategy.path("rollingUpdate").path("partition").asInt(0)).isZero();
@@ -788,13 +978,21 @@ class PostgresClusterScenarioTest {
     Map<String, String> podsBefore = podUids();
     long mark = cluster.lastSequence();
 
-    orders.edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("shared_buffers", "512MB"));
+    orders.edit(
+        spec ->
+            spec.withObjectProperty("postgresql")
+                .withObjectProperty("parameters")
+                .put("shared_buffers", "512MB"));
     settle();
-    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/template/spec/containers/0/env").toString())
+    assertThat(
+            child("apps/v1", "StatefulSet", NAME)
+                .at("/spec/template/spec/containers/0/env")
+                .toString())
         .contains("shared_buffers");
     Map<String, String> podsAfter = podUids();
     assertThat(podsAfter.keySet()).isEqualTo(podsBefore.keySet());
-    podsAfter.forEach((pod, uid) -> assertThat(uid).as("%s replaced", pod).isNotEqualTo(podsBefore.get(pod)));
+    podsAfter.forEach(
+        (pod, uid) -> assertThat(uid).as("%s replaced", pod).isNotEqualTo(podsBefore.get(pod)));
     children.remove("StatefulSet/" + NAME);
     Map<String, String> others = childVersions();
     others.remove("StatefulSet/" + NAME);
@@ -803,16 +1001,21 @@ class PostgresClusterScenarioTest {
     others.keySet().removeIf(key -> key.startsWith("Job/" + NAME + "-parameters-"));
     assertThat(others).as("only the StatefulSet and the parameters Job change").isEqualTo(children);
 
-    // orders-0 was replaced last: Patroni handed the leader to a replica, and the status says which.
+    // orders-0 was replaced last: Patroni handed the leader to a replica, and the status says
+    // which.
     ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");
     assertThat(status.path("primary").asText()).isNotEqualTo("orders-0").isEqualTo(leader());
-    // The first status of the new generation is written while every pod still runs (Ready), but it already
-    // says the roll is coming: a client waiting for observedGeneration and Progressing=False is not misled.
-    assertThat(phasesSince(mark)).as("a planned restart is neither a scale nor Degraded")
+    // The first status of the new generation is written while every pod still runs (Ready), but it
+    // already
+    // says the roll is coming: a client waiting for observedGeneration and Progressing=False is not
+    // misled.
+    assertThat(phasesSince(mark))
+        .as("a planned restart is neither a scale nor Degraded")
         .containsExactly("Ready", "Updating", "Ready");
     assertThat(conditionSince(mark, "Degraded", "status")).containsExactly("False");
-    assertThat(conditionSince(mark, "Progressing", "reason")).containsExactly("RollingUpdate", "Settled");
+    assertThat(conditionSince(mark, "Progressing", "reason"))
+        .containsExactly("RollingUpdate", "Settled");
     assertQuiet();
     assertPasswordsKept();
     assertValidObjects();
@@ -844,9 +1047,11 @@ class PostgresClusterScenarioTest {
   private List<String> phasesSince(long sequence) {
     List<String> phases = new ArrayList<>();
     for (Write write : cluster.writesAfter(sequence)) {
-      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
+      if (write.object().equals(KIND + " " + NS + "/" + NAME)
+          && write.verb() == Write.Verb.UPDATE_STATUS) {
         String phase = write.after().path("status").path("phase").asText("");
-        if (!phase.isEmpty() && (phases.isEmpty() || !phases.get(phases.size() - 1).equals(phase))) {
+        if (!phase.isEmpty()
+            && (phases.isEmpty() || !phases.get(phases.size() - 1).equals(phase))) {
           phases.add(phase);
         }
       }
@@ -871,7 +1076,8 @@ class PostgresClusterScenarioTest {
   private List<String> rolloutStepsSince(long sequence) {
     List<String> steps = new ArrayList<>();
     for (Write write : cluster.writesAfter(sequence)) {
-      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
+      if (write.object().equals(KIND + " " + NS + "/" + NAME)
+          && write.verb() == Write.Verb.UPDATE_STATUS) {
         String step = write.after().at("/status/rollout/step").asText("");
         if (steps.isEmpty() || !steps.get(steps.size() - 1).equals(step)) {
           steps.add(step);
@@ -885,7 +1091,8 @@ class PostgresClusterScenarioTest {
   private List<String> conditionSince(long sequence, String type, String field) {
     List<String> values = new ArrayList<>();
     for (Write write : cluster.writesAfter(sequence)) {
-      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
+      if (write.object().equals(KIND + " " + NS + "/" + NAME)
+          && write.verb() == Write.Verb.UPDATE_STATUS) {
         for (JsonNode condition : write.after().path("status").path("conditions")) {
           String value = condition.path(field).asText();
           if (condition.path("type").asText().equals(type)
@@ -901,9 +1108,11 @@ class PostgresClusterScenarioTest {
   /** The lastTransitionTime the Ready condition got in the status write that first made it True. */
   private String readyBecameTrueAt() {
     for (Write write : cluster.writes()) {
-      if (write.object().equals(KIND + " " + NS + "/" + NAME) && write.verb() == Write.Verb.UPDATE_STATUS) {
+      if (write.object().equals(KIND + " " + NS + "/" + NAME)
+          && write.verb() == Write.Verb.UPDATE_STATUS) {
         for (JsonNode condition : write.after().path("status").path("conditions")) {
-          if (condition.path("type").asText().equals("Ready") && condition.path("status").asText().equals("True")) {
+          if (condition.path("type").asText().equals("Ready")
+              && condition.path("status").asText().equals("True")) {
             return condition.path("lastTransitionTime").asText();
           }
         }
@@ -913,7 +1122,10 @@ class PostgresClusterScenarioTest {
   }
 
   private List<String> deletedSince(long sequence) {
-    return cluster.writesAfter(sequence).stream().filter(w -> w.verb() == Write.Verb.DELETE).map(Write::object).toList();
+    return cluster.writesAfter(sequence).stream()
+        .filter(w -> w.verb() == Write.Verb.DELETE)
+        .map(Write::object)
+        .toList();
   }
 
   private ObjectNode child(String apiVersion, String kind, String name) {
@@ -921,7 +1133,10 @@ class PostgresClusterScenarioTest {
   }
 
   private List<String> names(String apiVersion, String kind) {
-    return cluster.list(apiVersion, kind, NS).stream().map(PostgresClusterScenarioTest::name).sorted().toList();
+    return cluster.list(apiVersion, kind, NS).stream()
+        .map(PostgresClusterScenarioTest::name)
+        .sorted()
+        .toList();
   }
 
   private static String name(JsonNode object) {
@@ -929,9 +1144,15 @@ class PostgresClusterScenarioTest {
   }
 
   private ObjectNode onlyUsersJob() {
-    List<ObjectNode> jobs = cluster.list("batch/v1", "Job", NS).stream()
-        .filter(job -> "users".equals(job.at("/metadata/labels/" + Labels.COMPONENT.replace("/", "~1")).asText()))
-        .toList();
+    List<ObjectNode> jobs =
+        cluster.list("batch/v1", "Job", NS).stream()
+            .filter(
+                job ->
+                    "users"
+                        .equals(
+                            job.at("/metadata/labels/" + Labels.COMPONENT.replace("/", "~1"))
+                                .asText()))
+            .toList();
     assertThat(jobs).hasSize(1);
     return jobs.get(0);
   }
@@ -941,13 +1162,18 @@ class PostgresClusterScenarioTest {
   }
 
   private String initializeKey() {
-    return child("v1", "ConfigMap", NAME + "-config").path("metadata").path("annotations").path("initialize").asText("");
+    return child("v1", "ConfigMap", NAME + "-config")
+        .path("metadata")
+        .path("annotations")
+        .path("initialize")
+        .asText("");
   }
 
   /** The database pods, the StatefulSet's (on a real cluster the Jobs' pods are there too). */
   private List<ObjectNode> databasePods() {
     return cluster.list("v1", "Pod", NS).stream()
-        .filter(pod -> "StatefulSet".equals(pod.at("/metadata/ownerReferences/0/kind").asText())).toList();
+        .filter(pod -> "StatefulSet".equals(pod.at("/metadata/ownerReferences/0/kind").asText()))
+        .toList();
   }
 
   private List<String> podNames() {
@@ -956,15 +1182,21 @@ class PostgresClusterScenarioTest {
 
   private Map<String, String> roles() {
     Map<String, String> roles = new TreeMap<>();
-    databasePods().forEach(pod ->
-        roles.put(name(pod), pod.path("metadata").path("labels").path(Labels.ROLE).asText("")));
+    databasePods()
+        .forEach(
+            pod ->
+                roles.put(
+                    name(pod), pod.path("metadata").path("labels").path(Labels.ROLE).asText("")));
     return roles;
   }
 
   /** The one pod Patroni labels leader. */
   private String leader() {
-    List<String> leaders = roles().entrySet().stream().filter(e -> e.getValue().equals(Labels.LEADER))
-        .map(Map.Entry::getKey).toList();
+    List<String> leaders =
+        roles().entrySet().stream()
+            .filter(e -> e.getValue().equals(Labels.LEADER))
+            .map(Map.Entry::getKey)
+            .toList();
     assertThat(leaders).hasSize(1);
     return leaders.get(0);
   }
@@ -973,7 +1205,9 @@ class PostgresClusterScenarioTest {
   private Map<String, String> childVersions() {
     Map<String, String> versions = new TreeMap<>();
     for (String[] type : CHILD_KINDS) {
-      cluster.list(type[0], type[1], NS).forEach(child -> versions.put(type[1] + "/" + name(child), version(child)));
+      cluster
+          .list(type[0], type[1], NS)
+          .forEach(child -> versions.put(type[1] + "/" + name(child), version(child)));
     }
     return versions;
   }
@@ -991,32 +1225,46 @@ class PostgresClusterScenarioTest {
   }
 
   private static String version(JsonNode object) {
-    return object.path("metadata").path("uid").asText() + "@" + object.path("metadata").path("resourceVersion").asText();
+    return object.path("metadata").path("uid").asText()
+        + "@"
+        + object.path("metadata").path("resourceVersion").asText();
   }
 
   private Map<String, String> claimUids() {
     Map<String, String> uids = new TreeMap<>();
-    cluster.list("v1", "PersistentVolumeClaim", NS).forEach(claim ->
-        uids.put(name(claim), claim.path("metadata").path("uid").asText()));
+    cluster
+        .list("v1", "PersistentVolumeClaim", NS)
+        .forEach(claim -> uids.put(name(claim), claim.path("metadata").path("uid").asText()));
     return uids;
   }
 
   private Map<String, JsonNode> secretData() {
     Map<String, JsonNode> data = new TreeMap<>();
-    cluster.list("v1", "Secret", NS).forEach(secret -> data.put(name(secret), secret.path("data").deepCopy()));
+    cluster
+        .list("v1", "Secret", NS)
+        .forEach(secret -> data.put(name(secret), secret.path("data").deepCopy()));
     return data;
   }
 
   /** Every Secret that existed once the cluster was first ready still exists with the same data. */
   private void assertPasswordsKept() {
     Map<String, JsonNode> now = secretData();
-    initialSecrets.forEach((name, data) -> assertThat(now.get(name)).as("Secret %s", name).isEqualTo(data));
+    initialSecrets.forEach(
+        (name, data) -> assertThat(now.get(name)).as("Secret %s", name).isEqualTo(data));
   }
 
   private static Map<String, String> decoded(JsonNode secret) {
     Map<String, String> values = new TreeMap<>();
-    secret.path("data").properties().forEach(e ->
-        values.put(e.getKey(), new String(Base64.getDecoder().decode(e.getValue().asText()), StandardCharsets.UTF_8)));
+    secret
+        .path("data")
+        .properties()
+        .forEach(
+            e ->
+                values.put(
+                    e.getKey(),
+                    new String(
+                        Base64.getDecoder().decode(e.getValue().asText()),
+                        StandardCharsets.UTF_8)));
     return values;
   }
 

@@ -43,12 +43,18 @@ final class PostgresEmulation {
    */
   static void giveStoreSecret(Cluster cluster, String namespace, String name, String... clusters) {
     ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
-    ObjectNode labels = secret.putObject("metadata").put("name", name).put("namespace", namespace)
-        .putObject("labels");
+    ObjectNode labels =
+        secret
+            .putObject("metadata")
+            .put("name", name)
+            .put("namespace", namespace)
+            .putObject("labels");
     for (String given : clusters) {
       labels.put(SecretMarks.label(given), SecretMarks.GIVEN);
     }
-    secret.putObject("stringData").put("AWS_ACCESS_KEY_ID", "example-key-id")
+    secret
+        .putObject("stringData")
+        .put("AWS_ACCESS_KEY_ID", "example-key-id")
         .put("AWS_SECRET_ACCESS_KEY", "example-secret-key");
     cluster.create(secret);
   }
@@ -73,10 +79,14 @@ final class PostgresEmulation {
    * labelling the leader, and the clock moving by {@code round} each round.
    */
   static Metacontroller metacontroller(Cluster cluster, LocalHooks hooks, Duration round) {
-    Metacontroller mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
-    mc.world(World.standard().statefulSetPods(true)
-        .add("patroni", PatroniSimulation::step)
-        .add("clock", c -> c.advance(round)));
+    Metacontroller mc =
+        Metacontroller.forManifests(
+            cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
+    mc.world(
+        World.standard()
+            .statefulSetPods(true)
+            .add("patroni", PatroniSimulation::step)
+            .add("clock", c -> c.advance(round)));
     return mc;
   }
 

@@ -49,52 +49,95 @@ class PostgresManifestsTest {
     JsonNode version = crdVersion();
     assertThat(version.path("name").asText()).isEqualTo("v1alpha1");
     assertThat(version.at("/subresources/status").isObject()).isTrue();
-    assertThat(version.at("/subresources/scale").toString()).isEqualTo("{\"specReplicasPath\":\".spec.instances\","
-        + "\"statusReplicasPath\":\".status.readyInstances\",\"labelSelectorPath\":\".status.selector\"}");
+    assertThat(version.at("/subresources/scale").toString())
+        .isEqualTo(
+            "{\"specReplicasPath\":\".spec.instances\","
+                + "\"statusReplicasPath\":\".status.readyInstances\",\"labelSelectorPath\":\".status.selector\"}");
     List<String> columns = new ArrayList<>();
     version.path("additionalPrinterColumns").forEach(c -> columns.add(c.path("name").asText()));
     assertThat(columns).containsExactly("Version", "Instances", "Ready", "Phase", "Primary", "Age");
-    // What runs, not what is asked for; and the Ready condition, not a count that looks fine without a primary.
-    assertThat(version.at("/additionalPrinterColumns/0/jsonPath").asText()).isEqualTo(".status.postgresVersion");
+    // What runs, not what is asked for; and the Ready condition, not a count that looks fine
+    // without a primary.
+    assertThat(version.at("/additionalPrinterColumns/0/jsonPath").asText())
+        .isEqualTo(".status.postgresVersion");
     assertThat(version.at("/additionalPrinterColumns/2/jsonPath").asText())
         .isEqualTo(".status.conditions[?(@.type==\"Ready\")].status");
   }
 
   @Test
   void crdHasExactlyTheFieldsTheHooksRead() throws IOException {
-    assertThat(fieldNames(specSchema().path("properties"))).containsExactly("postgresVersion", "image", "instances",
-        "paused", "resources", "storage", "postgresql", "users", "databases", "availability", "services", "updates",
-        "deletionProtection", "monitoring", "pooler", "backup", "bootstrap",
-        "networkPolicy", "standby", "tls", "patroni", "scheduling");
+    assertThat(fieldNames(specSchema().path("properties")))
+        .containsExactly(
+            "postgresVersion",
+            "image",
+            "instances",
+            "paused",
+            "resources",
+            "storage",
+            "postgresql",
+            "users",
+            "databases",
+            "availability",
+            "services",
+            "updates",
+            "deletionProtection",
+            "monitoring",
+            "pooler",
+            "backup",
+            "bootstrap",
+            "networkPolicy",
+            "standby",
+            "tls",
+            "patroni",
+            "scheduling");
     JsonNode p = specSchema().path("properties");
-    assertThat(fieldNames(p.at("/standby/properties"))).containsExactly("cluster", "s3", "host", "port", "credentials");
+    assertThat(fieldNames(p.at("/standby/properties")))
+        .containsExactly("cluster", "s3", "host", "port", "credentials");
     assertThat(fieldNames(p.at("/standby/properties/credentials/properties")))
         .containsExactly("superuserSecret", "replicationSecret");
     assertThat(fieldNames(p.at("/monitoring/properties"))).containsExactly("enabled", "image");
     assertThat(fieldNames(p.at("/pooler/properties")))
-        .containsExactly("enabled", "instances", "mode", "defaultPoolSize", "maxClientConnections", "image");
+        .containsExactly(
+            "enabled", "instances", "mode", "defaultPoolSize", "maxClientConnections", "image");
     // An absent pooler is off: a default object would turn it on.
     assertThat(p.path("pooler").has("default")).isFalse();
-    assertThat(fieldNames(p.at("/networkPolicy/properties"))).containsExactly("enabled", "clients", "monitoring");
+    assertThat(fieldNames(p.at("/networkPolicy/properties")))
+        .containsExactly("enabled", "clients", "monitoring");
     assertThat(fieldNames(p.at("/networkPolicy/properties/clients/items/properties")))
         .containsExactly("podSelector", "namespaceSelector");
     assertThat(fieldNames(p.at("/tls/properties"))).containsExactly("secretName", "restApi");
-    assertThat(fieldNames(p.at("/storage/properties"))).containsExactly("size", "storageClassName", "wal", "retentionPolicy");
-    assertThat(fieldNames(p.at("/storage/properties/wal/properties"))).containsExactly("size", "storageClassName");
-    assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties"))).containsExactly("whenDeleted", "whenScaled");
+    assertThat(fieldNames(p.at("/storage/properties")))
+        .containsExactly("size", "storageClassName", "wal", "retentionPolicy");
+    assertThat(fieldNames(p.at("/storage/properties/wal/properties")))
+        .containsExactly("size", "storageClassName");
+    assertThat(fieldNames(p.at("/storage/properties/retentionPolicy/properties")))
+        .containsExactly("whenDeleted", "whenScaled");
     assertThat(fieldNames(p.at("/postgresql/properties"))).containsExactly("parameters");
-    assertThat(fieldNames(p.at("/users/items/properties"))).containsExactly("name", "databases", "options", "connect");
+    assertThat(fieldNames(p.at("/users/items/properties")))
+        .containsExactly("name", "databases", "options", "connect");
     assertThat(fieldNames(p.at("/databases/items/properties")))
         .containsExactly("name", "owner", "extensions", "schemas", "reclaimPolicy");
-    assertThat(fieldNames(p.at("/availability/properties"))).containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
+    assertThat(fieldNames(p.at("/availability/properties")))
+        .containsExactly("podAntiAffinity", "topologyKey", "podDisruptionBudget");
     assertThat(fieldNames(p.at("/services/properties"))).containsExactly("primary", "replicas");
-    assertThat(fieldNames(p.at("/updates/properties"))).containsExactly("method", "maintenanceWindows", "maxLagBytes");
-    assertThat(fieldNames(p.at("/updates/properties/maintenanceWindows/items/properties"))).containsExactly("days", "start", "end");
-    assertThat(fieldNames(p.at("/patroni/properties"))).containsExactly("failsafeMode", "synchronous");
-    assertThat(fieldNames(p.at("/patroni/properties/synchronous/properties"))).containsExactly("mode", "nodeCount");
-    assertThat(fieldNames(p.at("/scheduling/properties"))).containsExactly("database", "pooler", "jobs");
-    assertThat(fieldNames(p.at("/scheduling/properties/database/properties"))).containsExactly("tolerations",
-        "nodeAffinity", "topologySpreadConstraints", "priorityClassName", "podLabels", "podAnnotations");
+    assertThat(fieldNames(p.at("/updates/properties")))
+        .containsExactly("method", "maintenanceWindows", "maxLagBytes");
+    assertThat(fieldNames(p.at("/updates/properties/maintenanceWindows/items/properties")))
+        .containsExactly("days", "start", "end");
+    assertThat(fieldNames(p.at("/patroni/properties")))
+        .containsExactly("failsafeMode", "synchronous");
+    assertThat(fieldNames(p.at("/patroni/properties/synchronous/properties")))
+        .containsExactly("mode", "nodeCount");
+    assertThat(fieldNames(p.at("/scheduling/properties")))
+        .containsExactly("database", "pooler", "jobs");
+    assertThat(fieldNames(p.at("/scheduling/properties/database/properties")))
+        .containsExactly(
+            "tolerations",
+            "nodeAffinity",
+            "topologySpreadConstraints",
+            "priorityClassName",
+            "podLabels",
+            "podAnnotations");
   }
 
   @Test
@@ -102,16 +145,20 @@ class PostgresManifestsTest {
     ObjectNode parent = SpecReaderTest.parent("pg", spec -> {});
     applyDefaults(specSchema(), parent.get("spec"));
     assertThat(parent.get("spec").size()).isEqualTo(12);
-    assertThat(SpecReader.read(parent)).isEqualTo(SpecReader.read(SpecReaderTest.parent("pg", spec -> {})));
-    assertThat(specSchema().at("/properties/image/default").asText()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
+    assertThat(SpecReader.read(parent))
+        .isEqualTo(SpecReader.read(SpecReaderTest.parent("pg", spec -> {})));
+    assertThat(specSchema().at("/properties/image/default").asText())
+        .isEqualTo(ClusterSpec.DEFAULT_IMAGE);
   }
 
   @Test
   void theDocsListEveryRefusedParameterAndSpilosPreloadLibraries() throws IOException {
     String docs = MarkdownBlocks.page("docs/postgrescluster/spec.md");
     SpecReader.RESERVED_PARAMETERS.forEach(name -> assertThat(docs).contains("`" + name + "`"));
-    assertThat(docs).contains("`" + String.join(",", Spilo.PRELOAD_LIBRARIES) + "`")
-        .contains("`" + SpecReader.DEFAULT_MEMORY_LIMIT + "`").contains("`" + SpecReader.MIN_MEMORY_LIMIT + "`");
+    assertThat(docs)
+        .contains("`" + String.join(",", Spilo.PRELOAD_LIBRARIES) + "`")
+        .contains("`" + SpecReader.DEFAULT_MEMORY_LIMIT + "`")
+        .contains("`" + SpecReader.MIN_MEMORY_LIMIT + "`");
   }
 
   @Test
@@ -120,14 +167,17 @@ class PostgresManifestsTest {
     SpecReader.RESERVED_USERS.forEach(name -> assertThat(crd).contains("'" + name + "'"));
     SpecReader.RESERVED_DATABASES.forEach(name -> assertThat(crd).contains("'" + name + "'"));
     SpecReader.RESERVED_PARAMETERS.forEach(name -> assertThat(crd).contains("'" + name + "'"));
-    assertThat(specSchema().at("/properties/postgresVersion/x-kubernetes-validations/0/rule").asText()).isEqualTo("self >= oldSelf");
+    assertThat(
+            specSchema().at("/properties/postgresVersion/x-kubernetes-validations/0/rule").asText())
+        .isEqualTo("self >= oldSelf");
   }
 
   /** The docs' spec snippets (Maintenance windows, Availability) use declared fields and are valid specs. */
   @Test
   void theDocsSpecExamplesAreValid() throws IOException {
     int checked = 0;
-    for (String block : MarkdownBlocks.blocks(MarkdownBlocks.pages("docs/postgrescluster"), "yaml")) {
+    for (String block :
+        MarkdownBlocks.blocks(MarkdownBlocks.pages("docs/postgrescluster"), "yaml")) {
       if (!block.startsWith("spec:\n")) {
         continue;
       }
@@ -135,7 +185,10 @@ class PostgresManifestsTest {
       List<String> problems = new ArrayList<>();
       declared(specSchema(), example.get("spec"), "spec", problems);
       assertThat(problems).as(block).isEmpty();
-      SpecReader.Result read = SpecReader.read(SpecReaderTest.parent("orders", spec -> spec.setAll((ObjectNode) example.get("spec"))));
+      SpecReader.Result read =
+          SpecReader.read(
+              SpecReaderTest.parent(
+                  "orders", spec -> spec.setAll((ObjectNode) example.get("spec"))));
       assertThat(read.problems()).as(block).isEmpty();
       checked++;
     }
@@ -163,7 +216,8 @@ class PostgresManifestsTest {
     assertThat(spec.path("instances").asInt()).isEqualTo(3);
     assertThat(spec.path("users").size()).isGreaterThanOrEqualTo(2);
     assertThat(spec.at("/postgresql/parameters").size()).isGreaterThanOrEqualTo(2);
-    assertThat(yaml("manifests/examples/postgrescluster-dev.yaml").at("/spec/instances").asInt()).isEqualTo(1);
+    assertThat(yaml("manifests/examples/postgrescluster-dev.yaml").at("/spec/instances").asInt())
+        .isEqualTo(1);
   }
 
   @Test
@@ -174,24 +228,31 @@ class PostgresManifestsTest {
     assertThat(cc.at("/spec/parentResource").toString())
         .isEqualTo("{\"apiVersion\":\"metahooks.dev/v1alpha1\",\"resource\":\"postgresclusters\"}");
     Map<String, String> strategies = new LinkedHashMap<>();
-    cc.at("/spec/childResources").forEach(child -> strategies.put(child.path("apiVersion").asText() + " "
-        + child.path("resource").asText(), child.at("/updateStrategy/method").asText()));
-    assertThat(strategies).containsExactly(
-        Map.entry("v1 serviceaccounts", "InPlace"),
-        Map.entry("rbac.authorization.k8s.io/v1 roles", "InPlace"),
-        Map.entry("rbac.authorization.k8s.io/v1 rolebindings", "InPlace"),
-        Map.entry("v1 secrets", "InPlace"),
-        Map.entry("v1 services", "InPlace"),
-        Map.entry("apps/v1 statefulsets", "InPlace"),
-        Map.entry("policy/v1 poddisruptionbudgets", "InPlace"),
-        Map.entry("networking.k8s.io/v1 networkpolicies", "InPlace"),
-        Map.entry("batch/v1 jobs", "OnDelete"),
-        Map.entry("v1 configmaps", "InPlace"),
-        Map.entry("apps/v1 deployments", "InPlace"),
-        Map.entry("batch/v1 cronjobs", "InPlace"));
+    cc.at("/spec/childResources")
+        .forEach(
+            child ->
+                strategies.put(
+                    child.path("apiVersion").asText() + " " + child.path("resource").asText(),
+                    child.at("/updateStrategy/method").asText()));
+    assertThat(strategies)
+        .containsExactly(
+            Map.entry("v1 serviceaccounts", "InPlace"),
+            Map.entry("rbac.authorization.k8s.io/v1 roles", "InPlace"),
+            Map.entry("rbac.authorization.k8s.io/v1 rolebindings", "InPlace"),
+            Map.entry("v1 secrets", "InPlace"),
+            Map.entry("v1 services", "InPlace"),
+            Map.entry("apps/v1 statefulsets", "InPlace"),
+            Map.entry("policy/v1 poddisruptionbudgets", "InPlace"),
+            Map.entry("networking.k8s.io/v1 networkpolicies", "InPlace"),
+            Map.entry("batch/v1 jobs", "OnDelete"),
+            Map.entry("v1 configmaps", "InPlace"),
+            Map.entry("apps/v1 deployments", "InPlace"),
+            Map.entry("batch/v1 cronjobs", "InPlace"));
     List<String> declared = new ArrayList<>();
-    ObservedCluster.CHILD_TYPES.forEach(t -> declared.add(t.apiVersion() + " "
-        + t.kind().toLowerCase().replaceFirst("y$", "ie") + "s"));
+    ObservedCluster.CHILD_TYPES.forEach(
+        t ->
+            declared.add(
+                t.apiVersion() + " " + t.kind().toLowerCase().replaceFirst("y$", "ie") + "s"));
     assertThat(declared).containsExactlyElementsOf(strategies.keySet());
     for (String hook : List.of("sync", "finalize", "customize")) {
       assertThat(cc.at("/spec/hooks/" + hook + "/webhook/url").asText())
@@ -211,15 +272,19 @@ class PostgresManifestsTest {
     if (!value.isObject()) {
       return;
     }
-    schema.path("properties").properties().forEach(property -> {
-      JsonNode sub = property.getValue();
-      if (!value.has(property.getKey()) && sub.has("default")) {
-        ((ObjectNode) value).set(property.getKey(), sub.get("default").deepCopy());
-      }
-      if (value.has(property.getKey())) {
-        applyDefaults(sub, value.get(property.getKey()));
-      }
-    });
+    schema
+        .path("properties")
+        .properties()
+        .forEach(
+            property -> {
+              JsonNode sub = property.getValue();
+              if (!value.has(property.getKey()) && sub.has("default")) {
+                ((ObjectNode) value).set(property.getKey(), sub.get("default").deepCopy());
+              }
+              if (value.has(property.getKey())) {
+                applyDefaults(sub, value.get(property.getKey()));
+              }
+            });
   }
 
   /** Every field of the value is declared, enums and bounds hold. */
@@ -238,17 +303,20 @@ class PostgresManifestsTest {
       problems.add(path + " is out of bounds");
     }
     if (value.isObject()) {
-      value.properties().forEach(field -> {
-        JsonNode sub = schema.path("properties").get(field.getKey());
-        if (sub == null) {
-          sub = schema.get("additionalProperties");
-        }
-        if (sub == null) {
-          problems.add(path + "." + field.getKey() + " is not declared");
-        } else {
-          declared(sub, field.getValue(), path + "." + field.getKey(), problems);
-        }
-      });
+      value
+          .properties()
+          .forEach(
+              field -> {
+                JsonNode sub = schema.path("properties").get(field.getKey());
+                if (sub == null) {
+                  sub = schema.get("additionalProperties");
+                }
+                if (sub == null) {
+                  problems.add(path + "." + field.getKey() + " is not declared");
+                } else {
+                  declared(sub, field.getValue(), path + "." + field.getKey(), problems);
+                }
+              });
     } else if (value.isArray()) {
       for (int i = 0; i < value.size(); i++) {
         declared(schema.path("items"), value.get(i), path + "[" + i + "]", problems);

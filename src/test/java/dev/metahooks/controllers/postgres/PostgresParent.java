@@ -17,19 +17,26 @@ record PostgresParent(Cluster cluster, String namespace, String name) {
 
   /** Changes its spec, as a user's {@code kubectl edit} would. */
   void edit(Consumer<ObjectNode> spec) {
-    cluster.update(API, KIND, namespace, name, parent -> spec.accept(parent.withObjectProperty("spec")));
+    cluster.update(
+        API, KIND, namespace, name, parent -> spec.accept(parent.withObjectProperty("spec")));
   }
 
   /** Sets an annotation ({@code null} removes it), as {@code kubectl annotate} would. */
   void annotate(String key, String value) {
-    cluster.update(API, KIND, namespace, name, parent -> {
-      ObjectNode annotations = parent.withObjectProperty("metadata").withObjectProperty("annotations");
-      if (value == null) {
-        annotations.remove(key);
-      } else {
-        annotations.put(key, value);
-      }
-    });
+    cluster.update(
+        API,
+        KIND,
+        namespace,
+        name,
+        parent -> {
+          ObjectNode annotations =
+              parent.withObjectProperty("metadata").withObjectProperty("annotations");
+          if (value == null) {
+            annotations.remove(key);
+          } else {
+            annotations.put(key, value);
+          }
+        });
   }
 
   /** The status condition of this type; fails naming the status when there is none. */

@@ -28,9 +28,16 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresPropertyTest {
   private static final int RUNS = 300;
-  private static final List<String> USER_NAMES = List.of("app", "reporting", "etl", "web-api", "audit");
-  private static final List<String> PARAMETERS = List.of("work_mem", "max_connections", "shared_buffers",
-      "log_min_duration_statement", "statement_timeout", "pg_stat_statements.max");
+  private static final List<String> USER_NAMES =
+      List.of("app", "reporting", "etl", "web-api", "audit");
+  private static final List<String> PARAMETERS =
+      List.of(
+          "work_mem",
+          "max_connections",
+          "shared_buffers",
+          "log_min_duration_statement",
+          "statement_timeout",
+          "pg_stat_statements.max");
   private static final List<String> SIZES = List.of("1Gi", "512Mi", "10Gi", "2G");
 
   /** One random run: its random source and its world. */
@@ -40,10 +47,13 @@ class PostgresPropertyTest {
 
     Run(long seed) {
       random = new Random(seed);
-      world = new PostgresWorld(random.nextBoolean() ? "pg" : "orders-" + random.nextInt(100), randomSpec(random));
+      world =
+          new PostgresWorld(
+              random.nextBoolean() ? "pg" : "orders-" + random.nextInt(100), randomSpec(random));
       world.hookVersion = random.nextBoolean() ? "v1" : "v2";
       if (world.hookVersion.equals("v2")) {
-        // A class that does not expand: any size change stays refused (the test's own judgement below).
+        // A class that does not expand: any size change stays refused (the test's own judgement
+        // below).
         world.relateStorageClass("standard", false);
       }
     }
@@ -62,7 +72,8 @@ class PostgresPropertyTest {
       }
       modes[check(run, seed)]++;
     }
-    // The generator reaches every case: rendered, frozen with a StatefulSet, frozen before one exists.
+    // The generator reaches every case: rendered, frozen with a StatefulSet, frozen before one
+    // exists.
     for (int count : modes) {
       assertThat(count).as("runs per case %s", java.util.Arrays.toString(modes)).isGreaterThan(10);
     }
@@ -82,8 +93,11 @@ class PostgresPropertyTest {
       boolean frozen = protectedCluster || run.world.spec.path("paused").asBoolean();
       JsonNode answer = run.world.call(true);
       String context = "seed " + seed;
-      assertThat(answer.path("children").size()).as(context).isEqualTo(frozen ? run.world.children.size() : 0);
-      assertThat(answer.path("finalized").asBoolean()).as(context)
+      assertThat(answer.path("children").size())
+          .as(context)
+          .isEqualTo(frozen ? run.world.children.size() : 0);
+      assertThat(answer.path("finalized").asBoolean())
+          .as(context)
           .isEqualTo(!frozen && run.world.statefulSet() == null);
       assertThat(answer.at("/status/phase").asText()).as(context).isEqualTo("Deleting");
     }
@@ -104,14 +118,19 @@ class PostgresPropertyTest {
       String name = child.path("metadata").path("name").asText();
       emitted.add(child.path("kind").asText() + "/" + name);
       KubeSchema.assertValid(child);
-      assertThat(List.of("-config", "-leader", "-failover", "-sync").stream().anyMatch(s -> name.equals(world.name + s)))
-          .as("collides with a Patroni object: " + name).isFalse();
+      assertThat(
+              List.of("-config", "-leader", "-failover", "-sync").stream()
+                  .anyMatch(s -> name.equals(world.name + s)))
+          .as("collides with a Patroni object: " + name)
+          .isFalse();
       if (child.path("kind").asText().equals("StatefulSet")) {
         sts = child;
       }
     }
     for (ObjectNode secret : world.observedSecrets()) {
-      assertThat(emitted).as("observed Secret kept, " + context).contains("Secret/" + ObservedCluster.nameOf(secret));
+      assertThat(emitted)
+          .as("observed Secret kept, " + context)
+          .contains("Secret/" + ObservedCluster.nameOf(secret));
     }
     boolean frozen = invalid(world) || world.spec.path("paused").asBoolean();
     ObjectNode observedSts = world.statefulSet();
@@ -120,27 +139,45 @@ class PostgresPropertyTest {
         assertThat(sts).as("no StatefulSet created while frozen, " + context).isNull();
       } else {
         assertThat(sts).as(context).isNotNull();
-        assertThat(sts.at("/spec/replicas").asInt()).as("observed replicas kept, " + context)
+        assertThat(sts.at("/spec/replicas").asInt())
+            .as("observed replicas kept, " + context)
             .isEqualTo(observedSts.at("/spec/replicas").asInt());
       }
       assertThat(answer.path("children").size()).as(context).isEqualTo(world.children.size());
     } else {
       assertThat(sts).as(context).isNotNull();
       int instances = world.spec.path("instances").asInt(1);
-      boolean primaryMoves = observedSts != null && instances > 0
-          && observedSts.at("/spec/replicas").asInt() > instances && primaryOrdinal(world) >= instances;
-      assertThat(sts.at("/spec/replicas").asInt()).as("replicas follow spec.instances, unless the primary must "
-          + "move off a removed ordinal first, " + context)
+      boolean primaryMoves =
+          observedSts != null
+              && instances > 0
+              && observedSts.at("/spec/replicas").asInt() > instances
+              && primaryOrdinal(world) >= instances;
+      assertThat(sts.at("/spec/replicas").asInt())
+          .as(
+              "replicas follow spec.instances, unless the primary must "
+                  + "move off a removed ordinal first, "
+                  + context)
           .isEqualTo(primaryMoves ? observedSts.at("/spec/replicas").asInt() : instances);
       if (primaryMoves && !observedReadyBelow(world, instances)) {
         assertThat(answer.at("/status/rollout/step").asText()).as(context).isEqualTo("Waiting");
       } else if (primaryMoves) {
-        assertThat(emitted).as("a switchover Job moves the primary first, " + context)
+        assertThat(emitted)
+            .as("a switchover Job moves the primary first, " + context)
             .anyMatch(child -> child.startsWith("Job/" + world.name + "-switchover-"));
       }
     }
-    assertThat(answer.at("/status/phase").asText()).as(context)
-        .isIn("Provisioning", "Ready", "Scaling", "Updating", "Degraded", "Paused", "Hibernating", "Hibernated", "Invalid");
+    assertThat(answer.at("/status/phase").asText())
+        .as(context)
+        .isIn(
+            "Provisioning",
+            "Ready",
+            "Scaling",
+            "Updating",
+            "Degraded",
+            "Paused",
+            "Hibernating",
+            "Hibernated",
+            "Invalid");
     return !frozen ? 0 : observedSts != null ? 1 : 2;
   }
 
@@ -152,7 +189,9 @@ class PostgresPropertyTest {
   private static boolean observedReadyBelow(PostgresWorld world, int ordinal) {
     for (int i = 0; i < ordinal; i++) {
       ObjectNode pod = world.pods.get(world.name + "-" + i);
-      if (pod != null && ObservedCluster.ready(pod) && !pod.path("metadata").has("deletionTimestamp")) {
+      if (pod != null
+          && ObservedCluster.ready(pod)
+          && !pod.path("metadata").has("deletionTimestamp")) {
         return true;
       }
     }
@@ -186,9 +225,11 @@ class PostgresPropertyTest {
           deployedVersion = env.path("value").asText();
         }
       }
-      String deployedSize = sts.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText();
-      changed = !deployedVersion.equals(String.valueOf(spec.path("postgresVersion").asInt(17)))
-          || !Quantities.same(deployedSize, spec.path("storage").path("size").asText("1Gi"));
+      String deployedSize =
+          sts.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText();
+      changed =
+          !deployedVersion.equals(String.valueOf(spec.path("postgresVersion").asInt(17)))
+              || !Quantities.same(deployedSize, spec.path("storage").path("size").asText("1Gi"));
     }
     return spec.path("instances").asInt(1) > 16 || reservedUser || changed;
   }
@@ -198,13 +239,17 @@ class PostgresPropertyTest {
     if (random.nextBoolean()) {
       spec.put("postgresVersion", 13 + random.nextInt(5));
     }
-    spec.put("instances", random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(random.nextBoolean() ? 3 : 16));
+    spec.put(
+        "instances",
+        random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(random.nextBoolean() ? 3 : 16));
     if (random.nextBoolean()) {
-      ObjectNode storage = spec.putObject("storage").put("size", SIZES.get(random.nextInt(SIZES.size())));
+      ObjectNode storage =
+          spec.putObject("storage").put("size", SIZES.get(random.nextInt(SIZES.size())));
       if (random.nextBoolean()) {
         storage.put("storageClassName", "standard");
       }
-      storage.putObject("retentionPolicy")
+      storage
+          .putObject("retentionPolicy")
           .put("whenScaled", random.nextBoolean() ? "Delete" : "Retain")
           .put("whenDeleted", random.nextBoolean() ? "Delete" : "Retain");
     }
@@ -225,11 +270,16 @@ class PostgresPropertyTest {
       if (random.nextInt(3) == 0) {
         ObjectNode entry = users.addObject().put("name", user);
         if (random.nextBoolean()) {
-          entry.putArray("databases").add(user.replace('-', '_')).add(user.replace('-', '_') + "_archive");
+          entry
+              .putArray("databases")
+              .add(user.replace('-', '_'))
+              .add(user.replace('-', '_') + "_archive");
         }
         if (random.nextBoolean()) {
           // CREATEROLE only where it is not refused (PostgreSQL 16 and later).
-          boolean createRole = random.nextBoolean() && spec.path("postgresVersion").asInt(17) >= SpecReader.CREATEROLE_SAFE_FROM;
+          boolean createRole =
+              random.nextBoolean()
+                  && spec.path("postgresVersion").asInt(17) >= SpecReader.CREATEROLE_SAFE_FROM;
           entry.putArray("options").add(createRole ? "CREATEROLE" : "CREATEDB");
         }
       }
@@ -238,7 +288,8 @@ class PostgresPropertyTest {
       spec.set("users", users);
     }
     ObjectNode availability = spec.putObject("availability");
-    availability.put("podAntiAffinity", List.of("preferred", "required", "none").get(random.nextInt(3)));
+    availability.put(
+        "podAntiAffinity", List.of("preferred", "required", "none").get(random.nextInt(3)));
     availability.put("podDisruptionBudget", random.nextBoolean());
     spec.putObject("services").putObject("replicas").put("enabled", random.nextBoolean());
     spec.put("deletionProtection", random.nextBoolean());
@@ -249,7 +300,8 @@ class PostgresPropertyTest {
   }
 
   private static void randomPods(Run run) {
-    int replicas = run.world.statefulSet() == null ? 0 : run.world.statefulSet().at("/spec/replicas").asInt();
+    int replicas =
+        run.world.statefulSet() == null ? 0 : run.world.statefulSet().at("/spec/replicas").asInt();
     Set<Integer> notReady = new HashSet<>();
     for (int i = 0; i < replicas; i++) {
       if (run.random.nextInt(4) == 0) {
@@ -269,16 +321,24 @@ class PostgresPropertyTest {
     switch (run.random.nextInt(9)) {
       case 0 -> world.edit(spec -> spec.put("instances", run.random.nextInt(17)));
       case 1 -> world.edit(spec -> spec.put("paused", !spec.path("paused").asBoolean()));
-      case 2 -> world.edit(spec -> {
-        JsonNode users = randomSpec(run.random).path("users");
-        if (users.isArray()) {
-          spec.set("users", users.deepCopy());
-        } else {
-          spec.remove("users");
-        }
-      });
-      case 3 -> world.edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters")
-          .put(PARAMETERS.get(run.random.nextInt(PARAMETERS.size())), String.valueOf(run.random.nextInt(100) + 1)));
+      case 2 ->
+          world.edit(
+              spec -> {
+                JsonNode users = randomSpec(run.random).path("users");
+                if (users.isArray()) {
+                  spec.set("users", users.deepCopy());
+                } else {
+                  spec.remove("users");
+                }
+              });
+      case 3 ->
+          world.edit(
+              spec ->
+                  spec.withObjectProperty("postgresql")
+                      .withObjectProperty("parameters")
+                      .put(
+                          PARAMETERS.get(run.random.nextInt(PARAMETERS.size())),
+                          String.valueOf(run.random.nextInt(100) + 1)));
       case 4 -> {
         world.edit(spec -> spec.put("instances", 17 + run.random.nextInt(5)));
       }
@@ -289,13 +349,16 @@ class PostgresPropertyTest {
         if (deployed) {
           int version = world.spec.path("postgresVersion").asInt(17);
           world.edit(spec -> spec.put("postgresVersion", version == 17 ? 16 : version + 1));
-          }
+        }
       }
       case 7 -> {
         if (deployed) {
           String size = world.spec.path("storage").path("size").asText("1Gi");
-          world.edit(spec -> spec.withObjectProperty("storage").put("size", size.equals("10Gi") ? "20Gi" : "10Gi"));
-          }
+          world.edit(
+              spec ->
+                  spec.withObjectProperty("storage")
+                      .put("size", size.equals("10Gi") ? "20Gi" : "10Gi"));
+        }
       }
       default -> {
         // no edit: the world changes under a constant spec

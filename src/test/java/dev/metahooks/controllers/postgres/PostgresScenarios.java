@@ -21,9 +21,14 @@ final class PostgresScenarios {
    * leader and the cluster's clock ten seconds on per round; the HA sample created and settled.
    */
   static Metacontroller haSample(Cluster cluster, LocalHooks hooks) {
-    Metacontroller mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
-    mc.world(World.standard().statefulSetPods(true).add("patroni", PatroniSimulation::step)
-        .add("clock", c -> c.advance(ROUND)));
+    Metacontroller mc =
+        Metacontroller.forManifests(
+            cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
+    mc.world(
+        World.standard()
+            .statefulSetPods(true)
+            .add("patroni", PatroniSimulation::step)
+            .add("clock", c -> c.advance(ROUND)));
     cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
     mc.runUntilStable(60);
     return mc;
@@ -40,9 +45,12 @@ final class PostgresScenarios {
       String object = write.object();
       if (write.verb() == Write.Verb.DELETE && object.startsWith("Pod default/")) {
         events.add("replaced " + object.substring(object.indexOf('/') + 1));
-      } else if (write.verb() == Write.Verb.CREATE && object.startsWith("Job default/" + name + "-switchover-")) {
+      } else if (write.verb() == Write.Verb.CREATE
+          && object.startsWith("Job default/" + name + "-switchover-")) {
         events.add("switchover Job");
-      } else if (write.verb() == Write.Verb.UPDATE && object.startsWith("Pod ") && write.after() != null
+      } else if (write.verb() == Write.Verb.UPDATE
+          && object.startsWith("Pod ")
+          && write.after() != null
           && Labels.LEADER.equals(write.after().at("/metadata/labels/" + Labels.ROLE).asText())
           && !Labels.LEADER.equals(write.before().at("/metadata/labels/" + Labels.ROLE).asText())) {
         events.add("leader " + object.substring(object.indexOf('/') + 1));

@@ -42,48 +42,65 @@ import java.util.UUID;
 final class PostgresWorld {
   static final String NAMESPACE = "shop";
   static final String CREATED = "2025-12-31T12:00:00Z";
+
   /** Go's encoding/json sorts map keys; Metacontroller stores the last-applied configuration that way. */
-  private static final ObjectMapper SORTED = JsonMapper.builder()
-      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+  private static final ObjectMapper SORTED =
+      JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+
   private static final Set<String> ON_DELETE = Set.of("Job");
 
   final String name;
+
   /** Where the cluster lives: {@link #NAMESPACE} unless a test needs another. */
   final String namespace;
+
   final String uid;
   String hookVersion = "v1";
   ObjectNode spec;
   long generation = 1;
   ObjectNode status;
   String deletionTimestamp;
+
   /** The parent's annotations (none by default). */
   final ObjectNode annotations = Json.object();
+
   /** Observed children by kind/name. */
   final Map<String, ObjectNode> children = new TreeMap<>();
+
   /** Observed database pods by name. */
   final Map<String, ObjectNode> pods = new TreeMap<>();
+
   /** Patroni's ConfigMaps (related objects) by name. */
   final Map<String, ObjectNode> configMaps = new TreeMap<>();
+
   /** Secrets of the namespace the spec names (the TLS Secret, a standby's source Secrets), by name. */
   final Map<String, ObjectNode> relatedSecrets = new TreeMap<>();
+
   /**
    * Whether whoever may read them has given the spec's Secrets to this cluster: then each Secret of
    * {@link #relatedSecrets} is sent with the cluster's mark, and each store or key Secret the spec names is there,
    * marked, with the keys it reads. Off: only what carries the mark itself is sent, as Metacontroller relates it.
    */
   boolean secretsGiven = true;
+
   /** Whether Metacontroller still holds a customize answer of the earlier release, which related no Secrets. */
   boolean earlierCustomizeAnswer;
+
   /** Other PostgresClusters of the namespace, by name, as the customize hook relates them. */
   final Map<String, ObjectNode> otherClusters = new TreeMap<>();
+
   /** The cluster's volume claims and the StorageClasses, related (and sent) only once {@link #relateVolumes} ran. */
   final Map<String, ObjectNode> claims = new TreeMap<>();
+
   final Map<String, ObjectNode> storageClasses = new TreeMap<>();
   boolean volumesRelated;
+
   /** Time and secrets for the hooks: pinned unless a test needs other passwords. */
   dev.metahooks.api.Sources sources = FixedSources.INSTANCE;
+
   /** Whether the controller declares PodMonitors (the optional component is installed). */
   boolean podMonitorsDeclared;
+
   private int resourceVersion = 1000;
   private int clusterIps = 10;
 
@@ -92,7 +109,11 @@ final class PostgresWorld {
   }
 
   PostgresWorld(String name, ObjectNode spec, String namespace) {
-    this(name, spec, namespace, UUID.nameUUIDFromBytes(("parent/" + name).getBytes(StandardCharsets.UTF_8)).toString());
+    this(
+        name,
+        spec,
+        namespace,
+        UUID.nameUUIDFromBytes(("parent/" + name).getBytes(StandardCharsets.UTF_8)).toString());
   }
 
   /** {@code uid}: another incarnation of a cluster of the same name (created again, or restored under it). */
@@ -106,12 +127,15 @@ final class PostgresWorld {
   /** A world for one of the sample custom resources in manifests/examples. */
   static PostgresWorld fromSample(String file) {
     ObjectNode sample = sample(file);
-    return new PostgresWorld(sample.path("metadata").path("name").asText(), (ObjectNode) sample.get("spec"));
+    return new PostgresWorld(
+        sample.path("metadata").path("name").asText(), (ObjectNode) sample.get("spec"));
   }
 
   static ObjectNode sample(String file) {
     try {
-      return (ObjectNode) new YAMLMapper().readTree(Resources.projectDir().resolve("manifests/examples/" + file).toFile());
+      return (ObjectNode)
+          new YAMLMapper()
+              .readTree(Resources.projectDir().resolve("manifests/examples/" + file).toFile());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -121,27 +145,41 @@ final class PostgresWorld {
   static ObjectNode controller(String version) {
     ObjectNode controller;
     try {
-      controller = (ObjectNode) new YAMLMapper().readTree(
-          Resources.projectDir().resolve("metacontroller/postgrescluster.yaml").toFile());
+      controller =
+          (ObjectNode)
+              new YAMLMapper()
+                  .readTree(
+                      Resources.projectDir()
+                          .resolve("metacontroller/postgrescluster.yaml")
+                          .toFile());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    controller.withObjectProperty("metadata").put("uid", "2f1e3b7c-6a55-4c1d-9f0e-8d7c6b5a4f3e").put("generation", 1);
-    controller.withObjectProperty("spec").withObjectProperty("hooks").properties()
+    controller
+        .withObjectProperty("metadata")
+        .put("uid", "2f1e3b7c-6a55-4c1d-9f0e-8d7c6b5a4f3e")
+        .put("generation", 1);
+    controller
+        .withObjectProperty("spec")
+        .withObjectProperty("hooks")
+        .properties()
         .forEach(hook -> ((ObjectNode) hook.getValue()).put("version", version));
     controller.putObject("status");
     return controller;
   }
 
   ObjectNode parent() {
-    ObjectNode parent = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
-    ObjectNode metadata = parent.putObject("metadata")
-        .put("name", name)
-        .put("namespace", namespace)
-        .put("uid", uid)
-        .put("resourceVersion", String.valueOf(resourceVersion))
-        .put("generation", generation)
-        .put("creationTimestamp", CREATED);
+    ObjectNode parent =
+        Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
+    ObjectNode metadata =
+        parent
+            .putObject("metadata")
+            .put("name", name)
+            .put("namespace", namespace)
+            .put("uid", uid)
+            .put("resourceVersion", String.valueOf(resourceVersion))
+            .put("generation", generation)
+            .put("creationTimestamp", CREATED);
     if (deletionTimestamp != null) {
       metadata.put("deletionTimestamp", deletionTimestamp);
     }
@@ -158,7 +196,8 @@ final class PostgresWorld {
 
   /** What the hook observes of the request Metacontroller would send now (a sync). */
   ObservedCluster observed() {
-    return ObservedCluster.of(CompositeRequest.read(request(false), Hook.SYNC), SpecReader.read(parent()).spec());
+    return ObservedCluster.of(
+        CompositeRequest.read(request(false), Hook.SYNC), SpecReader.read(parent()).spec());
   }
 
   /** The request Metacontroller would send now, with the world's hook version for keys. */
@@ -166,9 +205,14 @@ final class PostgresWorld {
     ObjectNode request = Json.object();
     ObjectNode controller = controller(hookVersion);
     if (podMonitorsDeclared) {
-      controller.withObjectProperty("spec").withArrayProperty("childResources").addObject()
-          .put("apiVersion", ObservedCluster.POD_MONITOR.apiVersion()).put("resource", "podmonitors")
-          .putObject("updateStrategy").put("method", "InPlace");
+      controller
+          .withObjectProperty("spec")
+          .withArrayProperty("childResources")
+          .addObject()
+          .put("apiVersion", ObservedCluster.POD_MONITOR.apiVersion())
+          .put("resource", "podmonitors")
+          .putObject("updateStrategy")
+          .put("method", "InPlace");
     }
     request.set("controller", controller);
     request.set("parent", parent());
@@ -179,24 +223,31 @@ final class PostgresWorld {
     }
     for (ObservedCluster.ChildType type : types) {
       ObjectNode group = childMap.putObject(ObjectMap.groupKey(type.apiVersion(), type.kind()));
-      children.forEach((key, child) -> {
-        if (key.startsWith(type.kind() + "/") && child.path("apiVersion").asText().equals(type.apiVersion())) {
-          group.set(key(child), child.deepCopy());
-        }
-      });
+      children.forEach(
+          (key, child) -> {
+            if (key.startsWith(type.kind() + "/")
+                && child.path("apiVersion").asText().equals(type.apiVersion())) {
+              group.set(key(child), child.deepCopy());
+            }
+          });
     }
     ObjectNode related = request.putObject("related");
     ObjectNode podGroup = related.putObject("Pod.v1");
     pods.values().forEach(pod -> podGroup.set(key(pod), pod.deepCopy()));
     ObjectNode configMapGroup = related.putObject("ConfigMap.v1");
-    configMaps.values().forEach(configMap -> configMapGroup.set(key(configMap), configMap.deepCopy()));
+    configMaps
+        .values()
+        .forEach(configMap -> configMapGroup.set(key(configMap), configMap.deepCopy()));
     // The namespace's clusters: this one alone (the customize hook selects them all).
     ObjectNode parent = parent();
-    ObjectNode clusterGroup = related.putObject(ObjectMap.groupKey(ObservedCluster.CLUSTERS.apiVersion(),
-        ObservedCluster.CLUSTERS.kind()));
+    ObjectNode clusterGroup =
+        related.putObject(
+            ObjectMap.groupKey(
+                ObservedCluster.CLUSTERS.apiVersion(), ObservedCluster.CLUSTERS.kind()));
     clusterGroup.set(key(parent), parent);
     otherClusters.values().forEach(other -> clusterGroup.set(key(other), other.deepCopy()));
-    // Metacontroller sends a related group for every rule the customize hook gave: Secrets, by the cluster's mark,
+    // Metacontroller sends a related group for every rule the customize hook gave: Secrets, by the
+    // cluster's mark,
     // whenever the spec names one.
     ClusterSpec read = SpecReader.read(parent).spec();
     boolean earlierRelated = read.tls().isPresent() || read.standby().isPresent();
@@ -212,9 +263,14 @@ final class PostgresWorld {
     if (volumesRelated) {
       ObjectNode claimGroup = related.putObject("PersistentVolumeClaim.v1");
       claims.values().forEach(claim -> claimGroup.set(key(claim), claim.deepCopy()));
-      ObjectNode classGroup = related.putObject(ObjectMap.groupKey(ObservedCluster.STORAGE_CLASSES.apiVersion(),
-          ObservedCluster.STORAGE_CLASSES.kind()));
-      storageClasses.values().forEach(c -> classGroup.set(c.path("metadata").path("name").asText(), c.deepCopy()));
+      ObjectNode classGroup =
+          related.putObject(
+              ObjectMap.groupKey(
+                  ObservedCluster.STORAGE_CLASSES.apiVersion(),
+                  ObservedCluster.STORAGE_CLASSES.kind()));
+      storageClasses
+          .values()
+          .forEach(c -> classGroup.set(c.path("metadata").path("name").asText(), c.deepCopy()));
     }
     request.put("finalizing", finalizing);
     return request;
@@ -226,13 +282,25 @@ final class PostgresWorld {
     relatedSecrets.forEach((secretName, secret) -> secrets.put(secretName, secret.deepCopy()));
     if (secretsGiven) {
       for (SecretReferences.Reference reference : SecretReferences.of(read)) {
-        ObjectNode secret = secrets.computeIfAbsent(reference.secret(), secretName -> {
-          ObjectNode created = Json.object().put("apiVersion", "v1").put("kind", "Secret");
-          created.putObject("metadata").put("name", secretName).put("namespace", namespace);
-          return created.put("type", "Opaque");
-        });
-        reference.keys().forEach(key -> secret.withObjectProperty("data").put(key, Base64.getEncoder()
-            .encodeToString(("example-" + key).getBytes(StandardCharsets.UTF_8))));
+        ObjectNode secret =
+            secrets.computeIfAbsent(
+                reference.secret(),
+                secretName -> {
+                  ObjectNode created = Json.object().put("apiVersion", "v1").put("kind", "Secret");
+                  created.putObject("metadata").put("name", secretName).put("namespace", namespace);
+                  return created.put("type", "Opaque");
+                });
+        reference
+            .keys()
+            .forEach(
+                key ->
+                    secret
+                        .withObjectProperty("data")
+                        .put(
+                            key,
+                            Base64.getEncoder()
+                                .encodeToString(
+                                    ("example-" + key).getBytes(StandardCharsets.UTF_8))));
       }
       secrets.values().forEach(secret -> SecretMarks.markOwn(secret, name));
     }
@@ -249,12 +317,22 @@ final class PostgresWorld {
     for (String pod : pods.keySet()) {
       String claimName = template.at("/metadata/name").asText() + "-" + pod;
       ObjectNode claim = Json.object().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
-      ObjectNode metadata = claim.putObject("metadata").put("name", claimName).put("namespace", namespace)
-          .put("uid", UUID.nameUUIDFromBytes(("claim/" + claimName).getBytes(StandardCharsets.UTF_8)).toString())
-          .put("resourceVersion", String.valueOf(++resourceVersion)).put("creationTimestamp", CREATED);
+      ObjectNode metadata =
+          claim
+              .putObject("metadata")
+              .put("name", claimName)
+              .put("namespace", namespace)
+              .put(
+                  "uid",
+                  UUID.nameUUIDFromBytes(("claim/" + claimName).getBytes(StandardCharsets.UTF_8))
+                      .toString())
+              .put("resourceVersion", String.valueOf(++resourceVersion))
+              .put("creationTimestamp", CREATED);
       metadata.set("labels", template.at("/metadata/labels").deepCopy());
       ObjectNode claimSpec = ((ObjectNode) template.get("spec")).deepCopy();
-      claimSpec.put("storageClassName", className).put("volumeName", "pvc-" + metadata.path("uid").asText());
+      claimSpec
+          .put("storageClassName", className)
+          .put("volumeName", "pvc-" + metadata.path("uid").asText());
       claim.set("spec", claimSpec);
       ObjectNode claimStatus = claim.putObject("status").put("phase", "Bound");
       claimStatus.set("accessModes", claimSpec.get("accessModes").deepCopy());
@@ -266,12 +344,23 @@ final class PostgresWorld {
   /** The claims and StorageClasses sent from now on, with one default StorageClass {@code className}. */
   void relateStorageClass(String className, boolean allowVolumeExpansion) {
     volumesRelated = true;
-    ObjectNode storageClass = Json.object().put("apiVersion", "storage.k8s.io/v1").put("kind", "StorageClass");
-    storageClass.putObject("metadata").put("name", className).put("uid", UUID.nameUUIDFromBytes(
-        ("class/" + className).getBytes(StandardCharsets.UTF_8)).toString()).put("resourceVersion", "10")
-        .putObject("annotations").put("storageclass.kubernetes.io/is-default-class", "true");
-    storageClass.put("provisioner", "csi.example.com").put("reclaimPolicy", "Delete")
-        .put("volumeBindingMode", "WaitForFirstConsumer").put("allowVolumeExpansion", allowVolumeExpansion);
+    ObjectNode storageClass =
+        Json.object().put("apiVersion", "storage.k8s.io/v1").put("kind", "StorageClass");
+    storageClass
+        .putObject("metadata")
+        .put("name", className)
+        .put(
+            "uid",
+            UUID.nameUUIDFromBytes(("class/" + className).getBytes(StandardCharsets.UTF_8))
+                .toString())
+        .put("resourceVersion", "10")
+        .putObject("annotations")
+        .put("storageclass.kubernetes.io/is-default-class", "true");
+    storageClass
+        .put("provisioner", "csi.example.com")
+        .put("reclaimPolicy", "Delete")
+        .put("volumeBindingMode", "WaitForFirstConsumer")
+        .put("allowVolumeExpansion", allowVolumeExpansion);
     storageClasses.put(className, storageClass);
   }
 
@@ -284,9 +373,10 @@ final class PostgresWorld {
   JsonNode call(boolean finalizing) {
     ObjectNode body = request(finalizing);
     CompositeRequest request = CompositeRequest.read(body, finalizing ? Hook.FINALIZE : Hook.SYNC);
-    CompositeResponse response = finalizing
-        ? PostgresClusterController.finalize(request, sources)
-        : PostgresClusterController.sync(request, sources);
+    CompositeResponse response =
+        finalizing
+            ? PostgresClusterController.finalize(request, sources)
+            : PostgresClusterController.sync(request, sources);
     return JsonTrees.MAPPER.valueToTree(response);
   }
 
@@ -302,17 +392,21 @@ final class PostgresWorld {
     status = answer.path("status").isObject() ? (ObjectNode) answer.get("status").deepCopy() : null;
     Map<String, ObjectNode> desired = new TreeMap<>();
     for (JsonNode child : answer.path("children")) {
-      desired.put(child.path("kind").asText() + "/" + child.path("metadata").path("name").asText(), (ObjectNode) child);
+      desired.put(
+          child.path("kind").asText() + "/" + child.path("metadata").path("name").asText(),
+          (ObjectNode) child);
     }
     children.keySet().removeIf(key -> !desired.containsKey(key));
-    desired.forEach((key, child) -> {
-      ObjectNode observed = children.get(key);
-      if (observed == null) {
-        children.put(key, create(child));
-      } else if (!ON_DELETE.contains(child.path("kind").asText()) && !lastApplied(child).equals(lastAppliedOf(observed))) {
-        children.put(key, update(observed, child));
-      }
-    });
+    desired.forEach(
+        (key, child) -> {
+          ObjectNode observed = children.get(key);
+          if (observed == null) {
+            children.put(key, create(child));
+          } else if (!ON_DELETE.contains(child.path("kind").asText())
+              && !lastApplied(child).equals(lastAppliedOf(observed))) {
+            children.put(key, update(observed, child));
+          }
+        });
   }
 
   private String lastApplied(ObjectNode desired) {
@@ -339,14 +433,23 @@ final class PostgresWorld {
     String kind = observed.path("kind").asText();
     ObjectNode metadata = observed.withObjectProperty("metadata");
     metadata.put("namespace", namespace);
-    metadata.put("uid", UUID.nameUUIDFromBytes((kind + "/" + metadata.path("name").asText())
-        .getBytes(StandardCharsets.UTF_8)).toString());
+    metadata.put(
+        "uid",
+        UUID.nameUUIDFromBytes(
+                (kind + "/" + metadata.path("name").asText()).getBytes(StandardCharsets.UTF_8))
+            .toString());
     metadata.put("resourceVersion", String.valueOf(++resourceVersion));
     metadata.put("creationTimestamp", CREATED);
     metadata.withObjectProperty("labels").put("controller-uid", uid);
     metadata.withObjectProperty("annotations").put(Preserved.LAST_APPLIED, lastApplied(desired));
-    ObjectNode owner = metadata.putArray("ownerReferences").addObject()
-        .put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster").put("name", name).put("uid", uid);
+    ObjectNode owner =
+        metadata
+            .putArray("ownerReferences")
+            .addObject()
+            .put("apiVersion", "metahooks.dev/v1alpha1")
+            .put("kind", "PostgresCluster")
+            .put("name", name)
+            .put("uid", uid);
     owner.put("controller", true).put("blockOwnerDeletion", true);
     switch (kind) {
       case "StatefulSet", "Job", "PodDisruptionBudget" -> metadata.put("generation", 1);
@@ -383,7 +486,9 @@ final class PostgresWorld {
     metadata.put("uid", observed.path("metadata").path("uid").asText());
     if (observed.path("metadata").has("generation")) {
       boolean specChanged = !observed.path("spec").equals(updated.path("spec"));
-      metadata.put("generation", observed.path("metadata").path("generation").asLong() + (specChanged ? 1 : 0));
+      metadata.put(
+          "generation",
+          observed.path("metadata").path("generation").asLong() + (specChanged ? 1 : 0));
     }
     if (observed.has("status")) {
       updated.set("status", observed.get("status").deepCopy());
@@ -391,7 +496,9 @@ final class PostgresWorld {
     if (observed.path("spec").has("clusterIP")) {
       updated.withObjectProperty("spec").set("clusterIP", observed.path("spec").get("clusterIP"));
       if (observed.path("spec").has("clusterIPs")) {
-        updated.withObjectProperty("spec").set("clusterIPs", observed.path("spec").get("clusterIPs"));
+        updated
+            .withObjectProperty("spec")
+            .set("clusterIPs", observed.path("spec").get("clusterIPs"));
       }
     }
     return updated;
@@ -428,10 +535,16 @@ final class PostgresWorld {
   ObjectNode pod(int ordinal, boolean ready, boolean leader) {
     String podName = name + "-" + ordinal;
     ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
-    ObjectNode metadata = pod.putObject("metadata").put("name", podName).put("namespace", namespace)
-        .put("uid", UUID.nameUUIDFromBytes(("pod/" + podName).getBytes(StandardCharsets.UTF_8)).toString())
-        .put("resourceVersion", String.valueOf(++resourceVersion))
-        .put("creationTimestamp", CREATED);
+    ObjectNode metadata =
+        pod.putObject("metadata")
+            .put("name", podName)
+            .put("namespace", namespace)
+            .put(
+                "uid",
+                UUID.nameUUIDFromBytes(("pod/" + podName).getBytes(StandardCharsets.UTF_8))
+                    .toString())
+            .put("resourceVersion", String.valueOf(++resourceVersion))
+            .put("creationTimestamp", CREATED);
     ObjectNode labels = Labels.pod(name);
     labels.put("controller-revision-hash", name + "-7d9c5b8f6d");
     labels.put("statefulset.kubernetes.io/pod-name", podName);
@@ -439,15 +552,34 @@ final class PostgresWorld {
       labels.put(Labels.ROLE, leader ? Labels.LEADER : Labels.REPLICA);
     }
     metadata.set("labels", labels);
-    // What Patroni (4.0.4, the default image's) publishes: a ready member runs, a replica streams, caught up.
+    // What Patroni (4.0.4, the default image's) publishes: a ready member runs, a replica streams,
+    // caught up.
     String ip = "10.244.1." + (20 + ordinal);
-    metadata.putObject("annotations").put("status", !ready ? PatroniMemberData.starting(PatroniMemberData.Version.V4_0_4, ip)
-        : leader ? PatroniMemberData.leader(PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1)
-        : PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1, "streaming"));
-    metadata.putArray("ownerReferences").addObject()
-        .put("apiVersion", "apps/v1").put("kind", "StatefulSet").put("name", name)
-        .put("controller", true).put("blockOwnerDeletion", true);
-    ObjectNode status = pod.putObject("status").put("phase", "Running").put("podIP", "10.244.1." + (20 + ordinal));
+    metadata
+        .putObject("annotations")
+        .put(
+            "status",
+            !ready
+                ? PatroniMemberData.starting(PatroniMemberData.Version.V4_0_4, ip)
+                : leader
+                    ? PatroniMemberData.leader(
+                        PatroniMemberData.Version.V4_0_4, ip, PatroniMemberData.POSITION, 1)
+                    : PatroniMemberData.replica(
+                        PatroniMemberData.Version.V4_0_4,
+                        ip,
+                        PatroniMemberData.POSITION,
+                        1,
+                        "streaming"));
+    metadata
+        .putArray("ownerReferences")
+        .addObject()
+        .put("apiVersion", "apps/v1")
+        .put("kind", "StatefulSet")
+        .put("name", name)
+        .put("controller", true)
+        .put("blockOwnerDeletion", true);
+    ObjectNode status =
+        pod.putObject("status").put("phase", "Running").put("podIP", "10.244.1." + (20 + ordinal));
     ArrayNode conditions = status.putArray("conditions");
     conditions.addObject().put("type", "PodScheduled").put("status", "True");
     conditions.addObject().put("type", "ContainersReady").put("status", ready ? "True" : "False");
@@ -457,16 +589,20 @@ final class PostgresWorld {
 
   private static void statefulSetStatus(ObjectNode sts, int replicas, int ready, boolean rolling) {
     long generation = sts.path("metadata").path("generation").asLong(1);
-    ObjectNode status = sts.putObject("status")
-        .put("observedGeneration", generation)
-        .put("replicas", replicas)
-        .put("readyReplicas", ready)
-        .put("availableReplicas", ready)
-        .put("currentReplicas", rolling ? replicas - 1 : replicas)
-        .put("updatedReplicas", rolling ? 1 : replicas)
-        .put("currentRevision", sts.path("metadata").path("name").asText() + "-7d9c5b8f6d")
-        .put("updateRevision", sts.path("metadata").path("name").asText() + (rolling ? "-5f6b8c9d7a" : "-7d9c5b8f6d"))
-        .put("collisionCount", 0);
+    ObjectNode status =
+        sts.putObject("status")
+            .put("observedGeneration", generation)
+            .put("replicas", replicas)
+            .put("readyReplicas", ready)
+            .put("availableReplicas", ready)
+            .put("currentReplicas", rolling ? replicas - 1 : replicas)
+            .put("updatedReplicas", rolling ? 1 : replicas)
+            .put("currentRevision", sts.path("metadata").path("name").asText() + "-7d9c5b8f6d")
+            .put(
+                "updateRevision",
+                sts.path("metadata").path("name").asText()
+                    + (rolling ? "-5f6b8c9d7a" : "-7d9c5b8f6d"))
+            .put("collisionCount", 0);
     if (replicas == 0) {
       status.remove("readyReplicas");
       status.remove("availableReplicas");
@@ -475,22 +611,34 @@ final class PostgresWorld {
 
   /** The users Job, marked complete or failed. */
   void finishUsersJob(boolean succeeded) {
-    children.forEach((key, child) -> {
-      if (key.startsWith("Job/")) {
-        ObjectNode status = child.putObject("status");
-        status.put(succeeded ? "succeeded" : "failed", succeeded ? 1 : 7);
-        ArrayNode conditions = status.putArray("conditions");
-        conditions.addObject().put("type", succeeded ? "Complete" : "Failed").put("status", "True");
-      }
-    });
+    children.forEach(
+        (key, child) -> {
+          if (key.startsWith("Job/")) {
+            ObjectNode status = child.putObject("status");
+            status.put(succeeded ? "succeeded" : "failed", succeeded ? 1 : 7);
+            ArrayNode conditions = status.putArray("conditions");
+            conditions
+                .addObject()
+                .put("type", succeeded ? "Complete" : "Failed")
+                .put("status", "True");
+          }
+        });
   }
 
   /** Patroni's ConfigMap {@code <n>-<suffix>} as Patroni writes it (scope label, KUBERNETES_LABELS). */
   void patroniConfigMap(String suffix) {
     ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
-    ObjectNode metadata = configMap.putObject("metadata").put("name", name + "-" + suffix).put("namespace", namespace)
-        .put("uid", UUID.nameUUIDFromBytes(("ConfigMap/" + name + "-" + suffix).getBytes(StandardCharsets.UTF_8)).toString())
-        .put("resourceVersion", String.valueOf(++resourceVersion));
+    ObjectNode metadata =
+        configMap
+            .putObject("metadata")
+            .put("name", name + "-" + suffix)
+            .put("namespace", namespace)
+            .put(
+                "uid",
+                UUID.nameUUIDFromBytes(
+                        ("ConfigMap/" + name + "-" + suffix).getBytes(StandardCharsets.UTF_8))
+                    .toString())
+            .put("resourceVersion", String.valueOf(++resourceVersion));
     metadata.putObject("labels").put(Labels.CLUSTER_NAME, name).put(Labels.NAME, Labels.APP);
     if (suffix.equals("config")) {
       metadata.putObject("annotations").put("initialize", "7450000000000000000");
@@ -506,11 +654,12 @@ final class PostgresWorld {
 
   List<ObjectNode> observedSecrets() {
     List<ObjectNode> secrets = new ArrayList<>();
-    children.forEach((key, child) -> {
-      if (key.startsWith("Secret/")) {
-        secrets.add(child);
-      }
-    });
+    children.forEach(
+        (key, child) -> {
+          if (key.startsWith("Secret/")) {
+            secrets.add(child);
+          }
+        });
     return secrets;
   }
 }

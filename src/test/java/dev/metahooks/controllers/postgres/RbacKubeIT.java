@@ -9,9 +9,9 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controlplane.ProjectCluster;
 import dev.metahooks.testing.ControlPlane;
-import dev.metahooks.testing.kube.KubeApi;
 import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.StoredForm;
+import dev.metahooks.testing.kube.KubeApi;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -61,8 +61,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 class RbacKubeIT {
   static final String NAMESPACE = "rbac-shop";
   static final List<String> CLUSTERS = List.of("orders", "orders-b", "pg", "pg-1");
+
   /** RBAC's own refusal (never an admission plugin's): {@code ... cannot patch resource "pods" in API group ""}. */
-  private static final Pattern RBAC_REFUSAL = Pattern.compile("is forbidden: User \"system:serviceaccount:[^\"]+\" cannot ");
+  private static final Pattern RBAC_REFUSAL =
+      Pattern.compile("is forbidden: User \"system:serviceaccount:[^\"]+\" cannot ");
 
   static ControlPlane plane;
   static KubeApi admin;
@@ -99,14 +101,22 @@ class RbacKubeIT {
   }
 
   /** One request of one identity; {@code phase} orders the calls that change what later calls find. */
-  record Call(String account, String what, String method, String path, Supplier<JsonNode> body, String contentType,
-      Expect expect, int phase) {}
+  record Call(
+      String account,
+      String what,
+      String method,
+      String path,
+      Supplier<JsonNode> body,
+      String contentType,
+      Expect expect,
+      int phase) {}
 
   @BeforeAll
   static void cluster() {
     plane = ControlPlane.shared();
     admin = new KubeApi(plane.client());
-    // A namespace of an earlier run on the same control plane goes first (its objects would be in the way).
+    // A namespace of an earlier run on the same control plane goes first (its objects would be in
+    // the way).
     admin.delete("v1", "Namespace", null, NAMESPACE, "Background");
     Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
     while (admin.get("v1", "Namespace", null, NAMESPACE).ok()) {
@@ -116,7 +126,12 @@ class RbacKubeIT {
     ProjectCluster.namespace(admin, NAMESPACE);
     CLUSTERS.forEach(cluster -> rendered.put(cluster, RenderedStates.of(cluster, NAMESPACE)));
     rendered.values().forEach(RbacKubeIT::objectsActedOn);
-    plane.kubectl("", "apply", "-f", Resources.projectDir().resolve("controlplane/metacontroller-rbac.yaml").toString())
+    plane
+        .kubectl(
+            "",
+            "apply",
+            "-f",
+            Resources.projectDir().resolve("controlplane/metacontroller-rbac.yaml").toString())
         .ok();
   }
 
@@ -140,7 +155,14 @@ class RbacKubeIT {
           KubeApi.Answer answer = metacontroller.create(object, NAMESPACE, false);
           count(Expect.CREATED_AS_METACONTROLLER);
           if (answer.code() != 201) {
-            failures.add(kind + " " + ObservedCluster.nameOf(object) + ": " + answer.code() + " " + answer.message());
+            failures.add(
+                kind
+                    + " "
+                    + ObservedCluster.nameOf(object)
+                    + ": "
+                    + answer.code()
+                    + " "
+                    + answer.message());
           }
         }
       }
@@ -152,7 +174,8 @@ class RbacKubeIT {
   @Test
   @Order(2)
   void theEscalationCheckRefusesACreatorThatDoesNotHoldWhatTheRolesGrant() {
-    ObjectNode role = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "Role");
+    ObjectNode role =
+        Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "Role");
     role.putObject("metadata").put("name", "role-writer");
     ObjectNode rule = role.putArray("rules").addObject();
     rule.putArray("apiGroups").add("rbac.authorization.k8s.io");
@@ -168,8 +191,18 @@ class RbacKubeIT {
         for (ObjectNode object : states.ofKind(kind)) {
           KubeApi.Answer answer = writer.create(object, NAMESPACE, true);
           count(Expect.ESCALATION_REFUSED);
-          if (answer.code() != 403 || !answer.message().contains("attempting to grant RBAC permissions not currently held")) {
-            failures.add(kind + " " + ObservedCluster.nameOf(object) + ": " + answer.code() + " " + answer.message());
+          if (answer.code() != 403
+              || !answer
+                  .message()
+                  .contains("attempting to grant RBAC permissions not currently held")) {
+            failures.add(
+                kind
+                    + " "
+                    + ObservedCluster.nameOf(object)
+                    + ": "
+                    + answer.code()
+                    + " "
+                    + answer.message());
           }
         }
       }
@@ -209,8 +242,20 @@ class RbacKubeIT {
         }
         KubeApi.Answer answer = api.call(call.method(), call.path(), body, call.contentType());
         if (!met(call.expect(), answer)) {
-          failures.add(call.account() + " " + call.what() + " (" + call.method() + " " + call.path() + "): expected "
-              + call.expect() + ", answered " + answer.code() + " " + answer.message());
+          failures.add(
+              call.account()
+                  + " "
+                  + call.what()
+                  + " ("
+                  + call.method()
+                  + " "
+                  + call.path()
+                  + "): expected "
+                  + call.expect()
+                  + ", answered "
+                  + answer.code()
+                  + " "
+                  + answer.message());
         }
       }
     }
@@ -229,25 +274,48 @@ class RbacKubeIT {
     for (String own : CLUSTERS) {
       for (String target : CLUSTERS) {
         RenderedStates states = rendered.get(target);
-        JsonNode upgrade = job(states, "Job", target + "-upgrade-").at("/spec/template/spec/containers/0/command");
-        JsonNode backup = job(states, "Job", target + ".backup-before-upgrade")
-            .at("/spec/template/spec/initContainers/1/command");
-        for (Map.Entry<String, JsonNode> run : Map.of(own + "-upgrade", upgrade, own + "-backup", backup).entrySet()) {
+        JsonNode upgrade =
+            job(states, "Job", target + "-upgrade-").at("/spec/template/spec/containers/0/command");
+        JsonNode backup =
+            job(states, "Job", target + ".backup-before-upgrade")
+                .at("/spec/template/spec/initContainers/1/command");
+        for (Map.Entry<String, JsonNode> run :
+            Map.of(own + "-upgrade", upgrade, own + "-backup", backup).entrySet()) {
           assertThat(run.getValue().path(0).asText()).isEqualTo("kubectl");
-          List<String> arguments = new ArrayList<>(List.of("--token", token(NAMESPACE, run.getKey())));
+          List<String> arguments =
+              new ArrayList<>(List.of("--token", token(NAMESPACE, run.getKey())));
           for (int i = 1; i < run.getValue().size(); i++) {
             arguments.add(run.getValue().get(i).asText());
           }
           ControlPlane.Run result = plane.kubectl("", arguments.toArray(String[]::new));
-          Expect expect = own.equals(target) ? Expect.KUBECTL_REACHED_THE_NODE : Expect.KUBECTL_REFUSED;
+          Expect expect =
+              own.equals(target) ? Expect.KUBECTL_REACHED_THE_NODE : Expect.KUBECTL_REFUSED;
           count(expect);
-          boolean met = own.equals(target)
-              ? result.output().contains("unable to upgrade connection") && !result.output().contains("Forbidden")
-              : result.exitCode() != 0 && result.output().contains("Forbidden") && result.output().contains(
-                  "User \"system:serviceaccount:" + NAMESPACE + ":" + run.getKey() + "\" cannot");
+          boolean met =
+              own.equals(target)
+                  ? result.output().contains("unable to upgrade connection")
+                      && !result.output().contains("Forbidden")
+                  : result.exitCode() != 0
+                      && result.output().contains("Forbidden")
+                      && result
+                          .output()
+                          .contains(
+                              "User \"system:serviceaccount:"
+                                  + NAMESPACE
+                                  + ":"
+                                  + run.getKey()
+                                  + "\" cannot");
           if (!met) {
-            failures.add(run.getKey() + " on " + target + ": expected " + expect + ", kubectl exited "
-                + result.exitCode() + ": " + result.output().strip());
+            failures.add(
+                run.getKey()
+                    + " on "
+                    + target
+                    + ": expected "
+                    + expect
+                    + ", kubectl exited "
+                    + result.exitCode()
+                    + ": "
+                    + result.output().strip());
           }
         }
       }
@@ -265,21 +333,36 @@ class RbacKubeIT {
     KubeApi metacontroller = as("metacontroller", "metacontroller");
     List<String> failures = new ArrayList<>();
     for (RenderedStates states : rendered.values()) {
-      // The StatefulSet's template is as before; the test's StatefulSet of the same name is in the way.
+      // The StatefulSet's template is as before; the test's StatefulSet of the same name is in the
+      // way.
       for (String kind : List.of("Job", "CronJob")) {
         for (ObjectNode object : states.ofKind(kind)) {
-          JsonNode pod = kind.equals("CronJob") ? object.at("/spec/jobTemplate/spec/template/spec")
-              : object.at("/spec/template/spec");
+          JsonNode pod =
+              kind.equals("CronJob")
+                  ? object.at("/spec/jobTemplate/spec/template/spec")
+                  : object.at("/spec/template/spec");
           if (!pod.has("serviceAccountName")) {
             continue;
           }
-          KubeApi.Answer answer = metacontroller.create(StoredForm.forCreate(object), NAMESPACE, true);
+          KubeApi.Answer answer =
+              metacontroller.create(StoredForm.forCreate(object), NAMESPACE, true);
           count(Expect.STORED_AS_RENDERED);
           if (!answer.ok()) {
-            failures.add(kind + " " + ObservedCluster.nameOf(object) + ": " + answer.code() + " " + answer.message());
+            failures.add(
+                kind
+                    + " "
+                    + ObservedCluster.nameOf(object)
+                    + ": "
+                    + answer.code()
+                    + " "
+                    + answer.message());
           } else if (!StoredForm.differences(object, (ObjectNode) answer.body()).isEmpty()) {
-            failures.add(kind + " " + ObservedCluster.nameOf(object) + " stored otherwise: "
-                + StoredForm.differences(object, (ObjectNode) answer.body()));
+            failures.add(
+                kind
+                    + " "
+                    + ObservedCluster.nameOf(object)
+                    + " stored otherwise: "
+                    + StoredForm.differences(object, (ObjectNode) answer.body()));
           }
         }
       }
@@ -290,7 +373,8 @@ class RbacKubeIT {
   private static boolean met(Expect expect, KubeApi.Answer answer) {
     return switch (expect) {
       case ALLOWED, UNLIMITED_BY_NAME -> answer.ok();
-      case AUTHORIZED -> answer.code() == 400 && answer.message().equals("Upgrade request required");
+      case AUTHORIZED ->
+          answer.code() == 400 && answer.message().equals("Upgrade request required");
       case REFUSED -> answer.code() == 403 && RBAC_REFUSAL.matcher(answer.message()).find();
       default -> throw new IllegalArgumentException(expect.name());
     };
@@ -307,96 +391,315 @@ class RbacKubeIT {
     Expect unnamed = itself ? Expect.ALLOWED : Expect.UNLIMITED_BY_NAME;
     String patroni = own + "-patroni";
 
-    // Patroni (patroni/dcs/kubernetes.py of 4.1.4): its caches list and watch pods and ConfigMaps by its labels.
-    String selector = "labelSelector=" + encode(Labels.CLUSTER_NAME + "=" + t + "," + Labels.NAME + "=" + Labels.APP);
-    calls.add(new Call(patroni, "lists " + t + "'s members", "GET", core("pods") + "?" + selector, null, null, unnamed, 0));
-    calls.add(new Call(patroni, "watches " + t + "'s members", "GET", core("pods") + "?" + selector
-        + "&watch=true&timeoutSeconds=1", null, null, unnamed, 0));
-    calls.add(new Call(patroni, "lists " + t + "'s ConfigMaps", "GET", core("configmaps") + "?" + selector, null, null,
-        unnamed, 0));
-    calls.add(new Call(patroni, "watches " + t + "'s ConfigMaps", "GET", core("configmaps") + "?" + selector
-        + "&watch=true&timeoutSeconds=1", null, null, unnamed, 0));
-    // touch_member: the role label and status annotation of a member's pod, a strategic merge patch.
+    // Patroni (patroni/dcs/kubernetes.py of 4.1.4): its caches list and watch pods and ConfigMaps
+    // by its labels.
+    String selector =
+        "labelSelector="
+            + encode(Labels.CLUSTER_NAME + "=" + t + "," + Labels.NAME + "=" + Labels.APP);
+    calls.add(
+        new Call(
+            patroni,
+            "lists " + t + "'s members",
+            "GET",
+            core("pods") + "?" + selector,
+            null,
+            null,
+            unnamed,
+            0));
+    calls.add(
+        new Call(
+            patroni,
+            "watches " + t + "'s members",
+            "GET",
+            core("pods") + "?" + selector + "&watch=true&timeoutSeconds=1",
+            null,
+            null,
+            unnamed,
+            0));
+    calls.add(
+        new Call(
+            patroni,
+            "lists " + t + "'s ConfigMaps",
+            "GET",
+            core("configmaps") + "?" + selector,
+            null,
+            null,
+            unnamed,
+            0));
+    calls.add(
+        new Call(
+            patroni,
+            "watches " + t + "'s ConfigMaps",
+            "GET",
+            core("configmaps") + "?" + selector + "&watch=true&timeoutSeconds=1",
+            null,
+            null,
+            unnamed,
+            0));
+    // touch_member: the role label and status annotation of a member's pod, a strategic merge
+    // patch.
     for (String pod : members(target)) {
-      calls.add(new Call(patroni, "labels pod " + pod, "PATCH", core("pods") + "/" + pod, () -> podPatch(pod),
-          "application/strategic-merge-patch+json", named, phase(itself, 1)));
+      calls.add(
+          new Call(
+              patroni,
+              "labels pod " + pod,
+              "PATCH",
+              core("pods") + "/" + pod,
+              () -> podPatch(pod),
+              "application/strategic-merge-patch+json",
+              named,
+              phase(itself, 1)));
     }
     // The leader race: a patch guarded by the resourceVersion, and a read after a conflict.
-    calls.add(new Call(patroni, "reads " + t + "-leader", "GET", core("configmaps") + "/" + t + "-leader", null, null,
-        named, phase(itself, 1)));
+    calls.add(
+        new Call(
+            patroni,
+            "reads " + t + "-leader",
+            "GET",
+            core("configmaps") + "/" + t + "-leader",
+            null,
+            null,
+            named,
+            phase(itself, 1)));
     for (String suffix : List.of("leader", "config", "sync")) {
       String name = t + "-" + suffix;
-      calls.add(new Call(patroni, "patches " + name, "PATCH", core("configmaps") + "/" + name,
-          () -> configMapPatch(name, t, resourceVersion("configmaps", name)), "application/strategic-merge-patch+json",
-          named, phase(itself, 1)));
+      calls.add(
+          new Call(
+              patroni,
+              "patches " + name,
+              "PATCH",
+              core("configmaps") + "/" + name,
+              () -> configMapPatch(name, t, resourceVersion("configmaps", name)),
+              "application/strategic-merge-patch+json",
+              named,
+              phase(itself, 1)));
     }
-    // A manual failover creates <scope>-failover; another cluster's only as a dry run (the name stays free for it).
+    // A manual failover creates <scope>-failover; another cluster's only as a dry run (the name
+    // stays free for it).
     String failover = t + "-failover";
-    calls.add(new Call(patroni, "creates " + failover, "POST", core("configmaps") + (itself ? "" : "?dryRun=All"),
-        () -> patroniConfigMap(failover, t), "application/json", unnamed, itself ? 1 : 0));
-    calls.add(new Call(patroni, "patches " + failover, "PATCH", core("configmaps") + "/" + failover,
-        () -> configMapPatch(failover, t, null), "application/strategic-merge-patch+json", named, phase(itself, 1)));
+    calls.add(
+        new Call(
+            patroni,
+            "creates " + failover,
+            "POST",
+            core("configmaps") + (itself ? "" : "?dryRun=All"),
+            () -> patroniConfigMap(failover, t),
+            "application/json",
+            unnamed,
+            itself ? 1 : 0));
+    calls.add(
+        new Call(
+            patroni,
+            "patches " + failover,
+            "PATCH",
+            core("configmaps") + "/" + failover,
+            () -> configMapPatch(failover, t, null),
+            "application/strategic-merge-patch+json",
+            named,
+            phase(itself, 1)));
 
     // restart-member.sh: DELETE the pod with the uid the Job was rendered with as a precondition.
     JsonNode restart = job(target, "Job", t + "-restart-");
     String restartPod = env(restart, "POD");
-    calls.add(new Call(own + "-restart", "deletes pod " + restartPod + " by uid", "DELETE", core("pods") + "/" + restartPod,
-        () -> Json.object().put("apiVersion", "v1").put("kind", "DeleteOptions").set("preconditions",
-            Json.object().put("uid", admin.get("v1", "Pod", NAMESPACE, restartPod).orThrow().at("/metadata/uid").asText())),
-        "application/json", named, phase(itself, 2)));
+    calls.add(
+        new Call(
+            own + "-restart",
+            "deletes pod " + restartPod + " by uid",
+            "DELETE",
+            core("pods") + "/" + restartPod,
+            () ->
+                Json.object()
+                    .put("apiVersion", "v1")
+                    .put("kind", "DeleteOptions")
+                    .set(
+                        "preconditions",
+                        Json.object()
+                            .put(
+                                "uid",
+                                admin
+                                    .get("v1", "Pod", NAMESPACE, restartPod)
+                                    .orThrow()
+                                    .at("/metadata/uid")
+                                    .asText())),
+            "application/json",
+            named,
+            phase(itself, 2)));
 
-    // resize-volumes.sh SIZE STATEFULSET CLAIMS...: a merge patch of each claim, then the StatefulSet, orphaning.
-    List<String> resize = arguments(job(target, "Job", t + "-resize-").at("/spec/template/spec/containers/0/command"),
-        "resize-volumes");
+    // resize-volumes.sh SIZE STATEFULSET CLAIMS...: a merge patch of each claim, then the
+    // StatefulSet, orphaning.
+    List<String> resize =
+        arguments(
+            job(target, "Job", t + "-resize-").at("/spec/template/spec/containers/0/command"),
+            "resize-volumes");
     for (String claim : resize.subList(2, resize.size())) {
-      calls.add(new Call(own + "-resize", "grows claim " + claim, "PATCH", core("persistentvolumeclaims") + "/" + claim,
-          () -> Json.object().set("spec", Json.object().set("resources", Json.object().set("requests",
-              Json.object().put("storage", resize.get(0))))), "application/merge-patch+json", named, phase(itself, 1)));
+      calls.add(
+          new Call(
+              own + "-resize",
+              "grows claim " + claim,
+              "PATCH",
+              core("persistentvolumeclaims") + "/" + claim,
+              () ->
+                  Json.object()
+                      .set(
+                          "spec",
+                          Json.object()
+                              .set(
+                                  "resources",
+                                  Json.object()
+                                      .set(
+                                          "requests",
+                                          Json.object().put("storage", resize.get(0))))),
+              "application/merge-patch+json",
+              named,
+              phase(itself, 1)));
     }
-    calls.add(new Call(own + "-resize", "deletes StatefulSet " + resize.get(1) + ", orphaning", "DELETE",
-        "/apis/apps/v1/namespaces/" + NAMESPACE + "/statefulsets/" + resize.get(1),
-        () -> Json.object().put("apiVersion", "v1").put("kind", "DeleteOptions").put("propagationPolicy", "Orphan"),
-        "application/json", named, phase(itself, 2)));
+    calls.add(
+        new Call(
+            own + "-resize",
+            "deletes StatefulSet " + resize.get(1) + ", orphaning",
+            "DELETE",
+            "/apis/apps/v1/namespaces/" + NAMESPACE + "/statefulsets/" + resize.get(1),
+            () ->
+                Json.object()
+                    .put("apiVersion", "v1")
+                    .put("kind", "DeleteOptions")
+                    .put("propagationPolicy", "Orphan"),
+            "application/json",
+            named,
+            phase(itself, 2)));
 
     // cleanup.sh NAMES...: DELETE each.
-    for (String name : arguments(job(target, "Job", t + "-cleanup").at("/spec/template/spec/containers/0/command"),
-        "cleanup")) {
-      calls.add(new Call(own + "-cleanup", "deletes " + name, "DELETE", core("configmaps") + "/" + name, null,
-          "application/json", named, phase(itself, 2)));
+    for (String name :
+        arguments(
+            job(target, "Job", t + "-cleanup").at("/spec/template/spec/containers/0/command"),
+            "cleanup")) {
+      calls.add(
+          new Call(
+              own + "-cleanup",
+              "deletes " + name,
+              "DELETE",
+              core("configmaps") + "/" + name,
+              null,
+              "application/json",
+              named,
+              phase(itself, 2)));
     }
 
     // store-check.sh: a merge patch of the report's data into $REPORT_CONFIGMAP.
     JsonNode check = target.get("CronJob", t + "-store-check").at("/spec/jobTemplate");
     String report = env(check, "REPORT_CONFIGMAP");
-    calls.add(new Call(own + "-store-check", "writes the report into " + report, "PATCH",
-        core("configmaps") + "/" + report, () -> Json.object().set("data", Json.object().put("format", "1")
-            .put("database", "ok")), "application/merge-patch+json", named, phase(itself, 1)));
+    calls.add(
+        new Call(
+            own + "-store-check",
+            "writes the report into " + report,
+            "PATCH",
+            core("configmaps") + "/" + report,
+            () -> Json.object().set("data", Json.object().put("format", "1").put("database", "ok")),
+            "application/merge-patch+json",
+            named,
+            phase(itself, 1)));
 
     // kubectl exec pod/PRIMARY (the upgrade Job): read the pod, then exec into it.
-    String primary = job(target, "Job", t + "-upgrade-").at("/spec/template/spec/containers/0/command/4").asText()
-        .substring("pod/".length());
-    calls.add(new Call(own + "-upgrade", "reads pod " + primary, "GET", core("pods") + "/" + primary, null, null, named,
-        phase(itself, 1)));
-    calls.add(new Call(own + "-upgrade", "execs into " + primary, "POST", exec(primary), null, null,
-        itself ? Expect.AUTHORIZED : Expect.REFUSED, phase(itself, 1)));
+    String primary =
+        job(target, "Job", t + "-upgrade-")
+            .at("/spec/template/spec/containers/0/command/4")
+            .asText()
+            .substring("pod/".length());
+    calls.add(
+        new Call(
+            own + "-upgrade",
+            "reads pod " + primary,
+            "GET",
+            core("pods") + "/" + primary,
+            null,
+            null,
+            named,
+            phase(itself, 1)));
+    calls.add(
+        new Call(
+            own + "-upgrade",
+            "execs into " + primary,
+            "POST",
+            exec(primary),
+            null,
+            null,
+            itself ? Expect.AUTHORIZED : Expect.REFUSED,
+            phase(itself, 1)));
 
-    // kubectl exec svc/<n>-rw (the base backup Job's push): the Service, the pods it selects, the one found.
+    // kubectl exec svc/<n>-rw (the base backup Job's push): the Service, the pods it selects, the
+    // one found.
     JsonNode backup = job(target, "Job", t + ".backup-before-upgrade");
-    String service = backup.at("/spec/template/spec/initContainers/1/command/4").asText().substring("svc/".length());
+    String service =
+        backup
+            .at("/spec/template/spec/initContainers/1/command/4")
+            .asText()
+            .substring("svc/".length());
     String backupAccount = own + "-backup";
-    calls.add(new Call(backupAccount, "reads Service " + service, "GET", core("services") + "/" + service, null, null,
-        named, phase(itself, 1)));
-    String selected = "labelSelector=" + encode(Labels.INSTANCE + "=" + t + "," + Labels.NAME + "=" + Labels.APP + ","
-        + Labels.ROLE + "=" + Labels.LEADER);
-    calls.add(new Call(backupAccount, "lists the pods " + service + " selects", "GET", core("pods") + "?" + selected,
-        null, null, unnamed, 0));
-    calls.add(new Call(backupAccount, "watches the pods " + service + " selects", "GET", core("pods") + "?" + selected
-        + "&watch=true&timeoutSeconds=1", null, null, unnamed, 0));
+    calls.add(
+        new Call(
+            backupAccount,
+            "reads Service " + service,
+            "GET",
+            core("services") + "/" + service,
+            null,
+            null,
+            named,
+            phase(itself, 1)));
+    String selected =
+        "labelSelector="
+            + encode(
+                Labels.INSTANCE
+                    + "="
+                    + t
+                    + ","
+                    + Labels.NAME
+                    + "="
+                    + Labels.APP
+                    + ","
+                    + Labels.ROLE
+                    + "="
+                    + Labels.LEADER);
+    calls.add(
+        new Call(
+            backupAccount,
+            "lists the pods " + service + " selects",
+            "GET",
+            core("pods") + "?" + selected,
+            null,
+            null,
+            unnamed,
+            0));
+    calls.add(
+        new Call(
+            backupAccount,
+            "watches the pods " + service + " selects",
+            "GET",
+            core("pods") + "?" + selected + "&watch=true&timeoutSeconds=1",
+            null,
+            null,
+            unnamed,
+            0));
     String leader = t + "-0";
-    calls.add(new Call(backupAccount, "reads pod " + leader, "GET", core("pods") + "/" + leader, null, null, named,
-        phase(itself, 1)));
-    calls.add(new Call(backupAccount, "execs into " + leader, "POST", exec(leader), null, null,
-        itself ? Expect.AUTHORIZED : Expect.REFUSED, phase(itself, 1)));
+    calls.add(
+        new Call(
+            backupAccount,
+            "reads pod " + leader,
+            "GET",
+            core("pods") + "/" + leader,
+            null,
+            null,
+            named,
+            phase(itself, 1)));
+    calls.add(
+        new Call(
+            backupAccount,
+            "execs into " + leader,
+            "POST",
+            exec(leader),
+            null,
+            null,
+            itself ? Expect.AUTHORIZED : Expect.REFUSED,
+            phase(itself, 1)));
     return calls;
   }
 
@@ -413,46 +716,152 @@ class RbacKubeIT {
     for (ObjectNode serviceAccount : own.ofKind("ServiceAccount")) {
       String account = ObservedCluster.nameOf(serviceAccount);
       for (String pod : members(target)) {
-        calls.add(new Call(account, "swaps the image of pod " + pod, "PATCH", core("pods") + "/" + pod,
-            () -> Json.object().set("spec", Json.object().set("containers", Json.array().add(Json.object()
-                .put("name", "postgres").put("image", "registry.invalid/not-spilo:evil")))),
-            "application/strategic-merge-patch+json", no, 0));
-        calls.add(new Call(account, "labels pod " + pod + " leader", "PATCH", core("pods") + "/" + pod,
-            () -> Json.object().set("metadata", Json.object().set("labels", Json.object()
-                .put(Labels.ROLE, Labels.LEADER))), "application/merge-patch+json", no, 0));
+        calls.add(
+            new Call(
+                account,
+                "swaps the image of pod " + pod,
+                "PATCH",
+                core("pods") + "/" + pod,
+                () ->
+                    Json.object()
+                        .set(
+                            "spec",
+                            Json.object()
+                                .set(
+                                    "containers",
+                                    Json.array()
+                                        .add(
+                                            Json.object()
+                                                .put("name", "postgres")
+                                                .put("image", "registry.invalid/not-spilo:evil")))),
+                "application/strategic-merge-patch+json",
+                no,
+                0));
+        calls.add(
+            new Call(
+                account,
+                "labels pod " + pod + " leader",
+                "PATCH",
+                core("pods") + "/" + pod,
+                () ->
+                    Json.object()
+                        .set(
+                            "metadata",
+                            Json.object()
+                                .set("labels", Json.object().put(Labels.ROLE, Labels.LEADER))),
+                "application/merge-patch+json",
+                no,
+                0));
       }
-      calls.add(new Call(account, "execs into " + t + "-0", "POST", exec(t + "-0"), null, null, no, 0));
+      calls.add(
+          new Call(account, "execs into " + t + "-0", "POST", exec(t + "-0"), null, null, no, 0));
       for (String suffix : List.of("leader", "config")) {
         String name = t + "-" + suffix;
-        calls.add(new Call(account, "replaces " + name, "PUT", core("configmaps") + "/" + name,
-            () -> patroniConfigMap(name, t), "application/json", no, 0));
-        calls.add(new Call(account, "takes the leader key in " + name, "PATCH", core("configmaps") + "/" + name,
-            () -> configMapPatch(name, t, null), "application/merge-patch+json", no, 0));
-        calls.add(new Call(account, "deletes " + name, "DELETE", core("configmaps") + "/" + name, null,
-            "application/json", no, 0));
+        calls.add(
+            new Call(
+                account,
+                "replaces " + name,
+                "PUT",
+                core("configmaps") + "/" + name,
+                () -> patroniConfigMap(name, t),
+                "application/json",
+                no,
+                0));
+        calls.add(
+            new Call(
+                account,
+                "takes the leader key in " + name,
+                "PATCH",
+                core("configmaps") + "/" + name,
+                () -> configMapPatch(name, t, null),
+                "application/merge-patch+json",
+                no,
+                0));
+        calls.add(
+            new Call(
+                account,
+                "deletes " + name,
+                "DELETE",
+                core("configmaps") + "/" + name,
+                null,
+                "application/json",
+                no,
+                0));
       }
       // Patroni's leader object under use_endpoints is the Endpoints named as the scope.
-      calls.add(new Call(account, "creates Endpoints " + t, "POST", core("endpoints"),
-          () -> endpoints(t), "application/json", no, 0));
-      calls.add(new Call(account, "patches Endpoints " + t, "PATCH", core("endpoints") + "/" + t,
-          () -> Json.object().set("metadata", Json.object().set("annotations", Json.object().put("leader",
-              own.cluster + "-0"))), "application/merge-patch+json", no, 0));
-      calls.add(new Call(account, "reads Endpoints " + t + "-rw", "GET", core("endpoints") + "/" + t + "-rw", null,
-          null, no, 0));
+      calls.add(
+          new Call(
+              account,
+              "creates Endpoints " + t,
+              "POST",
+              core("endpoints"),
+              () -> endpoints(t),
+              "application/json",
+              no,
+              0));
+      calls.add(
+          new Call(
+              account,
+              "patches Endpoints " + t,
+              "PATCH",
+              core("endpoints") + "/" + t,
+              () ->
+                  Json.object()
+                      .set(
+                          "metadata",
+                          Json.object()
+                              .set("annotations", Json.object().put("leader", own.cluster + "-0"))),
+              "application/merge-patch+json",
+              no,
+              0));
+      calls.add(
+          new Call(
+              account,
+              "reads Endpoints " + t + "-rw",
+              "GET",
+              core("endpoints") + "/" + t + "-rw",
+              null,
+              null,
+              no,
+              0));
       for (String secret : List.of(t + "-superuser", t + "-replication", t + "-restapi")) {
-        calls.add(new Call(account, "reads Secret " + secret, "GET", core("secrets") + "/" + secret, null, null, no,
-            0));
+        calls.add(
+            new Call(
+                account,
+                "reads Secret " + secret,
+                "GET",
+                core("secrets") + "/" + secret,
+                null,
+                null,
+                no,
+                0));
       }
       calls.add(new Call(account, "lists the Secrets", "GET", core("secrets"), null, null, no, 0));
       for (ObjectNode job : target.ofKind("Job")) {
         String name = ObservedCluster.nameOf(job);
-        calls.add(new Call(account, "deletes Job " + name, "DELETE", "/apis/batch/v1/namespaces/" + NAMESPACE
-            + "/jobs/" + name, null, "application/json", no, 0));
+        calls.add(
+            new Call(
+                account,
+                "deletes Job " + name,
+                "DELETE",
+                "/apis/batch/v1/namespaces/" + NAMESPACE + "/jobs/" + name,
+                null,
+                "application/json",
+                no,
+                0));
       }
       for (ObjectNode cronJob : target.ofKind("CronJob")) {
         String name = ObservedCluster.nameOf(cronJob);
-        calls.add(new Call(account, "deletes CronJob " + name, "DELETE", "/apis/batch/v1/namespaces/" + NAMESPACE
-            + "/cronjobs/" + name, null, "application/json", no, 0));
+        calls.add(
+            new Call(
+                account,
+                "deletes CronJob " + name,
+                "DELETE",
+                "/apis/batch/v1/namespaces/" + NAMESPACE + "/cronjobs/" + name,
+                null,
+                "application/json",
+                no,
+                0));
       }
     }
     return calls;
@@ -461,7 +870,8 @@ class RbacKubeIT {
   /** Endpoints as Patroni writes its leader object with use_endpoints (patroni/dcs/kubernetes.py, 1120-1124). */
   private static ObjectNode endpoints(String scope) {
     ObjectNode endpoints = Json.object().put("apiVersion", "v1").put("kind", "Endpoints");
-    ObjectNode metadata = endpoints.putObject("metadata").put("name", scope).put("namespace", NAMESPACE);
+    ObjectNode metadata =
+        endpoints.putObject("metadata").put("name", scope).put("namespace", NAMESPACE);
     metadata.set("labels", patroniLabels(scope));
     metadata.putObject("annotations").put("leader", scope + "-0");
     return endpoints;
@@ -472,43 +882,186 @@ class RbacKubeIT {
     String c = own.cluster;
     List<Call> calls = new ArrayList<>();
     Expect no = Expect.REFUSED;
-    calls.add(new Call(c + "-patroni", "deletes " + c + "-config", "DELETE", core("configmaps") + "/" + c + "-config",
-        null, "application/json", no, 0));
-    calls.add(new Call(c + "-patroni", "deletes every ConfigMap of its scope", "DELETE", core("configmaps")
-        + "?labelSelector=" + encode(Labels.CLUSTER_NAME + "=" + c), null, "application/json", no, 0));
-    calls.add(new Call(c + "-patroni", "replaces " + c + "-leader", "PUT", core("configmaps") + "/" + c + "-leader",
-        () -> patroniConfigMap(c + "-leader", c), "application/json", no, 0));
-    calls.add(new Call(c + "-patroni", "reads Endpoints " + c + "-rw", "GET", core("endpoints") + "/" + c + "-rw",
-        null, null, no, 0));
-    calls.add(new Call(c + "-patroni", "patches a pod past its members", "PATCH", core("pods") + "/" + c + "-"
-        + RenderedStates.INSTANCES, () -> podPatch(c + "-" + RenderedStates.INSTANCES),
-        "application/strategic-merge-patch+json", no, 0));
-    calls.add(new Call(c + "-patroni", "reads Secret " + c + "-superuser", "GET", core("secrets") + "/" + c
-        + "-superuser", null, null, no, 0));
-    calls.add(new Call(c + "-restart", "reads pod " + c + "-1", "GET", core("pods") + "/" + c + "-1", null, null, no, 0));
-    calls.add(new Call(c + "-restart", "deletes pod " + c + "-0, not its own", "DELETE", core("pods") + "/" + c + "-0",
-        null, "application/json", no, 0));
-    calls.add(new Call(c + "-cleanup", "reads " + c + "-config", "GET", core("configmaps") + "/" + c + "-config", null,
-        null, no, 0));
-    calls.add(new Call(c + "-cleanup", "deletes " + c + "-backup-health", "DELETE", core("configmaps") + "/" + c
-        + "-backup-health", null, "application/json", no, 0));
-    calls.add(new Call(c + "-resize", "reads claim pgdata-" + c + "-0", "GET", core("persistentvolumeclaims")
-        + "/pgdata-" + c + "-0", null, null, no, 0));
-    calls.add(new Call(c + "-resize", "patches StatefulSet " + c, "PATCH", "/apis/apps/v1/namespaces/" + NAMESPACE
-        + "/statefulsets/" + c, () -> Json.object().set("spec", Json.object().put("replicas", 0)),
-        "application/merge-patch+json", no, 0));
-    calls.add(new Call(c + "-store-check", "reads " + c + "-backup-health", "GET", core("configmaps") + "/" + c
-        + "-backup-health", null, null, no, 0));
-    calls.add(new Call(c + "-store-check", "patches " + c + "-config", "PATCH", core("configmaps") + "/" + c + "-config",
-        () -> Json.object().set("data", Json.object().put("x", "y")), "application/merge-patch+json", no, 0));
-    calls.add(new Call(c + "-upgrade", "execs into " + c + "-0, not the primary", "POST", exec(c + "-0"), null, null,
-        no, 0));
-    calls.add(new Call(c + "-upgrade", "deletes pod " + c + "-1", "DELETE", core("pods") + "/" + c + "-1", null,
-        "application/json", no, 0));
-    calls.add(new Call(c + "-backup", "deletes pod " + c + "-0", "DELETE", core("pods") + "/" + c + "-0", null,
-        "application/json", no, 0));
-    calls.add(new Call(c + "-backup", "reads Secret " + c + "-superuser", "GET", core("secrets") + "/" + c
-        + "-superuser", null, null, no, 0));
+    calls.add(
+        new Call(
+            c + "-patroni",
+            "deletes " + c + "-config",
+            "DELETE",
+            core("configmaps") + "/" + c + "-config",
+            null,
+            "application/json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-patroni",
+            "deletes every ConfigMap of its scope",
+            "DELETE",
+            core("configmaps") + "?labelSelector=" + encode(Labels.CLUSTER_NAME + "=" + c),
+            null,
+            "application/json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-patroni",
+            "replaces " + c + "-leader",
+            "PUT",
+            core("configmaps") + "/" + c + "-leader",
+            () -> patroniConfigMap(c + "-leader", c),
+            "application/json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-patroni",
+            "reads Endpoints " + c + "-rw",
+            "GET",
+            core("endpoints") + "/" + c + "-rw",
+            null,
+            null,
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-patroni",
+            "patches a pod past its members",
+            "PATCH",
+            core("pods") + "/" + c + "-" + RenderedStates.INSTANCES,
+            () -> podPatch(c + "-" + RenderedStates.INSTANCES),
+            "application/strategic-merge-patch+json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-patroni",
+            "reads Secret " + c + "-superuser",
+            "GET",
+            core("secrets") + "/" + c + "-superuser",
+            null,
+            null,
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-restart",
+            "reads pod " + c + "-1",
+            "GET",
+            core("pods") + "/" + c + "-1",
+            null,
+            null,
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-restart",
+            "deletes pod " + c + "-0, not its own",
+            "DELETE",
+            core("pods") + "/" + c + "-0",
+            null,
+            "application/json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-cleanup",
+            "reads " + c + "-config",
+            "GET",
+            core("configmaps") + "/" + c + "-config",
+            null,
+            null,
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-cleanup",
+            "deletes " + c + "-backup-health",
+            "DELETE",
+            core("configmaps") + "/" + c + "-backup-health",
+            null,
+            "application/json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-resize",
+            "reads claim pgdata-" + c + "-0",
+            "GET",
+            core("persistentvolumeclaims") + "/pgdata-" + c + "-0",
+            null,
+            null,
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-resize",
+            "patches StatefulSet " + c,
+            "PATCH",
+            "/apis/apps/v1/namespaces/" + NAMESPACE + "/statefulsets/" + c,
+            () -> Json.object().set("spec", Json.object().put("replicas", 0)),
+            "application/merge-patch+json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-store-check",
+            "reads " + c + "-backup-health",
+            "GET",
+            core("configmaps") + "/" + c + "-backup-health",
+            null,
+            null,
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-store-check",
+            "patches " + c + "-config",
+            "PATCH",
+            core("configmaps") + "/" + c + "-config",
+            () -> Json.object().set("data", Json.object().put("x", "y")),
+            "application/merge-patch+json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-upgrade",
+            "execs into " + c + "-0, not the primary",
+            "POST",
+            exec(c + "-0"),
+            null,
+            null,
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-upgrade",
+            "deletes pod " + c + "-1",
+            "DELETE",
+            core("pods") + "/" + c + "-1",
+            null,
+            "application/json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-backup",
+            "deletes pod " + c + "-0",
+            "DELETE",
+            core("pods") + "/" + c + "-0",
+            null,
+            "application/json",
+            no,
+            0));
+    calls.add(
+        new Call(
+            c + "-backup",
+            "reads Secret " + c + "-superuser",
+            "GET",
+            core("secrets") + "/" + c + "-superuser",
+            null,
+            null,
+            no,
+            0));
     return calls;
   }
 
@@ -525,8 +1078,13 @@ class RbacKubeIT {
       ObjectNode labels = Labels.pod(c);
       labels.put(Labels.ROLE, pod.endsWith("-0") ? Labels.LEADER : Labels.REPLICA);
       object.putObject("metadata").put("name", pod).set("labels", labels);
-      object.putObject("spec").put("automountServiceAccountToken", false).putArray("containers").addObject()
-          .put("name", "postgres").put("image", "registry.invalid/spilo:test");
+      object
+          .putObject("spec")
+          .put("automountServiceAccountToken", false)
+          .putArray("containers")
+          .addObject()
+          .put("name", "postgres")
+          .put("image", "registry.invalid/spilo:test");
       admin.create(object, NAMESPACE, false).orThrow();
       ObjectNode claim = Json.object().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
       claim.putObject("metadata").put("name", "pgdata-" + pod);
@@ -542,16 +1100,25 @@ class RbacKubeIT {
     admin.create(states.get("Service", c + "-rw"), NAMESPACE, false).orThrow();
     ObjectNode statefulSet = Json.object().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
     statefulSet.putObject("metadata").put("name", c);
-    ObjectNode spec = statefulSet.putObject("spec").put("replicas", 0).put("serviceName", c + "-hl");
+    ObjectNode spec =
+        statefulSet.putObject("spec").put("replicas", 0).put("serviceName", c + "-hl");
     spec.putObject("selector").putObject("matchLabels").put("rbac-test", c + "-nothing");
     ObjectNode template = spec.putObject("template");
     template.putObject("metadata").putObject("labels").put("rbac-test", c + "-nothing");
-    template.putObject("spec").putArray("containers").addObject().put("name", "postgres")
+    template
+        .putObject("spec")
+        .putArray("containers")
+        .addObject()
+        .put("name", "postgres")
         .put("image", "registry.invalid/spilo:test");
     admin.create(statefulSet, NAMESPACE, false).orThrow();
     Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
     for (String pod : members(states)) {
-      while (!admin.get("v1", "PersistentVolumeClaim", NAMESPACE, "pgdata-" + pod).orThrow().at("/status/phase").asText()
+      while (!admin
+          .get("v1", "PersistentVolumeClaim", NAMESPACE, "pgdata-" + pod)
+          .orThrow()
+          .at("/status/phase")
+          .asText()
           .equals("Bound")) {
         assertThat(Instant.now()).as("claim pgdata-%s bound", pod).isBefore(deadline);
         ProjectCluster.sleep(Duration.ofMillis(200));
@@ -562,25 +1129,43 @@ class RbacKubeIT {
   /** A client acting as ServiceAccount {@code namespace/name}. */
   static KubeApi as(String namespace, String name) {
     String token = token(namespace, name);
-    KubernetesClient client = new KubernetesClientBuilder()
-        .withConfig(new ConfigBuilder(plane.config()).withOauthToken(token).build()).build();
+    KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(new ConfigBuilder(plane.config()).withOauthToken(token).build())
+            .build();
     clients.add(client);
     return new KubeApi(client);
   }
 
   /** A token of ServiceAccount {@code namespace/name} from the TokenRequest API, as the kubelet asks for one. */
   static String token(String namespace, String name) {
-    ObjectNode request = Json.object().put("apiVersion", "authentication.k8s.io/v1").put("kind", "TokenRequest");
+    ObjectNode request =
+        Json.object().put("apiVersion", "authentication.k8s.io/v1").put("kind", "TokenRequest");
     request.putObject("spec").put("expirationSeconds", 3600);
-    return admin.call("POST", "/api/v1/namespaces/" + namespace + "/serviceaccounts/" + name + "/token", request)
-        .orThrow().at("/status/token").asText();
+    return admin
+        .call(
+            "POST",
+            "/api/v1/namespaces/" + namespace + "/serviceaccounts/" + name + "/token",
+            request)
+        .orThrow()
+        .at("/status/token")
+        .asText();
   }
 
   private static ObjectNode binding(String name, String account) {
-    ObjectNode binding = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "RoleBinding");
+    ObjectNode binding =
+        Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "RoleBinding");
     binding.putObject("metadata").put("name", name);
-    binding.putObject("roleRef").put("apiGroup", "rbac.authorization.k8s.io").put("kind", "Role").put("name", name);
-    binding.putArray("subjects").addObject().put("kind", "ServiceAccount").put("name", account)
+    binding
+        .putObject("roleRef")
+        .put("apiGroup", "rbac.authorization.k8s.io")
+        .put("kind", "Role")
+        .put("name", name);
+    binding
+        .putArray("subjects")
+        .addObject()
+        .put("kind", "ServiceAccount")
+        .put("name", account)
         .put("namespace", NAMESPACE);
     return binding;
   }
@@ -607,7 +1192,10 @@ class RbacKubeIT {
   static JsonNode configMapPatch(String name, String cluster, String resourceVersion) {
     ObjectNode metadata = Json.object().put("namespace", NAMESPACE).put("name", name);
     metadata.set("labels", patroniLabels(cluster));
-    metadata.putObject("annotations").put("leader", cluster + "-0").put("renewTime", "2026-01-01T00:00:00+00:00");
+    metadata
+        .putObject("annotations")
+        .put("leader", cluster + "-0")
+        .put("renewTime", "2026-01-01T00:00:00+00:00");
     if (resourceVersion != null) {
       metadata.put("resourceVersion", resourceVersion);
     }
@@ -617,7 +1205,8 @@ class RbacKubeIT {
   /** A ConfigMap of Patroni's scope as it creates one: its labels (KUBERNETES_LABELS and the scope), annotations. */
   static ObjectNode patroniConfigMap(String name, String cluster) {
     ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
-    ObjectNode metadata = configMap.putObject("metadata").put("name", name).put("namespace", NAMESPACE);
+    ObjectNode metadata =
+        configMap.putObject("metadata").put("name", name).put("namespace", NAMESPACE);
     metadata.set("labels", patroniLabels(cluster));
     metadata.putObject("annotations").put("initialize", "7450000000000000000");
     return configMap;
@@ -628,7 +1217,11 @@ class RbacKubeIT {
   }
 
   private static String resourceVersion(String resource, String name) {
-    return admin.call("GET", core(resource) + "/" + name, null).orThrow().at("/metadata/resourceVersion").asText();
+    return admin
+        .call("GET", core(resource) + "/" + name, null)
+        .orThrow()
+        .at("/metadata/resourceVersion")
+        .asText();
   }
 
   private static String core(String resource) {
@@ -641,8 +1234,13 @@ class RbacKubeIT {
 
   /** The first rendered object of {@code kind} whose name starts with {@code prefix}. */
   private static JsonNode job(RenderedStates states, String kind, String prefix) {
-    return states.ofKind(kind).stream().filter(job -> ObservedCluster.nameOf(job).startsWith(prefix)).findFirst()
-        .orElseThrow(() -> new AssertionError("no " + kind + " " + prefix + "* rendered for " + states.cluster));
+    return states.ofKind(kind).stream()
+        .filter(job -> ObservedCluster.nameOf(job).startsWith(prefix))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new AssertionError(
+                    "no " + kind + " " + prefix + "* rendered for " + states.cluster));
   }
 
   /** A variable of the first container of a Job (or of a CronJob's job template). */

@@ -10,8 +10,17 @@ import org.junit.jupiter.api.Test;
 class ReloadableParametersTest {
   @Test
   void extensionSettingsAndUnknownNamesAreTakenToNeedARestart() {
-    assertThat(ReloadableParameters.restartOnly(Map.of("work_mem", "8MB", "pg_stat_statements.max", "2000",
-        "some_future_setting", "1", "shared_buffers", "1GB")))
+    assertThat(
+            ReloadableParameters.restartOnly(
+                Map.of(
+                    "work_mem",
+                    "8MB",
+                    "pg_stat_statements.max",
+                    "2000",
+                    "some_future_setting",
+                    "1",
+                    "shared_buffers",
+                    "1GB")))
         .containsOnlyKeys("pg_stat_statements.max", "some_future_setting", "shared_buffers");
   }
 }

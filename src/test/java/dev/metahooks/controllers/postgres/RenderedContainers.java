@@ -24,7 +24,8 @@ final class RenderedContainers {
   private RenderedContainers() {}
 
   /** The named container of a Job, CronJob, Deployment or StatefulSet of the world. */
-  static Kubelet.Container of(PostgresWorld world, JsonNode owner, String container, List<ObjectNode> userObjects) {
+  static Kubelet.Container of(
+      PostgresWorld world, JsonNode owner, String container, List<ObjectNode> userObjects) {
     return container(pod(world, owner, userObjects), podSpec(owner), container);
   }
 
@@ -36,11 +37,12 @@ final class RenderedContainers {
   /** The pod of a Job, CronJob, Deployment or StatefulSet of the world, with the world's Secrets and ConfigMaps. */
   static Kubelet.Pod pod(PostgresWorld world, JsonNode owner, List<ObjectNode> userObjects) {
     List<ObjectNode> objects = new ArrayList<>(userObjects);
-    world.children.forEach((key, child) -> {
-      if (key.startsWith("Secret/") || key.startsWith("ConfigMap/")) {
-        objects.add(child);
-      }
-    });
+    world.children.forEach(
+        (key, child) -> {
+          if (key.startsWith("Secret/") || key.startsWith("ConfigMap/")) {
+            objects.add(child);
+          }
+        });
     return Kubelet.pod(podSpec(owner)).objects(objects);
   }
 
@@ -57,8 +59,11 @@ final class RenderedContainers {
    * Runs the container's process with its environment as the kubelet builds it, plus {@code overrides}; PATH is the
    * test's own unless overridden. Every {@code $(NAME)} of the manifest must have resolved.
    */
-  static PostgresServer.Result run(Kubelet.Container container, Map<String, String> overrides, Duration timeout) {
-    assertThat(container.unresolvedReferences()).as("references the kubelet would leave unresolved").isEmpty();
+  static PostgresServer.Result run(
+      Kubelet.Container container, Map<String, String> overrides, Duration timeout) {
+    assertThat(container.unresolvedReferences())
+        .as("references the kubelet would leave unresolved")
+        .isEmpty();
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", System.getenv("PATH"));
     env.putAll(overrides);

@@ -21,6 +21,7 @@ final class RenderedStates {
 
   /** Every child of every state's answer, by {@code kind/name}; of two of one name, the first rendered. */
   final Map<String, ObjectNode> children = new LinkedHashMap<>();
+
   final String cluster;
   final String namespace;
 
@@ -43,18 +44,27 @@ final class RenderedStates {
   /** The children of one kind, in the order they were first rendered. */
   List<ObjectNode> ofKind(String kind) {
     List<ObjectNode> objects = new ArrayList<>();
-    children.forEach((key, child) -> {
-      if (key.startsWith(kind + "/")) {
-        objects.add(child);
-      }
-    });
+    children.forEach(
+        (key, child) -> {
+          if (key.startsWith(kind + "/")) {
+            objects.add(child);
+          }
+        });
     return objects;
   }
 
   ObjectNode get(String kind, String name) {
     ObjectNode child = children.get(kind + "/" + name);
     if (child == null) {
-      throw new AssertionError("no " + kind + " " + name + " rendered for " + cluster + "; rendered: " + children.keySet());
+      throw new AssertionError(
+          "no "
+              + kind
+              + " "
+              + name
+              + " rendered for "
+              + cluster
+              + "; rendered: "
+              + children.keySet());
     }
     return child;
   }
@@ -62,15 +72,16 @@ final class RenderedStates {
   /** The pod templates of the rendered StatefulSets, Jobs, CronJobs and Deployments, by {@code kind/name}. */
   Map<String, JsonNode> podTemplates() {
     Map<String, JsonNode> pods = new LinkedHashMap<>();
-    children.forEach((key, child) -> {
-      switch (child.path("kind").asText()) {
-        case "StatefulSet", "Job", "Deployment" -> pods.put(key, child.at("/spec/template"));
-        case "CronJob" -> pods.put(key, child.at("/spec/jobTemplate/spec/template"));
-        default -> {
-          // no pod
-        }
-      }
-    });
+    children.forEach(
+        (key, child) -> {
+          switch (child.path("kind").asText()) {
+            case "StatefulSet", "Job", "Deployment" -> pods.put(key, child.at("/spec/template"));
+            case "CronJob" -> pods.put(key, child.at("/spec/jobTemplate/spec/template"));
+            default -> {
+              // no pod
+            }
+          }
+        });
     return pods;
   }
 
@@ -80,7 +91,9 @@ final class RenderedStates {
 
   private void keep(JsonNode answer) {
     for (JsonNode child : answer.path("children")) {
-      children.putIfAbsent(child.path("kind").asText() + "/" + child.at("/metadata/name").asText(), (ObjectNode) child);
+      children.putIfAbsent(
+          child.path("kind").asText() + "/" + child.at("/metadata/name").asText(),
+          (ObjectNode) child);
     }
   }
 
@@ -111,7 +124,11 @@ final class RenderedStates {
     world.runPods(Set.of(), INSTANCES - 1, true);
     keep(world.sync());
     for (int ordinal = 0; ordinal < INSTANCES - 1; ordinal++) {
-      world.pods.get(cluster + "-" + ordinal).withObjectProperty("metadata").withObjectProperty("labels")
+      world
+          .pods
+          .get(cluster + "-" + ordinal)
+          .withObjectProperty("metadata")
+          .withObjectProperty("labels")
           .put("controller-revision-hash", cluster + "-5f6b8c9d7a");
     }
     keep(world.sync());
@@ -120,7 +137,11 @@ final class RenderedStates {
   private void parameters() {
     PostgresWorld world = world(Json.object());
     settle(world);
-    world.edit(spec -> spec.withObjectProperty("postgresql").withObjectProperty("parameters").put("work_mem", "16MB"));
+    world.edit(
+        spec ->
+            spec.withObjectProperty("postgresql")
+                .withObjectProperty("parameters")
+                .put("work_mem", "16MB"));
     keep(world.sync());
   }
 

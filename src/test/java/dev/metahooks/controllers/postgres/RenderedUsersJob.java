@@ -21,8 +21,11 @@ final class RenderedUsersJob {
   private RenderedUsersJob() {}
 
   static ObjectNode of(PostgresWorld world) {
-    return world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/" + world.name + "-users-")).map(Map.Entry::getValue)
-        .findFirst().orElseThrow(() -> new AssertionError("no users Job in " + world.children.keySet()));
+    return world.children.entrySet().stream()
+        .filter(e -> e.getKey().startsWith("Job/" + world.name + "-users-"))
+        .map(Map.Entry::getValue)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no users Job in " + world.children.keySet()));
   }
 
   /**
@@ -42,14 +45,25 @@ final class RenderedUsersJob {
     return attempt(world, server, new HashMap<>());
   }
 
-  private static PostgresServer.Result attempt(PostgresWorld world, PostgresServer server, Map<String, String> env) {
-    Kubelet.Container container = RenderedContainers.of(world, of(world), UsersJobs.CONTAINER, List.of());
+  private static PostgresServer.Result attempt(
+      PostgresWorld world, PostgresServer server, Map<String, String> env) {
+    Kubelet.Container container =
+        RenderedContainers.of(world, of(world), UsersJobs.CONTAINER, List.of());
     assertThat(container.environment().get("PGHOST"))
         .isEqualTo(Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE));
     // The superuser of the test server; the Job's own comes from <n>-superuser, which Spilo sets.
-    Map<String, String> overrides = Map.of("PGHOST", "127.0.0.1", "PGPORT", String.valueOf(server.port()),
-        "PGPASSWORD", server.superuserPassword(), "PATH", server.bin() + ":" + System.getenv("PATH"));
-    PostgresServer.Result result = RenderedContainers.run(container, overrides, Duration.ofMinutes(2));
+    Map<String, String> overrides =
+        Map.of(
+            "PGHOST",
+            "127.0.0.1",
+            "PGPORT",
+            String.valueOf(server.port()),
+            "PGPASSWORD",
+            server.superuserPassword(),
+            "PATH",
+            server.bin() + ":" + System.getenv("PATH"));
+    PostgresServer.Result result =
+        RenderedContainers.run(container, overrides, Duration.ofMinutes(2));
     env.putAll(container.environment());
     env.putAll(overrides);
     return result;

@@ -29,8 +29,13 @@ class RestartMemberScriptIT {
     try (StandInApiServer api = StandInApiServer.start(dir, "shop", request -> 200)) {
       PostgresServer.Result result = run(api, UID);
       assertThat(result.exitCode()).as(result.output()).isZero();
-      assertThat(api.lines()).containsExactly("DELETE /api/v1/namespaces/shop/pods/pg-1 Bearer test-token");
-      assertThat(JsonTrees.MAPPER.readTree(api.requests.get(0).body()).path("preconditions").toString())
+      assertThat(api.lines())
+          .containsExactly("DELETE /api/v1/namespaces/shop/pods/pg-1 Bearer test-token");
+      assertThat(
+              JsonTrees.MAPPER
+                  .readTree(api.requests.get(0).body())
+                  .path("preconditions")
+                  .toString())
           .isEqualTo("{\"uid\":\"" + UID + "\"}");
       assertThat(result.output()).contains("Pod pg-1 (" + UID + "): deleted");
     }
@@ -39,8 +44,11 @@ class RestartMemberScriptIT {
   @Test
   void aPodAlreadyGoneOrReplacedIsDone(@TempDir Path dir) throws Exception {
     for (int code : new int[] {404, 409}) {
-      try (StandInApiServer api = StandInApiServer.start(
-          Files.createDirectories(dir.resolve(String.valueOf(code))), "shop", request -> code)) {
+      try (StandInApiServer api =
+          StandInApiServer.start(
+              Files.createDirectories(dir.resolve(String.valueOf(code))),
+              "shop",
+              request -> code)) {
         PostgresServer.Result result = run(api, UID);
         assertThat(result.exitCode()).as(result.output()).isZero();
         assertThat(result.output()).contains("already gone or replaced");
@@ -68,9 +76,15 @@ class RestartMemberScriptIT {
   }
 
   private static PostgresServer.Result run(StandInApiServer api, String uid) throws Exception {
-    ObjectNode job = Restarts.job("pg", ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE,
-        new Rollout.Restart("pg-restart-0123456789", "pg-1", uid));
-    return RenderedContainers.run(RenderedContainers.of(job, Restarts.CONTAINER, List.of()), api.environment(),
+    ObjectNode job =
+        Restarts.job(
+            "pg",
+            ClusterSpec.DEFAULT_IMAGE,
+            PodScheduling.NONE,
+            new Rollout.Restart("pg-restart-0123456789", "pg-1", uid));
+    return RenderedContainers.run(
+        RenderedContainers.of(job, Restarts.CONTAINER, List.of()),
+        api.environment(),
         Duration.ofMinutes(1));
   }
 }

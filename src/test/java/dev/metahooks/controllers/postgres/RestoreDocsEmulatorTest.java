@@ -37,12 +37,13 @@ class RestoreDocsEmulatorTest {
   @BeforeEach
   void setUp() {
     cluster = Project.cluster();
-    cluster.create("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"shop\"}}");
+    cluster.create(
+        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"shop\"}}");
     Sources sources = PostgresEmulation.fixedSecrets(cluster);
     hooks = LocalHooks.start(PostgresClusterController.controller(sources));
     mc = PostgresEmulation.metacontroller(cluster, hooks, Duration.ofSeconds(10));
-    PostgresEmulation.giveStoreSecret(cluster, NS, "s3-creds", "orders", "orders-restored", "orders-copy",
-        "orders-dr");
+    PostgresEmulation.giveStoreSecret(
+        cluster, NS, "s3-creds", "orders", "orders-restored", "orders-copy", "orders-dr");
   }
 
   @AfterEach
@@ -52,12 +53,14 @@ class RestoreDocsEmulatorTest {
 
   /** The section's yaml blocks, in order: clone, logical restore, standby, same-name restore. */
   static List<String> examples() throws IOException {
-    return MarkdownBlocks.blocks("docs/postgrescluster/backups-and-restore.md", "Restore and recovery", "yaml");
+    return MarkdownBlocks.blocks(
+        "docs/postgrescluster/backups-and-restore.md", "Restore and recovery", "yaml");
   }
 
   /** The source, created by this version, and its archive's prefix. */
   private String source() {
-    cluster.create("""
+    cluster.create(
+        """
         apiVersion: metahooks.dev/v1alpha1
         kind: PostgresCluster
         metadata: {name: orders, namespace: shop}
@@ -68,12 +71,14 @@ class RestoreDocsEmulatorTest {
     mc.runUntilStable(60);
     ObjectNode source = cluster.get(API, KIND, NS, "orders");
     String location = source.at("/status/backup/location").asText();
-    assertThat(location).isEqualTo("s3://pg-backups/shop/orders/" + source.at("/metadata/uid").asText());
+    assertThat(location)
+        .isEqualTo("s3://pg-backups/shop/orders/" + source.at("/metadata/uid").asText());
     return location.substring("s3://pg-backups/".length());
   }
 
   private ObjectNode apply(String example, String prefix) throws IOException {
-    ObjectNode manifest = (ObjectNode) new YAMLMapper().readTree(example.replace("shop/orders/" + DOCS_UID, prefix));
+    ObjectNode manifest =
+        (ObjectNode) new YAMLMapper().readTree(example.replace("shop/orders/" + DOCS_UID, prefix));
     cluster.create(manifest);
     mc.runUntilStable(60);
     return cluster.get(API, KIND, NS, manifest.at("/metadata/name").asText());
@@ -81,7 +86,8 @@ class RestoreDocsEmulatorTest {
 
   private static ObjectNode withoutPrefix(String example) throws IOException {
     ObjectNode manifest = (ObjectNode) new YAMLMapper().readTree(example);
-    for (String store : List.of("/spec/bootstrap/clone/s3", "/spec/bootstrap/logical/s3", "/spec/standby/s3")) {
+    for (String store :
+        List.of("/spec/bootstrap/clone/s3", "/spec/bootstrap/logical/s3", "/spec/standby/s3")) {
       if (manifest.at(store).isObject()) {
         ((ObjectNode) manifest.at(store)).remove("prefix");
       }
@@ -91,8 +97,15 @@ class RestoreDocsEmulatorTest {
 
   private void giveSourceSecretsTo(String standby) {
     for (String secret : List.of("orders-superuser", "orders-replication")) {
-      cluster.update("v1", "Secret", NS, secret, s -> s.withObjectProperty("metadata").withObjectProperty("labels")
-          .put(SecretMarks.label(standby), SecretMarks.GIVEN));
+      cluster.update(
+          "v1",
+          "Secret",
+          NS,
+          secret,
+          s ->
+              s.withObjectProperty("metadata")
+                  .withObjectProperty("labels")
+                  .put(SecretMarks.label(standby), SecretMarks.GIVEN));
     }
   }
 
@@ -109,8 +122,10 @@ class RestoreDocsEmulatorTest {
       String name = refused.at("/metadata/name").asText();
       cluster.create(refused);
       mc.runUntilStable(60);
-      assertThat(condition(cluster.get(API, KIND, NS, name), "SpecValid")).as(name)
-          .startsWith("False").contains("prefix: " + prefix + " (its status.backup.location)");
+      assertThat(condition(cluster.get(API, KIND, NS, name), "SpecValid"))
+          .as(name)
+          .startsWith("False")
+          .contains("prefix: " + prefix + " (its status.backup.location)");
       assertThat(cluster.exists("apps/v1", "StatefulSet", NS, name)).isFalse();
       cluster.delete(API, KIND, NS, name);
       mc.runUntilStable(60);
@@ -118,14 +133,17 @@ class RestoreDocsEmulatorTest {
       ObjectNode applied = apply(examples.get(i), prefix);
       assertThat(condition(applied, "SpecValid")).as(name).startsWith("True");
       if (variables[i] != null) {
-        assertThat(env(name)).as(name).contains("{\"name\":\"" + variables[i] + "\",\"value\":\"s3://pg-backups/"
-            + prefix + "\"}");
+        assertThat(env(name))
+            .as(name)
+            .contains(
+                "{\"name\":\"" + variables[i] + "\",\"value\":\"s3://pg-backups/" + prefix + "\"}");
       } else {
         assertThat(applied.at("/status/backup/logicalRestore").toString()).contains(prefix);
       }
     }
     assertThat(cluster.get(API, KIND, NS, "orders-dr").at("/status/standby/phase").asText())
-        .as("no member replays in the emulator").isEqualTo("Bootstrapping");
+        .as("no member replays in the emulator")
+        .isEqualTo("Bootstrapping");
   }
 
   @Test
@@ -141,20 +159,26 @@ class RestoreDocsEmulatorTest {
     cluster.create(refused);
     mc.runUntilStable(60);
     assertThat(condition(cluster.get(API, KIND, NS, "orders"), "SpecValid"))
-        .startsWith("False").contains("PostgresCluster orders is not in namespace shop");
+        .startsWith("False")
+        .contains("PostgresCluster orders is not in namespace shop");
     cluster.delete(API, KIND, NS, "orders");
     mc.runUntilStable(60);
 
     ObjectNode restored = apply(example, prefix);
     assertThat(condition(restored, "SpecValid")).startsWith("True");
-    assertThat(env("orders")).contains("{\"name\":\"CLONE_WALE_S3_PREFIX\",\"value\":\"s3://pg-backups/" + prefix + "\"}");
+    assertThat(env("orders"))
+        .contains(
+            "{\"name\":\"CLONE_WALE_S3_PREFIX\",\"value\":\"s3://pg-backups/" + prefix + "\"}");
     assertThat(restored.at("/status/backup/location").asText())
         .isEqualTo("s3://pg-backups/shop/orders/" + restored.at("/metadata/uid").asText())
         .isNotEqualTo("s3://pg-backups/" + prefix);
   }
 
   private String env(String name) {
-    return cluster.get("apps/v1", "StatefulSet", NS, name).at("/spec/template/spec/containers/0/env").toString();
+    return cluster
+        .get("apps/v1", "StatefulSet", NS, name)
+        .at("/spec/template/spec/containers/0/env")
+        .toString();
   }
 
   private static String condition(JsonNode parent, String type) {

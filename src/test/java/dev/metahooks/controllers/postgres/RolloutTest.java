@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.docs.MarkdownBlocks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -23,42 +23,60 @@ class RolloutTest {
     PostgresWorld world = threeInstances();
     world.runPods(Set.of(), 2, true);
     JsonNode answer = world.sync();
-    assertThat(statefulSet(answer).at("/spec/updateStrategy").toString()).isEqualTo("{\"type\":\"OnDelete\"}");
+    assertThat(statefulSet(answer).at("/spec/updateStrategy").toString())
+        .isEqualTo("{\"type\":\"OnDelete\"}");
     assertThat(restarted(answer)).as("the highest replica, not the primary").isEqualTo("orders-1");
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
     ObjectNode job = restartJob(answer);
     String uid = world.pods.get("orders-1").at("/metadata/uid").asText();
     assertThat(Rollout.jobEnv(job, Rollout.Restart.UID)).isEqualTo(uid);
-    assertThat(answer.at("/status/rollout/message").asText()).isEqualTo("restarting orders-1 (0 of 3 updated): Job "
-        + job.at("/metadata/name").asText() + " is starting");
-    assertThat(role(answer).at("/rules").toString()).isEqualTo(
-        "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"delete\"]}]");
+    assertThat(answer.at("/status/rollout/message").asText())
+        .isEqualTo(
+            "restarting orders-1 (0 of 3 updated): Job "
+                + job.at("/metadata/name").asText()
+                + " is starting");
+    assertThat(role(answer).at("/rules").toString())
+        .isEqualTo(
+            "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"delete\"]}]");
 
     // Again, with the Job observed (a resync): the same children, the Job now said to run.
     JsonNode again = world.call(false);
     assertThat(again.path("children")).isEqualTo(answer.path("children"));
     assertThat(again.at("/status/rollout/message").asText()).endsWith(" is running");
 
-    // The Job deleted it and the StatefulSet controller started it from the new template: orders-0 is next.
+    // The Job deleted it and the StatefulSet controller started it from the new template: orders-0
+    // is next.
     world.pods.remove("orders-1");
     JsonNode away = world.call(false);
     assertThat(restarted(away)).as("the Job stays while its pod is away").isEqualTo("orders-1");
-    assertThat(Rollout.jobEnv(restartJob(away), Rollout.Restart.UID)).as("with the uid it was rendered with").isEqualTo(uid);
+    assertThat(Rollout.jobEnv(restartJob(away), Rollout.Restart.UID))
+        .as("with the uid it was rendered with")
+        .isEqualTo(uid);
     world.runPods(Set.of(), 2, true);
     updated(world, 1);
     answer = world.sync();
     assertThat(restarted(answer)).isEqualTo("orders-0");
 
-    // Both replicas updated: one switchover, to an updated replica (the lowest), and then the old primary.
+    // Both replicas updated: one switchover, to an updated replica (the lowest), and then the old
+    // primary.
     updated(world, 0);
     answer = world.sync();
     assertThat(restarted(answer)).isEmpty();
     assertThat(env(switchoverJob(answer), "LEADER")).isEqualTo("orders-2");
     assertThat(env(switchoverJob(answer), "CANDIDATE")).isEqualTo("orders-0");
-    // Patroni answered (the Job completed) and moved the leader: the old primary restarts, as a replica.
-    world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-switchover-"))
-        .forEach(e -> e.getValue().putObject("status").put("succeeded", 1).putArray("conditions").addObject()
-            .put("type", "Complete").put("status", "True"));
+    // Patroni answered (the Job completed) and moved the leader: the old primary restarts, as a
+    // replica.
+    world.children.entrySet().stream()
+        .filter(e -> e.getKey().startsWith("Job/orders-switchover-"))
+        .forEach(
+            e ->
+                e.getValue()
+                    .putObject("status")
+                    .put("succeeded", 1)
+                    .putArray("conditions")
+                    .addObject()
+                    .put("type", "Complete")
+                    .put("status", "True"));
     world.runPods(Set.of(), 0, true);
     updated(world, 0);
     updated(world, 1);
@@ -99,16 +117,30 @@ class RolloutTest {
     PostgresWorld world = threeInstances();
     world.runPods(Set.of(), 0, true);
     world.sync();
-    ObjectNode job = world.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-restart-"))
-        .map(java.util.Map.Entry::getValue).findFirst().orElseThrow();
-    job.putObject("status").put("failed", 7).putArray("conditions").addObject().put("type", "Failed")
-        .put("status", "True").put("reason", "BackoffLimitExceeded");
+    ObjectNode job =
+        world.children.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("Job/orders-restart-"))
+            .map(java.util.Map.Entry::getValue)
+            .findFirst()
+            .orElseThrow();
+    job.putObject("status")
+        .put("failed", 7)
+        .putArray("conditions")
+        .addObject()
+        .put("type", "Failed")
+        .put("status", "True")
+        .put("reason", "BackoffLimitExceeded");
     JsonNode answer = world.sync();
     assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("RestartFailed");
     assertThat(condition(answer, "Progressing").path("status").asText()).isEqualTo("False");
     assertThat(condition(answer, "Progressing").path("message").asText())
-        .contains("could not delete the pod orders-2", "BackoffLimitExceeded", "delete the Job to try again");
-    assertThat(restarted(answer)).as("the failed Job is kept, nothing else restarts").isEqualTo("orders-2");
+        .contains(
+            "could not delete the pod orders-2",
+            "BackoffLimitExceeded",
+            "delete the Job to try again");
+    assertThat(restarted(answer))
+        .as("the failed Job is kept, nothing else restarts")
+        .isEqualTo("orders-2");
   }
 
   /** A switchover on request that runs holds the rollout's next restart; the rollout goes on once the leader moved. */
@@ -118,13 +150,18 @@ class RolloutTest {
     world.annotations.put(ManualSwitchover.ANNOTATION, "orders-2");
     JsonNode answer = world.sync();
     assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Running");
-    String job = jobNames(answer).stream().filter(name -> name.contains("-switchover-")).findFirst().orElseThrow();
+    String job =
+        jobNames(answer).stream()
+            .filter(name -> name.contains("-switchover-"))
+            .findFirst()
+            .orElseThrow();
 
     world.runPods(Set.of(), 0, true);
     answer = world.sync();
     assertThat(restarted(answer)).isEmpty();
     assertThat(answer.at("/status/rollout/message").asText())
-        .isEqualTo("waiting for the switchover asked for (Job " + job + ") to end before the next step");
+        .isEqualTo(
+            "waiting for the switchover asked for (Job " + job + ") to end before the next step");
     assertThat(jobNames(answer)).contains(job);
 
     world.runPods(Set.of(), 2, true);
@@ -138,23 +175,37 @@ class RolloutTest {
   void aSwitchoverOnRequestThatRunsHoldsAScaleDown() {
     PostgresWorld world = threeInstances();
     world.annotations.put(ManualSwitchover.ANNOTATION, "orders-2");
-    String job = jobNames(world.sync()).stream().filter(name -> name.contains("-switchover-")).findFirst()
-        .orElseThrow();
+    String job =
+        jobNames(world.sync()).stream()
+            .filter(name -> name.contains("-switchover-"))
+            .findFirst()
+            .orElseThrow();
     world.edit(spec -> spec.put("instances", 2));
     JsonNode answer = world.sync();
     assertThat(statefulSet(answer).at("/spec/replicas").asInt()).isEqualTo(3);
     assertThat(answer.at("/status/rollout/message").asText())
-        .isEqualTo("waiting for the switchover asked for (Job " + job + ") to end before scaling down from 3 to 2");
-    assertThat(condition(answer, "Progressing").path("reason").asText()).isEqualTo("WaitingForSwitchoverBeforeScaleDown");
-    assertThat(jobNames(answer)).filteredOn(name -> name.contains("-switchover-")).containsExactly(job);
+        .isEqualTo(
+            "waiting for the switchover asked for (Job "
+                + job
+                + ") to end before scaling down from 3 to 2");
+    assertThat(condition(answer, "Progressing").path("reason").asText())
+        .isEqualTo("WaitingForSwitchoverBeforeScaleDown");
+    assertThat(jobNames(answer))
+        .filteredOn(name -> name.contains("-switchover-"))
+        .containsExactly(job);
 
-    // Done: the scale-down goes on, and moves the leader off orders-2, which it removes, before the replicas shrink.
+    // Done: the scale-down goes on, and moves the leader off orders-2, which it removes, before the
+    // replicas shrink.
     world.runPods(Set.of(), 2, false);
     answer = world.sync();
     assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Done");
     assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("ScaleDownSwitchover");
-    assertThat(condition(answer, "Progressing").path("reason").asText()).isEqualTo("MovingPrimaryBeforeScaleDown");
-    assertThat(jobNames(answer)).filteredOn(name -> name.contains("-switchover-")).doesNotContain(job).hasSize(1);
+    assertThat(condition(answer, "Progressing").path("reason").asText())
+        .isEqualTo("MovingPrimaryBeforeScaleDown");
+    assertThat(jobNames(answer))
+        .filteredOn(name -> name.contains("-switchover-"))
+        .doesNotContain(job)
+        .hasSize(1);
     assertThat(statefulSet(answer).at("/spec/replicas").asInt()).isEqualTo(3);
   }
 
@@ -164,7 +215,8 @@ class RolloutTest {
     world.edit(spec -> spec.putObject("updates").put("method", "restart"));
     world.runPods(Set.of(), 0, true);
     JsonNode answer = world.sync();
-    assertThat(statefulSet(answer).at("/spec/updateStrategy").toString()).isEqualTo("{\"type\":\"RollingUpdate\"}");
+    assertThat(statefulSet(answer).at("/spec/updateStrategy").toString())
+        .isEqualTo("{\"type\":\"RollingUpdate\"}");
     assertThat(answer.at("/status").has("rollout")).isFalse();
   }
 
@@ -172,9 +224,12 @@ class RolloutTest {
   void podsWhosePatroniReportsAPendingRestartAreListed() {
     PostgresWorld world = threeInstances();
     world.runAllReady();
-    ((ObjectNode) world.pods.get("orders-1").get("metadata")).putObject("annotations")
+    ((ObjectNode) world.pods.get("orders-1").get("metadata"))
+        .putObject("annotations")
         .put("status", "{\"role\":\"replica\",\"state\":\"running\",\"pending_restart\":true}");
-    ((ObjectNode) world.pods.get("orders-2").get("metadata")).putObject("annotations").put("status", "not json");
+    ((ObjectNode) world.pods.get("orders-2").get("metadata"))
+        .putObject("annotations")
+        .put("status", "not json");
     JsonNode answer = world.sync();
     assertThat(answer.at("/status/pendingRestart").toString()).isEqualTo("[\"orders-1\"]");
   }
@@ -183,18 +238,30 @@ class RolloutTest {
   void outsideTheMaintenanceWindowTheReplicasAreUpdatedAndTheSwitchoverWaitsForTheWindow() {
     PostgresWorld world = threeInstances();
     // Saturdays 01:00 to 03:00; the world's clock says Thursday 2026-01-01 00:00.
-    world.edit(spec -> spec.putObject("updates").putArray("maintenanceWindows").addObject()
-        .put("start", "01:00").put("end", "03:00").putArray("days").add("Sat"));
+    world.edit(
+        spec ->
+            spec.putObject("updates")
+                .putArray("maintenanceWindows")
+                .addObject()
+                .put("start", "01:00")
+                .put("end", "03:00")
+                .putArray("days")
+                .add("Sat"));
     replicasUpdated(world);
     JsonNode answer = world.sync();
     assertThat(restarted(answer)).as("the primary is not restarted").isEmpty();
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
     assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("WaitingForWindow");
-    assertThat(answer.at("/status/rollout/waitingUntil").asText()).isEqualTo("2026-01-03T01:00:00Z");
-    assertThat(answer.at("/status/rollout/message").asText()).isEqualTo(
-        "the switchover from orders-0 to orders-1 waits for the maintenance window that opens at 2026-01-03T01:00:00Z");
-    assertThat(answer.path("resyncAfterSeconds").asDouble()).as("two days and an hour").isEqualTo(176400.0);
-    assertThat(condition(answer, "Progressing").path("reason").asText()).isEqualTo("WaitingForMaintenanceWindow");
+    assertThat(answer.at("/status/rollout/waitingUntil").asText())
+        .isEqualTo("2026-01-03T01:00:00Z");
+    assertThat(answer.at("/status/rollout/message").asText())
+        .isEqualTo(
+            "the switchover from orders-0 to orders-1 waits for the maintenance window that opens at 2026-01-03T01:00:00Z");
+    assertThat(answer.path("resyncAfterSeconds").asDouble())
+        .as("two days and an hour")
+        .isEqualTo(176400.0);
+    assertThat(condition(answer, "Progressing").path("reason").asText())
+        .isEqualTo("WaitingForMaintenanceWindow");
 
     // The same world when the window has opened: the switchover Job, and no more resync asked for.
     world.sources = at("2026-01-03T01:00:00Z");
@@ -210,9 +277,15 @@ class RolloutTest {
 
   @Test
   void aSingleInstanceRestartsOnlyInsideAWindow() {
-    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 1));
-    world.edit(spec -> spec.putObject("updates").putArray("maintenanceWindows").addObject()
-        .put("start", "22:00").put("end", "02:00"));
+    PostgresWorld world =
+        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 1));
+    world.edit(
+        spec ->
+            spec.putObject("updates")
+                .putArray("maintenanceWindows")
+                .addObject()
+                .put("start", "22:00")
+                .put("end", "02:00"));
     world.sync();
     world.runAllReady();
     world.sync();
@@ -220,8 +293,10 @@ class RolloutTest {
     world.sources = at("2026-01-01T12:00:00Z");
     JsonNode answer = world.sync();
     assertThat(restarted(answer)).isEmpty();
-    assertThat(answer.at("/status/rollout/message").asText()).startsWith("the restart of the primary orders-0");
-    assertThat(answer.at("/status/rollout/waitingUntil").asText()).isEqualTo("2026-01-01T22:00:00Z");
+    assertThat(answer.at("/status/rollout/message").asText())
+        .startsWith("the restart of the primary orders-0");
+    assertThat(answer.at("/status/rollout/waitingUntil").asText())
+        .isEqualTo("2026-01-01T22:00:00Z");
     world.sources = at("2026-01-02T01:59:00Z");
     assertThat(restarted(world.sync())).isEqualTo("orders-0");
   }
@@ -230,22 +305,29 @@ class RolloutTest {
   void underSynchronousReplicationTheSwitchoverGoesToTheSynchronousStandby() {
     PostgresWorld world = threeInstances();
     world.patroniConfigMap("sync");
-    ((ObjectNode) world.configMaps.get("orders-sync").get("metadata")).putObject("annotations")
-        .put("leader", "orders-0").put("sync_standby", "orders-2");
+    ((ObjectNode) world.configMaps.get("orders-sync").get("metadata"))
+        .putObject("annotations")
+        .put("leader", "orders-0")
+        .put("sync_standby", "orders-2");
     replicasUpdated(world);
-    assertThat(env(switchoverJob(world.sync()), "CANDIDATE")).as("not the lowest updated replica").isEqualTo("orders-2");
+    assertThat(env(switchoverJob(world.sync()), "CANDIDATE"))
+        .as("not the lowest updated replica")
+        .isEqualTo("orders-2");
 
-    // A synchronous standby that is not ready: Patroni would refuse any other, so the rollout waits.
+    // A synchronous standby that is not ready: Patroni would refuse any other, so the rollout
+    // waits.
     world.runPods(Set.of(), 0, true);
     updated(world, 1);
     updated(world, 2);
     world.children.keySet().removeIf(key -> key.startsWith("Job/orders-switchover-"));
-    ((ObjectNode) world.configMaps.get("orders-sync").get("metadata")).withObjectProperty("annotations")
+    ((ObjectNode) world.configMaps.get("orders-sync").get("metadata"))
+        .withObjectProperty("annotations")
         .put("sync_standby", "orders-7");
     JsonNode answer = world.sync();
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
     assertThat(answer.at("/status/rollout/message").asText())
-        .isEqualTo("no ready updated synchronous standby to switch over to (Patroni names orders-7)");
+        .isEqualTo(
+            "no ready updated synchronous standby to switch over to (Patroni names orders-7)");
   }
 
   @Test
@@ -258,8 +340,10 @@ class RolloutTest {
     JsonNode answer = world.sync();
     assertThat(restarted(answer)).isEmpty();
     assertThat(answer.at("/status/rollout/step").asText()).isEqualTo("Waiting");
-    assertThat(answer.at("/status/rollout/message").asText()).isEqualTo("waiting for orders-2 to catch up with "
-        + "orders-0 (67108864 bytes of WAL behind, spec.updates.maxLagBytes allows 16777216) before the next step");
+    assertThat(answer.at("/status/rollout/message").asText())
+        .isEqualTo(
+            "waiting for orders-2 to catch up with "
+                + "orders-0 (67108864 bytes of WAL behind, spec.updates.maxLagBytes allows 16777216) before the next step");
     assertThat(answer.at("/status/rollout/waitingFor").toString())
         .isEqualTo("{\"member\":\"orders-2\",\"leader\":\"orders-0\",\"lagBytes\":67108864}");
 
@@ -270,15 +354,19 @@ class RolloutTest {
 
   @Test
   void theDocsBoundLetsAReplicaWithinItGoOn() throws Exception {
-    String yaml = MarkdownBlocks.blocks("docs/postgrescluster/upgrades.md", "Upgrades", "yaml")
-        .stream().filter(b -> b.contains("maxLagBytes")).findFirst().orElseThrow();
+    String yaml =
+        MarkdownBlocks.blocks("docs/postgrescluster/upgrades.md", "Upgrades", "yaml").stream()
+            .filter(b -> b.contains("maxLagBytes"))
+            .findFirst()
+            .orElseThrow();
     JsonNode updates = dev.metahooks.testing.Manifests.parse(yaml).get(0).at("/spec/updates");
     PostgresWorld world = threeInstances();
     world.edit(spec -> spec.set("updates", updates));
     world.runPods(Set.of(), 0, true);
     updated(world, 2);
     lagging(world, "orders-2", updates.path("maxLagBytes").asLong() + 1);
-    assertThat(world.call(false).at("/status/rollout/waitingFor/member").asText()).isEqualTo("orders-2");
+    assertThat(world.call(false).at("/status/rollout/waitingFor/member").asText())
+        .isEqualTo("orders-2");
     lagging(world, "orders-2", updates.path("maxLagBytes").asLong());
     assertThat(restarted(world.call(false))).isEqualTo("orders-1");
   }
@@ -287,13 +375,21 @@ class RolloutTest {
   void noSwitchoverJobStartsWhileTheCandidateIsNotStreaming() {
     PostgresWorld world = threeInstances();
     replicasUpdated(world);
-    String streaming = PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, "10.244.1.21",
-        PatroniMemberData.POSITION, 1, null); // runs, replication_state absent: not streaming
-    ((ObjectNode) world.pods.get("orders-1").get("metadata")).withObjectProperty("annotations").put("status", streaming);
+    String streaming =
+        PatroniMemberData.replica(
+            PatroniMemberData.Version.V4_0_4,
+            "10.244.1.21",
+            PatroniMemberData.POSITION,
+            1,
+            null); // runs, replication_state absent: not streaming
+    ((ObjectNode) world.pods.get("orders-1").get("metadata"))
+        .withObjectProperty("annotations")
+        .put("status", streaming);
     JsonNode answer = world.sync();
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
     assertThat(answer.at("/status/rollout/waitingFor/member").asText()).isEqualTo("orders-1");
-    assertThat(answer.at("/status/rollout/message").asText()).contains("not streaming: replication_state absent");
+    assertThat(answer.at("/status/rollout/message").asText())
+        .contains("not streaming: replication_state absent");
 
     // Streaming again: the Job to the updated replica.
     lagging(world, "orders-1", 0);
@@ -303,9 +399,16 @@ class RolloutTest {
   /** The replica's status annotation as Patroni 4.0.4 writes it, {@code bytes} behind the leader. */
   private static void lagging(PostgresWorld world, String pod, long bytes) {
     int ordinal = Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1));
-    ((ObjectNode) world.pods.get(pod).get("metadata")).withObjectProperty("annotations").put("status",
-        PatroniMemberData.replica(PatroniMemberData.Version.V4_0_4, "10.244.1." + (20 + ordinal),
-            PatroniMemberData.POSITION - bytes, 1, "streaming"));
+    ((ObjectNode) world.pods.get(pod).get("metadata"))
+        .withObjectProperty("annotations")
+        .put(
+            "status",
+            PatroniMemberData.replica(
+                PatroniMemberData.Version.V4_0_4,
+                "10.244.1." + (20 + ordinal),
+                PatroniMemberData.POSITION - bytes,
+                1,
+                "streaming"));
   }
 
   /** The rollout has updated both replicas of a three-instance cluster; orders-0, the primary, is next. */
@@ -340,7 +443,8 @@ class RolloutTest {
   }
 
   private static PostgresWorld threeInstances() {
-    PostgresWorld world = new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
+    PostgresWorld world =
+        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
     world.sync();
     world.runAllReady();
     world.sync();
@@ -349,7 +453,8 @@ class RolloutTest {
 
   /** Marks the pod at {@code ordinal} as running the StatefulSet's update revision. */
   private static void updated(PostgresWorld world, int ordinal) {
-    ((ObjectNode) world.pods.get("orders-" + ordinal).get("metadata")).withObjectProperty("labels")
+    ((ObjectNode) world.pods.get("orders-" + ordinal).get("metadata"))
+        .withObjectProperty("labels")
         .put(ObservedCluster.REVISION_LABEL, NEW_REVISION);
   }
 
@@ -365,7 +470,8 @@ class RolloutTest {
   /** The pod the answer's restart Job deletes, or "" without one. */
   private static String restarted(JsonNode answer) {
     for (JsonNode child : answer.path("children")) {
-      if (child.at("/metadata/name").asText().startsWith("orders-restart-") && child.path("kind").asText().equals("Job")) {
+      if (child.at("/metadata/name").asText().startsWith("orders-restart-")
+          && child.path("kind").asText().equals("Job")) {
         return Rollout.jobEnv(child, Rollout.Restart.POD);
       }
     }
@@ -382,7 +488,8 @@ class RolloutTest {
 
   private static JsonNode child(JsonNode answer, String kind, String namePrefix) {
     for (JsonNode child : answer.path("children")) {
-      if (child.path("kind").asText().equals(kind) && child.at("/metadata/name").asText().startsWith(namePrefix)) {
+      if (child.path("kind").asText().equals(kind)
+          && child.at("/metadata/name").asText().startsWith(namePrefix)) {
         return child;
       }
     }
@@ -391,11 +498,14 @@ class RolloutTest {
 
   private static List<String> jobNames(JsonNode answer) {
     List<String> names = new ArrayList<>();
-    answer.path("children").forEach(c -> {
-      if (c.path("kind").asText().equals("Job")) {
-        names.add(c.at("/metadata/name").asText());
-      }
-    });
+    answer
+        .path("children")
+        .forEach(
+            c -> {
+              if (c.path("kind").asText().equals("Job")) {
+                names.add(c.at("/metadata/name").asText());
+              }
+            });
     return names;
   }
 

@@ -23,8 +23,16 @@ class ScriptFilesIT {
   void everyWholeScriptPassesShellcheck() throws IOException {
     try (Stream<Path> files = Files.list(SCRIPTS)) {
       List<Path> whole = files.filter(ScriptFilesIT::startsWithAShebang).sorted().toList();
-      assertThat(whole).extracting(path -> path.getFileName().toString())
-          .contains("users.sh", "store-common.sh", "base-backup-started.sh", "cleanup.sh", "parameters.sh", "switchover.sh", "pooler-certificate.sh");
+      assertThat(whole)
+          .extracting(path -> path.getFileName().toString())
+          .contains(
+              "users.sh",
+              "store-common.sh",
+              "base-backup-started.sh",
+              "cleanup.sh",
+              "parameters.sh",
+              "switchover.sh",
+              "pooler-certificate.sh");
       Shellcheck.check(whole);
     }
   }

@@ -29,7 +29,11 @@ class SecretMarksDocsTest {
     assertThat(words.get(namespaceFlag + 1)).isEqualTo(world.namespace);
     String[] label = words.get(words.size() - 1).split("=", 2);
     for (String secret : words.subList(3, namespaceFlag)) {
-      world.relatedSecrets.get(secret).withObjectProperty("metadata").withObjectProperty("labels")
+      world
+          .relatedSecrets
+          .get(secret)
+          .withObjectProperty("metadata")
+          .withObjectProperty("labels")
           .put(label[0], label[1]);
     }
   }
@@ -46,7 +50,8 @@ class SecretMarksDocsTest {
     if (!keepLabel) {
       secret.withObjectProperty("metadata").remove("labels");
     }
-    PostgresWorld world = new PostgresWorld(cluster.at("/metadata/name").asText(), (ObjectNode) cluster.get("spec"));
+    PostgresWorld world =
+        new PostgresWorld(cluster.at("/metadata/name").asText(), (ObjectNode) cluster.get("spec"));
     world.secretsGiven = false;
     world.relatedSecrets.put(secret.at("/metadata/name").asText(), stored(secret));
     return world;
@@ -57,25 +62,36 @@ class SecretMarksDocsTest {
     ObjectNode copy = secret.deepCopy();
     JsonNode stringData = copy.remove("stringData");
     ObjectNode data = copy.withObjectProperty("data");
-    stringData.fields().forEachRemaining(field -> data.put(field.getKey(),
-        java.util.Base64.getEncoder().encodeToString(field.getValue().asText().getBytes())));
+    stringData
+        .fields()
+        .forEachRemaining(
+            field ->
+                data.put(
+                    field.getKey(),
+                    java.util.Base64.getEncoder()
+                        .encodeToString(field.getValue().asText().getBytes())));
     return copy;
   }
 
   @Test
   void theBackupExampleIsUsedWithItsLabelAndRefusedAsTheDocsShowWithoutIt() throws IOException {
     JsonNode given = backupExample(true).sync();
-    assertThat(CrossClusterAccessTest.condition(given, "SpecValid").path("status").asText()).isEqualTo("True");
+    assertThat(CrossClusterAccessTest.condition(given, "SpecValid").path("status").asText())
+        .isEqualTo("True");
 
     PostgresWorld unmarked = backupExample(false);
     JsonNode refused = CrossClusterAccessTest.condition(unmarked.sync(), "SpecValid");
     assertThat(refused.path("status").asText()).isEqualTo("False");
-    String shown = MarkdownBlocks.first(SECURITY, "Secrets a cluster may use", "text")
-        .replace("SpecValid=False: ", "").replaceAll("\\s*\n\\s*", " ").trim();
+    String shown =
+        MarkdownBlocks.first(SECURITY, "Secrets a cluster may use", "text")
+            .replace("SpecValid=False: ", "")
+            .replaceAll("\\s*\n\\s*", " ")
+            .trim();
     assertThat(refused.path("message").asText()).isEqualTo(shown);
 
     kubectlLabel(MarkdownBlocks.first(SECURITY, "Secrets a cluster may use", "sh"), unmarked);
-    assertThat(CrossClusterAccessTest.condition(unmarked.sync(), "SpecValid").path("status").asText())
+    assertThat(
+            CrossClusterAccessTest.condition(unmarked.sync(), "SpecValid").path("status").asText())
         .isEqualTo("True");
   }
 
@@ -83,7 +99,13 @@ class SecretMarksDocsTest {
   void theStandbyCommandGivesTheSourcesSecretsToItsStandby() throws IOException {
     PostgresWorld world = StandbyClusterTest.archiveStandby();
     world.secretsGiven = false;
-    world.relatedSecrets.put("s3-creds", stored((ObjectNode) new YAMLMapper().readTree("""
+    world.relatedSecrets.put(
+        "s3-creds",
+        stored(
+            (ObjectNode)
+                new YAMLMapper()
+                    .readTree(
+                        """
         apiVersion: v1
         kind: Secret
         metadata: {name: s3-creds, namespace: shop, labels: {use.postgrescluster.metahooks.dev/orders-dr: "true"}}
@@ -95,7 +117,9 @@ class SecretMarksDocsTest {
     kubectlLabel(MarkdownBlocks.blocks(SECURITY, "Secrets a cluster may use", "sh").get(1), world);
     JsonNode answer = world.sync();
 
-    assertThat(CrossClusterAccessTest.condition(answer, "SpecValid").path("status").asText()).isEqualTo("True");
-    assertThat(StandbyClusterTest.password(world, "orders-dr-superuser")).isEqualTo(StandbyClusterTest.SOURCE_SUPERUSER);
+    assertThat(CrossClusterAccessTest.condition(answer, "SpecValid").path("status").asText())
+        .isEqualTo("True");
+    assertThat(StandbyClusterTest.password(world, "orders-dr-superuser"))
+        .isEqualTo(StandbyClusterTest.SOURCE_SUPERUSER);
   }
 }

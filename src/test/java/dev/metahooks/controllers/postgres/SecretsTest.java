@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 class SecretsTest {
   static String decoded(JsonNode secret, String key) {
-    return new String(Base64.getDecoder().decode(secret.path("data").path(key).asText()), StandardCharsets.UTF_8);
+    return new String(
+        Base64.getDecoder().decode(secret.path("data").path(key).asText()), StandardCharsets.UTF_8);
   }
 
   static Map<String, JsonNode> byName(List<ObjectNode> secrets) {
@@ -54,24 +55,49 @@ class SecretsTest {
     RecordingSources sources = new RecordingSources();
     ObservedCluster observed = world.observed();
     ClusterSpec spec = SpecReader.read(world.parent()).spec();
-    Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop", spec, observed, BuilderTestSupport.NO_TLS, sources));
+    Map<String, JsonNode> secrets =
+        byName(Secrets.build("orders", "shop", spec, observed, BuilderTestSupport.NO_TLS, sources));
     secrets.values().forEach(KubeSchema::assertValid);
-    assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-restapi", "orders.orders-app", "orders.reporting");
-    assertThat(sources.purposes).containsExactly("shop/orders-superuser/password", "shop/orders-replication/password",
-        "shop/orders-restapi/password", "shop/orders.orders-app/password", "shop/orders.orders-app/salt",
-        "shop/orders.reporting/password", "shop/orders.reporting/salt");
+    assertThat(secrets)
+        .containsOnlyKeys(
+            "orders-superuser",
+            "orders-replication",
+            "orders-restapi",
+            "orders.orders-app",
+            "orders.reporting");
+    assertThat(sources.purposes)
+        .containsExactly(
+            "shop/orders-superuser/password",
+            "shop/orders-replication/password",
+            "shop/orders-restapi/password",
+            "shop/orders.orders-app/password",
+            "shop/orders.orders-app/salt",
+            "shop/orders.reporting/password",
+            "shop/orders.reporting/salt");
     JsonNode app = secrets.get("orders.orders-app");
     String password = decoded(app, "password");
     assertThat(password).hasSize(32).matches("[A-Za-z0-9]+");
     assertThat(decoded(app, "username")).isEqualTo("orders-app");
-    assertThat(decoded(app, Secrets.VERIFIER)).isEqualTo(Scram.verifier(password,
-        FixedSources.INSTANCE.secret("shop/orders.orders-app/salt", Secrets.SALT_LENGTH).getBytes(StandardCharsets.US_ASCII)));
+    assertThat(decoded(app, Secrets.VERIFIER))
+        .isEqualTo(
+            Scram.verifier(
+                password,
+                FixedSources.INSTANCE
+                    .secret("shop/orders.orders-app/salt", Secrets.SALT_LENGTH)
+                    .getBytes(StandardCharsets.US_ASCII)));
     assertThat(decoded(app, "host")).isEqualTo("orders-rw.shop.svc");
     assertThat(decoded(app, "port")).isEqualTo("5432");
     assertThat(decoded(app, "dbname")).isEqualTo("orders");
-    assertThat(decoded(app, "uri")).isEqualTo("postgresql://orders-app:" + password + "@orders-rw.shop.svc:5432/orders?sslmode=require");
-    assertThat(decoded(app, "jdbc-uri")).isEqualTo("jdbc:postgresql://orders-rw.shop.svc:5432/orders?user=orders-app&password="
-        + password + "&sslmode=require");
+    assertThat(decoded(app, "uri"))
+        .isEqualTo(
+            "postgresql://orders-app:"
+                + password
+                + "@orders-rw.shop.svc:5432/orders?sslmode=require");
+    assertThat(decoded(app, "jdbc-uri"))
+        .isEqualTo(
+            "jdbc:postgresql://orders-rw.shop.svc:5432/orders?user=orders-app&password="
+                + password
+                + "&sslmode=require");
     assertThat(decoded(secrets.get("orders.reporting"), "dbname")).isEqualTo("postgres");
     assertThat(decoded(secrets.get("orders-superuser"), "username")).isEqualTo("postgres");
     assertThat(decoded(secrets.get("orders-replication"), "username")).isEqualTo("standby");
@@ -84,12 +110,26 @@ class SecretsTest {
     // Someone changed a password in the observed Secret: it is what the database now uses, keep it.
     ObjectNode superuser = world.children.get("Secret/orders-superuser");
     ObjectNode applied = Preserved.lastApplied(superuser).orElseThrow();
-    applied.withObjectProperty("data").put("password", Base64.getEncoder().encodeToString("changed".getBytes(StandardCharsets.UTF_8)));
-    superuser.withObjectProperty("metadata").withObjectProperty("annotations").put(Preserved.LAST_APPLIED, applied.toString());
+    applied
+        .withObjectProperty("data")
+        .put(
+            "password",
+            Base64.getEncoder().encodeToString("changed".getBytes(StandardCharsets.UTF_8)));
+    superuser
+        .withObjectProperty("metadata")
+        .withObjectProperty("annotations")
+        .put(Preserved.LAST_APPLIED, applied.toString());
     RecordingSources sources = new RecordingSources();
     ObservedCluster observed = world.observed();
-    Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop",
-        SpecReader.read(world.parent()).spec(), observed, BuilderTestSupport.NO_TLS, sources));
+    Map<String, JsonNode> secrets =
+        byName(
+            Secrets.build(
+                "orders",
+                "shop",
+                SpecReader.read(world.parent()).spec(),
+                observed,
+                BuilderTestSupport.NO_TLS,
+                sources));
     assertThat(sources.purposes).isEmpty();
     assertThat(decoded(secrets.get("orders-superuser"), "password")).isEqualTo("changed");
   }
@@ -100,9 +140,22 @@ class SecretsTest {
     world.sync();
     world.edit(spec -> spec.remove("users"));
     ObservedCluster observed = world.observed();
-    Map<String, JsonNode> secrets = byName(Secrets.build("orders", "shop",
-        SpecReader.read(world.parent()).spec(), observed, BuilderTestSupport.NO_TLS, new RecordingSources()));
-    assertThat(secrets).containsOnlyKeys("orders-superuser", "orders-replication", "orders-restapi", "orders.orders-app", "orders.reporting");
+    Map<String, JsonNode> secrets =
+        byName(
+            Secrets.build(
+                "orders",
+                "shop",
+                SpecReader.read(world.parent()).spec(),
+                observed,
+                BuilderTestSupport.NO_TLS,
+                new RecordingSources()));
+    assertThat(secrets)
+        .containsOnlyKeys(
+            "orders-superuser",
+            "orders-replication",
+            "orders-restapi",
+            "orders.orders-app",
+            "orders.reporting");
   }
 
   /** Every Secret name that a cluster with these users renders, as name → "cluster/secret". */
@@ -121,12 +174,37 @@ class SecretsTest {
 
   @Test
   void secretNamesOfTwoClustersInOneNamespaceNeverCollide() {
-    // Pairs chosen around the separators: cluster x with user superuser was x-app-superuser, which is cluster
+    // Pairs chosen around the separators: cluster x with user superuser was x-app-superuser, which
+    // is cluster
     // x-app's superuser Secret under the earlier names.
-    List<String> clusters = List.of("x", "x-app", "x-app-x", "a", "a-b", "a-b-c", "superuser", "x-superuser",
-        "x-restapi", "x-replication", "app", "b-app-c");
-    List<String> users = List.of("superuser", "replication", "restapi", "x", "app", "app-superuser", "b", "c",
-        "b-c", "superuser-x", "x-app", "app-x");
+    List<String> clusters =
+        List.of(
+            "x",
+            "x-app",
+            "x-app-x",
+            "a",
+            "a-b",
+            "a-b-c",
+            "superuser",
+            "x-superuser",
+            "x-restapi",
+            "x-replication",
+            "app",
+            "b-app-c");
+    List<String> users =
+        List.of(
+            "superuser",
+            "replication",
+            "restapi",
+            "x",
+            "app",
+            "app-superuser",
+            "b",
+            "c",
+            "b-c",
+            "superuser-x",
+            "x-app",
+            "app-x");
     Map<String, String> owners = new java.util.HashMap<>();
     int checked = 0;
     for (String cluster : clusters) {

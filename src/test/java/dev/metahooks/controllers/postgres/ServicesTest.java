@@ -18,18 +18,31 @@ class ServicesTest {
   @Test
   void replicaServiceOnlyWithReplicasAndWhenEnabled() {
     assertThat(names(Services.build("pg", spec(s -> {})))).containsExactly("pg-hl", "pg-rw");
-    assertThat(names(Services.build("pg", spec(s -> s.put("instances", 2))))).containsExactly("pg-hl", "pg-rw", "pg-ro");
-    assertThat(names(Services.build("pg", spec(s -> s.put("instances", 2)
-        .putObject("services").putObject("replicas").put("enabled", false))))).containsExactly("pg-hl", "pg-rw");
+    assertThat(names(Services.build("pg", spec(s -> s.put("instances", 2)))))
+        .containsExactly("pg-hl", "pg-rw", "pg-ro");
+    assertThat(
+            names(
+                Services.build(
+                    "pg",
+                    spec(
+                        s ->
+                            s.put("instances", 2)
+                                .putObject("services")
+                                .putObject("replicas")
+                                .put("enabled", false)))))
+        .containsExactly("pg-hl", "pg-rw");
   }
 
   @Test
   void selectorsFollowPatronisRoleLabel() {
     Services.build("pg", spec(s -> s.put("instances", 3))).forEach(KubeSchema::assertValid);
-    assertThat(Services.primary("pg", "LoadBalancer").at("/spec/selector").toString()).isEqualTo(
-        "{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\",\"spilo-role\":\"master\"}");
-    assertThat(Services.primary("pg", "LoadBalancer").at("/spec/type").asText()).isEqualTo("LoadBalancer");
-    assertThat(Services.replicas("pg").at("/spec/selector/spilo-role").asText()).isEqualTo("replica");
+    assertThat(Services.primary("pg", "LoadBalancer").at("/spec/selector").toString())
+        .isEqualTo(
+            "{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\",\"spilo-role\":\"master\"}");
+    assertThat(Services.primary("pg", "LoadBalancer").at("/spec/type").asText())
+        .isEqualTo("LoadBalancer");
+    assertThat(Services.replicas("pg").at("/spec/selector/spilo-role").asText())
+        .isEqualTo("replica");
     ObjectNode headless = Services.headless("pg");
     assertThat(headless.at("/spec/clusterIP").asText()).isEqualTo("None");
     assertThat(headless.at("/spec/publishNotReadyAddresses").asBoolean()).isTrue();

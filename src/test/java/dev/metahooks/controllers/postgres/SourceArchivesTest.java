@@ -16,7 +16,8 @@ class SourceArchivesTest {
 
   /** The source as a cluster created by this version shows itself: its archive under its uid. */
   private static ObjectNode sourceOfThisVersion() {
-    PostgresWorld world = new PostgresWorld(SOURCE, BackupEnvironmentTest.withBackup(Json.object()));
+    PostgresWorld world =
+        new PostgresWorld(SOURCE, BackupEnvironmentTest.withBackup(Json.object()));
     ObjectNode source = world.parent();
     ((ObjectNode) source.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
     source.putObject("status").putObject("backup").put("location", location(world.uid));
@@ -45,22 +46,34 @@ class SourceArchivesTest {
   }
 
   private static PostgresWorld standby() {
-    return target("orders-dr", spec -> spec.putObject("standby").put("cluster", SOURCE).set("s3", store()));
+    return target(
+        "orders-dr", spec -> spec.putObject("standby").put("cluster", SOURCE).set("s3", store()));
   }
 
   private static PostgresWorld logicalRestore() {
-    return target("orders-copy", spec -> spec.putObject("bootstrap").putObject("logical").put("cluster", SOURCE)
-        .set("s3", store()));
+    return target(
+        "orders-copy",
+        spec ->
+            spec.putObject("bootstrap")
+                .putObject("logical")
+                .put("cluster", SOURCE)
+                .set("s3", store()));
   }
 
   private static PostgresWorld cloneWithStore() {
-    return target("orders-copy", spec -> spec.putObject("bootstrap").putObject("clone").put("cluster", SOURCE)
-        .set("s3", store()));
+    return target(
+        "orders-copy",
+        spec ->
+            spec.putObject("bootstrap")
+                .putObject("clone")
+                .put("cluster", SOURCE)
+                .set("s3", store()));
   }
 
   private static String refusal(PostgresWorld world) {
     world.sync();
-    assertThat(BackupScenarioTest.condition(world.status, "SpecValid")).isEqualTo("False InvalidSpec");
+    assertThat(BackupScenarioTest.condition(world.status, "SpecValid"))
+        .isEqualTo("False InvalidSpec");
     assertThat(world.children).as("nothing bootstraps from the wrong archive").isEmpty();
     return BackupScenarioTest.conditionMessage(world.status, "SpecValid");
   }
@@ -70,9 +83,13 @@ class SourceArchivesTest {
     ObjectNode source = sourceOfThisVersion();
     PostgresWorld standby = standby();
     standby.otherClusters.put(SOURCE, source);
-    assertThat(refusal(standby)).startsWith("spec.standby.s3.prefix: PostgresCluster orders archives into "
-        + location(uidOf(source)) + ", not s3://pg-backups/shop/orders: give the source's store with prefix: "
-        + "shop/orders/" + uidOf(source));
+    assertThat(refusal(standby))
+        .startsWith(
+            "spec.standby.s3.prefix: PostgresCluster orders archives into "
+                + location(uidOf(source))
+                + ", not s3://pg-backups/shop/orders: give the source's store with prefix: "
+                + "shop/orders/"
+                + uidOf(source));
   }
 
   @Test
@@ -80,29 +97,45 @@ class SourceArchivesTest {
     ObjectNode source = sourceOfThisVersion();
     PostgresWorld logical = logicalRestore();
     logical.otherClusters.put(SOURCE, source);
-    assertThat(refusal(logical)).startsWith("spec.bootstrap.logical.s3.prefix: PostgresCluster orders archives into "
-        + location(uidOf(source))).contains("prefix: shop/orders/" + uidOf(source));
+    assertThat(refusal(logical))
+        .startsWith(
+            "spec.bootstrap.logical.s3.prefix: PostgresCluster orders archives into "
+                + location(uidOf(source)))
+        .contains("prefix: shop/orders/" + uidOf(source));
 
     PostgresWorld clone = cloneWithStore();
     clone.otherClusters.put(SOURCE, source);
-    assertThat(refusal(clone)).startsWith("spec.bootstrap.clone.s3.prefix: PostgresCluster orders archives into "
-        + location(uidOf(source))).contains("prefix: shop/orders/" + uidOf(source));
+    assertThat(refusal(clone))
+        .startsWith(
+            "spec.bootstrap.clone.s3.prefix: PostgresCluster orders archives into "
+                + location(uidOf(source)))
+        .contains("prefix: shop/orders/" + uidOf(source));
   }
 
   @Test
   void aSourceTheHookDoesNotSeeIsRefusedWithTheFormOfItsArchive() {
-    for (PostgresWorld world : new PostgresWorld[] {standby(), logicalRestore(), cloneWithStore()}) {
-      assertThat(refusal(world)).contains("PostgresCluster orders is not in namespace shop",
-          "shop/orders/<uid>", "s3://pg-backups/shop/orders/ holds one folder per incarnation");
+    for (PostgresWorld world :
+        new PostgresWorld[] {standby(), logicalRestore(), cloneWithStore()}) {
+      assertThat(refusal(world))
+          .contains(
+              "PostgresCluster orders is not in namespace shop",
+              "shop/orders/<uid>",
+              "s3://pg-backups/shop/orders/ holds one folder per incarnation");
     }
-    // The source of a same-name restore is gone, whatever cluster of that name the hook sees: itself.
-    PostgresWorld sameName = target(SOURCE, spec -> {
-      spec.setAll(BackupEnvironmentTest.withBackup(Json.object()));
-      // Its own archive apart from where the default would look, so that only the source is in question.
-      ((ObjectNode) spec.at("/backup/s3")).put("prefix", "shop/orders-restored");
-      spec.putObject("bootstrap").putObject("clone").put("cluster", SOURCE);
-    });
-    assertThat(refusal(sameName)).contains("spec.bootstrap.clone.s3: PostgresCluster orders is not in namespace");
+    // The source of a same-name restore is gone, whatever cluster of that name the hook sees:
+    // itself.
+    PostgresWorld sameName =
+        target(
+            SOURCE,
+            spec -> {
+              spec.setAll(BackupEnvironmentTest.withBackup(Json.object()));
+              // Its own archive apart from where the default would look, so that only the source is
+              // in question.
+              ((ObjectNode) spec.at("/backup/s3")).put("prefix", "shop/orders-restored");
+              spec.putObject("bootstrap").putObject("clone").put("cluster", SOURCE);
+            });
+    assertThat(refusal(sameName))
+        .contains("spec.bootstrap.clone.s3: PostgresCluster orders is not in namespace");
   }
 
   @Test
@@ -113,8 +146,11 @@ class SourceArchivesTest {
     standby.otherClusters.put(SOURCE, source);
     standby.sync();
     assertThat(BackupScenarioTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
-    assertThat(StandbyClusterTest.env(standby.children.get("StatefulSet/orders-dr")).get("STANDBY_WALE_S3_PREFIX")
-        .asText()).isEqualTo(location(uidOf(source)));
+    assertThat(
+            StandbyClusterTest.env(standby.children.get("StatefulSet/orders-dr"))
+                .get("STANDBY_WALE_S3_PREFIX")
+                .asText())
+        .isEqualTo(location(uidOf(source)));
     standby.runAllReady();
     standby.otherClusters.remove(SOURCE);
     standby.sync();
@@ -128,7 +164,10 @@ class SourceArchivesTest {
     standby.otherClusters.put(SOURCE, source);
     standby.sync();
     assertThat(BackupScenarioTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
-    assertThat(StandbyClusterTest.env(standby.children.get("StatefulSet/orders-dr")).get("STANDBY_WALE_S3_PREFIX")
-        .asText()).isEqualTo("s3://pg-backups/shop/orders");
+    assertThat(
+            StandbyClusterTest.env(standby.children.get("StatefulSet/orders-dr"))
+                .get("STANDBY_WALE_S3_PREFIX")
+                .asText())
+        .isEqualTo("s3://pg-backups/shop/orders");
   }
 }

@@ -30,7 +30,8 @@ import javax.net.ssl.SSLContext;
  */
 final class StandInApiServer implements AutoCloseable {
   /** One request: method, path, the Authorization header, the Content-Type header and the body. */
-  record Request(String method, String path, String authorization, String contentType, String body) {
+  record Request(
+      String method, String path, String authorization, String contentType, String body) {
     String line() {
       return method + " " + path + " " + authorization;
     }
@@ -48,10 +49,14 @@ final class StandInApiServer implements AutoCloseable {
   /** Skips (or fails in CI) without curl and openssl; the ServiceAccount's namespace is {@code namespace}. */
   static StandInApiServer start(Path dir, String namespace, Function<Request, Integer> answer) {
     for (String tool : List.of("curl", "openssl")) {
-      boolean present = PostgresServer.exec(List.of("sh", "-c", "command -v " + tool), Map.of(), Duration.ofSeconds(10))
-          .exitCode() == 0;
+      boolean present =
+          PostgresServer.exec(
+                      List.of("sh", "-c", "command -v " + tool), Map.of(), Duration.ofSeconds(10))
+                  .exitCode()
+              == 0;
       if (!present) {
-        throw MissingComponent.skipOrFail(tool + " is not installed: install Debian's package " + tool);
+        throw MissingComponent.skipOrFail(
+            tool + " is not installed: install Debian's package " + tool);
       }
     }
     try {
@@ -60,7 +65,8 @@ final class StandInApiServer implements AutoCloseable {
       try (InputStream in = new FileInputStream(dir.resolve("server.p12").toFile())) {
         store.load(in, "test".toCharArray());
       }
-      KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      KeyManagerFactory keys =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
       keys.init(store, "test".toCharArray());
       SSLContext tls = SSLContext.getInstance("TLS");
       tls.init(keys.getKeyManagers(), null, null);
@@ -71,15 +77,22 @@ final class StandInApiServer implements AutoCloseable {
       Files.writeString(serviceAccount.resolve("token"), "test-token");
       Files.writeString(serviceAccount.resolve("namespace"), namespace);
       StandInApiServer api = new StandInApiServer(server, serviceAccount);
-      server.createContext("/", exchange -> {
-        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        Request request = new Request(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
-            exchange.getRequestHeaders().getFirst("Authorization"), exchange.getRequestHeaders().getFirst("Content-Type"),
-            body);
-        api.requests.add(request);
-        exchange.sendResponseHeaders(answer.apply(request), -1);
-        exchange.close();
-      });
+      server.createContext(
+          "/",
+          exchange -> {
+            String body =
+                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            Request request =
+                new Request(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getPath(),
+                    exchange.getRequestHeaders().getFirst("Authorization"),
+                    exchange.getRequestHeaders().getFirst("Content-Type"),
+                    body);
+            api.requests.add(request);
+            exchange.sendResponseHeaders(answer.apply(request), -1);
+            exchange.close();
+          });
       server.start();
       return api;
     } catch (IOException e) {
@@ -95,9 +108,13 @@ final class StandInApiServer implements AutoCloseable {
   }
 
   Map<String, String> environment() {
-    return Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1",
-        "KUBERNETES_SERVICE_PORT", String.valueOf(server.getAddress().getPort()),
-        "SERVICE_ACCOUNT_DIR", serviceAccount.toString());
+    return Map.of(
+        "KUBERNETES_SERVICE_HOST",
+        "127.0.0.1",
+        "KUBERNETES_SERVICE_PORT",
+        String.valueOf(server.getAddress().getPort()),
+        "SERVICE_ACCOUNT_DIR",
+        serviceAccount.toString());
   }
 
   @Override
@@ -108,11 +125,37 @@ final class StandInApiServer implements AutoCloseable {
   private static void certificate(Path dir) {
     String pem = dir.resolve("cert.pem").toString();
     String key = dir.resolve("key.pem").toString();
-    for (List<String> command : List.of(
-        List.of("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", pem),
-        List.of("openssl", "pkcs12", "-export", "-in", pem, "-inkey", key, "-out", dir.resolve("server.p12").toString(),
-            "-passout", "pass:test"))) {
+    for (List<String> command :
+        List.of(
+            List.of(
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "1",
+                "-subj",
+                "/CN=127.0.0.1",
+                "-addext",
+                "subjectAltName=IP:127.0.0.1",
+                "-keyout",
+                key,
+                "-out",
+                pem),
+            List.of(
+                "openssl",
+                "pkcs12",
+                "-export",
+                "-in",
+                pem,
+                "-inkey",
+                key,
+                "-out",
+                dir.resolve("server.p12").toString(),
+                "-passout",
+                "pass:test"))) {
       PostgresServer.Result result = PostgresServer.exec(command, Map.of(), Duration.ofMinutes(1));
       assertThat(result.exitCode()).as(result.output()).isZero();
     }

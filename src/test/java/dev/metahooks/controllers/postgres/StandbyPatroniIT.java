@@ -31,33 +31,62 @@ import org.junit.jupiter.params.provider.EnumSource;
 class StandbyPatroniIT {
   @ParameterizedTest
   @EnumSource(PatroniVersion.class)
-  void aStreamingStandbyFollowsTheSourceReadOnlyAndTheRenderedParametersJobPromotesIt(PatroniVersion version) {
+  void aStreamingStandbyFollowsTheSourceReadOnlyAndTheRenderedParametersJobPromotesIt(
+      PatroniVersion version) {
     PostgresWorld source = new PostgresWorld("orders", Json.object().put("instances", 1));
     source.sync();
-    PatroniCluster primary = PatroniCluster.start(version, "orders", 1, Spilo.RESTAPI_USER, password(source, "orders-restapi"),
-        Map.of(), Json.object(), Optional.empty(), (index, member) -> credentials(source, "orders"));
+    PatroniCluster primary =
+        PatroniCluster.start(
+            version,
+            "orders",
+            1,
+            Spilo.RESTAPI_USER,
+            password(source, "orders-restapi"),
+            Map.of(),
+            Json.object(),
+            Optional.empty(),
+            (index, member) -> credentials(source, "orders"));
     PatroniCluster standby = null;
     try {
       primary.query(0, "CREATE TABLE orders AS SELECT g AS id FROM generate_series(1, 1000) g");
 
       ObjectNode spec = Json.object().put("instances", 1);
-      spec.putObject("standby").put("cluster", "orders").put("host", "127.0.0.1").put("port", primary.postgresPort(0));
+      spec.putObject("standby")
+          .put("cluster", "orders")
+          .put("host", "127.0.0.1")
+          .put("port", primary.postgresPort(0));
       PostgresWorld dr = new PostgresWorld("orders-dr", spec);
-      source.observedSecrets().forEach(secret -> dr.relatedSecrets.put(secret.at("/metadata/name").asText(), secret));
+      source
+          .observedSecrets()
+          .forEach(secret -> dr.relatedSecrets.put(secret.at("/metadata/name").asText(), secret));
       dr.sync();
-      assertThat(password(dr, "orders-dr-replication")).isEqualTo(password(source, "orders-replication"));
+      assertThat(password(dr, "orders-dr-replication"))
+          .isEqualTo(password(source, "orders-replication"));
       Map<String, JsonNode> env = StandbyClusterTest.env(dr.children.get("StatefulSet/orders-dr"));
-      ObjectNode standbyCluster = Json.object().put("host", env.get("STANDBY_HOST").asText())
-          .put("port", Integer.parseInt(env.get("STANDBY_PORT").asText()));
+      ObjectNode standbyCluster =
+          Json.object()
+              .put("host", env.get("STANDBY_HOST").asText())
+              .put("port", Integer.parseInt(env.get("STANDBY_PORT").asText()));
       standbyCluster.putArray("create_replica_methods").add("basebackup");
       ObjectNode dcs = Json.object().set("standby_cluster", standbyCluster);
-      standby = PatroniCluster.start(version, "orders-dr", 1, Spilo.RESTAPI_USER, password(dr, "orders-dr-restapi"), Map.of(),
-          dcs, Optional.empty(), (index, member) -> credentials(dr, "orders-dr"));
+      standby =
+          PatroniCluster.start(
+              version,
+              "orders-dr",
+              1,
+              Spilo.RESTAPI_USER,
+              password(dr, "orders-dr-restapi"),
+              Map.of(),
+              dcs,
+              Optional.empty(),
+              (index, member) -> credentials(dr, "orders-dr"));
       assertThat(role(standby)).isEqualTo("standby_leader");
       assertThat(standby.query(0, "SELECT count(*) FROM orders")).isEqualTo("1000");
       primary.query(0, "INSERT INTO orders SELECT g FROM generate_series(1001, 1500) g");
       PatroniCluster follower = standby;
-      follower.await(Duration.ofSeconds(60), "the standby replaying the source's insert",
+      follower.await(
+          Duration.ofSeconds(60),
+          "the standby replaying the source's insert",
           c -> c.query(0, "SELECT count(*) FROM orders").equals("1500"));
       assertThat(standby.query(0, "SELECT pg_is_in_recovery()")).as("read-only").isEqualTo("t");
 
@@ -65,18 +94,28 @@ class StandbyPatroniIT {
       dr.sync();
       dr.edit(s -> s.remove("standby"));
       dr.sync();
-      ObjectNode job = dr.children.entrySet().stream().filter(e -> e.getKey().startsWith("Job/orders-dr-parameters-"))
-          .map(Map.Entry::getValue).findFirst().orElseThrow();
+      ObjectNode job =
+          dr.children.entrySet().stream()
+              .filter(e -> e.getKey().startsWith("Job/orders-dr-parameters-"))
+              .map(Map.Entry::getValue)
+              .findFirst()
+              .orElseThrow();
       Kubelet.Container container = RenderedContainers.of(dr, job, "parameters", List.of());
       assertThat(container.environment().get("PATCH")).contains("\"standby_cluster\":null");
-      // The read-back connects to each member as the superuser (the password of the rendered Secret, which the
+      // The read-back connects to each member as the superuser (the password of the rendered
+      // Secret, which the
       // members here were started with); they serve no TLS.
       Map<String, String> local = new HashMap<>(standby.clientEnvironment());
       local.put("PATRONI_URL", standby.restUrl(0));
-      PostgresServer.Result patched = RenderedContainers.run(container, local, Duration.ofMinutes(6));
+      PostgresServer.Result patched =
+          RenderedContainers.run(container, local, Duration.ofMinutes(6));
       assertThat(patched.exitCode()).as(patched.output()).isZero();
-      follower.await(Duration.ofSeconds(60), "the standby leader promoted", c -> "leader".equals(role(c)));
-      follower.await(Duration.ofSeconds(30), "writes accepted", c -> c.query(0, "SELECT pg_is_in_recovery()").equals("f"));
+      follower.await(
+          Duration.ofSeconds(60), "the standby leader promoted", c -> "leader".equals(role(c)));
+      follower.await(
+          Duration.ofSeconds(30),
+          "writes accepted",
+          c -> c.query(0, "SELECT pg_is_in_recovery()").equals("f"));
       standby.query(0, "INSERT INTO orders VALUES (1501)");
       assertThat(standby.query(0, "SELECT count(*) FROM orders")).isEqualTo("1501");
       assertThat(standby.get(0, "/config").json().has("standby_cluster")).isFalse();
@@ -92,9 +131,13 @@ class StandbyPatroniIT {
   private static ObjectNode credentials(PostgresWorld world, String cluster) {
     ObjectNode postgresql = Json.object();
     ObjectNode authentication = postgresql.putObject("authentication");
-    authentication.putObject("superuser").put("username", Spilo.SUPERUSER)
+    authentication
+        .putObject("superuser")
+        .put("username", Spilo.SUPERUSER)
         .put("password", password(world, Names.superuserSecret(cluster)));
-    authentication.putObject("replication").put("username", Spilo.REPLICATION_USER)
+    authentication
+        .putObject("replication")
+        .put("username", Spilo.REPLICATION_USER)
         .put("password", password(world, Names.replicationSecret(cluster)));
     return Json.object().set("postgresql", postgresql);
   }

@@ -17,16 +17,25 @@ final class StoreCheckReports {
     return Json.object()
         .put("format", "1")
         .put("checkedAt", checkedAt.toString())
-        .put("database", "ok").put("databaseError", "").put("archiveMode", "on")
-        .put("archivedCount", "41").put("lastArchivedWal", "000000010000000000000029")
+        .put("database", "ok")
+        .put("databaseError", "")
+        .put("archiveMode", "on")
+        .put("archivedCount", "41")
+        .put("lastArchivedWal", "000000010000000000000029")
         .put("lastArchivedTime", checkedAt.minusSeconds(120).toString())
-        .put("failedCount", "0").put("lastFailedWal", "").put("lastFailedTime", "")
-        .put("store", "ok").put("storeError", "").put("baseBackups", "2")
+        .put("failedCount", "0")
+        .put("lastFailedWal", "")
+        .put("lastFailedTime", "")
+        .put("store", "ok")
+        .put("storeError", "")
+        .put("baseBackups", "2")
         .put("lastBackupName", "base_000000010000000000000028")
         .put("lastBackupStart", checkedAt.minusSeconds(3600).toString())
         .put("lastBackupEnd", checkedAt.minusSeconds(3540).toString())
         .put("firstRecoverabilityPoint", checkedAt.minusSeconds(90000).toString())
-        .put("walSegments", "41").put("newestWal", "000000010000000000000029").put("lastArchivedInStore", "yes");
+        .put("walSegments", "41")
+        .put("newestWal", "000000010000000000000029")
+        .put("lastArchivedInStore", "yes");
   }
 
   /** Sets the data of the world's report ConfigMap (which the hook must have rendered). */

@@ -36,8 +36,7 @@ class StoreCheckScriptIT {
   private static S3Server s3;
   private static PostgresServer server;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeAll
   static void start() throws IOException {
@@ -60,12 +59,15 @@ class StoreCheckScriptIT {
   @Test
   void whatThePrimaryAndTheStoreShowReachesStatusAndEachFaultIsReported() throws IOException {
     PostgresWorld world = cluster();
-    try (StandInApiServer api = StandInApiServer.start(dir, PostgresWorld.NAMESPACE, request -> 200)) {
+    try (StandInApiServer api =
+        StandInApiServer.start(dir, PostgresWorld.NAMESPACE, request -> 200)) {
       // Nothing archived, nothing backed up yet: the check says so, and nothing is True.
       PostgresServer.Result first = check(world, api, Map.of());
       assertThat(first.exitCode()).as(first.output()).isZero();
-      assertThat(api.requests).extracting(StandInApiServer.Request::line)
-          .containsExactly("PATCH /api/v1/namespaces/shop/configmaps/ledger-backup-health Bearer test-token");
+      assertThat(api.requests)
+          .extracting(StandInApiServer.Request::line)
+          .containsExactly(
+              "PATCH /api/v1/namespaces/shop/configmaps/ledger-backup-health Bearer test-token");
       assertThat(api.requests.get(0).contentType()).isEqualTo("application/merge-patch+json");
       JsonNode report = read(world, api);
       assertThat(report.path("database").asText()).isEqualTo("ok");
@@ -79,25 +81,33 @@ class StoreCheckScriptIT {
       long archived = archiverCount("archived_count");
       server.query("CREATE TABLE IF NOT EXISTS ledger AS SELECT generate_series(1, 1000) AS entry");
       server.query("SELECT pg_switch_wal()");
-      await(() -> archiverCount("archived_count") > archived, "the archiver archives the switched segment");
+      await(
+          () -> archiverCount("archived_count") > archived,
+          "the archiver archives the switched segment");
       String lastArchived = server.query("SELECT last_archived_wal FROM pg_stat_archiver").strip();
-      assertThat(s3.keys(BUCKET, "shop/ledger/wal_005/")).contains("shop/ledger/wal_005/" + lastArchived + ".lz4");
+      assertThat(s3.keys(BUCKET, "shop/ledger/wal_005/"))
+          .contains("shop/ledger/wal_005/" + lastArchived + ".lz4");
       assertThat(check(world, api, Map.of()).exitCode()).isZero();
       report = read(world, api);
-      String backup = s3.keys(BUCKET, "shop/ledger/basebackups_005/").stream()
-          .filter(k -> k.endsWith("_backup_stop_sentinel.json")).findFirst().orElseThrow()
-          .replaceAll(".*/(base_[0-9A-F]+)_backup_stop_sentinel.json", "$1");
+      String backup =
+          s3.keys(BUCKET, "shop/ledger/basebackups_005/").stream()
+              .filter(k -> k.endsWith("_backup_stop_sentinel.json"))
+              .findFirst()
+              .orElseThrow()
+              .replaceAll(".*/(base_[0-9A-F]+)_backup_stop_sentinel.json", "$1");
       assertThat(report.path("lastBackupName").asText()).isEqualTo(backup);
       assertThat(report.path("lastArchivedWal").asText()).isEqualTo(lastArchived);
       assertThat(report.path("lastArchivedInStore").asText()).isEqualTo("yes");
       assertThat(condition(world, "BackupsHealthy")).isEqualTo("True BackupsVerified");
       assertThat(condition(world, "ContinuousArchiving")).isEqualTo("True Archiving");
-      assertThat(message(world, "ContinuousArchiving")).startsWith("last archived WAL " + lastArchived + " at ");
+      assertThat(message(world, "ContinuousArchiving"))
+          .startsWith("last archived WAL " + lastArchived + " at ");
       assertThat(world.status.at("/backup/physical/lastBackup/name").asText()).isEqualTo(backup);
       assertThat(world.status.at("/backup/physical/firstRecoverabilityPoint").asText())
           .isEqualTo(world.status.at("/backup/physical/lastBackup/end").asText());
 
-      // archive_command fails (the store moved away): the primary's failures reach ContinuousArchiving.
+      // archive_command fails (the store moved away): the primary's failures reach
+      // ContinuousArchiving.
       archiveTo("http://127.0.0.1:" + BaseBackupVerificationIT.closedPort());
       try {
         long failed = archiverCount("failed_count");
@@ -108,7 +118,8 @@ class StoreCheckScriptIT {
         assertThat(check(world, api, Map.of()).exitCode()).isZero();
         assertThat(read(world, api).path("lastFailedWal").asText()).isEqualTo(failing);
         assertThat(condition(world, "ContinuousArchiving")).isEqualTo("False ArchivingFailing");
-        assertThat(message(world, "ContinuousArchiving")).startsWith("archiving WAL " + failing + " at ")
+        assertThat(message(world, "ContinuousArchiving"))
+            .startsWith("archiving WAL " + failing + " at ")
             .contains("last archived: " + lastArchived + " at ");
         assertThat(condition(world, "BackupsHealthy")).isEqualTo("False ArchivingFailing");
       } finally {
@@ -120,18 +131,30 @@ class StoreCheckScriptIT {
   @Test
   void aStoreOrPrimaryTheCheckCannotReachIsReportedAndFailsTheRun() throws IOException {
     PostgresWorld world = cluster();
-    try (StandInApiServer api = StandInApiServer.start(dir, PostgresWorld.NAMESPACE, request -> 200)) {
-      PostgresServer.Result store = check(world, api,
-          Map.of("S3_ENDPOINT", "http://127.0.0.1:" + BaseBackupVerificationIT.closedPort(), "AWS_MAX_ATTEMPTS", "1"));
+    try (StandInApiServer api =
+        StandInApiServer.start(dir, PostgresWorld.NAMESPACE, request -> 200)) {
+      PostgresServer.Result store =
+          check(
+              world,
+              api,
+              Map.of(
+                  "S3_ENDPOINT",
+                  "http://127.0.0.1:" + BaseBackupVerificationIT.closedPort(),
+                  "AWS_MAX_ATTEMPTS",
+                  "1"));
       assertThat(store.exitCode()).isNotZero();
       JsonNode report = read(world, api);
       assertThat(report.path("store").asText()).isEqualTo("error");
-      assertThat(report.path("storeError").asText()).startsWith("cannot list s3://pg-store-check/shop/ledger/basebackups_005/");
+      assertThat(report.path("storeError").asText())
+          .startsWith("cannot list s3://pg-store-check/shop/ledger/basebackups_005/");
       assertThat(condition(world, "BackupsHealthy")).isEqualTo("False StoreUnreachable");
 
-      PostgresServer.Result primary = check(world, api, Map.of("PGPORT", String.valueOf(BaseBackupVerificationIT.closedPort())));
+      PostgresServer.Result primary =
+          check(
+              world, api, Map.of("PGPORT", String.valueOf(BaseBackupVerificationIT.closedPort())));
       assertThat(primary.exitCode()).isNotZero();
-      assertThat(read(world, api).path("databaseError").asText()).startsWith("cannot read pg_stat_archiver on 127.0.0.1:");
+      assertThat(read(world, api).path("databaseError").asText())
+          .startsWith("cannot read pg_stat_archiver on 127.0.0.1:");
       assertThat(condition(world, "ContinuousArchiving")).isEqualTo("Unknown PrimaryUnreachable");
     }
   }
@@ -139,18 +162,26 @@ class StoreCheckScriptIT {
   @Test
   void aReportTheApiServerRefusesFailsTheRunLoudly() {
     PostgresWorld world = cluster();
-    try (StandInApiServer api = StandInApiServer.start(dir, PostgresWorld.NAMESPACE, request -> 403)) {
+    try (StandInApiServer api =
+        StandInApiServer.start(dir, PostgresWorld.NAMESPACE, request -> 403)) {
       PostgresServer.Result refused = check(world, api, Map.of());
       assertThat(refused.exitCode()).isNotZero();
-      assertThat(refused.output()).contains("cannot write the report into ConfigMap ledger-backup-health: HTTP 403");
+      assertThat(refused.output())
+          .contains("cannot write the report into ConfigMap ledger-backup-health: HTTP 403");
     }
   }
 
   private static PostgresWorld cluster() {
     ObjectNode spec = Json.object();
     // The prefix the archive_command above writes to.
-    spec.putObject("backup").putObject("s3").put("bucket", BUCKET).put("endpoint", "http://minio.storage.svc:9000")
-        .put("forcePathStyle", true).put("prefix", "shop/" + NAME).putObject("credentials").put("secretName", "s3-creds");
+    spec.putObject("backup")
+        .putObject("s3")
+        .put("bucket", BUCKET)
+        .put("endpoint", "http://minio.storage.svc:9000")
+        .put("forcePathStyle", true)
+        .put("prefix", "shop/" + NAME)
+        .putObject("credentials")
+        .put("secretName", "s3-creds");
     PostgresWorld world = new PostgresWorld(NAME, spec);
     // The report's times are the machine's: the hook judges them by the same clock.
     BackupScenarioTest.Clock clock = new BackupScenarioTest.Clock();
@@ -163,12 +194,16 @@ class StoreCheckScriptIT {
   }
 
   /** The CronJob's container, its cluster stand-ins local: the primary, the store, the API server. */
-  private static PostgresServer.Result check(PostgresWorld world, StandInApiServer api, Map<String, String> overrides) {
+  private static PostgresServer.Result check(
+      PostgresWorld world, StandInApiServer api, Map<String, String> overrides) {
     ObjectNode cron = world.children.get("CronJob/" + Names.storeCheck(NAME));
-    Kubelet.Container container = RenderedContainers.of(world, cron, StoreChecks.CONTAINER,
-        List.of(BaseBackupVerificationIT.userSecret()));
-    assertThat(container.environment()).containsEntry("PGHOST", "ledger-rw.shop.svc")
-        .containsEntry("REPORT_CONFIGMAP", "ledger-backup-health").containsEntry("S3_PREFIX", "shop/ledger");
+    Kubelet.Container container =
+        RenderedContainers.of(
+            world, cron, StoreChecks.CONTAINER, List.of(BaseBackupVerificationIT.userSecret()));
+    assertThat(container.environment())
+        .containsEntry("PGHOST", "ledger-rw.shop.svc")
+        .containsEntry("REPORT_CONFIGMAP", "ledger-backup-health")
+        .containsEntry("S3_PREFIX", "shop/ledger");
     Map<String, String> local = RenderedContainers.localStore(server, s3);
     local.putAll(api.environment());
     local.putAll(overrides);
@@ -181,7 +216,8 @@ class StoreCheckScriptIT {
     JsonNode body = JsonTrees.MAPPER.readTree(last.body());
     assertThat(body.fieldNames()).toIterable().containsExactly("data");
     StoreCheckReports.write(world, (ObjectNode) body.get("data"));
-    assertThat(body.get("data").fieldNames()).toIterable()
+    assertThat(body.get("data").fieldNames())
+        .toIterable()
         .containsExactlyElementsOf(() -> StoreCheckReports.healthy(Instant.now()).fieldNames());
     ((BackupScenarioTest.Clock) world.sources).now = Instant.now();
     world.sync();
@@ -199,7 +235,9 @@ class StoreCheckScriptIT {
   private static void await(BooleanSupplier condition, String what) {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(90));
     while (!condition.getAsBoolean()) {
-      assertThat(Instant.now()).as("waiting until " + what + "\n" + server.log()).isBefore(deadline);
+      assertThat(Instant.now())
+          .as("waiting until " + what + "\n" + server.log())
+          .isBefore(deadline);
       try {
         Thread.sleep(200);
       } catch (InterruptedException e) {

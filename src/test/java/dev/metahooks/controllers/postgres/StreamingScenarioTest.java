@@ -30,6 +30,7 @@ class StreamingScenarioTest {
   private LocalHooks hooks;
   private Metacontroller mc;
   private PostgresParent orders;
+
   /** How far behind the leader each named replica is, as the simulated Patroni publishes it. */
   private final Map<String, Long> lag = new HashMap<>();
 
@@ -37,10 +38,16 @@ class StreamingScenarioTest {
   void setUp() {
     cluster = Project.cluster();
     orders = new PostgresParent(cluster, "default", NAME);
-    hooks = LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.sources(cluster)));
-    mc = Metacontroller.forManifests(cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
-    mc.world(World.standard().statefulSetPods(true).add("patroni", c -> PatroniSimulation.step(c, lag))
-        .add("clock", c -> c.advance(PostgresScenarios.ROUND)));
+    hooks =
+        LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.sources(cluster)));
+    mc =
+        Metacontroller.forManifests(
+            cluster, hooks.baseUrl(), "metacontroller/postgrescluster.yaml");
+    mc.world(
+        World.standard()
+            .statefulSetPods(true)
+            .add("patroni", c -> PatroniSimulation.step(c, lag))
+            .add("clock", c -> c.advance(PostgresScenarios.ROUND)));
     cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
     mc.runUntilStable(60);
   }
@@ -57,17 +64,25 @@ class StreamingScenarioTest {
     long mark = cluster.lastSequence();
     orders.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
     mc.runUntilStable(60);
-    assertThat(PostgresScenarios.podEvents(cluster, NAME, mark)).as("no pod restarts while orders-1 lags").isEmpty();
+    assertThat(PostgresScenarios.podEvents(cluster, NAME, mark))
+        .as("no pod restarts while orders-1 lags")
+        .isEmpty();
     JsonNode rollout = orders.get().at("/status/rollout");
     assertThat(rollout.path("step").asText()).isEqualTo("Waiting");
     assertThat(rollout.path("waitingFor").path("member").asText()).isEqualTo("orders-1");
     assertThat(rollout.path("waitingFor").path("lagBytes").asLong()).isEqualTo(BEHIND);
-    assertThat(rollout.path("message").asText()).contains("orders-1 to catch up with orders-0", "67108864 bytes");
+    assertThat(rollout.path("message").asText())
+        .contains("orders-1 to catch up with orders-0", "67108864 bytes");
 
     lag.clear();
     mc.runUntilStable(60);
-    assertThat(PostgresScenarios.podEvents(cluster, NAME, mark)).containsExactly(
-        "replaced orders-2", "replaced orders-1", "switchover Job", "leader orders-1", "replaced orders-0");
+    assertThat(PostgresScenarios.podEvents(cluster, NAME, mark))
+        .containsExactly(
+            "replaced orders-2",
+            "replaced orders-1",
+            "switchover Job",
+            "leader orders-1",
+            "replaced orders-0");
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
     PostgresEmulation.assertQuiet(mc, orders::get);
   }
@@ -83,13 +98,16 @@ class StreamingScenarioTest {
     mc.runUntilStable(60);
     assertThat(PostgresScenarios.podEvents(cluster, NAME, mark)).isEmpty();
     assertThat(orders.get().at("/status/rollout/waitingFor/member").asText()).isEqualTo("orders-0");
-    assertThat(orders.get().at("/status/rollout/message").asText()).startsWith("the primary orders-2 runs on an ordinal "
-        + "the scale-down removes; waiting for orders-0 to catch up with orders-2");
+    assertThat(orders.get().at("/status/rollout/message").asText())
+        .startsWith(
+            "the primary orders-2 runs on an ordinal "
+                + "the scale-down removes; waiting for orders-0 to catch up with orders-2");
 
     lag.clear();
     mc.runUntilStable(60);
     assertThat(PostgresScenarios.podEvents(cluster, NAME, mark))
-        .containsExactly("switchover Job", "leader orders-0", "replaced orders-2", "replaced orders-1");
+        .containsExactly(
+            "switchover Job", "leader orders-0", "replaced orders-2", "replaced orders-1");
   }
 
   @Test
@@ -102,18 +120,21 @@ class StreamingScenarioTest {
     assertThat(PostgresScenarios.podEvents(cluster, NAME, mark)).isEmpty();
     assertThat(orders.get().at("/status/switchover/state").asText()).isEqualTo("Waiting");
     assertThat(orders.get().at("/status/switchover/message").asText())
-        .isEqualTo("waiting for orders-2 to catch up with orders-0 (67108864 bytes of WAL behind, "
-            + "spec.updates.maxLagBytes allows 16777216)");
+        .isEqualTo(
+            "waiting for orders-2 to catch up with orders-0 (67108864 bytes of WAL behind, "
+                + "spec.updates.maxLagBytes allows 16777216)");
 
     lag.clear();
     mc.runUntilStable(60);
-    assertThat(PostgresScenarios.podEvents(cluster, NAME, mark)).containsExactly("switchover Job", "leader orders-2");
+    assertThat(PostgresScenarios.podEvents(cluster, NAME, mark))
+        .containsExactly("switchover Job", "leader orders-2");
     assertThat(orders.get().at("/status/switchover/state").asText()).isEqualTo("Done");
   }
 
   private void makeLeader(String pod) {
     for (ObjectNode member : cluster.list("v1", "Pod")) {
-      String role = member.at("/metadata/name").asText().equals(pod) ? Labels.LEADER : Labels.REPLICA;
+      String role =
+          member.at("/metadata/name").asText().equals(pod) ? Labels.LEADER : Labels.REPLICA;
       ((ObjectNode) member.get("metadata")).withObjectProperty("labels").put(Labels.ROLE, role);
       cluster.update(member);
     }

@@ -48,10 +48,16 @@ class SwitchoverScriptIT {
     try (StandInPatroni patroni = new StandInPatroni(503, "Switchover status unknown", 2)) {
       PostgresServer.Result result = run(patroni, Map.of());
       assertThat(result.exitCode()).as(result.output()).isZero();
-      assertThat(result.output()).contains("HTTP 503 Switchover status unknown",
-          "the leader lock is held by orders-0; waiting for orders-1", "orders-1 holds the leader lock");
-      assertThat(patroni.requests).containsExactly("POST /switchover {\"leader\":\"orders-0\",\"candidate\":\"orders-1\"}",
-          "GET /cluster", "GET /cluster");
+      assertThat(result.output())
+          .contains(
+              "HTTP 503 Switchover status unknown",
+              "the leader lock is held by orders-0; waiting for orders-1",
+              "orders-1 holds the leader lock");
+      assertThat(patroni.requests)
+          .containsExactly(
+              "POST /switchover {\"leader\":\"orders-0\",\"candidate\":\"orders-1\"}",
+              "GET /cluster",
+              "GET /cluster");
     }
   }
 
@@ -69,8 +75,10 @@ class SwitchoverScriptIT {
     try (StandInPatroni patroni = new StandInPatroni(503, "Switchover failed", Integer.MAX_VALUE)) {
       PostgresServer.Result result = run(patroni, Map.of("OUTCOME_TRIES", "2"));
       assertThat(result.exitCode()).isNotZero();
-      assertThat(result.output()).contains("HTTP 503 Switchover failed",
-          "the leader lock is held by orders-0; waiting for orders-1");
+      assertThat(result.output())
+          .contains(
+              "HTTP 503 Switchover failed",
+              "the leader lock is held by orders-0; waiting for orders-1");
       assertThat(patroni.requests).hasSize(3);
     }
   }
@@ -83,8 +91,10 @@ class SwitchoverScriptIT {
       assertThat(result.output()).contains("HTTP 412 leader name does not match");
       assertThat(patroni.requests).hasSize(1);
     }
-    try (StandInPatroni patroni = new StandInPatroni(200, "Successfully switched over to \"orders-1\"", 0)) {
-      PostgresServer.Result wrongPassword = run(patroni, Map.of("PATRONI_PASSWORD", "not-the-password"));
+    try (StandInPatroni patroni =
+        new StandInPatroni(200, "Successfully switched over to \"orders-1\"", 0)) {
+      PostgresServer.Result wrongPassword =
+          run(patroni, Map.of("PATRONI_PASSWORD", "not-the-password"));
       assertThat(wrongPassword.exitCode()).isNotZero();
       assertThat(wrongPassword.output()).contains("HTTP 401");
       assertThat(patroni.requests).hasSize(1);
@@ -98,7 +108,8 @@ class SwitchoverScriptIT {
       try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
         closed = socket.getLocalPort();
       }
-      PostgresServer.Result result = run(patroni, Map.of("PATRONI_URL", "http://127.0.0.1:" + closed));
+      PostgresServer.Result result =
+          run(patroni, Map.of("PATRONI_URL", "http://127.0.0.1:" + closed));
       assertThat(result.exitCode()).isNotZero();
       assertThat(result.output()).contains("HTTP 000").doesNotContain("GET /cluster");
     }
@@ -106,7 +117,8 @@ class SwitchoverScriptIT {
 
   @Test
   void patronisSuccessEndsTheJobWithoutAskingForTheCluster() throws Exception {
-    try (StandInPatroni patroni = new StandInPatroni(200, "Successfully switched over to \"orders-1\"", 0)) {
+    try (StandInPatroni patroni =
+        new StandInPatroni(200, "Successfully switched over to \"orders-1\"", 0)) {
       PostgresServer.Result result = run(patroni, Map.of());
       assertThat(result.exitCode()).as(result.output()).isZero();
       assertThat(patroni.requests).hasSize(1);
@@ -114,14 +126,22 @@ class SwitchoverScriptIT {
   }
 
   private static PostgresServer.Result run(StandInPatroni patroni, Map<String, String> overrides) {
-    ObjectNode job = Switchovers.job("orders", "shop", ClusterSpec.DEFAULT_IMAGE, PodScheduling.NONE,
-        new Rollout.Switchover("orders-switchover-0123456789", "orders-0", "orders-1", Optional.empty()));
+    ObjectNode job =
+        Switchovers.job(
+            "orders",
+            "shop",
+            ClusterSpec.DEFAULT_IMAGE,
+            PodScheduling.NONE,
+            new Rollout.Switchover(
+                "orders-switchover-0123456789", "orders-0", "orders-1", Optional.empty()));
     ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
     secret.putObject("metadata").put("name", Names.restApiSecret("orders"));
     secret.putObject("stringData").put("password", PASSWORD);
     Map<String, String> local = new java.util.HashMap<>(Map.of("PATRONI_URL", patroni.url()));
     local.putAll(overrides);
-    return RenderedContainers.run(RenderedContainers.of(job, Switchovers.CONTAINER, List.of(secret)), local,
+    return RenderedContainers.run(
+        RenderedContainers.of(job, Switchovers.CONTAINER, List.of(secret)),
+        local,
         Duration.ofMinutes(2));
   }
 
@@ -136,28 +156,49 @@ class SwitchoverScriptIT {
 
     StandInPatroni(int code, String answer, int movesAfter) throws IOException {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-      server.createContext("/", exchange -> {
-        try (exchange) {
-          String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-          requests.add((exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body).strip());
-          if (exchange.getRequestMethod().equals("GET") && exchange.getRequestURI().getPath().equals("/cluster")) {
-            String leader = clusterReads.incrementAndGet() >= movesAfter ? "orders-1" : "orders-0";
-            String replica = leader.equals("orders-0") ? "orders-1" : "orders-0";
-            answer(exchange, 200, "{\"members\":[{\"name\":\"" + replica + "\",\"role\":\"replica\",\"state\":\"running\"},"
-                + "{\"name\":\"" + leader + "\",\"role\":\"leader\",\"state\":\"running\"}]}");
-          } else if (!authorized(exchange)) {
-            answer(exchange, 401, "no auth header received");
-          } else if (code != 0) {
-            answer(exchange, code, answer);
-          }
-        }
-      });
+      server.createContext(
+          "/",
+          exchange -> {
+            try (exchange) {
+              String body =
+                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+              requests.add(
+                  (exchange.getRequestMethod()
+                          + " "
+                          + exchange.getRequestURI().getPath()
+                          + " "
+                          + body)
+                      .strip());
+              if (exchange.getRequestMethod().equals("GET")
+                  && exchange.getRequestURI().getPath().equals("/cluster")) {
+                String leader =
+                    clusterReads.incrementAndGet() >= movesAfter ? "orders-1" : "orders-0";
+                String replica = leader.equals("orders-0") ? "orders-1" : "orders-0";
+                answer(
+                    exchange,
+                    200,
+                    "{\"members\":[{\"name\":\""
+                        + replica
+                        + "\",\"role\":\"replica\",\"state\":\"running\"},"
+                        + "{\"name\":\""
+                        + leader
+                        + "\",\"role\":\"leader\",\"state\":\"running\"}]}");
+              } else if (!authorized(exchange)) {
+                answer(exchange, 401, "no auth header received");
+              } else if (code != 0) {
+                answer(exchange, code, answer);
+              }
+            }
+          });
       server.start();
     }
 
     private static boolean authorized(HttpExchange exchange) {
-      String expected = "Basic " + Base64.getEncoder()
-          .encodeToString((Spilo.RESTAPI_USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+      String expected =
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString(
+                      (Spilo.RESTAPI_USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
       return expected.equals(exchange.getRequestHeaders().getFirst("Authorization"));
     }
 

@@ -39,7 +39,8 @@ class TlsAndNetworkPolicyDocsTest {
 
   private static ClusterSpec valid(JsonNode cluster) throws IOException {
     List<String> problems = new ArrayList<>();
-    PostgresManifestsTest.declared(PostgresManifestsTest.specSchema(), cluster.get("spec"), "spec", problems);
+    PostgresManifestsTest.declared(
+        PostgresManifestsTest.specSchema(), cluster.get("spec"), "spec", problems);
     assertThat(problems).isEmpty();
     SpecReader.Result read = SpecReader.read((ObjectNode) cluster);
     assertThat(read.problems()).isEmpty();
@@ -52,8 +53,14 @@ class TlsAndNetworkPolicyDocsTest {
     List<JsonNode> examples = clusters(tls);
     assertThat(examples).hasSize(1);
     ClusterSpec spec = valid(examples.get(0));
-    ObjectNode sts = StatefulSets.build("orders", "shop", spec, Json.object(),
-        Optional.of(new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true)), spec.instances());
+    ObjectNode sts =
+        StatefulSets.build(
+            "orders",
+            "shop",
+            spec,
+            Json.object(),
+            Optional.of(new Tls.Rendering(spec.tls().orElseThrow().secretName(), true, true)),
+            spec.instances());
     List<String> base = StatefulSetsTest.envNames(BuilderTestSupport.statefulSet("orders", spec));
     for (String name : StatefulSetsTest.envNames(sts)) {
       if (!base.contains(name)) {

@@ -48,7 +48,8 @@ class TlsPostgresIT {
     original = server.currentCertificate(certs.dir().resolve("original"));
     certs.ca("ca");
     certs.ca("other-ca");
-    List<String> names = List.of("orders-rw.shop.svc", "orders-ro.shop.svc", "*.orders-hl.shop.svc");
+    List<String> names =
+        List.of("orders-rw.shop.svc", "orders-ro.shop.svc", "*.orders-hl.shop.svc");
     certs.server("server", "ca", names, 2);
     certs.server("renewed", "ca", names, 2);
     certs.server("elsewhere", "ca", List.of("orders-rw.elsewhere.svc"), 2);
@@ -83,7 +84,8 @@ class TlsPostgresIT {
     Path mount = Files.createDirectories(certs.dir().resolve("mount-" + certificate));
     Files.writeString(mount.resolve(TlsSpec.CERT), certs.pem(certificate + ".crt"));
     Files.writeString(mount.resolve(TlsSpec.KEY), certs.pem(certificate + ".key"));
-    server.serveCertificate(mount.resolve(podEnv.get("SSL_CERTIFICATE_FILE").substring(Spilo.TLS_MOUNT.length() + 1)),
+    server.serveCertificate(
+        mount.resolve(podEnv.get("SSL_CERTIFICATE_FILE").substring(Spilo.TLS_MOUNT.length() + 1)),
         mount.resolve(podEnv.get("SSL_PRIVATE_KEY_FILE").substring(Spilo.TLS_MOUNT.length() + 1)));
   }
 
@@ -91,17 +93,33 @@ class TlsPostgresIT {
   private static PostgresServer.Result connect() throws IOException {
     String uri = SecretData.value(userSecret, "uri").orElseThrow();
     Path ca = certs.dir().resolve("client-ca.crt");
-    Files.writeString(ca, SecretData.value(userSecret, TlsSpec.CA).orElseThrow(), StandardCharsets.US_ASCII);
-    assertThat(uri).contains("@orders-rw.shop.svc:5432/", "sslmode=verify-full", "sslrootcert=" + TlsMounts.CLIENT_CA_PATH);
-    String local = uri.replace(":5432/", ":" + server.port() + "/").replace(TlsMounts.CLIENT_CA_PATH, ca.toString())
-        + "&hostaddr=127.0.0.1&connect_timeout=10";
-    return PostgresServer.exec(List.of(server.bin().resolve("psql").toString(), "-X", "-At", "-d", local, "-c",
-        "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"), Map.of(), Duration.ofMinutes(1));
+    Files.writeString(
+        ca, SecretData.value(userSecret, TlsSpec.CA).orElseThrow(), StandardCharsets.US_ASCII);
+    assertThat(uri)
+        .contains(
+            "@orders-rw.shop.svc:5432/",
+            "sslmode=verify-full",
+            "sslrootcert=" + TlsMounts.CLIENT_CA_PATH);
+    String local =
+        uri.replace(":5432/", ":" + server.port() + "/")
+                .replace(TlsMounts.CLIENT_CA_PATH, ca.toString())
+            + "&hostaddr=127.0.0.1&connect_timeout=10";
+    return PostgresServer.exec(
+        List.of(
+            server.bin().resolve("psql").toString(),
+            "-X",
+            "-At",
+            "-d",
+            local,
+            "-c",
+            "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"),
+        Map.of(),
+        Duration.ofMinutes(1));
   }
 
   /** Polls until a connection attempt gives what is expected: the server takes new files on its reload. */
-  private static PostgresServer.Result awaitConnection(String what, Predicate<PostgresServer.Result> expected)
-      throws IOException {
+  private static PostgresServer.Result awaitConnection(
+      String what, Predicate<PostgresServer.Result> expected) throws IOException {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
     PostgresServer.Result result = connect();
     while (!expected.test(result) && Instant.now().isBefore(deadline)) {
@@ -118,24 +136,32 @@ class TlsPostgresIT {
   }
 
   @Test
-  void verifyFullAcceptsTheServerOnlyWithTheRightNameAndCaAndARenewalNeedsNoRestart() throws IOException {
+  void verifyFullAcceptsTheServerOnlyWithTheRightNameAndCaAndARenewalNeedsNoRestart()
+      throws IOException {
     String started = server.query("SELECT pg_postmaster_start_time()");
 
     serve("server");
-    PostgresServer.Result accepted = awaitConnection("the rendered URI connects", r -> r.exitCode() == 0);
+    PostgresServer.Result accepted =
+        awaitConnection("the rendered URI connects", r -> r.exitCode() == 0);
     assertThat(accepted.output().strip()).isEqualTo("t");
 
     serve("elsewhere");
-    PostgresServer.Result wrongName = awaitConnection("refused for another host name", r -> r.exitCode() != 0);
+    PostgresServer.Result wrongName =
+        awaitConnection("refused for another host name", r -> r.exitCode() != 0);
     assertThat(wrongName.output()).contains("does not match host name \"orders-rw.shop.svc\"");
 
     serve("foreign");
-    PostgresServer.Result wrongCa = awaitConnection("refused for another CA", r -> r.exitCode() != 0
-        && !r.output().contains("does not match host name"));
+    PostgresServer.Result wrongCa =
+        awaitConnection(
+            "refused for another CA",
+            r -> r.exitCode() != 0 && !r.output().contains("does not match host name"));
     assertThat(wrongCa.output()).contains("certificate verify failed");
 
     serve("renewed");
-    awaitConnection("a renewed certificate of the same CA is served after a reload", r -> r.exitCode() == 0);
-    assertThat(server.query("SELECT pg_postmaster_start_time()")).as("no restart").isEqualTo(started);
+    awaitConnection(
+        "a renewed certificate of the same CA is served after a reload", r -> r.exitCode() == 0);
+    assertThat(server.query("SELECT pg_postmaster_start_time()"))
+        .as("no restart")
+        .isEqualTo(started);
   }
 }

@@ -1,7 +1,5 @@
 package dev.metahooks.controllers.postgres;
 
-import static dev.metahooks.controllers.postgres.SecretsTest.decoded;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
@@ -24,14 +22,31 @@ final class TlsWorlds {
 
   /** A kubernetes.io/tls Secret as cert-manager writes it; {@code change} edits its decoded keys. */
   static ObjectNode tlsSecret(TestCertificates certs, Consumer<Map<String, String>> change) {
-    Map<String, String> keys = new TreeMap<>(Map.of(TlsSpec.CERT, certs.pem("server.crt"), TlsSpec.KEY, certs.pem("server.key"),
-        TlsSpec.CA, certs.pem("ca.crt")));
+    Map<String, String> keys =
+        new TreeMap<>(
+            Map.of(
+                TlsSpec.CERT,
+                certs.pem("server.crt"),
+                TlsSpec.KEY,
+                certs.pem("server.key"),
+                TlsSpec.CA,
+                certs.pem("ca.crt")));
     change.accept(keys);
-    ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret").put("type", TlsSpec.SECRET_TYPE);
-    secret.putObject("metadata").put("name", SECRET).put("namespace", PostgresWorld.NAMESPACE)
+    ObjectNode secret =
+        Json.object()
+            .put("apiVersion", "v1")
+            .put("kind", "Secret")
+            .put("type", TlsSpec.SECRET_TYPE);
+    secret
+        .putObject("metadata")
+        .put("name", SECRET)
+        .put("namespace", PostgresWorld.NAMESPACE)
         .put("uid", "tls-secret-uid");
     ObjectNode data = secret.putObject("data");
-    keys.forEach((key, value) -> data.put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
+    keys.forEach(
+        (key, value) ->
+            data.put(
+                key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
     return secret;
   }
 
@@ -48,11 +63,12 @@ final class TlsWorlds {
 
   static Map<String, String> uids(PostgresWorld world) {
     Map<String, String> uids = new TreeMap<>();
-    world.children.forEach((key, child) -> {
-      if (!key.startsWith("Job/") && !key.startsWith("NetworkPolicy/")) {
-        uids.put(key, child.at("/metadata/uid").asText());
-      }
-    });
+    world.children.forEach(
+        (key, child) -> {
+          if (!key.startsWith("Job/") && !key.startsWith("NetworkPolicy/")) {
+            uids.put(key, child.at("/metadata/uid").asText());
+          }
+        });
     return uids;
   }
 
@@ -67,7 +83,8 @@ final class TlsWorlds {
 
   static ObjectNode child(JsonNode answer, String kind, String name) {
     for (JsonNode child : answer.path("children")) {
-      if (kind.equals(child.path("kind").asText()) && name.equals(child.at("/metadata/name").asText())) {
+      if (kind.equals(child.path("kind").asText())
+          && name.equals(child.at("/metadata/name").asText())) {
         return (ObjectNode) child;
       }
     }
@@ -76,7 +93,9 @@ final class TlsWorlds {
 
   static Map<String, String> env(JsonNode container) {
     Map<String, String> env = new TreeMap<>();
-    container.path("env").forEach(e -> env.put(e.path("name").asText(), e.path("value").asText(null)));
+    container
+        .path("env")
+        .forEach(e -> env.put(e.path("name").asText(), e.path("value").asText(null)));
     return env;
   }
 

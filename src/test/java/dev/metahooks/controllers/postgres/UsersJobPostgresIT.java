@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class UsersJobPostgresIT {
   private static PostgresServer server;
+
   /** Every password and verifier a test made, to look for in the server's log and pg_stat_statements. */
   private final List<String> secrets = new ArrayList<>();
 
@@ -43,16 +44,25 @@ class UsersJobPostgresIT {
 
   @Test
   void aUsersLifecycleAppliedByTheRenderedScript() {
-    PostgresWorld world = world("life", spec -> {
-      ObjectNode app = spec.putArray("users").addObject().put("name", "life-app");
-      app.putArray("databases").add("life_app").add("life_audit");
-      app.putArray("options").add("CREATEDB");
-      spec.withArray("users").addObject().put("name", "life-bi").putArray("connect").add("life_app");
-    });
+    PostgresWorld world =
+        world(
+            "life",
+            spec -> {
+              ObjectNode app = spec.putArray("users").addObject().put("name", "life-app");
+              app.putArray("databases").add("life_app").add("life_audit");
+              app.putArray("options").add("CREATEDB");
+              spec.withArray("users")
+                  .addObject()
+                  .put("name", "life-bi")
+                  .putArray("connect")
+                  .add("life_app");
+            });
     world.sync();
     runUsersJob(world);
-    assertThat(role("life-app")).isEqualTo("login=t super=f createdb=t createrole=f replication=f bypassrls=f");
-    assertThat(role("life-bi")).isEqualTo("login=t super=f createdb=f createrole=f replication=f bypassrls=f");
+    assertThat(role("life-app"))
+        .isEqualTo("login=t super=f createdb=t createrole=f replication=f bypassrls=f");
+    assertThat(role("life-bi"))
+        .isEqualTo("login=t super=f createdb=f createrole=f replication=f bypassrls=f");
     assertThat(owner("life_app")).isEqualTo("life-app");
     assertThat(owner("life_audit")).isEqualTo("life-app");
     assertCanConnect(world, "life-app", "life_app");
@@ -61,7 +71,8 @@ class UsersJobPostgresIT {
     assertCannotConnect(world, "life-bi", "life_audit", "permission denied for database");
     assertThat(storedVerifier("life-app")).isEqualTo(secret(world, "life-app", Secrets.VERIFIER));
 
-    // Second run, nothing changed: the same Job name, and the same catalogue after running it again.
+    // Second run, nothing changed: the same Job name, and the same catalogue after running it
+    // again.
     String job = usersJobName(world);
     String catalogue = catalogue("life");
     world.sync();
@@ -74,13 +85,15 @@ class UsersJobPostgresIT {
     world.sync();
     assertThat(usersJobName(world)).isNotEqualTo(job);
     runUsersJob(world);
-    assertThat(role("life-app")).isEqualTo("login=t super=f createdb=f createrole=f replication=f bypassrls=f");
+    assertThat(role("life-app"))
+        .isEqualTo("login=t super=f createdb=f createrole=f replication=f bypassrls=f");
 
     // A database moved to another owner: the old owner loses CONNECT with it.
-    world.edit(spec -> {
-      ((ObjectNode) spec.withArray("users").get(0)).putArray("databases").add("life_app");
-      ((ObjectNode) spec.withArray("users").get(1)).putArray("databases").add("life_audit");
-    });
+    world.edit(
+        spec -> {
+          ((ObjectNode) spec.withArray("users").get(0)).putArray("databases").add("life_app");
+          ((ObjectNode) spec.withArray("users").get(1)).putArray("databases").add("life_audit");
+        });
     world.sync();
     runUsersJob(world);
     assertThat(owner("life_audit")).isEqualTo("life-bi");
@@ -124,32 +137,42 @@ class UsersJobPostgresIT {
 
   @Test
   void hostilePasswordsAreSetVerbatimAndLogInThroughTheirVerifiers() {
-    List<String> hostile = List.of(
-        "it's \"quoted\"; DROP ROLE postgres; --",
-        "back\\slash\\\\ and :'psql_var' :\"x\" \\gexec",
-        "$(id) `id` ${HOME} %s %I %L",
-        "  leading and trailing spaces  ",
-        "pässwörd ünïcödé 密码",
-        "ﬁne ligature, non\u00A0breaking space",
-        "tab\tand\nnewline");
+    List<String> hostile =
+        List.of(
+            "it's \"quoted\"; DROP ROLE postgres; --",
+            "back\\slash\\\\ and :'psql_var' :\"x\" \\gexec",
+            "$(id) `id` ${HOME} %s %I %L",
+            "  leading and trailing spaces  ",
+            "pässwörd ünïcödé 密码",
+            "ﬁne ligature, non\u00A0breaking space",
+            "tab\tand\nnewline");
     Map<String, String> passwords = new HashMap<>();
-    PostgresWorld world = world("hostile", spec -> {
-      for (int i = 0; i < hostile.size(); i++) {
-        spec.withArray("users").addObject().put("name", "hostile-" + i);
-        passwords.put("shop/" + Names.userSecret("hostile", "hostile-" + i) + "/password", hostile.get(i));
-      }
-    });
+    PostgresWorld world =
+        world(
+            "hostile",
+            spec -> {
+              for (int i = 0; i < hostile.size(); i++) {
+                spec.withArray("users").addObject().put("name", "hostile-" + i);
+                passwords.put(
+                    "shop/" + Names.userSecret("hostile", "hostile-" + i) + "/password",
+                    hostile.get(i));
+              }
+            });
     world.sources = sources(passwords);
     world.sync();
     runUsersJob(world);
     for (int i = 0; i < hostile.size(); i++) {
       String user = "hostile-" + i;
       assertThat(secret(world, user, "password")).isEqualTo(hostile.get(i));
-      assertThat(storedVerifier(user)).isEqualTo(secret(world, user, Secrets.VERIFIER)).startsWith("SCRAM-SHA-256$4096:");
+      assertThat(storedVerifier(user))
+          .isEqualTo(secret(world, user, Secrets.VERIFIER))
+          .startsWith("SCRAM-SHA-256$4096:");
       assertCanConnect(world, user, "postgres");
-      assertThat(server.psql(user, hostile.get(i) + "x", "postgres", "SELECT 1").exitCode()).isNotZero();
+      assertThat(server.psql(user, hostile.get(i) + "x", "postgres", "SELECT 1").exitCode())
+          .isNotZero();
     }
-    assertThat(server.query("SELECT count(*) FROM pg_roles WHERE rolname = 'postgres'").strip()).isEqualTo("1");
+    assertThat(server.query("SELECT count(*) FROM pg_roles WHERE rolname = 'postgres'").strip())
+        .isEqualTo("1");
     assertNothingLeaked();
   }
 
@@ -160,13 +183,15 @@ class UsersJobPostgresIT {
     server.query("CREATE ROLE leak_control");
     server.query("ALTER ROLE leak_control PASSWORD '" + canary + "'");
     assertThat(server.log()).contains(canary);
-    assertThat(server.query("SELECT string_agg(query, ' ') FROM pg_stat_statements")).contains(canary);
+    assertThat(server.query("SELECT string_agg(query, ' ') FROM pg_stat_statements"))
+        .contains(canary);
     server.query("DROP ROLE leak_control");
   }
 
   @Test
   void pgIsReadyAndPsqlConnectAsTheSuperuserWithoutAnAuthenticationFailure() {
-    PostgresWorld world = world("ready", spec -> spec.putArray("users").addObject().put("name", "ready-app"));
+    PostgresWorld world =
+        world("ready", spec -> spec.putArray("users").addObject().put("name", "ready-app"));
     world.sync();
     int before = server.log().length();
     runUsersJob(world);
@@ -185,14 +210,17 @@ class UsersJobPostgresIT {
     assertThat(longRole).hasSize(63);
     assertThat(longDatabase).hasSize(63);
     String cluster = "n" + "-".repeat(38) + "1";
-    PostgresWorld world = world(cluster, spec -> {
-      for (int i = 0; i < roles.size(); i++) {
-        ObjectNode user = spec.withArray("users").addObject().put("name", roles.get(i));
-        if (i < databases.size()) {
-          user.putArray("databases").add(databases.get(i));
-        }
-      }
-    });
+    PostgresWorld world =
+        world(
+            cluster,
+            spec -> {
+              for (int i = 0; i < roles.size(); i++) {
+                ObjectNode user = spec.withArray("users").addObject().put("name", roles.get(i));
+                if (i < databases.size()) {
+                  user.putArray("databases").add(databases.get(i));
+                }
+              }
+            });
     assertThat(SpecReader.read(world.parent()).problems()).isEmpty();
     world.sync();
     runUsersJob(world);
@@ -211,15 +239,28 @@ class UsersJobPostgresIT {
   void createRoleCannotLeadToSuperuser() {
     int major = server.majorVersion();
     int version = Math.min(17, Math.max(13, major));
-    ObjectNode parent = SpecReaderTest.parent("cr", spec -> spec.put("postgresVersion", version)
-        .putArray("users").addObject().put("name", "cr-admin").putArray("options").add("CREATEROLE"));
+    ObjectNode parent =
+        SpecReaderTest.parent(
+            "cr",
+            spec ->
+                spec.put("postgresVersion", version)
+                    .putArray("users")
+                    .addObject()
+                    .put("name", "cr-admin")
+                    .putArray("options")
+                    .add("CREATEROLE"));
     SpecReader.Result read = SpecReader.read(parent);
     if (major < SpecReader.CREATEROLE_SAFE_FROM) {
-      // Refused on this version, and this is why: a CREATEROLE role grants itself a superuser-equivalent role.
+      // Refused on this version, and this is why: a CREATEROLE role grants itself a
+      // superuser-equivalent role.
       assertThat(SpecReaderTest.fields(read)).containsExactly("spec.users[0].options");
       server.query("CREATE ROLE cr_probe LOGIN CREATEROLE PASSWORD 'cr-probe-password'");
-      PostgresServer.Result escalated = server.psql("cr_probe", "cr-probe-password", "postgres",
-          "GRANT pg_execute_server_program TO cr_probe");
+      PostgresServer.Result escalated =
+          server.psql(
+              "cr_probe",
+              "cr-probe-password",
+              "postgres",
+              "GRANT pg_execute_server_program TO cr_probe");
       server.query("DROP ROLE cr_probe");
       assertThat(escalated.exitCode()).as(escalated.output()).isZero();
       return;
@@ -229,10 +270,15 @@ class UsersJobPostgresIT {
     world.sync();
     runUsersJob(world);
     String password = secret(world, "cr-admin", "password");
-    PostgresServer.Result grant = server.psql("cr-admin", password, "postgres",
-        "GRANT pg_execute_server_program TO \"cr-admin\"");
+    PostgresServer.Result grant =
+        server.psql(
+            "cr-admin", password, "postgres", "GRANT pg_execute_server_program TO \"cr-admin\"");
     assertThat(grant.exitCode()).isNotZero();
-    assertThat(server.psql("cr-admin", password, "postgres", "ALTER ROLE \"cr-admin\" SUPERUSER").exitCode()).isNotZero();
+    assertThat(
+            server
+                .psql("cr-admin", password, "postgres", "ALTER ROLE \"cr-admin\" SUPERUSER")
+                .exitCode())
+        .isNotZero();
     assertThat(role("cr-admin")).contains("super=f");
   }
 
@@ -258,7 +304,8 @@ class UsersJobPostgresIT {
 
       @Override
       public String secret(String purpose, int length) {
-        return chosen.getOrDefault(purpose, FixedSources.INSTANCE.secret(purpose + "#" + made.incrementAndGet(), length));
+        return chosen.getOrDefault(
+            purpose, FixedSources.INSTANCE.secret(purpose + "#" + made.incrementAndGet(), length));
       }
     };
   }
@@ -269,27 +316,38 @@ class UsersJobPostgresIT {
 
   /** Runs the rendered Job against the server; remembers every password and verifier it handed over. */
   private void runUsersJob(PostgresWorld world) {
-    RenderedUsersJob.run(world, server).forEach((name, value) -> {
-      if (name.startsWith("VERIFIER_")) {
-        secrets.add(value);
-      }
-    });
+    RenderedUsersJob.run(world, server)
+        .forEach(
+            (name, value) -> {
+              if (name.startsWith("VERIFIER_")) {
+                secrets.add(value);
+              }
+            });
     world.observedSecrets().forEach(s -> SecretData.value(s, "password").ifPresent(secrets::add));
   }
 
   private static String secret(PostgresWorld world, String user, String key) {
-    return SecretData.value(world.children.get("Secret/" + Names.userSecret(world.name, user)), key).orElseThrow();
+    return SecretData.value(world.children.get("Secret/" + Names.userSecret(world.name, user)), key)
+        .orElseThrow();
   }
 
   private static String role(String name) {
-    return server.query("SELECT format('login=%s super=%s createdb=%s createrole=%s replication=%s bypassrls=%s',"
-        + " rolcanlogin, rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls)"
-        + " FROM pg_roles WHERE rolname = '" + name + "'").strip()
-        .replace("true", "t").replace("false", "f");
+    return server
+        .query(
+            "SELECT format('login=%s super=%s createdb=%s createrole=%s replication=%s bypassrls=%s',"
+                + " rolcanlogin, rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls)"
+                + " FROM pg_roles WHERE rolname = '"
+                + name
+                + "'")
+        .strip()
+        .replace("true", "t")
+        .replace("false", "f");
   }
 
   private static String owner(String database) {
-    return server.query("SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = '" + database + "'").strip();
+    return server
+        .query("SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = '" + database + "'")
+        .strip();
   }
 
   private static String storedVerifier(String role) {
@@ -298,21 +356,30 @@ class UsersJobPostgresIT {
 
   /** Roles, options, verifiers, databases, owners and ACLs of one cluster's objects. */
   private static String catalogue(String prefix) {
-    return server.query("SELECT string_agg(x, E'\\n' ORDER BY x) FROM ("
-        + " SELECT rolname || rolcanlogin || rolcreatedb || rolcreaterole || coalesce(rolpassword, '') AS x"
-        + " FROM pg_authid WHERE rolname LIKE '" + prefix + "%'"
-        + " UNION ALL SELECT datname || pg_get_userbyid(datdba) || coalesce(datacl::text, '') FROM pg_database"
-        + " WHERE datname LIKE '" + prefix + "%') objects");
+    return server.query(
+        "SELECT string_agg(x, E'\\n' ORDER BY x) FROM ("
+            + " SELECT rolname || rolcanlogin || rolcreatedb || rolcreaterole || coalesce(rolpassword, '') AS x"
+            + " FROM pg_authid WHERE rolname LIKE '"
+            + prefix
+            + "%'"
+            + " UNION ALL SELECT datname || pg_get_userbyid(datdba) || coalesce(datacl::text, '') FROM pg_database"
+            + " WHERE datname LIKE '"
+            + prefix
+            + "%') objects");
   }
 
   private void assertCanConnect(PostgresWorld world, String user, String database) {
-    PostgresServer.Result result = server.psql(user, secret(world, user, "password"), database, "SELECT current_user");
-    assertThat(result.exitCode()).as("%s connecting to %s: %s", user, database, result.output()).isZero();
+    PostgresServer.Result result =
+        server.psql(user, secret(world, user, "password"), database, "SELECT current_user");
+    assertThat(result.exitCode())
+        .as("%s connecting to %s: %s", user, database, result.output())
+        .isZero();
     assertThat(result.output().strip()).isEqualTo(user);
   }
 
   private void assertCannotConnect(PostgresWorld world, String user, String database, String why) {
-    PostgresServer.Result result = server.psql(user, secret(world, user, "password"), database, "SELECT 1");
+    PostgresServer.Result result =
+        server.psql(user, secret(world, user, "password"), database, "SELECT 1");
     assertThat(result.exitCode()).as("%s connecting to %s", user, database).isNotZero();
     assertThat(result.output()).contains(why);
   }

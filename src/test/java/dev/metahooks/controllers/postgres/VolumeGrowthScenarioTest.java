@@ -3,7 +3,9 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.jobs.VolumeResize;
@@ -12,10 +14,8 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Write;
-import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testing.Project;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,19 +41,25 @@ class VolumeGrowthScenarioTest {
   private PostgresParent orders;
   private LocalHooks hooks;
   private Metacontroller mc;
+
   /** The StatefulSet's claim template sizes in every write of it, in order. */
   private final List<String> resizeJobsSeen = new ArrayList<>();
 
   @BeforeEach
   void setUp() {
     cluster = Project.cluster();
-    ObjectNode storageClass = Json.object().put("apiVersion", "storage.k8s.io/v1").put("kind", "StorageClass");
-    storageClass.putObject("metadata").put("name", CLASS).putObject("annotations")
+    ObjectNode storageClass =
+        Json.object().put("apiVersion", "storage.k8s.io/v1").put("kind", "StorageClass");
+    storageClass
+        .putObject("metadata")
+        .put("name", CLASS)
+        .putObject("annotations")
         .put("storageclass.kubernetes.io/is-default-class", "true");
     storageClass.put("provisioner", "csi.example.com").put("allowVolumeExpansion", false);
     cluster.create(storageClass);
     orders = new PostgresParent(cluster, NS, NAME);
-    hooks = LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.sources(cluster)));
+    hooks =
+        LocalHooks.start(PostgresClusterController.controller(PostgresEmulation.sources(cluster)));
     mc = PostgresEmulation.metacontroller(cluster, hooks, Duration.ofSeconds(10));
     mc.world().add("resize-job", this::runResizeJobs);
     cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
@@ -68,9 +74,11 @@ class VolumeGrowthScenarioTest {
 
   /** The docs' example: the StorageClass, and the spec's new size. */
   static List<ObjectNode> docsExample() throws IOException {
-    String block = MarkdownBlocks.first("docs/postgrescluster/operations.md", "Growing volumes", "yaml");
+    String block =
+        MarkdownBlocks.first("docs/postgrescluster/operations.md", "Growing volumes", "yaml");
     List<ObjectNode> documents = new ArrayList<>();
-    try (MappingIterator<ObjectNode> values = new YAMLMapper().readerFor(ObjectNode.class).readValues(block)) {
+    try (MappingIterator<ObjectNode> values =
+        new YAMLMapper().readerFor(ObjectNode.class).readValues(block)) {
       values.forEachRemaining(documents::add);
     }
     assertThat(documents).hasSize(2);
@@ -78,11 +86,18 @@ class VolumeGrowthScenarioTest {
   }
 
   @Test
-  void growingARunningClusterPatchesTheClaimsAndRecreatesTheStatefulSetWithoutTouchingAPod() throws IOException {
+  void growingARunningClusterPatchesTheClaimsAndRecreatesTheStatefulSetWithoutTouchingAPod()
+      throws IOException {
     List<ObjectNode> example = docsExample();
     ObjectNode storageClass = example.get(0);
-    storageClass.withObjectProperty("metadata").put("resourceVersion",
-        cluster.get("storage.k8s.io/v1", "StorageClass", "", CLASS).at("/metadata/resourceVersion").asText());
+    storageClass
+        .withObjectProperty("metadata")
+        .put(
+            "resourceVersion",
+            cluster
+                .get("storage.k8s.io/v1", "StorageClass", "", CLASS)
+                .at("/metadata/resourceVersion")
+                .asText());
     cluster.update(storageClass);
     Map<String, String> pods = podUids();
     String oldSet = uid(statefulSet());
@@ -98,13 +113,17 @@ class VolumeGrowthScenarioTest {
     mc.runUntilStable(60);
 
     assertThat(podUids()).as("no pod deleted or replaced").isEqualTo(pods);
-    assertThat(deletedSince(before)).noneMatch(object -> object.startsWith("Pod "))
+    assertThat(deletedSince(before))
+        .noneMatch(object -> object.startsWith("Pod "))
         .contains("StatefulSet " + NS + "/" + NAME);
     ObjectNode set = statefulSet();
     assertThat(uid(set)).as("a new StatefulSet").isNotEqualTo(oldSet);
-    assertThat(set.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText()).isEqualTo("20Gi");
+    assertThat(set.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText())
+        .isEqualTo("20Gi");
     for (ObjectNode pod : cluster.list("v1", "Pod", NS)) {
-      assertThat(pod.at("/metadata/ownerReferences/0/uid").asText()).as("adopted by the new set").isEqualTo(uid(set));
+      assertThat(pod.at("/metadata/ownerReferences/0/uid").asText())
+          .as("adopted by the new set")
+          .isEqualTo(uid(set));
     }
     for (String claim : List.of("pgdata-orders-0", "pgdata-orders-1", "pgdata-orders-2")) {
       ObjectNode pvc = cluster.get("v1", "PersistentVolumeClaim", NS, claim);
@@ -113,7 +132,8 @@ class VolumeGrowthScenarioTest {
       assertThat(pvc.path("metadata").has("ownerReferences")).as("never a child").isFalse();
     }
     assertThat(resizeJobsSeen).as("one Job ran").hasSize(1);
-    assertThat(cluster.list("batch/v1", "Job", NS)).noneMatch(job -> name(job).startsWith(NAME + "-resize-"));
+    assertThat(cluster.list("batch/v1", "Job", NS))
+        .noneMatch(job -> name(job).startsWith(NAME + "-resize-"));
     assertThat(orders.get().at("/status").has("volumeResize")).isFalse();
     assertThat(orders.condition("SpecValid").path("status").asText()).isEqualTo("True");
     assertThat(orders.get().at("/status/phase").asText()).isEqualTo("Ready");
@@ -131,8 +151,10 @@ class VolumeGrowthScenarioTest {
     mc.runUntilStable(60);
     JsonNode specValid = orders.condition("SpecValid");
     assertThat(specValid.path("status").asText()).isEqualTo("False");
-    assertThat(specValid.path("message").asText()).isEqualTo("spec.storage.size: cannot grow from 10Gi to 20Gi: "
-        + "StorageClass standard does not allow volume expansion (allowVolumeExpansion is not true)");
+    assertThat(specValid.path("message").asText())
+        .isEqualTo(
+            "spec.storage.size: cannot grow from 10Gi to 20Gi: "
+                + "StorageClass standard does not allow volume expansion (allowVolumeExpansion is not true)");
     assertThat(uid(statefulSet())).isEqualTo(set);
     assertThat(claimRequests()).containsOnly("10Gi");
     assertThat(resizeJobsSeen).isEmpty();
@@ -148,14 +170,21 @@ class VolumeGrowthScenarioTest {
   void aSmallerSizeIsRefusedAndMovesNothing() {
     allowExpansion(true);
     String set = uid(statefulSet());
-    // The CRD's transition rule refuses it first; an object older than the rule (or CEL off) reaches the hook.
-    cluster.update("metahooks.dev/v1alpha1", "PostgresCluster", NS, NAME, parent -> {
-      parent.withObjectProperty("spec").withObjectProperty("storage").put("size", "5Gi");
-    });
+    // The CRD's transition rule refuses it first; an object older than the rule (or CEL off)
+    // reaches the hook.
+    cluster.update(
+        "metahooks.dev/v1alpha1",
+        "PostgresCluster",
+        NS,
+        NAME,
+        parent -> {
+          parent.withObjectProperty("spec").withObjectProperty("storage").put("size", "5Gi");
+        });
     mc.runUntilStable(60);
     JsonNode specValid = orders.condition("SpecValid");
     assertThat(specValid.path("status").asText()).isEqualTo("False");
-    assertThat(specValid.path("message").asText()).startsWith("spec.storage.size: cannot shrink from 10Gi to 5Gi");
+    assertThat(specValid.path("message").asText())
+        .startsWith("spec.storage.size: cannot shrink from 10Gi to 5Gi");
     assertThat(uid(statefulSet())).isEqualTo(set);
     assertThat(claimRequests()).containsOnly("10Gi");
   }
@@ -165,7 +194,8 @@ class VolumeGrowthScenarioTest {
   /** A resize Job whose StatefulSet still has the smaller template: patch each claim, delete the set orphaning. */
   private void runResizeJobs(Cluster c) {
     for (ObjectNode job : c.list("batch/v1", "Job", NS)) {
-      if (!VolumeResize.COMPONENT.equals(job.at("/metadata/labels/" + Labels.COMPONENT.replace("/", "~1")).asText())) {
+      if (!VolumeResize.COMPONENT.equals(
+          job.at("/metadata/labels/" + Labels.COMPONENT.replace("/", "~1")).asText())) {
         continue;
       }
       List<String> args = new ArrayList<>();
@@ -173,15 +203,29 @@ class VolumeGrowthScenarioTest {
       List<String> given = args.subList(args.indexOf("resize-volumes") + 1, args.size());
       String size = given.get(0);
       String setName = given.get(1);
-      boolean smaller = c.find("apps/v1", "StatefulSet", NS, setName).map(set ->
-          !set.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText().equals(size)).orElse(false);
+      boolean smaller =
+          c.find("apps/v1", "StatefulSet", NS, setName)
+              .map(
+                  set ->
+                      !set.at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage")
+                          .asText()
+                          .equals(size))
+              .orElse(false);
       if (!smaller) {
         continue;
       }
       resizeJobsSeen.add(name(job));
       for (String claim : given.subList(2, given.size())) {
-        c.update("v1", "PersistentVolumeClaim", NS, claim, pvc -> pvc.withObjectProperty("spec")
-            .withObjectProperty("resources").withObjectProperty("requests").put("storage", size));
+        c.update(
+            "v1",
+            "PersistentVolumeClaim",
+            NS,
+            claim,
+            pvc ->
+                pvc.withObjectProperty("spec")
+                    .withObjectProperty("resources")
+                    .withObjectProperty("requests")
+                    .put("storage", size));
       }
       c.delete("apps/v1", "StatefulSet", NS, setName, Cluster.Propagation.ORPHAN);
     }
@@ -190,7 +234,12 @@ class VolumeGrowthScenarioTest {
   // ---- helpers
 
   private void allowExpansion(boolean allowed) {
-    cluster.update("storage.k8s.io/v1", "StorageClass", "", CLASS, c -> c.put("allowVolumeExpansion", allowed));
+    cluster.update(
+        "storage.k8s.io/v1",
+        "StorageClass",
+        "",
+        CLASS,
+        c -> c.put("allowVolumeExpansion", allowed));
   }
 
   private ObjectNode statefulSet() {
@@ -199,7 +248,8 @@ class VolumeGrowthScenarioTest {
 
   private List<String> claimRequests() {
     return cluster.list("v1", "PersistentVolumeClaim", NS).stream()
-        .map(claim -> claim.at("/spec/resources/requests/storage").asText()).toList();
+        .map(claim -> claim.at("/spec/resources/requests/storage").asText())
+        .toList();
   }
 
   private Map<String, String> podUids() {
@@ -209,7 +259,10 @@ class VolumeGrowthScenarioTest {
   }
 
   private List<String> deletedSince(long sequence) {
-    return cluster.writesAfter(sequence).stream().filter(w -> w.verb() == Write.Verb.DELETE).map(Write::object).toList();
+    return cluster.writesAfter(sequence).stream()
+        .filter(w -> w.verb() == Write.Verb.DELETE)
+        .map(Write::object)
+        .toList();
   }
 
   private static String uid(JsonNode object) {

@@ -14,9 +14,12 @@ class VolumeGrowthTest {
   @Test
   void aGrowthWithoutTheClaimsInTheRequestIsA422AndOtherwiseTheyAreNotNeeded() {
     PostgresWorld world = running();
-    assertThat(world.call(false).path("status").has("volumeResize")).as("unchanged size: groups not needed").isFalse();
+    assertThat(world.call(false).path("status").has("volumeResize"))
+        .as("unchanged size: groups not needed")
+        .isFalse();
     world.edit(spec -> spec.putObject("storage").put("size", "2Gi"));
-    assertThatThrownBy(() -> world.call(false)).isInstanceOf(InvalidRequestException.class)
+    assertThatThrownBy(() -> world.call(false))
+        .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("related['PersistentVolumeClaim.v1']");
   }
 
@@ -29,8 +32,8 @@ class VolumeGrowthTest {
     world.edit(spec -> spec.putObject("storage").put("size", "2Gi"));
     JsonNode specValid = TlsWorlds.condition(world.sync(), "SpecValid");
     assertThat(specValid.path("status").asText()).isEqualTo("False");
-    assertThat(specValid.path("message").asText()).startsWith("spec.storage.size: cannot grow from 1Gi to 2Gi under hook "
-        + "version v1");
+    assertThat(specValid.path("message").asText())
+        .startsWith("spec.storage.size: cannot grow from 1Gi to 2Gi under hook " + "version v1");
     assertThat(world.children).isEqualTo(children);
   }
 
@@ -40,8 +43,13 @@ class VolumeGrowthTest {
     world.relateVolumes("standard", true);
     world.edit(spec -> spec.putObject("storage").put("size", "2Gi"));
     world.sync();
-    assertThat(world.children.get("StatefulSet/orders")
-        .at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage").asText()).isEqualTo("1Gi");
+    assertThat(
+            world
+                .children
+                .get("StatefulSet/orders")
+                .at("/spec/volumeClaimTemplates/0/spec/resources/requests/storage")
+                .asText())
+        .isEqualTo("1Gi");
     JsonNode role = world.children.get("Role/orders-resize");
     assertThat(role.at("/rules/0/resourceNames").toString())
         .isEqualTo("[\"pgdata-orders-0\",\"pgdata-orders-1\",\"pgdata-orders-2\"]");
@@ -50,10 +58,15 @@ class VolumeGrowthTest {
     assertThat(world.status.at("/volumeResize/step").asText()).isEqualTo("Resizing");
 
     // A class without expansion named by the claims refuses it, though the default class allows it.
-    world.claims.values().forEach(claim -> claim.withObjectProperty("spec").put("storageClassName", "fixed"));
+    world
+        .claims
+        .values()
+        .forEach(claim -> claim.withObjectProperty("spec").put("storageClassName", "fixed"));
     JsonNode specValid = TlsWorlds.condition(world.call(false), "SpecValid");
-    assertThat(specValid.path("message").asText()).isEqualTo("spec.storage.size: cannot grow from 1Gi to 2Gi: "
-        + "StorageClass fixed does not allow volume expansion (allowVolumeExpansion is not true)");
+    assertThat(specValid.path("message").asText())
+        .isEqualTo(
+            "spec.storage.size: cannot grow from 1Gi to 2Gi: "
+                + "StorageClass fixed does not allow volume expansion (allowVolumeExpansion is not true)");
   }
 
   private static PostgresWorld running() {

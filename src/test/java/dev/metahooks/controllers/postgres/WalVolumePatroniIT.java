@@ -31,18 +31,34 @@ import org.junit.jupiter.params.provider.EnumSource;
 class WalVolumePatroniIT {
   @ParameterizedTest
   @EnumSource(PatroniVersion.class)
-  void thePrimaryAndTheReplicaKeepTheirWalOnTheirOwnWalVolume(PatroniVersion version) throws IOException {
-    ClusterSpec spec = BuilderTestSupport.spec(s -> s.put("instances", 2).putObject("storage").putObject("wal")
-        .put("size", "2Gi"));
-    JsonNode rendered = BuilderTestSupport.spiloConfiguration(BuilderTestSupport.statefulSet("orders", spec));
+  void thePrimaryAndTheReplicaKeepTheirWalOnTheirOwnWalVolume(PatroniVersion version)
+      throws IOException {
+    ClusterSpec spec =
+        BuilderTestSupport.spec(
+            s -> s.put("instances", 2).putObject("storage").putObject("wal").put("size", "2Gi"));
+    JsonNode rendered =
+        BuilderTestSupport.spiloConfiguration(BuilderTestSupport.statefulSet("orders", spec));
     ObjectNode settings = Json.object();
     settings.putObject("bootstrap").set("initdb", rendered.at("/bootstrap/initdb"));
-    settings.putObject("postgresql").set("create_replica_method", rendered.at("/postgresql/create_replica_method"));
-    settings.withObjectProperty("postgresql").set("basebackup", rendered.at("/postgresql/basebackup"));
+    settings
+        .putObject("postgresql")
+        .set("create_replica_method", rendered.at("/postgresql/create_replica_method"));
+    settings
+        .withObjectProperty("postgresql")
+        .set("basebackup", rendered.at("/postgresql/basebackup"));
     assertThat(settings.toString()).contains("{\"waldir\":\"" + Spilo.WAL_DIRECTORY + "\"}");
 
-    PatroniCluster patroni = PatroniCluster.start(version, "orders", 2, Spilo.RESTAPI_USER, "restapi-secret", Map.of(),
-        Json.object(), Optional.empty(), (index, member) -> memberSettings(settings, member));
+    PatroniCluster patroni =
+        PatroniCluster.start(
+            version,
+            "orders",
+            2,
+            Spilo.RESTAPI_USER,
+            "restapi-secret",
+            Map.of(),
+            Json.object(),
+            Optional.empty(),
+            (index, member) -> memberSettings(settings, member));
     try {
       String primary = patroni.leader().orElseThrow();
       assertThat(primary).isEqualTo("orders-0");
@@ -54,12 +70,20 @@ class WalVolumePatroniIT {
         Path pgWal = member.resolve("data/pg_wal");
         assertThat(Files.isSymbolicLink(pgWal)).as("member %d's pg_wal is a link", i).isTrue();
         assertThat(Files.readSymbolicLink(pgWal)).isEqualTo(walDirectory(member));
-        assertThat(segments(walDirectory(member))).as("member %d's WAL segments on its WAL volume", i).isNotEmpty();
+        assertThat(segments(walDirectory(member)))
+            .as("member %d's WAL segments on its WAL volume", i)
+            .isNotEmpty();
       }
       // Streaming is asynchronous: the replica shows the table once it has replayed it.
-      patroni.await(Duration.ofSeconds(60), "the replica to replay the table", c -> c.query(1,
-          "SELECT count(*) FROM pg_catalog.pg_class WHERE relname = 'filler'").equals("1"));
-      assertThat(patroni.query(1, "SELECT count(*) FROM filler")).as("the replica streams").isEqualTo("100000");
+      patroni.await(
+          Duration.ofSeconds(60),
+          "the replica to replay the table",
+          c ->
+              c.query(1, "SELECT count(*) FROM pg_catalog.pg_class WHERE relname = 'filler'")
+                  .equals("1"));
+      assertThat(patroni.query(1, "SELECT count(*) FROM filler"))
+          .as("the replica streams")
+          .isEqualTo("100000");
       assertThat(patroni.query(0, "SELECT current_setting('data_checksums')")).isEqualTo("on");
     } finally {
       patroni.close();
@@ -70,9 +94,13 @@ class WalVolumePatroniIT {
   private static ObjectNode memberSettings(ObjectNode settings, Path member) {
     try {
       Files.createDirectories(walDirectory(member).getParent());
-      String text = settings.toString().replace(Spilo.WAL_DIRECTORY, walDirectory(member).toString())
-          // This machine has no en_US locale; Spilo's image has. The option stays, with a locale that is here.
-          .replace(Spilo.INITDB_LOCALE.get(1), "C.UTF-8");
+      String text =
+          settings
+              .toString()
+              .replace(Spilo.WAL_DIRECTORY, walDirectory(member).toString())
+              // This machine has no en_US locale; Spilo's image has. The option stays, with a
+              // locale that is here.
+              .replace(Spilo.INITDB_LOCALE.get(1), "C.UTF-8");
       return (ObjectNode) JsonTrees.MAPPER.readTree(text);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -85,7 +113,10 @@ class WalVolumePatroniIT {
 
   private static List<String> segments(Path directory) throws IOException {
     try (Stream<Path> files = Files.list(directory)) {
-      return files.map(file -> file.getFileName().toString()).filter(name -> name.matches("[0-9A-F]{24}")).toList();
+      return files
+          .map(file -> file.getFileName().toString())
+          .filter(name -> name.matches("[0-9A-F]{24}"))
+          .toList();
     }
   }
 }

@@ -25,29 +25,37 @@ class WalVolumeTest {
   }
 
   @Test
-  void theDocsExampleRendersASecondClaimTemplateItsMountAndTheWalDirectorySettings() throws IOException {
+  void theDocsExampleRendersASecondClaimTemplateItsMountAndTheWalDirectorySettings()
+      throws IOException {
     ObjectNode example = docsExample();
     ClusterSpec spec = BuilderTestSupport.spec(s -> s.setAll(example.deepCopy()));
     ObjectNode sts = BuilderTestSupport.statefulSet("pg", spec);
     KubeSchema.assertValid(sts);
     JsonNode claims = sts.at("/spec/volumeClaimTemplates");
     assertThat(claims).hasSize(2);
-    assertThat(claims.get(1).toString()).isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\","
-        + "\"metadata\":{\"name\":\"pgwal\",\"labels\":{"
-        + "\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}},\"spec\":{\"accessModes\":"
-        + "[\"ReadWriteOnce\"],\"storageClassName\":\"fast-ssd\",\"resources\":{\"requests\":{\"storage\":\"10Gi\"}},"
-        + "\"volumeMode\":\"Filesystem\"},\"status\":{\"phase\":\"Pending\"}}");
+    assertThat(claims.get(1).toString())
+        .isEqualTo(
+            "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\","
+                + "\"metadata\":{\"name\":\"pgwal\",\"labels\":{"
+                + "\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}},\"spec\":{\"accessModes\":"
+                + "[\"ReadWriteOnce\"],\"storageClassName\":\"fast-ssd\",\"resources\":{\"requests\":{\"storage\":\"10Gi\"}},"
+                + "\"volumeMode\":\"Filesystem\"},\"status\":{\"phase\":\"Pending\"}}");
     assertThat(claims.get(0).at("/spec/resources/requests/storage").asText()).isEqualTo("50Gi");
     assertThat(claims.get(0).at("/spec").has("storageClassName")).isFalse();
     assertThat(sts.at("/spec/template/spec/containers/0/volumeMounts").toString())
         .contains("{\"name\":\"pgwal\",\"mountPath\":\"/home/postgres/pgwal\"}");
     JsonNode config = BuilderTestSupport.spiloConfiguration(sts);
-    assertThat(config.at("/bootstrap/initdb").toString()).isEqualTo("[{\"encoding\":\"UTF8\"},"
-        + "{\"locale\":\"en_US.UTF-8\"},\"data-checksums\",{\"waldir\":\"/home/postgres/pgwal/pg_wal\"}]");
-    assertThat(config.at("/postgresql/create_replica_method").toString()).isEqualTo("[\"basebackup\"]");
+    assertThat(config.at("/bootstrap/initdb").toString())
+        .isEqualTo(
+            "[{\"encoding\":\"UTF8\"},"
+                + "{\"locale\":\"en_US.UTF-8\"},\"data-checksums\",{\"waldir\":\"/home/postgres/pgwal/pg_wal\"}]");
+    assertThat(config.at("/postgresql/create_replica_method").toString())
+        .isEqualTo("[\"basebackup\"]");
     assertThat(config.at("/postgresql/basebackup").toString())
         .isEqualTo("[{\"waldir\":\"/home/postgres/pgwal/pg_wal\"},{\"checkpoint\":\"fast\"}]");
-    assertThat(config.path("restapi").isObject()).as("the rest of the configuration stays").isTrue();
+    assertThat(config.path("restapi").isObject())
+        .as("the rest of the configuration stays")
+        .isTrue();
   }
 
   @Test
@@ -62,28 +70,55 @@ class WalVolumeTest {
 
   @Test
   void theDocsExampleFitsTheCrdSchemaAndBadValuesAreNamed() throws IOException {
-    ObjectNode parent = Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
+    ObjectNode parent =
+        Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
     parent.putObject("metadata").put("name", "orders").put("namespace", "shop");
     parent.set("spec", docsExample());
-    CrdSchema crd = CrdSchema.of(PostgresManifestsTest.yaml("manifests/crds/postgresclusters.metahooks.dev.yaml"), "v1alpha1");
+    CrdSchema crd =
+        CrdSchema.of(
+            PostgresManifestsTest.yaml("manifests/crds/postgresclusters.metahooks.dev.yaml"),
+            "v1alpha1");
     assertThat(crd.validate(parent)).isEmpty();
 
-    assertThat(SpecReaderTest.fields(SpecReaderTest.read(s -> s.putObject("storage").putObject("wal")
-        .put("size", "0").put("storageClassName", "Fast_SSD").put("iops", 3000))))
-        .containsExactlyInAnyOrder("spec.storage.wal.iops", "spec.storage.wal.size", "spec.storage.wal.storageClassName");
-    assertThat(SpecReaderTest.fields(SpecReaderTest.read(s -> s.putObject("storage").putObject("wal"))))
+    assertThat(
+            SpecReaderTest.fields(
+                SpecReaderTest.read(
+                    s ->
+                        s.putObject("storage")
+                            .putObject("wal")
+                            .put("size", "0")
+                            .put("storageClassName", "Fast_SSD")
+                            .put("iops", 3000))))
+        .containsExactlyInAnyOrder(
+            "spec.storage.wal.iops", "spec.storage.wal.size", "spec.storage.wal.storageClassName");
+    assertThat(
+            SpecReaderTest.fields(
+                SpecReaderTest.read(s -> s.putObject("storage").putObject("wal"))))
         .containsExactly("spec.storage.wal.size");
-    assertThat(SpecReaderTest.fields(SpecReaderTest.read(s -> {
-      s.putObject("storage").putObject("wal").put("size", "1Gi");
-      s.putObject("bootstrap").putObject("clone").put("cluster", "old")
-          .putObject("s3").put("bucket", "b").put("prefix", "p").putObject("credentials").put("secretName", "s3");
-    }))).contains("spec.storage.wal");
+    assertThat(
+            SpecReaderTest.fields(
+                SpecReaderTest.read(
+                    s -> {
+                      s.putObject("storage").putObject("wal").put("size", "1Gi");
+                      s.putObject("bootstrap")
+                          .putObject("clone")
+                          .put("cluster", "old")
+                          .putObject("s3")
+                          .put("bucket", "b")
+                          .put("prefix", "p")
+                          .putObject("credentials")
+                          .put("secretName", "s3");
+                    })))
+        .contains("spec.storage.wal");
   }
 
   @Test
   void addingRemovingResizingOrReclassingItOnAClusterThatExistsIsRefusedAndMovesNothing() {
     PostgresWorld plain = TlsWorlds.running();
-    assertRefused(plain, "spec.storage.wal", spec -> spec.putObject("storage").putObject("wal").put("size", "1Gi"),
+    assertRefused(
+        plain,
+        "spec.storage.wal",
+        spec -> spec.putObject("storage").putObject("wal").put("size", "1Gi"),
         "cannot be added once the cluster exists");
 
     PostgresWorld withWal = new PostgresWorld("orders", Json.object().put("instances", 2));
@@ -91,20 +126,42 @@ class WalVolumeTest {
     withWal.sync();
     withWal.runAllReady();
     withWal.sync();
-    assertThat(withWal.children.get("StatefulSet/orders").at("/spec/volumeClaimTemplates/1/metadata/name").asText())
+    assertThat(
+            withWal
+                .children
+                .get("StatefulSet/orders")
+                .at("/spec/volumeClaimTemplates/1/metadata/name")
+                .asText())
         .isEqualTo(Spilo.WAL_VOLUME);
-    assertRefused(withWal, "spec.storage.wal", spec -> spec.withObjectProperty("storage").remove("wal"),
+    assertRefused(
+        withWal,
+        "spec.storage.wal",
+        spec -> spec.withObjectProperty("storage").remove("wal"),
         "cannot be removed once the cluster exists");
-    assertRefused(withWal, "spec.storage.wal.size", spec -> spec.withObjectProperty("storage").withObjectProperty("wal")
-        .put("size", "2Gi"), "cannot change from 1Gi to 2Gi");
-    assertRefused(withWal, "spec.storage.wal.storageClassName", spec -> spec.withObjectProperty("storage")
-        .withObjectProperty("wal").put("storageClassName", "fast"), "cannot change from (cluster default) to fast");
-    withWal.edit(spec -> spec.withObjectProperty("storage").withObjectProperty("wal").put("size", "1024Mi"));
+    assertRefused(
+        withWal,
+        "spec.storage.wal.size",
+        spec -> spec.withObjectProperty("storage").withObjectProperty("wal").put("size", "2Gi"),
+        "cannot change from 1Gi to 2Gi");
+    assertRefused(
+        withWal,
+        "spec.storage.wal.storageClassName",
+        spec ->
+            spec.withObjectProperty("storage")
+                .withObjectProperty("wal")
+                .put("storageClassName", "fast"),
+        "cannot change from (cluster default) to fast");
+    withWal.edit(
+        spec -> spec.withObjectProperty("storage").withObjectProperty("wal").put("size", "1024Mi"));
     assertThat(TlsWorlds.condition(withWal.sync(), "SpecValid").path("status").asText())
-        .as("the same size written otherwise").isEqualTo("True");
+        .as("the same size written otherwise")
+        .isEqualTo("True");
   }
 
-  private static void assertRefused(PostgresWorld world, String field, java.util.function.Consumer<ObjectNode> change,
+  private static void assertRefused(
+      PostgresWorld world,
+      String field,
+      java.util.function.Consumer<ObjectNode> change,
       String message) {
     ObjectNode before = world.spec.deepCopy();
     Map<String, JsonNode> children = new TreeMap<>(world.children);
@@ -114,10 +171,11 @@ class WalVolumeTest {
     assertThat(condition.path("status").asText()).isEqualTo("False");
     assertThat(condition.path("message").asText()).startsWith(field + ": " + message);
     assertThat(world.children).as("every child as it was").isEqualTo(children);
-    world.edit(spec -> {
-      spec.removeAll();
-      spec.setAll(before);
-    });
+    world.edit(
+        spec -> {
+          spec.removeAll();
+          spec.setAll(before);
+        });
     world.sync();
   }
 }

@@ -16,14 +16,25 @@ class SecretPropagationControllerTest {
 
   @Test
   void customizeNeedsTheTargetSelector() {
-    assertRefused(CUSTOMIZE, r -> spec(r).remove("targetNamespaceLabelSelector"),
+    assertRefused(
+        CUSTOMIZE,
+        r -> spec(r).remove("targetNamespaceLabelSelector"),
         "parent.spec.targetNamespaceLabelSelector");
-    assertRefused(CUSTOMIZE, r -> spec(r).putNull("targetNamespaceLabelSelector"),
+    assertRefused(
+        CUSTOMIZE,
+        r -> spec(r).putNull("targetNamespaceLabelSelector"),
         "parent.spec.targetNamespaceLabelSelector");
-    assertRefused(CUSTOMIZE, r -> spec(r).withObjectProperty("targetNamespaceLabelSelector").remove("matchLabels"),
+    assertRefused(
+        CUSTOMIZE,
+        r -> spec(r).withObjectProperty("targetNamespaceLabelSelector").remove("matchLabels"),
         null);
-    assertRefused(CUSTOMIZE, r -> spec(r).withObjectProperty("targetNamespaceLabelSelector")
-        .set("matchLabel", Json.object().put("propagate", "true")), "parent.spec.targetNamespaceLabelSelector.matchLabel");
+    assertRefused(
+        CUSTOMIZE,
+        r ->
+            spec(r)
+                .withObjectProperty("targetNamespaceLabelSelector")
+                .set("matchLabel", Json.object().put("propagate", "true")),
+        "parent.spec.targetNamespaceLabelSelector.matchLabel");
   }
 
   @Test
@@ -36,9 +47,16 @@ class SecretPropagationControllerTest {
   @Test
   void missingOrMalformedSpecFieldsAreNamed() {
     assertRefused(FIRST_SYNC, r -> spec(r).remove("sourceName"), "parent.spec.sourceName");
-    assertRefused(CUSTOMIZE, r -> spec(r).putArray("sourceNamespace"), "parent.spec.sourceNamespace");
-    assertRefused(FIRST_SYNC, r -> r.withObjectProperty("related").withObjectProperty("Secret.v1")
-        .withObjectProperty("omega/shareable").put("data", 3), "related['Secret.v1']['omega/shareable'].data");
+    assertRefused(
+        CUSTOMIZE, r -> spec(r).putArray("sourceNamespace"), "parent.spec.sourceNamespace");
+    assertRefused(
+        FIRST_SYNC,
+        r ->
+            r.withObjectProperty("related")
+                .withObjectProperty("Secret.v1")
+                .withObjectProperty("omega/shareable")
+                .put("data", 3),
+        "related['Secret.v1']['omega/shareable'].data");
   }
 
   private static ObjectNode spec(ObjectNode request) {
@@ -46,7 +64,8 @@ class SecretPropagationControllerTest {
   }
 
   private static ObjectNode fixture(String name) {
-    return Resources.readObject(Resources.path("fixtures/secret-propagation/" + name + ".request.json"));
+    return Resources.readObject(
+        Resources.path("fixtures/secret-propagation/" + name + ".request.json"));
   }
 
   private static HookAnswers.Answer call(String hook, ObjectNode request) {

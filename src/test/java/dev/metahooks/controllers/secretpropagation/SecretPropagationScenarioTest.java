@@ -62,7 +62,8 @@ class SecretPropagationScenarioTest {
     mc.runUntilStable(10);
 
     assertThat(namespacesWithACopy()).containsExactly("alpha", "beta", "gamma");
-    assertThat(cluster.get("v1", "Secret", "gamma", "shareable").get("data")).isEqualTo(source().get("data"));
+    assertThat(cluster.get("v1", "Secret", "gamma", "shareable").get("data"))
+        .isEqualTo(source().get("data"));
   }
 
   @Test
@@ -87,11 +88,21 @@ class SecretPropagationScenarioTest {
 
   @Test
   void changingTheSelectorMovesTheCopies() {
-    cluster.create("{apiVersion: v1, kind: Namespace, metadata: {name: delta, labels: {team: blue}}}");
+    cluster.create(
+        "{apiVersion: v1, kind: Namespace, metadata: {name: delta, labels: {team: blue}}}");
     mc.runUntilStable(10);
 
-    cluster.update(API, KIND, "", PARENT, parent -> parent.withObject("/spec")
-        .putObject("targetNamespaceLabelSelector").putObject("matchLabels").put("team", "blue"));
+    cluster.update(
+        API,
+        KIND,
+        "",
+        PARENT,
+        parent ->
+            parent
+                .withObject("/spec")
+                .putObject("targetNamespaceLabelSelector")
+                .putObject("matchLabels")
+                .put("team", "blue"));
     mc.runUntilStable(10);
 
     assertThat(namespacesWithACopy()).containsExactly("delta");
@@ -103,14 +114,19 @@ class SecretPropagationScenarioTest {
 
   /** Sets (or with null removes) the label propagate of a namespace. */
   private void setPropagateLabel(String namespace, String value) {
-    cluster.update("v1", "Namespace", "", namespace, ns -> {
-      ObjectNode labels = ns.withObject("/metadata/labels");
-      if (value == null) {
-        labels.remove("propagate");
-      } else {
-        labels.put("propagate", value);
-      }
-    });
+    cluster.update(
+        "v1",
+        "Namespace",
+        "",
+        namespace,
+        ns -> {
+          ObjectNode labels = ns.withObject("/metadata/labels");
+          if (value == null) {
+            labels.remove("propagate");
+          } else {
+            labels.put("propagate", value);
+          }
+        });
   }
 
   /** The namespaces, other than the source's, that hold a Secret shareable. */

@@ -31,10 +31,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>The emulator's workloads do not create Pods, so a small simulation plays the StatefulSet controller.
  */
 class ServicePerPodScenarioTest {
-  private static final String DECORATOR_FINALIZER = "metacontroller.io/decoratorcontroller-service-per-pod";
+  private static final String DECORATOR_FINALIZER =
+      "metacontroller.io/decoratorcontroller-service-per-pod";
   private static final String TEST_FINALIZER = "metacontroller.io/service-per-pod-test";
-  private static final List<String> MANIFESTS = List.of("metacontroller/service-per-pod.yaml",
-      "metacontroller/pod-name-label.yaml");
+  private static final List<String> MANIFESTS =
+      List.of("metacontroller/service-per-pod.yaml", "metacontroller/pod-name-label.yaml");
 
   private Cluster cluster;
   private Metacontroller mc;
@@ -61,7 +62,11 @@ class ServicePerPodScenarioTest {
     assertThat(service("nginx-2").at("/spec/selector/pod-name").asText()).isEqualTo("nginx-2");
     assertEachServiceSelectsExactlyItsPod(3);
 
-    cluster.update("apps/v1", "StatefulSet", "default", "nginx",
+    cluster.update(
+        "apps/v1",
+        "StatefulSet",
+        "default",
+        "nginx",
         sts -> sts.withArray("/metadata/finalizers").add(TEST_FINALIZER));
     cluster.delete("apps/v1", "StatefulSet", "default", "nginx");
     mc.runUntilStable(10);
@@ -69,7 +74,11 @@ class ServicePerPodScenarioTest {
     assertThat(finalizers(statefulSet())).containsExactly(TEST_FINALIZER);
     assertNoHotLoopAndValidAttachments();
 
-    cluster.update("apps/v1", "StatefulSet", "default", "nginx",
+    cluster.update(
+        "apps/v1",
+        "StatefulSet",
+        "default",
+        "nginx",
         sts -> ((ObjectNode) sts.get("metadata")).putArray("finalizers"));
     mc.runUntilStable(10);
     assertThat(cluster.find("apps/v1", "StatefulSet", "default", "nginx")).isEmpty();
@@ -84,7 +93,8 @@ class ServicePerPodScenarioTest {
 
     setReplicas(5);
     mc.runUntilStable(10);
-    assertThat(perPodServiceNames()).containsExactly("nginx-0", "nginx-1", "nginx-2", "nginx-3", "nginx-4");
+    assertThat(perPodServiceNames())
+        .containsExactly("nginx-0", "nginx-1", "nginx-2", "nginx-3", "nginx-4");
     assertEachServiceSelectsExactlyItsPod(5);
 
     setReplicas(1);
@@ -109,7 +119,9 @@ class ServicePerPodScenarioTest {
     for (int i = 0; i < 10; i++) {
       Round round = mc.round();
       if (!perPodServiceNames().isEmpty()) {
-        assertThat(finalizers(statefulSet())).as("after round %d", round.number()).contains(DECORATOR_FINALIZER);
+        assertThat(finalizers(statefulSet()))
+            .as("after round %d", round.number())
+            .contains(DECORATOR_FINALIZER);
       }
       if (!round.changed()) {
         break;
@@ -128,10 +140,15 @@ class ServicePerPodScenarioTest {
     mc.runUntilStable(10);
 
     assertThat(verifiedAnnotation()).isEqualTo("true");
-    JsonNode attachments = mc.lastCall("service-per-pod", "sync").request().path("attachments").path("Service.v1");
+    JsonNode attachments =
+        mc.lastCall("service-per-pod", "sync").request().path("attachments").path("Service.v1");
     assertThat(attachments.has("default/nginx-0")).isTrue();
     for (String controller : List.of("service-per-pod", "pod-name-label")) {
-      assertThat(mc.lastCall(controller, "sync").request().at("/controller/spec/hooks/sync/version").asText())
+      assertThat(
+              mc.lastCall(controller, "sync")
+                  .request()
+                  .at("/controller/spec/hooks/sync/version")
+                  .asText())
           .isEqualTo("v2");
     }
     assertNoHotLoopAndValidAttachments();
@@ -152,7 +169,8 @@ class ServicePerPodScenarioTest {
 
   /** The manifest with {@code version: <version>} on every hook (v1 is the default when none is given). */
   private static String withHookVersion(String manifest, String version) {
-    String replaced = manifest.replace("      webhook:\n", "      version: " + version + "\n      webhook:\n");
+    String replaced =
+        manifest.replace("      webhook:\n", "      version: " + version + "\n      webhook:\n");
     assertThat(replaced).contains("version: " + version);
     return replaced;
   }
@@ -181,7 +199,10 @@ class ServicePerPodScenarioTest {
       }
       for (ObjectNode pod : cluster.list("v1", "Pod", namespace)) {
         String podName = pod.at("/metadata/name").asText();
-        boolean ours = pod.at("/metadata/ownerReferences/0/uid").asText().equals(sts.at("/metadata/uid").asText());
+        boolean ours =
+            pod.at("/metadata/ownerReferences/0/uid")
+                .asText()
+                .equals(sts.at("/metadata/uid").asText());
         if (ours && Integer.parseInt(podName.substring(name.length() + 1)) >= replicas) {
           cluster.delete("v1", "Pod", namespace, podName);
         }
@@ -192,15 +213,22 @@ class ServicePerPodScenarioTest {
   private static ObjectNode podOf(ObjectNode sts, String podName) {
     ObjectNode template = (ObjectNode) sts.at("/spec/template");
     ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
-    ObjectNode metadata = pod.putObject("metadata").put("name", podName)
-        .put("namespace", sts.at("/metadata/namespace").asText());
+    ObjectNode metadata =
+        pod.putObject("metadata")
+            .put("name", podName)
+            .put("namespace", sts.at("/metadata/namespace").asText());
     metadata.set("labels", template.at("/metadata/labels").deepCopy());
     ((ObjectNode) metadata.get("labels")).put("statefulset.kubernetes.io/pod-name", podName);
     metadata.set("annotations", template.at("/metadata/annotations").deepCopy());
-    metadata.putArray("ownerReferences").addObject()
-        .put("apiVersion", "apps/v1").put("kind", "StatefulSet")
-        .put("name", sts.at("/metadata/name").asText()).put("uid", sts.at("/metadata/uid").asText())
-        .put("controller", true).put("blockOwnerDeletion", true);
+    metadata
+        .putArray("ownerReferences")
+        .addObject()
+        .put("apiVersion", "apps/v1")
+        .put("kind", "StatefulSet")
+        .put("name", sts.at("/metadata/name").asText())
+        .put("uid", sts.at("/metadata/uid").asText())
+        .put("controller", true)
+        .put("blockOwnerDeletion", true);
     pod.set("spec", template.get("spec").deepCopy());
     return pod;
   }
@@ -209,29 +237,47 @@ class ServicePerPodScenarioTest {
   private void assertEachServiceSelectsExactlyItsPod(int count) {
     assertThat(perPodServiceNames()).hasSize(count);
     for (String serviceName : perPodServiceNames()) {
-      Map.Entry<String, JsonNode> selector = service(serviceName).at("/spec/selector").properties().iterator()
-          .next();
+      Map.Entry<String, JsonNode> selector =
+          service(serviceName).at("/spec/selector").properties().iterator().next();
       String key = selector.getKey();
       String value = selector.getValue().asText();
-      List<String> selected = cluster.list("v1", "Pod").stream()
-          .filter(pod -> pod.at("/metadata/labels").path(key).asText().equals(value))
-          .map(pod -> pod.at("/metadata/name").asText()).toList();
-      assertThat(selected).as("Pods selected by Service %s", serviceName).containsExactly(serviceName);
+      List<String> selected =
+          cluster.list("v1", "Pod").stream()
+              .filter(pod -> pod.at("/metadata/labels").path(key).asText().equals(value))
+              .map(pod -> pod.at("/metadata/name").asText())
+              .toList();
+      assertThat(selected)
+          .as("Pods selected by Service %s", serviceName)
+          .containsExactly(serviceName);
     }
   }
 
   private void removeOptInAnnotation() {
-    cluster.update("apps/v1", "StatefulSet", "default", "nginx",
+    cluster.update(
+        "apps/v1",
+        "StatefulSet",
+        "default",
+        "nginx",
         sts -> ((ObjectNode) sts.at("/metadata/annotations")).remove("service-per-pod-label"));
   }
 
   private void addOptInAnnotation() {
-    cluster.update("apps/v1", "StatefulSet", "default", "nginx",
-        sts -> ((ObjectNode) sts.at("/metadata/annotations")).put("service-per-pod-label", "pod-name"));
+    cluster.update(
+        "apps/v1",
+        "StatefulSet",
+        "default",
+        "nginx",
+        sts ->
+            ((ObjectNode) sts.at("/metadata/annotations"))
+                .put("service-per-pod-label", "pod-name"));
   }
 
   private void setReplicas(int replicas) {
-    cluster.update("apps/v1", "StatefulSet", "default", "nginx",
+    cluster.update(
+        "apps/v1",
+        "StatefulSet",
+        "default",
+        "nginx",
         sts -> ((ObjectNode) sts.get("spec")).put("replicas", replicas));
   }
 
@@ -269,7 +315,10 @@ class ServicePerPodScenarioTest {
   }
 
   private List<String> names(String apiVersion, String kind) {
-    return cluster.list(apiVersion, kind).stream().map(o -> o.at("/metadata/name").asText()).sorted().toList();
+    return cluster.list(apiVersion, kind).stream()
+        .map(o -> o.at("/metadata/name").asText())
+        .sorted()
+        .toList();
   }
 
   private static List<String> finalizers(ObjectNode object) {

@@ -38,8 +38,10 @@ class UpdateStrategyScenarioTest {
 
     assertThat(value(ON_DELETE)).isEqualTo("v1");
     assertThat(value(RECREATE)).isEqualTo("v1");
-    assertThat(parent("OnDeleteDemo", "odd-instance").at("/status/observedConfigData").asText()).isEqualTo("v1");
-    assertThat(parent("RecreateDemo", "rcd-instance").at("/status/observedConfigData").asText()).isEqualTo("v1");
+    assertThat(parent("OnDeleteDemo", "odd-instance").at("/status/observedConfigData").asText())
+        .isEqualTo("v1");
+    assertThat(parent("RecreateDemo", "rcd-instance").at("/status/observedConfigData").asText())
+        .isEqualTo("v1");
     assertNoHotLoopAndValidChildren();
   }
 
@@ -88,7 +90,8 @@ class UpdateStrategyScenarioTest {
     assertThat(uid(ON_DELETE)).isEqualTo(onDeleteUid);
     assertThat(configMap(ON_DELETE).at("/data/side-effect").asText()).isEqualTo("kept");
     assertThat(deletes(ON_DELETE, start)).isZero();
-    assertThat(parent("OnDeleteDemo", "odd-instance").at("/status/observedConfigData").asText()).isEqualTo("v2");
+    assertThat(parent("OnDeleteDemo", "odd-instance").at("/status/observedConfigData").asText())
+        .isEqualTo("v2");
 
     cluster.delete("v1", "ConfigMap", "default", ON_DELETE);
     mc.runUntilStable(5);
@@ -113,18 +116,29 @@ class UpdateStrategyScenarioTest {
   // ---- helpers
 
   private void addSideEffect(String configMap) {
-    cluster.update("v1", "ConfigMap", "default", configMap,
+    cluster.update(
+        "v1",
+        "ConfigMap",
+        "default",
+        configMap,
         cm -> ((ObjectNode) cm.get("data")).put("side-effect", "kept"));
   }
 
   private void setConfigData(String kind, String name, String configData) {
-    cluster.update(API, kind, "default", name,
+    cluster.update(
+        API,
+        kind,
+        "default",
+        name,
         parent -> ((ObjectNode) parent.get("spec")).put("configData", configData));
   }
 
   private long deletes(String configMap, long sequence) {
     return cluster.writesAfter(sequence).stream()
-        .filter(w -> w.object().equals("ConfigMap default/" + configMap) && w.verb() == Write.Verb.DELETE)
+        .filter(
+            w ->
+                w.object().equals("ConfigMap default/" + configMap)
+                    && w.verb() == Write.Verb.DELETE)
         .count();
   }
 

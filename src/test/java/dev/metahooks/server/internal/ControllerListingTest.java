@@ -23,17 +23,25 @@ import org.junit.jupiter.api.Test;
  */
 class ControllerListingTest {
   private static Controller.CompositeBuilder controller(String name) {
-    return Controller.composite(name).sync(request -> CompositeResponse.of(Json.object(), List.of()));
+    return Controller.composite(name)
+        .sync(request -> CompositeResponse.of(Json.object(), List.of()));
   }
 
   @Test
   void aDeclaredVersionIsListedBesideItsControllerAndAnUndeclaredOneIsLeftOut() throws Exception {
     Controller versioned = controller("greeting").version(" 1.4.2 ").build();
-    try (HookServer server = new HookServer(ServerConfig.defaults().withPort(0),
-        List.of(versioned, controller("plain").build())).start()) {
-      HttpResponse<String> reply = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/controllers")).build(),
-          HttpResponse.BodyHandlers.ofString());
+    try (HookServer server =
+        new HookServer(
+                ServerConfig.defaults().withPort(0),
+                List.of(versioned, controller("plain").build()))
+            .start()) {
+      HttpResponse<String> reply =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://localhost:" + server.port() + "/controllers"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
 
       JsonNode listing = JsonTrees.MAPPER.readTree(reply.body());
       assertThat(listing.path("version").asText()).isEqualTo(BuildInfo.version());
@@ -47,6 +55,7 @@ class ControllerListingTest {
   @Test
   void anEmptyVersionIsRefusedWhereItIsDeclared() {
     assertThatThrownBy(() -> controller("greeting").version(" "))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("greeting");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("greeting");
   }
 }

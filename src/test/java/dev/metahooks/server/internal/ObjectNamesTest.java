@@ -28,22 +28,37 @@ class ObjectNamesTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-      "a NUL in the parent's name | " + HELLO + " | \"name\": \"your-name\" | \"name\": \"your\\u0000name\""
-          + " | parent.metadata.name",
-      "a lone surrogate in the parent's name | " + HELLO + " | \"name\": \"your-name\" | \"name\": \"your\\ud800\""
-          + " | parent.metadata.name",
-      "a low surrogate alone | " + HELLO + " | \"name\": \"your-name\" | \"name\": \"\\udc00your\""
-          + " | parent.metadata.name",
-      "upper case in a custom resource's name | " + HELLO + " | \"name\": \"your-name\" | \"name\": \"Your-Name\""
-          + " | parent.metadata.name",
-      "a slash in the name | " + HELLO + " | \"name\": \"your-name\" | \"name\": \"your/name\""
-          + " | parent.metadata.name",
-      "an underscore in the namespace | " + HELLO + " | \"namespace\": \"hello\" | \"namespace\": \"hel_lo\""
-          + " | parent.metadata.namespace",
-  })
-  void aParentNameTheApiServerRefusesIs422NamingTheField(String label, String fixture, String from, String to,
-      String field) throws Exception {
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      value = {
+        "a NUL in the parent's name | "
+            + HELLO
+            + " | \"name\": \"your-name\" | \"name\": \"your\\u0000name\""
+            + " | parent.metadata.name",
+        "a lone surrogate in the parent's name | "
+            + HELLO
+            + " | \"name\": \"your-name\" | \"name\": \"your\\ud800\""
+            + " | parent.metadata.name",
+        "a low surrogate alone | "
+            + HELLO
+            + " | \"name\": \"your-name\" | \"name\": \"\\udc00your\""
+            + " | parent.metadata.name",
+        "upper case in a custom resource's name | "
+            + HELLO
+            + " | \"name\": \"your-name\" | \"name\": \"Your-Name\""
+            + " | parent.metadata.name",
+        "a slash in the name | "
+            + HELLO
+            + " | \"name\": \"your-name\" | \"name\": \"your/name\""
+            + " | parent.metadata.name",
+        "an underscore in the namespace | "
+            + HELLO
+            + " | \"namespace\": \"hello\" | \"namespace\": \"hel_lo\""
+            + " | parent.metadata.namespace",
+      })
+  void aParentNameTheApiServerRefusesIs422NamingTheField(
+      String label, String fixture, String from, String to, String field) throws Exception {
     TestServer.Reply reply = TestServer.post("/hello-world/sync", edited(fixture, from, to));
     assertThat(reply.status()).as(reply.body()).isEqualTo(422);
     assertThat(reply.json().path("field").asText()).isEqualTo(field);
@@ -55,18 +70,23 @@ class ObjectNamesTest {
     ObjectNode request = Resources.readObject(Resources.path(CATSET));
     ObjectNode pods = (ObjectNode) request.path("children").path("Pod.v1");
     ObjectNode pod = Json.object().put("apiVersion", "v1").put("kind", "Pod");
-    pod.putObject("metadata").put("name", "nginx_backend-0").put("namespace",
-        request.path("parent").path("metadata").path("namespace").asText());
+    pod.putObject("metadata")
+        .put("name", "nginx_backend-0")
+        .put("namespace", request.path("parent").path("metadata").path("namespace").asText());
     pods.set("nginx_backend-0", pod);
-    TestServer.Reply reply = TestServer.post("/catset/sync", JsonTrees.MAPPER.writeValueAsBytes(request));
+    TestServer.Reply reply =
+        TestServer.post("/catset/sync", JsonTrees.MAPPER.writeValueAsBytes(request));
     assertThat(reply.status()).as(reply.body()).isEqualTo(422);
-    assertThat(reply.json().path("field").asText()).isEqualTo("children['Pod.v1']['nginx_backend-0'].metadata.name");
+    assertThat(reply.json().path("field").asText())
+        .isEqualTo("children['Pod.v1']['nginx_backend-0'].metadata.name");
   }
 
   @Test
   void theErrorItselfIsJsonWhateverTheName() throws Exception {
-    TestServer.Reply reply = TestServer.post("/hello-world/sync", edited(HELLO, "\"name\": \"your-name\"",
-        "\"name\": \"a\\u0000\\ud800b\""));
+    TestServer.Reply reply =
+        TestServer.post(
+            "/hello-world/sync",
+            edited(HELLO, "\"name\": \"your-name\"", "\"name\": \"a\\u0000\\ud800b\""));
     assertThat(reply.status()).isEqualTo(422);
     assertThat(reply.json().path("message").asText()).contains("a\\u0000\\uD800b");
   }
@@ -74,7 +94,8 @@ class ObjectNamesTest {
   @Test
   void eachKindByItsOwnRule() {
     assertThat(ObjectNames.whyNot("system:controller:catset", "ClusterRole")).isNull();
-    assertThat(ObjectNames.whyNot("system:controller:catset", "ConfigMap")).contains("DNS-1123 subdomain");
+    assertThat(ObjectNames.whyNot("system:controller:catset", "ConfigMap"))
+        .contains("DNS-1123 subdomain");
     assertThat(ObjectNames.whyNot("a.b-c.d", "ConfigMap")).isNull();
     assertThat(ObjectNames.whyNot("a.b", "Service")).contains("DNS-1035");
     assertThat(ObjectNames.whyNot("0web", "Service")).contains("DNS-1035");
@@ -84,7 +105,9 @@ class ObjectNamesTest {
     assertThat(ObjectNames.whyNot("a".repeat(64), "Namespace")).isNotNull();
     assertThat(ObjectNames.whyNot("..", "ClusterRole")).isNotNull();
     assertThat(ObjectNames.whyNot("a\u0000b", "ClusterRole")).contains("U+0000");
-    assertThat(ObjectNames.whyNot("caf\uD83D\uDE00", "ClusterRole")).as("a whole pair is a character").isNull();
+    assertThat(ObjectNames.whyNot("caf\uD83D\uDE00", "ClusterRole"))
+        .as("a whole pair is a character")
+        .isNull();
   }
 
   /**
@@ -94,12 +117,22 @@ class ObjectNamesTest {
    */
   @Test
   void theCharacterChecksAgreeWithKubernetesRegularExpressions() {
-    java.util.regex.Pattern label = java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    java.util.regex.Pattern label1035 = java.util.regex.Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
-    java.util.regex.Pattern subdomain = java.util.regex.Pattern.compile(
-        "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    java.util.List<String> strings = new java.util.ArrayList<>(java.util.List.of("",
-        "a".repeat(63), "a".repeat(64), "a".repeat(253), "a".repeat(254), "a.".repeat(126) + "a"));
+    java.util.regex.Pattern label =
+        java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    java.util.regex.Pattern label1035 =
+        java.util.regex.Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
+    java.util.regex.Pattern subdomain =
+        java.util.regex.Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    java.util.List<String> strings =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "",
+                "a".repeat(63),
+                "a".repeat(64),
+                "a".repeat(253),
+                "a".repeat(254),
+                "a.".repeat(126) + "a"));
     String alphabet = "a0-.A_";
     java.util.List<String> level = java.util.List.of("");
     for (int length = 1; length <= 4; length++) {
@@ -113,11 +146,14 @@ class ObjectNamesTest {
       level = next;
     }
     for (String s : strings) {
-      assertThat(ObjectNames.isLabel(s, false)).as("label '%s'", s)
+      assertThat(ObjectNames.isLabel(s, false))
+          .as("label '%s'", s)
           .isEqualTo(s.length() <= 63 && label.matcher(s).matches());
-      assertThat(ObjectNames.isLabel(s, true)).as("DNS-1035 label '%s'", s)
+      assertThat(ObjectNames.isLabel(s, true))
+          .as("DNS-1035 label '%s'", s)
           .isEqualTo(s.length() <= 63 && label1035.matcher(s).matches());
-      assertThat(ObjectNames.isSubdomain(s)).as("subdomain '%s'", s)
+      assertThat(ObjectNames.isSubdomain(s))
+          .as("subdomain '%s'", s)
           .isEqualTo(s.length() <= 253 && subdomain.matcher(s).matches());
     }
   }

@@ -26,11 +26,13 @@ import org.junit.jupiter.api.Test;
  * {@link HookError} and maps what it throws once.
  */
 class RequestPathTest {
-  private static final Path SERVER_SOURCES = Resources.projectDir().resolve("library/src/main/java/dev/metahooks/server");
+  private static final Path SERVER_SOURCES =
+      Resources.projectDir().resolve("library/src/main/java/dev/metahooks/server");
   private static final Path CLASSES = Resources.projectDir().resolve("library/target/classes");
   private static final Path SERVER_CLASSES = CLASSES.resolve("dev/metahooks/server");
-  private static final String HELLO = "{\"parent\": {\"kind\": \"HelloWorld\", \"metadata\": {\"name\": \"x\"}, "
-      + "\"spec\": {\"who\": \"you\"}}, \"children\": {\"Pod.v1\": {}}}";
+  private static final String HELLO =
+      "{\"parent\": {\"kind\": \"HelloWorld\", \"metadata\": {\"name\": \"x\"}, "
+          + "\"spec\": {\"who\": \"you\"}}, \"children\": {\"Pod.v1\": {}}}";
 
   @Test
   void everyRouteIsBuiltWithTheTableAndALookupGivesItBack() {
@@ -40,7 +42,8 @@ class RequestPathTest {
     assertThat(sync.hookPath()).isEqualTo("sync");
     assertThat(table.find("hello-world", "sync")).isSameAs(sync);
     assertThat(table.find("hello-world", "finalize")).isNull();
-    assertThatThrownBy(() -> table.route("no-such", "sync")).isInstanceOf(HookError.class)
+    assertThatThrownBy(() -> table.route("no-such", "sync"))
+        .isInstanceOf(HookError.class)
         .hasMessageStartingWith("no controller named 'no-such'; served: ")
         .satisfies(e -> assertThat(((HookError) e).status()).isEqualTo(404));
     assertThatThrownBy(() -> table.route("hello-world", "finalize"))
@@ -49,7 +52,8 @@ class RequestPathTest {
 
   @Test
   void noLayerBelowTheEdgeLooksTheRouteUpAgain() throws IOException {
-    Pattern lookup = Pattern.compile("routes(\\(\\))?\\s*\\.(find|route)\\(|Hook\\s*\\.fromPath\\(");
+    Pattern lookup =
+        Pattern.compile("routes(\\(\\))?\\s*\\.(find|route)\\(|Hook\\s*\\.fromPath\\(");
     List<String> looking = new ArrayList<>();
     // the public package and its internal one
     try (Stream<Path> files = Files.walk(SERVER_SOURCES)) {
@@ -65,18 +69,25 @@ class RequestPathTest {
 
   @Test
   void anAnswerIsTheHooksResponseThenTheWrittenReplyAndNothingInBetween() throws Exception {
-    for (String gone : List.of("HookDispatcher", "HookDispatcher$Answer", "AnswerWriter$Written", "Exchange")) {
+    for (String gone :
+        List.of("HookDispatcher", "HookDispatcher$Answer", "AnswerWriter$Written", "Exchange")) {
       for (String pkg : List.of("dev.metahooks.server.", "dev.metahooks.server.internal.")) {
-        assertThatThrownBy(() -> Class.forName(pkg + gone)).as(pkg + gone).isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> Class.forName(pkg + gone))
+            .as(pkg + gone)
+            .isInstanceOf(ClassNotFoundException.class);
       }
     }
     List<String> holdingAnAnswer = new ArrayList<>();
     try (Stream<Path> files = Files.walk(SERVER_CLASSES)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".class")).sorted().toList()) {
         String name = file.getFileName().toString().replace(".class", "");
-        Class<?> type = Class.forName(CLASSES.relativize(file).toString().replace(".class", "").replace('/', '.'));
-        for (RecordComponent component : type.isRecord() ? type.getRecordComponents() : new RecordComponent[0]) {
-          if (HookResponse.class.isAssignableFrom(component.getType()) || component.getType() == Blocks.class) {
+        Class<?> type =
+            Class.forName(
+                CLASSES.relativize(file).toString().replace(".class", "").replace('/', '.'));
+        for (RecordComponent component :
+            type.isRecord() ? type.getRecordComponents() : new RecordComponent[0]) {
+          if (HookResponse.class.isAssignableFrom(component.getType())
+              || component.getType() == Blocks.class) {
             holdingAnAnswer.add(name + "." + component.getName());
           }
         }
@@ -90,22 +101,31 @@ class RequestPathTest {
     HookRunner runner = new HookRunner(1_000_000);
     Route hello = new RouteTable(Catalog.controllers(), false).find("hello-world", "sync");
     assertThat(error(() -> runner.read(hello, bytes("{\"parent\": "))).status()).isEqualTo(400);
-    assertThat(error(() -> runner.read(hello, bytes("[]")))).hasMessage("request body must be a JSON object, not array");
+    assertThat(error(() -> runner.read(hello, bytes("[]"))))
+        .hasMessage("request body must be a JSON object, not array");
     ObjectNode badName = runner.read(hello, bytes(HELLO.replace("\"x\"", "\"a\\u0000b\"")));
     assertThat(error(() -> runner.run(hello, badName)).status()).isEqualTo(422);
     assertThat(runner.run(hello, runner.read(hello, bytes(HELLO)))).isNotNull();
 
-    Controller refusing = Controller.composite("refusing").sync(request -> {
-      throw new InvalidRequestException("spec.size", "spec.size must be positive");
-    }).build();
+    Controller refusing =
+        Controller.composite("refusing")
+            .sync(
+                request -> {
+                  throw new InvalidRequestException("spec.size", "spec.size must be positive");
+                })
+            .build();
     Route refused = new RouteTable(List.of(refusing), false).find("refusing", "sync");
     HookError invalid = error(() -> runner.run(refused, runner.read(refused, bytes(HELLO))));
     assertThat(invalid.status()).isEqualTo(422);
     assertThat(invalid.field()).isEqualTo("spec.size");
 
-    Controller faulty = Controller.composite("faulty").sync(request -> {
-      throw new IllegalStateException("a bug");
-    }).build();
+    Controller faulty =
+        Controller.composite("faulty")
+            .sync(
+                request -> {
+                  throw new IllegalStateException("a bug");
+                })
+            .build();
     Route fault = new RouteTable(List.of(faulty), false).find("faulty", "sync");
     HookError internal = error(() -> runner.run(fault, runner.read(fault, bytes(HELLO))));
     assertThat(internal.code()).isEqualTo(ErrorCode.INTERNAL_ERROR);
@@ -114,19 +134,26 @@ class RequestPathTest {
 
   @Test
   void theAnswersLayerMapsWhatItsStepsThrowOnceIntoAReply() {
-    Controller faulty = Controller.composite("faulty").sync(request -> {
-      throw new IllegalStateException("a bug");
-    }).build();
+    Controller faulty =
+        Controller.composite("faulty")
+            .sync(
+                request -> {
+                  throw new IllegalStateException("a bug");
+                })
+            .build();
     CachedAnswers answers = new CachedAnswers(1 << 20, 1_000_000);
     Route fault = new RouteTable(List.of(faulty), false).find("faulty", "sync");
     Reply reply = answers.answer(fault, bytes(HELLO));
     assertThat(reply.status()).isEqualTo(500);
-    assertThat(reply.summary().kind()).as("the request was read: the access log names the parent").isEqualTo("HelloWorld");
+    assertThat(reply.summary().kind())
+        .as("the request was read: the access log names the parent")
+        .isEqualTo("HelloWorld");
     assertThat(reply.etag()).isNull();
     assertThat(answers.answer(fault, bytes("{")).status()).isEqualTo(400);
     Reply badName = answers.answer(fault, bytes(HELLO.replace("\"x\"", "\"a\\u0000b\"")));
     assertThat(badName.status()).isEqualTo(422);
-    assertThat(badName.summary().kind()).as("a refused name still names the parent's kind in the log")
+    assertThat(badName.summary().kind())
+        .as("a refused name still names the parent's kind in the log")
         .isEqualTo("HelloWorld");
     assertThat(answers.cacheBytes()).as("errors are not kept").isZero();
   }

@@ -25,13 +25,16 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "-Xms1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx1g", "-Xms1g"})
 @Threads(2)
 public class ResponseCacheBenchmark {
   private static final int KEYS = 1024;
   private final ResponseCache.Key[] keys = new ResponseCache.Key[KEYS];
   private final ResponseCache.Key[] fresh = new ResponseCache.Key[KEYS * 64];
-  private final Reply reply = new Reply(200, Blocks.of(new byte[2048]), "\"etag\"", "ok", CallSummary.UNREAD, false);
+  private final Reply reply =
+      new Reply(200, Blocks.of(new byte[2048]), "\"etag\"", "ok", CallSummary.UNREAD, false);
   private ResponseCache cache;
   private ResponseCache small;
 
@@ -49,7 +52,8 @@ public class ResponseCacheBenchmark {
   }
 
   private static ResponseCache.Key key(int i) {
-    return new ResponseCache.Key("catset", "sync", Digests.sha256(ByteBuffer.allocate(4).putInt(i).array()));
+    return new ResponseCache.Key(
+        "catset", "sync", Digests.sha256(ByteBuffer.allocate(4).putInt(i).array()));
   }
 
   /** Per thread: where in the keys it is. */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.ByteArrayOutputStream;
@@ -19,8 +18,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 class StreamingRedactionTest {
   static Stream<Path> bodies() {
     return Stream.of("fixtures", "upstream-answers")
-        .flatMap(dir -> Stream.concat(Resources.find(Resources.path(dir), ".request.json").stream(),
-            Resources.find(Resources.path(dir), ".response.json").stream()));
+        .flatMap(
+            dir ->
+                Stream.concat(
+                    Resources.find(Resources.path(dir), ".request.json").stream(),
+                    Resources.find(Resources.path(dir), ".response.json").stream()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -33,7 +35,8 @@ class StreamingRedactionTest {
         JsonGenerator out = JsonTrees.MAPPER.getFactory().createGenerator(streamed)) {
       StreamingRedaction.copy(in, out, Redaction.Replacement.mask(true));
     }
-    assertThat(JsonTrees.MAPPER.readTree(streamed.toByteArray())).isEqualTo(Redaction.redactSecretsReplayable(whole));
+    assertThat(JsonTrees.MAPPER.readTree(streamed.toByteArray()))
+        .isEqualTo(Redaction.redactSecretsReplayable(whole));
   }
 
   @ParameterizedTest
@@ -44,14 +47,20 @@ class StreamingRedactionTest {
         JsonGenerator out = JsonTrees.MAPPER.getFactory().createGenerator(streamed)) {
       StreamingRedaction.copy(in, out, Redaction.Replacement.mask(true));
     }
-    assertThat(streamed.toString()).doesNotContain("c2VjcmV0LXZhbHVl").contains(Redaction.REDACTED_BASE64);
+    assertThat(streamed.toString())
+        .doesNotContain("c2VjcmV0LXZhbHVl")
+        .contains(Redaction.REDACTED_BASE64);
   }
 
   static List<String> secretsEverywhere() {
-    String secret = "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"metadata\": {\"name\": \"s\"},"
-        + " \"data\": {\"password\": \"c2VjcmV0LXZhbHVl\"}}";
-    String kindless = "{\"metadata\": {\"name\": \"s\"}, \"data\": {\"password\": \"c2VjcmV0LXZhbHVl\"}}";
-    return List.of("{\"object\": " + secret + "}", "{\"children\": [" + secret + "]}",
+    String secret =
+        "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"metadata\": {\"name\": \"s\"},"
+            + " \"data\": {\"password\": \"c2VjcmV0LXZhbHVl\"}}";
+    String kindless =
+        "{\"metadata\": {\"name\": \"s\"}, \"data\": {\"password\": \"c2VjcmV0LXZhbHVl\"}}";
+    return List.of(
+        "{\"object\": " + secret + "}",
+        "{\"children\": [" + secret + "]}",
         "{\"children\": {\"Secret.v1\": {\"s\": " + kindless + "}}}",
         "{\"related\": {\"Secret.v1\": {\"ns/s\": " + kindless + "}}}",
         "{\"parent\": {\"spec\": {\"template\": " + secret + "}}}");

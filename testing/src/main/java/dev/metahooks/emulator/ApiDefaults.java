@@ -16,8 +16,8 @@ import java.util.List;
  * {@code pkg/apis/batch/v1/defaults.go} and {@code plugin/pkg/admission/{serviceaccount,defaulttolerationseconds}}.
  */
 final class ApiDefaults {
-  static final List<String> DEFAULT_TOLERATION_KEYS = List.of("node.kubernetes.io/not-ready",
-      "node.kubernetes.io/unreachable");
+  static final List<String> DEFAULT_TOLERATION_KEYS =
+      List.of("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable");
 
   private ApiDefaults() {}
 
@@ -45,14 +45,18 @@ final class ApiDefaults {
         putIfAbsent(spec, "replicas", 1);
         putIfAbsent(spec, "podManagementPolicy", "OrderedReady");
         putIfAbsent(spec, "revisionHistoryLimit", 10);
-        // apps/v1 SetDefaults_StatefulSet: the type RollingUpdate, and then a partition of 0; OnDelete gets nothing.
+        // apps/v1 SetDefaults_StatefulSet: the type RollingUpdate, and then a partition of 0;
+        // OnDelete gets nothing.
         ObjectNode strategy = spec.withObjectProperty("updateStrategy");
         putIfAbsent(strategy, "type", "RollingUpdate");
-        if ("RollingUpdate".equals(strategy.path("type").asText()) && !strategy.has("rollingUpdate")) {
+        if ("RollingUpdate".equals(strategy.path("type").asText())
+            && !strategy.has("rollingUpdate")) {
           strategy.putObject("rollingUpdate").put("partition", 0);
         }
         if (!spec.has("persistentVolumeClaimRetentionPolicy")) {
-          spec.putObject("persistentVolumeClaimRetentionPolicy").put("whenDeleted", "Retain").put("whenScaled", "Retain");
+          spec.putObject("persistentVolumeClaimRetentionPolicy")
+              .put("whenDeleted", "Retain")
+              .put("whenScaled", "Retain");
         }
         template(spec);
         for (JsonNode claim : spec.path("volumeClaimTemplates")) {
@@ -73,7 +77,7 @@ final class ApiDefaults {
         template(spec);
       }
       case "apps/v1 Deployment", "apps/v1 ReplicaSet", "apps/v1 DaemonSet" -> template(spec);
-      default -> { }
+      default -> {}
     }
   }
 
@@ -105,9 +109,16 @@ final class ApiDefaults {
     putIfAbsent(container, "terminationMessagePath", "/dev/termination-log");
     putIfAbsent(container, "terminationMessagePolicy", "File");
     String image = container.path("image").asText("");
-    String tag = image.contains("@") ? "digest" : image.substring(image.lastIndexOf('/') + 1).contains(":")
-        ? image.substring(image.lastIndexOf(':') + 1) : "";
-    putIfAbsent(container, "imagePullPolicy", tag.isEmpty() || tag.equals("latest") ? "Always" : "IfNotPresent");
+    String tag =
+        image.contains("@")
+            ? "digest"
+            : image.substring(image.lastIndexOf('/') + 1).contains(":")
+                ? image.substring(image.lastIndexOf(':') + 1)
+                : "";
+    putIfAbsent(
+        container,
+        "imagePullPolicy",
+        tag.isEmpty() || tag.equals("latest") ? "Always" : "IfNotPresent");
     if (!container.has("resources")) {
       container.putObject("resources");
     }
@@ -126,18 +137,33 @@ final class ApiDefaults {
     if (!spec.path("automountServiceAccountToken").asBoolean(true)) {
       return;
     }
-    String volume = "kube-api-access-" + Long.toString(36 * 36 * 36 * 36 + serial, 36).substring(0, 5);
-    ObjectNode projected = spec.withArray("volumes").addObject().put("name", volume).putObject("projected");
+    String volume =
+        "kube-api-access-" + Long.toString(36 * 36 * 36 * 36 + serial, 36).substring(0, 5);
+    ObjectNode projected =
+        spec.withArray("volumes").addObject().put("name", volume).putObject("projected");
     projected.put("defaultMode", 420);
     ArrayNode sources = projected.putArray("sources");
-    sources.addObject().putObject("serviceAccountToken").put("expirationSeconds", 3607).put("path", "token");
-    sources.addObject().putObject("configMap").put("name", "kube-root-ca.crt").putArray("items").addObject()
-        .put("key", "ca.crt").put("path", "ca.crt");
+    sources
+        .addObject()
+        .putObject("serviceAccountToken")
+        .put("expirationSeconds", 3607)
+        .put("path", "token");
+    sources
+        .addObject()
+        .putObject("configMap")
+        .put("name", "kube-root-ca.crt")
+        .putArray("items")
+        .addObject()
+        .put("key", "ca.crt")
+        .put("path", "ca.crt");
     for (String list : List.of("initContainers", "containers")) {
       for (JsonNode container : spec.path(list)) {
         if (container instanceof ObjectNode c) {
-          c.withArray("volumeMounts").addObject().put("name", volume)
-              .put("mountPath", "/var/run/secrets/kubernetes.io/serviceaccount").put("readOnly", true);
+          c.withArray("volumeMounts")
+              .addObject()
+              .put("name", volume)
+              .put("mountPath", "/var/run/secrets/kubernetes.io/serviceaccount")
+              .put("readOnly", true);
         }
       }
     }
@@ -149,13 +175,19 @@ final class ApiDefaults {
       boolean tolerated = false;
       for (JsonNode toleration : spec.path("tolerations")) {
         String effect = toleration.path("effect").asText("");
-        boolean keyMatches = toleration.path("key").asText("").equals(key)
-            || (toleration.path("key").asText("").isEmpty() && toleration.path("operator").asText("").equals("Exists"));
+        boolean keyMatches =
+            toleration.path("key").asText("").equals(key)
+                || (toleration.path("key").asText("").isEmpty()
+                    && toleration.path("operator").asText("").equals("Exists"));
         tolerated |= keyMatches && (effect.isEmpty() || effect.equals("NoExecute"));
       }
       if (!tolerated) {
-        spec.withArray("tolerations").addObject().put("key", key).put("operator", "Exists")
-            .put("effect", "NoExecute").put("tolerationSeconds", 300);
+        spec.withArray("tolerations")
+            .addObject()
+            .put("key", key)
+            .put("operator", "Exists")
+            .put("effect", "NoExecute")
+            .put("tolerationSeconds", 300);
       }
     }
   }

@@ -10,8 +10,16 @@ public final class ApiException extends RuntimeException {
    * real API server (docs/emulator.md, "A real API server") also answers {@code FORBIDDEN} (admission, a namespace
    * being deleted) and errors of its own.
    */
-  public enum Reason { NOT_FOUND, ALREADY_EXISTS, CONFLICT, INVALID, FORBIDDEN, BAD_REQUEST, METHOD_NOT_ALLOWED,
-    SERVER_ERROR }
+  public enum Reason {
+    NOT_FOUND,
+    ALREADY_EXISTS,
+    CONFLICT,
+    INVALID,
+    FORBIDDEN,
+    BAD_REQUEST,
+    METHOD_NOT_ALLOWED,
+    SERVER_ERROR
+  }
 
   private final Reason reason;
 

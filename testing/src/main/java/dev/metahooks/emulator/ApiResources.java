@@ -13,7 +13,8 @@ import java.util.Optional;
  */
 public final class ApiResources {
   /** A kind in a group; {@code group} is "" for the core group. */
-  public record Type(String group, String kind, String plural, boolean namespaced, boolean statusSubresource) {
+  public record Type(
+      String group, String kind, String plural, boolean namespaced, boolean statusSubresource) {
     public String groupKind() {
       return group.isEmpty() ? kind : kind + "." + group;
     }
@@ -21,8 +22,10 @@ public final class ApiResources {
 
   private final Map<String, Type> byKind = new HashMap<>();
   private final Map<String, Type> byPlural = new HashMap<>();
+
   /** The CustomResourceDefinitions of the custom kinds, by {@code group/Kind}. */
   private final Map<String, JsonNode> crds = new HashMap<>();
+
   /** The kinds of Kubernetes itself ({@code group/Kind}), whose objects are Go structs. */
   private final java.util.Set<String> builtIn = new java.util.HashSet<>();
 
@@ -70,14 +73,22 @@ public final class ApiResources {
     r.namespaced("rbac.authorization.k8s.io", "Role", "roles", false);
     r.namespaced("rbac.authorization.k8s.io", "RoleBinding", "rolebindings", false);
     r.clusterScoped("rbac.authorization.k8s.io", "ClusterRole", "clusterroles", false);
-    r.clusterScoped("rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings", false);
-    r.clusterScoped("apiextensions.k8s.io", "CustomResourceDefinition", "customresourcedefinitions", true);
+    r.clusterScoped(
+        "rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings", false);
+    r.clusterScoped(
+        "apiextensions.k8s.io", "CustomResourceDefinition", "customresourcedefinitions", true);
     r.clusterScoped("storage.k8s.io", "StorageClass", "storageclasses", false);
     r.clusterScoped("scheduling.k8s.io", "PriorityClass", "priorityclasses", false);
-    r.clusterScoped("admissionregistration.k8s.io", "ValidatingWebhookConfiguration",
-        "validatingwebhookconfigurations", false);
-    r.clusterScoped("admissionregistration.k8s.io", "MutatingWebhookConfiguration",
-        "mutatingwebhookconfigurations", false);
+    r.clusterScoped(
+        "admissionregistration.k8s.io",
+        "ValidatingWebhookConfiguration",
+        "validatingwebhookconfigurations",
+        false);
+    r.clusterScoped(
+        "admissionregistration.k8s.io",
+        "MutatingWebhookConfiguration",
+        "mutatingwebhookconfigurations",
+        false);
     r.clusterScoped("metacontroller.k8s.io", "CompositeController", "compositecontrollers", true);
     r.clusterScoped("metacontroller.k8s.io", "DecoratorController", "decoratorcontrollers", true);
     r.namespaced("metacontroller.k8s.io", "ControllerRevision", "controllerrevisions", false);
@@ -106,11 +117,18 @@ public final class ApiResources {
       status |= version.path("subresources").has("status");
     }
     status |= spec.path("subresources").has("status");
-    Type type = new Type(spec.path("group").asText(), spec.path("names").path("kind").asText(),
-        spec.path("names").path("plural").asText(), !"Cluster".equals(spec.path("scope").asText()), status);
+    Type type =
+        new Type(
+            spec.path("group").asText(),
+            spec.path("names").path("kind").asText(),
+            spec.path("names").path("plural").asText(),
+            !"Cluster".equals(spec.path("scope").asText()),
+            status);
     if (type.kind().isEmpty() || type.plural().isEmpty()) {
-      throw new IllegalArgumentException("CRD " + crd.path("metadata").path("name").asText()
-          + " lacks spec.names.kind or spec.names.plural");
+      throw new IllegalArgumentException(
+          "CRD "
+              + crd.path("metadata").path("name").asText()
+              + " lacks spec.names.kind or spec.names.plural");
     }
     register(type);
     crds.put(type.group() + "/" + type.kind(), crd.deepCopy());
@@ -137,9 +155,16 @@ public final class ApiResources {
   }
 
   public Type requireKind(String apiVersion, String kind) {
-    return byKind(apiVersion, kind).orElseThrow(() -> new IllegalArgumentException("unknown kind " + kind
-        + " in " + apiVersion + ": pass its CRD to the cluster (Cluster.withCrds), create the CRD, or register it with "
-        + "Cluster.register(...)"));
+    return byKind(apiVersion, kind)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "unknown kind "
+                        + kind
+                        + " in "
+                        + apiVersion
+                        + ": pass its CRD to the cluster (Cluster.withCrds), create the CRD, or register it with "
+                        + "Cluster.register(...)"));
   }
 
   public Optional<Type> findResource(String apiVersion, String resource) {
@@ -149,8 +174,12 @@ public final class ApiResources {
   public Type requireResource(String apiVersion, String resource) {
     Type type = byPlural.get(group(apiVersion) + "/" + resource);
     if (type == null) {
-      throw new IllegalArgumentException("can't find resource \"" + resource + "\" in apiVersion " + apiVersion
-          + " (register its kind first)");
+      throw new IllegalArgumentException(
+          "can't find resource \""
+              + resource
+              + "\" in apiVersion "
+              + apiVersion
+              + " (register its kind first)");
     }
     return type;
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.ApiException.Reason;
 import dev.metahooks.testing.kube.Crds;
+import dev.metahooks.testing.kube.Yaml;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,7 +22,6 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import dev.metahooks.testing.kube.Yaml;
 
 /**
  * A fake Kubernetes API server: objects by group, kind, namespace and name, with the bookkeeping real
@@ -51,10 +51,13 @@ public final class Cluster {
   private Instant now = START;
   private String actor = "test";
   private Profile profile = Profile.configured();
+
   /** The real API server that stores the objects, or null: they are kept here (the in-memory store). */
   private ServerStore server;
+
   /** How far {@link #advance} moved the clock past real time, on a real API server. */
   private Duration clockOffset = Duration.ZERO;
+
   /** When the latest change was written or seen ({@link System#nanoTime}), for the quiet a real server needs. */
   private long lastChangeNanos = System.nanoTime();
 
@@ -118,7 +121,8 @@ public final class Cluster {
 
   /** Makes a custom kind known, e.g. {@code register("example.com/v1", "Thing", "things", true)}. */
   public Cluster register(String apiVersion, String kind, String plural, boolean namespaced) {
-    resources.register(new ApiResources.Type(ApiResources.group(apiVersion), kind, plural, namespaced, true));
+    resources.register(
+        new ApiResources.Type(ApiResources.group(apiVersion), kind, plural, namespaced, true));
     return this;
   }
 
@@ -187,10 +191,12 @@ public final class Cluster {
   }
 
   void as(String who, Runnable body) {
-    as(who, () -> {
-      body.run();
-      return null;
-    });
+    as(
+        who,
+        () -> {
+          body.run();
+          return null;
+        });
   }
 
   // ---- reads
@@ -209,9 +215,16 @@ public final class Cluster {
 
   /** The object, or an AssertionError that lists what exists of that kind. */
   public ObjectNode get(String apiVersion, String kind, String namespace, String name) {
-    return find(apiVersion, kind, namespace, name).orElseThrow(() -> new AssertionError(
-        "no " + Meta.describe(kind, namespace, name) + "; the cluster has " + kind + ": "
-            + list(apiVersion, kind).stream().map(o -> Meta.describe(o)).toList()));
+    return find(apiVersion, kind, namespace, name)
+        .orElseThrow(
+            () ->
+                new AssertionError(
+                    "no "
+                        + Meta.describe(kind, namespace, name)
+                        + "; the cluster has "
+                        + kind
+                        + ": "
+                        + list(apiVersion, kind).stream().map(o -> Meta.describe(o)).toList()));
   }
 
   /** A cluster-scoped object. */
@@ -229,12 +242,15 @@ public final class Cluster {
     watch(type, apiVersion);
     String prefix = type.group() + "|" + type.kind() + "|";
     return objects.subMap(prefix, prefix + Character.MAX_VALUE).values().stream()
-        .map(o -> view(o, apiVersion)).toList();
+        .map(o -> view(o, apiVersion))
+        .toList();
   }
 
   /** Every object of a kind in one namespace. */
   public List<ObjectNode> list(String apiVersion, String kind, String namespace) {
-    return list(apiVersion, kind).stream().filter(o -> Meta.namespace(o).equals(namespace)).toList();
+    return list(apiVersion, kind).stream()
+        .filter(o -> Meta.namespace(o).equals(namespace))
+        .toList();
   }
 
   /** Every object, for diagnostics. */
@@ -265,7 +281,8 @@ public final class Cluster {
     if (stores(type)) {
       watch(type, Meta.apiVersion(object));
       ObjectNode created = server.create(type, Meta.apiVersion(object), object, actor);
-      if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
+      if (type.kind().equals("CustomResourceDefinition")
+          && type.group().equals("apiextensions.k8s.io")) {
         resources.registerCrd(created);
       }
       return Trees.copy(take(type, Meta.apiVersion(object), created, Write.Verb.CREATE));
@@ -289,12 +306,14 @@ public final class Cluster {
     }
     String key = key(type, namespace, name);
     if (objects.containsKey(key)) {
-      throw new ApiException(Reason.ALREADY_EXISTS, Meta.describe(type.kind(), namespace, name) + " already exists");
+      throw new ApiException(
+          Reason.ALREADY_EXISTS, Meta.describe(type.kind(), namespace, name) + " already exists");
     }
     if (type.statusSubresource()) {
       object.remove("status");
     }
-    for (String field : List.of("deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink")) {
+    for (String field :
+        List.of("deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink")) {
       metadata.remove(field);
     }
     ServiceClusterIps.normalize(null, object);
@@ -309,7 +328,8 @@ public final class Cluster {
     metadata.put("resourceVersion", String.valueOf(++resourceVersion));
     objects.put(key, object);
     log(Write.Verb.CREATE, object, null, object);
-    if (type.kind().equals("CustomResourceDefinition") && type.group().equals("apiextensions.k8s.io")) {
+    if (type.kind().equals("CustomResourceDefinition")
+        && type.group().equals("apiextensions.k8s.io")) {
       resources.registerCrd(object);
     }
     ObjectNode created = Trees.copy(object);
@@ -327,8 +347,12 @@ public final class Cluster {
   ObjectNode createIn(String pathNamespace, ObjectNode input) {
     ApiResources.Type type = typeOf(input);
     if (type.namespaced() && pathNamespace.isEmpty()) {
-      throw new ApiException(Reason.METHOD_NOT_ALLOWED, "the server does not allow this method on the requested "
-          + "resource (post " + type.plural() + ")");
+      throw new ApiException(
+          Reason.METHOD_NOT_ALLOWED,
+          "the server does not allow this method on the requested "
+              + "resource (post "
+              + type.plural()
+              + ")");
     }
     return create(input);
   }
@@ -346,8 +370,10 @@ public final class Cluster {
       watch(type, Meta.apiVersion(object));
       ObjectNode stored = server.replace(type, Meta.apiVersion(object), object, actor);
       ObjectNode kept = take(type, Meta.apiVersion(object), stored, Write.Verb.UPDATE);
-      return Trees.copy(Meta.deleting(stored) && Meta.finalizers(stored).isEmpty()
-          ? confirm(type, Meta.apiVersion(object), stored) : kept);
+      return Trees.copy(
+          Meta.deleting(stored) && Meta.finalizers(stored).isEmpty()
+              ? confirm(type, Meta.apiVersion(object), stored)
+              : kept);
     }
     String key = keyOf(type, object);
     ObjectNode current = existing(key, type, object);
@@ -356,8 +382,15 @@ public final class Cluster {
     ObjectNode next = object;
     ObjectNode metadata = Meta.metadata(next);
     ObjectNode currentMetadata = Meta.metadata(current);
-    for (String field : List.of("uid", "creationTimestamp", "generation", "deletionTimestamp",
-        "deletionGracePeriodSeconds", "namespace", "resourceVersion")) {
+    for (String field :
+        List.of(
+            "uid",
+            "creationTimestamp",
+            "generation",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "namespace",
+            "resourceVersion")) {
       if (currentMetadata.has(field)) {
         metadata.set(field, currentMetadata.get(field).deepCopy());
       } else {
@@ -383,8 +416,12 @@ public final class Cluster {
       Set<String> added = new HashSet<>(Meta.finalizers(next));
       Meta.finalizers(current).forEach(added::remove);
       if (!added.isEmpty()) {
-        throw new ApiException(Reason.INVALID, Meta.describe(current) + " is being deleted: no new finalizers can be "
-            + "added, got " + added);
+        throw new ApiException(
+            Reason.INVALID,
+            Meta.describe(current)
+                + " is being deleted: no new finalizers can be "
+                + "added, got "
+                + added);
       }
     }
     if (Trees.same(next, current)) {
@@ -399,7 +436,8 @@ public final class Cluster {
     log(Write.Verb.UPDATE, next, current, next);
     if (Meta.deleting(next) && Meta.finalizers(next).isEmpty()) {
       remove(key);
-    } else if (!Trees.same(next.path("metadata").get("ownerReferences"),
+    } else if (!Trees.same(
+        next.path("metadata").get("ownerReferences"),
         current.path("metadata").get("ownerReferences"))) {
       collectIfNoOwnerResolves(Trees.copy(next));
     }
@@ -407,7 +445,8 @@ public final class Cluster {
   }
 
   /** Reads, changes and writes an object: {@code update("v1", "ConfigMap", "default", "c", o -> ...)}. */
-  public ObjectNode update(String apiVersion, String kind, String namespace, String name, Consumer<ObjectNode> change) {
+  public ObjectNode update(
+      String apiVersion, String kind, String namespace, String name, Consumer<ObjectNode> change) {
     if (stores(resources.requireKind(apiVersion, kind))) {
       return onFreshCopy(apiVersion, kind, namespace, name, change, this::update);
     }
@@ -420,11 +459,20 @@ public final class Cluster {
    * A read-change-write on a real API server, from a live read and again on a conflict, as {@code kubectl edit} is
    * done again when someone else wrote first: the cluster's view may be a step behind the server's controllers.
    */
-  private ObjectNode onFreshCopy(String apiVersion, String kind, String namespace, String name,
-      Consumer<ObjectNode> change, java.util.function.UnaryOperator<ObjectNode> write) {
+  private ObjectNode onFreshCopy(
+      String apiVersion,
+      String kind,
+      String namespace,
+      String name,
+      Consumer<ObjectNode> change,
+      java.util.function.UnaryOperator<ObjectNode> write) {
     for (int attempt = 1; ; attempt++) {
-      ObjectNode object = live(apiVersion, kind, namespace, name).orElseThrow(() -> new AssertionError(
-          "no " + Meta.describe(kind, namespace, name) + " on the API server"));
+      ObjectNode object =
+          live(apiVersion, kind, namespace, name)
+              .orElseThrow(
+                  () ->
+                      new AssertionError(
+                          "no " + Meta.describe(kind, namespace, name) + " on the API server"));
       change.accept(object);
       try {
         return write.apply(object);
@@ -442,16 +490,23 @@ public final class Cluster {
     ApiResources.Type type = typeOf(object);
     if (stores(type)) {
       watch(type, Meta.apiVersion(object));
-      return Trees.copy(take(type, Meta.apiVersion(object),
-          server.replaceStatus(type, Meta.apiVersion(object), object, actor), Write.Verb.UPDATE_STATUS));
+      return Trees.copy(
+          take(
+              type,
+              Meta.apiVersion(object),
+              server.replaceStatus(type, Meta.apiVersion(object), object, actor),
+              Write.Verb.UPDATE_STATUS));
     }
     String key = keyOf(type, object);
     ObjectNode current = existing(key, type, object);
     checkPreconditions(current, object);
     ObjectNode next = Trees.copy(current);
     if (object.has("status") && !object.get("status").isNull()) {
-      next.set("status", profile.faithful() ? Trees.integralNumbers(object.get("status").deepCopy())
-          : object.get("status").deepCopy());
+      next.set(
+          "status",
+          profile.faithful()
+              ? Trees.integralNumbers(object.get("status").deepCopy())
+              : object.get("status").deepCopy());
     } else {
       next.remove("status");
     }
@@ -466,8 +521,8 @@ public final class Cluster {
   }
 
   /** Reads, changes the status of, and writes an object. */
-  public ObjectNode updateStatus(String apiVersion, String kind, String namespace, String name,
-      Consumer<ObjectNode> change) {
+  public ObjectNode updateStatus(
+      String apiVersion, String kind, String namespace, String name, Consumer<ObjectNode> change) {
     if (stores(resources.requireKind(apiVersion, kind))) {
       return onFreshCopy(apiVersion, kind, namespace, name, change, this::updateStatus);
     }
@@ -494,7 +549,8 @@ public final class Cluster {
    * ({@code foregroundDeletion}, {@code orphan}) with the deletionTimestamp, then the collector acts on the
    * dependents at once; the object disappears when no finalizer is left.
    */
-  public void delete(String apiVersion, String kind, String namespace, String name, Propagation propagation) {
+  public void delete(
+      String apiVersion, String kind, String namespace, String name, Propagation propagation) {
     if (stores(resources.requireKind(apiVersion, kind))) {
       deleteOnServer(apiVersion, kind, namespace, name, null, propagation);
       return;
@@ -514,26 +570,32 @@ public final class Cluster {
     Meta.setFinalizers(current, finalizers);
     ObjectNode marked = update(current);
     delete(apiVersion, kind, namespace, name);
-    as("garbage-collector", () -> {
-      for (ObjectNode dependent : dependentsOf(Meta.uid(marked))) {
-        if (propagation == Propagation.FOREGROUND) {
-          deleteQuietly(dependent);
-        } else {
-          ObjectNode next = Trees.copy(dependent);
-          ArrayNode kept = Meta.metadata(next).putArray("ownerReferences");
-          dependent.path("metadata").path("ownerReferences").forEach(r -> {
-            if (!r.path("uid").asText().equals(Meta.uid(marked))) {
-              kept.add(r.deepCopy());
+    as(
+        "garbage-collector",
+        () -> {
+          for (ObjectNode dependent : dependentsOf(Meta.uid(marked))) {
+            if (propagation == Propagation.FOREGROUND) {
+              deleteQuietly(dependent);
+            } else {
+              ObjectNode next = Trees.copy(dependent);
+              ArrayNode kept = Meta.metadata(next).putArray("ownerReferences");
+              dependent
+                  .path("metadata")
+                  .path("ownerReferences")
+                  .forEach(
+                      r -> {
+                        if (!r.path("uid").asText().equals(Meta.uid(marked))) {
+                          kept.add(r.deepCopy());
+                        }
+                      });
+              if (kept.isEmpty()) {
+                Meta.metadata(next).remove("ownerReferences");
+              }
+              updateQuietly(next);
             }
-          });
-          if (kept.isEmpty()) {
-            Meta.metadata(next).remove("ownerReferences");
           }
-          updateQuietly(next);
-        }
-      }
-      releaseGcFinalizers();
-    });
+          releaseGcFinalizers();
+        });
   }
 
   /**
@@ -551,13 +613,17 @@ public final class Cluster {
       return;
     }
     for (JsonNode ref : refs) {
-      Optional<ApiResources.Type> ownerType = resources.byKind(ref.path("apiVersion").asText(""),
-          ref.path("kind").asText(""));
+      Optional<ApiResources.Type> ownerType =
+          resources.byKind(ref.path("apiVersion").asText(""), ref.path("kind").asText(""));
       if (ownerType.isEmpty()) {
         return;
       }
-      ObjectNode owner = objects.get(key(ownerType.get(), ownerType.get().namespaced() ? Meta.namespace(dependent)
-          : "", ref.path("name").asText("")));
+      ObjectNode owner =
+          objects.get(
+              key(
+                  ownerType.get(),
+                  ownerType.get().namespaced() ? Meta.namespace(dependent) : "",
+                  ref.path("name").asText("")));
       if (owner != null && Meta.uid(owner).equals(ref.path("uid").asText())) {
         return;
       }
@@ -585,7 +651,9 @@ public final class Cluster {
       List<String> finalizers = Meta.finalizers(owner);
       boolean foreground = finalizers.contains("foregroundDeletion");
       boolean orphan = finalizers.contains("orphan");
-      if (!Meta.deleting(owner) || (!foreground && !orphan) || !dependentsOf(Meta.uid(owner)).isEmpty()) {
+      if (!Meta.deleting(owner)
+          || (!foreground && !orphan)
+          || !dependentsOf(Meta.uid(owner)).isEmpty()) {
         continue;
       }
       finalizers.remove("foregroundDeletion");
@@ -624,8 +692,13 @@ public final class Cluster {
       throw new ApiException(Reason.NOT_FOUND, Meta.describe(kind, namespace, name) + " not found");
     }
     if (uid != null && !uid.equals(Meta.uid(current))) {
-      throw new ApiException(Reason.CONFLICT, Meta.describe(current) + " has uid " + Meta.uid(current)
-          + ", the precondition wanted " + uid);
+      throw new ApiException(
+          Reason.CONFLICT,
+          Meta.describe(current)
+              + " has uid "
+              + Meta.uid(current)
+              + ", the precondition wanted "
+              + uid);
     }
     long grace = profile.faithful() ? gracePeriodSeconds(current) : 0;
     if (Meta.finalizers(current).isEmpty() && grace == 0) {
@@ -652,7 +725,9 @@ public final class Cluster {
   public void finishTermination(ObjectNode pod) {
     String key = keyOf(typeOf(pod), pod);
     ObjectNode current = objects.get(key);
-    if (current != null && Meta.uid(current).equals(Meta.uid(pod)) && Meta.deleting(current)
+    if (current != null
+        && Meta.uid(current).equals(Meta.uid(pod))
+        && Meta.deleting(current)
         && Meta.finalizers(current).isEmpty()) {
       remove(key);
     }
@@ -699,11 +774,21 @@ public final class Cluster {
       return find(apiVersion, kind, namespace, name);
     }
     watch(type, apiVersion);
-    return server.live(type, apiVersion, type.namespaced() && namespace.isEmpty() ? "default" : namespace, name)
+    return server
+        .live(
+            type,
+            apiVersion,
+            type.namespaced() && namespace.isEmpty() ? "default" : namespace,
+            name)
         .map(o -> view(o, apiVersion));
   }
 
-  private void deleteOnServer(String apiVersion, String kind, String namespace, String name, String uid,
+  private void deleteOnServer(
+      String apiVersion,
+      String kind,
+      String namespace,
+      String name,
+      String uid,
       Propagation propagation) {
     ApiResources.Type type = resources.requireKind(apiVersion, kind);
     watch(type, apiVersion);
@@ -726,7 +811,8 @@ public final class Cluster {
 
   /** After a write that may have ended an object (its last finalizer gone): the server says whether it is. */
   private ObjectNode confirm(ApiResources.Type type, String apiVersion, ObjectNode written) {
-    Optional<ObjectNode> left = server.live(type, apiVersion, Meta.namespace(written), Meta.name(written));
+    Optional<ObjectNode> left =
+        server.live(type, apiVersion, Meta.namespace(written), Meta.name(written));
     if (left.isPresent() && Meta.uid(left.get()).equals(Meta.uid(written))) {
       return take(type, apiVersion, left.get(), Write.Verb.UPDATE);
     }
@@ -738,7 +824,8 @@ public final class Cluster {
    * Keeps what the server answered or holds, logging the change (none when the resourceVersion is the one kept:
    * the server stored nothing new). An object kept under the same name with another uid was replaced meanwhile.
    */
-  private ObjectNode take(ApiResources.Type type, String apiVersion, ObjectNode object, Write.Verb verb) {
+  private ObjectNode take(
+      ApiResources.Type type, String apiVersion, ObjectNode object, Write.Verb verb) {
     String key = keyOf(type, object);
     ObjectNode before = objects.get(key);
     if (before != null && !Meta.uid(before).equals(Meta.uid(object))) {
@@ -799,11 +886,17 @@ public final class Cluster {
       if (before != null && Meta.resourceVersion(before).equals(Meta.resourceVersion(after))) {
         continue;
       }
-      Write.Verb verb = before == null || !Meta.uid(before).equals(Meta.uid(after)) ? Write.Verb.CREATE
-          : !Meta.deleting(before) && Meta.deleting(after) ? Write.Verb.MARK_DELETED
-          : Trees.same(withoutStatus(before), withoutStatus(after)) ? Write.Verb.UPDATE_STATUS : Write.Verb.UPDATE;
+      Write.Verb verb =
+          before == null || !Meta.uid(before).equals(Meta.uid(after))
+              ? Write.Verb.CREATE
+              : !Meta.deleting(before) && Meta.deleting(after)
+                  ? Write.Verb.MARK_DELETED
+                  : Trees.same(withoutStatus(before), withoutStatus(after))
+                      ? Write.Verb.UPDATE_STATUS
+                      : Write.Verb.UPDATE;
       String manager = entry.getValue().manager();
-      as(manager.isEmpty() ? "kubernetes" : "kubernetes/" + manager,
+      as(
+          manager.isEmpty() ? "kubernetes" : "kubernetes/" + manager,
           () -> take(type, Meta.apiVersion(after), after, verb));
       changes++;
     }
@@ -854,8 +947,10 @@ public final class Cluster {
       if (lastSequence() != sequence) {
         return false;
       }
-      if (wait.compareTo(quiet) > 0 && objects.values().stream().noneMatch(Cluster::goingByItself)
-          && pendingAvailability().isEmpty() && System.nanoTime() - lastChangeNanos >= quiet.toNanos()) {
+      if (wait.compareTo(quiet) > 0
+          && objects.values().stream().noneMatch(Cluster::goingByItself)
+          && pendingAvailability().isEmpty()
+          && System.nanoTime() - lastChangeNanos >= quiet.toNanos()) {
         return true;
       }
     }
@@ -863,15 +958,22 @@ public final class Cluster {
   }
 
   /** Finalizers Kubernetes itself removes: an object being deleted that holds no other is about to go. */
-  private static final Set<String> KUBERNETES_FINALIZERS = Set.of("kubernetes", "foregroundDeletion", "orphan",
-      "kubernetes.io/pvc-protection", "kubernetes.io/pv-protection", "batch.kubernetes.io/job-tracking");
+  private static final Set<String> KUBERNETES_FINALIZERS =
+      Set.of(
+          "kubernetes",
+          "foregroundDeletion",
+          "orphan",
+          "kubernetes.io/pvc-protection",
+          "kubernetes.io/pv-protection",
+          "batch.kubernetes.io/job-tracking");
 
   /**
    * An object being deleted that only Kubernetes holds back (a Namespace whose contents the namespace controller is
    * deleting, a claim in use): its deletion finishes without anyone else, so the cluster has not settled yet.
    */
   private static boolean goingByItself(ObjectNode object) {
-    return Meta.deleting(object) && KUBERNETES_FINALIZERS.containsAll(Meta.finalizers(object))
+    return Meta.deleting(object)
+        && KUBERNETES_FINALIZERS.containsAll(Meta.finalizers(object))
         && Meta.finalizers(object).stream().noneMatch(f -> f.startsWith("metacontroller.io/"));
   }
 
@@ -880,11 +982,16 @@ public final class Cluster {
     List<ObjectNode> pending = new ArrayList<>();
     for (ObjectNode object : objects.values()) {
       JsonNode status = object.path("status");
-      long ready = status.has("numberReady") ? status.path("numberReady").asLong()
-          : status.path("readyReplicas").asLong();
-      long available = status.has("numberReady") ? status.path("numberAvailable").asLong()
-          : status.path("availableReplicas").asLong();
-      if (Meta.apiVersion(object).startsWith("apps/") && object.path("spec").path("minReadySeconds").asLong() > 0
+      long ready =
+          status.has("numberReady")
+              ? status.path("numberReady").asLong()
+              : status.path("readyReplicas").asLong();
+      long available =
+          status.has("numberReady")
+              ? status.path("numberAvailable").asLong()
+              : status.path("availableReplicas").asLong();
+      if (Meta.apiVersion(object).startsWith("apps/")
+          && object.path("spec").path("minReadySeconds").asLong() > 0
           && ready > available) {
         pending.add(object);
       }
@@ -901,10 +1008,12 @@ public final class Cluster {
     }
     resourceVersion++;
     log(Write.Verb.DELETE, removed, removed, null);
-    as("garbage-collector", () -> {
-      collectGarbage(removed);
-      releaseGcFinalizers();
-    });
+    as(
+        "garbage-collector",
+        () -> {
+          collectGarbage(removed);
+          releaseGcFinalizers();
+        });
   }
 
   /** Background propagation: dependents left without any existing owner are deleted. */
@@ -928,7 +1037,9 @@ public final class Cluster {
       if (ownerLeft) {
         ObjectNode next = Trees.copy(dependent);
         ArrayNode kept = Meta.metadata(next).putArray("ownerReferences");
-        refs.stream().filter(r -> !uid.equals(r.path("uid").asText())).forEach(r -> kept.add(r.deepCopy()));
+        refs.stream()
+            .filter(r -> !uid.equals(r.path("uid").asText()))
+            .forEach(r -> kept.add(r.deepCopy()));
         updateQuietly(next);
       } else {
         deleteQuietly(dependent);
@@ -938,7 +1049,12 @@ public final class Cluster {
 
   private void deleteQuietly(ObjectNode object) {
     try {
-      delete(Meta.apiVersion(object), Meta.kind(object), Meta.namespace(object), Meta.name(object), Meta.uid(object));
+      delete(
+          Meta.apiVersion(object),
+          Meta.kind(object),
+          Meta.namespace(object),
+          Meta.name(object),
+          Meta.uid(object));
     } catch (ApiException e) {
       // Already gone or replaced: nothing left to collect.
     }
@@ -955,8 +1071,13 @@ public final class Cluster {
   private ObjectNode existing(String key, ApiResources.Type type, ObjectNode object) {
     ObjectNode current = objects.get(key);
     if (current == null) {
-      throw new ApiException(Reason.NOT_FOUND, Meta.describe(type.kind(), type.namespaced()
-          ? namespaceOrDefault(object) : "", Meta.name(object)) + " not found");
+      throw new ApiException(
+          Reason.NOT_FOUND,
+          Meta.describe(
+                  type.kind(),
+                  type.namespaced() ? namespaceOrDefault(object) : "",
+                  Meta.name(object))
+              + " not found");
     }
     return current;
   }
@@ -964,14 +1085,21 @@ public final class Cluster {
   private static void checkPreconditions(ObjectNode current, ObjectNode object) {
     String uid = object.path("metadata").path("uid").asText("");
     if (!uid.isEmpty() && !uid.equals(Meta.uid(current))) {
-      throw new ApiException(Reason.CONFLICT, Meta.describe(current) + ": uid " + uid + " does not match "
-          + Meta.uid(current));
+      throw new ApiException(
+          Reason.CONFLICT,
+          Meta.describe(current) + ": uid " + uid + " does not match " + Meta.uid(current));
     }
     String version = object.path("metadata").path("resourceVersion").asText("");
     String currentVersion = current.path("metadata").path("resourceVersion").asText();
     if (!version.isEmpty() && !version.equals(currentVersion)) {
-      throw new ApiException(Reason.CONFLICT, Meta.describe(current) + " has been modified: resourceVersion "
-          + version + " is stale (now " + currentVersion + ")");
+      throw new ApiException(
+          Reason.CONFLICT,
+          Meta.describe(current)
+              + " has been modified: resourceVersion "
+              + version
+              + " is stale (now "
+              + currentVersion
+              + ")");
     }
   }
 
@@ -1013,7 +1141,8 @@ public final class Cluster {
     String apiVersion = object.path("apiVersion").asText("");
     String kind = object.path("kind").asText("");
     if (apiVersion.isEmpty() || kind.isEmpty()) {
-      throw new ApiException(Reason.INVALID, "object has no apiVersion or kind: " + Trees.compact(object));
+      throw new ApiException(
+          Reason.INVALID, "object has no apiVersion or kind: " + Trees.compact(object));
     }
     try {
       return resources.requireKind(apiVersion, kind);
@@ -1063,7 +1192,14 @@ public final class Cluster {
 
   private void log(Write.Verb verb, ObjectNode object, ObjectNode before, ObjectNode after) {
     lastChangeNanos = System.nanoTime();
-    writes.add(new Write(resourceVersion, actor, verb, Meta.describe(object), Trees.copy(before), Trees.copy(after)));
+    writes.add(
+        new Write(
+            resourceVersion,
+            actor,
+            verb,
+            Meta.describe(object),
+            Trees.copy(before),
+            Trees.copy(after)));
   }
 
   @Override

@@ -7,10 +7,9 @@ import dev.metahooks.emulator.ApiException.Reason;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /** What CompositeController and DecoratorController loops share: hooks, finalizer, related objects, children. */
@@ -25,6 +24,7 @@ abstract class ControllerLoop {
   final Webhook syncHook;
   final Webhook finalizeHook;
   final Webhook customizeHook;
+
   /**
    * Customize answers by parent uid and generation, as Metacontroller caches them: for 20 minutes of the
    * cluster's clock (customize/manager.go:94-102, an entry is gone once its expiry has passed).
@@ -57,12 +57,17 @@ abstract class ControllerLoop {
     }
     JsonNode written = mc.written(controller).path("spec");
     try {
-      EndpointAuth.Resolved endpoint = EndpointAuth.resolve(cluster, written.path("hooks").path(which).path("webhook"),
-          written.path("endpointConfigs"));
-      return endpoint.authorization() == null && endpoint.tls() == null ? hook
+      EndpointAuth.Resolved endpoint =
+          EndpointAuth.resolve(
+              cluster,
+              written.path("hooks").path(which).path("webhook"),
+              written.path("endpointConfigs"));
+      return endpoint.authorization() == null && endpoint.tls() == null
+          ? hook
           : hook.withEndpoint(endpoint.authorization(), endpoint.tls());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot create new controller " + name + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "Cannot create new controller " + name + ": " + e.getMessage(), e);
     }
   }
 
@@ -99,14 +104,23 @@ abstract class ControllerLoop {
   }
 
   /** Calls made at once (one per parent revision); any failure ends the sync, after all were logged. */
-  List<ObjectNode> callConcurrently(Webhook hook, List<String> parents, List<ObjectNode> requests,
-      Webhook.Answer shape) {
+  List<ObjectNode> callConcurrently(
+      Webhook hook, List<String> parents, List<ObjectNode> requests, Webhook.Answer shape) {
     List<Webhook.Result> results = hook.callConcurrently(requests, shape, mc.profile());
     List<ObjectNode> answers = new ArrayList<>();
     for (int i = 0; i < results.size(); i++) {
       Webhook.Result result = results.get(i);
-      mc.record(new HookCall(mc.roundNumber(), name, hook.hook(), parents.get(i), hook.url(), requests.get(i),
-          result.status(), result.body(), result.error()));
+      mc.record(
+          new HookCall(
+              mc.roundNumber(),
+              name,
+              hook.hook(),
+              parents.get(i),
+              hook.url(),
+              requests.get(i),
+              result.status(),
+              result.body(),
+              result.error()));
       answers.add(result.answer());
     }
     for (Webhook.Result result : results) {
@@ -114,8 +128,12 @@ abstract class ControllerLoop {
         throw new Requeue(result.retryAfterSeconds());
       }
       if (result.error() != null) {
-        throw new SyncFailure(hook.hook() + " hook failed (version=" + hook.version().name().toLowerCase() + "): "
-            + result.error());
+        throw new SyncFailure(
+            hook.hook()
+                + " hook failed (version="
+                + hook.version().name().toLowerCase()
+                + "): "
+                + result.error());
       }
     }
     return answers;
@@ -135,13 +153,22 @@ abstract class ControllerLoop {
       ObjectNode request = Trees.object();
       request.set("controller", controllerForRequest());
       request.set("parent", Trees.sorted(parent));
-      ObjectNode answer = call(customizeHook, Meta.describe(parent), request, Webhook.Answer.CUSTOMIZE);
-      rules = answer.path("relatedResources").isArray() ? answer.get("relatedResources") : Trees.array();
+      ObjectNode answer =
+          call(customizeHook, Meta.describe(parent), request, Webhook.Answer.CUSTOMIZE);
+      rules =
+          answer.path("relatedResources").isArray()
+              ? answer.get("relatedResources")
+              : Trees.array();
       customizeCache.put(cacheKey, new CachedRules(rules, cluster.now().plus(CUSTOMIZE_EXPIRY)));
     }
     JsonNode chosen = rules;
-    mc.triggers().related(this, parent,
-        object -> Related.selectsAny(cluster, parent, parentNamespaced, chosen, customizeHook.version(), object));
+    mc.triggers()
+        .related(
+            this,
+            parent,
+            object ->
+                Related.selectsAny(
+                    cluster, parent, parentNamespaced, chosen, customizeHook.version(), object));
     return Related.select(mc.cache(), parent, parentNamespaced, rules, customizeHook.version());
   }
 
@@ -186,13 +213,20 @@ abstract class ControllerLoop {
    * read retried on a conflict (pkg/dynamic/clientset/clientset.go).
    */
   private ObjectNode writeFinalizers(ObjectNode parent, List<String> finalizers) {
-    return atomically(() -> {
-      ObjectNode live = cluster.live(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent),
-          Meta.name(parent)).filter(p -> Meta.uid(p).equals(Meta.uid(parent)))
-          .orElseThrow(() -> new SyncFailure(Meta.describe(parent) + " is gone"));
-      Meta.setFinalizers(live, finalizers);
-      return cluster.update(live);
-    });
+    return atomically(
+        () -> {
+          ObjectNode live =
+              cluster
+                  .live(
+                      Meta.apiVersion(parent),
+                      Meta.kind(parent),
+                      Meta.namespace(parent),
+                      Meta.name(parent))
+                  .filter(p -> Meta.uid(p).equals(Meta.uid(parent)))
+                  .orElseThrow(() -> new SyncFailure(Meta.describe(parent) + " is gone"));
+          Meta.setFinalizers(live, finalizers);
+          return cluster.update(live);
+        });
   }
 
   /**
@@ -226,60 +260,92 @@ abstract class ControllerLoop {
    *
    * @return the errors, one per failed child; the others are still handled
    */
-  List<String> manageChildren(ObjectNode parent, ObjectGroups observed, ObjectGroups desired,
+  List<String> manageChildren(
+      ObjectNode parent,
+      ObjectGroups observed,
+      ObjectGroups desired,
       Function<ApiResources.Type, String> methodOf) {
     List<String> errors = new ArrayList<>();
-    observed.groups().forEach((groupKey, objects) -> objects.forEach((key, child) -> {
-      if (!Meta.deleting(child) && desired.find(groupKey, key) == null) {
-        deleteChild(child, errors);
-      }
-    }));
-    desired.groups().forEach((groupKey, objects) -> objects.forEach((key, child) -> {
-      ApiResources.Type type = cluster.resources().byKind(Meta.apiVersion(child), Meta.kind(child)).orElse(null);
-      if (type == null) {
-        errors.add("can't find resource for " + Meta.kind(child) + " in " + Meta.apiVersion(child));
-        return;
-      }
-      ObjectNode current = observed.find(groupKey, key);
-      if (current == null) {
-        createChild(parent, child, errors);
-        return;
-      }
-      ObjectNode merged;
-      try {
-        merged = DynamicApply.update(current, child, mc.profile());
-      } catch (IllegalArgumentException e) {
-        errors.add(e.getMessage());
-        return;
-      }
-      if (equal(merged, current) || Meta.deleting(current)) {
-        return;
-      }
-      String method = methodOf.apply(type);
-      boolean changes = List.of("Recreate", "RollingRecreate", "InPlace", "RollingInPlace").contains(method);
-      List<String> differences = changes ? JsonDiff.changes(current, merged) : List.of();
-      List<String> rewritten = changes ? rewrittenByStorage(merged) : List.of();
-      if (changes) {
-        mc.childDiffers(this, parent, current, differences, rewritten);
-      }
-      switch (method == null ? "" : method) {
-        case "", "OnDelete" -> { }
-        case "Recreate", "RollingRecreate" -> deleteChild(current, errors);
-        case "InPlace", "RollingInPlace" -> {
-          try {
-            ObjectNode stored = cluster.update(merged);
-            if (Meta.resourceVersion(stored).equals(Meta.resourceVersion(current))) {
-              mc.idleUpdate(this, parent, current, differences, rewritten);
-            }
-          } catch (ApiException e) {
-            if (!e.is(Reason.NOT_FOUND) && !e.is(Reason.CONFLICT)) {
-              errors.add("can't update " + Meta.describe(current) + ": " + e.getMessage());
-            }
-          }
-        }
-        default -> errors.add("invalid update strategy for " + type.kind() + ": unknown method \"" + method + "\"");
-      }
-    }));
+    observed
+        .groups()
+        .forEach(
+            (groupKey, objects) ->
+                objects.forEach(
+                    (key, child) -> {
+                      if (!Meta.deleting(child) && desired.find(groupKey, key) == null) {
+                        deleteChild(child, errors);
+                      }
+                    }));
+    desired
+        .groups()
+        .forEach(
+            (groupKey, objects) ->
+                objects.forEach(
+                    (key, child) -> {
+                      ApiResources.Type type =
+                          cluster
+                              .resources()
+                              .byKind(Meta.apiVersion(child), Meta.kind(child))
+                              .orElse(null);
+                      if (type == null) {
+                        errors.add(
+                            "can't find resource for "
+                                + Meta.kind(child)
+                                + " in "
+                                + Meta.apiVersion(child));
+                        return;
+                      }
+                      ObjectNode current = observed.find(groupKey, key);
+                      if (current == null) {
+                        createChild(parent, child, errors);
+                        return;
+                      }
+                      ObjectNode merged;
+                      try {
+                        merged = DynamicApply.update(current, child, mc.profile());
+                      } catch (IllegalArgumentException e) {
+                        errors.add(e.getMessage());
+                        return;
+                      }
+                      if (equal(merged, current) || Meta.deleting(current)) {
+                        return;
+                      }
+                      String method = methodOf.apply(type);
+                      boolean changes =
+                          List.of("Recreate", "RollingRecreate", "InPlace", "RollingInPlace")
+                              .contains(method);
+                      List<String> differences =
+                          changes ? JsonDiff.changes(current, merged) : List.of();
+                      List<String> rewritten = changes ? rewrittenByStorage(merged) : List.of();
+                      if (changes) {
+                        mc.childDiffers(this, parent, current, differences, rewritten);
+                      }
+                      switch (method == null ? "" : method) {
+                        case "", "OnDelete" -> {}
+                        case "Recreate", "RollingRecreate" -> deleteChild(current, errors);
+                        case "InPlace", "RollingInPlace" -> {
+                          try {
+                            ObjectNode stored = cluster.update(merged);
+                            if (Meta.resourceVersion(stored)
+                                .equals(Meta.resourceVersion(current))) {
+                              mc.idleUpdate(this, parent, current, differences, rewritten);
+                            }
+                          } catch (ApiException e) {
+                            if (!e.is(Reason.NOT_FOUND) && !e.is(Reason.CONFLICT)) {
+                              errors.add(
+                                  "can't update " + Meta.describe(current) + ": " + e.getMessage());
+                            }
+                          }
+                        }
+                        default ->
+                            errors.add(
+                                "invalid update strategy for "
+                                    + type.kind()
+                                    + ": unknown method \""
+                                    + method
+                                    + "\"");
+                      }
+                    }));
     return errors;
   }
 
@@ -298,7 +364,11 @@ abstract class ControllerLoop {
 
   private void deleteChild(ObjectNode child, List<String> errors) {
     try {
-      cluster.delete(Meta.apiVersion(child), Meta.kind(child), Meta.namespace(child), Meta.name(child),
+      cluster.delete(
+          Meta.apiVersion(child),
+          Meta.kind(child),
+          Meta.namespace(child),
+          Meta.name(child),
           Meta.uid(child));
     } catch (ApiException e) {
       if (!e.is(Reason.NOT_FOUND)) {
@@ -311,7 +381,8 @@ abstract class ControllerLoop {
     ObjectNode child = DynamicApply.forCreate(desired);
     ObjectNode metadata = Meta.metadata(child);
     JsonNode refs = metadata.get("ownerReferences");
-    ArrayNode ownerReferences = refs != null && refs.isArray() ? (ArrayNode) refs : metadata.putArray("ownerReferences");
+    ArrayNode ownerReferences =
+        refs != null && refs.isArray() ? (ArrayNode) refs : metadata.putArray("ownerReferences");
     // A reference to the parent's uid that the hook wrote itself is kept as it is, and none added
     // (claimOwnership, pkg/controller/common/manage_children.go:507-518).
     boolean owned = false;
@@ -322,7 +393,8 @@ abstract class ControllerLoop {
       ownerReferences.add(Meta.controllerRefTo(parent));
     }
     try {
-      // The dynamic client posts to the child's namespace, or to the cluster-wide path when it has none
+      // The dynamic client posts to the child's namespace, or to the cluster-wide path when it has
+      // none
       // (pkg/dynamic/clientset/clientset.go:121-136, manage_children.go:626).
       cluster.createIn(Meta.namespace(child), child);
     } catch (ApiException e) {
@@ -339,9 +411,15 @@ abstract class ControllerLoop {
   ObjectGroups desiredGroups(ObjectNode parent, List<ObjectNode> objects) {
     ObjectGroups desired = new ObjectGroups();
     for (ObjectNode object : objects) {
-      boolean namespaced = cluster.resources().byKind(Meta.apiVersion(object), Meta.kind(object))
-          .map(ApiResources.Type::namespaced).orElse(true);
-      desired.putKeyed(ObjectGroups.uniformKey(namespaced ? Meta.namespace(object) : "", Meta.name(object)), object);
+      boolean namespaced =
+          cluster
+              .resources()
+              .byKind(Meta.apiVersion(object), Meta.kind(object))
+              .map(ApiResources.Type::namespaced)
+              .orElse(true);
+      desired.putKeyed(
+          ObjectGroups.uniformKey(namespaced ? Meta.namespace(object) : "", Meta.name(object)),
+          object);
     }
     return desired;
   }
@@ -356,16 +434,26 @@ abstract class ControllerLoop {
       if (item.isNull()) {
         // A null item decodes to a nil *Unstructured, dereferenced when the desired map is built
         // (composite/controller.go:668, controller_revision.go:170, decorator/controller.go:663).
-        throw crash(parent, "a null item in the answer's children or attachments: runtime error: invalid memory "
-            + "address or nil pointer dereference", "pkg/controller/common/api/v2/common.go:48 (Insert)");
+        throw crash(
+            parent,
+            "a null item in the answer's children or attachments: runtime error: invalid memory "
+                + "address or nil pointer dereference",
+            "pkg/controller/common/api/v2/common.go:48 (Insert)");
       }
       ObjectNode object = Trees.copy((ObjectNode) item);
       ObjectNode metadata = Meta.metadata(object);
       // v4.17.2 gives every child without a namespace the parent's, cluster-scoped kinds too
       // (composite/hooks.go:153-160); the API server then drops it for those.
-      boolean namespaced = mc.profile().faithful() || cluster.resources().byKind(Meta.apiVersion(object),
-          Meta.kind(object)).map(ApiResources.Type::namespaced).orElse(true);
-      if (namespaced && metadata.path("namespace").asText("").isEmpty() && !Meta.namespace(parent).isEmpty()) {
+      boolean namespaced =
+          mc.profile().faithful()
+              || cluster
+                  .resources()
+                  .byKind(Meta.apiVersion(object), Meta.kind(object))
+                  .map(ApiResources.Type::namespaced)
+                  .orElse(true);
+      if (namespaced
+          && metadata.path("namespace").asText("").isEmpty()
+          && !Meta.namespace(parent).isEmpty()) {
         metadata.put("namespace", Meta.namespace(parent));
       }
       if (metadata.path("name").asText("").isEmpty()) {
@@ -389,14 +477,23 @@ abstract class ControllerLoop {
 
   /** Writes the status if it differs from the live object's (same uid); gone or replaced parents are skipped. */
   void writeStatus(ObjectNode parent, JsonNode status) {
-    atomically(() -> {
-      ObjectNode live = cluster.live(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent),
-          Meta.name(parent)).orElse(null);
-      if (live == null || !Meta.uid(live).equals(Meta.uid(parent)) || equal(live.get("status"), status)) {
-        return null;
-      }
-      live.set("status", status);
-      return cluster.updateStatus(live);
-    });
+    atomically(
+        () -> {
+          ObjectNode live =
+              cluster
+                  .live(
+                      Meta.apiVersion(parent),
+                      Meta.kind(parent),
+                      Meta.namespace(parent),
+                      Meta.name(parent))
+                  .orElse(null);
+          if (live == null
+              || !Meta.uid(live).equals(Meta.uid(parent))
+              || equal(live.get("status"), status)) {
+            return null;
+          }
+          live.set("status", status);
+          return cluster.updateStatus(live);
+        });
   }
 }

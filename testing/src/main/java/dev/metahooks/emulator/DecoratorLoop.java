@@ -16,7 +16,11 @@ final class DecoratorLoop extends ControllerLoop {
   static final String DECORATOR_ANNOTATION = "metacontroller.k8s.io/decorator-controller";
 
   /** One target type with its selectors. */
-  record Target(String apiVersion, ApiResources.Type type, JsonNode labelSelector, JsonNode annotationSelector) {}
+  record Target(
+      String apiVersion,
+      ApiResources.Type type,
+      JsonNode labelSelector,
+      JsonNode annotationSelector) {}
 
   /** One attachment type with its update method. */
   record Attachment(String apiVersion, ApiResources.Type type, String method) {}
@@ -30,19 +34,31 @@ final class DecoratorLoop extends ControllerLoop {
     for (JsonNode resource : spec.path("resources")) {
       String apiVersion = resource.path("apiVersion").asText();
       if (mc.profile().faithful()) {
-        Selectors.requireLabelSyntax(resource.path("annotationSelector"), "matchAnnotations",
-            "DecoratorController " + name + ": can't convert annotation selector for parent resource \""
-                + resource.path("resource").asText() + "\" in apiVersion \"" + apiVersion + "\"");
+        Selectors.requireLabelSyntax(
+            resource.path("annotationSelector"),
+            "matchAnnotations",
+            "DecoratorController "
+                + name
+                + ": can't convert annotation selector for parent resource \""
+                + resource.path("resource").asText()
+                + "\" in apiVersion \""
+                + apiVersion
+                + "\"");
       }
-      targets.add(new Target(apiVersion,
-          cluster.resources().requireResource(apiVersion, resource.path("resource").asText()),
-          resource.get("labelSelector"), resource.get("annotationSelector")));
+      targets.add(
+          new Target(
+              apiVersion,
+              cluster.resources().requireResource(apiVersion, resource.path("resource").asText()),
+              resource.get("labelSelector"),
+              resource.get("annotationSelector")));
     }
     for (JsonNode attachment : spec.path("attachments")) {
       String apiVersion = attachment.path("apiVersion").asText();
-      attachments.add(new Attachment(apiVersion,
-          cluster.resources().requireResource(apiVersion, attachment.path("resource").asText()),
-          attachment.path("updateStrategy").path("method").asText("OnDelete")));
+      attachments.add(
+          new Attachment(
+              apiVersion,
+              cluster.resources().requireResource(apiVersion, attachment.path("resource").asText()),
+              attachment.path("updateStrategy").path("method").asText("OnDelete")));
     }
   }
 
@@ -52,13 +68,16 @@ final class DecoratorLoop extends ControllerLoop {
     for (Target target : targets) {
       for (ObjectNode object : cluster.list(target.apiVersion(), target.type().kind())) {
         if (matches(object) || Meta.hasFinalizer(object, finalizer)) {
-          candidates.putIfAbsent(target.type().groupKind() + " " + Meta.namespace(object) + "/" + Meta.name(object),
+          candidates.putIfAbsent(
+              target.type().groupKind() + " " + Meta.namespace(object) + "/" + Meta.name(object),
               object);
         }
       }
     }
     for (ObjectNode listed : candidates.values()) {
-      cluster.find(Meta.apiVersion(listed), Meta.kind(listed), Meta.namespace(listed), Meta.name(listed))
+      cluster
+          .find(
+              Meta.apiVersion(listed), Meta.kind(listed), Meta.namespace(listed), Meta.name(listed))
           .filter(o -> Meta.uid(o).equals(Meta.uid(listed)))
           .ifPresent(object -> mc.syncOne(this, object, () -> sync(object)));
     }
@@ -66,7 +85,9 @@ final class DecoratorLoop extends ControllerLoop {
 
   @Override
   Set<String> childKinds() {
-    return attachments.stream().map(a -> a.type().group() + "/" + a.type().kind()).collect(Collectors.toSet());
+    return attachments.stream()
+        .map(a -> a.type().group() + "/" + a.type().kind())
+        .collect(Collectors.toSet());
   }
 
   @Override
@@ -77,9 +98,14 @@ final class DecoratorLoop extends ControllerLoop {
   @Override
   boolean ignoresStatusChanges(ObjectNode parent) {
     for (JsonNode resource : controller.path("spec").path("resources")) {
-      ApiResources.Type type = cluster.resources().findResource(resource.path("apiVersion").asText(),
-          resource.path("resource").asText()).orElse(null);
-      if (type != null && type.kind().equals(Meta.kind(parent))
+      ApiResources.Type type =
+          cluster
+              .resources()
+              .findResource(
+                  resource.path("apiVersion").asText(), resource.path("resource").asText())
+              .orElse(null);
+      if (type != null
+          && type.kind().equals(Meta.kind(parent))
           && type.group().equals(ApiResources.group(Meta.apiVersion(parent)))) {
         return resource.path("ignoreStatusChanges").asBoolean(false);
       }
@@ -101,7 +127,8 @@ final class DecoratorLoop extends ControllerLoop {
           last = target;
         }
       }
-      return last != null && Selectors.matches(last.labelSelector(), Meta.labels(object))
+      return last != null
+          && Selectors.matches(last.labelSelector(), Meta.labels(object))
           && Selectors.matchesAnnotations(last.annotationSelector(), Meta.annotations(object));
     }
     for (Target target : targets) {
@@ -124,7 +151,8 @@ final class DecoratorLoop extends ControllerLoop {
     if (!matches(parent) && !Meta.hasFinalizer(parent, finalizer)) {
       return;
     }
-    ApiResources.Type parentType = cluster.resources().requireKind(Meta.apiVersion(parent), Meta.kind(parent));
+    ApiResources.Type parentType =
+        cluster.resources().requireKind(Meta.apiVersion(parent), Meta.kind(parent));
     ObjectGroups observed = attachmentsOf(parent);
     ObjectGroups related = related(parent, parentType.namespaced());
     boolean finalizing = finalizeHook != null && (Meta.deleting(parent) || !matches(parent));
@@ -152,15 +180,27 @@ final class DecoratorLoop extends ControllerLoop {
     List<ObjectNode> desired = withNamespaceDefaults(parent, answer.get("attachments"));
     for (ObjectNode attachment : desired) {
       JsonNode annotations = Meta.metadata(attachment).get("annotations");
-      ObjectNode map = annotations != null && annotations.isObject() ? (ObjectNode) annotations
-          : Meta.metadata(attachment).putObject("annotations");
+      ObjectNode map =
+          annotations != null && annotations.isObject()
+              ? (ObjectNode) annotations
+              : Meta.metadata(attachment).putObject("annotations");
       map.put(DECORATOR_ANNOTATION, name);
     }
     if (!Meta.deleting(parent) || shouldFinalize(parent)) {
-      List<String> errors = manageChildren(parent, observed, desiredGroups(parent, desired), type -> attachments
-          .stream().filter(a -> a.type().equals(type)).map(Attachment::method).findFirst().orElse("OnDelete"));
+      List<String> errors =
+          manageChildren(
+              parent,
+              observed,
+              desiredGroups(parent, desired),
+              type ->
+                  attachments.stream()
+                      .filter(a -> a.type().equals(type))
+                      .map(Attachment::method)
+                      .findFirst()
+                      .orElse("OnDelete"));
       if (!errors.isEmpty()) {
-        throw new SyncFailure("can't reconcile children for " + Meta.describe(parent) + ": " + errors);
+        throw new SyncFailure(
+            "can't reconcile children for " + Meta.describe(parent) + ": " + errors);
       }
     }
   }
@@ -169,12 +209,14 @@ final class DecoratorLoop extends ControllerLoop {
    * Applies labels and annotations (null deletes a key), status (null leaves it) and the finalizer removal
    * in one update. Returns false when the parent vanished or changed meanwhile (the sync then stops).
    */
-  private boolean updateParent(ObjectNode parent, ApiResources.Type parentType, ObjectNode answer, boolean finalized) {
+  private boolean updateParent(
+      ObjectNode parent, ApiResources.Type parentType, ObjectNode answer, boolean finalized) {
     ObjectNode updated = Trees.copy(parent);
     boolean labelsChanged = patchStrings(updated, "labels", answer.get("labels"));
     boolean annotationsChanged = patchStrings(updated, "annotations", answer.get("annotations"));
     JsonNode status = answer.get("status");
-    boolean statusChanged = status != null && !status.isNull() && !Trees.same(status, parent.get("status"));
+    boolean statusChanged =
+        status != null && !status.isNull() && !Trees.same(status, parent.get("status"));
     boolean removeFinalizer = finalized && Meta.hasFinalizer(parent, finalizer);
     if (!labelsChanged && !annotationsChanged && !statusChanged && !removeFinalizer) {
       return true;
@@ -185,7 +227,8 @@ final class DecoratorLoop extends ControllerLoop {
     try {
       if (statusChanged && parentType.statusSubresource()) {
         ObjectNode written = cluster.updateStatus(updated);
-        Meta.metadata(updated).put("resourceVersion", written.path("metadata").path("resourceVersion").asText());
+        Meta.metadata(updated)
+            .put("resourceVersion", written.path("metadata").path("resourceVersion").asText());
       }
       if (removeFinalizer) {
         List<String> finalizers = Meta.finalizers(updated);
@@ -213,7 +256,8 @@ final class DecoratorLoop extends ControllerLoop {
     for (Map.Entry<String, JsonNode> change : changes.properties()) {
       if (change.getValue().isNull()) {
         changed |= map != null && map.remove(change.getKey()) != null;
-      } else if (map == null || !change.getValue().asText().equals(map.path(change.getKey()).asText(null))) {
+      } else if (map == null
+          || !change.getValue().asText().equals(map.path(change.getKey()).asText(null))) {
         if (map == null) {
           map = metadata.putObject(field);
         }
@@ -229,12 +273,15 @@ final class DecoratorLoop extends ControllerLoop {
     ObjectGroups groups = new ObjectGroups();
     for (Attachment attachment : attachments) {
       groups.init(attachment.apiVersion(), attachment.type().kind());
-      List<ObjectNode> candidates = Meta.namespace(parent).isEmpty()
-          ? mc.cache().list(attachment.apiVersion(), attachment.type().kind())
-          : mc.cache().list(attachment.apiVersion(), attachment.type().kind(), Meta.namespace(parent));
+      List<ObjectNode> candidates =
+          Meta.namespace(parent).isEmpty()
+              ? mc.cache().list(attachment.apiVersion(), attachment.type().kind())
+              : mc.cache()
+                  .list(attachment.apiVersion(), attachment.type().kind(), Meta.namespace(parent));
       for (ObjectNode object : candidates) {
         JsonNode ref = Meta.controllerRef(object);
-        if (ref != null && ref.path("uid").asText().equals(Meta.uid(parent))
+        if (ref != null
+            && ref.path("uid").asText().equals(Meta.uid(parent))
             && name.equals(Meta.annotations(object).get(DECORATOR_ANNOTATION))) {
           groups.put(attachment.apiVersion(), object);
         }

@@ -17,10 +17,19 @@ final class DynamicApply {
   static final String LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";
 
   /** Lists whose items all share one of these keys are merged by it, in this order of preference. */
-  private static final List<String> MERGE_KEYS = List.of("containerPort", "port", "mountPath", "name", "uid", "ip",
-      "path");
-  private static final List<String> SYSTEM_FIELDS = List.of("selfLink", "uid", "resourceVersion", "generation",
-      "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields");
+  private static final List<String> MERGE_KEYS =
+      List.of("containerPort", "port", "mountPath", "name", "uid", "ip", "path");
+
+  private static final List<String> SYSTEM_FIELDS =
+      List.of(
+          "selfLink",
+          "uid",
+          "resourceVersion",
+          "generation",
+          "creationTimestamp",
+          "deletionTimestamp",
+          "deletionGracePeriodSeconds",
+          "managedFields");
 
   private DynamicApply() {}
 
@@ -51,7 +60,8 @@ final class DynamicApply {
     if (updateAnnotations.isObject()) {
       ((ObjectNode) updateAnnotations).remove(LAST_APPLIED);
     }
-    ObjectNode merged = (ObjectNode) merge(Trees.copy(observed), lastApplied, update, profile.faithful());
+    ObjectNode merged =
+        (ObjectNode) merge(Trees.copy(observed), lastApplied, update, profile.faithful());
     ObjectNode mergedMetadata = Meta.metadata(merged);
     JsonNode observedMetadata = observed.path("metadata");
     for (String field : SYSTEM_FIELDS) {
@@ -78,23 +88,26 @@ final class DynamicApply {
     try {
       return Trees.MAPPER.readTree(text);
     } catch (java.io.IOException e) {
-      throw new IllegalArgumentException("can't unmarshal \"" + LAST_APPLIED + "\" annotation: " + e.getMessage());
+      throw new IllegalArgumentException(
+          "can't unmarshal \"" + LAST_APPLIED + "\" annotation: " + e.getMessage());
     }
   }
 
   /** The three-way merge itself; {@code destination} is changed and returned (or replaced). */
   static JsonNode merge(JsonNode destination, JsonNode lastApplied, JsonNode desired, boolean go) {
     if (destination != null && destination.isObject()) {
-      return mergeObject((ObjectNode) destination, objectOrNull(lastApplied), objectOrNull(desired), go);
+      return mergeObject(
+          (ObjectNode) destination, objectOrNull(lastApplied), objectOrNull(desired), go);
     }
     if (destination != null && destination.isArray()) {
-      return mergeArray((ArrayNode) destination, arrayOrNull(lastApplied), arrayOrNull(desired), go);
+      return mergeArray(
+          (ArrayNode) destination, arrayOrNull(lastApplied), arrayOrNull(desired), go);
     }
     return desired == null ? NullNode.getInstance() : desired.deepCopy();
   }
 
-  private static ObjectNode mergeObject(ObjectNode destination, ObjectNode lastApplied, ObjectNode desired,
-      boolean go) {
+  private static ObjectNode mergeObject(
+      ObjectNode destination, ObjectNode lastApplied, ObjectNode desired, boolean go) {
     if (lastApplied != null) {
       for (String key : Trees.fieldNames(lastApplied)) {
         if (desired == null || !desired.has(key)) {
@@ -104,8 +117,13 @@ final class DynamicApply {
     }
     if (desired != null) {
       for (String key : Trees.fieldNames(desired)) {
-        destination.set(key, merge(destination.get(key), lastApplied == null ? null : lastApplied.get(key),
-            desired.get(key), go));
+        destination.set(
+            key,
+            merge(
+                destination.get(key),
+                lastApplied == null ? null : lastApplied.get(key),
+                desired.get(key),
+                go));
       }
     }
     return destination;
@@ -119,7 +137,8 @@ final class DynamicApply {
    * {@code [dns-tcp, dns-tcp]}. Intended: a list in which a merge key repeats is no list map, and is replaced
    * whole like any other list.
    */
-  private static JsonNode mergeArray(ArrayNode destination, ArrayNode lastApplied, ArrayNode desired, boolean go) {
+  private static JsonNode mergeArray(
+      ArrayNode destination, ArrayNode lastApplied, ArrayNode desired, boolean go) {
     String mergeKey = listMapKey(destination, lastApplied, desired);
     if (mergeKey != null && !go && (repeats(mergeKey, destination) || repeats(mergeKey, desired))) {
       mergeKey = null;

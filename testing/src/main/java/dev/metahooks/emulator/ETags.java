@@ -19,7 +19,10 @@ final class ETags {
   static String key(JsonNode request) {
     JsonNode root = request.has("object") ? request.get("object") : request.path("parent");
     JsonNode metadata = root.path("metadata");
-    return root.path("kind").asText() + "/" + metadata.path("namespace").asText() + "/"
+    return root.path("kind").asText()
+        + "/"
+        + metadata.path("namespace").asText()
+        + "/"
         + metadata.path("name").asText();
   }
 

@@ -60,8 +60,11 @@ public final class Emitted {
       }
     }
     if (!found.isEmpty()) {
-      throw new AssertionError(controller + " emitted explicit nulls, which the API server does not store, so "
-          + "Metacontroller finds a difference on every sync:\n  " + String.join("\n  ", found));
+      throw new AssertionError(
+          controller
+              + " emitted explicit nulls, which the API server does not store, so "
+              + "Metacontroller finds a difference on every sync:\n  "
+              + String.join("\n  ", found));
     }
   }
 }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.server.PemFiles;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
 import javax.net.ssl.SSLContext;
@@ -47,8 +47,10 @@ final class EndpointAuth {
     if (token && basic) {
       throw new IllegalArgumentException("authorization and basicAuth are mutually exclusive");
     }
-    String header = token ? authorization(cluster, source.get("authorization"))
-        : basic ? basicAuth(cluster, source.get("basicAuth")) : null;
+    String header =
+        token
+            ? authorization(cluster, source.get("authorization"))
+            : basic ? basicAuth(cluster, source.get("basicAuth")) : null;
     return new Resolved(header, tls(cluster, source.get("caBundle"), source.get("clientTLS")));
   }
 
@@ -78,10 +80,16 @@ final class EndpointAuth {
       Path key = null;
       if (clientTls != null) {
         JsonNode ref = clientTls.path("secretRef");
-        cert = Files.writeString(dir.resolve("tls.crt"),
-            secretValue(cluster, ref, clientTls.path("certKey").asText("tls.crt"), "clientTLS"));
-        key = Files.writeString(dir.resolve("tls.key"),
-            secretValue(cluster, ref, clientTls.path("privateKeyKey").asText("tls.key"), "clientTLS"));
+        cert =
+            Files.writeString(
+                dir.resolve("tls.crt"),
+                secretValue(
+                    cluster, ref, clientTls.path("certKey").asText("tls.crt"), "clientTLS"));
+        key =
+            Files.writeString(
+                dir.resolve("tls.key"),
+                secretValue(
+                    cluster, ref, clientTls.path("privateKeyKey").asText("tls.key"), "clientTLS"));
       }
       return PemFiles.clientContext(ca, cert, key);
     } catch (IllegalArgumentException e) {
@@ -110,10 +118,20 @@ final class EndpointAuth {
   private static String configMapValue(Cluster cluster, JsonNode ref, String key) {
     String namespace = ref.path("namespace").asText("");
     String name = ref.path("name").asText("");
-    JsonNode value = cluster.find("v1", "ConfigMap", namespace, name).map(c -> c.path("data").get(key)).orElse(null);
+    JsonNode value =
+        cluster
+            .find("v1", "ConfigMap", namespace, name)
+            .map(c -> c.path("data").get(key))
+            .orElse(null);
     if (value == null || !value.isTextual()) {
-      throw new IllegalArgumentException("can't resolve caBundle: configmap " + namespace + "/" + name
-          + " has no key \"" + key + "\"");
+      throw new IllegalArgumentException(
+          "can't resolve caBundle: configmap "
+              + namespace
+              + "/"
+              + name
+              + " has no key \""
+              + key
+              + "\"");
     }
     return value.asText();
   }
@@ -121,8 +139,10 @@ final class EndpointAuth {
   private static String authorization(Cluster cluster, JsonNode spec) {
     String type = spec.path("type").asText("").trim();
     if (type.equalsIgnoreCase("basic")) {
-      throw new IllegalArgumentException("can't resolve authorization: authorization type \"" + type
-          + "\" is not supported; use the basicAuth field instead");
+      throw new IllegalArgumentException(
+          "can't resolve authorization: authorization type \""
+              + type
+              + "\" is not supported; use the basicAuth field instead");
     }
     JsonNode ref = spec.path("secretRef");
     String value = secretValue(cluster, ref, ref.path("key").asText(""), "authorization");
@@ -131,30 +151,58 @@ final class EndpointAuth {
 
   private static String basicAuth(Cluster cluster, JsonNode spec) {
     JsonNode ref = spec.path("secretRef");
-    String user = secretValue(cluster, ref, spec.path("usernameKey").asText("username"), "basicAuth");
-    String password = secretValue(cluster, ref, spec.path("passwordKey").asText("password"), "basicAuth");
+    String user =
+        secretValue(cluster, ref, spec.path("usernameKey").asText("username"), "basicAuth");
+    String password =
+        secretValue(cluster, ref, spec.path("passwordKey").asText("password"), "basicAuth");
     if (user.contains(":")) {
-      throw new IllegalArgumentException("can't resolve basicAuth: basicAuth username must not contain ':'");
+      throw new IllegalArgumentException(
+          "can't resolve basicAuth: basicAuth username must not contain ':'");
     }
-    return "Basic " + Base64.getEncoder().encodeToString((user.trim() + ":" + password.trim())
-        .getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user.trim() + ":" + password.trim()).getBytes(StandardCharsets.UTF_8));
   }
 
   private static String secretValue(Cluster cluster, JsonNode ref, String key, String what) {
     String namespace = ref.path("namespace").asText("");
     String name = ref.path("name").asText("");
-    ObjectNode secret = cluster.find("v1", "Secret", namespace, name).orElseThrow(() -> new IllegalArgumentException(
-        "can't resolve " + what + ": can't get " + what + " secret " + namespace + "/" + name + ": not found"));
+    ObjectNode secret =
+        cluster
+            .find("v1", "Secret", namespace, name)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "can't resolve "
+                            + what
+                            + ": can't get "
+                            + what
+                            + " secret "
+                            + namespace
+                            + "/"
+                            + name
+                            + ": not found"));
     JsonNode data = secret.path("data").get(key);
     if (data != null && data.isTextual()) {
       return new String(Base64.getDecoder().decode(data.asText()), StandardCharsets.UTF_8);
     }
-    JsonNode plain = secret.path("stringData").get(key); // what the API server would have turned into data
+    JsonNode plain =
+        secret.path("stringData").get(key); // what the API server would have turned into data
     if (plain != null && plain.isTextual()) {
       return plain.asText();
     }
-    throw new IllegalArgumentException("can't resolve " + what + ": " + what + " secret " + namespace + "/" + name
-        + " does not contain key \"" + key + "\"");
+    throw new IllegalArgumentException(
+        "can't resolve "
+            + what
+            + ": "
+            + what
+            + " secret "
+            + namespace
+            + "/"
+            + name
+            + " does not contain key \""
+            + key
+            + "\"");
   }
 
   /** The webhook's effective URL (webhook.go webhookURL): {@code url}, or the service form with port 80. */
@@ -163,8 +211,15 @@ final class EndpointAuth {
       return URI.create(webhook.get("url").asText());
     }
     JsonNode service = webhook.path("service");
-    return URI.create(service.path("protocol").asText("http") + "://" + service.path("name").asText() + "."
-        + service.path("namespace").asText() + ":" + service.path("port").asInt(80) + webhook.path("path").asText(""));
+    return URI.create(
+        service.path("protocol").asText("http")
+            + "://"
+            + service.path("name").asText()
+            + "."
+            + service.path("namespace").asText()
+            + ":"
+            + service.path("port").asInt(80)
+            + webhook.path("path").asText(""));
   }
 
   /** endpoint_config.go matchEndpointConfig: host, or host:port, with 80/443 implied by the scheme. */
@@ -172,12 +227,19 @@ final class EndpointAuth {
     String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
     String hostname = url.getHost() == null ? "" : url.getHost();
     String host = url.getPort() < 0 ? hostname : hostname + ":" + url.getPort();
-    String canonical = url.getPort() >= 0 ? host : scheme.equals("https") ? hostname + ":443"
-        : scheme.equals("http") ? hostname + ":80" : host;
-    boolean defaultPort = (scheme.equals("https") && url.getPort() == 443) || (scheme.equals("http") && url.getPort() == 80);
+    String canonical =
+        url.getPort() >= 0
+            ? host
+            : scheme.equals("https")
+                ? hostname + ":443"
+                : scheme.equals("http") ? hostname + ":80" : host;
+    boolean defaultPort =
+        (scheme.equals("https") && url.getPort() == 443)
+            || (scheme.equals("http") && url.getPort() == 80);
     for (JsonNode config : endpointConfigs) {
       String candidate = config.path("host").asText("");
-      if (candidate.equalsIgnoreCase(host) || candidate.equalsIgnoreCase(canonical)
+      if (candidate.equalsIgnoreCase(host)
+          || candidate.equalsIgnoreCase(canonical)
           || (defaultPort && candidate.equalsIgnoreCase(hostname))) {
         return config;
       }

@@ -8,10 +8,23 @@ package dev.metahooks.emulator;
  * @param object the involved object as {@code Kind namespace/name}
  * @param count how many times it was recorded, from {@code firstRound} to {@code lastRound}
  */
-public record Event(String type, String reason, String object, String message, int count, int firstRound,
+public record Event(
+    String type,
+    String reason,
+    String object,
+    String message,
+    int count,
+    int firstRound,
     int lastRound) {
   @Override
   public String toString() {
-    return type + " " + reason + " " + object + ": " + message + (count > 1 ? " (x" + count + ")" : "");
+    return type
+        + " "
+        + reason
+        + " "
+        + object
+        + ": "
+        + message
+        + (count > 1 ? " (x" + count + ")" : "");
   }
 }

@@ -51,12 +51,25 @@ final class GoStructs {
    * rbac/v1 types.go 54, 131, 204; networking/v1 types.go 450). An empty one is kept as sent here; a real API server
    * reads it back from storage as {@code null}.
    */
-  static final Set<String> REQUIRED = Set.of("CephFSVolumeSource.monitors", "CephFSPersistentVolumeSource.monitors",
-      "RBDVolumeSource.monitors", "RBDPersistentVolumeSource.monitors", "ProjectedVolumeSource.sources",
-      "NodeSelector.nodeSelectorTerms", "NodeSelectorRequirement.values", "PodSpec.containers",
-      "ContainerImage.names", "LimitRangeSpec.limits", "PodFailurePolicyOnExitCodesRequirement.values",
-      "PodFailurePolicy.rules", "SuccessPolicy.rules", "PolicyRule.verbs", "Role.rules", "ClusterRole.rules",
-      "HTTPIngressRuleValue.paths");
+  static final Set<String> REQUIRED =
+      Set.of(
+          "CephFSVolumeSource.monitors",
+          "CephFSPersistentVolumeSource.monitors",
+          "RBDVolumeSource.monitors",
+          "RBDPersistentVolumeSource.monitors",
+          "ProjectedVolumeSource.sources",
+          "NodeSelector.nodeSelectorTerms",
+          "NodeSelectorRequirement.values",
+          "PodSpec.containers",
+          "ContainerImage.names",
+          "LimitRangeSpec.limits",
+          "PodFailurePolicyOnExitCodesRequirement.values",
+          "PodFailurePolicy.rules",
+          "SuccessPolicy.rules",
+          "PolicyRule.verbs",
+          "Role.rules",
+          "ClusterRole.rules",
+          "HTTPIngressRuleValue.paths");
 
   /** The properties of each model class by JSON name; an empty map for a class decoded as a whole (a leaf). */
   private static final Map<Class<?>, Map<String, JavaType>> PROPERTIES = new ConcurrentHashMap<>();
@@ -68,7 +81,8 @@ final class GoStructs {
     if (Meta.kind(object).equals("CustomResourceDefinition")) {
       return;
     }
-    KubeSchema.modelClass(object).ifPresent(model -> struct(object, Trees.MAPPER.constructType(model), object));
+    KubeSchema.modelClass(object)
+        .ifPresent(model -> struct(object, Trees.MAPPER.constructType(model), object));
   }
 
   private static void struct(ObjectNode node, JavaType type, ObjectNode root) {
@@ -135,17 +149,26 @@ final class GoStructs {
    * wrote it) and MarshalJSON writes it back.
    */
   private static JsonNode quantity(JsonNode value, boolean inResourceList, ObjectNode root) {
-    String text = value.isTextual() ? value.asText().strip() : value.isNumber() ? goNumber(value) : null;
+    String text =
+        value.isTextual() ? value.asText().strip() : value.isNumber() ? goNumber(value) : null;
     try {
       if (text == null) {
         throw new IllegalArgumentException("quantities must be strings or numbers, got " + value);
       }
-      return TextNode.valueOf(inResourceList ? Quantities.canonicalInResourceList(text) : Quantities.canonical(text));
+      return TextNode.valueOf(
+          inResourceList ? Quantities.canonicalInResourceList(text) : Quantities.canonical(text));
     } catch (IllegalArgumentException e) {
       String kind = Meta.kind(root);
       String version = Meta.apiVersion(root).substring(Meta.apiVersion(root).indexOf('/') + 1);
-      throw new ApiException(Reason.BAD_REQUEST, kind + " in version \"" + version + "\" cannot be handled as a "
-          + kind + ": " + e.getMessage());
+      throw new ApiException(
+          Reason.BAD_REQUEST,
+          kind
+              + " in version \""
+              + version
+              + "\" cannot be handled as a "
+              + kind
+              + ": "
+              + e.getMessage());
     }
   }
 
@@ -159,14 +182,19 @@ final class GoStructs {
     }
     BigDecimal value = new BigDecimal(Double.toString(number.doubleValue())).stripTrailingZeros();
     BigDecimal magnitude = value.abs();
-    if (value.signum() == 0 || (magnitude.compareTo(new BigDecimal("1e-6")) >= 0
-        && magnitude.compareTo(new BigDecimal("1e21")) < 0)) {
+    if (value.signum() == 0
+        || (magnitude.compareTo(new BigDecimal("1e-6")) >= 0
+            && magnitude.compareTo(new BigDecimal("1e21")) < 0)) {
       return value.toPlainString();
     }
     String digits = value.unscaledValue().abs().toString();
     int exponent = digits.length() - 1 - value.scale();
     String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
-    return (value.signum() < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
+    return (value.signum() < 0 ? "-" : "")
+        + mantissa
+        + "e"
+        + (exponent < 0 ? "-" : "+")
+        + Math.abs(exponent);
   }
 
   /** Whether values of this type are structs to walk (not leaves such as quantities, IntOrString, raw JSON). */
@@ -179,16 +207,20 @@ final class GoStructs {
   }
 
   private static Map<String, JavaType> introspect(Class<?> model) {
-    if (!model.getName().startsWith("io.fabric8.kubernetes.api.model.") || model == IntOrString.class
-        || model == Quantity.class || model.isInterface() || model.isEnum()) {
+    if (!model.getName().startsWith("io.fabric8.kubernetes.api.model.")
+        || model == IntOrString.class
+        || model == Quantity.class
+        || model.isInterface()
+        || model.isEnum()) {
       return Map.of();
     }
     JsonDeserialize custom = model.getAnnotation(JsonDeserialize.class);
-    if (custom != null && custom.using() != com.fasterxml.jackson.databind.JsonDeserializer.None.class) {
+    if (custom != null
+        && custom.using() != com.fasterxml.jackson.databind.JsonDeserializer.None.class) {
       return Map.of();
     }
-    BeanDescription description = Trees.MAPPER.getDeserializationConfig()
-        .introspect(Trees.MAPPER.constructType(model));
+    BeanDescription description =
+        Trees.MAPPER.getDeserializationConfig().introspect(Trees.MAPPER.constructType(model));
     Map<String, JavaType> properties = new TreeMap<>();
     for (BeanPropertyDefinition property : description.findProperties()) {
       if (property.hasSetter() || property.hasField()) {

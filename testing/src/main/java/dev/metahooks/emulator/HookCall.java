@@ -15,8 +15,16 @@ import java.net.URI;
  * @param response the answer body as text ("" when none)
  * @param error why the call counts as failed, null when it succeeded
  */
-public record HookCall(int round, String controller, String hook, String parent, URI url, ObjectNode request,
-    int status, String response, String error) {
+public record HookCall(
+    int round,
+    String controller,
+    String hook,
+    String parent,
+    URI url,
+    ObjectNode request,
+    int status,
+    String response,
+    String error) {
 
   public boolean ok() {
     return error == null;
@@ -33,7 +41,16 @@ public record HookCall(int round, String controller, String hook, String parent,
 
   @Override
   public String toString() {
-    return "round " + round + " " + controller + "/" + hook + " " + parent + " -> " + status
+    return "round "
+        + round
+        + " "
+        + controller
+        + "/"
+        + hook
+        + " "
+        + parent
+        + " -> "
+        + status
         + (error == null ? "" : " (" + error + ")");
   }
 }

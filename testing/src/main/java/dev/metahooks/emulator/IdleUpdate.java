@@ -14,7 +14,12 @@ import java.util.List;
  * @param rewritten what of the update the API server stores otherwise than sent, {@code path: sent -> stored}
  *     (empty when only server defaults cause the difference)
  */
-public record IdleUpdate(int round, String controller, String parent, String child, List<String> differences,
+public record IdleUpdate(
+    int round,
+    String controller,
+    String parent,
+    String child,
+    List<String> differences,
     List<String> rewritten) {
   public IdleUpdate {
     differences = List.copyOf(differences);
@@ -36,8 +41,20 @@ public record IdleUpdate(int round, String controller, String parent, String chi
 
   @Override
   public String toString() {
-    return "round " + round + " " + controller + " " + parent + ": update of " + child + " stored unchanged "
-        + differences + (rewritten.isEmpty() ? "" : "; the API server stores these otherwise than sent (sent -> "
-        + "stored): " + rewritten);
+    return "round "
+        + round
+        + " "
+        + controller
+        + " "
+        + parent
+        + ": update of "
+        + child
+        + " stored unchanged "
+        + differences
+        + (rewritten.isEmpty()
+            ? ""
+            : "; the API server stores these otherwise than sent (sent -> "
+                + "stored): "
+                + rewritten);
   }
 }

@@ -23,7 +23,8 @@ final class JsonDiff {
   private static void diff(String path, JsonNode a, JsonNode b, List<String> out) {
     boolean aAbsent = a == null || a.isMissingNode();
     boolean bAbsent = b == null || b.isMissingNode();
-    // An explicit null is not an absent field here: the API server stores the one and not the other.
+    // An explicit null is not an absent field here: the API server stores the one and not the
+    // other.
     if (aAbsent == bAbsent && Trees.same(a, b) && (aAbsent || a.isNull() == b.isNull())) {
       return;
     }

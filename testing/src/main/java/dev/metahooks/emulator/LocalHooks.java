@@ -26,7 +26,8 @@ public final class LocalHooks implements AutoCloseable {
 
   /** On the given port: a hook server started again where the one before it was (a restart). */
   public static LocalHooks startOnPort(int port, List<Controller> controllers) {
-    return new LocalHooks(new HookServer(ServerConfig.defaults().withPort(port), controllers).start());
+    return new LocalHooks(
+        new HookServer(ServerConfig.defaults().withPort(port), controllers).start());
   }
 
   public int port() {

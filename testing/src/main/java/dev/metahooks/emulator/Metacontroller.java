@@ -2,13 +2,13 @@ package dev.metahooks.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.testing.kube.Yaml;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import dev.metahooks.testing.kube.Yaml;
 
 /**
  * Metacontroller's control loop over a {@link Cluster}, calling real hooks over HTTP. It loads
@@ -40,6 +40,7 @@ public final class Metacontroller {
   private final List<Round> rounds = new ArrayList<>();
   private final Map<String, Double> resyncAfter = new LinkedHashMap<>();
   private final List<IdleUpdate> idleUpdates = new ArrayList<>();
+
   /** The idle updates of each parent's latest sync, by {@code controller|parent uid}. */
   private final Map<String, ParentIdleUpdates> latestIdleUpdates = new LinkedHashMap<>();
 
@@ -49,32 +50,52 @@ public final class Metacontroller {
    * A child Metacontroller updated or recreated because its merge of the hook's answer differed from what is
    * stored: the latest of each child, for the message of a scenario that does not settle.
    */
-  private record ChildDifference(int round, String controller, String parent, String child, List<String> differences,
+  private record ChildDifference(
+      int round,
+      String controller,
+      String parent,
+      String child,
+      List<String> differences,
       List<String> rewritten) {
     @Override
     public String toString() {
-      return controller + " " + parent + " -> " + child + ": " + String.join("; ", differences)
-          + (rewritten.isEmpty() ? "" : " (stored otherwise than sent, sent -> stored: " + String.join("; ",
-              rewritten) + ")");
+      return controller
+          + " "
+          + parent
+          + " -> "
+          + child
+          + ": "
+          + String.join("; ", differences)
+          + (rewritten.isEmpty()
+              ? ""
+              : " (stored otherwise than sent, sent -> stored: "
+                  + String.join("; ", rewritten)
+                  + ")");
     }
   }
 
   private final Map<String, ChildDifference> childDifferences = new LinkedHashMap<>();
+
   /** Controller manifests as written, before their webhooks were pointed at the server under test. */
   private final Map<String, ObjectNode> written = new LinkedHashMap<>();
+
   /**
    * On a real API server the controllers' and nodes' changes come one by one, not a step at a time, so a scenario
    * gets this many times the rounds it asks for before it counts as a hot loop.
    */
-  private static final int ROUNDS_FACTOR_ON_SERVER = Integer.getInteger("metahooks.kube.roundsFactor", 3);
+  private static final int ROUNDS_FACTOR_ON_SERVER =
+      Integer.getInteger("metahooks.kube.roundsFactor", 3);
+
   private World world = World.standard();
   private Profile profile = Profile.configured();
   private final Triggers triggers = new Triggers(this);
   private int round;
   private boolean tolerateSyncErrors;
   private boolean informerLag;
+
   /** What the child and related informers hold this round: the cluster at the start of the round before. */
   private Cluster cache;
+
   private Cluster nextCache;
 
   /**
@@ -88,7 +109,8 @@ public final class Metacontroller {
   }
 
   /** A Metacontroller with the controllers of the given manifest files (paths relative to the project). */
-  public static Metacontroller forManifests(Cluster cluster, String baseUrl, String... manifestPaths) {
+  public static Metacontroller forManifests(
+      Cluster cluster, String baseUrl, String... manifestPaths) {
     Metacontroller mc = new Metacontroller(cluster, baseUrl);
     for (String path : manifestPaths) {
       mc.load(path);
@@ -112,17 +134,22 @@ public final class Metacontroller {
     String kind = Meta.kind(manifest);
     switch (kind) {
       case "CompositeController", "DecoratorController" -> {
-        ObjectNode stored = cluster.as("kubectl", () -> cluster.create(pointHooksAtServer(manifest)));
+        ObjectNode stored =
+            cluster.as("kubectl", () -> cluster.create(pointHooksAtServer(manifest)));
         written.put(kind + "/" + Meta.name(stored), manifest);
-        loops.add(kind.equals("CompositeController") ? new CompositeLoop(this, stored, baseUrl)
-            : new DecoratorLoop(this, stored, baseUrl));
+        loops.add(
+            kind.equals("CompositeController")
+                ? new CompositeLoop(this, stored, baseUrl)
+                : new DecoratorLoop(this, stored, baseUrl));
       }
       case "CustomResourceDefinition" -> {
-        if (cluster.find(manifest.path("apiVersion").asText(), kind, Meta.name(manifest)).isEmpty()) {
+        if (cluster
+            .find(manifest.path("apiVersion").asText(), kind, Meta.name(manifest))
+            .isEmpty()) {
           cluster.as("kubectl", () -> cluster.create(manifest));
         }
       }
-      default -> { } // other objects of a manifest file (kustomizations, RBAC) mean nothing here
+      default -> {} // other objects of a manifest file (kustomizations, RBAC) mean nothing here
     }
   }
 
@@ -184,8 +211,9 @@ public final class Metacontroller {
   /** Runs one round: a world step, then one sync of every parent. */
   public Round round() {
     if (cluster.isOnServer() && !profile.faithful()) {
-      org.junit.jupiter.api.Assumptions.abort("a real API server cannot be made to work as intended (no defaults, "
-          + "Pods gone at once): the intended profile runs on the in-memory store only");
+      org.junit.jupiter.api.Assumptions.abort(
+          "a real API server cannot be made to work as intended (no defaults, "
+              + "Pods gone at once): the intended profile runs on the in-memory store only");
     }
     round++;
     if (informerLag) {
@@ -199,8 +227,12 @@ public final class Metacontroller {
     for (ControllerLoop loop : loops) {
       loop.syncAll();
     }
-    Round result = new Round(round, cluster.writesAfter(firstWrite), calls.subList(firstCall, calls.size()),
-        errors.subList(firstError, errors.size()));
+    Round result =
+        new Round(
+            round,
+            cluster.writesAfter(firstWrite),
+            calls.subList(firstCall, calls.size()),
+            errors.subList(firstError, errors.size()));
     rounds.add(result);
     return result;
   }
@@ -217,32 +249,53 @@ public final class Metacontroller {
       Round last = round();
       boolean caughtUp = !informerLag || quietBefore;
       quietBefore = !last.changed();
-      if (!last.changed() && caughtUp && cluster.isOnServer() && !cluster.staysQuiet(ServerTiming.settledQuiet())) {
+      if (!last.changed()
+          && caughtUp
+          && cluster.isOnServer()
+          && !cluster.staysQuiet(ServerTiming.settledQuiet())) {
         quietBefore = false;
         continue;
       }
       if (!last.changed() && caughtUp) {
-        Map<String, java.time.Instant> retries = profile.faithful() ? triggers.pendingRetries() : Map.of();
+        Map<String, java.time.Instant> retries =
+            profile.faithful() ? triggers.pendingRetries() : Map.of();
         if ((!last.errors().isEmpty() || !retries.isEmpty()) && !tolerateSyncErrors) {
-          throw new AssertionError("settled, but syncs keep failing (Metacontroller would retry forever):\n  "
-              + String.join("\n  ", latestErrors(last).stream().map(SyncError::toString).toList())
-              + (retries.isEmpty() ? "" : "\nRate-limited retries not yet due on the cluster's clock (now "
-                  + cluster.now() + "): " + retries));
+          throw new AssertionError(
+              "settled, but syncs keep failing (Metacontroller would retry forever):\n  "
+                  + String.join(
+                      "\n  ", latestErrors(last).stream().map(SyncError::toString).toList())
+                  + (retries.isEmpty()
+                      ? ""
+                      : "\nRate-limited retries not yet due on the cluster's clock (now "
+                          + cluster.now()
+                          + "): "
+                          + retries));
         }
-        // Only those a hook's null causes fail here: the others come from API-server defaults that a list
-        // replaced whole leaves out (a known Metacontroller defect, docs/emulator.md), listed by idleUpdates().
-        List<IdleUpdate> idle = latestIdleUpdates.values().stream().filter(this::parentExists)
-            .flatMap(p -> p.updates().stream()).filter(IdleUpdate::causedByTheAnswer).toList();
+        // Only those a hook's null causes fail here: the others come from API-server defaults that
+        // a list
+        // replaced whole leaves out (a known Metacontroller defect, docs/emulator.md), listed by
+        // idleUpdates().
+        List<IdleUpdate> idle =
+            latestIdleUpdates.values().stream()
+                .filter(this::parentExists)
+                .flatMap(p -> p.updates().stream())
+                .filter(IdleUpdate::causedByTheAnswer)
+                .toList();
         if (!idle.isEmpty()) {
-          throw new AssertionError("settled, but Metacontroller sends these updates on every sync: the API server "
-              + "stores each child unchanged, so the difference never goes away:\n  "
-              + String.join("\n  ", idle.stream().map(IdleUpdate::toString).toList()) + nullsInAnswers(i));
+          throw new AssertionError(
+              "settled, but Metacontroller sends these updates on every sync: the API server "
+                  + "stores each child unchanged, so the difference never goes away:\n  "
+                  + String.join("\n  ", idle.stream().map(IdleUpdate::toString).toList())
+                  + nullsInAnswers(i));
         }
         return i;
       }
     }
-    StringBuilder message = new StringBuilder("did not settle within " + limit
-        + " rounds (a hot loop: something changes on every sync?). Writes of the last rounds:");
+    StringBuilder message =
+        new StringBuilder(
+            "did not settle within "
+                + limit
+                + " rounds (a hot loop: something changes on every sync?). Writes of the last rounds:");
     for (Round recent : rounds.subList(Math.max(0, rounds.size() - 2), rounds.size())) {
       message.append("\n round ").append(recent.number()).append(':');
       recent.writes().stream().limit(30).forEach(w -> message.append("\n  ").append(w));
@@ -259,10 +312,16 @@ public final class Metacontroller {
    * the JSON paths that differ ({@code stored -> sent}) and what of them the API server stores otherwise than sent.
    */
   private String unsettledChildren(int lastRounds) {
-    List<String> lines = childDifferences.values().stream().filter(d -> d.round() > round - lastRounds)
-        .map(ChildDifference::toString).toList();
-    return lines.isEmpty() ? "" : "\nChildren Metacontroller changed in the last rounds because what the hook sends "
-        + "differs from what is stored (path: stored -> sent):\n  " + String.join("\n  ", lines);
+    List<String> lines =
+        childDifferences.values().stream()
+            .filter(d -> d.round() > round - lastRounds)
+            .map(ChildDifference::toString)
+            .toList();
+    return lines.isEmpty()
+        ? ""
+        : "\nChildren Metacontroller changed in the last rounds because what the hook sends "
+            + "differs from what is stored (path: stored -> sent):\n  "
+            + String.join("\n  ", lines);
   }
 
   /**
@@ -285,8 +344,11 @@ public final class Metacontroller {
         }
       }
     }
-    return lines.isEmpty() ? "" : "\nExplicit nulls in what the hooks asked for (the API server stores none of "
-        + "them, so Metacontroller finds a difference on every sync):\n  " + String.join("\n  ", lines);
+    return lines.isEmpty()
+        ? ""
+        : "\nExplicit nulls in what the hooks asked for (the API server stores none of "
+            + "them, so Metacontroller finds a difference on every sync):\n  "
+            + String.join("\n  ", lines);
   }
 
   /**
@@ -305,7 +367,9 @@ public final class Metacontroller {
 
   /** The calls of one hook ({@code sync}, {@code finalize}, {@code customize}) of one controller. */
   public List<HookCall> calls(String controller, String hook) {
-    return calls.stream().filter(c -> c.controller().equals(controller) && c.hook().equals(hook)).toList();
+    return calls.stream()
+        .filter(c -> c.controller().equals(controller) && c.hook().equals(hook))
+        .toList();
   }
 
   /** The latest call of one hook of one controller; fails if there was none. */
@@ -374,21 +438,36 @@ public final class Metacontroller {
     return triggers;
   }
 
-  void childDiffers(ControllerLoop loop, ObjectNode parent, ObjectNode child, List<String> differences,
+  void childDiffers(
+      ControllerLoop loop,
+      ObjectNode parent,
+      ObjectNode child,
+      List<String> differences,
       List<String> rewritten) {
     String key = loop.name + "|" + Meta.uid(parent) + "|" + Meta.describe(child);
     childDifferences.remove(key);
-    childDifferences.put(key, new ChildDifference(round, loop.name, Meta.describe(parent), Meta.describe(child),
-        differences, rewritten));
+    childDifferences.put(
+        key,
+        new ChildDifference(
+            round, loop.name, Meta.describe(parent), Meta.describe(child), differences, rewritten));
   }
 
-  void idleUpdate(ControllerLoop loop, ObjectNode parent, ObjectNode child, List<String> differences,
+  void idleUpdate(
+      ControllerLoop loop,
+      ObjectNode parent,
+      ObjectNode child,
+      List<String> differences,
       List<String> rewritten) {
-    IdleUpdate update = new IdleUpdate(round, loop.name, Meta.describe(parent), Meta.describe(child), differences,
-        rewritten);
+    IdleUpdate update =
+        new IdleUpdate(
+            round, loop.name, Meta.describe(parent), Meta.describe(child), differences, rewritten);
     idleUpdates.add(update);
-    latestIdleUpdates.computeIfAbsent(loop.name + "|" + Meta.uid(parent),
-        k -> new ParentIdleUpdates(parent, new ArrayList<>())).updates().add(update);
+    latestIdleUpdates
+        .computeIfAbsent(
+            loop.name + "|" + Meta.uid(parent),
+            k -> new ParentIdleUpdates(parent, new ArrayList<>()))
+        .updates()
+        .add(update);
   }
 
   /** The sync errors of the last round, or else the latest error of each parent that failed before it. */
@@ -405,9 +484,13 @@ public final class Metacontroller {
   private void event(String type, String reason, String object, String message) {
     for (int i = events.size() - 1; i >= 0; i--) {
       Event seen = events.get(i);
-      if (seen.type().equals(type) && seen.reason().equals(reason) && seen.object().equals(object)
+      if (seen.type().equals(type)
+          && seen.reason().equals(reason)
+          && seen.object().equals(object)
           && seen.message().equals(message)) {
-        events.set(i, new Event(type, reason, object, message, seen.count() + 1, seen.firstRound(), round));
+        events.set(
+            i,
+            new Event(type, reason, object, message, seen.count() + 1, seen.firstRound(), round));
         return;
       }
     }
@@ -416,8 +499,10 @@ public final class Metacontroller {
 
   private boolean parentExists(ParentIdleUpdates entry) {
     ObjectNode parent = entry.parent();
-    return cluster.find(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent), Meta.name(parent))
-        .filter(live -> Meta.uid(live).equals(Meta.uid(parent))).isPresent();
+    return cluster
+        .find(Meta.apiVersion(parent), Meta.kind(parent), Meta.namespace(parent), Meta.name(parent))
+        .filter(live -> Meta.uid(live).equals(Meta.uid(parent)))
+        .isPresent();
   }
 
   /** Syncs one parent with writes attributed to the controller; a failure becomes a {@link SyncError}. */
@@ -427,18 +512,20 @@ public final class Metacontroller {
     }
     triggers.starting(loop, parent);
     latestIdleUpdates.remove(loop.name + "|" + Meta.uid(parent));
-    cluster.as("metacontroller/" + loop.name, () -> {
-      try {
-        sync.run();
-        triggers.succeeded(loop, parent);
-      } catch (Requeue e) {
-        requeues.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
-        triggers.resyncAfter(loop, parent, e.afterSeconds);
-      } catch (SyncFailure | ApiException | IllegalArgumentException e) {
-        errors.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
-        event("Warning", "SyncError", Meta.describe(parent), "Sync error: " + e.getMessage());
-        triggers.failed(loop, parent);
-      }
-    });
+    cluster.as(
+        "metacontroller/" + loop.name,
+        () -> {
+          try {
+            sync.run();
+            triggers.succeeded(loop, parent);
+          } catch (Requeue e) {
+            requeues.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
+            triggers.resyncAfter(loop, parent, e.afterSeconds);
+          } catch (SyncFailure | ApiException | IllegalArgumentException e) {
+            errors.add(new SyncError(round, loop.name, Meta.describe(parent), e.getMessage()));
+            event("Warning", "SyncError", Meta.describe(parent), "Sync error: " + e.getMessage());
+            triggers.failed(loop, parent);
+          }
+        });
   }
 }

@@ -10,7 +10,15 @@ public final class MetacontrollerCrash extends AssertionError {
   private static final long serialVersionUID = 1L;
 
   MetacontrollerCrash(String controller, String parent, String panic, String source) {
-    super(controller + " " + parent + ": on a cluster this answer crash-loops Metacontroller, every controller with "
-        + "it: " + panic + " (" + source + " at v4.17.2)");
+    super(
+        controller
+            + " "
+            + parent
+            + ": on a cluster this answer crash-loops Metacontroller, every controller with "
+            + "it: "
+            + panic
+            + " ("
+            + source
+            + " at v4.17.2)");
   }
 }

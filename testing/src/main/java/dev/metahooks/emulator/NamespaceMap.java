@@ -16,7 +16,8 @@ final class NamespaceMap {
 
   NamespaceMap(String prefix) {
     if (!prefix.matches("[a-z0-9]([-a-z0-9]*-)?")) {
-      throw new IllegalArgumentException("a namespace prefix is lower-case letters, digits and dashes: " + prefix);
+      throw new IllegalArgumentException(
+          "a namespace prefix is lower-case letters, digits and dashes: " + prefix);
     }
     this.prefix = prefix;
   }
@@ -42,6 +43,7 @@ final class NamespaceMap {
   /** The scenario's name for a namespace of the server, or null when it is not one of this cluster's. */
   String toScenario(String serverNamespace) {
     return serverNamespace.startsWith(prefix) && serverNamespace.length() > prefix.length()
-        ? serverNamespace.substring(prefix.length()) : null;
+        ? serverNamespace.substring(prefix.length())
+        : null;
   }
 }

@@ -27,7 +27,9 @@ import java.util.Set;
  */
 final class Nulls {
   /** {@code map[string]string} fields anywhere in the built-in kinds (ObjectMeta and Pod templates included). */
-  private static final Set<String> STRING_MAPS = Set.of("labels", "annotations", "matchLabels", "nodeSelector");
+  private static final Set<String> STRING_MAPS =
+      Set.of("labels", "annotations", "matchLabels", "nodeSelector");
+
   /** Top-level {@code map[string]string} / {@code map[string][]byte} fields of ConfigMaps and Secrets. */
   private static final Set<String> DATA_MAPS = Set.of("data", "binaryData", "stringData");
 
@@ -84,12 +86,19 @@ final class Nulls {
 
   // ---- built-in kinds: Go structs
 
-  private enum Context { OTHER, STRING_MAP, CONFIG_ROOT, SERVICE_SPEC }
+  private enum Context {
+    OTHER,
+    STRING_MAP,
+    CONFIG_ROOT,
+    SERVICE_SPEC
+  }
 
   private static Context rootContext(ObjectNode object) {
     String kind = Meta.kind(object);
-    return Meta.apiVersion(object).equals("v1") && (kind.equals("ConfigMap") || kind.equals("Secret"))
-        ? Context.CONFIG_ROOT : Context.OTHER;
+    return Meta.apiVersion(object).equals("v1")
+            && (kind.equals("ConfigMap") || kind.equals("Secret"))
+        ? Context.CONFIG_ROOT
+        : Context.OTHER;
   }
 
   private static void typed(JsonNode node, Context context) {
@@ -126,12 +135,14 @@ final class Nulls {
     if (context == Context.STRING_MAP) {
       return Context.OTHER;
     }
-    if (STRING_MAPS.contains(field) || (context == Context.CONFIG_ROOT && DATA_MAPS.contains(field))
+    if (STRING_MAPS.contains(field)
+        || (context == Context.CONFIG_ROOT && DATA_MAPS.contains(field))
         || (context == Context.SERVICE_SPEC && field.equals("selector"))) {
       return Context.STRING_MAP;
     }
     // Service and ReplicationController: spec.selector is a map[string]string, not a LabelSelector.
-    if (field.equals("spec") && parent.path("apiVersion").asText().equals("v1")
+    if (field.equals("spec")
+        && parent.path("apiVersion").asText().equals("v1")
         && Set.of("Service", "ReplicationController").contains(parent.path("kind").asText())) {
       return Context.SERVICE_SPEC;
     }

@@ -33,13 +33,15 @@ final class ObjectGroups {
   void put(String apiVersion, ObjectNode object) {
     ObjectNode copy = Trees.copy(object);
     copy.put("apiVersion", apiVersion);
-    groups.computeIfAbsent(groupKey(apiVersion, Meta.kind(copy)), k -> new TreeMap<>())
+    groups
+        .computeIfAbsent(groupKey(apiVersion, Meta.kind(copy)), k -> new TreeMap<>())
         .put(uniformKey(Meta.namespace(copy), Meta.name(copy)), copy);
   }
 
   /** Adds an object under an explicit uniform key (for desired objects whose scope the caller resolved). */
   void putKeyed(String key, ObjectNode object) {
-    groups.computeIfAbsent(groupKey(Meta.apiVersion(object), Meta.kind(object)), k -> new TreeMap<>())
+    groups
+        .computeIfAbsent(groupKey(Meta.apiVersion(object), Meta.kind(object)), k -> new TreeMap<>())
         .put(key, object);
   }
 
@@ -56,8 +58,10 @@ final class ObjectGroups {
   ObjectNode find(String apiGroup, String kind, String namespace, String name) {
     for (TreeMap<String, ObjectNode> group : groups.values()) {
       for (ObjectNode object : group.values()) {
-        if (Meta.kind(object).equals(kind) && ApiResources.group(Meta.apiVersion(object)).equals(apiGroup)
-            && Meta.name(object).equals(name) && Meta.namespace(object).equals(namespace)) {
+        if (Meta.kind(object).equals(kind)
+            && ApiResources.group(Meta.apiVersion(object)).equals(apiGroup)
+            && Meta.name(object).equals(name)
+            && Meta.namespace(object).equals(namespace)) {
           return object;
         }
       }
@@ -73,7 +77,9 @@ final class ObjectGroups {
   ObjectNode findByKey(String apiGroup, String kind, String key) {
     for (TreeMap<String, ObjectNode> group : groups.values()) {
       ObjectNode object = group.get(key);
-      if (object != null && Meta.kind(object).equals(kind) && ApiResources.group(Meta.apiVersion(object)).equals(apiGroup)) {
+      if (object != null
+          && Meta.kind(object).equals(kind)
+          && ApiResources.group(Meta.apiVersion(object)).equals(apiGroup)) {
         return object;
       }
     }
@@ -94,18 +100,20 @@ final class ObjectGroups {
    */
   ObjectNode toWire(HookVersion version, String parentNamespace) {
     ObjectNode wire = Trees.object();
-    groups.forEach((groupKey, objects) -> {
-      ObjectNode group = wire.putObject(groupKey);
-      objects.forEach((key, object) -> {
-        if (version == HookVersion.V1 && !parentNamespace.isEmpty()) {
-          if (Meta.namespace(object).equals(parentNamespace)) {
-            group.set(Meta.name(object), Trees.sorted(object));
-          }
-        } else {
-          group.set(key, Trees.sorted(object));
-        }
-      });
-    });
+    groups.forEach(
+        (groupKey, objects) -> {
+          ObjectNode group = wire.putObject(groupKey);
+          objects.forEach(
+              (key, object) -> {
+                if (version == HookVersion.V1 && !parentNamespace.isEmpty()) {
+                  if (Meta.namespace(object).equals(parentNamespace)) {
+                    group.set(Meta.name(object), Trees.sorted(object));
+                  }
+                } else {
+                  group.set(key, Trees.sorted(object));
+                }
+              });
+        });
     return wire;
   }
 }

@@ -27,9 +27,17 @@ public enum Profile {
     if (value.isEmpty()) {
       return V4_17_2;
     }
-    return Arrays.stream(values()).filter(p -> p.id.equals(value)).findFirst().orElseThrow(() ->
-        new IllegalArgumentException(PROPERTY + "=" + value + ": expected one of "
-            + Arrays.stream(values()).map(Profile::id).toList()));
+    return Arrays.stream(values())
+        .filter(p -> p.id.equals(value))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    PROPERTY
+                        + "="
+                        + value
+                        + ": expected one of "
+                        + Arrays.stream(values()).map(Profile::id).toList()));
   }
 
   public String id() {

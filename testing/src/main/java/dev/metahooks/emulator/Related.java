@@ -20,7 +20,11 @@ final class Related {
    *     hook's version decides later how they are keyed and whether v1 drops some)
    * @throws SyncFailure for a rule Metacontroller refuses
    */
-  static ObjectGroups select(Cluster cluster, ObjectNode parent, boolean parentNamespaced, JsonNode rules,
+  static ObjectGroups select(
+      Cluster cluster,
+      ObjectNode parent,
+      boolean parentNamespaced,
+      JsonNode rules,
       HookVersion customizeVersion) {
     ObjectGroups related = new ObjectGroups();
     String parentNamespace = parentNamespaced ? Meta.namespace(parent) : "";
@@ -43,13 +47,16 @@ final class Related {
         throw new SyncFailure("related rule cannot have both names and a selector: " + rule);
       }
       if (!namespace.isEmpty() && namespaceSelector != null) {
-        throw new SyncFailure("related rule cannot have both namespace and namespaceSelector: " + rule);
+        throw new SyncFailure(
+            "related rule cannot have both namespace and namespaceSelector: " + rule);
       }
       List<ObjectNode> selected = new ArrayList<>();
       if (namespaceSelector != null) {
         if (v1Namespaced) {
-          throw new SyncFailure("namespaceSelector in a related rule needs a v2 customize hook for a namespaced "
-              + "parent: " + rule);
+          throw new SyncFailure(
+              "namespaceSelector in a related rule needs a v2 customize hook for a namespaced "
+                  + "parent: "
+                  + rule);
         }
         Set<String> namespaces = new HashSet<>();
         for (ObjectNode ns : cluster.list("v1", "Namespace")) {
@@ -58,7 +65,8 @@ final class Related {
           }
         }
         for (ObjectNode object : cluster.list(apiVersion, type.kind())) {
-          if (namespaces.contains(Meta.namespace(object)) && Selectors.matches(labelSelector, Meta.labels(object))) {
+          if (namespaces.contains(Meta.namespace(object))
+              && Selectors.matches(labelSelector, Meta.labels(object))) {
             selected.add(object);
           }
         }
@@ -71,16 +79,20 @@ final class Related {
         }
       } else if (!namespace.isEmpty() || !names.isEmpty()) {
         requireOwnNamespace(v1Namespaced, namespace, parentNamespace);
-        List<ObjectNode> candidates = namespace.isEmpty() ? cluster.list(apiVersion, type.kind())
-            : cluster.list(apiVersion, type.kind(), namespace);
+        List<ObjectNode> candidates =
+            namespace.isEmpty()
+                ? cluster.list(apiVersion, type.kind())
+                : cluster.list(apiVersion, type.kind(), namespace);
         for (ObjectNode object : candidates) {
           if (names.isEmpty() || names.contains(Meta.name(object))) {
             selected.add(object);
           }
         }
       } else {
-        List<ObjectNode> candidates = v1Namespaced && type.namespaced()
-            ? cluster.list(apiVersion, type.kind(), parentNamespace) : cluster.list(apiVersion, type.kind());
+        List<ObjectNode> candidates =
+            v1Namespaced && type.namespaced()
+                ? cluster.list(apiVersion, type.kind(), parentNamespace)
+                : cluster.list(apiVersion, type.kind());
         for (ObjectNode object : candidates) {
           if (Selectors.matches(labelSelector, Meta.labels(object))) {
             selected.add(object);
@@ -94,8 +106,13 @@ final class Related {
   }
 
   /** Whether any of the rules {@link #selects} the object. */
-  static boolean selectsAny(Cluster cluster, ObjectNode parent, boolean parentNamespaced, JsonNode rules,
-      HookVersion customizeVersion, ObjectNode object) {
+  static boolean selectsAny(
+      Cluster cluster,
+      ObjectNode parent,
+      boolean parentNamespaced,
+      JsonNode rules,
+      HookVersion customizeVersion,
+      ObjectNode object) {
     for (JsonNode rule : rules) {
       if (selects(cluster, parent, parentNamespaced, rule, customizeVersion, object)) {
         return true;
@@ -109,12 +126,18 @@ final class Related {
    * an event of a related object concerns ({@code matchesRelatedRule}, customize/manager.go:444-553). A rule
    * Metacontroller refuses selects nothing here (the sync reports it).
    */
-  static boolean selects(Cluster cluster, ObjectNode parent, boolean parentNamespaced, JsonNode rule,
-      HookVersion customizeVersion, ObjectNode object) {
+  static boolean selects(
+      Cluster cluster,
+      ObjectNode parent,
+      boolean parentNamespaced,
+      JsonNode rule,
+      HookVersion customizeVersion,
+      ObjectNode object) {
     String apiVersion = rule.path("apiVersion").asText("");
-    ApiResources.Type type = cluster.resources().findResource(apiVersion, rule.path("resource").asText(""))
-        .orElse(null);
-    if (type == null || !type.kind().equals(Meta.kind(object))
+    ApiResources.Type type =
+        cluster.resources().findResource(apiVersion, rule.path("resource").asText("")).orElse(null);
+    if (type == null
+        || !type.kind().equals(Meta.kind(object))
         || !type.group().equals(ApiResources.group(Meta.apiVersion(object)))) {
       return false;
     }
@@ -128,30 +151,45 @@ final class Related {
       return false;
     }
     boolean v1Namespaced = customizeVersion == HookVersion.V1 && parentNamespaced;
-    boolean inParentNamespace = !type.namespaced() || Meta.namespace(object).equals(Meta.namespace(parent));
+    boolean inParentNamespace =
+        !type.namespaced() || Meta.namespace(object).equals(Meta.namespace(parent));
     if (namespaceSelector != null) {
-      return !v1Namespaced && type.namespaced() && Selectors.matches(labelSelector, Meta.labels(object))
-          && cluster.find("v1", "Namespace", Meta.namespace(object))
-              .filter(ns -> Selectors.matches(namespaceSelector, Meta.labels(ns))).isPresent();
+      return !v1Namespaced
+          && type.namespaced()
+          && Selectors.matches(labelSelector, Meta.labels(object))
+          && cluster
+              .find("v1", "Namespace", Meta.namespace(object))
+              .filter(ns -> Selectors.matches(namespaceSelector, Meta.labels(ns)))
+              .isPresent();
     }
     if (labelSelector != null && !namespace.isEmpty()) {
-      return (!v1Namespaced || inParentNamespace) && Selectors.matches(labelSelector, Meta.labels(object))
+      return (!v1Namespaced || inParentNamespace)
+          && Selectors.matches(labelSelector, Meta.labels(object))
           && (!type.namespaced() || Meta.namespace(object).equals(namespace));
     }
     if (!namespace.isEmpty() || !names.isEmpty()) {
-      if (v1Namespaced ? !inParentNamespace
-          : type.namespaced() && !namespace.isEmpty() && !Meta.namespace(object).equals(namespace)) {
+      if (v1Namespaced
+          ? !inParentNamespace
+          : type.namespaced()
+              && !namespace.isEmpty()
+              && !Meta.namespace(object).equals(namespace)) {
         return false;
       }
       return names.isEmpty() || names.contains(Meta.name(object));
     }
-    return Selectors.matches(labelSelector, Meta.labels(object)) && (!v1Namespaced || inParentNamespace);
+    return Selectors.matches(labelSelector, Meta.labels(object))
+        && (!v1Namespaced || inParentNamespace);
   }
 
-  private static void requireOwnNamespace(boolean v1Namespaced, String namespace, String parentNamespace) {
+  private static void requireOwnNamespace(
+      boolean v1Namespaced, String namespace, String parentNamespace) {
     if (v1Namespaced && !namespace.isEmpty() && !namespace.equals(parentNamespace)) {
-      throw new SyncFailure("requested related object namespace " + namespace + " differs from parent object "
-          + "namespace " + parentNamespace);
+      throw new SyncFailure(
+          "requested related object namespace "
+              + namespace
+              + " differs from parent object "
+              + "namespace "
+              + parentNamespace);
     }
   }
 

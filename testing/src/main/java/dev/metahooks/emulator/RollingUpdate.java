@@ -26,6 +26,7 @@ final class RollingUpdate {
     final ObjectNode parent;
     ObjectNode revision;
     ObjectNode answer;
+
     /** Desired children by {@code group/kind/name}, in the order the hook returned them. */
     final Map<String, ObjectNode> desired = new LinkedHashMap<>();
 
@@ -43,10 +44,16 @@ final class RollingUpdate {
   private final Webhook hook;
   private final boolean finalizing;
   private final boolean faithful;
+
   /** Which revision claims a child, by {@code group/kind/name}. */
   private final Map<String, Revision> claimed = new LinkedHashMap<>();
 
-  RollingUpdate(CompositeLoop loop, ObjectNode parent, ObjectGroups observed, ObjectGroups related, Webhook hook,
+  RollingUpdate(
+      CompositeLoop loop,
+      ObjectNode parent,
+      ObjectGroups observed,
+      ObjectGroups related,
+      Webhook hook,
       boolean finalizing) {
     this.loop = loop;
     this.cluster = loop.cluster;
@@ -60,7 +67,8 @@ final class RollingUpdate {
 
   CompositeLoop.Outcome sync() {
     if (!loop.parentType.namespaced()) {
-      throw new SyncFailure("rolling updates need a namespaced parent (ControllerRevisions are namespaced)");
+      throw new SyncFailure(
+          "rolling updates need a namespaced parent (ControllerRevisions are namespaced)");
     }
     List<ObjectNode> observedRevisions = claimRevisions();
     ObjectNode latestPatch = patchOf(parent);
@@ -85,19 +93,29 @@ final class RollingUpdate {
     if (latest.revision == null) {
       latest.revision = newRevision(latestPatch);
     }
-    List<ObjectNode> answers = loop.callConcurrently(hook,
-        revisions.stream().map(r -> Meta.describe(parent) + (r == latest ? "" : " (revision "
-            + Meta.name(r.revision) + ")")).toList(),
-        revisions.stream().map(r -> loop.request(r.parent, observed, related, hook, finalizing)).toList(),
-        Webhook.Answer.COMPOSITE);
+    List<ObjectNode> answers =
+        loop.callConcurrently(
+            hook,
+            revisions.stream()
+                .map(
+                    r ->
+                        Meta.describe(parent)
+                            + (r == latest ? "" : " (revision " + Meta.name(r.revision) + ")"))
+                .toList(),
+            revisions.stream()
+                .map(r -> loop.request(r.parent, observed, related, hook, finalizing))
+                .toList(),
+            Webhook.Answer.COMPOSITE);
     for (int i = 0; i < revisions.size(); i++) {
       revisions.get(i).answer = answers.get(i);
     }
     for (Revision revision : revisions) {
       for (ObjectNode child : loop.withNamespaceDefaults(parent, revision.answer.get("children"))) {
         if (!faithful) {
-          // Intended: the label is added before comparing, so an up-to-date child compares equal to its
-          // desired state. v4.17.2 adds it only after the rollout decisions (composite/controller.go:699-706).
+          // Intended: the label is added before comparing, so an up-to-date child compares equal to
+          // its
+          // desired state. v4.17.2 adds it only after the rollout decisions
+          // (composite/controller.go:699-706).
           loop.addControllerUid(parent, child);
         }
         revision.desired.put(childKey(child), child);
@@ -105,10 +123,15 @@ final class RollingUpdate {
     }
     JsonNode status = latest.answer.get("status");
     if (status == null || !status.isObject()) {
-      // SetCondition sets "conditions" in the answer's status map, nil when absent or null: assignment to an
-      // entry in a nil map (pkg/dynamic/object/status.go:94, from composite/rolling_update.go:121/141/155).
-      throw loop.crash(parent, "with a rolling update strategy the sync answer has no status: assignment to entry "
-          + "in nil map", "pkg/dynamic/object/status.go:94");
+      // SetCondition sets "conditions" in the answer's status map, nil when absent or null:
+      // assignment to an
+      // entry in a nil map (pkg/dynamic/object/status.go:94, from
+      // composite/rolling_update.go:121/141/155).
+      throw loop.crash(
+          parent,
+          "with a rolling update strategy the sync answer has no status: assignment to entry "
+              + "in nil map",
+          "pkg/dynamic/object/status.go:94");
     }
     ObjectNode latestStatus = Trees.copy((ObjectNode) status);
     ObjectNode condition = roll(latest, revisions);
@@ -137,7 +160,8 @@ final class RollingUpdate {
       }
       finalized &= revision.answer.path("finalized").asBoolean(false);
     }
-    return new CompositeLoop.Outcome(latestStatus, new ArrayList<>(children.values()), resync, finalized);
+    return new CompositeLoop.Outcome(
+        latestStatus, new ArrayList<>(children.values()), resync, finalized);
   }
 
   /**
@@ -147,10 +171,13 @@ final class RollingUpdate {
    */
   private List<ObjectNode> claimRevisions() {
     ObjectNode selector = Trees.copy((ObjectNode) loop.selector(parent));
-    selector.with("matchLabels").put("metacontroller.k8s.io/apiGroup", loop.parentType.group())
+    selector
+        .with("matchLabels")
+        .put("metacontroller.k8s.io/apiGroup", loop.parentType.group())
         .put("metacontroller.k8s.io/resource", loop.parentType.plural());
     List<ObjectNode> claimed = new ArrayList<>();
-    for (ObjectNode revision : cluster.list(REVISION_API_VERSION, "ControllerRevision", Meta.namespace(parent))) {
+    for (ObjectNode revision :
+        cluster.list(REVISION_API_VERSION, "ControllerRevision", Meta.namespace(parent))) {
       JsonNode ref = Meta.controllerRef(revision);
       boolean matches = Selectors.matches(selector, Meta.labels(revision));
       if (ref != null && !ref.path("uid").asText().equals(Meta.uid(parent))) {
@@ -163,11 +190,15 @@ final class RollingUpdate {
       }
       if (ref != null) {
         ArrayNode kept = Trees.array();
-        revision.path("metadata").path("ownerReferences").forEach(r -> {
-          if (!r.path("uid").asText().equals(Meta.uid(parent))) {
-            kept.add(r.deepCopy());
-          }
-        });
+        revision
+            .path("metadata")
+            .path("ownerReferences")
+            .forEach(
+                r -> {
+                  if (!r.path("uid").asText().equals(Meta.uid(parent))) {
+                    kept.add(r.deepCopy());
+                  }
+                });
         Meta.metadata(next).set("ownerReferences", kept);
       } else if (matches && !Meta.deleting(parent) && !Meta.deleting(revision)) {
         Meta.metadata(next).withArray("ownerReferences").add(Meta.controllerRefTo(parent));
@@ -227,9 +258,11 @@ final class RollingUpdate {
       }
       claim(latest, key);
       revisions.stream().skip(1).forEach(r -> removeName(r.revision, key));
-      return condition("False", "RolloutProgressing", "updating " + Meta.kind(child) + " " + Meta.name(child));
+      return condition(
+          "False", "RolloutProgressing", "updating " + Meta.kind(child) + " " + Meta.name(child));
     }
-    return condition("True", "OnLatestRevision", "latest ControllerRevision: " + Meta.name(latest.revision));
+    return condition(
+        "True", "OnLatestRevision", "latest ControllerRevision: " + Meta.name(latest.revision));
   }
 
   /** Drops claims of kinds no longer rolling and of children the latest revision no longer wants; latest wins. */
@@ -275,16 +308,26 @@ final class RollingUpdate {
       }
       ObjectNode desired = latest.desired.get(key);
       try {
-        if (desired == null || !loop.equal(child, DynamicApply.update(child, desired, loop.mc.profile()))) {
+        if (desired == null
+            || !loop.equal(child, DynamicApply.update(child, desired, loop.mc.profile()))) {
           return "child " + parts[1] + " " + parts[2] + " is not updated yet";
         }
       } catch (IllegalArgumentException e) {
-        return "can't check if child " + parts[1] + " " + parts[2] + " is updated: " + e.getMessage();
+        return "can't check if child "
+            + parts[1]
+            + " "
+            + parts[2]
+            + " is updated: "
+            + e.getMessage();
       }
       if (type.method().equals("RollingInPlace")) {
         long observedGeneration = child.path("status").path("observedGeneration").asLong(0);
         if (observedGeneration > 0 && observedGeneration < Meta.generation(child)) {
-          return "child " + parts[1] + " " + parts[2] + " with RollingInPlace update strategy hasn't observed "
+          return "child "
+              + parts[1]
+              + " "
+              + parts[2]
+              + " with RollingInPlace update strategy hasn't observed "
               + "latest spec";
         }
       }
@@ -310,9 +353,17 @@ final class RollingUpdate {
         return "required condition type missing: \"" + type + "\"";
       }
       for (String field : List.of("status", "reason")) {
-        if (check.hasNonNull(field) && !check.get(field).asText().equals(condition.path(field).asText())) {
-          return "\"" + type + "\" condition " + field + " is \"" + condition.path(field).asText() + "\" (want \""
-              + check.get(field).asText() + "\")";
+        if (check.hasNonNull(field)
+            && !check.get(field).asText().equals(condition.path(field).asText())) {
+          return "\""
+              + type
+              + "\" condition "
+              + field
+              + " is \""
+              + condition.path(field).asText()
+              + "\" (want \""
+              + check.get(field).asText()
+              + "\")";
         }
       }
     }
@@ -324,17 +375,24 @@ final class RollingUpdate {
     for (ObjectNode stored : observedRevisions) {
       if (!desiredNames.contains(Meta.name(stored))) {
         try {
-          cluster.delete(REVISION_API_VERSION, "ControllerRevision", Meta.namespace(stored), Meta.name(stored),
+          cluster.delete(
+              REVISION_API_VERSION,
+              "ControllerRevision",
+              Meta.namespace(stored),
+              Meta.name(stored),
               Meta.uid(stored));
         } catch (ApiException e) {
           if (!e.is(Reason.NOT_FOUND)) {
-            throw new SyncFailure("can't delete ControllerRevision " + Meta.name(stored) + ": " + e.getMessage());
+            throw new SyncFailure(
+                "can't delete ControllerRevision " + Meta.name(stored) + ": " + e.getMessage());
           }
         }
       }
     }
     for (Revision revision : desired) {
-      boolean exists = observedRevisions.stream().anyMatch(r -> Meta.name(r).equals(Meta.name(revision.revision)));
+      boolean exists =
+          observedRevisions.stream()
+              .anyMatch(r -> Meta.name(r).equals(Meta.name(revision.revision)));
       try {
         if (exists) {
           cluster.update(revision.revision);
@@ -342,8 +400,11 @@ final class RollingUpdate {
           cluster.create(revision.revision);
         }
       } catch (ApiException e) {
-        throw new SyncFailure("can't reconcile ControllerRevision " + Meta.name(revision.revision) + ": "
-            + e.getMessage());
+        throw new SyncFailure(
+            "can't reconcile ControllerRevision "
+                + Meta.name(revision.revision)
+                + ": "
+                + e.getMessage());
       }
     }
   }
@@ -353,7 +414,13 @@ final class RollingUpdate {
     revision.put("apiVersion", REVISION_API_VERSION).put("kind", "ControllerRevision");
     ObjectNode metadata = revision.putObject("metadata");
     String group = loop.parentType.group().isEmpty() ? "core" : loop.parentType.group();
-    metadata.put("name", loop.parentType.plural() + "." + group + "-" + sha1(Meta.uid(parent) + Trees.canonical(patch)));
+    metadata.put(
+        "name",
+        loop.parentType.plural()
+            + "."
+            + group
+            + "-"
+            + sha1(Meta.uid(parent) + Trees.canonical(patch)));
     metadata.put("namespace", Meta.namespace(parent));
     ObjectNode labels = metadata.putObject("labels");
     if (loop.generateSelector) {
@@ -394,7 +461,8 @@ final class RollingUpdate {
    */
   private ObjectNode observedChild(String key) {
     String[] parts = key.split("/", 3);
-    return faithful ? observed.findByKey(parts[0], parts[1], parts[2])
+    return faithful
+        ? observed.findByKey(parts[0], parts[1], parts[2])
         : observed.find(parts[0], parts[1], Meta.namespace(parent), parts[2]);
   }
 
@@ -403,7 +471,8 @@ final class RollingUpdate {
     ArrayNode groups = revision.revision.withArray("children");
     ObjectNode group = null;
     for (JsonNode g : groups) {
-      if (g.path("apiGroup").asText().equals(parts[0]) && g.path("kind").asText().equals(parts[1])) {
+      if (g.path("apiGroup").asText().equals(parts[0])
+          && g.path("kind").asText().equals(parts[1])) {
         group = (ObjectNode) g;
       }
     }
@@ -425,7 +494,8 @@ final class RollingUpdate {
   private static void removeName(ObjectNode revision, String key) {
     String[] parts = key.split("/", 3);
     for (JsonNode group : revision.path("children")) {
-      if (group.path("apiGroup").asText().equals(parts[0]) && group.path("kind").asText().equals(parts[1])) {
+      if (group.path("apiGroup").asText().equals(parts[0])
+          && group.path("kind").asText().equals(parts[1])) {
         ArrayNode names = (ArrayNode) group.path("names");
         for (int i = names.size() - 1; i >= 0; i--) {
           if (names.get(i).asText().equals(parts[2])) {
@@ -441,19 +511,32 @@ final class RollingUpdate {
     List<String> keys = new ArrayList<>();
     for (JsonNode group : revision.path("children")) {
       for (JsonNode name : group.path("names")) {
-        keys.add(group.path("apiGroup").asText() + "/" + group.path("kind").asText() + "/" + name.asText());
+        keys.add(
+            group.path("apiGroup").asText()
+                + "/"
+                + group.path("kind").asText()
+                + "/"
+                + name.asText());
       }
     }
     return keys;
   }
 
   private static String childKey(ObjectNode child) {
-    return ApiResources.group(Meta.apiVersion(child)) + "/" + Meta.kind(child) + "/" + Meta.name(child);
+    return ApiResources.group(Meta.apiVersion(child))
+        + "/"
+        + Meta.kind(child)
+        + "/"
+        + Meta.name(child);
   }
 
   private static ObjectNode condition(String status, String reason, String message) {
     ObjectNode condition = Trees.object();
-    condition.put("type", "Updated").put("status", status).put("reason", reason).put("message", message);
+    condition
+        .put("type", "Updated")
+        .put("status", status)
+        .put("reason", reason)
+        .put("message", message);
     return condition;
   }
 
@@ -466,8 +549,12 @@ final class RollingUpdate {
   private static void setCondition(ObjectNode status, ObjectNode condition, boolean faithful) {
     JsonNode conditions = status.get("conditions");
     if (faithful && conditions != null && !conditions.isArray()) {
-      throw new SyncFailure(".conditions accessor error: " + conditions + " is of the type "
-          + conditions.getNodeType().name().toLowerCase() + ", expected []interface{}");
+      throw new SyncFailure(
+          ".conditions accessor error: "
+              + conditions
+              + " is of the type "
+              + conditions.getNodeType().name().toLowerCase()
+              + ", expected []interface{}");
     }
     if (conditions != null && conditions.isArray()) {
       for (int i = 0; i < conditions.size(); i++) {
@@ -486,7 +573,9 @@ final class RollingUpdate {
 
   private static String sha1(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -23,7 +23,8 @@ final class SecretStringData {
     if (stringData == null || !stringData.isObject() || stringData.isEmpty()) {
       return;
     }
-    ObjectNode data = object.get("data") instanceof ObjectNode existing ? existing : object.putObject("data");
+    ObjectNode data =
+        object.get("data") instanceof ObjectNode existing ? existing : object.putObject("data");
     for (String key : Trees.fieldNames(stringData)) {
       byte[] bytes = stringData.get(key).asText("").getBytes(StandardCharsets.UTF_8);
       data.put(key, Base64.getEncoder().encodeToString(bytes));

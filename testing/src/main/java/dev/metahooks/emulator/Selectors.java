@@ -21,8 +21,10 @@ final class Selectors {
 
   /** True when the selector has neither exact matches nor expressions. */
   static boolean isEmpty(JsonNode selector) {
-    return selector == null || selector.isNull()
-        || (selector.path("matchLabels").size() == 0 && selector.path("matchExpressions").size() == 0);
+    return selector == null
+        || selector.isNull()
+        || (selector.path("matchLabels").size() == 0
+            && selector.path("matchExpressions").size() == 0);
   }
 
   private static boolean matches(JsonNode selector, String exactField, Map<String, String> values) {
@@ -68,23 +70,28 @@ final class Selectors {
         requireValues(expression, options, false);
         yield !present;
       }
-      default -> throw new IllegalArgumentException("\"" + operator + "\" is not a valid selector operator");
+      default ->
+          throw new IllegalArgumentException(
+              "\"" + operator + "\" is not a valid selector operator");
     };
   }
 
   private static void requireValues(JsonNode expression, Set<String> values, boolean wanted) {
     if (wanted && values.isEmpty()) {
-      throw new IllegalArgumentException("selector expression " + expression + ": values must be non-empty");
+      throw new IllegalArgumentException(
+          "selector expression " + expression + ": values must be non-empty");
     }
     if (!wanted && !values.isEmpty()) {
-      throw new IllegalArgumentException("selector expression " + expression + ": values must be empty");
+      throw new IllegalArgumentException(
+          "selector expression " + expression + ": values must be empty");
     }
   }
 
   private static final java.util.regex.Pattern LABEL_VALUE =
       java.util.regex.Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
-  private static final java.util.regex.Pattern QUALIFIED_NAME = java.util.regex.Pattern.compile(
-      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+  private static final java.util.regex.Pattern QUALIFIED_NAME =
+      java.util.regex.Pattern.compile(
+          "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
   /**
    * A selector converted as {@code metav1.LabelSelectorAsSelector} does, which checks keys as qualified names and
@@ -95,7 +102,10 @@ final class Selectors {
     if (!selector.isObject()) {
       return;
     }
-    selector.path(exactField).properties().forEach(e -> check(e.getKey(), e.getValue().asText(""), context));
+    selector
+        .path(exactField)
+        .properties()
+        .forEach(e -> check(e.getKey(), e.getValue().asText(""), context));
     for (JsonNode expression : selector.path("matchExpressions")) {
       String key = expression.path("key").asText("");
       expression.path("values").forEach(v -> check(key, v.asText(""), context));
@@ -111,8 +121,13 @@ final class Selectors {
       throw new IllegalArgumentException(context + ": invalid key \"" + key + "\"");
     }
     if (value.length() > 63 || !LABEL_VALUE.matcher(value).matches()) {
-      throw new IllegalArgumentException(context + ": invalid value \"" + value + "\" for key \"" + key
-          + "\": a label value has at most 63 characters of [A-Za-z0-9_.-], alphanumeric at both ends");
+      throw new IllegalArgumentException(
+          context
+              + ": invalid value \""
+              + value
+              + "\" for key \""
+              + key
+              + "\": a label value has at most 63 characters of [A-Za-z0-9_.-], alphanumeric at both ends");
     }
   }
 }

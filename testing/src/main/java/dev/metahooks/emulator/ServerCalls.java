@@ -25,7 +25,8 @@ final class ServerCalls {
 
   /** {@code /api/v1/namespaces/ns/pods/name} and the like; an empty namespace or name is left out. */
   static String path(String apiVersion, ApiResources.Type type, String namespace, String name) {
-    StringBuilder path = new StringBuilder(apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion);
+    StringBuilder path =
+        new StringBuilder(apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion);
     if (type.namespaced() && !namespace.isEmpty()) {
       path.append("/namespaces/").append(namespace);
     }
@@ -57,7 +58,8 @@ final class ServerCalls {
   }
 
   ObjectNode create(String collectionPath, ObjectNode object, String fieldManager) {
-    return body(api.call("POST", collectionPath + manager(fieldManager), object), "POST " + collectionPath);
+    return body(
+        api.call("POST", collectionPath + manager(fieldManager), object), "POST " + collectionPath);
   }
 
   ObjectNode replace(String path, ObjectNode object, String fieldManager) {
@@ -65,7 +67,9 @@ final class ServerCalls {
   }
 
   ObjectNode replaceStatus(String path, ObjectNode object, String fieldManager) {
-    return body(api.call("PUT", path + "/status" + manager(fieldManager), object), "PUT " + path + "/status");
+    return body(
+        api.call("PUT", path + "/status" + manager(fieldManager), object),
+        "PUT " + path + "/status");
   }
 
   /**
@@ -85,7 +89,9 @@ final class ServerCalls {
 
   /** The field manager the server records for a write: who wrote, as the emulator's log says it. */
   private static String manager(String fieldManager) {
-    return fieldManager == null ? "" : "?fieldManager=" + URLEncoder.encode(fieldManager, StandardCharsets.UTF_8);
+    return fieldManager == null
+        ? ""
+        : "?fieldManager=" + URLEncoder.encode(fieldManager, StandardCharsets.UTF_8);
   }
 
   private static ObjectNode body(KubeApi.Answer answer, String request) {
@@ -98,15 +104,17 @@ final class ServerCalls {
   /** The server's Status as an ApiException: its reason for the branches a client takes, its message as it is. */
   private static ApiException error(KubeApi.Answer answer, String request) {
     String reason = answer.body().path("reason").asText("");
-    String message = answer.message().isEmpty() ? request + ": HTTP " + answer.code() : answer.message();
-    Reason mapped = switch (answer.code()) {
-      case 404 -> Reason.NOT_FOUND;
-      case 409 -> reason.equals("AlreadyExists") ? Reason.ALREADY_EXISTS : Reason.CONFLICT;
-      case 422 -> Reason.INVALID;
-      case 403 -> Reason.FORBIDDEN;
-      case 400 -> Reason.BAD_REQUEST;
-      default -> Reason.SERVER_ERROR;
-    };
+    String message =
+        answer.message().isEmpty() ? request + ": HTTP " + answer.code() : answer.message();
+    Reason mapped =
+        switch (answer.code()) {
+          case 404 -> Reason.NOT_FOUND;
+          case 409 -> reason.equals("AlreadyExists") ? Reason.ALREADY_EXISTS : Reason.CONFLICT;
+          case 422 -> Reason.INVALID;
+          case 403 -> Reason.FORBIDDEN;
+          case 400 -> Reason.BAD_REQUEST;
+          default -> Reason.SERVER_ERROR;
+        };
     return new ApiException(mapped, message);
   }
 }

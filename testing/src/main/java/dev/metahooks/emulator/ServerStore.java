@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.ApiException.Reason;
 import dev.metahooks.testing.kube.MetacontrollerSchema;
+import dev.metahooks.testing.kube.Yaml;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import dev.metahooks.testing.kube.Yaml;
 
 /**
  * A real kube-apiserver as the store of one {@link Cluster}: every write goes to the server and the cluster keeps
@@ -31,27 +31,35 @@ import dev.metahooks.testing.kube.Yaml;
 final class ServerStore {
   /** The annotation on each namespace made for a scenario: the test it belongs to. */
   static final String TEST_ANNOTATION = "metahooks.dev/test";
+
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
   /** CRD names and specs known to be on the server (and established), for every cluster of the JVM. */
-  private static final Set<String> INSTALLED_CRDS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final Set<String> INSTALLED_CRDS =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private final ServerCalls api;
   private final NamespaceMap namespaces;
   private final ApiResources resources;
   private final String test;
+
   /** A kind read at every refresh, in the apiVersion it was first asked for. */
   private record Tracked(ApiResources.Type type, String apiVersion) {}
 
   /** The kinds read at every refresh, by {@code group/Kind}. */
   private final Map<String, Tracked> tracked = new LinkedHashMap<>();
+
   /** The namespaces made on the server, by the scenario's name: true when the scenario created it (then visible). */
   private final Map<String, Boolean> made = new LinkedHashMap<>();
+
   /** Cluster-scoped objects created through this store, by uid, with their server path (for the clean-up). */
   private final Map<String, String> clusterScoped = new LinkedHashMap<>();
+
   /** Cluster-scoped objects the scenario created that were on the server already (CRDs): shown, left in place. */
   private final Set<String> shared = new HashSet<>();
 
-  ServerStore(KubernetesClient client, NamespaceMap namespaces, ApiResources resources, String test) {
+  ServerStore(
+      KubernetesClient client, NamespaceMap namespaces, ApiResources resources, String test) {
     this.api = new ServerCalls(new dev.metahooks.testing.kube.KubeApi(client));
     this.namespaces = namespaces;
     this.resources = resources;
@@ -65,7 +73,8 @@ final class ServerStore {
   /** Whether the server stores this kind (all but Metacontroller's controller objects). */
   boolean serves(ApiResources.Type type) {
     return !(type.group().equals("metacontroller.k8s.io")
-        && (type.kind().equals("CompositeController") || type.kind().equals("DecoratorController")));
+        && (type.kind().equals("CompositeController")
+            || type.kind().equals("DecoratorController")));
   }
 
   /** Puts the CRDs of the cluster's kinds and Metacontroller's own on the server, once per JVM, and waits for them. */
@@ -87,9 +96,12 @@ final class ServerStore {
       INSTALLED_CRDS.add(identity);
     }
     if (changed) {
-      // The garbage collector watches a new kind only after its next discovery resync, every 30 seconds
-      // (kube-controller-manager's startGarbageCollectorController, cmd/kube-controller-manager/app/core.go):
-      // until then the dependents of a deleted custom resource stay. Waited for once, not in every scenario.
+      // The garbage collector watches a new kind only after its next discovery resync, every 30
+      // seconds
+      // (kube-controller-manager's startGarbageCollectorController,
+      // cmd/kube-controller-manager/app/core.go):
+      // until then the dependents of a deleted custom resource stay. Waited for once, not in every
+      // scenario.
       sleep(GC_DISCOVERY_RESYNC.toMillis());
     }
   }
@@ -99,14 +111,16 @@ final class ServerStore {
 
   /** Creates or updates a CRD and waits until it is established; whether the server's CRDs changed. */
   private boolean applyCrd(ObjectNode crd) {
-    ApiResources.Type type = resources.requireKind("apiextensions.k8s.io/v1", "CustomResourceDefinition");
+    ApiResources.Type type =
+        resources.requireKind("apiextensions.k8s.io/v1", "CustomResourceDefinition");
     String path = ServerCalls.path("apiextensions.k8s.io/v1", type, "", Meta.name(crd));
     ObjectNode written = Trees.copy(crd);
     written.remove("status");
     Optional<ObjectNode> existing = api.get(path);
     boolean changed = true;
     if (existing.isEmpty()) {
-      api.create(ServerCalls.path("apiextensions.k8s.io/v1", type, "", ""), written, "metahooks-emulator");
+      api.create(
+          ServerCalls.path("apiextensions.k8s.io/v1", type, "", ""), written, "metahooks-emulator");
     } else if (!Trees.same(existing.get().path("spec"), written.path("spec"))) {
       Meta.metadata(written).put("resourceVersion", Meta.resourceVersion(existing.get()));
       ObjectNode replaced = api.replace(path, written, "metahooks-emulator");
@@ -115,7 +129,8 @@ final class ServerStore {
     } else {
       changed = false;
     }
-    waitFor("CustomResourceDefinition " + Meta.name(crd) + " to be established",
+    waitFor(
+        "CustomResourceDefinition " + Meta.name(crd) + " to be established",
         () -> api.get(path).map(ServerStore::established).orElse(false));
     return changed;
   }
@@ -141,21 +156,27 @@ final class ServerStore {
     ObjectNode sent = toServer(type, object);
     if (isCrd(type)) {
       String path = ServerCalls.path(apiVersion, type, "", Meta.name(object));
-      // A CRD an earlier scenario deleted may still be going (its custom resources are deleted first).
-      waitFor("CustomResourceDefinition " + Meta.name(object) + " to finish its deletion",
+      // A CRD an earlier scenario deleted may still be going (its custom resources are deleted
+      // first).
+      waitFor(
+          "CustomResourceDefinition " + Meta.name(object) + " to finish its deletion",
           () -> api.get(path).map(crd -> !Meta.deleting(crd)).orElse(true));
       Optional<ObjectNode> installed = api.get(path);
       if (installed.isPresent()) {
-        // Installed for every scenario of the JVM (or an earlier one): updated if need be, shown, never deleted.
+        // Installed for every scenario of the JVM (or an earlier one): updated if need be, shown,
+        // never deleted.
         applyCrd(object);
-        ObjectNode current = api.get(ServerCalls.path(apiVersion, type, "", Meta.name(object))).orElseThrow();
+        ObjectNode current =
+            api.get(ServerCalls.path(apiVersion, type, "", Meta.name(object))).orElseThrow();
         shared.add(Meta.uid(current));
         return toScenario(type, current);
       }
     }
-    ObjectNode created = api.create(ServerCalls.path(apiVersion, type, Meta.namespace(sent), ""), sent, actor);
+    ObjectNode created =
+        api.create(ServerCalls.path(apiVersion, type, Meta.namespace(sent), ""), sent, actor);
     if (!type.namespaced()) {
-      clusterScoped.put(Meta.uid(created), ServerCalls.path(apiVersion, type, "", Meta.name(created)));
+      clusterScoped.put(
+          Meta.uid(created), ServerCalls.path(apiVersion, type, "", Meta.name(created)));
     }
     if (isNamespace(type)) {
       made.put(Meta.name(object), true);
@@ -164,7 +185,8 @@ final class ServerStore {
     if (isCrd(type)) {
       // As kubectl wait --for=condition=Established: the CRD as it is once its kind is served.
       String path = ServerCalls.path(apiVersion, type, "", Meta.name(created));
-      waitFor("CustomResourceDefinition " + Meta.name(created) + " to be established",
+      waitFor(
+          "CustomResourceDefinition " + Meta.name(created) + " to be established",
           () -> api.get(path).map(ServerStore::established).orElse(false));
       return toScenario(type, api.get(path).orElse(created));
     }
@@ -176,31 +198,51 @@ final class ServerStore {
     return toScenario(type, api.replace(pathOf(type, apiVersion, sent), sent, actor));
   }
 
-  ObjectNode replaceStatus(ApiResources.Type type, String apiVersion, ObjectNode object, String actor) {
+  ObjectNode replaceStatus(
+      ApiResources.Type type, String apiVersion, ObjectNode object, String actor) {
     ObjectNode sent = toServer(type, object);
     return toScenario(type, api.replaceStatus(pathOf(type, apiVersion, sent), sent, actor));
   }
 
   /** Deletes; the object as it is afterwards when it stays (finalizers, a grace period), else empty. */
-  Optional<ObjectNode> delete(ApiResources.Type type, String apiVersion, String namespace, String name, String uid,
+  Optional<ObjectNode> delete(
+      ApiResources.Type type,
+      String apiVersion,
+      String namespace,
+      String name,
+      String uid,
       Cluster.Propagation propagation) {
-    String path = ServerCalls.path(apiVersion, type, namespaces.toServer(type.namespaced() ? namespace : ""),
-        serverName(type, name));
-    api.delete(path, propagation == null ? null : switch (propagation) {
-      case BACKGROUND -> "Background";
-      case FOREGROUND -> "Foreground";
-      case ORPHAN -> "Orphan";
-    }, uid);
+    String path =
+        ServerCalls.path(
+            apiVersion,
+            type,
+            namespaces.toServer(type.namespaced() ? namespace : ""),
+            serverName(type, name));
+    api.delete(
+        path,
+        propagation == null
+            ? null
+            : switch (propagation) {
+              case BACKGROUND -> "Background";
+              case FOREGROUND -> "Foreground";
+              case ORPHAN -> "Orphan";
+            },
+        uid);
     return live(type, apiVersion, namespace, name);
   }
 
   /** The object as the server holds it now (a live GET, not the cluster's view), in the scenario's terms. */
-  Optional<ObjectNode> live(ApiResources.Type type, String apiVersion, String namespace, String name) {
+  Optional<ObjectNode> live(
+      ApiResources.Type type, String apiVersion, String namespace, String name) {
     if (type.namespaced() && !made.containsKey(namespace)) {
       return Optional.empty();
     }
-    String path = ServerCalls.path(apiVersion, type, namespaces.toServer(type.namespaced() ? namespace : ""),
-        serverName(type, name));
+    String path =
+        ServerCalls.path(
+            apiVersion,
+            type,
+            namespaces.toServer(type.namespaced() ? namespace : ""),
+            serverName(type, name));
     return api.get(path).map(o -> toScenario(type, o)).filter(o -> visible(type, o));
   }
 
@@ -238,7 +280,8 @@ final class ServerStore {
         }
       }
     } else {
-      for (ObjectNode object : listOrNothing(ServerCalls.path(apiVersion, type, "", ""), apiVersion, type.kind())) {
+      for (ObjectNode object :
+          listOrNothing(ServerCalls.path(apiVersion, type, "", ""), apiVersion, type.kind())) {
         if (visibleClusterScoped(type, object)) {
           objects.add(new Seen(toScenario(type, object), lastManager(object)));
         }
@@ -285,8 +328,9 @@ final class ServerStore {
       return true;
     }
     String name = Meta.name(seen);
-    return !(type.group().isEmpty() && (type.kind().equals("ConfigMap") && name.equals("kube-root-ca.crt")
-        || type.kind().equals("ServiceAccount") && name.equals("default")));
+    return !(type.group().isEmpty()
+        && (type.kind().equals("ConfigMap") && name.equals("kube-root-ca.crt")
+            || type.kind().equals("ServiceAccount") && name.equals("default")));
   }
 
   private boolean visibleClusterScoped(ApiResources.Type type, ObjectNode serverObject) {
@@ -299,10 +343,12 @@ final class ServerStore {
       return true;
     }
     if (type.group().isEmpty() && type.kind().equals("PersistentVolume")) {
-      String claimNamespace = serverObject.path("spec").path("claimRef").path("namespace").asText("");
+      String claimNamespace =
+          serverObject.path("spec").path("claimRef").path("namespace").asText("");
       return namespaces.toScenario(claimNamespace) != null;
     }
-    return clusterScoped.containsKey(Meta.uid(serverObject)) || shared.contains(Meta.uid(serverObject));
+    return clusterScoped.containsKey(Meta.uid(serverObject))
+        || shared.contains(Meta.uid(serverObject));
   }
 
   /** A copy for the server: namespaces (and a Namespace's own name) mapped. */
@@ -364,7 +410,8 @@ final class ServerStore {
   }
 
   private String pathOf(ApiResources.Type type, String apiVersion, ObjectNode serverObject) {
-    return ServerCalls.path(apiVersion, type, Meta.namespace(serverObject), Meta.name(serverObject));
+    return ServerCalls.path(
+        apiVersion, type, Meta.namespace(serverObject), Meta.name(serverObject));
   }
 
   private String serverName(ApiResources.Type type, String name) {
@@ -372,7 +419,8 @@ final class ServerStore {
   }
 
   private static boolean isCrd(ApiResources.Type type) {
-    return type.group().equals("apiextensions.k8s.io") && type.kind().equals("CustomResourceDefinition");
+    return type.group().equals("apiextensions.k8s.io")
+        && type.kind().equals("CustomResourceDefinition");
   }
 
   private static boolean isNamespace(ApiResources.Type type) {
@@ -392,7 +440,9 @@ final class ServerStore {
       return;
     }
     ObjectNode object = Trees.object().put("apiVersion", "v1").put("kind", "Namespace");
-    Meta.metadata(object).put("name", namespaces.toServer(namespace)).putObject("annotations")
+    Meta.metadata(object)
+        .put("name", namespaces.toServer(namespace))
+        .putObject("annotations")
         .put(TEST_ANNOTATION, test);
     try {
       api.create("/api/v1/namespaces", object, "metahooks-emulator");
@@ -415,8 +465,12 @@ final class ServerStore {
       }
     }
     String path = "/api/v1/namespaces/" + namespaces.toServer(Meta.name(object));
-    ObjectNode current = api.get(path).orElseThrow(() -> new ApiException(Reason.NOT_FOUND,
-        "Namespace " + Meta.name(object) + " is gone"));
+    ObjectNode current =
+        api.get(path)
+            .orElseThrow(
+                () ->
+                    new ApiException(
+                        Reason.NOT_FOUND, "Namespace " + Meta.name(object) + " is gone"));
     for (String field : List.of("labels", "annotations")) {
       if (metadata.has(field)) {
         Meta.metadata(current).withObjectProperty(field).setAll((ObjectNode) metadata.get(field));
@@ -432,15 +486,19 @@ final class ServerStore {
    * the ServiceAccount admission plugin refuses Pods until it exists.
    */
   private void waitForDefaultServiceAccount(String namespace) {
-    String path = "/api/v1/namespaces/" + namespaces.toServer(namespace) + "/serviceaccounts/default";
-    waitFor("ServiceAccount default in " + namespaces.toServer(namespace), () -> api.get(path).isPresent());
+    String path =
+        "/api/v1/namespaces/" + namespaces.toServer(namespace) + "/serviceaccounts/default";
+    waitFor(
+        "ServiceAccount default in " + namespaces.toServer(namespace),
+        () -> api.get(path).isPresent());
   }
 
   private static void waitFor(String what, java.util.function.BooleanSupplier condition) {
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("timed out after " + READY_TIMEOUT.toSeconds() + " s waiting for " + what);
+        throw new IllegalStateException(
+            "timed out after " + READY_TIMEOUT.toSeconds() + " s waiting for " + what);
       }
       sleep(50);
     }
@@ -464,8 +522,10 @@ final class ServerStore {
    * left for a look.
    */
   void close() {
-    if (Boolean.getBoolean("metahooks.kube.keep") || "true".equals(System.getenv("METAHOOKS_KUBE_KEEP"))) {
-      return; // left for a look with kubectl: the namespaces carry the test's name (TEST_ANNOTATION)
+    if (Boolean.getBoolean("metahooks.kube.keep")
+        || "true".equals(System.getenv("METAHOOKS_KUBE_KEEP"))) {
+      return; // left for a look with kubectl: the namespaces carry the test's name
+      // (TEST_ANNOTATION)
     }
     Set<String> done = new HashSet<>();
     for (ApiResources.Type type : trackedTypes()) {
@@ -475,8 +535,12 @@ final class ServerStore {
       for (Seen seen : read(type)) {
         ObjectNode object = seen.object();
         if (!Meta.finalizers(object).isEmpty() && done.add(Meta.uid(object))) {
-          dropFinalizers(ServerCalls.path(tracked.get(key(type)).apiVersion(), type,
-              namespaces.toServer(Meta.namespace(object)), Meta.name(object)));
+          dropFinalizers(
+              ServerCalls.path(
+                  tracked.get(key(type)).apiVersion(),
+                  type,
+                  namespaces.toServer(Meta.namespace(object)),
+                  Meta.name(object)));
         }
       }
     }

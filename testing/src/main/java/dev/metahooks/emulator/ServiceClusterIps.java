@@ -18,7 +18,9 @@ final class ServiceClusterIps {
 
   /** patchAllocatedValues: an update that leaves the cluster IPs (and IP families) out keeps the allocated ones. */
   static void keepAllocated(ObjectNode current, ObjectNode next) {
-    if (!isService(current) || !(next.get("spec") instanceof ObjectNode spec) || !needsClusterIp(current.path("spec"))
+    if (!isService(current)
+        || !(next.get("spec") instanceof ObjectNode spec)
+        || !needsClusterIp(current.path("spec"))
         || !needsClusterIp(spec)) {
       return;
     }

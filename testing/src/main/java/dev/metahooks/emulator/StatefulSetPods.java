@@ -69,8 +69,11 @@ final class StatefulSetPods {
       }
     }
     pods = pods(cluster, set);
-    if (!changed && allReady && pods.size() == replicas
-        && "RollingUpdate".equals(spec.path("updateStrategy").path("type").asText("RollingUpdate"))) {
+    if (!changed
+        && allReady
+        && pods.size() == replicas
+        && "RollingUpdate"
+            .equals(spec.path("updateStrategy").path("type").asText("RollingUpdate"))) {
       int partition = spec.path("updateStrategy").path("rollingUpdate").path("partition").asInt(0);
       for (int ordinal = replicas - 1; ordinal >= partition; ordinal--) {
         ObjectNode pod = pods.get(ordinal);
@@ -95,8 +98,11 @@ final class StatefulSetPods {
     for (ObjectNode pod : cluster.list("v1", "Pod", Meta.namespace(set))) {
       JsonNode owner = Meta.controllerRef(pod);
       String name = Meta.name(pod);
-      boolean member = name.startsWith(prefix) && name.substring(prefix.length()).matches("0|[1-9][0-9]*");
-      if (owner == null && member && !Meta.deleting(pod)
+      boolean member =
+          name.startsWith(prefix) && name.substring(prefix.length()).matches("0|[1-9][0-9]*");
+      if (owner == null
+          && member
+          && !Meta.deleting(pod)
           && Selectors.matches(set.path("spec").path("selector"), Meta.labels(pod))) {
         ObjectNode adopted = Trees.copy(pod);
         JsonNode refs = pod.path("metadata").path("ownerReferences");
@@ -117,7 +123,8 @@ final class StatefulSetPods {
     String name = Meta.name(set) + "-" + ordinal;
     JsonNode template = set.path("spec").path("template");
     ObjectNode pod = Trees.object().put("apiVersion", "v1").put("kind", "Pod");
-    ObjectNode metadata = pod.putObject("metadata").put("name", name).put("namespace", Meta.namespace(set));
+    ObjectNode metadata =
+        pod.putObject("metadata").put("name", name).put("namespace", Meta.namespace(set));
     ObjectNode labels = metadata.putObject("labels");
     Trees.stringMap(template.path("metadata").get("labels")).forEach(labels::put);
     labels.put(POD_NAME_LABEL, name);
@@ -129,8 +136,10 @@ final class StatefulSetPods {
       annotations.forEach(annotationNode::put);
     }
     metadata.putArray("ownerReferences").add(Meta.controllerRefTo(set));
-    ObjectNode podSpec = template.path("spec").isObject() ? ((ObjectNode) template.get("spec")).deepCopy()
-        : Trees.object();
+    ObjectNode podSpec =
+        template.path("spec").isObject()
+            ? ((ObjectNode) template.get("spec")).deepCopy()
+            : Trees.object();
     podSpec.put("hostname", name);
     if (set.path("spec").hasNonNull("serviceName")) {
       podSpec.put("subdomain", set.path("spec").path("serviceName").asText());
@@ -138,33 +147,50 @@ final class StatefulSetPods {
     for (JsonNode claimTemplate : set.path("spec").path("volumeClaimTemplates")) {
       String claim = claimName(set, claimTemplate, ordinal);
       ensureClaim(cluster, set, claimTemplate, claim);
-      ArrayNode volumes = podSpec.has("volumes") ? (ArrayNode) podSpec.get("volumes") : podSpec.putArray("volumes");
-      volumes.addObject().put("name", claimTemplate.path("metadata").path("name").asText())
-          .putObject("persistentVolumeClaim").put("claimName", claim);
+      ArrayNode volumes =
+          podSpec.has("volumes") ? (ArrayNode) podSpec.get("volumes") : podSpec.putArray("volumes");
+      volumes
+          .addObject()
+          .put("name", claimTemplate.path("metadata").path("name").asText())
+          .putObject("persistentVolumeClaim")
+          .put("claimName", claim);
     }
     pod.set("spec", podSpec);
     cluster.create(pod);
   }
 
   private static String claimName(ObjectNode set, JsonNode claimTemplate, int ordinal) {
-    return claimTemplate.path("metadata").path("name").asText() + "-" + Meta.name(set) + "-" + ordinal;
+    return claimTemplate.path("metadata").path("name").asText()
+        + "-"
+        + Meta.name(set)
+        + "-"
+        + ordinal;
   }
 
   /** Creates the claim unless it exists: a claim kept from an earlier Pod of the same ordinal is reused. */
-  private static void ensureClaim(Cluster cluster, ObjectNode set, JsonNode claimTemplate, String name) {
+  private static void ensureClaim(
+      Cluster cluster, ObjectNode set, JsonNode claimTemplate, String name) {
     if (cluster.exists("v1", "PersistentVolumeClaim", Meta.namespace(set), name)) {
       return;
     }
     ObjectNode claim = Trees.object().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
-    ObjectNode metadata = claim.putObject("metadata").put("name", name).put("namespace", Meta.namespace(set));
+    ObjectNode metadata =
+        claim.putObject("metadata").put("name", name).put("namespace", Meta.namespace(set));
     ObjectNode labels = metadata.putObject("labels");
     Trees.stringMap(claimTemplate.path("metadata").get("labels")).forEach(labels::put);
     Trees.stringMap(set.path("spec").path("selector").get("matchLabels")).forEach(labels::put);
     if ("Delete".equals(retention(set, "whenDeleted"))) {
       ObjectNode ref = metadata.putArray("ownerReferences").addObject();
-      ref.put("apiVersion", "apps/v1").put("kind", "StatefulSet").put("name", Meta.name(set)).put("uid", Meta.uid(set));
+      ref.put("apiVersion", "apps/v1")
+          .put("kind", "StatefulSet")
+          .put("name", Meta.name(set))
+          .put("uid", Meta.uid(set));
     }
-    claim.set("spec", claimTemplate.path("spec").isObject() ? claimTemplate.get("spec").deepCopy() : Trees.object());
+    claim.set(
+        "spec",
+        claimTemplate.path("spec").isObject()
+            ? claimTemplate.get("spec").deepCopy()
+            : Trees.object());
     cluster.create(claim);
   }
 
@@ -173,36 +199,58 @@ final class StatefulSetPods {
     if ("Delete".equals(retention(set, "whenScaled"))) {
       int ordinal = Integer.parseInt(Meta.name(pod).substring(Meta.name(set).length() + 1));
       for (JsonNode claimTemplate : set.path("spec").path("volumeClaimTemplates")) {
-        cluster.find("v1", "PersistentVolumeClaim", Meta.namespace(set), claimName(set, claimTemplate, ordinal))
-            .ifPresent(claim -> {
-              ArrayNode refs = Meta.metadata(claim).putArray("ownerReferences");
-              refs.addObject().put("apiVersion", "v1").put("kind", "Pod").put("name", Meta.name(pod))
-                  .put("uid", Meta.uid(pod));
-              cluster.update(claim);
-            });
+        cluster
+            .find(
+                "v1",
+                "PersistentVolumeClaim",
+                Meta.namespace(set),
+                claimName(set, claimTemplate, ordinal))
+            .ifPresent(
+                claim -> {
+                  ArrayNode refs = Meta.metadata(claim).putArray("ownerReferences");
+                  refs.addObject()
+                      .put("apiVersion", "v1")
+                      .put("kind", "Pod")
+                      .put("name", Meta.name(pod))
+                      .put("uid", Meta.uid(pod));
+                  cluster.update(claim);
+                });
       }
     }
     cluster.delete("v1", "Pod", Meta.namespace(pod), Meta.name(pod), Meta.uid(pod));
   }
 
   private static String retention(ObjectNode set, String field) {
-    return set.path("spec").path("persistentVolumeClaimRetentionPolicy").path(field).asText("Retain");
+    return set.path("spec")
+        .path("persistentVolumeClaimRetentionPolicy")
+        .path(field)
+        .asText("Retain");
   }
 
   /** Counts from the Pods, zero counts left out as Kubernetes does (replicas and availableReplicas always). */
-  private static void writeStatus(Cluster cluster, ObjectNode set, int replicas, String updateRevision) {
+  private static void writeStatus(
+      Cluster cluster, ObjectNode set, int replicas, String updateRevision) {
     Map<Integer, ObjectNode> pods = pods(cluster, set);
     long ready = pods.values().stream().filter(StatefulSetPods::runningAndReady).count();
-    long updated = pods.values().stream().filter(p -> updateRevision.equals(Meta.labels(p).get(REVISION_LABEL))).count();
+    long updated =
+        pods.values().stream()
+            .filter(p -> updateRevision.equals(Meta.labels(p).get(REVISION_LABEL)))
+            .count();
     String currentRevision = set.path("status").path("currentRevision").asText(updateRevision);
     // As Kubernetes completes a rolling update: every Pod updated and ready; never under OnDelete
     // (stateful_set_control.go, completeRollingUpdate).
-    if ("RollingUpdate".equals(set.path("spec").path("updateStrategy").path("type").asText("RollingUpdate"))
-        && updated == replicas && ready == replicas && pods.size() == replicas) {
+    if ("RollingUpdate"
+            .equals(set.path("spec").path("updateStrategy").path("type").asText("RollingUpdate"))
+        && updated == replicas
+        && ready == replicas
+        && pods.size() == replicas) {
       currentRevision = updateRevision;
     }
     String current = currentRevision;
-    long currentCount = pods.values().stream().filter(p -> current.equals(Meta.labels(p).get(REVISION_LABEL))).count();
+    long currentCount =
+        pods.values().stream()
+            .filter(p -> current.equals(Meta.labels(p).get(REVISION_LABEL)))
+            .count();
     ObjectNode status = Trees.object().put("observedGeneration", Meta.generation(set));
     status.put("replicas", pods.size());
     putIfNonZero(status, "readyReplicas", ready);

@@ -18,12 +18,13 @@ final class Trees {
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   /** Numbers compare by value (an int 1 and a long 1 are the same, as in Go's decoded JSON). */
-  private static final Comparator<JsonNode> VALUES = (a, b) -> {
-    if (a.isNumber() && b.isNumber()) {
-      return a.decimalValue().compareTo(b.decimalValue());
-    }
-    return a.equals(b) ? 0 : 1;
-  };
+  private static final Comparator<JsonNode> VALUES =
+      (a, b) -> {
+        if (a.isNumber() && b.isNumber()) {
+          return a.decimalValue().compareTo(b.decimalValue());
+        }
+        return a.equals(b) ? 0 : 1;
+      };
 
   private Trees() {}
 
@@ -75,15 +76,16 @@ final class Trees {
     return equal(a, b, GO_VALUES);
   }
 
-  private static final Comparator<JsonNode> GO_VALUES = (a, b) -> {
-    if (a.isNumber() && b.isNumber()) {
-      if (a.isIntegralNumber() != b.isIntegralNumber()) {
-        return 1;
-      }
-      return a.decimalValue().compareTo(b.decimalValue());
-    }
-    return a.equals(b) ? 0 : 1;
-  };
+  private static final Comparator<JsonNode> GO_VALUES =
+      (a, b) -> {
+        if (a.isNumber() && b.isNumber()) {
+          if (a.isIntegralNumber() != b.isIntegralNumber()) {
+            return 1;
+          }
+          return a.decimalValue().compareTo(b.decimalValue());
+        }
+        return a.equals(b) ? 0 : 1;
+      };
 
   /** Integral floating numbers as integers, as the API server returns what it stored ({@code 3.0} reads back as 3). */
   static JsonNode integralNumbers(JsonNode node) {
@@ -99,7 +101,8 @@ final class Trees {
       }
       return array;
     }
-    if (node.isFloatingPointNumber() && node.decimalValue().stripTrailingZeros().scale() <= 0
+    if (node.isFloatingPointNumber()
+        && node.decimalValue().stripTrailingZeros().scale() <= 0
         && Math.abs(node.doubleValue()) < 9.0e15) {
       return com.fasterxml.jackson.databind.node.LongNode.valueOf(node.longValue());
     }
@@ -150,11 +153,13 @@ final class Trees {
   static Map<String, String> stringMap(JsonNode node) {
     Map<String, String> map = new LinkedHashMap<>();
     if (node != null && node.isObject()) {
-      node.properties().forEach(e -> {
-        if (e.getValue().isTextual()) {
-          map.put(e.getKey(), e.getValue().asText());
-        }
-      });
+      node.properties()
+          .forEach(
+              e -> {
+                if (e.getValue().isTextual()) {
+                  map.put(e.getKey(), e.getValue().asText());
+                }
+              });
     }
     return map;
   }

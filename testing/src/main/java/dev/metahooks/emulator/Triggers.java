@@ -22,27 +22,37 @@ final class Triggers {
   /** What is known of one parent between syncs. */
   private static final class State {
     long seen;
+
     /** The last write of children and related objects the parent's last sync could read (they may lag). */
     long seenCached;
+
     Instant resyncAt;
     long ticksSeen;
+
     /** Failed syncs since the last one that succeeded (the rate limiter's count for this parent). */
     int failures;
+
     /** When the rate-limited retry of a failed sync comes due. */
     Instant retryAt;
+
     /** {@code controller Kind namespace/name}, for messages. */
     String parent = "";
+
     long relist;
     Predicate<ObjectNode> related = object -> false;
   }
 
   private final Metacontroller mc;
   private final Map<String, State> states = new HashMap<>();
+
   /** The rate limiter's bucket per controller (one work queue each), by controller name. */
   private final Map<String, Bucket> buckets = new HashMap<>();
+
   /** One resync ticker per controller, by controller name. */
   private final Map<String, Ticker> tickers = new HashMap<>();
+
   private long relists;
+
   /**
    * The informers' own resync, {@code --cache-flush-interval} (30 minutes by default, pkg/cmd/metacontroller/
    * main.go:46, given to the informer factories in pkg/controller/common/common.go:104-112): every parent
@@ -50,6 +60,7 @@ final class Triggers {
    * round on the cluster's clock.
    */
   private Ticker cacheFlush;
+
   private static final Duration CACHE_FLUSH_INTERVAL = Duration.ofMinutes(30);
 
   /** Relists asked for plus the cache flushes so far. */
@@ -93,11 +104,13 @@ final class Triggers {
    */
   private long ticks(ControllerLoop loop) {
     long period = loop.controller.path("spec").path("resyncPeriodSeconds").asLong(0);
-    if (period == 0 || Duration.ofSeconds(Math.max(1, period)).compareTo(CACHE_FLUSH_INTERVAL) >= 0) {
+    if (period == 0
+        || Duration.ofSeconds(Math.max(1, period)).compareTo(CACHE_FLUSH_INTERVAL) >= 0) {
       return 0;
     }
     Instant now = mc.cluster().now();
-    return tickers.computeIfAbsent(loop.name, k -> new Ticker(Duration.ofSeconds(Math.max(1, period)), now))
+    return tickers
+        .computeIfAbsent(loop.name, k -> new Ticker(Duration.ofSeconds(Math.max(1, period)), now))
         .ticksAt(now);
   }
 
@@ -116,16 +129,22 @@ final class Triggers {
     }
     State state = states.get(key(loop, parent));
     Instant now = mc.cluster().now();
-    if (state == null || state.relist < relists() || (state.retryAt != null && !now.isBefore(state.retryAt))) {
+    if (state == null
+        || state.relist < relists()
+        || (state.retryAt != null && !now.isBefore(state.retryAt))) {
       return true;
     }
-    if ((state.resyncAt != null && !now.isBefore(state.resyncAt)) || state.ticksSeen < ticks(loop)) {
+    if ((state.resyncAt != null && !now.isBefore(state.resyncAt))
+        || state.ticksSeen < ticks(loop)) {
       return true;
     }
     long cached = mc.cache().lastSequence();
     for (Write write : mc.cluster().writesAfter(Math.min(state.seen, state.seenCached))) {
-      if (ownWrite(parent, write) ? write.sequence() > state.seen && parentEvent(loop, write)
-          : write.sequence() > state.seenCached && write.sequence() <= cached && triggers(loop, parent, write, state)) {
+      if (ownWrite(parent, write)
+          ? write.sequence() > state.seen && parentEvent(loop, write)
+          : write.sequence() > state.seenCached
+              && write.sequence() <= cached
+              && triggers(loop, parent, write, state)) {
         return true;
       }
     }
@@ -194,11 +213,14 @@ final class Triggers {
   /** The parents whose rate-limited retry has not come yet, with when it comes. */
   Map<String, Instant> pendingRetries() {
     Map<String, Instant> pending = new java.util.TreeMap<>();
-    states.values().forEach(state -> {
-      if (state.retryAt != null) {
-        pending.put(state.parent, state.retryAt);
-      }
-    });
+    states
+        .values()
+        .forEach(
+            state -> {
+              if (state.retryAt != null) {
+                pending.put(state.parent, state.retryAt);
+              }
+            });
     return pending;
   }
 
@@ -230,7 +252,8 @@ final class Triggers {
     states.computeIfAbsent(key(loop, parent), k -> new State()).related = selects;
   }
 
-  private static boolean triggers(ControllerLoop loop, ObjectNode parent, Write write, State state) {
+  private static boolean triggers(
+      ControllerLoop loop, ObjectNode parent, Write write, State state) {
     ObjectNode object = write.after() != null ? write.after() : write.before();
     if (object == null) {
       return false;
@@ -271,5 +294,4 @@ final class Triggers {
         && Objects.equals(Meta.annotations(write.before()), Meta.annotations(write.after()))
         && !Meta.deleting(write.after());
   }
-
 }

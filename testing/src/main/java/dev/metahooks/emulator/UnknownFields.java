@@ -27,7 +27,8 @@ final class UnknownFields {
     }
   }
 
-  private static void pruneField(ObjectNode parent, String field, JsonNode schema, boolean embedded) {
+  private static void pruneField(
+      ObjectNode parent, String field, JsonNode schema, boolean embedded) {
     JsonNode property = schema.path("properties").get(field);
     JsonNode additional = schema.get("additionalProperties");
     if (property != null) {
@@ -35,7 +36,8 @@ final class UnknownFields {
     } else if (additional != null && additional.isObject()) {
       pruneValue(parent.get(field), additional);
     } else if (!schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)
-        && !(embedded && (field.equals("apiVersion") || field.equals("kind") || field.equals("metadata")))) {
+        && !(embedded
+            && (field.equals("apiVersion") || field.equals("kind") || field.equals("metadata")))) {
       parent.remove(field);
     }
   }

@@ -24,16 +24,28 @@ import java.util.regex.Pattern;
  */
 final class Validation {
   private static final String DNS1123_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-  private static final Pattern SUBDOMAIN = Pattern.compile(DNS1123_LABEL + "(\\." + DNS1123_LABEL + ")*");
+  private static final Pattern SUBDOMAIN =
+      Pattern.compile(DNS1123_LABEL + "(\\." + DNS1123_LABEL + ")*");
   private static final Pattern LABEL = Pattern.compile(DNS1123_LABEL);
   private static final Pattern DNS1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern QUALIFIED_NAME_PART = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+  private static final Pattern QUALIFIED_NAME_PART =
+      Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   private static final long ANNOTATIONS_MAX_BYTES = 256 * 1024;
-  private static final Set<String> RBAC = Set.of("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding");
-  private static final Set<String> WORKLOADS = Set.of("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet");
+  private static final Set<String> RBAC =
+      Set.of("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding");
+  private static final Set<String> WORKLOADS =
+      Set.of("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet");
+
   /** The StatefulSet spec fields an update may change (ValidateStatefulSetUpdate). */
-  private static final List<String> STATEFULSET_MUTABLE = List.of("replicas", "ordinals", "template",
-      "updateStrategy", "revisionHistoryLimit", "persistentVolumeClaimRetentionPolicy", "minReadySeconds");
+  private static final List<String> STATEFULSET_MUTABLE =
+      List.of(
+          "replicas",
+          "ordinals",
+          "template",
+          "updateStrategy",
+          "revisionHistoryLimit",
+          "persistentVolumeClaimRetentionPolicy",
+          "minReadySeconds");
 
   private final ApiResources.Type type;
   private final ObjectNode object;
@@ -50,7 +62,8 @@ final class Validation {
    *
    * @throws ApiException with reason {@code INVALID} and every error found
    */
-  static void check(ApiResources.Type type, ObjectNode object, ObjectNode current, boolean builtIn) {
+  static void check(
+      ApiResources.Type type, ObjectNode object, ObjectNode current, boolean builtIn) {
     Validation validation = new Validation(type, object);
     validation.objectMeta(builtIn);
     if (builtIn) {
@@ -61,8 +74,15 @@ final class Validation {
     }
     if (!validation.errors.isEmpty()) {
       String kind = type.group().isEmpty() ? type.kind() : type.kind() + "." + type.group();
-      throw new ApiException(Reason.INVALID, kind + " \"" + Meta.name(object) + "\" is invalid: "
-          + (validation.errors.size() == 1 ? validation.errors.get(0) : validation.errors.toString()));
+      throw new ApiException(
+          Reason.INVALID,
+          kind
+              + " \""
+              + Meta.name(object)
+              + "\" is invalid: "
+              + (validation.errors.size() == 1
+                  ? validation.errors.get(0)
+                  : validation.errors.toString()));
     }
   }
 
@@ -74,14 +94,20 @@ final class Validation {
     if (RBAC.contains(type.kind()) && type.group().equals("rbac.authorization.k8s.io")) {
       // rbac validation: ValidateRBACName is path.IsValidPathSegmentName
       if (name.equals(".") || name.equals("..") || name.contains("/") || name.contains("%")) {
-        errors.add("metadata.name: Invalid value: \"" + name + "\": may not be '.' or '..' nor contain '/' or '%'");
+        errors.add(
+            "metadata.name: Invalid value: \""
+                + name
+                + "\": may not be '.' or '..' nor contain '/' or '%'");
       }
     } else if (builtIn && type.kind().equals("Service") && type.group().isEmpty()) {
       // ValidateServiceName is NameIsDNS1035Label
       if (name.length() > 63 || !DNS1035_LABEL.matcher(name).matches()) {
-        errors.add("metadata.name: Invalid value: \"" + name + "\": a DNS-1035 label must consist of lower case "
-            + "alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric "
-            + "character (at most 63)");
+        errors.add(
+            "metadata.name: Invalid value: \""
+                + name
+                + "\": a DNS-1035 label must consist of lower case "
+                + "alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric "
+                + "character (at most 63)");
       }
     } else if (builtIn && type.kind().equals("Namespace") && type.group().isEmpty()) {
       label("metadata.name", name);
@@ -99,16 +125,24 @@ final class Validation {
 
   private void subdomain(String field, String value) {
     if (value.length() > 253 || !SUBDOMAIN.matcher(value).matches()) {
-      errors.add(field + ": Invalid value: \"" + value + "\": a lowercase RFC 1123 subdomain must consist of lower "
-          + "case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character "
-          + "(at most 253)");
+      errors.add(
+          field
+              + ": Invalid value: \""
+              + value
+              + "\": a lowercase RFC 1123 subdomain must consist of lower "
+              + "case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character "
+              + "(at most 253)");
     }
   }
 
   private void label(String field, String value) {
     if (value.length() > 63 || !LABEL.matcher(value).matches()) {
-      errors.add(field + ": Invalid value: \"" + value + "\": a lowercase RFC 1123 label must consist of lower case "
-          + "alphanumeric characters or '-', and must start and end with an alphanumeric character (at most 63)");
+      errors.add(
+          field
+              + ": Invalid value: \""
+              + value
+              + "\": a lowercase RFC 1123 label must consist of lower case "
+              + "alphanumeric characters or '-', and must start and end with an alphanumeric character (at most 63)");
     }
   }
 
@@ -119,14 +153,25 @@ final class Validation {
     if (slash >= 0) {
       String prefix = key.substring(0, slash);
       name = key.substring(slash + 1);
-      if (prefix.isEmpty() || prefix.length() > 253 || !SUBDOMAIN.matcher(prefix).matches() || name.contains("/")) {
-        errors.add(field + ": Invalid value: \"" + key + "\": prefix part must be a lowercase RFC 1123 subdomain");
+      if (prefix.isEmpty()
+          || prefix.length() > 253
+          || !SUBDOMAIN.matcher(prefix).matches()
+          || name.contains("/")) {
+        errors.add(
+            field
+                + ": Invalid value: \""
+                + key
+                + "\": prefix part must be a lowercase RFC 1123 subdomain");
         return;
       }
     }
     if (name.isEmpty() || name.length() > 63 || !QUALIFIED_NAME_PART.matcher(name).matches()) {
-      errors.add(field + ": Invalid value: \"" + key + "\": name part must consist of alphanumeric characters, '-', "
-          + "'_' or '.', and must start and end with an alphanumeric character (at most 63)");
+      errors.add(
+          field
+              + ": Invalid value: \""
+              + key
+              + "\": name part must consist of alphanumeric characters, '-', "
+              + "'_' or '.', and must start and end with an alphanumeric character (at most 63)");
     }
   }
 
@@ -134,10 +179,15 @@ final class Validation {
     for (Map.Entry<String, JsonNode> label : labels.properties()) {
       qualifiedName(field, label.getKey());
       String value = label.getValue().asText("");
-      if (value.length() > 63 || (!value.isEmpty() && !QUALIFIED_NAME_PART.matcher(value).matches())) {
-        errors.add(field + ": Invalid value: \"" + value + "\": a valid label must be an empty string or consist of "
-            + "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character "
-            + "(at most 63)");
+      if (value.length() > 63
+          || (!value.isEmpty() && !QUALIFIED_NAME_PART.matcher(value).matches())) {
+        errors.add(
+            field
+                + ": Invalid value: \""
+                + value
+                + "\": a valid label must be an empty string or consist of "
+                + "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character "
+                + "(at most 63)");
       }
     }
   }
@@ -146,8 +196,9 @@ final class Validation {
     long bytes = 0;
     for (Map.Entry<String, JsonNode> annotation : annotations.properties()) {
       qualifiedName(field, annotation.getKey().toLowerCase(java.util.Locale.ROOT));
-      bytes += annotation.getKey().getBytes(StandardCharsets.UTF_8).length
-          + annotation.getValue().asText("").getBytes(StandardCharsets.UTF_8).length;
+      bytes +=
+          annotation.getKey().getBytes(StandardCharsets.UTF_8).length
+              + annotation.getValue().asText("").getBytes(StandardCharsets.UTF_8).length;
     }
     if (bytes > ANNOTATIONS_MAX_BYTES) {
       errors.add(field + ": Too long: may not be more than " + ANNOTATIONS_MAX_BYTES + " bytes");
@@ -160,7 +211,12 @@ final class Validation {
     for (JsonNode reference : references) {
       for (String field : List.of("apiVersion", "kind", "name", "uid")) {
         if (reference.path(field).asText("").isEmpty()) {
-          errors.add("metadata.ownerReferences." + field + ": Invalid value: \"\": " + field + " must not be empty");
+          errors.add(
+              "metadata.ownerReferences."
+                  + field
+                  + ": Invalid value: \"\": "
+                  + field
+                  + " must not be empty");
         }
       }
       if (reference.path("controller").asBoolean(false)) {
@@ -168,8 +224,12 @@ final class Validation {
       }
     }
     if (controllers.size() > 1) {
-      errors.add("metadata.ownerReferences: Invalid value: " + references + ": Only one reference can have "
-          + "Controller set to true. Found \"true\" in references for " + String.join(" and ", controllers));
+      errors.add(
+          "metadata.ownerReferences: Invalid value: "
+              + references
+              + ": Only one reference can have "
+              + "Controller set to true. Found \"true\" in references for "
+              + String.join(" and ", controllers));
     }
   }
 
@@ -182,11 +242,13 @@ final class Validation {
         servicePorts(spec.path("ports"));
         clusterIpsInSync(spec);
       }
-      case "apps/Deployment", "apps/ReplicaSet", "apps/StatefulSet", "apps/DaemonSet" -> selectorMatchesTemplate(spec);
-      default -> { }
+      case "apps/Deployment", "apps/ReplicaSet", "apps/StatefulSet", "apps/DaemonSet" ->
+          selectorMatchesTemplate(spec);
+      default -> {}
     }
     if (WORKLOADS.contains(type.kind()) || type.kind().equals("Job")) {
-      labels("spec.template.metadata.labels", spec.path("template").path("metadata").path("labels"));
+      labels(
+          "spec.template.metadata.labels", spec.path("template").path("metadata").path("labels"));
     }
   }
 
@@ -208,7 +270,11 @@ final class Validation {
       }
       int number = port.path("port").asInt(0);
       if (number < 1 || number > 65535) {
-        errors.add(at + ".port: Invalid value: " + port.path("port") + ": must be between 1 and 65535, inclusive");
+        errors.add(
+            at
+                + ".port: Invalid value: "
+                + port.path("port")
+                + ": must be between 1 and 65535, inclusive");
       }
       String protocol = port.path("protocol").asText("TCP");
       if (!portProtocols.add(number + "/" + protocol)) {
@@ -230,10 +296,16 @@ final class Validation {
     if (!ip.isEmpty() && ips.isEmpty()) {
       errors.add("spec.clusterIPs: Required value");
     } else if (!ip.isEmpty() && !ips.get(0).equals(ip)) {
-      errors.add("spec.clusterIPs: Invalid value: " + goStrings(ips) + ": first value must match `clusterIP`");
+      errors.add(
+          "spec.clusterIPs: Invalid value: "
+              + goStrings(ips)
+              + ": first value must match `clusterIP`");
     } else if (ip.isEmpty() && !ips.isEmpty()) {
-      errors.add("spec.clusterIPs: Invalid value: " + goStrings(ips) + ": must be empty when `clusterIP` is not "
-          + "specified");
+      errors.add(
+          "spec.clusterIPs: Invalid value: "
+              + goStrings(ips)
+              + ": must be empty when `clusterIP` is not "
+              + "specified");
     }
   }
 
@@ -243,28 +315,39 @@ final class Validation {
    * becomes an ExternalName one; a second one may be added or released.
    */
   private void clusterIpsUpdate(JsonNode before, JsonNode after) {
-    if (!ServiceClusterIps.needsClusterIp(before) || !ServiceClusterIps.needsClusterIp(after)
+    if (!ServiceClusterIps.needsClusterIp(before)
+        || !ServiceClusterIps.needsClusterIp(after)
         || ServiceClusterIps.headless(before) && ServiceClusterIps.headless(after)) {
       return;
     }
     List<String> old = ServiceClusterIps.ips(before);
     List<String> ips = ServiceClusterIps.ips(after);
-    String changed = "spec.clusterIPs[0]: Invalid value: " + goStrings(ips) + ": may not change once set";
+    String changed =
+        "spec.clusterIPs[0]: Invalid value: " + goStrings(ips) + ": may not change once set";
     if (old.size() == ips.size()) {
       for (int i = 0; i < old.size(); i++) {
         if (!old.get(i).equals(ips.get(i))) {
-          errors.add("spec.clusterIPs[" + i + "]: Invalid value: " + goStrings(ips) + ": may not change once set");
+          errors.add(
+              "spec.clusterIPs["
+                  + i
+                  + "]: Invalid value: "
+                  + goStrings(ips)
+                  + ": may not change once set");
         }
       }
     } else if (old.size() > ips.size()) {
       if (ips.isEmpty()) {
-        errors.add("spec.clusterIPs[0]: Invalid value: []string(nil): primary clusterIP can not be unset");
+        errors.add(
+            "spec.clusterIPs[0]: Invalid value: []string(nil): primary clusterIP can not be unset");
       } else if (!ips.get(0).equals(old.get(0))) {
         errors.add(changed);
       }
       if (ips.size() == 1 && !after.path("ipFamilyPolicy").asText("").equals("SingleStack")) {
-        errors.add("spec.ipFamilyPolicy: Invalid value: " + after.path("ipFamilyPolicy") + ": must be set to "
-            + "'SingleStack' when releasing the secondary clusterIP");
+        errors.add(
+            "spec.ipFamilyPolicy: Invalid value: "
+                + after.path("ipFamilyPolicy")
+                + ": must be set to "
+                + "'SingleStack' when releasing the secondary clusterIP");
       }
     } else if (!old.isEmpty() && !ips.get(0).equals(old.get(0))) {
       errors.add(changed);
@@ -273,22 +356,28 @@ final class Validation {
 
   /** A string list as Go's {@code %#v} prints it in field errors. */
   private static String goStrings(List<String> values) {
-    return values.isEmpty() ? "[]string(nil)" : "[]string{" + String.join(", ",
-        values.stream().map(v -> "\"" + v + "\"").toList()) + "}";
+    return values.isEmpty()
+        ? "[]string(nil)"
+        : "[]string{" + String.join(", ", values.stream().map(v -> "\"" + v + "\"").toList()) + "}";
   }
 
   /** ValidateDeploymentSpec and its kin: a non-empty selector that selects the template's labels. */
   private void selectorMatchesTemplate(JsonNode spec) {
     JsonNode selector = spec.path("selector");
     if (!selector.isObject() || Selectors.isEmpty(selector)) {
-      errors.add("spec.selector: Invalid value: " + selector + ": empty selector is invalid for "
-          + type.kind().toLowerCase(java.util.Locale.ROOT));
+      errors.add(
+          "spec.selector: Invalid value: "
+              + selector
+              + ": empty selector is invalid for "
+              + type.kind().toLowerCase(java.util.Locale.ROOT));
       return;
     }
     JsonNode template = spec.path("template");
     if (template.isObject() && !Selectors.matches(selector, Meta.labels(template))) {
-      errors.add("spec.template.metadata.labels: Invalid value: " + template.path("metadata").path("labels")
-          + ": `selector` does not match template `labels`");
+      errors.add(
+          "spec.template.metadata.labels: Invalid value: "
+              + template.path("metadata").path("labels")
+              + ": `selector` does not match template `labels`");
     }
   }
 
@@ -302,16 +391,24 @@ final class Validation {
       case "/Service" -> clusterIpsUpdate(before, spec);
       case "apps/StatefulSet" -> {
         if (!Trees.same(without(before, STATEFULSET_MUTABLE), without(spec, STATEFULSET_MUTABLE))) {
-          errors.add("spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', "
-              + "'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and "
-              + "'minReadySeconds' are forbidden");
+          errors.add(
+              "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', "
+                  + "'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and "
+                  + "'minReadySeconds' are forbidden");
         }
       }
-      case "apps/Deployment", "apps/ReplicaSet", "apps/DaemonSet" -> immutable("spec.selector", before, spec, "selector");
+      case "apps/Deployment", "apps/ReplicaSet", "apps/DaemonSet" ->
+          immutable("spec.selector", before, spec, "selector");
       case "batch/Job" -> {
         // ValidateJobSpecUpdate (pkg/apis/batch/validation/validation.go:623-635)
-        for (String field : List.of("selector", "completionMode", "podFailurePolicy", "backoffLimitPerIndex",
-            "managedBy", "successPolicy")) {
+        for (String field :
+            List.of(
+                "selector",
+                "completionMode",
+                "podFailurePolicy",
+                "backoffLimitPerIndex",
+                "managedBy",
+                "successPolicy")) {
           immutable("spec." + field, before, spec, field);
         }
         jobTemplateUpdate(current, before, spec);
@@ -322,8 +419,9 @@ final class Validation {
       case "/PersistentVolumeClaim" -> {
         List<String> mutable = List.of("resources", "volumeAttributesClassName", "volumeName");
         if (!Trees.same(without(before, mutable), without(spec, mutable))) {
-          errors.add("spec: Forbidden: spec is immutable after creation except resources.requests and "
-              + "volumeAttributesClassName for bound claims");
+          errors.add(
+              "spec: Forbidden: spec is immutable after creation except resources.requests and "
+                  + "volumeAttributesClassName for bound claims");
         }
       }
       case "/ConfigMap", "/Secret" -> {
@@ -335,12 +433,14 @@ final class Validation {
           }
         }
       }
-      case "rbac.authorization.k8s.io/RoleBinding", "rbac.authorization.k8s.io/ClusterRoleBinding" -> {
+      case "rbac.authorization.k8s.io/RoleBinding",
+          "rbac.authorization.k8s.io/ClusterRoleBinding" -> {
         if (!Trees.same(current.get("roleRef"), object.get("roleRef"))) {
-          errors.add("roleRef: Invalid value: " + object.path("roleRef") + ": cannot change roleRef");
+          errors.add(
+              "roleRef: Invalid value: " + object.path("roleRef") + ": cannot change roleRef");
         }
       }
-      default -> { }
+      default -> {}
     }
   }
 
@@ -352,7 +452,8 @@ final class Validation {
   private void jobTemplateUpdate(ObjectNode current, JsonNode before, JsonNode after) {
     JsonNode old = before.path("template");
     JsonNode next = after.path("template");
-    boolean mutableScheduling = before.path("suspend").asBoolean(false) && !current.path("status").has("startTime");
+    boolean mutableScheduling =
+        before.path("suspend").asBoolean(false) && !current.path("status").has("startTime");
     if (mutableScheduling && old instanceof ObjectNode oldTemplate && next.isObject()) {
       ObjectNode copy = oldTemplate.deepCopy();
       for (String field : List.of("labels", "annotations")) {
@@ -421,10 +522,12 @@ final class Validation {
       next.remove("tolerations");
     }
     if (!Trees.same(old, next)) {
-      errors.add("spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,"
-          + "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to "
-          + "existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was "
-          + "previously negative): " + JsonDiff.changes(before, after));
+      errors.add(
+          "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,"
+              + "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to "
+              + "existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was "
+              + "previously negative): "
+              + JsonDiff.changes(before, after));
     }
   }
 

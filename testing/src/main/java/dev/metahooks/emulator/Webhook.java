@@ -32,13 +32,25 @@ import javax.net.ssl.SSLContext;
  * application/json} and a fixed length, only 200 counts as success, 429 means "retry after", the answer is
  * decoded case-sensitively and, in strict mode, with no unknown fields.
  */
-record Webhook(String hook, HookVersion version, URI url, Duration timeout, boolean strict, ETags etags,
-    String authorization, HttpClient client) {
-  private static final HttpClient HTTP = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
-  private static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+record Webhook(
+    String hook,
+    HookVersion version,
+    URI url,
+    Duration timeout,
+    boolean strict,
+    ETags etags,
+    String authorization,
+    HttpClient client) {
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
+  private static final ObjectMapper STRICT =
+      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
   private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-  private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
+  private static final Pattern DURATION_PART =
+      Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
 
   Webhook(String hook, HookVersion version, URI url, Duration timeout, boolean strict) {
     this(hook, version, url, timeout, strict, null, null, HTTP);
@@ -46,17 +58,43 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
 
   /** The same hook sending this {@code Authorization} header and using this TLS context (each null for none). */
   Webhook withEndpoint(String header, SSLContext tls) {
-    HttpClient http = tls == null ? client : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5)).sslContext(tls).build();
+    HttpClient http =
+        tls == null
+            ? client
+            : HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .sslContext(tls)
+                .build();
     return new Webhook(hook, version, url, timeout, strict, etags, header, http);
   }
 
   /** The shape of an answer, which decides the fields that may appear in it. */
   enum Answer {
-    COMPOSITE(Map.of("status", "object", "children", "objects", "resyncAfterSeconds", "number",
-        "finalized", "boolean")),
-    DECORATOR(Map.of("labels", "strings", "annotations", "strings", "status", "object", "attachments", "objects",
-        "resyncAfterSeconds", "number", "finalized", "boolean")),
+    COMPOSITE(
+        Map.of(
+            "status",
+            "object",
+            "children",
+            "objects",
+            "resyncAfterSeconds",
+            "number",
+            "finalized",
+            "boolean")),
+    DECORATOR(
+        Map.of(
+            "labels",
+            "strings",
+            "annotations",
+            "strings",
+            "status",
+            "object",
+            "attachments",
+            "objects",
+            "resyncAfterSeconds",
+            "number",
+            "finalized",
+            "boolean")),
     CUSTOMIZE(Map.of("relatedResources", "rules"));
 
     final Map<String, String> fields;
@@ -76,7 +114,12 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     }
 
     static Result requeue(String body, long afterSeconds) {
-      return new Result(429, body, null, "too many requests: requeued after " + afterSeconds + " s", afterSeconds);
+      return new Result(
+          429,
+          body,
+          null,
+          "too many requests: requeued after " + afterSeconds + " s",
+          afterSeconds);
     }
 
     boolean requeued() {
@@ -95,26 +138,33 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
       return null;
     }
     String version = spec.path("version").asText("v1");
-    HookVersion hookVersion = switch (version.isEmpty() ? "v1" : version) {
-      case "v1" -> HookVersion.V1;
-      case "v2" -> HookVersion.V2;
-      default -> throw new IllegalArgumentException("hooks." + hook + ".version: unknown \"" + version + "\"");
-    };
+    HookVersion hookVersion =
+        switch (version.isEmpty() ? "v1" : version) {
+          case "v1" -> HookVersion.V1;
+          case "v2" -> HookVersion.V2;
+          default ->
+              throw new IllegalArgumentException(
+                  "hooks." + hook + ".version: unknown \"" + version + "\"");
+        };
     String path;
     if (webhook.hasNonNull("url")) {
       URI original = URI.create(webhook.get("url").asText());
-      path = original.getRawPath() + (original.getRawQuery() == null ? "" : "?" + original.getRawQuery());
+      path =
+          original.getRawPath()
+              + (original.getRawQuery() == null ? "" : "?" + original.getRawQuery());
     } else if (webhook.hasNonNull("service") && webhook.hasNonNull("path")) {
       path = webhook.get("path").asText();
     } else {
-      throw new IllegalArgumentException("hooks." + hook + ".webhook needs url, or service and path");
+      throw new IllegalArgumentException(
+          "hooks." + hook + ".webhook needs url, or service and path");
     }
     String base = baseUrl.toString().replaceAll("/+$", "");
     Duration timeout = duration(webhook.path("timeout").asText(""));
     String mode = webhook.path("responseUnMarshallMode").asText("");
     boolean strict = mode.isEmpty() ? hookVersion == HookVersion.V2 : mode.equals("strict");
     ETags etags = webhook.path("etag").path("enabled").asBoolean(false) ? new ETags() : null;
-    return new Webhook(hook, hookVersion, URI.create(base + path), timeout, strict, etags, null, HTTP);
+    return new Webhook(
+        hook, hookVersion, URI.create(base + path), timeout, strict, etags, null, HTTP);
   }
 
   /** A Go duration such as {@code 10s}, {@code 1m30s} or {@code 500ms}; empty or not positive means 10 s. */
@@ -127,14 +177,16 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     int end = 0;
     while (matcher.find() && matcher.start() == end) {
       double value = Double.parseDouble(matcher.group(1));
-      nanos += value * switch (matcher.group(2)) {
-        case "ns" -> 1;
-        case "us", "µs" -> 1e3;
-        case "ms" -> 1e6;
-        case "s" -> 1e9;
-        case "m" -> 60e9;
-        default -> 3600e9;
-      };
+      nanos +=
+          value
+              * switch (matcher.group(2)) {
+                case "ns" -> 1;
+                case "us", "µs" -> 1e3;
+                case "ms" -> 1e6;
+                case "s" -> 1e9;
+                case "m" -> 60e9;
+                default -> 3600e9;
+              };
       end = matcher.end();
     }
     if (end != text.length()) {
@@ -181,14 +233,22 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
   }
 
   /** One request sent: its answer (or transport error) and the ETag entry it carried in If-None-Match. */
-  private record Exchange(String key, ETags.Entry atSend, int status, String body, String etag, String retryAfter,
+  private record Exchange(
+      String key,
+      ETags.Entry atSend,
+      int status,
+      String body,
+      String etag,
+      String retryAfter,
       String transportError) {}
 
   private Exchange send(ObjectNode request, String key, ETags.Entry atSend) {
     byte[] body = Trees.compact(request).getBytes(StandardCharsets.UTF_8);
-    HttpRequest.Builder builder = HttpRequest.newBuilder(url).timeout(timeout)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(url)
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     if (authorization != null) {
       builder.header("Authorization", authorization);
     }
@@ -196,9 +256,15 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
       builder.header("If-None-Match", atSend.etag());
     }
     try {
-      HttpResponse<String> response = client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-      return new Exchange(key, atSend, response.statusCode(), response.body(),
-          response.headers().firstValue("ETag").orElse(""), response.headers().firstValue("Retry-After").orElse(""),
+      HttpResponse<String> response =
+          client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      return new Exchange(
+          key,
+          atSend,
+          response.statusCode(),
+          response.body(),
+          response.headers().firstValue("ETag").orElse(""),
+          response.headers().firstValue("Retry-After").orElse(""),
           null);
     } catch (HttpTimeoutException e) {
       return new Exchange(key, atSend, 0, "", "", "", "http error: timeout after " + timeout);
@@ -223,12 +289,14 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     boolean conditional = exchange.atSend() != null;
     boolean notModified = status == 304 || status == 412;
     if (!(status == 200 || (etags != null && conditional && notModified))) {
-      return new Result(status, text, null, "unsupported status code: " + status + " body: " + text);
+      return new Result(
+          status, text, null, "unsupported status code: " + status + " body: " + text);
     }
     if (notModified) {
       ETags.Entry entry = profile.faithful() ? etags.get(exchange.key()) : exchange.atSend();
       if (entry == null) {
-        return new Result(status, text, null, "cannot find cached response for cache key: " + exchange.key());
+        return new Result(
+            status, text, null, "cannot find cached response for cache key: " + exchange.key());
       }
       text = entry.body();
     } else if (etags != null && !exchange.etag().isEmpty()) {
@@ -236,8 +304,15 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     }
     if (text.isBlank() && profile.faithful()) {
       // sigs.k8s.io/json.UnmarshalStrict of an empty body (webhook.go:250)
-      return new Result(status, text, null, "can't unmarshal webhookResponse (version: "
-          + version.name().toLowerCase() + ", type: " + hook + "): unexpected end of JSON input");
+      return new Result(
+          status,
+          text,
+          null,
+          "can't unmarshal webhookResponse (version: "
+              + version.name().toLowerCase()
+              + ", type: "
+              + hook
+              + "): unexpected end of JSON input");
     }
     try {
       return new Result(status, text, decode(text, shape), null);
@@ -249,7 +324,8 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
   /** Retry-After as an RFC 1123 date (ceil of the delay from now) or integer seconds; 0 otherwise (webhook.go:218-228). */
   private static long retryAfterSeconds(String header) {
     try {
-      Instant at = ZonedDateTime.parse(header.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+      Instant at =
+          ZonedDateTime.parse(header.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
       return Math.max(0, (long) Math.ceil(Duration.between(Instant.now(), at).toMillis() / 1000.0));
     } catch (DateTimeParseException e) {
       try {
@@ -272,14 +348,19 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
       return Trees.object();
     }
     if (!answer.isObject()) {
-      throw new IllegalArgumentException("json: cannot unmarshal " + answer.getNodeType().name().toLowerCase()
-          + " into the " + shape.name().toLowerCase() + " response");
+      throw new IllegalArgumentException(
+          "json: cannot unmarshal "
+              + answer.getNodeType().name().toLowerCase()
+              + " into the "
+              + shape.name().toLowerCase()
+              + " response");
     }
     for (String field : Trees.fieldNames(answer)) {
       String type = shape.fields.get(field);
       if (type == null) {
         if (strict) {
-          throw new IllegalArgumentException("unknown field \"" + field + "\" in the " + hook + " answer (strict)");
+          throw new IllegalArgumentException(
+              "unknown field \"" + field + "\" in the " + hook + " answer (strict)");
         }
         continue;
       }
@@ -292,18 +373,24 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     if (value.isNull()) {
       return;
     }
-    boolean fits = switch (type) {
-      case "object" -> value.isObject();
-      case "number" -> value.isNumber();
-      case "boolean" -> value.isBoolean();
-      case "strings" -> value.isObject() && allStringsOrNull(value);
-      case "objects" -> value.isArray() && allObjects(field, value);
-      case "rules" -> value.isArray() && allRules(value);
-      default -> throw new IllegalStateException(type);
-    };
+    boolean fits =
+        switch (type) {
+          case "object" -> value.isObject();
+          case "number" -> value.isNumber();
+          case "boolean" -> value.isBoolean();
+          case "strings" -> value.isObject() && allStringsOrNull(value);
+          case "objects" -> value.isArray() && allObjects(field, value);
+          case "rules" -> value.isArray() && allRules(value);
+          default -> throw new IllegalStateException(type);
+        };
     if (!fits) {
-      throw new IllegalArgumentException("json: cannot unmarshal " + value.getNodeType().name().toLowerCase()
-          + " into field \"" + field + "\" of type " + type);
+      throw new IllegalArgumentException(
+          "json: cannot unmarshal "
+              + value.getNodeType().name().toLowerCase()
+              + " into field \""
+              + field
+              + "\" of type "
+              + type);
     }
   }
 
@@ -320,23 +407,26 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     for (int i = 0; i < list.size(); i++) {
       JsonNode item = list.get(i);
       if (item.isNull()) {
-        continue; // decodes to a nil *Unstructured; the controller loop meets it (MetacontrollerCrash)
+        continue; // decodes to a nil *Unstructured; the controller loop meets it
+        // (MetacontrollerCrash)
       }
       if (!item.isObject()) {
         return false;
       }
       if (!item.path("kind").isTextual() || item.path("kind").asText().isEmpty()) {
-        throw new IllegalArgumentException(field + "[" + i + "]: Object 'Kind' is missing in " + item);
+        throw new IllegalArgumentException(
+            field + "[" + i + "]: Object 'Kind' is missing in " + item);
       }
       if (!item.path("apiVersion").isTextual() || item.path("apiVersion").asText().isEmpty()) {
-        throw new IllegalArgumentException(field + "[" + i + "]: Object 'apiVersion' is missing in " + item);
+        throw new IllegalArgumentException(
+            field + "[" + i + "]: Object 'apiVersion' is missing in " + item);
       }
     }
     return true;
   }
 
-  private static final Set<String> RULE_FIELDS = Set.of("apiVersion", "resource", "labelSelector",
-      "namespaceSelector", "namespace", "names");
+  private static final Set<String> RULE_FIELDS =
+      Set.of("apiVersion", "resource", "labelSelector", "namespaceSelector", "namespace", "names");
   private static final Set<String> SELECTOR_FIELDS = Set.of("matchLabels", "matchExpressions");
 
   private boolean allRules(JsonNode rules) {
@@ -347,7 +437,8 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
       for (String field : Trees.fieldNames(rule)) {
         if (!RULE_FIELDS.contains(field)) {
           if (strict) {
-            throw new IllegalArgumentException("unknown field \"" + field + "\" in relatedResources (strict)");
+            throw new IllegalArgumentException(
+                "unknown field \"" + field + "\" in relatedResources (strict)");
           }
           continue;
         }
@@ -355,13 +446,15 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
         if (value.isNull()) {
           continue;
         }
-        boolean fits = switch (field) {
-          case "apiVersion", "resource", "namespace" -> value.isTextual();
-          case "names" -> value.isArray() && allText(value);
-          default -> value.isObject() && selectorFits(value);
-        };
+        boolean fits =
+            switch (field) {
+              case "apiVersion", "resource", "namespace" -> value.isTextual();
+              case "names" -> value.isArray() && allText(value);
+              default -> value.isObject() && selectorFits(value);
+            };
         if (!fits) {
-          throw new IllegalArgumentException("json: cannot unmarshal " + value + " into relatedResources[]." + field);
+          throw new IllegalArgumentException(
+              "json: cannot unmarshal " + value + " into relatedResources[]." + field);
         }
       }
     }
@@ -372,7 +465,8 @@ record Webhook(String hook, HookVersion version, URI url, Duration timeout, bool
     for (String field : Trees.fieldNames(selector)) {
       if (!SELECTOR_FIELDS.contains(field)) {
         if (strict) {
-          throw new IllegalArgumentException("unknown field \"" + field + "\" in a related rule selector (strict)");
+          throw new IllegalArgumentException(
+              "unknown field \"" + field + "\" in a related rule selector (strict)");
         }
         ((ObjectNode) selector).remove(field); // loose: ignored, as Go drops unknown fields
       }

@@ -38,13 +38,16 @@ public final class World {
   }
 
   private PodPolicy pods = PodPolicy.ready();
+
   /** Whether a test chose the policy (on a real server only a chosen one is written over the node's report). */
   private boolean podsChosen;
+
   private int nodes = 1;
   private boolean workloadsReady = true;
   private boolean statefulSetPods;
   private boolean builtIns = true;
   private final Map<String, Simulation> simulations = new LinkedHashMap<>();
+
   /** Uids of Pods the kubelet has seen Terminating; it removes them on its next step. */
   private final Set<String> terminating = new HashSet<>();
 
@@ -104,22 +107,29 @@ public final class World {
       cluster.as("world/kubelet", () -> kubelet(cluster));
       cluster.as("world/workload-controllers", () -> workloads(cluster));
     }
-    simulations.forEach((name, simulation) -> cluster.as("world/" + name, () -> simulation.step(cluster)));
+    simulations.forEach(
+        (name, simulation) -> cluster.as("world/" + name, () -> simulation.step(cluster)));
   }
 
   // ---- on a real API server
 
   private void stepOnServer(Cluster cluster) {
     if (!builtIns || !workloadsReady || nodes != 1) {
-      Assumptions.abort("a real API server's nodes and workload controllers cannot be told "
-          + (!builtIns ? "to do nothing (World.none())" : !workloadsReady ? "to report workloads not ready"
-              : "to have " + nodes + " nodes") + "; this scenario runs on the in-memory store only");
+      Assumptions.abort(
+          "a real API server's nodes and workload controllers cannot be told "
+              + (!builtIns
+                  ? "to do nothing (World.none())"
+                  : !workloadsReady
+                      ? "to report workloads not ready"
+                      : "to have " + nodes + " nodes")
+              + "; this scenario runs on the in-memory store only");
     }
     cluster.settle(ServerTiming.stepQuiet(), ServerTiming.stepAtMost());
     if (podsChosen) {
       cluster.as("world/kubelet", () -> podPolicyOverNodes(cluster));
     }
-    simulations.forEach((name, simulation) -> cluster.as("world/" + name, () -> simulation.step(cluster)));
+    simulations.forEach(
+        (name, simulation) -> cluster.as("world/" + name, () -> simulation.step(cluster)));
   }
 
   /**
@@ -129,7 +139,10 @@ public final class World {
   private void podPolicyOverNodes(Cluster cluster) {
     for (ObjectNode pod : cluster.list("v1", "Pod")) {
       PodState current = stateOf(pod.path("status"));
-      if (Meta.deleting(pod) || current == null || current == PodState.PENDING || current == PodState.SUCCEEDED
+      if (Meta.deleting(pod)
+          || current == null
+          || current == PodState.PENDING
+          || current == PodState.SUCCEEDED
           || current == PodState.FAILED) {
         continue;
       }
@@ -138,7 +151,8 @@ public final class World {
         continue;
       }
       ObjectNode status = podStatus(pod, wanted, cluster);
-      for (String assigned : List.of("podIP", "podIPs", "hostIP", "hostIPs", "qosClass", "startTime")) {
+      for (String assigned :
+          List.of("podIP", "podIPs", "hostIP", "hostIPs", "qosClass", "startTime")) {
         JsonNode value = pod.path("status").get(assigned);
         if (value != null) {
           status.set(assigned, value.deepCopy());
@@ -161,7 +175,8 @@ public final class World {
     for (ObjectNode pod : cluster.list("v1", "Pod")) {
       PodState current = stateOf(pod.path("status"));
       if (Meta.deleting(pod) && Meta.finalizers(pod).isEmpty()) {
-        // Its containers stop within the grace period: the kubelet sees it Terminating on one step and deletes
+        // Its containers stop within the grace period: the kubelet sees it Terminating on one step
+        // and deletes
         // it for good on the next, so every controller syncs once with the Terminating Pod in view.
         if (terminating.add(Meta.uid(pod))) {
           pod.set("status", stopped(pod));
@@ -185,14 +200,21 @@ public final class World {
 
   /** The status the kubelet reports once a deleted Pod's containers stopped: not ready, containers terminated. */
   private static ObjectNode stopped(ObjectNode pod) {
-    ObjectNode status = pod.path("status").isObject() ? Trees.copy((ObjectNode) pod.get("status")) : Trees.object();
+    ObjectNode status =
+        pod.path("status").isObject() ? Trees.copy((ObjectNode) pod.get("status")) : Trees.object();
     ArrayNode conditions = status.putArray("conditions");
     condition(conditions, "Ready", false, "PodCompleted");
     condition(conditions, "ContainersReady", false, "PodCompleted");
     ArrayNode containers = status.putArray("containerStatuses");
     for (JsonNode container : pod.path("spec").path("containers")) {
-      containers.addObject().put("name", container.path("name").asText()).put("ready", false)
-          .putObject("state").putObject("terminated").put("exitCode", 0).put("reason", "Completed");
+      containers
+          .addObject()
+          .put("name", container.path("name").asText())
+          .put("ready", false)
+          .putObject("state")
+          .putObject("terminated")
+          .put("exitCode", 0)
+          .put("reason", "Completed");
     }
     return status;
   }
@@ -219,17 +241,21 @@ public final class World {
   private static ObjectNode podStatus(ObjectNode pod, PodState state, Cluster cluster) {
     String now = DateTimeFormatter.ISO_INSTANT.format(cluster.now());
     ObjectNode status = Trees.object();
-    status.put("phase", switch (state) {
-      case PENDING -> "Pending";
-      case RUNNING, READY -> "Running";
-      case SUCCEEDED -> "Succeeded";
-      case FAILED -> "Failed";
-    });
+    status.put(
+        "phase",
+        switch (state) {
+          case PENDING -> "Pending";
+          case RUNNING, READY -> "Running";
+          case SUCCEEDED -> "Succeeded";
+          case FAILED -> "Failed";
+        });
     ArrayNode conditions = status.putArray("conditions");
     boolean started = state != PodState.PENDING;
     boolean ready = state == PodState.READY;
-    String notReadyReason = state == PodState.SUCCEEDED ? "PodCompleted" : state == PodState.FAILED ? "PodFailed"
-        : "ContainersNotReady";
+    String notReadyReason =
+        state == PodState.SUCCEEDED
+            ? "PodCompleted"
+            : state == PodState.FAILED ? "PodFailed" : "ContainersNotReady";
     if (started) {
       condition(conditions, "Initialized", true, null);
       condition(conditions, "Ready", ready, ready ? null : notReadyReason);
@@ -300,7 +326,8 @@ public final class World {
     if (statefulSetPods) {
       StatefulSetPods.step(cluster);
     }
-    for (ObjectNode statefulSet : statefulSetPods ? List.<ObjectNode>of() : cluster.list("apps/v1", "StatefulSet")) {
+    for (ObjectNode statefulSet :
+        statefulSetPods ? List.<ObjectNode>of() : cluster.list("apps/v1", "StatefulSet")) {
       long replicas = replicas(statefulSet);
       long ready = workloadsReady ? replicas : 0;
       ObjectNode status = observed(statefulSet);
@@ -309,7 +336,8 @@ public final class World {
       putIfNonZero(status, "currentReplicas", replicas);
       putIfNonZero(status, "updatedReplicas", replicas);
       status.put("availableReplicas", ready);
-      String revision = Meta.name(statefulSet) + "-" + hash(statefulSet.path("spec").path("template"));
+      String revision =
+          Meta.name(statefulSet) + "-" + hash(statefulSet.path("spec").path("template"));
       status.put("currentRevision", revision);
       status.put("updateRevision", revision);
       status.put("collisionCount", 0);
@@ -329,7 +357,8 @@ public final class World {
     }
     for (ObjectNode job : cluster.list("batch/v1", "Job")) {
       // A finished Job stays finished, complete or failed.
-      if (Meta.deleting(job) || conditionTrue(job.path("status"), "Complete")
+      if (Meta.deleting(job)
+          || conditionTrue(job.path("status"), "Complete")
           || conditionTrue(job.path("status"), "Failed")) {
         continue;
       }
@@ -387,7 +416,9 @@ public final class World {
 
   static String hash(JsonNode node) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-1").digest(Trees.canonical(node).getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-1")
+              .digest(Trees.canonical(node).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, 10);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

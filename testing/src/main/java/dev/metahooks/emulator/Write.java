@@ -12,7 +12,8 @@ import java.util.List;
  * @param before the object before (null for a create)
  * @param after the object after (null once it is gone)
  */
-public record Write(long sequence, String actor, Verb verb, String object, ObjectNode before, ObjectNode after) {
+public record Write(
+    long sequence, String actor, Verb verb, String object, ObjectNode before, ObjectNode after) {
 
   /** What happened to the object. */
   public enum Verb {
@@ -32,7 +33,13 @@ public record Write(long sequence, String actor, Verb verb, String object, Objec
 
   @Override
   public String toString() {
-    return actor + " " + verb + " " + object + (verb == Verb.UPDATE || verb == Verb.UPDATE_STATUS
-        || verb == Verb.MARK_DELETED ? " " + changes() : "");
+    return actor
+        + " "
+        + verb
+        + " "
+        + object
+        + (verb == Verb.UPDATE || verb == Verb.UPDATE_STATUS || verb == Verb.MARK_DELETED
+            ? " " + changes()
+            : "");
   }
 }

@@ -103,14 +103,16 @@ public final class ControlPlane implements AutoCloseable {
    * exit status and output.
    */
   public Run kubectl(String input, String... arguments) {
-    List<String> command = new ArrayList<>(List.of(program("kubectl"), "--kubeconfig", kubeconfig.toString()));
+    List<String> command =
+        new ArrayList<>(List.of(program("kubectl"), "--kubeconfig", kubeconfig.toString()));
     command.addAll(List.of(arguments));
     return Run.of(command, input, Duration.ofMinutes(3));
   }
 
   /** Runs {@code helm} against this control plane. */
   public Run helm(String... arguments) {
-    List<String> command = new ArrayList<>(List.of(program("helm"), "--kubeconfig", kubeconfig.toString()));
+    List<String> command =
+        new ArrayList<>(List.of(program("helm"), "--kubeconfig", kubeconfig.toString()));
     command.addAll(List.of(arguments));
     return Run.of(command, "", Duration.ofMinutes(3));
   }
@@ -128,7 +130,11 @@ public final class ControlPlane implements AutoCloseable {
 
     private static Run run(List<String> command, String input, Path directory, Duration limit) {
       try {
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+        Process process =
+            new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .start();
         try (var stdin = process.getOutputStream()) {
           stdin.write(input.getBytes(StandardCharsets.UTF_8));
         }
@@ -150,7 +156,8 @@ public final class ControlPlane implements AutoCloseable {
     /** The output, once the program succeeded; otherwise an error with the command and its output. */
     public String ok() {
       if (exitCode != 0) {
-        throw new AssertionError(String.join(" ", command) + " exited " + exitCode + ":\n" + output);
+        throw new AssertionError(
+            String.join(" ", command) + " exited " + exitCode + ":\n" + output);
       }
       return output;
     }
@@ -168,11 +175,17 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static Path startScript() {
-    Path up = setting("metahooks.kubeUp", "METAHOOKS_KUBE_UP").map(Path::of)
-        .orElse(Path.of(System.getProperty("metahooks.projectDir", ".")).resolve("scripts/kube-up.sh"));
+    Path up =
+        setting("metahooks.kubeUp", "METAHOOKS_KUBE_UP")
+            .map(Path::of)
+            .orElse(
+                Path.of(System.getProperty("metahooks.projectDir", "."))
+                    .resolve("scripts/kube-up.sh"));
     if (!Files.isRegularFile(up)) {
-      throw skipOrFail("no control plane: set metahooks.kubeconfig, or metahooks.kubeUp to a start script ("
-          + up + " does not exist)");
+      throw skipOrFail(
+          "no control plane: set metahooks.kubeconfig, or metahooks.kubeUp to a start script ("
+              + up
+              + " does not exist)");
     }
     return up;
   }
@@ -186,15 +199,19 @@ public final class ControlPlane implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     Path down = up.resolveSibling("kube-down.sh");
-    Runnable stop = () -> Run.of(List.of(down.toString(), dir.toString()), "", Duration.ofMinutes(1));
+    Runnable stop =
+        () -> Run.of(List.of(down.toString(), dir.toString()), "", Duration.ofMinutes(1));
     Run run = Run.of(List.of(up.toString(), dir.toString()), "", Duration.ofMinutes(5));
     if (run.exitCode() == MISSING_BINARIES) {
-      throw skipOrFail("the control plane's binaries are not built (" + run.output().strip()
-          + "); build them with controlplane/build.sh (Go 1.26 and the Go module proxy; about half an hour cold)");
+      throw skipOrFail(
+          "the control plane's binaries are not built ("
+              + run.output().strip()
+              + "); build them with controlplane/build.sh (Go 1.26 and the Go module proxy; about half an hour cold)");
     }
     if (run.exitCode() != 0) {
       stop.run();
-      throw new IllegalStateException("the control plane did not start (logs in " + dir + "/logs):\n" + run.output());
+      throw new IllegalStateException(
+          "the control plane did not start (logs in " + dir + "/logs):\n" + run.output());
     }
     return new ControlPlane(dir.resolve("kubeconfig"), dir.resolve("bin"), stop);
   }

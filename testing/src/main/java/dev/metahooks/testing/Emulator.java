@@ -109,10 +109,14 @@ public final class Emulator implements AutoCloseable {
       try {
         Cluster cluster = Cluster.withCrds(crds.toArray(Path[]::new));
         if (server != null && !cluster.isOnServer()) {
-          cluster.onServer(server, "Emulator " + controllers.stream().map(Controller::name).toList());
+          cluster.onServer(
+              server, "Emulator " + controllers.stream().map(Controller::name).toList());
         }
-        Metacontroller mc = Metacontroller.forManifests(cluster, hooks.baseUrl(),
-            manifests.stream().map(Path::toString).toArray(String[]::new));
+        Metacontroller mc =
+            Metacontroller.forManifests(
+                cluster,
+                hooks.baseUrl(),
+                manifests.stream().map(Path::toString).toArray(String[]::new));
         return new Emulator(hooks, cluster, mc);
       } catch (RuntimeException e) {
         hooks.close();

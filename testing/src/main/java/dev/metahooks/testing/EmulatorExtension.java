@@ -26,8 +26,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }
  * }</pre>
  */
-public final class EmulatorExtension implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback,
-    AfterAllCallback {
+public final class EmulatorExtension
+    implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
   private final Emulator.Builder builder;
   private Emulator running;
   private boolean perClass;

@@ -13,6 +13,7 @@ import java.util.Random;
 public final class FixedSources implements Sources {
   /** The emulator's cluster starts its clock here too, so that a scenario and a fixture see the same time. */
   public static final Instant NOW = Cluster.START;
+
   public static final FixedSources INSTANCE = new FixedSources();
 
   @Override

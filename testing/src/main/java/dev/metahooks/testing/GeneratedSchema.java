@@ -32,10 +32,12 @@ import java.util.regex.Pattern;
 public final class GeneratedSchema {
   /** The system property that makes the check write the generated schema into the CRD file. */
   public static final String UPDATE_PROPERTY = "schema.update";
-  private static final YAMLMapper YAML = YAMLMapper.builder()
-      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-      .build();
+
+  private static final YAMLMapper YAML =
+      YAMLMapper.builder()
+          .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+          .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+          .build();
   private static final Pattern SCHEMA_LINE = Pattern.compile("^( *)openAPIV3Schema:\\s*$");
 
   private GeneratedSchema() {}
@@ -53,14 +55,17 @@ public final class GeneratedSchema {
       write(crdFile, version, generated);
     }
     assertThat(committed(crdFile, version))
-        .as("the schema of %s version %s is not the one generated from the records; run the test with -D%s=true"
-            + " to write it, then read the diff", crdFile, version, UPDATE_PROPERTY)
+        .as(
+            "the schema of %s version %s is not the one generated from the records; run the test with -D%s=true"
+                + " to write it, then read the diff",
+            crdFile, version, UPDATE_PROPERTY)
         .isEqualTo(generated);
   }
 
   private static JsonNode committed(Path crdFile, String version) {
-    return KubeYaml.read(crdFile).get(0).at("/spec/versions/" + versionIndex(crdFile, version)
-        + "/schema/openAPIV3Schema");
+    return KubeYaml.read(crdFile)
+        .get(0)
+        .at("/spec/versions/" + versionIndex(crdFile, version) + "/schema/openAPIV3Schema");
   }
 
   private static int versionIndex(Path crdFile, String version) {
@@ -84,11 +89,12 @@ public final class GeneratedSchema {
         if (key.matches() && ++seen == target) {
           int indent = key.group(1).length();
           int end = i + 1;
-          while (end < lines.size() && (lines.get(end).isBlank() || indentOf(lines.get(end)) > indent)) {
+          while (end < lines.size()
+              && (lines.get(end).isBlank() || indentOf(lines.get(end)) > indent)) {
             end++;
           }
           while (end > i + 1 && lines.get(end - 1).isBlank()) {
-            end--;   // a blank line after the block separates it from what follows
+            end--; // a blank line after the block separates it from what follows
           }
           lines.subList(i + 1, end).clear();
           lines.addAll(i + 1, yaml(generated, " ".repeat(indent + 2)));
@@ -96,7 +102,8 @@ public final class GeneratedSchema {
           return;
         }
       }
-      throw new IllegalArgumentException(crdFile + ": no block 'openAPIV3Schema:' for version " + version);
+      throw new IllegalArgumentException(
+          crdFile + ": no block 'openAPIV3Schema:' for version " + version);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + crdFile, e);
     }

@@ -8,6 +8,8 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.server.InProcessHooks;
+import dev.metahooks.testing.kube.Crds;
+import dev.metahooks.testing.kube.KubeSchema;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -25,8 +27,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
-import dev.metahooks.testing.kube.Crds;
-import dev.metahooks.testing.kube.KubeSchema;
 
 /**
  * Golden fixtures as JUnit 5 dynamic tests: every {@code <dir>/<controller>/<hook>/<case>.request.json} must be
@@ -51,6 +51,7 @@ import dev.metahooks.testing.kube.KubeSchema;
 public final class GoldenFixtures {
   /** The system property that makes the tests write each answer into its {@code .response.json}. */
   public static final String UPDATE_PROPERTY = "fixtures.update";
+
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
   private final List<Controller> controllers;
@@ -94,50 +95,85 @@ public final class GoldenFixtures {
   public Stream<DynamicNode> tests() {
     List<Path> requests = requests();
     if (requests.isEmpty()) {
-      return Stream.of(DynamicTest.dynamicTest("fixtures", () -> {
-        throw new AssertionError("no *.request.json below " + directory.toAbsolutePath());
-      }));
+      return Stream.of(
+          DynamicTest.dynamicTest(
+              "fixtures",
+              () -> {
+                throw new AssertionError("no *.request.json below " + directory.toAbsolutePath());
+              }));
     }
     InProcessHooks hooks = InProcessHooks.of(controllers);
     SharedServer server = new SharedServer(controllers);
     boolean update = Boolean.getBoolean(UPDATE_PROPERTY);
-    return requests.stream().map(request -> {
-      Path relative = directory.relativize(request);
-      String controller = relative.getName(0).toString();
-      String hook = relative.getName(1).toString();
-      String name = request.getFileName().toString().replace(".request.json", "");
-      Path response = request.resolveSibling(name + ".response.json");
-      byte[] body = bytes(request);
-      return DynamicContainer.dynamicContainer(controller + "/" + hook + "/" + name, request.toUri(), Stream.of(
-          DynamicTest.dynamicTest("in-process", () -> {
-            InProcessHooks.Response answer = hooks.call(controller, hook, body);
-            JsonNode answered = answer.json();
-            assertThat(answer.status()).as("status, body %s", answered).isEqualTo(200);
-            if (update) {
-              Files.writeString(response, Json.writer().withDefaultPrettyPrinter()
-                  .writeValueAsString(answered) + "\n");
-            }
-            assertThat(answered).as("answer to %s", request).isEqualTo(read(response));
-            for (JsonNode child : children(answered)) {
-              assertValid(child);
-            }
-          }),
-          DynamicTest.dynamicTest("offline CLI", () -> {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            int exit = Metahooks.runOffline(new String[] {hook, controller}, new ByteArrayInputStream(body),
-                new PrintStream(out, true, StandardCharsets.UTF_8), System.err, controllers);
-            assertThat(exit).isZero();
-            assertThat(Json.reader().readTree(out.toByteArray())).isEqualTo(read(response));
-          }),
-          DynamicTest.dynamicTest("over HTTP", () -> {
-            HttpResponse<String> reply = CLIENT.send(HttpRequest.newBuilder(server.uri("/" + controller + "/" + hook))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
-            assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
-            assertThat(reply.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
-            assertThat(Json.reader().readTree(reply.body())).isEqualTo(read(response));
-          })));
-    });
+    return requests.stream()
+        .map(
+            request -> {
+              Path relative = directory.relativize(request);
+              String controller = relative.getName(0).toString();
+              String hook = relative.getName(1).toString();
+              String name = request.getFileName().toString().replace(".request.json", "");
+              Path response = request.resolveSibling(name + ".response.json");
+              byte[] body = bytes(request);
+              return DynamicContainer.dynamicContainer(
+                  controller + "/" + hook + "/" + name,
+                  request.toUri(),
+                  Stream.of(
+                      DynamicTest.dynamicTest(
+                          "in-process",
+                          () -> {
+                            InProcessHooks.Response answer = hooks.call(controller, hook, body);
+                            JsonNode answered = answer.json();
+                            assertThat(answer.status())
+                                .as("status, body %s", answered)
+                                .isEqualTo(200);
+                            if (update) {
+                              Files.writeString(
+                                  response,
+                                  Json.writer()
+                                          .withDefaultPrettyPrinter()
+                                          .writeValueAsString(answered)
+                                      + "\n");
+                            }
+                            assertThat(answered)
+                                .as("answer to %s", request)
+                                .isEqualTo(read(response));
+                            for (JsonNode child : children(answered)) {
+                              assertValid(child);
+                            }
+                          }),
+                      DynamicTest.dynamicTest(
+                          "offline CLI",
+                          () -> {
+                            ByteArrayOutputStream out = new ByteArrayOutputStream();
+                            int exit =
+                                Metahooks.runOffline(
+                                    new String[] {hook, controller},
+                                    new ByteArrayInputStream(body),
+                                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                                    System.err,
+                                    controllers);
+                            assertThat(exit).isZero();
+                            assertThat(Json.reader().readTree(out.toByteArray()))
+                                .isEqualTo(read(response));
+                          }),
+                      DynamicTest.dynamicTest(
+                          "over HTTP",
+                          () -> {
+                            HttpResponse<String> reply =
+                                CLIENT.send(
+                                    HttpRequest.newBuilder(
+                                            server.uri("/" + controller + "/" + hook))
+                                        .header("Content-Type", "application/json")
+                                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                        .build(),
+                                    HttpResponse.BodyHandlers.ofString());
+                            assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
+                            assertThat(reply.headers().firstValue("Content-Type").orElse(""))
+                                .startsWith("application/json");
+                            assertThat(Json.reader().readTree(reply.body()))
+                                .isEqualTo(read(response));
+                          })));
+            });
   }
 
   /** A built-in kind against the Kubernetes model, a custom kind against its CRD. */
@@ -157,7 +193,10 @@ public final class GoldenFixtures {
 
   private static List<Path> find(Path dir) {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(".request.json")).sorted().toList();
+      return files
+          .filter(f -> f.getFileName().toString().endsWith(".request.json"))
+          .sorted()
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -173,8 +212,11 @@ public final class GoldenFixtures {
 
   private static JsonNode read(Path response) throws IOException {
     if (!Files.exists(response)) {
-      throw new AssertionError(response + " does not exist: run with -D" + UPDATE_PROPERTY
-          + "=true to write it, then review it");
+      throw new AssertionError(
+          response
+              + " does not exist: run with -D"
+              + UPDATE_PROPERTY
+              + "=true to write it, then review it");
     }
     return Json.reader().readTree(Files.readAllBytes(response));
   }

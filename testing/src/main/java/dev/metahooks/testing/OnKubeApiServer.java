@@ -26,8 +26,11 @@ public final class OnKubeApiServer implements BeforeEachCallback, AfterEachCallb
   @Override
   public void beforeEach(ExtensionContext context) {
     ControlPlane controlPlane = ControlPlane.shared();
-    ServerClusters.begin(controlPlane.client(),
-        context.getRequiredTestClass().getSimpleName() + "." + context.getRequiredTestMethod().getName());
+    ServerClusters.begin(
+        controlPlane.client(),
+        context.getRequiredTestClass().getSimpleName()
+            + "."
+            + context.getRequiredTestMethod().getName());
   }
 
   @Override

@@ -39,14 +39,36 @@ import java.util.stream.Stream;
  * }</pre>
  */
 public final class PublicApi {
-  private static final Set<String> PUBLIC_PACKAGES = Set.of("dev.metahooks.api", "dev.metahooks.kube",
-      "dev.metahooks.server", "dev.metahooks.server.config");
-  private static final Set<String> PUBLIC_CLASSES = Set.of("dev.metahooks.Metahooks",
-      "dev.metahooks.BuiltInControllers");
-  private static final Set<String> KIT_PACKAGES = Set.of("dev.metahooks.testing", "dev.metahooks.testing.kube");
-  private static final Set<String> EMULATOR_CLASSES = Set.of("Cluster", "Metacontroller", "Emitted", "ApiResources",
-      "Event", "HookCall", "IdleUpdate", "PodPolicy", "PodState", "Profile", "Round", "SyncError", "World", "Write")
-      .stream().map(name -> "dev.metahooks.emulator." + name).collect(Collectors.toUnmodifiableSet());
+  private static final Set<String> PUBLIC_PACKAGES =
+      Set.of(
+          "dev.metahooks.api",
+          "dev.metahooks.kube",
+          "dev.metahooks.server",
+          "dev.metahooks.server.config");
+  private static final Set<String> PUBLIC_CLASSES =
+      Set.of("dev.metahooks.Metahooks", "dev.metahooks.BuiltInControllers");
+  private static final Set<String> KIT_PACKAGES =
+      Set.of("dev.metahooks.testing", "dev.metahooks.testing.kube");
+  private static final Set<String> EMULATOR_CLASSES =
+      Set.of(
+              "Cluster",
+              "Metacontroller",
+              "Emitted",
+              "ApiResources",
+              "Event",
+              "HookCall",
+              "IdleUpdate",
+              "PodPolicy",
+              "PodState",
+              "Profile",
+              "Round",
+              "SyncError",
+              "World",
+              "Write")
+          .stream()
+          .map(name -> "dev.metahooks.emulator." + name)
+          .collect(Collectors.toUnmodifiableSet());
+
   /** A class's name as a class file writes it; a package-info's has a hyphen. */
   private static final Pattern CLASS_NAME = Pattern.compile("dev/metahooks/[A-Za-z0-9_/$-]+");
 
@@ -66,7 +88,8 @@ public final class PublicApi {
   public static boolean ofLibrary(String className) {
     String topLevel = className.split("\\$", 2)[0];
     int dot = topLevel.lastIndexOf('.');
-    return dot > 0 && PUBLIC_PACKAGES.contains(topLevel.substring(0, dot)) || PUBLIC_CLASSES.contains(topLevel);
+    return dot > 0 && PUBLIC_PACKAGES.contains(topLevel.substring(0, dot))
+        || PUBLIC_CLASSES.contains(topLevel);
   }
 
   /** The emulator's classes a scenario works with; the rest of {@code dev.metahooks.emulator} is internal. */
@@ -78,7 +101,8 @@ public final class PublicApi {
   public static boolean contains(String className) {
     String topLevel = className.split("\\$", 2)[0];
     int dot = topLevel.lastIndexOf('.');
-    return ofLibrary(className) || dot > 0 && KIT_PACKAGES.contains(topLevel.substring(0, dot))
+    return ofLibrary(className)
+        || dot > 0 && KIT_PACKAGES.contains(topLevel.substring(0, dot))
         || EMULATOR_CLASSES.contains(topLevel);
   }
 
@@ -122,7 +146,8 @@ public final class PublicApi {
     /** Reads the constant pool and the this_class entry after it (JVMS 4.1, 4.4). */
     static ClassFile read(Path classFile) {
       Set<String> names = new TreeSet<>();
-      try (InputStream file = Files.newInputStream(classFile); DataInputStream in = new DataInputStream(file)) {
+      try (InputStream file = Files.newInputStream(classFile);
+          DataInputStream in = new DataInputStream(file)) {
         in.readInt(); // magic
         in.readUnsignedShort(); // minor version
         in.readUnsignedShort(); // major version

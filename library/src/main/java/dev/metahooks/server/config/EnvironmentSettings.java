@@ -49,12 +49,19 @@ final class EnvironmentSettings {
     Path cert = file(env, "METAHOOKS_TLS_CERT_FILE");
     Path key = file(env, "METAHOOKS_TLS_KEY_FILE");
     Path clientCa = file(env, "METAHOOKS_TLS_CLIENT_CA_FILE");
-    require((cert == null) == (key == null), "METAHOOKS_TLS_CERT_FILE and METAHOOKS_TLS_KEY_FILE go together");
-    require(clientCa == null || cert != null, "METAHOOKS_TLS_CLIENT_CA_FILE needs METAHOOKS_TLS_CERT_FILE");
+    require(
+        (cert == null) == (key == null),
+        "METAHOOKS_TLS_CERT_FILE and METAHOOKS_TLS_KEY_FILE go together");
+    require(
+        clientCa == null || cert != null,
+        "METAHOOKS_TLS_CLIENT_CA_FILE needs METAHOOKS_TLS_CERT_FILE");
     Duration deadline = millis(env, "METAHOOKS_HOOK_DEADLINE_MS", d.hookDeadline());
-    require(deadline.compareTo(METACONTROLLER_TIMEOUT) < 0, "METAHOOKS_HOOK_DEADLINE_MS must be below "
-        + METACONTROLLER_TIMEOUT.toMillis() + ", Metacontroller's own timeout, so that its 503 arrives first; got "
-        + deadline.toMillis());
+    require(
+        deadline.compareTo(METACONTROLLER_TIMEOUT) < 0,
+        "METAHOOKS_HOOK_DEADLINE_MS must be below "
+            + METACONTROLLER_TIMEOUT.toMillis()
+            + ", Metacontroller's own timeout, so that its 503 arrives first; got "
+            + deadline.toMillis());
     long budget = number(env, "METAHOOKS_BODY_BUDGET_BYTES", d.bodyBudgetBytes());
     return fromValues(
         port(env, "METAHOOKS_PORT", d.port()),
@@ -80,34 +87,72 @@ final class EnvironmentSettings {
   /** The recording directory is created if missing, and must be writable now: a typo fails at start. */
   private static Recording recording(Environment env, Recording d) {
     String dir = env.get("METAHOOKS_RECORD_DIR");
-    Recording read = new Recording(null, integer(env, "METAHOOKS_RECORD_SAMPLE", d.sample()),
-        integer(env, "METAHOOKS_RECORD_MAX_FILES", d.maxFiles()), number(env, "METAHOOKS_RECORD_MAX_BYTES", d.maxBytes()),
-        file(env, "METAHOOKS_RECORD_KEY_FILE"));
+    Recording read =
+        new Recording(
+            null,
+            integer(env, "METAHOOKS_RECORD_SAMPLE", d.sample()),
+            integer(env, "METAHOOKS_RECORD_MAX_FILES", d.maxFiles()),
+            number(env, "METAHOOKS_RECORD_MAX_BYTES", d.maxBytes()),
+            file(env, "METAHOOKS_RECORD_KEY_FILE"));
     if (read.keyFile() != null) {
-      Recording.readKey(read.keyFile(), "METAHOOKS_RECORD_KEY_FILE"); // a file too short to be a key fails at start
+      Recording.readKey(
+          read.keyFile(),
+          "METAHOOKS_RECORD_KEY_FILE"); // a file too short to be a key fails at start
     }
     if (dir == null) {
       return read;
     }
     try {
       Path path = Files.createDirectories(Path.of(dir));
-      require(Files.isWritable(path), "METAHOOKS_RECORD_DIR: " + path + " cannot be written by this process");
+      require(
+          Files.isWritable(path),
+          "METAHOOKS_RECORD_DIR: " + path + " cannot be written by this process");
       return read.in(path);
     } catch (InvalidPathException | java.io.IOException e) {
-      throw new ConfigurationException("METAHOOKS_RECORD_DIR: cannot use '" + dir + "': " + e.getMessage());
+      throw new ConfigurationException(
+          "METAHOOKS_RECORD_DIR: cannot use '" + dir + "': " + e.getMessage());
     }
   }
 
-  private static ServerConfig fromValues(int port, long maxBodyBytes, int maxConcurrentHooks, Duration hookDeadline,
-      Duration idleTimeout, Duration shutdownDelay, Duration shutdownTimeout, Path tokenFile, Tls tls,
-      Duration fileCheckInterval, boolean logBodies, int managementPort, long responseCacheBytes,
-      long bodyBudgetBytes, long maxResponseBytes, Duration writeTimeout, Recording recording, Duration warmUp) {
-    return ServerConfig.builder().port(port).bodyBudgetBytes(bodyBudgetBytes).maxBodyBytes(maxBodyBytes)
-        .maxConcurrentHooks(maxConcurrentHooks).hookDeadline(hookDeadline).idleTimeout(idleTimeout)
-        .shutdownDelay(shutdownDelay).shutdownTimeout(shutdownTimeout).tokenFile(tokenFile).tls(tls)
-        .fileCheckInterval(fileCheckInterval).logBodies(logBodies).managementPort(managementPort)
-        .responseCacheBytes(responseCacheBytes).maxResponseBytes(maxResponseBytes).writeTimeout(writeTimeout)
-        .recording(recording).warmUp(warmUp).build();
+  private static ServerConfig fromValues(
+      int port,
+      long maxBodyBytes,
+      int maxConcurrentHooks,
+      Duration hookDeadline,
+      Duration idleTimeout,
+      Duration shutdownDelay,
+      Duration shutdownTimeout,
+      Path tokenFile,
+      Tls tls,
+      Duration fileCheckInterval,
+      boolean logBodies,
+      int managementPort,
+      long responseCacheBytes,
+      long bodyBudgetBytes,
+      long maxResponseBytes,
+      Duration writeTimeout,
+      Recording recording,
+      Duration warmUp) {
+    return ServerConfig.builder()
+        .port(port)
+        .bodyBudgetBytes(bodyBudgetBytes)
+        .maxBodyBytes(maxBodyBytes)
+        .maxConcurrentHooks(maxConcurrentHooks)
+        .hookDeadline(hookDeadline)
+        .idleTimeout(idleTimeout)
+        .shutdownDelay(shutdownDelay)
+        .shutdownTimeout(shutdownTimeout)
+        .tokenFile(tokenFile)
+        .tls(tls)
+        .fileCheckInterval(fileCheckInterval)
+        .logBodies(logBodies)
+        .managementPort(managementPort)
+        .responseCacheBytes(responseCacheBytes)
+        .maxResponseBytes(maxResponseBytes)
+        .writeTimeout(writeTimeout)
+        .recording(recording)
+        .warmUp(warmUp)
+        .build();
   }
 
   /** The environment, remembering which variables were read, so that the others can be reported. */
@@ -127,8 +172,10 @@ final class EnvironmentSettings {
     }
 
     List<String> unread() {
-      return variables.keySet().stream().filter(name -> name.startsWith(PREFIX) && !read.contains(name))
-          .sorted().toList();
+      return variables.keySet().stream()
+          .filter(name -> name.startsWith(PREFIX) && !read.contains(name))
+          .sorted()
+          .toList();
     }
   }
 
@@ -155,7 +202,8 @@ final class EnvironmentSettings {
 
   private static void level(Environment env, String name) {
     String value = env.get(name);
-    require(value == null || JsonLogging.isLevel(value),
+    require(
+        value == null || JsonLogging.isLevel(value),
         name + " must be one of error, warn, info, debug, trace; got '" + value + "'");
   }
 
@@ -164,7 +212,8 @@ final class EnvironmentSettings {
     if (value == null) {
       return fallback;
     }
-    require(value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"),
+    require(
+        value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false"),
         name + " must be true or false, got '" + value + "'");
     return value.equalsIgnoreCase("true");
   }
@@ -177,7 +226,8 @@ final class EnvironmentSettings {
 
   private static int integer(Environment env, String name, int fallback) {
     long value = number(env, name, fallback);
-    require(value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE, name + " is too large: " + value);
+    require(
+        value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE, name + " is too large: " + value);
     return (int) value;
   }
 

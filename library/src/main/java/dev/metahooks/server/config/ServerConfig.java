@@ -68,13 +68,18 @@ import java.util.Set;
 public final class ServerConfig {
   /** Metacontroller gives up on a hook call after this long (its default {@code webhook.timeout}). */
   public static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
+
   public static final int DEFAULT_PORT = 8080;
+
   /** The largest default body limit; under a smaller heap the body budget is the limit. */
   public static final long DEFAULT_MAX_BODY_BYTES = 64L * 1024 * 1024;
+
   public static final long DEFAULT_RESPONSE_CACHE_BYTES = 32L * 1024 * 1024;
   private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+
   /** The warm-up of a server configured from the environment. */
   public static final Duration DEFAULT_WARM_UP = Duration.ofSeconds(5);
+
   /** Readiness waits this long at most: the kubelet's probes see 503 meanwhile, and a rollout waits. */
   static final Duration LONGEST_WARM_UP = Duration.ofSeconds(60);
 
@@ -90,6 +95,7 @@ public final class ServerConfig {
    */
   public record Recording(Path dir, int sample, int maxFiles, long maxBytes, Path keyFile) {
     public static final Recording OFF = new Recording(null, 1, 1000, 256L * 1024 * 1024);
+
     /** The fewest bytes a key file holds (for example {@code openssl rand -base64 32}). */
     public static final int KEY_BYTES = 32;
 
@@ -124,14 +130,25 @@ public final class ServerConfig {
     public static byte[] readKey(Path file, String setting) {
       byte[] material;
       try {
-        material = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1).strip()
-            .getBytes(StandardCharsets.ISO_8859_1);
+        material =
+            new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)
+                .strip()
+                .getBytes(StandardCharsets.ISO_8859_1);
       } catch (IOException e) {
-        throw new ConfigurationException(setting + ": " + file + " cannot be read: " + e.getMessage());
+        throw new ConfigurationException(
+            setting + ": " + file + " cannot be read: " + e.getMessage());
       }
       if (material.length < KEY_BYTES) {
-        throw new ConfigurationException(setting + ": " + file + " holds " + material.length + " bytes; a key needs at"
-            + " least " + KEY_BYTES + " (openssl rand -base64 32)");
+        throw new ConfigurationException(
+            setting
+                + ": "
+                + file
+                + " holds "
+                + material.length
+                + " bytes; a key needs at"
+                + " least "
+                + KEY_BYTES
+                + " (openssl rand -base64 32)");
       }
       return material;
     }
@@ -176,24 +193,52 @@ public final class ServerConfig {
     this.recording = b.recording;
     this.warmUp = b.warmUp;
     require(port >= 0 && port <= 65535, "METAHOOKS_PORT must be 0..65535, got " + port);
-    require(maxBodyBytes > 0 && maxBodyBytes <= MAX_ARRAY, "METAHOOKS_MAX_BODY_BYTES must be 1.." + MAX_ARRAY
-        + " (a body is read into one array), got " + maxBodyBytes);
-    require(maxConcurrentHooks > 0, "METAHOOKS_MAX_CONCURRENT_HOOKS must be positive, got " + maxConcurrentHooks);
-    require(!hookDeadline.isNegative() && !hookDeadline.isZero(), "METAHOOKS_HOOK_DEADLINE_MS must be positive");
-    require(!idleTimeout.isNegative() && !idleTimeout.isZero(), "METAHOOKS_IDLE_TIMEOUT_MS must be positive");
+    require(
+        maxBodyBytes > 0 && maxBodyBytes <= MAX_ARRAY,
+        "METAHOOKS_MAX_BODY_BYTES must be 1.."
+            + MAX_ARRAY
+            + " (a body is read into one array), got "
+            + maxBodyBytes);
+    require(
+        maxConcurrentHooks > 0,
+        "METAHOOKS_MAX_CONCURRENT_HOOKS must be positive, got " + maxConcurrentHooks);
+    require(
+        !hookDeadline.isNegative() && !hookDeadline.isZero(),
+        "METAHOOKS_HOOK_DEADLINE_MS must be positive");
+    require(
+        !idleTimeout.isNegative() && !idleTimeout.isZero(),
+        "METAHOOKS_IDLE_TIMEOUT_MS must be positive");
     require(!shutdownDelay.isNegative(), "METAHOOKS_SHUTDOWN_DELAY_MS must not be negative");
     require(!shutdownTimeout.isNegative(), "METAHOOKS_SHUTDOWN_TIMEOUT_MS must not be negative");
-    require(!fileCheckInterval.isNegative() && !fileCheckInterval.isZero(),
+    require(
+        !fileCheckInterval.isNegative() && !fileCheckInterval.isZero(),
         "METAHOOKS_FILE_CHECK_INTERVAL_MS must be positive");
-    require(managementPort >= 0 && managementPort <= 65535, "METAHOOKS_MANAGEMENT_PORT must be 0..65535");
-    require(managementPort == 0 || managementPort != port, "METAHOOKS_MANAGEMENT_PORT must differ from METAHOOKS_PORT");
+    require(
+        managementPort >= 0 && managementPort <= 65535,
+        "METAHOOKS_MANAGEMENT_PORT must be 0..65535");
+    require(
+        managementPort == 0 || managementPort != port,
+        "METAHOOKS_MANAGEMENT_PORT must differ from METAHOOKS_PORT");
     require(responseCacheBytes >= 0, "METAHOOKS_RESPONSE_CACHE_BYTES must not be negative");
-    require(bodyBudgetBytes >= maxBodyBytes, "METAHOOKS_BODY_BUDGET_BYTES (" + bodyBudgetBytes
-        + ") must be at least METAHOOKS_MAX_BODY_BYTES (" + maxBodyBytes + "), or the largest body is never admitted");
-    require(maxResponseBytes > 0, "METAHOOKS_MAX_RESPONSE_BYTES must be positive, got " + maxResponseBytes);
-    require(!writeTimeout.isNegative() && !writeTimeout.isZero(), "METAHOOKS_WRITE_TIMEOUT_MS must be positive");
-    require(!warmUp.isNegative() && warmUp.compareTo(LONGEST_WARM_UP) <= 0, "METAHOOKS_WARM_UP_MS must be 0.."
-        + LONGEST_WARM_UP.toMillis() + ", got " + warmUp.toMillis());
+    require(
+        bodyBudgetBytes >= maxBodyBytes,
+        "METAHOOKS_BODY_BUDGET_BYTES ("
+            + bodyBudgetBytes
+            + ") must be at least METAHOOKS_MAX_BODY_BYTES ("
+            + maxBodyBytes
+            + "), or the largest body is never admitted");
+    require(
+        maxResponseBytes > 0,
+        "METAHOOKS_MAX_RESPONSE_BYTES must be positive, got " + maxResponseBytes);
+    require(
+        !writeTimeout.isNegative() && !writeTimeout.isZero(),
+        "METAHOOKS_WRITE_TIMEOUT_MS must be positive");
+    require(
+        !warmUp.isNegative() && warmUp.compareTo(LONGEST_WARM_UP) <= 0,
+        "METAHOOKS_WARM_UP_MS must be 0.."
+            + LONGEST_WARM_UP.toMillis()
+            + ", got "
+            + warmUp.toMillis());
   }
 
   /** The defaults, to change in code: {@code ServerConfig.builder().port(0).build()}. */
@@ -469,13 +514,19 @@ public final class ServerConfig {
 
   /** A body limit; the body budget grows with it when needed, so that the largest body can be admitted. */
   public ServerConfig withMaxBodyBytes(long value) {
-    return toBuilder().maxBodyBytes(value).bodyBudgetBytes(Math.max(bodyBudgetBytes, value)).build();
+    return toBuilder()
+        .maxBodyBytes(value)
+        .bodyBudgetBytes(Math.max(bodyBudgetBytes, value))
+        .build();
   }
 
   /** The memory bounds: bodies in memory at once (the body limit shrinks to it when needed) and one answer. */
   public ServerConfig withMemory(long bodyBudget, long maxResponse) {
-    return toBuilder().maxBodyBytes(Math.min(maxBodyBytes, bodyBudget)).bodyBudgetBytes(bodyBudget)
-        .maxResponseBytes(maxResponse).build();
+    return toBuilder()
+        .maxBodyBytes(Math.min(maxBodyBytes, bodyBudget))
+        .bodyBudgetBytes(bodyBudget)
+        .maxResponseBytes(maxResponse)
+        .build();
   }
 
   public ServerConfig withWriteTimeout(Duration value) {
@@ -483,7 +534,11 @@ public final class ServerConfig {
   }
 
   public ServerConfig withLimits(int concurrentHooks, Duration deadline, Duration idle) {
-    return toBuilder().maxConcurrentHooks(concurrentHooks).hookDeadline(deadline).idleTimeout(idle).build();
+    return toBuilder()
+        .maxConcurrentHooks(concurrentHooks)
+        .hookDeadline(deadline)
+        .idleTimeout(idle)
+        .build();
   }
 
   public ServerConfig withShutdown(Duration delay, Duration timeout) {
@@ -518,12 +573,42 @@ public final class ServerConfig {
 
   @Override
   public String toString() {
-    return "ServerConfig[port=" + port + ", maxBodyBytes=" + maxBodyBytes + ", maxConcurrentHooks=" + maxConcurrentHooks
-        + ", hookDeadline=" + hookDeadline + ", idleTimeout=" + idleTimeout + ", shutdownDelay=" + shutdownDelay
-        + ", shutdownTimeout=" + shutdownTimeout + ", tokenFile=" + tokenFile + ", tls=" + tls
-        + ", fileCheckInterval=" + fileCheckInterval + ", logBodies=" + logBodies + ", managementPort="
-        + managementPort + ", responseCacheBytes=" + responseCacheBytes + ", bodyBudgetBytes=" + bodyBudgetBytes
-        + ", maxResponseBytes=" + maxResponseBytes + ", writeTimeout=" + writeTimeout + ", recording=" + recording
-        + ", warmUp=" + warmUp + "]";
+    return "ServerConfig[port="
+        + port
+        + ", maxBodyBytes="
+        + maxBodyBytes
+        + ", maxConcurrentHooks="
+        + maxConcurrentHooks
+        + ", hookDeadline="
+        + hookDeadline
+        + ", idleTimeout="
+        + idleTimeout
+        + ", shutdownDelay="
+        + shutdownDelay
+        + ", shutdownTimeout="
+        + shutdownTimeout
+        + ", tokenFile="
+        + tokenFile
+        + ", tls="
+        + tls
+        + ", fileCheckInterval="
+        + fileCheckInterval
+        + ", logBodies="
+        + logBodies
+        + ", managementPort="
+        + managementPort
+        + ", responseCacheBytes="
+        + responseCacheBytes
+        + ", bodyBudgetBytes="
+        + bodyBudgetBytes
+        + ", maxResponseBytes="
+        + maxResponseBytes
+        + ", writeTimeout="
+        + writeTimeout
+        + ", recording="
+        + recording
+        + ", warmUp="
+        + warmUp
+        + "]";
   }
 }

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Admission {
   /** Answers up to this size take no answer allowance: the thread that writes each bounds them. */
   static final long SMALL = 16 * 1024;
+
   private static final int UNIT = 1024;
 
   private final Semaphore budget;
@@ -93,15 +94,20 @@ public final class Admission {
     }
     int units = Math.min(units(bytes), units(answerBytes));
     if (!answers.tryAcquire(units)) {
-      throw new Refused("answers being written to clients would exceed " + answerBytes + " bytes (some read "
-          + "slowly); retry after 1 s");
+      throw new Refused(
+          "answers being written to clients would exceed "
+              + answerBytes
+              + " bytes (some read "
+              + "slowly); retry after 1 s");
     }
     return new Bytes(this, answers, units);
   }
 
   private Refused overBudget() {
-    return new Refused("request bodies in memory would exceed " + budgetBytes
-        + " bytes (METAHOOKS_BODY_BUDGET_BYTES); retry after 1 s");
+    return new Refused(
+        "request bodies in memory would exceed "
+            + budgetBytes
+            + " bytes (METAHOOKS_BODY_BUDGET_BYTES); retry after 1 s");
   }
 
   /** Bytes of the body budget in use, for the metrics. */
@@ -111,7 +117,8 @@ public final class Admission {
 
   private static boolean acquire(Semaphore semaphore, int permits, long until) {
     try {
-      return semaphore.tryAcquire(permits, Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+      return semaphore.tryAcquire(
+          permits, Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;

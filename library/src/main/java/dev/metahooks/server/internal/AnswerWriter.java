@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AnswerWriter {
   private static final Logger LOG = LoggerFactory.getLogger(AnswerWriter.class);
+
   /**
    * Built once: a writer holds the configuration lookups a mapper would redo on every call. Subtrees that children
    * share are written once per answer and copied wherever they recur ({@link SharedSubtrees}).
@@ -63,16 +64,28 @@ public final class AnswerWriter {
       }
       if (causedBy(e)) {
         List<String> path = path(generator.getOutputContext());
-        throw new HookError(ErrorCode.INVALID_REQUEST, "the answer is larger than " + maxBytes
-            + " bytes (METAHOOKS_MAX_RESPONSE_BYTES); writing stopped at " + String.join("", path),
+        throw new HookError(
+            ErrorCode.INVALID_REQUEST,
+            "the answer is larger than "
+                + maxBytes
+                + " bytes (METAHOOKS_MAX_RESPONSE_BYTES); writing stopped at "
+                + String.join("", path),
             path.isEmpty() ? "response" : path.get(0));
       }
-      LOG.atError().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
-          .addKeyValue("error", e.toString()).log("response cannot be written as JSON");
+      LOG.atError()
+          .addKeyValue("controller", route.controllerName())
+          .addKeyValue("hook", route.hookPath())
+          .addKeyValue("error", e.toString())
+          .log("response cannot be written as JSON");
       throw new HookError(ErrorCode.INTERNAL_ERROR, "the response could not be serialised");
     }
-    return new Reply(200, out.sink.finish(), Digests.finish(out.digest).etag(), "ok",
-        CallSummary.of(route.hookPath(), request, response), false);
+    return new Reply(
+        200,
+        out.sink.finish(),
+        Digests.finish(out.digest).etag(),
+        "ok",
+        CallSummary.of(route.hookPath(), request, response),
+        false);
   }
 
   /** Builds Jackson's serializers of these answers' types before the first call needs them. */
@@ -84,7 +97,8 @@ public final class AnswerWriter {
 
   /** An error as the server sends it: its JSON body, no ETag. */
   static Reply error(HookError error, CallSummary summary) {
-    return new Reply(error.status(), Blocks.of(error(error)), null, error.code().code(), summary, false);
+    return new Reply(
+        error.status(), Blocks.of(error(error)), null, error.code().code(), summary, false);
   }
 
   /** An error's JSON body: small, and always writable. */
@@ -122,7 +136,8 @@ public final class AnswerWriter {
       if (at.inArray()) {
         segments.add("[" + Math.max(0, at.getCurrentIndex()) + "]");
       } else if (at.getCurrentName() != null) {
-        segments.add((at.getParent() != null && at.getParent().inRoot() ? "" : ".") + at.getCurrentName());
+        segments.add(
+            (at.getParent() != null && at.getParent().inRoot() ? "" : ".") + at.getCurrentName());
       }
     }
     Collections.reverse(segments);
@@ -153,7 +168,8 @@ public final class AnswerWriter {
     }
 
     private void grow(int length) {
-      WorkDeadline.check(); // a block of Jackson's buffer, about a child: a call given up on stops here
+      WorkDeadline
+          .check(); // a block of Jackson's buffer, about a child: a call given up on stops here
       if (sink.size() + length > maxBytes) {
         throw new Overflow();
       }

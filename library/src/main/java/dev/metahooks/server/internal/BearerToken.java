@@ -29,7 +29,8 @@ public final class BearerToken {
     try {
       token = Files.readString(file, StandardCharsets.UTF_8).trim();
     } catch (IOException e) {
-      throw new ConfigurationException("METAHOOKS_TOKEN_FILE: cannot read " + file + ": " + e.getMessage(), e);
+      throw new ConfigurationException(
+          "METAHOOKS_TOKEN_FILE: cannot read " + file + ": " + e.getMessage(), e);
     }
     if (token.isEmpty()) {
       throw new ConfigurationException("METAHOOKS_TOKEN_FILE: " + file + " is empty");
@@ -45,7 +46,10 @@ public final class BearerToken {
     String header = authorization == null ? "" : authorization.trim();
     int space = header.indexOf(' ');
     boolean bearer = space == SCHEME.length() && header.regionMatches(true, 0, SCHEME, 0, space);
-    byte[] given = space < 0 ? new byte[0] : header.substring(space + 1).trim().getBytes(StandardCharsets.UTF_8);
+    byte[] given =
+        space < 0
+            ? new byte[0]
+            : header.substring(space + 1).trim().getBytes(StandardCharsets.UTF_8);
     return MessageDigest.isEqual(expected, given) & bearer;
   }
 }

@@ -17,10 +17,12 @@ import java.util.List;
 public final class Blocks {
   /** The first block: most answers (a few kB) fit it. */
   static final int FIRST = 8 * 1024;
+
   /** Every further block. */
   public static final int BLOCK = 64 * 1024;
 
-  private final List<byte[]> blocks; // each full but the last, which is exactly as long as its bytes
+  private final List<byte[]>
+      blocks; // each full but the last, which is exactly as long as its bytes
   private final long size;
 
   private Blocks(List<byte[]> blocks, long size) {

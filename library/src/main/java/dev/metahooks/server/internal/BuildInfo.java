@@ -23,13 +23,15 @@ public final class BuildInfo {
   private static String load() {
     try (InputStream in = BuildInfo.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException(RESOURCE + " is missing from the class path: build with Maven");
+        throw new IllegalStateException(
+            RESOURCE + " is missing from the class path: build with Maven");
       }
       Properties properties = new Properties();
       properties.load(in);
       String version = properties.getProperty("version", "");
       if (version.isBlank() || version.contains("${")) {
-        throw new IllegalStateException(RESOURCE + " was not filtered by the build: '" + version + "'");
+        throw new IllegalStateException(
+            RESOURCE + " was not filtered by the build: '" + version + "'");
       }
       return version.trim();
     } catch (IOException e) {

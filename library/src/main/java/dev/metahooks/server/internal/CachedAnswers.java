@@ -37,13 +37,20 @@ public final class CachedAnswers {
 
   /** The answer to a whole request body, as the server sends it; a 200 carries the ETag of its body. */
   Reply answer(Route route, byte[] body) {
-    ResponseCache.Key key = cache.enabled()
-        ? new ResponseCache.Key(route.controllerName(), route.hookPath(), Digests.sha256(body)) : null;
+    ResponseCache.Key key =
+        cache.enabled()
+            ? new ResponseCache.Key(route.controllerName(), route.hookPath(), Digests.sha256(body))
+            : null;
     if (key != null) {
       Reply hit = cache.get(key);
-      LOG.atDebug().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
-          .addKeyValue("hit", hit != null).log(hit != null ? "answered from the response cache"
-              : "not in the response cache: the hook runs");
+      LOG.atDebug()
+          .addKeyValue("controller", route.controllerName())
+          .addKeyValue("hook", route.hookPath())
+          .addKeyValue("hit", hit != null)
+          .log(
+              hit != null
+                  ? "answered from the response cache"
+                  : "not in the response cache: the hook runs");
       if (hit != null) {
         return hit;
       }
@@ -53,7 +60,8 @@ public final class CachedAnswers {
       request = runner.read(route, body);
       HookResponse response = runner.run(route, request);
       Reply reply = writer.write(route, request, response);
-      // An answer that asks to be called again at a time depends on the time: the same bytes then may need another.
+      // An answer that asks to be called again at a time depends on the time: the same bytes then
+      // may need another.
       if (key != null && response.resyncAfterSeconds() == null) {
         cache.put(key, reply);
       }
@@ -95,16 +103,23 @@ public final class CachedAnswers {
   public static void prepare() {
     try {
       AnswerWriter.prepare(
-          CompositeResponse.of(Json.object().put("ready", true), List.of(Json.object().put("kind", "Pod")))
-              .withFinalized(false).withResyncAfterSeconds(1),
-          new DecoratorResponse(Map.of("k", "v"), null, Json.object(), List.of(Json.object()), 1.0, false),
-          CustomizeResponse.of(CustomizeResponse.RelatedResourceRule.of("v1", "pods").inNamespace("default")));
-      JsonTrees.parse("{\"parent\": {\"metadata\": {\"name\": \"x\"}}, \"children\": {}}"
-          .getBytes(StandardCharsets.UTF_8), Projection.NONE);
+          CompositeResponse.of(
+                  Json.object().put("ready", true), List.of(Json.object().put("kind", "Pod")))
+              .withFinalized(false)
+              .withResyncAfterSeconds(1),
+          new DecoratorResponse(
+              Map.of("k", "v"), null, Json.object(), List.of(Json.object()), 1.0, false),
+          CustomizeResponse.of(
+              CustomizeResponse.RelatedResourceRule.of("v1", "pods").inNamespace("default")));
+      JsonTrees.parse(
+          "{\"parent\": {\"metadata\": {\"name\": \"x\"}}, \"children\": {}}"
+              .getBytes(StandardCharsets.UTF_8),
+          Projection.NONE);
     } catch (IOException e) {
       LOG.atDebug().addKeyValue("error", e.toString()).log("warm-up");
     }
-    AnswerWriter.error(new HookError(ErrorCode.INVALID_REQUEST, "warm-up", "field"), CallSummary.UNREAD);
+    AnswerWriter.error(
+        new HookError(ErrorCode.INVALID_REQUEST, "warm-up", "field"), CallSummary.UNREAD);
     Digests.sha256(new byte[1]);
   }
 }

@@ -1,6 +1,5 @@
 package dev.metahooks.server.internal;
 
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.time.Duration;
@@ -14,23 +13,26 @@ public final class CallLog {
   private CallLog() {}
 
   /** One line per hook call, with what it was about and how it went; never a body. */
-  public static void call(String controller, String hook, Reply reply, int status, Duration elapsed) {
+  public static void call(
+      String controller, String hook, Reply reply, int status, Duration elapsed) {
     if (!LOG.isInfoEnabled()) {
       return;
     }
     CallSummary about = reply.summary();
-    var line = LOG.atInfo()
-        .addKeyValue("controller", controller)
-        .addKeyValue("hook", hook)
-        .addKeyValue("status", status)
-        .addKeyValue("outcome", reply.outcome())
-        .addKeyValue("durationMs", elapsed.toNanos() / 1_000_000.0);
+    var line =
+        LOG.atInfo()
+            .addKeyValue("controller", controller)
+            .addKeyValue("hook", hook)
+            .addKeyValue("status", status)
+            .addKeyValue("outcome", reply.outcome())
+            .addKeyValue("durationMs", elapsed.toNanos() / 1_000_000.0);
     if (about.requestRead()) {
-      line = line.addKeyValue("hookVersion", about.hookVersion())
-          .addKeyValue("kind", about.kind())
-          .addKeyValue("namespace", about.namespace())
-          .addKeyValue("name", about.name())
-          .addKeyValue("generation", about.generation());
+      line =
+          line.addKeyValue("hookVersion", about.hookVersion())
+              .addKeyValue("kind", about.kind())
+              .addKeyValue("namespace", about.namespace())
+              .addKeyValue("name", about.name())
+              .addKeyValue("generation", about.generation());
     }
     if (about.children() >= 0) {
       line = line.addKeyValue("children", about.children());
@@ -44,9 +46,14 @@ public final class CallLog {
   /** Request and response, Secret values redacted; only with METAHOOKS_LOG_BODIES, for debugging. */
   public static void bodies(String controller, String hook, byte[] request, Blocks response) {
     try {
-      LOG.atInfo().addKeyValue("controller", controller).addKeyValue("hook", hook)
-          .addKeyValue("request", Redaction.redactSecrets(JsonTrees.MAPPER.readTree(request)).toString())
-          .addKeyValue("response", Redaction.redactSecrets(JsonTrees.MAPPER.readTree(response.stream())).toString())
+      LOG.atInfo()
+          .addKeyValue("controller", controller)
+          .addKeyValue("hook", hook)
+          .addKeyValue(
+              "request", Redaction.redactSecrets(JsonTrees.MAPPER.readTree(request)).toString())
+          .addKeyValue(
+              "response",
+              Redaction.redactSecrets(JsonTrees.MAPPER.readTree(response.stream())).toString())
           .log("hook bodies");
     } catch (IOException e) {
       LOG.atWarn().addKeyValue("error", e.toString()).log("hook bodies cannot be logged");

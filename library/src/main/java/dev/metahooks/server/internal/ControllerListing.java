@@ -16,7 +16,8 @@ public record ControllerListing(String version, List<Entry> controllers) {
   record Entry(String name, String version, List<String> hooks, List<String> paths) {}
 
   public static ControllerListing of(List<Controller> controllers) {
-    return new ControllerListing(BuildInfo.version(), controllers.stream().map(ControllerListing::entry).toList());
+    return new ControllerListing(
+        BuildInfo.version(), controllers.stream().map(ControllerListing::entry).toList());
   }
 
   private static Entry entry(Controller controller) {

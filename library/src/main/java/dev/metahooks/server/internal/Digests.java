@@ -8,13 +8,15 @@ import java.util.Base64;
 /** SHA-256 of request and response bodies: cache keys and ETags. */
 final class Digests {
   /** One digest per thread: getting one from the provider each time costs more than hashing a small body. */
-  private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
-  });
+  private static final ThreadLocal<MessageDigest> SHA_256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("every Java runtime has SHA-256", e);
+            }
+          });
 
   private Digests() {}
 

@@ -21,35 +21,44 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileWatcher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FileWatcher.class);
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "file-watcher");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "file-watcher");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final Map<Path, String> stamps = new ConcurrentHashMap<>();
 
   public FileWatcher(Duration interval, String what, List<Path> files, Runnable reload) {
     files.forEach(f -> stamps.put(f, stamp(f)));
     long millis = interval.toMillis();
-    timer.scheduleWithFixedDelay(() -> {
-      boolean changed = false;
-      for (Path file : files) {
-        String now = stamp(file);
-        changed |= !Objects.equals(stamps.put(file, now), now);
-      }
-      if (changed) {
-        try {
-          reload.run();
-          LOG.atInfo().addKeyValue("files", files.toString()).log(what + " reloaded");
-        } catch (RuntimeException e) {
-          // Keep serving with what was loaded before; a half-written rotation is retried next time.
-          stamps.clear();
-          files.forEach(f -> stamps.put(f, "retry"));
-          LOG.atWarn().addKeyValue("files", files.toString()).addKeyValue("error", e.getMessage())
-              .log(what + " could not be reloaded; keeping the previous one");
-        }
-      }
-    }, millis, millis, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(
+        () -> {
+          boolean changed = false;
+          for (Path file : files) {
+            String now = stamp(file);
+            changed |= !Objects.equals(stamps.put(file, now), now);
+          }
+          if (changed) {
+            try {
+              reload.run();
+              LOG.atInfo().addKeyValue("files", files.toString()).log(what + " reloaded");
+            } catch (RuntimeException e) {
+              // Keep serving with what was loaded before; a half-written rotation is retried next
+              // time.
+              stamps.clear();
+              files.forEach(f -> stamps.put(f, "retry"));
+              LOG.atWarn()
+                  .addKeyValue("files", files.toString())
+                  .addKeyValue("error", e.getMessage())
+                  .log(what + " could not be reloaded; keeping the previous one");
+            }
+          }
+        },
+        millis,
+        millis,
+        TimeUnit.MILLISECONDS);
   }
 
   private static String stamp(Path file) {

@@ -30,8 +30,10 @@ import org.slf4j.Logger;
  */
 public final class HookCalls implements AutoCloseable {
   private static final Logger LOG = ServerLog.LOG;
+
   /** What a body of unknown length (chunked) takes of the budget at first; it takes more as it grows. */
   private static final long CHUNKED_START = 64 * 1024;
+
   /**
    * What a compute slot keeps room for, in answers of the largest size: an answer's tree and its bytes (six times
    * its bytes at most, see {@code AnswerSize.defaultLimit}).
@@ -40,24 +42,35 @@ public final class HookCalls implements AutoCloseable {
 
   private final ServerConfig config;
   private final FrontDoor frontDoor;
+
   /** Null when hook calls need no credentials. */
   private final BearerToken token;
+
   private final Admission admission;
   private final Recorder recorder;
   private final RequestBodies bodies;
   private final BooleanSupplier draining;
+
   /**
    * Of the calls holding a hook slot, how many parse, run and write at once ({@link ServerConfig#computeSlots});
    * each running call holds its request as a tree: eight 4 MB requests at once made the collector copy 100 MB of
    * trees on every young collection, and throughput fell from 16 to 7 calls a second (docs/performance.md).
    */
   private final Semaphore computeSlots;
+
   private final ExecutorService workers;
+
   /** Threads that wait for bodies: as many as Jetty has threads to wait for them. */
   private final ExecutorService readers;
 
-  public HookCalls(ServerConfig config, FrontDoor frontDoor, BearerToken token, Admission admission,
-      RequestBodies bodies, Recorder recorder, BooleanSupplier draining) {
+  public HookCalls(
+      ServerConfig config,
+      FrontDoor frontDoor,
+      BearerToken token,
+      Admission admission,
+      RequestBodies bodies,
+      Recorder recorder,
+      BooleanSupplier draining) {
     this.config = config;
     this.frontDoor = frontDoor;
     this.token = token;
@@ -108,7 +121,13 @@ public final class HookCalls implements AutoCloseable {
    * never recorded. Each refusal on the way is thrown as a {@link HookError} (or an exception it maps) and becomes
    * the reply here, once.
    */
-  public void call(Context ctx, String controller, String hook, Route route, boolean training, Delivery delivery) {
+  public void call(
+      Context ctx,
+      String controller,
+      String hook,
+      Route route,
+      boolean training,
+      Delivery delivery) {
     Body body = Body.UNREAD;
     byte[] request = null;
     Reply reply;
@@ -130,13 +149,16 @@ public final class HookCalls implements AutoCloseable {
           Thread.currentThread().interrupt();
           body = Body.ARRIVING;
           throw shuttingDown("interrupted; retry");
-        } catch (ExecutionException e) { // the stream failed, too large, too slow, no room for a chunked body
+        } catch (
+            ExecutionException
+                e) { // the stream failed, too large, too slow, no room for a chunked body
           ServerLog.exitOnOutOfMemory(e.getCause());
           throw HookError.from(e.getCause());
         }
         body = Body.READ;
         reply = computed(route, request, budget, until, !training);
-        // A cached answer is held by the cache already; an answer of this call takes the allowance while written.
+        // A cached answer is held by the cache already; an answer of this call takes the allowance
+        // while written.
         allowance = admission.answer(reply.cached() ? 0 : reply.body().size());
       } finally {
         budget.release(); // this thread's hold; the reader's or the worker's may last longer
@@ -156,7 +178,8 @@ public final class HookCalls implements AutoCloseable {
   }
 
   /** What can be refused from the request line and headers alone, before the body takes any memory. */
-  private void refuseFromHeaders(Context ctx, String controller, String hook, Route route, boolean training) {
+  private void refuseFromHeaders(
+      Context ctx, String controller, String hook, Route route, boolean training) {
     if (onManagementPort(ctx)) {
       throw new HookError(ErrorCode.NOT_FOUND, "hooks are not served on the management port");
     }
@@ -167,12 +190,16 @@ public final class HookCalls implements AutoCloseable {
       throw frontDoor.routes().notServed(controller, hook);
     }
     if (draining.getAsBoolean()) {
-      LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook).log("draining: 503");
+      LOG.atDebug()
+          .addKeyValue("controller", controller)
+          .addKeyValue("hook", hook)
+          .log("draining: 503");
       throw shuttingDown("the server is shutting down; retry");
     }
     String contentType = ctx.contentType();
     if (contentType != null && !isJson(contentType)) {
-      throw new HookError(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      throw new HookError(
+          ErrorCode.UNSUPPORTED_MEDIA_TYPE,
           "Content-Type must be application/json, got '" + contentType + "'");
     }
     frontDoor.admit(ctx.req().getContentLengthLong());
@@ -181,10 +208,14 @@ public final class HookCalls implements AutoCloseable {
   /** The body's bytes of the budget, from its declared length (or a first share of a chunked body). */
   private Admission.Bytes admitted(Route route, long declared, long arrived) {
     try {
-      return admission.body(declared >= 0 ? declared : Math.min(CHUNKED_START, config.maxBodyBytes()));
+      return admission.body(
+          declared >= 0 ? declared : Math.min(CHUNKED_START, config.maxBodyBytes()));
     } catch (Admission.Refused e) {
-      LOG.atDebug().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
-          .addKeyValue("waitedMs", (System.nanoTime() - arrived) / 1_000_000).log("not admitted in time: 429");
+      LOG.atDebug()
+          .addKeyValue("controller", route.controllerName())
+          .addKeyValue("hook", route.hookPath())
+          .addKeyValue("waitedMs", (System.nanoTime() - arrived) / 1_000_000)
+          .log("not admitted in time: 429");
       throw e;
     }
   }
@@ -193,13 +224,14 @@ public final class HookCalls implements AutoCloseable {
   private Future<byte[]> read(Context ctx, Admission.Bytes budget) {
     try {
       budget.hold(); // by the reader, until the body is in
-      return readers.submit(() -> {
-        try {
-          return bodies.read(ctx, budget);
-        } finally {
-          budget.release();
-        }
-      });
+      return readers.submit(
+          () -> {
+            try {
+              return bodies.read(ctx, budget);
+            } finally {
+              budget.release();
+            }
+          });
     } catch (RejectedExecutionException e) {
       budget.release();
       throw shuttingDown("the server is shutting down; retry");
@@ -207,15 +239,20 @@ public final class HookCalls implements AutoCloseable {
   }
 
   /** A hook slot, then the answer computed on a hook thread, within the deadline. */
-  private Reply computed(Route route, byte[] request, Admission.Bytes budget, long until, boolean record) {
+  private Reply computed(
+      Route route, byte[] request, Admission.Bytes budget, long until, boolean record) {
     Admission.Slot slot = admission.slot(until);
-    LOG.atDebug().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
-        .addKeyValue("bodyBytes", request.length).log("admitted to a hook slot");
+    LOG.atDebug()
+        .addKeyValue("controller", route.controllerName())
+        .addKeyValue("hook", route.hookPath())
+        .addKeyValue("bodyBytes", request.length)
+        .log("admitted to a hook slot");
     CompletableFuture<Reply> computed = new CompletableFuture<>();
     Computing computing = new Computing();
     Admission.Hold held = budget.holder(); // by the worker, until it has computed and recorded
     try {
-      workers.execute(() -> compute(route, request, held, slot, until, record, computed, computing));
+      workers.execute(
+          () -> compute(route, request, held, slot, until, record, computed, computing));
     } catch (RejectedExecutionException e) {
       held.release();
       slot.release();
@@ -224,8 +261,10 @@ public final class HookCalls implements AutoCloseable {
     try {
       return computed.get(left(until), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      // Given up on: the hook slot and the body's budget go back now, so that the retry is admitted as if this call
-      // had never been; the worker stops at its next token or child (or wait, interrupted) and ends.
+      // Given up on: the hook slot and the body's budget go back now, so that the retry is admitted
+      // as if this call
+      // had never been; the worker stops at its next token or child (or wait, interrupted) and
+      // ends.
       computed.cancel(false);
       slot.release();
       held.release();
@@ -236,8 +275,11 @@ public final class HookCalls implements AutoCloseable {
       throw shuttingDown("interrupted; retry");
     } catch (ExecutionException e) {
       ServerLog.exitOnOutOfMemory(e.getCause());
-      LOG.atError().addKeyValue("controller", route.controllerName()).addKeyValue("hook", route.hookPath())
-          .addKeyValue("error", e.getCause().toString()).log("hook call failed");
+      LOG.atError()
+          .addKeyValue("controller", route.controllerName())
+          .addKeyValue("hook", route.hookPath())
+          .addKeyValue("error", e.getCause().toString())
+          .log("hook call failed");
       throw HookError.from(e.getCause());
     }
   }
@@ -248,8 +290,15 @@ public final class HookCalls implements AutoCloseable {
    * within the room the compute slot keeps for an answer's tree and bytes ({@link #SLOT_ROOM}), which it no longer
    * needs, and gives the request's bytes back to the body budget first: a recording never makes a call wait.
    */
-  private void compute(Route route, byte[] request, Admission.Hold body, Admission.Slot slot, long until,
-      boolean record, CompletableFuture<Reply> computed, Computing computing) {
+  private void compute(
+      Route route,
+      byte[] request,
+      Admission.Hold body,
+      Admission.Slot slot,
+      long until,
+      boolean record,
+      CompletableFuture<Reply> computed,
+      Computing computing) {
     String controller = route.controllerName();
     String hook = route.hookPath();
     computing.start();
@@ -262,17 +311,25 @@ public final class HookCalls implements AutoCloseable {
         if (computed.isDone()) { // given up on while waiting
           return;
         }
-        CallInputs inputs = CallInputs.live(Instant.now()); // the time and secrets the hook sees, for a recording
-        Reply reply = inputs.during(() -> WorkDeadline.within(until, () -> frontDoor.answer(route, request)));
+        CallInputs inputs =
+            CallInputs.live(Instant.now()); // the time and secrets the hook sees, for a recording
+        Reply reply =
+            inputs.during(() -> WorkDeadline.within(until, () -> frontDoor.answer(route, request)));
         computing.end(); // no interruption from here: a recording is written whole
         slot.release(); // the hook has computed: the slot is free for the next call
         computed.complete(reply);
         if (record && recorder.samples(reply)) {
           if (computeSlots.hasQueuedThreads()) {
-            recorder.drop(Recorder.Drop.BUSY, controller, hook, "other calls wait for a compute slot");
+            recorder.drop(
+                Recorder.Drop.BUSY, controller, hook, "other calls wait for a compute slot");
           } else if (request.length + reply.body().size() > SLOT_ROOM * config.maxResponseBytes()) {
-            recorder.drop(Recorder.Drop.TOO_LARGE, controller, hook, "request and answer are larger than "
-                + SLOT_ROOM + " x METAHOOKS_MAX_RESPONSE_BYTES");
+            recorder.drop(
+                Recorder.Drop.TOO_LARGE,
+                controller,
+                hook,
+                "request and answer are larger than "
+                    + SLOT_ROOM
+                    + " x METAHOOKS_MAX_RESPONSE_BYTES");
           } else {
             body.release();
             recorder.record(controller, hook, request, reply, inputs);
@@ -322,8 +379,9 @@ public final class HookCalls implements AutoCloseable {
   }
 
   private HookError deadline() {
-    return new HookError(ErrorCode.DEADLINE_EXCEEDED, "no answer within " + config.hookDeadline().toMillis()
-        + " ms; retry");
+    return new HookError(
+        ErrorCode.DEADLINE_EXCEEDED,
+        "no answer within " + config.hookDeadline().toMillis() + " ms; retry");
   }
 
   private static HookError shuttingDown(String message) {

@@ -70,11 +70,16 @@ public final class HookError extends RuntimeException {
       return new HookError(ErrorCode.TOO_MANY_REQUESTS, e.getMessage());
     }
     if (e instanceof StreamConstraintsException limit) {
-      return new HookError(ErrorCode.BAD_REQUEST, "request exceeds a parser limit: " + limit.getOriginalMessage());
+      return new HookError(
+          ErrorCode.BAD_REQUEST, "request exceeds a parser limit: " + limit.getOriginalMessage());
     }
     if (e instanceof JsonProcessingException json) {
-      return new HookError(ErrorCode.BAD_REQUEST,
-          "malformed JSON" + where(json.getLocation()) + ": " + firstLine(json.getOriginalMessage()));
+      return new HookError(
+          ErrorCode.BAD_REQUEST,
+          "malformed JSON"
+              + where(json.getLocation())
+              + ": "
+              + firstLine(json.getOriginalMessage()));
     }
     if (e instanceof WorkDeadline.Passed) {
       return new HookError(ErrorCode.DEADLINE_EXCEEDED, "no answer within the deadline; retry");
@@ -83,8 +88,10 @@ public final class HookError extends RuntimeException {
       return new HookError(ErrorCode.REQUEST_TIMEOUT, e.getMessage());
     }
     if (e instanceof IOException) {
-      return e.getCause() instanceof BodyTooLargeException tooLarge ? from(tooLarge)
-          : new HookError(ErrorCode.BAD_REQUEST, "could not read the request body: " + e.getMessage());
+      return e.getCause() instanceof BodyTooLargeException tooLarge
+          ? from(tooLarge)
+          : new HookError(
+              ErrorCode.BAD_REQUEST, "could not read the request body: " + e.getMessage());
     }
     return new HookError(ErrorCode.INTERNAL_ERROR, "unexpected server error");
   }

@@ -51,25 +51,33 @@ public final class HookRunner {
   HookResponse run(Route route, ObjectNode request) {
     try {
       ObjectNames.check(request);
-      return AnswerSize.limitedTo(maxResponseBytes, () -> route.controller().handle(route.hook(), request));
+      return AnswerSize.limitedTo(
+          maxResponseBytes, () -> route.controller().handle(route.hook(), request));
     } catch (RuntimeException | StackOverflowError e) {
       HookError error = HookError.from(e);
       if (error.code() != ErrorCode.INTERNAL_ERROR) {
         throw error;
       }
       logFault(route, request, e);
-      throw new HookError(ErrorCode.INTERNAL_ERROR, "the " + route.controllerName() + " " + route.hookPath()
-          + " hook failed; the server log has the details");
+      throw new HookError(
+          ErrorCode.INTERNAL_ERROR,
+          "the "
+              + route.controllerName()
+              + " "
+              + route.hookPath()
+              + " hook failed; the server log has the details");
     }
   }
 
   private static ObjectNode readObject(byte[] body, Route route) throws IOException {
     JsonNode node = JsonTrees.parse(body, route.unread());
     if (node == null || node.isMissingNode()) {
-      throw new HookError(ErrorCode.BAD_REQUEST, "empty request body; a hook request is a JSON object");
+      throw new HookError(
+          ErrorCode.BAD_REQUEST, "empty request body; a hook request is a JSON object");
     }
     if (!node.isObject()) {
-      throw new HookError(ErrorCode.BAD_REQUEST,
+      throw new HookError(
+          ErrorCode.BAD_REQUEST,
           "request body must be a JSON object, not " + node.getNodeType().name().toLowerCase());
     }
     return (ObjectNode) node;
@@ -93,7 +101,9 @@ public final class HookRunner {
   static String parentOf(ObjectNode request) {
     JsonNode parent = request.has("parent") ? request.get("parent") : request.path("object");
     String namespace = parent.path("metadata").path("namespace").asText("");
-    return parent.path("kind").asText("?") + " " + (namespace.isEmpty() ? "" : namespace + "/")
+    return parent.path("kind").asText("?")
+        + " "
+        + (namespace.isEmpty() ? "" : namespace + "/")
         + parent.path("metadata").path("name").asText("?");
   }
 }

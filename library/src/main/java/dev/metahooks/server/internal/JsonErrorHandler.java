@@ -1,7 +1,6 @@
 package dev.metahooks.server.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -35,7 +34,12 @@ final class JsonErrorHandler extends ErrorHandler {
   }
 
   @Override
-  protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+  protected void generateResponse(
+      Request request,
+      Response response,
+      int code,
+      String message,
+      Throwable cause,
       Callback callback) {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body(code, message)), callback);
@@ -44,7 +48,8 @@ final class JsonErrorHandler extends ErrorHandler {
   static byte[] body(int status, String reason) {
     String message = reason == null || reason.isBlank() ? HttpStatus.getMessage(status) : reason;
     try {
-      return JsonTrees.MAPPER.writeValueAsBytes(new HookError.Body(ErrorCode.forStatus(status), message, null));
+      return JsonTrees.MAPPER.writeValueAsBytes(
+          new HookError.Body(ErrorCode.forStatus(status), message, null));
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

@@ -28,8 +28,8 @@ import java.util.Set;
  * refused: the API server serves only valid UTF-8, so Metacontroller never sends one.
  */
 final class ObjectNames {
-  private static final Set<String> PATH_SEGMENT_KINDS = Set.of("Role", "ClusterRole", "RoleBinding",
-      "ClusterRoleBinding");
+  private static final Set<String> PATH_SEGMENT_KINDS =
+      Set.of("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding");
   private static final Set<String> OBJECT_MAPS = Set.of("children", "related", "attachments");
 
   private ObjectNames() {}
@@ -48,14 +48,17 @@ final class ObjectNames {
         continue;
       }
       for (Map.Entry<String, JsonNode> group : map.getValue().properties()) {
-        String groupKind = group.getKey().split("\\.", 2)[0]; // Pod.v1, ClusterRole.rbac.authorization.k8s.io/v1
+        String groupKind =
+            group.getKey().split("\\.", 2)[0]; // Pod.v1, ClusterRole.rbac.authorization.k8s.io/v1
         String groupPath = map.getKey() + "['" + printable(group.getKey()) + "']";
         if (!group.getValue().isObject()) {
           continue;
         }
         for (Map.Entry<String, JsonNode> entry : group.getValue().properties()) {
           if (entry.getValue() instanceof ObjectNode object) {
-            checkObject(object, object.path("kind").asText(groupKind),
+            checkObject(
+                object,
+                object.path("kind").asText(groupKind),
                 groupPath + "['" + printable(entry.getKey()) + "']");
           }
         }
@@ -69,19 +72,28 @@ final class ObjectNames {
     if (name != null) {
       String why = whyNot(name, kind);
       if (why != null) {
-        throw new InvalidRequestException(path + ".metadata.name", "'" + printable(name) + "' is not a name the "
-            + "API server accepts for a " + (kind.isEmpty() ? "resource" : kind) + ": " + why);
+        throw new InvalidRequestException(
+            path + ".metadata.name",
+            "'"
+                + printable(name)
+                + "' is not a name the "
+                + "API server accepts for a "
+                + (kind.isEmpty() ? "resource" : kind)
+                + ": "
+                + why);
       }
     }
     String namespace = metadata.path("namespace").textValue();
     if (namespace != null && !namespace.isEmpty()) {
       String why = encoding(namespace);
       if (why == null && !isLabel(namespace, false)) {
-        why = "a namespace is a DNS-1123 label: at most 63 of a-z, 0-9 and '-', a letter or digit at each end";
+        why =
+            "a namespace is a DNS-1123 label: at most 63 of a-z, 0-9 and '-', a letter or digit at each end";
       }
       if (why != null) {
-        throw new InvalidRequestException(path + ".metadata.namespace", "'" + printable(namespace)
-            + "' is not a namespace: " + why);
+        throw new InvalidRequestException(
+            path + ".metadata.namespace",
+            "'" + printable(namespace) + "' is not a namespace: " + why);
       }
     }
   }
@@ -99,15 +111,21 @@ final class ObjectNames {
       return null;
     }
     if (kind.equals("Service")) {
-      return isLabel(name, true) ? null : "a Service's name is a DNS-1035 label: at most 63 of a-z, 0-9 "
-          + "and '-', starting with a letter and ending with a letter or digit";
+      return isLabel(name, true)
+          ? null
+          : "a Service's name is a DNS-1035 label: at most 63 of a-z, 0-9 "
+              + "and '-', starting with a letter and ending with a letter or digit";
     }
     if (kind.equals("Namespace")) {
-      return isLabel(name, false) ? null : "a Namespace's name is a DNS-1123 label: at most 63 of a-z, 0-9 and '-',"
-          + " a letter or digit at each end";
+      return isLabel(name, false)
+          ? null
+          : "a Namespace's name is a DNS-1123 label: at most 63 of a-z, 0-9 and '-',"
+              + " a letter or digit at each end";
     }
-    return isSubdomain(name) ? null : "a DNS-1123 subdomain: at most 253 "
-        + "of a-z, 0-9, '-' and '.', a letter or digit at each end of each part";
+    return isSubdomain(name)
+        ? null
+        : "a DNS-1123 subdomain: at most 253 "
+            + "of a-z, 0-9, '-' and '.', a letter or digit at each end of each part";
   }
 
   /**
@@ -159,10 +177,14 @@ final class ObjectNames {
       if (Character.isISOControl(c)) {
         return "it contains the control character U+" + String.format("%04X", (int) c);
       }
-      if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < value.length()
+          && Character.isLowSurrogate(value.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
-        return "it contains half of a UTF-16 surrogate pair (U+" + String.format("%04X", (int) c) + "), which is "
+        return "it contains half of a UTF-16 surrogate pair (U+"
+            + String.format("%04X", (int) c)
+            + "), which is "
             + "no character";
       }
     }
@@ -174,8 +196,10 @@ final class ObjectNames {
     StringBuilder out = new StringBuilder(value.length());
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
-          && Character.isLowSurrogate(value.charAt(i + 1));
+      boolean pair =
+          Character.isHighSurrogate(c)
+              && i + 1 < value.length()
+              && Character.isLowSurrogate(value.charAt(i + 1));
       if (pair) {
         out.append(c).append(value.charAt(++i));
       } else if (Character.isISOControl(c) || Character.isSurrogate(c)) {

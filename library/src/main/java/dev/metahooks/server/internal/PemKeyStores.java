@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  */
 public final class PemKeyStores {
   public static final char[] PASSWORD = "metahooks".toCharArray(); // in-memory key store only
-  private static final Pattern BLOCK = Pattern.compile(
-      "-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
+  private static final Pattern BLOCK =
+      Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
 
   private PemKeyStores() {}
 
@@ -42,7 +42,8 @@ public final class PemKeyStores {
       }
       PrivateKey key = privateKey(keyFile);
       if (!belongTogether(key, chain.get(0).getPublicKey())) {
-        throw new ConfigurationException("the key " + keyFile + " does not belong to the certificate " + certFile);
+        throw new ConfigurationException(
+            "the key " + keyFile + " does not belong to the certificate " + certFile);
       }
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
@@ -51,18 +52,26 @@ public final class PemKeyStores {
     } catch (ConfigurationException e) {
       throw e;
     } catch (GeneralSecurityException | IOException | IllegalArgumentException e) {
-      throw new ConfigurationException("cannot load the TLS certificate " + certFile + " and key " + keyFile
-          + ": " + e.getMessage(), e);
+      throw new ConfigurationException(
+          "cannot load the TLS certificate "
+              + certFile
+              + " and key "
+              + keyFile
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
   /** Whether the private key signs what the certificate's public key verifies. */
-  private static boolean belongTogether(PrivateKey key, PublicKey certified) throws GeneralSecurityException {
-    String algorithm = switch (key.getAlgorithm()) {
-      case "RSA" -> "SHA256withRSA";
-      case "EC" -> "SHA256withECDSA";
-      default -> key.getAlgorithm(); // Ed25519, EdDSA
-    };
+  private static boolean belongTogether(PrivateKey key, PublicKey certified)
+      throws GeneralSecurityException {
+    String algorithm =
+        switch (key.getAlgorithm()) {
+          case "RSA" -> "SHA256withRSA";
+          case "EC" -> "SHA256withECDSA";
+          default -> key.getAlgorithm(); // Ed25519, EdDSA
+        };
     if (!key.getAlgorithm().equals(certified.getAlgorithm())
         && !(key.getAlgorithm().startsWith("Ed") && certified.getAlgorithm().startsWith("Ed"))) {
       return false;
@@ -94,13 +103,17 @@ public final class PemKeyStores {
     } catch (ConfigurationException e) {
       throw e;
     } catch (GeneralSecurityException | IOException | IllegalArgumentException e) {
-      throw new ConfigurationException("cannot load the client CA " + caFile + ": " + e.getMessage(), e);
+      throw new ConfigurationException(
+          "cannot load the client CA " + caFile + ": " + e.getMessage(), e);
     }
   }
 
-  private static List<Certificate> certificates(Path file) throws IOException, GeneralSecurityException {
+  private static List<Certificate> certificates(Path file)
+      throws IOException, GeneralSecurityException {
     byte[] pem = Files.readAllBytes(file);
-    return List.copyOf(CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)));
+    return List.copyOf(
+        CertificateFactory.getInstance("X.509")
+            .generateCertificates(new ByteArrayInputStream(pem)));
   }
 
   private static PrivateKey privateKey(Path file) throws IOException, GeneralSecurityException {
@@ -109,12 +122,17 @@ public final class PemKeyStores {
       throw new IllegalArgumentException(file + " holds no PEM block");
     }
     byte[] der = Base64.getMimeDecoder().decode(block.group(2));
-    byte[] pkcs8 = switch (block.group(1)) {
-      case "PRIVATE KEY" -> der;
-      case "RSA PRIVATE KEY" -> rsaPkcs1ToPkcs8(der);
-      default -> throw new IllegalArgumentException(file + " holds a '" + block.group(1)
-          + "'; convert it with: openssl pkcs8 -topk8 -nocrypt -in key.pem -out key.pk8.pem");
-    };
+    byte[] pkcs8 =
+        switch (block.group(1)) {
+          case "PRIVATE KEY" -> der;
+          case "RSA PRIVATE KEY" -> rsaPkcs1ToPkcs8(der);
+          default ->
+              throw new IllegalArgumentException(
+                  file
+                      + " holds a '"
+                      + block.group(1)
+                      + "'; convert it with: openssl pkcs8 -topk8 -nocrypt -in key.pem -out key.pk8.pem");
+        };
     GeneralSecurityException last = null;
     for (String algorithm : new String[] {"RSA", "EC", "Ed25519"}) {
       try {
@@ -128,8 +146,23 @@ public final class PemKeyStores {
 
   /** Wraps a PKCS#1 RSAPrivateKey in a PKCS#8 PrivateKeyInfo: version 0, algorithm rsaEncryption, the key. */
   private static byte[] rsaPkcs1ToPkcs8(byte[] pkcs1) {
-    byte[] algorithm = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01,
-        0x01, 0x05, 0x00};
+    byte[] algorithm = {
+      0x30,
+      0x0d,
+      0x06,
+      0x09,
+      0x2a,
+      (byte) 0x86,
+      0x48,
+      (byte) 0x86,
+      (byte) 0xf7,
+      0x0d,
+      0x01,
+      0x01,
+      0x01,
+      0x05,
+      0x00
+    };
     byte[] version = {0x02, 0x01, 0x00};
     byte[] key = der((byte) 0x04, pkcs1);
     byte[] body = new byte[version.length + algorithm.length + key.length];
@@ -149,7 +182,8 @@ public final class PemKeyStores {
     } else if (length < 0x10000) {
       lengthBytes = new byte[] {(byte) 0x82, (byte) (length >> 8), (byte) length};
     } else {
-      lengthBytes = new byte[] {(byte) 0x83, (byte) (length >> 16), (byte) (length >> 8), (byte) length};
+      lengthBytes =
+          new byte[] {(byte) 0x83, (byte) (length >> 16), (byte) (length >> 8), (byte) length};
     }
     byte[] out = new byte[1 + lengthBytes.length + length];
     out[0] = tag;

@@ -3,7 +3,6 @@ package dev.metahooks.server.internal;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.replay.CallInputs;
 import dev.metahooks.server.config.ServerConfig;
@@ -54,7 +53,9 @@ public final class Recorder {
 
   /** Why a sampled call was not recorded: the metric's {@code reason}. */
   public enum Drop {
-    BUSY("busy"), TOO_LARGE("too_large"), FAILED("failed");
+    BUSY("busy"),
+    TOO_LARGE("too_large"),
+    FAILED("failed");
 
     public final String tag;
 
@@ -64,22 +65,30 @@ public final class Recorder {
   }
 
   private final ServerConfig.Recording settings;
+
   /** Secret values are sealed under it, or masked without one. */
   private final Redaction.Replacement secrets;
+
   private final RecordingKey key;
   private final AtomicLong calls = new AtomicLong();
   private final AtomicLong sequence = new AtomicLong();
   private final AtomicLong written = new AtomicLong();
   private final Map<Drop, AtomicLong> dropped = new EnumMap<>(Drop.class);
   private final OncePer dropWarning = new OncePer(Duration.ofMinutes(1));
+
   /** The recordings in the directory, oldest first, and their bytes; guarded by itself. */
   private final Deque<Path> files = new ArrayDeque<>();
+
   private long bytes;
 
   public Recorder(ServerConfig.Recording settings) {
     this.settings = settings;
-    this.key = settings.keyFile() == null ? null : RecordingKey.read(settings.keyFile(), "METAHOOKS_RECORD_KEY_FILE");
-    this.secrets = key == null ? Redaction.Replacement.mask(true) : Redaction.Replacement.sealed(key);
+    this.key =
+        settings.keyFile() == null
+            ? null
+            : RecordingKey.read(settings.keyFile(), "METAHOOKS_RECORD_KEY_FILE");
+    this.secrets =
+        key == null ? Redaction.Replacement.mask(true) : Redaction.Replacement.sealed(key);
     for (Drop reason : Drop.values()) {
       dropped.put(reason, new AtomicLong());
     }
@@ -87,14 +96,20 @@ public final class Recorder {
       return;
     }
     loadExisting();
-    LOG.atInfo().addKeyValue("dir", settings.dir().toString()).addKeyValue("sample", settings.sample())
-        .addKeyValue("maxFiles", settings.maxFiles()).addKeyValue("maxBytes", settings.maxBytes())
-        .addKeyValue("secrets", key == null ? "masked" : "sealed").log("recording hook calls");
+    LOG.atInfo()
+        .addKeyValue("dir", settings.dir().toString())
+        .addKeyValue("sample", settings.sample())
+        .addKeyValue("maxFiles", settings.maxFiles())
+        .addKeyValue("maxBytes", settings.maxBytes())
+        .addKeyValue("secrets", key == null ? "masked" : "sealed")
+        .log("recording hook calls");
   }
 
   /** Whether this finished call is one to record: recording is on, a 200 computed now, and on the sample. */
   boolean samples(Reply reply) {
-    return settings.enabled() && reply.status() == 200 && !reply.cached()
+    return settings.enabled()
+        && reply.status() == 200
+        && !reply.cached()
         && calls.getAndIncrement() % settings.sample() == 0;
   }
 
@@ -116,10 +131,19 @@ public final class Recorder {
   void drop(Drop reason, String controller, String hook, String detail) {
     long count = dropped.get(reason).incrementAndGet();
     if (dropWarning.due()) {
-      LOG.atWarn().addKeyValue("controller", controller).addKeyValue("hook", hook).addKeyValue("reason", reason.tag)
-          .addKeyValue("detail", detail).addKeyValue("droppedSoFar", dropped())
-          .log("hook call not recorded (" + reason.tag + ", " + count + " so far); further ones this minute are "
-              + "only counted");
+      LOG.atWarn()
+          .addKeyValue("controller", controller)
+          .addKeyValue("hook", hook)
+          .addKeyValue("reason", reason.tag)
+          .addKeyValue("detail", detail)
+          .addKeyValue("droppedSoFar", dropped())
+          .log(
+              "hook call not recorded ("
+                  + reason.tag
+                  + ", "
+                  + count
+                  + " so far); further ones this minute are "
+                  + "only counted");
     }
   }
 
@@ -129,8 +153,15 @@ public final class Recorder {
    */
   void record(String controller, String hook, byte[] request, Reply reply, CallInputs inputs) {
     Instant at = inputs.now();
-    String name = STAMP.format(at) + "-" + String.format("%06d", sequence.incrementAndGet() % 1_000_000) + "-"
-        + controller + "-" + hook + SUFFIX;
+    String name =
+        STAMP.format(at)
+            + "-"
+            + String.format("%06d", sequence.incrementAndGet() % 1_000_000)
+            + "-"
+            + controller
+            + "-"
+            + hook
+            + SUFFIX;
     Path partial = settings.dir().resolve("." + name + PARTIAL); // never a half-written recording
     try {
       long size;
@@ -140,17 +171,22 @@ public final class Recorder {
         if (!tooLarge(e)) {
           throw e;
         }
-        drop(Drop.TOO_LARGE, controller, hook, "larger than METAHOOKS_RECORD_MAX_BYTES ("
-            + settings.maxBytes() + ")");
+        drop(
+            Drop.TOO_LARGE,
+            controller,
+            hook,
+            "larger than METAHOOKS_RECORD_MAX_BYTES (" + settings.maxBytes() + ")");
         Files.deleteIfExists(partial);
         return;
       }
       synchronized (files) {
-        while (!files.isEmpty() && (files.size() >= settings.maxFiles() || bytes + size > settings.maxBytes())) {
+        while (!files.isEmpty()
+            && (files.size() >= settings.maxFiles() || bytes + size > settings.maxBytes())) {
           removeOldest();
         }
         Path file = settings.dir().resolve(name);
-        Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         files.addLast(file);
         bytes += size;
       }
@@ -165,20 +201,24 @@ public final class Recorder {
     }
   }
 
-  private long write(Path partial, String controller, String hook, CallInputs inputs, byte[] request,
-      Reply reply) throws IOException {
+  private long write(
+      Path partial, String controller, String hook, CallInputs inputs, byte[] request, Reply reply)
+      throws IOException {
     createOwnerOnly(partial);
     Bounded counted;
     try (OutputStream file = Files.newOutputStream(partial);
-        Bounded bounded = new Bounded(new BufferedOutputStream(file, 64 * 1024), settings.maxBytes());
-        JsonGenerator out = JsonTrees.MAPPER.getFactory().createGenerator(bounded).useDefaultPrettyPrinter()) {
+        Bounded bounded =
+            new Bounded(new BufferedOutputStream(file, 64 * 1024), settings.maxBytes());
+        JsonGenerator out =
+            JsonTrees.MAPPER.getFactory().createGenerator(bounded).useDefaultPrettyPrinter()) {
       counted = bounded;
       out.writeStartObject();
       out.writeStringField("controller", controller);
       out.writeStringField("hook", hook);
       out.writeStringField("version", BuildInfo.version());
       out.writeStringField("recordedAt", inputs.now().toString());
-      if (key != null && !inputs.generated().isEmpty()) { // without a key they could only be masked: of no use
+      if (key != null
+          && !inputs.generated().isEmpty()) { // without a key they could only be masked: of no use
         out.writeObjectFieldStart("generated");
         for (Map.Entry<String, String> secret : inputs.generated().entrySet()) {
           out.writeStringField(secret.getKey(), key.seal(secret.getValue()));
@@ -201,7 +241,8 @@ public final class Recorder {
   /** Recordings hold what the hooks saw, Secrets' names and every other object: readable by the owner only. */
   private static void createOwnerOnly(Path file) throws IOException {
     if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-      Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Files.createFile(
+          file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     } else {
       Files.createFile(file);
     }
@@ -217,19 +258,22 @@ public final class Recorder {
   /** Recordings of an earlier run count against the bounds too; what it left half-written goes. */
   private void loadExisting() {
     try (Stream<Path> listed = Files.list(settings.dir())) {
-      listed.sorted().forEach(f -> {
-        String name = f.getFileName().toString();
-        try {
-          if (name.startsWith(".") && name.endsWith(PARTIAL)) {
-            Files.deleteIfExists(f);
-          } else if (name.endsWith(SUFFIX) && !name.startsWith(".")) {
-            files.addLast(f);
-            bytes += Files.size(f);
-          }
-        } catch (IOException e) {
-          // gone meanwhile: counted as empty
-        }
-      });
+      listed
+          .sorted()
+          .forEach(
+              f -> {
+                String name = f.getFileName().toString();
+                try {
+                  if (name.startsWith(".") && name.endsWith(PARTIAL)) {
+                    Files.deleteIfExists(f);
+                  } else if (name.endsWith(SUFFIX) && !name.startsWith(".")) {
+                    files.addLast(f);
+                    bytes += Files.size(f);
+                  }
+                } catch (IOException e) {
+                  // gone meanwhile: counted as empty
+                }
+              });
     } catch (IOException e) {
       LOG.atWarn().addKeyValue("error", e.toString()).log("earlier recordings cannot be listed");
     }
@@ -237,7 +281,10 @@ public final class Recorder {
 
   /** A recording as written: what {@code metahooks diff} reads. */
   public static boolean isRecording(JsonNode node) {
-    return node.isObject() && node.has("controller") && node.has("hook") && node.path("request").isObject();
+    return node.isObject()
+        && node.has("controller")
+        && node.has("hook")
+        && node.path("request").isObject();
   }
 
   private static boolean tooLarge(Throwable e) {

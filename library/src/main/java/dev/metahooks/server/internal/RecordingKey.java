@@ -40,7 +40,9 @@ public final class RecordingKey {
     try {
       Mac hmac = Mac.getInstance("HmacSHA256");
       hmac.init(new SecretKeySpec(material, "HmacSHA256"));
-      this.key = new SecretKeySpec(hmac.doFinal("metahooks recordings v1".getBytes(StandardCharsets.US_ASCII)), "AES");
+      this.key =
+          new SecretKeySpec(
+              hmac.doFinal("metahooks recordings v1".getBytes(StandardCharsets.US_ASCII)), "AES");
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("every Java runtime has HmacSHA256", e);
     }
@@ -83,9 +85,11 @@ public final class RecordingKey {
       }
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, bytes, 0, NONCE_BYTES));
-      return new String(cipher.doFinal(bytes, NONCE_BYTES, bytes.length - NONCE_BYTES), StandardCharsets.UTF_8);
+      return new String(
+          cipher.doFinal(bytes, NONCE_BYTES, bytes.length - NONCE_BYTES), StandardCharsets.UTF_8);
     } catch (GeneralSecurityException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("a sealed value that this key does not open (another key, or altered)");
+      throw new IllegalArgumentException(
+          "a sealed value that this key does not open (another key, or altered)");
     }
   }
 

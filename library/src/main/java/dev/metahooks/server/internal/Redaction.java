@@ -27,14 +27,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class Redaction {
   static final String REDACTED = "<redacted>";
+
   /** What a redaction leaves in a Secret's {@code data} when it must stay valid base64: "&lt;redacted&gt;" encoded. */
-  public static final String REDACTED_BASE64 = Base64.getEncoder().encodeToString(
-      REDACTED.getBytes(StandardCharsets.UTF_8));
+  public static final String REDACTED_BASE64 =
+      Base64.getEncoder().encodeToString(REDACTED.getBytes(StandardCharsets.UTF_8));
+
   private static final Logger LOG = LoggerFactory.getLogger(Redaction.class);
   private static final int SHORTEST_SECRET = 4;
   private static final List<String> VALUE_FIELDS = List.of("data", "stringData");
-  private static final List<String> LAST_APPLIED = List.of(
-      "metacontroller.k8s.io/last-applied-configuration", "kubectl.kubernetes.io/last-applied-configuration");
+  private static final List<String> LAST_APPLIED =
+      List.of(
+          "metacontroller.k8s.io/last-applied-configuration",
+          "kubectl.kubernetes.io/last-applied-configuration");
 
   private Redaction() {}
 
@@ -80,26 +84,29 @@ public final class Redaction {
   static JsonNode redact(JsonNode body, Replacement replacement) {
     JsonNode copy = body.deepCopy();
     int[] replaced = {0};
-    forEachSecret(copy, secret -> {
-      for (String field : VALUE_FIELDS) {
-        if (secret.get(field) instanceof ObjectNode values) {
-          List<String> names = new ArrayList<>();
-          values.fieldNames().forEachRemaining(names::add);
-          for (String name : names) {
-            values.put(name, replacement.of(field, values.get(name).asText()));
-            replaced[0]++;
+    forEachSecret(
+        copy,
+        secret -> {
+          for (String field : VALUE_FIELDS) {
+            if (secret.get(field) instanceof ObjectNode values) {
+              List<String> names = new ArrayList<>();
+              values.fieldNames().forEachRemaining(names::add);
+              for (String name : names) {
+                values.put(name, replacement.of(field, values.get(name).asText()));
+                replaced[0]++;
+              }
+            }
           }
-        }
-      }
-      if (secret.path("metadata").get("annotations") instanceof ObjectNode annotations) {
-        for (String annotation : LAST_APPLIED) {
-          if (annotations.has(annotation)) {
-            annotations.put(annotation, replacement.of(annotation, annotations.get(annotation).asText()));
-            replaced[0]++;
+          if (secret.path("metadata").get("annotations") instanceof ObjectNode annotations) {
+            for (String annotation : LAST_APPLIED) {
+              if (annotations.has(annotation)) {
+                annotations.put(
+                    annotation, replacement.of(annotation, annotations.get(annotation).asText()));
+                replaced[0]++;
+              }
+            }
           }
-        }
-      }
-    });
+        });
     if (replaced[0] > 0) {
       LOG.atDebug().addKeyValue("values", replaced[0]).log("Secret values redacted");
     }
@@ -112,20 +119,22 @@ public final class Redaction {
    */
   public static Set<String> secretValues(JsonNode body) {
     Set<String> found = new HashSet<>();
-    forEachSecret(body, secret -> {
-      addValues(secret, found);
-      JsonNode annotations = secret.path("metadata").path("annotations");
-      for (String annotation : LAST_APPLIED) {
-        String applied = annotations.path(annotation).textValue();
-        if (applied != null) {
-          Optional<JsonNode> parsed = parse(applied);
-          parsed.ifPresent(object -> addValues(object, found));
-          if (parsed.isEmpty() && applied.length() >= SHORTEST_SECRET) {
-            found.add(applied);
+    forEachSecret(
+        body,
+        secret -> {
+          addValues(secret, found);
+          JsonNode annotations = secret.path("metadata").path("annotations");
+          for (String annotation : LAST_APPLIED) {
+            String applied = annotations.path(annotation).textValue();
+            if (applied != null) {
+              Optional<JsonNode> parsed = parse(applied);
+              parsed.ifPresent(object -> addValues(object, found));
+              if (parsed.isEmpty() && applied.length() >= SHORTEST_SECRET) {
+                found.add(applied);
+              }
+            }
           }
-        }
-      }
-    });
+        });
     return found;
   }
 
@@ -147,13 +156,17 @@ public final class Redaction {
 
   private static void addValues(JsonNode secret, Set<String> found) {
     for (String field : VALUE_FIELDS) {
-      secret.path(field).elements().forEachRemaining(value -> {
-        String text = value.asText();
-        if (text.length() >= SHORTEST_SECRET) {
-          found.add(text);
-          decoded(text).ifPresent(found::add);
-        }
-      });
+      secret
+          .path(field)
+          .elements()
+          .forEachRemaining(
+              value -> {
+                String text = value.asText();
+                if (text.length() >= SHORTEST_SECRET) {
+                  found.add(text);
+                  decoded(text).ifPresent(found::add);
+                }
+              });
     }
   }
 

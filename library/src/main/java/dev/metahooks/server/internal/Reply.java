@@ -5,7 +5,8 @@ package dev.metahooks.server.internal;
  * JSON body (in {@link Blocks}, as written), on a 200 its ETag (a hash of the body), the metrics outcome, what the
  * access log says about it, and whether it came from the response cache.
  */
-public record Reply(int status, Blocks body, String etag, String outcome, CallSummary summary, boolean cached) {
+public record Reply(
+    int status, Blocks body, String etag, String outcome, CallSummary summary, boolean cached) {
   /** An error answered before the body was read. */
   static Reply of(HookError error) {
     return AnswerWriter.error(error, CallSummary.UNREAD);
@@ -18,6 +19,8 @@ public record Reply(int status, Blocks body, String etag, String outcome, CallSu
 
   /** What the response cache counts for holding it. */
   long weight() {
-    return body.size() + etag.length() * 2L + 256; // 256: key, map node and record overhead, roughly
+    return body.size()
+        + etag.length() * 2L
+        + 256; // 256: key, map node and record overhead, roughly
   }
 }

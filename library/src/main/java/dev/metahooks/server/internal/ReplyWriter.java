@@ -19,7 +19,8 @@ public final class ReplyWriter {
    * server. False (logged) when the client did not take it: gone, or not reading within the write timeout.
    */
   public static boolean write(Context ctx, Reply reply, boolean bodyRead, boolean notModified) {
-    // A body left unread makes the connection unusable for the next request: say so. (After SIGTERM every
+    // A body left unread makes the connection unusable for the next request: say so. (After SIGTERM
+    // every
     // answer says so already: see the before-handler.)
     if (!bodyRead) {
       ctx.header("Connection", "close");
@@ -42,9 +43,13 @@ public final class ReplyWriter {
       ctx.res().flushBuffer();
       return true;
     } catch (IOException | RuntimeException e) {
-      LOG.atWarn().addKeyValue("controller", ctx.pathParam("controller")).addKeyValue("hook", ctx.pathParam("hook"))
-          .addKeyValue("status", reply.status()).addKeyValue("bytes", reply.body().size())
-          .addKeyValue("error", e.toString()).log("answer not written: the client did not take it");
+      LOG.atWarn()
+          .addKeyValue("controller", ctx.pathParam("controller"))
+          .addKeyValue("hook", ctx.pathParam("hook"))
+          .addKeyValue("status", reply.status())
+          .addKeyValue("bytes", reply.body().size())
+          .addKeyValue("error", e.toString())
+          .log("answer not written: the client did not take it");
       return false;
     }
   }

@@ -13,6 +13,7 @@ public final class RequestBodies {
    * a thread and its bytes of the budget, and is cut with a 408 after about a second.
    */
   static final long MIN_BYTES_PER_SECOND = 64 * 1024;
+
   static final Duration GRACE = Duration.ofSeconds(1);
   private static final int PIECE = 64 * 1024;
 
@@ -36,10 +37,13 @@ public final class RequestBodies {
     InputStream in = ctx.req().getInputStream();
     long started = System.nanoTime();
     if (length >= 0) {
-      // Into the array itself, a piece at a time, so that the rate is checked while the body arrives.
+      // Into the array itself, a piece at a time, so that the rate is checked while the body
+      // arrives.
       byte[] body = new byte[(int) length];
       int read = 0;
-      for (int n; read < body.length && (n = in.read(body, read, Math.min(PIECE, body.length - read))) >= 0; ) {
+      for (int n;
+          read < body.length
+              && (n = in.read(body, read, Math.min(PIECE, body.length - read))) >= 0; ) {
         read += n;
         if (read < body.length) {
           requireRate(read, started);
@@ -50,10 +54,14 @@ public final class RequestBodies {
       }
       return body;
     }
-    try (InputStream limited = new LimitedInputStream(in, maxBodyBytes, count -> {
-      budget.grow(count);
-      requireRate(count, started);
-    })) {
+    try (InputStream limited =
+        new LimitedInputStream(
+            in,
+            maxBodyBytes,
+            count -> {
+              budget.grow(count);
+              requireRate(count, started);
+            })) {
       return limited.readAllBytes();
     }
   }

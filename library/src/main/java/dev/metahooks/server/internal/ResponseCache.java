@@ -22,8 +22,10 @@ final class ResponseCache {
   record Key(String controller, String hook, Digests.Sha256 digest) {}
 
   private final long maxEntry;
+
   /** Null when the cache is off. */
   private final Cache<Key, Reply> entries;
+
   /** What the statistics held when the warm-up ended: its lookups are not the server's. */
   private volatile CacheStats uncounted = CacheStats.empty();
 
@@ -36,12 +38,18 @@ final class ResponseCache {
       throw new IllegalArgumentException("cache capacity must not be negative: " + capacity);
     }
     this.maxEntry = capacity / 2;
-    this.entries = capacity == 0 ? null : Caffeine.newBuilder()
-        .maximumWeight(capacity)
-        .weigher((Key key, Reply reply) -> (int) Math.min(Integer.MAX_VALUE, reply.weight()))
-        .executor(Runnable::run) // evict on the calling thread: no pool of its own, and the bound holds at once
-        .recordStats()
-        .build();
+    this.entries =
+        capacity == 0
+            ? null
+            : Caffeine.newBuilder()
+                .maximumWeight(capacity)
+                .weigher(
+                    (Key key, Reply reply) -> (int) Math.min(Integer.MAX_VALUE, reply.weight()))
+                .executor(
+                    Runnable::run) // evict on the calling thread: no pool of its own, and the bound
+                // holds at once
+                .recordStats()
+                .build();
   }
 
   boolean enabled() {

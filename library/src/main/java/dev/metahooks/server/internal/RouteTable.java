@@ -18,6 +18,7 @@ public final class RouteTable {
   private static final Logger LOG = LoggerFactory.getLogger(RouteTable.class);
 
   private final Map<String, Controller> controllers = new TreeMap<>();
+
   /** Controller name → hook path → route. */
   private final Map<String, Map<String, Route>> routes = new HashMap<>();
 
@@ -42,7 +43,9 @@ public final class RouteTable {
   /** The route of {@code /<controller>/<hook>}; null when it is not served. */
   public Route find(String controller, String hook) {
     Route route = routes.getOrDefault(controller, Map.of()).get(hook);
-    LOG.atDebug().addKeyValue("controller", controller).addKeyValue("hook", hook)
+    LOG.atDebug()
+        .addKeyValue("controller", controller)
+        .addKeyValue("hook", hook)
         .log(route != null ? "routed to the hook" : "no such hook: 404");
     return route;
   }
@@ -68,10 +71,20 @@ public final class RouteTable {
   public HookError notServed(String controllerName, String hookPath) {
     Controller controller = controllers.get(controllerName);
     if (controller == null) {
-      return new HookError(ErrorCode.NOT_FOUND, "no controller named '" + controllerName + "'; served: "
-          + String.join(", ", controllers.keySet()));
+      return new HookError(
+          ErrorCode.NOT_FOUND,
+          "no controller named '"
+              + controllerName
+              + "'; served: "
+              + String.join(", ", controllers.keySet()));
     }
-    return new HookError(ErrorCode.NOT_FOUND, "controller '" + controllerName + "' has no '" + hookPath
-        + "' hook; it serves: " + String.join(", ", controller.hooks().stream().map(Hook::path).toList()));
+    return new HookError(
+        ErrorCode.NOT_FOUND,
+        "controller '"
+            + controllerName
+            + "' has no '"
+            + hookPath
+            + "' hook; it serves: "
+            + String.join(", ", controller.hooks().stream().map(Hook::path).toList()));
   }
 }

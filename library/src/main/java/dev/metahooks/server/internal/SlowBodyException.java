@@ -7,7 +7,15 @@ final class SlowBodyException extends IOException {
   private static final long serialVersionUID = 1L;
 
   SlowBodyException(long bytes, long elapsedMillis) {
-    super("the body arrived slower than " + RequestBodies.MIN_BYTES_PER_SECOND + " bytes/s after the first "
-        + RequestBodies.GRACE.toMillis() + " ms (" + bytes + " bytes in " + elapsedMillis + " ms)");
+    super(
+        "the body arrived slower than "
+            + RequestBodies.MIN_BYTES_PER_SECOND
+            + " bytes/s after the first "
+            + RequestBodies.GRACE.toMillis()
+            + " ms ("
+            + bytes
+            + " bytes in "
+            + elapsedMillis
+            + " ms)");
   }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
-import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import java.io.IOException;
 import java.util.Set;
@@ -29,7 +28,8 @@ final class StreamingRedaction {
   private StreamingRedaction() {}
 
   /** Copies the one JSON object {@code in} holds. */
-  static void copy(JsonParser in, JsonGenerator out, Redaction.Replacement replacement) throws IOException {
+  static void copy(JsonParser in, JsonGenerator out, Redaction.Replacement replacement)
+      throws IOException {
     if (in.nextToken() != JsonToken.START_OBJECT) {
       throw new IOException("not a JSON object");
     }
@@ -50,11 +50,12 @@ final class StreamingRedaction {
         writeRedacted(in, out, null, replacement);
       }
     }
-    out.writeEndObject(); // else what follows (a recording's response) would be written inside this object
+    out.writeEndObject(); // else what follows (a recording's response) would be written inside
+    // this object
   }
 
-  private static void copyObjectMap(JsonParser in, JsonGenerator out, Redaction.Replacement replacement)
-      throws IOException {
+  private static void copyObjectMap(
+      JsonParser in, JsonGenerator out, Redaction.Replacement replacement) throws IOException {
     out.writeStartObject();
     while (in.nextToken() == JsonToken.FIELD_NAME) {
       String group = in.currentName();
@@ -75,10 +76,14 @@ final class StreamingRedaction {
   }
 
   /** The value at the parser, one object, redacted; {@code group} names the object map's group it is in. */
-  private static void writeRedacted(JsonParser in, JsonGenerator out, String group,
-      Redaction.Replacement replacement) throws IOException {
+  private static void writeRedacted(
+      JsonParser in, JsonGenerator out, String group, Redaction.Replacement replacement)
+      throws IOException {
     JsonNode value = ONE_VALUE.readTree(in);
-    JsonTrees.MAPPER.writeTree(out, group == null ? Redaction.redact(value, replacement)
-        : Redaction.redact(value, group, replacement));
+    JsonTrees.MAPPER.writeTree(
+        out,
+        group == null
+            ? Redaction.redact(value, replacement)
+            : Redaction.redact(value, group, replacement));
   }
 }

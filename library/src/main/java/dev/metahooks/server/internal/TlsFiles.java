@@ -21,7 +21,8 @@ public final class TlsFiles {
     context.setKeyStore(PemKeyStores.keyStore(tls.certFile(), tls.keyFile()));
     context.setKeyStorePassword(new String(PemKeyStores.PASSWORD));
     if (tls.clientCaFile() != null) {
-      // The default trust manager also checks that a client certificate may be used for client authentication
+      // The default trust manager also checks that a client certificate may be used for client
+      // authentication
       // (extended key usage clientAuth, when the certificate lists usages).
       context.setTrustStore(PemKeyStores.trustStore(tls.clientCaFile()));
       context.setNeedClientAuth(true);
@@ -43,16 +44,19 @@ public final class TlsFiles {
   /** Reads every file again and swaps them in together; throws, changing nothing, when one cannot be used. */
   public void reload() {
     KeyStore keys = PemKeyStores.keyStore(tls.certFile(), tls.keyFile());
-    KeyStore trust = tls.clientCaFile() == null ? null : PemKeyStores.trustStore(tls.clientCaFile());
+    KeyStore trust =
+        tls.clientCaFile() == null ? null : PemKeyStores.trustStore(tls.clientCaFile());
     try {
-      context.reload(reloaded -> {
-        reloaded.setKeyStore(keys);
-        if (trust != null) {
-          reloaded.setTrustStore(trust);
-        }
-      });
+      context.reload(
+          reloaded -> {
+            reloaded.setKeyStore(keys);
+            if (trust != null) {
+              reloaded.setTrustStore(trust);
+            }
+          });
     } catch (Exception e) {
-      throw new IllegalStateException("the TLS context could not be reloaded: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "the TLS context could not be reloaded: " + e.getMessage(), e);
     }
   }
 }

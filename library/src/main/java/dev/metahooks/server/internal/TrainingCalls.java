@@ -57,7 +57,9 @@ public final class TrainingCalls {
 
   /** The shipped training request of {@code /<controller>/<hook>}, or null. */
   public static byte[] request(String controller, String hook) {
-    try (InputStream in = TrainingCalls.class.getResourceAsStream(RESOURCES + controller + "/" + hook + ".request.json")) {
+    try (InputStream in =
+        TrainingCalls.class.getResourceAsStream(
+            RESOURCES + controller + "/" + hook + ".request.json")) {
       return in == null ? null : in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -69,8 +71,13 @@ public final class TrainingCalls {
   }
 
   private static byte[] http(String path, byte[] body) {
-    byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: warm-up\r\nContent-Type: application/json\r\nContent-Length: "
-        + body.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] head =
+        ("POST "
+                + path
+                + " HTTP/1.1\r\nHost: warm-up\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.length
+                + "\r\nConnection: close\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
     byte[] http = new byte[head.length + body.length];
     System.arraycopy(head, 0, http, 0, head.length);
     System.arraycopy(body, 0, http, head.length, body.length);
@@ -82,16 +89,22 @@ public final class TrainingCalls {
    * {@code emptyCache} runs before every other round. Stops early at the first failure of a call (logged), or
    * once {@code stop} says so (a SIGTERM: the calls in flight are drained instead).
    */
-  public Summary run(LocalConnector connector, Duration duration, int threads, Runnable emptyCache,
-      BooleanSupplier stop) throws InterruptedException {
+  public Summary run(
+      LocalConnector connector,
+      Duration duration,
+      int threads,
+      Runnable emptyCache,
+      BooleanSupplier stop)
+      throws InterruptedException {
     long started = System.nanoTime();
     long until = started + duration.toNanos();
     AtomicLong served = new AtomicLong();
     AtomicLong refused = new AtomicLong();
     List<Thread> drivers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
-      Thread driver = new Thread(() -> rounds(connector, until, emptyCache, stop, served, refused),
-          "warm-up-" + i);
+      Thread driver =
+          new Thread(
+              () -> rounds(connector, until, emptyCache, stop, served, refused), "warm-up-" + i);
       driver.setDaemon(true);
       driver.start();
       drivers.add(driver);
@@ -102,20 +115,30 @@ public final class TrainingCalls {
     return new Summary(served.get(), refused.get(), Duration.ofNanos(System.nanoTime() - started));
   }
 
-  private void rounds(LocalConnector connector, long until, Runnable emptyCache, BooleanSupplier stop,
-      AtomicLong served, AtomicLong refused) {
+  private void rounds(
+      LocalConnector connector,
+      long until,
+      Runnable emptyCache,
+      BooleanSupplier stop,
+      AtomicLong served,
+      AtomicLong refused) {
     try {
-      for (long round = 0; System.nanoTime() < until && !calls.isEmpty() && !stop.getAsBoolean(); round++) {
+      for (long round = 0;
+          System.nanoTime() < until && !calls.isEmpty() && !stop.getAsBoolean();
+          round++) {
         if (round % 2 == 0) {
           emptyCache.run();
         }
         for (Call call : calls) {
           long left = Math.max(until - System.nanoTime(), TimeUnit.SECONDS.toNanos(1));
-          ByteBuffer answer = connector.getResponse(ByteBuffer.wrap(call.http()), left, TimeUnit.NANOSECONDS);
+          ByteBuffer answer =
+              connector.getResponse(ByteBuffer.wrap(call.http()), left, TimeUnit.NANOSECONDS);
           served.incrementAndGet();
           if (!ok(answer)) {
             refused.incrementAndGet();
-            LOG.atWarn().addKeyValue("path", call.path()).log("warm-up: a training call was not answered with 200");
+            LOG.atWarn()
+                .addKeyValue("path", call.path())
+                .log("warm-up: a training call was not answered with 200");
             return;
           }
           if (System.nanoTime() >= until || stop.getAsBoolean()) {
@@ -123,7 +146,8 @@ public final class TrainingCalls {
           }
         }
       }
-    } catch (Exception e) { // never fatal: the server is ready without a warm-up, only slower at first
+    } catch (
+        Exception e) { // never fatal: the server is ready without a warm-up, only slower at first
       LOG.atWarn().addKeyValue("error", e.toString()).log("warm-up stopped");
     }
   }

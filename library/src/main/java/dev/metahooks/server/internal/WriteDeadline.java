@@ -30,8 +30,11 @@ public final class WriteDeadline implements AutoCloseable {
 
   /** A deadline for writing the answer of this call: closed by try-with-resources once it is written. */
   public Armed arm(Context ctx) {
-    EndPoint endPoint = ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData()
-        .getConnection().getEndPoint();
+    EndPoint endPoint =
+        ServletContextRequest.getServletContextRequest(ctx.req())
+            .getConnectionMetaData()
+            .getConnection()
+            .getEndPoint();
     Runnable cut = () -> cut(endPoint);
     return new Armed(timer.schedule(cut, timeout.toMillis(), TimeUnit.MILLISECONDS));
   }
@@ -48,8 +51,11 @@ public final class WriteDeadline implements AutoCloseable {
         // closed meanwhile, or not a socket: the close below does what it can
       }
     }
-    endPoint.close(new TimeoutException("the answer was not taken within " + timeout.toMillis()
-        + " ms (METAHOOKS_WRITE_TIMEOUT_MS)"));
+    endPoint.close(
+        new TimeoutException(
+            "the answer was not taken within "
+                + timeout.toMillis()
+                + " ms (METAHOOKS_WRITE_TIMEOUT_MS)"));
   }
 
   /** The deadline of one answer; {@link #close} disarms it. */

@@ -13,10 +13,13 @@ public final class Labels {
   public static final String INSTANCE = "app.kubernetes.io/instance";
   public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
   public static final String COMPONENT = "app.kubernetes.io/component";
+
   /** Patroni's scope label (Spilo {@code KUBERNETES_SCOPE_LABEL}). */
   public static final String CLUSTER_NAME = "cluster-name";
+
   /** Patroni's role label (Spilo {@code KUBERNETES_ROLE_LABEL}); Spilo marks the leader {@code master}. */
   public static final String ROLE = "spilo-role";
+
   public static final String LEADER = "master";
   public static final String REPLICA = "replica";
   public static final String APP = "postgresql";

@@ -63,7 +63,8 @@ public final class Names {
 
   /** What Patroni's ConfigMaps of the cluster (its scope) are called; not children, removed on deletion. */
   public static List<String> patroniConfigMaps(String cluster) {
-    return List.of(cluster + "-config", cluster + "-leader", cluster + "-failover", cluster + "-sync");
+    return List.of(
+        cluster + "-config", cluster + "-leader", cluster + "-failover", cluster + "-sync");
   }
 
   /** The ServiceAccount, Role, RoleBinding and Job that remove Patroni's ConfigMaps once the pods are gone. */
@@ -206,11 +207,11 @@ public final class Names {
   /** Ten hex digits of the text's SHA-256: a Job name's suffix that changes exactly when its input does. */
   public static String shortHash(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, 10);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing", e);
     }
   }
-
 }

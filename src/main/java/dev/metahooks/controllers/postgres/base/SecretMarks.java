@@ -43,6 +43,13 @@ public final class SecretMarks {
 
   /** What a person who may change the Secret runs to give it to the cluster. */
   public static String howToGive(String secret, String namespace, String cluster) {
-    return "kubectl label secret " + secret + " -n " + namespace + " " + label(cluster) + "=" + GIVEN;
+    return "kubectl label secret "
+        + secret
+        + " -n "
+        + namespace
+        + " "
+        + label(cluster)
+        + "="
+        + GIVEN;
   }
 }

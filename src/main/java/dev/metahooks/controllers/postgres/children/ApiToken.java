@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class ApiToken {
   public static final String VOLUME = "api-token";
   public static final String MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
+
   /** What the admission plugin asks for (serviceaccount.WarnOnlyBoundTokenExpirationSeconds); the kubelet renews it. */
   public static final int EXPIRATION_SECONDS = 3607;
 
@@ -22,15 +23,30 @@ public final class ApiToken {
   /** Turns the automatic mount of {@code pod} off and mounts the token into {@code container} only. */
   public static void onlyInto(ObjectNode pod, ObjectNode container) {
     pod.put("automountServiceAccountToken", false);
-    ObjectNode projected = pod.withArray("volumes").addObject().put("name", VOLUME).putObject("projected");
+    ObjectNode projected =
+        pod.withArray("volumes").addObject().put("name", VOLUME).putObject("projected");
     ArrayNode sources = projected.putArray("sources");
-    sources.addObject().putObject("serviceAccountToken").put("path", "token")
+    sources
+        .addObject()
+        .putObject("serviceAccountToken")
+        .put("path", "token")
         .put("expirationSeconds", EXPIRATION_SECONDS);
     ObjectNode ca = sources.addObject().putObject("configMap").put("name", "kube-root-ca.crt");
     ca.putArray("items").addObject().put("key", "ca.crt").put("path", "ca.crt");
-    sources.addObject().putObject("downwardAPI").putArray("items").addObject().put("path", "namespace")
-        .putObject("fieldRef").put("apiVersion", "v1").put("fieldPath", "metadata.namespace");
-    container.withArray("volumeMounts").addObject().put("name", VOLUME).put("mountPath", MOUNT_PATH)
+    sources
+        .addObject()
+        .putObject("downwardAPI")
+        .putArray("items")
+        .addObject()
+        .put("path", "namespace")
+        .putObject("fieldRef")
+        .put("apiVersion", "v1")
+        .put("fieldPath", "metadata.namespace");
+    container
+        .withArray("volumeMounts")
+        .addObject()
+        .put("name", VOLUME)
+        .put("mountPath", MOUNT_PATH)
         .put("readOnly", true);
   }
 }

@@ -43,7 +43,9 @@ public final class PatroniRbac {
 
   /** The account, its Role over the pods {@code members} ({@code Members}) and the binding. */
   public static List<ObjectNode> build(String cluster, String namespace, List<String> members) {
-    return List.of(serviceAccount(Names.patroni(cluster), cluster, "patroni"), role(cluster, members),
+    return List.of(
+        serviceAccount(Names.patroni(cluster), cluster, "patroni"),
+        role(cluster, members),
         roleBinding(Names.patroni(cluster), cluster, namespace, "patroni"));
   }
 
@@ -52,10 +54,13 @@ public final class PatroniRbac {
    * {@code role}, the role, and the Job (which names that ServiceAccount itself), in the order of
    * {@code ObservedCluster.CHILD_TYPES}.
    */
-  public static List<ObjectNode> withAccount(ObjectNode role, String cluster, String namespace, String component,
-      ObjectNode job) {
+  public static List<ObjectNode> withAccount(
+      ObjectNode role, String cluster, String namespace, String component, ObjectNode job) {
     String name = role.at("/metadata/name").asText();
-    return List.of(serviceAccount(name, cluster, component), role, roleBinding(name, cluster, namespace, component),
+    return List.of(
+        serviceAccount(name, cluster, component),
+        role,
+        roleBinding(name, cluster, namespace, component),
         job);
   }
 
@@ -77,20 +82,26 @@ public final class PatroniRbac {
   }
 
   public static ObjectNode emptyRole(String name, String cluster, String component) {
-    ObjectNode role = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "Role");
+    ObjectNode role =
+        Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "Role");
     metadata(role, name, cluster, component);
     return role;
   }
 
   /** Binds the Role {@code name} to the ServiceAccount {@code name}. */
-  public static ObjectNode roleBinding(String name, String cluster, String namespace, String component) {
-    ObjectNode binding = Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "RoleBinding");
+  public static ObjectNode roleBinding(
+      String name, String cluster, String namespace, String component) {
+    ObjectNode binding =
+        Json.object().put("apiVersion", "rbac.authorization.k8s.io/v1").put("kind", "RoleBinding");
     metadata(binding, name, cluster, component);
-    binding.putObject("roleRef")
+    binding
+        .putObject("roleRef")
         .put("apiGroup", "rbac.authorization.k8s.io")
         .put("kind", "Role")
         .put("name", name);
-    binding.putArray("subjects").addObject()
+    binding
+        .putArray("subjects")
+        .addObject()
         .put("kind", "ServiceAccount")
         .put("name", name)
         .put("namespace", namespace);

@@ -32,7 +32,11 @@ public final class PodPlacement {
       ArrayNode tolerations = pod.putArray("tolerations");
       placement.tolerations().forEach(toleration -> tolerations.add(toleration.deepCopy()));
     }
-    placement.nodeAffinity().ifPresent(affinity -> pod.withObjectProperty("affinity").set("nodeAffinity", affinity.deepCopy()));
+    placement
+        .nodeAffinity()
+        .ifPresent(
+            affinity ->
+                pod.withObjectProperty("affinity").set("nodeAffinity", affinity.deepCopy()));
     if (!placement.topologySpreadConstraints().isEmpty()) {
       ArrayNode constraints = pod.putArray("topologySpreadConstraints");
       for (ObjectNode given : placement.topologySpreadConstraints()) {

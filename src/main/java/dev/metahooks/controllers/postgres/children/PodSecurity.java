@@ -17,13 +17,15 @@ public final class PodSecurity {
   private PodSecurity() {}
 
   public static ObjectNode pod() {
-    ObjectNode context = Json.object()
-        .put("runAsNonRoot", true)
-        .put("runAsUser", SPILO_UID)
-        .put("runAsGroup", SPILO_GID)
-        .put("fsGroup", SPILO_GID)
-        // The volume's ownership is changed only when its root does not match, not file by file on every start.
-        .put("fsGroupChangePolicy", "OnRootMismatch");
+    ObjectNode context =
+        Json.object()
+            .put("runAsNonRoot", true)
+            .put("runAsUser", SPILO_UID)
+            .put("runAsGroup", SPILO_GID)
+            .put("fsGroup", SPILO_GID)
+            // The volume's ownership is changed only when its root does not match, not file by file
+            // on every start.
+            .put("fsGroupChangePolicy", "OnRootMismatch");
     context.putObject("seccompProfile").put("type", "RuntimeDefault");
     return context;
   }

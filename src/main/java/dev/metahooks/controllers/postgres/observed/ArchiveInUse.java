@@ -18,7 +18,11 @@ public final class ArchiveInUse {
     if (!request.children().has("apps/v1", "StatefulSet")) {
       return Optional.empty();
     }
-    return request.children().get("apps/v1", "StatefulSet", request.namespace(), Names.statefulSet(request.name()))
-        .flatMap(statefulSet -> ObservedCluster.spiloVariable(statefulSet.at("/spec/template/spec"), VARIABLE));
+    return request
+        .children()
+        .get("apps/v1", "StatefulSet", request.namespace(), Names.statefulSet(request.name()))
+        .flatMap(
+            statefulSet ->
+                ObservedCluster.spiloVariable(statefulSet.at("/spec/template/spec"), VARIABLE));
   }
 }

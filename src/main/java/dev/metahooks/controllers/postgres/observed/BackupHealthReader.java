@@ -15,8 +15,10 @@ public final class BackupHealthReader {
   private BackupHealthReader() {}
 
   public static BackupHealthReport of(ObservedCluster observed) {
-    return observed.child("v1", "ConfigMap", Names.backupHealth(observed.name()))
-        .map(configMap -> read(configMap.path("data"))).orElse(new BackupHealthReport.Missing());
+    return observed
+        .child("v1", "ConfigMap", Names.backupHealth(observed.name()))
+        .map(configMap -> read(configMap.path("data")))
+        .orElse(new BackupHealthReport.Missing());
   }
 
   public static BackupHealthReport read(JsonNode data) {
@@ -27,30 +29,72 @@ public final class BackupHealthReader {
       Fields fields = new Fields(data);
       String format = fields.text("format");
       if (!BackupHealthReport.FORMAT.equals(format)) {
-        return new BackupHealthReport.Unreadable("format \"" + format + "\" is not " + BackupHealthReport.FORMAT);
+        return new BackupHealthReport.Unreadable(
+            "format \"" + format + "\" is not " + BackupHealthReport.FORMAT);
       }
       Instant checkedAt = fields.time("checkedAt").orElseThrow(() -> new Bad("checkedAt is empty"));
-      BackupHealthReport.Archiver archiver = fields.ok("database")
-          ? new BackupHealthReport.Archiver(Optional.empty(), fields.text("archiveMode"), fields.count("archivedCount"),
-              fields.wal("lastArchivedWal", "lastArchivedTime"), fields.count("failedCount"),
-              fields.wal("lastFailedWal", "lastFailedTime"))
-          : new BackupHealthReport.Archiver(Optional.of(fields.text("databaseError")), "", 0, Optional.empty(), 0, Optional.empty());
+      BackupHealthReport.Archiver archiver =
+          fields.ok("database")
+              ? new BackupHealthReport.Archiver(
+                  Optional.empty(),
+                  fields.text("archiveMode"),
+                  fields.count("archivedCount"),
+                  fields.wal("lastArchivedWal", "lastArchivedTime"),
+                  fields.count("failedCount"),
+                  fields.wal("lastFailedWal", "lastFailedTime"))
+              : new BackupHealthReport.Archiver(
+                  Optional.of(fields.text("databaseError")),
+                  "",
+                  0,
+                  Optional.empty(),
+                  0,
+                  Optional.empty());
       BackupHealthReport.Store store;
       if (fields.ok("store")) {
-        Optional<BackupHealthReport.BaseBackup> last = fields.optional("lastBackupName").map(name -> new BackupHealthReport.BaseBackup(name,
-            fields.time("lastBackupStart").orElseThrow(() -> new Bad("lastBackupStart is empty")),
-            fields.time("lastBackupEnd").orElseThrow(() -> new Bad("lastBackupEnd is empty"))));
-        Optional<Boolean> inStore = fields.optional("lastArchivedInStore").map(value -> switch (value) {
-          case "yes" -> true;
-          case "no" -> false;
-          default -> throw new Bad("lastArchivedInStore is \"" + value + "\", not yes or no");
-        });
-        store = new BackupHealthReport.Store(Optional.empty(), (int) fields.count("baseBackups"), last,
-            fields.time("firstRecoverabilityPoint"), (int) fields.count("walSegments"), fields.optional("newestWal"),
-            inStore);
+        Optional<BackupHealthReport.BaseBackup> last =
+            fields
+                .optional("lastBackupName")
+                .map(
+                    name ->
+                        new BackupHealthReport.BaseBackup(
+                            name,
+                            fields
+                                .time("lastBackupStart")
+                                .orElseThrow(() -> new Bad("lastBackupStart is empty")),
+                            fields
+                                .time("lastBackupEnd")
+                                .orElseThrow(() -> new Bad("lastBackupEnd is empty"))));
+        Optional<Boolean> inStore =
+            fields
+                .optional("lastArchivedInStore")
+                .map(
+                    value ->
+                        switch (value) {
+                          case "yes" -> true;
+                          case "no" -> false;
+                          default ->
+                              throw new Bad(
+                                  "lastArchivedInStore is \"" + value + "\", not yes or no");
+                        });
+        store =
+            new BackupHealthReport.Store(
+                Optional.empty(),
+                (int) fields.count("baseBackups"),
+                last,
+                fields.time("firstRecoverabilityPoint"),
+                (int) fields.count("walSegments"),
+                fields.optional("newestWal"),
+                inStore);
       } else {
-        store = new BackupHealthReport.Store(Optional.of(fields.text("storeError")), 0, Optional.empty(), Optional.empty(), 0,
-            Optional.empty(), Optional.empty());
+        store =
+            new BackupHealthReport.Store(
+                Optional.of(fields.text("storeError")),
+                0,
+                Optional.empty(),
+                Optional.empty(),
+                0,
+                Optional.empty(),
+                Optional.empty());
       }
       return new BackupHealthReport.Report(checkedAt, archiver, store);
     } catch (Bad e) {
@@ -104,18 +148,24 @@ public final class BackupHealthReader {
     }
 
     Optional<Instant> time(String key) {
-      return optional(key).map(value -> {
-        try {
-          return Instant.parse(value);
-        } catch (DateTimeParseException e) {
-          throw new Bad(key + " is \"" + value + "\", not a UTC time");
-        }
-      });
+      return optional(key)
+          .map(
+              value -> {
+                try {
+                  return Instant.parse(value);
+                } catch (DateTimeParseException e) {
+                  throw new Bad(key + " is \"" + value + "\", not a UTC time");
+                }
+              });
     }
 
     Optional<BackupHealthReport.Wal> wal(String nameKey, String timeKey) {
       Optional<Instant> time = time(timeKey);
-      return optional(nameKey).map(name -> new BackupHealthReport.Wal(name, time.orElseThrow(() -> new Bad(timeKey + " is empty"))));
+      return optional(nameKey)
+          .map(
+              name ->
+                  new BackupHealthReport.Wal(
+                      name, time.orElseThrow(() -> new Bad(timeKey + " is empty"))));
     }
   }
 }

@@ -25,15 +25,25 @@ public sealed interface BackupHealthReport {
   record Wal(String name, Instant time) {}
 
   /** What the primary said; {@code error} set when it could not be asked. */
-  record Archiver(Optional<String> error, String archiveMode, long archived, Optional<Wal> lastArchived, long failed,
+  record Archiver(
+      Optional<String> error,
+      String archiveMode,
+      long archived,
+      Optional<Wal> lastArchived,
+      long failed,
       Optional<Wal> lastFailed) {}
 
   /**
    * What the store holds; {@code error} set when it could not be listed. {@code lastArchivedInStore} empty when
    * there was nothing to look for.
    */
-  record Store(Optional<String> error, int baseBackups, Optional<BaseBackup> lastBackup,
-      Optional<Instant> firstRecoverabilityPoint, int walSegments, Optional<String> newestWal,
+  record Store(
+      Optional<String> error,
+      int baseBackups,
+      Optional<BaseBackup> lastBackup,
+      Optional<Instant> firstRecoverabilityPoint,
+      int walSegments,
+      Optional<String> newestWal,
       Optional<Boolean> lastArchivedInStore) {}
 
   record Report(Instant checkedAt, Archiver archiver, Store store) implements BackupHealthReport {}

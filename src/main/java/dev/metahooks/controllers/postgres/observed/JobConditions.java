@@ -10,7 +10,8 @@ public final class JobConditions {
   /** The condition of the type whose status is True, if any. */
   public static Optional<JsonNode> find(JsonNode jobStatus, String type) {
     for (JsonNode condition : jobStatus.path("conditions")) {
-      if (type.equals(condition.path("type").asText()) && "True".equals(condition.path("status").asText())) {
+      if (type.equals(condition.path("type").asText())
+          && "True".equals(condition.path("status").asText())) {
         return Optional.of(condition);
       }
     }

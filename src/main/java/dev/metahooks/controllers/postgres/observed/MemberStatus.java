@@ -29,8 +29,14 @@ import java.util.OptionalLong;
  * Patroni writes the annotation in every cycle in which one of these changed ({@code loop_wait}, 10 s), so the
  * leader's and a replica's positions may be up to a cycle apart.
  */
-public record MemberStatus(String state, String role, OptionalLong walPosition, OptionalLong timeline,
-    Optional<String> replicationState, String version, boolean pendingRestart) {
+public record MemberStatus(
+    String state,
+    String role,
+    OptionalLong walPosition,
+    OptionalLong timeline,
+    Optional<String> replicationState,
+    String version,
+    boolean pendingRestart) {
   public static final String ANNOTATION = "status";
 
   /** The member status in the pod's annotation; empty without one, or when it is not Patroni's JSON. */
@@ -48,11 +54,17 @@ public record MemberStatus(String state, String role, OptionalLong walPosition, 
     if (data == null || !data.isObject()) {
       return Optional.empty();
     }
-    return Optional.of(new MemberStatus(data.path("state").asText(""), data.path("role").asText(""),
-        integer(data.path("xlog_location")), integer(data.path("timeline")),
-        data.path("replication_state").isTextual() ? Optional.of(data.path("replication_state").asText())
-            : Optional.empty(),
-        data.path("version").asText(""), data.path("pending_restart").asBoolean(false)));
+    return Optional.of(
+        new MemberStatus(
+            data.path("state").asText(""),
+            data.path("role").asText(""),
+            integer(data.path("xlog_location")),
+            integer(data.path("timeline")),
+            data.path("replication_state").isTextual()
+                ? Optional.of(data.path("replication_state").asText())
+                : Optional.empty(),
+            data.path("version").asText(""),
+            data.path("pending_restart").asBoolean(false)));
   }
 
   public boolean running() {
@@ -80,6 +92,8 @@ public record MemberStatus(String state, String role, OptionalLong walPosition, 
   }
 
   private static OptionalLong integer(JsonNode value) {
-    return value.isIntegralNumber() && value.canConvertToLong() ? OptionalLong.of(value.asLong()) : OptionalLong.empty();
+    return value.isIntegralNumber() && value.canConvertToLong()
+        ? OptionalLong.of(value.asLong())
+        : OptionalLong.empty();
   }
 }

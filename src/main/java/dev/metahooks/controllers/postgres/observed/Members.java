@@ -29,7 +29,9 @@ public final class Members {
     for (ObjectNode pod : observed.allPods()) {
       count = Math.max(count, ordinal(cluster, ObservedCluster.nameOf(pod)) + 1);
     }
-    return IntStream.range(0, Math.min(count, MOST)).mapToObj(i -> Names.member(cluster, i)).toList();
+    return IntStream.range(0, Math.min(count, MOST))
+        .mapToObj(i -> Names.member(cluster, i))
+        .toList();
   }
 
   /** The ordinal of a pod named {@code <n>-<ordinal>}, or -1. */

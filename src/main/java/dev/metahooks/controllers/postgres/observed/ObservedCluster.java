@@ -32,41 +32,49 @@ public final class ObservedCluster {
   /** The label the StatefulSet controller puts on each pod: the revision of the template it was created from. */
   public static final String REVISION_LABEL = "controller-revision-hash";
 
-  public static final List<ChildType> CHILD_TYPES = List.of(
-      new ChildType("v1", "ServiceAccount"),
-      new ChildType("rbac.authorization.k8s.io/v1", "Role"),
-      new ChildType("rbac.authorization.k8s.io/v1", "RoleBinding"),
-      new ChildType("v1", "Secret"),
-      new ChildType("v1", "Service"),
-      new ChildType("apps/v1", "StatefulSet"),
-      new ChildType("policy/v1", "PodDisruptionBudget"),
-      new ChildType("networking.k8s.io/v1", "NetworkPolicy"),
-      new ChildType("batch/v1", "Job"),
-      new ChildType("v1", "ConfigMap"),
-      new ChildType("apps/v1", "Deployment"),
-      new ChildType("batch/v1", "CronJob"));
+  public static final List<ChildType> CHILD_TYPES =
+      List.of(
+          new ChildType("v1", "ServiceAccount"),
+          new ChildType("rbac.authorization.k8s.io/v1", "Role"),
+          new ChildType("rbac.authorization.k8s.io/v1", "RoleBinding"),
+          new ChildType("v1", "Secret"),
+          new ChildType("v1", "Service"),
+          new ChildType("apps/v1", "StatefulSet"),
+          new ChildType("policy/v1", "PodDisruptionBudget"),
+          new ChildType("networking.k8s.io/v1", "NetworkPolicy"),
+          new ChildType("batch/v1", "Job"),
+          new ChildType("v1", "ConfigMap"),
+          new ChildType("apps/v1", "Deployment"),
+          new ChildType("batch/v1", "CronJob"));
 
   /**
    * Declared only by the optional PodMonitor component (manifests/components/postgrescluster-podmonitor): its CRD
    * may be absent, so its group is read when the request carries it, and a PodMonitor rendered only then.
    */
-  public static final ChildType POD_MONITOR = new ChildType("monitoring.coreos.com/v1", "PodMonitor");
+  public static final ChildType POD_MONITOR =
+      new ChildType("monitoring.coreos.com/v1", "PodMonitor");
 
   /** A type related through the customize hook; {@code resource} is what its rule names. */
   public record RelatedType(String apiVersion, String kind, String resource) {}
 
   public static final RelatedType PODS = new RelatedType("v1", "Pod", "pods");
   public static final RelatedType CONFIG_MAPS = new RelatedType("v1", "ConfigMap", "configmaps");
+
   /** The namespace's clusters, so that two do not claim one backup prefix. */
-  public static final RelatedType CLUSTERS = new RelatedType("metahooks.dev/v1alpha1", "PostgresCluster",
-      "postgresclusters");
+  public static final RelatedType CLUSTERS =
+      new RelatedType("metahooks.dev/v1alpha1", "PostgresCluster", "postgresclusters");
+
   /** The Secrets given to the cluster ({@link SecretMarks}), whenever the spec names one of the user's. */
   public static final RelatedType GIVEN_SECRETS = new RelatedType("v1", "Secret", "secrets");
+
   /** The cluster's volume claims (by the claim templates' labels), read when a larger storage.size asks to grow them. */
-  public static final RelatedType CLAIMS = new RelatedType("v1", "PersistentVolumeClaim", "persistentvolumeclaims");
+  public static final RelatedType CLAIMS =
+      new RelatedType("v1", "PersistentVolumeClaim", "persistentvolumeclaims");
+
   /** Every StorageClass (cluster-scoped), to tell whether a claim's class allows expansion. */
-  public static final RelatedType STORAGE_CLASSES = new RelatedType("storage.k8s.io/v1", "StorageClass",
-      "storageclasses");
+  public static final RelatedType STORAGE_CLASSES =
+      new RelatedType("storage.k8s.io/v1", "StorageClass", "storageclasses");
+
   /**
    * The volume types: related for every cluster, but required in a request only when a claim is to grow
    * ({@link #requireVolumeGroups}), so that an answer never depends on them otherwise.
@@ -80,10 +88,13 @@ public final class ObservedCluster {
   public static List<ObjectNode> inTypeOrder(List<ObjectNode> children) {
     List<String> order = CHILD_TYPES.stream().map(t -> t.apiVersion() + " " + t.kind()).toList();
     List<ObjectNode> sorted = new ArrayList<>(children);
-    sorted.sort(Comparator.comparingInt(c -> {
-      int index = order.indexOf(c.path("apiVersion").asText() + " " + c.path("kind").asText());
-      return index < 0 ? order.size() : index;
-    }));
+    sorted.sort(
+        Comparator.comparingInt(
+            c -> {
+              int index =
+                  order.indexOf(c.path("apiVersion").asText() + " " + c.path("kind").asText());
+              return index < 0 ? order.size() : index;
+            }));
     return sorted;
   }
 
@@ -98,8 +109,15 @@ public final class ObservedCluster {
   private List<String> liveClones = List.of();
   private final CompositeRequest request;
 
-  private ObservedCluster(CompositeRequest request, String name, String namespace, List<ObjectNode> children, List<ObjectNode> pods,
-      List<String> patroniConfigMaps, boolean podMonitorsDeclared, List<ObjectNode> relatedSecrets,
+  private ObservedCluster(
+      CompositeRequest request,
+      String name,
+      String namespace,
+      List<ObjectNode> children,
+      List<ObjectNode> pods,
+      List<String> patroniConfigMaps,
+      boolean podMonitorsDeclared,
+      List<ObjectNode> relatedSecrets,
       List<String> syncStandbys) {
     this.name = name;
     this.namespace = namespace;
@@ -129,29 +147,44 @@ public final class ObservedCluster {
       types.add(POD_MONITOR);
     }
     for (ChildType type : types) {
-      // The wire model already refuses children outside the parent's namespace; related objects of v2 may cross.
+      // The wire model already refuses children outside the parent's namespace; related objects of
+      // v2 may cross.
       request.children().entries(type.apiVersion(), type.kind()).stream()
           .sorted(Comparator.comparing(ObjectMap.Entry::name))
           .forEach(entry -> children.add(checkedType(type, entry)));
     }
     requireRelatedGroups(request, spec);
-    List<ObjectNode> pods = request.related().entries("v1", "Pod").stream()
-        .filter(entry -> entry.namespace().equals(namespace))
-        .map(ObjectMap.Entry::object)
-        .filter(pod -> isDatabasePodOf(pod, request.name()))
-        .sorted(Comparator.comparing(pod -> pod.path("metadata").path("name").asText()))
-        .toList();
+    List<ObjectNode> pods =
+        request.related().entries("v1", "Pod").stream()
+            .filter(entry -> entry.namespace().equals(namespace))
+            .map(ObjectMap.Entry::object)
+            .filter(pod -> isDatabasePodOf(pod, request.name()))
+            .sorted(Comparator.comparing(pod -> pod.path("metadata").path("name").asText()))
+            .toList();
     List<String> scopeConfigMaps = Names.patroniConfigMaps(request.name());
-    List<String> configMaps = request.related().entries("v1", "ConfigMap").stream()
-        .filter(entry -> entry.namespace().equals(namespace))
-        .map(ObjectMap.Entry::name)
-        .filter(scopeConfigMaps::contains)
-        .sorted()
-        .toList();
-    List<ObjectNode> secrets = request.related().entries("v1", "Secret").stream()
-        .filter(entry -> entry.namespace().equals(namespace)).map(ObjectMap.Entry::object).toList();
-    ObservedCluster observed = new ObservedCluster(request, request.name(), namespace, List.copyOf(children), pods, configMaps,
-        podMonitors, secrets, syncStandbys(request, namespace));
+    List<String> configMaps =
+        request.related().entries("v1", "ConfigMap").stream()
+            .filter(entry -> entry.namespace().equals(namespace))
+            .map(ObjectMap.Entry::name)
+            .filter(scopeConfigMaps::contains)
+            .sorted()
+            .toList();
+    List<ObjectNode> secrets =
+        request.related().entries("v1", "Secret").stream()
+            .filter(entry -> entry.namespace().equals(namespace))
+            .map(ObjectMap.Entry::object)
+            .toList();
+    ObservedCluster observed =
+        new ObservedCluster(
+            request,
+            request.name(),
+            namespace,
+            List.copyOf(children),
+            pods,
+            configMaps,
+            podMonitors,
+            secrets,
+            syncStandbys(request, namespace));
     observed.liveClones = liveClones(request, namespace);
     return observed;
   }
@@ -159,12 +192,17 @@ public final class ObservedCluster {
   /** The namespace's clusters that clone this one live ({@code spec.bootstrap.clone.cluster} and {@code live}). */
   private static List<String> liveClones(CompositeRequest request, String namespace) {
     return request.related().entries(CLUSTERS.apiVersion(), CLUSTERS.kind()).stream()
-        .filter(entry -> entry.namespace().equals(namespace) && !entry.name().equals(request.name()))
-        .filter(entry -> {
-          JsonNode clone = entry.object().path("spec").path("bootstrap").path("clone");
-          return request.name().equals(clone.path("cluster").asText(null)) && clone.path("live").isObject();
-        })
-        .map(ObjectMap.Entry::name).sorted().toList();
+        .filter(
+            entry -> entry.namespace().equals(namespace) && !entry.name().equals(request.name()))
+        .filter(
+            entry -> {
+              JsonNode clone = entry.object().path("spec").path("bootstrap").path("clone");
+              return request.name().equals(clone.path("cluster").asText(null))
+                  && clone.path("live").isObject();
+            })
+        .map(ObjectMap.Entry::name)
+        .sorted()
+        .toList();
   }
 
   /** The clusters of the namespace that clone this one from its running primary (their pods connect to it). */
@@ -175,7 +213,8 @@ public final class ObservedCluster {
   /** The types the customize hook relates for a cluster of this spec, each one rule. */
   public static List<RelatedType> relatedTypes(ClusterSpec spec) {
     // The Secrets given to the cluster, whenever the spec names one (SecretGrants).
-    return SecretReferences.any(spec) ? List.of(PODS, CONFIG_MAPS, CLUSTERS, GIVEN_SECRETS)
+    return SecretReferences.any(spec)
+        ? List.of(PODS, CONFIG_MAPS, CLUSTERS, GIVEN_SECRETS)
         : List.of(PODS, CONFIG_MAPS, CLUSTERS);
   }
 
@@ -184,8 +223,14 @@ public final class ObservedCluster {
       if (type.equals(GIVEN_SECRETS) && !secretsRequired(spec)) {
         continue;
       }
-      request.related().required(type.apiVersion(), type.kind(), "the customize hook asks for " + type.resource()
-          + ", and Metacontroller sends a group for every rule it returned, {} when nothing matches");
+      request
+          .related()
+          .required(
+              type.apiVersion(),
+              type.kind(),
+              "the customize hook asks for "
+                  + type.resource()
+                  + ", and Metacontroller sends a group for every rule it returned, {} when nothing matches");
     }
   }
 
@@ -205,15 +250,20 @@ public final class ObservedCluster {
     return request.related().has(GIVEN_SECRETS.apiVersion(), "Secret");
   }
 
-
   /**
    * The volume claims and StorageClasses, needed to grow the volumes: a request without their groups is a 422,
    * as for {@link #relatedTypes} (read as "none", no claim would grow and the StorageClass check could not be made).
    */
   public void requireVolumeGroups() {
     for (RelatedType type : VOLUME_TYPES) {
-      request.related().required(type.apiVersion(), type.kind(), "growing the volumes needs the " + type.resource()
-          + " the customize hook relates, and Metacontroller sends a group for every rule it returned");
+      request
+          .related()
+          .required(
+              type.apiVersion(),
+              type.kind(),
+              "growing the volumes needs the "
+                  + type.resource()
+                  + " the customize hook relates, and Metacontroller sends a group for every rule it returned");
     }
   }
 
@@ -224,7 +274,8 @@ public final class ObservedCluster {
 
   /** Whether the request carries the claims and StorageClasses. */
   public boolean hasVolumeGroups() {
-    return VOLUME_TYPES.stream().allMatch(type -> request.related().has(type.apiVersion(), type.kind()));
+    return VOLUME_TYPES.stream()
+        .allMatch(type -> request.related().has(type.apiVersion(), type.kind()));
   }
 
   /**
@@ -234,9 +285,14 @@ public final class ObservedCluster {
   public List<ObjectNode> dataClaims() {
     String prefix = Spilo.DATA_VOLUME + "-" + Names.statefulSet(name) + "-";
     return request.related().entries(CLAIMS.apiVersion(), CLAIMS.kind()).stream()
-        .filter(entry -> entry.namespace().equals(namespace) && entry.name().startsWith(prefix)
-            && entry.name().substring(prefix.length()).matches("0|[1-9][0-9]{0,4}"))
-        .sorted(Comparator.comparingInt(entry -> Integer.parseInt(entry.name().substring(prefix.length()))))
+        .filter(
+            entry ->
+                entry.namespace().equals(namespace)
+                    && entry.name().startsWith(prefix)
+                    && entry.name().substring(prefix.length()).matches("0|[1-9][0-9]{0,4}"))
+        .sorted(
+            Comparator.comparingInt(
+                entry -> Integer.parseInt(entry.name().substring(prefix.length()))))
         .map(ObjectMap.Entry::object)
         .toList();
   }
@@ -244,15 +300,23 @@ public final class ObservedCluster {
   /** The related StorageClass of that name. */
   public Optional<ObjectNode> storageClass(String className) {
     return request.related().entries(STORAGE_CLASSES.apiVersion(), STORAGE_CLASSES.kind()).stream()
-        .filter(entry -> entry.name().equals(className)).map(ObjectMap.Entry::object).findFirst();
+        .filter(entry -> entry.name().equals(className))
+        .map(ObjectMap.Entry::object)
+        .findFirst();
   }
 
   /** The StorageClass annotated as the cluster's default (what a claim without a class was given). */
   public Optional<ObjectNode> defaultStorageClass() {
     return request.related().entries(STORAGE_CLASSES.apiVersion(), STORAGE_CLASSES.kind()).stream()
         .map(ObjectMap.Entry::object)
-        .filter(c -> "true".equals(c.path("metadata").path("annotations")
-            .path("storageclass.kubernetes.io/is-default-class").asText()))
+        .filter(
+            c ->
+                "true"
+                    .equals(
+                        c.path("metadata")
+                            .path("annotations")
+                            .path("storageclass.kubernetes.io/is-default-class")
+                            .asText()))
         .min(Comparator.comparing(ObservedCluster::nameOf));
   }
 
@@ -264,19 +328,34 @@ public final class ObservedCluster {
   /** Patroni's synchronous standbys: the comma-separated {@code sync_standby} annotation of {@code <scope>-sync}. */
   private static List<String> syncStandbys(CompositeRequest request, String namespace) {
     return request.related().entries("v1", "ConfigMap").stream()
-        .filter(entry -> entry.namespace().equals(namespace) && entry.name().equals(request.name() + "-sync"))
-        .map(entry -> entry.object().path("metadata").path("annotations").path("sync_standby").asText(""))
+        .filter(
+            entry ->
+                entry.namespace().equals(namespace)
+                    && entry.name().equals(request.name() + "-sync"))
+        .map(
+            entry ->
+                entry.object().path("metadata").path("annotations").path("sync_standby").asText(""))
         .flatMap(list -> java.util.Arrays.stream(list.split(",")))
-        .map(String::strip).filter(member -> !member.isEmpty()).sorted().toList();
+        .map(String::strip)
+        .filter(member -> !member.isEmpty())
+        .sorted()
+        .toList();
   }
 
   private static ObjectNode checkedType(ChildType type, ObjectMap.Entry entry) {
-    String path = "children['" + ObjectMap.groupKey(type.apiVersion(), type.kind()) + "']['" + entry.key() + "']";
+    String path =
+        "children['"
+            + ObjectMap.groupKey(type.apiVersion(), type.kind())
+            + "']['"
+            + entry.key()
+            + "']";
     if (!type.apiVersion().equals(entry.object().path("apiVersion").textValue())) {
-      throw new InvalidRequestException(path + ".apiVersion", "must be \"" + type.apiVersion() + "\" in this group");
+      throw new InvalidRequestException(
+          path + ".apiVersion", "must be \"" + type.apiVersion() + "\" in this group");
     }
     if (!type.kind().equals(entry.object().path("kind").textValue())) {
-      throw new InvalidRequestException(path + ".kind", "must be \"" + type.kind() + "\" in this group");
+      throw new InvalidRequestException(
+          path + ".kind", "must be \"" + type.kind() + "\" in this group");
     }
     return entry.object();
   }
@@ -307,7 +386,10 @@ public final class ObservedCluster {
 
   public List<ObjectNode> children(String apiVersion, String kind) {
     return children.stream()
-        .filter(c -> apiVersion.equals(c.path("apiVersion").asText()) && kind.equals(c.path("kind").asText()))
+        .filter(
+            c ->
+                apiVersion.equals(c.path("apiVersion").asText())
+                    && kind.equals(c.path("kind").asText()))
         .toList();
   }
 
@@ -330,7 +412,8 @@ public final class ObservedCluster {
    * is never used, whatever rule an earlier customize answer related it by.
    */
   public Optional<ObjectNode> relatedSecret(String secretName) {
-    return relatedSecrets.stream().filter(s -> secretName.equals(nameOf(s)) && SecretMarks.givenTo(s, name))
+    return relatedSecrets.stream()
+        .filter(s -> secretName.equals(nameOf(s)) && SecretMarks.givenTo(s, name))
         .findFirst();
   }
 
@@ -348,17 +431,22 @@ public final class ObservedCluster {
    * Kubernetes never moves {@code currentRevision} (stateful_set_control.go, completeRollingUpdate).
    */
   public Optional<String> updateRevision() {
-    return statefulSet().flatMap(sts -> {
-      JsonNode status = sts.path("status");
-      String revision = status.path("updateRevision").asText("");
-      boolean seen = status.path("observedGeneration").asLong(-1) >= sts.path("metadata").path("generation").asLong(0);
-      return seen && !revision.isEmpty() ? Optional.of(revision) : Optional.empty();
-    });
+    return statefulSet()
+        .flatMap(
+            sts -> {
+              JsonNode status = sts.path("status");
+              String revision = status.path("updateRevision").asText("");
+              boolean seen =
+                  status.path("observedGeneration").asLong(-1)
+                      >= sts.path("metadata").path("generation").asLong(0);
+              return seen && !revision.isEmpty() ? Optional.of(revision) : Optional.empty();
+            });
   }
 
   /** Every live pod runs the {@linkplain #updateRevision() update revision} (none before it is known). */
   public boolean everyPodOnUpdateRevision() {
-    return updateRevision().map(revision -> livePods().stream().allMatch(pod -> fromRevision(pod, revision)))
+    return updateRevision()
+        .map(revision -> livePods().stream().allMatch(pod -> fromRevision(pod, revision)))
         .orElse(false);
   }
 
@@ -389,7 +477,8 @@ public final class ObservedCluster {
 
   public static boolean ready(JsonNode pod) {
     for (JsonNode condition : pod.path("status").path("conditions")) {
-      if ("Ready".equals(condition.path("type").asText()) && "True".equals(condition.path("status").asText())) {
+      if ("Ready".equals(condition.path("type").asText())
+          && "True".equals(condition.path("status").asText())) {
         return true;
       }
     }
@@ -413,7 +502,9 @@ public final class ObservedCluster {
   public Optional<ObjectNode> primaryPod() {
     return livePods().stream()
         .filter(ObservedCluster::leader)
-        .sorted(Comparator.comparing((ObjectNode pod) -> !ready(pod)).thenComparing(ObservedCluster::nameOf))
+        .sorted(
+            Comparator.comparing((ObjectNode pod) -> !ready(pod))
+                .thenComparing(ObservedCluster::nameOf))
         .findFirst();
   }
 
@@ -422,8 +513,10 @@ public final class ObservedCluster {
    * each member's state as JSON in its pod's {@code status} annotation.
    */
   public List<String> pendingRestart() {
-    return livePods().stream().filter(pod -> MemberStatus.of(pod).map(MemberStatus::pendingRestart).orElse(false))
-        .map(ObservedCluster::nameOf).toList();
+    return livePods().stream()
+        .filter(pod -> MemberStatus.of(pod).map(MemberStatus::pendingRestart).orElse(false))
+        .map(ObservedCluster::nameOf)
+        .toList();
   }
 
   public int readyPods() {
@@ -436,8 +529,11 @@ public final class ObservedCluster {
    * without containers (an observation made by hand; the API server always has them) is not judged.
    */
   public List<String> podsStartedWithout(JsonNode localParameters) {
-    return livePods().stream().filter(pod -> !pod.path("spec").path("containers").isEmpty())
-        .filter(pod -> !localParameters.equals(localParameters(pod))).map(ObservedCluster::nameOf).toList();
+    return livePods().stream()
+        .filter(pod -> !pod.path("spec").path("containers").isEmpty())
+        .filter(pod -> !localParameters.equals(localParameters(pod)))
+        .map(ObservedCluster::nameOf)
+        .toList();
   }
 
   private static JsonNode localParameters(JsonNode pod) {
@@ -446,7 +542,8 @@ public final class ObservedCluster {
       return Json.object();
     }
     try {
-      JsonNode parameters = Json.reader().readTree(configuration.get()).path("postgresql").path("parameters");
+      JsonNode parameters =
+          Json.reader().readTree(configuration.get()).path("postgresql").path("parameters");
       return parameters.isObject() ? parameters : Json.object();
     } catch (IOException e) {
       return Json.nodes().nullNode();
@@ -471,7 +568,9 @@ public final class ObservedCluster {
 
   /** The environment entries of that container (none without one). */
   public static JsonNode spiloEnv(JsonNode podSpec) {
-    return spiloContainer(podSpec).map(container -> container.path("env")).orElse(MissingNode.getInstance());
+    return spiloContainer(podSpec)
+        .map(container -> container.path("env"))
+        .orElse(MissingNode.getInstance());
   }
 
   /** The value the Spilo container of a pod spec gives {@code variable}, when it gives one as text. */
@@ -490,7 +589,10 @@ public final class ObservedCluster {
   }
 
   public Optional<String> deployedImage() {
-    return postgresContainer().map(c -> c.path("image")).filter(JsonNode::isTextual).map(JsonNode::asText);
+    return postgresContainer()
+        .map(c -> c.path("image"))
+        .filter(JsonNode::isTextual)
+        .map(JsonNode::asText);
   }
 
   private Optional<JsonNode> dataVolumeClaim() {
@@ -499,27 +601,33 @@ public final class ObservedCluster {
 
   /** The observed StatefulSet's claim template of that name: empty without a StatefulSet, empty inside without the template. */
   public Optional<Optional<JsonNode>> claimTemplate(String name) {
-    return statefulSet().map(sts -> {
-      for (JsonNode template : sts.path("spec").path("volumeClaimTemplates")) {
-        if (name.equals(template.path("metadata").path("name").asText())) {
-          return Optional.of(template);
-        }
-      }
-      return Optional.empty();
-    });
+    return statefulSet()
+        .map(
+            sts -> {
+              for (JsonNode template : sts.path("spec").path("volumeClaimTemplates")) {
+                if (name.equals(template.path("metadata").path("name").asText())) {
+                  return Optional.of(template);
+                }
+              }
+              return Optional.empty();
+            });
   }
 
   /** The data volume size of the StatefulSet's claim template. */
   public Optional<String> deployedStorageSize() {
-    return dataVolumeClaim().map(t -> t.path("spec").path("resources").path("requests").path("storage"))
-        .filter(JsonNode::isTextual).map(JsonNode::asText);
+    return dataVolumeClaim()
+        .map(t -> t.path("spec").path("resources").path("requests").path("storage"))
+        .filter(JsonNode::isTextual)
+        .map(JsonNode::asText);
   }
 
   /** The storage class of the claim template: empty when the template has none (the cluster default). */
   public Optional<Optional<String>> deployedStorageClass() {
-    return dataVolumeClaim().map(t -> {
-      JsonNode className = t.path("spec").path("storageClassName");
-      return className.isTextual() ? Optional.of(className.asText()) : Optional.empty();
-    });
+    return dataVolumeClaim()
+        .map(
+            t -> {
+              JsonNode className = t.path("spec").path("storageClassName");
+              return className.isTextual() ? Optional.of(className.asText()) : Optional.empty();
+            });
   }
 }

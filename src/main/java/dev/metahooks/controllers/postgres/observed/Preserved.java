@@ -20,9 +20,18 @@ import java.util.Optional;
  */
 public final class Preserved {
   public static final String LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";
-  private static final List<String> SERVER_METADATA = List.of("uid", "resourceVersion", "generation",
-      "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink",
-      "ownerReferences", "finalizers");
+  private static final List<String> SERVER_METADATA =
+      List.of(
+          "uid",
+          "resourceVersion",
+          "generation",
+          "creationTimestamp",
+          "deletionTimestamp",
+          "deletionGracePeriodSeconds",
+          "managedFields",
+          "selfLink",
+          "ownerReferences",
+          "finalizers");
 
   private Preserved() {}
 
@@ -46,10 +55,12 @@ public final class Preserved {
     } catch (Exception e) {
       return Optional.empty();
     }
-    if (applied == null || !applied.isObject()
+    if (applied == null
+        || !applied.isObject()
         || !sameText(applied.path("apiVersion"), observed.path("apiVersion"))
         || !sameText(applied.path("kind"), observed.path("kind"))
-        || !sameText(applied.path("metadata").path("name"), observed.path("metadata").path("name"))) {
+        || !sameText(
+            applied.path("metadata").path("name"), observed.path("metadata").path("name"))) {
       return Optional.empty();
     }
     return Optional.of((ObjectNode) applied);

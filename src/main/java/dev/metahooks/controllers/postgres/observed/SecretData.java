@@ -16,10 +16,10 @@ public final class SecretData {
       return Optional.empty();
     }
     try {
-      return Optional.of(new String(Base64.getDecoder().decode(value.asText()), StandardCharsets.UTF_8));
+      return Optional.of(
+          new String(Base64.getDecoder().decode(value.asText()), StandardCharsets.UTF_8));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
   }
-
 }

@@ -21,6 +21,7 @@ import java.util.Optional;
  */
 public record ArchiveScope(List<String> roots) {
   public static final String ENVIRONMENT = "METAHOOKS_POSTGRES_ARCHIVE_ROOTS";
+
   /** Nothing beyond the namespace. */
   public static final ArchiveScope NAMESPACE = new ArchiveScope(List.of());
 
@@ -35,40 +36,80 @@ public record ArchiveScope(List<String> roots) {
 
   /** Comma-separated prefixes, each as {@code spec.backup.s3.prefix} takes them. */
   public static ArchiveScope parse(String text) {
-    List<String> roots = Arrays.stream(text.split(",")).map(String::trim).filter(root -> !root.isEmpty()).toList();
+    List<String> roots =
+        Arrays.stream(text.split(",")).map(String::trim).filter(root -> !root.isEmpty()).toList();
     for (String root : roots) {
-      if (!BackupSpecReader.PREFIX.matcher(root).matches() || Arrays.asList(root.split("/")).contains("..")) {
-        throw new IllegalArgumentException(ENVIRONMENT + ": \"" + root + "\" is not a prefix such as "
-            + "shared/archives (letters, digits, _ . -, segments joined by /)");
+      if (!BackupSpecReader.PREFIX.matcher(root).matches()
+          || Arrays.asList(root.split("/")).contains("..")) {
+        throw new IllegalArgumentException(
+            ENVIRONMENT
+                + ": \""
+                + root
+                + "\" is not a prefix such as "
+                + "shared/archives (letters, digits, _ . -, segments joined by /)");
       }
     }
     return new ArchiveScope(roots);
   }
 
   /** The prefixes of {@code spec} outside what the cluster may write or read. */
-  public List<FieldProblem> check(ClusterSpec spec, JsonNode parent, String namespace, String name) {
+  public List<FieldProblem> check(
+      ClusterSpec spec, JsonNode parent, String namespace, String name) {
     List<FieldProblem> problems = new ArrayList<>();
     BackupSpec backups = spec.backups();
-    // Only a prefix given: the default lies under <namespace>/<name>, or is the archive in use, which never moves.
+    // Only a prefix given: the default lies under <namespace>/<name>, or is the archive in use,
+    // which never moves.
     if (parent.at("/spec/backup/s3/prefix").isTextual()) {
-      backups.backup().map(backup -> backup.s3().prefix()).filter(prefix -> !allowed(prefix, namespace, true))
-          .ifPresent(prefix -> problems.add(new FieldProblem("spec.backup.s3.prefix", "\"" + prefix + "\" is not "
-              + "inside " + namespace + "/ (such as " + namespace + "/" + name + "): a cluster archives only inside "
-              + "its own namespace, never at its root" + beyond())));
+      backups
+          .backup()
+          .map(backup -> backup.s3().prefix())
+          .filter(prefix -> !allowed(prefix, namespace, true))
+          .ifPresent(
+              prefix ->
+                  problems.add(
+                      new FieldProblem(
+                          "spec.backup.s3.prefix",
+                          "\""
+                              + prefix
+                              + "\" is not "
+                              + "inside "
+                              + namespace
+                              + "/ (such as "
+                              + namespace
+                              + "/"
+                              + name
+                              + "): a cluster archives only inside "
+                              + "its own namespace, never at its root"
+                              + beyond())));
     }
-    backups.cloneFrom().flatMap(BackupSpec.Clone::s3)
+    backups
+        .cloneFrom()
+        .flatMap(BackupSpec.Clone::s3)
         .ifPresent(s3 -> source(problems, "spec.bootstrap.clone.s3.prefix", s3, namespace));
-    backups.logicalRestore()
-        .ifPresent(logical -> source(problems, "spec.bootstrap.logical.s3.prefix", logical.s3(), namespace));
-    spec.standby().flatMap(standby -> standby.archive())
+    backups
+        .logicalRestore()
+        .ifPresent(
+            logical ->
+                source(problems, "spec.bootstrap.logical.s3.prefix", logical.s3(), namespace));
+    spec.standby()
+        .flatMap(standby -> standby.archive())
         .ifPresent(s3 -> source(problems, "spec.standby.s3.prefix", s3, namespace));
     return problems;
   }
 
-  private void source(List<FieldProblem> problems, String field, BackupSpec.S3 s3, String namespace) {
+  private void source(
+      List<FieldProblem> problems, String field, BackupSpec.S3 s3, String namespace) {
     if (!allowed(s3.prefix(), namespace, false)) {
-      problems.add(new FieldProblem(field, "\"" + s3.prefix() + "\" is not under " + namespace + "/: a cluster "
-          + "reads only archives of its own namespace" + beyond()));
+      problems.add(
+          new FieldProblem(
+              field,
+              "\""
+                  + s3.prefix()
+                  + "\" is not under "
+                  + namespace
+                  + "/: a cluster "
+                  + "reads only archives of its own namespace"
+                  + beyond()));
     }
   }
 
@@ -83,7 +124,8 @@ public record ArchiveScope(List<String> roots) {
   }
 
   private String beyond() {
-    return roots.isEmpty() ? " (the hook server's " + ENVIRONMENT + " can allow shared roots)"
+    return roots.isEmpty()
+        ? " (the hook server's " + ENVIRONMENT + " can allow shared roots)"
         : " or under " + String.join(", ", roots) + " (" + ENVIRONMENT + ")";
   }
 }

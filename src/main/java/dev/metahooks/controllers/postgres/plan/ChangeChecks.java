@@ -20,27 +20,53 @@ public final class ChangeChecks {
 
   public static List<FieldProblem> check(ClusterSpec spec, ObservedCluster observed) {
     List<FieldProblem> problems = new ArrayList<>();
-    observed.deployedVersion().flatMap(version -> MajorUpgrade.versionChange(observed, version, spec))
+    observed
+        .deployedVersion()
+        .flatMap(version -> MajorUpgrade.versionChange(observed, version, spec))
         .ifPresent(problems::add);
-    observed.deployedStorageSize().ifPresent(size -> {
-      // A larger size grows the claims (VolumeGrowth); a volume never shrinks.
-      String wanted = spec.storage().size();
-      if (!Quantities.same(size, wanted) && !(Quantities.valid(size) && VolumeGrowth.below(size, wanted))) {
-        problems.add(new FieldProblem("spec.storage.size", "cannot shrink from " + size + " to "
-            + wanted + ": a volume never shrinks (a smaller size is a new cluster, restored from a backup)"));
-      }
-    });
-    observed.deployedStorageClass().flatMap(deployed -> classChange("spec.storage.storageClassName", deployed,
-        Optional.ofNullable(spec.storage().storageClassName()))).ifPresent(problems::add);
+    observed
+        .deployedStorageSize()
+        .ifPresent(
+            size -> {
+              // A larger size grows the claims (VolumeGrowth); a volume never shrinks.
+              String wanted = spec.storage().size();
+              if (!Quantities.same(size, wanted)
+                  && !(Quantities.valid(size) && VolumeGrowth.below(size, wanted))) {
+                problems.add(
+                    new FieldProblem(
+                        "spec.storage.size",
+                        "cannot shrink from "
+                            + size
+                            + " to "
+                            + wanted
+                            + ": a volume never shrinks (a smaller size is a new cluster, restored from a backup)"));
+              }
+            });
+    observed
+        .deployedStorageClass()
+        .flatMap(
+            deployed ->
+                classChange(
+                    "spec.storage.storageClassName",
+                    deployed,
+                    Optional.ofNullable(spec.storage().storageClassName())))
+        .ifPresent(problems::add);
     return problems;
   }
 
   /** A claim template's storage class change ({@code deployed}, {@code wanted}: empty for the cluster default). */
-  public static Optional<FieldProblem> classChange(String field, Optional<String> deployed, Optional<String> wanted) {
+  public static Optional<FieldProblem> classChange(
+      String field, Optional<String> deployed, Optional<String> wanted) {
     if (deployed.equals(wanted)) {
       return Optional.empty();
     }
-    return Optional.of(new FieldProblem(field, "cannot change from " + deployed.orElse("(cluster default)") + " to "
-        + wanted.orElse("(cluster default)") + ": the StatefulSet's volume claim template is immutable"));
+    return Optional.of(
+        new FieldProblem(
+            field,
+            "cannot change from "
+                + deployed.orElse("(cluster default)")
+                + " to "
+                + wanted.orElse("(cluster default)")
+                + ": the StatefulSet's volume claim template is immutable"));
   }
 }

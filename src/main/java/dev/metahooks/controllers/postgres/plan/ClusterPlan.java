@@ -26,19 +26,63 @@ import java.util.Optional;
  * @param majorUpgrade where an upgrade to the spec's major version stands ({@code spec} renders the running version
  *     until it is done)
  */
-public record ClusterPlan(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems, Mode mode,
-    Tls.State tls, Optional<Tls.Rendering> podTls, ObjectNode bootstrap, List<ObjectNode> secrets,
-    Optional<String> usersJob, Optional<ParameterPatch> parameters, boolean templateChanging,
-    Rollout.Plan rollout, Optional<ManualSwitchover.Plan> manualSwitchover, FinalBackups.Stage finalBackup, Optional<Instant> callAgainAt,
-    VolumeGrowth.Plan volumes, Optional<MajorUpgrade.Plan> majorUpgrade) {
+public record ClusterPlan(
+    String cluster,
+    String namespace,
+    ClusterSpec spec,
+    List<FieldProblem> problems,
+    Mode mode,
+    Tls.State tls,
+    Optional<Tls.Rendering> podTls,
+    ObjectNode bootstrap,
+    List<ObjectNode> secrets,
+    Optional<String> usersJob,
+    Optional<ParameterPatch> parameters,
+    boolean templateChanging,
+    Rollout.Plan rollout,
+    Optional<ManualSwitchover.Plan> manualSwitchover,
+    FinalBackups.Stage finalBackup,
+    Optional<Instant> callAgainAt,
+    VolumeGrowth.Plan volumes,
+    Optional<MajorUpgrade.Plan> majorUpgrade) {
 
-  public ClusterPlan(String cluster, String namespace, ClusterSpec spec, List<FieldProblem> problems, Mode mode,
-      Tls.State tls, Optional<Tls.Rendering> podTls, ObjectNode bootstrap, List<ObjectNode> secrets,
-      Optional<String> usersJob, Optional<ParameterPatch> parameters, boolean templateChanging,
-      Rollout.Plan rollout, Optional<ManualSwitchover.Plan> manualSwitchover, FinalBackups.Stage finalBackup,
-      Optional<Instant> callAgainAt, VolumeGrowth.Plan volumes) {
-    this(cluster, namespace, spec, problems, mode, tls, podTls, bootstrap, secrets, usersJob, parameters,
-        templateChanging, rollout, manualSwitchover, finalBackup, callAgainAt, volumes, Optional.empty());
+  public ClusterPlan(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      List<FieldProblem> problems,
+      Mode mode,
+      Tls.State tls,
+      Optional<Tls.Rendering> podTls,
+      ObjectNode bootstrap,
+      List<ObjectNode> secrets,
+      Optional<String> usersJob,
+      Optional<ParameterPatch> parameters,
+      boolean templateChanging,
+      Rollout.Plan rollout,
+      Optional<ManualSwitchover.Plan> manualSwitchover,
+      FinalBackups.Stage finalBackup,
+      Optional<Instant> callAgainAt,
+      VolumeGrowth.Plan volumes) {
+    this(
+        cluster,
+        namespace,
+        spec,
+        problems,
+        mode,
+        tls,
+        podTls,
+        bootstrap,
+        secrets,
+        usersJob,
+        parameters,
+        templateChanging,
+        rollout,
+        manualSwitchover,
+        finalBackup,
+        callAgainAt,
+        volumes,
+        Optional.empty());
   }
 
   /** The parameters Job's name, if one is asked for. */

@@ -61,7 +61,8 @@ public final class FinalBackups {
     if (job.isPresent() && JobConditions.succeeded(job.get())) {
       return Stage.DONE;
     }
-    boolean wanted = read.spec().backups().backup().map(BackupSpec.Backup::finalBackup).orElse(false);
+    boolean wanted =
+        read.spec().backups().backup().map(BackupSpec.Backup::finalBackup).orElse(false);
     if (wanted && skipAsked(parent)) {
       return Stage.SKIPPED;
     }
@@ -90,20 +91,39 @@ public final class FinalBackups {
     return observed.job(Names.finalBackupJob(observed.name()));
   }
 
-  public static String blockedMessage(Mode.Blocker blocker, ObservedCluster observed, JsonNode parent) {
+  public static String blockedMessage(
+      Mode.Blocker blocker, ObservedCluster observed, JsonNode parent) {
     String job = Names.finalBackupJob(observed.name());
-    String wrongSkip = skipAnnotation(parent).filter(value -> !skipAsked(parent))
-        .map(value -> "; annotation " + SKIP_ANNOTATION + " is set, but not to this cluster's uid "
-            + parent.path("metadata").path("uid").asText() + ", so it does nothing").orElse("");
+    String wrongSkip =
+        skipAnnotation(parent)
+            .filter(value -> !skipAsked(parent))
+            .map(
+                value ->
+                    "; annotation "
+                        + SKIP_ANNOTATION
+                        + " is set, but not to this cluster's uid "
+                        + parent.path("metadata").path("uid").asText()
+                        + ", so it does nothing")
+            .orElse("");
     return switch (blocker) {
-      case FINAL_BACKUP_RUNNING -> "the final backup Job " + job + " runs; the cluster is deleted once it has completed"
-          + " and its verify step has found the backup in the store" + wrongSkip;
-      case FINAL_BACKUP_FAILED -> "the final backup Job " + job + " failed: the store shows no complete base backup "
-          + "taken after the deletion was asked for (its pod's logs, push step and verify step, say why); the cluster "
-          + "and its volumes are kept: fix the store and delete the Job to try again, or annotate the cluster "
-          + SKIP_ANNOTATION + "=<its metadata.uid> to delete it without a final backup" + wrongSkip;
-      case FINAL_BACKUP_INVALID_SPEC -> "spec.backup.finalBackup is true but the spec is invalid (see SpecValid): fix it so that the "
-          + "final backup can run, or set finalBackup to false";
+      case FINAL_BACKUP_RUNNING ->
+          "the final backup Job "
+              + job
+              + " runs; the cluster is deleted once it has completed"
+              + " and its verify step has found the backup in the store"
+              + wrongSkip;
+      case FINAL_BACKUP_FAILED ->
+          "the final backup Job "
+              + job
+              + " failed: the store shows no complete base backup "
+              + "taken after the deletion was asked for (its pod's logs, push step and verify step, say why); the cluster "
+              + "and its volumes are kept: fix the store and delete the Job to try again, or annotate the cluster "
+              + SKIP_ANNOTATION
+              + "=<its metadata.uid> to delete it without a final backup"
+              + wrongSkip;
+      case FINAL_BACKUP_INVALID_SPEC ->
+          "spec.backup.finalBackup is true but the spec is invalid (see SpecValid): fix it so that the "
+              + "final backup can run, or set finalBackup to false";
       default -> "deletion is blocked";
     };
   }

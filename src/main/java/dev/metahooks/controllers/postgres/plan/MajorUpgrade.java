@@ -44,10 +44,12 @@ import java.util.stream.Stream;
 public final class MajorUpgrade {
   /** The version the upgrade started from, on the upgrade Job (the StatefulSet renders the new one afterwards). */
   public static final String FROM_ANNOTATION = "metahooks.dev/upgrade-from";
+
   public static final int NOT_UPGRADED = 10;
   public static final int INCOMPLETE = 11;
   public static final int NO_BINARIES = 12;
   public static final int OTHER_VERSION = 13;
+
   /**
    * The Job controller's message for a FailJob rule: "Container %s for pod %s/%s failed with exit code %v matching
    * %v rule at index %d" (kubernetes pkg/controller/job/pod_failure_policy.go, matchPodFailurePolicy).
@@ -55,7 +57,14 @@ public final class MajorUpgrade {
   private static final Pattern EXIT_CODE = Pattern.compile("failed with exit code (\\d+)");
 
   public enum Phase {
-    WaitingForBackup, WaitingForRollout, WaitingForReplicas, WaitingForWindow, Upgrading, Succeeded, Incomplete, Failed;
+    WaitingForBackup,
+    WaitingForRollout,
+    WaitingForReplicas,
+    WaitingForWindow,
+    Upgrading,
+    Succeeded,
+    Incomplete,
+    Failed;
 
     /** The cluster runs the new version (its StatefulSet renders it). */
     public boolean upgraded() {
@@ -69,8 +78,15 @@ public final class MajorUpgrade {
    * @param primary the member the upgrade Job runs on (the leader when it was asked for)
    * @param waitingUntil when the maintenance window that the upgrade waits for opens
    */
-  public record Plan(int from, int to, Phase phase, String message, Optional<String> backupJob,
-      Optional<String> upgradeJob, Optional<String> primary, Optional<Instant> waitingUntil) {}
+  public record Plan(
+      int from,
+      int to,
+      Phase phase,
+      String message,
+      Optional<String> backupJob,
+      Optional<String> upgradeJob,
+      Optional<String> primary,
+      Optional<Instant> waitingUntil) {}
 
   private MajorUpgrade() {}
 
@@ -79,27 +95,48 @@ public final class MajorUpgrade {
    * decrease (pg_upgrade only goes up), an increase of a standby (it follows its source's version), or any change
    * while an upgrade Job to another version runs (the CRD refuses a decrease first; CEL may be off).
    */
-  public static Optional<FieldProblem> versionChange(ObservedCluster observed, String deployed, ClusterSpec spec) {
+  public static Optional<FieldProblem> versionChange(
+      ObservedCluster observed, String deployed, ClusterSpec spec) {
     int wanted = spec.postgresVersion();
     OptionalInt running = number(deployed);
-    Optional<String> busy = runningJobs(observed).map(ObservedCluster::nameOf)
-        .filter(name -> !name.equals(Names.upgradeJob(observed.name(), wanted))).findFirst();
+    Optional<String> busy =
+        runningJobs(observed)
+            .map(ObservedCluster::nameOf)
+            .filter(name -> !name.equals(Names.upgradeJob(observed.name(), wanted)))
+            .findFirst();
     if (busy.isPresent()) {
-      return problem("cannot change to " + wanted + " while the upgrade Job " + busy.get() + " runs");
+      return problem(
+          "cannot change to " + wanted + " while the upgrade Job " + busy.get() + " runs");
     }
     if (running.isEmpty()) {
-      return deployed.equals(String.valueOf(wanted)) ? Optional.empty()
-          : problem("cannot change from " + deployed + " to " + wanted + ": the StatefulSet's PGVERSION is not a major "
-              + "version");
+      return deployed.equals(String.valueOf(wanted))
+          ? Optional.empty()
+          : problem(
+              "cannot change from "
+                  + deployed
+                  + " to "
+                  + wanted
+                  + ": the StatefulSet's PGVERSION is not a major "
+                  + "version");
     }
     int from = running.getAsInt();
     if (wanted < from) {
-      return problem("cannot decrease from " + from + " to " + wanted + ": an upgrade in place only goes up (restore "
-          + "a backup into a new cluster of the older version instead)");
+      return problem(
+          "cannot decrease from "
+              + from
+              + " to "
+              + wanted
+              + ": an upgrade in place only goes up (restore "
+              + "a backup into a new cluster of the older version instead)");
     }
     if (wanted > from && spec.standby().isPresent()) {
-      return problem("cannot change from " + from + " to " + wanted + " while the cluster is a standby: it follows its "
-          + "source's version (promote it first, or create it again from a source of the new version)");
+      return problem(
+          "cannot change from "
+              + from
+              + " to "
+              + wanted
+              + " while the cluster is a standby: it follows its "
+              + "source's version (promote it first, or create it again from a source of the new version)");
     }
     return Optional.empty();
   }
@@ -111,7 +148,11 @@ public final class MajorUpgrade {
 
   private static Stream<ObjectNode> runningJobs(ObservedCluster observed) {
     return observed.children("batch/v1", "Job").stream()
-        .filter(job -> fromOf(job).isPresent() && !JobConditions.succeeded(job) && !JobConditions.failed(job));
+        .filter(
+            job ->
+                fromOf(job).isPresent()
+                    && !JobConditions.succeeded(job)
+                    && !JobConditions.failed(job));
   }
 
   private static Optional<FieldProblem> problem(String message) {
@@ -126,7 +167,8 @@ public final class MajorUpgrade {
       return to;
     }
     return observed.job(Names.upgradeJob(cluster, to)).filter(MajorUpgrade::upgraded).isPresent()
-        ? to : deployed.getAsInt();
+        ? to
+        : deployed.getAsInt();
   }
 
   /**
@@ -134,18 +176,27 @@ public final class MajorUpgrade {
    * spec as read, {@code rollout} and {@code templateChanging} this call's rollout at the rendered version,
    * {@code manual} this call's switchover on request.
    */
-  public static Optional<Plan> plan(String cluster, ClusterSpec spec, ObservedCluster observed, Rollout.Plan rollout,
-      boolean templateChanging, Optional<ManualSwitchover.Plan> manual, Instant now) {
+  public static Optional<Plan> plan(
+      String cluster,
+      ClusterSpec spec,
+      ObservedCluster observed,
+      Rollout.Plan rollout,
+      boolean templateChanging,
+      Optional<ManualSwitchover.Plan> manual,
+      Instant now) {
     int to = spec.postgresVersion();
     String jobName = Names.upgradeJob(cluster, to);
     String backupName = Names.upgradeBackupJob(cluster, to);
-    Optional<String> backupJob = spec.backups().backup().isPresent() || observed.job(backupName).isPresent()
-        ? Optional.of(backupName) : Optional.empty();
+    Optional<String> backupJob =
+        spec.backups().backup().isPresent() || observed.job(backupName).isPresent()
+            ? Optional.of(backupName)
+            : Optional.empty();
     OptionalInt deployed = deployed(observed);
     Optional<ObjectNode> job = observed.job(jobName);
     if (job.isPresent()) {
       int from = fromOf(job.get()).orElse(deployed.orElse(to));
-      return Optional.of(followJob(from, to, job.get(), backupJob.filter(name -> observed.job(name).isPresent())));
+      return Optional.of(
+          followJob(from, to, job.get(), backupJob.filter(name -> observed.job(name).isPresent())));
     }
     if (deployed.isEmpty() || deployed.getAsInt() >= to) {
       return Optional.empty();
@@ -155,44 +206,87 @@ public final class MajorUpgrade {
     if (backupJob.isPresent()) {
       Optional<ObjectNode> backup = observed.job(backupName);
       if (backup.isEmpty()) {
-        return wait.of(Phase.WaitingForBackup, "a base backup for the upgrade: Job " + backupName + " is being created");
+        return wait.of(
+            Phase.WaitingForBackup,
+            "a base backup for the upgrade: Job " + backupName + " is being created");
       }
       if (JobConditions.failed(backup.get())) {
-        return wait.of(Phase.Failed, "the base backup before the upgrade failed (Job " + backupName + ": see its pod's "
-            + "log); the cluster stays on PostgreSQL " + from + ". Delete Job " + backupName + " to take another");
+        return wait.of(
+            Phase.Failed,
+            "the base backup before the upgrade failed (Job "
+                + backupName
+                + ": see its pod's "
+                + "log); the cluster stays on PostgreSQL "
+                + from
+                + ". Delete Job "
+                + backupName
+                + " to take another");
       }
       if (!JobConditions.succeeded(backup.get())) {
-        return wait.of(Phase.WaitingForBackup, "the base backup for the upgrade (Job " + backupName
-            + ") to be pushed and verified in the store");
+        return wait.of(
+            Phase.WaitingForBackup,
+            "the base backup for the upgrade (Job "
+                + backupName
+                + ") to be pushed and verified in the store");
       }
     }
-    // Every pod on the current template too: under updates.method restart the rollout plan is always Settled.
-    if (rollout.step() != Rollout.Step.Settled || templateChanging || !observed.everyPodOnUpdateRevision()) {
+    // Every pod on the current template too: under updates.method restart the rollout plan is
+    // always Settled.
+    if (rollout.step() != Rollout.Step.Settled
+        || templateChanging
+        || !observed.everyPodOnUpdateRevision()) {
       return wait.of(Phase.WaitingForRollout, "the rollout to end first: " + rollout.message());
     }
-    Optional<ManualSwitchover.Plan> switching = manual.filter(m -> m.state() == ManualSwitchover.State.Running);
+    Optional<ManualSwitchover.Plan> switching =
+        manual.filter(m -> m.state() == ManualSwitchover.State.Running);
     if (switching.isPresent()) {
-      return wait.of(Phase.WaitingForRollout, "the switchover asked for to end first: " + switching.get().message());
+      return wait.of(
+          Phase.WaitingForRollout,
+          "the switchover asked for to end first: " + switching.get().message());
     }
     Optional<ObjectNode> leader = observed.primaryPod();
     List<ObjectNode> pods = observed.livePods();
-    if (leader.isEmpty() || pods.size() != spec.instances() || observed.readyPods() != spec.instances()) {
-      return wait.of(Phase.WaitingForReplicas, observed.readyPods() + " of " + spec.instances()
-          + " members ready with a primary: Spilo's upgrade needs every member");
+    if (leader.isEmpty()
+        || pods.size() != spec.instances()
+        || observed.readyPods() != spec.instances()) {
+      return wait.of(
+          Phase.WaitingForReplicas,
+          observed.readyPods()
+              + " of "
+              + spec.instances()
+              + " members ready with a primary: Spilo's upgrade needs every member");
     }
-    Optional<Streaming.Lag> behind = Streaming.firstBehind(pods, leader.get(), spec.updates().maxLagBytes());
+    Optional<Streaming.Lag> behind =
+        Streaming.firstBehind(pods, leader.get(), spec.updates().maxLagBytes());
     if (behind.isPresent()) {
       return wait.of(Phase.WaitingForReplicas, behind.get().message());
     }
     List<MaintenanceWindows.Window> windows = spec.updates().maintenanceWindows();
     if (!MaintenanceWindows.open(windows, now)) {
       Optional<Instant> opens = MaintenanceWindows.nextOpening(windows, now);
-      return Optional.of(new Plan(from, to, Phase.WaitingForWindow, "waiting for the next maintenance window"
-          + opens.map(at -> " (opens " + at + ")").orElse(""), backupJob, Optional.empty(), Optional.empty(), opens));
+      return Optional.of(
+          new Plan(
+              from,
+              to,
+              Phase.WaitingForWindow,
+              "waiting for the next maintenance window"
+                  + opens.map(at -> " (opens " + at + ")").orElse(""),
+              backupJob,
+              Optional.empty(),
+              Optional.empty(),
+              opens));
     }
     String primary = ObservedCluster.nameOf(leader.get());
-    return Optional.of(new Plan(from, to, Phase.Upgrading, "Job " + jobName + " is being created: Spilo's in-place "
-        + "upgrade on " + primary, backupJob, Optional.of(jobName), Optional.of(primary), Optional.empty()));
+    return Optional.of(
+        new Plan(
+            from,
+            to,
+            Phase.Upgrading,
+            "Job " + jobName + " is being created: Spilo's in-place " + "upgrade on " + primary,
+            backupJob,
+            Optional.of(jobName),
+            Optional.of(primary),
+            Optional.empty()));
   }
 
   /** The phase a present upgrade Job stands for; the Job (and the backup Job, if there is one) are kept. */
@@ -200,29 +294,70 @@ public final class MajorUpgrade {
     String name = ObservedCluster.nameOf(job);
     Optional<String> kept = Optional.of(name);
     if (JobConditions.succeeded(job)) {
-      return new Plan(from, to, Phase.Succeeded, "done by Job " + name,
-          backupJob, kept, Optional.empty(), Optional.empty());
+      return new Plan(
+          from,
+          to,
+          Phase.Succeeded,
+          "done by Job " + name,
+          backupJob,
+          kept,
+          Optional.empty(),
+          Optional.empty());
     }
     if (!JobConditions.failed(job)) {
-      return new Plan(from, to, Phase.Upgrading, "Job " + name + " runs Spilo's in-place upgrade on the primary",
-          backupJob, kept, Optional.empty(), Optional.empty());
+      return new Plan(
+          from,
+          to,
+          Phase.Upgrading,
+          "Job " + name + " runs Spilo's in-place upgrade on the primary",
+          backupJob,
+          kept,
+          Optional.empty(),
+          Optional.empty());
     }
     OptionalInt code = exitCode(job);
     String retry = ". Read the log of Job " + name + "'s pod, then delete the Job to try again";
     if (code.isPresent() && code.getAsInt() == INCOMPLETE) {
-      return new Plan(from, to, Phase.Incomplete, "the primary runs PostgreSQL " + to + ", but Spilo's upgrade reported "
-          + "an error after switching its data directory (a replica not synchronised?): check every member",
-          backupJob, kept, Optional.empty(), Optional.empty());
+      return new Plan(
+          from,
+          to,
+          Phase.Incomplete,
+          "the primary runs PostgreSQL "
+              + to
+              + ", but Spilo's upgrade reported "
+              + "an error after switching its data directory (a replica not synchronised?): check every member",
+          backupJob,
+          kept,
+          Optional.empty(),
+          Optional.empty());
     }
-    String why = !code.isPresent() ? "Job " + name + " failed"
-        : switch (code.getAsInt()) {
-          case NOT_UPGRADED -> "Spilo's upgrade refused or rolled back";
-          case NO_BINARIES -> "the image has no PostgreSQL " + to + " binaries (an image that carries both versions is needed)";
-          case OTHER_VERSION -> "the primary's data directory is at neither " + from + " nor " + to;
-          default -> "Job " + name + " exited with " + code.getAsInt() + " (the exec into the primary failed?)";
-        };
-    return new Plan(from, to, Phase.Failed, why + "; the cluster stays on PostgreSQL " + from + retry, backupJob, kept,
-        Optional.empty(), Optional.empty());
+    String why =
+        !code.isPresent()
+            ? "Job " + name + " failed"
+            : switch (code.getAsInt()) {
+              case NOT_UPGRADED -> "Spilo's upgrade refused or rolled back";
+              case NO_BINARIES ->
+                  "the image has no PostgreSQL "
+                      + to
+                      + " binaries (an image that carries both versions is needed)";
+              case OTHER_VERSION ->
+                  "the primary's data directory is at neither " + from + " nor " + to;
+              default ->
+                  "Job "
+                      + name
+                      + " exited with "
+                      + code.getAsInt()
+                      + " (the exec into the primary failed?)";
+            };
+    return new Plan(
+        from,
+        to,
+        Phase.Failed,
+        why + "; the cluster stays on PostgreSQL " + from + retry,
+        backupJob,
+        kept,
+        Optional.empty(),
+        Optional.empty());
   }
 
   /** An upgrade Job after which the data directory is at the new version. */
@@ -236,7 +371,8 @@ public final class MajorUpgrade {
         .filter(condition -> "PodFailurePolicy".equals(condition.path("reason").asText()))
         .map(condition -> EXIT_CODE.matcher(condition.path("message").asText()))
         .filter(Matcher::find)
-        .map(m -> OptionalInt.of(Integer.parseInt(m.group(1)))).orElse(OptionalInt.empty());
+        .map(m -> OptionalInt.of(Integer.parseInt(m.group(1))))
+        .orElse(OptionalInt.empty());
   }
 
   private static OptionalInt fromOf(JsonNode job) {
@@ -248,15 +384,25 @@ public final class MajorUpgrade {
   }
 
   private static OptionalInt number(String text) {
-    return text.matches("[0-9]{1,3}") ? OptionalInt.of(Integer.parseInt(text)) : OptionalInt.empty();
+    return text.matches("[0-9]{1,3}")
+        ? OptionalInt.of(Integer.parseInt(text))
+        : OptionalInt.empty();
   }
 
   /** A phase that waits (asks for the backup Job, if any, and nothing else). */
   private record Wait(int from, int to, Optional<String> backupJob) {
     Optional<Plan> of(Phase phase, String message) {
       String text = phase == Phase.Failed ? message : "waiting for " + message;
-      return Optional.of(new Plan(from, to, phase, text, backupJob, Optional.empty(), Optional.empty(),
-          Optional.empty()));
+      return Optional.of(
+          new Plan(
+              from,
+              to,
+              phase,
+              text,
+              backupJob,
+              Optional.empty(),
+              Optional.empty(),
+              Optional.empty()));
     }
   }
 }

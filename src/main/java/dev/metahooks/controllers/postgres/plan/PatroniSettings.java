@@ -19,8 +19,9 @@ import java.util.Optional;
  * pod, for a change that Patroni applies live.
  */
 public final class PatroniSettings {
-  public static final List<String> KEYS = List.of(
-      "failsafe_mode", "synchronous_mode", "synchronous_mode_strict", "synchronous_node_count");
+  public static final List<String> KEYS =
+      List.of(
+          "failsafe_mode", "synchronous_mode", "synchronous_mode_strict", "synchronous_node_count");
 
   private PatroniSettings() {}
 
@@ -38,21 +39,29 @@ public final class PatroniSettings {
    * there is one (none, for a StatefulSet rendered before these settings existed), else the spec's.
    */
   public static ObjectNode bootstrap(ClusterSpec.Patroni patroni, ObservedCluster observed) {
-    return observed.statefulSet().map(PatroniSettings::bootstrapOf).orElseGet(() -> dynamic(patroni));
+    return observed
+        .statefulSet()
+        .map(PatroniSettings::bootstrapOf)
+        .orElseGet(() -> dynamic(patroni));
   }
 
   /** The settings in a StatefulSet's bootstrap DCS configuration. */
   private static ObjectNode bootstrapOf(JsonNode sts) {
     ObjectNode settings = Json.object();
-    JsonNode dcs = spiloConfiguration(sts).flatMap(v -> read(v.path("value").asText(""))).orElse(Json.object())
-        .path("bootstrap").path("dcs");
+    JsonNode dcs =
+        spiloConfiguration(sts)
+            .flatMap(v -> read(v.path("value").asText("")))
+            .orElse(Json.object())
+            .path("bootstrap")
+            .path("dcs");
     KEYS.stream().filter(dcs::has).forEach(key -> settings.set(key, dcs.get(key)));
     return settings;
   }
 
   private static Optional<ObjectNode> spiloConfiguration(JsonNode sts) {
     for (JsonNode env : ObservedCluster.spiloEnv(sts.at("/spec/template/spec"))) {
-      if ("SPILO_CONFIGURATION".equals(env.path("name").asText()) && env instanceof ObjectNode variable) {
+      if ("SPILO_CONFIGURATION".equals(env.path("name").asText())
+          && env instanceof ObjectNode variable) {
         return Optional.of(variable);
       }
     }

@@ -30,14 +30,29 @@ public final class PrefixClaims {
     BackupSpec.S3 own = backups.backup().get().s3();
     ObjectNode self = request.parent();
     return request.related().entries(API_VERSION, KIND).stream()
-        .filter(entry -> entry.namespace().equals(request.namespace()) && !entry.name().equals(request.name()))
+        .filter(
+            entry ->
+                entry.namespace().equals(request.namespace())
+                    && !entry.name().equals(request.name()))
         .map(ObjectMap.Entry::object)
         .filter(other -> claimedBefore(other, self))
-        .filter(other -> SpecReader.read(other).spec().backups().backup()
-            .map(b -> b.s3().overlaps(own)).orElse(false))
+        .filter(
+            other ->
+                SpecReader.read(other)
+                    .spec()
+                    .backups()
+                    .backup()
+                    .map(b -> b.s3().overlaps(own))
+                    .orElse(false))
         .min(Comparator.comparing(ObservedCluster::nameOf))
-        .map(other -> new FieldProblem("spec.backup.s3.prefix", own.url() + " overlaps where PostgresCluster "
-            + ObservedCluster.nameOf(other) + " keeps its backups; one prefix belongs to one cluster"));
+        .map(
+            other ->
+                new FieldProblem(
+                    "spec.backup.s3.prefix",
+                    own.url()
+                        + " overlaps where PostgresCluster "
+                        + ObservedCluster.nameOf(other)
+                        + " keeps its backups; one prefix belongs to one cluster"));
   }
 
   /** The other cluster was created first (by creationTimestamp, then by name). */
@@ -45,7 +60,8 @@ public final class PrefixClaims {
     String otherCreated = other.path("metadata").path("creationTimestamp").asText("");
     String selfCreated = self.path("metadata").path("creationTimestamp").asText("");
     int byTime = otherCreated.compareTo(selfCreated);
-    return byTime != 0 ? byTime < 0 : ObservedCluster.nameOf(other).compareTo(ObservedCluster.nameOf(self)) < 0;
+    return byTime != 0
+        ? byTime < 0
+        : ObservedCluster.nameOf(other).compareTo(ObservedCluster.nameOf(self)) < 0;
   }
-
 }

@@ -33,7 +33,14 @@ import java.util.TreeMap;
  */
 public final class Rollout {
   public enum Step {
-    Settled, Starting, Waiting, Updating, Switchover, SwitchoverFailed, RestartFailed, WaitingForWindow,
+    Settled,
+    Starting,
+    Waiting,
+    Updating,
+    Switchover,
+    SwitchoverFailed,
+    RestartFailed,
+    WaitingForWindow,
     /** A scale-down waits while the primary moves off an ordinal it removes ({@link ScaleDown}). */
     ScaleDownSwitchover
   }
@@ -46,7 +53,8 @@ public final class Rollout {
    *     leader still runs the old template while the rollout that turns {@code restApi} on or off reaches it, so its
    *     own pod decides)
    */
-  public record Switchover(String name, String leader, String candidate, Optional<String> leaderHttps) {}
+  public record Switchover(
+      String name, String leader, String candidate, Optional<String> leaderHttps) {}
 
   /**
    * A restart this step needs: the Job {@code job} (named by the revision and the pod) deletes {@code pod}, the one
@@ -65,10 +73,23 @@ public final class Rollout {
    * @param heldReplicas the StatefulSet's replicas while a scale-down waits for the primary to move
    * @param waitingFor the replica this step waits for to catch up with the leader ({@link Streaming})
    */
-  public record Plan(Optional<Restart> restart, Optional<Switchover> switchover, Step step, String message,
-      Optional<Instant> waitingUntil, OptionalInt heldReplicas, Optional<Streaming.Lag> waitingFor) {
+  public record Plan(
+      Optional<Restart> restart,
+      Optional<Switchover> switchover,
+      Step step,
+      String message,
+      Optional<Instant> waitingUntil,
+      OptionalInt heldReplicas,
+      Optional<Streaming.Lag> waitingFor) {
     public Plan(Optional<Switchover> switchover, Step step, String message) {
-      this(Optional.empty(), switchover, step, message, Optional.empty(), OptionalInt.empty(), Optional.empty());
+      this(
+          Optional.empty(),
+          switchover,
+          step,
+          message,
+          Optional.empty(),
+          OptionalInt.empty(),
+          Optional.empty());
     }
 
     /** The StatefulSet's replicas: the spec's, unless a scale-down waits for the primary to move. */
@@ -77,15 +98,21 @@ public final class Rollout {
     }
 
     public static Plan settled() {
-      return new Plan(Optional.empty(), Step.Settled, "every pod runs the StatefulSet's current template");
+      return new Plan(
+          Optional.empty(), Step.Settled, "every pod runs the StatefulSet's current template");
     }
   }
 
   private Rollout() {}
 
   /** {@code switchoverOnRequest}: the Job of a switchover on request that runs, if one does. */
-  public static Plan plan(String cluster, ClusterSpec spec, ObservedCluster observed, boolean templateChanging,
-      Optional<String> switchoverOnRequest, Instant now) {
+  public static Plan plan(
+      String cluster,
+      ClusterSpec spec,
+      ObservedCluster observed,
+      boolean templateChanging,
+      Optional<String> switchoverOnRequest,
+      Instant now) {
     if (!spec.updates().switchover()) {
       return Plan.settled();
     }
@@ -94,7 +121,9 @@ public final class Rollout {
       return Plan.settled();
     }
     if (templateChanging) {
-      return hold(Step.Starting, "a new pod template: no pod restarts before the hook asks for it, one at a time");
+      return hold(
+          Step.Starting,
+          "a new pod template: no pod restarts before the hook asks for it, one at a time");
     }
     Optional<String> updateRevision = observed.updateRevision();
     if (updateRevision.isEmpty()) {
@@ -102,16 +131,23 @@ public final class Rollout {
     }
     String revision = updateRevision.get();
     Map<Integer, ObjectNode> pods = podsByOrdinal(cluster, observed);
-    // Highest ordinal first; a missing pod is started from the current template by the StatefulSet controller.
-    List<Integer> outdated = pods.keySet().stream().filter(ordinal -> ordinal < instances)
-        .filter(ordinal -> !ObservedCluster.fromRevision(pods.get(ordinal), revision))
-        .sorted(Comparator.reverseOrder()).toList();
+    // Highest ordinal first; a missing pod is started from the current template by the StatefulSet
+    // controller.
+    List<Integer> outdated =
+        pods.keySet().stream()
+            .filter(ordinal -> ordinal < instances)
+            .filter(ordinal -> !ObservedCluster.fromRevision(pods.get(ordinal), revision))
+            .sorted(Comparator.reverseOrder())
+            .toList();
     int updated = instances - outdated.size();
     // A restart Job of this revision stays until its pod is back, ready, from the current template.
     for (int ordinal = 0; ordinal < instances; ordinal++) {
       String pod = cluster + "-" + ordinal;
       ObjectNode live = pods.get(ordinal);
-      boolean back = live != null && ObservedCluster.ready(live) && ObservedCluster.fromRevision(live, revision);
+      boolean back =
+          live != null
+              && ObservedCluster.ready(live)
+              && ObservedCluster.fromRevision(live, revision);
       if (!back && observed.job(Names.restartJob(cluster, revision, pod)).isPresent()) {
         return restart(cluster, observed, revision, pod, "", updated, instances, "");
       }
@@ -119,8 +155,10 @@ public final class Rollout {
     if (outdated.isEmpty()) {
       return Plan.settled();
     }
-    // A switchover Job of this revision that has not completed is followed whatever the pods' readiness: left out
-    // of the answer, it would be deleted while Patroni switches over, or (failed) started again without a person.
+    // A switchover Job of this revision that has not completed is followed whatever the pods'
+    // readiness: left out
+    // of the answer, it would be deleted while Patroni switches over, or (failed) started again
+    // without a person.
     for (ObjectNode pod : pods.values()) {
       String member = ObservedCluster.nameOf(pod);
       Optional<ObjectNode> job = observed.job(Names.switchoverJob(cluster, revision, member));
@@ -135,73 +173,144 @@ public final class Rollout {
       }
     }
     if (!notReady.isEmpty() || observed.allPods().size() != instances) {
-      return hold(Step.Waiting, "waiting for every pod to be ready"
-          + (notReady.isEmpty() ? "" : " (" + String.join(", ", notReady) + ")") + " before the next step");
+      return hold(
+          Step.Waiting,
+          "waiting for every pod to be ready"
+              + (notReady.isEmpty() ? "" : " (" + String.join(", ", notReady) + ")")
+              + " before the next step");
     }
     Optional<String> primary = observed.primary();
     if (primary.isEmpty()) {
       return hold(Step.Waiting, "waiting for Patroni to elect a primary");
     }
     String leader = primary.get();
-    Optional<Integer> replica = outdated.stream().filter(ordinal -> !leader.equals(ObservedCluster.nameOf(pods.get(ordinal))))
-        .findFirst();
-    // Each step, a restart or a new switchover Job, waits until every replica streams (a switchover Job already
+    Optional<Integer> replica =
+        outdated.stream()
+            .filter(ordinal -> !leader.equals(ObservedCluster.nameOf(pods.get(ordinal))))
+            .findFirst();
+    // Each step, a restart or a new switchover Job, waits until every replica streams (a switchover
+    // Job already
     // there is followed, below, whatever the replicas do).
-    Optional<Streaming.Lag> lag = Streaming.firstBehind(pods.values(), observed.primaryPod().orElseThrow(),
-        spec.updates().maxLagBytes());
-    boolean switchoverUnderWay = replica.isEmpty() && instances > 1
-        && observed.job(Names.switchoverJob(cluster, revision, leader)).isPresent();
+    Optional<Streaming.Lag> lag =
+        Streaming.firstBehind(
+            pods.values(), observed.primaryPod().orElseThrow(), spec.updates().maxLagBytes());
+    boolean switchoverUnderWay =
+        replica.isEmpty()
+            && instances > 1
+            && observed.job(Names.switchoverJob(cluster, revision, leader)).isPresent();
     if (lag.isPresent() && !switchoverUnderWay) {
       return waitForStreaming(lag.get());
     }
     if (switchoverOnRequest.isPresent() && !switchoverUnderWay) {
-      return hold(Step.Waiting, "waiting for the switchover asked for (Job " + switchoverOnRequest.get()
-          + ") to end before the next step");
+      return hold(
+          Step.Waiting,
+          "waiting for the switchover asked for (Job "
+              + switchoverOnRequest.get()
+              + ") to end before the next step");
     }
     if (replica.isPresent()) {
       return restart(cluster, observed, revision, pods.get(replica.get()), updated, instances, "");
     }
     if (instances == 1) {
       if (!MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
-        return waitForWindow("the restart of the primary " + leader + " (one instance, no replica to switch over to)",
-            spec, now);
+        return waitForWindow(
+            "the restart of the primary "
+                + leader
+                + " (one instance, no replica to switch over to)",
+            spec,
+            now);
       }
-      return restart(cluster, observed, revision, pods.get(outdated.get(0)), updated, instances,
+      return restart(
+          cluster,
+          observed,
+          revision,
+          pods.get(outdated.get(0)),
+          updated,
+          instances,
           "; a single instance restarts without a switchover");
     }
     return switchover(cluster, spec, observed, pods, revision, leader, now);
   }
 
   /** Restarting one pod: its restart Job, new, and what it says. */
-  private static Plan restart(String cluster, ObservedCluster observed, String revision, ObjectNode pod, int updated,
-      int instances, String note) {
-    return restart(cluster, observed, revision, ObservedCluster.nameOf(pod), pod.path("metadata").path("uid").asText(),
-        updated, instances, note);
+  private static Plan restart(
+      String cluster,
+      ObservedCluster observed,
+      String revision,
+      ObjectNode pod,
+      int updated,
+      int instances,
+      String note) {
+    return restart(
+        cluster,
+        observed,
+        revision,
+        ObservedCluster.nameOf(pod),
+        pod.path("metadata").path("uid").asText(),
+        updated,
+        instances,
+        note);
   }
 
   /** Restarting one pod: its restart Job, observed (rendered again with the uid it was given) or new with {@code uid}. */
-  private static Plan restart(String cluster, ObservedCluster observed, String revision, String pod, String uid,
-      int updated, int instances, String note) {
+  private static Plan restart(
+      String cluster,
+      ObservedCluster observed,
+      String revision,
+      String pod,
+      String uid,
+      int updated,
+      int instances,
+      String note) {
     String name = Names.restartJob(cluster, revision, pod);
     Optional<ObjectNode> existing = observed.job(name);
     // A Job's template cannot change.
     Restart restart = new Restart(name, pod, existing.map(Rollout::restartUid).orElse(uid));
-    String progress = "restarting " + pod + " (" + updated + " of " + instances + " updated)" + note + ": Job " + name;
+    String progress =
+        "restarting "
+            + pod
+            + " ("
+            + updated
+            + " of "
+            + instances
+            + " updated)"
+            + note
+            + ": Job "
+            + name;
     if (existing.isEmpty()) {
       return restarting(restart, Step.Updating, progress + " is starting");
     }
     Optional<JsonNode> failed = JobConditions.find(existing.get().path("status"), "Failed");
     if (failed.isPresent()) {
-      return restarting(restart, Step.RestartFailed, "Job " + name + " could not delete the pod " + pod + " ("
-          + failed.get().path("reason").asText("Failed") + "); the rollout stops here: its pod's log has the API "
-          + "server's answer; delete the Job to try again");
+      return restarting(
+          restart,
+          Step.RestartFailed,
+          "Job "
+              + name
+              + " could not delete the pod "
+              + pod
+              + " ("
+              + failed.get().path("reason").asText("Failed")
+              + "); the rollout stops here: its pod's log has the API "
+              + "server's answer; delete the Job to try again");
     }
-    return restarting(restart, Step.Updating, progress + (JobConditions.find(existing.get().path("status"), "Complete")
-        .isPresent() ? " has deleted it; waiting for it to start again from the current template" : " is running"));
+    return restarting(
+        restart,
+        Step.Updating,
+        progress
+            + (JobConditions.find(existing.get().path("status"), "Complete").isPresent()
+                ? " has deleted it; waiting for it to start again from the current template"
+                : " is running"));
   }
 
   private static Plan restarting(Restart restart, Step step, String message) {
-    return new Plan(Optional.of(restart), Optional.empty(), step, message, Optional.empty(), OptionalInt.empty(),
+    return new Plan(
+        Optional.of(restart),
+        Optional.empty(),
+        step,
+        message,
+        Optional.empty(),
+        OptionalInt.empty(),
         Optional.empty());
   }
 
@@ -212,45 +321,81 @@ public final class Rollout {
 
   /** A disruptive step outside every maintenance window: it waits until the next one opens. */
   private static Plan waitForWindow(String what, ClusterSpec spec, Instant now) {
-    Instant opens = MaintenanceWindows.nextOpening(spec.updates().maintenanceWindows(), now).orElseThrow();
-    return new Plan(Optional.empty(), Optional.empty(), Step.WaitingForWindow,
-        what + " waits for the maintenance window that opens at " + opens, Optional.of(opens), OptionalInt.empty(),
+    Instant opens =
+        MaintenanceWindows.nextOpening(spec.updates().maintenanceWindows(), now).orElseThrow();
+    return new Plan(
+        Optional.empty(),
+        Optional.empty(),
+        Step.WaitingForWindow,
+        what + " waits for the maintenance window that opens at " + opens,
+        Optional.of(opens),
+        OptionalInt.empty(),
         Optional.empty());
   }
 
   /** Only the primary runs the old template: its switchover Job, observed or new, and what it says. */
-  private static Plan switchover(String cluster, ClusterSpec spec, ObservedCluster observed,
-      Map<Integer, ObjectNode> pods, String revision, String leader, Instant now) {
+  private static Plan switchover(
+      String cluster,
+      ClusterSpec spec,
+      ObservedCluster observed,
+      Map<Integer, ObjectNode> pods,
+      String revision,
+      String leader,
+      Instant now) {
     String name = Names.switchoverJob(cluster, revision, leader);
     Optional<ObjectNode> existing = observed.job(name);
     if (existing.isPresent()) {
       JsonNode jobStatus = existing.get().path("status");
       // Rendered again with the candidate it was given: a Job's template cannot change.
       String candidate = candidateOf(existing.get());
-      Optional<Switchover> job = Optional.of(new Switchover(name, leader, candidate, leaderHttps(pods, leader)));
+      Optional<Switchover> job =
+          Optional.of(new Switchover(name, leader, candidate, leaderHttps(pods, leader)));
       if (JobConditions.find(jobStatus, "Failed").isPresent()) {
         JsonNode failed = JobConditions.find(jobStatus, "Failed").get();
-        return new Plan(job, Step.SwitchoverFailed, "Job " + name
-            + " could not move the leader from " + leader + " to " + candidate + " (" + failed.path("reason").asText("Failed")
-            + (failed.path("message").asText("").isEmpty() ? "" : ": " + failed.path("message").asText())
-            + "); the rollout stops here: its pod's log has Patroni's answer; delete the Job to try again");
+        return new Plan(
+            job,
+            Step.SwitchoverFailed,
+            "Job "
+                + name
+                + " could not move the leader from "
+                + leader
+                + " to "
+                + candidate
+                + " ("
+                + failed.path("reason").asText("Failed")
+                + (failed.path("message").asText("").isEmpty()
+                    ? ""
+                    : ": " + failed.path("message").asText())
+                + "); the rollout stops here: its pod's log has Patroni's answer; delete the Job to try again");
       }
-      String state = JobConditions.find(jobStatus, "Complete").isPresent() ? "has completed; waiting for the leader label to move"
-          : "is running";
-      return new Plan(job, Step.Switchover, "Job " + name + " (switchover from " + leader + " to " + candidate + ") " + state);
+      String state =
+          JobConditions.find(jobStatus, "Complete").isPresent()
+              ? "has completed; waiting for the leader label to move"
+              : "is running";
+      return new Plan(
+          job,
+          Step.Switchover,
+          "Job " + name + " (switchover from " + leader + " to " + candidate + ") " + state);
     }
     Optional<String> candidate = candidate(pods, revision, observed.syncStandbys());
     if (candidate.isEmpty()) {
-      return hold(Step.Waiting, observed.syncStandbys().isEmpty() ? "no ready updated replica to switch over to"
-          : "no ready updated synchronous standby to switch over to (Patroni names "
-              + String.join(", ", observed.syncStandbys()) + ")");
+      return hold(
+          Step.Waiting,
+          observed.syncStandbys().isEmpty()
+              ? "no ready updated replica to switch over to"
+              : "no ready updated synchronous standby to switch over to (Patroni names "
+                  + String.join(", ", observed.syncStandbys())
+                  + ")");
     }
-    // A Job already there is followed wherever the window is; a new one starts only inside a window.
+    // A Job already there is followed wherever the window is; a new one starts only inside a
+    // window.
     if (!MaintenanceWindows.open(spec.updates().maintenanceWindows(), now)) {
       return waitForWindow("the switchover from " + leader + " to " + candidate.get(), spec, now);
     }
     Switchover job = new Switchover(name, leader, candidate.get(), leaderHttps(pods, leader));
-    return new Plan(Optional.of(job), Step.Switchover,
+    return new Plan(
+        Optional.of(job),
+        Step.Switchover,
         "Job " + name + " (switchover from " + leader + " to " + candidate.get() + ") is starting");
   }
 
@@ -259,16 +404,21 @@ public final class Rollout {
    * before). Under synchronous replication Patroni switches over only to a synchronous standby (patroni/api.py,
    * is_failover_possible), so the candidates are those it names.
    */
-  private static Optional<String> candidate(Map<Integer, ObjectNode> pods, String revision, List<String> syncStandbys) {
-    return pods.values().stream().filter(pod -> !ObservedCluster.leader(pod))
+  private static Optional<String> candidate(
+      Map<Integer, ObjectNode> pods, String revision, List<String> syncStandbys) {
+    return pods.values().stream()
+        .filter(pod -> !ObservedCluster.leader(pod))
         .filter(pod -> ObservedCluster.fromRevision(pod, revision))
         .filter(pod -> syncStandbys.isEmpty() || syncStandbys.contains(ObservedCluster.nameOf(pod)))
-        .map(ObservedCluster::nameOf).findFirst();
+        .map(ObservedCluster::nameOf)
+        .findFirst();
   }
 
   /** The TLS Secret of the leader's pod when it serves Patroni's REST API over https. */
   static Optional<String> leaderHttps(Map<Integer, ObjectNode> pods, String leader) {
-    return pods.values().stream().filter(pod -> leader.equals(ObservedCluster.nameOf(pod))).findFirst()
+    return pods.values().stream()
+        .filter(pod -> leader.equals(ObservedCluster.nameOf(pod)))
+        .findFirst()
         .flatMap(Tls::httpsSecret);
   }
 
@@ -289,8 +439,14 @@ public final class Rollout {
 
   /** A step held until a replica catches up; the status names it and its lag. */
   static Plan waitForStreaming(Streaming.Lag lag) {
-    return new Plan(Optional.empty(), Optional.empty(), Step.Waiting, "waiting for " + lag.message()
-        + " before the next step", Optional.empty(), OptionalInt.empty(), Optional.of(lag));
+    return new Plan(
+        Optional.empty(),
+        Optional.empty(),
+        Step.Waiting,
+        "waiting for " + lag.message() + " before the next step",
+        Optional.empty(),
+        OptionalInt.empty(),
+        Optional.of(lag));
   }
 
   private static Plan hold(Step step, String message) {
@@ -309,5 +465,4 @@ public final class Rollout {
     }
     return pods;
   }
-
 }

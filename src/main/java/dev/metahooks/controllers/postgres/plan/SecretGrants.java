@@ -20,28 +20,43 @@ public final class SecretGrants {
 
   public static List<FieldProblem> check(ClusterSpec spec, ObservedCluster observed) {
     List<FieldProblem> problems = new ArrayList<>();
-    // Synced with a customize answer of the earlier release, which related no Secrets: an unchanged spec that
+    // Synced with a customize answer of the earlier release, which related no Secrets: an unchanged
+    // spec that
     // release rendered is served as before until Metacontroller asks the customize hook again.
     if (!observed.secretsRelated()) {
       return problems;
     }
     boolean bootstrapped = observed.statefulSet().isPresent();
     for (SecretReferences.Reference reference : SecretReferences.of(spec)) {
-      // A clone's source Secrets are read when the cluster is first created; afterwards the clone cannot change.
+      // A clone's source Secrets are read when the cluster is first created; afterwards the clone
+      // cannot change.
       if (reference.bootstrapOnly() && bootstrapped) {
         continue;
       }
-      observed.relatedSecret(reference.secret()).ifPresentOrElse(
-          secret -> {
-            List<String> missing = reference.keys().stream()
-                .filter(key -> SecretData.value(secret, key).filter(value -> !value.isEmpty()).isEmpty()).toList();
-            if (!missing.isEmpty()) {
-              problems.add(new FieldProblem(reference.field(), "Secret " + reference.secret() + " has no "
-                  + keys(missing)));
-            }
-          },
-          () -> problems.add(new FieldProblem(reference.field(), notGiven(reference.secret(), reference.keys(),
-              observed))));
+      observed
+          .relatedSecret(reference.secret())
+          .ifPresentOrElse(
+              secret -> {
+                List<String> missing =
+                    reference.keys().stream()
+                        .filter(
+                            key ->
+                                SecretData.value(secret, key)
+                                    .filter(value -> !value.isEmpty())
+                                    .isEmpty())
+                        .toList();
+                if (!missing.isEmpty()) {
+                  problems.add(
+                      new FieldProblem(
+                          reference.field(),
+                          "Secret " + reference.secret() + " has no " + keys(missing)));
+                }
+              },
+              () ->
+                  problems.add(
+                      new FieldProblem(
+                          reference.field(),
+                          notGiven(reference.secret(), reference.keys(), observed))));
     }
     return problems;
   }
@@ -52,8 +67,17 @@ public final class SecretGrants {
 
   /** Why a Secret the spec names is not used, and what gives it. */
   public static String notGiven(String secret, List<String> keys, ObservedCluster observed) {
-    return "Secret " + secret + " (" + keys(keys) + ") is missing or not given to this cluster: it is used only once "
-        + "someone who may change it labels it " + SecretMarks.label(observed.name()) + "=" + SecretMarks.GIVEN
-        + " (" + SecretMarks.howToGive(secret, observed.namespace(), observed.name()) + ")";
+    return "Secret "
+        + secret
+        + " ("
+        + keys(keys)
+        + ") is missing or not given to this cluster: it is used only once "
+        + "someone who may change it labels it "
+        + SecretMarks.label(observed.name())
+        + "="
+        + SecretMarks.GIVEN
+        + " ("
+        + SecretMarks.howToGive(secret, observed.namespace(), observed.name())
+        + ")";
   }
 }

@@ -6,7 +6,10 @@ package dev.metahooks.controllers.postgres.plan;
  * completed. {@code PROMOTED}: that Job completed. {@code NONE}: the cluster never was a standby.
  */
 public enum StandbyPhase {
-  FOLLOWING, PROMOTING, PROMOTED, NONE;
+  FOLLOWING,
+  PROMOTING,
+  PROMOTED,
+  NONE;
 
   /** Nothing of this cluster's own is written yet: no users Job, no backups. */
   public boolean readOnly() {

@@ -20,7 +20,8 @@ public final class Streaming {
   /**
    * A replica that has not caught up: who, behind whom, why, and by how many bytes of WAL when that is known.
    */
-  public record Lag(String member, String leader, String reason, OptionalLong bytes, long maxBytes) {
+  public record Lag(
+      String member, String leader, String reason, OptionalLong bytes, long maxBytes) {
     public String message() {
       return member + " to catch up with " + leader + " (" + reason + ")";
     }
@@ -39,20 +40,34 @@ public final class Streaming {
     }
     MemberStatus s = status.get();
     if (!s.running() || !"replica".equals(s.role())) {
-      return lag(member, leaderName, "Patroni reports state " + quoted(s.state()) + ", role " + quoted(s.role()),
+      return lag(
+          member,
+          leaderName,
+          "Patroni reports state " + quoted(s.state()) + ", role " + quoted(s.role()),
           maxBytes);
     }
-    if (s.replicationState().isPresent() ? !"streaming".equals(s.replicationState().get())
+    if (s.replicationState().isPresent()
+        ? !"streaming".equals(s.replicationState().get())
         : s.publishesReplicationState()) {
-      return lag(member, leaderName, "not streaming: replication_state " + s.replicationState().orElse("absent"),
+      return lag(
+          member,
+          leaderName,
+          "not streaming: replication_state " + s.replicationState().orElse("absent"),
           maxBytes);
     }
-    if (leaderStatus.isEmpty() || !leaderStatus.get().primary() || leaderStatus.get().walPosition().isEmpty()) {
+    if (leaderStatus.isEmpty()
+        || !leaderStatus.get().primary()
+        || leaderStatus.get().walPosition().isEmpty()) {
       return lag(member, leaderName, "the leader's WAL position is not published", maxBytes);
     }
     MemberStatus l = leaderStatus.get();
-    if (s.timeline().isEmpty() || l.timeline().isEmpty() || s.timeline().getAsLong() != l.timeline().getAsLong()) {
-      return lag(member, leaderName, "on timeline " + text(s.timeline()) + ", the leader on " + text(l.timeline()),
+    if (s.timeline().isEmpty()
+        || l.timeline().isEmpty()
+        || s.timeline().getAsLong() != l.timeline().getAsLong()) {
+      return lag(
+          member,
+          leaderName,
+          "on timeline " + text(s.timeline()) + ", the leader on " + text(l.timeline()),
           maxBytes);
     }
     if (s.walPosition().isEmpty()) {
@@ -60,17 +75,26 @@ public final class Streaming {
     }
     long behind = Math.max(0, l.walPosition().getAsLong() - s.walPosition().getAsLong());
     if (behind > maxBytes) {
-      return Optional.of(new Lag(member, leaderName, behind + " bytes of WAL behind, spec.updates.maxLagBytes allows "
-          + maxBytes, OptionalLong.of(behind), maxBytes));
+      return Optional.of(
+          new Lag(
+              member,
+              leaderName,
+              behind + " bytes of WAL behind, spec.updates.maxLagBytes allows " + maxBytes,
+              OptionalLong.of(behind),
+              maxBytes));
     }
     return Optional.empty();
   }
 
   /** The first of {@code pods} other than the leader that has not caught up, if any. */
-  public static Optional<Lag> firstBehind(Collection<? extends JsonNode> pods, JsonNode leader, long maxBytes) {
+  public static Optional<Lag> firstBehind(
+      Collection<? extends JsonNode> pods, JsonNode leader, long maxBytes) {
     String leaderName = ObservedCluster.nameOf(leader);
-    return pods.stream().filter(pod -> !ObservedCluster.nameOf(pod).equals(leaderName))
-        .map(pod -> lag(pod, leader, maxBytes)).flatMap(Optional::stream).findFirst();
+    return pods.stream()
+        .filter(pod -> !ObservedCluster.nameOf(pod).equals(leaderName))
+        .map(pod -> lag(pod, leader, maxBytes))
+        .flatMap(Optional::stream)
+        .findFirst();
   }
 
   private static Optional<Lag> lag(String member, String leader, String reason, long maxBytes) {

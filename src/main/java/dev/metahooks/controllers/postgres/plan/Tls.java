@@ -2,8 +2,8 @@ package dev.metahooks.controllers.postgres.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
+import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
@@ -30,7 +30,13 @@ import java.util.Optional;
  */
 public final class Tls {
   public static final String SSL_RESTAPI_CA_FILE = "SSL_RESTAPI_CA_FILE";
-  public enum Check { NOT_CONFIGURED, VALID, MISSING, INVALID }
+
+  public enum Check {
+    NOT_CONFIGURED,
+    VALID,
+    MISSING,
+    INVALID
+  }
 
   /** What the observed TLS Secret is, and the CA it carries when it is valid. */
   public record State(Check check, String message, Optional<String> ca) {}
@@ -39,19 +45,32 @@ public final class Tls {
 
   public static State check(Optional<TlsSpec> spec, ObservedCluster observed, Instant now) {
     if (spec.isEmpty()) {
-      return new State(Check.NOT_CONFIGURED, "spec.tls is not set: Spilo's self-signed certificate, sslmode=require",
+      return new State(
+          Check.NOT_CONFIGURED,
+          "spec.tls is not set: Spilo's self-signed certificate, sslmode=require",
           Optional.empty());
     }
     String name = spec.get().secretName();
     Optional<ObjectNode> secret = observed.relatedSecret(name);
     if (secret.isEmpty()) {
-      return new State(Check.MISSING, "Secret " + name + " (spec.tls.secretName) does not exist in namespace "
-          + observed.namespace() + " or is not given to this cluster (label " + SecretMarks.label(observed.name())
-          + "=" + SecretMarks.GIVEN + "); nothing is restarted for it until it is", Optional.empty());
+      return new State(
+          Check.MISSING,
+          "Secret "
+              + name
+              + " (spec.tls.secretName) does not exist in namespace "
+              + observed.namespace()
+              + " or is not given to this cluster (label "
+              + SecretMarks.label(observed.name())
+              + "="
+              + SecretMarks.GIVEN
+              + "); nothing is restarted for it until it is",
+          Optional.empty());
     }
     String type = secret.get().path("type").asText("");
     if (!TlsSpec.SECRET_TYPE.equals(type)) {
-      return invalid(name, "is of type " + (type.isEmpty() ? "(none)" : type) + ", not " + TlsSpec.SECRET_TYPE);
+      return invalid(
+          name,
+          "is of type " + (type.isEmpty() ? "(none)" : type) + ", not " + TlsSpec.SECRET_TYPE);
     }
     for (String key : List.of(TlsSpec.CERT, TlsSpec.KEY, TlsSpec.CA)) {
       if (SecretData.value(secret.get(), key).filter(v -> !v.isBlank()).isEmpty()) {
@@ -63,29 +82,43 @@ public final class Tls {
     }
     String ca = SecretData.value(secret.get(), TlsSpec.CA).orElseThrow();
     try {
-      List<X509Certificate> chain = certificates(SecretData.value(secret.get(), TlsSpec.CERT).orElseThrow(), TlsSpec.CERT);
+      List<X509Certificate> chain =
+          certificates(SecretData.value(secret.get(), TlsSpec.CERT).orElseThrow(), TlsSpec.CERT);
       certificates(ca, TlsSpec.CA);
       X509Certificate leaf = chain.get(0);
       if (leaf.getNotAfter().toInstant().isBefore(now)) {
-        return invalid(name, "has a " + TlsSpec.CERT + " that expired at " + leaf.getNotAfter().toInstant());
+        return invalid(
+            name, "has a " + TlsSpec.CERT + " that expired at " + leaf.getNotAfter().toInstant());
       }
-      return new State(Check.VALID, "Secret " + name + ": " + leaf.getSubjectX500Principal().getName()
-          + ", valid until " + leaf.getNotAfter().toInstant(), Optional.of(ca));
+      return new State(
+          Check.VALID,
+          "Secret "
+              + name
+              + ": "
+              + leaf.getSubjectX500Principal().getName()
+              + ", valid until "
+              + leaf.getNotAfter().toInstant(),
+          Optional.of(ca));
     } catch (CertificateException e) {
       return invalid(name, "has " + e.getMessage());
     }
   }
 
   private static State invalid(String name, String why) {
-    return new State(Check.INVALID, "Secret " + name + " " + why + "; nothing is restarted for it until it is fixed",
+    return new State(
+        Check.INVALID,
+        "Secret " + name + " " + why + "; nothing is restarted for it until it is fixed",
         Optional.empty());
   }
 
-  private static List<X509Certificate> certificates(String pem, String key) throws CertificateException {
+  private static List<X509Certificate> certificates(String pem, String key)
+      throws CertificateException {
     Collection<? extends java.security.cert.Certificate> parsed;
     try {
-      parsed = CertificateFactory.getInstance("X.509")
-          .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
+      parsed =
+          CertificateFactory.getInstance("X.509")
+              .generateCertificates(
+                  new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
     } catch (CertificateException | RuntimeException e) {
       throw new CertificateException("a " + key + " that is not a PEM certificate");
     }
@@ -107,14 +140,22 @@ public final class Tls {
    * Patroni's REST API turns to https only once every pod trusts the CA: an old leader that does not would find
    * no healthy https candidate and refuse the rollout's switchover, so the first rollout only adds the CA.
    */
-  public static Optional<Rendering> rendering(Optional<TlsSpec> spec, State state, ObservedCluster observed) {
+  public static Optional<Rendering> rendering(
+      Optional<TlsSpec> spec, State state, ObservedCluster observed) {
     if (spec.isEmpty()) {
       return Optional.empty();
     }
-    Optional<String> secret = state.check() == Check.VALID ? Optional.of(spec.get().secretName()) : mountedSecret(observed);
+    Optional<String> secret =
+        state.check() == Check.VALID
+            ? Optional.of(spec.get().secretName())
+            : mountedSecret(observed);
     boolean restApi = spec.get().restApi();
-    return secret.map(name -> new Rendering(name, restApi,
-        restApi && observed.livePods().stream().allMatch(Tls::trustsRestApiCa)));
+    return secret.map(
+        name ->
+            new Rendering(
+                name,
+                restApi,
+                restApi && observed.livePods().stream().allMatch(Tls::trustsRestApiCa)));
   }
 
   /**
@@ -129,20 +170,26 @@ public final class Tls {
    * primary still serving Spilo's self-signed certificate would refuse every pooled connection.
    */
   public static Optional<PoolerTls> pooler(Optional<Rendering> podTls, ObservedCluster observed) {
-    return podTls.map(rendering -> new PoolerTls(rendering.secretName(), observed.statefulSet().isEmpty()
-        || (!observed.livePods().isEmpty() && observed.livePods().stream()
-            .allMatch(pod -> servesSecret(pod, rendering.secretName())))));
+    return podTls.map(
+        rendering ->
+            new PoolerTls(
+                rendering.secretName(),
+                observed.statefulSet().isEmpty()
+                    || (!observed.livePods().isEmpty()
+                        && observed.livePods().stream()
+                            .allMatch(pod -> servesSecret(pod, rendering.secretName())))));
   }
 
   /** An observed database pod that serves the given Secret's certificate to PostgreSQL clients. */
   private static boolean servesSecret(JsonNode pod, String secretName) {
-    return env(pod).contains("SSL_CERTIFICATE_FILE") && mountedTlsSecret(pod.at("/spec/volumes"))
-        .filter(secretName::equals).isPresent();
+    return env(pod).contains("SSL_CERTIFICATE_FILE")
+        && mountedTlsSecret(pod.at("/spec/volumes")).filter(secretName::equals).isPresent();
   }
 
   private static Optional<String> mountedTlsSecret(JsonNode volumes) {
     for (JsonNode volume : volumes) {
-      if (Spilo.TLS_VOLUME.equals(volume.path("name").asText()) && volume.at("/secret/secretName").isTextual()) {
+      if (Spilo.TLS_VOLUME.equals(volume.path("name").asText())
+          && volume.at("/secret/secretName").isTextual()) {
         return Optional.of(volume.at("/secret/secretName").asText());
       }
     }
@@ -164,13 +211,15 @@ public final class Tls {
 
   /** The Secret the observed StatefulSet mounts as its TLS volume. */
   public static Optional<String> mountedSecret(ObservedCluster observed) {
-    return observed.statefulSet().flatMap(sts -> mountedTlsSecret(sts.at("/spec/template/spec/volumes")));
+    return observed
+        .statefulSet()
+        .flatMap(sts -> mountedTlsSecret(sts.at("/spec/template/spec/volumes")));
   }
 
   /** The TLS Secret of an observed database pod that serves Patroni's REST API over https. */
   public static Optional<String> httpsSecret(JsonNode pod) {
-    return env(pod).contains("SSL_RESTAPI_CERTIFICATE_FILE") ? mountedTlsSecret(pod.at("/spec/volumes"))
+    return env(pod).contains("SSL_RESTAPI_CERTIFICATE_FILE")
+        ? mountedTlsSecret(pod.at("/spec/volumes"))
         : Optional.empty();
   }
-
 }

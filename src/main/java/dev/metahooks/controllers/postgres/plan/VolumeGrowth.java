@@ -55,21 +55,32 @@ public final class VolumeGrowth {
       return new Decision(Plan.none(size), Optional.empty());
     }
     if (observed.hookVersionV1()) {
-      return new Decision(Plan.none(size), Optional.of(new FieldProblem("spec.storage.size", "cannot grow from "
-          + deployed.get() + " to " + size + " under hook version v1: StorageClasses are cluster-scoped, and v1 "
-          + "relates only objects of the cluster's namespace (the shipped controller uses v2)")));
+      return new Decision(
+          Plan.none(size),
+          Optional.of(
+              new FieldProblem(
+                  "spec.storage.size",
+                  "cannot grow from "
+                      + deployed.get()
+                      + " to "
+                      + size
+                      + " under hook version v1: StorageClasses are cluster-scoped, and v1 "
+                      + "relates only objects of the cluster's namespace (the shipped controller uses v2)")));
     }
     observed.requireVolumeGroups();
     List<String> claims = new ArrayList<>();
     List<String> refusing = new ArrayList<>();
-    // The class new claims get (a member added while growing, or none made yet), then each claim's own.
-    String templateClass = Optional.ofNullable(spec.storage().storageClassName())
-        .orElseGet(() -> defaultClass(observed));
+    // The class new claims get (a member added while growing, or none made yet), then each claim's
+    // own.
+    String templateClass =
+        Optional.ofNullable(spec.storage().storageClassName())
+            .orElseGet(() -> defaultClass(observed));
     if (!expands(observed, templateClass)) {
       refusing.add(templateClass);
     }
     for (ObjectNode claim : observed.dataClaims()) {
-      // Every member's claim, those already grown too: the Job's list stays the same while it patches them.
+      // Every member's claim, those already grown too: the Job's list stays the same while it
+      // patches them.
       claims.add(ObservedCluster.nameOf(claim));
       String className = className(claim, observed);
       if (!expands(observed, className) && !refusing.contains(className)) {
@@ -78,9 +89,18 @@ public final class VolumeGrowth {
     }
     Plan plan = new Plan(size, deployed.get(), List.copyOf(claims));
     if (!refusing.isEmpty()) {
-      return new Decision(plan, Optional.of(new FieldProblem("spec.storage.size", "cannot grow from "
-          + deployed.get() + " to " + size + ": StorageClass " + String.join(", ", refusing)
-          + " does not allow volume expansion (allowVolumeExpansion is not true)")));
+      return new Decision(
+          plan,
+          Optional.of(
+              new FieldProblem(
+                  "spec.storage.size",
+                  "cannot grow from "
+                      + deployed.get()
+                      + " to "
+                      + size
+                      + ": StorageClass "
+                      + String.join(", ", refusing)
+                      + " does not allow volume expansion (allowVolumeExpansion is not true)")));
     }
     return new Decision(plan, Optional.empty());
   }
@@ -95,11 +115,17 @@ public final class VolumeGrowth {
   }
 
   private static String defaultClass(ObservedCluster observed) {
-    return observed.defaultStorageClass().map(ObservedCluster::nameOf).orElse("(none: no default class)");
+    return observed
+        .defaultStorageClass()
+        .map(ObservedCluster::nameOf)
+        .orElse("(none: no default class)");
   }
 
   private static boolean expands(ObservedCluster observed, String className) {
-    return observed.storageClass(className).map(c -> c.path("allowVolumeExpansion").booleanValue()).orElse(false);
+    return observed
+        .storageClass(className)
+        .map(c -> c.path("allowVolumeExpansion").booleanValue())
+        .orElse(false);
   }
 
   static boolean below(String a, String b) {

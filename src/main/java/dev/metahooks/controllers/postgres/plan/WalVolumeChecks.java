@@ -28,25 +28,41 @@ public final class WalVolumeChecks {
     Optional<JsonNode> template = deployed.get();
     Optional<WalVolume> wanted = spec.walVolume();
     if (template.isPresent() != wanted.isPresent()) {
-      problems.add(new FieldProblem("spec.storage.wal", (wanted.isPresent() ? "cannot be added" : "cannot be removed")
-          + " once the cluster exists: each member's pg_wal stays where initdb or pg_basebackup put it "
-          + (wanted.isPresent() ? "(in the data directory)" : "(on the WAL volume)")
-          + "; move the data to a new cluster " + (wanted.isPresent()
-              ? "with a logical restore (a clone cannot have a WAL volume)" : "without one (a clone or a logical restore)")));
+      problems.add(
+          new FieldProblem(
+              "spec.storage.wal",
+              (wanted.isPresent() ? "cannot be added" : "cannot be removed")
+                  + " once the cluster exists: each member's pg_wal stays where initdb or pg_basebackup put it "
+                  + (wanted.isPresent() ? "(in the data directory)" : "(on the WAL volume)")
+                  + "; move the data to a new cluster "
+                  + (wanted.isPresent()
+                      ? "with a logical restore (a clone cannot have a WAL volume)"
+                      : "without one (a clone or a logical restore)")));
       return problems;
     }
     if (template.isEmpty()) {
       return problems;
     }
-    String size = template.get().path("spec").path("resources").path("requests").path("storage").asText();
+    String size =
+        template.get().path("spec").path("resources").path("requests").path("storage").asText();
     if (!Quantities.same(size, wanted.get().size())) {
-      problems.add(new FieldProblem("spec.storage.wal.size", "cannot change from " + size + " to "
-          + wanted.get().size() + ": the StatefulSet's volume claim template is immutable"));
+      problems.add(
+          new FieldProblem(
+              "spec.storage.wal.size",
+              "cannot change from "
+                  + size
+                  + " to "
+                  + wanted.get().size()
+                  + ": the StatefulSet's volume claim template is immutable"));
     }
     JsonNode className = template.get().path("spec").path("storageClassName");
-    Optional<String> deployedClass = className.isTextual() ? Optional.of(className.asText()) : Optional.empty();
-    ChangeChecks.classChange("spec.storage.wal.storageClassName", deployedClass,
-        Optional.ofNullable(wanted.get().storageClassName())).ifPresent(problems::add);
+    Optional<String> deployedClass =
+        className.isTextual() ? Optional.of(className.asText()) : Optional.empty();
+    ChangeChecks.classChange(
+            "spec.storage.wal.storageClassName",
+            deployedClass,
+            Optional.ofNullable(wanted.get().storageClassName()))
+        .ifPresent(problems::add);
     return problems;
   }
 }

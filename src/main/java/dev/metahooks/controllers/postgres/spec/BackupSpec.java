@@ -8,11 +8,14 @@ import java.util.Optional;
  * backups run and how many are kept, the on-demand and logical backups, a final backup on deletion, and how a
  * new cluster is first filled (a clone of another cluster's backups or of a running cluster). Absent = off.
  */
-public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Optional<LogicalRestore> logicalRestore) {
-  public static final BackupSpec NONE = new BackupSpec(Optional.empty(), Optional.empty(), Optional.empty());
+public record BackupSpec(
+    Optional<Backup> backup, Optional<Clone> cloneFrom, Optional<LogicalRestore> logicalRestore) {
+  public static final BackupSpec NONE =
+      new BackupSpec(Optional.empty(), Optional.empty(), Optional.empty());
 
   /** Spilo's own default base backup schedule (configure_spilo.py). */
   public static final String DEFAULT_SCHEDULE = "0 1 * * *";
+
   public static final int DEFAULT_BASE_BACKUPS = 5;
   public static final int DEFAULT_LOGICAL_COUNT = 7;
 
@@ -20,7 +23,12 @@ public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Opt
    * An S3-compatible store. {@code prefix} is where this cluster's objects go inside the bucket, without leading
    * or trailing slash; {@code credentials} empty: the pod's own identity (an instance profile, IRSA).
    */
-  public record S3(String bucket, String prefix, String endpoint, String region, boolean forcePathStyle,
+  public record S3(
+      String bucket,
+      String prefix,
+      String endpoint,
+      String region,
+      boolean forcePathStyle,
       Optional<Credentials> credentials) {
     /** The prefix as an S3 URL: {@code s3://bucket/prefix}. */
     public String url() {
@@ -29,8 +37,10 @@ public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Opt
 
     /** Same bucket, and one prefix equal to or inside the other: the two would share an archive. */
     public boolean overlaps(S3 other) {
-      return bucket.equals(other.bucket) && (prefix.equals(other.prefix)
-          || prefix.startsWith(other.prefix + "/") || other.prefix.startsWith(prefix + "/"));
+      return bucket.equals(other.bucket)
+          && (prefix.equals(other.prefix)
+              || prefix.startsWith(other.prefix + "/")
+              || other.prefix.startsWith(prefix + "/"));
     }
   }
 
@@ -46,8 +56,15 @@ public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Opt
    */
   public record Logical(String schedule, int count, String image, boolean postgresDatabase) {}
 
-  public record Backup(S3 s3, String schedule, int baseBackups, List<OnDemand> onDemand, Optional<Logical> logical,
-      boolean finalBackup, String jobImage, Encryption encryption) {}
+  public record Backup(
+      S3 s3,
+      String schedule,
+      int baseBackups,
+      List<OnDemand> onDemand,
+      Optional<Logical> logical,
+      boolean finalBackup,
+      String jobImage,
+      Encryption encryption) {}
 
   /** One key of a Secret in the cluster's namespace. */
   public record SecretKey(String secretName, String key) {}
@@ -57,10 +74,15 @@ public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Opt
    * Secret's value becomes the 32-byte key, none, base64 or hex) or a PGP key with its passphrase. And the store's:
    * {@code serverSide} empty (Spilo's default), {@code AES256} or {@code aws:kms} with {@code kmsKeyId}.
    */
-  public record Encryption(Optional<SecretKey> libsodium, String libsodiumTransform, Optional<SecretKey> pgp,
-      Optional<SecretKey> pgpPassphrase, String serverSide, String kmsKeyId) {
-    public static final Encryption NONE = new Encryption(Optional.empty(), "none", Optional.empty(), Optional.empty(),
-        "", "");
+  public record Encryption(
+      Optional<SecretKey> libsodium,
+      String libsodiumTransform,
+      Optional<SecretKey> pgp,
+      Optional<SecretKey> pgpPassphrase,
+      String serverSide,
+      String kmsKeyId) {
+    public static final Encryption NONE =
+        new Encryption(Optional.empty(), "none", Optional.empty(), Optional.empty(), "", "");
   }
 
   /**
@@ -68,7 +90,11 @@ public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Opt
    * {@code timestamp} (empty: the latest), or, with {@code live}, by a base backup from the running source;
    * {@code encryption}: the key the source's archive is encrypted with (WAL-G's own only).
    */
-  public record Clone(String cluster, Optional<String> timestamp, Optional<S3> s3, Optional<Live> live,
+  public record Clone(
+      String cluster,
+      Optional<String> timestamp,
+      Optional<S3> s3,
+      Optional<Live> live,
       Encryption encryption) {}
 
   /** A running source: host and port, and a Secret with keys {@code username} and {@code password}. */
@@ -78,5 +104,6 @@ public record BackupSpec(Optional<Backup> backup, Optional<Clone> cloneFrom, Opt
    * Restore a logical backup of another cluster into this one, once it runs; {@code backup} empty: the newest;
    * {@code postgresDatabase}: its {@code postgres} database too, into this cluster's.
    */
-  public record LogicalRestore(String cluster, S3 s3, Optional<String> backup, String image, boolean postgresDatabase) {}
+  public record LogicalRestore(
+      String cluster, S3 s3, Optional<String> backup, String image, boolean postgresDatabase) {}
 }

@@ -16,9 +16,10 @@ import java.util.Optional;
  * a day matches either.
  */
 public final class CronSchedule {
-  private static final List<String> MONTHS = List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP",
-      "OCT", "NOV", "DEC");
+  private static final List<String> MONTHS =
+      List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC");
   private static final List<String> DAYS = List.of("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT");
+
   /** How far back a run is looked for: beyond a year and a day, no five-field schedule is that sparse. */
   private static final int LOOK_BACK_DAYS = 367;
 
@@ -106,7 +107,8 @@ public final class CronSchedule {
 
   private boolean dayMatches(ZonedDateTime day) {
     boolean dom = daysOfMonth.get(day.getDayOfMonth());
-    boolean dow = daysOfWeek.get(day.getDayOfWeek() == DayOfWeek.SUNDAY ? 0 : day.getDayOfWeek().getValue());
+    boolean dow =
+        daysOfWeek.get(day.getDayOfWeek() == DayOfWeek.SUNDAY ? 0 : day.getDayOfWeek().getValue());
     if (dayOfMonthAny || dayOfWeekAny) {
       return dom && dow;
     }

@@ -19,12 +19,16 @@ import java.util.regex.Pattern;
 public final class DatabaseSpecReader {
   public static final int MAX_DATABASES = 32;
   public static final int MAX_ITEMS = 32;
+
   /** PostgreSQL keeps at most 63 bytes of a name (NAMEDATALEN 64) and cuts longer ones silently. */
   public static final int MAX_NAME_BYTES = 63;
+
   /** Any text without control characters (they would break the Job's logs and a shell's view of the names). */
   public static final Pattern NAME = Pattern.compile("[^\\x00-\\x1f\\x7f]+");
+
   /** Extension names as their control files are named ({@code uuid-ossp}, {@code postgis_topology}). */
   public static final Pattern EXTENSION = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+
   public static final List<String> RECLAIM_POLICIES = List.of("Retain", "Delete");
 
   private DatabaseSpecReader() {}
@@ -44,22 +48,26 @@ public final class DatabaseSpecReader {
       List<String> extensions = SpecFields.stringList(database, "extensions", EXTENSION, MAX_ITEMS);
       List<String> schemas = schemas(database);
       String policy = oneOf(database, "reclaimPolicy", "Retain", RECLAIM_POLICIES);
-      name.ifPresent(n -> {
-        if (SpecReader.RESERVED_DATABASES.contains(n)) {
-          database.report("name", "\"" + n + "\" is a system database");
-        } else if (!names.add(n)) {
-          database.report("name", "\"" + n + "\" is listed twice");
-        } else if (userDatabases.contains(n)) {
-          database.report("name", "\"" + n + "\" is also in users[].databases: list it in one place");
-        }
-      });
-      owner.ifPresent(o -> {
-        if (users.stream().noneMatch(user -> user.name().equals(o))) {
-          database.report("owner", "\"" + o + "\" is not a user of this cluster (spec.users)");
-        }
-      });
+      name.ifPresent(
+          n -> {
+            if (SpecReader.RESERVED_DATABASES.contains(n)) {
+              database.report("name", "\"" + n + "\" is a system database");
+            } else if (!names.add(n)) {
+              database.report("name", "\"" + n + "\" is listed twice");
+            } else if (userDatabases.contains(n)) {
+              database.report(
+                  "name", "\"" + n + "\" is also in users[].databases: list it in one place");
+            }
+          });
+      owner.ifPresent(
+          o -> {
+            if (users.stream().noneMatch(user -> user.name().equals(o))) {
+              database.report("owner", "\"" + o + "\" is not a user of this cluster (spec.users)");
+            }
+          });
       if (name.isPresent() && owner.isPresent()) {
-        databases.add(new ClusterSpec.Database(name.get(), owner.get(), extensions, schemas, policy));
+        databases.add(
+            new ClusterSpec.Database(name.get(), owner.get(), extensions, schemas, policy));
       }
     }
     return List.copyOf(databases);
@@ -70,9 +78,17 @@ public final class DatabaseSpecReader {
     for (int i = 0; i < schemas.size(); i++) {
       String schema = schemas.get(i);
       if (schema.startsWith("pg_") || schema.equals("information_schema")) {
-        database.problems().add(database.path("schemas", i), "\"" + schema + "\" is reserved for PostgreSQL's own schemas");
+        database
+            .problems()
+            .add(
+                database.path("schemas", i),
+                "\"" + schema + "\" is reserved for PostgreSQL's own schemas");
       } else if (bytes(schema) > MAX_NAME_BYTES) {
-        database.problems().add(database.path("schemas", i), "must be at most " + MAX_NAME_BYTES + " bytes in UTF-8");
+        database
+            .problems()
+            .add(
+                database.path("schemas", i),
+                "must be at most " + MAX_NAME_BYTES + " bytes in UTF-8");
       }
     }
     return schemas;
@@ -81,7 +97,8 @@ public final class DatabaseSpecReader {
   private static Optional<String> name(FieldReader r, String field) {
     Optional<String> name = SpecFields.required(r, field, NAME, MAX_NAME_BYTES);
     if (name.isPresent() && bytes(name.get()) > MAX_NAME_BYTES) {
-      r.report(field, "must be at most " + MAX_NAME_BYTES + " bytes in UTF-8 (PostgreSQL would cut it)");
+      r.report(
+          field, "must be at most " + MAX_NAME_BYTES + " bytes in UTF-8 (PostgreSQL would cut it)");
       return Optional.empty();
     }
     return name;

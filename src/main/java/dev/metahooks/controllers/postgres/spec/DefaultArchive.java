@@ -27,13 +27,15 @@ public record DefaultArchive(String incarnation, Optional<String> inUse) {
     String uid = parent.path("metadata").path("uid").asText("");
     String location = parent.path("status").path("backup").path("location").asText("");
     String incarnation = namespace + "/" + name + (uid.isEmpty() ? "" : "/" + uid);
-    return new DefaultArchive(incarnation, archiving.or(() -> Optional.of(location).filter(l -> !l.isEmpty())));
+    return new DefaultArchive(
+        incarnation, archiving.or(() -> Optional.of(location).filter(l -> !l.isEmpty())));
   }
 
   /** The default prefix in {@code bucket}: the one in use there, else this incarnation's. */
   public String prefix(String bucket) {
     String inBucket = "s3://" + bucket + "/";
-    return inUse.filter(url -> url.startsWith(inBucket) && url.length() > inBucket.length())
+    return inUse
+        .filter(url -> url.startsWith(inBucket) && url.length() > inBucket.length())
         .map(url -> url.substring(inBucket.length()))
         .filter(prefix -> BackupSpecReader.PREFIX.matcher(prefix).matches())
         .orElse(incarnation);

@@ -26,13 +26,20 @@ final class EncryptionReader {
     }
     FieldReader encryption = parent.objectOrEmpty("encryption");
     Optional<FieldReader> libsodiumField = encryption.optionalObject("libsodium");
-    Optional<BackupSpec.SecretKey> libsodium = libsodiumField.map(given -> key(given, "WALG_LIBSODIUM_KEY"));
-    String transform = libsodiumField.map(given -> oneOf(given, "transform", "none", TRANSFORMS)).orElse("none");
+    Optional<BackupSpec.SecretKey> libsodium =
+        libsodiumField.map(given -> key(given, "WALG_LIBSODIUM_KEY"));
+    String transform =
+        libsodiumField.map(given -> oneOf(given, "transform", "none", TRANSFORMS)).orElse("none");
     Optional<FieldReader> pgpField = encryption.optionalObject("pgp");
     Optional<BackupSpec.SecretKey> pgp = pgpField.map(given -> key(given, "WALG_PGP_KEY"));
-    Optional<BackupSpec.SecretKey> passphrase = pgpField.filter(given -> given.isSet("passphraseKey"))
-        .map(given -> new BackupSpec.SecretKey(pgp.orElseThrow().secretName(),
-            string(given, "passphraseKey", "", BackupSpecReader.SECRET_KEY, 253)));
+    Optional<BackupSpec.SecretKey> passphrase =
+        pgpField
+            .filter(given -> given.isSet("passphraseKey"))
+            .map(
+                given ->
+                    new BackupSpec.SecretKey(
+                        pgp.orElseThrow().secretName(),
+                        string(given, "passphraseKey", "", BackupSpecReader.SECRET_KEY, 253)));
     if (libsodium.isPresent() && pgp.isPresent()) {
       encryption.report("pgp", "libsodium and pgp exclude each other: WAL-G encrypts with one key");
     }
@@ -41,7 +48,9 @@ final class EncryptionReader {
     if (encryption.isSet("serverSide")) {
       FieldReader store = encryption.objectOrEmpty("serverSide");
       if (!serverSideAllowed) {
-        encryption.report("serverSide", "is the store's own: reading needs no setting (only libsodium or pgp here)");
+        encryption.report(
+            "serverSide",
+            "is the store's own: reading needs no setting (only libsodium or pgp here)");
       }
       serverSide = oneOf(store, "method", "AES256", SERVER_SIDE);
       kmsKeyId = string(store, "kmsKeyId", "", KMS_KEY, 2048);
@@ -53,7 +62,8 @@ final class EncryptionReader {
   }
 
   private static BackupSpec.SecretKey key(FieldReader given, String defaultKey) {
-    return new BackupSpec.SecretKey(required(given, "secretName", SpecReader.SECRET_NAME, 253).orElse(""),
+    return new BackupSpec.SecretKey(
+        required(given, "secretName", SpecReader.SECRET_NAME, 253).orElse(""),
         string(given, "key", defaultKey, BackupSpecReader.SECRET_KEY, 253));
   }
 }

@@ -32,20 +32,31 @@ public final class MaintenanceWindows {
 
   /** Whether {@code now} is inside one of the windows; true when there are none. */
   public static boolean open(List<Window> windows, Instant now) {
-    return windows.isEmpty() || windows.stream().anyMatch(window -> openings(window, now, 1).stream()
-        .anyMatch(opening -> !now.isBefore(opening) && now.isBefore(opening.plus(window.length()))));
+    return windows.isEmpty()
+        || windows.stream()
+            .anyMatch(
+                window ->
+                    openings(window, now, 1).stream()
+                        .anyMatch(
+                            opening ->
+                                !now.isBefore(opening)
+                                    && now.isBefore(opening.plus(window.length()))));
   }
 
   /** When the next window opens after {@code now}; empty without windows. */
   public static Optional<Instant> nextOpening(List<Window> windows, Instant now) {
-    return windows.stream().flatMap(window -> openings(window, now, 0).stream())
-        .filter(now::isBefore).min(Instant::compareTo);
+    return windows.stream()
+        .flatMap(window -> openings(window, now, 0).stream())
+        .filter(now::isBefore)
+        .min(Instant::compareTo);
   }
 
   /** The window's openings from {@code daysBack} days before {@code now} to a week after it. */
   private static List<Instant> openings(Window window, Instant now, int daysBack) {
     LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
-    return today.minusDays(daysBack).datesUntil(today.plusDays(8))
+    return today
+        .minusDays(daysBack)
+        .datesUntil(today.plusDays(8))
         .filter(day -> window.days().contains(day.getDayOfWeek()))
         .map(day -> day.atTime(window.start()).toInstant(ZoneOffset.UTC))
         .toList();

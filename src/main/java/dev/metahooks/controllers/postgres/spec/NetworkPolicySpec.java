@@ -15,9 +15,12 @@ import java.util.Set;
  * @param clients NetworkPolicy peers ({@code podSelector} and/or {@code namespaceSelector}) that may reach 5432
  * @param monitoring the peer that may reach the exporter port; absent: nobody
  */
-public record NetworkPolicySpec(boolean enabled, List<ObjectNode> clients, Optional<ObjectNode> monitoring) {
-  public static final NetworkPolicySpec OFF = new NetworkPolicySpec(false, List.of(), Optional.empty());
-  public static final Set<String> SELECTOR_OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist");
+public record NetworkPolicySpec(
+    boolean enabled, List<ObjectNode> clients, Optional<ObjectNode> monitoring) {
+  public static final NetworkPolicySpec OFF =
+      new NetworkPolicySpec(false, List.of(), Optional.empty());
+  public static final Set<String> SELECTOR_OPERATORS =
+      Set.of("In", "NotIn", "Exists", "DoesNotExist");
   public static final int MAX_CLIENTS = 16;
 
   /**
@@ -31,15 +34,18 @@ public record NetworkPolicySpec(boolean enabled, List<ObjectNode> clients, Optio
     }
     ObjectNode peer = Json.object();
     int before = problems.size();
-    node.properties().forEach(field -> {
-      String fieldPath = path + "." + field.getKey();
-      if (field.getKey().equals("podSelector") || field.getKey().equals("namespaceSelector")) {
-        selector(field.getValue(), fieldPath, problems);
-        peer.set(field.getKey(), field.getValue().deepCopy());
-      } else {
-        problems.add(fieldPath, "is not a field here (podSelector, namespaceSelector)");
-      }
-    });
+    node.properties()
+        .forEach(
+            field -> {
+              String fieldPath = path + "." + field.getKey();
+              if (field.getKey().equals("podSelector")
+                  || field.getKey().equals("namespaceSelector")) {
+                selector(field.getValue(), fieldPath, problems);
+                peer.set(field.getKey(), field.getValue().deepCopy());
+              } else {
+                problems.add(fieldPath, "is not a field here (podSelector, namespaceSelector)");
+              }
+            });
     if (peer.isEmpty() && problems.size() == before) {
       problems.add(path, "needs podSelector and/or namespaceSelector");
     }
@@ -52,24 +58,30 @@ public record NetworkPolicySpec(boolean enabled, List<ObjectNode> clients, Optio
       problems.add(path, "must be a label selector (matchLabels, matchExpressions)");
       return;
     }
-    node.properties().forEach(field -> {
-      String fieldPath = path + "." + field.getKey();
-      switch (field.getKey()) {
-        case "matchLabels" -> {
-          if (!field.getValue().isObject()) {
-            problems.add(fieldPath, "must be a map of label names to values");
-          } else {
-            field.getValue().properties().forEach(label -> {
-              if (!label.getValue().isTextual() || label.getKey().isEmpty()) {
-                problems.add(fieldPath + "." + label.getKey(), "must be a string");
+    node.properties()
+        .forEach(
+            field -> {
+              String fieldPath = path + "." + field.getKey();
+              switch (field.getKey()) {
+                case "matchLabels" -> {
+                  if (!field.getValue().isObject()) {
+                    problems.add(fieldPath, "must be a map of label names to values");
+                  } else {
+                    field
+                        .getValue()
+                        .properties()
+                        .forEach(
+                            label -> {
+                              if (!label.getValue().isTextual() || label.getKey().isEmpty()) {
+                                problems.add(fieldPath + "." + label.getKey(), "must be a string");
+                              }
+                            });
+                  }
+                }
+                case "matchExpressions" -> expressions(field.getValue(), fieldPath, problems);
+                default -> problems.add(fieldPath, "is not a field of a label selector");
               }
             });
-          }
-        }
-        case "matchExpressions" -> expressions(field.getValue(), fieldPath, problems);
-        default -> problems.add(fieldPath, "is not a field of a label selector");
-      }
-    });
   }
 
   private static void expressions(JsonNode node, String path, FieldProblems problems) {

@@ -17,7 +17,8 @@ import java.util.Set;
 final class NodeAffinityReader {
   static final String REQUIRED = "requiredDuringSchedulingIgnoredDuringExecution";
   static final String PREFERRED = "preferredDuringSchedulingIgnoredDuringExecution";
-  static final List<String> OPERATORS = List.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt");
+  static final List<String> OPERATORS =
+      List.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt");
   static final int MAX_TERMS = 16;
 
   private NodeAffinityReader() {}
@@ -53,7 +54,9 @@ final class NodeAffinityReader {
     if (affinity.node().isEmpty()) {
       affinity.problems().add(affinity.path(), "needs " + REQUIRED + " and/or " + PREFERRED);
     }
-    return affinity.problems().size() == before ? Optional.of(affinity.node().deepCopy()) : Optional.empty();
+    return affinity.problems().size() == before
+        ? Optional.of(affinity.node().deepCopy())
+        : Optional.empty();
   }
 
   private static void term(FieldReader term) {
@@ -61,7 +64,8 @@ final class NodeAffinityReader {
     List<FieldReader> expressions = term.optionalObjects("matchExpressions");
     List<FieldReader> fields = term.optionalObjects("matchFields");
     if (expressions.isEmpty() && fields.isEmpty()) {
-      term.problems().add(term.path(), "needs matchExpressions or matchFields: an empty term matches no node");
+      term.problems()
+          .add(term.path(), "needs matchExpressions or matchFields: an empty term matches no node");
     }
     expressions.forEach(NodeAffinityReader::labelRequirement);
     fields.forEach(NodeAffinityReader::fieldRequirement);
@@ -94,7 +98,7 @@ final class NodeAffinityReader {
           requirement.report("values", "must be one integer for operator " + operator);
         }
       }
-      default -> { } // the operator's problem is reported
+      default -> {} // the operator's problem is reported
     }
   }
 

@@ -13,19 +13,32 @@ import java.util.TreeMap;
  */
 public final class PodMetadataReader {
   public static final int MAX_ENTRIES = 32;
+
   /** The most bytes of annotations a block may add (the API server allows 256 KiB for all of a pod's). */
   public static final int MAX_ANNOTATION_BYTES = 64 * 1024;
+
   /**
    * Label keys the extra labels may not set: the operator's (Services, the StatefulSet, the pooler's Deployment, the
    * NetworkPolicy and Patroni select by them), Patroni's role label, and those Kubernetes' controllers set on the
    * pods they make (StatefulSet, Deployment, Job).
    */
-  public static final List<String> RESERVED_LABELS = List.of(Labels.NAME, Labels.INSTANCE, Labels.MANAGED_BY,
-      Labels.COMPONENT, Labels.CLUSTER_NAME, Labels.ROLE, "controller-revision-hash", "pod-template-hash", "job-name",
-      "controller-uid");
+  public static final List<String> RESERVED_LABELS =
+      List.of(
+          Labels.NAME,
+          Labels.INSTANCE,
+          Labels.MANAGED_BY,
+          Labels.COMPONENT,
+          Labels.CLUSTER_NAME,
+          Labels.ROLE,
+          "controller-revision-hash",
+          "pod-template-hash",
+          "job-name",
+          "controller-uid");
+
   /** Label key prefixes Kubernetes' controllers set (statefulset.kubernetes.io/pod-name, batch.kubernetes.io/job-name, ...). */
   public static final List<String> RESERVED_LABEL_PREFIXES =
       List.of("statefulset.kubernetes.io/", "apps.kubernetes.io/", "batch.kubernetes.io/");
+
   /** The operator's own annotations (the pooler's configuration hash) live under this prefix. */
   public static final String RESERVED_ANNOTATION_PREFIX = "metahooks.dev/";
 
@@ -33,21 +46,24 @@ public final class PodMetadataReader {
 
   static Map<String, String> labels(FieldReader block) {
     Map<String, String> labels = new TreeMap<>();
-    strings(block, "podLabels").forEach((key, value) -> {
-      String path = block.path("podLabels") + "['" + key + "']";
-      String problem = QualifiedNames.keyProblem(key);
-      if (problem == null && reservedLabel(key)) {
-        problem = "is a label the operator or Kubernetes sets and selects pods by; it cannot be set or overridden";
-      }
-      if (problem == null) {
-        problem = QualifiedNames.labelValueProblem(value);
-      }
-      if (problem != null) {
-        block.problems().add(path, problem);
-      } else {
-        labels.put(key, value);
-      }
-    });
+    strings(block, "podLabels")
+        .forEach(
+            (key, value) -> {
+              String path = block.path("podLabels") + "['" + key + "']";
+              String problem = QualifiedNames.keyProblem(key);
+              if (problem == null && reservedLabel(key)) {
+                problem =
+                    "is a label the operator or Kubernetes sets and selects pods by; it cannot be set or overridden";
+              }
+              if (problem == null) {
+                problem = QualifiedNames.labelValueProblem(value);
+              }
+              if (problem != null) {
+                block.problems().add(path, problem);
+              } else {
+                labels.put(key, value);
+              }
+            });
     return Collections.unmodifiableMap(labels);
   }
 
@@ -74,7 +90,8 @@ public final class PodMetadataReader {
   }
 
   public static boolean reservedLabel(String key) {
-    return RESERVED_LABELS.contains(key) || RESERVED_LABEL_PREFIXES.stream().anyMatch(key::startsWith);
+    return RESERVED_LABELS.contains(key)
+        || RESERVED_LABEL_PREFIXES.stream().anyMatch(key::startsWith);
   }
 
   private static Map<String, String> strings(FieldReader block, String field) {
@@ -82,7 +99,10 @@ public final class PodMetadataReader {
       return Map.of();
     }
     Map<String, String> entries = new TreeMap<>();
-    block.requiredStringMap(field).properties().forEach(e -> entries.put(e.getKey(), e.getValue().asText()));
+    block
+        .requiredStringMap(field)
+        .properties()
+        .forEach(e -> entries.put(e.getKey(), e.getValue().asText()));
     if (entries.size() > MAX_ENTRIES) {
       block.report(field, "must have at most " + MAX_ENTRIES + " entries");
     }

@@ -26,13 +26,15 @@ public record PodScheduling(
     Map<String, String> podAnnotations) {
 
   public static final PodScheduling NONE =
-      new PodScheduling(List.of(), Optional.empty(), List.of(), Optional.empty(), Map.of(), Map.of());
+      new PodScheduling(
+          List.of(), Optional.empty(), List.of(), Optional.empty(), Map.of(), Map.of());
 
   /**
    * {@code spec.scheduling}: one block per kind of pod; a block applies to its own pods only (the Jobs do not take
    * the database pods' tolerations, say), so each is what its pods need.
    */
   public record Scheduling(PodScheduling database, PodScheduling pooler, PodScheduling jobs) {
-    public static final Scheduling NONE = new Scheduling(PodScheduling.NONE, PodScheduling.NONE, PodScheduling.NONE);
+    public static final Scheduling NONE =
+        new Scheduling(PodScheduling.NONE, PodScheduling.NONE, PodScheduling.NONE);
   }
 }

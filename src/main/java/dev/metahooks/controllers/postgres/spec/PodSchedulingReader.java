@@ -19,14 +19,33 @@ import java.util.Set;
 public final class PodSchedulingReader {
   public static final int MAX_TOLERATIONS = 32;
   public static final int MAX_SPREAD_CONSTRAINTS = 8;
-  public static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
+  public static final List<String> TAINT_EFFECTS =
+      List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
+
   /** Kubernetes admits pods of these classes only in kube-system (the Priority admission plugin). */
-  public static final List<String> SYSTEM_PRIORITY_CLASSES = List.of("system-node-critical", "system-cluster-critical");
-  private static final Set<String> TOLERATION_FIELDS = Set.of("key", "operator", "value", "effect", "tolerationSeconds");
-  private static final Set<String> SPREAD_FIELDS = Set.of("maxSkew", "topologyKey", "whenUnsatisfiable", "labelSelector",
-      "minDomains", "nodeAffinityPolicy", "nodeTaintsPolicy", "matchLabelKeys");
-  private static final Set<String> BLOCK_FIELDS = Set.of("tolerations", "nodeAffinity", "topologySpreadConstraints",
-      "priorityClassName", "podLabels", "podAnnotations");
+  public static final List<String> SYSTEM_PRIORITY_CLASSES =
+      List.of("system-node-critical", "system-cluster-critical");
+
+  private static final Set<String> TOLERATION_FIELDS =
+      Set.of("key", "operator", "value", "effect", "tolerationSeconds");
+  private static final Set<String> SPREAD_FIELDS =
+      Set.of(
+          "maxSkew",
+          "topologyKey",
+          "whenUnsatisfiable",
+          "labelSelector",
+          "minDomains",
+          "nodeAffinityPolicy",
+          "nodeTaintsPolicy",
+          "matchLabelKeys");
+  private static final Set<String> BLOCK_FIELDS =
+      Set.of(
+          "tolerations",
+          "nodeAffinity",
+          "topologySpreadConstraints",
+          "priorityClassName",
+          "podLabels",
+          "podAnnotations");
 
   private PodSchedulingReader() {}
 
@@ -50,7 +69,9 @@ public final class PodSchedulingReader {
     onlyFields(block, BLOCK_FIELDS);
     return new PodScheduling(
         tolerations(block),
-        block.isSet("nodeAffinity") ? NodeAffinityReader.read(block.objectOrEmpty("nodeAffinity")) : Optional.empty(),
+        block.isSet("nodeAffinity")
+            ? NodeAffinityReader.read(block.objectOrEmpty("nodeAffinity"))
+            : Optional.empty(),
         spreadConstraints(block),
         priorityClass(block),
         PodMetadataReader.labels(block),
@@ -58,11 +79,19 @@ public final class PodSchedulingReader {
   }
 
   static void onlyFields(FieldReader object, Set<String> allowed) {
-    object.node().fieldNames().forEachRemaining(name -> {
-      if (!allowed.contains(name)) {
-        object.report(name, "is not a field here (" + String.join(", ", allowed.stream().sorted().toList()) + ")");
-      }
-    });
+    object
+        .node()
+        .fieldNames()
+        .forEachRemaining(
+            name -> {
+              if (!allowed.contains(name)) {
+                object.report(
+                    name,
+                    "is not a field here ("
+                        + String.join(", ", allowed.stream().sorted().toList())
+                        + ")");
+              }
+            });
   }
 
   private static List<ObjectNode> tolerations(FieldReader block) {
@@ -84,7 +113,8 @@ public final class PodSchedulingReader {
   private static void checkToleration(FieldReader toleration) {
     onlyFields(toleration, TOLERATION_FIELDS);
     String key = toleration.optionalString("key").orElse("");
-    String operator = toleration.optionalOneOf("operator", List.of("Equal", "Exists")).orElse("Equal");
+    String operator =
+        toleration.optionalOneOf("operator", List.of("Equal", "Exists")).orElse("Equal");
     String value = toleration.optionalString("value").orElse("");
     String effect = toleration.optionalOneOf("effect", TAINT_EFFECTS).orElse("");
     Optional<Long> seconds = toleration.optionalInteger("tolerationSeconds");
@@ -92,7 +122,8 @@ public final class PodSchedulingReader {
       toleration.report("key", QualifiedNames.keyProblem(key));
     }
     if (key.isEmpty() && !operator.equals("Exists")) {
-      toleration.report("operator", "must be Exists when key is empty (a toleration of every taint)");
+      toleration.report(
+          "operator", "must be Exists when key is empty (a toleration of every taint)");
     }
     if (operator.equals("Exists") && !value.isEmpty()) {
       toleration.report("value", "must be empty when operator is Exists");
@@ -107,7 +138,8 @@ public final class PodSchedulingReader {
   private static List<ObjectNode> spreadConstraints(FieldReader block) {
     List<FieldReader> items = block.optionalObjects("topologySpreadConstraints");
     if (items.size() > MAX_SPREAD_CONSTRAINTS) {
-      block.report("topologySpreadConstraints", "must have at most " + MAX_SPREAD_CONSTRAINTS + " items");
+      block.report(
+          "topologySpreadConstraints", "must have at most " + MAX_SPREAD_CONSTRAINTS + " items");
     }
     List<ObjectNode> constraints = new ArrayList<>();
     Set<String> pairs = new HashSet<>();
@@ -128,15 +160,20 @@ public final class PodSchedulingReader {
     }
     constraint.optionalInteger("maxSkew", 1, Integer.MAX_VALUE);
     Optional<String> key = SpecFields.required(constraint, "topologyKey", null, 316);
-    key.map(QualifiedNames::keyProblem).ifPresent(problem -> constraint.report("topologyKey", problem));
+    key.map(QualifiedNames::keyProblem)
+        .ifPresent(problem -> constraint.report("topologyKey", problem));
     if (!constraint.isSet("whenUnsatisfiable")) {
       constraint.report("whenUnsatisfiable", "is required (DoNotSchedule or ScheduleAnyway)");
     }
-    String when = constraint.optionalOneOf("whenUnsatisfiable", List.of("DoNotSchedule", "ScheduleAnyway")).orElse("");
+    String when =
+        constraint
+            .optionalOneOf("whenUnsatisfiable", List.of("DoNotSchedule", "ScheduleAnyway"))
+            .orElse("");
     if (key.isPresent() && !when.isEmpty() && !pairs.add(key.get() + "/" + when)) {
       constraint.report("topologyKey", "is already spread over with whenUnsatisfiable " + when);
     }
-    if (constraint.optionalInteger("minDomains", 1, Integer.MAX_VALUE).isPresent() && !when.equals("DoNotSchedule")) {
+    if (constraint.optionalInteger("minDomains", 1, Integer.MAX_VALUE).isPresent()
+        && !when.equals("DoNotSchedule")) {
       constraint.report("minDomains", "is only allowed with whenUnsatisfiable DoNotSchedule");
     }
     constraint.optionalOneOf("nodeAffinityPolicy", List.of("Honor", "Ignore"));
@@ -165,16 +202,23 @@ public final class PodSchedulingReader {
     }
     Set<String> keys = new HashSet<>();
     selector.get().path("matchLabels").fieldNames().forEachRemaining(keys::add);
-    selector.get().path("matchExpressions").forEach(expression -> keys.add(expression.path("key").asText()));
+    selector
+        .get()
+        .path("matchExpressions")
+        .forEach(expression -> keys.add(expression.path("key").asText()));
     return keys;
   }
 
   private static Optional<String> priorityClass(FieldReader block) {
     Optional<String> name = block.optionalString("priorityClassName");
-    name.map(QualifiedNames::subdomainProblem).ifPresent(problem -> block.report("priorityClassName", problem));
+    name.map(QualifiedNames::subdomainProblem)
+        .ifPresent(problem -> block.report("priorityClassName", problem));
     if (name.filter(SYSTEM_PRIORITY_CLASSES::contains).isPresent()) {
-      block.report("priorityClassName", "is reserved for pods in kube-system (the API server refuses it elsewhere)");
+      block.report(
+          "priorityClassName",
+          "is reserved for pods in kube-system (the API server refuses it elsewhere)");
     }
-    return name.filter(n -> QualifiedNames.subdomainProblem(n) == null && !SYSTEM_PRIORITY_CLASSES.contains(n));
+    return name.filter(
+        n -> QualifiedNames.subdomainProblem(n) == null && !SYSTEM_PRIORITY_CLASSES.contains(n));
   }
 }

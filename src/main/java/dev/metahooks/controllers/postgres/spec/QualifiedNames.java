@@ -31,13 +31,15 @@ public final class QualifiedNames {
 
   /** Why {@code value} is not a label value (empty, or up to 63 characters of a qualified name's kind), or null. */
   public static String labelValueProblem(String value) {
-    return value.isEmpty() || value.length() <= 63 && NAME.matcher(value).matches() ? null
+    return value.isEmpty() || value.length() <= 63 && NAME.matcher(value).matches()
+        ? null
         : "must be at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
   }
 
   /** Why {@code name} is not a DNS-1123 subdomain (the names of most objects), or null. */
   public static String subdomainProblem(String name) {
-    return !name.isEmpty() && name.length() <= 253 && SUBDOMAIN.matcher(name).matches() ? null
+    return !name.isEmpty() && name.length() <= 253 && SUBDOMAIN.matcher(name).matches()
+        ? null
         : "must be a DNS subdomain: at most 253 lowercase letters, digits, '-' and '.'";
   }
 }

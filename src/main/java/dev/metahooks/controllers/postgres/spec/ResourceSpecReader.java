@@ -25,20 +25,32 @@ public final class ResourceSpecReader {
     }
     FieldReader given = spec.objectOrEmpty("resources");
     for (String section : List.of("requests", "limits")) {
-      given.optionalObject(section).ifPresent(values -> {
-        ObjectNode out = resources.putObject(section);
-        Map<String, JsonNode> sorted = new TreeMap<>();
-        values.node().properties().forEach(entry -> sorted.put(entry.getKey(), entry.getValue()));
-        sorted.forEach((name, value) -> {
-          // a quantity is a string or a whole number (memory: 1073741824)
-          String quantity = value.isTextual() || value.isIntegralNumber() ? value.asText() : null;
-          if (quantity == null || !Quantities.valid(quantity)) {
-            values.problems().add(values.path() + "." + name, "must be a quantity such as 500m, 2 or 1Gi");
-          } else {
-            out.put(name, Quantities.stored(quantity));
-          }
-        });
-      });
+      given
+          .optionalObject(section)
+          .ifPresent(
+              values -> {
+                ObjectNode out = resources.putObject(section);
+                Map<String, JsonNode> sorted = new TreeMap<>();
+                values
+                    .node()
+                    .properties()
+                    .forEach(entry -> sorted.put(entry.getKey(), entry.getValue()));
+                sorted.forEach(
+                    (name, value) -> {
+                      // a quantity is a string or a whole number (memory: 1073741824)
+                      String quantity =
+                          value.isTextual() || value.isIntegralNumber() ? value.asText() : null;
+                      if (quantity == null || !Quantities.valid(quantity)) {
+                        values
+                            .problems()
+                            .add(
+                                values.path() + "." + name,
+                                "must be a quantity such as 500m, 2 or 1Gi");
+                      } else {
+                        out.put(name, Quantities.stored(quantity));
+                      }
+                    });
+              });
     }
     memoryLimit(resources, given);
     return resources;
@@ -52,16 +64,32 @@ public final class ResourceSpecReader {
     String request = resources.path("requests").path("memory").asText(null);
     String limit = resources.path("limits").path("memory").asText(null);
     if (limit == null) {
-      boolean requestLarger = request != null && Quantities.valid(request)
-          && Quantities.bytes(request).compareTo(Quantities.bytes(SpecReader.DEFAULT_MEMORY_LIMIT)) > 0;
-      resources.withObject("/limits").put("memory", requestLarger ? request : SpecReader.DEFAULT_MEMORY_LIMIT);
+      boolean requestLarger =
+          request != null
+              && Quantities.valid(request)
+              && Quantities.bytes(request)
+                      .compareTo(Quantities.bytes(SpecReader.DEFAULT_MEMORY_LIMIT))
+                  > 0;
+      resources
+          .withObject("/limits")
+          .put("memory", requestLarger ? request : SpecReader.DEFAULT_MEMORY_LIMIT);
       return;
     }
     if (Quantities.bytes(limit).compareTo(Quantities.bytes(SpecReader.MIN_MEMORY_LIMIT)) < 0) {
-      given.problems().add(given.path() + ".limits.memory", "must be at least " + SpecReader.MIN_MEMORY_LIMIT
-          + ": Patroni and PostgreSQL do not start with less");
-    } else if (request != null && Quantities.bytes(request).compareTo(Quantities.bytes(limit)) > 0) {
-      given.problems().add(given.path() + ".requests.memory", "must not be more than limits.memory (" + limit + ")");
+      given
+          .problems()
+          .add(
+              given.path() + ".limits.memory",
+              "must be at least "
+                  + SpecReader.MIN_MEMORY_LIMIT
+                  + ": Patroni and PostgreSQL do not start with less");
+    } else if (request != null
+        && Quantities.bytes(request).compareTo(Quantities.bytes(limit)) > 0) {
+      given
+          .problems()
+          .add(
+              given.path() + ".requests.memory",
+              "must not be more than limits.memory (" + limit + ")");
     }
   }
 }

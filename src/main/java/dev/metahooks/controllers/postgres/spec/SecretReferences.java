@@ -27,18 +27,36 @@ public final class SecretReferences {
   public static List<Reference> of(ClusterSpec spec) {
     SecretReferences found = new SecretReferences();
     BackupSpec backups = spec.backups();
-    backups.backup().ifPresent(backup -> {
-      found.store("spec.backup.s3", backup.s3(), false);
-      found.encryption("spec.backup.encryption", backup.encryption(), false);
-    });
-    backups.cloneFrom().ifPresent(clone -> {
-      clone.s3().ifPresent(s3 -> found.store("spec.bootstrap.clone.s3", s3, true));
-      found.encryption("spec.bootstrap.clone.encryption", clone.encryption(), true);
-      clone.live().ifPresent(live -> found.add("spec.bootstrap.clone.live.secretName", live.secretName(), true,
-          "username", "password"));
-    });
-    backups.logicalRestore().ifPresent(logical -> found.store("spec.bootstrap.logical.s3", logical.s3(), false));
-    spec.standby().flatMap(StandbySpec::archive).ifPresent(s3 -> found.store("spec.standby.s3", s3, false));
+    backups
+        .backup()
+        .ifPresent(
+            backup -> {
+              found.store("spec.backup.s3", backup.s3(), false);
+              found.encryption("spec.backup.encryption", backup.encryption(), false);
+            });
+    backups
+        .cloneFrom()
+        .ifPresent(
+            clone -> {
+              clone.s3().ifPresent(s3 -> found.store("spec.bootstrap.clone.s3", s3, true));
+              found.encryption("spec.bootstrap.clone.encryption", clone.encryption(), true);
+              clone
+                  .live()
+                  .ifPresent(
+                      live ->
+                          found.add(
+                              "spec.bootstrap.clone.live.secretName",
+                              live.secretName(),
+                              true,
+                              "username",
+                              "password"));
+            });
+    backups
+        .logicalRestore()
+        .ifPresent(logical -> found.store("spec.bootstrap.logical.s3", logical.s3(), false));
+    spec.standby()
+        .flatMap(StandbySpec::archive)
+        .ifPresent(s3 -> found.store("spec.standby.s3", s3, false));
     return found.distinct();
   }
 
@@ -48,20 +66,37 @@ public final class SecretReferences {
   }
 
   private void store(String field, BackupSpec.S3 s3, boolean bootstrapOnly) {
-    s3.credentials().ifPresent(credentials -> add(field + ".credentials", credentials.secretName(), bootstrapOnly,
-        credentials.accessKeyIdKey(), credentials.secretAccessKeyKey()));
+    s3.credentials()
+        .ifPresent(
+            credentials ->
+                add(
+                    field + ".credentials",
+                    credentials.secretName(),
+                    bootstrapOnly,
+                    credentials.accessKeyIdKey(),
+                    credentials.secretAccessKeyKey()));
   }
 
   private void encryption(String field, BackupSpec.Encryption encryption, boolean bootstrapOnly) {
-    encryption.libsodium().ifPresent(key -> add(field + ".libsodium", key.secretName(), bootstrapOnly, key.key()));
-    encryption.pgp().ifPresent(key -> add(field + ".pgp", key.secretName(), bootstrapOnly, key.key()));
-    encryption.pgpPassphrase().ifPresent(key -> add(field + ".pgp", key.secretName(), bootstrapOnly, key.key()));
+    encryption
+        .libsodium()
+        .ifPresent(key -> add(field + ".libsodium", key.secretName(), bootstrapOnly, key.key()));
+    encryption
+        .pgp()
+        .ifPresent(key -> add(field + ".pgp", key.secretName(), bootstrapOnly, key.key()));
+    encryption
+        .pgpPassphrase()
+        .ifPresent(key -> add(field + ".pgp", key.secretName(), bootstrapOnly, key.key()));
   }
 
   private void add(String field, String secret, boolean bootstrapOnly, String... keys) {
-    Optional.ofNullable(secret).filter(name -> !name.isEmpty())
-        .ifPresent(name -> references.add(new Reference(field, name, List.of(keys).stream().distinct().toList(),
-            bootstrapOnly)));
+    Optional.ofNullable(secret)
+        .filter(name -> !name.isEmpty())
+        .ifPresent(
+            name ->
+                references.add(
+                    new Reference(
+                        field, name, List.of(keys).stream().distinct().toList(), bootstrapOnly)));
   }
 
   /**
@@ -71,12 +106,18 @@ public final class SecretReferences {
   private List<Reference> distinct() {
     Map<String, Reference> bySecret = new LinkedHashMap<>();
     for (Reference reference : references) {
-      bySecret.merge(reference.secret(), reference, (first, later) -> {
-        List<String> keys = new ArrayList<>(first.keys());
-        later.keys().stream().filter(key -> !keys.contains(key)).forEach(keys::add);
-        return new Reference(first.field(), first.secret(), List.copyOf(keys),
-            first.bootstrapOnly() && later.bootstrapOnly());
-      });
+      bySecret.merge(
+          reference.secret(),
+          reference,
+          (first, later) -> {
+            List<String> keys = new ArrayList<>(first.keys());
+            later.keys().stream().filter(key -> !keys.contains(key)).forEach(keys::add);
+            return new Reference(
+                first.field(),
+                first.secret(),
+                List.copyOf(keys),
+                first.bootstrapOnly() && later.bootstrapOnly());
+          });
     }
     return List.copyOf(bySecret.values());
   }

@@ -18,12 +18,16 @@ public final class SpecFields {
   private SpecFields() {}
 
   /** An optional string of 1 to {@code maxLength} characters matching {@code pattern} (when not null). */
-  public static String string(FieldReader r, String field, String fallback, Pattern pattern, int maxLength) {
-    return r.optionalString(field).flatMap(text -> checked(r, field, text, pattern, maxLength)).orElse(fallback);
+  public static String string(
+      FieldReader r, String field, String fallback, Pattern pattern, int maxLength) {
+    return r.optionalString(field)
+        .flatMap(text -> checked(r, field, text, pattern, maxLength))
+        .orElse(fallback);
   }
 
   /** A required string of 1 to {@code maxLength} characters matching {@code pattern}; empty when missing or wrong. */
-  public static Optional<String> required(FieldReader r, String field, Pattern pattern, int maxLength) {
+  public static Optional<String> required(
+      FieldReader r, String field, Pattern pattern, int maxLength) {
     if (!r.isSet(field)) {
       r.requiredText(field); // says "is required"
       return Optional.empty();
@@ -31,7 +35,8 @@ public final class SpecFields {
     return r.optionalString(field).flatMap(text -> checked(r, field, text, pattern, maxLength));
   }
 
-  private static Optional<String> checked(FieldReader r, String field, String text, Pattern pattern, int maxLength) {
+  private static Optional<String> checked(
+      FieldReader r, String field, String text, Pattern pattern, int maxLength) {
     if (text.isEmpty() || text.length() > maxLength) {
       r.report(field, "must be 1 to " + maxLength + " characters");
       return Optional.empty();
@@ -52,7 +57,8 @@ public final class SpecFields {
   }
 
   /** A boolean; {@code whenUnreadable} is what a wrong value counts as (true where true is the safe side). */
-  public static boolean bool(FieldReader r, String field, boolean fallback, boolean whenUnreadable) {
+  public static boolean bool(
+      FieldReader r, String field, boolean fallback, boolean whenUnreadable) {
     return r.optionalBoolean(field).orElse(r.isSet(field) ? whenUnreadable : fallback);
   }
 
@@ -60,7 +66,8 @@ public final class SpecFields {
    * A list of distinct strings of 1 to {@value #MAX_ITEM_LENGTH} characters matching {@code pattern} (when not
    * null), at most {@code maxItems}; the items that break a rule are left out.
    */
-  public static List<String> stringList(FieldReader r, String field, Pattern pattern, int maxItems) {
+  public static List<String> stringList(
+      FieldReader r, String field, Pattern pattern, int maxItems) {
     List<String> given = r.optionalStringList(field);
     if (given.size() > maxItems) {
       r.report(field, "must have at most " + maxItems + " items");
@@ -72,7 +79,8 @@ public final class SpecFields {
         continue; // the reader said so
       }
       if (item.length() > MAX_ITEM_LENGTH) {
-        r.problems().add(r.path(field, i), "must be a string of 1 to " + MAX_ITEM_LENGTH + " characters");
+        r.problems()
+            .add(r.path(field, i), "must be a string of 1 to " + MAX_ITEM_LENGTH + " characters");
       } else if (pattern != null && !pattern.matcher(item).matches()) {
         r.problems().add(r.path(field, i), "must match " + pattern.pattern());
       } else if (!items.add(item)) {

@@ -36,40 +36,82 @@ public final class SpecReader {
   public static final int MAX_PARAMETERS = 100;
 
   /** Role names Spilo or PostgreSQL already use. */
-  public static final List<String> RESERVED_USERS = List.of("postgres", "standby", "admin", "zalandos", "public", "none");
-  public static final List<String> RESERVED_DATABASES = List.of("postgres", "template0", "template1");
+  public static final List<String> RESERVED_USERS =
+      List.of("postgres", "standby", "admin", "zalandos", "public", "none");
+
+  public static final List<String> RESERVED_DATABASES =
+      List.of("postgres", "template0", "template1");
   public static final List<String> USER_OPTIONS = List.of("CREATEDB", "CREATEROLE");
+
   /**
    * Settings Patroni and Spilo own (addresses, paths, replication, recovery, TLS, Patroni's synchronous mode) or
    * that belong to day 2 (archiving), and settings that would leak secrets.
    */
-  public static final List<String> RESERVED_PARAMETERS = List.of(
-      "archive_cleanup_command", "archive_command", "archive_mode", "cluster_name", "config_file", "data_directory",
-      "hba_file", "hot_standby", "ident_file", "listen_addresses", "pg_stat_statements.track_utility", "port",
-      "primary_conninfo", "primary_slot_name", "promote_trigger_file", "recovery_end_command",
-      "recovery_target", "recovery_target_action", "recovery_target_inclusive", "recovery_target_lsn",
-      "recovery_target_name", "recovery_target_time", "recovery_target_timeline", "recovery_target_xid",
-      "restore_command", "ssl", "ssl_ca_file", "ssl_cert_file", "ssl_crl_file", "ssl_key_file",
-      "synchronous_standby_names", "unix_socket_directories");
+  public static final List<String> RESERVED_PARAMETERS =
+      List.of(
+          "archive_cleanup_command",
+          "archive_command",
+          "archive_mode",
+          "cluster_name",
+          "config_file",
+          "data_directory",
+          "hba_file",
+          "hot_standby",
+          "ident_file",
+          "listen_addresses",
+          "pg_stat_statements.track_utility",
+          "port",
+          "primary_conninfo",
+          "primary_slot_name",
+          "promote_trigger_file",
+          "recovery_end_command",
+          "recovery_target",
+          "recovery_target_action",
+          "recovery_target_inclusive",
+          "recovery_target_lsn",
+          "recovery_target_name",
+          "recovery_target_time",
+          "recovery_target_timeline",
+          "recovery_target_xid",
+          "restore_command",
+          "ssl",
+          "ssl_ca_file",
+          "ssl_cert_file",
+          "ssl_crl_file",
+          "ssl_key_file",
+          "synchronous_standby_names",
+          "unix_socket_directories");
+
   /** Why a reserved setting is refused, when it is not simply Patroni's or Spilo's. */
-  public static final Map<String, String> RESERVED_BECAUSE = Map.of(
-      "pg_stat_statements.track_utility", "would record every utility statement, password changes included, in "
-          + "pg_stat_statements (Spilo keeps it off)");
+  public static final Map<String, String> RESERVED_BECAUSE =
+      Map.of(
+          "pg_stat_statements.track_utility",
+          "would record every utility statement, password changes included, in "
+              + "pg_stat_statements (Spilo keeps it off)");
+
   /** wal_level values that keep replication and Patroni working (minimal stops PostgreSQL starting under Patroni). */
-  public static final List<String> WAL_LEVELS = List.of("replica", "logical", "hot_standby", "archive");
+  public static final List<String> WAL_LEVELS =
+      List.of("replica", "logical", "hot_standby", "archive");
+
   /** The smallest memory limit with which Spilo starts Patroni and PostgreSQL. */
   public static final String MIN_MEMORY_LIMIT = "256Mi";
+
   /** The memory limit when none is given (or the memory request, if larger): Spilo sizes PostgreSQL from it. */
   public static final String DEFAULT_MEMORY_LIMIT = "512Mi";
+
   /** The first PostgreSQL version where CREATEROLE no longer lets a role make itself superuser. */
   public static final int CREATEROLE_SAFE_FROM = 16;
-  public static final Pattern LIBRARY_LIST = Pattern.compile("[A-Za-z0-9_.$-]+(\\s*,\\s*[A-Za-z0-9_.$-]+)*");
+
+  public static final Pattern LIBRARY_LIST =
+      Pattern.compile("[A-Za-z0-9_.$-]+(\\s*,\\s*[A-Za-z0-9_.$-]+)*");
 
   public static final Pattern CLUSTER_NAME = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
   public static final Pattern USER_NAME = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
   public static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]*");
-  public static final Pattern PARAMETER_NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)?");
-  public static final Pattern TOPOLOGY_KEY = Pattern.compile("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+  public static final Pattern PARAMETER_NAME =
+      Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)?");
+  public static final Pattern TOPOLOGY_KEY =
+      Pattern.compile("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
   public static final Pattern IMAGE = Pattern.compile("\\S+");
   public static final Pattern SECRET_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
 
@@ -97,8 +139,12 @@ public final class SpecReader {
     String namespace = parent.path("metadata").path("namespace").asText("");
     String name = parent.path("metadata").path("name").asText("");
     checkName(name, problems);
-    ClusterSpec spec = spec(FieldReader.optional(parent.get("spec"), "spec", problems), namespace, name,
-        DefaultArchive.of(parent, archiving));
+    ClusterSpec spec =
+        spec(
+            FieldReader.optional(parent.get("spec"), "spec", problems),
+            namespace,
+            name,
+            DefaultArchive.of(parent, archiving));
     checkStrictCanHold(spec, problems);
     return new Result(spec, problems.list());
   }
@@ -113,22 +159,34 @@ public final class SpecReader {
     ClusterSpec.Patroni patroni = spec.patroni();
     int needed = 1 + patroni.synchronousNodeCount();
     if ("strict".equals(patroni.synchronousMode()) && spec.instances() < needed) {
-      problems.add("spec.patroni.synchronous.mode", "strict needs at least " + needed + " instances (1 + nodeCount), "
-          + "not " + spec.instances() + ": without a synchronous standby streaming every commit waits; use sync, "
-          + "or raise instances");
+      problems.add(
+          "spec.patroni.synchronous.mode",
+          "strict needs at least "
+              + needed
+              + " instances (1 + nodeCount), "
+              + "not "
+              + spec.instances()
+              + ": without a synchronous standby streaming every commit waits; use sync, "
+              + "or raise instances");
     }
   }
 
   private static void checkName(String name, FieldProblems problems) {
     if (name.length() > MAX_NAME_LENGTH) {
-      problems.add("metadata.name", "must be at most " + MAX_NAME_LENGTH
-          + " characters, so that every child name (Services, the users Job) fits in 63");
+      problems.add(
+          "metadata.name",
+          "must be at most "
+              + MAX_NAME_LENGTH
+              + " characters, so that every child name (Services, the users Job) fits in 63");
     } else if (!CLUSTER_NAME.matcher(name).matches()) {
-      problems.add("metadata.name", "must be a DNS label that starts with a letter (Service names are derived from it)");
+      problems.add(
+          "metadata.name",
+          "must be a DNS label that starts with a letter (Service names are derived from it)");
     }
   }
 
-  private static ClusterSpec spec(FieldReader spec, String namespace, String name, DefaultArchive archive) {
+  private static ClusterSpec spec(
+      FieldReader spec, String namespace, String name, DefaultArchive archive) {
     int version = integer(spec, "postgresVersion", ClusterSpec.DEFAULT_VERSION, 13, 17);
     List<ClusterSpec.User> users = UserSpecReader.read(spec, version);
     List<ClusterSpec.Database> databases = DatabaseSpecReader.read(spec, users);
@@ -190,7 +248,9 @@ public final class SpecReader {
     String storageClass = string(storage, "storageClassName", null, null, 253);
     FieldReader retention = storage.objectOrEmpty("retentionPolicy");
     List<String> policies = List.of("Retain", "Delete");
-    return new ClusterSpec.Storage(size, storageClass,
+    return new ClusterSpec.Storage(
+        size,
+        storageClass,
         oneOf(retention, "whenDeleted", "Retain", policies),
         oneOf(retention, "whenScaled", "Retain", policies));
   }
@@ -198,20 +258,27 @@ public final class SpecReader {
   private static Map<String, String> parameters(FieldReader parameters) {
     Map<String, String> out = new TreeMap<>();
     if (parameters.node().size() > MAX_PARAMETERS) {
-      parameters.problems().add(parameters.path(), "must have at most " + MAX_PARAMETERS + " settings");
+      parameters
+          .problems()
+          .add(parameters.path(), "must have at most " + MAX_PARAMETERS + " settings");
     }
-    parameters.node().properties().forEach(entry -> {
-      String name = entry.getKey();
-      JsonNode value = entry.getValue();
-      // PostgreSQL's own notation (pg_stat_statements.track_utility), not a JSON path's brackets
-      String path = parameters.path() + "." + name;
-      String problem = parameterProblem(name, value);
-      if (problem != null) {
-        parameters.problems().add(path, problem);
-      } else {
-        out.put(name, value.asText());
-      }
-    });
+    parameters
+        .node()
+        .properties()
+        .forEach(
+            entry -> {
+              String name = entry.getKey();
+              JsonNode value = entry.getValue();
+              // PostgreSQL's own notation (pg_stat_statements.track_utility), not a JSON path's
+              // brackets
+              String path = parameters.path() + "." + name;
+              String problem = parameterProblem(name, value);
+              if (problem != null) {
+                parameters.problems().add(path, problem);
+              } else {
+                out.put(name, value.asText());
+              }
+            });
     return Collections.unmodifiableMap(out);
   }
 
@@ -220,14 +287,16 @@ public final class SpecReader {
     if (!PARAMETER_NAME.matcher(name).matches() || name.length() > 63) {
       return "is not a PostgreSQL setting name";
     } else if (RESERVED_PARAMETERS.contains(name)) {
-      return "cannot be set here: it " + RESERVED_BECAUSE.getOrDefault(name, "is managed by Patroni and Spilo");
+      return "cannot be set here: it "
+          + RESERVED_BECAUSE.getOrDefault(name, "is managed by Patroni and Spilo");
     } else if (!value.isTextual()) {
       return "must be a string (quote numbers and booleans)";
     } else if (value.asText().length() > 4096) {
       return "must be at most 4096 characters";
     } else if (name.equals("wal_level") && !WAL_LEVELS.contains(value.asText())) {
       return "must be replica or logical: streaming replicas and Patroni need at least replica";
-    } else if (name.equals("shared_preload_libraries") && !LIBRARY_LIST.matcher(value.asText()).matches()) {
+    } else if (name.equals("shared_preload_libraries")
+        && !LIBRARY_LIST.matcher(value.asText()).matches()) {
       return "must be a comma-separated list of library names (they are added to Spilo's own)";
     }
     return null;
@@ -235,7 +304,8 @@ public final class SpecReader {
 
   private static ClusterSpec.Availability availability(FieldReader availability) {
     return new ClusterSpec.Availability(
-        oneOf(availability, "podAntiAffinity", "preferred", List.of("preferred", "required", "none")),
+        oneOf(
+            availability, "podAntiAffinity", "preferred", List.of("preferred", "required", "none")),
         string(availability, "topologyKey", "kubernetes.io/hostname", TOPOLOGY_KEY, 253),
         bool(availability, "podDisruptionBudget", true, true));
   }
@@ -252,7 +322,8 @@ public final class SpecReader {
     FieldReader synchronous = patroni.objectOrEmpty("synchronous");
     return new ClusterSpec.Patroni(
         bool(patroni, "failsafeMode", true, true),
-        // Not off/on: YAML 1.1 (kubectl's) reads those unquoted as booleans, which a string field refuses.
+        // Not off/on: YAML 1.1 (kubectl's) reads those unquoted as booleans, which a string field
+        // refuses.
         oneOf(synchronous, "mode", "async", List.of("async", "sync", "strict")),
         integer(synchronous, "nodeCount", 1, 1, MAX_SYNCHRONOUS_NODES));
   }
@@ -262,9 +333,15 @@ public final class SpecReader {
       return NetworkPolicySpec.OFF;
     }
     boolean enabled = bool(policy, "enabled", false, false);
-    List<ObjectNode> clients = NetworkPolicySpec.clients(policy.get("clients"), policy.path("clients"), policy.problems());
-    return new NetworkPolicySpec(enabled, clients, policy.isSet("monitoring")
-        ? NetworkPolicySpec.peer(policy.get("monitoring"), policy.path("monitoring"), policy.problems()) : Optional.empty());
+    List<ObjectNode> clients =
+        NetworkPolicySpec.clients(policy.get("clients"), policy.path("clients"), policy.problems());
+    return new NetworkPolicySpec(
+        enabled,
+        clients,
+        policy.isSet("monitoring")
+            ? NetworkPolicySpec.peer(
+                policy.get("monitoring"), policy.path("monitoring"), policy.problems())
+            : Optional.empty());
   }
 
   private static Optional<TlsSpec> tls(FieldReader spec) {

@@ -10,8 +10,12 @@ import java.util.Optional;
  * @param superuserSecret the source's Secret whose {@code password} this cluster's superuser Secret copies
  * @param replicationSecret the source's Secret whose {@code password} this cluster's replication Secret copies
  */
-public record StandbySpec(String cluster, Optional<BackupSpec.S3> archive, Optional<Streaming> streaming,
-    String superuserSecret, String replicationSecret) {
+public record StandbySpec(
+    String cluster,
+    Optional<BackupSpec.S3> archive,
+    Optional<Streaming> streaming,
+    String superuserSecret,
+    String replicationSecret) {
 
   /** The source's primary, as a host this cluster's pods reach. */
   public record Streaming(String host, int port) {}
@@ -23,7 +27,8 @@ public record StandbySpec(String cluster, Optional<BackupSpec.S3> archive, Optio
 
   /** Where the WAL comes from: the archive's URL, or {@code host:port}. */
   public String location() {
-    return archive.map(BackupSpec.S3::url)
+    return archive
+        .map(BackupSpec.S3::url)
         .orElseGet(() -> streaming.map(s -> s.host() + ":" + s.port()).orElse(""));
   }
 }

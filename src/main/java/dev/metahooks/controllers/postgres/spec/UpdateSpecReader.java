@@ -26,11 +26,15 @@ public final class UpdateSpecReader {
     String method = oneOf(updates, "method", "switchover", List.of("switchover", "restart"));
     List<MaintenanceWindows.Window> windows = maintenanceWindows(updates);
     if (!windows.isEmpty() && !method.equals("switchover")) {
-      updates.report("maintenanceWindows", "needs updates.method switchover: under restart the StatefulSet "
-          + "restarts the primary whenever its ordinal comes");
+      updates.report(
+          "maintenanceWindows",
+          "needs updates.method switchover: under restart the StatefulSet "
+              + "restarts the primary whenever its ordinal comes");
     }
-    long maxLag = updates.optionalInteger("maxLagBytes", 0, ClusterSpec.Updates.MAX_MAX_LAG_BYTES)
-        .orElse(ClusterSpec.Updates.DEFAULT_MAX_LAG_BYTES);
+    long maxLag =
+        updates
+            .optionalInteger("maxLagBytes", 0, ClusterSpec.Updates.MAX_MAX_LAG_BYTES)
+            .orElse(ClusterSpec.Updates.DEFAULT_MAX_LAG_BYTES);
     return new ClusterSpec.Updates(method, windows, maxLag);
   }
 
@@ -46,7 +50,9 @@ public final class UpdateSpecReader {
       for (int d = 0; d < days.size(); d++) {
         int index = DAYS.indexOf(days.get(d));
         if (index < 0) {
-          window.problems().add(window.path("days", d), "must be one of " + String.join(", ", DAYS));
+          window
+              .problems()
+              .add(window.path("days", d), "must be one of " + String.join(", ", DAYS));
         } else {
           weekdays.add(DayOfWeek.of(index + 1));
         }
@@ -54,10 +60,15 @@ public final class UpdateSpecReader {
       Optional<String> start = required(window, "start", TIME_OF_DAY, 5);
       Optional<String> end = required(window, "end", TIME_OF_DAY, 5);
       if (start.isPresent() && start.equals(end)) {
-        window.report("end", "must differ from start (a window that ends before its start ends the next day)");
+        window.report(
+            "end",
+            "must differ from start (a window that ends before its start ends the next day)");
       } else if (start.isPresent() && end.isPresent()) {
-        windows.add(new MaintenanceWindows.Window(weekdays.isEmpty() ? EnumSet.allOf(DayOfWeek.class)
-            : weekdays, LocalTime.parse(start.get()), LocalTime.parse(end.get())));
+        windows.add(
+            new MaintenanceWindows.Window(
+                weekdays.isEmpty() ? EnumSet.allOf(DayOfWeek.class) : weekdays,
+                LocalTime.parse(start.get()),
+                LocalTime.parse(end.get())));
       }
     }
     return List.copyOf(windows);

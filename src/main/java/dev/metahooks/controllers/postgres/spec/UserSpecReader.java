@@ -37,19 +37,25 @@ public final class UserSpecReader {
       } else if (!names.add(name)) {
         user.report("name", "\"" + name + "\" is listed twice");
       }
-      List<String> databases = stringList(user, "databases", SpecReader.DATABASE_NAME, SpecReader.MAX_DATABASES);
+      List<String> databases =
+          stringList(user, "databases", SpecReader.DATABASE_NAME, SpecReader.MAX_DATABASES);
       for (int d = 0; d < databases.size(); d++) {
         String database = databases.get(d);
         if (SpecReader.RESERVED_DATABASES.contains(database)) {
-          user.problems().add(user.path("databases", d), "\"" + database + "\" is a system database");
+          user.problems()
+              .add(user.path("databases", d), "\"" + database + "\" is a system database");
         }
         String owner = databaseOwners.putIfAbsent(database, name);
         if (owner != null && !owner.equals(name)) {
-          user.problems().add(user.path("databases", d), "\"" + database + "\" is already owned by user \"" + owner + "\"");
+          user.problems()
+              .add(
+                  user.path("databases", d),
+                  "\"" + database + "\" is already owned by user \"" + owner + "\"");
         }
       }
       List<String> options = options(user, version);
-      List<String> connect = stringList(user, "connect", DatabaseSpecReader.NAME, SpecReader.MAX_DATABASES);
+      List<String> connect =
+          stringList(user, "connect", DatabaseSpecReader.NAME, SpecReader.MAX_DATABASES);
       users.add(new ClusterSpec.User(name, databases, options, connect));
     }
     return List.copyOf(users);
@@ -59,9 +65,11 @@ public final class UserSpecReader {
    * Each name in a user's {@code connect} must be a database of another user: in that user's {@code databases},
    * or declared in {@code spec.databases} with that user as its owner.
    */
-  public static void checkConnect(FieldReader spec, List<ClusterSpec.User> users, List<ClusterSpec.Database> declared) {
+  public static void checkConnect(
+      FieldReader spec, List<ClusterSpec.User> users, List<ClusterSpec.Database> declared) {
     Map<String, String> owners = new HashMap<>();
-    users.forEach(user -> user.databases().forEach(database -> owners.putIfAbsent(database, user.name())));
+    users.forEach(
+        user -> user.databases().forEach(database -> owners.putIfAbsent(database, user.name())));
     declared.forEach(database -> owners.putIfAbsent(database.name(), database.owner()));
     for (int i = 0; i < users.size(); i++) {
       ClusterSpec.User user = users.get(i);
@@ -69,8 +77,10 @@ public final class UserSpecReader {
         String database = user.connect().get(c);
         String owner = owners.get(database);
         if (owner == null || owner.equals(user.name())) {
-          spec.problems().add(spec.path("users", i) + ".connect[" + c + "]", "\"" + database
-              + "\" is not a database of another user of this cluster");
+          spec.problems()
+              .add(
+                  spec.path("users", i) + ".connect[" + c + "]",
+                  "\"" + database + "\" is not a database of another user of this cluster");
         }
       }
     }
@@ -81,16 +91,27 @@ public final class UserSpecReader {
     for (int o = 0; o < options.size(); o++) {
       String option = options.get(o);
       if (option.equals("SUPERUSER") || option.equals("REPLICATION")) {
-        user.problems().add(user.path("options", o),
-            option + " is refused: application roles must not bypass the cluster's safety");
+        user.problems()
+            .add(
+                user.path("options", o),
+                option + " is refused: application roles must not bypass the cluster's safety");
       } else if (!SpecReader.USER_OPTIONS.contains(option)) {
-        user.problems().add(user.path("options", o),
-            "must be one of " + String.join(", ", SpecReader.USER_OPTIONS) + " (LOGIN is implied)");
+        user.problems()
+            .add(
+                user.path("options", o),
+                "must be one of "
+                    + String.join(", ", SpecReader.USER_OPTIONS)
+                    + " (LOGIN is implied)");
       }
     }
     if (options.contains("CREATEROLE") && version < SpecReader.CREATEROLE_SAFE_FROM) {
-      user.report("options", "CREATEROLE is refused below PostgreSQL " + SpecReader.CREATEROLE_SAFE_FROM
-          + ": on " + version + " a CREATEROLE role can grant itself pg_execute_server_program and so become superuser");
+      user.report(
+          "options",
+          "CREATEROLE is refused below PostgreSQL "
+              + SpecReader.CREATEROLE_SAFE_FROM
+              + ": on "
+              + version
+              + " a CREATEROLE role can grant itself pg_execute_server_program and so become superuser");
     }
     return options;
   }

@@ -6,8 +6,8 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
-import dev.metahooks.controllers.postgres.children.jobs.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.access.PoolerAccess;
+import dev.metahooks.controllers.postgres.children.jobs.ParameterJobs;
 import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
@@ -33,7 +33,18 @@ import java.util.stream.Collectors;
  * the same status.
  */
 public final class ClusterStatus {
-  public enum Phase { Provisioning, Ready, Scaling, Updating, Degraded, Paused, Hibernating, Hibernated, Invalid, Deleting }
+  public enum Phase {
+    Provisioning,
+    Ready,
+    Scaling,
+    Updating,
+    Degraded,
+    Paused,
+    Hibernating,
+    Hibernated,
+    Invalid,
+    Deleting
+  }
 
   /** What the status depends on: the call's plan, the observed cluster and the parent (its previous status). */
   private record Input(ClusterPlan plan, ObservedCluster observed, JsonNode parent) {
@@ -68,56 +79,102 @@ public final class ClusterStatus {
 
   private ClusterStatus() {}
 
-  public static ObjectNode compute(ClusterPlan plan, ObservedCluster observed, JsonNode parent, Instant now) {
+  public static ObjectNode compute(
+      ClusterPlan plan, ObservedCluster observed, JsonNode parent, Instant now) {
     Input in = new Input(plan, observed, parent);
     Phase phase = phase(in);
     ObjectNode status = Json.object().put("phase", phase.name());
     status.put("instances", observed.livePods().size());
     status.put("readyInstances", observed.readyPods());
     observed.primary().ifPresent(primary -> status.put("primary", primary));
-    observed.deployedVersion().filter(v -> v.matches("[0-9]{1,3}"))
+    observed
+        .deployedVersion()
+        .filter(v -> v.matches("[0-9]{1,3}"))
         .ifPresent(version -> status.put("postgresVersion", Integer.parseInt(version)));
     observed.deployedImage().ifPresent(image -> status.put("image", image));
     status.put("selector", Labels.podSelectorText(observed.name()));
-    // Also what tells the next call that this request was answered (the hook never edits the cluster).
-    plan.manualSwitchover().ifPresent(manual -> status.putObject("switchover").put("request", manual.request())
-        .put("state", manual.state().name()).put("message", manual.message()));
+    // Also what tells the next call that this request was answered (the hook never edits the
+    // cluster).
+    plan.manualSwitchover()
+        .ifPresent(
+            manual ->
+                status
+                    .putObject("switchover")
+                    .put("request", manual.request())
+                    .put("state", manual.state().name())
+                    .put("message", manual.message()));
     if (rolloutActive(in)) {
-      ObjectNode rollout = status.putObject("rollout").put("step", in.rollout().step().name())
-          .put("message", in.rollout().message());
+      ObjectNode rollout =
+          status
+              .putObject("rollout")
+              .put("step", in.rollout().step().name())
+              .put("message", in.rollout().message());
       in.rollout().waitingUntil().ifPresent(opens -> rollout.put("waitingUntil", opens.toString()));
-      in.rollout().waitingFor().ifPresent(lag -> {
-        ObjectNode waiting = rollout.putObject("waitingFor").put("member", lag.member()).put("leader", lag.leader());
-        lag.bytes().ifPresent(bytes -> waiting.put("lagBytes", bytes));
-      });
+      in.rollout()
+          .waitingFor()
+          .ifPresent(
+              lag -> {
+                ObjectNode waiting =
+                    rollout
+                        .putObject("waitingFor")
+                        .put("member", lag.member())
+                        .put("leader", lag.leader());
+                lag.bytes().ifPresent(bytes -> waiting.put("lagBytes", bytes));
+              });
     }
     List<String> pendingRestart = observed.pendingRestart();
     if (!pendingRestart.isEmpty()) {
       pendingRestart.forEach(status.putArray("pendingRestart")::add);
     }
-    VolumeResizeStatus.render(plan, observed).ifPresent(resize -> status.set("volumeResize", resize));
+    VolumeResizeStatus.render(plan, observed)
+        .ifPresent(resize -> status.set("volumeResize", resize));
     ObjectNode endpoints = Json.object();
     String port = ":" + Spilo.POSTGRES_PORT;
-    observed.service(Names.primaryService(observed.name())).ifPresent(s ->
-        endpoints.put("primary", Names.serviceHost(Names.primaryService(observed.name()), observed.namespace()) + port));
-    observed.service(Names.replicaService(observed.name())).ifPresent(s ->
-        endpoints.put("replicas", Names.serviceHost(Names.replicaService(observed.name()), observed.namespace()) + port));
-    observed.service(Names.pooler(observed.name())).ifPresent(s ->
-        endpoints.put("pooler", Names.serviceHost(Names.pooler(observed.name()), observed.namespace()) + ":" + PoolerAccess.PORT));
+    observed
+        .service(Names.primaryService(observed.name()))
+        .ifPresent(
+            s ->
+                endpoints.put(
+                    "primary",
+                    Names.serviceHost(Names.primaryService(observed.name()), observed.namespace())
+                        + port));
+    observed
+        .service(Names.replicaService(observed.name()))
+        .ifPresent(
+            s ->
+                endpoints.put(
+                    "replicas",
+                    Names.serviceHost(Names.replicaService(observed.name()), observed.namespace())
+                        + port));
+    observed
+        .service(Names.pooler(observed.name()))
+        .ifPresent(
+            s ->
+                endpoints.put(
+                    "pooler",
+                    Names.serviceHost(Names.pooler(observed.name()), observed.namespace())
+                        + ":"
+                        + PoolerAccess.PORT));
     if (!endpoints.isEmpty()) {
       status.set("endpoints", endpoints);
     }
     if (in.problems().isEmpty()) {
-      DatabaseStatus.render(in.spec().databases(), usersJobStatus(in)).ifPresent(list -> status.set("databases", list));
+      DatabaseStatus.render(in.spec().databases(), usersJobStatus(in))
+          .ifPresent(list -> status.set("databases", list));
     }
     List<Conditions.Condition> conditions = conditions(in, phase, now);
     if (in.problems().isEmpty()) {
       BackupStatus.render(in.spec(), observed).ifPresent(backup -> status.set("backup", backup));
       BackupStatus.healthy(in.spec(), observed, now).ifPresent(conditions::add);
-      in.spec().backups().backup()
-          .ifPresent(backup -> conditions.add(PhysicalBackupStatus.continuousArchiving(backup, observed, now)));
+      in.spec()
+          .backups()
+          .backup()
+          .ifPresent(
+              backup ->
+                  conditions.add(PhysicalBackupStatus.continuousArchiving(backup, observed, now)));
     }
-    StandbyStatus.render(in.spec(), observed, in.rendered()).ifPresent(standby -> status.set("standby", standby));
+    StandbyStatus.render(in.spec(), observed, in.rendered())
+        .ifPresent(standby -> status.set("standby", standby));
     MajorUpgradeStatus.add(plan.majorUpgrade(), status, conditions);
     status.set("conditions", Conditions.render(conditions, in.parent(), now));
     JsonNode generation = in.parent().path("metadata").path("generation");
@@ -170,7 +227,8 @@ public final class ClusterStatus {
 
   /** No pod left, and the StatefulSet (if any) asks for none. */
   private static boolean hibernated(ObservedCluster observed) {
-    return observed.allPods().isEmpty() && observed.statefulSet().map(s -> specReplicas(s) == 0).orElse(true);
+    return observed.allPods().isEmpty()
+        && observed.statefulSet().map(s -> specReplicas(s) == 0).orElse(true);
   }
 
   /**
@@ -179,8 +237,11 @@ public final class ClusterStatus {
    */
   private static boolean provisioning(Input in) {
     String previous = in.parent().path("status").path("phase").asText("");
-    return (previous.isEmpty() || previous.equals(Phase.Provisioning.name()) || previous.equals(Phase.Hibernated.name())
-        || previous.equals(Phase.Hibernating.name())) && !allReady(in.observed(), target(in));
+    return (previous.isEmpty()
+            || previous.equals(Phase.Provisioning.name())
+            || previous.equals(Phase.Hibernated.name())
+            || previous.equals(Phase.Hibernating.name()))
+        && !allReady(in.observed(), target(in));
   }
 
   /** The instances the StatefulSet should run: the spec's when rendered, else what the StatefulSet asks for. */
@@ -198,40 +259,68 @@ public final class ClusterStatus {
     int target = target(in);
     Optional<ObjectNode> sts = observed.statefulSet();
     if (sts.isEmpty() || target == 0) {
-      return new Health(false, "NoInstances", "no instance is asked for or there is no StatefulSet");
+      return new Health(
+          false, "NoInstances", "no instance is asked for or there is no StatefulSet");
     }
     if (provisioning(in)) {
-      return new Health(false, "Provisioning", observed.readyPods() + " of " + target + " instances ready, starting");
+      return new Health(
+          false,
+          "Provisioning",
+          observed.readyPods() + " of " + target + " instances ready, starting");
     }
     if (observed.primary().isEmpty()) {
-      return new Health(true, "NoPrimary", "no pod is labelled primary: writes fail until Patroni elects one");
+      return new Health(
+          true, "NoPrimary", "no pod is labelled primary: writes fail until Patroni elects one");
     }
     int ready = observed.readyPods();
     if (ready >= target) {
-      return new Health(false, "AsExpected", ready + " of " + target + " instances ready, primary " + observed.primary().get());
+      return new Health(
+          false,
+          "AsExpected",
+          ready + " of " + target + " instances ready, primary " + observed.primary().get());
     }
-    // A pod still starting after a scale or a restart the cluster asked for counts as planned until it is ready.
+    // A pod still starting after a scale or a restart the cluster asked for counts as planned until
+    // it is ready.
     String previous = in.parent().path("status").path("phase").asText("");
-    boolean planned = rolling(sts.get()) || rolloutActive(in) || (in.rendered() && in.templateChanging())
-        || !countsSettled(observed, target)
-        || previous.equals(Phase.Scaling.name()) || previous.equals(Phase.Updating.name());
+    boolean planned =
+        rolling(sts.get())
+            || rolloutActive(in)
+            || (in.rendered() && in.templateChanging())
+            || !countsSettled(observed, target)
+            || previous.equals(Phase.Scaling.name())
+            || previous.equals(Phase.Updating.name());
     if (planned) {
-      return new Health(false, "Planned", ready + " of " + target + " instances ready while the StatefulSet "
-          + (rolling(sts.get()) || in.templateChanging() ? "restarts pods for a new template" : "scales"));
+      return new Health(
+          false,
+          "Planned",
+          ready
+              + " of "
+              + target
+              + " instances ready while the StatefulSet "
+              + (rolling(sts.get()) || in.templateChanging()
+                  ? "restarts pods for a new template"
+                  : "scales"));
     }
     return new Health(true, "InstancesNotReady", ready + " of " + target + " instances ready");
   }
 
   /** A primary, and every desired instance present and ready. */
   private static boolean allReady(ObservedCluster observed, int desired) {
-    return desired > 0 && observed.primary().isPresent() && observed.readyPods() == desired
+    return desired > 0
+        && observed.primary().isPresent()
+        && observed.readyPods() == desired
         && countsSettled(observed, desired);
   }
 
   /** The StatefulSet asks for and has the desired number of pods, and exactly that many exist. */
   private static boolean countsSettled(ObservedCluster observed, int desired) {
-    return observed.statefulSet().map(sts -> specReplicas(sts) == desired
-        && sts.path("status").path("replicas").asInt(0) == desired).orElse(false)
+    return observed
+            .statefulSet()
+            .map(
+                sts ->
+                    specReplicas(sts) == desired
+                        && sts.path("status").path("replicas").asInt(0) == desired)
+            .orElse(false)
         && observed.allPods().size() == desired;
   }
 
@@ -246,10 +335,12 @@ public final class ClusterStatus {
     if (status.path("observedGeneration").asLong(generation) < generation) {
       return true;
     }
-    // Under OnDelete Kubernetes never moves currentRevision (stateful_set_control.go, completeRollingUpdate): the
+    // Under OnDelete Kubernetes never moves currentRevision (stateful_set_control.go,
+    // completeRollingUpdate): the
     // updated count alone tells.
     if ("OnDelete".equals(sts.path("spec").path("updateStrategy").path("type").asText())) {
-      return status.has("updatedReplicas") && status.path("updatedReplicas").asInt() < status.path("replicas").asInt()
+      return status.has("updatedReplicas")
+              && status.path("updatedReplicas").asInt() < status.path("replicas").asInt()
           || !status.has("updatedReplicas") && status.path("replicas").asInt() > 0;
     }
     String current = status.path("currentRevision").asText("");
@@ -257,7 +348,8 @@ public final class ClusterStatus {
     if (!current.isEmpty() && !update.isEmpty() && !current.equals(update)) {
       return true;
     }
-    return status.has("updatedReplicas") && status.path("updatedReplicas").asInt() < status.path("replicas").asInt();
+    return status.has("updatedReplicas")
+        && status.path("updatedReplicas").asInt() < status.path("replicas").asInt();
   }
 
   /** The users Job this answer asks for; when the hook renders nothing (paused, invalid), the observed one. */
@@ -266,18 +358,25 @@ public final class ClusterStatus {
   }
 
   /** The named Job's status when rendered; when the hook renders nothing, that of the observed Job of the component. */
-  private static Optional<JsonNode> jobStatus(Input in, Optional<String> rendered, String component) {
-    Optional<ObjectNode> job = in.rendered()
-        ? rendered.flatMap(name -> in.observed().job(name))
-        : in.observed().children("batch/v1", "Job").stream()
-            .filter(j -> component.equals(j.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
-            .findFirst();
+  private static Optional<JsonNode> jobStatus(
+      Input in, Optional<String> rendered, String component) {
+    Optional<ObjectNode> job =
+        in.rendered()
+            ? rendered.flatMap(name -> in.observed().job(name))
+            : in.observed().children("batch/v1", "Job").stream()
+                .filter(
+                    j ->
+                        component.equals(
+                            j.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
+                .findFirst();
     return job.map(j -> j.path("status"));
   }
 
   private static boolean usersJobRunning(Input in) {
     return in.usersJob().isPresent()
-        && usersJobStatus(in).map(s -> !JobConditions.has(s, "Complete") && !JobConditions.has(s, "Failed")).orElse(true);
+        && usersJobStatus(in)
+            .map(s -> !JobConditions.has(s, "Complete") && !JobConditions.has(s, "Failed"))
+            .orElse(true);
   }
 
   // --- conditions ---
@@ -302,129 +401,198 @@ public final class ClusterStatus {
   /** Ready: a primary and every instance the StatefulSet should run is ready; observed, whatever the phase. */
   private static Conditions.Condition ready(Input in) {
     ObservedCluster observed = in.observed();
-    int target = in.rendered()
-        ? in.spec().instances()
-        : observed.statefulSet().map(ClusterStatus::specReplicas).orElse(0);
+    int target =
+        in.rendered()
+            ? in.spec().instances()
+            : observed.statefulSet().map(ClusterStatus::specReplicas).orElse(0);
     String counts = observed.readyPods() + " of " + target + " instances ready";
     if (observed.statefulSet().isEmpty() && !in.rendered()) {
-      return new Conditions.Condition(Conditions.READY, false, "NotCreated", "there is no StatefulSet");
+      return new Conditions.Condition(
+          Conditions.READY, false, "NotCreated", "there is no StatefulSet");
     }
     if (target == 0) {
       return hibernated(observed)
-          ? new Conditions.Condition(Conditions.READY, false, "Hibernated", "no instances are asked for; volumes are kept")
-          : new Conditions.Condition(Conditions.READY, false, "Hibernating",
+          ? new Conditions.Condition(
+              Conditions.READY, false, "Hibernated", "no instances are asked for; volumes are kept")
+          : new Conditions.Condition(
+              Conditions.READY,
+              false,
+              "Hibernating",
               observed.allPods().size() + " pods still stopping; volumes are kept");
     }
     if (observed.primary().isEmpty()) {
-      return new Conditions.Condition(Conditions.READY, false, "NoPrimary", counts + ", no primary");
+      return new Conditions.Condition(
+          Conditions.READY, false, "NoPrimary", counts + ", no primary");
     }
     if (!allReady(observed, target)) {
-      return new Conditions.Condition(Conditions.READY, false, "InstancesNotReady",
+      return new Conditions.Condition(
+          Conditions.READY,
+          false,
+          "InstancesNotReady",
           counts + ", primary " + observed.primary().get());
     }
-    return new Conditions.Condition(Conditions.READY, true, "AllInstancesReady",
+    return new Conditions.Condition(
+        Conditions.READY,
+        true,
+        "AllInstancesReady",
         counts + ", primary " + observed.primary().get());
   }
 
   private static Conditions.Condition progressing(Input in, Phase phase) {
     Mode mode = in.mode();
     if (mode instanceof Mode.Paused) {
-      return new Conditions.Condition(Conditions.PROGRESSING, false, "Paused", "spec.paused is true: children are frozen");
+      return new Conditions.Condition(
+          Conditions.PROGRESSING, false, "Paused", "spec.paused is true: children are frozen");
     }
     if (mode instanceof Mode.Invalid) {
-      return new Conditions.Condition(Conditions.PROGRESSING, false, "InvalidSpec",
+      return new Conditions.Condition(
+          Conditions.PROGRESSING,
+          false,
+          "InvalidSpec",
           "children are frozen until the spec is valid");
     }
     if (mode instanceof Mode.DeletionBlocked) {
-      return new Conditions.Condition(Conditions.PROGRESSING, false, "DeletionBlocked", "deletion is blocked");
+      return new Conditions.Condition(
+          Conditions.PROGRESSING, false, "DeletionBlocked", "deletion is blocked");
     }
     if (mode instanceof Mode.Deleting) {
       ObservedCluster observed = in.observed();
-      String step = observed.statefulSet().isPresent() || !observed.allPods().isEmpty()
-          ? "deleting the children; " + observed.allPods().size() + " pods left"
-          : observed.patroniConfigMaps().isEmpty() ? "every child and Patroni's ConfigMaps are gone"
-          : "removing Patroni's ConfigMaps " + String.join(", ", observed.patroniConfigMaps());
+      String step =
+          observed.statefulSet().isPresent() || !observed.allPods().isEmpty()
+              ? "deleting the children; " + observed.allPods().size() + " pods left"
+              : observed.patroniConfigMaps().isEmpty()
+                  ? "every child and Patroni's ConfigMaps are gone"
+                  : "removing Patroni's ConfigMaps "
+                      + String.join(", ", observed.patroniConfigMaps());
       return new Conditions.Condition(Conditions.PROGRESSING, true, "Deleting", step);
     }
     ObservedCluster observed = in.observed();
     int desired = in.spec().instances();
     Optional<ObjectNode> sts = observed.statefulSet();
     if (sts.isEmpty()) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "Creating", "creating the StatefulSet");
+      return new Conditions.Condition(
+          Conditions.PROGRESSING, true, "Creating", "creating the StatefulSet");
     }
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.SwitchoverFailed) {
-      return new Conditions.Condition(Conditions.PROGRESSING, false, "SwitchoverFailed", in.rollout().message());
+      return new Conditions.Condition(
+          Conditions.PROGRESSING, false, "SwitchoverFailed", in.rollout().message());
     }
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.RestartFailed) {
-      return new Conditions.Condition(Conditions.PROGRESSING, false, "RestartFailed", in.rollout().message());
+      return new Conditions.Condition(
+          Conditions.PROGRESSING, false, "RestartFailed", in.rollout().message());
     }
     if (rolloutActive(in) && in.rollout().heldReplicas().isPresent()) {
-      // A request's Job that runs is what holds it: ScaleDown.primaryMove waits for one before anything else, and no
+      // A request's Job that runs is what holds it: ScaleDown.primaryMove waits for one before
+      // anything else, and no
       // request starts while a scale-down holds (the Planner's "busy").
-      boolean forRequest = in.plan().manualSwitchover().filter(s -> s.state() == ManualSwitchover.State.Running)
-          .isPresent();
-      return new Conditions.Condition(Conditions.PROGRESSING, true,
-          forRequest ? "WaitingForSwitchoverBeforeScaleDown" : "MovingPrimaryBeforeScaleDown", in.rollout().message());
+      boolean forRequest =
+          in.plan()
+              .manualSwitchover()
+              .filter(s -> s.state() == ManualSwitchover.State.Running)
+              .isPresent();
+      return new Conditions.Condition(
+          Conditions.PROGRESSING,
+          true,
+          forRequest ? "WaitingForSwitchoverBeforeScaleDown" : "MovingPrimaryBeforeScaleDown",
+          in.rollout().message());
     }
     if (rolloutActive(in) && in.rollout().step() == Rollout.Step.WaitingForWindow) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "WaitingForMaintenanceWindow", in.rollout().message());
+      return new Conditions.Condition(
+          Conditions.PROGRESSING, true, "WaitingForMaintenanceWindow", in.rollout().message());
     }
     if (rolloutActive(in)) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate", in.rollout().message());
+      return new Conditions.Condition(
+          Conditions.PROGRESSING, true, "RollingUpdate", in.rollout().message());
     }
     if (phase == Phase.Hibernating) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "Hibernating",
+      return new Conditions.Condition(
+          Conditions.PROGRESSING,
+          true,
+          "Hibernating",
           observed.allPods().size() + " pods still stopping; volumes are kept");
     }
     if (rolling(sts.get())) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate",
+      return new Conditions.Condition(
+          Conditions.PROGRESSING,
+          true,
+          "RollingUpdate",
           "the StatefulSet is rolling out a new pod template");
     }
-    // Not settled while this very answer changes the template: the roll has not shown in the StatefulSet yet.
+    // Not settled while this very answer changes the template: the roll has not shown in the
+    // StatefulSet yet.
     if (in.templateChanging()) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "RollingUpdate",
+      return new Conditions.Condition(
+          Conditions.PROGRESSING,
+          true,
+          "RollingUpdate",
           "the pod template changes: the StatefulSet will restart the pods one by one");
     }
     if (!countsSettled(observed, desired)) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "Scaling",
+      return new Conditions.Condition(
+          Conditions.PROGRESSING,
+          true,
+          "Scaling",
           observed.allPods().size() + " pods, " + desired + " asked for");
     }
     if (usersJobRunning(in)) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "ApplyingUsers",
+      return new Conditions.Condition(
+          Conditions.PROGRESSING,
+          true,
+          "ApplyingUsers",
           "Job " + in.usersJob().get() + " has not completed");
     }
-    if ((phase == Phase.Provisioning || phase == Phase.Scaling || phase == Phase.Updating) && desired > 0) {
-      return new Conditions.Condition(Conditions.PROGRESSING, true, "WaitingForInstances",
+    if ((phase == Phase.Provisioning || phase == Phase.Scaling || phase == Phase.Updating)
+        && desired > 0) {
+      return new Conditions.Condition(
+          Conditions.PROGRESSING,
+          true,
+          "WaitingForInstances",
           observed.readyPods() + " of " + desired + " instances ready");
     }
-    return new Conditions.Condition(Conditions.PROGRESSING, false, "Settled", "the children match the spec");
+    return new Conditions.Condition(
+        Conditions.PROGRESSING, false, "Settled", "the children match the spec");
   }
 
   private static Conditions.Condition degraded(Input in) {
     Health health = health(in);
-    return new Conditions.Condition(Conditions.DEGRADED, health.degraded(), health.reason(), health.message());
+    return new Conditions.Condition(
+        Conditions.DEGRADED, health.degraded(), health.reason(), health.message());
   }
 
   /** UsersReady: the users Job has applied the users spec; its failure is its own, not the cluster's health. */
   private static Conditions.Condition usersReady(Input in) {
     Optional<JsonNode> job = usersJobStatus(in);
     if (in.spec().users().isEmpty() && (in.rendered() ? in.usersJob().isEmpty() : job.isEmpty())) {
-      return new Conditions.Condition(Conditions.USERS_READY, true, "NoUsers", "spec.users is empty");
+      return new Conditions.Condition(
+          Conditions.USERS_READY, true, "NoUsers", "spec.users is empty");
     }
     if (job.isEmpty()) {
-      return new Conditions.Condition(Conditions.USERS_READY, false, "NotApplied",
-          in.spec().instances() == 0 ? "users are applied while instances run"
-              : in.spec().standby().isPresent() ? "a standby's roles are its source's: the users Job runs once the "
-                  + "cluster is promoted" : "the users Job has not started");
+      return new Conditions.Condition(
+          Conditions.USERS_READY,
+          false,
+          "NotApplied",
+          in.spec().instances() == 0
+              ? "users are applied while instances run"
+              : in.spec().standby().isPresent()
+                  ? "a standby's roles are its source's: the users Job runs once the "
+                      + "cluster is promoted"
+                  : "the users Job has not started");
     }
     if (JobConditions.has(job.get(), "Failed")) {
-      return new Conditions.Condition(Conditions.USERS_READY, false, "JobFailed",
-          "Job " + in.usersJob().orElse("") + " failed: its pod's log says why; delete the Job to run it again");
+      return new Conditions.Condition(
+          Conditions.USERS_READY,
+          false,
+          "JobFailed",
+          "Job "
+              + in.usersJob().orElse("")
+              + " failed: its pod's log says why; delete the Job to run it again");
     }
     if (JobConditions.has(job.get(), "Complete")) {
-      return new Conditions.Condition(Conditions.USERS_READY, true, "Applied", "the users Job has completed");
+      return new Conditions.Condition(
+          Conditions.USERS_READY, true, "Applied", "the users Job has completed");
     }
-    return new Conditions.Condition(Conditions.USERS_READY, false, "Applying", "the users Job is running");
+    return new Conditions.Condition(
+        Conditions.USERS_READY, false, "Applying", "the users Job is running");
   }
 
   /**
@@ -437,27 +605,47 @@ public final class ClusterStatus {
     Optional<JsonNode> job = jobStatus(in, in.plan().parametersJob(), ParameterJobs.COMPONENT);
     String name = in.plan().parametersJob().orElse("");
     if (job.isEmpty()) {
-      return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "NotApplied",
-          in.spec().instances() == 0 ? "the configuration is applied while instances run" : "the parameters Job has not started");
+      return new Conditions.Condition(
+          Conditions.CONFIGURATION_APPLIED,
+          false,
+          "NotApplied",
+          in.spec().instances() == 0
+              ? "the configuration is applied while instances run"
+              : "the parameters Job has not started");
     }
     if (JobConditions.has(job.get(), "Failed")) {
-      return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "JobFailed", "Job " + name
-          + " could not write Patroni's configuration (PATCH /config), or a member does not run a setting it sent: "
-          + "its pod's log has Patroni's answer and each member's value; nothing else is changed or restarted; fix "
-          + "the spec or delete the Job to try again");
+      return new Conditions.Condition(
+          Conditions.CONFIGURATION_APPLIED,
+          false,
+          "JobFailed",
+          "Job "
+              + name
+              + " could not write Patroni's configuration (PATCH /config), or a member does not run a setting it sent: "
+              + "its pod's log has Patroni's answer and each member's value; nothing else is changed or restarted; fix "
+              + "the spec or delete the Job to try again");
     }
     List<String> waiting = restartsToTakeTheSettings(in);
     if (JobConditions.has(job.get(), "Complete") && !waiting.isEmpty()) {
-      return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "RollingOut", "the reloadable "
-          + "settings run on every member; " + String.join(", ", waiting) + " must restart to run the settings that "
-          + "need a restart or that Spilo pins locally (status.rollout)");
+      return new Conditions.Condition(
+          Conditions.CONFIGURATION_APPLIED,
+          false,
+          "RollingOut",
+          "the reloadable "
+              + "settings run on every member; "
+              + String.join(", ", waiting)
+              + " must restart to run the settings that "
+              + "need a restart or that Spilo pins locally (status.rollout)");
     }
     if (JobConditions.has(job.get(), "Complete")) {
-      return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, true, "Applied",
+      return new Conditions.Condition(
+          Conditions.CONFIGURATION_APPLIED,
+          true,
+          "Applied",
           "every member runs the spec's parameters (the parameters Job read them back on each) and Patroni's "
-          + "configuration has the availability settings");
+              + "configuration has the availability settings");
     }
-    return new Conditions.Condition(Conditions.CONFIGURATION_APPLIED, false, "Applying", "the parameters Job is running");
+    return new Conditions.Condition(
+        Conditions.CONFIGURATION_APPLIED, false, "Applying", "the parameters Job is running");
   }
 
   /**
@@ -465,8 +653,9 @@ public final class ClusterStatus {
    * StatefulSets#spiloConfiguration}), and those Patroni reports pending a restart, by name.
    */
   private static List<String> restartsToTakeTheSettings(Input in) {
-    Set<String> pods = new TreeSet<>(in.observed().podsStartedWithout(
-        StatefulSets.localParameters(in.spec().parameters())));
+    Set<String> pods =
+        new TreeSet<>(
+            in.observed().podsStartedWithout(StatefulSets.localParameters(in.spec().parameters())));
     pods.addAll(in.observed().pendingRestart());
     return List.copyOf(pods);
   }
@@ -475,27 +664,44 @@ public final class ClusterStatus {
     if (in.problems().isEmpty()) {
       return new Conditions.Condition(Conditions.SPEC_VALID, true, "Valid", "the spec is valid");
     }
-    return new Conditions.Condition(Conditions.SPEC_VALID, false, "InvalidSpec",
+    return new Conditions.Condition(
+        Conditions.SPEC_VALID,
+        false,
+        "InvalidSpec",
         in.problems().stream().map(FieldProblem::toString).collect(Collectors.joining("; ")));
   }
 
   private static Conditions.Condition deletionBlocked(Input in) {
     if (in.mode() instanceof Mode.DeletionBlocked blocked) {
       Mode.Blocker blocker = blocked.blocker();
-      return new Conditions.Condition(Conditions.DELETION_BLOCKED, true, blocker.reason(), switch (blocker) {
-        case DELETION_PROTECTION -> "spec.deletionProtection is true: set it to false to let the deletion finish";
-        case PAUSED -> "spec.paused is true: unpause to let the deletion finish";
-        default -> FinalBackups.blockedMessage(blocker, in.observed(), in.parent());
-      });
+      return new Conditions.Condition(
+          Conditions.DELETION_BLOCKED,
+          true,
+          blocker.reason(),
+          switch (blocker) {
+            case DELETION_PROTECTION ->
+                "spec.deletionProtection is true: set it to false to let the deletion finish";
+            case PAUSED -> "spec.paused is true: unpause to let the deletion finish";
+            default -> FinalBackups.blockedMessage(blocker, in.observed(), in.parent());
+          });
     }
-    if (in.mode() instanceof Mode.Deleting && in.plan().finalBackup() == FinalBackups.Stage.SKIPPED) {
-      return new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "FinalBackupSkipped", "deleted without a "
-          + "final backup: annotation " + FinalBackups.SKIP_ANNOTATION + " equals this cluster's uid; nothing of this "
-          + "deletion is in the store");
+    if (in.mode() instanceof Mode.Deleting
+        && in.plan().finalBackup() == FinalBackups.Stage.SKIPPED) {
+      return new Conditions.Condition(
+          Conditions.DELETION_BLOCKED,
+          false,
+          "FinalBackupSkipped",
+          "deleted without a "
+              + "final backup: annotation "
+              + FinalBackups.SKIP_ANNOTATION
+              + " equals this cluster's uid; nothing of this "
+              + "deletion is in the store");
     }
     if (in.mode() instanceof Mode.Deleting) {
-      return new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "Deleting", "nothing blocks the deletion");
+      return new Conditions.Condition(
+          Conditions.DELETION_BLOCKED, false, "Deleting", "nothing blocks the deletion");
     }
-    return new Conditions.Condition(Conditions.DELETION_BLOCKED, false, "NotDeleting", "the cluster is not being deleted");
+    return new Conditions.Condition(
+        Conditions.DELETION_BLOCKED, false, "NotDeleting", "the cluster is not being deleted");
   }
 }

@@ -18,10 +18,14 @@ public final class ComponentConditions {
 
   public static Conditions.Condition tls(Tls.State state) {
     return switch (state.check()) {
-      case NOT_CONFIGURED -> new Conditions.Condition(Conditions.TLS_READY, true, "NotConfigured", state.message());
-      case VALID -> new Conditions.Condition(Conditions.TLS_READY, true, "SecretValid", state.message());
-      case MISSING -> new Conditions.Condition(Conditions.TLS_READY, false, "SecretMissing", state.message());
-      case INVALID -> new Conditions.Condition(Conditions.TLS_READY, false, "SecretInvalid", state.message());
+      case NOT_CONFIGURED ->
+          new Conditions.Condition(Conditions.TLS_READY, true, "NotConfigured", state.message());
+      case VALID ->
+          new Conditions.Condition(Conditions.TLS_READY, true, "SecretValid", state.message());
+      case MISSING ->
+          new Conditions.Condition(Conditions.TLS_READY, false, "SecretMissing", state.message());
+      case INVALID ->
+          new Conditions.Condition(Conditions.TLS_READY, false, "SecretInvalid", state.message());
     };
   }
 
@@ -29,7 +33,8 @@ public final class ComponentConditions {
    * MonitoringReady, when monitoring is on: every running database pod's exporter container is ready; else the
    * pods whose exporter is not.
    */
-  public static Optional<Conditions.Condition> exporter(ClusterSpec spec, ObservedCluster observed) {
+  public static Optional<Conditions.Condition> exporter(
+      ClusterSpec spec, ObservedCluster observed) {
     if (!spec.monitoring().enabled()) {
       return Optional.empty();
     }
@@ -45,15 +50,27 @@ public final class ComponentConditions {
       }
     }
     if (!notReady.isEmpty()) {
-      return Optional.of(new Conditions.Condition(Conditions.MONITORING_READY, false, "ExporterNotReady",
-          "the exporter is not ready in " + String.join(", ", notReady)));
+      return Optional.of(
+          new Conditions.Condition(
+              Conditions.MONITORING_READY,
+              false,
+              "ExporterNotReady",
+              "the exporter is not ready in " + String.join(", ", notReady)));
     }
     if (withExporter == 0) {
-      return Optional.of(new Conditions.Condition(Conditions.MONITORING_READY, false, "NoExporter",
-          "no database pod runs the exporter yet (the pods roll to add it)"));
+      return Optional.of(
+          new Conditions.Condition(
+              Conditions.MONITORING_READY,
+              false,
+              "NoExporter",
+              "no database pod runs the exporter yet (the pods roll to add it)"));
     }
-    return Optional.of(new Conditions.Condition(Conditions.MONITORING_READY, true, "ExportersReady",
-        "the exporter is ready in " + withExporter + " pods"));
+    return Optional.of(
+        new Conditions.Condition(
+            Conditions.MONITORING_READY,
+            true,
+            "ExportersReady",
+            "the exporter is ready in " + withExporter + " pods"));
   }
 
   /**
@@ -64,20 +81,30 @@ public final class ComponentConditions {
     if (!spec.pooler().enabled()) {
       return Optional.empty();
     }
-    Optional<ObjectNode> deployment = observed.child("apps/v1", "Deployment", Names.pooler(observed.name()));
+    Optional<ObjectNode> deployment =
+        observed.child("apps/v1", "Deployment", Names.pooler(observed.name()));
     if (deployment.isEmpty()) {
-      return Optional.of(new Conditions.Condition(Conditions.POOLER_READY, false, "NotCreated",
-          "Deployment " + Names.pooler(observed.name()) + " does not exist yet"));
+      return Optional.of(
+          new Conditions.Condition(
+              Conditions.POOLER_READY,
+              false,
+              "NotCreated",
+              "Deployment " + Names.pooler(observed.name()) + " does not exist yet"));
     }
     JsonNode status = deployment.get().path("status");
     int wanted = Poolers.replicas(spec);
     int available = status.path("availableReplicas").asInt(0);
     String counts = available + " of " + wanted + " pooler pods available";
     if (available < wanted) {
-      return Optional.of(new Conditions.Condition(Conditions.POOLER_READY, false,
-          available == 0 ? "PoolerUnavailable" : "PoolerDegraded", counts + " (Deployment " + Names.pooler(observed.name()) + ")"));
+      return Optional.of(
+          new Conditions.Condition(
+              Conditions.POOLER_READY,
+              false,
+              available == 0 ? "PoolerUnavailable" : "PoolerDegraded",
+              counts + " (Deployment " + Names.pooler(observed.name()) + ")"));
     }
-    return Optional.of(new Conditions.Condition(Conditions.POOLER_READY, true, "Available", counts));
+    return Optional.of(
+        new Conditions.Condition(Conditions.POOLER_READY, true, "Available", counts));
   }
 
   /** The exporter container's status in a pod. */

@@ -26,7 +26,8 @@ public final class Conditions {
   public static final String TLS_READY = "TLSReady";
 
   /** {@code unknown}: neither True nor False, as nothing has shown which ({@code status} is then false). */
-  public record Condition(String type, boolean status, String reason, String message, boolean unknown) {
+  public record Condition(
+      String type, boolean status, String reason, String message, boolean unknown) {
     public Condition(String type, boolean status, String reason, String message) {
       this(type, status, reason, message, false);
     }
@@ -44,12 +45,13 @@ public final class Conditions {
     ArrayNode out = Json.array();
     for (Condition condition : conditions) {
       String status = condition.unknown() ? "Unknown" : condition.status() ? "True" : "False";
-      ObjectNode node = out.addObject()
-          .put("type", condition.type())
-          .put("status", status)
-          .put("reason", condition.reason())
-          .put("message", condition.message())
-          .put("lastTransitionTime", transitionTime(previous, condition.type(), status, now));
+      ObjectNode node =
+          out.addObject()
+              .put("type", condition.type())
+              .put("status", status)
+              .put("reason", condition.reason())
+              .put("message", condition.message())
+              .put("lastTransitionTime", transitionTime(previous, condition.type(), status, now));
       if (generation.isIntegralNumber()) {
         node.set("observedGeneration", generation);
       }
@@ -60,7 +62,8 @@ public final class Conditions {
   private static String transitionTime(JsonNode previous, String type, String status, Instant now) {
     if (previous.isArray()) {
       for (JsonNode condition : previous) {
-        if (type.equals(condition.path("type").asText()) && status.equals(condition.path("status").asText())
+        if (type.equals(condition.path("type").asText())
+            && status.equals(condition.path("status").asText())
             && condition.path("lastTransitionTime").isTextual()) {
           return condition.path("lastTransitionTime").asText();
         }

@@ -13,19 +13,30 @@ import java.util.Optional;
  * is now (the Job's name hashes the declared databases, so a completed Job has applied exactly these).
  */
 public final class DatabaseStatus {
-  public enum State { Pending, Applying, Applied, Failed }
+  public enum State {
+    Pending,
+    Applying,
+    Applied,
+    Failed
+  }
 
   private DatabaseStatus() {}
 
   /** The list, when databases are declared. */
-  public static Optional<ArrayNode> render(List<ClusterSpec.Database> databases, Optional<JsonNode> usersJob) {
+  public static Optional<ArrayNode> render(
+      List<ClusterSpec.Database> databases, Optional<JsonNode> usersJob) {
     if (databases.isEmpty()) {
       return Optional.empty();
     }
     State state = state(usersJob);
     ArrayNode list = Json.array();
-    databases.forEach(database -> list.addObject().put("name", database.name()).put("owner", database.owner())
-        .put("reclaimPolicy", database.reclaimPolicy()).put("state", state.name()));
+    databases.forEach(
+        database ->
+            list.addObject()
+                .put("name", database.name())
+                .put("owner", database.owner())
+                .put("reclaimPolicy", database.reclaimPolicy())
+                .put("state", state.name()));
     return Optional.of(list);
   }
 

@@ -17,8 +17,12 @@ public final class MajorUpgradeStatus {
   private MajorUpgradeStatus() {}
 
   public static ObjectNode render(MajorUpgrade.Plan plan) {
-    ObjectNode status = Json.object().put("from", plan.from()).put("to", plan.to()).put("phase", plan.phase().name())
-        .put("message", plan.message());
+    ObjectNode status =
+        Json.object()
+            .put("from", plan.from())
+            .put("to", plan.to())
+            .put("phase", plan.phase().name())
+            .put("message", plan.message());
     plan.backupJob().ifPresent(job -> status.put("backupJob", job));
     plan.upgradeJob().ifPresent(job -> status.put("job", job));
     plan.waitingUntil().ifPresent(opens -> status.put("waitingUntil", opens.toString()));
@@ -26,15 +30,20 @@ public final class MajorUpgradeStatus {
   }
 
   public static Conditions.Condition condition(MajorUpgrade.Plan plan) {
-    return new Conditions.Condition(CONDITION, plan.phase().upgraded(), plan.phase().name(), "PostgreSQL "
-        + plan.from() + " to " + plan.to() + ": " + plan.message());
+    return new Conditions.Condition(
+        CONDITION,
+        plan.phase().upgraded(),
+        plan.phase().name(),
+        "PostgreSQL " + plan.from() + " to " + plan.to() + ": " + plan.message());
   }
 
   /** Both, on the status and its conditions, when the plan has an upgrade. */
-  static void add(Optional<MajorUpgrade.Plan> plan, ObjectNode status, List<Conditions.Condition> conditions) {
-    plan.ifPresent(upgrade -> {
-      status.set("majorUpgrade", render(upgrade));
-      conditions.add(condition(upgrade));
-    });
+  static void add(
+      Optional<MajorUpgrade.Plan> plan, ObjectNode status, List<Conditions.Condition> conditions) {
+    plan.ifPresent(
+        upgrade -> {
+          status.set("majorUpgrade", render(upgrade));
+          conditions.add(condition(upgrade));
+        });
   }
 }

@@ -22,28 +22,46 @@ public final class StandbyStatus {
   private StandbyStatus() {}
 
   /** {@code rendered}: this answer renders the spec (a refused spec promotes nothing). */
-  public static Optional<ObjectNode> render(ClusterSpec spec, ObservedCluster observed, boolean rendered) {
+  public static Optional<ObjectNode> render(
+      ClusterSpec spec, ObservedCluster observed, boolean rendered) {
     StandbyPhase phase = StandbyPromotion.phase(spec, observed);
     if (phase == StandbyPhase.NONE) {
       return Optional.empty();
     }
     if (phase == StandbyPhase.PROMOTING && !rendered && !StandbyPromotion.sent(observed)) {
-      phase = StandbyPhase.FOLLOWING; // the removal was refused: nothing has asked Patroni to promote
+      phase =
+          StandbyPhase.FOLLOWING; // the removal was refused: nothing has asked Patroni to promote
     }
-    boolean replays = observed.primaryPod().flatMap(MemberStatus::of).map(StandbyStatus::replays).orElse(false);
-    ObjectNode standby = Json.object().put("phase", switch (phase) {
-      case FOLLOWING -> replays ? "Following" : "Bootstrapping";
-      case PROMOTING -> "Promoting";
-      default -> "Promoted";
-    });
-    spec.standby().ifPresent(given -> standby.put("source", given.cluster()).put("method", given.method())
-        .put("location", given.location()));
-    observed.primary().flatMap(leader -> patroniState(observed, leader)).ifPresent(state -> {
-      standby.put("leader", ObservedCluster.nameOf(state.pod())).put("leaderRole", state.role());
-      if (state.position().isIntegralNumber()) {
-        standby.put("walPosition", state.position().asLong());
-      }
-    });
+    boolean replays =
+        observed.primaryPod().flatMap(MemberStatus::of).map(StandbyStatus::replays).orElse(false);
+    ObjectNode standby =
+        Json.object()
+            .put(
+                "phase",
+                switch (phase) {
+                  case FOLLOWING -> replays ? "Following" : "Bootstrapping";
+                  case PROMOTING -> "Promoting";
+                  default -> "Promoted";
+                });
+    spec.standby()
+        .ifPresent(
+            given ->
+                standby
+                    .put("source", given.cluster())
+                    .put("method", given.method())
+                    .put("location", given.location()));
+    observed
+        .primary()
+        .flatMap(leader -> patroniState(observed, leader))
+        .ifPresent(
+            state -> {
+              standby
+                  .put("leader", ObservedCluster.nameOf(state.pod()))
+                  .put("leaderRole", state.role());
+              if (state.position().isIntegralNumber()) {
+                standby.put("walPosition", state.position().asLong());
+              }
+            });
     return Optional.of(standby);
   }
 
@@ -54,28 +72,42 @@ public final class StandbyStatus {
    * bootstrapping, whatever the spec says.
    */
   static boolean replays(MemberStatus leader) {
-    boolean replicating = leader.replicationState().map(REPLAYING::contains)
-        .orElse(!leader.publishesReplicationState());
-    return leader.running() && STANDBY_LEADER.equals(leader.role()) && leader.walPosition().isPresent() && replicating;
+    boolean replicating =
+        leader
+            .replicationState()
+            .map(REPLAYING::contains)
+            .orElse(!leader.publishesReplicationState());
+    return leader.running()
+        && STANDBY_LEADER.equals(leader.role())
+        && leader.walPosition().isPresent()
+        && replicating;
   }
 
   private static final String STANDBY_LEADER = "standby_leader";
+
   /** {@code replication_state} of a member that replays (postgresql/__init__.py v4.0.4:538). */
   private static final Set<String> REPLAYING = Set.of("streaming", "in archive recovery");
 
   private record State(JsonNode pod, String role, JsonNode position) {}
 
   private static Optional<State> patroniState(ObservedCluster observed, String leader) {
-    return observed.livePods().stream().filter(pod -> leader.equals(ObservedCluster.nameOf(pod))).findFirst()
-        .flatMap(pod -> {
-          try {
-            JsonNode state = Json.reader().readTree(pod.path("metadata").path("annotations").path("status").asText(""));
-            return state.path("role").isTextual()
-                ? Optional.of(new State(pod, state.path("role").asText(), state.path("xlog_location")))
-                : Optional.empty();
-          } catch (Exception e) {
-            return Optional.empty(); // not Patroni's JSON
-          }
-        });
+    return observed.livePods().stream()
+        .filter(pod -> leader.equals(ObservedCluster.nameOf(pod)))
+        .findFirst()
+        .flatMap(
+            pod -> {
+              try {
+                JsonNode state =
+                    Json.reader()
+                        .readTree(
+                            pod.path("metadata").path("annotations").path("status").asText(""));
+                return state.path("role").isTextual()
+                    ? Optional.of(
+                        new State(pod, state.path("role").asText(), state.path("xlog_location")))
+                    : Optional.empty();
+              } catch (Exception e) {
+                return Optional.empty(); // not Patroni's JSON
+              }
+            });
   }
 }

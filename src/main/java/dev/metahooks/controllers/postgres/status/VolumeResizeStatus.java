@@ -20,13 +20,15 @@ import java.util.Optional;
  * the file system when the volume is next mounted, or online). Each member's claim as the API server reports it.
  */
 public final class VolumeResizeStatus {
-  private static final List<String> RESIZE_CONDITIONS = List.of("Resizing", "FileSystemResizePending");
+  private static final List<String> RESIZE_CONDITIONS =
+      List.of("Resizing", "FileSystemResizePending");
 
   private VolumeResizeStatus() {}
 
   public static Optional<ObjectNode> render(ClusterPlan plan, ObservedCluster observed) {
     VolumeGrowth.Plan volumes = plan.volumes();
-    // The claims are read only when the request carries them (always from Metacontroller, see ObservedCluster).
+    // The claims are read only when the request carries them (always from Metacontroller, see
+    // ObservedCluster).
     List<ObjectNode> claims = observed.hasVolumeGroups() ? observed.dataClaims() : List.of();
     boolean expanding = claims.stream().anyMatch(VolumeResizeStatus::expanding);
     if (!volumes.resizing() && !expanding) {
@@ -35,13 +37,35 @@ public final class VolumeResizeStatus {
     ObjectNode status = Json.object().put("size", volumes.size());
     if (volumes.resizing()) {
       String job = Names.resizeJob(plan.cluster(), volumes.size());
-      String state = observed.job(job).map(j -> JobConditions.failed(j) ? "has failed: see its pod's log, then delete it"
-          + " to try again" : "runs").orElse("is being created");
-      status.put("step", "Resizing").put("message", "Job " + job + " " + state + ": it grows each member's claim from "
-          + volumes.templateSize() + " to " + volumes.size() + ", then re-creates the StatefulSet around its pods");
+      String state =
+          observed
+              .job(job)
+              .map(
+                  j ->
+                      JobConditions.failed(j)
+                          ? "has failed: see its pod's log, then delete it" + " to try again"
+                          : "runs")
+              .orElse("is being created");
+      status
+          .put("step", "Resizing")
+          .put(
+              "message",
+              "Job "
+                  + job
+                  + " "
+                  + state
+                  + ": it grows each member's claim from "
+                  + volumes.templateSize()
+                  + " to "
+                  + volumes.size()
+                  + ", then re-creates the StatefulSet around its pods");
     } else {
-      status.put("step", "Expanding").put("message", "the claims have the new request; waiting for the volumes "
-          + "and their file systems to grow");
+      status
+          .put("step", "Expanding")
+          .put(
+              "message",
+              "the claims have the new request; waiting for the volumes "
+                  + "and their file systems to grow");
     }
     ArrayNode list = status.putArray("claims");
     for (ObjectNode claim : claims) {
@@ -66,7 +90,8 @@ public final class VolumeResizeStatus {
     }
     String request = claim.at("/spec/resources/requests/storage").asText("");
     String capacity = claim.at("/status/capacity/storage").asText("");
-    return Quantities.valid(request) && Quantities.valid(capacity)
+    return Quantities.valid(request)
+        && Quantities.valid(capacity)
         && Quantities.bytes(capacity).compareTo(Quantities.bytes(request)) < 0;
   }
 

@@ -37,24 +37,62 @@ import java.util.regex.PatternSyntaxException;
  * <p>Errors name the JSON path of the offending value, {@code $.spec.replicas}, {@code $.spec.ports[0].name}.
  */
 public final class CrdSchema {
-  private static final Set<String> TYPES = Set.of("object", "array", "string", "integer", "number", "boolean");
-  private static final Set<String> KEYWORDS = Set.of(
-      "type", "format", "description", "title", "example", "externalDocs", "default", "nullable", "enum",
-      "properties", "required", "additionalProperties", "items", "minProperties", "maxProperties",
-      "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-      "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
-      "allOf", "anyOf", "oneOf", "not",
-      "x-kubernetes-int-or-string", "x-kubernetes-preserve-unknown-fields", "x-kubernetes-embedded-resource",
-      "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "x-kubernetes-validations");
+  private static final Set<String> TYPES =
+      Set.of("object", "array", "string", "integer", "number", "boolean");
+  private static final Set<String> KEYWORDS =
+      Set.of(
+          "type",
+          "format",
+          "description",
+          "title",
+          "example",
+          "externalDocs",
+          "default",
+          "nullable",
+          "enum",
+          "properties",
+          "required",
+          "additionalProperties",
+          "items",
+          "minProperties",
+          "maxProperties",
+          "minimum",
+          "maximum",
+          "exclusiveMinimum",
+          "exclusiveMaximum",
+          "multipleOf",
+          "minLength",
+          "maxLength",
+          "pattern",
+          "minItems",
+          "maxItems",
+          "uniqueItems",
+          "allOf",
+          "anyOf",
+          "oneOf",
+          "not",
+          "x-kubernetes-int-or-string",
+          "x-kubernetes-preserve-unknown-fields",
+          "x-kubernetes-embedded-resource",
+          "x-kubernetes-list-type",
+          "x-kubernetes-list-map-keys",
+          "x-kubernetes-map-type",
+          "x-kubernetes-validations");
+
   /** Fields every object of a kind has, whether or not its schema declares them. */
   private static final Set<String> OBJECT_FIELDS = Set.of("apiVersion", "kind", "metadata");
+
   private static final Pattern UUID =
-      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final Pattern IPV4 =
-      Pattern.compile("((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
+      Pattern.compile(
+          "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
   private static final Pattern HOSTNAME =
-      Pattern.compile("(?=.{1,253}$)[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?)*");
-  private static final Pattern BASE64 = Pattern.compile("([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?");
+      Pattern.compile(
+          "(?=.{1,253}$)[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?)*");
+  private static final Pattern BASE64 =
+      Pattern.compile("([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?");
 
   private final String apiVersion;
   private final String kind;
@@ -70,8 +108,11 @@ public final class CrdSchema {
       problems.add("openAPIV3Schema: the root must have type object");
     }
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("the schema of " + describe() + " is not a valid structural schema:\n  "
-          + String.join("\n  ", problems));
+      throw new IllegalArgumentException(
+          "the schema of "
+              + describe()
+              + " is not a valid structural schema:\n  "
+              + String.join("\n  ", problems));
     }
   }
 
@@ -96,16 +137,20 @@ public final class CrdSchema {
       if (v.path("name").asText().equals(version)) {
         JsonNode schema = v.path("schema").path("openAPIV3Schema");
         if (!schema.isObject()) {
-          throw new IllegalArgumentException("CRD " + crd.path("metadata").path("name").asText() + " version "
-              + version + " has no schema.openAPIV3Schema");
+          throw new IllegalArgumentException(
+              "CRD "
+                  + crd.path("metadata").path("name").asText()
+                  + " version "
+                  + version
+                  + " has no schema.openAPIV3Schema");
         }
-        return new CrdSchema(group + "/" + version, spec.path("names").path("kind").asText(), schema);
+        return new CrdSchema(
+            group + "/" + version, spec.path("names").path("kind").asText(), schema);
       }
     }
-    throw new IllegalArgumentException("CRD " + crd.path("metadata").path("name").asText() + " has no version "
-        + version);
+    throw new IllegalArgumentException(
+        "CRD " + crd.path("metadata").path("name").asText() + " has no version " + version);
   }
-
 
   /** A copy of the object with the schema's defaults applied, as the API server stores it. */
   public JsonNode withDefaults(JsonNode object) {
@@ -129,9 +174,14 @@ public final class CrdSchema {
   public void assertValid(JsonNode object) {
     List<String> errors = validate(object);
     if (!errors.isEmpty()) {
-      throw new AssertionError(object.path("kind").asText("object") + " "
-          + object.path("metadata").path("name").asText("") + " does not fit the schema of " + describe() + ":\n  "
-          + String.join("\n  ", errors));
+      throw new AssertionError(
+          object.path("kind").asText("object")
+              + " "
+              + object.path("metadata").path("name").asText("")
+              + " does not fit the schema of "
+              + describe()
+              + ":\n  "
+              + String.join("\n  ", errors));
     }
   }
 
@@ -153,14 +203,15 @@ public final class CrdSchema {
     } else if (name.isEmpty() && metadata.path("generateName").asText("").isEmpty()) {
       errors.add("$.metadata.name: required field is missing");
     } else if (name.contains("/") || name.contains("%") || name.equals(".") || name.equals("..")) {
-      errors.add("$.metadata.name: may not be '.' or '..' nor contain '/' or '%', got \"" + name + "\"");
+      errors.add(
+          "$.metadata.name: may not be '.' or '..' nor contain '/' or '%', got \"" + name + "\"");
     }
   }
 
   // ---- validation
 
-  private static void check(JsonNode s, JsonNode v, String path, List<String> errors, boolean prune,
-      boolean topLevel) {
+  private static void check(
+      JsonNode s, JsonNode v, String path, List<String> errors, boolean prune, boolean topLevel) {
     if (v.isNull()) {
       if (!s.path("nullable").asBoolean(false)) {
         errors.add(path + ": must not be null (the schema is not nullable)");
@@ -195,16 +246,17 @@ public final class CrdSchema {
       return false;
     }
     String type = s.path("type").asText("");
-    boolean ok = switch (type) {
-      case "" -> true;
-      case "object" -> v.isObject();
-      case "array" -> v.isArray();
-      case "string" -> v.isTextual();
-      case "integer" -> v.isIntegralNumber();
-      case "number" -> v.isNumber();
-      case "boolean" -> v.isBoolean();
-      default -> false;
-    };
+    boolean ok =
+        switch (type) {
+          case "" -> true;
+          case "object" -> v.isObject();
+          case "array" -> v.isArray();
+          case "string" -> v.isTextual();
+          case "integer" -> v.isIntegralNumber();
+          case "number" -> v.isNumber();
+          case "boolean" -> v.isBoolean();
+          default -> false;
+        };
     if (!ok) {
       errors.add(path + ": must be of type " + type + ", got " + typeOf(v));
     }
@@ -216,14 +268,26 @@ public final class CrdSchema {
       BigDecimal min = s.get("minimum").decimalValue();
       boolean exclusive = s.path("exclusiveMinimum").asBoolean(false);
       if (exclusive ? n.compareTo(min) <= 0 : n.compareTo(min) < 0) {
-        errors.add(path + ": must be " + (exclusive ? "greater than " : "at least ") + plain(min) + ", got " + plain(n));
+        errors.add(
+            path
+                + ": must be "
+                + (exclusive ? "greater than " : "at least ")
+                + plain(min)
+                + ", got "
+                + plain(n));
       }
     }
     if (s.has("maximum")) {
       BigDecimal max = s.get("maximum").decimalValue();
       boolean exclusive = s.path("exclusiveMaximum").asBoolean(false);
       if (exclusive ? n.compareTo(max) >= 0 : n.compareTo(max) > 0) {
-        errors.add(path + ": must be " + (exclusive ? "less than " : "at most ") + plain(max) + ", got " + plain(n));
+        errors.add(
+            path
+                + ": must be "
+                + (exclusive ? "less than " : "at most ")
+                + plain(max)
+                + ", got "
+                + plain(n));
       }
     }
     if (s.has("multipleOf")) {
@@ -237,13 +301,29 @@ public final class CrdSchema {
   private static void checkString(JsonNode s, String text, String path, List<String> errors) {
     int length = text.codePointCount(0, text.length());
     if (s.has("minLength") && length < s.get("minLength").asInt()) {
-      errors.add(path + ": must be at least " + s.get("minLength").asInt() + " characters long, got " + length);
+      errors.add(
+          path
+              + ": must be at least "
+              + s.get("minLength").asInt()
+              + " characters long, got "
+              + length);
     }
     if (s.has("maxLength") && length > s.get("maxLength").asInt()) {
-      errors.add(path + ": must be at most " + s.get("maxLength").asInt() + " characters long, got " + length);
+      errors.add(
+          path
+              + ": must be at most "
+              + s.get("maxLength").asInt()
+              + " characters long, got "
+              + length);
     }
     if (s.has("pattern") && !Pattern.compile(s.get("pattern").asText()).matcher(text).find()) {
-      errors.add(path + ": must match the pattern " + s.get("pattern").asText() + ", got \"" + text + "\"");
+      errors.add(
+          path
+              + ": must match the pattern "
+              + s.get("pattern").asText()
+              + ", got \""
+              + text
+              + "\"");
     }
     String format = s.path("format").asText("");
     if (!format.isEmpty() && !hasFormat(format, text)) {
@@ -307,12 +387,23 @@ public final class CrdSchema {
     return groups.stream().allMatch(g -> g.matches("[0-9a-fA-F]{1,4}"));
   }
 
-  private static void checkArray(JsonNode s, ArrayNode items, String path, List<String> errors, boolean prune) {
+  private static void checkArray(
+      JsonNode s, ArrayNode items, String path, List<String> errors, boolean prune) {
     if (s.has("minItems") && items.size() < s.get("minItems").asInt()) {
-      errors.add(path + ": must have at least " + s.get("minItems").asInt() + " items, got " + items.size());
+      errors.add(
+          path
+              + ": must have at least "
+              + s.get("minItems").asInt()
+              + " items, got "
+              + items.size());
     }
     if (s.has("maxItems") && items.size() > s.get("maxItems").asInt()) {
-      errors.add(path + ": must have at most " + s.get("maxItems").asInt() + " items, got " + items.size());
+      errors.add(
+          path
+              + ": must have at most "
+              + s.get("maxItems").asInt()
+              + " items, got "
+              + items.size());
     }
     String listType = s.path("x-kubernetes-list-type").asText("");
     if (s.path("uniqueItems").asBoolean(false) || listType.equals("set")) {
@@ -328,7 +419,10 @@ public final class CrdSchema {
       for (int i = 0; i < items.size(); i++) {
         StringBuilder key = new StringBuilder();
         for (JsonNode k : s.path("x-kubernetes-list-map-keys")) {
-          key.append(k.asText()).append('=').append(canonical(items.get(i).path(k.asText()))).append(' ');
+          key.append(k.asText())
+              .append('=')
+              .append(canonical(items.get(i).path(k.asText())))
+              .append(' ');
         }
         if (!seen.add(key.toString())) {
           errors.add(path + "[" + i + "]: duplicate entry with keys " + key.toString().trim());
@@ -347,14 +441,21 @@ public final class CrdSchema {
    * {@code topLevel} is true for the object itself and for embedded resources: their apiVersion, kind and
    * metadata are implied, and metadata is never pruned by the schema (ObjectMeta has rules of its own).
    */
-  private static void checkObject(JsonNode s, ObjectNode object, String path, List<String> errors, boolean prune,
+  private static void checkObject(
+      JsonNode s,
+      ObjectNode object,
+      String path,
+      List<String> errors,
+      boolean prune,
       boolean topLevel) {
     boolean embedded = s.path("x-kubernetes-embedded-resource").asBoolean(false);
     boolean implied = topLevel || embedded;
     if (embedded) {
       for (String field : List.of("apiVersion", "kind")) {
         if (object.path(field).asText("").isEmpty()) {
-          errors.add(child(path, field) + ": required field is missing (the object is an embedded resource)");
+          errors.add(
+              child(path, field)
+                  + ": required field is missing (the object is an embedded resource)");
         }
       }
     }
@@ -364,10 +465,20 @@ public final class CrdSchema {
       }
     }
     if (s.has("minProperties") && object.size() < s.get("minProperties").asInt()) {
-      errors.add(path + ": must have at least " + s.get("minProperties").asInt() + " fields, got " + object.size());
+      errors.add(
+          path
+              + ": must have at least "
+              + s.get("minProperties").asInt()
+              + " fields, got "
+              + object.size());
     }
     if (s.has("maxProperties") && object.size() > s.get("maxProperties").asInt()) {
-      errors.add(path + ": must have at most " + s.get("maxProperties").asInt() + " fields, got " + object.size());
+      errors.add(
+          path
+              + ": must have at most "
+              + s.get("maxProperties").asInt()
+              + " fields, got "
+              + object.size());
     }
     JsonNode properties = s.path("properties");
     JsonNode additional = s.get("additionalProperties");
@@ -379,7 +490,12 @@ public final class CrdSchema {
       if (implied && OBJECT_FIELDS.contains(name)) {
         boolean shapeOk = name.equals("metadata") ? value.isObject() : value.isTextual();
         if (!shapeOk) {
-          errors.add(at + ": must be " + (name.equals("metadata") ? "an object" : "a string") + ", got " + typeOf(value));
+          errors.add(
+              at
+                  + ": must be "
+                  + (name.equals("metadata") ? "an object" : "a string")
+                  + ", got "
+                  + typeOf(value));
         } else if (properties.has(name)) {
           check(properties.get(name), value, at, errors, prune && !name.equals("metadata"), false);
         }
@@ -392,7 +508,8 @@ public final class CrdSchema {
           errors.add(at + ": unknown field (additionalProperties is false)");
         }
       } else if (prune && !preserve) {
-        errors.add(at + ": unknown field (the schema does not declare it: the API server would drop it)");
+        errors.add(
+            at + ": unknown field (the schema does not declare it: the API server would drop it)");
       }
     }
   }
@@ -412,7 +529,10 @@ public final class CrdSchema {
         firstErrors = firstErrors == null ? subErrors : firstErrors;
       }
       if (!any) {
-        errors.add(path + ": must match at least one of the anyOf schemas; the first says: " + firstErrors);
+        errors.add(
+            path
+                + ": must match at least one of the anyOf schemas; the first says: "
+                + firstErrors);
       }
     }
     if (s.has("oneOf")) {
@@ -443,7 +563,8 @@ public final class CrdSchema {
       JsonNode properties = s.path("properties");
       for (Map.Entry<String, JsonNode> property : properties.properties()) {
         JsonNode present = object.get(property.getKey());
-        if (property.getValue().has("default") && (present == null || isDefaultableNull(present, property.getValue()))) {
+        if (property.getValue().has("default")
+            && (present == null || isDefaultableNull(present, property.getValue()))) {
           object.set(property.getKey(), property.getValue().get("default").deepCopy());
         }
       }
@@ -475,10 +596,14 @@ public final class CrdSchema {
 
   // ---- the schema itself
 
-  private static void checkSchema(JsonNode s, String at, List<String> problems, boolean inCombination) {
+  private static void checkSchema(
+      JsonNode s, String at, List<String> problems, boolean inCombination) {
     if (!s.isObject()) {
-      problems.add(at + ": a schema must be an object, got " + typeOf(s)
-          + (s.isTextual() ? " (YAML aliases are not expanded here)" : ""));
+      problems.add(
+          at
+              + ": a schema must be an object, got "
+              + typeOf(s)
+              + (s.isTextual() ? " (YAML aliases are not expanded here)" : ""));
       return;
     }
     for (String keyword : fieldNames(s)) {
@@ -492,11 +617,14 @@ public final class CrdSchema {
       problems.add(at + ": unknown type '" + type + "'");
     }
     if (type.isEmpty() && !inCombination && !intOrString(s) && !preserve) {
-      problems.add(at + ": no type (needed unless x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields)");
+      problems.add(
+          at
+              + ": no type (needed unless x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields)");
     }
     if (s.has("properties")) {
       for (String name : fieldNames(s.get("properties"))) {
-        checkSchema(s.get("properties").get(name), at + ".properties." + name, problems, inCombination);
+        checkSchema(
+            s.get("properties").get(name), at + ".properties." + name, problems, inCombination);
       }
     }
     JsonNode additional = s.get("additionalProperties");
@@ -555,7 +683,8 @@ public final class CrdSchema {
   // ---- helpers
 
   private static boolean intOrString(JsonNode s) {
-    return s.path("x-kubernetes-int-or-string").asBoolean(false) || "int-or-string".equals(s.path("format").asText());
+    return s.path("x-kubernetes-int-or-string").asBoolean(false)
+        || "int-or-string".equals(s.path("format").asText());
   }
 
   private static List<String> fieldNames(JsonNode node) {
@@ -580,7 +709,9 @@ public final class CrdSchema {
     }
     if (v.isObject()) {
       StringBuilder out = new StringBuilder("{");
-      fieldNames(v).stream().sorted().forEach(k -> out.append(k).append(':').append(canonical(v.get(k))).append(','));
+      fieldNames(v).stream()
+          .sorted()
+          .forEach(k -> out.append(k).append(':').append(canonical(v.get(k))).append(','));
       return out.append('}').toString();
     }
     if (v.isArray()) {
@@ -613,6 +744,8 @@ public final class CrdSchema {
 
   /** {@code $.a.b}, or {@code $.a['b.c/d']} when the name is not a plain identifier. */
   static String child(String path, String name) {
-    return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? path + "." + name : path + "['" + name.replace("'", "\\'") + "']";
+    return name.matches("[A-Za-z_][A-Za-z0-9_]*")
+        ? path + "." + name
+        : path + "['" + name.replace("'", "\\'") + "']";
   }
 }

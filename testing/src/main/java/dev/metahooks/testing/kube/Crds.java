@@ -2,7 +2,6 @@ package dev.metahooks.testing.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.testing.kube.Yaml;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -55,7 +54,8 @@ public final class Crds {
     String version = apiVersion.substring(slash + 1);
     for (ObjectNode crd : crds) {
       JsonNode spec = crd.path("spec");
-      if (spec.path("group").asText().equals(group) && spec.path("names").path("kind").asText().equals(kind)) {
+      if (spec.path("group").asText().equals(group)
+          && spec.path("names").path("kind").asText().equals(kind)) {
         for (JsonNode v : spec.path("versions")) {
           if (v.path("name").asText().equals(version) && v.path("served").asBoolean(false)) {
             return Optional.of(crd);
@@ -73,8 +73,11 @@ public final class Crds {
 
   /** The schema of a kind, from its CRD; the version must be served. */
   public CrdSchema schemaOf(String apiVersion, String kind) {
-    ObjectNode crd = crdOf(apiVersion, kind).orElseThrow(() -> new IllegalArgumentException(
-        "no CRD given serves " + apiVersion + " " + kind));
+    ObjectNode crd =
+        crdOf(apiVersion, kind)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException("no CRD given serves " + apiVersion + " " + kind));
     return CrdSchema.of(crd, apiVersion.substring(apiVersion.indexOf('/') + 1));
   }
 
@@ -88,7 +91,10 @@ public final class Crds {
       return List.of(path);
     }
     try (Stream<Path> files = Files.list(path)) {
-      return files.filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml")).sorted().toList();
+      return files
+          .filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml"))
+          .sorted()
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

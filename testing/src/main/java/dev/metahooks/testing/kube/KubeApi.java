@@ -60,7 +60,8 @@ public final class KubeApi {
       StringBuilder path = new StringBuilder(base);
       if (namespaced) {
         if (namespace == null || namespace.isEmpty()) {
-          throw new IllegalArgumentException(plural + " are namespaced: the API server refuses one without a namespace");
+          throw new IllegalArgumentException(
+              plural + " are namespaced: the API server refuses one without a namespace");
         }
         path.append("/namespaces/").append(encode(namespace));
       }
@@ -83,14 +84,18 @@ public final class KubeApi {
     Answer list = call("GET", base, null);
     if (list.ok()) {
       for (JsonNode resource : list.body().path("resources")) {
-        if (resource.path("kind").asText().equals(kind) && !resource.path("name").asText().contains("/")) {
-          Resource found = new Resource(base, resource.path("name").asText(), resource.path("namespaced").asBoolean());
+        if (resource.path("kind").asText().equals(kind)
+            && !resource.path("name").asText().contains("/")) {
+          Resource found =
+              new Resource(
+                  base, resource.path("name").asText(), resource.path("namespaced").asBoolean());
           resources.put(key, found);
           return found;
         }
       }
     }
-    throw new IllegalArgumentException("the API server serves no kind " + kind + " in " + apiVersion);
+    throw new IllegalArgumentException(
+        "the API server serves no kind " + kind + " in " + apiVersion);
   }
 
   /** The resource of an object's kind. */
@@ -114,20 +119,29 @@ public final class KubeApi {
 
   /** Replaces one object (its {@code metadata.resourceVersion} guards against a lost update). */
   public Answer update(JsonNode object) {
-    return call("PUT", resource(object).path(namespace(object), object.at("/metadata/name").asText()), object);
+    return call(
+        "PUT",
+        resource(object).path(namespace(object), object.at("/metadata/name").asText()),
+        object);
   }
 
   /** Server-side apply of {@code object} by {@code fieldManager}. */
   public Answer apply(JsonNode object, String fieldManager) {
-    String path = resource(object).path(namespace(object), object.at("/metadata/name").asText())
-        + "?fieldManager=" + encode(fieldManager);
+    String path =
+        resource(object).path(namespace(object), object.at("/metadata/name").asText())
+            + "?fieldManager="
+            + encode(fieldManager);
     return call("PATCH", path, object, "application/apply-patch+yaml");
   }
 
   /** Deletes one object with the given propagation policy ({@code Foreground}, {@code Background}, {@code Orphan}). */
-  public Answer delete(String apiVersion, String kind, String namespace, String name, String propagation) {
-    ObjectNode options = JSON.createObjectNode().put("kind", "DeleteOptions").put("apiVersion", "v1")
-        .put("propagationPolicy", propagation);
+  public Answer delete(
+      String apiVersion, String kind, String namespace, String name, String propagation) {
+    ObjectNode options =
+        JSON.createObjectNode()
+            .put("kind", "DeleteOptions")
+            .put("apiVersion", "v1")
+            .put("propagationPolicy", propagation);
     return call("DELETE", resource(apiVersion, kind).path(namespace, name), options);
   }
 
@@ -150,7 +164,8 @@ public final class KubeApi {
       }
       HttpResponse<byte[]> response = http.sendAsync(request.build(), byte[].class).get();
       byte[] bytes = response.body();
-      JsonNode answer = bytes == null || bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(bytes);
+      JsonNode answer =
+          bytes == null || bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(bytes);
       return new Answer(response.code(), answer);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

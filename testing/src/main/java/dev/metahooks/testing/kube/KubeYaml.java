@@ -23,9 +23,8 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 public final class KubeYaml {
-  private static final YAMLMapper YAML = YAMLMapper.builder()
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-      .build();
+  private static final YAMLMapper YAML =
+      YAMLMapper.builder().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
   private static final long KUBECTL_TIMEOUT_SECONDS = 60;
 
   private KubeYaml() {}
@@ -71,26 +70,33 @@ public final class KubeYaml {
       throw new UncheckedIOException(e);
     }
     try {
-      Process process = new ProcessBuilder(kubectl(), "kustomize", dir.toString())
-          .redirectError(stderr.toFile())
-          .start();
+      Process process =
+          new ProcessBuilder(kubectl(), "kustomize", dir.toString())
+              .redirectError(stderr.toFile())
+              .start();
       process.getOutputStream().close();
       byte[] out = process.getInputStream().readAllBytes();
       if (!process.waitFor(KUBECTL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         process.destroyForcibly();
-        throw new AssertionError("kubectl kustomize " + dir + " did not finish in " + KUBECTL_TIMEOUT_SECONDS + " s");
+        throw new AssertionError(
+            "kubectl kustomize " + dir + " did not finish in " + KUBECTL_TIMEOUT_SECONDS + " s");
       }
       String errors = Files.readString(stderr).strip();
       if (process.exitValue() != 0) {
-        throw new AssertionError("kubectl kustomize " + dir + " failed (exit " + process.exitValue() + "): " + errors);
+        throw new AssertionError(
+            "kubectl kustomize " + dir + " failed (exit " + process.exitValue() + "): " + errors);
       }
       if (errors.toLowerCase().contains("warning")) {
         throw new AssertionError("kubectl kustomize " + dir + " warned: " + errors);
       }
       return parse(new String(out, StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new AssertionError("cannot run '" + kubectl() + "' (install kubectl, or set KUBECTL to its path): "
-          + e.getMessage(), e);
+      throw new AssertionError(
+          "cannot run '"
+              + kubectl()
+              + "' (install kubectl, or set KUBECTL to its path): "
+              + e.getMessage(),
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -34,7 +34,8 @@ public final class MetacontrollerSchema {
     return switch (controller.path("kind").asText()) {
       case "CompositeController" -> COMPOSITE;
       case "DecoratorController" -> DECORATOR;
-      default -> throw new AssertionError("not a Metacontroller controller: " + controller.path("kind"));
+      default ->
+          throw new AssertionError("not a Metacontroller controller: " + controller.path("kind"));
     };
   }
 
@@ -60,8 +61,10 @@ public final class MetacontrollerSchema {
   }
 
   private static CrdSchema schema(String crdName) {
-    return DEFINITIONS.stream().filter(crd -> crd.path("metadata").path("name").asText().equals(crdName))
-        .findFirst().map(crd -> CrdSchema.of(crd, "v1alpha1"))
+    return DEFINITIONS.stream()
+        .filter(crd -> crd.path("metadata").path("name").asText().equals(crdName))
+        .findFirst()
+        .map(crd -> CrdSchema.of(crd, "v1alpha1"))
         .orElseThrow(() -> new IllegalStateException(CRDS + " has no CRD " + crdName));
   }
 }

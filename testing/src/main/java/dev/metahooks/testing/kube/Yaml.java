@@ -23,7 +23,8 @@ public final class Yaml {
   public static ObjectNode object(String text) {
     List<ObjectNode> objects = objects(text);
     if (objects.size() != 1) {
-      throw new IllegalArgumentException("expected one object, found " + objects.size() + " in:\n" + text);
+      throw new IllegalArgumentException(
+          "expected one object, found " + objects.size() + " in:\n" + text);
     }
     return objects.get(0);
   }
@@ -40,7 +41,8 @@ public final class Yaml {
         if (!document.isObject()) {
           throw new IllegalArgumentException("a YAML document is not an object: " + document);
         }
-        // in the form the JSON parser gives (ints as ints), so that objects read from YAML compare alike with the rest
+        // in the form the JSON parser gives (ints as ints), so that objects read from YAML compare
+        // alike with the rest
         objects.add((ObjectNode) JSON.readTree(JSON.writeValueAsBytes(document)));
       }
     } catch (IOException e) {

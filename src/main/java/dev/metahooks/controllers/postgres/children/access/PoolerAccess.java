@@ -6,6 +6,7 @@ package dev.metahooks.controllers.postgres.children.access;
  */
 public final class PoolerAccess {
   public static final int PORT = 5432;
+
   /** The auth file's key in the pooler role's Secret, and its name in the pooler's pods. */
   public static final String AUTH_FILE = "userlist.txt";
 
@@ -15,5 +16,4 @@ public final class PoolerAccess {
   public static String authFile(String password) {
     return "\"" + ServiceRoles.POOLER + "\" \"" + password.replace("\"", "\"\"") + "\"\n";
   }
-
 }

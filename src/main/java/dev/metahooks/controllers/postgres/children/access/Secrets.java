@@ -48,57 +48,120 @@ public final class Secrets {
    * {@code sslmode=verify-full} with the CA the TLS Secret carries (key {@code Tls.CA}), or {@code sslmode=require}
    * without {@code spec.tls}; while the TLS Secret is missing or invalid they stay as they are.
    */
-  public static List<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed,
-      Tls.State tls, Sources sources) {
+  public static List<ObjectNode> build(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      ObservedCluster observed,
+      Tls.State tls,
+      Sources sources) {
     List<ObjectNode> secrets = new ArrayList<>();
     Set<String> wanted = new LinkedHashSet<>();
     wanted.add(Names.superuserSecret(cluster));
     wanted.add(Names.replicationSecret(cluster));
-    secrets.add(observedOr(observed, Names.superuserSecret(cluster),
-        () -> credentials(cluster, Names.superuserSecret(cluster), Spilo.SUPERUSER,
-            StandbyCredentials.superuser(spec, observed)
-                .orElseGet(() -> password(sources, namespace, Names.superuserSecret(cluster))))));
-    secrets.add(observedOr(observed, Names.replicationSecret(cluster),
-        () -> credentials(cluster, Names.replicationSecret(cluster), Spilo.REPLICATION_USER,
-            StandbyCredentials.replication(spec, observed)
-                .orElseGet(() -> password(sources, namespace, Names.replicationSecret(cluster))))));
+    secrets.add(
+        observedOr(
+            observed,
+            Names.superuserSecret(cluster),
+            () ->
+                credentials(
+                    cluster,
+                    Names.superuserSecret(cluster),
+                    Spilo.SUPERUSER,
+                    StandbyCredentials.superuser(spec, observed)
+                        .orElseGet(
+                            () -> password(sources, namespace, Names.superuserSecret(cluster))))));
+    secrets.add(
+        observedOr(
+            observed,
+            Names.replicationSecret(cluster),
+            () ->
+                credentials(
+                    cluster,
+                    Names.replicationSecret(cluster),
+                    Spilo.REPLICATION_USER,
+                    StandbyCredentials.replication(spec, observed)
+                        .orElseGet(
+                            () ->
+                                password(sources, namespace, Names.replicationSecret(cluster))))));
     wanted.add(Names.restApiSecret(cluster));
-    secrets.add(observedOr(observed, Names.restApiSecret(cluster),
-        () -> credentials(cluster, Names.restApiSecret(cluster), Spilo.RESTAPI_USER,
-            password(sources, namespace, Names.restApiSecret(cluster)))));
+    secrets.add(
+        observedOr(
+            observed,
+            Names.restApiSecret(cluster),
+            () ->
+                credentials(
+                    cluster,
+                    Names.restApiSecret(cluster),
+                    Spilo.RESTAPI_USER,
+                    password(sources, namespace, Names.restApiSecret(cluster)))));
     for (ClusterSpec.User user : spec.users()) {
       String name = Names.userSecret(cluster, user.name());
       wanted.add(name);
-      // A Secret of the earlier name scheme hands its password on, so that clients using it keep working.
-      secrets.add(observedOr(observed, name,
-          () -> application(cluster, namespace, user, observed.secret(legacyUserSecret(cluster, user.name()))
-                  .flatMap(legacy -> SecretData.value(legacy, "password")).orElseGet(() -> password(sources, namespace, name)),
-              sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
+      // A Secret of the earlier name scheme hands its password on, so that clients using it keep
+      // working.
+      secrets.add(
+          observedOr(
+              observed,
+              name,
+              () ->
+                  application(
+                      cluster,
+                      namespace,
+                      user,
+                      observed
+                          .secret(legacyUserSecret(cluster, user.name()))
+                          .flatMap(legacy -> SecretData.value(legacy, "password"))
+                          .orElseGet(() -> password(sources, namespace, name)),
+                      sources
+                          .secret(namespace + "/" + name + "/salt", SALT_LENGTH)
+                          .getBytes(StandardCharsets.US_ASCII))));
     }
     for (ServiceRoles.Role role : ServiceRoles.wanted(spec)) {
       String name = role.secret(cluster);
       wanted.add(name);
-      secrets.add(observedOr(observed, name, () -> componentRole(cluster, role, password(sources, namespace, name),
-          sources.secret(namespace + "/" + name + "/salt", SALT_LENGTH).getBytes(StandardCharsets.US_ASCII))));
+      secrets.add(
+          observedOr(
+              observed,
+              name,
+              () ->
+                  componentRole(
+                      cluster,
+                      role,
+                      password(sources, namespace, name),
+                      sources
+                          .secret(namespace + "/" + name + "/salt", SALT_LENGTH)
+                          .getBytes(StandardCharsets.US_ASCII))));
     }
     if (tls.check() == Tls.Check.VALID || tls.check() == Tls.Check.NOT_CONFIGURED) {
       Set<String> users = new HashSet<>();
       spec.users().forEach(user -> users.add(Names.userSecret(cluster, user.name())));
-      secrets.stream().filter(secret -> users.contains(ObservedCluster.nameOf(secret)) && secret.path("data").isObject())
+      secrets.stream()
+          .filter(
+              secret ->
+                  users.contains(ObservedCluster.nameOf(secret)) && secret.path("data").isObject())
           .forEach(secret -> connection((ObjectNode) secret.get("data"), tls.ca()));
     }
     Set<String> userSecrets = new HashSet<>();
     spec.users().forEach(user -> userSecrets.add(Names.userSecret(cluster, user.name())));
     String poolerHost = Names.serviceHost(Names.pooler(cluster), namespace);
-    secrets.stream().filter(secret -> userSecrets.contains(ObservedCluster.nameOf(secret)) && secret.path("data").isObject())
-        .forEach(secret -> poolerConnection((ObjectNode) secret.get("data"), poolerHost, spec.pooler().enabled(), tls));
+    secrets.stream()
+        .filter(
+            secret ->
+                userSecrets.contains(ObservedCluster.nameOf(secret))
+                    && secret.path("data").isObject())
+        .forEach(
+            secret ->
+                poolerConnection(
+                    (ObjectNode) secret.get("data"), poolerHost, spec.pooler().enabled(), tls));
     for (ObjectNode secret : observed.children("v1", "Secret")) {
       if (!wanted.contains(ObservedCluster.nameOf(secret))) {
         secrets.add(Preserved.child(secret));
       }
     }
     secrets.sort(Comparator.comparing(ObservedCluster::nameOf));
-    // Marked for this cluster only, kept ones included: a standby may use them once someone gives them to it too.
+    // Marked for this cluster only, kept ones included: a standby may use them once someone gives
+    // them to it too.
     secrets.forEach(secret -> SecretMarks.markOwn(secret, cluster));
     return secrets;
   }
@@ -110,15 +173,20 @@ public final class Secrets {
 
   /** The Secrets every cluster has, whatever its users. */
   public static Set<String> clusterSecretNames(String cluster) {
-    return Set.of(Names.superuserSecret(cluster), Names.replicationSecret(cluster), Names.restApiSecret(cluster),
-        Names.exporterSecret(cluster), Names.poolerSecret(cluster));
+    return Set.of(
+        Names.superuserSecret(cluster),
+        Names.replicationSecret(cluster),
+        Names.restApiSecret(cluster),
+        Names.exporterSecret(cluster),
+        Names.poolerSecret(cluster));
   }
 
   /**
    * A component role's Secret ({@link ServiceRoles}): its name, password and verifier; the pooler's also holds
    * PgBouncer's auth file, which lists that one role.
    */
-  public static ObjectNode componentRole(String cluster, ServiceRoles.Role role, String password, byte[] salt) {
+  public static ObjectNode componentRole(
+      String cluster, ServiceRoles.Role role, String password, byte[] salt) {
     ObjectNode secret = credentials(cluster, role.secret(cluster), role.name(), password);
     ObjectNode data = (ObjectNode) secret.get("data");
     put(data, VERIFIER, Scram.verifier(password, salt));
@@ -128,7 +196,8 @@ public final class Secrets {
     return secret;
   }
 
-  private static ObjectNode observedOr(ObservedCluster observed, String name, java.util.function.Supplier<ObjectNode> create) {
+  private static ObjectNode observedOr(
+      ObservedCluster observed, String name, java.util.function.Supplier<ObjectNode> create) {
     return observed.secret(name).map(Preserved::child).orElseGet(create);
   }
 
@@ -137,7 +206,8 @@ public final class Secrets {
   }
 
   /** A Secret with a username and a password: the superuser and the replication user. */
-  public static ObjectNode credentials(String cluster, String name, String username, String password) {
+  public static ObjectNode credentials(
+      String cluster, String name, String username, String password) {
     ObjectNode secret = secret(cluster, name);
     ObjectNode data = secret.putObject("data");
     put(data, "username", username);
@@ -146,7 +216,8 @@ public final class Secrets {
   }
 
   /** An application user's Secret, with everything a client needs to connect to the primary. */
-  public static ObjectNode application(String cluster, String namespace, ClusterSpec.User user, String password, byte[] salt) {
+  public static ObjectNode application(
+      String cluster, String namespace, ClusterSpec.User user, String password, byte[] salt) {
     String host = Names.serviceHost(Names.primaryService(cluster), namespace);
     String port = String.valueOf(Spilo.POSTGRES_PORT);
     String dbname = user.databases().isEmpty() ? "postgres" : user.databases().get(0);
@@ -173,17 +244,32 @@ public final class Secrets {
       data.remove(POOLER_JDBC_URI);
       return;
     }
-    boolean keep = (tls.check() == Tls.Check.MISSING || tls.check() == Tls.Check.INVALID) && data.has(POOLER_URI);
+    boolean keep =
+        (tls.check() == Tls.Check.MISSING || tls.check() == Tls.Check.INVALID)
+            && data.has(POOLER_URI);
     if (keep) {
       return;
     }
     String user = dataValue(data, "username");
     String password = dataValue(data, "password");
     String address = poolerHost + ":" + PoolerAccess.PORT + "/" + dataValue(data, "dbname");
-    String ssl = tls.ca().isPresent() ? "sslmode=verify-full&sslrootcert=" + TlsMounts.CLIENT_CA_PATH : "sslmode=require";
+    String ssl =
+        tls.ca().isPresent()
+            ? "sslmode=verify-full&sslrootcert=" + TlsMounts.CLIENT_CA_PATH
+            : "sslmode=require";
     put(data, POOLER_URI, "postgresql://" + user + ":" + password + "@" + address + "?" + ssl);
-    put(data, POOLER_JDBC_URI, "jdbc:postgresql://" + address + "?user=" + user + "&password=" + password + "&" + ssl
-        + "&prepareThreshold=0");
+    put(
+        data,
+        POOLER_JDBC_URI,
+        "jdbc:postgresql://"
+            + address
+            + "?user="
+            + user
+            + "&password="
+            + password
+            + "&"
+            + ssl
+            + "&prepareThreshold=0");
   }
 
   /**
@@ -194,10 +280,17 @@ public final class Secrets {
   public static void connection(ObjectNode data, Optional<String> ca) {
     String user = dataValue(data, "username");
     String password = dataValue(data, "password");
-    String address = dataValue(data, "host") + ":" + dataValue(data, "port") + "/" + dataValue(data, "dbname");
-    String ssl = ca.isPresent() ? "sslmode=verify-full&sslrootcert=" + TlsMounts.CLIENT_CA_PATH : "sslmode=require";
+    String address =
+        dataValue(data, "host") + ":" + dataValue(data, "port") + "/" + dataValue(data, "dbname");
+    String ssl =
+        ca.isPresent()
+            ? "sslmode=verify-full&sslrootcert=" + TlsMounts.CLIENT_CA_PATH
+            : "sslmode=require";
     put(data, "uri", "postgresql://" + user + ":" + password + "@" + address + "?" + ssl);
-    put(data, "jdbc-uri", "jdbc:postgresql://" + address + "?user=" + user + "&password=" + password + "&" + ssl);
+    put(
+        data,
+        "jdbc-uri",
+        "jdbc:postgresql://" + address + "?user=" + user + "&password=" + password + "&" + ssl);
     ca.ifPresentOrElse(pem -> put(data, TlsSpec.CA, pem), () -> data.remove(TlsSpec.CA));
   }
 
@@ -207,10 +300,14 @@ public final class Secrets {
 
   private static ObjectNode secret(String cluster, String name) {
     ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
-    secret.putObject("metadata").put("name", name).set("labels", Labels.child(cluster, "credentials"));
+    secret
+        .putObject("metadata")
+        .put("name", name)
+        .set("labels", Labels.child(cluster, "credentials"));
     secret.put("type", "Opaque");
     return secret;
   }
+
   private static void put(ObjectNode data, String key, String value) {
     data.put(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
   }

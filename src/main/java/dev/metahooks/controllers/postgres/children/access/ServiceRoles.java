@@ -32,10 +32,13 @@ public final class ServiceRoles {
   public static final String POOLER = "metahooks_pooler";
   public static final String SCHEMA = "metahooks";
   public static final String LOOKUP_FUNCTION = SCHEMA + ".pooler_lookup";
+
   /** The comment that marks a role as one of the cluster's own components (not an application user). */
   public static final String MARKER = "component role managed by metahooks.dev PostgresCluster";
+
   /** The roles, run after users.sql in the users Job's session. */
   public static final String SQL = ResourceTexts.load("sql/component-roles.sql");
+
   /** The pooler's lookup function, run in each database of {@link #lookupDatabases}. */
   public static final String LOOKUP_SQL = ResourceTexts.load("sql/pooler-lookup.sql");
 
@@ -44,7 +47,6 @@ public final class ServiceRoles {
     public String secret(String cluster) {
       return name.equals(POOLER) ? Names.poolerSecret(cluster) : Names.exporterSecret(cluster);
     }
-
   }
 
   public static final Role EXPORTER_ROLE = new Role(EXPORTER, "EXPORTER_VERIFIER", "EXPORTER_ROLE");
@@ -69,15 +71,20 @@ public final class ServiceRoles {
     List<Role> wanted = wanted(spec);
     Set<String> names = secrets.stream().map(ObservedCluster::nameOf).collect(Collectors.toSet());
     return List.of(EXPORTER_ROLE, POOLER_ROLE).stream()
-        .filter(role -> !wanted.contains(role) && names.contains(role.secret(cluster))).toList();
+        .filter(role -> !wanted.contains(role) && names.contains(role.secret(cluster)))
+        .toList();
   }
 
   /** What the users Job's name depends on beyond the users: each role's state and credential; empty when none. */
   public static String identity(String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
     StringBuilder identity = new StringBuilder();
     for (Role role : wanted(spec)) {
-      String verifier = secrets.stream().filter(s -> ObservedCluster.nameOf(s).equals(role.secret(cluster)))
-          .findFirst().flatMap(s -> SecretData.value(s, Secrets.VERIFIER)).orElse("");
+      String verifier =
+          secrets.stream()
+              .filter(s -> ObservedCluster.nameOf(s).equals(role.secret(cluster)))
+              .findFirst()
+              .flatMap(s -> SecretData.value(s, Secrets.VERIFIER))
+              .orElse("");
       identity.append(role.name()).append('=').append(verifier).append(';');
     }
     retired(cluster, spec, secrets).forEach(role -> identity.append(role.name()).append("=off;"));
@@ -88,12 +95,17 @@ public final class ServiceRoles {
    * Each role's state for component-roles.sql ({@code on}, {@code retired}; off when absent) and the verifiers of
    * the roles that are on, from their Secrets.
    */
-  public static void env(ArrayNode env, String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
+  public static void env(
+      ArrayNode env, String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
     List<Role> wanted = wanted(spec);
     for (Role role : wanted) {
       env.addObject().put("name", role.stateVariable()).put("value", "on");
-      env.addObject().put("name", role.variable()).putObject("valueFrom").putObject("secretKeyRef")
-          .put("name", role.secret(cluster)).put("key", Secrets.VERIFIER);
+      env.addObject()
+          .put("name", role.variable())
+          .putObject("valueFrom")
+          .putObject("secretKeyRef")
+          .put("name", role.secret(cluster))
+          .put("key", Secrets.VERIFIER);
     }
     for (Role role : retired(cluster, spec, secrets)) {
       env.addObject().put("name", role.stateVariable()).put("value", "retired");

@@ -40,47 +40,72 @@ import java.util.stream.Collectors;
 public final class Backups {
   public static final String COMPONENT = "backup";
   public static final String FINAL_COMPONENT = "final-backup";
+
   /** The push: Spilo's backup script on the primary. */
   public static final String CONTAINER = "backup";
+
   /** Records when the Job started, before the push. */
   public static final String STARTED_CONTAINER = "started";
+
   /** Reads the store after the push: the Job succeeds only if this does. */
   public static final String VERIFY_CONTAINER = "verify";
+
   /** The final backup's first step on the primary: no commit after it. */
   public static final String FENCE_CONTAINER = "fence";
+
   /** The final backup's last step: the WAL up to the end of the backup is in the archive. */
   public static final String ARCHIVED_CONTAINER = "archived";
+
   /** How long the final backup waits for its last WAL segment in the store, each try. */
   public static final int ARCHIVE_WAIT_SECONDS = 600;
+
   /** Where the steps of one run share what they know (an emptyDir). */
   public static final String RUN_DIRECTORY = "/run/base-backup";
 
   /** The push's start, then the verification after it (store-common.sh first), as the containers run them. */
   public static final String STARTED_SCRIPT = ResourceTexts.load("scripts/base-backup-started.sh");
-  public static final String VERIFY_SCRIPT = ResourceTexts.load("scripts/store-common.sh")
-      + ResourceTexts.load("scripts/base-backup-verify.sh");
+
+  public static final String VERIFY_SCRIPT =
+      ResourceTexts.load("scripts/store-common.sh")
+          + ResourceTexts.load("scripts/base-backup-verify.sh");
   public static final String FENCE_SCRIPT = ResourceTexts.load("scripts/final-backup-fence.sh");
-  public static final String ARCHIVED_SCRIPT = ResourceTexts.load("scripts/store-common.sh")
-      + ResourceTexts.load("scripts/final-backup-archived.sh");
+  public static final String ARCHIVED_SCRIPT =
+      ResourceTexts.load("scripts/store-common.sh")
+          + ResourceTexts.load("scripts/final-backup-archived.sh");
 
   private Backups() {}
 
-  public static List<ObjectNode> children(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
+  public static List<ObjectNode> children(
+      String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
     List<ObjectNode> children = new ArrayList<>();
     BackupSpec backups = spec.backups();
-    backups.backup().ifPresent(backup -> {
-      children.addAll(rbac(cluster, namespace, spec, observed));
-      children.addAll(StoreChecks.children(cluster, namespace, spec, backup));
-      backup.logical().ifPresent(logical -> children.add(LogicalBackups.cronJob(cluster, namespace, spec, backup, logical)));
-      for (BackupSpec.OnDemand entry : backup.onDemand()) {
-        String name = onDemandJob(cluster, entry.name(), observed);
-        children.add(entry.method().equals("logical")
-            ? LogicalBackups.backupJob(name, cluster, namespace, spec, backup, backup.logical().orElseThrow())
-            : baseBackupJob(name, cluster, namespace, backup, spec.scheduling().jobs(), COMPONENT));
-      }
-    });
-    backups.logicalRestore().filter(restore -> restoreMayStart(cluster, spec, observed))
-        .ifPresent(restore -> children.add(LogicalBackups.restoreJob(cluster, namespace, spec, restore)));
+    backups
+        .backup()
+        .ifPresent(
+            backup -> {
+              children.addAll(rbac(cluster, namespace, spec, observed));
+              children.addAll(StoreChecks.children(cluster, namespace, spec, backup));
+              backup
+                  .logical()
+                  .ifPresent(
+                      logical ->
+                          children.add(
+                              LogicalBackups.cronJob(cluster, namespace, spec, backup, logical)));
+              for (BackupSpec.OnDemand entry : backup.onDemand()) {
+                String name = onDemandJob(cluster, entry.name(), observed);
+                children.add(
+                    entry.method().equals("logical")
+                        ? LogicalBackups.backupJob(
+                            name, cluster, namespace, spec, backup, backup.logical().orElseThrow())
+                        : baseBackupJob(
+                            name, cluster, namespace, backup, spec.scheduling().jobs(), COMPONENT));
+              }
+            });
+    backups
+        .logicalRestore()
+        .filter(restore -> restoreMayStart(cluster, spec, observed))
+        .ifPresent(
+            restore -> children.add(LogicalBackups.restoreJob(cluster, namespace, spec, restore)));
     return children;
   }
 
@@ -97,14 +122,26 @@ public final class Backups {
    * The restore Job is asked for once it has been (it stays), or once the primary is ready and the users Job (whose
    * roles own the restored objects) has completed.
    */
-  private static boolean restoreMayStart(String cluster, ClusterSpec spec, ObservedCluster observed) {
+  private static boolean restoreMayStart(
+      String cluster, ClusterSpec spec, ObservedCluster observed) {
     if (observed.job(Names.logicalRestoreJob(cluster)).isPresent()) {
       return true;
     }
-    boolean primaryReady = observed.livePods().stream().anyMatch(p -> ObservedCluster.leader(p) && ObservedCluster.ready(p));
-    boolean usersApplied = spec.users().isEmpty() || observed.children("batch/v1", "Job").stream()
-        .filter(job -> "users".equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
-        .anyMatch(job -> JobConditions.succeeded(job));
+    boolean primaryReady =
+        observed.livePods().stream()
+            .anyMatch(p -> ObservedCluster.leader(p) && ObservedCluster.ready(p));
+    boolean usersApplied =
+        spec.users().isEmpty()
+            || observed.children("batch/v1", "Job").stream()
+                .filter(
+                    job ->
+                        "users"
+                            .equals(
+                                job.path("metadata")
+                                    .path("labels")
+                                    .path(Labels.COMPONENT)
+                                    .asText()))
+                .anyMatch(job -> JobConditions.succeeded(job));
     return primaryReady && usersApplied;
   }
 
@@ -112,8 +149,8 @@ public final class Backups {
    * The final backup's children at its stage of a deletion ({@link FinalBackups}): while it holds the deletion,
    * every observed child as it is, with its Job and the Job's RBAC added when it is to start; once done, its Job.
    */
-  public static List<ObjectNode> ofDeletion(FinalBackups.Stage stage, String namespace, ClusterSpec spec,
-      ObservedCluster observed) {
+  public static List<ObjectNode> ofDeletion(
+      FinalBackups.Stage stage, String namespace, ClusterSpec spec, ObservedCluster observed) {
     switch (stage) {
       case NOT_ASKED, SKIPPED -> {
         return List.of();
@@ -123,7 +160,8 @@ public final class Backups {
       }
       case START -> {
         List<ObjectNode> children = new ArrayList<>(Preserved.all(observed.children()));
-        Set<String> present = observed.children().stream().map(Backups::key).collect(Collectors.toSet());
+        Set<String> present =
+            observed.children().stream().map(Backups::key).collect(Collectors.toSet());
         List<ObjectNode> needed = new ArrayList<>(rbac(observed.name(), namespace, spec, observed));
         needed.add(finalBackupJob(observed.name(), namespace, spec));
         needed.stream().filter(child -> !present.contains(key(child))).forEach(children::add);
@@ -146,8 +184,14 @@ public final class Backups {
    * the store holds it. The Job completes, and the deletion goes on, only when the archive has the last commit.
    */
   public static ObjectNode finalBackupJob(String cluster, String namespace, ClusterSpec spec) {
-    return baseBackupJob(Names.finalBackupJob(cluster), cluster, namespace, spec.backups().backup().orElseThrow(),
-        spec.scheduling().jobs(), FINAL_COMPONENT, Optional.of(spec.postgresVersion()));
+    return baseBackupJob(
+        Names.finalBackupJob(cluster),
+        cluster,
+        namespace,
+        spec.backups().backup().orElseThrow(),
+        spec.scheduling().jobs(),
+        FINAL_COMPONENT,
+        Optional.of(spec.postgresVersion()));
   }
 
   /**
@@ -157,38 +201,57 @@ public final class Backups {
    * ran. So the Job is Complete only for a backup the store shows. The two steps that read the store run in the
    * logical backup image (bash and the AWS CLI).
    */
-  public static ObjectNode baseBackupJob(String name, String cluster, String namespace, BackupSpec.Backup backup,
-      PodScheduling placement, String component) {
+  public static ObjectNode baseBackupJob(
+      String name,
+      String cluster,
+      String namespace,
+      BackupSpec.Backup backup,
+      PodScheduling placement,
+      String component) {
     return baseBackupJob(name, cluster, namespace, backup, placement, component, Optional.empty());
   }
 
   /** With {@code closing} (the cluster's PostgreSQL version), fenced before and closed after (the final backup). */
-  private static ObjectNode baseBackupJob(String name, String cluster, String namespace, BackupSpec.Backup backup,
-      PodScheduling placement, String component, Optional<Integer> closing) {
+  private static ObjectNode baseBackupJob(
+      String name,
+      String cluster,
+      String namespace,
+      BackupSpec.Backup backup,
+      PodScheduling placement,
+      String component,
+      Optional<Integer> closing) {
     ObjectNode job = Jobs.job(name, cluster, component, placement);
     job.withObjectProperty("spec").put("backoffLimit", 2);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.backup(cluster));
     pod.putArray("volumes").addObject().put("name", "run").putObject("emptyDir");
-    String tools = backup.logical().map(BackupSpec.Logical::image).orElse(BackupSpecReader.DEFAULT_LOGICAL_IMAGE);
+    String tools =
+        backup
+            .logical()
+            .map(BackupSpec.Logical::image)
+            .orElse(BackupSpecReader.DEFAULT_LOGICAL_IMAGE);
     ObjectNode started = Jobs.initContainer(pod, STARTED_CONTAINER, tools);
     bash(started, STARTED_SCRIPT, "base-backup-started");
     started.putArray("env").addObject().put("name", "BACKUP_RUN").put("value", RUN_DIRECTORY);
     mountRun(started);
-    closing.ifPresent(version -> {
-      ObjectNode fence = Jobs.initContainer(pod, FENCE_CONTAINER, tools);
-      bash(fence, FENCE_SCRIPT, "final-backup-fence");
-      fence.set("env", primary(name, cluster, namespace, version));
-    });
+    closing.ifPresent(
+        version -> {
+          ObjectNode fence = Jobs.initContainer(pod, FENCE_CONTAINER, tools);
+          bash(fence, FENCE_SCRIPT, "final-backup-fence");
+          fence.set("env", primary(name, cluster, namespace, version));
+        });
     ObjectNode push = Jobs.initContainer(pod, CONTAINER, backup.jobImage());
     ArrayNode command = push.putArray("command");
     for (String arg : baseBackupCommand(cluster, namespace)) {
       command.add(arg);
     }
-    // kubectl alone talks to the API server: the steps in the tools image, with the store's keys, get no token.
+    // kubectl alone talks to the API server: the steps in the tools image, with the store's keys,
+    // get no token.
     ApiToken.onlyInto(pod, push);
-    ObjectNode verify = closing.isPresent() ? Jobs.initContainer(pod, VERIFY_CONTAINER, tools)
-        : Jobs.container(pod, VERIFY_CONTAINER, tools);
+    ObjectNode verify =
+        closing.isPresent()
+            ? Jobs.initContainer(pod, VERIFY_CONTAINER, tools)
+            : Jobs.container(pod, VERIFY_CONTAINER, tools);
     bash(verify, VERIFY_SCRIPT, "base-backup-verify");
     ArrayNode env = verify.putArray("env");
     env.addObject().put("name", "BACKUP_RUN").put("value", RUN_DIRECTORY);
@@ -196,15 +259,19 @@ public final class Backups {
     env.addObject().put("name", "HOME").put("value", "/tmp");
     LogicalBackups.store(env, backup.s3());
     mountRun(verify);
-    closing.ifPresent(version -> {
-      ObjectNode archived = Jobs.container(pod, ARCHIVED_CONTAINER, tools);
-      bash(archived, ARCHIVED_SCRIPT, "final-backup-archived");
-      ArrayNode archivedEnv = primary(name, cluster, namespace, version);
-      archivedEnv.addObject().put("name", "HOME").put("value", "/tmp");
-      archivedEnv.addObject().put("name", "ARCHIVE_WAIT_SECONDS").put("value", String.valueOf(ARCHIVE_WAIT_SECONDS));
-      LogicalBackups.store(archivedEnv, backup.s3());
-      archived.set("env", archivedEnv);
-    });
+    closing.ifPresent(
+        version -> {
+          ObjectNode archived = Jobs.container(pod, ARCHIVED_CONTAINER, tools);
+          bash(archived, ARCHIVED_SCRIPT, "final-backup-archived");
+          ArrayNode archivedEnv = primary(name, cluster, namespace, version);
+          archivedEnv.addObject().put("name", "HOME").put("value", "/tmp");
+          archivedEnv
+              .addObject()
+              .put("name", "ARCHIVE_WAIT_SECONDS")
+              .put("value", String.valueOf(ARCHIVE_WAIT_SECONDS));
+          LogicalBackups.store(archivedEnv, backup.s3());
+          archived.set("env", archivedEnv);
+        });
     return job;
   }
 
@@ -216,17 +283,35 @@ public final class Backups {
   }
 
   private static void bash(ObjectNode container, String script, String name) {
-    container.putArray("command").add("/bin/bash").add("-c").add(KubeletText.literal(script)).add(name);
+    container
+        .putArray("command")
+        .add("/bin/bash")
+        .add("-c")
+        .add(KubeletText.literal(script))
+        .add(name);
   }
 
   private static void mountRun(ObjectNode container) {
-    container.putArray("volumeMounts").addObject().put("name", "run").put("mountPath", RUN_DIRECTORY);
+    container
+        .putArray("volumeMounts")
+        .addObject()
+        .put("name", "run")
+        .put("mountPath", RUN_DIRECTORY);
   }
 
   /** kubectl only (the image needs no shell); the shell is Spilo's, in the database container. */
   public static List<String> baseBackupCommand(String cluster, String namespace) {
-    return List.of("kubectl", "exec", "--namespace", namespace, "svc/" + Names.primaryService(cluster),
-        "--container", Spilo.CONTAINER, "--", "/bin/sh", "-c",
+    return List.of(
+        "kubectl",
+        "exec",
+        "--namespace",
+        namespace,
+        "svc/" + Names.primaryService(cluster),
+        "--container",
+        Spilo.CONTAINER,
+        "--",
+        "/bin/sh",
+        "-c",
         "envdir " + Spilo.WAL_ENV_DIR + " /scripts/postgres_backup.sh " + Spilo.PGDATA);
   }
 
@@ -236,7 +321,8 @@ public final class Backups {
    * cluster's own members by name ({@link Members}: every ordinal the StatefulSet may have, so also the primary on
    * an ordinal a scale-down removes).
    */
-  public static List<ObjectNode> rbac(String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
+  public static List<ObjectNode> rbac(
+      String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
     String name = Names.backup(cluster);
     ObjectNode role = PatroniRbac.emptyRole(name, cluster, COMPONENT);
     List<String> pods = Members.names(cluster, spec.instances(), observed);
@@ -245,8 +331,9 @@ public final class Backups {
         .anyName("", "pods", "list", "watch")
         .named("", "pods", pods, "get")
         .named("", "pods/exec", pods, "create", "get");
-    return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role,
+    return List.of(
+        PatroniRbac.serviceAccount(name, cluster, COMPONENT),
+        role,
         PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT));
   }
-
 }

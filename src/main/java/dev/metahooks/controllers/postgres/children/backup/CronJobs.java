@@ -7,16 +7,22 @@ import dev.metahooks.api.Json;
 final class CronJobs {
   private CronJobs() {}
 
-  static ObjectNode of(ObjectNode job, String schedule, int startingDeadlineSeconds, int keepSucceeded, int keepFailed) {
+  static ObjectNode of(
+      ObjectNode job,
+      String schedule,
+      int startingDeadlineSeconds,
+      int keepSucceeded,
+      int keepFailed) {
     ObjectNode cron = Json.object().put("apiVersion", "batch/v1").put("kind", "CronJob");
     cron.set("metadata", job.path("metadata").deepCopy());
-    ObjectNode cronSpec = cron.putObject("spec")
-        .put("schedule", schedule)
-        .put("timeZone", "Etc/UTC")
-        .put("concurrencyPolicy", "Forbid")
-        .put("startingDeadlineSeconds", startingDeadlineSeconds)
-        .put("successfulJobsHistoryLimit", keepSucceeded)
-        .put("failedJobsHistoryLimit", keepFailed);
+    ObjectNode cronSpec =
+        cron.putObject("spec")
+            .put("schedule", schedule)
+            .put("timeZone", "Etc/UTC")
+            .put("concurrencyPolicy", "Forbid")
+            .put("startingDeadlineSeconds", startingDeadlineSeconds)
+            .put("successfulJobsHistoryLimit", keepSucceeded)
+            .put("failedJobsHistoryLimit", keepFailed);
     ObjectNode template = cronSpec.putObject("jobTemplate");
     template.putObject("metadata").set("labels", job.path("metadata").path("labels").deepCopy());
     template.set("spec", job.path("spec"));

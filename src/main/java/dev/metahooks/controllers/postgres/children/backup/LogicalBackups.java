@@ -2,7 +2,6 @@ package dev.metahooks.controllers.postgres.children.backup;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.children.Jobs;
@@ -29,21 +28,35 @@ public final class LogicalBackups {
   private LogicalBackups() {}
 
   /** CronJob {@code <n>-logical}: one run at a time, in UTC; three finished Jobs of each outcome kept. */
-  public static ObjectNode cronJob(String cluster, String namespace, ClusterSpec spec, BackupSpec.Backup backup,
+  public static ObjectNode cronJob(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      BackupSpec.Backup backup,
       BackupSpec.Logical logical) {
-    ObjectNode job = backupJob(Names.logicalCronJob(cluster), cluster, namespace, spec, backup, logical);
+    ObjectNode job =
+        backupJob(Names.logicalCronJob(cluster), cluster, namespace, spec, backup, logical);
     return CronJobs.of(job, logical.schedule(), 3600, 3, 3);
   }
 
   /** A logical backup Job (on demand, or the CronJob's template). */
-  public static ObjectNode backupJob(String name, String cluster, String namespace, ClusterSpec spec, BackupSpec.Backup backup,
+  public static ObjectNode backupJob(
+      String name,
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      BackupSpec.Backup backup,
       BackupSpec.Logical logical) {
     ArrayNode env = connection(cluster, namespace, spec);
     store(env, backup.s3());
     env.addObject().put("name", "RETAIN").put("value", String.valueOf(logical.count()));
-    env.addObject().put("name", "WITH_POSTGRES").put("value", String.valueOf(logical.postgresDatabase()));
-    // The store's server-side encryption of what the backup uploads, as WAL-G's (the AWS CLI's --sse).
-    // An empty value is written as none: the API server does not store "" (omitempty), and Metacontroller would
+    env.addObject()
+        .put("name", "WITH_POSTGRES")
+        .put("value", String.valueOf(logical.postgresDatabase()));
+    // The store's server-side encryption of what the backup uploads, as WAL-G's (the AWS CLI's
+    // --sse).
+    // An empty value is written as none: the API server does not store "" (omitempty), and
+    // Metacontroller would
     // otherwise set it again on every sync. The script reads an unset variable as empty.
     optionalValue(env, "S3_SSE", backup.encryption().serverSide());
     optionalValue(env, "S3_SSE_KMS_ID", backup.encryption().kmsKeyId());
@@ -51,27 +64,51 @@ public final class LogicalBackups {
   }
 
   /** Job {@code <n>-logical-restore}: the source's newest complete logical backup (or the one named) into this cluster. */
-  public static ObjectNode restoreJob(String cluster, String namespace, ClusterSpec spec, BackupSpec.LogicalRestore restore) {
+  public static ObjectNode restoreJob(
+      String cluster, String namespace, ClusterSpec spec, BackupSpec.LogicalRestore restore) {
     ArrayNode env = connection(cluster, namespace, spec);
     store(env, restore.s3());
-    restore.backup().ifPresent(stamp -> env.addObject().put("name", "RESTORE_BACKUP").put("value", stamp));
-    env.addObject().put("name", "RESTORE_POSTGRES").put("value", String.valueOf(restore.postgresDatabase()));
-    return job(Names.logicalRestoreJob(cluster), cluster, RESTORE_COMPONENT, spec, restore.image(), RESTORE_SCRIPT, env);
+    restore
+        .backup()
+        .ifPresent(stamp -> env.addObject().put("name", "RESTORE_BACKUP").put("value", stamp));
+    env.addObject()
+        .put("name", "RESTORE_POSTGRES")
+        .put("value", String.valueOf(restore.postgresDatabase()));
+    return job(
+        Names.logicalRestoreJob(cluster),
+        cluster,
+        RESTORE_COMPONENT,
+        spec,
+        restore.image(),
+        RESTORE_SCRIPT,
+        env);
   }
 
   /**
    * One bash script ({@code $0} names it in its messages, {@code args} are {@code $1}...) in the given image, no
    * ServiceAccount token.
    */
-  private static ObjectNode job(String name, String cluster, String component, ClusterSpec spec, String image,
-      String script, ArrayNode env, String... args) {
+  private static ObjectNode job(
+      String name,
+      String cluster,
+      String component,
+      ClusterSpec spec,
+      String image,
+      String script,
+      ArrayNode env,
+      String... args) {
     ObjectNode job = Jobs.job(name, cluster, component, spec.scheduling().jobs());
     job.withObjectProperty("spec").put("backoffLimit", 2);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, image);
-    ArrayNode command = container.putArray("command").add("/bin/bash").add("-c").add(KubeletText.literal(script))
-        .add(component);
+    ArrayNode command =
+        container
+            .putArray("command")
+            .add("/bin/bash")
+            .add("-c")
+            .add(KubeletText.literal(script))
+            .add(component);
     for (String arg : args) {
       command.add(KubeletText.literal(arg));
     }
@@ -93,29 +130,46 @@ public final class LogicalBackups {
     env.addObject().put("name", "S3_BUCKET").put("value", s3.bucket());
     env.addObject().put("name", "S3_PREFIX").put("value", s3.prefix());
     env.addObject().put("name", "S3_ENDPOINT").put("value", s3.endpoint());
-    env.addObject().put("name", "S3_FORCE_PATH_STYLE").put("value", String.valueOf(s3.forcePathStyle()));
-    env.addObject().put("name", "AWS_DEFAULT_REGION").put("value", s3.region().isEmpty() ? "us-east-1" : s3.region());
-    s3.credentials().ifPresent(credentials -> {
-      env.addObject().put("name", "AWS_ACCESS_KEY_ID").putObject("valueFrom").putObject("secretKeyRef")
-          .put("name", credentials.secretName()).put("key", credentials.accessKeyIdKey());
-      env.addObject().put("name", "AWS_SECRET_ACCESS_KEY").putObject("valueFrom").putObject("secretKeyRef")
-          .put("name", credentials.secretName()).put("key", credentials.secretAccessKeyKey());
-    });
+    env.addObject()
+        .put("name", "S3_FORCE_PATH_STYLE")
+        .put("value", String.valueOf(s3.forcePathStyle()));
+    env.addObject()
+        .put("name", "AWS_DEFAULT_REGION")
+        .put("value", s3.region().isEmpty() ? "us-east-1" : s3.region());
+    s3.credentials()
+        .ifPresent(
+            credentials -> {
+              env.addObject()
+                  .put("name", "AWS_ACCESS_KEY_ID")
+                  .putObject("valueFrom")
+                  .putObject("secretKeyRef")
+                  .put("name", credentials.secretName())
+                  .put("key", credentials.accessKeyIdKey());
+              env.addObject()
+                  .put("name", "AWS_SECRET_ACCESS_KEY")
+                  .putObject("valueFrom")
+                  .putObject("secretKeyRef")
+                  .put("name", credentials.secretName())
+                  .put("key", credentials.secretAccessKeyKey());
+            });
   }
 
   /**
    * What both scripts share (store-common.sh, then logical-common.sh): a private work directory (two runs never
    * share a file), the AWS CLI's addressing, the client version, the store check, waiting for the primary.
    */
-  private static final String COMMON = ResourceTexts.load("scripts/store-common.sh")
-      + ResourceTexts.load("scripts/logical-common.sh");
+  private static final String COMMON =
+      ResourceTexts.load("scripts/store-common.sh")
+          + ResourceTexts.load("scripts/logical-common.sh");
 
   /**
    * Dumps each database that accepts connections (not the templates, not {@code postgres}) into the new stamp's
    * folder, checksums on the way, then writes the manifest; on a failure removes the stamp's folder. Afterwards
    * keeps the newest {@code RETAIN} complete backups and deletes every older folder.
    */
-  public static final String BACKUP_SCRIPT = COMMON + ResourceTexts.load("scripts/logical-backup.sh");
+  public static final String BACKUP_SCRIPT =
+      COMMON + ResourceTexts.load("scripts/logical-backup.sh");
+
   /** The databases' settings as statements ({@code $1} of the backup script). */
   public static final String SETTINGS_SQL = ResourceTexts.load("sql/database-settings.sql");
 
@@ -125,8 +179,8 @@ public final class LogicalBackups {
    * pg_restore, stopping at the first error. Owners and grants are restored as dumped: the roles must exist
    * (list them in {@code spec.users}; the hook starts the restore once the users Job has completed).
    */
-  public static final String RESTORE_SCRIPT = COMMON + ResourceTexts.load("scripts/logical-restore.sh");
-
+  public static final String RESTORE_SCRIPT =
+      COMMON + ResourceTexts.load("scripts/logical-restore.sh");
 
   private static void optionalValue(ArrayNode env, String name, String value) {
     ObjectNode variable = env.addObject().put("name", name);

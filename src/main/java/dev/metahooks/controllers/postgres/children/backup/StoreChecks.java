@@ -27,27 +27,37 @@ import java.util.List;
 public final class StoreChecks {
   public static final String COMPONENT = "store-check";
   public static final String CONTAINER = "store-check";
+
   /** Every ten minutes, in UTC. */
   public static final String SCHEDULE = "*/10 * * * *";
+
   /** A report older than three missed runs says nothing of now. */
   public static final Duration STALE_AFTER = Duration.ofMinutes(35);
-  public static final String SCRIPT = ResourceTexts.load("scripts/store-common.sh")
-      + ResourceTexts.load("scripts/store-check.sh");
+
+  public static final String SCRIPT =
+      ResourceTexts.load("scripts/store-common.sh") + ResourceTexts.load("scripts/store-check.sh");
 
   private StoreChecks() {}
 
   /** The CronJob, its ServiceAccount, Role and RoleBinding, and the report's ConfigMap. */
-  public static List<ObjectNode> children(String cluster, String namespace, ClusterSpec spec, BackupSpec.Backup backup) {
+  public static List<ObjectNode> children(
+      String cluster, String namespace, ClusterSpec spec, BackupSpec.Backup backup) {
     String name = Names.storeCheck(cluster);
-    return List.of(PatroniRbac.serviceAccount(name, cluster, COMPONENT), role(cluster),
-        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT), cronJob(cluster, namespace, spec, backup),
+    return List.of(
+        PatroniRbac.serviceAccount(name, cluster, COMPONENT),
+        role(cluster),
+        PatroniRbac.roleBinding(name, cluster, namespace, COMPONENT),
+        cronJob(cluster, namespace, spec, backup),
         reportConfigMap(cluster));
   }
 
   /** Labels only: the data is the check's. */
   public static ObjectNode reportConfigMap(String cluster) {
     ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
-    configMap.putObject("metadata").put("name", Names.backupHealth(cluster)).set("labels", Labels.child(cluster, COMPONENT));
+    configMap
+        .putObject("metadata")
+        .put("name", Names.backupHealth(cluster))
+        .set("labels", Labels.child(cluster, COMPONENT));
     return configMap;
   }
 
@@ -59,14 +69,25 @@ public final class StoreChecks {
   }
 
   /** One run at a time; a failed run is not retried (the next one comes in ten minutes). */
-  static ObjectNode cronJob(String cluster, String namespace, ClusterSpec spec, BackupSpec.Backup backup) {
-    ObjectNode job = Jobs.job(Names.storeCheck(cluster), cluster, COMPONENT, spec.scheduling().jobs());
+  static ObjectNode cronJob(
+      String cluster, String namespace, ClusterSpec spec, BackupSpec.Backup backup) {
+    ObjectNode job =
+        Jobs.job(Names.storeCheck(cluster), cluster, COMPONENT, spec.scheduling().jobs());
     ((ObjectNode) job.get("spec")).put("backoffLimit", 0).put("activeDeadlineSeconds", 300);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.storeCheck(cluster));
-    String image = backup.logical().map(BackupSpec.Logical::image).orElse(BackupSpecReader.DEFAULT_LOGICAL_IMAGE);
+    String image =
+        backup
+            .logical()
+            .map(BackupSpec.Logical::image)
+            .orElse(BackupSpecReader.DEFAULT_LOGICAL_IMAGE);
     ObjectNode container = Jobs.container(pod, CONTAINER, image);
-    container.putArray("command").add("/bin/bash").add("-c").add(KubeletText.literal(SCRIPT)).add(COMPONENT);
+    container
+        .putArray("command")
+        .add("/bin/bash")
+        .add("-c")
+        .add(KubeletText.literal(SCRIPT))
+        .add(COMPONENT);
     ArrayNode env = Jobs.primaryConnection(cluster, namespace, Names.storeCheck(cluster));
     env.addObject().put("name", "PGVERSION").put("value", String.valueOf(spec.postgresVersion()));
     // The AWS CLI keeps caches under $HOME; the pod's user may have none.

@@ -24,36 +24,44 @@ public final class WalArchive {
   /** The variables, in a fixed order; none when neither backups nor a clone are configured. */
   public static List<ObjectNode> env(BackupSpec backups) {
     List<ObjectNode> env = new ArrayList<>();
-    backups.backup().ifPresent(backup -> {
-      value(env, "USE_WALG_BACKUP", "true");
-      value(env, "USE_WALG_RESTORE", "true");
-      store(env, "", backup.s3());
-      value(env, "BACKUP_SCHEDULE", backup.schedule());
-      value(env, "BACKUP_NUM_TO_RETAIN", String.valueOf(backup.baseBackups()));
-      // A WAL segment already in the archive with other contents is never overwritten (wal-g
-      // internal/databases/postgres/wal_push_handler.go:27,52): archiving fails loudly instead of replacing
-      // another timeline's or another incarnation's WAL.
-      value(env, "WALG_PREVENT_WAL_OVERWRITE", "true");
-      encryption(env, "", backup.encryption());
-    });
-    backups.cloneFrom().ifPresent(clone -> {
-      if (clone.live().isPresent()) {
-        BackupSpec.Live live = clone.live().get();
-        value(env, "CLONE_METHOD", "CLONE_WITH_BASEBACKUP");
-        value(env, "CLONE_SCOPE", clone.cluster());
-        value(env, "CLONE_HOST", live.host());
-        value(env, "CLONE_PORT", String.valueOf(live.port()));
-        secret(env, "CLONE_USER", live.secretName(), "username");
-        secret(env, "CLONE_PASSWORD", live.secretName(), "password");
-      } else {
-        value(env, "CLONE_METHOD", "CLONE_WITH_WALE");
-        value(env, "CLONE_SCOPE", clone.cluster());
-        value(env, "CLONE_USE_WALG_RESTORE", "true");
-        store(env, "CLONE_", clone.s3().orElseThrow());
-        clone.timestamp().ifPresent(time -> value(env, "CLONE_TARGET_TIME", time));
-        encryption(env, "CLONE_", clone.encryption());
-      }
-    });
+    backups
+        .backup()
+        .ifPresent(
+            backup -> {
+              value(env, "USE_WALG_BACKUP", "true");
+              value(env, "USE_WALG_RESTORE", "true");
+              store(env, "", backup.s3());
+              value(env, "BACKUP_SCHEDULE", backup.schedule());
+              value(env, "BACKUP_NUM_TO_RETAIN", String.valueOf(backup.baseBackups()));
+              // A WAL segment already in the archive with other contents is never overwritten
+              // (wal-g
+              // internal/databases/postgres/wal_push_handler.go:27,52): archiving fails loudly
+              // instead of replacing
+              // another timeline's or another incarnation's WAL.
+              value(env, "WALG_PREVENT_WAL_OVERWRITE", "true");
+              encryption(env, "", backup.encryption());
+            });
+    backups
+        .cloneFrom()
+        .ifPresent(
+            clone -> {
+              if (clone.live().isPresent()) {
+                BackupSpec.Live live = clone.live().get();
+                value(env, "CLONE_METHOD", "CLONE_WITH_BASEBACKUP");
+                value(env, "CLONE_SCOPE", clone.cluster());
+                value(env, "CLONE_HOST", live.host());
+                value(env, "CLONE_PORT", String.valueOf(live.port()));
+                secret(env, "CLONE_USER", live.secretName(), "username");
+                secret(env, "CLONE_PASSWORD", live.secretName(), "password");
+              } else {
+                value(env, "CLONE_METHOD", "CLONE_WITH_WALE");
+                value(env, "CLONE_SCOPE", clone.cluster());
+                value(env, "CLONE_USE_WALG_RESTORE", "true");
+                store(env, "CLONE_", clone.s3().orElseThrow());
+                clone.timestamp().ifPresent(time -> value(env, "CLONE_TARGET_TIME", time));
+                encryption(env, "CLONE_", clone.encryption());
+              }
+            });
     return env;
   }
 
@@ -70,10 +78,20 @@ public final class WalArchive {
     if (!s3.region().isEmpty()) {
       value(env, prefix + "AWS_REGION", s3.region());
     }
-    s3.credentials().ifPresent(credentials -> {
-      secret(env, prefix + "AWS_ACCESS_KEY_ID", credentials.secretName(), credentials.accessKeyIdKey());
-      secret(env, prefix + "AWS_SECRET_ACCESS_KEY", credentials.secretName(), credentials.secretAccessKeyKey());
-    });
+    s3.credentials()
+        .ifPresent(
+            credentials -> {
+              secret(
+                  env,
+                  prefix + "AWS_ACCESS_KEY_ID",
+                  credentials.secretName(),
+                  credentials.accessKeyIdKey());
+              secret(
+                  env,
+                  prefix + "AWS_SECRET_ACCESS_KEY",
+                  credentials.secretName(),
+                  credentials.secretAccessKeyKey());
+            });
   }
 
   /**
@@ -85,13 +103,20 @@ public final class WalArchive {
    * 912-913).
    */
   static void encryption(List<ObjectNode> env, String prefix, BackupSpec.Encryption encryption) {
-    encryption.libsodium().ifPresent(key -> {
-      secret(env, prefix + "WALG_LIBSODIUM_KEY", key.secretName(), key.key());
-      value(env, prefix + "WALG_LIBSODIUM_KEY_TRANSFORM", encryption.libsodiumTransform());
-    });
-    encryption.pgp().ifPresent(key -> secret(env, prefix + "WALG_PGP_KEY", key.secretName(), key.key()));
-    encryption.pgpPassphrase().ifPresent(key ->
-        secret(env, prefix + "WALG_PGP_KEY_PASSPHRASE", key.secretName(), key.key()));
+    encryption
+        .libsodium()
+        .ifPresent(
+            key -> {
+              secret(env, prefix + "WALG_LIBSODIUM_KEY", key.secretName(), key.key());
+              value(env, prefix + "WALG_LIBSODIUM_KEY_TRANSFORM", encryption.libsodiumTransform());
+            });
+    encryption
+        .pgp()
+        .ifPresent(key -> secret(env, prefix + "WALG_PGP_KEY", key.secretName(), key.key()));
+    encryption
+        .pgpPassphrase()
+        .ifPresent(
+            key -> secret(env, prefix + "WALG_PGP_KEY_PASSPHRASE", key.secretName(), key.key()));
     if (!encryption.serverSide().isEmpty()) {
       value(env, prefix + "WALG_S3_SSE", encryption.serverSide());
     }
@@ -115,13 +140,18 @@ public final class WalArchive {
   /** The {@code CLONE_*} variables of an observed StatefulSet's Spilo container, as rendered. */
   public static List<JsonNode> observedClone(ObservedCluster observed) {
     List<JsonNode> clone = new ArrayList<>();
-    observed.statefulSet().ifPresent(sts -> {
-      ObservedCluster.spiloEnv(sts.at("/spec/template/spec")).forEach(e -> {
-        if (e.path("name").asText().startsWith("CLONE_")) {
-          clone.add(e);
-        }
-      });
-    });
+    observed
+        .statefulSet()
+        .ifPresent(
+            sts -> {
+              ObservedCluster.spiloEnv(sts.at("/spec/template/spec"))
+                  .forEach(
+                      e -> {
+                        if (e.path("name").asText().startsWith("CLONE_")) {
+                          clone.add(e);
+                        }
+                      });
+            });
     return clone;
   }
 
@@ -129,19 +159,24 @@ public final class WalArchive {
    * {@code spec.bootstrap.clone} is read once, when the first pod initialises the cluster: once the StatefulSet
    * exists, a changed (or added, or removed) clone is refused instead of rolling pods for nothing.
    */
-  public static Optional<FieldProblem> bootstrapChange(BackupSpec backups, ObservedCluster observed) {
+  public static Optional<FieldProblem> bootstrapChange(
+      BackupSpec backups, ObservedCluster observed) {
     if (observed.statefulSet().isEmpty()) {
       return Optional.empty();
     }
     ArrayNode wanted = Json.array();
-    env(new BackupSpec(Optional.empty(), backups.cloneFrom(), Optional.empty())).forEach(wanted::add);
+    env(new BackupSpec(Optional.empty(), backups.cloneFrom(), Optional.empty()))
+        .forEach(wanted::add);
     ArrayNode deployed = Json.array();
     observedClone(observed).forEach(deployed::add);
     if (wanted.equals(deployed)) {
       return Optional.empty();
     }
-    return Optional.of(new FieldProblem("spec.bootstrap.clone", "cannot change after the cluster was first "
-        + "bootstrapped: it is only read when the cluster is created (create a new cluster to clone again)"));
+    return Optional.of(
+        new FieldProblem(
+            "spec.bootstrap.clone",
+            "cannot change after the cluster was first "
+                + "bootstrapped: it is only read when the cluster is created (create a new cluster to clone again)"));
   }
 
   /** One variable with a plain value: the archive's settings and a standby's ({@code STANDBY_*}) alike. */
@@ -151,7 +186,11 @@ public final class WalArchive {
 
   private static void secret(List<ObjectNode> env, String name, String secretName, String key) {
     ObjectNode variable = Json.object().put("name", name);
-    variable.putObject("valueFrom").putObject("secretKeyRef").put("name", secretName).put("key", key);
+    variable
+        .putObject("valueFrom")
+        .putObject("secretKeyRef")
+        .put("name", secretName)
+        .put("key", key);
     env.add(variable);
   }
 }

@@ -20,21 +20,27 @@ import java.util.List;
  */
 public final class Cleanup {
   public static final String CONTAINER = "cleanup";
+
   /**
    * Deletes each ConfigMap named as an argument through the API server, found as every in-cluster client finds
    * it (KUBERNETES_SERVICE_HOST and _PORT, the ServiceAccount's token and CA); one already gone is fine. curl is in
    * Spilo's image (its patroni_wait.sh uses it), so the cluster's own image runs this.
    */
   public static final String SCRIPT = ResourceTexts.load("scripts/cleanup.sh");
+
   public static final String COMPONENT = "cleanup";
 
   private Cleanup() {}
 
   /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
-  public static List<ObjectNode> build(String cluster, String namespace, String image, PodScheduling placement,
+  public static List<ObjectNode> build(
+      String cluster,
+      String namespace,
+      String image,
+      PodScheduling placement,
       List<String> configMaps) {
-    return PatroniRbac.withAccount(role(cluster), cluster, namespace, COMPONENT,
-        job(cluster, image, placement, configMaps));
+    return PatroniRbac.withAccount(
+        role(cluster), cluster, namespace, COMPONENT, job(cluster, image, placement, configMaps));
   }
 
   /** Delete exactly Patroni's ConfigMaps of this cluster (by name, whichever exist): cleanup.sh's one call. */
@@ -44,12 +50,18 @@ public final class Cleanup {
     return role;
   }
 
-  public static ObjectNode job(String cluster, String image, PodScheduling placement, List<String> configMaps) {
+  public static ObjectNode job(
+      String cluster, String image, PodScheduling placement, List<String> configMaps) {
     ObjectNode job = Jobs.job(Names.cleanup(cluster), cluster, COMPONENT, placement);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.cleanup(cluster));
-    ArrayNode command = Jobs.container(pod, CONTAINER, image).putArray("command")
-        .add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT)).add("cleanup");
+    ArrayNode command =
+        Jobs.container(pod, CONTAINER, image)
+            .putArray("command")
+            .add("/bin/sh")
+            .add("-c")
+            .add(KubeletText.literal(SCRIPT))
+            .add("cleanup");
     configMaps.forEach(command::add);
     return job;
   }

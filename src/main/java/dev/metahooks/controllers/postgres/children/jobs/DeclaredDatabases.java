@@ -29,7 +29,9 @@ public final class DeclaredDatabases {
    * is {@link #mark(String, String)}.
    */
   public static String mark(String cluster, String namespace, String uid) {
-    return uid.isEmpty() ? mark(cluster, namespace) : mark(cluster, namespace) + INCARNATION + uid + ")";
+    return uid.isEmpty()
+        ? mark(cluster, namespace)
+        : mark(cluster, namespace) + INCARNATION + uid + ")";
   }
 
   /** The mark without an incarnation, as earlier versions wrote it (a parent without uid gets it too). */
@@ -41,10 +43,18 @@ public final class DeclaredDatabases {
   static final String INCARNATION = " (incarnation ";
 
   /** Adds {@code DATABASES} and {@code DATABASE_MARK} (always: removed entries may need the mark). */
-  public static void env(ArrayNode env, String cluster, String namespace, String uid,
+  public static void env(
+      ArrayNode env,
+      String cluster,
+      String namespace,
+      String uid,
       List<ClusterSpec.Database> databases) {
-    env.addObject().put("name", "DATABASES").put("value", KubeletText.literal(json(databases).toString()));
-    env.addObject().put("name", "DATABASE_MARK").put("value", KubeletText.literal(mark(cluster, namespace, uid)));
+    env.addObject()
+        .put("name", "DATABASES")
+        .put("value", KubeletText.literal(json(databases).toString()));
+    env.addObject()
+        .put("name", "DATABASE_MARK")
+        .put("value", KubeletText.literal(mark(cluster, namespace, uid)));
   }
 
   /** The declared databases in the order of the spec. */
@@ -60,8 +70,15 @@ public final class DeclaredDatabases {
       return "";
     }
     ArrayNode json = Json.array();
-    databases.stream().sorted(Comparator.comparing(ClusterSpec.Database::name))
-        .forEach(database -> entry(json, database, new TreeSet<>(database.extensions()), new TreeSet<>(database.schemas())));
+    databases.stream()
+        .sorted(Comparator.comparing(ClusterSpec.Database::name))
+        .forEach(
+            database ->
+                entry(
+                    json,
+                    database,
+                    new TreeSet<>(database.extensions()),
+                    new TreeSet<>(database.schemas())));
     return json.toString();
   }
 
@@ -70,7 +87,10 @@ public final class DeclaredDatabases {
     return spec.databases().stream().map(ClusterSpec.Database::name).toList();
   }
 
-  private static void entry(ArrayNode json, ClusterSpec.Database database, Iterable<String> extensions,
+  private static void entry(
+      ArrayNode json,
+      ClusterSpec.Database database,
+      Iterable<String> extensions,
       Iterable<String> schemas) {
     ObjectNode entry = json.addObject().put("name", database.name()).put("owner", database.owner());
     extensions.forEach(entry.putArray("extensions")::add);

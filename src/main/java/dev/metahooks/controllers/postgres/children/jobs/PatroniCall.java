@@ -19,13 +19,16 @@ record PatroniCall(String host, Optional<String> caSecret) {
 
   /** Any member, through the headless Service's name, over https when the rendered pods serve it so. */
   static PatroniCall anyMember(String cluster, String namespace, Optional<Tls.Rendering> podTls) {
-    return new PatroniCall(Names.serviceHost(Names.headlessService(cluster), namespace),
+    return new PatroniCall(
+        Names.serviceHost(Names.headlessService(cluster), namespace),
         podTls.filter(Tls.Rendering::restApiServing).map(Tls.Rendering::secretName));
   }
 
   /** One member by its pod's name, over https when that pod serves it so (the CA of {@code httpsSecret}). */
-  static PatroniCall member(String pod, String cluster, String namespace, Optional<String> httpsSecret) {
-    return new PatroniCall(pod + "." + Names.serviceHost(Names.headlessService(cluster), namespace), httpsSecret);
+  static PatroniCall member(
+      String pod, String cluster, String namespace, Optional<String> httpsSecret) {
+    return new PatroniCall(
+        pod + "." + Names.serviceHost(Names.headlessService(cluster), namespace), httpsSecret);
   }
 
   String url() {
@@ -40,19 +43,36 @@ record PatroniCall(String host, Optional<String> caSecret) {
   /** The REST API's user and its password from the {@code <n>-restapi} Secret, as the scripts' curl sends them. */
   void addLogin(ArrayNode env, String cluster) {
     env.addObject().put("name", "PATRONI_USERNAME").put("value", Spilo.RESTAPI_USER);
-    env.addObject().put("name", "PATRONI_PASSWORD").putObject("valueFrom").putObject("secretKeyRef")
-        .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    env.addObject()
+        .put("name", "PATRONI_PASSWORD")
+        .putObject("valueFrom")
+        .putObject("secretKeyRef")
+        .put("name", Names.restApiSecret(cluster))
+        .put("key", "password");
   }
 
   /** With https, the CA: the pod's volume of the Secret's {@code ca.crt} alone, its mount, and curl pointed at it. */
   void addTrust(ObjectNode pod, ObjectNode container) {
-    caSecret.ifPresent(secretName -> {
-      ObjectNode secret = pod.withArray("volumes").addObject().put("name", Spilo.TLS_VOLUME).putObject("secret")
-          .put("secretName", secretName);
-      secret.putArray("items").addObject().put("key", TlsSpec.CA).put("path", TlsSpec.CA);
-      container.withArray("volumeMounts").addObject().put("name", Spilo.TLS_VOLUME).put("mountPath", Spilo.TLS_MOUNT)
-          .put("readOnly", true);
-      container.withArray("env").addObject().put("name", CA_VARIABLE).put("value", Spilo.TLS_MOUNT + "/" + TlsSpec.CA);
-    });
+    caSecret.ifPresent(
+        secretName -> {
+          ObjectNode secret =
+              pod.withArray("volumes")
+                  .addObject()
+                  .put("name", Spilo.TLS_VOLUME)
+                  .putObject("secret")
+                  .put("secretName", secretName);
+          secret.putArray("items").addObject().put("key", TlsSpec.CA).put("path", TlsSpec.CA);
+          container
+              .withArray("volumeMounts")
+              .addObject()
+              .put("name", Spilo.TLS_VOLUME)
+              .put("mountPath", Spilo.TLS_MOUNT)
+              .put("readOnly", true);
+          container
+              .withArray("env")
+              .addObject()
+              .put("name", CA_VARIABLE)
+              .put("value", Spilo.TLS_MOUNT + "/" + TlsSpec.CA);
+        });
   }
 }

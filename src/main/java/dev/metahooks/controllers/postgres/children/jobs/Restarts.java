@@ -21,15 +21,24 @@ import java.util.List;
 public final class Restarts {
   public static final String CONTAINER = "restart";
   public static final String COMPONENT = "restart";
+
   /** curl through the API server, found as every in-cluster client finds it (as {@link Cleanup}'s script). */
   public static final String SCRIPT = ResourceTexts.load("scripts/restart-member.sh");
 
   private Restarts() {}
 
   /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
-  public static List<ObjectNode> build(String cluster, String namespace, String image, PodScheduling placement,
+  public static List<ObjectNode> build(
+      String cluster,
+      String namespace,
+      String image,
+      PodScheduling placement,
       Rollout.Restart restart) {
-    return PatroniRbac.withAccount(role(cluster, restart.pod()), cluster, namespace, COMPONENT,
+    return PatroniRbac.withAccount(
+        role(cluster, restart.pod()),
+        cluster,
+        namespace,
+        COMPONENT,
         job(cluster, image, placement, restart));
   }
 
@@ -44,7 +53,8 @@ public final class Restarts {
    * The pod and its uid as named variables ({@link Rollout.Restart#POD}, {@link Rollout.Restart#UID}), read back from an observed Job by name.
    * The pod's name comes from the cluster's (a DNS label) and its uid from the API server: neither holds a {@code $}.
    */
-  public static ObjectNode job(String cluster, String image, PodScheduling placement, Rollout.Restart restart) {
+  public static ObjectNode job(
+      String cluster, String image, PodScheduling placement, Rollout.Restart restart) {
     ObjectNode job = Jobs.job(restart.job(), cluster, COMPONENT, placement);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.restart(cluster));

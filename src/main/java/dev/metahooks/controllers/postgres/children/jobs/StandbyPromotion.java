@@ -35,7 +35,9 @@ public final class StandbyPromotion {
         sent = true;
       }
     }
-    return sent || !StandbyEnv.observed(observed).isEmpty() ? StandbyPhase.PROMOTING : StandbyPhase.NONE;
+    return sent || !StandbyEnv.observed(observed).isEmpty()
+        ? StandbyPhase.PROMOTING
+        : StandbyPhase.NONE;
   }
 
   /** Whether a parameters Job that ends standby mode is observed (completed or not). */
@@ -45,11 +47,13 @@ public final class StandbyPromotion {
 
   /** A parameters Job whose patch removes {@code standby_cluster}. */
   private static boolean sendsPromotion(ObjectNode job) {
-    if (!ParameterJobs.COMPONENT.equals(job.path("metadata").path("labels").path(Labels.COMPONENT).asText())) {
+    if (!ParameterJobs.COMPONENT.equals(
+        job.path("metadata").path("labels").path(Labels.COMPONENT).asText())) {
       return false;
     }
     for (JsonNode env : job.at("/spec/template/spec/containers/0/env")) {
-      if (ParameterJobs.PATCH_VARIABLE.equals(env.path("name").asText()) && env.path("value").isTextual()) {
+      if (ParameterJobs.PATCH_VARIABLE.equals(env.path("name").asText())
+          && env.path("value").isTextual()) {
         try {
           JsonNode patch = Json.reader().readTree(env.path("value").asText().replace("$$", "$"));
           return patch.has(KEY) && patch.get(KEY).isNull();

@@ -20,6 +20,7 @@ import dev.metahooks.kube.KubeletText;
 public final class Switchovers {
   public static final String COMPONENT = "switchover";
   public static final String CONTAINER = "switchover";
+
   /**
    * One POST, then GET /cluster while the outcome is open; Patroni's answers go to the log. The password reaches
    * curl on its standard input (a config line), not on its command line, where other processes could read it.
@@ -28,11 +29,16 @@ public final class Switchovers {
 
   private Switchovers() {}
 
-  public static ObjectNode job(String cluster, String namespace, String image, PodScheduling placement,
+  public static ObjectNode job(
+      String cluster,
+      String namespace,
+      String image,
+      PodScheduling placement,
       Rollout.Switchover switchover) {
     String leader = switchover.leader();
     ObjectNode job = Jobs.job(switchover.name(), cluster, COMPONENT, placement);
-    // A try ends within about two and a half minutes; a second one finds the leader moved (412) rather than moving
+    // A try ends within about two and a half minutes; a second one finds the leader moved (412)
+    // rather than moving
     // it twice.
     job.withObjectProperty("spec").put("backoffLimit", 1);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
@@ -48,5 +54,4 @@ public final class Switchovers {
     patroni.addTrust(pod, container);
     return job;
   }
-
 }

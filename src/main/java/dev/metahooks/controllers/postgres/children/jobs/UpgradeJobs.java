@@ -27,15 +27,26 @@ import java.util.List;
 public final class UpgradeJobs {
   public static final String COMPONENT = "upgrade";
   public static final String CONTAINER = "upgrade";
+
   /** Runs in Spilo's container, not in the kubectl image (which has no shell). */
   public static final String SCRIPT = ResourceTexts.load("scripts/major-upgrade.sh");
 
   private UpgradeJobs() {}
 
   /** The ServiceAccount, Role and RoleBinding, then the Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
-  public static List<ObjectNode> build(String cluster, String namespace, String kubectlImage, PodScheduling placement,
-      MajorUpgrade.Plan plan, String primary, int members) {
-    return PatroniRbac.withAccount(role(cluster, primary), cluster, namespace, COMPONENT,
+  public static List<ObjectNode> build(
+      String cluster,
+      String namespace,
+      String kubectlImage,
+      PodScheduling placement,
+      MajorUpgrade.Plan plan,
+      String primary,
+      int members) {
+    return PatroniRbac.withAccount(
+        role(cluster, primary),
+        cluster,
+        namespace,
+        COMPONENT,
         job(cluster, namespace, kubectlImage, placement, plan, primary, members));
   }
 
@@ -52,22 +63,51 @@ public final class UpgradeJobs {
     return role;
   }
 
-  public static ObjectNode job(String cluster, String namespace, String kubectlImage, PodScheduling placement,
-      MajorUpgrade.Plan plan, String primary, int members) {
+  public static ObjectNode job(
+      String cluster,
+      String namespace,
+      String kubectlImage,
+      PodScheduling placement,
+      MajorUpgrade.Plan plan,
+      String primary,
+      int members) {
     ObjectNode job = Jobs.job(Names.upgradeJob(cluster, plan.to()), cluster, COMPONENT, placement);
-    job.withObjectProperty("metadata").putObject("annotations")
+    job.withObjectProperty("metadata")
+        .putObject("annotations")
         .put(MajorUpgrade.FROM_ANNOTATION, String.valueOf(plan.from()));
     ObjectNode spec = job.withObjectProperty("spec").put("backoffLimit", 0);
-    ObjectNode exitCodes = spec.putObject("podFailurePolicy").putArray("rules").addObject().put("action", "FailJob")
-        .putObject("onExitCodes").put("containerName", CONTAINER).put("operator", "NotIn");
+    ObjectNode exitCodes =
+        spec.putObject("podFailurePolicy")
+            .putArray("rules")
+            .addObject()
+            .put("action", "FailJob")
+            .putObject("onExitCodes")
+            .put("containerName", CONTAINER)
+            .put("operator", "NotIn");
     exitCodes.putArray("values").add(0);
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.upgrade(cluster));
     ArrayNode command = Jobs.container(pod, CONTAINER, kubectlImage).putArray("command");
-    for (String arg : List.of("kubectl", "exec", "--namespace", namespace, "pod/" + primary, "--container",
-        Spilo.CONTAINER, "--", "/bin/sh", "-c", KubeletText.literal(SCRIPT), "major-upgrade",
-        String.valueOf(plan.from()), String.valueOf(plan.to()), String.valueOf(members), Spilo.PGDATA, Spilo.SCRIPTS,
-        Spilo.VERSIONS)) {
+    for (String arg :
+        List.of(
+            "kubectl",
+            "exec",
+            "--namespace",
+            namespace,
+            "pod/" + primary,
+            "--container",
+            Spilo.CONTAINER,
+            "--",
+            "/bin/sh",
+            "-c",
+            KubeletText.literal(SCRIPT),
+            "major-upgrade",
+            String.valueOf(plan.from()),
+            String.valueOf(plan.to()),
+            String.valueOf(members),
+            Spilo.PGDATA,
+            Spilo.SCRIPTS,
+            Spilo.VERSIONS)) {
       command.add(arg);
     }
     return job;

@@ -41,6 +41,7 @@ public final class UsersJobs {
   public static final String CONTAINER = "psql";
   public static final String SCRIPT = ResourceTexts.load("scripts/users.sh");
   public static final String USERS_SQL = ResourceTexts.load("sql/users.sql");
+
   /** The comment that marks a role as an application user of the cluster. */
   public static final String MARKER = "application user managed by metahooks.dev PostgresCluster";
 
@@ -52,39 +53,63 @@ public final class UsersJobs {
    *
    * @param secrets the Secrets this answer renders (the users' verifiers are read from them)
    */
-  public static Optional<ObjectNode> build(String cluster, String namespace, ClusterSpec spec, List<ObjectNode> secrets) {
+  public static Optional<ObjectNode> build(
+      String cluster, String namespace, ClusterSpec spec, List<ObjectNode> secrets) {
     return build(cluster, namespace, "", spec, secrets);
   }
 
   /** {@code uid}: the cluster's, which the declared databases' marks name (empty for a parent without one). */
-  public static Optional<ObjectNode> build(String cluster, String namespace, String uid, ClusterSpec spec,
-      List<ObjectNode> secrets) {
-    return name(cluster, spec, secrets).map(name -> job(name, cluster, namespace, uid, spec, secrets));
+  public static Optional<ObjectNode> build(
+      String cluster, String namespace, String uid, ClusterSpec spec, List<ObjectNode> secrets) {
+    return name(cluster, spec, secrets)
+        .map(name -> job(name, cluster, namespace, uid, spec, secrets));
   }
 
   /** The Job's name, when a Job is asked for. */
   public static Optional<String> name(String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
-    boolean removedUsers = secrets.stream().map(ObservedCluster::nameOf)
-        .anyMatch(name -> !Secrets.clusterSecretNames(cluster).contains(name));
+    boolean removedUsers =
+        secrets.stream()
+            .map(ObservedCluster::nameOf)
+            .anyMatch(name -> !Secrets.clusterSecretNames(cluster).contains(name));
     String serviceRoles = ServiceRoles.identity(cluster, spec, secrets);
-    if (spec.instances() == 0 || (spec.users().isEmpty() && !removedUsers && serviceRoles.isEmpty())) {
+    if (spec.instances() == 0
+        || (spec.users().isEmpty() && !removedUsers && serviceRoles.isEmpty())) {
       return Optional.empty();
     }
     List<ClusterSpec.User> users = spec.users();
-    return Optional.of(Names.usersJob(cluster, hash(users, credentials(cluster, users, secrets), serviceRoles,
-        DeclaredDatabases.identity(spec.databases()))));
+    return Optional.of(
+        Names.usersJob(
+            cluster,
+            hash(
+                users,
+                credentials(cluster, users, secrets),
+                serviceRoles,
+                DeclaredDatabases.identity(spec.databases()))));
   }
 
-  private static ObjectNode job(String name, String cluster, String namespace, String uid, ClusterSpec spec,
+  private static ObjectNode job(
+      String name,
+      String cluster,
+      String namespace,
+      String uid,
+      ClusterSpec spec,
       List<ObjectNode> secrets) {
     List<ClusterSpec.User> users = spec.users();
     ObjectNode job = Jobs.job(name, cluster, "users", spec.scheduling().jobs());
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
-    ArrayNode command = container.putArray("command").add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT))
-        .add("users").add(KubeletText.literal(USERS_SQL)).add(KubeletText.literal(ServiceRoles.SQL))
-        .add(KubeletText.literal(ServiceRoles.LOOKUP_SQL)).add(KubeletText.literal(DeclaredDatabases.OBJECTS_SQL));
+    ArrayNode command =
+        container
+            .putArray("command")
+            .add("/bin/sh")
+            .add("-c")
+            .add(KubeletText.literal(SCRIPT))
+            .add("users")
+            .add(KubeletText.literal(USERS_SQL))
+            .add(KubeletText.literal(ServiceRoles.SQL))
+            .add(KubeletText.literal(ServiceRoles.LOOKUP_SQL))
+            .add(KubeletText.literal(DeclaredDatabases.OBJECTS_SQL));
     Set<String> visited = new LinkedHashSet<>(ServiceRoles.lookupDatabases(spec));
     visited.addAll(DeclaredDatabases.names(spec));
     visited.forEach(database -> command.add(KubeletText.literal(database)));
@@ -106,7 +131,11 @@ public final class UsersJobs {
     env.addObject().put("name", "USERS").put("value", KubeletText.literal(usersJson(users)));
     List<String> references = new ArrayList<>();
     for (int i = 0; i < users.size(); i++) {
-      secretEnv(env, verifierVariable(i), Names.userSecret(cluster, users.get(i).name()), Secrets.VERIFIER);
+      secretEnv(
+          env,
+          verifierVariable(i),
+          Names.userSecret(cluster, users.get(i).name()),
+          Secrets.VERIFIER);
       references.add(KubeletText.reference(verifierVariable(i)));
     }
     if (!users.isEmpty()) {
@@ -128,12 +157,16 @@ public final class UsersJobs {
   }
 
   /** Each user's credential identity: the verifier in its rendered Secret (the password if it has none). */
-  public static Map<String, String> credentials(String cluster, List<ClusterSpec.User> users, List<ObjectNode> secrets) {
+  public static Map<String, String> credentials(
+      String cluster, List<ClusterSpec.User> users, List<ObjectNode> secrets) {
     Map<String, String> credentials = new LinkedHashMap<>();
     for (ClusterSpec.User user : users) {
       String name = Names.userSecret(cluster, user.name());
-      secrets.stream().filter(s -> ObservedCluster.nameOf(s).equals(name)).findFirst()
-          .flatMap(s -> SecretData.value(s, Secrets.VERIFIER).or(() -> SecretData.value(s, "password")))
+      secrets.stream()
+          .filter(s -> ObservedCluster.nameOf(s).equals(name))
+          .findFirst()
+          .flatMap(
+              s -> SecretData.value(s, Secrets.VERIFIER).or(() -> SecretData.value(s, "password")))
           .ifPresent(identity -> credentials.put(user.name(), identity));
     }
     return credentials;
@@ -148,21 +181,28 @@ public final class UsersJobs {
   }
 
   /** {@link #hash(List, Map)}, and the component roles' state when there is any (else the same hash as without). */
-  public static String hash(List<ClusterSpec.User> users, Map<String, String> credentials, String serviceRoles) {
+  public static String hash(
+      List<ClusterSpec.User> users, Map<String, String> credentials, String serviceRoles) {
     return hash(users, credentials, serviceRoles, "");
   }
 
   /** {@link #hash(List, Map, String)}, and the declared databases when there are any (else the same hash as without). */
-  public static String hash(List<ClusterSpec.User> users, Map<String, String> credentials, String serviceRoles,
+  public static String hash(
+      List<ClusterSpec.User> users,
+      Map<String, String> credentials,
+      String serviceRoles,
       String databases) {
     ArrayNode canonical = Json.array();
-    users.stream().sorted(Comparator.comparing(ClusterSpec.User::name)).forEach(user -> {
-      ObjectNode entry = canonical.addObject().put("name", user.name());
-      sorted(user.databases()).forEach(entry.putArray("databases")::add);
-      sorted(user.options()).forEach(entry.putArray("options")::add);
-      sorted(user.connect()).forEach(entry.putArray("connect")::add);
-      entry.put("credentials", credentials.getOrDefault(user.name(), ""));
-    });
+    users.stream()
+        .sorted(Comparator.comparing(ClusterSpec.User::name))
+        .forEach(
+            user -> {
+              ObjectNode entry = canonical.addObject().put("name", user.name());
+              sorted(user.databases()).forEach(entry.putArray("databases")::add);
+              sorted(user.options()).forEach(entry.putArray("options")::add);
+              sorted(user.connect()).forEach(entry.putArray("connect")::add);
+              entry.put("credentials", credentials.getOrDefault(user.name(), ""));
+            });
     if (!serviceRoles.isEmpty()) {
       canonical.addObject().put("componentRoles", serviceRoles);
     }
@@ -181,7 +221,11 @@ public final class UsersJobs {
   }
 
   private static void secretEnv(ArrayNode env, String name, String secretName, String key) {
-    env.addObject().put("name", name).putObject("valueFrom").putObject("secretKeyRef")
-        .put("name", secretName).put("key", key);
+    env.addObject()
+        .put("name", name)
+        .putObject("valueFrom")
+        .putObject("secretKeyRef")
+        .put("name", secretName)
+        .put("key", key);
   }
 }

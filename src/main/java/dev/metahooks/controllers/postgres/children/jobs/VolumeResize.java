@@ -22,15 +22,24 @@ import java.util.List;
 public final class VolumeResize {
   public static final String CONTAINER = "resize";
   public static final String COMPONENT = "resize";
+
   /** curl through the API server, found as every in-cluster client finds it (as {@link Cleanup}'s script). */
   public static final String SCRIPT = ResourceTexts.load("scripts/resize-volumes.sh");
 
   private VolumeResize() {}
 
   /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
-  public static List<ObjectNode> build(String cluster, String namespace, String image, PodScheduling placement,
+  public static List<ObjectNode> build(
+      String cluster,
+      String namespace,
+      String image,
+      PodScheduling placement,
       VolumeGrowth.Plan plan) {
-    return PatroniRbac.withAccount(role(cluster, plan.claims()), cluster, namespace, COMPONENT,
+    return PatroniRbac.withAccount(
+        role(cluster, plan.claims()),
+        cluster,
+        namespace,
+        COMPONENT,
         job(cluster, image, placement, plan));
   }
 
@@ -44,14 +53,21 @@ public final class VolumeResize {
   }
 
   /** The size is a quantity the spec reader checked (digits, a dot, a suffix): it is safe inside the JSON patch. */
-  public static ObjectNode job(String cluster, String image, PodScheduling placement, VolumeGrowth.Plan plan) {
+  public static ObjectNode job(
+      String cluster, String image, PodScheduling placement, VolumeGrowth.Plan plan) {
     ObjectNode job = Jobs.job(Names.resizeJob(cluster, plan.size()), cluster, COMPONENT, placement);
     // One claim patched twice is the same claim: a retry starts again from the first.
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("serviceAccountName", Names.resize(cluster));
-    ArrayNode command = Jobs.container(pod, CONTAINER, image).putArray("command")
-        .add("/bin/sh").add("-c").add(KubeletText.literal(SCRIPT)).add("resize-volumes")
-        .add(plan.size()).add(Names.statefulSet(cluster));
+    ArrayNode command =
+        Jobs.container(pod, CONTAINER, image)
+            .putArray("command")
+            .add("/bin/sh")
+            .add("-c")
+            .add(KubeletText.literal(SCRIPT))
+            .add("resize-volumes")
+            .add(plan.size())
+            .add(Names.statefulSet(cluster));
     plan.claims().forEach(command::add);
     return job;
   }

@@ -23,8 +23,10 @@ import java.util.Optional;
  */
 public final class NetworkPolicies {
   public static final int EXPORTER_PORT = 9187;
+
   /** The label Kubernetes' Job controller puts on every pod of a Job; database pods never carry it. */
   public static final String JOB_NAME_LABEL = "job-name";
+
   public static final String POOLER_COMPONENT = "pooler";
 
   private NetworkPolicies() {}
@@ -37,33 +39,46 @@ public final class NetworkPolicies {
    * The policy, admitting to PostgreSQL as well the database pods of {@code liveClones}: the clusters of the
    * namespace that clone this one live (their pods take a base backup from the primary with the replication user).
    */
-  public static Optional<ObjectNode> build(String cluster, ClusterSpec spec, List<String> liveClones) {
+  public static Optional<ObjectNode> build(
+      String cluster, ClusterSpec spec, List<String> liveClones) {
     NetworkPolicySpec policy = spec.networkPolicy();
     if (!policy.enabled()) {
       return Optional.empty();
     }
-    ObjectNode object = ingressPolicy(Names.networkPolicy(cluster), cluster, Labels.podSelector(cluster));
+    ObjectNode object =
+        ingressPolicy(Names.networkPolicy(cluster), cluster, Labels.podSelector(cluster));
     ArrayNode ingress = (ArrayNode) object.at("/spec/ingress");
 
     ObjectNode postgres = ingress.addObject();
     port(postgres, Spilo.POSTGRES_PORT);
     ArrayNode postgresFrom = postgres.putArray("from");
     ownPods(cluster, postgresFrom);
-    postgresFrom.addObject().putObject("podSelector").putObject("matchLabels")
-        .put(Labels.INSTANCE, cluster).put(Labels.COMPONENT, POOLER_COMPONENT);
+    postgresFrom
+        .addObject()
+        .putObject("podSelector")
+        .putObject("matchLabels")
+        .put(Labels.INSTANCE, cluster)
+        .put(Labels.COMPONENT, POOLER_COMPONENT);
     policy.clients().forEach(client -> postgresFrom.add(client.deepCopy()));
-    liveClones.forEach(clone -> postgresFrom.addObject().putObject("podSelector").set("matchLabels",
-        Labels.podSelector(clone)));
+    liveClones.forEach(
+        clone ->
+            postgresFrom
+                .addObject()
+                .putObject("podSelector")
+                .set("matchLabels", Labels.podSelector(clone)));
 
     ObjectNode patroni = ingress.addObject();
     port(patroni, Spilo.PATRONI_PORT);
     ownPods(cluster, patroni.putArray("from"));
 
-    policy.monitoring().ifPresent(monitoring -> {
-      ObjectNode metrics = ingress.addObject();
-      port(metrics, EXPORTER_PORT);
-      metrics.putArray("from").add(monitoring.deepCopy());
-    });
+    policy
+        .monitoring()
+        .ifPresent(
+            monitoring -> {
+              ObjectNode metrics = ingress.addObject();
+              port(metrics, EXPORTER_PORT);
+              metrics.putArray("from").add(monitoring.deepCopy());
+            });
     return Optional.of(object);
   }
 
@@ -76,7 +91,8 @@ public final class NetworkPolicies {
     if (!policy.enabled() || !spec.pooler().enabled()) {
       return Optional.empty();
     }
-    ObjectNode object = ingressPolicy(Names.poolerNetworkPolicy(cluster), cluster, Labels.poolerSelector(cluster));
+    ObjectNode object =
+        ingressPolicy(Names.poolerNetworkPolicy(cluster), cluster, Labels.poolerSelector(cluster));
     ArrayNode ingress = (ArrayNode) object.at("/spec/ingress");
     if (!policy.clients().isEmpty()) {
       ObjectNode clients = ingress.addObject();
@@ -89,8 +105,12 @@ public final class NetworkPolicies {
 
   /** A policy {@code name} of the cluster over the pods {@code selected}, restricting ingress, with no rule yet. */
   private static ObjectNode ingressPolicy(String name, String cluster, ObjectNode selected) {
-    ObjectNode object = Json.object().put("apiVersion", "networking.k8s.io/v1").put("kind", "NetworkPolicy");
-    object.putObject("metadata").put("name", name).set("labels", Labels.child(cluster, "network-policy"));
+    ObjectNode object =
+        Json.object().put("apiVersion", "networking.k8s.io/v1").put("kind", "NetworkPolicy");
+    object
+        .putObject("metadata")
+        .put("name", name)
+        .set("labels", Labels.child(cluster, "network-policy"));
     ObjectNode policySpec = object.putObject("spec");
     policySpec.putObject("podSelector").set("matchLabels", selected);
     policySpec.putArray("policyTypes").add("Ingress");
@@ -102,8 +122,13 @@ public final class NetworkPolicies {
   private static void ownPods(String cluster, ArrayNode from) {
     from.addObject().putObject("podSelector").set("matchLabels", Labels.podSelector(cluster));
     ObjectNode jobs = from.addObject().putObject("podSelector");
-    jobs.putObject("matchLabels").put(Labels.INSTANCE, cluster).put(Labels.MANAGED_BY, Labels.MANAGER);
-    jobs.putArray("matchExpressions").addObject().put("key", JOB_NAME_LABEL).put("operator", "Exists");
+    jobs.putObject("matchLabels")
+        .put(Labels.INSTANCE, cluster)
+        .put(Labels.MANAGED_BY, Labels.MANAGER);
+    jobs.putArray("matchExpressions")
+        .addObject()
+        .put("key", JOB_NAME_LABEL)
+        .put("operator", "Exists");
   }
 
   private static void port(ObjectNode rule, int port) {

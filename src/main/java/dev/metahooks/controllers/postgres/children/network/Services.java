@@ -29,10 +29,13 @@ public final class Services {
 
   public static ObjectNode headless(String cluster) {
     ObjectNode service = service(Names.headlessService(cluster), cluster, "headless");
-    ObjectNode spec = service.putObject("spec")
-        .put("clusterIP", "None")
-        // Members find each other before they are ready (a replica is not ready until it has cloned).
-        .put("publishNotReadyAddresses", true);
+    ObjectNode spec =
+        service
+            .putObject("spec")
+            .put("clusterIP", "None")
+            // Members find each other before they are ready (a replica is not ready until it has
+            // cloned).
+            .put("publishNotReadyAddresses", true);
     spec.set("selector", Labels.podSelector(cluster));
     ArrayNode ports = spec.putArray("ports");
     port(ports, "postgresql", Spilo.POSTGRES_PORT);

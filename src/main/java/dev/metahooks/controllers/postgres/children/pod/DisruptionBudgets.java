@@ -15,11 +15,18 @@ public final class DisruptionBudgets {
     if (!spec.wantsDisruptionBudget()) {
       return Optional.empty();
     }
-    ObjectNode budget = Json.object().put("apiVersion", "policy/v1").put("kind", "PodDisruptionBudget");
-    budget.putObject("metadata").put("name", Names.disruptionBudget(cluster))
+    ObjectNode budget =
+        Json.object().put("apiVersion", "policy/v1").put("kind", "PodDisruptionBudget");
+    budget
+        .putObject("metadata")
+        .put("name", Names.disruptionBudget(cluster))
         .set("labels", Labels.child(cluster, "database"));
     // AlwaysAllow: a pod that is not ready (crash-looping, stuck) never blocks draining its node.
-    ObjectNode budgetSpec = budget.putObject("spec").put("maxUnavailable", 1).put("unhealthyPodEvictionPolicy", "AlwaysAllow");
+    ObjectNode budgetSpec =
+        budget
+            .putObject("spec")
+            .put("maxUnavailable", 1)
+            .put("unhealthyPodEvictionPolicy", "AlwaysAllow");
     budgetSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
     return Optional.of(budget);
   }

@@ -30,8 +30,11 @@ public final class Exporters {
     if (!spec.monitoring().enabled()) {
       return Optional.empty();
     }
-    ObjectNode container = Json.object().put("name", CONTAINER).put("image", spec.monitoring().image())
-        .put("imagePullPolicy", "IfNotPresent");
+    ObjectNode container =
+        Json.object()
+            .put("name", CONTAINER)
+            .put("image", spec.monitoring().image())
+            .put("imagePullPolicy", "IfNotPresent");
     container.putArray("args").add("--web.listen-address=:" + PORT);
     container.putArray("ports").addObject().put("name", PORT_NAME).put("containerPort", PORT);
     container.set("env", env(cluster));
@@ -49,11 +52,17 @@ public final class Exporters {
   /** postgres_exporter's connection: this pod's PostgreSQL, TLS as Spilo requires, the role from its Secret. */
   public static ArrayNode env(String cluster) {
     ArrayNode env = Json.array();
-    env.addObject().put("name", "DATA_SOURCE_URI")
+    env.addObject()
+        .put("name", "DATA_SOURCE_URI")
         .put("value", "127.0.0.1:" + Spilo.POSTGRES_PORT + "/postgres?sslmode=require");
-    for (String[] variable : new String[][] {{"DATA_SOURCE_USER", "username"}, {"DATA_SOURCE_PASS", "password"}}) {
-      env.addObject().put("name", variable[0]).putObject("valueFrom").putObject("secretKeyRef")
-          .put("name", Names.exporterSecret(cluster)).put("key", variable[1]);
+    for (String[] variable :
+        new String[][] {{"DATA_SOURCE_USER", "username"}, {"DATA_SOURCE_PASS", "password"}}) {
+      env.addObject()
+          .put("name", variable[0])
+          .putObject("valueFrom")
+          .putObject("secretKeyRef")
+          .put("name", Names.exporterSecret(cluster))
+          .put("key", variable[1]);
     }
     return env;
   }
@@ -64,10 +73,18 @@ public final class Exporters {
       return Optional.empty();
     }
     ObjectNode service = Json.object().put("apiVersion", "v1").put("kind", "Service");
-    service.putObject("metadata").put("name", Names.metricsService(cluster)).set("labels", Labels.child(cluster, COMPONENT));
+    service
+        .putObject("metadata")
+        .put("name", Names.metricsService(cluster))
+        .set("labels", Labels.child(cluster, COMPONENT));
     ObjectNode serviceSpec = service.putObject("spec").put("type", "ClusterIP");
     serviceSpec.set("selector", Labels.podSelector(cluster));
-    serviceSpec.putArray("ports").addObject().put("name", PORT_NAME).put("port", PORT).put("targetPort", PORT);
+    serviceSpec
+        .putArray("ports")
+        .addObject()
+        .put("name", PORT_NAME)
+        .put("port", PORT)
+        .put("targetPort", PORT);
     return Optional.of(service);
   }
 
@@ -75,16 +92,26 @@ public final class Exporters {
    * A Prometheus Operator PodMonitor {@code <n>} over the database pods' {@value #PORT_NAME} port, when monitoring
    * is on and the controller declares the type (the optional component adds it where the CRD is installed).
    */
-  public static Optional<ObjectNode> podMonitor(String cluster, ClusterSpec spec, ObservedCluster observed) {
+  public static Optional<ObjectNode> podMonitor(
+      String cluster, ClusterSpec spec, ObservedCluster observed) {
     if (!spec.monitoring().enabled() || !observed.podMonitorsDeclared()) {
       return Optional.empty();
     }
-    ObjectNode monitor = Json.object().put("apiVersion", ObservedCluster.POD_MONITOR.apiVersion())
-        .put("kind", ObservedCluster.POD_MONITOR.kind());
-    monitor.putObject("metadata").put("name", cluster).set("labels", Labels.child(cluster, COMPONENT));
+    ObjectNode monitor =
+        Json.object()
+            .put("apiVersion", ObservedCluster.POD_MONITOR.apiVersion())
+            .put("kind", ObservedCluster.POD_MONITOR.kind());
+    monitor
+        .putObject("metadata")
+        .put("name", cluster)
+        .set("labels", Labels.child(cluster, COMPONENT));
     ObjectNode monitorSpec = monitor.putObject("spec");
     monitorSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
-    monitorSpec.putArray("podMetricsEndpoints").addObject().put("port", PORT_NAME).put("interval", "30s");
+    monitorSpec
+        .putArray("podMetricsEndpoints")
+        .addObject()
+        .put("port", PORT_NAME)
+        .put("interval", "30s");
     return Optional.of(monitor);
   }
 }

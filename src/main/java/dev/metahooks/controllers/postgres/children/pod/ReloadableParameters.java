@@ -27,17 +27,23 @@ public final class ReloadableParameters {
 
   /** The settings that need a restart, sorted. */
   public static Map<String, String> restartOnly(Map<String, String> parameters) {
-    return parameters.entrySet().stream().filter(e -> !reloadable(e.getKey()))
-        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
+    return parameters.entrySet().stream()
+        .filter(e -> !reloadable(e.getKey()))
+        .collect(
+            Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
   }
 
   private static Set<String> load() {
-    try (InputStream in = ReloadableParameters.class.getResourceAsStream("/postgrescluster/reloadable-parameters.txt")) {
+    try (InputStream in =
+        ReloadableParameters.class.getResourceAsStream(
+            "/postgrescluster/reloadable-parameters.txt")) {
       if (in == null) {
         throw new IllegalStateException("postgrescluster/reloadable-parameters.txt is missing");
       }
-      return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines()
-          .map(String::strip).filter(line -> !line.isEmpty() && !line.startsWith("#"))
+      return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
+          .lines()
+          .map(String::strip)
+          .filter(line -> !line.isEmpty() && !line.startsWith("#"))
           .collect(Collectors.toUnmodifiableSet());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

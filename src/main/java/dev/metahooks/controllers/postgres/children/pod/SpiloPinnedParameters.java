@@ -14,14 +14,22 @@ import java.util.stream.Collectors;
  * the pods, as a setting that needs a restart does.
  */
 public final class SpiloPinnedParameters {
-  public static final Set<String> NAMES = Set.of("log_destination", "log_directory", "log_filename", "log_file_mode",
-      "log_rotation_age", "log_truncate_on_rotation");
+  public static final Set<String> NAMES =
+      Set.of(
+          "log_destination",
+          "log_directory",
+          "log_filename",
+          "log_file_mode",
+          "log_rotation_age",
+          "log_truncate_on_rotation");
 
   private SpiloPinnedParameters() {}
 
   /** The given settings Spilo pins, sorted. */
   public static Map<String, String> pinned(Map<String, String> parameters) {
-    return parameters.entrySet().stream().filter(e -> NAMES.contains(e.getKey()))
-        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
+    return parameters.entrySet().stream()
+        .filter(e -> NAMES.contains(e.getKey()))
+        .collect(
+            Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
   }
 }

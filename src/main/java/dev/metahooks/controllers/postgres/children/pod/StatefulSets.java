@@ -40,8 +40,13 @@ public final class StatefulSets {
    * it, see {@code Rollout}), under {@code restart} Kubernetes' own rolling update; and {@code replicas} (the spec's
    * instances, unless a scale-down waits for the primary to move off a removed ordinal).
    */
-  public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
-      Optional<Tls.Rendering> tls, int replicas) {
+  public static ObjectNode build(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls,
+      int replicas) {
     return build(cluster, namespace, spec, bootstrap, tls, replicas, spec.storage().size());
   }
 
@@ -49,24 +54,35 @@ public final class StatefulSets {
    * The same with the data claim template of {@code dataSize}: the size the StatefulSet has while its volumes grow
    * ({@code jobs.VolumeResize}), its claim templates being immutable.
    */
-  public static ObjectNode build(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
-      Optional<Tls.Rendering> tls, int replicas, String dataSize) {
+  public static ObjectNode build(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      ObjectNode bootstrap,
+      Optional<Tls.Rendering> tls,
+      int replicas,
+      String dataSize) {
     ObjectNode sts = Json.object().put("apiVersion", "apps/v1").put("kind", "StatefulSet");
     ObjectNode metadata = sts.putObject("metadata").put("name", Names.statefulSet(cluster));
     metadata.set("labels", Labels.child(cluster, "database"));
-    ObjectNode stsSpec = sts.putObject("spec")
-        .put("replicas", replicas)
-        .put("serviceName", Names.headlessService(cluster));
+    ObjectNode stsSpec =
+        sts.putObject("spec")
+            .put("replicas", replicas)
+            .put("serviceName", Names.headlessService(cluster));
     stsSpec.putObject("selector").set("matchLabels", Labels.podSelector(cluster));
     // Ordered start: the first pod bootstraps the cluster, the others join it as replicas.
     stsSpec.put("podManagementPolicy", "OrderedReady");
-    stsSpec.putObject("updateStrategy").put("type", spec.updates().switchover() ? "OnDelete" : "RollingUpdate");
-    stsSpec.putObject("persistentVolumeClaimRetentionPolicy")
+    stsSpec
+        .putObject("updateStrategy")
+        .put("type", spec.updates().switchover() ? "OnDelete" : "RollingUpdate");
+    stsSpec
+        .putObject("persistentVolumeClaimRetentionPolicy")
         .put("whenDeleted", spec.storage().whenDeleted())
         .put("whenScaled", whenScaled(spec));
     stsSpec.set("template", podTemplate(cluster, namespace, spec, bootstrap, tls));
     ArrayNode claims = stsSpec.putArray("volumeClaimTemplates");
-    claims.add(claimTemplate(cluster, Spilo.DATA_VOLUME, dataSize, spec.storage().storageClassName()));
+    claims.add(
+        claimTemplate(cluster, Spilo.DATA_VOLUME, dataSize, spec.storage().storageClassName()));
     spec.walVolume().ifPresent(wal -> claims.add(WalVolumes.claimTemplate(cluster, wal)));
     return sts;
   }
@@ -76,7 +92,11 @@ public final class StatefulSets {
    * user's certificate when one is rendered ({@link Tls}), and the exporter's sidecar. A pure function of its
    * inputs, so that the plan can tell whether an answer changes it (and so restarts the pods) before rendering.
    */
-  public static ObjectNode podTemplate(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+  public static ObjectNode podTemplate(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      ObjectNode bootstrap,
       Optional<Tls.Rendering> tls) {
     ObjectNode template = Json.object();
     template.putObject("metadata").set("labels", Labels.pod(cluster));
@@ -93,7 +113,11 @@ public final class StatefulSets {
     return spec.instances() == 0 ? "Retain" : spec.storage().whenScaled();
   }
 
-  private static ObjectNode podSpec(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+  private static ObjectNode podSpec(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      ObjectNode bootstrap,
       Optional<Tls.Rendering> tls) {
     ObjectNode pod = Json.object();
     pod.put("serviceAccountName", Names.patroni(cluster));
@@ -108,8 +132,10 @@ public final class StatefulSets {
     ArrayNode volumes = pod.putArray("volumes");
     volumes.addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory");
     tls.ifPresent(rendering -> volumes.add(TlsMounts.volume(rendering)));
-    // Patroni calls the API server, the exporter never does: beside a sidecar, the token goes into Patroni's
-    // container alone. Alone, Patroni's container holds the automatic mount, the same token at the same path (and a
+    // Patroni calls the API server, the exporter never does: beside a sidecar, the token goes into
+    // Patroni's
+    // container alone. Alone, Patroni's container holds the automatic mount, the same token at the
+    // same path (and a
     // cluster without a sidecar keeps the template it has, with no pod restarted for this).
     if (containers.size() > 1) {
       ApiToken.onlyInto(pod, postgres);
@@ -117,19 +143,24 @@ public final class StatefulSets {
     return pod;
   }
 
-  public static Optional<ObjectNode> affinity(String cluster, ClusterSpec.Availability availability) {
+  public static Optional<ObjectNode> affinity(
+      String cluster, ClusterSpec.Availability availability) {
     ObjectNode selector = Json.object();
     selector.set("matchLabels", Labels.podSelector(cluster));
     ObjectNode antiAffinity = Json.object();
     switch (availability.podAntiAffinity()) {
       case "required" -> {
-        ObjectNode term = antiAffinity.putArray("requiredDuringSchedulingIgnoredDuringExecution").addObject();
+        ObjectNode term =
+            antiAffinity.putArray("requiredDuringSchedulingIgnoredDuringExecution").addObject();
         term.set("labelSelector", selector);
         term.put("topologyKey", availability.topologyKey());
       }
       case "preferred" -> {
-        ObjectNode weighted = antiAffinity.putArray("preferredDuringSchedulingIgnoredDuringExecution").addObject()
-            .put("weight", 100);
+        ObjectNode weighted =
+            antiAffinity
+                .putArray("preferredDuringSchedulingIgnoredDuringExecution")
+                .addObject()
+                .put("weight", 100);
         ObjectNode term = weighted.putObject("podAffinityTerm");
         term.set("labelSelector", selector);
         term.put("topologyKey", availability.topologyKey());
@@ -143,12 +174,17 @@ public final class StatefulSets {
     return Optional.of(affinity);
   }
 
-  private static ObjectNode container(String cluster, String namespace, ClusterSpec spec, ObjectNode bootstrap,
+  private static ObjectNode container(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      ObjectNode bootstrap,
       Optional<Tls.Rendering> tls) {
-    ObjectNode container = Json.object()
-        .put("name", Spilo.CONTAINER)
-        .put("image", spec.image())
-        .put("imagePullPolicy", "IfNotPresent");
+    ObjectNode container =
+        Json.object()
+            .put("name", Spilo.CONTAINER)
+            .put("image", spec.image())
+            .put("imagePullPolicy", "IfNotPresent");
     ArrayNode ports = container.putArray("ports");
     ports.addObject().put("name", "postgresql").put("containerPort", Spilo.POSTGRES_PORT);
     ports.addObject().put("name", "patroni").put("containerPort", Spilo.PATRONI_PORT);
@@ -162,13 +198,19 @@ public final class StatefulSets {
     spec.walVolume().ifPresent(wal -> mounts.add(WalVolumes.volumeMount()));
     mounts.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
     tls.ifPresent(rendering -> mounts.add(TlsMounts.volumeMount()));
-    // Patroni's REST API answers 200 on /readiness once PostgreSQL runs as leader or as a streaming replica.
+    // Patroni's REST API answers 200 on /readiness once PostgreSQL runs as leader or as a streaming
+    // replica.
     ObjectNode readiness = container.putObject("readinessProbe");
-    ObjectNode probe = readiness.putObject("httpGet").put("path", "/readiness").put("port", Spilo.PATRONI_PORT);
+    ObjectNode probe =
+        readiness.putObject("httpGet").put("path", "/readiness").put("port", Spilo.PATRONI_PORT);
     if (tls.map(Tls.Rendering::restApiServing).orElse(false)) {
       probe.put("scheme", "HTTPS");
     }
-    readiness.put("initialDelaySeconds", 6).put("periodSeconds", 10).put("timeoutSeconds", 5).put("failureThreshold", 3);
+    readiness
+        .put("initialDelaySeconds", 6)
+        .put("periodSeconds", 10)
+        .put("timeoutSeconds", 5)
+        .put("failureThreshold", 3);
     return container;
   }
 
@@ -192,11 +234,18 @@ public final class StatefulSets {
     field(env, "POD_IP", "status.podIP");
     field(env, "POD_NAMESPACE", "metadata.namespace");
     // Declared before SPILO_CONFIGURATION, which refers to it.
-    env.addObject().put("name", RESTAPI_PASSWORD_VARIABLE).putObject("valueFrom").putObject("secretKeyRef")
-        .put("name", Names.restApiSecret(cluster)).put("key", "password");
+    env.addObject()
+        .put("name", RESTAPI_PASSWORD_VARIABLE)
+        .putObject("valueFrom")
+        .putObject("secretKeyRef")
+        .put("name", Names.restApiSecret(cluster))
+        .put("key", "password");
     WalArchive.env(spec.backups()).forEach(env::add);
     StandbyEnv.env(spec.standby()).forEach(env::add);
-    value(env, "SPILO_CONFIGURATION", spiloConfiguration(spec.parameters(), bootstrap, spec.walVolume().isPresent()));
+    value(
+        env,
+        "SPILO_CONFIGURATION",
+        spiloConfiguration(spec.parameters(), bootstrap, spec.walVolume().isPresent()));
     return env;
   }
 
@@ -226,29 +275,44 @@ public final class StatefulSets {
 
   /** {@code values} with Spilo's pinned settings of {@code parameters} added. */
   private static ObjectNode withPinned(ObjectNode values, Map<String, String> parameters) {
-    SpiloPinnedParameters.pinned(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(value)));
+    SpiloPinnedParameters.pinned(parameters)
+        .forEach((name, value) -> values.put(name, KubeletText.literal(value)));
     return values;
   }
 
   private static ObjectNode restartOnly(Map<String, String> parameters) {
     ObjectNode values = Json.object();
-    ReloadableParameters.restartOnly(parameters).forEach((name, value) -> values.put(name, KubeletText.literal(
-        name.equals("shared_preload_libraries") ? preloadLibraries(value) : value)));
+    ReloadableParameters.restartOnly(parameters)
+        .forEach(
+            (name, value) ->
+                values.put(
+                    name,
+                    KubeletText.literal(
+                        name.equals("shared_preload_libraries")
+                            ? preloadLibraries(value)
+                            : value)));
     return values;
   }
 
   /** The same, with pg_wal on its own volume when {@code walVolume} ({@link WalVolumes#configure}). */
-  public static String spiloConfiguration(Map<String, String> parameters, ObjectNode bootstrap, boolean walVolume) {
+  public static String spiloConfiguration(
+      Map<String, String> parameters, ObjectNode bootstrap, boolean walVolume) {
     ObjectNode config = Json.object();
     ObjectNode restartOnly = restartOnly(parameters);
     if (!restartOnly.isEmpty()) {
-      config.putObject("bootstrap").putObject("dcs").putObject("postgresql").set("parameters", restartOnly);
+      config
+          .putObject("bootstrap")
+          .putObject("dcs")
+          .putObject("postgresql")
+          .set("parameters", restartOnly);
     }
     ObjectNode local = withPinned(restartOnly.deepCopy(), parameters);
     if (!local.isEmpty()) {
       config.putObject("postgresql").set("parameters", local);
     }
-    config.putObject("restapi").putObject("authentication")
+    config
+        .putObject("restapi")
+        .putObject("authentication")
         .put("username", Spilo.RESTAPI_USER)
         .put("password", KubeletText.reference(RESTAPI_PASSWORD_VARIABLE));
     if (!bootstrap.isEmpty()) {
@@ -277,9 +341,12 @@ public final class StatefulSets {
 
   /** A claim template of the pods: one ReadWriteOnce volume of {@code size} ({@code storageClass} null: the default). */
   static ObjectNode claimTemplate(String cluster, String name, String size, String storageClass) {
-    // The API server's defaults, written out: Metacontroller replaces the list of claim templates whole, so a
-    // default left out would differ from the stored object on every sync and be sent again each time. The server
-    // sets apiVersion and kind (k8s.io/kubernetes 1.36 pkg/apis/apps/v1/conversion.go:155-163), status.phase
+    // The API server's defaults, written out: Metacontroller replaces the list of claim templates
+    // whole, so a
+    // default left out would differ from the stored object on every sync and be sent again each
+    // time. The server
+    // sets apiVersion and kind (k8s.io/kubernetes 1.36 pkg/apis/apps/v1/conversion.go:155-163),
+    // status.phase
     // (pkg/apis/core/v1/defaults.go:294-297) and the volume mode.
     ObjectNode claim = Json.object().put("apiVersion", "v1").put("kind", "PersistentVolumeClaim");
     ObjectNode metadata = claim.putObject("metadata").put("name", name);
@@ -300,12 +367,20 @@ public final class StatefulSets {
   }
 
   private static void secret(ArrayNode env, String name, String secretName) {
-    env.addObject().put("name", name).putObject("valueFrom").putObject("secretKeyRef")
-        .put("name", secretName).put("key", "password");
+    env.addObject()
+        .put("name", name)
+        .putObject("valueFrom")
+        .putObject("secretKeyRef")
+        .put("name", secretName)
+        .put("key", "password");
   }
 
   private static void field(ArrayNode env, String name, String path) {
-    env.addObject().put("name", name).putObject("valueFrom").putObject("fieldRef")
-        .put("apiVersion", "v1").put("fieldPath", path);
+    env.addObject()
+        .put("name", name)
+        .putObject("valueFrom")
+        .putObject("fieldRef")
+        .put("apiVersion", "v1")
+        .put("fieldPath", path);
   }
 }

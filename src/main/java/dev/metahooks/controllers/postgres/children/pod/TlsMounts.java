@@ -17,6 +17,7 @@ import dev.metahooks.kube.KubeletText;
 public final class TlsMounts {
   /** Where clients find the CA: the user Secret's {@code ca.crt}, mounted at this path (docs/postgrescluster/security.md, TLS). */
   public static final String CLIENT_CA_PATH = "/etc/postgresql-tls/ca.crt";
+
   /** Owner read-write, group read: PostgreSQL accepts a key owned by root with group access (fsGroup 103). */
   public static final int KEY_MODE = 0640;
 
@@ -25,13 +26,19 @@ public final class TlsMounts {
   /** The pods' volume of the Secret. */
   public static ObjectNode volume(Tls.Rendering rendering) {
     ObjectNode volume = Json.object().put("name", Spilo.TLS_VOLUME);
-    volume.putObject("secret").put("secretName", rendering.secretName()).put("defaultMode", KEY_MODE);
+    volume
+        .putObject("secret")
+        .put("secretName", rendering.secretName())
+        .put("defaultMode", KEY_MODE);
     return volume;
   }
 
   /** Where Spilo's container mounts it. */
   public static ObjectNode volumeMount() {
-    return Json.object().put("name", Spilo.TLS_VOLUME).put("mountPath", Spilo.TLS_MOUNT).put("readOnly", true);
+    return Json.object()
+        .put("name", Spilo.TLS_VOLUME)
+        .put("mountPath", Spilo.TLS_MOUNT)
+        .put("readOnly", true);
   }
 
   /** Spilo's variables that point it at the Secret's files, after its own. */
@@ -39,20 +46,33 @@ public final class TlsMounts {
     ArrayNode env = Json.array();
     value(env, "SSL_CERTIFICATE_FILE", Spilo.TLS_MOUNT + "/" + TlsSpec.CERT);
     value(env, "SSL_PRIVATE_KEY_FILE", Spilo.TLS_MOUNT + "/" + TlsSpec.KEY);
-    // Spilo's cron job compares the files' hashes every five minutes and reloads PostgreSQL when they change.
+    // Spilo's cron job compares the files' hashes every five minutes and reloads PostgreSQL when
+    // they change.
     value(env, "SSL_TEST_RELOAD", "true");
     if (rendering.restApiTrust()) {
-      // Patroni verifies the other members' REST API with restapi.cafile (also while it serves http itself).
+      // Patroni verifies the other members' REST API with restapi.cafile (also while it serves http
+      // itself).
       value(env, Tls.SSL_RESTAPI_CA_FILE, Spilo.TLS_MOUNT + "/" + TlsSpec.CA);
     }
     if (rendering.restApiServing()) {
       value(env, "SSL_RESTAPI_CERTIFICATE_FILE", Spilo.TLS_MOUNT + "/" + TlsSpec.CERT);
       value(env, "SSL_RESTAPI_PRIVATE_KEY_FILE", Spilo.TLS_MOUNT + "/" + TlsSpec.KEY);
-      // ... and their names: so each member's connect address is its DNS name, which the certificate covers.
-      env.addObject().put("name", "POD_NAME").putObject("valueFrom").putObject("fieldRef")
-          .put("apiVersion", "v1").put("fieldPath", "metadata.name");
-      value(env, "RESTAPI_CONNECT_ADDRESS", KubeletText.reference("POD_NAME") + "."
-          + Names.serviceHost(Names.headlessService(cluster), namespace) + ":" + Spilo.PATRONI_PORT);
+      // ... and their names: so each member's connect address is its DNS name, which the
+      // certificate covers.
+      env.addObject()
+          .put("name", "POD_NAME")
+          .putObject("valueFrom")
+          .putObject("fieldRef")
+          .put("apiVersion", "v1")
+          .put("fieldPath", "metadata.name");
+      value(
+          env,
+          "RESTAPI_CONNECT_ADDRESS",
+          KubeletText.reference("POD_NAME")
+              + "."
+              + Names.serviceHost(Names.headlessService(cluster), namespace)
+              + ":"
+              + Spilo.PATRONI_PORT);
     }
     return env;
   }

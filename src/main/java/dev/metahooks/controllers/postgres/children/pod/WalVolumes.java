@@ -32,7 +32,8 @@ final class WalVolumes {
   private WalVolumes() {}
 
   static ObjectNode claimTemplate(String cluster, WalVolume wal) {
-    return StatefulSets.claimTemplate(cluster, Spilo.WAL_VOLUME, wal.size(), wal.storageClassName());
+    return StatefulSets.claimTemplate(
+        cluster, Spilo.WAL_VOLUME, wal.size(), wal.storageClassName());
   }
 
   static ObjectNode volumeMount() {
@@ -47,7 +48,8 @@ final class WalVolumes {
     initdb.add(Spilo.INITDB_CHECKSUMS);
     initdb.addObject().put("waldir", Spilo.WAL_DIRECTORY);
     ObjectNode postgresql = config.withObjectProperty("postgresql");
-    // Spilo's template calls the list create_replica_method; the same key, so that this list replaces Spilo's.
+    // Spilo's template calls the list create_replica_method; the same key, so that this list
+    // replaces Spilo's.
     postgresql.putArray("create_replica_method").add("basebackup");
     ArrayNode basebackup = postgresql.putArray("basebackup");
     basebackup.addObject().put("waldir", Spilo.WAL_DIRECTORY);

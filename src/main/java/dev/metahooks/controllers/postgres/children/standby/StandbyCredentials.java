@@ -29,25 +29,50 @@ public final class StandbyCredentials {
   }
 
   /** The source Secrets that this cluster's own Secrets still have to be created from, and are missing. */
-  public static List<FieldProblem> missing(String cluster, ClusterSpec spec, ObservedCluster observed) {
+  public static List<FieldProblem> missing(
+      String cluster, ClusterSpec spec, ObservedCluster observed) {
     List<FieldProblem> problems = new ArrayList<>();
-    spec.standby().ifPresent(standby -> {
-      check(problems, observed, Names.superuserSecret(cluster), standby.superuserSecret(), "superuserSecret");
-      check(problems, observed, Names.replicationSecret(cluster), standby.replicationSecret(), "replicationSecret");
-    });
+    spec.standby()
+        .ifPresent(
+            standby -> {
+              check(
+                  problems,
+                  observed,
+                  Names.superuserSecret(cluster),
+                  standby.superuserSecret(),
+                  "superuserSecret");
+              check(
+                  problems,
+                  observed,
+                  Names.replicationSecret(cluster),
+                  standby.replicationSecret(),
+                  "replicationSecret");
+            });
     return problems;
   }
 
-  private static void check(List<FieldProblem> problems, ObservedCluster observed, String own, String source,
+  private static void check(
+      List<FieldProblem> problems,
+      ObservedCluster observed,
+      String own,
+      String source,
       String field) {
     if (observed.secret(own).isEmpty() && password(observed, source).isEmpty()) {
-      problems.add(new FieldProblem("spec.standby.credentials." + field, SecretGrants.notGiven(source, List.of("password"),
-          observed) + "; a standby's " + own + " is created with its source's password, so the source's owner "
-          + "decides who may follow it"));
+      problems.add(
+          new FieldProblem(
+              "spec.standby.credentials." + field,
+              SecretGrants.notGiven(source, List.of("password"), observed)
+                  + "; a standby's "
+                  + own
+                  + " is created with its source's password, so the source's owner "
+                  + "decides who may follow it"));
     }
   }
 
   private static Optional<String> password(ObservedCluster observed, String secret) {
-    return observed.relatedSecret(secret).flatMap(s -> SecretData.value(s, "password")).filter(p -> !p.isEmpty());
+    return observed
+        .relatedSecret(secret)
+        .flatMap(s -> SecretData.value(s, "password"))
+        .filter(p -> !p.isEmpty());
   }
 }

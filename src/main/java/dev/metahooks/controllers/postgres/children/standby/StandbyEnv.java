@@ -29,27 +29,37 @@ public final class StandbyEnv {
 
   public static List<ObjectNode> env(Optional<StandbySpec> standby) {
     List<ObjectNode> env = new ArrayList<>();
-    standby.ifPresent(given -> {
-      WalArchive.value(env, PREFIX + "SCOPE", given.cluster());
-      given.archive().ifPresent(s3 -> WalArchive.store(env, PREFIX, s3));
-      given.streaming().ifPresent(stream -> {
-        WalArchive.value(env, PREFIX + "HOST", stream.host());
-        WalArchive.value(env, PREFIX + "PORT", String.valueOf(stream.port()));
-      });
-    });
+    standby.ifPresent(
+        given -> {
+          WalArchive.value(env, PREFIX + "SCOPE", given.cluster());
+          given.archive().ifPresent(s3 -> WalArchive.store(env, PREFIX, s3));
+          given
+              .streaming()
+              .ifPresent(
+                  stream -> {
+                    WalArchive.value(env, PREFIX + "HOST", stream.host());
+                    WalArchive.value(env, PREFIX + "PORT", String.valueOf(stream.port()));
+                  });
+        });
     return env;
   }
 
   /** The {@code STANDBY_*} variables of the observed StatefulSet's Spilo container, as last applied. */
   public static List<JsonNode> observed(ObservedCluster observed) {
     List<JsonNode> found = new ArrayList<>();
-    observed.statefulSet().map(sts -> Preserved.lastApplied(sts).orElse(sts)).ifPresent(sts -> {
-      ObservedCluster.spiloEnv(sts.at("/spec/template/spec")).forEach(e -> {
-        if (e.path("name").asText().startsWith(PREFIX)) {
-          found.add(e);
-        }
-      });
-    });
+    observed
+        .statefulSet()
+        .map(sts -> Preserved.lastApplied(sts).orElse(sts))
+        .ifPresent(
+            sts -> {
+              ObservedCluster.spiloEnv(sts.at("/spec/template/spec"))
+                  .forEach(
+                      e -> {
+                        if (e.path("name").asText().startsWith(PREFIX)) {
+                          found.add(e);
+                        }
+                      });
+            });
     return found;
   }
 
@@ -57,7 +67,8 @@ public final class StandbyEnv {
    * {@code standby_cluster} is in Patroni's bootstrap configuration, read once when the cluster is created: once the
    * StatefulSet exists, adding {@code spec.standby} or changing it is refused. Removing it is the promotion.
    */
-  public static Optional<FieldProblem> change(Optional<StandbySpec> standby, ObservedCluster observed) {
+  public static Optional<FieldProblem> change(
+      Optional<StandbySpec> standby, ObservedCluster observed) {
     if (observed.statefulSet().isEmpty() || standby.isEmpty()) {
       return Optional.empty();
     }
@@ -68,10 +79,13 @@ public final class StandbyEnv {
     if (wanted.equals(deployed)) {
       return Optional.empty();
     }
-    return Optional.of(new FieldProblem("spec.standby", deployed.isEmpty()
-        ? "can only be set when the cluster is created: a running cluster does not become a standby (create a new "
-            + "cluster with spec.standby)"
-        : "cannot change while the cluster follows its source: Patroni read it when the cluster was created; remove "
-            + "spec.standby to promote the cluster"));
+    return Optional.of(
+        new FieldProblem(
+            "spec.standby",
+            deployed.isEmpty()
+                ? "can only be set when the cluster is created: a running cluster does not become a standby (create a new "
+                    + "cluster with spec.standby)"
+                : "cannot change while the cluster follows its source: Patroni read it when the cluster was created; remove "
+                    + "spec.standby to promote the cluster"));
   }
 }
