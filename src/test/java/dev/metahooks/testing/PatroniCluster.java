@@ -683,6 +683,55 @@ public final class PatroniCluster implements AutoCloseable {
     return streaming;
   }
 
+  /**
+   * Polls until every replica streams and no member's server has restarted for {@code quiet}: a
+   * member that rejoins after a switchover can restart once more after it first streams.
+   */
+  public void awaitSettled(Duration timeout, Duration quiet) {
+    Instant deadline = Instant.now().plus(timeout);
+    List<String> last = null;
+    Instant since = Instant.now();
+    while (true) {
+      List<String> starts = startTimesIfStreaming();
+      if (starts != null && starts.equals(last)) {
+        if (Duration.between(since, Instant.now()).compareTo(quiet) >= 0) {
+          return;
+        }
+      } else {
+        last = starts;
+        since = Instant.now();
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new AssertionError(
+            "waited "
+                + timeout
+                + " for every member streaming and unrestarted for "
+                + quiet
+                + "; cluster: "
+                + cluster()
+                + "\n"
+                + logs());
+      }
+      PostgresServer.sleep(Duration.ofMillis(500));
+    }
+  }
+
+  /** Each member's server start time, or null while a replica does not stream or a member is down. */
+  private List<String> startTimesIfStreaming() {
+    if (streamingReplicas() != size() - 1) {
+      return null;
+    }
+    List<String> starts = new ArrayList<>();
+    for (int i = 0; i < size(); i++) {
+      try {
+        starts.add(query(i, "SELECT pg_postmaster_start_time()"));
+      } catch (AssertionError | RuntimeException e) {
+        return null;
+      }
+    }
+    return starts;
+  }
+
   /** Polls until the condition holds; fails after the timeout, naming what it waited for. */
   public void await(Duration timeout, String what, Predicate<PatroniCluster> condition) {
     Instant deadline = Instant.now().plus(timeout);
