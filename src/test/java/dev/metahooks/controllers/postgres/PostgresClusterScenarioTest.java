@@ -266,10 +266,17 @@ class PostgresClusterScenarioTest {
 
     orders.edit(spec -> spec.put("instances", 1));
     settle();
-    assertThat(podEvents(mark))
+    List<String> events = podEvents(mark);
+    assertThat(events)
         .as("one planned leader change, before any pod goes")
-        .containsExactly(
+        .startsWith("switchover Job", "leader orders-0")
+        .containsExactlyInAnyOrder(
             "switchover Job", "leader orders-0", "replaced orders-2", "replaced orders-1");
+    if (!cluster.isOnServer()) {
+      // The highest ordinal goes first; on a real API server the emulator sees deletions by
+      // polling, and two that finish between polls come in name order.
+      assertThat(events).endsWith("replaced orders-2", "replaced orders-1");
+    }
     assertThat(rolloutStepsSince(mark)).contains("ScaleDownSwitchover");
     assertThat(conditionSince(mark, "Progressing", "reason"))
         .contains("MovingPrimaryBeforeScaleDown");
