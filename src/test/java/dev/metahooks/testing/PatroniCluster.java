@@ -688,32 +688,23 @@ public final class PatroniCluster implements AutoCloseable {
    * member that rejoins after a switchover can restart once more after it first streams.
    */
   public void awaitSettled(Duration timeout, Duration quiet) {
-    Instant deadline = Instant.now().plus(timeout);
-    List<String> last = null;
-    Instant since = Instant.now();
-    while (true) {
-      List<String> starts = startTimesIfStreaming();
-      if (starts != null && starts.equals(last)) {
-        if (Duration.between(since, Instant.now()).compareTo(quiet) >= 0) {
-          return;
-        }
-      } else {
-        last = starts;
-        since = Instant.now();
-      }
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError(
-            "waited "
-                + timeout
-                + " for every member streaming and unrestarted for "
-                + quiet
-                + "; cluster: "
-                + cluster()
-                + "\n"
-                + logs());
-      }
-      PostgresServer.sleep(Duration.ofMillis(500));
-    }
+    var window =
+        new Object() {
+          List<String> starts;
+          Instant since = Instant.now();
+        };
+    await(
+        timeout,
+        "every member streaming and unrestarted for " + quiet,
+        c -> {
+          List<String> starts = c.startTimesIfStreaming();
+          if (starts == null || !starts.equals(window.starts)) {
+            window.starts = starts;
+            window.since = Instant.now();
+            return false;
+          }
+          return Duration.between(window.since, Instant.now()).compareTo(quiet) >= 0;
+        });
   }
 
   /** Each member's server start time, or null while a replica does not stream or a member is down. */
