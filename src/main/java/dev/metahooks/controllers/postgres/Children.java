@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.ChildTypes;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.PatroniRbac;
 import dev.metahooks.controllers.postgres.children.backup.Backups;
@@ -37,7 +38,7 @@ import java.util.stream.Collectors;
 
 /**
  * Every child an answer carries, rendered from the plan: one builder per kind, each returning its objects whole,
- * in the order of {@link ObservedCluster#CHILD_TYPES}. A plan that renders nothing from the spec (paused, invalid,
+ * in the order of {@link ChildTypes#ALL}. A plan that renders nothing from the spec (paused, invalid,
  * a held deletion) answers the observed children as they are.
  */
 final class Children {
@@ -75,7 +76,7 @@ final class Children {
               plan.spec().image(),
               plan.spec().scheduling().jobs(),
               observed.patroniConfigMaps()));
-      return ObservedCluster.inTypeOrder(children);
+      return ChildTypes.inTypeOrder(children);
     }
     return finalBackup;
   }
@@ -153,7 +154,7 @@ final class Children {
     children.addAll(Backups.children(cluster, namespace, spec, observed));
     plan.majorUpgrade()
         .ifPresent(upgrade -> children.addAll(upgradeChildren(plan, upgrade, observed)));
-    return ObservedCluster.inTypeOrder(children);
+    return ChildTypes.inTypeOrder(children);
   }
 
   /**
@@ -229,12 +230,12 @@ final class Children {
   static void checkNothingLost(ObservedCluster observed, List<ObjectNode> children) {
     Set<String> kept =
         children.stream()
-            .map(c -> c.path("kind").asText() + "/" + ObservedCluster.nameOf(c))
+            .map(c -> c.path("kind").asText() + "/" + Names.of(c))
             .collect(Collectors.toSet());
     List<ObjectNode> mustStay = new ArrayList<>(observed.children("v1", "Secret"));
     observed.statefulSet().ifPresent(mustStay::add);
     for (ObjectNode child : mustStay) {
-      String key = child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);
+      String key = child.path("kind").asText() + "/" + Names.of(child);
       if (!kept.contains(key)) {
         throw new IllegalStateException("rendered children would drop the observed " + key);
       }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.jobs.Cleanup;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.testing.Kubelet;
@@ -25,7 +25,7 @@ class CleanupTest {
             List.of("pg-config", "pg-leader"));
     objects.forEach(KubeSchema::assertValid);
     assertThat(objects)
-        .extracting(o -> o.path("kind").asText() + "/" + ObservedCluster.nameOf(o))
+        .extracting(o -> o.path("kind").asText() + "/" + Names.of(o))
         .containsExactly(
             "ServiceAccount/pg-cleanup",
             "Role/pg-cleanup",

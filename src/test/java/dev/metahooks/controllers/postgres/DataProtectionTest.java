@@ -9,6 +9,7 @@ import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.json.JsonTrees;
@@ -110,7 +111,7 @@ class DataProtectionTest {
     List<ObjectNode> all = new ArrayList<>(Preserved.all(observed.children()));
     Children.checkNothingLost(observed, all);
     List<ObjectNode> withoutSecret =
-        all.stream().filter(c -> !ObservedCluster.nameOf(c).equals("orders.reporting")).toList();
+        all.stream().filter(c -> !Names.of(c).equals("orders.reporting")).toList();
     assertThatThrownBy(() -> Children.checkNothingLost(observed, withoutSecret))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("Secret/orders.reporting");
@@ -263,7 +264,7 @@ class DataProtectionTest {
         .observedSecrets()
         .forEach(
             secret ->
-                assertThat(children(answer).get("Secret/" + ObservedCluster.nameOf(secret)))
+                assertThat(children(answer).get("Secret/" + Names.of(secret)))
                     .isEqualTo(Preserved.lastApplied(secret).orElseThrow()));
   }
 

@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.children.jobs.DeclaredDatabases;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.testing.PostgresServer;
 import java.util.List;
@@ -432,7 +431,7 @@ class DeclaredDatabasesPostgresIT {
   }
 
   private static String usersJob(PostgresWorld world) {
-    return ObservedCluster.nameOf(RenderedUsersJob.of(world));
+    return Names.of(RenderedUsersJob.of(world));
   }
 
   private static String secret(PostgresWorld world, String user) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.testing.Resources;
 import java.nio.file.Path;
@@ -56,13 +56,7 @@ class GoldenTokenHoldersTest {
           continue;
         }
         judged.merge(child.path("kind").asText(), 1, Integer::sum);
-        String what =
-            fixture
-                + " "
-                + child.path("kind").asText()
-                + " "
-                + ObservedCluster.nameOf(child)
-                + ": ";
+        String what = fixture + " " + child.path("kind").asText() + " " + Names.of(child) + ": ";
         String holders = RenderedRbacTest.tokenHolders(pod);
         if (!pod.has("serviceAccountName")) {
           if (!pod.path("automountServiceAccountToken").isBoolean()
@@ -114,7 +108,7 @@ class GoldenTokenHoldersTest {
     for (JsonNode group : request.path("children")) {
       for (JsonNode observed : group) {
         if (observed instanceof ObjectNode object
-            && ObservedCluster.nameOf(object).equals(ObservedCluster.nameOf(child))
+            && Names.of(object).equals(Names.of(child))
             && object.path("kind").asText().equals(child.path("kind").asText())
             && Preserved.child(object).equals(child)) {
           return true;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.Manifests;
 import java.io.IOException;
@@ -55,9 +55,7 @@ class OperationsDocsTest {
 
   private static List<String> names(JsonNode answer) {
     List<String> names = new ArrayList<>();
-    answer
-        .path("children")
-        .forEach(c -> names.add(c.path("kind").asText() + "/" + ObservedCluster.nameOf(c)));
+    answer.path("children").forEach(c -> names.add(c.path("kind").asText() + "/" + Names.of(c)));
     return names;
   }
 

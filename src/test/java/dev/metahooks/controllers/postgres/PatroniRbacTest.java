@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.PatroniRbac;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.testing.kube.KubeSchema;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ class PatroniRbacTest {
     List<ObjectNode> rbac = PatroniRbac.build("pg", "shop", List.of("pg-0", "pg-1"));
     rbac.forEach(KubeSchema::assertValid);
     assertThat(rbac)
-        .extracting(o -> o.path("kind").asText() + "/" + ObservedCluster.nameOf(o))
+        .extracting(o -> o.path("kind").asText() + "/" + Names.of(o))
         .containsExactly("ServiceAccount/pg-patroni", "Role/pg-patroni", "RoleBinding/pg-patroni");
     assertThat(rbac.get(1).path("rules").toString())
         .isEqualTo(

@@ -3,7 +3,7 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.Resources;
 import java.io.IOException;
@@ -42,11 +42,7 @@ class PodSecurityRestrictedTest {
           JsonNode pod = child.at("/spec/template/spec");
           if (pod.isObject()) {
             String where =
-                file.getFileName()
-                    + " "
-                    + child.path("kind").asText()
-                    + "/"
-                    + ObservedCluster.nameOf(child);
+                file.getFileName() + " " + child.path("kind").asText() + "/" + Names.of(child);
             assertRestricted(where, pod);
             checked.add(child.path("kind").asText());
           }

@@ -6,13 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.access.PoolerAccess;
 import dev.metahooks.controllers.postgres.children.access.ServiceRoles;
 import dev.metahooks.controllers.postgres.children.pod.TlsMounts;
 import dev.metahooks.controllers.postgres.children.pooler.Poolers;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.LocalDaemon;
@@ -276,7 +275,7 @@ class PoolerPgBouncerIT {
     PostgresWorld world = world("off", "session");
     world.sync();
     RenderedUsersJob.run(world, server);
-    String job = ObservedCluster.nameOf(RenderedUsersJob.of(world));
+    String job = Names.of(RenderedUsersJob.of(world));
     ObjectNode poolerSecret = secret(world, Names.poolerSecret("off")).deepCopy();
     world.edit(spec -> spec.withObjectProperty("pooler").put("enabled", false));
     world.sync();
@@ -286,7 +285,7 @@ class PoolerPgBouncerIT {
             "Service/off-pooler",
             "ConfigMap/off-pooler",
             "PodDisruptionBudget/off.pooler");
-    assertThat(ObservedCluster.nameOf(RenderedUsersJob.of(world))).isNotEqualTo(job);
+    assertThat(Names.of(RenderedUsersJob.of(world))).isNotEqualTo(job);
     RenderedUsersJob.run(world, server);
     assertThat(
             server

@@ -45,7 +45,7 @@ class PoolersIT {
                 .has("initContainers"))
         .isFalse();
     assertThat(
-            dev.metahooks.controllers.postgres.observed.SecretData.value(
+            dev.metahooks.controllers.postgres.base.SecretData.value(
                     world.children.get("Secret/pg.app"), "pooler-uri")
                 .orElseThrow())
         .endsWith("?sslmode=verify-full&sslrootcert=/etc/postgresql-tls/ca.crt");

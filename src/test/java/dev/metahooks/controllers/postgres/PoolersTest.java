@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.access.PoolerAccess;
 import dev.metahooks.controllers.postgres.children.access.ServiceRoles;
 import dev.metahooks.controllers.postgres.children.pod.Exporters;
@@ -37,7 +38,7 @@ class PoolersTest {
                 Optional.empty()))
         .isEmpty();
     assertThat(Poolers.build("pg", "shop", POOLED, Optional.empty()))
-        .extracting(c -> c.path("kind").asText() + "/" + ObservedCluster.nameOf(c))
+        .extracting(c -> c.path("kind").asText() + "/" + Names.of(c))
         .containsExactly(
             "ConfigMap/pg-pooler",
             "Service/pg-pooler",

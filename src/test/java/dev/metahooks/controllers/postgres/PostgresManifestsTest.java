@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.metahooks.controllers.postgres.base.ChildTypes;
 import dev.metahooks.controllers.postgres.base.Spilo;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.docs.MarkdownBlocks;
@@ -249,7 +249,7 @@ class PostgresManifestsTest {
             Map.entry("apps/v1 deployments", "InPlace"),
             Map.entry("batch/v1 cronjobs", "InPlace"));
     List<String> declared = new ArrayList<>();
-    ObservedCluster.CHILD_TYPES.forEach(
+    ChildTypes.ALL.forEach(
         t ->
             declared.add(
                 t.apiVersion() + " " + t.kind().toLowerCase().replaceFirst("y$", "ie") + "s"));

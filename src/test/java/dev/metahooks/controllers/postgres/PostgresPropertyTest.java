@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.Quantities;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
@@ -130,7 +131,7 @@ class PostgresPropertyTest {
     for (ObjectNode secret : world.observedSecrets()) {
       assertThat(emitted)
           .as("observed Secret kept, " + context)
-          .contains("Secret/" + ObservedCluster.nameOf(secret));
+          .contains("Secret/" + Names.of(secret));
     }
     boolean frozen = invalid(world) || world.spec.path("paused").asBoolean();
     ObjectNode observedSts = world.statefulSet();
@@ -203,7 +204,7 @@ class PostgresPropertyTest {
     for (ObjectNode pod : world.pods.values()) {
       if (Labels.LEADER.equals(pod.at("/metadata/labels/" + Labels.ROLE).asText())
           && !pod.path("metadata").has("deletionTimestamp")) {
-        String name = ObservedCluster.nameOf(pod);
+        String name = Names.of(pod);
         return Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
       }
     }

@@ -12,6 +12,7 @@ import dev.metahooks.api.CompositeResponse;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
+import dev.metahooks.controllers.postgres.base.ChildTypes;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
@@ -209,7 +210,7 @@ final class PostgresWorld {
           .withObjectProperty("spec")
           .withArrayProperty("childResources")
           .addObject()
-          .put("apiVersion", ObservedCluster.POD_MONITOR.apiVersion())
+          .put("apiVersion", ChildTypes.POD_MONITOR.apiVersion())
           .put("resource", "podmonitors")
           .putObject("updateStrategy")
           .put("method", "InPlace");
@@ -217,11 +218,11 @@ final class PostgresWorld {
     request.set("controller", controller);
     request.set("parent", parent());
     ObjectNode childMap = request.putObject("children");
-    List<ObservedCluster.ChildType> types = new ArrayList<>(ObservedCluster.CHILD_TYPES);
+    List<ChildTypes.ChildType> types = new ArrayList<>(ChildTypes.ALL);
     if (podMonitorsDeclared) {
-      types.add(ObservedCluster.POD_MONITOR);
+      types.add(ChildTypes.POD_MONITOR);
     }
-    for (ObservedCluster.ChildType type : types) {
+    for (ChildTypes.ChildType type : types) {
       ObjectNode group = childMap.putObject(ObjectMap.groupKey(type.apiVersion(), type.kind()));
       children.forEach(
           (key, child) -> {

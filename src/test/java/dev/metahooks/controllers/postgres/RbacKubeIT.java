@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controlplane.ProjectCluster;
 import dev.metahooks.testing.ControlPlane;
 import dev.metahooks.testing.Resources;
@@ -156,13 +156,7 @@ class RbacKubeIT {
           count(Expect.CREATED_AS_METACONTROLLER);
           if (answer.code() != 201) {
             failures.add(
-                kind
-                    + " "
-                    + ObservedCluster.nameOf(object)
-                    + ": "
-                    + answer.code()
-                    + " "
-                    + answer.message());
+                kind + " " + Names.of(object) + ": " + answer.code() + " " + answer.message());
           }
         }
       }
@@ -196,13 +190,7 @@ class RbacKubeIT {
                   .message()
                   .contains("attempting to grant RBAC permissions not currently held")) {
             failures.add(
-                kind
-                    + " "
-                    + ObservedCluster.nameOf(object)
-                    + ": "
-                    + answer.code()
-                    + " "
-                    + answer.message());
+                kind + " " + Names.of(object) + ": " + answer.code() + " " + answer.message());
           }
         }
       }
@@ -349,18 +337,12 @@ class RbacKubeIT {
           count(Expect.STORED_AS_RENDERED);
           if (!answer.ok()) {
             failures.add(
-                kind
-                    + " "
-                    + ObservedCluster.nameOf(object)
-                    + ": "
-                    + answer.code()
-                    + " "
-                    + answer.message());
+                kind + " " + Names.of(object) + ": " + answer.code() + " " + answer.message());
           } else if (!StoredForm.differences(object, (ObjectNode) answer.body()).isEmpty()) {
             failures.add(
                 kind
                     + " "
-                    + ObservedCluster.nameOf(object)
+                    + Names.of(object)
                     + " stored otherwise: "
                     + StoredForm.differences(object, (ObjectNode) answer.body()));
           }
@@ -714,7 +696,7 @@ class RbacKubeIT {
     Expect no = Expect.REFUSED;
     List<Call> calls = new ArrayList<>();
     for (ObjectNode serviceAccount : own.ofKind("ServiceAccount")) {
-      String account = ObservedCluster.nameOf(serviceAccount);
+      String account = Names.of(serviceAccount);
       for (String pod : members(target)) {
         calls.add(
             new Call(
@@ -838,7 +820,7 @@ class RbacKubeIT {
       }
       calls.add(new Call(account, "lists the Secrets", "GET", core("secrets"), null, null, no, 0));
       for (ObjectNode job : target.ofKind("Job")) {
-        String name = ObservedCluster.nameOf(job);
+        String name = Names.of(job);
         calls.add(
             new Call(
                 account,
@@ -851,7 +833,7 @@ class RbacKubeIT {
                 0));
       }
       for (ObjectNode cronJob : target.ofKind("CronJob")) {
-        String name = ObservedCluster.nameOf(cronJob);
+        String name = Names.of(cronJob);
         calls.add(
             new Call(
                 account,
@@ -1235,7 +1217,7 @@ class RbacKubeIT {
   /** The first rendered object of {@code kind} whose name starts with {@code prefix}. */
   private static JsonNode job(RenderedStates states, String kind, String prefix) {
     return states.ofKind(kind).stream()
-        .filter(job -> ObservedCluster.nameOf(job).startsWith(prefix))
+        .filter(job -> Names.of(job).startsWith(prefix))
         .findFirst()
         .orElseThrow(
             () ->

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.ApiToken;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.kube.KubeSchema;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ class RenderedRbacTest {
       KubeSchema.assertValid(role);
       List<String> rules = new ArrayList<>();
       role.path("rules").forEach(rule -> rules.add(describe(rule)));
-      roles.put(ObservedCluster.nameOf(role), rules);
+      roles.put(Names.of(role), rules);
     }
     assertThat(roles)
         .containsOnlyKeys(
@@ -79,12 +79,11 @@ class RenderedRbacTest {
   @Test
   void everyAccountIsBoundToItsOwnRoleAlone() {
     List<String> accounts =
-        orders.ofKind("ServiceAccount").stream().map(ObservedCluster::nameOf).sorted().toList();
-    List<String> roles =
-        orders.ofKind("Role").stream().map(ObservedCluster::nameOf).sorted().toList();
+        orders.ofKind("ServiceAccount").stream().map(Names::of).sorted().toList();
+    List<String> roles = orders.ofKind("Role").stream().map(Names::of).sorted().toList();
     assertThat(accounts).isEqualTo(roles);
     for (ObjectNode binding : orders.ofKind("RoleBinding")) {
-      String name = ObservedCluster.nameOf(binding);
+      String name = Names.of(binding);
       assertThat(binding.path("roleRef").toString())
           .isEqualTo(
               "{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\""
@@ -161,7 +160,7 @@ class RenderedRbacTest {
 
     assertThat(documentedAccounts.keySet())
         .containsExactlyInAnyOrderElementsOf(
-            orders.ofKind("ServiceAccount").stream().map(ObservedCluster::nameOf).toList());
+            orders.ofKind("ServiceAccount").stream().map(Names::of).toList());
     List<String> failures = new ArrayList<>();
     orders
         .podTemplates()

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.access.Scram;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
@@ -29,7 +30,7 @@ class SecretsTest {
 
   static Map<String, JsonNode> byName(List<ObjectNode> secrets) {
     Map<String, JsonNode> map = new java.util.TreeMap<>();
-    secrets.forEach(s -> map.put(ObservedCluster.nameOf(s), s));
+    secrets.forEach(s -> map.put(Names.of(s), s));
     return map;
   }
 
@@ -166,7 +167,7 @@ class SecretsTest {
     Map<String, String> names = new java.util.TreeMap<>();
     for (JsonNode child : world.call(false).path("children")) {
       if (child.path("kind").asText().equals("Secret")) {
-        names.put(ObservedCluster.nameOf(child), cluster + "/" + ObservedCluster.nameOf(child));
+        names.put(Names.of(child), cluster + "/" + Names.of(child));
       }
     }
     return names;

@@ -4,15 +4,15 @@ import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.network.Services;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.testing.kube.KubeSchema;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ServicesTest {
   static List<String> names(List<ObjectNode> services) {
-    return services.stream().map(ObservedCluster::nameOf).toList();
+    return services.stream().map(Names::of).toList();
   }
 
   @Test

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.pod.TlsMounts;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.testing.PostgresServer;
 import dev.metahooks.testing.TestCertificates;

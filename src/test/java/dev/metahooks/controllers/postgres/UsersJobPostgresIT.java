@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.PostgresServer;
@@ -311,7 +310,7 @@ class UsersJobPostgresIT {
   }
 
   private static String usersJobName(PostgresWorld world) {
-    return ObservedCluster.nameOf(RenderedUsersJob.of(world));
+    return Names.of(RenderedUsersJob.of(world));
   }
 
   /** Runs the rendered Job against the server; remembers every password and verifier it handed over. */

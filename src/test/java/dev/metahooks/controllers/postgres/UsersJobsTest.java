@@ -7,12 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.access.ServiceRoles;
 import dev.metahooks.controllers.postgres.children.jobs.DeclaredDatabases;
 import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.kube.KubeSchema;
@@ -71,8 +70,7 @@ class UsersJobsTest {
   void nameCarriesAHashOfTheUsersSpecAndTheCredentials() {
     ObjectNode job = UsersJobs.build("pg", "shop", withUsers(), List.of()).orElseThrow();
     KubeSchema.assertValid(job);
-    assertThat(ObservedCluster.nameOf(job))
-        .isEqualTo("pg-users-" + UsersJobs.hash(List.of(APP, BI), Map.of()));
+    assertThat(Names.of(job)).isEqualTo("pg-users-" + UsersJobs.hash(List.of(APP, BI), Map.of()));
     assertThat(UsersJobs.hash(List.of(APP, BI), Map.of()))
         .hasSize(10)
         .isEqualTo(

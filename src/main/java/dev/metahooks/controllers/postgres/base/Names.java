@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.base;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,6 +18,11 @@ import java.util.List;
  */
 public final class Names {
   private Names() {}
+
+  /** The name of an object: {@code metadata.name}, empty when it has none. */
+  public static String of(JsonNode object) {
+    return object.path("metadata").path("name").asText();
+  }
 
   public static String statefulSet(String cluster) {
     return cluster;

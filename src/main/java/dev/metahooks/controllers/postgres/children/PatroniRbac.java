@@ -52,7 +52,7 @@ public final class PatroniRbac {
   /**
    * A Job that talks to the API server, with what it may do: a ServiceAccount and RoleBinding named as the
    * {@code role}, the role, and the Job (which names that ServiceAccount itself), in the order of
-   * {@code ObservedCluster.CHILD_TYPES}.
+   * {@code ChildTypes.ALL}.
    */
   public static List<ObjectNode> withAccount(
       ObjectNode role, String cluster, String namespace, String component, ObjectNode job) {

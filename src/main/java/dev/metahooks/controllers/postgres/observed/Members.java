@@ -27,7 +27,7 @@ public final class Members {
       count = Math.max(count, statefulSet.get().path("status").path("replicas").asInt(0));
     }
     for (ObjectNode pod : observed.allPods()) {
-      count = Math.max(count, ordinal(cluster, ObservedCluster.nameOf(pod)) + 1);
+      count = Math.max(count, ordinal(cluster, Names.of(pod)) + 1);
     }
     return IntStream.range(0, Math.min(count, MOST))
         .mapToObj(i -> Names.member(cluster, i))

@@ -8,6 +8,7 @@ import dev.metahooks.api.HookVersion;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.ObjectMap;
+import dev.metahooks.controllers.postgres.base.ChildTypes;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
@@ -26,33 +27,8 @@ import java.util.Optional;
  * of an odd shape gives "absent", never an exception.
  */
 public final class ObservedCluster {
-  /** A declared child type; the order here is the order children are listed in responses. */
-  public record ChildType(String apiVersion, String kind) {}
-
   /** The label the StatefulSet controller puts on each pod: the revision of the template it was created from. */
   public static final String REVISION_LABEL = "controller-revision-hash";
-
-  public static final List<ChildType> CHILD_TYPES =
-      List.of(
-          new ChildType("v1", "ServiceAccount"),
-          new ChildType("rbac.authorization.k8s.io/v1", "Role"),
-          new ChildType("rbac.authorization.k8s.io/v1", "RoleBinding"),
-          new ChildType("v1", "Secret"),
-          new ChildType("v1", "Service"),
-          new ChildType("apps/v1", "StatefulSet"),
-          new ChildType("policy/v1", "PodDisruptionBudget"),
-          new ChildType("networking.k8s.io/v1", "NetworkPolicy"),
-          new ChildType("batch/v1", "Job"),
-          new ChildType("v1", "ConfigMap"),
-          new ChildType("apps/v1", "Deployment"),
-          new ChildType("batch/v1", "CronJob"));
-
-  /**
-   * Declared only by the optional PodMonitor component (manifests/components/postgrescluster-podmonitor): its CRD
-   * may be absent, so its group is read when the request carries it, and a PodMonitor rendered only then.
-   */
-  public static final ChildType POD_MONITOR =
-      new ChildType("monitoring.coreos.com/v1", "PodMonitor");
 
   /** A type related through the customize hook; {@code resource} is what its rule names. */
   public record RelatedType(String apiVersion, String kind, String resource) {}
@@ -80,23 +56,6 @@ public final class ObservedCluster {
    * ({@link #requireVolumeGroups}), so that an answer never depends on them otherwise.
    */
   public static final List<RelatedType> VOLUME_TYPES = List.of(CLAIMS, STORAGE_CLASSES);
-
-  /**
-   * The children sorted by {@link #CHILD_TYPES}, types declared elsewhere (a PodMonitor) last; stable: the order
-   * within a type is kept.
-   */
-  public static List<ObjectNode> inTypeOrder(List<ObjectNode> children) {
-    List<String> order = CHILD_TYPES.stream().map(t -> t.apiVersion() + " " + t.kind()).toList();
-    List<ObjectNode> sorted = new ArrayList<>(children);
-    sorted.sort(
-        Comparator.comparingInt(
-            c -> {
-              int index =
-                  order.indexOf(c.path("apiVersion").asText() + " " + c.path("kind").asText());
-              return index < 0 ? order.size() : index;
-            }));
-    return sorted;
-  }
 
   private final String name;
   private final String namespace;
@@ -141,12 +100,13 @@ public final class ObservedCluster {
   public static ObservedCluster of(CompositeRequest request, ClusterSpec spec) {
     String namespace = request.namespace();
     List<ObjectNode> children = new ArrayList<>();
-    boolean podMonitors = request.children().has(POD_MONITOR.apiVersion(), POD_MONITOR.kind());
-    List<ChildType> types = new ArrayList<>(CHILD_TYPES);
+    boolean podMonitors =
+        request.children().has(ChildTypes.POD_MONITOR.apiVersion(), ChildTypes.POD_MONITOR.kind());
+    List<ChildTypes.ChildType> types = new ArrayList<>(ChildTypes.ALL);
     if (podMonitors) {
-      types.add(POD_MONITOR);
+      types.add(ChildTypes.POD_MONITOR);
     }
-    for (ChildType type : types) {
+    for (ChildTypes.ChildType type : types) {
       // The wire model already refuses children outside the parent's namespace; related objects of
       // v2 may cross.
       request.children().entries(type.apiVersion(), type.kind()).stream()
@@ -317,7 +277,7 @@ public final class ObservedCluster {
                             .path("annotations")
                             .path("storageclass.kubernetes.io/is-default-class")
                             .asText()))
-        .min(Comparator.comparing(ObservedCluster::nameOf));
+        .min(Comparator.comparing(Names::of));
   }
 
   /** Whether the controller declares PodMonitors as a child type (the optional component is installed). */
@@ -342,7 +302,7 @@ public final class ObservedCluster {
         .toList();
   }
 
-  private static ObjectNode checkedType(ChildType type, ObjectMap.Entry entry) {
+  private static ObjectNode checkedType(ChildTypes.ChildType type, ObjectMap.Entry entry) {
     String path =
         "children['"
             + ObjectMap.groupKey(type.apiVersion(), type.kind())
@@ -379,7 +339,7 @@ public final class ObservedCluster {
     return namespace;
   }
 
-  /** Every observed child, grouped by {@link #CHILD_TYPES} and sorted by name within a type. */
+  /** Every observed child, grouped by {@link ChildTypes#ALL} and sorted by name within a type. */
   public List<ObjectNode> children() {
     return children;
   }
@@ -413,7 +373,7 @@ public final class ObservedCluster {
    */
   public Optional<ObjectNode> relatedSecret(String secretName) {
     return relatedSecrets.stream()
-        .filter(s -> secretName.equals(nameOf(s)) && SecretMarks.givenTo(s, name))
+        .filter(s -> secretName.equals(Names.of(s)) && SecretMarks.givenTo(s, name))
         .findFirst();
   }
 
@@ -489,22 +449,16 @@ public final class ObservedCluster {
     return Labels.LEADER.equals(pod.path("metadata").path("labels").path(Labels.ROLE).asText(null));
   }
 
-  public static String nameOf(JsonNode object) {
-    return object.path("metadata").path("name").asText();
-  }
-
   /** The pod Patroni labelled leader; a ready one first, then by name, if a failover left two for a moment. */
   public Optional<String> primary() {
-    return primaryPod().map(ObservedCluster::nameOf);
+    return primaryPod().map(Names::of);
   }
 
   /** The pod of {@link #primary}. */
   public Optional<ObjectNode> primaryPod() {
     return livePods().stream()
         .filter(ObservedCluster::leader)
-        .sorted(
-            Comparator.comparing((ObjectNode pod) -> !ready(pod))
-                .thenComparing(ObservedCluster::nameOf))
+        .sorted(Comparator.comparing((ObjectNode pod) -> !ready(pod)).thenComparing(Names::of))
         .findFirst();
   }
 
@@ -515,7 +469,7 @@ public final class ObservedCluster {
   public List<String> pendingRestart() {
     return livePods().stream()
         .filter(pod -> MemberStatus.of(pod).map(MemberStatus::pendingRestart).orElse(false))
-        .map(ObservedCluster::nameOf)
+        .map(Names::of)
         .toList();
   }
 
@@ -532,7 +486,7 @@ public final class ObservedCluster {
     return livePods().stream()
         .filter(pod -> !pod.path("spec").path("containers").isEmpty())
         .filter(pod -> !localParameters.equals(localParameters(pod)))
-        .map(ObservedCluster::nameOf)
+        .map(Names::of)
         .toList();
   }
 

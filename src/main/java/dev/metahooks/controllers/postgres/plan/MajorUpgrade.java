@@ -101,7 +101,7 @@ public final class MajorUpgrade {
     OptionalInt running = number(deployed);
     Optional<String> busy =
         runningJobs(observed)
-            .map(ObservedCluster::nameOf)
+            .map(Names::of)
             .filter(name -> !name.equals(Names.upgradeJob(observed.name(), wanted)))
             .findFirst();
     if (busy.isPresent()) {
@@ -143,7 +143,7 @@ public final class MajorUpgrade {
 
   /** The upgrade Job that runs, if one does: Spilo's script works in the primary's data directory, the leader stays. */
   public static Optional<String> runningJob(ObservedCluster observed) {
-    return runningJobs(observed).map(ObservedCluster::nameOf).findFirst();
+    return runningJobs(observed).map(Names::of).findFirst();
   }
 
   private static Stream<ObjectNode> runningJobs(ObservedCluster observed) {
@@ -276,7 +276,7 @@ public final class MajorUpgrade {
               Optional.empty(),
               opens));
     }
-    String primary = ObservedCluster.nameOf(leader.get());
+    String primary = Names.of(leader.get());
     return Optional.of(
         new Plan(
             from,
@@ -291,7 +291,7 @@ public final class MajorUpgrade {
 
   /** The phase a present upgrade Job stands for; the Job (and the backup Job, if there is one) are kept. */
   private static Plan followJob(int from, int to, ObjectNode job, Optional<String> backupJob) {
-    String name = ObservedCluster.nameOf(job);
+    String name = Names.of(job);
     Optional<String> kept = Optional.of(name);
     if (JobConditions.succeeded(job)) {
       return new Plan(

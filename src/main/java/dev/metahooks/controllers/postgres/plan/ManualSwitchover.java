@@ -193,13 +193,11 @@ public final class ManualSwitchover {
     List<ObjectNode> targets =
         ANY.equals(request)
             ? candidates(leader, pods, observed).toList()
-            : pods.values().stream()
-                .filter(p -> ObservedCluster.nameOf(p).equals(request))
-                .toList();
+            : pods.values().stream().filter(p -> Names.of(p).equals(request)).toList();
     Optional<String> caughtUp =
         targets.stream()
             .filter(p -> Streaming.lag(p, leaderPod, maxLagBytes).isEmpty())
-            .map(ObservedCluster::nameOf)
+            .map(Names::of)
             .findFirst();
     if (caughtUp.isEmpty()) {
       return new Plan(
@@ -227,7 +225,7 @@ public final class ManualSwitchover {
           : Optional.of("no ready " + kind(observed) + " to switch over to");
     }
     Optional<ObjectNode> target =
-        pods.values().stream().filter(p -> ObservedCluster.nameOf(p).equals(request)).findFirst();
+        pods.values().stream().filter(p -> Names.of(p).equals(request)).findFirst();
     if (target.isEmpty()) {
       return Optional.of(request + " is not a member of the cluster");
     }
@@ -248,11 +246,11 @@ public final class ManualSwitchover {
       String leader, Map<Integer, ObjectNode> pods, ObservedCluster observed) {
     return pods.values().stream()
         .filter(ObservedCluster::ready)
-        .filter(pod -> !ObservedCluster.nameOf(pod).equals(leader))
+        .filter(pod -> !Names.of(pod).equals(leader))
         .filter(
             pod ->
                 observed.syncStandbys().isEmpty()
-                    || observed.syncStandbys().contains(ObservedCluster.nameOf(pod)));
+                    || observed.syncStandbys().contains(Names.of(pod)));
   }
 
   private static String kind(ObservedCluster observed) {

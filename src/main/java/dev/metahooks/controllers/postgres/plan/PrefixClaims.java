@@ -3,7 +3,7 @@ package dev.metahooks.controllers.postgres.plan;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.ObjectMap;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.kube.FieldProblem;
@@ -44,14 +44,14 @@ public final class PrefixClaims {
                     .backup()
                     .map(b -> b.s3().overlaps(own))
                     .orElse(false))
-        .min(Comparator.comparing(ObservedCluster::nameOf))
+        .min(Comparator.comparing(Names::of))
         .map(
             other ->
                 new FieldProblem(
                     "spec.backup.s3.prefix",
                     own.url()
                         + " overlaps where PostgresCluster "
-                        + ObservedCluster.nameOf(other)
+                        + Names.of(other)
                         + " keeps its backups; one prefix belongs to one cluster"));
   }
 
@@ -60,8 +60,6 @@ public final class PrefixClaims {
     String otherCreated = other.path("metadata").path("creationTimestamp").asText("");
     String selfCreated = self.path("metadata").path("creationTimestamp").asText("");
     int byTime = otherCreated.compareTo(selfCreated);
-    return byTime != 0
-        ? byTime < 0
-        : ObservedCluster.nameOf(other).compareTo(ObservedCluster.nameOf(self)) < 0;
+    return byTime != 0 ? byTime < 0 : Names.of(other).compareTo(Names.of(self)) < 0;
   }
 }

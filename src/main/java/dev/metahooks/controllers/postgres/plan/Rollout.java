@@ -160,7 +160,7 @@ public final class Rollout {
     // of the answer, it would be deleted while Patroni switches over, or (failed) started again
     // without a person.
     for (ObjectNode pod : pods.values()) {
-      String member = ObservedCluster.nameOf(pod);
+      String member = Names.of(pod);
       Optional<ObjectNode> job = observed.job(Names.switchoverJob(cluster, revision, member));
       if (job.isPresent() && JobConditions.find(job.get().path("status"), "Complete").isEmpty()) {
         return switchover(cluster, spec, observed, pods, revision, member, now);
@@ -186,7 +186,7 @@ public final class Rollout {
     String leader = primary.get();
     Optional<Integer> replica =
         outdated.stream()
-            .filter(ordinal -> !leader.equals(ObservedCluster.nameOf(pods.get(ordinal))))
+            .filter(ordinal -> !leader.equals(Names.of(pods.get(ordinal))))
             .findFirst();
     // Each step, a restart or a new switchover Job, waits until every replica streams (a switchover
     // Job already
@@ -245,7 +245,7 @@ public final class Rollout {
         cluster,
         observed,
         revision,
-        ObservedCluster.nameOf(pod),
+        Names.of(pod),
         pod.path("metadata").path("uid").asText(),
         updated,
         instances,
@@ -409,15 +409,15 @@ public final class Rollout {
     return pods.values().stream()
         .filter(pod -> !ObservedCluster.leader(pod))
         .filter(pod -> ObservedCluster.fromRevision(pod, revision))
-        .filter(pod -> syncStandbys.isEmpty() || syncStandbys.contains(ObservedCluster.nameOf(pod)))
-        .map(ObservedCluster::nameOf)
+        .filter(pod -> syncStandbys.isEmpty() || syncStandbys.contains(Names.of(pod)))
+        .map(Names::of)
         .findFirst();
   }
 
   /** The TLS Secret of the leader's pod when it serves Patroni's REST API over https. */
   static Optional<String> leaderHttps(Map<Integer, ObjectNode> pods, String leader) {
     return pods.values().stream()
-        .filter(pod -> leader.equals(ObservedCluster.nameOf(pod)))
+        .filter(pod -> leader.equals(Names.of(pod)))
         .findFirst()
         .flatMap(Tls::httpsSecret);
   }
@@ -457,7 +457,7 @@ public final class Rollout {
   static Map<Integer, ObjectNode> podsByOrdinal(String cluster, ObservedCluster observed) {
     Map<Integer, ObjectNode> pods = new TreeMap<>();
     for (ObjectNode pod : observed.livePods()) {
-      String name = ObservedCluster.nameOf(pod);
+      String name = Names.of(pod);
       String suffix = name.startsWith(cluster + "-") ? name.substring(cluster.length() + 1) : "";
       if (suffix.matches("0|[1-9][0-9]{0,2}")) {
         pods.put(Integer.parseInt(suffix), pod);

@@ -58,7 +58,7 @@ public final class ScaleDown {
     Map<Integer, ObjectNode> pods = Rollout.podsByOrdinal(cluster, observed);
     OptionalInt leaderOrdinal =
         pods.entrySet().stream()
-            .filter(e -> ObservedCluster.nameOf(e.getValue()).equals(leader.get()))
+            .filter(e -> Names.of(e.getValue()).equals(leader.get()))
             .mapToInt(Map.Entry::getKey)
             .findFirst();
     if (current <= instances || leaderOrdinal.isEmpty() || leaderOrdinal.getAsInt() < instances) {
@@ -121,14 +121,14 @@ public final class ScaleDown {
             .filter(
                 pod ->
                     observed.syncStandbys().isEmpty()
-                        || observed.syncStandbys().contains(ObservedCluster.nameOf(pod)))
+                        || observed.syncStandbys().contains(Names.of(pod)))
             .toList();
     ObjectNode leaderPod = observed.primaryPod().orElseThrow();
     long maxLag = spec.updates().maxLagBytes();
     Optional<String> candidate =
         eligible.stream()
             .filter(pod -> Streaming.lag(pod, leaderPod, maxLag).isEmpty())
-            .map(ObservedCluster::nameOf)
+            .map(Names::of)
             .findFirst();
     if (candidate.isEmpty() && !eligible.isEmpty()) {
       Streaming.Lag lag = Streaming.lag(eligible.get(0), leaderPod, maxLag).orElseThrow();

@@ -1,8 +1,8 @@
 package dev.metahooks.controllers.postgres.plan;
 
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SecretReferences;
 import dev.metahooks.kube.FieldProblem;

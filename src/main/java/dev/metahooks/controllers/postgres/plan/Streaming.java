@@ -1,8 +1,8 @@
 package dev.metahooks.controllers.postgres.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.MemberStatus;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -31,8 +31,8 @@ public final class Streaming {
 
   /** Why {@code replica} has not caught up with {@code leader}, or empty when it has. */
   public static Optional<Lag> lag(JsonNode replica, JsonNode leader, long maxBytes) {
-    String member = ObservedCluster.nameOf(replica);
-    String leaderName = ObservedCluster.nameOf(leader);
+    String member = Names.of(replica);
+    String leaderName = Names.of(leader);
     Optional<MemberStatus> status = MemberStatus.of(replica);
     Optional<MemberStatus> leaderStatus = MemberStatus.of(leader);
     if (status.isEmpty()) {
@@ -89,9 +89,9 @@ public final class Streaming {
   /** The first of {@code pods} other than the leader that has not caught up, if any. */
   public static Optional<Lag> firstBehind(
       Collection<? extends JsonNode> pods, JsonNode leader, long maxBytes) {
-    String leaderName = ObservedCluster.nameOf(leader);
+    String leaderName = Names.of(leader);
     return pods.stream()
-        .filter(pod -> !ObservedCluster.nameOf(pod).equals(leaderName))
+        .filter(pod -> !Names.of(pod).equals(leaderName))
         .map(pod -> lag(pod, leader, maxBytes))
         .flatMap(Optional::stream)
         .findFirst();

@@ -2,10 +2,10 @@ package dev.metahooks.controllers.postgres.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

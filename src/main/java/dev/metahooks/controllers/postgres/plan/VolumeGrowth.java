@@ -2,6 +2,7 @@ package dev.metahooks.controllers.postgres.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.Quantities;
@@ -81,7 +82,7 @@ public final class VolumeGrowth {
     for (ObjectNode claim : observed.dataClaims()) {
       // Every member's claim, those already grown too: the Job's list stays the same while it
       // patches them.
-      claims.add(ObservedCluster.nameOf(claim));
+      claims.add(Names.of(claim));
       String className = className(claim, observed);
       if (!expands(observed, className) && !refusing.contains(className)) {
         refusing.add(className);
@@ -115,10 +116,7 @@ public final class VolumeGrowth {
   }
 
   private static String defaultClass(ObservedCluster observed) {
-    return observed
-        .defaultStorageClass()
-        .map(ObservedCluster::nameOf)
-        .orElse("(none: no default class)");
+    return observed.defaultStorageClass().map(Names::of).orElse("(none: no default class)");
   }
 
   private static boolean expands(ObservedCluster observed, String className) {

@@ -72,7 +72,7 @@ public final class BackupStatus {
             job ->
                 status
                     .putObject("finalBackup")
-                    .put("job", ObservedCluster.nameOf(job))
+                    .put("job", Names.of(job))
                     .put("phase", phase(Optional.of(job))));
     backups
         .logicalRestore()
@@ -203,12 +203,9 @@ public final class BackupStatus {
       String method = component.equals(LogicalBackups.COMPONENT) ? "logical" : "base";
       if (JobConditions.succeeded(job)) {
         time(job.path("status").path("completionTime"))
-            .ifPresent(
-                t -> outcomes.add(new Outcome(ObservedCluster.nameOf(job), method, t, true)));
+            .ifPresent(t -> outcomes.add(new Outcome(Names.of(job), method, t, true)));
       } else if (JobConditions.failed(job)) {
-        failureTime(job)
-            .ifPresent(
-                t -> outcomes.add(new Outcome(ObservedCluster.nameOf(job), method, t, false)));
+        failureTime(job).ifPresent(t -> outcomes.add(new Outcome(Names.of(job), method, t, false)));
       }
     }
     observed

@@ -45,7 +45,7 @@ public final class ComponentConditions {
       if (exporter.isPresent()) {
         withExporter++;
         if (!exporter.get().path("ready").asBoolean(false)) {
-          notReady.add(ObservedCluster.nameOf(pod));
+          notReady.add(Names.of(pod));
         }
       }
     }

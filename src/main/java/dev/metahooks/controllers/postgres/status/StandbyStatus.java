@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres.status;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.jobs.StandbyPromotion;
 import dev.metahooks.controllers.postgres.observed.MemberStatus;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
@@ -55,9 +56,7 @@ public final class StandbyStatus {
         .flatMap(leader -> patroniState(observed, leader))
         .ifPresent(
             state -> {
-              standby
-                  .put("leader", ObservedCluster.nameOf(state.pod()))
-                  .put("leaderRole", state.role());
+              standby.put("leader", Names.of(state.pod())).put("leaderRole", state.role());
               if (state.position().isIntegralNumber()) {
                 standby.put("walPosition", state.position().asLong());
               }
@@ -92,7 +91,7 @@ public final class StandbyStatus {
 
   private static Optional<State> patroniState(ObservedCluster observed, String leader) {
     return observed.livePods().stream()
-        .filter(pod -> leader.equals(ObservedCluster.nameOf(pod)))
+        .filter(pod -> leader.equals(Names.of(pod)))
         .findFirst()
         .flatMap(
             pod -> {

@@ -69,7 +69,7 @@ public final class VolumeResizeStatus {
     }
     ArrayNode list = status.putArray("claims");
     for (ObjectNode claim : claims) {
-      ObjectNode item = list.addObject().put("name", ObservedCluster.nameOf(claim));
+      ObjectNode item = list.addObject().put("name", Names.of(claim));
       JsonNode request = claim.at("/spec/resources/requests/storage");
       JsonNode capacity = claim.at("/status/capacity/storage");
       if (request.isTextual()) {

@@ -5,13 +5,13 @@ import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.pod.TlsMounts;
 import dev.metahooks.controllers.postgres.children.standby.StandbyCredentials;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
@@ -137,29 +137,24 @@ public final class Secrets {
       Set<String> users = new HashSet<>();
       spec.users().forEach(user -> users.add(Names.userSecret(cluster, user.name())));
       secrets.stream()
-          .filter(
-              secret ->
-                  users.contains(ObservedCluster.nameOf(secret)) && secret.path("data").isObject())
+          .filter(secret -> users.contains(Names.of(secret)) && secret.path("data").isObject())
           .forEach(secret -> connection((ObjectNode) secret.get("data"), tls.ca()));
     }
     Set<String> userSecrets = new HashSet<>();
     spec.users().forEach(user -> userSecrets.add(Names.userSecret(cluster, user.name())));
     String poolerHost = Names.serviceHost(Names.pooler(cluster), namespace);
     secrets.stream()
-        .filter(
-            secret ->
-                userSecrets.contains(ObservedCluster.nameOf(secret))
-                    && secret.path("data").isObject())
+        .filter(secret -> userSecrets.contains(Names.of(secret)) && secret.path("data").isObject())
         .forEach(
             secret ->
                 poolerConnection(
                     (ObjectNode) secret.get("data"), poolerHost, spec.pooler().enabled(), tls));
     for (ObjectNode secret : observed.children("v1", "Secret")) {
-      if (!wanted.contains(ObservedCluster.nameOf(secret))) {
+      if (!wanted.contains(Names.of(secret))) {
         secrets.add(Preserved.child(secret));
       }
     }
-    secrets.sort(Comparator.comparing(ObservedCluster::nameOf));
+    secrets.sort(Comparator.comparing(Names::of));
     // Marked for this cluster only, kept ones included: a standby may use them once someone gives
     // them to it too.
     secrets.forEach(secret -> SecretMarks.markOwn(secret, cluster));

@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.SecretData;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -69,7 +68,7 @@ public final class ServiceRoles {
   /** The roles turned off whose Secret still exists: they were on once, and must not log in now. */
   public static List<Role> retired(String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
     List<Role> wanted = wanted(spec);
-    Set<String> names = secrets.stream().map(ObservedCluster::nameOf).collect(Collectors.toSet());
+    Set<String> names = secrets.stream().map(Names::of).collect(Collectors.toSet());
     return List.of(EXPORTER_ROLE, POOLER_ROLE).stream()
         .filter(role -> !wanted.contains(role) && names.contains(role.secret(cluster)))
         .toList();
@@ -81,7 +80,7 @@ public final class ServiceRoles {
     for (Role role : wanted(spec)) {
       String verifier =
           secrets.stream()
-              .filter(s -> ObservedCluster.nameOf(s).equals(role.secret(cluster)))
+              .filter(s -> Names.of(s).equals(role.secret(cluster)))
               .findFirst()
               .flatMap(s -> SecretData.value(s, Secrets.VERIFIER))
               .orElse("");

@@ -2,6 +2,7 @@ package dev.metahooks.controllers.postgres.children.backup;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.base.ChildTypes;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
@@ -165,7 +166,7 @@ public final class Backups {
         List<ObjectNode> needed = new ArrayList<>(rbac(observed.name(), namespace, spec, observed));
         needed.add(finalBackupJob(observed.name(), namespace, spec));
         needed.stream().filter(child -> !present.contains(key(child))).forEach(children::add);
-        return ObservedCluster.inTypeOrder(children);
+        return ChildTypes.inTypeOrder(children);
       }
       default -> {
         return Preserved.all(observed.children());
@@ -174,7 +175,7 @@ public final class Backups {
   }
 
   private static String key(ObjectNode child) {
-    return child.path("kind").asText() + "/" + ObservedCluster.nameOf(child);
+    return child.path("kind").asText() + "/" + Names.of(child);
   }
 
   /**

@@ -32,7 +32,7 @@ public final class Cleanup {
 
   private Cleanup() {}
 
-  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
+  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ChildTypes.ALL}. */
   public static List<ObjectNode> build(
       String cluster,
       String namespace,

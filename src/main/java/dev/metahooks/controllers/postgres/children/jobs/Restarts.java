@@ -27,7 +27,7 @@ public final class Restarts {
 
   private Restarts() {}
 
-  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
+  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ChildTypes.ALL}. */
   public static List<ObjectNode> build(
       String cluster,
       String namespace,

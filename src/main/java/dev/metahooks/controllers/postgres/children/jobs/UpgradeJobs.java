@@ -33,7 +33,7 @@ public final class UpgradeJobs {
 
   private UpgradeJobs() {}
 
-  /** The ServiceAccount, Role and RoleBinding, then the Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
+  /** The ServiceAccount, Role and RoleBinding, then the Job, in the order of {@code ChildTypes.ALL}. */
   public static List<ObjectNode> build(
       String cluster,
       String namespace,

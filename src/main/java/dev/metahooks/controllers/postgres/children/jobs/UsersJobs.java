@@ -5,11 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.children.Jobs;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.access.ServiceRoles;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.kube.KubeletText;
 import java.util.ArrayList;
@@ -69,7 +68,7 @@ public final class UsersJobs {
   public static Optional<String> name(String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
     boolean removedUsers =
         secrets.stream()
-            .map(ObservedCluster::nameOf)
+            .map(Names::of)
             .anyMatch(name -> !Secrets.clusterSecretNames(cluster).contains(name));
     String serviceRoles = ServiceRoles.identity(cluster, spec, secrets);
     if (spec.instances() == 0
@@ -163,7 +162,7 @@ public final class UsersJobs {
     for (ClusterSpec.User user : users) {
       String name = Names.userSecret(cluster, user.name());
       secrets.stream()
-          .filter(s -> ObservedCluster.nameOf(s).equals(name))
+          .filter(s -> Names.of(s).equals(name))
           .findFirst()
           .flatMap(
               s -> SecretData.value(s, Secrets.VERIFIER).or(() -> SecretData.value(s, "password")))

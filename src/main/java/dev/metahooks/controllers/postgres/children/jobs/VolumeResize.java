@@ -28,7 +28,7 @@ public final class VolumeResize {
 
   private VolumeResize() {}
 
-  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ObservedCluster.CHILD_TYPES}. */
+  /** The ServiceAccount, Role, RoleBinding and Job, in the order of {@code ChildTypes.ALL}. */
   public static List<ObjectNode> build(
       String cluster,
       String namespace,

@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres.children.pod;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.ChildTypes;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
@@ -99,8 +100,8 @@ public final class Exporters {
     }
     ObjectNode monitor =
         Json.object()
-            .put("apiVersion", ObservedCluster.POD_MONITOR.apiVersion())
-            .put("kind", ObservedCluster.POD_MONITOR.kind());
+            .put("apiVersion", ChildTypes.POD_MONITOR.apiVersion())
+            .put("kind", ChildTypes.POD_MONITOR.kind());
     monitor
         .putObject("metadata")
         .put("name", cluster)

@@ -1,8 +1,8 @@
 package dev.metahooks.controllers.postgres.children.standby;
 
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.plan.SecretGrants;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.kube.FieldProblem;

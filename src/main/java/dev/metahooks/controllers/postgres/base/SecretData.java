@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.observed;
+package dev.metahooks.controllers.postgres.base;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
