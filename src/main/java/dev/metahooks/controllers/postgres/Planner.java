@@ -6,8 +6,6 @@ import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.backup.WalArchive;
-import dev.metahooks.controllers.postgres.children.jobs.ParameterJobs;
-import dev.metahooks.controllers.postgres.children.jobs.StandbyPromotion;
 import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
 import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.children.standby.StandbyCredentials;
@@ -21,6 +19,7 @@ import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.controllers.postgres.plan.MajorUpgrade;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
+import dev.metahooks.controllers.postgres.plan.ParameterPatch;
 import dev.metahooks.controllers.postgres.plan.PatroniSettings;
 import dev.metahooks.controllers.postgres.plan.PrefixClaims;
 import dev.metahooks.controllers.postgres.plan.Rollout;
@@ -62,7 +61,7 @@ final class Planner {
     String namespace = request.namespace();
     Instant now = sources.now();
     List<FieldProblem> problems = new ArrayList<>(read.problems());
-    StandbyPhase standby = StandbyPromotion.phase(read.spec(), observed);
+    StandbyPhase standby = StandbyPhase.of(read.spec(), observed);
     // A standby writes nothing of its own, and archives nothing, until its promotion has completed.
     ClusterSpec wanted = standby.readOnly() ? read.spec().withoutOwnBackups() : read.spec();
     VolumeGrowth.Plan volumes = VolumeGrowth.Plan.none(wanted.storage().size());
@@ -145,7 +144,7 @@ final class Planner {
         bootstrap,
         secrets,
         usersJob,
-        ParameterJobs.patch(cluster, spec, observed, standby.promotes()),
+        ParameterPatch.of(cluster, spec, observed, standby.promotes()),
         templateChanging,
         rollout,
         manual,
@@ -169,7 +168,7 @@ final class Planner {
     // A standby (or one whose promotion has not completed) has no backups of its own, so no final
     // backup either.
     ClusterSpec ownSpec =
-        StandbyPromotion.phase(spec, observed).readOnly() ? spec.withoutOwnBackups() : spec;
+        StandbyPhase.of(spec, observed).readOnly() ? spec.withoutOwnBackups() : spec;
     // The final backup Job reads the store's Secrets: one not given to the cluster holds the
     // deletion as an
     // invalid spec does.

@@ -2,7 +2,7 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.controllers.postgres.children.pod.ReloadableParameters;
+import dev.metahooks.controllers.postgres.base.ReloadableParameters;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

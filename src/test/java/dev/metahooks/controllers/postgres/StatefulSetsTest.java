@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
@@ -259,7 +260,7 @@ class StatefulSetsTest {
 
   @Test
   void preloadLibrariesAreAddedToSpilosNeverInTheirPlace() {
-    assertThat(StatefulSets.preloadLibraries("pg_partman_bgw, pg_cron,auto_explain"))
+    assertThat(Spilo.preloadLibraries("pg_partman_bgw, pg_cron,auto_explain"))
         .isEqualTo(
             "bg_mon,pg_stat_statements,pgextwlist,pg_auth_mon,set_user,timescaledb,pg_cron,pg_stat_kcache,pg_partman_bgw,auto_explain");
   }

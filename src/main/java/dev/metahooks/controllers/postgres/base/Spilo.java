@@ -1,6 +1,8 @@
 package dev.metahooks.controllers.postgres.base;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the Spilo image is and expects, in one place below every builder: its container, data volume and paths,
@@ -73,4 +75,15 @@ public final class Spilo {
           "pg_stat_kcache");
 
   private Spilo() {}
+
+  /** Spilo's libraries first, then the spec's that are not among them. */
+  public static String preloadLibraries(String given) {
+    Set<String> libraries = new LinkedHashSet<>(Spilo.PRELOAD_LIBRARIES);
+    for (String library : given.split(",")) {
+      if (!library.isBlank()) {
+        libraries.add(library.strip());
+      }
+    }
+    return String.join(",", libraries);
+  }
 }

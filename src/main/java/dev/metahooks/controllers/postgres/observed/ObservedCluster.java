@@ -537,6 +537,41 @@ public final class ObservedCluster {
     return Optional.empty();
   }
 
+  /**
+   * The Spilo container's variables whose names start with {@code prefix}, of the StatefulSet as last applied (as
+   * observed when no record of that is kept).
+   */
+  public List<JsonNode> appliedSpiloEnv(String prefix) {
+    return statefulSet()
+        .map(sts -> spiloEnvStartingWith(Preserved.lastApplied(sts).orElse(sts), prefix))
+        .orElse(List.of());
+  }
+
+  /** The same, of the StatefulSet as observed. */
+  public List<JsonNode> observedSpiloEnv(String prefix) {
+    return statefulSet().map(sts -> spiloEnvStartingWith(sts, prefix)).orElse(List.of());
+  }
+
+  private static List<JsonNode> spiloEnvStartingWith(JsonNode statefulSet, String prefix) {
+    List<JsonNode> found = new ArrayList<>();
+    for (JsonNode variable : spiloEnv(statefulSet.at("/spec/template/spec"))) {
+      if (variable.path("name").asText().startsWith(prefix)) {
+        found.add(variable);
+      }
+    }
+    return found;
+  }
+
+  /** The Jobs labelled with component {@code component}. */
+  public List<ObjectNode> jobsOf(String component) {
+    return children("batch/v1", "Job").stream()
+        .filter(
+            job ->
+                component.equals(
+                    job.path("metadata").path("labels").path(Labels.COMPONENT).asText()))
+        .toList();
+  }
+
   /** The PostgreSQL major version the StatefulSet runs ({@code PGVERSION}). */
   public Optional<String> deployedVersion() {
     return statefulSet().flatMap(sts -> spiloVariable(sts.at("/spec/template/spec"), "PGVERSION"));

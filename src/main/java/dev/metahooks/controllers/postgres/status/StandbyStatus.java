@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
-import dev.metahooks.controllers.postgres.children.jobs.StandbyPromotion;
 import dev.metahooks.controllers.postgres.observed.MemberStatus;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.StandbyPhase;
@@ -25,11 +24,11 @@ public final class StandbyStatus {
   /** {@code rendered}: this answer renders the spec (a refused spec promotes nothing). */
   public static Optional<ObjectNode> render(
       ClusterSpec spec, ObservedCluster observed, boolean rendered) {
-    StandbyPhase phase = StandbyPromotion.phase(spec, observed);
+    StandbyPhase phase = StandbyPhase.of(spec, observed);
     if (phase == StandbyPhase.NONE) {
       return Optional.empty();
     }
-    if (phase == StandbyPhase.PROMOTING && !rendered && !StandbyPromotion.sent(observed)) {
+    if (phase == StandbyPhase.PROMOTING && !rendered && !StandbyPhase.promotionSent(observed)) {
       phase =
           StandbyPhase.FOLLOWING; // the removal was refused: nothing has asked Patroni to promote
     }

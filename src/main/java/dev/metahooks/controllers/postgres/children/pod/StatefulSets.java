@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.ReloadableParameters;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.base.SpiloPinnedParameters;
 import dev.metahooks.controllers.postgres.children.ApiToken;
 import dev.metahooks.controllers.postgres.children.PodPlacement;
 import dev.metahooks.controllers.postgres.children.PodSecurity;
@@ -15,10 +17,8 @@ import dev.metahooks.controllers.postgres.children.standby.StandbyEnv;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.kube.KubeletText;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The StatefulSet {@code <n>}: Spilo (PostgreSQL with Patroni) with Patroni on the Kubernetes API, its state in
@@ -289,7 +289,7 @@ public final class StatefulSets {
                     name,
                     KubeletText.literal(
                         name.equals("shared_preload_libraries")
-                            ? preloadLibraries(value)
+                            ? Spilo.preloadLibraries(value)
                             : value)));
     return values;
   }
@@ -326,17 +326,6 @@ public final class StatefulSets {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write Spilo configuration", e);
     }
-  }
-
-  /** Spilo's libraries first, then the spec's that are not among them. */
-  public static String preloadLibraries(String given) {
-    Set<String> libraries = new LinkedHashSet<>(Spilo.PRELOAD_LIBRARIES);
-    for (String library : given.split(",")) {
-      if (!library.isBlank()) {
-        libraries.add(library.strip());
-      }
-    }
-    return String.join(",", libraries);
   }
 
   /** A claim template of the pods: one ReadWriteOnce volume of {@code size} ({@code storageClass} null: the default). */

@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children.pod;
+package dev.metahooks.controllers.postgres.base;
 
 import java.util.Map;
 import java.util.Set;

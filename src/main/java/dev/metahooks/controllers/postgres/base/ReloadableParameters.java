@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children.pod;
+package dev.metahooks.controllers.postgres.base;
 
 import java.io.BufferedReader;
 import java.io.IOException;
