@@ -8,13 +8,14 @@ import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.backup.WalArchive;
 import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
 import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
-import dev.metahooks.controllers.postgres.children.standby.StandbyCredentials;
 import dev.metahooks.controllers.postgres.children.standby.StandbyEnv;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ArchiveScope;
+import dev.metahooks.controllers.postgres.plan.BootstrapChecks;
 import dev.metahooks.controllers.postgres.plan.ChangeChecks;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
+import dev.metahooks.controllers.postgres.plan.Credentials;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.controllers.postgres.plan.MajorUpgrade;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
@@ -26,6 +27,7 @@ import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.plan.ScaleDown;
 import dev.metahooks.controllers.postgres.plan.SecretGrants;
 import dev.metahooks.controllers.postgres.plan.SourceArchives;
+import dev.metahooks.controllers.postgres.plan.StandbyCredentials;
 import dev.metahooks.controllers.postgres.plan.StandbyPhase;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.plan.VolumeGrowth;
@@ -66,7 +68,9 @@ final class Planner {
     ClusterSpec wanted = standby.readOnly() ? read.spec().withoutOwnBackups() : read.spec();
     VolumeGrowth.Plan volumes = VolumeGrowth.Plan.none(wanted.storage().size());
     if (read.valid()) {
-      StandbyEnv.change(wanted.standby(), observed).ifPresent(problems::add);
+      BootstrapChecks.standby(
+              wanted.standby().isPresent(), StandbyEnv.env(wanted.standby()), observed)
+          .ifPresent(problems::add);
       problems.addAll(StandbyCredentials.missing(cluster, wanted, observed));
       problems.addAll(SecretGrants.check(wanted, observed));
       // The spec as given, as for the prefix claims below.
@@ -78,7 +82,8 @@ final class Planner {
         volumes = growth.plan();
       }
       problems.addAll(WalVolumeChecks.check(wanted, observed));
-      WalArchive.bootstrapChange(wanted.backups(), observed).ifPresent(problems::add);
+      BootstrapChecks.clone(WalArchive.cloneEnv(wanted.backups()), observed)
+          .ifPresent(problems::add);
       // The spec as given: a promotion must not take a prefix another cluster archives to, even
       // before it is done.
       PrefixClaims.check(request, read.spec().backups()).ifPresent(problems::add);
@@ -97,7 +102,10 @@ final class Planner {
         wanted.withPostgresVersion(MajorUpgrade.renderedVersion(cluster, wanted, observed));
     Optional<Tls.Rendering> podTls = Tls.rendering(spec.tls(), tls, observed);
     ObjectNode bootstrap = PatroniSettings.bootstrap(spec.patroni(), observed);
-    List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, observed, tls, sources);
+    Credentials credentials =
+        Credentials.decide(
+            cluster, namespace, spec, observed, Secrets.wanted(cluster, spec), sources);
+    List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, credentials, tls);
     boolean templateChanging =
         templateChanges(
             observed, StatefulSets.podTemplate(cluster, namespace, spec, bootstrap, podTls));

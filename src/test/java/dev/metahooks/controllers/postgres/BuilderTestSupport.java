@@ -19,6 +19,28 @@ final class BuilderTestSupport {
   /** No spec.tls: what Secrets and pods are rendered with when the cluster has no certificate of its own. */
   static final Tls.State NO_TLS = Tls.check(Optional.empty(), null, Instant.EPOCH);
 
+  /** The cluster's Secrets as one call plans and renders them. */
+  static java.util.List<ObjectNode> secrets(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      dev.metahooks.controllers.postgres.observed.ObservedCluster observed,
+      Tls.State tls,
+      dev.metahooks.api.Sources sources) {
+    return dev.metahooks.controllers.postgres.children.access.Secrets.build(
+        cluster,
+        namespace,
+        spec,
+        dev.metahooks.controllers.postgres.plan.Credentials.decide(
+            cluster,
+            namespace,
+            spec,
+            observed,
+            dev.metahooks.controllers.postgres.children.access.Secrets.wanted(cluster, spec),
+            sources),
+        tls);
+  }
+
   /** The StatefulSet builder's own output for a spec: no TLS, no bootstrap settings, namespace shop. */
   static ObjectNode statefulSet(String cluster, ClusterSpec spec) {
     return StatefulSets.build(

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
-import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
 import dev.metahooks.controllers.postgres.children.network.NetworkPolicies;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
@@ -112,7 +111,7 @@ class NetworkPoliciesTest {
                     "pg",
                     "shop",
                     spec(s -> s.putArray("users").addObject().put("name", "app")),
-                    Secrets.build(
+                    BuilderTestSupport.secrets(
                         "pg",
                         "shop",
                         spec(s -> s.putArray("users").addObject().put("name", "app")),

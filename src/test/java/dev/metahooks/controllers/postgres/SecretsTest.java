@@ -57,7 +57,9 @@ class SecretsTest {
     ObservedCluster observed = world.observed();
     ClusterSpec spec = SpecReader.read(world.parent()).spec();
     Map<String, JsonNode> secrets =
-        byName(Secrets.build("orders", "shop", spec, observed, BuilderTestSupport.NO_TLS, sources));
+        byName(
+            BuilderTestSupport.secrets(
+                "orders", "shop", spec, observed, BuilderTestSupport.NO_TLS, sources));
     secrets.values().forEach(KubeSchema::assertValid);
     assertThat(secrets)
         .containsOnlyKeys(
@@ -124,7 +126,7 @@ class SecretsTest {
     ObservedCluster observed = world.observed();
     Map<String, JsonNode> secrets =
         byName(
-            Secrets.build(
+            BuilderTestSupport.secrets(
                 "orders",
                 "shop",
                 SpecReader.read(world.parent()).spec(),
@@ -143,7 +145,7 @@ class SecretsTest {
     ObservedCluster observed = world.observed();
     Map<String, JsonNode> secrets =
         byName(
-            Secrets.build(
+            BuilderTestSupport.secrets(
                 "orders",
                 "shop",
                 SpecReader.read(world.parent()).spec(),

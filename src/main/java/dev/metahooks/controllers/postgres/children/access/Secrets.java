@@ -2,16 +2,13 @@ package dev.metahooks.controllers.postgres.children.access;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.pod.TlsMounts;
-import dev.metahooks.controllers.postgres.children.standby.StandbyCredentials;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.controllers.postgres.plan.Credentials;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
@@ -35,9 +32,9 @@ import java.util.Set;
  * (a user removed from the spec) are kept as well: the role still exists in the database.
  */
 public final class Secrets {
-  public static final int PASSWORD_LENGTH = 32;
+  public static final int PASSWORD_LENGTH = Credentials.PASSWORD_LENGTH;
   public static final String VERIFIER = "verifier";
-  public static final int SALT_LENGTH = 16;
+  public static final int SALT_LENGTH = Credentials.SALT_LENGTH;
   public static final String POOLER_URI = "pooler-uri";
   public static final String POOLER_JDBC_URI = "pooler-jdbc-uri";
 
@@ -49,89 +46,51 @@ public final class Secrets {
    * without {@code spec.tls}; while the TLS Secret is missing or invalid they stay as they are.
    */
   public static List<ObjectNode> build(
-      String cluster,
-      String namespace,
-      ClusterSpec spec,
-      ObservedCluster observed,
-      Tls.State tls,
-      Sources sources) {
+      String cluster, String namespace, ClusterSpec spec, Credentials credentials, Tls.State tls) {
     List<ObjectNode> secrets = new ArrayList<>();
     Set<String> wanted = new LinkedHashSet<>();
-    wanted.add(Names.superuserSecret(cluster));
-    wanted.add(Names.replicationSecret(cluster));
-    secrets.add(
-        observedOr(
-            observed,
+    for (String name :
+        List.of(
             Names.superuserSecret(cluster),
-            () ->
-                credentials(
-                    cluster,
-                    Names.superuserSecret(cluster),
-                    Spilo.SUPERUSER,
-                    StandbyCredentials.superuser(spec, observed)
-                        .orElseGet(
-                            () -> password(sources, namespace, Names.superuserSecret(cluster))))));
-    secrets.add(
-        observedOr(
-            observed,
             Names.replicationSecret(cluster),
-            () ->
-                credentials(
-                    cluster,
-                    Names.replicationSecret(cluster),
-                    Spilo.REPLICATION_USER,
-                    StandbyCredentials.replication(spec, observed)
-                        .orElseGet(
-                            () ->
-                                password(sources, namespace, Names.replicationSecret(cluster))))));
-    wanted.add(Names.restApiSecret(cluster));
-    secrets.add(
-        observedOr(
-            observed,
-            Names.restApiSecret(cluster),
-            () ->
-                credentials(
-                    cluster,
-                    Names.restApiSecret(cluster),
-                    Spilo.RESTAPI_USER,
-                    password(sources, namespace, Names.restApiSecret(cluster)))));
+            Names.restApiSecret(cluster))) {
+      wanted.add(name);
+      String username =
+          name.equals(Names.superuserSecret(cluster))
+              ? Spilo.SUPERUSER
+              : name.equals(Names.replicationSecret(cluster))
+                  ? Spilo.REPLICATION_USER
+                  : Spilo.RESTAPI_USER;
+      secrets.add(
+          credentials
+              .keptCopy(name)
+              .orElseGet(() -> credentials(cluster, name, username, credentials.password(name))));
+    }
     for (ClusterSpec.User user : spec.users()) {
       String name = Names.userSecret(cluster, user.name());
       wanted.add(name);
-      // A Secret of the earlier name scheme hands its password on, so that clients using it keep
-      // working.
       secrets.add(
-          observedOr(
-              observed,
-              name,
-              () ->
-                  application(
-                      cluster,
-                      namespace,
-                      user,
-                      observed
-                          .secret(legacyUserSecret(cluster, user.name()))
-                          .flatMap(legacy -> SecretData.value(legacy, "password"))
-                          .orElseGet(() -> password(sources, namespace, name)),
-                      sources
-                          .secret(namespace + "/" + name + "/salt", SALT_LENGTH)
-                          .getBytes(StandardCharsets.US_ASCII))));
+          credentials
+              .keptCopy(name)
+              .orElseGet(
+                  () ->
+                      application(
+                          cluster,
+                          namespace,
+                          user,
+                          credentials.password(name),
+                          credentials.salt(name))));
     }
     for (ServiceRoles.Role role : ServiceRoles.wanted(spec)) {
       String name = role.secret(cluster);
       wanted.add(name);
       secrets.add(
-          observedOr(
-              observed,
-              name,
-              () ->
-                  componentRole(
-                      cluster,
-                      role,
-                      password(sources, namespace, name),
-                      sources
-                          .secret(namespace + "/" + name + "/salt", SALT_LENGTH)
-                          .getBytes(StandardCharsets.US_ASCII))));
+          credentials
+              .keptCopy(name)
+              .orElseGet(
+                  () ->
+                      componentRole(
+                          cluster, role, credentials.password(name), credentials.salt(name))));
     }
     if (tls.check() == Tls.Check.VALID || tls.check() == Tls.Check.NOT_CONFIGURED) {
       Set<String> users = new HashSet<>();
@@ -149,11 +108,9 @@ public final class Secrets {
             secret ->
                 poolerConnection(
                     (ObjectNode) secret.get("data"), poolerHost, spec.pooler().enabled(), tls));
-    for (ObjectNode secret : observed.children("v1", "Secret")) {
-      if (!wanted.contains(Names.of(secret))) {
-        secrets.add(Preserved.child(secret));
-      }
-    }
+    credentials.applied().keySet().stream()
+        .filter(name -> !wanted.contains(name))
+        .forEach(name -> secrets.add(credentials.keptCopy(name).orElseThrow()));
     secrets.sort(Comparator.comparing(Names::of));
     // Marked for this cluster only, kept ones included: a standby may use them once someone gives
     // them to it too.
@@ -161,9 +118,19 @@ public final class Secrets {
     return secrets;
   }
 
-  /** An application user's Secret as day 1 first named it; kept when observed, never created. */
-  public static String legacyUserSecret(String cluster, String user) {
-    return cluster + "-app-" + user;
+  /** The Secrets the spec asks for, and whether each holds a verifier. */
+  public static List<Credentials.Wanted> wanted(String cluster, ClusterSpec spec) {
+    List<Credentials.Wanted> wanted = new ArrayList<>();
+    wanted.add(new Credentials.Wanted(Names.superuserSecret(cluster), false));
+    wanted.add(new Credentials.Wanted(Names.replicationSecret(cluster), false));
+    wanted.add(new Credentials.Wanted(Names.restApiSecret(cluster), false));
+    spec.users()
+        .forEach(
+            user ->
+                wanted.add(new Credentials.Wanted(Names.userSecret(cluster, user.name()), true)));
+    ServiceRoles.wanted(spec)
+        .forEach(role -> wanted.add(new Credentials.Wanted(role.secret(cluster), true)));
+    return wanted;
   }
 
   /** The Secrets every cluster has, whatever its users. */
@@ -189,15 +156,6 @@ public final class Secrets {
       put(data, PoolerAccess.AUTH_FILE, PoolerAccess.authFile(password));
     }
     return secret;
-  }
-
-  private static ObjectNode observedOr(
-      ObservedCluster observed, String name, java.util.function.Supplier<ObjectNode> create) {
-    return observed.secret(name).map(Preserved::child).orElseGet(create);
-  }
-
-  private static String password(Sources sources, String namespace, String secretName) {
-    return sources.secret(namespace + "/" + secretName + "/password", PASSWORD_LENGTH);
   }
 
   /** A Secret with a username and a password: the superuser and the replication user. */

@@ -1,12 +1,8 @@
 package dev.metahooks.controllers.postgres.children.backup;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
-import dev.metahooks.kube.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -137,46 +133,9 @@ public final class WalArchive {
     return scheme + (s3.forcePathStyle() ? "+path" : "+virtualhost") + "://" + hostPort;
   }
 
-  /** The {@code CLONE_*} variables of an observed StatefulSet's Spilo container, as rendered. */
-  public static List<JsonNode> observedClone(ObservedCluster observed) {
-    List<JsonNode> clone = new ArrayList<>();
-    observed
-        .statefulSet()
-        .ifPresent(
-            sts -> {
-              ObservedCluster.spiloEnv(sts.at("/spec/template/spec"))
-                  .forEach(
-                      e -> {
-                        if (e.path("name").asText().startsWith("CLONE_")) {
-                          clone.add(e);
-                        }
-                      });
-            });
-    return clone;
-  }
-
-  /**
-   * {@code spec.bootstrap.clone} is read once, when the first pod initialises the cluster: once the StatefulSet
-   * exists, a changed (or added, or removed) clone is refused instead of rolling pods for nothing.
-   */
-  public static Optional<FieldProblem> bootstrapChange(
-      BackupSpec backups, ObservedCluster observed) {
-    if (observed.statefulSet().isEmpty()) {
-      return Optional.empty();
-    }
-    ArrayNode wanted = Json.array();
-    env(new BackupSpec(Optional.empty(), backups.cloneFrom(), Optional.empty()))
-        .forEach(wanted::add);
-    ArrayNode deployed = Json.array();
-    observedClone(observed).forEach(deployed::add);
-    if (wanted.equals(deployed)) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new FieldProblem(
-            "spec.bootstrap.clone",
-            "cannot change after the cluster was first "
-                + "bootstrapped: it is only read when the cluster is created (create a new cluster to clone again)"));
+  /** The {@code CLONE_*} variables alone: what {@code spec.bootstrap.clone} renders. */
+  public static List<ObjectNode> cloneEnv(BackupSpec backups) {
+    return env(new BackupSpec(Optional.empty(), backups.cloneFrom(), Optional.empty()));
   }
 
   /** One variable with a plain value: the archive's settings and a standby's ({@code STANDBY_*}) alike. */

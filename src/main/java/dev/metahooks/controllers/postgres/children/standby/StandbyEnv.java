@@ -1,14 +1,9 @@
 package dev.metahooks.controllers.postgres.children.standby;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.backup.WalArchive;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.controllers.postgres.plan.StandbyPhase;
 import dev.metahooks.controllers.postgres.spec.StandbySpec;
-import dev.metahooks.kube.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +18,7 @@ import java.util.Optional;
  * (configure_spilo.py:359-361).
  */
 public final class StandbyEnv {
-  public static final String PREFIX = "STANDBY_";
+  public static final String PREFIX = StandbyPhase.ENV_PREFIX;
 
   private StandbyEnv() {}
 
@@ -42,50 +37,5 @@ public final class StandbyEnv {
                   });
         });
     return env;
-  }
-
-  /** The {@code STANDBY_*} variables of the observed StatefulSet's Spilo container, as last applied. */
-  public static List<JsonNode> observed(ObservedCluster observed) {
-    List<JsonNode> found = new ArrayList<>();
-    observed
-        .statefulSet()
-        .map(sts -> Preserved.lastApplied(sts).orElse(sts))
-        .ifPresent(
-            sts -> {
-              ObservedCluster.spiloEnv(sts.at("/spec/template/spec"))
-                  .forEach(
-                      e -> {
-                        if (e.path("name").asText().startsWith(PREFIX)) {
-                          found.add(e);
-                        }
-                      });
-            });
-    return found;
-  }
-
-  /**
-   * {@code standby_cluster} is in Patroni's bootstrap configuration, read once when the cluster is created: once the
-   * StatefulSet exists, adding {@code spec.standby} or changing it is refused. Removing it is the promotion.
-   */
-  public static Optional<FieldProblem> change(
-      Optional<StandbySpec> standby, ObservedCluster observed) {
-    if (observed.statefulSet().isEmpty() || standby.isEmpty()) {
-      return Optional.empty();
-    }
-    ArrayNode wanted = Json.array();
-    env(standby).forEach(wanted::add);
-    ArrayNode deployed = Json.array();
-    observed(observed).forEach(deployed::add);
-    if (wanted.equals(deployed)) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new FieldProblem(
-            "spec.standby",
-            deployed.isEmpty()
-                ? "can only be set when the cluster is created: a running cluster does not become a standby (create a new "
-                    + "cluster with spec.standby)"
-                : "cannot change while the cluster follows its source: Patroni read it when the cluster was created; remove "
-                    + "spec.standby to promote the cluster"));
   }
 }

@@ -1,9 +1,8 @@
-package dev.metahooks.controllers.postgres.children.standby;
+package dev.metahooks.controllers.postgres.plan;
 
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.plan.SecretGrants;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.kube.FieldProblem;
 import java.util.ArrayList;

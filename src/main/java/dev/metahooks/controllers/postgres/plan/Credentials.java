@@ -1,0 +1,106 @@
+package dev.metahooks.controllers.postgres.plan;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.api.Sources;
+import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.SecretData;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.observed.Preserved;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the cluster's Secrets hold, decided once per call: every observed Secret is kept as it was applied (a
+ * password never changes behind anyone's back), and each wanted Secret that is not observed gets its password: a
+ * standby's source's, an application user's Secret of the earlier name scheme's (clients using it keep working), or
+ * a generated one; with a salt for its SCRAM verifier where it has one.
+ *
+ * @param applied the observed Secrets as last applied, by name
+ * @param passwords the password of each wanted Secret not observed, by name
+ * @param salts the salt of each of those that holds a verifier, by name
+ */
+public record Credentials(
+    Map<String, ObjectNode> applied, Map<String, String> passwords, Map<String, byte[]> salts) {
+  public static final int PASSWORD_LENGTH = 32;
+  public static final int SALT_LENGTH = 16;
+
+  /** A Secret the spec asks for; {@code salted}: it holds a SCRAM verifier. */
+  public record Wanted(String name, boolean salted) {}
+
+  /** The decisions for {@code wanted}, in the cluster {@code cluster} of {@code namespace}. */
+  public static Credentials decide(
+      String cluster,
+      String namespace,
+      ClusterSpec spec,
+      ObservedCluster observed,
+      List<Wanted> wanted,
+      Sources sources) {
+    Map<String, ObjectNode> applied = new LinkedHashMap<>();
+    observed.children("v1", "Secret").forEach(s -> applied.put(Names.of(s), Preserved.child(s)));
+    Map<String, String> passwords = new LinkedHashMap<>();
+    Map<String, byte[]> salts = new LinkedHashMap<>();
+    for (Wanted secret : wanted) {
+      if (applied.containsKey(secret.name())) {
+        continue;
+      }
+      passwords.put(
+          secret.name(),
+          given(cluster, spec, observed, secret.name())
+              .orElseGet(
+                  () ->
+                      sources.secret(
+                          namespace + "/" + secret.name() + "/password", PASSWORD_LENGTH)));
+      if (secret.salted()) {
+        salts.put(
+            secret.name(),
+            sources
+                .secret(namespace + "/" + secret.name() + "/salt", SALT_LENGTH)
+                .getBytes(StandardCharsets.US_ASCII));
+      }
+    }
+    return new Credentials(Map.copyOf(applied), Map.copyOf(passwords), Map.copyOf(salts));
+  }
+
+  /** The Secret {@code name} as applied, a copy of its own, if observed. */
+  public Optional<ObjectNode> keptCopy(String name) {
+    return Optional.ofNullable(applied.get(name)).map(ObjectNode::deepCopy);
+  }
+
+  /** The password of a Secret to be created. */
+  public String password(String name) {
+    return passwords.get(name);
+  }
+
+  /** The salt of a Secret to be created with a verifier. */
+  public byte[] salt(String name) {
+    return salts.get(name).clone();
+  }
+
+  /** An application user's Secret as day 1 first named it; kept when observed, never created. */
+  public static String legacyUserSecret(String cluster, String user) {
+    return cluster + "-app-" + user;
+  }
+
+  /** A password this cluster takes over rather than generates. */
+  private static Optional<String> given(
+      String cluster, ClusterSpec spec, ObservedCluster observed, String name) {
+    if (name.equals(Names.superuserSecret(cluster))) {
+      return StandbyCredentials.superuser(spec, observed);
+    }
+    if (name.equals(Names.replicationSecret(cluster))) {
+      return StandbyCredentials.replication(spec, observed);
+    }
+    for (ClusterSpec.User user : spec.users()) {
+      if (name.equals(Names.userSecret(cluster, user.name()))) {
+        return observed
+            .secret(legacyUserSecret(cluster, user.name()))
+            .flatMap(legacy -> SecretData.value(legacy, "password"));
+      }
+    }
+    return Optional.empty();
+  }
+}
