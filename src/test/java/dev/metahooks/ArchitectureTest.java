@@ -148,6 +148,26 @@ class ArchitectureTest {
   }
 
   /**
+   * The children render what the plan decided and never look at the observed cluster themselves: everything they
+   * need of it (a password kept, a Job kept as it runs, the members a Role names) is a decision in {@code plan}.
+   */
+  @Test
+  void noChildrenBuilderSeesTheObservedCluster() {
+    Set<String> violations = new TreeSet<>();
+    int checked = 0;
+    for (Use use : uses()) {
+      if (use.from().startsWith(POSTGRES + ".children")) {
+        checked++;
+        if (use.to().equals(POSTGRES + ".observed")) {
+          violations.add(use.toString());
+        }
+      }
+    }
+    assertThat(checked).as("references from the children's packages").isGreaterThan(50);
+    assertThat(violations).as("children reading the observed cluster").isEmpty();
+  }
+
+  /**
    * No two packages of any module reach each other, directly or through others: each package can be read, tested
    * and moved with what it uses, never with what uses it.
    */

@@ -2,21 +2,24 @@ package dev.metahooks.controllers.postgres;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.CompositeRequest;
-import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.backup.WalArchive;
 import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
 import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.children.standby.StandbyEnv;
+import dev.metahooks.controllers.postgres.observed.JobConditions;
+import dev.metahooks.controllers.postgres.observed.Members;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
 import dev.metahooks.controllers.postgres.plan.ArchiveScope;
+import dev.metahooks.controllers.postgres.plan.BackupJobs;
 import dev.metahooks.controllers.postgres.plan.BootstrapChecks;
 import dev.metahooks.controllers.postgres.plan.ChangeChecks;
 import dev.metahooks.controllers.postgres.plan.ClusterPlan;
 import dev.metahooks.controllers.postgres.plan.Credentials;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
+import dev.metahooks.controllers.postgres.plan.JobChoice;
 import dev.metahooks.controllers.postgres.plan.MajorUpgrade;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.controllers.postgres.plan.Mode;
@@ -141,25 +144,42 @@ final class Planner {
             .min(Comparator.naturalOrder());
     Optional<String> usersJob =
         standby.readOnly() ? Optional.empty() : UsersJobs.name(cluster, spec, secrets);
+    List<String> members = Members.names(cluster, spec.instances(), observed);
+    ClusterPlan.Rendering rendering =
+        new ClusterPlan.Rendering(
+            new ClusterPlan.Pods(podTls, bootstrap, templateChanging, rollout, volumes, members),
+            new ClusterPlan.Access(
+                credentials, observed.liveClones(), observed.podMonitorsDeclared()),
+            new ClusterPlan.Jobs(
+                usersJob,
+                ParameterPatch.of(cluster, spec, observed, standby.promotes()),
+                manual,
+                upgradeJobs(upgrade, observed),
+                BackupJobs.of(cluster, spec, observed)));
     return new ClusterPlan(
-        cluster,
-        namespace,
-        spec,
-        List.copyOf(problems),
-        mode,
-        tls,
-        podTls,
-        bootstrap,
-        secrets,
-        usersJob,
-        ParameterPatch.of(cluster, spec, observed, standby.promotes()),
-        templateChanging,
-        rollout,
-        manual,
-        FinalBackups.Stage.NOT_ASKED,
-        callAgainAt,
-        volumes,
-        upgrade);
+        new ClusterPlan.Target(cluster, namespace, spec),
+        new ClusterPlan.Verdict(List.copyOf(problems), mode, tls, FinalBackups.Stage.NOT_ASKED),
+        Optional.of(rendering),
+        callAgainAt);
+  }
+
+  /**
+   * A major upgrade's Jobs: each rendered once, then kept as observed (a Job runs once). The upgrade Job's
+   * ServiceAccount, Role and RoleBinding stay while it has not finished.
+   */
+  private static ClusterPlan.Upgrade upgradeJobs(
+      Optional<MajorUpgrade.Plan> upgrade, ObservedCluster observed) {
+    if (upgrade.isEmpty()) {
+      return ClusterPlan.Upgrade.none();
+    }
+    Optional<JobChoice> backupJob =
+        upgrade.get().backupJob().map(name -> JobChoice.of(name, observed.job(name).isPresent()));
+    Optional<ObjectNode> running = upgrade.get().upgradeJob().flatMap(observed::job);
+    Optional<JobChoice> job =
+        upgrade.get().upgradeJob().map(name -> JobChoice.of(name, running.isPresent()));
+    boolean rbacKept =
+        running.filter(j -> !JobConditions.succeeded(j) && !JobConditions.failed(j)).isPresent();
+    return new ClusterPlan.Upgrade(upgrade, backupJob, job, rbacKept);
   }
 
   /**
@@ -213,23 +233,10 @@ final class Planner {
       Tls.State tls,
       FinalBackups.Stage finalBackup) {
     return new ClusterPlan(
-        cluster,
-        namespace,
-        spec,
-        List.copyOf(problems),
-        mode,
-        tls,
+        new ClusterPlan.Target(cluster, namespace, spec),
+        new ClusterPlan.Verdict(List.copyOf(problems), mode, tls, finalBackup),
         Optional.empty(),
-        Json.object(),
-        List.of(),
-        Optional.empty(),
-        Optional.empty(),
-        false,
-        Rollout.Plan.settled(),
-        Optional.empty(),
-        finalBackup,
-        Optional.empty(),
-        VolumeGrowth.Plan.none(spec.storage().size()));
+        Optional.empty());
   }
 
   /**

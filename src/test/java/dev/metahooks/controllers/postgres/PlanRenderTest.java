@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -41,20 +42,25 @@ class PlanRenderTest {
       ObservedCluster observed = ObservedCluster.of(request, spec.spec());
       ClusterPlan plan =
           Planner.sync(request, spec, observed, FixedSources.INSTANCE, ArchiveScope.NAMESPACE);
-      JsonNode secrets = JsonTrees.MAPPER.valueToTree(plan.secrets());
-      JsonNode bootstrap = plan.bootstrap().deepCopy();
+      JsonNode secrets = keptSecrets(plan);
+      Optional<JsonNode> bootstrap = plan.rendering().map(r -> r.pods().bootstrap().deepCopy());
       List<ObjectNode> first = Children.ofSync(plan, observed);
       List<ObjectNode> second = Children.ofSync(plan, observed);
       assertThat(second)
           .as(file.getFileName() + ": the same plan renders the same children")
           .isEqualTo(first);
-      assertThat(JsonTrees.MAPPER.<JsonNode>valueToTree(plan.secrets()))
+      assertThat(keptSecrets(plan))
           .as(file.getFileName() + ": the plan's Secrets")
           .isEqualTo(secrets);
-      assertThat(plan.bootstrap())
+      assertThat(plan.rendering().map(r -> (JsonNode) r.pods().bootstrap()))
           .as(file.getFileName() + ": the plan's bootstrap settings")
           .isEqualTo(bootstrap);
       assertThat(body).as(file.getFileName() + ": the request").isEqualTo(before);
     }
+  }
+
+  private static JsonNode keptSecrets(ClusterPlan plan) {
+    return JsonTrees.MAPPER.valueToTree(
+        plan.rendering().map(r -> r.access().credentials().applied()).orElse(java.util.Map.of()));
   }
 }

@@ -1,6 +1,5 @@
 package dev.metahooks.controllers.postgres.spec;
 
-import dev.metahooks.controllers.postgres.plan.Credentials;
 import java.util.List;
 import java.util.Optional;
 

@@ -10,6 +10,7 @@ import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.plan.BackupJobs;
 import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
@@ -59,7 +60,7 @@ public final class BackupStatus {
     if (!onDemand.isEmpty()) {
       ArrayNode list = status.putArray("onDemand");
       for (BackupSpec.OnDemand entry : onDemand) {
-        String job = Backups.onDemandJob(observed.name(), entry.name(), observed);
+        String job = BackupJobs.onDemandJob(observed.name(), entry.name(), observed);
         list.addObject()
             .put("name", entry.name())
             .put("method", entry.method())

@@ -2,8 +2,6 @@ package dev.metahooks.controllers.postgres.children.backup;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.controllers.postgres.base.ChildTypes;
-import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
 import dev.metahooks.controllers.postgres.base.Spilo;
@@ -11,11 +9,7 @@ import dev.metahooks.controllers.postgres.children.ApiToken;
 import dev.metahooks.controllers.postgres.children.Jobs;
 import dev.metahooks.controllers.postgres.children.PatroniRbac;
 import dev.metahooks.controllers.postgres.children.RoleRules;
-import dev.metahooks.controllers.postgres.observed.JobConditions;
-import dev.metahooks.controllers.postgres.observed.Members;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
-import dev.metahooks.controllers.postgres.observed.Preserved;
-import dev.metahooks.controllers.postgres.plan.FinalBackups;
+import dev.metahooks.controllers.postgres.plan.BackupJobs;
 import dev.metahooks.controllers.postgres.spec.BackupSpec;
 import dev.metahooks.controllers.postgres.spec.BackupSpecReader;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
@@ -24,8 +18,6 @@ import dev.metahooks.kube.KubeletText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The children of {@code spec.backup} and {@code spec.bootstrap.logical}: the base backup Jobs' ServiceAccount,
@@ -76,15 +68,16 @@ public final class Backups {
 
   private Backups() {}
 
+  /** The backups' children of a sync: the Jobs' names and the restore's start as {@code jobs} decided. */
   public static List<ObjectNode> children(
-      String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
+      String cluster, String namespace, ClusterSpec spec, List<String> members, BackupJobs jobs) {
     List<ObjectNode> children = new ArrayList<>();
     BackupSpec backups = spec.backups();
     backups
         .backup()
         .ifPresent(
             backup -> {
-              children.addAll(rbac(cluster, namespace, spec, observed));
+              children.addAll(rbac(cluster, namespace, members));
               children.addAll(StoreChecks.children(cluster, namespace, spec, backup));
               backup
                   .logical()
@@ -93,7 +86,7 @@ public final class Backups {
                           children.add(
                               LogicalBackups.cronJob(cluster, namespace, spec, backup, logical)));
               for (BackupSpec.OnDemand entry : backup.onDemand()) {
-                String name = onDemandJob(cluster, entry.name(), observed);
+                String name = jobs.onDemand().get(entry.name());
                 children.add(
                     entry.method().equals("logical")
                         ? LogicalBackups.backupJob(
@@ -104,78 +97,10 @@ public final class Backups {
             });
     backups
         .logicalRestore()
-        .filter(restore -> restoreMayStart(cluster, spec, observed))
+        .filter(restore -> jobs.restoreStarts())
         .ifPresent(
             restore -> children.add(LogicalBackups.restoreJob(cluster, namespace, spec, restore)));
     return children;
-  }
-
-  /**
-   * The Job of on-demand entry {@code entry}: {@link Names#backupJob}, or the Job of the earlier name while it is
-   * observed (it ran once already; renamed, the backup would run again).
-   */
-  public static String onDemandJob(String cluster, String entry, ObservedCluster observed) {
-    String earlier = Names.earlierBackupJob(cluster, entry);
-    return observed.job(earlier).isPresent() ? earlier : Names.backupJob(cluster, entry);
-  }
-
-  /**
-   * The restore Job is asked for once it has been (it stays), or once the primary is ready and the users Job (whose
-   * roles own the restored objects) has completed.
-   */
-  private static boolean restoreMayStart(
-      String cluster, ClusterSpec spec, ObservedCluster observed) {
-    if (observed.job(Names.logicalRestoreJob(cluster)).isPresent()) {
-      return true;
-    }
-    boolean primaryReady =
-        observed.livePods().stream()
-            .anyMatch(p -> ObservedCluster.leader(p) && ObservedCluster.ready(p));
-    boolean usersApplied =
-        spec.users().isEmpty()
-            || observed.children("batch/v1", "Job").stream()
-                .filter(
-                    job ->
-                        "users"
-                            .equals(
-                                job.path("metadata")
-                                    .path("labels")
-                                    .path(Labels.COMPONENT)
-                                    .asText()))
-                .anyMatch(job -> JobConditions.succeeded(job));
-    return primaryReady && usersApplied;
-  }
-
-  /**
-   * The final backup's children at its stage of a deletion ({@link FinalBackups}): while it holds the deletion,
-   * every observed child as it is, with its Job and the Job's RBAC added when it is to start; once done, its Job.
-   */
-  public static List<ObjectNode> ofDeletion(
-      FinalBackups.Stage stage, String namespace, ClusterSpec spec, ObservedCluster observed) {
-    switch (stage) {
-      case NOT_ASKED, SKIPPED -> {
-        return List.of();
-      }
-      case DONE -> {
-        return List.of(Preserved.child(FinalBackups.observedJob(observed).orElseThrow()));
-      }
-      case START -> {
-        List<ObjectNode> children = new ArrayList<>(Preserved.all(observed.children()));
-        Set<String> present =
-            observed.children().stream().map(Backups::key).collect(Collectors.toSet());
-        List<ObjectNode> needed = new ArrayList<>(rbac(observed.name(), namespace, spec, observed));
-        needed.add(finalBackupJob(observed.name(), namespace, spec));
-        needed.stream().filter(child -> !present.contains(key(child))).forEach(children::add);
-        return ChildTypes.inTypeOrder(children);
-      }
-      default -> {
-        return Preserved.all(observed.children());
-      }
-    }
-  }
-
-  private static String key(ObjectNode child) {
-    return child.path("kind").asText() + "/" + Names.of(child);
   }
 
   /**
@@ -319,14 +244,13 @@ public final class Backups {
   /**
    * What {@code kubectl exec svc/<n>-rw} needs: read that Service, list the pods it selects (and watch, while none
    * is there yet; a list by label cannot be limited by name), then get and exec into the pod it found, one of the
-   * cluster's own members by name ({@link Members}: every ordinal the StatefulSet may have, so also the primary on
+   * cluster's own members by name ({@code Members}: every ordinal the StatefulSet may have, so also the primary on
    * an ordinal a scale-down removes).
    */
-  public static List<ObjectNode> rbac(
-      String cluster, String namespace, ClusterSpec spec, ObservedCluster observed) {
+  public static List<ObjectNode> rbac(String cluster, String namespace, List<String> members) {
     String name = Names.backup(cluster);
     ObjectNode role = PatroniRbac.emptyRole(name, cluster, COMPONENT);
-    List<String> pods = Members.names(cluster, spec.instances(), observed);
+    List<String> pods = members;
     RoleRules.of(role)
         .named("", "services", List.of(Names.primaryService(cluster)), "get")
         .anyName("", "pods", "list", "watch")

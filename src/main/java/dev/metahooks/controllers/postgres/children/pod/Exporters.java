@@ -8,7 +8,6 @@ import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.PodSecurity;
-import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.Optional;
 
@@ -94,8 +93,8 @@ public final class Exporters {
    * is on and the controller declares the type (the optional component adds it where the CRD is installed).
    */
   public static Optional<ObjectNode> podMonitor(
-      String cluster, ClusterSpec spec, ObservedCluster observed) {
-    if (!spec.monitoring().enabled() || !observed.podMonitorsDeclared()) {
+      String cluster, ClusterSpec spec, boolean podMonitorsDeclared) {
+    if (!spec.monitoring().enabled() || !podMonitorsDeclared) {
       return Optional.empty();
     }
     ObjectNode monitor =
