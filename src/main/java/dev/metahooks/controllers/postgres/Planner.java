@@ -65,75 +65,47 @@ final class Planner {
     String cluster = observed.name();
     String namespace = request.namespace();
     Instant now = sources.now();
-    List<FieldProblem> problems = new ArrayList<>(read.problems());
-    StandbyPhase standby = StandbyPhase.of(read.spec(), observed);
     // A standby writes nothing of its own, and archives nothing, until its promotion has completed.
+    StandbyPhase standby = StandbyPhase.of(read.spec(), observed);
     ClusterSpec wanted = standby.readOnly() ? read.spec().withoutOwnBackups() : read.spec();
-    VolumeGrowth.Plan volumes = VolumeGrowth.Plan.none(wanted.storage().size());
-    if (read.valid()) {
-      BootstrapChecks.standby(
-              wanted.standby().isPresent(), StandbyEnv.env(wanted.standby()), observed)
-          .ifPresent(problems::add);
-      problems.addAll(StandbyCredentials.missing(cluster, wanted, observed));
-      problems.addAll(SecretGrants.check(wanted, observed));
-      // The spec as given, as for the prefix claims below.
-      problems.addAll(archives.check(read.spec(), request.parent(), namespace, cluster));
-      problems.addAll(ChangeChecks.check(wanted, observed));
-      if (problems.stream().noneMatch(p -> p.field().equals("spec.storage.size"))) {
-        VolumeGrowth.Decision growth = VolumeGrowth.decide(wanted, observed);
-        growth.problem().ifPresent(problems::add);
-        volumes = growth.plan();
-      }
-      problems.addAll(WalVolumeChecks.check(wanted, observed));
-      BootstrapChecks.clone(WalArchive.cloneEnv(wanted.backups()), observed)
-          .ifPresent(problems::add);
-      // The spec as given: a promotion must not take a prefix another cluster archives to, even
-      // before it is done.
-      PrefixClaims.check(request, read.spec().backups()).ifPresent(problems::add);
-      problems.addAll(SourceArchives.check(request, read.spec(), observed));
-    }
+    // Every reason the spec cannot be taken now, and the volume growth it asks for.
+    Checked checked = check(request, read, wanted, observed, archives);
+    // What the TLS Secret is, and whether anything is rendered from the spec at all.
     Tls.State tls = Tls.check(wanted.tls(), observed, now);
     Mode mode =
         wanted.paused()
             ? new Mode.Paused()
-            : problems.isEmpty() ? new Mode.Rendered() : new Mode.Invalid(List.copyOf(problems));
+            : checked.problems().isEmpty()
+                ? new Mode.Rendered()
+                : new Mode.Invalid(checked.problems());
     if (!mode.rendered()) {
-      return frozen(cluster, namespace, wanted, problems, mode, tls, FinalBackups.Stage.NOT_ASKED);
+      return frozen(
+          cluster, namespace, wanted, checked.problems(), mode, tls, FinalBackups.Stage.NOT_ASKED);
     }
     // Until the upgrade to the spec's major version is done, the pods render the version they run.
     ClusterSpec spec =
         wanted.withPostgresVersion(MajorUpgrade.renderedVersion(cluster, wanted, observed));
+    // The pods: how they use TLS, Patroni's bootstrap settings, whether their template changes.
     Optional<Tls.Rendering> podTls = Tls.rendering(spec.tls(), tls, observed);
     ObjectNode bootstrap = PatroniSettings.bootstrap(spec.patroni(), observed);
+    // What the Secrets hold: kept as applied, or created once with a new password.
     Credentials credentials =
         Credentials.decide(
             cluster, namespace, spec, observed, Secrets.wanted(cluster, spec), sources);
-    List<ObjectNode> secrets = Secrets.build(cluster, namespace, spec, credentials, tls);
     boolean templateChanging =
         templateChanges(
             observed, StatefulSets.podTemplate(cluster, namespace, spec, bootstrap, podTls));
-    // A scale-down that would remove the primary waits for it to move; the rollout goes on
-    // afterwards. Neither
-    // starts a step while a switchover on request runs.
-    Optional<String> switchoverOnRequest =
-        ManualSwitchover.runningJob(cluster, request.parent(), observed);
-    Rollout.Plan rollout =
-        ScaleDown.primaryMove(cluster, spec, observed, switchoverOnRequest)
-            .orElseGet(
-                () ->
-                    Rollout.plan(
-                        cluster, spec, observed, templateChanging, switchoverOnRequest, now));
-    // A switchover on request and a major upgrade never run at once: whichever Job exists first,
-    // the other waits.
-    Optional<String> busy =
-        rollout.step() != Rollout.Step.Settled
-            ? Optional.of("the rollout or scale-down under way")
-            : MajorUpgrade.runningJob(observed).map(job -> "the major upgrade's Job " + job);
-    Optional<ManualSwitchover.Plan> manual =
-        ManualSwitchover.plan(
-            cluster, request.parent(), observed, busy, spec.updates().maxLagBytes());
+    // The step of the rollout or scale-down, then what may run beside it.
+    Rollout.Plan rollout = rollout(request, spec, observed, templateChanging, now);
+    Optional<ManualSwitchover.Plan> manual = manualSwitchover(request, spec, observed, rollout);
     Optional<MajorUpgrade.Plan> upgrade =
         MajorUpgrade.plan(cluster, wanted, observed, rollout, templateChanging, manual, now);
+    // The users Job follows the Secrets it reads; a standby has none of its own.
+    Optional<String> usersJob =
+        standby.readOnly()
+            ? Optional.empty()
+            : UsersJobs.name(
+                cluster, spec, Secrets.build(cluster, namespace, spec, credentials, tls));
     // Called again when a maintenance window opens or the backup schedule next fires.
     Optional<Instant> callAgainAt =
         Stream.of(
@@ -142,12 +114,15 @@ final class Planner {
                 upgrade.flatMap(MajorUpgrade.Plan::waitingUntil))
             .flatMap(Optional::stream)
             .min(Comparator.naturalOrder());
-    Optional<String> usersJob =
-        standby.readOnly() ? Optional.empty() : UsersJobs.name(cluster, spec, secrets);
-    List<String> members = Members.names(cluster, spec.instances(), observed);
     ClusterPlan.Rendering rendering =
         new ClusterPlan.Rendering(
-            new ClusterPlan.Pods(podTls, bootstrap, templateChanging, rollout, volumes, members),
+            new ClusterPlan.Pods(
+                podTls,
+                bootstrap,
+                templateChanging,
+                rollout,
+                checked.volumes(),
+                Members.names(cluster, spec.instances(), observed)),
             new ClusterPlan.Access(
                 credentials, observed.liveClones(), observed.podMonitorsDeclared()),
             new ClusterPlan.Jobs(
@@ -158,9 +133,79 @@ final class Planner {
                 BackupJobs.of(cluster, spec, observed)));
     return new ClusterPlan(
         new ClusterPlan.Target(cluster, namespace, spec),
-        new ClusterPlan.Verdict(List.copyOf(problems), mode, tls, FinalBackups.Stage.NOT_ASKED),
+        new ClusterPlan.Verdict(checked.problems(), mode, tls, FinalBackups.Stage.NOT_ASKED),
         Optional.of(rendering),
         callAgainAt);
+  }
+
+  /** The problems of a sync, and the volume growth the spec asks for. */
+  private record Checked(List<FieldProblem> problems, VolumeGrowth.Plan volumes) {}
+
+  private static Checked check(
+      CompositeRequest request,
+      SpecReader.Result read,
+      ClusterSpec wanted,
+      ObservedCluster observed,
+      ArchiveScope archives) {
+    String cluster = observed.name();
+    List<FieldProblem> problems = new ArrayList<>(read.problems());
+    VolumeGrowth.Plan volumes = VolumeGrowth.Plan.none(wanted.storage().size());
+    if (!read.valid()) {
+      return new Checked(List.copyOf(problems), volumes);
+    }
+    BootstrapChecks.standby(
+            wanted.standby().isPresent(), StandbyEnv.env(wanted.standby()), observed)
+        .ifPresent(problems::add);
+    problems.addAll(StandbyCredentials.missing(cluster, wanted, observed));
+    problems.addAll(SecretGrants.check(wanted, observed));
+    // The spec as given, as for the prefix claims below.
+    problems.addAll(archives.check(read.spec(), request.parent(), request.namespace(), cluster));
+    problems.addAll(ChangeChecks.check(wanted, observed));
+    if (problems.stream().noneMatch(p -> p.field().equals("spec.storage.size"))) {
+      VolumeGrowth.Decision growth = VolumeGrowth.decide(wanted, observed);
+      growth.problem().ifPresent(problems::add);
+      volumes = growth.plan();
+    }
+    problems.addAll(WalVolumeChecks.check(wanted, observed));
+    BootstrapChecks.clone(WalArchive.cloneEnv(wanted.backups()), observed).ifPresent(problems::add);
+    // The spec as given: a promotion must not take a prefix another cluster archives to, even
+    // before it is done.
+    PrefixClaims.check(request, read.spec().backups()).ifPresent(problems::add);
+    problems.addAll(SourceArchives.check(request, read.spec(), observed));
+    return new Checked(List.copyOf(problems), volumes);
+  }
+
+  /**
+   * A scale-down that would remove the primary waits for it to move; the rollout goes on afterwards. Neither starts
+   * a step while a switchover on request runs.
+   */
+  private static Rollout.Plan rollout(
+      CompositeRequest request,
+      ClusterSpec spec,
+      ObservedCluster observed,
+      boolean templateChanging,
+      Instant now) {
+    String cluster = observed.name();
+    Optional<String> switchoverOnRequest =
+        ManualSwitchover.runningJob(cluster, request.parent(), observed);
+    return ScaleDown.primaryMove(cluster, spec, observed, switchoverOnRequest)
+        .orElseGet(
+            () ->
+                Rollout.plan(cluster, spec, observed, templateChanging, switchoverOnRequest, now));
+  }
+
+  /**
+   * A switchover on request waits for the rollout, and never runs beside a major upgrade: whichever Job exists
+   * first, the other waits.
+   */
+  private static Optional<ManualSwitchover.Plan> manualSwitchover(
+      CompositeRequest request, ClusterSpec spec, ObservedCluster observed, Rollout.Plan rollout) {
+    Optional<String> busy =
+        rollout.step() != Rollout.Step.Settled
+            ? Optional.of("the rollout or scale-down under way")
+            : MajorUpgrade.runningJob(observed).map(job -> "the major upgrade's Job " + job);
+    return ManualSwitchover.plan(
+        observed.name(), request.parent(), observed, busy, spec.updates().maxLagBytes());
   }
 
   /**
