@@ -27,7 +27,8 @@ import java.util.Set;
  *
  * <p><b>Duplicate names</b> are refused in every object built, and only there. Two values for one key make a
  * request ambiguous only to a reader that reads them: Metacontroller is Go, and encoding/json keeps the last of
- * two fields into a map ({@code decode.go}, {@code object()}: {@code v.SetMapIndex} per field, at go1.22), while
+ * two fields (encoding/json {@code decode.go}: {@code objectInterface()} assigns {@code m[key]} per field, and
+ * {@code object()} sets a map index per field), while
  * the API server refuses them in strict decoding ({@code sigs.k8s.io/json}'s {@code DisallowDuplicateFields}, used
  * by apimachinery's strict serializer, {@code fieldValidation=Strict}). A request Metacontroller sends is written
  * from Go maps and never holds one; a forged one could make the hook read one value where the sender meant the
