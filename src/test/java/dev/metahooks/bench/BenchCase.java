@@ -1,5 +1,7 @@
 package dev.metahooks.bench;
 
+import dev.metahooks.controllers.Catalog;
+import dev.metahooks.json.Projection;
 import dev.metahooks.server.internal.FrontDoor;
 
 /**
@@ -73,6 +75,16 @@ public record BenchCase(String name, String controller, String hook, byte[] body
   }
 
   /** Whether the front door answers this request with {@code status} (a benchmark of an error is no use). */
+  /** What the request's controller declares its hooks read of observed objects, as the server projects them. */
+  public Projection projection() {
+    return Projection.of(
+        Catalog.controllers().stream()
+            .filter(c -> c.name().equals(controller))
+            .findFirst()
+            .orElseThrow()
+            .reads());
+  }
+
   public boolean expectsStatus(FrontDoor frontDoor, int status) {
     return frontDoor.call(controller, hook, body).status() == status;
   }

@@ -105,13 +105,7 @@ public class PipelineBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     benchCase = BenchCase.of(request);
-    projection =
-        Projection.of(
-            Catalog.controllers().stream()
-                .filter(c -> c.name().equals(benchCase.controller()))
-                .findFirst()
-                .orElseThrow()
-                .reads());
+    projection = benchCase.projection();
     frontDoor = FrontDoor.of(Catalog.controllers());
     caching =
         FrontDoor.of(

@@ -37,6 +37,11 @@ class ProjectionEquivalenceTest {
   private static final List<Controller> CONTROLLERS = Catalog.controllers(FixedSources.INSTANCE);
   private static final FrontDoor PROJECTED = FrontDoor.of(CONTROLLERS);
   private static final FrontDoor WHOLE = FrontDoor.parsingWhole(CONTROLLERS);
+
+  /** Jackson as it comes: of a name written twice, the last value is kept, as Go's encoding/json keeps it. */
+  private static final com.fasterxml.jackson.databind.ObjectMapper LENIENT =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
   private static final List<Controller> DECLARING =
       CONTROLLERS.stream().filter(c -> !c.reads().isEmpty()).toList();
 
@@ -141,6 +146,14 @@ class ProjectionEquivalenceTest {
         .isEqualTo(3);
   }
 
+  private static byte[] lastValueKept(byte[] body) {
+    try {
+      return LENIENT.writeValueAsBytes(LENIENT.readTree(body));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private static byte[] bytes(JsonNode request) {
     return request.toString().getBytes(StandardCharsets.UTF_8);
   }
@@ -156,10 +169,20 @@ class ProjectionEquivalenceTest {
     sameAnswer(input.controller(), input.hook(), input.body());
   }
 
-  /** Asserts both parses answer alike; whether that answer was a 200. */
+  /**
+   * Asserts both parses answer alike; whether that answer was a 200. A name written twice in a part of an observed
+   * object the hook does not read is passed over by the projected parse (RequestReader says why): then its answer
+   * must be the whole parse's answer to the request as Metacontroller's Go reads it, the last value kept.
+   */
   private static boolean sameAnswer(String controller, String hook, byte[] body) {
     Reply whole = WHOLE.call(controller, hook, body);
     Reply projected = PROJECTED.call(controller, hook, body);
+    if (whole.status() == 400
+        && projected.status() != 400
+        && new String(whole.body().toByteArray(), StandardCharsets.UTF_8)
+            .contains("Duplicate field '")) {
+      whole = WHOLE.call(controller, hook, lastValueKept(body));
+    }
     String call =
         "/"
             + controller

@@ -38,12 +38,9 @@ public final class JsonTrees {
   public static final ObjectMapper MAPPER =
       JsonMapper.builder(JsonFactory.builder().streamReadConstraints(READ_CONSTRAINTS).build())
           .nodeFactory(CompactNodes.INSTANCE)
-          // Two values for one key would make the request ambiguous: refuse instead of guessing. A
-          // request's parse
-          // refuses them with UniqueNames, in skipped parts too; any other tree read with this
-          // mapper as it is built.
-          // (The tokenizer's own check keeps a set of names per object: 1.7 bytes allocated per
-          // byte of a request.)
+          // Two values for one key would make the request ambiguous: refuse instead of guessing.
+          // A request's parse refuses them in RequestReader (which says where and why); any other
+          // tree read with this mapper as it is built.
           .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
@@ -52,7 +49,7 @@ public final class JsonTrees {
 
   /**
    * The most tree a parse may build per byte of body, with {@link #TREE_ALLOWANCE} on top for small requests.
-   * Real requests come to 2.2–2.7 by {@link TreeBudget}'s estimate (a 39 MB CatSet of 10,000 Pods: 2.5); shapes
+   * Real requests come to 2.2–2.7 by {@link RequestReader}'s estimate (a 39 MB CatSet of 10,000 Pods: 2.5); shapes
    * that are nothing but structure (millions of {@code []}, 160,000 nests of depth 190) come to 10–30 and are
    * refused after a few megabytes instead of filling the heap. So a tree is at most about 3.5 times its body,
    * which is what the server's body budget is sized with (docs/reliability.md).
@@ -64,48 +61,34 @@ public final class JsonTrees {
   private JsonTrees() {}
 
   /**
-   * Parses a whole request the way the server does: a tree as {@code MAPPER.readTree} gives it; in a large
-   * request, repeated short strings share one node.
+   * Parses a whole request the way the server does: a tree as {@code MAPPER.readTree} gives it, held to the tree
+   * budget, names unique in every object; in a large request, repeated short strings share one node.
    *
    * @return the tree, or a missing node for an empty body
    */
   public static JsonNode parse(byte[] body) throws IOException {
-    return body.length < SHARED_TEXT_BODY
-        ? readTree(body)
-        : CompactNodes.sharingText(() -> readTree(body));
+    return parse(body, Projection.NONE);
   }
 
   /**
-   * As {@link #parse(byte[])}, with the observed objects of the types that
-   * {@code projection} names holding only the fields it keeps (the rest is skipped by the tokenizer, and takes no
-   * tree budget).
+   * As {@link #parse(byte[])}, with the observed objects of the types that {@code projection} names holding only
+   * the fields it keeps (the rest is skipped by the tokenizer, and takes no tree budget): {@link RequestReader}.
    */
   public static JsonNode parse(byte[] body, Projection projection) throws IOException {
-    if (projection.isEmpty()) {
-      return parse(body);
-    }
     CompactNodes.Read<JsonNode> read =
         () -> {
-          try (JsonParser parser = budgeted(body)) {
-            return new ProjectingReader(MAPPER, projection).read(parser);
+          try (JsonParser parser = MAPPER.createParser(body)) {
+            return new RequestReader(
+                    body,
+                    parser,
+                    MAPPER.getNodeFactory(),
+                    projection,
+                    TREE_ALLOWANCE,
+                    TREE_BYTES_PER_BODY_BYTE)
+                .read();
           }
         };
     return body.length < SHARED_TEXT_BODY ? read.read() : CompactNodes.sharingText(read);
-  }
-
-  private static JsonNode readTree(byte[] body) throws IOException {
-    try (JsonParser parser = budgeted(body)) {
-      JsonNode tree = READER.readTree(parser);
-      return tree == null ? MAPPER.missingNode() : tree;
-    }
-  }
-
-  private static JsonParser budgeted(byte[] body) throws IOException {
-    return new TreeBudget(
-        new UniqueNames(MAPPER.createParser(body)),
-        TREE_ALLOWANCE,
-        TREE_BYTES_PER_BODY_BYTE,
-        body.length);
   }
 
   public static ObjectReader reader() {

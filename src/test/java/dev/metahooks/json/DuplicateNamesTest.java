@@ -11,8 +11,12 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** A name twice in one object is refused wherever it is, built or skipped; the same name elsewhere is not. */
-class UniqueNamesTest {
+/**
+ * A name twice in one object is refused wherever the parse builds it; in a part of an observed object that the
+ * hook does not read (skipped), it is not looked for (RequestReader says why); the same name elsewhere is no
+ * duplicate.
+ */
+class DuplicateNamesTest {
   private static final Projection PODS = Projection.NONE.reading("Pod.v1", "status.phase");
 
   private static String pod(String inside) {
@@ -49,15 +53,11 @@ class UniqueNamesTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "\"spec\": {\"containers\": [{\"name\": \"a\", \"image\": \"x\", \"name\": \"b\"}]}", // in
-        // a
-        // skipped part
-        "\"spec\": {}, \"spec\": {}", // a skipped field twice
         "\"status\": {\"phase\": \"Running\", \"phase\": \"Failed\"}", // in a kept part
-        "\"status\": {\"phase\": \"Running\", \"hostIP\": \"a\", \"hostIP\": \"b\"}", // skipped
-        // beside kept
+        "\"status\": {\"phase\": \"Running\"}, \"status\": {}", // a kept object twice
+        "\"metadata\": {\"name\": \"q\"}", // the identity, always kept
       })
-  void refusedInObservedObjectsWhetherTheirFieldsAreKeptOrSkipped(String inside) {
+  void refusedInTheKeptPartsOfObservedObjects(String inside) {
     byte[] bytes = pod(inside).getBytes(StandardCharsets.UTF_8);
     assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS))
         .isInstanceOf(JsonParseException.class)
@@ -68,12 +68,36 @@ class UniqueNamesTest {
   }
 
   @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "\"spec\": {\"containers\": [{\"name\": \"a\", \"image\": \"x\", \"name\": \"b\"}]}", // in
+        // a
+        // skipped part
+        "\"spec\": {}, \"spec\": {}", // a skipped field twice
+        "\"status\": {\"phase\": \"Running\", \"hostIP\": \"a\", \"hostIP\": \"b\"}", // skipped
+        // beside kept
+      })
+  void passedOverInTheSkippedPartsOfObservedObjectsAndRefusedWhenTheyAreBuilt(String inside)
+      throws Exception {
+    byte[] bytes = pod(inside).getBytes(StandardCharsets.UTF_8);
+    assertThat(JsonTrees.parse(bytes, PODS).at("/children/Pod.v1/p/metadata/name").textValue())
+        .isEqualTo("p");
+    assertThatThrownBy(() -> Json.parse(bytes))
+        .isInstanceOf(JsonParseException.class)
+        .hasMessageContaining("Duplicate field '");
+    assertThatThrownBy(
+            () -> JsonTrees.parse(bytes, Projection.NONE.reading("Pod.v1", "spec", "status")))
+        .isInstanceOf(JsonParseException.class)
+        .hasMessageContaining("Duplicate field '");
+  }
+
+  @ParameterizedTest
   @ValueSource(ints = {3, 15, 16, 17, 40})
   void refusedInObjectsOfManyFieldsWhereverTheSecondOneIs(int fields) {
     for (String extra : new String[] {", \"f0\": 9", ", \"f" + (fields - 1) + "\": 9"}) {
-      String inside = "\"spec\": " + wide(fields, extra) + ", \"status\": " + wide(fields, "");
+      String inside = "\"status\": " + wide(fields, extra) + ", \"spec\": " + wide(fields, "");
       byte[] bytes = pod(inside).getBytes(StandardCharsets.UTF_8);
-      assertThatThrownBy(() -> JsonTrees.parse(bytes, PODS))
+      assertThatThrownBy(() -> JsonTrees.parse(bytes, Projection.NONE.reading("Pod.v1", "status")))
           .as(extra)
           .hasMessageContaining("Duplicate field 'f");
       assertThatThrownBy(() -> Json.parse(bytes))

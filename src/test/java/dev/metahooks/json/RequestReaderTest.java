@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-class ProjectingReaderTest {
+class RequestReaderTest {
   private static final Projection PODS =
       Projection.NONE.reading(
           "Pod.v1", "metadata.uid", "metadata.annotations['example.com/a.b']", "status");
