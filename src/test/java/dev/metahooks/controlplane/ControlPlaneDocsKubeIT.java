@@ -34,7 +34,7 @@ class ControlPlaneDocsKubeIT {
         ControlPlane.Run.of(List.of("bash", "-c", script), PROJECT, Duration.ofMinutes(3));
 
     assertThat(run.ok())
-        .contains("kwok-node-0", "kwok-node-1", "kwok-node-2")
+        .contains("kwok-node-0", "kwok-node-1", "kwok-node-2", "kwok-node-3")
         .doesNotContain("NotReady");
     assertThat(dir.resolve("pids")).doesNotExist();
     List<String> left =

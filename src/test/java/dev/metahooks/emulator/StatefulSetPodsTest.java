@@ -53,6 +53,39 @@ class StatefulSetPodsTest {
         s -> s.withObject("/spec").put("replicas", replicas));
   }
 
+  /**
+   * The Priority admission plugin refuses a Pod naming a PriorityClass that does not exist: the set starts none
+   * until the class is there, and counts none meanwhile.
+   */
+  @Test
+  void aTemplateNamingAMissingPriorityClassStartsNoPodUntilTheClassExists() {
+    cluster.create(
+        """
+        {apiVersion: apps/v1, kind: StatefulSet, metadata: {name: db},
+         spec: {replicas: 2, serviceName: db-hl, selector: {matchLabels: {app: db}},
+                template: {metadata: {labels: {app: db}},
+                           spec: {priorityClassName: database-critical, containers: [{name: c, image: i:1}]}}}}
+        """);
+    steps(4);
+    assertThat(podNames()).isEmpty();
+    assertThat(set().at("/status/replicas").asInt()).isZero();
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowableOfType(
+                ApiException.class,
+                () ->
+                    cluster.create(
+                        "{apiVersion: v1, kind: Pod, metadata: {name: db-0}, spec: {priorityClassName:"
+                            + " database-critical, containers: [{name: c, image: i:1}]}}")))
+        .hasMessage(
+            "pods \"db-0\" is forbidden: no PriorityClass with name database-critical was found");
+
+    cluster.create(
+        "{apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: database-critical},"
+            + " value: 1000000}");
+    steps(4);
+    assertThat(podNames()).containsExactly("db-0", "db-1");
+  }
+
   @Test
   void aSetCreatedAgainAfterAnOrphaningDeleteAdoptsThePodsAndReplacesNone() {
     createSet("");

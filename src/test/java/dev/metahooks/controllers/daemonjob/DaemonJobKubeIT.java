@@ -11,6 +11,6 @@ class DaemonJobKubeIT extends DaemonJobScenarioTest {
   @Override
   @Test
   @Disabled(
-      "in memory only: it counts one node; the control plane has three, so the DaemonSet schedules three Pods")
+      "in memory only: it counts one node; the control plane has four, so the DaemonSet schedules four Pods")
   void completesOnceEveryNodeIsReadyThenDeletesTheDaemonSet() {}
 }

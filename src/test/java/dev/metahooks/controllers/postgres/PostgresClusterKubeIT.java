@@ -21,51 +21,29 @@ class PostgresClusterKubeIT extends PostgresClusterScenarioTest {
   @Override
   @Test
   @Disabled(
-      "in memory only: the garbage collector removes the finished Jobs after the scenario has settled")
-  void deletionProtectionHoldsTheClusterUntilTurnedOff() {}
-
-  @Override
-  @Test
-  @Disabled(
       "in memory only: the CRD's CEL rule refuses the shrinking storage.size before any hook sees it")
   void aChangeTheClusterCannotTakeFreezesEveryChildUntilReverted() {}
 
   @Override
   @Test
   @Disabled(
-      "in memory only: on the server the unpaused rollout has not reached "
-          + "every pod when the scenario settles; not yet understood")
-  void pausedFreezesSpecChangesAndUnpausingAppliesThem() {}
+      "in memory only: the CRD's CEL rule refuses the label before any hook sees it (the hook's "
+          + "check is the second line)")
+  void aPodLabelTheOperatorSelectsByIsRefusedAndMovesNothing() {}
 
   @Override
   @Test
   @Disabled(
-      "in memory only: the WAL claim's StorageClass has no provisioner on "
-          + "the control plane, so the cluster stays Provisioning")
-  void aWalVolumeIsMadeWithANewClusterAndRefusedOnOneThatExists() {}
+      "in memory only: the CRD's CEL rule refuses storage.wal added to a cluster that exists before "
+          + "any hook sees it (the hook's check is the second line)")
+  void aWalVolumeAddedToAClusterThatExistsIsRefusedAndMovesNothing() {}
 
   @Override
   @Test
   @Disabled(
-      "in memory only: on the server a second pod is replaced before the hook restarts; not yet understood")
-  void aRolloutInterruptedByAHookRestartResumesWhereItWas() {}
-
-  @Override
-  @Test
-  @Disabled(
-      "in memory only: it checks condition times against the in-memory "
-          + "clock; the server's clock is the real one")
-  void theHaSampleBecomesReadyWithAPrimaryAndThenWritesNothing() {}
-
-  @Override
-  @Test
-  @Disabled(
-      "in memory only: the disruption controller writes the PodDisruptionBudget's status as pods come and go")
+      "in memory only: KWOK reports each pod Ready at once (no readiness probe delay), so the "
+          + "StatefulSet controller replaces all three pods within one world step; the Patroni "
+          + "simulation, acting between steps, never sees the leader gone while a replica runs, and "
+          + "bootstraps orders-0 again instead of failing over")
   void underTheRestartMethodAParameterChangeRollsThePodsAndTheStatusFollowsTheFailover() {}
-
-  @Override
-  @Test
-  @Disabled(
-      "in memory only: on the server the rollout stops after the first pod; not yet understood")
-  void schedulingRollsThePodsThroughTheRolloutAndALabelTheOperatorSelectsByIsRefused() {}
 }

@@ -321,6 +321,9 @@ public final class Cluster {
       Trees.integralNumbers(object);
       ApiDefaults.apply(object, true, uids + 1);
     }
+    if (type.group().isEmpty() && type.kind().equals("Pod")) {
+      PodPriority.admit(this, object);
+    }
     Validation.check(type, object, null, resources.isBuiltIn(type));
     metadata.put("uid", newUid(key));
     metadata.put("generation", 1);

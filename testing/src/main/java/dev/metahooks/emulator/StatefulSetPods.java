@@ -46,7 +46,17 @@ final class StatefulSetPods {
     for (int ordinal = 0; ordinal < replicas; ordinal++) {
       ObjectNode pod = pods.get(ordinal);
       if (pod == null) {
-        createPod(cluster, set, ordinal, updateRevision);
+        try {
+          createPod(cluster, set, ordinal, updateRevision);
+        } catch (ApiException e) {
+          // Refused (admission: PodPriority): the controller records FailedCreate and tries again
+          // on its next sync, making no other change in this one (stateful_set_control.go:441-443,
+          // processReplica returns the error).
+          if (!e.is(ApiException.Reason.FORBIDDEN)) {
+            throw e;
+          }
+          break;
+        }
         changed = true;
         if (ordered) {
           break;
