@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

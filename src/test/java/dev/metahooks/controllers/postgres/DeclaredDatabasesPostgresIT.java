@@ -10,7 +10,7 @@ import dev.metahooks.controllers.postgres.children.jobs.DeclaredDatabases;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.PostgresServer;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;

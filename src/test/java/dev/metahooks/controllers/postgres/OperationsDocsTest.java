@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.docs.MarkdownBlocks;
-import dev.metahooks.testing.Manifests;
+import dev.metahooks.testsupport.Manifests;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -14,7 +14,7 @@ import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.status.ComponentConditions;
-import dev.metahooks.testing.ThirdPartyCrds;
+import dev.metahooks.testsupport.ThirdPartyCrds;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -9,7 +9,7 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -549,7 +549,8 @@ class PostgresFixtureGenerator {
     writeCustomize("customize/60-given-secrets-related-by-label", world);
     write("sync/61-tls-secret-missing-nothing-restarts", world, false);
     world.sync();
-    dev.metahooks.testing.TestCertificates certs = dev.metahooks.testing.TestCertificates.create();
+    dev.metahooks.testsupport.TestCertificates certs =
+        dev.metahooks.testsupport.TestCertificates.create();
     certs.ca("ca");
     certs.server(
         "server",

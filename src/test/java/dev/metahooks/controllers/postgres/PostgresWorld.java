@@ -21,7 +21,7 @@ import dev.metahooks.controllers.postgres.spec.SecretReferences;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

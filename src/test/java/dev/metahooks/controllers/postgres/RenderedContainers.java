@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.S3Server;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.S3Server;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -359,7 +359,7 @@ class RolloutTest {
             .filter(b -> b.contains("maxLagBytes"))
             .findFirst()
             .orElseThrow();
-    JsonNode updates = dev.metahooks.testing.Manifests.parse(yaml).get(0).at("/spec/updates");
+    JsonNode updates = dev.metahooks.testsupport.Manifests.parse(yaml).get(0).at("/spec/updates");
     PostgresWorld world = threeInstances();
     world.edit(spec -> spec.set("updates", updates));
     world.runPods(Set.of(), 0, true);

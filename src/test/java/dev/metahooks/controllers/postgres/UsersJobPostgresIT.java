@@ -11,7 +11,7 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.SecretData;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.PostgresServer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
