@@ -74,9 +74,9 @@ class BackupDocsExamplesTest {
     JsonNode report = Manifests.parse(blocks.get(0)).get(0).path("data");
     JsonNode shown = Manifests.parse(blocks.get(1)).get(0).path("status");
 
-    BackupScenarioTest.Clock clock = new BackupScenarioTest.Clock();
-    PostgresWorld world =
-        new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
+    BackupAnswersTest.Clock clock = new BackupAnswersTest.Clock();
+    ObservedRequests world =
+        new ObservedRequests("orders", BackupEnvironmentTest.withBackup(Json.object()));
     world.sources = clock;
     world.sync();
     world.runAllReady();
@@ -86,7 +86,7 @@ class BackupDocsExamplesTest {
     assertThat(world.status.at("/backup/physical").toString())
         .isEqualTo(shown.at("/backup/physical").toString());
     for (JsonNode condition : shown.path("conditions")) {
-      assertThat(BackupScenarioTest.condition(world.status, condition.path("type").asText()))
+      assertThat(BackupAnswersTest.condition(world.status, condition.path("type").asText()))
           .isEqualTo(condition.path("status").asText() + " " + condition.path("reason").asText());
     }
     assertThat(MarkdownBlocks.first(PAGE, "Physical backup health", "sh"))

@@ -38,7 +38,7 @@ class BackupEncryptionIT {
           .put("bucket", "pg-encrypted")
           .put("prefix", "shop/sealed");
       spec.with("backup").putObject("logical");
-      PostgresWorld world = new PostgresWorld("sealed", spec);
+      ObservedRequests world = new ObservedRequests("sealed", spec);
       world.sync();
       ObjectNode cron = world.children.get("CronJob/" + Names.logicalCronJob("sealed"));
       Path calls = dir.resolve("aws-calls");

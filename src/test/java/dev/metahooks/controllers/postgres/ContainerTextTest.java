@@ -97,7 +97,7 @@ class ContainerTextTest {
   void anyParameterValueArrivesAsGiven(@ForAll("values") String value) throws IOException {
     ObjectNode spec = Json.object();
     spec.putObject("postgresql").putObject("parameters").put("work_mem", value);
-    PostgresWorld world = new PostgresWorld("pg", spec);
+    ObservedRequests world = new ObservedRequests("pg", spec);
     JsonNode answer = world.sync();
     List<String> problems = new ArrayList<>();
     Set<String> texts = resourceTexts();

@@ -135,7 +135,7 @@ class HostileSpecSweepIT {
 
   /** The first sync of a cluster of {@code spec}, its Secrets given, then a sync once its pods run. */
   static JsonNode render(ObjectNode spec) {
-    PostgresWorld world = new PostgresWorld("orders", spec);
+    ObservedRequests world = new ObservedRequests("orders", spec);
     world.relatedSecrets.put(TlsWorlds.SECRET, tlsSecret.deepCopy());
     JsonNode first = world.sync();
     if (!"True".equals(validity(first))) {

@@ -116,7 +116,7 @@ class NetworkPoliciesTest {
                         "pg",
                         "shop",
                         spec(s -> s.putArray("users").addObject().put("name", "app")),
-                        new PostgresWorld("pg", Json.object()).observed(),
+                        new ObservedRequests("pg", Json.object()).observed(),
                         BuilderTestSupport.NO_TLS,
                         dev.metahooks.testing.FixedSources.INSTANCE))
                 .orElseThrow()
@@ -148,7 +148,7 @@ class NetworkPoliciesTest {
    */
   @Test
   void aLiveCloneThatNamesThisClusterIsAdmitted() {
-    PostgresWorld world = new PostgresWorld("orders", Json.object());
+    ObservedRequests world = new ObservedRequests("orders", Json.object());
     world.spec.putObject("networkPolicy").put("enabled", true);
     world.otherClusters.put("orders-copy", cluster("orders-copy", "orders", true));
     world.otherClusters.put("orders-restore", cluster("orders-restore", "orders", false));
@@ -170,7 +170,7 @@ class NetworkPoliciesTest {
     cluster
         .putObject("metadata")
         .put("name", name)
-        .put("namespace", PostgresWorld.NAMESPACE)
+        .put("namespace", ObservedRequests.NAMESPACE)
         .put("uid", name + "-uid");
     ObjectNode clone =
         cluster.putObject("spec").putObject("bootstrap").putObject("clone").put("cluster", source);
@@ -225,7 +225,7 @@ class NetworkPoliciesTest {
 
   @Test
   void turningThePolicyOnAndOffTouchesNothingElse() {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     Map<String, String> before = TlsWorlds.uids(world);
     Map<String, JsonNode> children = new TreeMap<>(world.children);
     world.edit(NetworkPoliciesTest::enabled);
@@ -248,7 +248,7 @@ class NetworkPoliciesTest {
    */
   @Test
   void thePoolersPodsAdmitOnlyTheClients() {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     world.edit(spec -> enabled(spec).putObject("pooler"));
     world.sync();
     ObjectNode policy = world.children.get("NetworkPolicy/orders.pooler");
@@ -275,7 +275,7 @@ class NetworkPoliciesTest {
   /** With the policy on, every pod the hook runs that listens for connections is selected by one of its policies. */
   @Test
   void everyListeningPodIsBehindAPolicy() {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     world.edit(spec -> enabled(spec).putObject("pooler"));
     world.sync();
     List<ObjectNode> policies =
@@ -292,7 +292,7 @@ class NetworkPoliciesTest {
 
   @Test
   void noPoolerPolicyWithoutThePoolerOrWithoutThePolicy() {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     world.edit(NetworkPoliciesTest::enabled);
     world.sync();
     assertThat(world.children)

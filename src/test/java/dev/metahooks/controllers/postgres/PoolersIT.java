@@ -18,7 +18,7 @@ class PoolersIT {
    */
   @Test
   void withTlsThePoolerServesTheSecretAndVerifiesTheServerOnceEveryPodServesIt() {
-    PostgresWorld world = new PostgresWorld("pg", Json.object().put("instances", 2));
+    ObservedRequests world = new ObservedRequests("pg", Json.object().put("instances", 2));
     world.spec.putObject("pooler");
     world.spec.putArray("users").addObject().put("name", "app");
     world.sync();

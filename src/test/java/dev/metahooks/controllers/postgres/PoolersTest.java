@@ -133,13 +133,13 @@ class PoolersTest {
     assertThat(before).hasSize(10).isNotEqualTo(after);
   }
 
-  static String config(PostgresWorld world) {
+  static String config(ObservedRequests world) {
     return world.children.get("ConfigMap/pg-pooler").at("/data/" + Poolers.CONFIG_FILE).asText();
   }
 
   @Test
   void theConditionSaysHowManyPoolerPodsAreAvailable() {
-    PostgresWorld world = new PostgresWorld("pg", Json.object());
+    ObservedRequests world = new ObservedRequests("pg", Json.object());
     world.spec.putObject("pooler").put("instances", 3);
     world.sync();
     ObservedCluster observed = observed(world);
@@ -178,7 +178,7 @@ class PoolersTest {
     assertThat(sidecar.at("/env/1/valueFrom/secretKeyRef/name").asText()).isEqualTo("pg-exporter");
     assertThat(Exporters.container("pg", BuilderTestSupport.spec(s -> {}))).isEmpty();
 
-    PostgresWorld world = new PostgresWorld("pg", Json.object().put("instances", 2));
+    ObservedRequests world = new ObservedRequests("pg", Json.object().put("instances", 2));
     world.sync();
     world.runAllReady();
     world.pods.forEach(
@@ -196,7 +196,7 @@ class PoolersTest {
 
   @Test
   void aPodMonitorOnlyWhereTheControllerDeclaresTheType() {
-    PostgresWorld world = new PostgresWorld("pg", Json.object());
+    ObservedRequests world = new ObservedRequests("pg", Json.object());
     world.spec.putObject("monitoring").put("enabled", true);
     assertThat(kinds(world.sync())).doesNotContain("PodMonitor");
     world.podMonitorsDeclared = true;
@@ -224,7 +224,7 @@ class PoolersTest {
     return kinds;
   }
 
-  private static ObservedCluster observed(PostgresWorld world) {
+  private static ObservedCluster observed(ObservedRequests world) {
     return world.observed();
   }
 

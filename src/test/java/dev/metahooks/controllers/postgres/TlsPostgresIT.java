@@ -58,7 +58,7 @@ class TlsPostgresIT {
     ObjectNode spec = Json.object().put("instances", 1);
     spec.putObject("tls").put("secretName", TlsWorlds.SECRET);
     spec.putArray("users").addObject().put("name", USER).putArray("databases").add(USER);
-    PostgresWorld world = new PostgresWorld("orders", spec);
+    ObservedRequests world = new ObservedRequests("orders", spec);
     world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     world.sync();
     userSecret = world.children.get("Secret/orders." + USER);

@@ -19,10 +19,12 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Backups, restore and the final backup, played through {@link PostgresWorld} (the hook in-process, its answers
- * applied as Metacontroller applies them, Jobs finished by the test).
+ * The hook's answers about backups, restore and the final backup, to requests built with {@link ObservedRequests}:
+ * states crafted as a test needs them (a Job under an earlier name, a Job failed, a clock moved, another cluster's
+ * prefix), each answer applied by the builder to make the next request. Backups under Metacontroller's loop are
+ * {@link BackupEmulatorScenarioTest}'s.
  */
-class BackupScenarioTest {
+class BackupAnswersTest {
   private static final String NAME = "orders";
 
   /** A clock the test moves; passwords as pinned. */
@@ -53,8 +55,8 @@ class BackupScenarioTest {
     return spec;
   }
 
-  private static PostgresWorld running(ObjectNode spec, Clock clock) {
-    PostgresWorld world = new PostgresWorld(NAME, spec);
+  private static ObservedRequests running(ObjectNode spec, Clock clock) {
+    ObservedRequests world = new ObservedRequests(NAME, spec);
     world.sources = clock;
     world.sync();
     world.runAllReady();
@@ -68,7 +70,7 @@ class BackupScenarioTest {
    */
   @Test
   void anOnDemandJobOfTheEarlierNameIsKeptAndNotRunAgain() {
-    PostgresWorld world = running(spec(), new Clock());
+    ObservedRequests world = running(spec(), new Clock());
     ObjectNode job = world.children.remove("Job/orders.backup-before-upgrade");
     job.withObjectProperty("metadata").put("name", "orders-backup-before-upgrade");
     world.children.put("Job/orders-backup-before-upgrade", job);
@@ -92,7 +94,7 @@ class BackupScenarioTest {
   @Test
   void scheduledAndOnDemandBackupsAppearAndReportInStatus() {
     Clock clock = new Clock();
-    PostgresWorld world = running(spec(), clock);
+    ObservedRequests world = running(spec(), clock);
     // The CronJob was made now: no scheduled run can have been missed yet.
     world
         .children
@@ -222,7 +224,7 @@ class BackupScenarioTest {
         .putObject("clone")
         .put("cluster", NAME)
         .put("timestamp", "2026-12-01T11:30:00Z");
-    PostgresWorld copy = new PostgresWorld("orders-copy", spec);
+    ObservedRequests copy = new ObservedRequests("orders-copy", spec);
     copy.otherClusters.put(NAME, sourceOfOld());
     copy.sources = clock;
     copy.sync();
@@ -260,7 +262,7 @@ class BackupScenarioTest {
     Clock clock = new Clock();
     ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object());
     spec.putObject("bootstrap").putObject("clone").put("cluster", NAME);
-    PostgresWorld copy = new PostgresWorld("orders-copy", spec);
+    ObservedRequests copy = new ObservedRequests("orders-copy", spec);
     copy.otherClusters.put(NAME, sourceOfOld());
     copy.sources = clock;
     copy.sync();
@@ -285,7 +287,7 @@ class BackupScenarioTest {
     ObjectNode restore = BackupEnvironmentTest.withBackup(Json.object());
     ((ObjectNode) restore.at("/backup/s3")).put("prefix", "shop/orders");
     restore.putObject("bootstrap").putObject("logical").put("cluster", NAME);
-    PostgresWorld restored = new PostgresWorld("orders-restored", restore);
+    ObservedRequests restored = new ObservedRequests("orders-restored", restore);
     restored.otherClusters.put(NAME, sourceOfOld());
     restored.sync();
     assertThat(condition(restored, "SpecValid")).isEqualTo("False InvalidSpec");
@@ -300,7 +302,7 @@ class BackupScenarioTest {
    */
   static ObjectNode sourceOfOld() {
     ObjectNode source =
-        new PostgresWorld(NAME, BackupEnvironmentTest.withBackup(Json.object())).parent();
+        new ObservedRequests(NAME, BackupEnvironmentTest.withBackup(Json.object())).parent();
     ((ObjectNode) source.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
     source.putObject("status").putObject("backup").put("location", "s3://pg-backups/shop/orders");
     return source;
@@ -308,11 +310,11 @@ class BackupScenarioTest {
 
   @Test
   void aPrefixAnotherClusterOfTheNamespaceClaimedFirstIsRefused() {
-    PostgresWorld world =
-        new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
+    ObservedRequests world =
+        new ObservedRequests("orders", BackupEnvironmentTest.withBackup(Json.object()));
     ObjectNode request = world.request(false);
     ObjectNode other =
-        new PostgresWorld("billing", BackupEnvironmentTest.withBackup(Json.object())).parent();
+        new ObservedRequests("billing", BackupEnvironmentTest.withBackup(Json.object())).parent();
     ((ObjectNode) other.at("/spec/backup/s3")).put("prefix", "shop");
     ((ObjectNode) other.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
     request
@@ -345,7 +347,7 @@ class BackupScenarioTest {
     Clock clock = new Clock();
     ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
     ((ObjectNode) spec.get("backup")).put("finalBackup", true);
-    PostgresWorld world = running(spec, clock);
+    ObservedRequests world = running(spec, clock);
     Map<String, ObjectNode> running = new TreeMap<>(world.children);
     world.deletionTimestamp = "2026-12-01T12:10:00Z";
 
@@ -373,7 +375,7 @@ class BackupScenarioTest {
     ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
     ((ObjectNode) spec.get("backup")).put("finalBackup", true);
     spec.put("deletionProtection", true);
-    PostgresWorld world = running(spec, clock);
+    ObservedRequests world = running(spec, clock);
     Map<String, ObjectNode> running = new TreeMap<>(world.children);
     world.deletionTimestamp = "2026-12-01T12:10:00Z";
     world.apply(world.call(true));
@@ -421,7 +423,7 @@ class BackupScenarioTest {
   void theEscapeHatchWithTheClustersUidDeletesWithoutTheFinalBackupAndSaysSo() {
     ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
     ((ObjectNode) spec.get("backup")).put("finalBackup", true);
-    PostgresWorld world = running(spec, new Clock());
+    ObservedRequests world = running(spec, new Clock());
     world.deletionTimestamp = "2026-12-01T12:10:00Z";
     world.apply(world.call(true));
     finish(world, "Job/orders-final-backup", false, "2026-12-01T12:12:00Z");
@@ -455,11 +457,11 @@ class BackupScenarioTest {
     return names;
   }
 
-  private static List<String> names(PostgresWorld world) {
+  private static List<String> names(ObservedRequests world) {
     return List.copyOf(world.children.keySet());
   }
 
-  private static void finish(PostgresWorld world, String key, boolean succeeded, String time) {
+  private static void finish(ObservedRequests world, String key, boolean succeeded, String time) {
     ObjectNode job = world.children.get(key);
     assertThat(job).as(key).isNotNull();
     ObjectNode status = job.putObject("status");
@@ -482,7 +484,7 @@ class BackupScenarioTest {
     }
   }
 
-  private static String condition(PostgresWorld world, String type) {
+  private static String condition(ObservedRequests world, String type) {
     return condition(world.status, type);
   }
 
@@ -495,7 +497,7 @@ class BackupScenarioTest {
     return "absent";
   }
 
-  private static String conditionMessage(PostgresWorld world, String type) {
+  private static String conditionMessage(ObservedRequests world, String type) {
     return conditionMessage(world.status, type);
   }
 

@@ -34,12 +34,15 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * A small stand-in for the API server, Metacontroller's apply and the StatefulSet controller, enough to write
- * realistic hook requests: children as Metacontroller observes them after applying an answer (with the
- * last-applied annotation, owner reference, controller-uid label, server fields and status), and database pods
- * in whatever state a test needs. It does not replace an emulator: no watch, no retries, no merge subtleties.
+ * A builder of the requests Metacontroller would send the PostgresCluster hooks for one cluster, for tests of a hook
+ * call's answer to a request crafted as they need it: the parent, its children as Metacontroller observes them
+ * after applying an answer (with the last-applied annotation, owner reference, controller-uid label, server fields
+ * and status), database pods in whatever state a test needs, and the related objects. {@link #apply} carries an
+ * answer over into the next request as Metacontroller's apply would, so a test can reach a state call by call. It
+ * is no simulated world: no watch, no retries, no merge subtleties, no clock, nothing happens by itself. Scenarios
+ * run under the kit's emulator ({@code dev.metahooks.emulator}, {@link PostgresEmulation}).
  */
-final class PostgresWorld {
+final class ObservedRequests {
   static final String NAMESPACE = "shop";
   static final String CREATED = "2025-12-31T12:00:00Z";
 
@@ -104,11 +107,11 @@ final class PostgresWorld {
   private int resourceVersion = 1000;
   private int clusterIps = 10;
 
-  PostgresWorld(String name, ObjectNode spec) {
+  ObservedRequests(String name, ObjectNode spec) {
     this(name, spec, NAMESPACE);
   }
 
-  PostgresWorld(String name, ObjectNode spec, String namespace) {
+  ObservedRequests(String name, ObjectNode spec, String namespace) {
     this(
         name,
         spec,
@@ -117,17 +120,17 @@ final class PostgresWorld {
   }
 
   /** {@code uid}: another incarnation of a cluster of the same name (created again, or restored under it). */
-  PostgresWorld(String name, ObjectNode spec, String namespace, String uid) {
+  ObservedRequests(String name, ObjectNode spec, String namespace, String uid) {
     this.name = name;
     this.namespace = namespace;
     this.uid = uid;
     this.spec = spec;
   }
 
-  /** A world for one of the sample custom resources in manifests/examples. */
-  static PostgresWorld fromSample(String file) {
+  /** The requests for one of the sample custom resources in manifests/examples. */
+  static ObservedRequests fromSample(String file) {
     ObjectNode sample = sample(file);
-    return new PostgresWorld(
+    return new ObservedRequests(
         sample.path("metadata").path("name").asText(), (ObjectNode) sample.get("spec"));
   }
 
@@ -200,7 +203,7 @@ final class PostgresWorld {
         CompositeRequest.read(request(false), Hook.SYNC), SpecReader.read(parent()).spec());
   }
 
-  /** The request Metacontroller would send now, with the world's hook version for keys. */
+  /** The request Metacontroller would send now, with this builder's hook version for keys. */
   ObjectNode request(boolean finalizing) {
     ObjectNode request = Json.object();
     ObjectNode controller = controller(hookVersion);
