@@ -9,7 +9,6 @@ import dev.metahooks.api.CompositeRequest;
 import dev.metahooks.api.Hook;
 import dev.metahooks.api.Json;
 import dev.metahooks.api.Sources;
-import dev.metahooks.controllers.postgres.plan.FinalBackups;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
 import java.time.Instant;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * The hook's answers about backups, restore and the final backup, to requests built with {@link ObservedRequests}:
  * states crafted as a test needs them (a Job under an earlier name, a Job failed, a clock moved, another cluster's
  * prefix), each answer applied by the builder to make the next request. Backups under Metacontroller's loop are
- * {@link BackupEmulatorScenarioTest}'s.
+ * {@link BackupEmulatorScenarioTest}'s, and a deletion whose final backup fails {@link FinalBackupScenarioTest}'s.
  */
 class BackupAnswersTest {
   private static final String NAME = "orders";
@@ -367,82 +366,6 @@ class BackupAnswersTest {
     assertThat(world.status.at("/backup/finalBackup/phase").asText()).isEqualTo("Succeeded");
     world.pods.clear();
     assertThat(world.call(true).path("finalized").asBoolean()).isTrue();
-  }
-
-  @Test
-  void aFailedFinalBackupKeepsEverythingAndSaysWhyAndDeletionProtectionStillWins() {
-    Clock clock = new Clock();
-    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
-    ((ObjectNode) spec.get("backup")).put("finalBackup", true);
-    spec.put("deletionProtection", true);
-    ObservedRequests world = running(spec, clock);
-    Map<String, ObjectNode> running = new TreeMap<>(world.children);
-    world.deletionTimestamp = "2026-12-01T12:10:00Z";
-    world.apply(world.call(true));
-    assertThat(world.children).isEqualTo(running);
-    assertThat(condition(world, "DeletionBlocked")).isEqualTo("True DeletionProtection");
-
-    world.edit(s -> s.put("deletionProtection", false));
-    world.apply(world.call(true));
-    finish(world, "Job/orders-final-backup", false, "2026-12-01T12:12:00Z");
-    for (int call = 0; call < 3; call++) {
-      JsonNode answer = world.call(true);
-      assertThat(answer.path("finalized").asBoolean()).isFalse();
-      world.apply(answer);
-    }
-    assertThat(world.children).containsAllEntriesOf(running).containsKey("Job/orders-final-backup");
-    assertThat(condition(world, "DeletionBlocked")).isEqualTo("True FinalBackupFailed");
-    assertThat(conditionMessage(world, "DeletionBlocked"))
-        .contains(
-            "failed",
-            "the store shows no complete base backup",
-            "the cluster and its volumes are kept",
-            "delete the Job to try again",
-            "annotate the cluster metahooks.dev/delete-without-final-backup=<its metadata.uid>");
-    assertThat(condition(world, "BackupsHealthy")).isEqualTo("False BackupFailed");
-
-    // The escape hatch with a value that is not this cluster's uid (another incarnation's, say)
-    // does nothing.
-    world.annotations.put(FinalBackups.SKIP_ANNOTATION, "3c9d0a52-0000-4000-8000-000000000000");
-    JsonNode wrong = world.call(true);
-    world.apply(wrong);
-    assertThat(wrong.path("finalized").asBoolean()).isFalse();
-    assertThat(world.children).containsAllEntriesOf(running);
-    assertThat(condition(world, "DeletionBlocked")).isEqualTo("True FinalBackupFailed");
-    assertThat(conditionMessage(world, "DeletionBlocked"))
-        .contains("is set, but not to this cluster's uid " + world.uid + ", so it does nothing");
-
-    // Giving up on it lets the deletion go on.
-    world.edit(s -> ((ObjectNode) s.get("backup")).put("finalBackup", false));
-    JsonNode answer = world.call(true);
-    assertThat(answer.path("children")).isEmpty();
-    assertThat(condition(answer.path("status"), "DeletionBlocked")).isEqualTo("False Deleting");
-  }
-
-  @Test
-  void theEscapeHatchWithTheClustersUidDeletesWithoutTheFinalBackupAndSaysSo() {
-    ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
-    ((ObjectNode) spec.get("backup")).put("finalBackup", true);
-    ObservedRequests world = running(spec, new Clock());
-    world.deletionTimestamp = "2026-12-01T12:10:00Z";
-    world.apply(world.call(true));
-    finish(world, "Job/orders-final-backup", false, "2026-12-01T12:12:00Z");
-    world.apply(world.call(true));
-    assertThat(condition(world, "DeletionBlocked")).isEqualTo("True FinalBackupFailed");
-
-    world.annotations.put(FinalBackups.SKIP_ANNOTATION, world.uid);
-    JsonNode answer = world.call(true);
-    assertThat(answer.path("children")).isEmpty();
-    assertThat(condition(answer.path("status"), "DeletionBlocked"))
-        .isEqualTo("False FinalBackupSkipped");
-    assertThat(conditionMessage(answer.path("status"), "DeletionBlocked"))
-        .contains("deleted without a final backup");
-    world.apply(answer);
-    world.pods.clear();
-    JsonNode last = world.call(true);
-    assertThat(last.path("finalized").asBoolean()).isTrue();
-    assertThat(condition(last.path("status"), "DeletionBlocked"))
-        .isEqualTo("False FinalBackupSkipped");
   }
 
   private static List<String> names(JsonNode answer) {
