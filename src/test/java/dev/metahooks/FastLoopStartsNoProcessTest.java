@@ -2,7 +2,7 @@ package dev.metahooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -58,10 +58,13 @@ class FastLoopStartsNoProcessTest {
   private static final Pattern TEST_METHOD =
       Pattern.compile(
           "@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property|Example)\\b");
-  private static final Pattern COMMENT_OR_STRING =
+
+  /** Comments and string and character literals, which name what they like. */
+  static final Pattern COMMENT_OR_STRING =
       Pattern.compile(
           "/\\*.*?\\*/|//[^\\n]*|\"\"\"(?s:.*?)\"\"\"|\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'",
           Pattern.DOTALL);
+
   private static final Pattern WORD = Pattern.compile("\\b[A-Za-z_]\\w*\\b");
   private static final Pattern MEMBER = Pattern.compile("\\b([A-Z]\\w*)\\s*\\.\\s*(\\w+)\\b");
 

@@ -3,7 +3,7 @@ package dev.metahooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.docs.MarkdownBlocks;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

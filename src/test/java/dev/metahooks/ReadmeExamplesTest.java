@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.docs.MarkdownBlocks;
-import dev.metahooks.testing.Resources;
-import dev.metahooks.testing.TestServer;
+import dev.metahooks.testsupport.Resources;
+import dev.metahooks.testsupport.TestServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

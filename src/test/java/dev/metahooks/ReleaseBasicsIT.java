@@ -3,7 +3,7 @@ package dev.metahooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Manifests;
+import dev.metahooks.testsupport.Manifests;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.metahooks;
 
-import dev.metahooks.testing.Shellcheck;
+import dev.metahooks.testsupport.Shellcheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.metahooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.server.internal.BuildInfo;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

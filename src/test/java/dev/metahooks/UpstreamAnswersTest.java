@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.HookAnswers;
-import dev.metahooks.testing.Resources;
-import dev.metahooks.testing.SameAnswer;
+import dev.metahooks.testsupport.HookAnswers;
+import dev.metahooks.testsupport.Resources;
+import dev.metahooks.testsupport.SameAnswer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.metahooks.bench;
 
-import dev.metahooks.testing.ChildServer;
-import dev.metahooks.testing.HostileMatrix;
+import dev.metahooks.testsupport.ChildServer;
+import dev.metahooks.testsupport.HostileMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;

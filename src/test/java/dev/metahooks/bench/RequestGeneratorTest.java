@@ -2,7 +2,7 @@ package dev.metahooks.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.testing.HookAnswers;
+import dev.metahooks.testsupport.HookAnswers;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

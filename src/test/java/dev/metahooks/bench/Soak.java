@@ -1,6 +1,6 @@
 package dev.metahooks.bench;
 
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -52,12 +53,13 @@ class TemplateSharingTest {
     for (ObjectNode pod : pods) {
       String name = pod.at("/metadata/name").asText();
       assertThat(pod.at("/spec/hostname").asText()).isEqualTo(name);
-      assertThat(pod.at("/spec/volumes").toString())
+      assertThat(pod.at("/spec/volumes"))
           .isEqualTo(
-              "[{\"name\":\"tmp\"},{\"name\":\"www\","
-                  + "\"persistentVolumeClaim\":{\"claimName\":\"www-"
-                  + name
-                  + "\"}}]");
+              json(
+                  "[{\"name\":\"tmp\"},{\"name\":\"www\","
+                      + "\"persistentVolumeClaim\":{\"claimName\":\"www-"
+                      + name
+                      + "\"}}]"));
       assertThat(pod.at("/metadata/annotations").size()).isEqualTo(2);
       assertThat(pod.at("/metadata/annotations/a").asText()).isEqualTo("b");
       assertThat(pod.at("/spec/containers")).isSameAs(pods.get(0).at("/spec/containers"));
@@ -87,14 +89,15 @@ class TemplateSharingTest {
     assertThat(pods).hasSize(3);
     for (ObjectNode pod : pods) {
       String index = pod.at("/metadata/name").asText().substring("job-".length());
-      assertThat(pod.at("/spec/containers/0/env").toString())
+      assertThat(pod.at("/spec/containers/0/env"))
           .isEqualTo(
-              "[{\"name\":\"A\",\"value\":\"1\"},"
-                  + "{\"name\":\"JOB_INDEX\",\"value\":\""
-                  + index
-                  + "\"}]");
-      assertThat(pod.at("/spec/containers/1/env").toString())
-          .isEqualTo("[{\"name\":\"JOB_INDEX\",\"value\":\"" + index + "\"}]");
+              json(
+                  "[{\"name\":\"A\",\"value\":\"1\"},"
+                      + "{\"name\":\"JOB_INDEX\",\"value\":\""
+                      + index
+                      + "\"}]"));
+      assertThat(pod.at("/spec/containers/1/env"))
+          .isEqualTo(json("[{\"name\":\"JOB_INDEX\",\"value\":\"" + index + "\"}]"));
       assertThat(pod.at("/metadata/labels"))
           .isSameAs(body.at("/parent/spec/template/metadata/labels"));
       assertThat(pod.at("/spec/containers/1/command"))
@@ -124,12 +127,13 @@ class TemplateSharingTest {
     assertThat(copies)
         .allSatisfy(
             c ->
-                assertThat(c.toString())
+                assertThat(c)
                     .isEqualTo(
-                        "{\"apiVersion\":\"v1\","
-                            + "\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"settings\",\"namespace\":\""
-                            + c.at("/metadata/namespace").asText()
-                            + "\"},\"data\":{\"k\":\"v\"}}"));
+                        json(
+                            "{\"apiVersion\":\"v1\","
+                                + "\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"settings\",\"namespace\":\""
+                                + c.at("/metadata/namespace").asText()
+                                + "\"},\"data\":{\"k\":\"v\"}}")));
     assertThat(copies.get(2).get("data")).isSameAs(copies.get(0).get("data"));
     assertThat(body).isEqualTo(before);
   }

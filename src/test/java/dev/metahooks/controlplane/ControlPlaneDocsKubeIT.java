@@ -3,7 +3,7 @@ package dev.metahooks.controlplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.testing.ControlPlane;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.metahooks.controlplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.testing.ControlPlane;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

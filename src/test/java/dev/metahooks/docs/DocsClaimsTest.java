@@ -3,8 +3,8 @@ package dev.metahooks.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.kube.KubeYaml;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.metahooks.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

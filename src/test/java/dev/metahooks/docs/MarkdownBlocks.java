@@ -1,6 +1,6 @@
 package dev.metahooks.docs;
 
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.testsupport.TestKinds;
 import org.junit.jupiter.api.Test;
 
 /** The fake API server: defaults, generation, scopes, finalizers, garbage collection, the write log. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.testing.kube.KubeSchema;
+import dev.metahooks.testsupport.TestKinds;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -10,6 +10,7 @@ import dev.metahooks.api.CustomizeRequest;
 import dev.metahooks.api.CustomizeResponse;
 import dev.metahooks.api.CustomizeResponse.RelatedResourceRule;
 import dev.metahooks.api.Json;
+import dev.metahooks.testsupport.TestKinds;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.metahooks.testsupport.TestKinds;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

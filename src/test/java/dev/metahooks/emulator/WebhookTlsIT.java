@@ -6,7 +6,7 @@ import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.HookServer;
 import dev.metahooks.server.TestTls;
 import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package dev.metahooks.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.testsupport.TestKinds;
 import org.junit.jupiter.api.Test;
 
 /** The simulated kubelet and workload controllers. */

@@ -3,7 +3,7 @@ package dev.metahooks.fuzz;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.SeedRequests.Seed;
+import dev.metahooks.testsupport.SeedRequests.Seed;
 import java.io.UncheckedIOException;
 import java.util.List;
 

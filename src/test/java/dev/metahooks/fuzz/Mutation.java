@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.testing.RequestMaps;
+import dev.metahooks.testsupport.RequestMaps;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;

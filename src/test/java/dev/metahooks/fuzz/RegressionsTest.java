@@ -7,7 +7,7 @@ import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.server.internal.Reply;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

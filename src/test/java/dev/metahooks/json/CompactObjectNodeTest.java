@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.metahooks.api.Json;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

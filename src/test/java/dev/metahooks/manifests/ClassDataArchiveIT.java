@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.manifests.DockerfileTest.Instruction;
-import dev.metahooks.testing.Poll;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Poll;
+import dev.metahooks.testsupport.Resources;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;

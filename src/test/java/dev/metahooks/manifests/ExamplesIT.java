@@ -3,9 +3,9 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.ProjectCrds;
 import dev.metahooks.testing.kube.KubeSchema;
+import dev.metahooks.testsupport.Manifests;
+import dev.metahooks.testsupport.ProjectCrds;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
-import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Manifests;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.Resources;
 import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.kube.MetacontrollerSchema;
+import dev.metahooks.testsupport.Manifests;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.kube.MetacontrollerSchema;
+import dev.metahooks.testsupport.Manifests;
 import org.junit.jupiter.api.Test;
 
 /** The schema check is Metacontroller's CRD, with the release it follows named, and it refuses what that CRD refuses. */

@@ -3,7 +3,7 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Manifests;
+import dev.metahooks.testsupport.Manifests;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

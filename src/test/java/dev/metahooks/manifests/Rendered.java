@@ -3,8 +3,8 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Manifests;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;

@@ -3,8 +3,8 @@ package dev.metahooks.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.metahooks.testing.Manifests;
 import dev.metahooks.testing.kube.KubeSchema;
+import dev.metahooks.testsupport.Manifests;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

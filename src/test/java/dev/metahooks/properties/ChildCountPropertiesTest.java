@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.properties.Replies.Reply;
-import dev.metahooks.testing.RequestMaps;
+import dev.metahooks.testsupport.RequestMaps;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -8,7 +8,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.PodPolicy;
 import dev.metahooks.emulator.Round;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import java.util.List;
 import java.util.function.Consumer;
 import net.jqwik.api.Arbitraries;

@@ -3,7 +3,7 @@ package dev.metahooks.properties;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.testing.RequestMaps;
+import dev.metahooks.testsupport.RequestMaps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,8 +3,8 @@ package dev.metahooks.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.ChildServer;
-import dev.metahooks.testing.HostileMatrix;
+import dev.metahooks.testsupport.ChildServer;
+import dev.metahooks.testsupport.HostileMatrix;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.bench.RequestGenerator;
 import dev.metahooks.server.internal.Recorder;
-import dev.metahooks.testing.ChildServer;
-import dev.metahooks.testing.Poll;
+import dev.metahooks.testsupport.ChildServer;
+import dev.metahooks.testsupport.Poll;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -7,7 +7,7 @@ import dev.metahooks.api.Hook;
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.testing.PromQl;
+import dev.metahooks.testsupport.PromQl;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -8,7 +8,7 @@ import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.helloworld.HelloWorldController;
 import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

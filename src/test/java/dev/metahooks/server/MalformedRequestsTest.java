@@ -2,8 +2,8 @@ package dev.metahooks.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.testing.Resources;
-import dev.metahooks.testing.TestServer;
+import dev.metahooks.testsupport.Resources;
+import dev.metahooks.testsupport.TestServer;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

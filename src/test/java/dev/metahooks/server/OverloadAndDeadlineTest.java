@@ -7,7 +7,7 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.Json;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.testing.Poll;
+import dev.metahooks.testsupport.Poll;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

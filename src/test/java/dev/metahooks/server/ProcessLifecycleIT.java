@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.Poll;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Poll;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

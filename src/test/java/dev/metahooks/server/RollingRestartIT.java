@@ -2,8 +2,8 @@ package dev.metahooks.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.testing.Poll;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Poll;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ServerSocket;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.controllers.Catalog;
 import dev.metahooks.server.config.ServerConfig;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -9,7 +9,7 @@ import dev.metahooks.server.internal.FrontDoor;
 import dev.metahooks.server.internal.HookError;
 import dev.metahooks.server.internal.Reply;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

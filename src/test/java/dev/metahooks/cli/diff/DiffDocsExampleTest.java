@@ -2,7 +2,7 @@ package dev.metahooks.cli.diff;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.bluegreen;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,7 +8,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Emitted;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Write;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,11 +94,8 @@ class BlueGreenScenarioTest {
     mc.runUntilStable(10);
 
     assertActive("green");
-    assertThat(
-            replicaSet("green")
-                .at("/spec/template/spec/containers/0/resources/requests")
-                .toString())
-        .isEqualTo("{\"cpu\":\"500m\",\"memory\":\"1Gi\"}");
+    assertThat(replicaSet("green").at("/spec/template/spec/containers/0/resources/requests"))
+        .isEqualTo(json("{\"cpu\":\"500m\",\"memory\":\"1Gi\"}"));
     assertThat(replicaSet("green").at("/metadata/annotations").toString()).contains("0.5");
     assertThat(mc.idleUpdates()).isEmpty();
     assertNoHotLoopAndValidChildren();

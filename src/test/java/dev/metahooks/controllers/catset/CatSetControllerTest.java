@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.catset;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -71,7 +72,7 @@ class CatSetControllerTest {
             List.of(pod("web-0", "Running", "True"), pod("web-1", "Running", "True")),
             false);
     assertThat(names(response)).containsExactly("web-2", "web-1", "web-0");
-    assertThat(response.status().toString()).isEqualTo("{\"replicas\":2,\"readyReplicas\":2}");
+    assertThat(response.status()).isEqualTo(json("{\"replicas\":2,\"readyReplicas\":2}"));
     assertThat(response.finalized()).isNull();
   }
 

@@ -14,7 +14,7 @@ import dev.metahooks.emulator.PodState;
 import dev.metahooks.emulator.Profile;
 import dev.metahooks.emulator.Round;
 import dev.metahooks.emulator.Write;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,8 +3,8 @@ package dev.metahooks.controllers.configmaplist;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.testing.HookAnswers;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.HookAnswers;
+import dev.metahooks.testsupport.Resources;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.metahooks.emulator.ApiException;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.testing.OnKubeApiServer;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -1,7 +1,7 @@
 package dev.metahooks.controllers.globalconfigmap;
 
 import dev.metahooks.testing.GeneratedSchema;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.helloworld;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -42,8 +43,8 @@ class HelloWorldScenarioTest {
     mc.runUntilStable(10);
 
     ObjectNode pod = cluster.get("v1", "Pod", "default", "your-name");
-    assertThat(pod.at("/spec/containers/0/command").toString())
-        .isEqualTo("[\"echo\",\"Hello, Your Name!\"]");
+    assertThat(pod.at("/spec/containers/0/command"))
+        .isEqualTo(json("[\"echo\",\"Hello, Your Name!\"]"));
     assertThat(pod.at("/metadata/ownerReferences/0/kind").asText()).isEqualTo("HelloWorld");
     assertThat(pod.at("/metadata/labels/controller-uid").asText())
         .isEqualTo(

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.indexedjob;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,9 +37,10 @@ class IndexedJobControllerTest {
             "{\"completions\":5,\"parallelism\":2," + TEMPLATE + "}",
             Map.of("job-0", "Succeeded", "job-1", "Running"));
     assertThat(names(response)).containsExactly("job-0", "job-1", "job-2");
-    assertThat(response.status().toString())
+    assertThat(response.status())
         .isEqualTo(
-            "{\"active\":1,\"succeeded\":1,\"failed\":0,\"conditions\":[{\"type\":\"Complete\",\"status\":\"False\"}]}");
+            json(
+                "{\"active\":1,\"succeeded\":1,\"failed\":0,\"conditions\":[{\"type\":\"Complete\",\"status\":\"False\"}]}"));
   }
 
   @Test
@@ -98,17 +100,10 @@ class IndexedJobControllerTest {
             "{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\","
                 + "\"env\":[{\"name\":\"JOB_INDEX\",\"value\":\"x\"}]}]}}}",
             Map.of());
-    assertThat(
-            response
-                .children()
-                .get(0)
-                .path("spec")
-                .path("containers")
-                .get(0)
-                .path("env")
-                .toString())
+    assertThat(response.children().get(0).path("spec").path("containers").get(0).path("env"))
         .isEqualTo(
-            "[{\"name\":\"JOB_INDEX\",\"value\":\"x\"},{\"name\":\"JOB_INDEX\",\"value\":\"0\"}]");
+            json(
+                "[{\"name\":\"JOB_INDEX\",\"value\":\"x\"},{\"name\":\"JOB_INDEX\",\"value\":\"0\"}]"));
   }
 
   @Test

@@ -11,7 +11,7 @@ import dev.metahooks.emulator.PodPolicy;
 import dev.metahooks.emulator.PodState;
 import dev.metahooks.emulator.Profile;
 import dev.metahooks.emulator.Round;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,12 @@
 package dev.metahooks.controllers.podnamelabel;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,8 +39,8 @@ class PodNameLabelScenarioTest {
     assertThat(debug.at("/metadata/labels").size()).isEqualTo(1);
     assertThat(debug.at("/metadata/finalizers").isMissingNode())
         .isTrue(); // no finalize hook, no finalizer
-    assertThat(cluster.get("v1", "Pod", "default", "plain").at("/metadata/labels").toString())
-        .isEqualTo("{\"app\":\"x\"}");
+    assertThat(cluster.get("v1", "Pod", "default", "plain").at("/metadata/labels"))
+        .isEqualTo(json("{\"app\":\"x\"}"));
     assertThat(mc.calls("pod-name-label", "sync"))
         .allMatch(call -> call.parent().equals("Pod default/debug"));
   }

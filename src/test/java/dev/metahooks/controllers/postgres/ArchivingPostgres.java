@@ -1,8 +1,8 @@
 package dev.metahooks.controllers.postgres;
 
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.Resources;
-import dev.metahooks.testing.S3Server;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.Resources;
+import dev.metahooks.testsupport.S3Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.docs.MarkdownBlocks;
-import dev.metahooks.testing.Manifests;
-import dev.metahooks.testing.ProjectCrds;
 import dev.metahooks.testing.kube.CrdSchema;
+import dev.metahooks.testsupport.Manifests;
+import dev.metahooks.testsupport.ProjectCrds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,9 +74,9 @@ class BackupDocsExamplesTest {
     JsonNode report = Manifests.parse(blocks.get(0)).get(0).path("data");
     JsonNode shown = Manifests.parse(blocks.get(1)).get(0).path("status");
 
-    BackupScenarioTest.Clock clock = new BackupScenarioTest.Clock();
-    PostgresWorld world =
-        new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
+    BackupAnswersTest.Clock clock = new BackupAnswersTest.Clock();
+    ObservedRequests world =
+        new ObservedRequests("orders", BackupEnvironmentTest.withBackup(Json.object()));
     world.sources = clock;
     world.sync();
     world.runAllReady();
@@ -86,7 +86,7 @@ class BackupDocsExamplesTest {
     assertThat(world.status.at("/backup/physical").toString())
         .isEqualTo(shown.at("/backup/physical").toString());
     for (JsonNode condition : shown.path("conditions")) {
-      assertThat(BackupScenarioTest.condition(world.status, condition.path("type").asText()))
+      assertThat(BackupAnswersTest.condition(world.status, condition.path("type").asText()))
           .isEqualTo(condition.path("status").asText() + " " + condition.path("reason").asText());
     }
     assertThat(MarkdownBlocks.first(PAGE, "Physical backup health", "sh"))

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.S3Server;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.S3Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ class BackupEncryptionIT {
           .put("bucket", "pg-encrypted")
           .put("prefix", "shop/sealed");
       spec.with("backup").putObject("logical");
-      PostgresWorld world = new PostgresWorld("sealed", spec);
+      ObservedRequests world = new ObservedRequests("sealed", spec);
       world.sync();
       ObjectNode cron = world.children.get("CronJob/" + Names.logicalCronJob("sealed"));
       Path calls = dir.resolve("aws-calls");

@@ -110,7 +110,7 @@ class BackupEncryptionTest {
                 + "reading needs no setting (only libsodium or pgp here)");
     String crd =
         Files.readString(
-            dev.metahooks.testing.Resources.projectDir()
+            dev.metahooks.testsupport.Resources.projectDir()
                 .resolve("manifests/crds/postgresclusters.metahooks.dev.yaml"));
     assertThat(crd)
         .contains(

@@ -8,7 +8,7 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.docs.MarkdownBlocks;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;

@@ -10,9 +10,9 @@ import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.Resources;
-import dev.metahooks.testing.S3Server;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.Resources;
+import dev.metahooks.testsupport.S3Server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -88,7 +88,7 @@ class BaseBackupVerificationIT {
 
   @Test
   void aPushTheStoreShowsVerifies() throws IOException {
-    PostgresWorld world = cluster("ledger");
+    ObservedRequests world = cluster("ledger");
     ObjectNode job = onDemandJob(world);
     assertThat(started(world, job).exitCode()).isZero();
     PostgresServer.Result push = push(world, Map.of());
@@ -104,7 +104,7 @@ class BaseBackupVerificationIT {
 
   @Test
   void anUnreachableStoreMakesSpilosScriptExitZeroAndTheVerificationFail() throws IOException {
-    PostgresWorld world = cluster("unreachable");
+    ObservedRequests world = cluster("unreachable");
     ObjectNode job = onDemandJob(world);
     assertThat(started(world, job).exitCode()).isZero();
     PostgresServer.Result push =
@@ -126,7 +126,7 @@ class BaseBackupVerificationIT {
   @Test
   void aRefusedCredentialAfterAnEarlierBackupFailsTheVerificationNamingTheOlderOne()
       throws IOException {
-    PostgresWorld world = cluster("refused");
+    ObservedRequests world = cluster("refused");
     ObjectNode job = onDemandJob(world);
     assertThat(started(world, job).exitCode()).isZero();
     assertThat(push(world, Map.of()).exitCode()).isZero();
@@ -156,7 +156,7 @@ class BaseBackupVerificationIT {
 
   @Test
   void partsWithoutACompletionSentinelAreNamedIncomplete() throws IOException {
-    PostgresWorld world = cluster("partial");
+    ObservedRequests world = cluster("partial");
     ObjectNode job = onDemandJob(world);
     assertThat(started(world, job).exitCode()).isZero();
     // What WAL-G leaves when it dies before its last upload (a full bucket, a killed pod): parts,
@@ -185,7 +185,7 @@ class BaseBackupVerificationIT {
 
   @Test
   void theVerificationCannotBeFooledByAStoreItCannotRead() throws IOException {
-    PostgresWorld world = cluster("unread");
+    ObservedRequests world = cluster("unread");
     ObjectNode job = onDemandJob(world);
     assertThat(started(world, job).exitCode()).isZero();
     assertThat(push(world, Map.of()).exitCode()).isZero();
@@ -203,11 +203,11 @@ class BaseBackupVerificationIT {
 
   @Test
   void theFinalBackupJobIsTheSameThreeStepsFencedBeforeAndClosedAfter() {
-    PostgresWorld world = cluster("closing");
+    ObservedRequests world = cluster("closing");
     ObjectNode onDemand = onDemandJob(world);
     JsonNode finalJob =
         Backups.finalBackupJob(
-            "closing", PostgresWorld.NAMESPACE, SpecReader.read(world.parent()).spec());
+            "closing", ObservedRequests.NAMESPACE, SpecReader.read(world.parent()).spec());
     JsonNode finalPod = finalJob.at("/spec/template/spec");
     JsonNode onDemandPod = onDemand.at("/spec/template/spec");
     for (String step : List.of(Backups.STARTED_CONTAINER, Backups.CONTAINER)) {
@@ -239,7 +239,7 @@ class BaseBackupVerificationIT {
     return names;
   }
 
-  private static PostgresWorld cluster(String name) {
+  private static ObservedRequests cluster(String name) {
     ObjectNode spec = Json.object();
     ObjectNode backup = spec.putObject("backup");
     // A prefix of its own per test, as a cluster names it (a default one would carry the uid).
@@ -248,22 +248,22 @@ class BaseBackupVerificationIT {
         .put("bucket", BUCKET)
         .put("endpoint", RENDERED_ENDPOINT)
         .put("forcePathStyle", true)
-        .put("prefix", PostgresWorld.NAMESPACE + "/" + name)
+        .put("prefix", ObservedRequests.NAMESPACE + "/" + name)
         .putObject("credentials")
         .put("secretName", "s3-creds");
     backup.putArray("onDemand").addObject().put("name", "before-upgrade");
-    PostgresWorld world = new PostgresWorld(name, spec);
+    ObservedRequests world = new ObservedRequests(name, spec);
     world.sync();
     return world;
   }
 
-  private static ObjectNode onDemandJob(PostgresWorld world) {
+  private static ObjectNode onDemandJob(ObservedRequests world) {
     ObjectNode job = world.children.get("Job/" + Names.backupJob(world.name, "before-upgrade"));
     assertThat(job).as("the on-demand base backup Job").isNotNull();
     return job;
   }
 
-  private PostgresServer.Result started(PostgresWorld world, ObjectNode job) {
+  private PostgresServer.Result started(ObservedRequests world, ObjectNode job) {
     return RenderedContainers.run(
         RenderedContainers.of(world, job, Backups.STARTED_CONTAINER, List.of(userSecret())),
         Map.of("BACKUP_RUN", run.toString()),
@@ -276,14 +276,14 @@ class BaseBackupVerificationIT {
    * (the {@code +path} of WALE_S3_ENDPOINT gives AWS_S3_FORCE_PATH_STYLE, configure_spilo.py:891), the endpoint
    * pointing at the local store and psql at the local server.
    */
-  private PostgresServer.Result push(PostgresWorld world, Map<String, String> overrides) {
+  private PostgresServer.Result push(ObservedRequests world, Map<String, String> overrides) {
     ObjectNode job = onDemandJob(world);
     assertThat(RenderedContainers.of(world, job, Backups.CONTAINER, List.of()).argv())
         .containsExactly(
             "kubectl",
             "exec",
             "--namespace",
-            PostgresWorld.NAMESPACE,
+            ObservedRequests.NAMESPACE,
             "svc/" + Names.primaryService(world.name),
             "--container",
             Spilo.CONTAINER,
@@ -295,7 +295,7 @@ class BaseBackupVerificationIT {
     Map<String, String> rendered =
         RenderedContainers.pod(world, sts, List.of(userSecret()))
             .field("metadata.name", world.name + "-0")
-            .field("metadata.namespace", PostgresWorld.NAMESPACE)
+            .field("metadata.namespace", ObservedRequests.NAMESPACE)
             .field("status.podIP", "10.1.0.7")
             // Spilo's image: no ENTRYPOINT, CMD launch.sh (postgres-appliance/Dockerfile:125 at
             // 4.0-p3).
@@ -328,7 +328,7 @@ class BaseBackupVerificationIT {
   }
 
   private PostgresServer.Result verify(
-      PostgresWorld world, ObjectNode job, Map<String, String> overrides) {
+      ObservedRequests world, ObjectNode job, Map<String, String> overrides) {
     Map<String, String> local = new HashMap<>();
     local.put("BACKUP_RUN", run.toString());
     local.put("S3_ENDPOINT", s3.endpoint());

@@ -8,8 +8,8 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.jobs.Cleanup;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
-import dev.metahooks.testing.Kubelet;
 import dev.metahooks.testing.kube.KubeSchema;
+import dev.metahooks.testsupport.Kubelet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -18,8 +18,8 @@ class ClusterStatusTest {
     throw new AssertionError("no " + type + " in " + answer.path("status"));
   }
 
-  private static JsonNode withoutPrimary(Consumer<PostgresWorld> change, boolean finalizing) {
-    PostgresWorld world = DataProtectionTest.readyHa();
+  private static JsonNode withoutPrimary(Consumer<ObservedRequests> change, boolean finalizing) {
+    ObservedRequests world = DataProtectionTest.readyHa();
     change.accept(world);
     world.runPods(Set.of(0), -1, false);
     return world.call(finalizing);
@@ -46,7 +46,7 @@ class ClusterStatusTest {
 
   @Test
   void aFailedUsersJobIsItsOwnConditionNotTheClustersHealth() {
-    PostgresWorld world = DataProtectionTest.readyHa();
+    ObservedRequests world = DataProtectionTest.readyHa();
     world.finishUsersJob(false);
     JsonNode answer = world.call(false);
     assertThat(answer.at("/status/phase").asText()).isEqualTo("Ready");
@@ -56,7 +56,7 @@ class ClusterStatusTest {
 
   @Test
   void hibernatingSaysSoUntilThePodsAreGone() {
-    PostgresWorld world = DataProtectionTest.readyHa();
+    ObservedRequests world = DataProtectionTest.readyHa();
     world.edit(spec -> spec.put("instances", 0));
     JsonNode stopping = world.sync();
     assertThat(stopping.at("/status/phase").asText()).isEqualTo("Hibernating");

@@ -9,8 +9,8 @@ import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.kube.KubeletText;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,7 +97,7 @@ class ContainerTextTest {
   void anyParameterValueArrivesAsGiven(@ForAll("values") String value) throws IOException {
     ObjectNode spec = Json.object();
     spec.putObject("postgresql").putObject("parameters").put("work_mem", value);
-    PostgresWorld world = new PostgresWorld("pg", spec);
+    ObservedRequests world = new ObservedRequests("pg", spec);
     JsonNode answer = world.sync();
     List<String> problems = new ArrayList<>();
     Set<String> texts = resourceTexts();

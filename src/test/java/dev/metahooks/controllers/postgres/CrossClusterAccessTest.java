@@ -26,7 +26,7 @@ class CrossClusterAccessTest {
     secret
         .putObject("metadata")
         .put("name", VICTIM_SECRET)
-        .put("namespace", PostgresWorld.NAMESPACE)
+        .put("namespace", ObservedRequests.NAMESPACE)
         .putObject("labels")
         .put(SecretMarks.label("orders"), SecretMarks.GIVEN);
     secret
@@ -38,9 +38,9 @@ class CrossClusterAccessTest {
   }
 
   /** A cluster whose store is the attacker's listener and whose access key is the victim's password. */
-  static PostgresWorld exfiltrating() {
+  static ObservedRequests exfiltrating() {
     ObjectNode spec =
-        (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
+        (ObjectNode) ObservedRequests.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
     ObjectNode s3 =
         spec.putObject("backup")
             .putObject("s3")
@@ -50,7 +50,7 @@ class CrossClusterAccessTest {
         .put("secretName", VICTIM_SECRET)
         .put("accessKeyIdKey", "password")
         .put("secretAccessKeyKey", "password");
-    PostgresWorld world = new PostgresWorld("billing", spec);
+    ObservedRequests world = new ObservedRequests("billing", spec);
     world.secretsGiven = false;
     world.relatedSecrets.put(VICTIM_SECRET, victimSecret());
     return world;
@@ -58,7 +58,7 @@ class CrossClusterAccessTest {
 
   @Test
   void anotherClustersSecretNamedAsStoreCredentialsIsRefusedAndNothingReferencesIt() {
-    PostgresWorld world = exfiltrating();
+    ObservedRequests world = exfiltrating();
     JsonNode answer = world.sync();
 
     assertThat(condition(answer, "SpecValid").path("status").asText()).isEqualTo("False");
@@ -73,7 +73,7 @@ class CrossClusterAccessTest {
 
   @Test
   void theSameSecretGivenToTheClusterIsUsed() {
-    PostgresWorld world = exfiltrating();
+    ObservedRequests world = exfiltrating();
     world
         .relatedSecrets
         .get(VICTIM_SECRET)
@@ -88,7 +88,7 @@ class CrossClusterAccessTest {
 
   @Test
   void aRunningClusterWhoseSecretIsNotGivenKeepsItsChildrenAsTheyAre() {
-    PostgresWorld world = exfiltrating();
+    ObservedRequests world = exfiltrating();
     JsonNode running = runningWithItsSecretsGiven(world);
     assertThat(references(running)).contains(VICTIM_SECRET);
 
@@ -105,7 +105,7 @@ class CrossClusterAccessTest {
   @Test
   void
       aRunningClusterSyncedWithTheEarlierReleasesCustomizeAnswerIsServedAsBeforeUntilItsRulesAreAskedAgain() {
-    PostgresWorld world = exfiltrating();
+    ObservedRequests world = exfiltrating();
     JsonNode running = runningWithItsSecretsGiven(world);
 
     // Upgraded: Metacontroller syncs with the cached answer (no Secrets group) for up to 20
@@ -124,12 +124,12 @@ class CrossClusterAccessTest {
   @Test
   void aStandbyOfAClusterThatDidNotGiveItsSecretsIsRefusedAndCopiesNoPassword() {
     ObjectNode spec =
-        (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
+        (ObjectNode) ObservedRequests.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
     spec.putObject("standby")
         .put("cluster", "orders")
         .put("host", "orders.shop.svc")
         .put("port", 5432);
-    PostgresWorld world = new PostgresWorld("orders-follower", spec);
+    ObservedRequests world = new ObservedRequests("orders-follower", spec);
     world.secretsGiven = false;
     world.relatedSecrets.put(VICTIM_SECRET, victimSecret());
     ObjectNode replication = victimSecret();
@@ -155,13 +155,13 @@ class CrossClusterAccessTest {
   void aPrefixOutsideTheNamespaceOrAtItsRootIsRefused() {
     for (String prefix : List.of("shop", "other-team/billing", "billing", "shopping/billing")) {
       ObjectNode spec =
-          (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
+          (ObjectNode) ObservedRequests.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
       spec.putObject("backup")
           .putObject("s3")
           .put("bucket", "backups")
           .put("region", "eu-west-1")
           .put("prefix", prefix);
-      JsonNode answer = new PostgresWorld("billing", spec).sync();
+      JsonNode answer = new ObservedRequests("billing", spec).sync();
 
       assertThat(condition(answer, "SpecValid").path("message").asText())
           .as(prefix)
@@ -176,7 +176,7 @@ class CrossClusterAccessTest {
   @Test
   void aCloneOfAnotherNamespacesArchiveIsRefused() {
     ObjectNode spec =
-        (ObjectNode) PostgresWorld.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
+        (ObjectNode) ObservedRequests.sample("postgrescluster-dev.yaml").get("spec").deepCopy();
     spec.putObject("bootstrap")
         .putObject("clone")
         .put("cluster", "payroll")
@@ -184,7 +184,7 @@ class CrossClusterAccessTest {
         .put("bucket", "backups")
         .put("region", "eu-west-1")
         .put("prefix", "hr/payroll");
-    JsonNode answer = new PostgresWorld("billing", spec).sync();
+    JsonNode answer = new ObservedRequests("billing", spec).sync();
 
     assertThat(condition(answer, "SpecValid").path("message").asText())
         .contains("spec.bootstrap.clone.s3.prefix: \"hr/payroll\" is not under shop/");
@@ -192,7 +192,7 @@ class CrossClusterAccessTest {
   }
 
   /** The world's cluster running, its Secrets given (as before the mark existed, or once labelled). */
-  static JsonNode runningWithItsSecretsGiven(PostgresWorld world) {
+  static JsonNode runningWithItsSecretsGiven(ObservedRequests world) {
     world.secretsGiven = true;
     world.relatedSecrets.clear();
     world.sync();

@@ -38,8 +38,8 @@ class DataProtectionTest {
         }
       };
 
-  static PostgresWorld readyHa() {
-    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+  static ObservedRequests readyHa() {
+    ObservedRequests world = ObservedRequests.fromSample("postgrescluster-ha.yaml");
     world.sync();
     world.runAllReady();
     world.finishUsersJob(true);
@@ -47,7 +47,7 @@ class DataProtectionTest {
     return world;
   }
 
-  static JsonNode sync(PostgresWorld world, Sources sources) {
+  static JsonNode sync(ObservedRequests world, Sources sources) {
     return JsonTrees.MAPPER.valueToTree(
         PostgresClusterController.sync(
             CompositeRequest.read(world.request(false), Hook.SYNC), sources));
@@ -65,7 +65,7 @@ class DataProtectionTest {
   }
 
   /** What re-emitting the observed children unchanged means: exactly what Metacontroller last applied. */
-  static TreeMap<String, JsonNode> lastApplied(PostgresWorld world) {
+  static TreeMap<String, JsonNode> lastApplied(ObservedRequests world) {
     TreeMap<String, JsonNode> map = new TreeMap<>();
     world.children.forEach(
         (key, child) -> map.put(key, Preserved.lastApplied(child).orElseThrow()));
@@ -83,7 +83,7 @@ class DataProtectionTest {
 
   @Test
   void invalidSpecNamesTheFieldAndReEmitsTheObservedChildrenUnchanged() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     world.edit(spec -> spec.put("postgresVersion", 16).put("instances", 1));
     JsonNode answer = sync(world, NO_NEW_SECRETS);
     assertThat(answer.at("/status/phase").asText()).isEqualTo("Invalid");
@@ -97,7 +97,7 @@ class DataProtectionTest {
 
   @Test
   void anInternalFaultIsA500NeverA200WithFewerChildren() {
-    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    ObservedRequests world = ObservedRequests.fromSample("postgrescluster-dev.yaml");
     InProcessHooks.Response answer =
         InProcessHooks.of(List.of(PostgresClusterController.controller(NO_NEW_SECRETS)))
             .call("postgrescluster", "sync", world.request(false).toString());
@@ -106,7 +106,7 @@ class DataProtectionTest {
 
   @Test
   void theLastGuardRefusesToDropAnObservedSecretOrTheStatefulSet() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     ObservedCluster observed = world.observed();
     List<ObjectNode> all = new ArrayList<>(Preserved.all(observed.children()));
     Children.checkNothingLost(observed, all);
@@ -123,7 +123,7 @@ class DataProtectionTest {
 
   @Test
   void aRequestWithoutADeclaredChildTypeIsRefused() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     ObjectNode request = world.request(false);
     ((ObjectNode) request.get("children")).remove("Secret.v1");
     InProcessHooks.Response answer =
@@ -133,8 +133,8 @@ class DataProtectionTest {
   }
 
   /** A cluster being deleted whose pods are gone and whose Patroni ConfigMaps remain. */
-  static PostgresWorld deletedWithConfigMapsLeft() {
-    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+  static ObservedRequests deletedWithConfigMapsLeft() {
+    ObservedRequests world = ObservedRequests.fromSample("postgrescluster-dev.yaml");
     world.sync();
     world.runAllReady();
     world.patroniConfigMap("config");
@@ -153,7 +153,7 @@ class DataProtectionTest {
 
   @Test
   void aFinalizeWithoutPatronisConfigMapsGroupIsRefusedNotFinalized() {
-    PostgresWorld world = deletedWithConfigMapsLeft();
+    ObservedRequests world = deletedWithConfigMapsLeft();
     assertThat(world.configMaps).as("Patroni's ConfigMaps outlive the pods").isNotEmpty();
     ObjectNode complete = world.request(true);
     assertThat(dispatch("finalize", complete).status()).isEqualTo(200);
@@ -174,7 +174,7 @@ class DataProtectionTest {
 
   @Test
   void aSyncWithoutARelatedGroupOfItsRulesIsRefused() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     for (String group :
         List.of("Pod.v1", "ConfigMap.v1", "PostgresCluster.metahooks.dev/v1alpha1")) {
       ObjectNode request = world.request(false);
@@ -183,7 +183,7 @@ class DataProtectionTest {
       assertThat(answer.status()).as(group).isEqualTo(422);
       assertThat(answer.json().toString()).as(group).contains("related['" + group + "']");
     }
-    PostgresWorld withTls = readyHa();
+    ObservedRequests withTls = readyHa();
     withTls.edit(spec -> spec.putObject("tls").put("secretName", "orders-tls"));
     ObjectNode request = withTls.request(false);
     assertThat(request.at("/related/Secret.v1").isObject()).isTrue();
@@ -194,7 +194,7 @@ class DataProtectionTest {
 
   @Test
   void theCustomizeRulesAreTheGroupsASyncRequires() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     world.hookVersion = "v2";
     world.edit(spec -> spec.putObject("tls").put("secretName", "orders-tls"));
     ObjectNode customize = Json.object();
@@ -224,7 +224,7 @@ class DataProtectionTest {
 
   @Test
   void scaleDownKeepsVolumesUnlessWhenScaledIsDelete() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     world.edit(spec -> spec.put("instances", 1));
     JsonNode sts = children(sync(world, NO_NEW_SECRETS)).get("StatefulSet/orders");
     assertThat(sts.at("/spec/replicas").asInt()).isEqualTo(1);
@@ -252,7 +252,7 @@ class DataProtectionTest {
 
   @Test
   void secretsAreNeverRegeneratedWhileTheyExist() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     world.edit(
         spec ->
             spec.put("instances", 5)
@@ -270,7 +270,7 @@ class DataProtectionTest {
 
   @Test
   void pausedFreezesEverythingIncludingNewUsersAndScale() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     world.edit(
         spec -> {
           spec.put("paused", true).put("instances", 1);
@@ -283,7 +283,7 @@ class DataProtectionTest {
 
   @Test
   void deletionProtectionBlocksFinalizeAndKeepsEveryChild() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     world.deletionTimestamp = "2026-01-01T00:00:00Z";
     JsonNode answer = world.call(true);
     assertThat(answer.path("finalized").asBoolean()).isFalse();
@@ -294,7 +294,7 @@ class DataProtectionTest {
 
   @Test
   void withoutProtectionFinalizeDeletesChildrenThenFinishesOnceTheStatefulSetIsGone() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     world.edit(spec -> spec.put("deletionProtection", false));
     world.deletionTimestamp = "2026-01-01T00:00:00Z";
     JsonNode first = world.call(true);
@@ -309,7 +309,7 @@ class DataProtectionTest {
 
   @Test
   void aFinalizeCallOnTheSyncUrlIsTreatedAsFinalize() {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     world.deletionTimestamp = "2026-01-01T00:00:00Z";
     ObjectNode request = world.request(true);
     InProcessHooks.Response answer =
@@ -321,7 +321,7 @@ class DataProtectionTest {
 
   @Test
   void theSameObservedStateGivesAByteIdenticalAnswer() throws Exception {
-    PostgresWorld world = readyHa();
+    ObservedRequests world = readyHa();
     world.runPods(Set.of(1), 0, true);
     String first = JsonTrees.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));
     String second = JsonTrees.MAPPER.writeValueAsString(sync(world, NO_NEW_SECRETS));

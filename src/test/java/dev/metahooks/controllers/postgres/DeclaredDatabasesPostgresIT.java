@@ -9,7 +9,7 @@ import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.children.jobs.DeclaredDatabases;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.PostgresServer;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,7 +42,7 @@ class DeclaredDatabasesPostgresIT {
 
   @Test
   void hostileNamesAreCreatedAsWrittenWithTheirSchemasExtensionsAndOwnerOnlyAccess() {
-    PostgresWorld world =
+    ObservedRequests world =
         world(
             "dbh",
             spec -> {
@@ -67,7 +67,7 @@ class DeclaredDatabasesPostgresIT {
     RenderedUsersJob.run(world, server);
 
     String mark =
-        DeclaredDatabases.mark("dbh", PostgresWorld.NAMESPACE, world.uid)
+        DeclaredDatabases.mark("dbh", ObservedRequests.NAMESPACE, world.uid)
             + "; reclaimPolicy: Retain";
     assertThat(mark).contains("shop/dbh (incarnation " + world.uid + ")");
     for (String name : HOSTILE) {
@@ -138,7 +138,7 @@ class DeclaredDatabasesPostgresIT {
 
   @Test
   void anExtensionTheServerDoesNotHaveStopsTheJobBeforeAnythingChangesAndTheFixedSpecApplies() {
-    PostgresWorld world =
+    ObservedRequests world =
         world(
             "dbx",
             spec -> {
@@ -185,7 +185,7 @@ class DeclaredDatabasesPostgresIT {
     // What a Job cut off after CREATE DATABASE leaves, or a DBA made first: the next run converges.
     server.query("CREATE DATABASE \"dbi half\"");
     server.query("dbi half", "CREATE SCHEMA app; CREATE EXTENSION citext");
-    PostgresWorld world =
+    ObservedRequests world =
         world(
             "dbi",
             spec -> {
@@ -225,7 +225,7 @@ class DeclaredDatabasesPostgresIT {
 
   @Test
   void aRemovedDatabaseIsKeptUnlessItsPolicySaidDelete() {
-    PostgresWorld world =
+    ObservedRequests world =
         world(
             "dbr",
             spec -> {
@@ -252,7 +252,7 @@ class DeclaredDatabasesPostgresIT {
 
     // A cluster of another name, restored from this one's data, with none declared: it drops
     // nothing.
-    PostgresWorld restored =
+    ObservedRequests restored =
         world("dbr-restored", spec -> spec.withArray("users").addObject().put("name", "dbr-other"));
     restored.sync();
     RenderedUsersJob.run(restored, server);
@@ -287,7 +287,7 @@ class DeclaredDatabasesPostgresIT {
 
   @Test
   void aSameNameRestoreWhoseSpecLacksADeleteDatabaseKeepsItAndItsRows() {
-    PostgresWorld original =
+    ObservedRequests original =
         world("dbs", spec -> declareDeleted(spec, "dbs orders", "dbs still declared"));
     original.sync();
     RenderedUsersJob.run(original, server);
@@ -299,14 +299,17 @@ class DeclaredDatabasesPostgresIT {
     server.query(
         "COMMENT ON DATABASE \"dbs legacy\" IS "
             + literal(
-                DeclaredDatabases.mark("dbs", PostgresWorld.NAMESPACE)
+                DeclaredDatabases.mark("dbs", ObservedRequests.NAMESPACE)
                     + "; reclaimPolicy: Delete"));
 
     // Restored under the same name (a new uid; a physical restore copies the marks), its spec
     // without the entry.
-    PostgresWorld restored =
-        new PostgresWorld(
-            "dbs", Json.object(), PostgresWorld.NAMESPACE, "9a3c2f10-7d4e-4b8a-b1c6-0e5d4f3a2b19");
+    ObservedRequests restored =
+        new ObservedRequests(
+            "dbs",
+            Json.object(),
+            ObservedRequests.NAMESPACE,
+            "9a3c2f10-7d4e-4b8a-b1c6-0e5d4f3a2b19");
     restored.edit(
         spec -> {
           spec.put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
@@ -331,7 +334,7 @@ class DeclaredDatabasesPostgresIT {
                         + " WHERE datname = 'dbs still declared'")
                 .strip())
         .isEqualTo(
-            DeclaredDatabases.mark("dbs", PostgresWorld.NAMESPACE, restored.uid)
+            DeclaredDatabases.mark("dbs", ObservedRequests.NAMESPACE, restored.uid)
                 + "; reclaimPolicy: Delete");
     restored.edit(spec -> spec.remove("databases"));
     restored.sync();
@@ -350,7 +353,7 @@ class DeclaredDatabasesPostgresIT {
 
   @Test
   void aDropWaitsForTheLastSessionAndTheJobFailsUntilThen() throws Exception {
-    PostgresWorld world =
+    ObservedRequests world =
         world(
             "dbw",
             spec -> {
@@ -387,7 +390,7 @@ class DeclaredDatabasesPostgresIT {
 
   @Test
   void withThePoolerOnEveryDeclaredDatabaseGetsTheLookupFunction() {
-    PostgresWorld world =
+    ObservedRequests world =
         world(
             "dbp",
             spec -> {
@@ -411,11 +414,11 @@ class DeclaredDatabasesPostgresIT {
 
   // ---- helpers
 
-  private PostgresWorld world(String cluster, Consumer<ObjectNode> spec) {
+  private ObservedRequests world(String cluster, Consumer<ObjectNode> spec) {
     ObjectNode given = Json.object();
     spec.accept(given);
     given.put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
-    return new PostgresWorld(cluster, given);
+    return new ObservedRequests(cluster, given);
   }
 
   /** User dbs-app and, owned by it, databases with {@code reclaimPolicy: Delete}. */
@@ -430,11 +433,11 @@ class DeclaredDatabasesPostgresIT {
     }
   }
 
-  private static String usersJob(PostgresWorld world) {
+  private static String usersJob(ObservedRequests world) {
     return Names.of(RenderedUsersJob.of(world));
   }
 
-  private static String secret(PostgresWorld world, String user) {
+  private static String secret(ObservedRequests world, String user) {
     return SecretData.value(
             world.children.get("Secret/" + Names.userSecret(world.name, user)), "password")
         .orElseThrow();
@@ -481,7 +484,7 @@ class DeclaredDatabasesPostgresIT {
     return all.toString();
   }
 
-  private static void assertConnects(PostgresWorld world, String user, String database) {
+  private static void assertConnects(ObservedRequests world, String user, String database) {
     PostgresServer.Result result =
         server.psql(user, secret(world, user), database, "SELECT current_database()");
     assertThat(result.exitCode())
@@ -490,14 +493,15 @@ class DeclaredDatabasesPostgresIT {
     assertThat(result.output()).isEqualTo(database + "\n");
   }
 
-  private static void assertRefused(PostgresWorld world, String user, String database, String why) {
+  private static void assertRefused(
+      ObservedRequests world, String user, String database, String why) {
     PostgresServer.Result result = server.psql(user, secret(world, user), database, "SELECT 1");
     assertThat(result.exitCode()).as("%s connecting to %s", user, database).isNotZero();
     assertThat(result.output()).contains(why);
   }
 
   /** A session connected to the database until destroyed (psql reading a pipe that stays open). */
-  private static Process holdSession(PostgresWorld world, String user, String database)
+  private static Process holdSession(ObservedRequests world, String user, String database)
       throws Exception {
     ProcessBuilder builder =
         new ProcessBuilder(server.bin().resolve("psql").toString(), "-X", "-q");

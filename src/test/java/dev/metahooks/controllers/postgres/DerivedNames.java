@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Every name one cluster of a namespace takes, by {@code kind/name}, played through {@link PostgresWorld} (the hook
+ * Every name one cluster of a namespace takes, by {@code kind/name}, played through {@link ObservedRequests} (the hook
  * in-process): its children in each state that asks for one ({@link RenderedStates}' states; running with a network
  * policy, a final backup and the given on-demand backups; a logical restore; a major upgrade with its backup; a
  * deletion with its final backup), and the names Kubernetes and Patroni derive from them: the StatefulSet's pods
@@ -48,7 +48,7 @@ final class DerivedNames {
   /** The running cluster's names with these on-demand entries (alternately base and logical). */
   static DerivedNames ofRunning(String cluster, String namespace, List<String> onDemand) {
     DerivedNames derived = new DerivedNames(cluster, namespace);
-    PostgresWorld world = derived.world(running(onDemand));
+    ObservedRequests world = derived.world(running(onDemand));
     RenderedStates.settle(world);
     derived.keep(world.sync().path("children"));
     for (JsonNode status : world.status.at("/backup/onDemand")) {
@@ -78,8 +78,9 @@ final class DerivedNames {
     return spec;
   }
 
-  private PostgresWorld world(ObjectNode spec) {
-    return new PostgresWorld(cluster, spec.put("instances", RenderedStates.INSTANCES), namespace);
+  private ObservedRequests world(ObjectNode spec) {
+    return new ObservedRequests(
+        cluster, spec.put("instances", RenderedStates.INSTANCES), namespace);
   }
 
   /** Each child, and the names Kubernetes gives the objects it makes from them. */
@@ -119,14 +120,14 @@ final class DerivedNames {
         .put("endpoint", "https://minio.example:9000")
         .putObject("credentials")
         .put("secretName", "s3-creds");
-    PostgresWorld world = world(spec);
+    ObservedRequests world = world(spec);
     RenderedStates.settle(world);
     keep(world.sync().path("children"));
   }
 
   /** From 16 to 17 with backups: the backup Job for the upgrade, then, once it completed, the upgrade Job. */
   private void upgrade() {
-    PostgresWorld world =
+    ObservedRequests world =
         world(BackupEnvironmentTest.withBackup(Json.object().put("postgresVersion", 16)));
     RenderedStates.settle(world);
     world.finishUsersJob(true);
@@ -142,7 +143,7 @@ final class DerivedNames {
     ObjectNode spec =
         BackupEnvironmentTest.withBackup(Json.object().put("deletionProtection", false));
     ((ObjectNode) spec.get("backup")).put("finalBackup", true);
-    PostgresWorld world = world(spec);
+    ObservedRequests world = world(spec);
     RenderedStates.settle(world);
     world.deletionTimestamp = "2026-01-01T00:00:00Z";
     keep(world.call(true).path("children"));

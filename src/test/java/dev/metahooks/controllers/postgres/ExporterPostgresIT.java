@@ -8,10 +8,10 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.children.access.ServiceRoles;
 import dev.metahooks.controllers.postgres.children.pod.Exporters;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.LocalDaemon;
-import dev.metahooks.testing.Poll;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.LocalDaemon;
+import dev.metahooks.testsupport.Poll;
+import dev.metahooks.testsupport.PostgresServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -48,7 +48,7 @@ class ExporterPostgresIT {
     ObjectNode spec =
         Json.object().put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
     spec.putObject("monitoring").put("enabled", true);
-    PostgresWorld world = new PostgresWorld("metrics", spec);
+    ObservedRequests world = new ObservedRequests("metrics", spec);
     world.sync();
     RenderedUsersJob.run(world, server);
     assertThat(
@@ -121,7 +121,7 @@ class ExporterPostgresIT {
     }
   }
 
-  private static JsonNode sidecar(PostgresWorld world) {
+  private static JsonNode sidecar(ObservedRequests world) {
     for (JsonNode container : world.statefulSet().at("/spec/template/spec/containers")) {
       if (Exporters.CONTAINER.equals(container.path("name").asText())) {
         return container;

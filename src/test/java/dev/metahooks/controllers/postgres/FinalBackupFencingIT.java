@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
-import dev.metahooks.testing.Poll;
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.S3Server;
+import dev.metahooks.testsupport.Poll;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.S3Server;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -62,10 +62,10 @@ class FinalBackupFencingIT {
   @Test
   void theFencedFinalBackupHoldsTheLastCommitWaitsForTheArchiveAndLeavesNothingReadOnly()
       throws Exception {
-    PostgresWorld world = cluster();
+    ObservedRequests world = cluster();
     JsonNode job =
         Backups.finalBackupJob(
-            NAME, PostgresWorld.NAMESPACE, SpecReader.read(world.parent()).spec());
+            NAME, ObservedRequests.NAMESPACE, SpecReader.read(world.parent()).spec());
     assertThat(names(job.at("/spec/template/spec/initContainers")))
         .containsExactly("started", "fence", "backup", "verify");
     assertThat(names(job.at("/spec/template/spec/containers"))).containsExactly("archived");
@@ -204,7 +204,7 @@ class FinalBackupFencingIT {
     assertThat(role.exitCode()).as(role.output()).isZero();
   }
 
-  private static PostgresWorld cluster() {
+  private static ObservedRequests cluster() {
     ObjectNode spec = Json.object();
     ObjectNode backup = spec.putObject("backup").put("finalBackup", true);
     backup
@@ -215,14 +215,14 @@ class FinalBackupFencingIT {
         .put("prefix", PREFIX)
         .putObject("credentials")
         .put("secretName", "s3-creds");
-    PostgresWorld world = new PostgresWorld(NAME, spec);
+    ObservedRequests world = new ObservedRequests(NAME, spec);
     world.sync();
     return world;
   }
 
   /** One step of the Job as the kubelet starts it, the primary and the store local. */
   private PostgresServer.Result step(
-      PostgresWorld world, JsonNode job, String container, Map<String, String> overrides) {
+      ObservedRequests world, JsonNode job, String container, Map<String, String> overrides) {
     Map<String, String> local = RenderedContainers.localStore(server, s3);
     local.put("BACKUP_RUN", run.toString());
     local.putAll(overrides);

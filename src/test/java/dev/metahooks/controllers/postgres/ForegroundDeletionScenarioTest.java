@@ -7,7 +7,7 @@ import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

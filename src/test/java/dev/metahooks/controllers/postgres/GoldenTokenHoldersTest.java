@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.observed.Preserved;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.TestCertificates;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.TestCertificates;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -135,7 +135,7 @@ class HostileSpecSweepIT {
 
   /** The first sync of a cluster of {@code spec}, its Secrets given, then a sync once its pods run. */
   static JsonNode render(ObjectNode spec) {
-    PostgresWorld world = new PostgresWorld("orders", spec);
+    ObservedRequests world = new ObservedRequests("orders", spec);
     world.relatedSecrets.put(TlsWorlds.SECRET, tlsSecret.deepCopy());
     JsonNode first = world.sync();
     if (!"True".equals(validity(first))) {

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.S3Server;
-import dev.metahooks.testing.Shellcheck;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.S3Server;
+import dev.metahooks.testsupport.Shellcheck;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -82,7 +82,7 @@ class LogicalBackupScriptsIT {
         .putObject("s3")
         .put("bucket", BUCKET)
         .put("endpoint", RENDERED_ENDPOINT)
-        .put("prefix", PostgresWorld.NAMESPACE + "/" + cluster)
+        .put("prefix", ObservedRequests.NAMESPACE + "/" + cluster)
         .putObject("credentials")
         .put("secretName", "s3-creds");
     backup
@@ -93,7 +93,7 @@ class LogicalBackupScriptsIT {
     return spec;
   }
 
-  private static ObjectNode cronJob(PostgresWorld world) {
+  private static ObjectNode cronJob(ObservedRequests world) {
     world.sync();
     ObjectNode cron = world.children.get("CronJob/" + Names.logicalCronJob(world.name));
     assertThat(cron).as("the logical backup CronJob").isNotNull();
@@ -103,7 +103,7 @@ class LogicalBackupScriptsIT {
   @Test
   @Execution(ExecutionMode.CONCURRENT)
   void aDumpUploadedAsRenderedRestoresIntoAFreshServerWithTheSameRowsAndChecksums() {
-    PostgresWorld world = new PostgresWorld("orders", backupSpec("orders", 1));
+    ObservedRequests world = new ObservedRequests("orders", backupSpec("orders", 1));
     ObjectNode cron = cronJob(world);
     // Two backups; the stamps have a one-second resolution, so each run starts in a new second.
     List<String> outputs = new ArrayList<>();
@@ -137,7 +137,7 @@ class LogicalBackupScriptsIT {
     // (the new cluster's users Job makes it).
     PostgresServer target = PostgresServer.startNew();
     target.query("CREATE ROLE shop_owner");
-    PostgresWorld copy = restoringCluster("orders-copy", "orders");
+    ObservedRequests copy = restoringCluster("orders-copy", "orders");
     ObjectNode restoreJob = restoreJob(copy);
     PostgresServer.Result restored = run(copy, restoreJob, target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
@@ -176,7 +176,7 @@ class LogicalBackupScriptsIT {
   @Test
   @Execution(ExecutionMode.CONCURRENT)
   void aWrongCredentialFailsWithAClearMessageAndUploadsNothing() {
-    PostgresWorld world = new PostgresWorld("billing", backupSpec("billing", 3));
+    ObservedRequests world = new ObservedRequests("billing", backupSpec("billing", 3));
     ObjectNode cron = cronJob(world);
     PostgresServer.Result refused =
         run(world, cron, source, Map.of("AWS_ACCESS_KEY_ID", "NOT-A-KEY"));
@@ -190,7 +190,7 @@ class LogicalBackupScriptsIT {
     assertThat(s3.keys(BUCKET, "shop/billing/")).isEmpty();
 
     // A restore from a cluster without a complete backup says so, and restores nothing.
-    PostgresWorld copy = restoringCluster("billing-copy", "billing");
+    ObservedRequests copy = restoringCluster("billing-copy", "billing");
     PostgresServer.Result nothing = run(copy, restoreJob(copy), source, Map.of());
     assertThat(nothing.exitCode()).isNotZero();
     assertThat(nothing.output())
@@ -287,12 +287,12 @@ class LogicalBackupScriptsIT {
             + " int); INSERT INTO "
             + identifier(table)
             + " VALUES (42)");
-    PostgresWorld world = new PostgresWorld("hostile", backupSpec("hostile", 1));
+    ObservedRequests world = new ObservedRequests("hostile", backupSpec("hostile", 1));
     PostgresServer.Result backup = run(world, cronJob(world), hostile, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
 
     PostgresServer target = PostgresServer.startNew();
-    PostgresWorld copy = restoringCluster("hostile-copy", "hostile");
+    ObservedRequests copy = restoringCluster("hostile-copy", "hostile");
     Path standIn = scratch.resolve("pg_restore");
     Files.copy(Path.of("src/test/resources/postgresql/pg_restore-before-2025-08.sh"), standIn);
     standIn.toFile().setExecutable(true, false);
@@ -334,13 +334,13 @@ class LogicalBackupScriptsIT {
   @Test
   @Execution(ExecutionMode.CONCURRENT)
   void aFailedRestoreLeavesNoTablesAndRunsAgainOnceTheCauseIsFixed() {
-    PostgresWorld world = new PostgresWorld("retried", backupSpec("retried", 1));
+    ObservedRequests world = new ObservedRequests("retried", backupSpec("retried", 1));
     PostgresServer.Result backup = run(world, cronJob(world), source, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
     PostgresServer target = PostgresServer.startNew();
     target.query("CREATE DATABASE shop");
     target.query("ALTER DATABASE shop SET default_transaction_read_only = on");
-    PostgresWorld copy = restoringCluster("retried-copy", "retried");
+    ObservedRequests copy = restoringCluster("retried-copy", "retried");
     ObjectNode restoreJob = restoreJob(copy);
     PostgresServer.Result failed = run(copy, restoreJob, target, Map.of());
     assertThat(failed.exitCode()).isNotZero();
@@ -377,7 +377,7 @@ class LogicalBackupScriptsIT {
     roles.query("ALTER ROLE " + quotedOdd + " SET work_mem = '8MB'");
     roles.query("ALTER ROLE " + quotedOdd + " SET search_path = orders, public");
     roles.query("ALTER ROLE shop_owner PASSWORD 'owner-source-secret'");
-    PostgresWorld world = new PostgresWorld("roles", backupSpec("roles", 1));
+    ObservedRequests world = new ObservedRequests("roles", backupSpec("roles", 1));
     PostgresServer.Result backup = run(world, cronJob(world), roles, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
     assertThat(backup.output()).contains("dumped the roles, their memberships and settings to");
@@ -386,7 +386,7 @@ class LogicalBackupScriptsIT {
     target.query("CREATE ROLE shop_owner PASSWORD 'owner-target-secret'");
     String ownerVerifier =
         target.query("SELECT rolpassword FROM pg_authid WHERE rolname = 'shop_owner'");
-    PostgresWorld copy = restoringCluster("roles-copy", "roles");
+    ObservedRequests copy = restoringCluster("roles-copy", "roles");
     PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
     assertThat(restored.output())
@@ -447,7 +447,7 @@ class LogicalBackupScriptsIT {
     source.query("ALTER DATABASE postgres SET work_mem = '4MB'");
     ObjectNode spec = backupSpec("settings", 1);
     ((ObjectNode) spec.at("/backup/logical")).put("postgresDatabase", true);
-    PostgresWorld world = new PostgresWorld("settings", spec);
+    ObservedRequests world = new ObservedRequests("settings", spec);
     PostgresServer.Result backup = run(world, cronJob(world), source, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
     assertThat(backup.output())
@@ -457,7 +457,7 @@ class LogicalBackupScriptsIT {
             "dumped the settings of the databases (5 statements)");
 
     PostgresServer target = PostgresServer.startNew();
-    PostgresWorld copy = restoringCluster("settings-copy", "settings", true);
+    ObservedRequests copy = restoringCluster("settings-copy", "settings", true);
     PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
     assertThat(restored.output()).contains("restored the database settings of ");
@@ -495,7 +495,7 @@ class LogicalBackupScriptsIT {
     pooler(pooled, "shop");
     pooled.query(
         "shop", "CREATE TABLE orders (id int); INSERT INTO orders SELECT generate_series(1, 10)");
-    PostgresWorld world = new PostgresWorld("pooled", backupSpec("pooled", 1));
+    ObservedRequests world = new ObservedRequests("pooled", backupSpec("pooled", 1));
     PostgresServer.Result backup = run(world, cronJob(world), pooled, Map.of());
     assertThat(backup.exitCode()).as(backup.output()).isZero();
 
@@ -503,7 +503,7 @@ class LogicalBackupScriptsIT {
     target.query("CREATE ROLE metahooks_pooler LOGIN");
     target.query("CREATE DATABASE shop");
     pooler(target, "shop");
-    PostgresWorld copy = restoringCluster("pooled-copy", "pooled");
+    ObservedRequests copy = restoringCluster("pooled-copy", "pooled");
     PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
     assertThat(target.query("shop", "SELECT count(*) FROM orders").strip()).isEqualTo("10");
@@ -550,14 +550,14 @@ class LogicalBackupScriptsIT {
       hostile.query(
           name, "CREATE TABLE marker (name text); INSERT INTO marker VALUES (current_database())");
     }
-    PostgresWorld world = new PostgresWorld(cluster, backupSpec(cluster, 2));
+    ObservedRequests world = new ObservedRequests(cluster, backupSpec(cluster, 2));
     PostgresServer.Result backup = run(world, cronJob(world), hostile, Map.of());
     afterBackup.run();
     assertThat(backup.exitCode()).as(backup.output()).isZero();
     assertThat(backup.output()).contains("complete: " + names.size() + " databases");
 
     PostgresServer target = PostgresServer.startNew();
-    PostgresWorld copy = restoringCluster(cluster + "-copy", cluster);
+    ObservedRequests copy = restoringCluster(cluster + "-copy", cluster);
     PostgresServer.Result restored = run(copy, restoreJob(copy), target, Map.of());
     assertThat(restored.exitCode()).as(restored.output()).isZero();
     for (String name : names) {
@@ -567,12 +567,12 @@ class LogicalBackupScriptsIT {
   }
 
   /** A new cluster restoring the source's logical backups, synced until its primary is ready. */
-  private static PostgresWorld restoringCluster(String name, String source) {
+  private static ObservedRequests restoringCluster(String name, String source) {
     return restoringCluster(name, source, false);
   }
 
   /** With {@code postgres}: the backup's postgres database too ({@code bootstrap.logical.postgresDatabase}). */
-  private static PostgresWorld restoringCluster(String name, String source, boolean postgres) {
+  private static ObservedRequests restoringCluster(String name, String source, boolean postgres) {
     ObjectNode spec = Json.object();
     spec.putObject("bootstrap")
         .putObject("logical")
@@ -580,11 +580,11 @@ class LogicalBackupScriptsIT {
         .put("postgresDatabase", postgres)
         .putObject("s3")
         .put("bucket", BUCKET)
-        .put("prefix", PostgresWorld.NAMESPACE + "/" + source)
+        .put("prefix", ObservedRequests.NAMESPACE + "/" + source)
         .put("endpoint", RENDERED_ENDPOINT)
         .putObject("credentials")
         .put("secretName", "s3-creds");
-    PostgresWorld world = new PostgresWorld(name, spec);
+    ObservedRequests world = new ObservedRequests(name, spec);
     world.sync();
     assertThat(world.children)
         .as("no restore before the primary is ready")
@@ -594,7 +594,7 @@ class LogicalBackupScriptsIT {
     return world;
   }
 
-  private static ObjectNode restoreJob(PostgresWorld world) {
+  private static ObjectNode restoreJob(ObservedRequests world) {
     ObjectNode job = world.children.get("Job/" + Names.logicalRestoreJob(world.name));
     assertThat(job).as("the restore Job, once the primary is ready").isNotNull();
     return job;
@@ -605,13 +605,16 @@ class LogicalBackupScriptsIT {
    * user's S3 Secret; the connection and the endpoint go to the local servers.
    */
   private static PostgresServer.Result run(
-      PostgresWorld world, ObjectNode owner, PostgresServer server, Map<String, String> overrides) {
+      ObservedRequests world,
+      ObjectNode owner,
+      PostgresServer server,
+      Map<String, String> overrides) {
     Kubelet.Container container =
         RenderedContainers.of(
             world, owner, LogicalBackups.CONTAINER, List.of(BaseBackupVerificationIT.userSecret()));
     Map<String, String> env = container.environment();
     assertThat(env.get("PGHOST"))
-        .isEqualTo(Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE));
+        .isEqualTo(Names.serviceHost(Names.primaryService(world.name), ObservedRequests.NAMESPACE));
     assertThat(env.get("S3_ENDPOINT")).isEqualTo(RENDERED_ENDPOINT);
     Map<String, String> local = RenderedContainers.localStore(server, s3);
     local.putAll(overrides);

@@ -9,7 +9,7 @@ import dev.metahooks.emulator.HookCall;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
 import dev.metahooks.emulator.Round;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -22,8 +22,8 @@ class MajorUpgradeTest {
   private static final String JOB = "Job/orders-upgrade-17";
 
   /** The HA sample at 16, settled, then asked for 17. */
-  private static PostgresWorld askedFor17() {
-    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+  private static ObservedRequests askedFor17() {
+    ObservedRequests world = ObservedRequests.fromSample("postgrescluster-ha.yaml");
     world.spec.put("postgresVersion", 16);
     world.sync();
     world.runAllReady();
@@ -37,7 +37,7 @@ class MajorUpgradeTest {
 
   @Test
   void withEveryPreconditionMetTheUpgradeJobExecsIntoTheLeaderAndThePodsStayOnTheOldVersion() {
-    PostgresWorld world = askedFor17();
+    ObservedRequests world = askedFor17();
     world.runPods(Set.of(), 1, false);
     JsonNode answer = world.sync();
     assertThat(answer.at("/status/majorUpgrade/phase").asText()).isEqualTo("Upgrading");
@@ -57,7 +57,7 @@ class MajorUpgradeTest {
             "kubectl",
             "exec",
             "--namespace",
-            PostgresWorld.NAMESPACE,
+            ObservedRequests.NAMESPACE,
             "pod/orders-1",
             "--container");
     assertThat(command.subList(command.size() - 7, command.size()))
@@ -86,7 +86,7 @@ class MajorUpgradeTest {
 
   @Test
   void aRolloutANotReadyMemberOrAReplicaNotStreamingMakeItWait() {
-    PostgresWorld world = askedFor17();
+    ObservedRequests world = askedFor17();
     world.runPods(Set.of(), 0, true);
     assertWaits(world, "WaitingForRollout", "the rollout to end first");
     world.runPods(Set.of(2), 0, false);
@@ -114,7 +114,7 @@ class MajorUpgradeTest {
   @Test
   void
       aJobThatFailedAfterTheSwitchMovesTheStatefulSetToTheNewVersionAndAnyOtherFailureKeepsTheOld() {
-    PostgresWorld world = askedFor17();
+    ObservedRequests world = askedFor17();
     world.sync();
     fail(
         world,
@@ -129,7 +129,7 @@ class MajorUpgradeTest {
         .isEqualTo("True");
     assertThat(world.children).doesNotContainKey("Role/orders-upgrade");
 
-    PostgresWorld other = askedFor17();
+    ObservedRequests other = askedFor17();
     other.sync();
     fail(other, "BackoffLimitExceeded", "Job has reached the specified backoff limit");
     answer = other.sync();
@@ -141,7 +141,7 @@ class MajorUpgradeTest {
   /** A switchover on request and the upgrade never run at once: whichever Job exists first, the other waits. */
   @Test
   void aSwitchoverOnRequestWaitsForTheUpgradeJobAndTheUpgradeForARunningSwitchover() {
-    PostgresWorld world = askedFor17();
+    ObservedRequests world = askedFor17();
     world.runPods(Set.of(), 1, false);
     world.sync();
     assertThat(world.children).containsKey(JOB);
@@ -153,7 +153,7 @@ class MajorUpgradeTest {
     assertThat(world.children.keySet()).noneMatch(key -> key.startsWith("Job/orders-switchover-"));
     assertThat(answer.at("/status/majorUpgrade/phase").asText()).isEqualTo("Upgrading");
 
-    PostgresWorld other = askedFor17();
+    ObservedRequests other = askedFor17();
     other.runPods(Set.of(), 1, false);
     other.annotations.put(ManualSwitchover.ANNOTATION, "orders-2");
     answer = other.sync();
@@ -173,7 +173,7 @@ class MajorUpgradeTest {
 
   @Test
   void anotherVersionWhileTheUpgradeJobRunsIsRefusedAndTheJobKept() {
-    PostgresWorld world = askedFor17();
+    ObservedRequests world = askedFor17();
     world.sync();
     Map<String, JsonNode> children = new TreeMap<>(world.children);
     world.edit(spec -> spec.put("postgresVersion", 16));
@@ -186,7 +186,7 @@ class MajorUpgradeTest {
 
   @Test
   void aStandbyIsNotUpgradedInPlace() throws IOException {
-    PostgresWorld standby = StandbyClusterTest.archiveStandby();
+    ObservedRequests standby = StandbyClusterTest.archiveStandby();
     standby.spec.put("postgresVersion", 16);
     standby.sync();
     standby.runAllReady();
@@ -201,7 +201,7 @@ class MajorUpgradeTest {
     assertThat(standby.children).isEqualTo(children);
   }
 
-  private static void assertWaits(PostgresWorld world, String phase, String message) {
+  private static void assertWaits(ObservedRequests world, String phase, String message) {
     JsonNode answer = world.sync();
     assertThat(answer.at("/status/majorUpgrade/phase").asText()).isEqualTo(phase);
     assertThat(answer.at("/status/majorUpgrade/message").asText()).contains(message);
@@ -209,7 +209,7 @@ class MajorUpgradeTest {
     assertThat(pgVersion(world)).isEqualTo("16");
   }
 
-  private static void fail(PostgresWorld world, String reason, String message) {
+  private static void fail(ObservedRequests world, String reason, String message) {
     ObjectNode status = world.children.get(JOB).putObject("status").put("failed", 1);
     status
         .putArray("conditions")
@@ -220,7 +220,7 @@ class MajorUpgradeTest {
         .put("message", message);
   }
 
-  static String pgVersion(PostgresWorld world) {
+  static String pgVersion(ObservedRequests world) {
     for (JsonNode env : world.statefulSet().at("/spec/template/spec/containers/0/env")) {
       if (env.path("name").asText().equals("PGVERSION")) {
         return env.path("value").asText();

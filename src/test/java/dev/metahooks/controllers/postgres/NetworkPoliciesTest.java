@@ -115,7 +115,7 @@ class NetworkPoliciesTest {
                         "pg",
                         "shop",
                         spec(s -> s.putArray("users").addObject().put("name", "app")),
-                        new PostgresWorld("pg", Json.object()).observed(),
+                        new ObservedRequests("pg", Json.object()).observed(),
                         BuilderTestSupport.NO_TLS,
                         dev.metahooks.testing.FixedSources.INSTANCE))
                 .orElseThrow()
@@ -147,7 +147,7 @@ class NetworkPoliciesTest {
    */
   @Test
   void aLiveCloneThatNamesThisClusterIsAdmitted() {
-    PostgresWorld world = new PostgresWorld("orders", Json.object());
+    ObservedRequests world = new ObservedRequests("orders", Json.object());
     world.spec.putObject("networkPolicy").put("enabled", true);
     world.otherClusters.put("orders-copy", cluster("orders-copy", "orders", true));
     world.otherClusters.put("orders-restore", cluster("orders-restore", "orders", false));
@@ -169,7 +169,7 @@ class NetworkPoliciesTest {
     cluster
         .putObject("metadata")
         .put("name", name)
-        .put("namespace", PostgresWorld.NAMESPACE)
+        .put("namespace", ObservedRequests.NAMESPACE)
         .put("uid", name + "-uid");
     ObjectNode clone =
         cluster.putObject("spec").putObject("bootstrap").putObject("clone").put("cluster", source);
@@ -224,7 +224,7 @@ class NetworkPoliciesTest {
 
   @Test
   void turningThePolicyOnAndOffTouchesNothingElse() {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     Map<String, String> before = TlsWorlds.uids(world);
     Map<String, JsonNode> children = new TreeMap<>(world.children);
     world.edit(NetworkPoliciesTest::enabled);
@@ -247,7 +247,7 @@ class NetworkPoliciesTest {
    */
   @Test
   void thePoolersPodsAdmitOnlyTheClients() {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     world.edit(spec -> enabled(spec).putObject("pooler"));
     world.sync();
     ObjectNode policy = world.children.get("NetworkPolicy/orders.pooler");
@@ -274,7 +274,7 @@ class NetworkPoliciesTest {
   /** With the policy on, every pod the hook runs that listens for connections is selected by one of its policies. */
   @Test
   void everyListeningPodIsBehindAPolicy() {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     world.edit(spec -> enabled(spec).putObject("pooler"));
     world.sync();
     List<ObjectNode> policies =
@@ -291,7 +291,7 @@ class NetworkPoliciesTest {
 
   @Test
   void noPoolerPolicyWithoutThePoolerOrWithoutThePolicy() {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     world.edit(NetworkPoliciesTest::enabled);
     world.sync();
     assertThat(world.children)

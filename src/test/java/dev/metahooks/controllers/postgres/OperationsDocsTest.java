@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.docs.MarkdownBlocks;
-import dev.metahooks.testing.Manifests;
+import dev.metahooks.testsupport.Manifests;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,10 +44,10 @@ class OperationsDocsTest {
 
   private static JsonNode render(String yaml) {
     JsonNode resource = Manifests.parse(yaml).get(0);
-    PostgresWorld world =
-        new PostgresWorld(
+    ObservedRequests world =
+        new ObservedRequests(
             resource.at("/metadata/name").asText(), (ObjectNode) resource.get("spec"));
-    assertThat(resource.at("/metadata/namespace").asText()).isEqualTo(PostgresWorld.NAMESPACE);
+    assertThat(resource.at("/metadata/namespace").asText()).isEqualTo(ObservedRequests.NAMESPACE);
     JsonNode answer = world.sync();
     assertThat(answer.toString()).doesNotContain("InvalidSpec");
     return answer;

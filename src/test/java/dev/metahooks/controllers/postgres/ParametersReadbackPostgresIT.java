@@ -2,8 +2,8 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.Resources;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

@@ -18,10 +18,10 @@ import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.PatroniCluster;
-import dev.metahooks.testing.PatroniVersion;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.PatroniCluster;
+import dev.metahooks.testsupport.PatroniVersion;
+import dev.metahooks.testsupport.PostgresServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,7 +50,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class PatroniJobsIT {
   @Parameter PatroniVersion version;
 
-  private static PostgresWorld world;
+  private static ObservedRequests world;
   private static PatroniCluster patroni;
 
   @BeforeParameterizedClassInvocation
@@ -61,7 +61,7 @@ class PatroniJobsIT {
         .put("work_mem", "16MB")
         .put("shared_buffers", "24MB")
         .put("application_name", "costs $(PGPASSWORD) $$5");
-    world = new PostgresWorld("orders", spec);
+    world = new ObservedRequests("orders", spec);
     world.sync();
     JsonNode restapi = spiloConfiguration().path("restapi").path("authentication");
     assertThat(restapi.path("username").asText()).isEqualTo(Spilo.RESTAPI_USER);
@@ -146,7 +146,7 @@ class PatroniJobsIT {
     patroni.await(Duration.ofSeconds(60), "orders-0 streaming", c -> c.streamingReplicas() == 1);
     assertThat(patroni.leader()).contains("orders-1");
 
-    PostgresWorld scaling = availabilityWorld(spec -> {});
+    ObservedRequests scaling = availabilityWorld(spec -> {});
     scaling.runPods(java.util.Set.of(), 1, false);
     scaling.sync();
     scaling.edit(spec -> spec.put("instances", 1));
@@ -186,7 +186,7 @@ class PatroniJobsIT {
     String leader = patroni.leader().orElseThrow();
     int leaderOrdinal = leader.equals("orders-0") ? 0 : 1;
     String target = leaderOrdinal == 0 ? "orders-1" : "orders-0";
-    PostgresWorld asked = availabilityWorld(spec -> {});
+    ObservedRequests asked = availabilityWorld(spec -> {});
     asked.runPods(java.util.Set.of(1 - leaderOrdinal), leaderOrdinal, false);
     asked.annotations.put(ManualSwitchover.ANNOTATION, target);
     JsonNode refused = asked.sync();
@@ -336,7 +336,7 @@ class PatroniJobsIT {
 
     // spec.patroni.synchronous sync on the running cluster: the rendered Job's PATCH, a synchronous
     // standby.
-    PostgresWorld synchronous =
+    ObservedRequests synchronous =
         availabilityWorld(
             spec -> spec.putObject("synchronous").put("mode", "sync").put("nodeCount", 1));
     PostgresServer.Result patched = run(parametersJob(synchronous), Map.of());
@@ -360,7 +360,7 @@ class PatroniJobsIT {
         .contains(standby);
 
     // strict, and failsafe off: each reported as sent.
-    PostgresWorld strict =
+    ObservedRequests strict =
         availabilityWorld(
             spec -> spec.put("failsafeMode", false).putObject("synchronous").put("mode", "strict"));
     assertThat(run(parametersJob(strict), Map.of()).exitCode()).isZero();
@@ -464,7 +464,7 @@ class PatroniJobsIT {
     ObjectNode job =
         ParameterJobs.build(
             "orders",
-            PostgresWorld.NAMESPACE,
+            ObservedRequests.NAMESPACE,
             ClusterSpec.DEFAULT_IMAGE,
             PodScheduling.NONE,
             patch,
@@ -482,7 +482,7 @@ class PatroniJobsIT {
           run(
               ParameterJobs.build(
                   "orders",
-                  PostgresWorld.NAMESPACE,
+                  ObservedRequests.NAMESPACE,
                   ClusterSpec.DEFAULT_IMAGE,
                   PodScheduling.NONE,
                   new ParameterPatch(
@@ -564,11 +564,11 @@ class PatroniJobsIT {
   }
 
   /** A cluster like the test's, with these spec.patroni settings and no PostgreSQL parameters. */
-  private static PostgresWorld availabilityWorld(
+  private static ObservedRequests availabilityWorld(
       java.util.function.Consumer<ObjectNode> patroniSpec) {
     ObjectNode spec = Json.object().put("instances", 2);
     patroniSpec.accept(spec.putObject("patroni"));
-    PostgresWorld other = new PostgresWorld("orders", spec);
+    ObservedRequests other = new ObservedRequests("orders", spec);
     // The same Secrets as the cluster under test, so that the Job authenticates as it would.
     world.children.forEach(
         (key, child) -> {
@@ -580,7 +580,7 @@ class PatroniJobsIT {
     return other;
   }
 
-  private static ObjectNode parametersJob(PostgresWorld of) {
+  private static ObjectNode parametersJob(ObservedRequests of) {
     return of.children.entrySet().stream()
         .filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
         .map(Map.Entry::getValue)
@@ -597,7 +597,7 @@ class PatroniJobsIT {
   private static ObjectNode job(String leader, String candidate) {
     return Switchovers.job(
         "orders",
-        PostgresWorld.NAMESPACE,
+        ObservedRequests.NAMESPACE,
         ClusterSpec.DEFAULT_IMAGE,
         PodScheduling.NONE,
         new Rollout.Switchover(

@@ -58,7 +58,7 @@ class PatroniRbacTest {
 
   @Test
   void aScaleUpNamesTheNewMembersInTheAnswerThatAsksForThem() {
-    PostgresWorld world = running("pg", 3);
+    ObservedRequests world = running("pg", 3);
     world.edit(spec -> spec.put("instances", 5));
     JsonNode answer = world.sync();
     assertThat(replicas(answer)).isEqualTo(5);
@@ -67,7 +67,7 @@ class PatroniRbacTest {
 
   @Test
   void aScaleDownKeepsTheRemovedMembersUntilTheirPodsAreGone() {
-    PostgresWorld world = running("pg", 3);
+    ObservedRequests world = running("pg", 3);
     // The primary on ordinal 2: the StatefulSet keeps three replicas while it moves.
     world.runPods(Set.of(), 2, false);
     world.edit(spec -> spec.put("instances", 1));
@@ -101,7 +101,7 @@ class PatroniRbacTest {
 
   @Test
   void hibernationWithEveryPodGoneNamesNoPod() {
-    PostgresWorld world = running("pg", 2);
+    ObservedRequests world = running("pg", 2);
     world.edit(spec -> spec.put("instances", 0));
     world.sync();
     world.pods.clear();
@@ -111,8 +111,8 @@ class PatroniRbacTest {
     assertThat(role(answer).path("rules").toString()).contains("\"resourceNames\":[\"pg-config\"");
   }
 
-  private static PostgresWorld running(String name, int instances) {
-    PostgresWorld world = new PostgresWorld(name, Json.object().put("instances", instances));
+  private static ObservedRequests running(String name, int instances) {
+    ObservedRequests world = new ObservedRequests(name, Json.object().put("instances", instances));
     world.sync();
     world.runAllReady();
     world.sync();

@@ -16,8 +16,8 @@ class PatroniSettingsTest {
 
   @Test
   void aNewClusterBootstrapsWithTheSettingsAndTheParametersJobSendsThem() throws Exception {
-    PostgresWorld world =
-        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
+    ObservedRequests world =
+        new ObservedRequests("orders", (ObjectNode) Json.object().put("instances", 3));
     world.sync();
     assertThat(spiloConfiguration(world).path("bootstrap").path("dcs").toString())
         .isEqualTo(
@@ -30,8 +30,8 @@ class PatroniSettingsTest {
   @Test
   void aChangeOnARunningClusterGoesThroughTheParametersJobAloneAndRestartsNothing()
       throws Exception {
-    PostgresWorld world =
-        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
+    ObservedRequests world =
+        new ObservedRequests("orders", (ObjectNode) Json.object().put("instances", 3));
     world.sync();
     world.runAllReady();
     world.sync();
@@ -65,8 +65,8 @@ class PatroniSettingsTest {
 
   @Test
   void aStatefulSetRenderedBeforeTheseSettingsKeepsItsTemplate() {
-    PostgresWorld world =
-        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    ObservedRequests world =
+        new ObservedRequests("orders", (ObjectNode) Json.object().put("instances", 2));
     world.sync();
     // As an earlier release rendered it: no availability settings in the bootstrap configuration.
     ObjectNode variable = spiloVariable(world);
@@ -82,8 +82,8 @@ class PatroniSettingsTest {
 
   @Test
   void aFailedParametersJobSaysWhyAndChangesNothingElse() {
-    PostgresWorld world =
-        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    ObservedRequests world =
+        new ObservedRequests("orders", (ObjectNode) Json.object().put("instances", 2));
     world.sync();
     world.runAllReady();
     JsonNode applying = world.sync();
@@ -124,8 +124,8 @@ class PatroniSettingsTest {
    */
   @Test
   void settingsThatNeedARestartAreAppliedOnlyOnceEveryPodStartedWithThem() {
-    PostgresWorld world =
-        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    ObservedRequests world =
+        new ObservedRequests("orders", (ObjectNode) Json.object().put("instances", 2));
     world.sync();
     world.runAllReady();
     startPodsFromTheTemplate(world);
@@ -156,7 +156,7 @@ class PatroniSettingsTest {
   }
 
   /** Each pod as the StatefulSet controller starts it: with the template's spec. */
-  private static void startPodsFromTheTemplate(PostgresWorld world) {
+  private static void startPodsFromTheTemplate(ObservedRequests world) {
     world
         .pods
         .values()
@@ -181,7 +181,7 @@ class PatroniSettingsTest {
     throw new AssertionError("no condition " + type);
   }
 
-  private static ObjectNode parametersJob(PostgresWorld world) {
+  private static ObjectNode parametersJob(ObservedRequests world) {
     return world.children.entrySet().stream()
         .filter(e -> e.getKey().startsWith("Job/orders-parameters-"))
         .map(Map.Entry::getValue)
@@ -189,7 +189,7 @@ class PatroniSettingsTest {
         .orElseThrow();
   }
 
-  private static JsonNode patch(PostgresWorld world) throws Exception {
+  private static JsonNode patch(ObservedRequests world) throws Exception {
     for (JsonNode env : parametersJob(world).at("/spec/template/spec/containers/0/env")) {
       if (env.path("name").asText().equals(ParameterJobs.PATCH_VARIABLE)) {
         return JsonTrees.MAPPER.readTree(env.path("value").asText());
@@ -198,7 +198,7 @@ class PatroniSettingsTest {
     throw new AssertionError("no PATCH");
   }
 
-  private static ObjectNode spiloVariable(PostgresWorld world) {
+  private static ObjectNode spiloVariable(ObservedRequests world) {
     for (JsonNode env : world.statefulSet().at("/spec/template/spec/containers/0/env")) {
       if (env.path("name").asText().equals("SPILO_CONFIGURATION")) {
         return (ObjectNode) env;
@@ -207,7 +207,7 @@ class PatroniSettingsTest {
     throw new AssertionError("no SPILO_CONFIGURATION");
   }
 
-  private static JsonNode spiloConfiguration(PostgresWorld world) throws Exception {
+  private static JsonNode spiloConfiguration(ObservedRequests world) throws Exception {
     return JsonTrees.MAPPER.readTree(spiloVariable(world).path("value").asText());
   }
 }

@@ -14,11 +14,11 @@ import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.PatroniCluster;
-import dev.metahooks.testing.PatroniVersion;
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.TestCertificates;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.PatroniCluster;
+import dev.metahooks.testsupport.PatroniVersion;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.TestCertificates;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +47,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class PatroniTlsJobsIT {
   @Parameter PatroniVersion version;
 
-  private static PostgresWorld world;
+  private static ObservedRequests world;
   private static PatroniCluster patroni;
   private static TestCertificates certs;
   private static Path curlHome;
@@ -62,7 +62,7 @@ class PatroniTlsJobsIT {
     ObjectNode spec = Json.object().put("instances", 2);
     spec.putObject("tls").put("secretName", TlsWorlds.SECRET).put("restApi", true);
     spec.putObject("postgresql").putObject("parameters").put("work_mem", "12MB");
-    world = new PostgresWorld("orders", spec);
+    world = new ObservedRequests("orders", spec);
     world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     world.sync();
     Map<String, String> env =
@@ -165,7 +165,7 @@ class PatroniTlsJobsIT {
     ObjectNode job =
         Switchovers.job(
             "orders",
-            PostgresWorld.NAMESPACE,
+            ObservedRequests.NAMESPACE,
             ClusterSpec.DEFAULT_IMAGE,
             PodScheduling.NONE,
             new Rollout.Switchover(

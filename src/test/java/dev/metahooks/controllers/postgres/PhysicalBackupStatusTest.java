@@ -15,17 +15,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The store check's report as the hook reads it: status.backup.physical, ContinuousArchiving and BackupsHealthy,
- * through sync calls of a {@link PostgresWorld}. Before the first report, and with one that is stale or unreadable,
+ * through sync calls of a {@link ObservedRequests}. Before the first report, and with one that is stale or unreadable,
  * nothing is True; each fault the check can report makes its condition False with what it found.
  */
 class PhysicalBackupStatusTest {
   private static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
 
-  private final BackupScenarioTest.Clock clock = new BackupScenarioTest.Clock();
+  private final BackupAnswersTest.Clock clock = new BackupAnswersTest.Clock();
 
-  private PostgresWorld running() {
-    PostgresWorld world =
-        new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
+  private ObservedRequests running() {
+    ObservedRequests world =
+        new ObservedRequests("orders", BackupEnvironmentTest.withBackup(Json.object()));
     world.sources = clock;
     world.sync();
     world.runAllReady();
@@ -33,8 +33,8 @@ class PhysicalBackupStatusTest {
     return world;
   }
 
-  private PostgresWorld reported(ObjectNode data) {
-    PostgresWorld world = running();
+  private ObservedRequests reported(ObjectNode data) {
+    ObservedRequests world = running();
     StoreCheckReports.write(world, data);
     world.sync();
     return world;
@@ -42,7 +42,7 @@ class PhysicalBackupStatusTest {
 
   @Test
   void theCheckAndItsReportAreChildrenAndTheReportsDataIsNeverTheHooks() {
-    PostgresWorld world = running();
+    ObservedRequests world = running();
     assertThat(world.children)
         .containsKeys(
             "CronJob/orders-store-check",
@@ -72,7 +72,7 @@ class PhysicalBackupStatusTest {
 
   @Test
   void nothingCheckedIsUnknownNeverTrue() {
-    PostgresWorld world = running();
+    ObservedRequests world = running();
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("Unknown NotChecked");
     assertThat(condition(world, "ContinuousArchiving")).isEqualTo("Unknown NotChecked");
     assertThat(message(world, "BackupsHealthy"))
@@ -84,7 +84,7 @@ class PhysicalBackupStatusTest {
 
   @Test
   void aHealthyReportShowsTheLastBackupTheFirstRecoverabilityPointAndArchiving() {
-    PostgresWorld world = reported(StoreCheckReports.healthy(NOW.minusSeconds(60)));
+    ObservedRequests world = reported(StoreCheckReports.healthy(NOW.minusSeconds(60)));
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("True BackupsVerified");
     assertThat(condition(world, "ContinuousArchiving")).isEqualTo("True Archiving");
     assertThat(message(world, "ContinuousArchiving"))
@@ -109,7 +109,7 @@ class PhysicalBackupStatusTest {
             .put("failedCount", "7")
             .put("lastFailedWal", "00000001000000000000002A")
             .put("lastFailedTime", NOW.minusSeconds(30).toString());
-    PostgresWorld world = reported(data);
+    ObservedRequests world = reported(data);
     assertThat(condition(world, "ContinuousArchiving")).isEqualTo("False ArchivingFailing");
     assertThat(message(world, "ContinuousArchiving"))
         .startsWith(
@@ -134,7 +134,7 @@ class PhysicalBackupStatusTest {
                 "storeError",
                 "cannot list s3://pg-backups/shop/orders/basebackups_005/ (check the bucket, the endpoint and"
                     + " the credentials Secret): Could not connect to the endpoint URL");
-    PostgresWorld world = reported(data);
+    ObservedRequests world = reported(data);
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("False StoreUnreachable");
     assertThat(message(world, "BackupsHealthy"))
         .contains("Could not connect to the endpoint URL", "(checked at 2026-12-01T12:00:00Z)");
@@ -144,7 +144,7 @@ class PhysicalBackupStatusTest {
 
   @Test
   void aPrimaryTheCheckCouldNotAskLeavesArchivingUnknown() {
-    PostgresWorld world =
+    ObservedRequests world =
         reported(
             StoreCheckReports.healthy(NOW)
                 .put("database", "error")
@@ -158,7 +158,7 @@ class PhysicalBackupStatusTest {
 
   @Test
   void noBaseBackupArchivingOffAndAnArchiveElsewhereAreFalse() {
-    PostgresWorld world =
+    ObservedRequests world =
         reported(
             StoreCheckReports.healthy(NOW)
                 .put("baseBackups", "0")
@@ -185,7 +185,7 @@ class PhysicalBackupStatusTest {
   @Test
   void aBaseBackupOlderThanTheScheduleAllowsIsFalse() {
     // Schedule "15 3 * * *": checked on Dec 1 at 12:00, the run before the last is Nov 30 03:15.
-    PostgresWorld world =
+    ObservedRequests world =
         reported(
             StoreCheckReports.healthy(NOW)
                 .put("lastBackupStart", "2026-11-29T03:15:00Z")
@@ -199,7 +199,7 @@ class PhysicalBackupStatusTest {
 
   @Test
   void aStaleReportIsUnknownAndTheAnswerAsksToBeCalledWhenItGoesStale() {
-    PostgresWorld world = reported(StoreCheckReports.healthy(NOW.minusSeconds(300)));
+    ObservedRequests world = reported(StoreCheckReports.healthy(NOW.minusSeconds(300)));
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("True BackupsVerified");
     assertThat(world.call(false).path("resyncAfterSeconds").asDouble()).isEqualTo(30 * 60);
     clock.now = NOW.plusSeconds(30 * 60);
@@ -234,7 +234,7 @@ class PhysicalBackupStatusTest {
             "baseBackups is missing", StoreCheckReports.healthy(NOW).put("baseBackups", 2));
     cases.forEach(
         (reason, data) -> {
-          PostgresWorld world = reported(data);
+          ObservedRequests world = reported(data);
           assertThat(condition(world, "BackupsHealthy"))
               .as(reason)
               .isEqualTo("Unknown ReportUnreadable");
@@ -256,11 +256,11 @@ class PhysicalBackupStatusTest {
     assertThat(read).isNotNull();
   }
 
-  private static String condition(PostgresWorld world, String type) {
-    return BackupScenarioTest.condition(world.status, type);
+  private static String condition(ObservedRequests world, String type) {
+    return BackupAnswersTest.condition(world.status, type);
   }
 
-  private static String message(PostgresWorld world, String type) {
-    return BackupScenarioTest.conditionMessage(world.status, type);
+  private static String message(ObservedRequests world, String type) {
+    return BackupAnswersTest.conditionMessage(world.status, type);
   }
 }

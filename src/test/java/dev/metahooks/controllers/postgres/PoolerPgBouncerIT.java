@@ -13,10 +13,10 @@ import dev.metahooks.controllers.postgres.children.access.ServiceRoles;
 import dev.metahooks.controllers.postgres.children.pod.TlsMounts;
 import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.LocalDaemon;
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.TestCertificates;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.LocalDaemon;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.TestCertificates;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ class PoolerPgBouncerIT {
 
   @Test
   void clientsLogInThroughTheRenderedPgBouncerWithAuthQuery() throws Exception {
-    PostgresWorld world = world("pool", "transaction");
+    ObservedRequests world = world("pool", "transaction");
     world.sync();
     RenderedUsersJob.run(world, server);
     try (LocalDaemon bouncer = startPgBouncer(world)) {
@@ -122,7 +122,7 @@ class PoolerPgBouncerIT {
     certs.server("server", "ca", names, 2);
     certs.server("foreign", "other-ca", names, 2);
     certs.server("elsewhere", "ca", List.of("tls-rw.shop.svc", "tls-pooler.shop.svc"), 2);
-    PostgresWorld world = world("tls", "transaction");
+    ObservedRequests world = world("tls", "transaction");
     world.edit(spec -> spec.putObject("tls").put("secretName", TlsWorlds.SECRET));
     world.relatedSecrets.put(TlsWorlds.SECRET, TlsWorlds.tlsSecret(certs, keys -> {}));
     world.sync();
@@ -182,7 +182,7 @@ class PoolerPgBouncerIT {
   }
 
   /** The TLS Secret's keys as the pooler's volume mounts them (its items). */
-  private static void mountTlsSecret(PostgresWorld world, Path dir) {
+  private static void mountTlsSecret(ObservedRequests world, Path dir) {
     ObjectNode tlsSecret = world.relatedSecrets.get(TlsWorlds.SECRET);
     JsonNode volume = null;
     for (JsonNode candidate :
@@ -205,7 +205,7 @@ class PoolerPgBouncerIT {
   }
 
   /** The pooler-uri as rendered, only the port, the CA's path and the address (hostaddr) local. */
-  private static String verifyingUri(PostgresWorld world, int port, Path ca) {
+  private static String verifyingUri(ObservedRequests world, int port, Path ca) {
     String uri =
         SecretData.value(
                 secret(world, Names.userSecret(world.name, world.name + "-app")), "pooler-uri")
@@ -217,7 +217,7 @@ class PoolerPgBouncerIT {
 
   @Test
   void thePoolerRoleCanOnlyCallTheLookupFunction() {
-    PostgresWorld world = world("lookup", "session");
+    ObservedRequests world = world("lookup", "session");
     world.sync();
     RenderedUsersJob.run(world, server);
     String poolerPassword =
@@ -272,7 +272,7 @@ class PoolerPgBouncerIT {
 
   @Test
   void turningThePoolerOffMakesItsRoleNologinAndKeepsItsSecret() {
-    PostgresWorld world = world("off", "session");
+    ObservedRequests world = world("off", "session");
     world.sync();
     RenderedUsersJob.run(world, server);
     String job = Names.of(RenderedUsersJob.of(world));
@@ -312,7 +312,7 @@ class PoolerPgBouncerIT {
 
   // ---- helpers
 
-  private static PostgresWorld world(String cluster, String mode) {
+  private static ObservedRequests world(String cluster, String mode) {
     ObjectNode spec =
         Json.object().put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
     spec.putObject("pooler").put("instances", 2).put("mode", mode);
@@ -326,20 +326,20 @@ class PoolerPgBouncerIT {
         .put("name", cluster + "-bi")
         .putArray("connect")
         .add(cluster + "_app");
-    return new PostgresWorld(cluster, spec);
+    return new ObservedRequests(cluster, spec);
   }
 
   /**
    * PgBouncer with the rendered configuration: the server's address and the listening one, and the directories of
    * the auth file and the certificate, pointed at local ones; every other line as rendered.
    */
-  private static LocalDaemon startPgBouncer(PostgresWorld world) throws Exception {
+  private static LocalDaemon startPgBouncer(ObservedRequests world) throws Exception {
     return startPgBouncer(world, dir -> runCertificateScript(world, dir));
   }
 
   /** PgBouncer as above, with {@code certificates} putting its TLS files into its directory. */
   private static LocalDaemon startPgBouncer(
-      PostgresWorld world, java.util.function.Consumer<Path> certificates) throws Exception {
+      ObservedRequests world, java.util.function.Consumer<Path> certificates) throws Exception {
     Path dir = LocalDaemon.directory("pgbouncer", world.name + "-");
     String config =
         world
@@ -353,7 +353,8 @@ class PoolerPgBouncerIT {
         config
             .replace(
                 "host="
-                    + Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE)
+                    + Names.serviceHost(
+                        Names.primaryService(world.name), ObservedRequests.NAMESPACE)
                     + " port="
                     + Spilo.POSTGRES_PORT,
                 "host=127.0.0.1 port=" + server.port())
@@ -381,7 +382,7 @@ class PoolerPgBouncerIT {
   }
 
   /** The init container as the kubelet starts it, with the certificate directory pointed at the local one. */
-  private static void runCertificateScript(PostgresWorld world, Path dir) {
+  private static void runCertificateScript(ObservedRequests world, Path dir) {
     Kubelet.Container init =
         RenderedContainers.of(
             world,
@@ -400,29 +401,29 @@ class PoolerPgBouncerIT {
     return Integer.parseInt(config.replaceAll("(?s).*listen_port = (\\d+).*", "$1"));
   }
 
-  private static ObjectNode secret(PostgresWorld world, String name) {
+  private static ObjectNode secret(ObservedRequests world, String name) {
     return world.children.get("Secret/" + name);
   }
 
-  private static String password(PostgresWorld world, String user) {
+  private static String password(ObservedRequests world, String user) {
     return SecretData.value(secret(world, Names.userSecret(world.name, user)), "password")
         .orElseThrow();
   }
 
   /** The user's pooler-uri, the pooler's host and port replaced by the local PgBouncer's. */
-  private static String uri(PostgresWorld world, String user, int port) {
+  private static String uri(ObservedRequests world, String user, int port) {
     String uri =
         SecretData.value(secret(world, Names.userSecret(world.name, user)), "pooler-uri")
             .orElseThrow();
     String host =
-        Names.serviceHost(Names.pooler(world.name), PostgresWorld.NAMESPACE)
+        Names.serviceHost(Names.pooler(world.name), ObservedRequests.NAMESPACE)
             + ":"
             + PoolerAccess.PORT;
     assertThat(uri).contains("@" + host + "/");
     return uri.replace(host, "127.0.0.1:" + port);
   }
 
-  private static String throughPooler(PostgresWorld world, String user, int port, String sql) {
+  private static String throughPooler(ObservedRequests world, String user, int port, String sql) {
     PostgresServer.Result result = psql(uri(world, user, port), sql);
     assertThat(result.exitCode()).as("%s through the pooler: %s", user, result.output()).isZero();
     return result.output().strip();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.testing.TestCertificates;
+import dev.metahooks.testsupport.TestCertificates;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +18,7 @@ class PoolersIT {
    */
   @Test
   void withTlsThePoolerServesTheSecretAndVerifiesTheServerOnceEveryPodServesIt() {
-    PostgresWorld world = new PostgresWorld("pg", Json.object().put("instances", 2));
+    ObservedRequests world = new ObservedRequests("pg", Json.object().put("instances", 2));
     world.spec.putObject("pooler");
     world.spec.putArray("users").addObject().put("name", "app");
     world.sync();

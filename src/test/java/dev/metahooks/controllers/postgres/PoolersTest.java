@@ -15,7 +15,7 @@ import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.status.ComponentConditions;
-import dev.metahooks.testing.ThirdPartyCrds;
+import dev.metahooks.testsupport.ThirdPartyCrds;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -134,13 +134,13 @@ class PoolersTest {
     assertThat(before).hasSize(10).isNotEqualTo(after);
   }
 
-  static String config(PostgresWorld world) {
+  static String config(ObservedRequests world) {
     return world.children.get("ConfigMap/pg-pooler").at("/data/" + Poolers.CONFIG_FILE).asText();
   }
 
   @Test
   void theConditionSaysHowManyPoolerPodsAreAvailable() {
-    PostgresWorld world = new PostgresWorld("pg", Json.object());
+    ObservedRequests world = new ObservedRequests("pg", Json.object());
     world.spec.putObject("pooler").put("instances", 3);
     world.sync();
     ObservedCluster observed = observed(world);
@@ -179,7 +179,7 @@ class PoolersTest {
     assertThat(sidecar.at("/env/1/valueFrom/secretKeyRef/name").asText()).isEqualTo("pg-exporter");
     assertThat(Exporters.container("pg", BuilderTestSupport.spec(s -> {}))).isEmpty();
 
-    PostgresWorld world = new PostgresWorld("pg", Json.object().put("instances", 2));
+    ObservedRequests world = new ObservedRequests("pg", Json.object().put("instances", 2));
     world.sync();
     world.runAllReady();
     world.pods.forEach(
@@ -197,7 +197,7 @@ class PoolersTest {
 
   @Test
   void aPodMonitorOnlyWhereTheControllerDeclaresTheType() {
-    PostgresWorld world = new PostgresWorld("pg", Json.object());
+    ObservedRequests world = new ObservedRequests("pg", Json.object());
     world.spec.putObject("monitoring").put("enabled", true);
     assertThat(kinds(world.sync())).doesNotContain("PodMonitor");
     world.podMonitorsDeclared = true;
@@ -225,7 +225,7 @@ class PoolersTest {
     return kinds;
   }
 
-  private static ObservedCluster observed(PostgresWorld world) {
+  private static ObservedCluster observed(ObservedRequests world) {
     return world.observed();
   }
 

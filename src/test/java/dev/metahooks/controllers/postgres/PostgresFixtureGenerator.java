@@ -9,7 +9,7 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.ManualSwitchover;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Writes the request files of the postgrescluster golden fixtures by playing scenarios through
- * {@link PostgresWorld}: each request is what Metacontroller would send at that step. Run with
+ * {@link ObservedRequests}: each request is what Metacontroller would send at that step. Run with
  * {@code -Dtest=PostgresFixtureGenerator -Dfixtures.generate=true}, then write the answers with
  * {@code -Dtest=GoldenFixturesTest -Dfixtures.update=true} and read them before committing.
  */
@@ -29,7 +29,7 @@ class PostgresFixtureGenerator {
 
   @Test
   void devScenario() throws IOException {
-    PostgresWorld dev = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    ObservedRequests dev = ObservedRequests.fromSample("postgrescluster-dev.yaml");
     write("sync/01-first-sync-dev-sample", dev, false);
     dev.sync();
     dev.runPods(Set.of(0), -1, false);
@@ -71,7 +71,7 @@ class PostgresFixtureGenerator {
     dev.edit(spec -> spec.put("instances", 3));
     write("sync/11-wake-from-hibernation-to-3", dev, false);
 
-    PostgresWorld gone = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    ObservedRequests gone = ObservedRequests.fromSample("postgrescluster-dev.yaml");
     gone.sync();
     gone.runAllReady();
     gone.sync();
@@ -83,7 +83,7 @@ class PostgresFixtureGenerator {
 
     // Patroni's ConfigMaps outlive the pods: a cleanup Job removes them, and only then is the
     // cluster finalized.
-    PostgresWorld leftovers = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    ObservedRequests leftovers = ObservedRequests.fromSample("postgrescluster-dev.yaml");
     leftovers.sync();
     leftovers.runAllReady();
     leftovers.patroniConfigMap("config");
@@ -97,8 +97,8 @@ class PostgresFixtureGenerator {
     leftovers.configMaps.clear();
     write("finalize/08-patroni-configmaps-gone-finalized", leftovers, true);
 
-    PostgresWorld createRole =
-        new PostgresWorld("legacy", Json.object().put("postgresVersion", 15));
+    ObservedRequests createRole =
+        new ObservedRequests("legacy", Json.object().put("postgresVersion", 15));
     createRole
         .spec
         .putArray("users")
@@ -108,7 +108,7 @@ class PostgresFixtureGenerator {
         .add("CREATEROLE");
     write("sync/33-invalid-createrole-below-16", createRole, false);
 
-    PostgresWorld refused = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    ObservedRequests refused = ObservedRequests.fromSample("postgrescluster-dev.yaml");
     refused
         .spec
         .putObject("postgresql")
@@ -119,7 +119,7 @@ class PostgresFixtureGenerator {
     refused.spec.putObject("resources").putObject("limits").put("memory", "128Mi");
     write("sync/34-invalid-parameters-and-memory-limit", refused, false);
 
-    PostgresWorld preload = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    ObservedRequests preload = ObservedRequests.fromSample("postgrescluster-dev.yaml");
     preload
         .spec
         .putObject("postgresql")
@@ -131,7 +131,7 @@ class PostgresFixtureGenerator {
 
   @Test
   void haScenario() throws IOException {
-    PostgresWorld ha = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    ObservedRequests ha = ObservedRequests.fromSample("postgrescluster-ha.yaml");
     ha.hookVersion = "v2";
     write("sync/12-first-sync-ha-sample-v2-keys", ha, false);
     ha.sync();
@@ -140,7 +140,7 @@ class PostgresFixtureGenerator {
     write("sync/13-ha-ready-v2-keys", ha, false);
     ha.sync();
 
-    PostgresWorld tuned = copyOf(ha);
+    ObservedRequests tuned = copyOf(ha);
     tuned.edit(
         spec -> {
           spec.withObjectProperty("postgresql")
@@ -160,7 +160,7 @@ class PostgresFixtureGenerator {
 
     // spec.patroni on a running cluster: a new parameters Job, the pod template (bootstrap
     // settings) unchanged.
-    PostgresWorld synchronous = copyOf(ha);
+    ObservedRequests synchronous = copyOf(ha);
     synchronous.edit(
         spec ->
             spec.putObject("patroni")
@@ -172,7 +172,7 @@ class PostgresFixtureGenerator {
 
     // A new image under a Saturday window, on a Thursday: both replicas updated, the switchover
     // waits for Saturday.
-    PostgresWorld windowed = copyOf(ha);
+    ObservedRequests windowed = copyOf(ha);
     windowed.edit(
         spec -> {
           spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4");
@@ -197,7 +197,7 @@ class PostgresFixtureGenerator {
     // up: the restart
     // Job (and its Role) of the highest replica below the leader; the leader moves only once the
     // replicas are done.
-    PostgresWorld restarting = copyOf(ha);
+    ObservedRequests restarting = copyOf(ha);
     restarting.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
     restarting.sync();
     restarting.runPods(Set.of(), 2, true);
@@ -206,7 +206,7 @@ class PostgresFixtureGenerator {
     // A switchover on request whose Job runs, then a new image: the Job is kept, and the rollout
     // starts no restart
     // until the leader has moved.
-    PostgresWorld asked = copyOf(ha);
+    ObservedRequests asked = copyOf(ha);
     asked.annotations.put(ManualSwitchover.ANNOTATION, asked.name + "-2");
     asked.sync();
     asked.edit(spec -> spec.put("image", "ghcr.io/zalando/spilo-17:4.0-p4"));
@@ -214,7 +214,7 @@ class PostgresFixtureGenerator {
     asked.runPods(Set.of(), 0, true);
     write("sync/113-a-switchover-on-request-that-runs-holds-the-rollout", asked, false);
 
-    PostgresWorld added = copyOf(ha);
+    ObservedRequests added = copyOf(ha);
     added.edit(
         spec ->
             spec.withArray("users")
@@ -229,15 +229,15 @@ class PostgresFixtureGenerator {
         spec -> ((com.fasterxml.jackson.databind.node.ArrayNode) spec.get("users")).remove(1));
     write("sync/17-user-removed-secret-kept", added, false);
 
-    PostgresWorld failover = copyOf(ha);
+    ObservedRequests failover = copyOf(ha);
     failover.runPods(Set.of(0), -1, false);
     write("sync/18-failover-no-primary-degraded", failover, false);
 
-    PostgresWorld failedJob = copyOf(ha);
+    ObservedRequests failedJob = copyOf(ha);
     failedJob.finishUsersJob(false);
     write("sync/19-users-job-failed-users-not-ready-cluster-healthy", failedJob, false);
 
-    PostgresWorld paused = copyOf(ha);
+    ObservedRequests paused = copyOf(ha);
     paused.edit(
         spec ->
             spec.put("paused", true)
@@ -245,7 +245,7 @@ class PostgresFixtureGenerator {
                 .put("image", "registry.example/spilo-17:4.0-p3"));
     write("sync/20-paused-freezes-children", paused, false);
 
-    PostgresWorld ssa = copyOf(ha);
+    ObservedRequests ssa = copyOf(ha);
     ssa.children
         .values()
         .forEach(child -> ((ObjectNode) child.get("metadata")).remove("annotations"));
@@ -253,7 +253,7 @@ class PostgresFixtureGenerator {
     write("sync/21-paused-without-last-applied-strips-server-fields", ssa, false);
 
     invalid(ha, "sync/22-invalid-major-version-change", spec -> spec.put("postgresVersion", 16));
-    PostgresWorld fixedClass = copyOf(ha);
+    ObservedRequests fixedClass = copyOf(ha);
     fixedClass.relateVolumes("standard", false);
     invalid(
         fixedClass,
@@ -295,46 +295,46 @@ class PostgresFixtureGenerator {
         "sync/29-same-size-in-other-unit-is-valid",
         spec -> spec.withObjectProperty("storage").put("size", "10240Mi"));
 
-    PostgresWorld fresh =
-        new PostgresWorld(
+    ObservedRequests fresh =
+        new ObservedRequests(
             "a-name-that-is-far-too-long-for-a-cluster-x", Json.object().put("instances", 1));
     write("sync/30-invalid-first-sync-creates-nothing", fresh, false);
 
-    PostgresWorld steady = copyOf(ha);
+    ObservedRequests steady = copyOf(ha);
     ArrayNodeTimes.backdate(steady.status, "2025-12-30T08:15:00Z");
     steady.runPods(Set.of(2), 0, false);
     write("sync/31-transition-times-carried-over-while-status-holds", steady, false);
 
-    PostgresWorld protectedCluster = copyOf(ha);
+    ObservedRequests protectedCluster = copyOf(ha);
     protectedCluster.deletionTimestamp = "2026-01-01T00:00:00Z";
     write("finalize/03-deletion-protection-blocks-and-keeps-children", protectedCluster, true);
 
-    PostgresWorld pausedDelete = copyOf(ha);
+    ObservedRequests pausedDelete = copyOf(ha);
     pausedDelete.edit(spec -> spec.put("deletionProtection", false).put("paused", true));
     pausedDelete.deletionTimestamp = "2026-01-01T00:00:00Z";
     write("finalize/04-paused-blocks-deletion", pausedDelete, true);
 
-    PostgresWorld unprotected = copyOf(ha);
+    ObservedRequests unprotected = copyOf(ha);
     unprotected.edit(spec -> spec.put("deletionProtection", false));
     unprotected.deletionTimestamp = "2026-01-01T00:00:00Z";
     write("finalize/05-unprotected-v2-keys", unprotected, true);
 
-    PostgresWorld unreadable = copyOf(ha);
+    ObservedRequests unreadable = copyOf(ha);
     unreadable.edit(spec -> spec.put("deletionProtection", "no"));
     unreadable.deletionTimestamp = "2026-01-01T00:00:00Z";
     write("finalize/06-unreadable-protection-counts-as-on", unreadable, true);
 
     writeCustomize("customize/01-related-database-pods-v2", ha);
-    PostgresWorld dev = PostgresWorld.fromSample("postgrescluster-dev.yaml");
+    ObservedRequests dev = ObservedRequests.fromSample("postgrescluster-dev.yaml");
     writeCustomize("customize/02-related-database-pods-v1", dev);
   }
 
   /** spec.pooler and spec.monitoring on a running cluster: on, not yet available, ready, off again, invalid. */
   @Test
   void operationsScenario() throws IOException {
-    PostgresWorld ha = readyHaSample();
+    ObservedRequests ha = readyHaSample();
 
-    PostgresWorld on = copyOf(ha);
+    ObservedRequests on = copyOf(ha);
     on.edit(
         spec -> {
           spec.putObject("pooler").put("instances", 2).put("mode", "transaction");
@@ -363,7 +363,7 @@ class PostgresFixtureGenerator {
         });
     write("sync/53-pooler-and-monitoring-turned-off-secrets-kept-roles-nologin", on, false);
 
-    PostgresWorld podMonitor = copyOf(ha);
+    ObservedRequests podMonitor = copyOf(ha);
     podMonitor.podMonitorsDeclared = true;
     podMonitor.edit(spec -> spec.putObject("monitoring").put("enabled", true));
     write("sync/55-podmonitor-component-installed-monitoring-on", podMonitor, false);
@@ -381,7 +381,7 @@ class PostgresFixtureGenerator {
   }
 
   /** Each pod's container statuses, the exporter not ready in the pods of the given ordinals. */
-  private static void exporterReady(PostgresWorld world, Set<Integer> notReady) {
+  private static void exporterReady(ObservedRequests world, Set<Integer> notReady) {
     world.pods.forEach(
         (name, pod) -> {
           int ordinal = Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
@@ -398,8 +398,8 @@ class PostgresFixtureGenerator {
   /** The store check's report as the hook reads it: a healthy one, then archiving that fails. */
   @Test
   void storeCheckScenario() throws IOException {
-    PostgresWorld world =
-        new PostgresWorld("orders", BackupEnvironmentTest.withBackup(Json.object()));
+    ObservedRequests world =
+        new ObservedRequests("orders", BackupEnvironmentTest.withBackup(Json.object()));
     world.sync();
     world.runAllReady();
     world.sync();
@@ -426,7 +426,7 @@ class PostgresFixtureGenerator {
         .putObject("retention")
         .put("count", 3);
     backup.putArray("onDemand").addObject().put("name", "before-upgrade");
-    PostgresWorld world = new PostgresWorld("orders", spec);
+    ObservedRequests world = new ObservedRequests("orders", spec);
     write("sync/40-backups-first-sync", world, false);
     world.sync();
     world.runAllReady();
@@ -445,8 +445,8 @@ class PostgresFixtureGenerator {
     write("sync/41-backups-on-demand-succeeded-in-status", world, false);
     world.sync();
 
-    PostgresWorld clone =
-        new PostgresWorld("orders-copy", BackupEnvironmentTest.withBackup(Json.object()));
+    ObservedRequests clone =
+        new ObservedRequests("orders-copy", BackupEnvironmentTest.withBackup(Json.object()));
     ObjectNode cloneFrom =
         clone
             .spec
@@ -466,7 +466,7 @@ class PostgresFixtureGenerator {
     world.deletionTimestamp = "2026-01-01T00:10:00Z";
     write("finalize/10-final-backup-job-emitted-children-kept", world, true);
     world.apply(world.call(true));
-    PostgresWorld failed = copyOf(world);
+    ObservedRequests failed = copyOf(world);
     failed.deletionTimestamp = world.deletionTimestamp;
     ObjectNode failedStatus =
         failed.children.get("Job/orders-final-backup").putObject("status").put("failed", 3);
@@ -496,7 +496,7 @@ class PostgresFixtureGenerator {
   void archiveLayoutScenario() throws IOException {
     ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object().put("instances", 2));
     spec.with("backup").putObject("logical").put("schedule", "30 2 * * *");
-    PostgresWorld world = new PostgresWorld("orders", spec);
+    ObservedRequests world = new ObservedRequests("orders", spec);
     world.sync();
     world.runAllReady();
     world.sync();
@@ -519,13 +519,13 @@ class PostgresFixtureGenerator {
   void encryptionScenario() throws IOException {
     ObjectNode spec = BackupEncryptionTest.libsodiumAndKms();
     spec.with("backup").putObject("logical").put("schedule", "30 2 * * *");
-    write("sync/112-backup-encryption-first-sync", new PostgresWorld("orders", spec), false);
+    write("sync/112-backup-encryption-first-sync", new ObservedRequests("orders", spec), false);
   }
 
   /** spec.networkPolicy and spec.tls on a running cluster (numbered from 60, apart from the other features). */
   @Test
   void tlsAndNetworkPolicyScenario() throws IOException {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     world.hookVersion = "v2";
     world.edit(
         spec -> {
@@ -549,7 +549,8 @@ class PostgresFixtureGenerator {
     writeCustomize("customize/60-given-secrets-related-by-label", world);
     write("sync/61-tls-secret-missing-nothing-restarts", world, false);
     world.sync();
-    dev.metahooks.testing.TestCertificates certs = dev.metahooks.testing.TestCertificates.create();
+    dev.metahooks.testsupport.TestCertificates certs =
+        dev.metahooks.testsupport.TestCertificates.create();
     certs.ca("ca");
     certs.server(
         "server",
@@ -577,7 +578,7 @@ class PostgresFixtureGenerator {
   @Test
   void schedulingScenario() throws IOException {
     ObjectNode example = SchedulingTest.docsExample();
-    PostgresWorld created = new PostgresWorld("orders", example.deepCopy());
+    ObservedRequests created = new ObservedRequests("orders", example.deepCopy());
     created.hookVersion = "v2";
     created.edit(
         spec ->
@@ -588,9 +589,9 @@ class PostgresFixtureGenerator {
                 .add("orders"));
     write("sync/80-scheduling-first-sync-database-pooler-and-jobs-placed", created, false);
 
-    PostgresWorld running = TlsWorlds.running();
+    ObservedRequests running = TlsWorlds.running();
     running.hookVersion = "v2";
-    PostgresWorld refused = copyOf(running);
+    ObservedRequests refused = copyOf(running);
     running.edit(spec -> spec.set("scheduling", example.get("scheduling").deepCopy()));
     write("sync/81-scheduling-added-to-a-running-cluster-starts-the-rollout", running, false);
     refused.edit(
@@ -606,11 +607,11 @@ class PostgresFixtureGenerator {
   /** spec.storage.wal (numbered 83-84): a new cluster with the docs' example; added to a running cluster, refused. */
   @Test
   void walVolumeScenario() throws IOException {
-    PostgresWorld created = new PostgresWorld("orders", WalVolumeTest.docsExample());
+    ObservedRequests created = new ObservedRequests("orders", WalVolumeTest.docsExample());
     created.hookVersion = "v2";
     write("sync/83-wal-volume-first-sync-second-claim-template-and-waldir", created, false);
 
-    PostgresWorld running = TlsWorlds.running();
+    ObservedRequests running = TlsWorlds.running();
     running.hookVersion = "v2";
     running.edit(spec -> spec.putObject("storage").putObject("wal").put("size", "5Gi"));
     write("sync/84-wal-volume-added-to-a-running-cluster-refused", running, false);
@@ -623,7 +624,7 @@ class PostgresFixtureGenerator {
    */
   @Test
   void volumeGrowthScenario() throws IOException {
-    PostgresWorld world = TlsWorlds.running();
+    ObservedRequests world = TlsWorlds.running();
     world.hookVersion = "v2";
     world.relateVolumes("standard", true);
     world.edit(spec -> spec.putObject("storage").put("size", "20Gi"));
@@ -683,7 +684,7 @@ class PostgresFixtureGenerator {
    */
   @Test
   void standbyScenario() throws IOException {
-    PostgresWorld standby = StandbyClusterTest.archiveStandby();
+    ObservedRequests standby = StandbyClusterTest.archiveStandby();
     write("sync/93-standby-first-sync-standby-variables-source-passwords", standby, false);
     standby.sync();
     standby.runAllReady();
@@ -697,7 +698,7 @@ class PostgresFixtureGenerator {
             "{\"role\":\"standby_leader\",\"state\":\"running\",\"xlog_location\":50331648}");
     write("sync/94-standby-following-no-users-job", standby, false);
     standby.sync();
-    PostgresWorld refused = copyOf(standby);
+    ObservedRequests refused = copyOf(standby);
     standby.edit(spec -> spec.remove("standby"));
     write("sync/95-standby-removed-parameters-job-promotes", standby, false);
 
@@ -706,7 +707,7 @@ class PostgresFixtureGenerator {
     source
         .putObject("metadata")
         .put("name", "orders")
-        .put("namespace", PostgresWorld.NAMESPACE)
+        .put("namespace", ObservedRequests.NAMESPACE)
         .put("creationTimestamp", "2025-01-01T00:00:00Z");
     source
         .putObject("spec")
@@ -730,7 +731,7 @@ class PostgresFixtureGenerator {
   void majorUpgradeScenario() throws IOException {
     ObjectNode spec = (ObjectNode) MajorUpgradeScenarioTest.docsExample().get("spec");
     spec.put("postgresVersion", 16).withObjectProperty("updates").remove("maintenanceWindows");
-    PostgresWorld world = new PostgresWorld("orders", spec);
+    ObservedRequests world = new ObservedRequests("orders", spec);
     world.sync();
     world.runAllReady();
     world.sync();
@@ -762,7 +763,7 @@ class PostgresFixtureGenerator {
         .put("status", "True");
     write("sync/101-major-upgrade-backup-verified-upgrade-job-asked", world, false);
     world.sync();
-    PostgresWorld failed = copyOf(world);
+    ObservedRequests failed = copyOf(world);
     failed
         .children
         .get("Job/orders-upgrade-17")
@@ -791,9 +792,9 @@ class PostgresFixtureGenerator {
   }
 
   private void invalid(
-      PostgresWorld ready, String fixture, java.util.function.Consumer<ObjectNode> change)
+      ObservedRequests ready, String fixture, java.util.function.Consumer<ObjectNode> change)
       throws IOException {
-    PostgresWorld world = copyOf(ready);
+    ObservedRequests world = copyOf(ready);
     world.edit(change);
     write(fixture, world, false);
   }
@@ -801,7 +802,7 @@ class PostgresFixtureGenerator {
   /** A copy of a world in the same state (children, pods, status), for a branch of a scenario. */
   @Test
   void databasesScenario() throws Exception {
-    PostgresWorld ha = readyHaSample();
+    ObservedRequests ha = readyHaSample();
     // The Databases example of the docs: orders moves from the user's databases to spec.databases.
     JsonNode example =
         new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
@@ -848,8 +849,8 @@ class PostgresFixtureGenerator {
   }
 
   /** The HA sample (hook API v2) running, every instance ready, its users Job complete. */
-  private static PostgresWorld readyHaSample() {
-    PostgresWorld ha = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+  private static ObservedRequests readyHaSample() {
+    ObservedRequests ha = ObservedRequests.fromSample("postgrescluster-ha.yaml");
     ha.hookVersion = "v2";
     ha.sync();
     ha.runAllReady();
@@ -858,8 +859,8 @@ class PostgresFixtureGenerator {
     return ha;
   }
 
-  private static PostgresWorld copyOf(PostgresWorld world) {
-    PostgresWorld copy = new PostgresWorld(world.name, world.spec.deepCopy());
+  private static ObservedRequests copyOf(ObservedRequests world) {
+    ObservedRequests copy = new ObservedRequests(world.name, world.spec.deepCopy());
     copy.hookVersion = world.hookVersion;
     copy.podMonitorsDeclared = world.podMonitorsDeclared;
     copy.generation = world.generation;
@@ -874,14 +875,14 @@ class PostgresFixtureGenerator {
     return copy;
   }
 
-  private static void write(String fixture, PostgresWorld world, boolean finalizing)
+  private static void write(String fixture, ObservedRequests world, boolean finalizing)
       throws IOException {
     writeJson(ROOT.resolve(fixture + ".request.json"), world.request(finalizing));
   }
 
-  private static void writeCustomize(String fixture, PostgresWorld world) throws IOException {
+  private static void writeCustomize(String fixture, ObservedRequests world) throws IOException {
     ObjectNode request = Json.object();
-    request.set("controller", PostgresWorld.controller(world.hookVersion));
+    request.set("controller", ObservedRequests.controller(world.hookVersion));
     request.set("parent", world.parent());
     writeJson(ROOT.resolve(fixture + ".request.json"), request);
   }

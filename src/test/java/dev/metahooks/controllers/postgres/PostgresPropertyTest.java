@@ -44,12 +44,12 @@ class PostgresPropertyTest {
   /** One random run: its random source and its world. */
   private static final class Run {
     final Random random;
-    final PostgresWorld world;
+    final ObservedRequests world;
 
     Run(long seed) {
       random = new Random(seed);
       world =
-          new PostgresWorld(
+          new ObservedRequests(
               random.nextBoolean() ? "pg" : "orders-" + random.nextInt(100), randomSpec(random));
       world.hookVersion = random.nextBoolean() ? "v1" : "v2";
       if (world.hookVersion.equals("v2")) {
@@ -106,7 +106,7 @@ class PostgresPropertyTest {
 
   /** Checks the properties; returns 0 when rendered, 1 when frozen with a StatefulSet, 2 when frozen without. */
   private static int check(Run run, long seed) throws Exception {
-    PostgresWorld world = run.world;
+    ObservedRequests world = run.world;
     String context = "seed " + seed + ", spec " + world.spec;
     String first = JsonTrees.MAPPER.writeValueAsString(world.call(false));
     String second = JsonTrees.MAPPER.writeValueAsString(world.call(false));
@@ -187,7 +187,7 @@ class PostgresPropertyTest {
    * range, a reserved user, or a version or storage size other than the deployed StatefulSet's.
    */
   /** Whether a ready pod below {@code ordinal} could take the leader. */
-  private static boolean observedReadyBelow(PostgresWorld world, int ordinal) {
+  private static boolean observedReadyBelow(ObservedRequests world, int ordinal) {
     for (int i = 0; i < ordinal; i++) {
       ObjectNode pod = world.pods.get(world.name + "-" + i);
       if (pod != null
@@ -200,7 +200,7 @@ class PostgresPropertyTest {
   }
 
   /** The ordinal of the pod labelled leader, or -1. */
-  private static int primaryOrdinal(PostgresWorld world) {
+  private static int primaryOrdinal(ObservedRequests world) {
     for (ObjectNode pod : world.pods.values()) {
       if (Labels.LEADER.equals(pod.at("/metadata/labels/" + Labels.ROLE).asText())
           && !pod.path("metadata").has("deletionTimestamp")) {
@@ -211,7 +211,7 @@ class PostgresPropertyTest {
     return -1;
   }
 
-  private static boolean invalid(PostgresWorld world) {
+  private static boolean invalid(ObservedRequests world) {
     JsonNode spec = world.spec;
     boolean reservedUser = false;
     for (JsonNode user : spec.path("users")) {
@@ -317,7 +317,7 @@ class PostgresPropertyTest {
   }
 
   private static void randomEdit(Run run) {
-    PostgresWorld world = run.world;
+    ObservedRequests world = run.world;
     boolean deployed = world.statefulSet() != null;
     switch (run.random.nextInt(9)) {
       case 0 -> world.edit(spec -> spec.put("instances", run.random.nextInt(17)));

@@ -3,7 +3,7 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.controllers.postgres.base.ReloadableParameters;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.PostgresServer;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;

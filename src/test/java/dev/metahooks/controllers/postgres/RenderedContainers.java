@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.S3Server;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.S3Server;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +25,7 @@ final class RenderedContainers {
 
   /** The named container of a Job, CronJob, Deployment or StatefulSet of the world. */
   static Kubelet.Container of(
-      PostgresWorld world, JsonNode owner, String container, List<ObjectNode> userObjects) {
+      ObservedRequests world, JsonNode owner, String container, List<ObjectNode> userObjects) {
     return container(pod(world, owner, userObjects), podSpec(owner), container);
   }
 
@@ -35,7 +35,7 @@ final class RenderedContainers {
   }
 
   /** The pod of a Job, CronJob, Deployment or StatefulSet of the world, with the world's Secrets and ConfigMaps. */
-  static Kubelet.Pod pod(PostgresWorld world, JsonNode owner, List<ObjectNode> userObjects) {
+  static Kubelet.Pod pod(ObservedRequests world, JsonNode owner, List<ObjectNode> userObjects) {
     List<ObjectNode> objects = new ArrayList<>(userObjects);
     world.children.forEach(
         (key, child) -> {

@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * What the hook renders for one cluster in each state that asks for a ServiceAccount or runs a pod, played through
- * {@link PostgresWorld} (the hook in-process, its answers applied): running with users, a pooler, the exporter, base
+ * {@link ObservedRequests} (the hook in-process, its answers applied): running with users, a pooler, the exporter, base
  * and logical backups and the store check; a rollout that restarts a pod and then switches over; a changed reloadable parameter;
  * a larger storage size; a major upgrade; a deletion whose cleanup Job removes Patroni's ConfigMaps. Every cluster
  * has three instances.
@@ -85,8 +85,8 @@ final class RenderedStates {
     return pods;
   }
 
-  private PostgresWorld world(ObjectNode spec) {
-    return new PostgresWorld(cluster, spec.put("instances", INSTANCES), namespace);
+  private ObservedRequests world(ObjectNode spec) {
+    return new ObservedRequests(cluster, spec.put("instances", INSTANCES), namespace);
   }
 
   private void keep(JsonNode answer) {
@@ -97,7 +97,7 @@ final class RenderedStates {
     }
   }
 
-  static void settle(PostgresWorld world) {
+  static void settle(ObservedRequests world) {
     world.sync();
     world.runAllReady();
     world.sync();
@@ -112,14 +112,14 @@ final class RenderedStates {
     backup.putObject("logical").put("schedule", "30 2 * * *");
     backup.putArray("onDemand").addObject().put("name", "before-upgrade");
     backup.withArray("onDemand").addObject().put("name", "dump").put("method", "logical");
-    PostgresWorld world = world(spec);
+    ObservedRequests world = world(spec);
     settle(world);
     keep(world.sync());
   }
 
   /** A new template: the restart Job of the highest replica first, then, replicas updated, the switchover Job. */
   private void rollout() {
-    PostgresWorld world = world(Json.object());
+    ObservedRequests world = world(Json.object());
     settle(world);
     world.runPods(Set.of(), INSTANCES - 1, true);
     keep(world.sync());
@@ -135,7 +135,7 @@ final class RenderedStates {
   }
 
   private void parameters() {
-    PostgresWorld world = world(Json.object());
+    ObservedRequests world = world(Json.object());
     settle(world);
     world.edit(
         spec ->
@@ -146,7 +146,7 @@ final class RenderedStates {
   }
 
   private void resize() {
-    PostgresWorld world = world(Json.object());
+    ObservedRequests world = world(Json.object());
     world.hookVersion = "v2";
     settle(world);
     world.relateVolumes("standard", true);
@@ -157,7 +157,7 @@ final class RenderedStates {
   /** From 16 to 17, every precondition met, the primary on ordinal 1. */
   private void upgrade() {
     ObjectNode spec = Json.object().put("postgresVersion", 16);
-    PostgresWorld world = world(spec);
+    ObservedRequests world = world(spec);
     settle(world);
     world.finishUsersJob(true);
     world.sync();
@@ -168,7 +168,7 @@ final class RenderedStates {
 
   /** Deleted without protection: once the pods are gone, the cleanup Job for the ConfigMaps Patroni left. */
   private void cleanup() {
-    PostgresWorld world = world(Json.object().put("deletionProtection", false));
+    ObservedRequests world = world(Json.object().put("deletionProtection", false));
     settle(world);
     world.patroniConfigMap("config");
     world.patroniConfigMap("leader");

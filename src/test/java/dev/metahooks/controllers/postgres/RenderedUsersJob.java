@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.PostgresServer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +20,7 @@ import java.util.Map;
 final class RenderedUsersJob {
   private RenderedUsersJob() {}
 
-  static ObjectNode of(PostgresWorld world) {
+  static ObjectNode of(ObservedRequests world) {
     return world.children.entrySet().stream()
         .filter(e -> e.getKey().startsWith("Job/" + world.name + "-users-"))
         .map(Map.Entry::getValue)
@@ -33,7 +33,7 @@ final class RenderedUsersJob {
    * point at the local server, and the superuser's password is the local server's. Returns the environment the
    * container was given.
    */
-  static Map<String, String> run(PostgresWorld world, PostgresServer server) {
+  static Map<String, String> run(ObservedRequests world, PostgresServer server) {
     Map<String, String> env = new HashMap<>();
     PostgresServer.Result result = attempt(world, server, env);
     assertThat(result.exitCode()).as("users Job output:\n%s", result.output()).isZero();
@@ -41,16 +41,16 @@ final class RenderedUsersJob {
   }
 
   /** Runs the Job's container as {@link #run} does; its exit code and output, for a Job that is meant to fail. */
-  static PostgresServer.Result attempt(PostgresWorld world, PostgresServer server) {
+  static PostgresServer.Result attempt(ObservedRequests world, PostgresServer server) {
     return attempt(world, server, new HashMap<>());
   }
 
   private static PostgresServer.Result attempt(
-      PostgresWorld world, PostgresServer server, Map<String, String> env) {
+      ObservedRequests world, PostgresServer server, Map<String, String> env) {
     Kubelet.Container container =
         RenderedContainers.of(world, of(world), UsersJobs.CONTAINER, List.of());
     assertThat(container.environment().get("PGHOST"))
-        .isEqualTo(Names.serviceHost(Names.primaryService(world.name), PostgresWorld.NAMESPACE));
+        .isEqualTo(Names.serviceHost(Names.primaryService(world.name), ObservedRequests.NAMESPACE));
     // The superuser of the test server; the Job's own comes from <n>-superuser, which Spilo sets.
     Map<String, String> overrides =
         Map.of(

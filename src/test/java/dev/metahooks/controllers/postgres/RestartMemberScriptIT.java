@@ -8,7 +8,7 @@ import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.PostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
 import dev.metahooks.emulator.Metacontroller;
-import dev.metahooks.testing.Project;
+import dev.metahooks.testsupport.Project;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -20,7 +20,7 @@ class RolloutTest {
 
   @Test
   void aPrimaryOnTheHighestOrdinalStaysUntilTheReplicasBelowItAreUpdated() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     world.runPods(Set.of(), 2, true);
     JsonNode answer = world.sync();
     assertThat(statefulSet(answer).at("/spec/updateStrategy").toString())
@@ -88,7 +88,7 @@ class RolloutTest {
   /** A replica that turns unready while the switchover Job runs: the Job stays in the answer (else it is deleted). */
   @Test
   void aRunningSwitchoverJobIsFollowedWhileAReplicaIsNotReady() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     replicasUpdated(world);
     JsonNode answer = world.sync();
     String job = switchoverJob(answer).at("/metadata/name").asText();
@@ -103,7 +103,7 @@ class RolloutTest {
 
   @Test
   void anUnreadyPodHoldsTheRollout() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     world.runPods(Set.of(2), 0, true);
     updated(world, 2);
     JsonNode answer = world.sync();
@@ -114,7 +114,7 @@ class RolloutTest {
 
   @Test
   void aRestartJobThatFailsStopsTheRolloutUntilItIsDeleted() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     world.runPods(Set.of(), 0, true);
     world.sync();
     ObjectNode job =
@@ -146,7 +146,7 @@ class RolloutTest {
   /** A switchover on request that runs holds the rollout's next restart; the rollout goes on once the leader moved. */
   @Test
   void aSwitchoverOnRequestThatRunsHoldsTheNextRestart() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     world.annotations.put(ManualSwitchover.ANNOTATION, "orders-2");
     JsonNode answer = world.sync();
     assertThat(answer.at("/status/switchover/state").asText()).isEqualTo("Running");
@@ -173,7 +173,7 @@ class RolloutTest {
   /** Nor does a scale-down go on beside it: its candidate may be a pod the scale-down removes. */
   @Test
   void aSwitchoverOnRequestThatRunsHoldsAScaleDown() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     world.annotations.put(ManualSwitchover.ANNOTATION, "orders-2");
     String job =
         jobNames(world.sync()).stream()
@@ -211,7 +211,7 @@ class RolloutTest {
 
   @Test
   void theRestartMethodLeavesTheStatefulSetItsOwnRollingUpdate() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     world.edit(spec -> spec.putObject("updates").put("method", "restart"));
     world.runPods(Set.of(), 0, true);
     JsonNode answer = world.sync();
@@ -222,7 +222,7 @@ class RolloutTest {
 
   @Test
   void podsWhosePatroniReportsAPendingRestartAreListed() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     world.runAllReady();
     ((ObjectNode) world.pods.get("orders-1").get("metadata"))
         .putObject("annotations")
@@ -236,7 +236,7 @@ class RolloutTest {
 
   @Test
   void outsideTheMaintenanceWindowTheReplicasAreUpdatedAndTheSwitchoverWaitsForTheWindow() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     // Saturdays 01:00 to 03:00; the world's clock says Thursday 2026-01-01 00:00.
     world.edit(
         spec ->
@@ -277,8 +277,8 @@ class RolloutTest {
 
   @Test
   void aSingleInstanceRestartsOnlyInsideAWindow() {
-    PostgresWorld world =
-        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 1));
+    ObservedRequests world =
+        new ObservedRequests("orders", (ObjectNode) Json.object().put("instances", 1));
     world.edit(
         spec ->
             spec.putObject("updates")
@@ -303,7 +303,7 @@ class RolloutTest {
 
   @Test
   void underSynchronousReplicationTheSwitchoverGoesToTheSynchronousStandby() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     world.patroniConfigMap("sync");
     ((ObjectNode) world.configMaps.get("orders-sync").get("metadata"))
         .putObject("annotations")
@@ -332,7 +332,7 @@ class RolloutTest {
 
   @Test
   void aReadyReplicaThatHasNotCaughtUpHoldsTheNextStepAndTheStatusNamesItsLag() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     world.runPods(Set.of(), 0, true);
     updated(world, 2);
     // orders-2 is back and Ready, but 64 MiB behind the leader: orders-1 is not restarted yet.
@@ -359,8 +359,8 @@ class RolloutTest {
             .filter(b -> b.contains("maxLagBytes"))
             .findFirst()
             .orElseThrow();
-    JsonNode updates = dev.metahooks.testing.Manifests.parse(yaml).get(0).at("/spec/updates");
-    PostgresWorld world = threeInstances();
+    JsonNode updates = dev.metahooks.testsupport.Manifests.parse(yaml).get(0).at("/spec/updates");
+    ObservedRequests world = threeInstances();
     world.edit(spec -> spec.set("updates", updates));
     world.runPods(Set.of(), 0, true);
     updated(world, 2);
@@ -373,7 +373,7 @@ class RolloutTest {
 
   @Test
   void noSwitchoverJobStartsWhileTheCandidateIsNotStreaming() {
-    PostgresWorld world = threeInstances();
+    ObservedRequests world = threeInstances();
     replicasUpdated(world);
     String streaming =
         PatroniMemberData.replica(
@@ -397,7 +397,7 @@ class RolloutTest {
   }
 
   /** The replica's status annotation as Patroni 4.0.4 writes it, {@code bytes} behind the leader. */
-  private static void lagging(PostgresWorld world, String pod, long bytes) {
+  private static void lagging(ObservedRequests world, String pod, long bytes) {
     int ordinal = Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1));
     ((ObjectNode) world.pods.get(pod).get("metadata"))
         .withObjectProperty("annotations")
@@ -412,7 +412,7 @@ class RolloutTest {
   }
 
   /** The rollout has updated both replicas of a three-instance cluster; orders-0, the primary, is next. */
-  private static void replicasUpdated(PostgresWorld world) {
+  private static void replicasUpdated(ObservedRequests world) {
     world.runPods(Set.of(), 0, true);
     updated(world, 1);
     updated(world, 2);
@@ -442,9 +442,9 @@ class RolloutTest {
     throw new AssertionError("no condition " + type);
   }
 
-  private static PostgresWorld threeInstances() {
-    PostgresWorld world =
-        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 3));
+  private static ObservedRequests threeInstances() {
+    ObservedRequests world =
+        new ObservedRequests("orders", (ObjectNode) Json.object().put("instances", 3));
     world.sync();
     world.runAllReady();
     world.sync();
@@ -452,7 +452,7 @@ class RolloutTest {
   }
 
   /** Marks the pod at {@code ordinal} as running the StatefulSet's update revision. */
-  private static void updated(PostgresWorld world, int ordinal) {
+  private static void updated(ObservedRequests world, int ordinal) {
     ((ObjectNode) world.pods.get("orders-" + ordinal).get("metadata"))
         .withObjectProperty("labels")
         .put(ObservedCluster.REVISION_LABEL, NEW_REVISION);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.metahooks.controllers.postgres.children.backup.Backups;
 import dev.metahooks.controllers.postgres.children.backup.LogicalBackups;
-import dev.metahooks.testing.Shellcheck;
+import dev.metahooks.testsupport.Shellcheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

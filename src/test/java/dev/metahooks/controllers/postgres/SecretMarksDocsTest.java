@@ -22,7 +22,7 @@ class SecretMarksDocsTest {
   private static final String BACKUPS = "docs/postgrescluster/backups-and-restore.md";
 
   /** {@code kubectl label secret NAME... -n NS KEY=VALUE} on the world's Secrets. */
-  static void kubectlLabel(String command, PostgresWorld world) {
+  static void kubectlLabel(String command, ObservedRequests world) {
     List<String> words = Arrays.asList(command.trim().split("\\s+"));
     assertThat(words.subList(0, 3)).containsExactly("kubectl", "label", "secret");
     int namespaceFlag = words.indexOf("-n");
@@ -39,7 +39,7 @@ class SecretMarksDocsTest {
   }
 
   /** The backup example (Secret, then cluster) in a world that sends only what is given. */
-  static PostgresWorld backupExample(boolean keepLabel) throws IOException {
+  static ObservedRequests backupExample(boolean keepLabel) throws IOException {
     String example = MarkdownBlocks.first(BACKUPS, "Back up to an S3-compatible store", "yaml");
     List<ObjectNode> objects = new ArrayList<>();
     for (String document : example.split("\n---\n")) {
@@ -50,8 +50,9 @@ class SecretMarksDocsTest {
     if (!keepLabel) {
       secret.withObjectProperty("metadata").remove("labels");
     }
-    PostgresWorld world =
-        new PostgresWorld(cluster.at("/metadata/name").asText(), (ObjectNode) cluster.get("spec"));
+    ObservedRequests world =
+        new ObservedRequests(
+            cluster.at("/metadata/name").asText(), (ObjectNode) cluster.get("spec"));
     world.secretsGiven = false;
     world.relatedSecrets.put(secret.at("/metadata/name").asText(), stored(secret));
     return world;
@@ -79,7 +80,7 @@ class SecretMarksDocsTest {
     assertThat(CrossClusterAccessTest.condition(given, "SpecValid").path("status").asText())
         .isEqualTo("True");
 
-    PostgresWorld unmarked = backupExample(false);
+    ObservedRequests unmarked = backupExample(false);
     JsonNode refused = CrossClusterAccessTest.condition(unmarked.sync(), "SpecValid");
     assertThat(refused.path("status").asText()).isEqualTo("False");
     String shown =
@@ -97,7 +98,7 @@ class SecretMarksDocsTest {
 
   @Test
   void theStandbyCommandGivesTheSourcesSecretsToItsStandby() throws IOException {
-    PostgresWorld world = StandbyClusterTest.archiveStandby();
+    ObservedRequests world = StandbyClusterTest.archiveStandby();
     world.secretsGiven = false;
     world.relatedSecrets.put(
         "s3-creds",

@@ -52,7 +52,7 @@ class SecretsTest {
 
   @Test
   void firstSyncGeneratesEveryPasswordOnce() {
-    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    ObservedRequests world = ObservedRequests.fromSample("postgrescluster-ha.yaml");
     RecordingSources sources = new RecordingSources();
     ObservedCluster observed = world.observed();
     ClusterSpec spec = SpecReader.read(world.parent()).spec();
@@ -108,7 +108,7 @@ class SecretsTest {
 
   @Test
   void observedSecretsAreEchoedNeverRegenerated() {
-    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    ObservedRequests world = ObservedRequests.fromSample("postgrescluster-ha.yaml");
     world.sync();
     // Someone changed a password in the observed Secret: it is what the database now uses, keep it.
     ObjectNode superuser = world.children.get("Secret/orders-superuser");
@@ -139,7 +139,7 @@ class SecretsTest {
 
   @Test
   void aRemovedUsersSecretStays() {
-    PostgresWorld world = PostgresWorld.fromSample("postgrescluster-ha.yaml");
+    ObservedRequests world = ObservedRequests.fromSample("postgrescluster-ha.yaml");
     world.sync();
     world.edit(spec -> spec.remove("users"));
     ObservedCluster observed = world.observed();
@@ -165,7 +165,7 @@ class SecretsTest {
   private static Map<String, String> secretNames(String cluster, List<String> users) {
     ObjectNode spec = dev.metahooks.api.Json.object();
     users.forEach(user -> spec.withArray("users").addObject().put("name", user));
-    PostgresWorld world = new PostgresWorld(cluster, spec);
+    ObservedRequests world = new ObservedRequests(cluster, spec);
     Map<String, String> names = new java.util.TreeMap<>();
     for (JsonNode child : world.call(false).path("children")) {
       if (child.path("kind").asText().equals("Secret")) {

@@ -16,8 +16,8 @@ class SourceArchivesTest {
 
   /** The source as a cluster created by this version shows itself: its archive under its uid. */
   private static ObjectNode sourceOfThisVersion() {
-    PostgresWorld world =
-        new PostgresWorld(SOURCE, BackupEnvironmentTest.withBackup(Json.object()));
+    ObservedRequests world =
+        new ObservedRequests(SOURCE, BackupEnvironmentTest.withBackup(Json.object()));
     ObjectNode source = world.parent();
     ((ObjectNode) source.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
     source.putObject("status").putObject("backup").put("location", location(world.uid));
@@ -37,20 +37,20 @@ class SourceArchivesTest {
     return (ObjectNode) BackupEnvironmentTest.withBackup(Json.object()).at("/backup/s3");
   }
 
-  private static PostgresWorld target(String name, Consumer<ObjectNode> spec) {
+  private static ObservedRequests target(String name, Consumer<ObjectNode> spec) {
     ObjectNode given = Json.object();
     spec.accept(given);
-    PostgresWorld world = new PostgresWorld(name, given);
+    ObservedRequests world = new ObservedRequests(name, given);
     StandbyClusterTest.sourceSecrets(world);
     return world;
   }
 
-  private static PostgresWorld standby() {
+  private static ObservedRequests standby() {
     return target(
         "orders-dr", spec -> spec.putObject("standby").put("cluster", SOURCE).set("s3", store()));
   }
 
-  private static PostgresWorld logicalRestore() {
+  private static ObservedRequests logicalRestore() {
     return target(
         "orders-copy",
         spec ->
@@ -60,7 +60,7 @@ class SourceArchivesTest {
                 .set("s3", store()));
   }
 
-  private static PostgresWorld cloneWithStore() {
+  private static ObservedRequests cloneWithStore() {
     return target(
         "orders-copy",
         spec ->
@@ -70,18 +70,18 @@ class SourceArchivesTest {
                 .set("s3", store()));
   }
 
-  private static String refusal(PostgresWorld world) {
+  private static String refusal(ObservedRequests world) {
     world.sync();
-    assertThat(BackupScenarioTest.condition(world.status, "SpecValid"))
+    assertThat(BackupAnswersTest.condition(world.status, "SpecValid"))
         .isEqualTo("False InvalidSpec");
     assertThat(world.children).as("nothing bootstraps from the wrong archive").isEmpty();
-    return BackupScenarioTest.conditionMessage(world.status, "SpecValid");
+    return BackupAnswersTest.conditionMessage(world.status, "SpecValid");
   }
 
   @Test
   void aStandbyOfASourceCreatedByThisVersionIsRefusedNamingTheSourcesArchive() {
     ObjectNode source = sourceOfThisVersion();
-    PostgresWorld standby = standby();
+    ObservedRequests standby = standby();
     standby.otherClusters.put(SOURCE, source);
     assertThat(refusal(standby))
         .startsWith(
@@ -95,7 +95,7 @@ class SourceArchivesTest {
   @Test
   void aLogicalRestoreOrACloneThatNamesTheSourcesStoreWithoutPrefixIsRefusedTheSameWay() {
     ObjectNode source = sourceOfThisVersion();
-    PostgresWorld logical = logicalRestore();
+    ObservedRequests logical = logicalRestore();
     logical.otherClusters.put(SOURCE, source);
     assertThat(refusal(logical))
         .startsWith(
@@ -103,7 +103,7 @@ class SourceArchivesTest {
                 + location(uidOf(source)))
         .contains("prefix: shop/orders/" + uidOf(source));
 
-    PostgresWorld clone = cloneWithStore();
+    ObservedRequests clone = cloneWithStore();
     clone.otherClusters.put(SOURCE, source);
     assertThat(refusal(clone))
         .startsWith(
@@ -114,8 +114,8 @@ class SourceArchivesTest {
 
   @Test
   void aSourceTheHookDoesNotSeeIsRefusedWithTheFormOfItsArchive() {
-    for (PostgresWorld world :
-        new PostgresWorld[] {standby(), logicalRestore(), cloneWithStore()}) {
+    for (ObservedRequests world :
+        new ObservedRequests[] {standby(), logicalRestore(), cloneWithStore()}) {
       assertThat(refusal(world))
           .contains(
               "PostgresCluster orders is not in namespace shop",
@@ -124,7 +124,7 @@ class SourceArchivesTest {
     }
     // The source of a same-name restore is gone, whatever cluster of that name the hook sees:
     // itself.
-    PostgresWorld sameName =
+    ObservedRequests sameName =
         target(
             SOURCE,
             spec -> {
@@ -141,11 +141,11 @@ class SourceArchivesTest {
   @Test
   void theSourcesArchiveGivenAsPrefixIsFollowedAndStaysWhenTheSourceGoes() {
     ObjectNode source = sourceOfThisVersion();
-    PostgresWorld standby = standby();
+    ObservedRequests standby = standby();
     ((ObjectNode) standby.spec.at("/standby/s3")).put("prefix", "shop/orders/" + uidOf(source));
     standby.otherClusters.put(SOURCE, source);
     standby.sync();
-    assertThat(BackupScenarioTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
+    assertThat(BackupAnswersTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
     assertThat(
             StandbyClusterTest.env(standby.children.get("StatefulSet/orders-dr"))
                 .get("STANDBY_WALE_S3_PREFIX")
@@ -154,16 +154,16 @@ class SourceArchivesTest {
     standby.runAllReady();
     standby.otherClusters.remove(SOURCE);
     standby.sync();
-    assertThat(BackupScenarioTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
+    assertThat(BackupAnswersTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
   }
 
   @Test
   void aSourceOfTheLayoutBeforeIsFoundWhereTheDefaultLooks() {
-    ObjectNode source = BackupScenarioTest.sourceOfOld();
-    PostgresWorld standby = standby();
+    ObjectNode source = BackupAnswersTest.sourceOfOld();
+    ObservedRequests standby = standby();
     standby.otherClusters.put(SOURCE, source);
     standby.sync();
-    assertThat(BackupScenarioTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
+    assertThat(BackupAnswersTest.condition(standby.status, "SpecValid")).isEqualTo("True Valid");
     assertThat(
             StandbyClusterTest.env(standby.children.get("StatefulSet/orders-dr"))
                 .get("STANDBY_WALE_S3_PREFIX")

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import dev.metahooks.testing.MissingComponent;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.MissingComponent;
+import dev.metahooks.testsupport.PostgresServer;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;

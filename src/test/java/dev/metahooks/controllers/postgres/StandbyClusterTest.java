@@ -43,7 +43,7 @@ class StandbyClusterTest {
     secret
         .putObject("metadata")
         .put("name", name)
-        .put("namespace", PostgresWorld.NAMESPACE)
+        .put("namespace", ObservedRequests.NAMESPACE)
         .put("uid", name + "-uid");
     secret
         .putObject("data")
@@ -54,15 +54,16 @@ class StandbyClusterTest {
   }
 
   /** A world of the docs' archive example with the source's Secrets in the namespace. */
-  static PostgresWorld archiveStandby() throws IOException {
-    PostgresWorld world =
-        new PostgresWorld("orders-dr", (ObjectNode) docsExamples().get(0).get("spec").deepCopy());
+  static ObservedRequests archiveStandby() throws IOException {
+    ObservedRequests world =
+        new ObservedRequests(
+            "orders-dr", (ObjectNode) docsExamples().get(0).get("spec").deepCopy());
     world.hookVersion = "v2";
     sourceSecrets(world);
     return world;
   }
 
-  static void sourceSecrets(PostgresWorld world) {
+  static void sourceSecrets(ObservedRequests world) {
     world.relatedSecrets.put("orders-superuser", secret("orders-superuser", SOURCE_SUPERUSER));
     world.relatedSecrets.put(
         "orders-replication", secret("orders-replication", SOURCE_REPLICATION));
@@ -84,21 +85,21 @@ class StandbyClusterTest {
     return env;
   }
 
-  static String password(PostgresWorld world, String secret) {
+  static String password(ObservedRequests world, String secret) {
     return new String(
         Base64.getDecoder()
             .decode(world.children.get("Secret/" + secret).at("/data/password").asText()),
         StandardCharsets.UTF_8);
   }
 
-  static List<String> jobs(PostgresWorld world) {
+  static List<String> jobs(ObservedRequests world) {
     return world.children.keySet().stream().filter(key -> key.startsWith("Job/")).toList();
   }
 
   @Test
   void theArchiveExampleRendersSpilosStandbyVariablesAndCopiesTheSourcesPasswords()
       throws IOException {
-    PostgresWorld world = archiveStandby();
+    ObservedRequests world = archiveStandby();
     world.edit(
         spec ->
             spec.putArray("users")
@@ -140,7 +141,7 @@ class StandbyClusterTest {
   @Test
   void theStreamingExampleRendersHostAndPortAndTheCrdTakesBothExamples() throws IOException {
     ObjectNode streaming = (ObjectNode) docsExamples().get(1).get("spec");
-    PostgresWorld world = new PostgresWorld("orders-dr", streaming.deepCopy());
+    ObservedRequests world = new ObservedRequests("orders-dr", streaming.deepCopy());
     sourceSecrets(world);
     world.sync();
     Map<String, JsonNode> env = env(world.children.get("StatefulSet/orders-dr"));
@@ -162,7 +163,7 @@ class StandbyClusterTest {
 
   @Test
   void theCustomizeHookRelatesOnlyTheSecretsGivenToTheStandby() throws IOException {
-    PostgresWorld world = archiveStandby();
+    ObservedRequests world = archiveStandby();
     world.edit(
         spec ->
             spec.withObjectProperty("standby")
@@ -274,7 +275,7 @@ class StandbyClusterTest {
 
   @Test
   void withoutTheSourcesSecretsNothingIsCreatedAndTheMissingSecretIsNamed() throws IOException {
-    PostgresWorld world = archiveStandby();
+    ObservedRequests world = archiveStandby();
     world.relatedSecrets.remove("orders-replication");
     JsonNode answer = world.sync();
     JsonNode valid = TlsWorlds.condition(answer, "SpecValid");
@@ -297,7 +298,7 @@ class StandbyClusterTest {
   @Test
   void ownBackupsWaitForThePromotionWhichRemovingTheStandbySendsThroughTheParametersJob()
       throws IOException {
-    PostgresWorld world = archiveStandby();
+    ObservedRequests world = archiveStandby();
     world.edit(
         spec -> {
           spec.putArray("users").addObject().put("name", "shop").putArray("databases").add("shop");
@@ -364,7 +365,7 @@ class StandbyClusterTest {
 
   @Test
   void aStandbyCannotBeAddedToARunningClusterNorChangedWhileItFollows() throws IOException {
-    PostgresWorld running = TlsWorlds.running();
+    ObservedRequests running = TlsWorlds.running();
     sourceSecrets(running);
     Map<String, JsonNode> before = new TreeMap<>(running.children);
     running.edit(
@@ -377,7 +378,7 @@ class StandbyClusterTest {
         .startsWith("spec.standby: can only be set when the cluster is created");
     assertThat(running.children).isEqualTo(before);
 
-    PostgresWorld standby = archiveStandby();
+    ObservedRequests standby = archiveStandby();
     standby.sync();
     standby.runAllReady();
     standby.sync();
@@ -389,7 +390,7 @@ class StandbyClusterTest {
   }
 
   /** Patroni's member data in the standby leader's {@code status} annotation. */
-  private static void replaying(PostgresWorld world, String memberData) {
+  private static void replaying(ObservedRequests world, String memberData) {
     world
         .pods
         .get("orders-dr-0")
@@ -400,7 +401,7 @@ class StandbyClusterTest {
 
   @Test
   void theStandbySaysFollowingOnlyOnceItsStandbyLeaderReplays() throws IOException {
-    PostgresWorld world = archiveStandby();
+    ObservedRequests world = archiveStandby();
     assertThat(world.sync().at("/status/standby/phase").asText())
         .as("no pod yet")
         .isEqualTo("Bootstrapping");
@@ -429,7 +430,7 @@ class StandbyClusterTest {
   @Test
   void aPromotionIntoThePrefixTheSourceStillArchivesToIsRefusedUntilTheSourceStops()
       throws IOException {
-    PostgresWorld world = archiveStandby();
+    ObservedRequests world = archiveStandby();
     world.sync();
     world.runAllReady();
     world.sync();
@@ -438,7 +439,7 @@ class StandbyClusterTest {
     source
         .putObject("metadata")
         .put("name", "orders")
-        .put("namespace", PostgresWorld.NAMESPACE)
+        .put("namespace", ObservedRequests.NAMESPACE)
         .put("creationTimestamp", "2025-01-01T00:00:00Z");
     source.putObject("spec").putObject("backup").set("s3", world.spec.at("/standby/s3").deepCopy());
     world.otherClusters.put("orders", source);

@@ -8,10 +8,10 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.base.Spilo;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.PatroniCluster;
-import dev.metahooks.testing.PatroniVersion;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.PatroniCluster;
+import dev.metahooks.testsupport.PatroniVersion;
+import dev.metahooks.testsupport.PostgresServer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -33,7 +33,7 @@ class StandbyPatroniIT {
   @EnumSource(PatroniVersion.class)
   void aStreamingStandbyFollowsTheSourceReadOnlyAndTheRenderedParametersJobPromotesIt(
       PatroniVersion version) {
-    PostgresWorld source = new PostgresWorld("orders", Json.object().put("instances", 1));
+    ObservedRequests source = new ObservedRequests("orders", Json.object().put("instances", 1));
     source.sync();
     PatroniCluster primary =
         PatroniCluster.start(
@@ -55,7 +55,7 @@ class StandbyPatroniIT {
           .put("cluster", "orders")
           .put("host", "127.0.0.1")
           .put("port", primary.postgresPort(0));
-      PostgresWorld dr = new PostgresWorld("orders-dr", spec);
+      ObservedRequests dr = new ObservedRequests("orders-dr", spec);
       source
           .observedSecrets()
           .forEach(secret -> dr.relatedSecrets.put(secret.at("/metadata/name").asText(), secret));
@@ -128,7 +128,7 @@ class StandbyPatroniIT {
   }
 
   /** The member's superuser and replication passwords from the world's rendered Secrets. */
-  private static ObjectNode credentials(PostgresWorld world, String cluster) {
+  private static ObjectNode credentials(ObservedRequests world, String cluster) {
     ObjectNode postgresql = Json.object();
     ObjectNode authentication = postgresql.putObject("authentication");
     authentication
@@ -142,7 +142,7 @@ class StandbyPatroniIT {
     return Json.object().set("postgresql", postgresql);
   }
 
-  private static String password(PostgresWorld world, String secret) {
+  private static String password(ObservedRequests world, String secret) {
     return SecretData.value(world.children.get("Secret/" + secret), "password").orElseThrow();
   }
 

@@ -124,8 +124,8 @@ class StatefulSetsTest {
         .isEqualTo("{\"log_filename\":\"pg-%a.log\",\"log_rotation_age\":\"2h\"}");
     assertThat(parsed.has("bootstrap")).isFalse();
 
-    PostgresWorld world =
-        new PostgresWorld("orders", (ObjectNode) Json.object().put("instances", 2));
+    ObservedRequests world =
+        new ObservedRequests("orders", (ObjectNode) Json.object().put("instances", 2));
     world.sync();
     world.runAllReady();
     world.sync();

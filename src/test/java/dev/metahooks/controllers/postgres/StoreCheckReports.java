@@ -39,7 +39,7 @@ final class StoreCheckReports {
   }
 
   /** Sets the data of the world's report ConfigMap (which the hook must have rendered). */
-  static void write(PostgresWorld world, ObjectNode data) {
+  static void write(ObservedRequests world, ObjectNode data) {
     ObjectNode configMap = world.children.get("ConfigMap/" + Names.backupHealth(world.name));
     if (configMap == null) {
       throw new AssertionError("the hook rendered no ConfigMap " + Names.backupHealth(world.name));

@@ -8,9 +8,9 @@ import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.children.backup.StoreChecks;
 import dev.metahooks.json.JsonTrees;
-import dev.metahooks.testing.Kubelet;
-import dev.metahooks.testing.PostgresServer;
-import dev.metahooks.testing.S3Server;
+import dev.metahooks.testsupport.Kubelet;
+import dev.metahooks.testsupport.PostgresServer;
+import dev.metahooks.testsupport.S3Server;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,9 +58,9 @@ class StoreCheckScriptIT {
 
   @Test
   void whatThePrimaryAndTheStoreShowReachesStatusAndEachFaultIsReported() throws IOException {
-    PostgresWorld world = cluster();
+    ObservedRequests world = cluster();
     try (StandInApiServer api =
-        StandInApiServer.start(dir, PostgresWorld.NAMESPACE, request -> 200)) {
+        StandInApiServer.start(dir, ObservedRequests.NAMESPACE, request -> 200)) {
       // Nothing archived, nothing backed up yet: the check says so, and nothing is True.
       PostgresServer.Result first = check(world, api, Map.of());
       assertThat(first.exitCode()).as(first.output()).isZero();
@@ -130,9 +130,9 @@ class StoreCheckScriptIT {
 
   @Test
   void aStoreOrPrimaryTheCheckCannotReachIsReportedAndFailsTheRun() throws IOException {
-    PostgresWorld world = cluster();
+    ObservedRequests world = cluster();
     try (StandInApiServer api =
-        StandInApiServer.start(dir, PostgresWorld.NAMESPACE, request -> 200)) {
+        StandInApiServer.start(dir, ObservedRequests.NAMESPACE, request -> 200)) {
       PostgresServer.Result store =
           check(
               world,
@@ -161,9 +161,9 @@ class StoreCheckScriptIT {
 
   @Test
   void aReportTheApiServerRefusesFailsTheRunLoudly() {
-    PostgresWorld world = cluster();
+    ObservedRequests world = cluster();
     try (StandInApiServer api =
-        StandInApiServer.start(dir, PostgresWorld.NAMESPACE, request -> 403)) {
+        StandInApiServer.start(dir, ObservedRequests.NAMESPACE, request -> 403)) {
       PostgresServer.Result refused = check(world, api, Map.of());
       assertThat(refused.exitCode()).isNotZero();
       assertThat(refused.output())
@@ -171,7 +171,7 @@ class StoreCheckScriptIT {
     }
   }
 
-  private static PostgresWorld cluster() {
+  private static ObservedRequests cluster() {
     ObjectNode spec = Json.object();
     // The prefix the archive_command above writes to.
     spec.putObject("backup")
@@ -182,9 +182,9 @@ class StoreCheckScriptIT {
         .put("prefix", "shop/" + NAME)
         .putObject("credentials")
         .put("secretName", "s3-creds");
-    PostgresWorld world = new PostgresWorld(NAME, spec);
+    ObservedRequests world = new ObservedRequests(NAME, spec);
     // The report's times are the machine's: the hook judges them by the same clock.
-    BackupScenarioTest.Clock clock = new BackupScenarioTest.Clock();
+    BackupAnswersTest.Clock clock = new BackupAnswersTest.Clock();
     clock.now = Instant.now();
     world.sources = clock;
     world.sync();
@@ -195,7 +195,7 @@ class StoreCheckScriptIT {
 
   /** The CronJob's container, its cluster stand-ins local: the primary, the store, the API server. */
   private static PostgresServer.Result check(
-      PostgresWorld world, StandInApiServer api, Map<String, String> overrides) {
+      ObservedRequests world, StandInApiServer api, Map<String, String> overrides) {
     ObjectNode cron = world.children.get("CronJob/" + Names.storeCheck(NAME));
     Kubelet.Container container =
         RenderedContainers.of(
@@ -211,7 +211,7 @@ class StoreCheckScriptIT {
   }
 
   /** The data of the last PATCH, put into the world's ConfigMap as the API server would; then a sync. */
-  private static JsonNode read(PostgresWorld world, StandInApiServer api) throws IOException {
+  private static JsonNode read(ObservedRequests world, StandInApiServer api) throws IOException {
     StandInApiServer.Request last = api.requests.get(api.requests.size() - 1);
     JsonNode body = JsonTrees.MAPPER.readTree(last.body());
     assertThat(body.fieldNames()).toIterable().containsExactly("data");
@@ -219,7 +219,7 @@ class StoreCheckScriptIT {
     assertThat(body.get("data").fieldNames())
         .toIterable()
         .containsExactlyElementsOf(() -> StoreCheckReports.healthy(Instant.now()).fieldNames());
-    ((BackupScenarioTest.Clock) world.sources).now = Instant.now();
+    ((BackupAnswersTest.Clock) world.sources).now = Instant.now();
     world.sync();
     return body.get("data");
   }
@@ -247,11 +247,11 @@ class StoreCheckScriptIT {
     }
   }
 
-  private static String condition(PostgresWorld world, String type) {
-    return BackupScenarioTest.condition(world.status, type);
+  private static String condition(ObservedRequests world, String type) {
+    return BackupAnswersTest.condition(world.status, type);
   }
 
-  private static String message(PostgresWorld world, String type) {
-    return BackupScenarioTest.conditionMessage(world.status, type);
+  private static String message(ObservedRequests world, String type) {
+    return BackupAnswersTest.conditionMessage(world.status, type);
   }
 }

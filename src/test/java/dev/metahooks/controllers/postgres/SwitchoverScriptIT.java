@@ -12,7 +12,7 @@ import dev.metahooks.controllers.postgres.children.jobs.Switchovers;
 import dev.metahooks.controllers.postgres.plan.Rollout;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodScheduling;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.PostgresServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -12,7 +12,7 @@ import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.docs.MarkdownBlocks;
-import dev.metahooks.testing.Manifests;
+import dev.metahooks.testsupport.Manifests;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,8 +15,8 @@ import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
 import dev.metahooks.controllers.postgres.status.Conditions;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.TestCertificates;
 import dev.metahooks.testing.kube.KubeSchema;
+import dev.metahooks.testsupport.TestCertificates;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,8 +47,8 @@ class TlsIT {
   }
 
   /** {@link TlsWorlds#running()} with a valid TLS Secret, rolled out. */
-  private static PostgresWorld runningWithTls() {
-    PostgresWorld world = running();
+  private static ObservedRequests runningWithTls() {
+    ObservedRequests world = running();
     world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
     world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
     world.sync();
@@ -59,7 +59,7 @@ class TlsIT {
 
   @Test
   void withoutTlsNothingChangesAndThereIsNoCondition() {
-    PostgresWorld world = running();
+    ObservedRequests world = running();
     JsonNode answer = world.call(false);
     assertThat(condition(answer, Conditions.TLS_READY).isEmpty()).isTrue();
     assertThat(env(postgres(answer)))
@@ -75,7 +75,7 @@ class TlsIT {
 
   @Test
   void aMissingSecretIsReportedAndRestartsNothingUntilItAppears() {
-    PostgresWorld world = running();
+    ObservedRequests world = running();
     Map<String, String> before = uids(world);
     JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
     world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
@@ -147,7 +147,7 @@ class TlsIT {
 
   @Test
   void aSecretThatGoesBadLeavesThePodsAsTheyAre() {
-    PostgresWorld world = runningWithTls();
+    ObservedRequests world = runningWithTls();
     JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
     String uri = decoded(world.children.get("Secret/orders.shop"), "uri");
 
@@ -183,7 +183,7 @@ class TlsIT {
         "has a tls.key that is not a PEM private key");
     cases.forEach(
         (change, message) -> {
-          PostgresWorld world = running();
+          ObservedRequests world = running();
           JsonNode template = world.statefulSet().at("/spec/template").deepCopy();
           world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
           ObjectNode secret = tlsSecret(certs, keys -> {});
@@ -199,7 +199,7 @@ class TlsIT {
         });
 
     // An expired certificate, by the hook's clock.
-    PostgresWorld world = running();
+    ObservedRequests world = running();
     world.edit(spec -> spec.putObject("tls").put("secretName", SECRET));
     world.relatedSecrets.put(SECRET, tlsSecret(certs, keys -> {}));
     Instant later = Instant.now().plus(Duration.ofDays(30));
@@ -222,7 +222,7 @@ class TlsIT {
 
   @Test
   void turningTlsOffGoesBackToRequireInPlace() {
-    PostgresWorld world = runningWithTls();
+    ObservedRequests world = runningWithTls();
     Map<String, String> before = uids(world);
 
     world.edit(spec -> spec.remove("tls"));
@@ -240,7 +240,7 @@ class TlsIT {
 
   @Test
   void restApiServesTheCertificateAndTheJobsCallItOverHttps() {
-    PostgresWorld world = running();
+    ObservedRequests world = running();
     world.edit(
         spec -> {
           spec.putObject("tls").put("secretName", SECRET).put("restApi", true);

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.spec.TlsSpec;
-import dev.metahooks.testing.TestCertificates;
+import dev.metahooks.testsupport.TestCertificates;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -40,7 +40,7 @@ final class TlsWorlds {
     secret
         .putObject("metadata")
         .put("name", SECRET)
-        .put("namespace", PostgresWorld.NAMESPACE)
+        .put("namespace", ObservedRequests.NAMESPACE)
         .put("uid", "tls-secret-uid");
     ObjectNode data = secret.putObject("data");
     keys.forEach(
@@ -51,17 +51,17 @@ final class TlsWorlds {
   }
 
   /** A running three-instance cluster with one user, without TLS. */
-  static PostgresWorld running() {
+  static ObservedRequests running() {
     ObjectNode spec = Json.object().put("instances", 3);
     spec.putArray("users").addObject().put("name", "shop").putArray("databases").add("shop");
-    PostgresWorld world = new PostgresWorld("orders", spec);
+    ObservedRequests world = new ObservedRequests("orders", spec);
     world.sync();
     world.runAllReady();
     world.sync();
     return world;
   }
 
-  static Map<String, String> uids(PostgresWorld world) {
+  static Map<String, String> uids(ObservedRequests world) {
     Map<String, String> uids = new TreeMap<>();
     world.children.forEach(
         (key, child) -> {
@@ -114,9 +114,9 @@ final class TlsWorlds {
     return jobs;
   }
 
-  static ObjectNode customize(PostgresWorld world) {
+  static ObjectNode customize(ObservedRequests world) {
     ObjectNode request = Json.object();
-    request.set("controller", PostgresWorld.controller("v2"));
+    request.set("controller", ObservedRequests.controller("v2"));
     request.set("parent", world.parent());
     return request;
   }

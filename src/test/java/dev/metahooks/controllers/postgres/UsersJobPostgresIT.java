@@ -10,7 +10,7 @@ import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.testing.FixedSources;
-import dev.metahooks.testing.PostgresServer;
+import dev.metahooks.testsupport.PostgresServer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,7 +43,7 @@ class UsersJobPostgresIT {
 
   @Test
   void aUsersLifecycleAppliedByTheRenderedScript() {
-    PostgresWorld world =
+    ObservedRequests world =
         world(
             "life",
             spec -> {
@@ -146,7 +146,7 @@ class UsersJobPostgresIT {
             "ﬁne ligature, non\u00A0breaking space",
             "tab\tand\nnewline");
     Map<String, String> passwords = new HashMap<>();
-    PostgresWorld world =
+    ObservedRequests world =
         world(
             "hostile",
             spec -> {
@@ -189,7 +189,7 @@ class UsersJobPostgresIT {
 
   @Test
   void pgIsReadyAndPsqlConnectAsTheSuperuserWithoutAnAuthenticationFailure() {
-    PostgresWorld world =
+    ObservedRequests world =
         world("ready", spec -> spec.putArray("users").addObject().put("name", "ready-app"));
     world.sync();
     int before = server.log().length();
@@ -209,7 +209,7 @@ class UsersJobPostgresIT {
     assertThat(longRole).hasSize(63);
     assertThat(longDatabase).hasSize(63);
     String cluster = "n" + "-".repeat(38) + "1";
-    PostgresWorld world =
+    ObservedRequests world =
         world(
             cluster,
             spec -> {
@@ -265,7 +265,7 @@ class UsersJobPostgresIT {
       return;
     }
     assertThat(read.problems()).isEmpty();
-    PostgresWorld world = new PostgresWorld("cr", (ObjectNode) parent.get("spec"));
+    ObservedRequests world = new ObservedRequests("cr", (ObjectNode) parent.get("spec"));
     world.sync();
     runUsersJob(world);
     String password = secret(world, "cr-admin", "password");
@@ -283,11 +283,11 @@ class UsersJobPostgresIT {
 
   // ---- helpers
 
-  private PostgresWorld world(String cluster, Consumer<ObjectNode> spec) {
+  private ObservedRequests world(String cluster, Consumer<ObjectNode> spec) {
     ObjectNode given = Json.object();
     spec.accept(given);
     given.put("postgresVersion", Math.min(17, Math.max(13, server.majorVersion())));
-    PostgresWorld world = new PostgresWorld(cluster, given);
+    ObservedRequests world = new ObservedRequests(cluster, given);
     world.sources = sources(Map.of());
     return world;
   }
@@ -309,12 +309,12 @@ class UsersJobPostgresIT {
     };
   }
 
-  private static String usersJobName(PostgresWorld world) {
+  private static String usersJobName(ObservedRequests world) {
     return Names.of(RenderedUsersJob.of(world));
   }
 
   /** Runs the rendered Job against the server; remembers every password and verifier it handed over. */
-  private void runUsersJob(PostgresWorld world) {
+  private void runUsersJob(ObservedRequests world) {
     RenderedUsersJob.run(world, server)
         .forEach(
             (name, value) -> {
@@ -325,7 +325,7 @@ class UsersJobPostgresIT {
     world.observedSecrets().forEach(s -> SecretData.value(s, "password").ifPresent(secrets::add));
   }
 
-  private static String secret(PostgresWorld world, String user, String key) {
+  private static String secret(ObservedRequests world, String user, String key) {
     return SecretData.value(world.children.get("Secret/" + Names.userSecret(world.name, user)), key)
         .orElseThrow();
   }
@@ -367,7 +367,7 @@ class UsersJobPostgresIT {
             + "%') objects");
   }
 
-  private void assertCanConnect(PostgresWorld world, String user, String database) {
+  private void assertCanConnect(ObservedRequests world, String user, String database) {
     PostgresServer.Result result =
         server.psql(user, secret(world, user, "password"), database, "SELECT current_user");
     assertThat(result.exitCode())
@@ -376,7 +376,8 @@ class UsersJobPostgresIT {
     assertThat(result.output().strip()).isEqualTo(user);
   }
 
-  private void assertCannotConnect(PostgresWorld world, String user, String database, String why) {
+  private void assertCannotConnect(
+      ObservedRequests world, String user, String database, String why) {
     PostgresServer.Result result =
         server.psql(user, secret(world, user, "password"), database, "SELECT 1");
     assertThat(result.exitCode()).as("%s connecting to %s", user, database).isNotZero();

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class VolumeGrowthTest {
   @Test
   void aGrowthWithoutTheClaimsInTheRequestIsA422AndOtherwiseTheyAreNotNeeded() {
-    PostgresWorld world = running();
+    ObservedRequests world = running();
     assertThat(world.call(false).path("status").has("volumeResize"))
         .as("unchanged size: groups not needed")
         .isFalse();
@@ -25,7 +25,7 @@ class VolumeGrowthTest {
 
   @Test
   void underHookVersionV1AGrowthIsRefusedAndMovesNothing() {
-    PostgresWorld world = running();
+    ObservedRequests world = running();
     world.hookVersion = "v1";
     world.sync();
     Map<String, JsonNode> children = new TreeMap<>(world.children);
@@ -39,7 +39,7 @@ class VolumeGrowthTest {
 
   @Test
   void theResizeJobAndItsRoleNameEveryMembersClaimAndTheStatefulSetKeepsItsTemplate() {
-    PostgresWorld world = running();
+    ObservedRequests world = running();
     world.relateVolumes("standard", true);
     world.edit(spec -> spec.putObject("storage").put("size", "2Gi"));
     world.sync();
@@ -69,8 +69,8 @@ class VolumeGrowthTest {
                 + "StorageClass fixed does not allow volume expansion (allowVolumeExpansion is not true)");
   }
 
-  private static PostgresWorld running() {
-    PostgresWorld world = TlsWorlds.running();
+  private static ObservedRequests running() {
+    ObservedRequests world = TlsWorlds.running();
     world.hookVersion = "v2";
     world.sync();
     return world;

@@ -114,14 +114,14 @@ class WalVolumeTest {
 
   @Test
   void addingRemovingResizingOrReclassingItOnAClusterThatExistsIsRefusedAndMovesNothing() {
-    PostgresWorld plain = TlsWorlds.running();
+    ObservedRequests plain = TlsWorlds.running();
     assertRefused(
         plain,
         "spec.storage.wal",
         spec -> spec.putObject("storage").putObject("wal").put("size", "1Gi"),
         "cannot be added once the cluster exists");
 
-    PostgresWorld withWal = new PostgresWorld("orders", Json.object().put("instances", 2));
+    ObservedRequests withWal = new ObservedRequests("orders", Json.object().put("instances", 2));
     withWal.edit(spec -> spec.putObject("storage").putObject("wal").put("size", "1Gi"));
     withWal.sync();
     withWal.runAllReady();
@@ -159,7 +159,7 @@ class WalVolumeTest {
   }
 
   private static void assertRefused(
-      PostgresWorld world,
+      ObservedRequests world,
       String field,
       java.util.function.Consumer<ObjectNode> change,
       String message) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.testing.HookAnswers;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.HookAnswers;
+import dev.metahooks.testsupport.Resources;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 

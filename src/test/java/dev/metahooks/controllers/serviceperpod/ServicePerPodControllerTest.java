@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.InvalidRequestException;
-import dev.metahooks.testing.HookAnswers;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.HookAnswers;
+import dev.metahooks.testsupport.Resources;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -8,7 +8,7 @@ import dev.metahooks.api.Controller;
 import dev.metahooks.api.HookResponse;
 import dev.metahooks.api.InvalidRequestException;
 import dev.metahooks.controllers.Catalog;
-import dev.metahooks.testing.Resources;
+import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
