@@ -2,7 +2,7 @@ package dev.metahooks.controllers.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.metahooks.controllers.postgres.children.access.Scram;
+import dev.metahooks.controllers.postgres.base.Scram;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Names;
-import dev.metahooks.controllers.postgres.children.access.Scram;
+import dev.metahooks.controllers.postgres.base.Scram;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;

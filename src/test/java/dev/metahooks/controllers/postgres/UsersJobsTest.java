@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.Scram;
 import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.access.ServiceRoles;
@@ -51,7 +52,8 @@ class UsersJobsTest {
 
   @Test
   void aJobStaysWhileRemovedUsersHaveSecretsSoTheirRolesBecomeNologin() {
-    ObjectNode kept = Secrets.application("pg", "shop", APP, "pw", new byte[16]);
+    ObjectNode kept =
+        Secrets.application("pg", "shop", APP, "pw", Scram.verifier("pw", new byte[16]));
     ObjectNode superuser = Secrets.credentials("pg", Names.superuserSecret("pg"), "postgres", "pw");
     assertThat(UsersJobs.build("pg", "shop", spec(s -> {}), List.of(superuser))).isEmpty();
     ObjectNode job =
@@ -90,7 +92,8 @@ class UsersJobsTest {
     assertThat(UsersJobs.hash(List.of(APP), Map.of("app", "SCRAM-SHA-256$4096:a$b:c")))
         .as("a new password (its verifier) runs the Job again")
         .isNotEqualTo(UsersJobs.hash(List.of(APP), Map.of("app", "SCRAM-SHA-256$4096:d$e:f")));
-    ObjectNode secret = Secrets.application("pg", "shop", APP, "pw", new byte[16]);
+    ObjectNode secret =
+        Secrets.application("pg", "shop", APP, "pw", Scram.verifier("pw", new byte[16]));
     assertThat(UsersJobs.credentials("pg", List.of(APP), List.of(secret)))
         .containsExactly(
             Map.entry("app", SecretData.value(secret, Secrets.VERIFIER).orElseThrow()));

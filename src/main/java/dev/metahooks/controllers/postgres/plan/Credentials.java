@@ -3,6 +3,7 @@ package dev.metahooks.controllers.postgres.plan;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Sources;
 import dev.metahooks.controllers.postgres.base.Names;
+import dev.metahooks.controllers.postgres.base.Scram;
 import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.observed.Preserved;
@@ -17,14 +18,14 @@ import java.util.Optional;
  * What the cluster's Secrets hold, decided once per call: every observed Secret is kept as it was applied (a
  * password never changes behind anyone's back), and each wanted Secret that is not observed gets its password: a
  * standby's source's, an application user's Secret of the earlier name scheme's (clients using it keep working), or
- * a generated one; with a salt for its SCRAM verifier where it has one.
+ * a generated one; with its SCRAM verifier (from a new salt) where it has one, computed once.
  *
  * @param applied the observed Secrets as last applied, by name
  * @param passwords the password of each wanted Secret not observed, by name
- * @param salts the salt of each of those that holds a verifier, by name
+ * @param verifiers the SCRAM-SHA-256 verifier of each of those that holds one, by name
  */
 public record Credentials(
-    Map<String, ObjectNode> applied, Map<String, String> passwords, Map<String, byte[]> salts) {
+    Map<String, ObjectNode> applied, Map<String, String> passwords, Map<String, String> verifiers) {
   public static final int PASSWORD_LENGTH = 32;
   public static final int SALT_LENGTH = 16;
 
@@ -42,27 +43,27 @@ public record Credentials(
     Map<String, ObjectNode> applied = new LinkedHashMap<>();
     observed.children("v1", "Secret").forEach(s -> applied.put(Names.of(s), Preserved.child(s)));
     Map<String, String> passwords = new LinkedHashMap<>();
-    Map<String, byte[]> salts = new LinkedHashMap<>();
+    Map<String, String> verifiers = new LinkedHashMap<>();
     for (Wanted secret : wanted) {
       if (applied.containsKey(secret.name())) {
         continue;
       }
-      passwords.put(
-          secret.name(),
+      String password =
           given(cluster, spec, observed, secret.name())
               .orElseGet(
                   () ->
                       sources.secret(
-                          namespace + "/" + secret.name() + "/password", PASSWORD_LENGTH)));
+                          namespace + "/" + secret.name() + "/password", PASSWORD_LENGTH));
+      passwords.put(secret.name(), password);
       if (secret.salted()) {
-        salts.put(
-            secret.name(),
+        byte[] salt =
             sources
                 .secret(namespace + "/" + secret.name() + "/salt", SALT_LENGTH)
-                .getBytes(StandardCharsets.US_ASCII));
+                .getBytes(StandardCharsets.US_ASCII);
+        verifiers.put(secret.name(), Scram.verifier(password, salt));
       }
     }
-    return new Credentials(Map.copyOf(applied), Map.copyOf(passwords), Map.copyOf(salts));
+    return new Credentials(Map.copyOf(applied), Map.copyOf(passwords), Map.copyOf(verifiers));
   }
 
   /** The Secret {@code name} as applied, a copy of its own, if observed. */
@@ -75,9 +76,9 @@ public record Credentials(
     return passwords.get(name);
   }
 
-  /** The salt of a Secret to be created with a verifier. */
-  public byte[] salt(String name) {
-    return salts.get(name).clone();
+  /** The verifier of a Secret to be created with one. */
+  public String verifier(String name) {
+    return verifiers.get(name);
   }
 
   /** An application user's Secret as day 1 first named it; kept when observed, never created. */

@@ -79,7 +79,7 @@ public final class Secrets {
                           namespace,
                           user,
                           credentials.password(name),
-                          credentials.salt(name))));
+                          credentials.verifier(name))));
     }
     for (ServiceRoles.Role role : ServiceRoles.wanted(spec)) {
       String name = role.secret(cluster);
@@ -90,7 +90,7 @@ public final class Secrets {
               .orElseGet(
                   () ->
                       componentRole(
-                          cluster, role, credentials.password(name), credentials.salt(name))));
+                          cluster, role, credentials.password(name), credentials.verifier(name))));
     }
     if (tls.check() == Tls.Check.VALID || tls.check() == Tls.Check.NOT_CONFIGURED) {
       Set<String> users = new HashSet<>();
@@ -148,10 +148,10 @@ public final class Secrets {
    * PgBouncer's auth file, which lists that one role.
    */
   public static ObjectNode componentRole(
-      String cluster, ServiceRoles.Role role, String password, byte[] salt) {
+      String cluster, ServiceRoles.Role role, String password, String verifier) {
     ObjectNode secret = credentials(cluster, role.secret(cluster), role.name(), password);
     ObjectNode data = (ObjectNode) secret.get("data");
-    put(data, VERIFIER, Scram.verifier(password, salt));
+    put(data, VERIFIER, verifier);
     if (role.equals(ServiceRoles.POOLER_ROLE)) {
       put(data, PoolerAccess.AUTH_FILE, PoolerAccess.authFile(password));
     }
@@ -170,7 +170,7 @@ public final class Secrets {
 
   /** An application user's Secret, with everything a client needs to connect to the primary. */
   public static ObjectNode application(
-      String cluster, String namespace, ClusterSpec.User user, String password, byte[] salt) {
+      String cluster, String namespace, ClusterSpec.User user, String password, String verifier) {
     String host = Names.serviceHost(Names.primaryService(cluster), namespace);
     String port = String.valueOf(Spilo.POSTGRES_PORT);
     String dbname = user.databases().isEmpty() ? "postgres" : user.databases().get(0);
@@ -178,7 +178,7 @@ public final class Secrets {
     ObjectNode data = secret.putObject("data");
     put(data, "username", user.name());
     put(data, "password", password);
-    put(data, VERIFIER, Scram.verifier(password, salt));
+    put(data, VERIFIER, verifier);
     put(data, "host", host);
     put(data, "port", port);
     put(data, "dbname", dbname);

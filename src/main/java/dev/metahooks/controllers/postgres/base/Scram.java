@@ -1,4 +1,4 @@
-package dev.metahooks.controllers.postgres.children.access;
+package dev.metahooks.controllers.postgres.base;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
