@@ -145,20 +145,23 @@ final class ObservedRequests {
     }
   }
 
-  /** The CompositeController of metacontroller/postgrescluster.yaml, with every hook at the given version. */
-  static ObjectNode controller(String version) {
-    ObjectNode controller;
+  /** The manifest, read once: a request is made per call, and YAML parsing is what would cost. */
+  private static final ObjectNode CONTROLLER_MANIFEST = readControllerManifest();
+
+  private static ObjectNode readControllerManifest() {
     try {
-      controller =
-          (ObjectNode)
-              new YAMLMapper()
-                  .readTree(
-                      Resources.projectDir()
-                          .resolve("metacontroller/postgrescluster.yaml")
-                          .toFile());
+      return (ObjectNode)
+          new YAMLMapper()
+              .readTree(
+                  Resources.projectDir().resolve("metacontroller/postgrescluster.yaml").toFile());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The CompositeController of metacontroller/postgrescluster.yaml, with every hook at the given version. */
+  static ObjectNode controller(String version) {
+    ObjectNode controller = CONTROLLER_MANIFEST.deepCopy();
     controller
         .withObjectProperty("metadata")
         .put("uid", "2f1e3b7c-6a55-4c1d-9f0e-8d7c6b5a4f3e")
