@@ -9,8 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-7}
 command -v wrk >/dev/null 2>&1 || { (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null; }
-mvn -B -q -DskipTests package test-compile
-mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
+mvn -B -q -DskipTests package test-compile -pl :metahooks -am
+mvn -B -q test-compile dependency:build-classpath -pl :metahooks -am -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
 out=target/compare
 mkdir -p "$out"
 generate() { [ -f "$out/$2" ] || java -cp "target/test-classes:target/classes:$(cat target/test.classpath)" \

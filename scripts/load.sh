@@ -14,8 +14,8 @@ if ! command -v wrk >/dev/null 2>&1; then
   echo "installing wrk from Debian's packages" >&2
   (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
 fi
-mvn -B -q -DskipTests package test-compile
-mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
+mvn -B -q -DskipTests package test-compile -pl :metahooks -am
+mvn -B -q test-compile dependency:build-classpath -pl :metahooks -am -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
 out=target/load
 mkdir -p "$out"
 generate() { [ -f "$out/$2" ] || java -cp "target/test-classes:target/classes:$(cat target/test.classpath)" \

@@ -6,6 +6,6 @@
 #   scripts/memory-attack.sh /tmp/old/metahooks.jar  # another build, for a before/after figure
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
+mvn -B -q test-compile dependency:build-classpath -pl :metahooks -am -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
 exec java -cp "target/test-classes:target/classes:$(cat target/test.classpath)" -Dmetahooks.projectDir="$PWD" \
   dev.metahooks.bench.MemoryAttack "$@"

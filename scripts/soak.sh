@@ -9,8 +9,8 @@ seconds=${1:-300}
 concurrency=${2:-64}
 port=${METAHOOKS_SOAK_PORT:-18080}
 
-mvn -B -q -DskipTests package test-compile
-mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
+mvn -B -q -DskipTests package test-compile -pl :metahooks -am
+mvn -B -q test-compile dependency:build-classpath -pl :metahooks -am -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
 
 # The server as the Dockerfile runs it, with the heap the Deployment's memory limit gives it (75% of 512Mi),
 # logging warnings only so that the disk is not the bottleneck.

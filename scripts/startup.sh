@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-5}
 java17=${JAVA17:-$(command -v java)}
 java25=${JAVA25:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
-mvn -B -q -DskipTests package
+mvn -B -q -DskipTests package -pl :metahooks -am
 mkdir -p target/startup
 
 python3 - "$runs" "$java17" "$java25" "${2:-}" <<'PY'
