@@ -38,9 +38,8 @@ class MajorUpgradeScriptIT {
           16,
           MajorUpgrade.Phase.Upgrading,
           "",
-          Optional.empty(),
-          Optional.of("pg-upgrade-16"),
-          Optional.of("pg-0"),
+          new MajorUpgrade.Steps(
+              Optional.empty(), Optional.of("pg-upgrade-16"), Optional.of("pg-0")),
           Optional.empty());
 
   @TempDir Path root;

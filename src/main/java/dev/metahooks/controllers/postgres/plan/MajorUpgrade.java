@@ -73,20 +73,31 @@ public final class MajorUpgrade {
   }
 
   /**
-   * @param backupJob the before-upgrade backup Job this call asks for (kept once it exists)
-   * @param upgradeJob the upgrade Job this call asks for (kept once it exists)
-   * @param primary the member the upgrade Job runs on (the leader when it was asked for)
+   * @param steps the Jobs this call asks for, and where the upgrade runs
    * @param waitingUntil when the maintenance window that the upgrade waits for opens
    */
   public record Plan(
-      int from,
-      int to,
-      Phase phase,
-      String message,
-      Optional<String> backupJob,
-      Optional<String> upgradeJob,
-      Optional<String> primary,
-      Optional<Instant> waitingUntil) {}
+      int from, int to, Phase phase, String message, Steps steps, Optional<Instant> waitingUntil) {
+    public Optional<String> backupJob() {
+      return steps.backupJob();
+    }
+
+    public Optional<String> upgradeJob() {
+      return steps.upgradeJob();
+    }
+
+    public Optional<String> primary() {
+      return steps.primary();
+    }
+  }
+
+  /**
+   * @param backupJob the before-upgrade backup Job this call asks for (kept once it exists)
+   * @param upgradeJob the upgrade Job this call asks for (kept once it exists)
+   * @param primary the member the upgrade Job runs on (the leader when it was asked for)
+   */
+  public record Steps(
+      Optional<String> backupJob, Optional<String> upgradeJob, Optional<String> primary) {}
 
   private MajorUpgrade() {}
 
@@ -271,9 +282,7 @@ public final class MajorUpgrade {
               Phase.WaitingForWindow,
               "waiting for the next maintenance window"
                   + opens.map(at -> " (opens " + at + ")").orElse(""),
-              backupJob,
-              Optional.empty(),
-              Optional.empty(),
+              new Steps(backupJob, Optional.empty(), Optional.empty()),
               opens));
     }
     String primary = Names.of(leader.get());
@@ -283,9 +292,7 @@ public final class MajorUpgrade {
             to,
             Phase.Upgrading,
             "Job " + jobName + " is being created: Spilo's in-place " + "upgrade on " + primary,
-            backupJob,
-            Optional.of(jobName),
-            Optional.of(primary),
+            new Steps(backupJob, Optional.of(jobName), Optional.of(primary)),
             Optional.empty()));
   }
 
@@ -299,9 +306,7 @@ public final class MajorUpgrade {
           to,
           Phase.Succeeded,
           "done by Job " + name,
-          backupJob,
-          kept,
-          Optional.empty(),
+          new Steps(backupJob, kept, Optional.empty()),
           Optional.empty());
     }
     if (!JobConditions.failed(job)) {
@@ -310,9 +315,7 @@ public final class MajorUpgrade {
           to,
           Phase.Upgrading,
           "Job " + name + " runs Spilo's in-place upgrade on the primary",
-          backupJob,
-          kept,
-          Optional.empty(),
+          new Steps(backupJob, kept, Optional.empty()),
           Optional.empty());
     }
     OptionalInt code = exitCode(job);
@@ -326,9 +329,7 @@ public final class MajorUpgrade {
               + to
               + ", but Spilo's upgrade reported "
               + "an error after switching its data directory (a replica not synchronised?): check every member",
-          backupJob,
-          kept,
-          Optional.empty(),
+          new Steps(backupJob, kept, Optional.empty()),
           Optional.empty());
     }
     String why =
@@ -354,9 +355,7 @@ public final class MajorUpgrade {
         to,
         Phase.Failed,
         why + "; the cluster stays on PostgreSQL " + from + retry,
-        backupJob,
-        kept,
-        Optional.empty(),
+        new Steps(backupJob, kept, Optional.empty()),
         Optional.empty());
   }
 
@@ -399,9 +398,7 @@ public final class MajorUpgrade {
               to,
               phase,
               text,
-              backupJob,
-              Optional.empty(),
-              Optional.empty(),
+              new Steps(backupJob, Optional.empty(), Optional.empty()),
               Optional.empty()));
     }
   }
