@@ -23,12 +23,12 @@ import org.junit.jupiter.api.Test;
  * prefix), each answer applied by the builder to make the next request. Backups under Metacontroller's loop are
  * {@link BackupEmulatorScenarioTest}'s, and a deletion whose final backup fails {@link FinalBackupScenarioTest}'s.
  */
-class BackupAnswersTest {
+public class BackupAnswersTest {
   private static final String NAME = "orders";
 
   /** A clock the test moves; passwords as pinned. */
-  static final class Clock implements Sources {
-    Instant now = Instant.parse("2026-12-01T12:00:00Z");
+  public static final class Clock implements Sources {
+    public Instant now = Instant.parse("2026-12-01T12:00:00Z");
 
     @Override
     public Instant now() {
@@ -299,7 +299,7 @@ class BackupAnswersTest {
    * The source as the hook sees it when it archives into the layout before each incarnation had its own archive:
    * its status names {@code shop/orders}, where a clone without prefix looks.
    */
-  static ObjectNode sourceOfOld() {
+  public static ObjectNode sourceOfOld() {
     ObjectNode source =
         new ObservedRequests(NAME, BackupEnvironmentTest.withBackup(Json.object())).parent();
     ((ObjectNode) source.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
@@ -411,7 +411,7 @@ class BackupAnswersTest {
     return condition(world.status, type);
   }
 
-  static String condition(JsonNode status, String type) {
+  public static String condition(JsonNode status, String type) {
     for (JsonNode condition : status.path("conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition.path("status").asText() + " " + condition.path("reason").asText();
@@ -424,7 +424,7 @@ class BackupAnswersTest {
     return conditionMessage(world.status, type);
   }
 
-  static String conditionMessage(JsonNode status, String type) {
+  public static String conditionMessage(JsonNode status, String type) {
     for (JsonNode condition : status.path("conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition.path("message").asText();

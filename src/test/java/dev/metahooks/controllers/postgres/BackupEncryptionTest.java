@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,10 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  * of the logical backup (run against s3rver and the AWS CLI, whose arguments are recorded), and what cannot work is
  * refused.
  */
-class BackupEncryptionTest {
+public class BackupEncryptionTest {
   @TempDir Path dir;
 
-  static ObjectNode libsodiumAndKms() {
+  public static ObjectNode libsodiumAndKms() {
     ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object());
     ObjectNode encryption = spec.with("backup").putObject("encryption");
     encryption.putObject("libsodium").put("secretName", "backup-key").put("transform", "base64");

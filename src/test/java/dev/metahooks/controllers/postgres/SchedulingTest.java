@@ -13,6 +13,7 @@ import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodMetadataReader;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.kube.CrdSchema;

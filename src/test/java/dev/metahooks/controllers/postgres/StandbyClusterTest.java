@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.kube.KubeSchema;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * spec.standby: what a standby renders (Spilo's STANDBY_* variables, the source's passwords, no users Job and no
  * backups of its own), what is refused, and the promotion by removing it, played in the emulator.
  */
-class StandbyClusterTest {
+public class StandbyClusterTest {
   static final String SOURCE_SUPERUSER = "source-superuser-password";
   static final String SOURCE_REPLICATION = "source-replication-password";
 
@@ -54,7 +55,7 @@ class StandbyClusterTest {
   }
 
   /** A world of the docs' archive example with the source's Secrets in the namespace. */
-  static ObservedRequests archiveStandby() throws IOException {
+  public static ObservedRequests archiveStandby() throws IOException {
     ObservedRequests world =
         new ObservedRequests(
             "orders-dr", (ObjectNode) docsExamples().get(0).get("spec").deepCopy());
@@ -63,13 +64,13 @@ class StandbyClusterTest {
     return world;
   }
 
-  static void sourceSecrets(ObservedRequests world) {
+  public static void sourceSecrets(ObservedRequests world) {
     world.relatedSecrets.put("orders-superuser", secret("orders-superuser", SOURCE_SUPERUSER));
     world.relatedSecrets.put(
         "orders-replication", secret("orders-replication", SOURCE_REPLICATION));
   }
 
-  static Map<String, JsonNode> env(JsonNode sts) {
+  public static Map<String, JsonNode> env(JsonNode sts) {
     Map<String, JsonNode> env = new TreeMap<>();
     for (JsonNode container : sts.at("/spec/template/spec/containers")) {
       if (Spilo.CONTAINER.equals(container.path("name").asText())) {

@@ -1,7 +1,7 @@
 package dev.metahooks.controllers.postgres;
 
-import static dev.metahooks.controllers.postgres.SecretsTest.decoded;
 import static dev.metahooks.controllers.postgres.TlsWorlds.*;
+import static dev.metahooks.controllers.postgres.children.access.SecretsTest.decoded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
