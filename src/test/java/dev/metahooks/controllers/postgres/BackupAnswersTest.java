@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -80,10 +81,11 @@ public class BackupAnswersTest {
         .containsKeys(
             "Job/orders-backup-before-upgrade", "Job/orders.backup-dump", "Job/orders.backup-after")
         .doesNotContainKey("Job/orders.backup-before-upgrade");
-    assertThat(world.status.at("/backup/onDemand/0").toString())
+    assertThat(world.status.at("/backup/onDemand/0"))
         .isEqualTo(
-            "{\"name\":\"before-upgrade\","
-                + "\"method\":\"base\",\"job\":\"orders-backup-before-upgrade\",\"phase\":\"Succeeded\"}");
+            json(
+                "{\"name\":\"before-upgrade\","
+                    + "\"method\":\"base\",\"job\":\"orders-backup-before-upgrade\",\"phase\":\"Succeeded\"}"));
     world.edit(s -> ((ArrayNode) s.at("/backup/onDemand")).remove(0));
     world.sync();
     assertThat(world.children)
@@ -116,19 +118,21 @@ public class BackupAnswersTest {
         world.children.get("Job/orders.backup-before-upgrade").at("/spec/template/spec");
     assertThat(base.path("serviceAccountName").asText()).isEqualTo("orders-backup");
     // The push runs second, between recording the start and verifying the store.
-    assertThat(base.at("/initContainers/1/command").toString())
+    assertThat(base.at("/initContainers/1/command"))
         .isEqualTo(
-            "[\"kubectl\",\"exec\",\"--namespace\",\"shop\","
-                + "\"svc/orders-rw\",\"--container\",\"postgres\",\"--\",\"/bin/sh\",\"-c\",\"envdir /run/etc/wal-e.d/env "
-                + "/scripts/postgres_backup.sh /home/postgres/pgdata/pgroot/data\"]");
+            json(
+                "[\"kubectl\",\"exec\",\"--namespace\",\"shop\","
+                    + "\"svc/orders-rw\",\"--container\",\"postgres\",\"--\",\"/bin/sh\",\"-c\",\"envdir /run/etc/wal-e.d/env "
+                    + "/scripts/postgres_backup.sh /home/postgres/pgdata/pgroot/data\"]"));
     // Exactly what kubectl exec needs, on this cluster's pods by name.
-    assertThat(world.children.get("Role/orders-backup").path("rules").toString())
+    assertThat(world.children.get("Role/orders-backup").path("rules"))
         .isEqualTo(
-            "["
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"services\"],\"resourceNames\":[\"orders-rw\"],\"verbs\":[\"get\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"get\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"create\",\"get\"]}]");
+            json(
+                "["
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"services\"],\"resourceNames\":[\"orders-rw\"],\"verbs\":[\"get\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"get\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"create\",\"get\"]}]"));
     // Nothing has checked the store yet: not True.
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("Unknown NotChecked");
     StoreCheckReports.write(world, StoreCheckReports.healthy(clock.now));
@@ -144,9 +148,10 @@ public class BackupAnswersTest {
     world.sync();
     assertThat(world.status.at("/backup/location").asText())
         .isEqualTo("s3://pg-backups/shop/orders/" + world.uid);
-    assertThat(world.status.at("/backup/lastSuccessful").toString())
+    assertThat(world.status.at("/backup/lastSuccessful"))
         .isEqualTo(
-            "{\"name\":\"orders.backup-before-upgrade\",\"method\":\"base\",\"time\":\"2026-12-01T12:03:00Z\"}");
+            json(
+                "{\"name\":\"orders.backup-before-upgrade\",\"method\":\"base\",\"time\":\"2026-12-01T12:03:00Z\"}"));
     assertThat(world.status.at("/backup/lastFailed/name").asText()).isEqualTo("orders.backup-dump");
     assertThat(world.status.at("/backup/onDemand").toString())
         .contains("\"phase\":\"Succeeded\"", "\"phase\":\"Failed\"");

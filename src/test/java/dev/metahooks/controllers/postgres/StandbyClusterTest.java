@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -120,8 +121,9 @@ public class StandbyClusterTest {
         .isEqualTo("https+path://minio.example:9000");
     assertThat(env.get("STANDBY_AWS_ENDPOINT").asText()).isEqualTo("https://minio.example:9000");
     assertThat(env.get("STANDBY_AWS_REGION").asText()).isEqualTo("eu-west-1");
-    assertThat(env.get("STANDBY_AWS_ACCESS_KEY_ID").toString())
-        .isEqualTo("{\"secretKeyRef\":{\"name\":\"s3-creds\",\"key\":\"AWS_ACCESS_KEY_ID\"}}");
+    assertThat(env.get("STANDBY_AWS_ACCESS_KEY_ID"))
+        .isEqualTo(
+            json("{\"secretKeyRef\":{\"name\":\"s3-creds\",\"key\":\"AWS_ACCESS_KEY_ID\"}}"));
     assertThat(env).doesNotContainKeys("STANDBY_HOST", "CLONE_METHOD", "USE_WALG_BACKUP");
     assertThat(password(world, "orders-dr-superuser")).isEqualTo(SOURCE_SUPERUSER);
     assertThat(password(world, "orders-dr-replication")).isEqualTo(SOURCE_REPLICATION);
@@ -133,10 +135,11 @@ public class StandbyClusterTest {
     assertThat(world.children.get(jobs(world).get(0)).toString()).doesNotContain("standby_cluster");
     assertThat(TlsWorlds.condition(answer, "UsersReady").path("message").asText())
         .contains("source");
-    assertThat(answer.at("/status/standby").toString())
+    assertThat(answer.at("/status/standby"))
         .isEqualTo(
-            "{\"phase\":\"Bootstrapping\",\"source\":\"orders\","
-                + "\"method\":\"archive\",\"location\":\"s3://pg-backups/shop/orders/0f6a3e8e-6c1f-4a43-9b1e-7d2c5a9e4b11\"}");
+            json(
+                "{\"phase\":\"Bootstrapping\",\"source\":\"orders\","
+                    + "\"method\":\"archive\",\"location\":\"s3://pg-backups/shop/orders/0f6a3e8e-6c1f-4a43-9b1e-7d2c5a9e4b11\"}"));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.children;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,16 +23,18 @@ class PatroniRbacTest {
     assertThat(rbac)
         .extracting(o -> o.path("kind").asText() + "/" + Names.of(o))
         .containsExactly("ServiceAccount/pg-patroni", "Role/pg-patroni", "RoleBinding/pg-patroni");
-    assertThat(rbac.get(1).path("rules").toString())
+    assertThat(rbac.get(1).path("rules"))
         .isEqualTo(
-            "["
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],\"verbs\":[\"create\",\"list\",\"watch\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
-                + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"get\",\"patch\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"pg-0\",\"pg-1\"],\"verbs\":[\"patch\"]}]");
-    assertThat(rbac.get(2).at("/subjects/0").toString())
-        .isEqualTo("{\"kind\":\"ServiceAccount\",\"name\":\"pg-patroni\",\"namespace\":\"shop\"}");
+            json(
+                "["
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],\"verbs\":[\"create\",\"list\",\"watch\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
+                    + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"get\",\"patch\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"pg-0\",\"pg-1\"],\"verbs\":[\"patch\"]}]"));
+    assertThat(rbac.get(2).at("/subjects/0"))
+        .isEqualTo(
+            json("{\"kind\":\"ServiceAccount\",\"name\":\"pg-patroni\",\"namespace\":\"shop\"}"));
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.metahooks.controllers.postgres.observed;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
+import static dev.metahooks.testsupport.JsonLiteral.sameJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -52,10 +54,11 @@ class PhysicalBackupStatusTest {
             "Role/orders-store-check",
             "RoleBinding/orders-store-check",
             "ConfigMap/orders-backup-health");
-    assertThat(world.children.get("Role/orders-store-check").path("rules").toString())
+    assertThat(world.children.get("Role/orders-store-check").path("rules"))
         .isEqualTo(
-            "[{\"apiGroups\":[\"\"],"
-                + "\"resources\":[\"configmaps\"],\"resourceNames\":[\"orders-backup-health\"],\"verbs\":[\"patch\"]}]");
+            json(
+                "[{\"apiGroups\":[\"\"],"
+                    + "\"resources\":[\"configmaps\"],\"resourceNames\":[\"orders-backup-health\"],\"verbs\":[\"patch\"]}]"));
     JsonNode answer = world.call(false);
     for (JsonNode child : answer.path("children")) {
       if (child.at("/metadata/name").asText().equals("orders-backup-health")) {
@@ -94,14 +97,16 @@ class PhysicalBackupStatusTest {
             "last archived WAL 000000010000000000000029 at "
                 + "2026-12-01T11:57:00Z; last failed: none (41 archived, 0 failed since the statistics were reset; checked at "
                 + "2026-12-01T11:59:00Z)");
-    assertThat(world.status.at("/backup/physical").toString())
+    assertThat(world.status.at("/backup/physical"))
+        .usingComparator(sameJson())
         .isEqualTo(
-            "{\"checkedAt\":\"2026-12-01T11:59:00Z\","
-                + "\"lastBackup\":{\"name\":\"base_000000010000000000000028\",\"start\":\"2026-12-01T10:59:00Z\","
-                + "\"end\":\"2026-12-01T11:00:00Z\"},\"firstRecoverabilityPoint\":\"2026-11-30T10:59:00Z\",\"baseBackups\":2,"
-                + "\"walSegments\":41,\"newestWal\":\"000000010000000000000029\",\"archiving\":{\"archivedCount\":41,"
-                + "\"failedCount\":0,\"lastArchivedWal\":\"000000010000000000000029\","
-                + "\"lastArchivedTime\":\"2026-12-01T11:57:00Z\"}}");
+            json(
+                "{\"checkedAt\":\"2026-12-01T11:59:00Z\","
+                    + "\"lastBackup\":{\"name\":\"base_000000010000000000000028\",\"start\":\"2026-12-01T10:59:00Z\","
+                    + "\"end\":\"2026-12-01T11:00:00Z\"},\"firstRecoverabilityPoint\":\"2026-11-30T10:59:00Z\",\"baseBackups\":2,"
+                    + "\"walSegments\":41,\"newestWal\":\"000000010000000000000029\",\"archiving\":{\"archivedCount\":41,"
+                    + "\"failedCount\":0,\"lastArchivedWal\":\"000000010000000000000029\","
+                    + "\"lastArchivedTime\":\"2026-12-01T11:57:00Z\"}}"));
   }
 
   @Test

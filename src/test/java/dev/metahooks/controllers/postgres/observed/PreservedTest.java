@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.observed;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -43,10 +44,11 @@ class PreservedTest {
   @Test
   void withoutLastAppliedReturnsTheObjectWithoutStatusAndServerMetadata() {
     ObjectNode stripped = Preserved.child(observedService(null));
-    assertThat(stripped.toString())
+    assertThat(stripped)
         .isEqualTo(
-            "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"pg-rw\","
-                + "\"namespace\":\"shop\",\"labels\":{\"controller-uid\":\"p-1\"}},\"spec\":{\"type\":\"ClusterIP\",\"clusterIP\":\"10.96.0.7\"}}");
+            json(
+                "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"pg-rw\","
+                    + "\"namespace\":\"shop\",\"labels\":{\"controller-uid\":\"p-1\"}},\"spec\":{\"type\":\"ClusterIP\",\"clusterIP\":\"10.96.0.7\"}}"));
   }
 
   @Test
@@ -57,8 +59,7 @@ class PreservedTest {
             observedService(
                 "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"other\"}}"));
     assertThat(other.path("metadata").path("name").asText()).isEqualTo("pg-rw");
-    assertThat(other.path("metadata").path("annotations").toString())
-        .isEqualTo("{\"team\":\"db\"}");
+    assertThat(other.path("metadata").path("annotations")).isEqualTo(json("{\"team\":\"db\"}"));
     assertThat(other.has("status")).isFalse();
   }
 

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.plan;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -48,10 +49,11 @@ class MajorUpgradeTest {
     assertThat(job.at("/metadata/annotations").path(MajorUpgrade.FROM_ANNOTATION).asText())
         .isEqualTo("16");
     assertThat(job.at("/spec/backoffLimit").asInt()).isZero();
-    assertThat(job.at("/spec/podFailurePolicy/rules/0").toString())
+    assertThat(job.at("/spec/podFailurePolicy/rules/0"))
         .isEqualTo(
-            "{\"action\":\"FailJob\",\"onExitCodes\":"
-                + "{\"containerName\":\"upgrade\",\"operator\":\"NotIn\",\"values\":[0]}}");
+            json(
+                "{\"action\":\"FailJob\",\"onExitCodes\":"
+                    + "{\"containerName\":\"upgrade\",\"operator\":\"NotIn\",\"values\":[0]}}"));
     List<String> command = new ArrayList<>();
     job.at("/spec/template/spec/containers/0/command").forEach(arg -> command.add(arg.asText()));
     assertThat(command.subList(0, 6))
@@ -71,11 +73,12 @@ class MajorUpgradeTest {
             "/home/postgres/pgdata/pgroot/data",
             "/scripts",
             "/usr/lib/postgresql");
-    assertThat(world.children.get("Role/orders-upgrade").at("/rules").toString())
+    assertThat(world.children.get("Role/orders-upgrade").at("/rules"))
         .isEqualTo(
-            "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"get\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"create\","
-                + "\"get\"]}]");
+            json(
+                "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"get\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"create\","
+                    + "\"get\"]}]"));
     assertThat(world.children)
         .containsKeys("ServiceAccount/orders-upgrade", "RoleBinding/orders-upgrade");
 

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.plan;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,12 +21,14 @@ class PatroniSettingsTest {
     ObservedRequests world =
         new ObservedRequests("orders", (ObjectNode) Json.object().put("instances", 3));
     world.sync();
-    assertThat(spiloConfiguration(world).path("bootstrap").path("dcs").toString())
+    assertThat(spiloConfiguration(world).path("bootstrap").path("dcs"))
         .isEqualTo(
-            "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}");
-    assertThat(patch(world).toString())
+            json(
+                "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}"));
+    assertThat(patch(world))
         .isEqualTo(
-            "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}");
+            json(
+                "{\"failsafe_mode\":true,\"synchronous_mode\":false,\"synchronous_mode_strict\":false,\"synchronous_node_count\":1}"));
   }
 
   @Test
@@ -58,10 +61,11 @@ class PatroniSettingsTest {
         .isEqualTo(template);
     assertThat(answer.at("/status").has("rollout")).isFalse();
     assertThat(parametersJob(world).at("/metadata/name").asText()).isNotEqualTo(firstJob);
-    assertThat(patch(world).toString())
+    assertThat(patch(world))
         .isEqualTo(
-            "{\"failsafe_mode\":false,\"synchronous_mode\":true,"
-                + "\"synchronous_mode_strict\":true,\"synchronous_node_count\":2,\"postgresql\":{\"parameters\":{\"work_mem\":\"8MB\"}}}");
+            json(
+                "{\"failsafe_mode\":false,\"synchronous_mode\":true,"
+                    + "\"synchronous_mode_strict\":true,\"synchronous_node_count\":2,\"postgresql\":{\"parameters\":{\"work_mem\":\"8MB\"}}}"));
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.metahooks.controllers.postgres.plan;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
+import static dev.metahooks.testsupport.JsonLiteral.sameJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,8 +25,8 @@ class RolloutTest {
     ObservedRequests world = threeInstances();
     world.runPods(Set.of(), 2, true);
     JsonNode answer = world.sync();
-    assertThat(statefulSet(answer).at("/spec/updateStrategy").toString())
-        .isEqualTo("{\"type\":\"OnDelete\"}");
+    assertThat(statefulSet(answer).at("/spec/updateStrategy"))
+        .isEqualTo(json("{\"type\":\"OnDelete\"}"));
     assertThat(restarted(answer)).as("the highest replica, not the primary").isEqualTo("orders-1");
     assertThat(jobNames(answer)).noneMatch(name -> name.contains("-switchover-"));
     ObjectNode job = restartJob(answer);
@@ -35,9 +37,10 @@ class RolloutTest {
             "restarting orders-1 (0 of 3 updated): Job "
                 + job.at("/metadata/name").asText()
                 + " is starting");
-    assertThat(role(answer).at("/rules").toString())
+    assertThat(role(answer).at("/rules"))
         .isEqualTo(
-            "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"delete\"]}]");
+            json(
+                "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-1\"],\"verbs\":[\"delete\"]}]"));
 
     // Again, with the Job observed (a resync): the same children, the Job now said to run.
     JsonNode again = world.call(false);
@@ -215,8 +218,8 @@ class RolloutTest {
     world.edit(spec -> spec.putObject("updates").put("method", "restart"));
     world.runPods(Set.of(), 0, true);
     JsonNode answer = world.sync();
-    assertThat(statefulSet(answer).at("/spec/updateStrategy").toString())
-        .isEqualTo("{\"type\":\"RollingUpdate\"}");
+    assertThat(statefulSet(answer).at("/spec/updateStrategy"))
+        .isEqualTo(json("{\"type\":\"RollingUpdate\"}"));
     assertThat(answer.at("/status").has("rollout")).isFalse();
   }
 
@@ -231,7 +234,7 @@ class RolloutTest {
         .putObject("annotations")
         .put("status", "not json");
     JsonNode answer = world.sync();
-    assertThat(answer.at("/status/pendingRestart").toString()).isEqualTo("[\"orders-1\"]");
+    assertThat(answer.at("/status/pendingRestart")).isEqualTo(json("[\"orders-1\"]"));
   }
 
   @Test
@@ -344,8 +347,9 @@ class RolloutTest {
         .isEqualTo(
             "waiting for orders-2 to catch up with "
                 + "orders-0 (67108864 bytes of WAL behind, spec.updates.maxLagBytes allows 16777216) before the next step");
-    assertThat(answer.at("/status/rollout/waitingFor").toString())
-        .isEqualTo("{\"member\":\"orders-2\",\"leader\":\"orders-0\",\"lagBytes\":67108864}");
+    assertThat(answer.at("/status/rollout/waitingFor"))
+        .usingComparator(sameJson())
+        .isEqualTo(json("{\"member\":\"orders-2\",\"leader\":\"orders-0\",\"lagBytes\":67108864}"));
 
     // A larger bound lets it go on.
     world.edit(spec -> spec.putObject("updates").put("maxLagBytes", 128L << 20));

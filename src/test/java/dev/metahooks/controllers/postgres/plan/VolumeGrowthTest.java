@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.plan;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -53,9 +54,9 @@ class VolumeGrowthTest {
                 .asText())
         .isEqualTo("1Gi");
     JsonNode role = world.children.get("Role/orders-resize");
-    assertThat(role.at("/rules/0/resourceNames").toString())
-        .isEqualTo("[\"pgdata-orders-0\",\"pgdata-orders-1\",\"pgdata-orders-2\"]");
-    assertThat(role.at("/rules/1/resourceNames").toString()).isEqualTo("[\"orders\"]");
+    assertThat(role.at("/rules/0/resourceNames"))
+        .isEqualTo(json("[\"pgdata-orders-0\",\"pgdata-orders-1\",\"pgdata-orders-2\"]"));
+    assertThat(role.at("/rules/1/resourceNames")).isEqualTo(json("[\"orders\"]"));
     assertThat(world.children.keySet()).anyMatch(key -> key.startsWith("Job/orders-resize-"));
     assertThat(world.status.at("/volumeResize/step").asText()).isEqualTo("Resizing");
 

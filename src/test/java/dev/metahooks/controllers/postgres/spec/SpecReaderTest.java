@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.spec;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -37,9 +38,10 @@ public class SpecReaderTest {
     assertThat(spec.image()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
     assertThat(spec.instances()).isEqualTo(1);
     assertThat(spec.paused()).isFalse();
-    assertThat(spec.resources().toString())
+    assertThat(spec.resources())
         .isEqualTo(
-            "{\"requests\":{\"cpu\":\"100m\",\"memory\":\"256Mi\"},\"limits\":{\"memory\":\"512Mi\"}}");
+            json(
+                "{\"requests\":{\"cpu\":\"100m\",\"memory\":\"256Mi\"},\"limits\":{\"memory\":\"512Mi\"}}"));
     assertThat(spec.storage()).isEqualTo(new ClusterSpec.Storage("1Gi", null, "Retain", "Retain"));
     assertThat(spec.parameters()).isEmpty();
     assertThat(spec.users()).isEmpty();
@@ -89,8 +91,7 @@ public class SpecReaderTest {
             .spec();
     assertThat(spec.postgresVersion()).isEqualTo(15);
     assertThat(spec.image()).isEqualTo("registry.local/spilo:1");
-    assertThat(spec.resources().toString())
-        .isEqualTo("{\"limits\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}");
+    assertThat(spec.resources()).isEqualTo(json("{\"limits\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}"));
     assertThat(spec.storage())
         .isEqualTo(new ClusterSpec.Storage("5Gi", "fast", "Delete", "Delete"));
     assertThat(spec.parameters())

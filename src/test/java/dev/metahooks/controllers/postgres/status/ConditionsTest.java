@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.status;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -43,9 +44,10 @@ class ConditionsTest {
     assertThat(rendered.get(2).path("lastTransitionTime").asText())
         .isEqualTo("2026-01-01T10:20:30Z");
     assertThat(rendered.get(0).path("observedGeneration").asInt()).isEqualTo(4);
-    assertThat(rendered.get(0).toString())
+    assertThat(rendered.get(0))
         .isEqualTo(
-            "{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"AllInstancesReady\","
-                + "\"message\":\"reason and message may change\",\"lastTransitionTime\":\"2025-12-01T00:00:00Z\",\"observedGeneration\":4}");
+            json(
+                "{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"AllInstancesReady\","
+                    + "\"message\":\"reason and message may change\",\"lastTransitionTime\":\"2025-12-01T00:00:00Z\",\"observedGeneration\":4}"));
   }
 }

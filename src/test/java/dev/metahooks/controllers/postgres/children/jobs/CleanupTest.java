@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.children.jobs;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -30,10 +31,11 @@ class CleanupTest {
             "Role/pg-cleanup",
             "RoleBinding/pg-cleanup",
             "Job/pg-cleanup");
-    assertThat(objects.get(1).path("rules").toString())
+    assertThat(objects.get(1).path("rules"))
         .isEqualTo(
-            "[{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
-                + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"delete\"]}]");
+            json(
+                "[{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
+                    + "\"resourceNames\":[\"pg-config\",\"pg-leader\",\"pg-failover\",\"pg-sync\"],\"verbs\":[\"delete\"]}]"));
     ObjectNode job = objects.get(3);
     assertThat(job.at("/spec/template/spec/serviceAccountName").asText()).isEqualTo("pg-cleanup");
     assertThat(job.at("/spec/template/spec/containers/0/command").toString())

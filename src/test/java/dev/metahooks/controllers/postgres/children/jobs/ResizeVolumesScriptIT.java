@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.children.jobs;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,8 +41,8 @@ class ResizeVolumesScriptIT {
               "DELETE /apis/apps/v1/namespaces/shop/statefulsets/pg Bearer test-token");
       StandInApiServer.Request patch = api.requests.get(0);
       assertThat(patch.contentType()).isEqualTo("application/merge-patch+json");
-      assertThat(JsonTrees.MAPPER.readTree(patch.body()).toString())
-          .isEqualTo("{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"20Gi\"}}}}");
+      assertThat(JsonTrees.MAPPER.readTree(patch.body()))
+          .isEqualTo(json("{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"20Gi\"}}}}"));
       assertThat(
               JsonTrees.MAPPER
                   .readTree(api.requests.get(2).body())

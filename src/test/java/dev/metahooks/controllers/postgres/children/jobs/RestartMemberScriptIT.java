@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres.children.jobs;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -32,12 +33,8 @@ class RestartMemberScriptIT {
       assertThat(result.exitCode()).as(result.output()).isZero();
       assertThat(api.lines())
           .containsExactly("DELETE /api/v1/namespaces/shop/pods/pg-1 Bearer test-token");
-      assertThat(
-              JsonTrees.MAPPER
-                  .readTree(api.requests.get(0).body())
-                  .path("preconditions")
-                  .toString())
-          .isEqualTo("{\"uid\":\"" + UID + "\"}");
+      assertThat(JsonTrees.MAPPER.readTree(api.requests.get(0).body()).path("preconditions"))
+          .isEqualTo(json("{\"uid\":\"" + UID + "\"}"));
       assertThat(result.output()).contains("Pod pg-1 (" + UID + "): deleted");
     }
   }

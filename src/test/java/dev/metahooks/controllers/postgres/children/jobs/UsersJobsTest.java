@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.postgres.children.jobs;
 
 import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -136,22 +137,23 @@ class UsersJobsTest {
   @Test
   void theConnectionIsInTheEnvironmentAndThePodIsNeverADatabasePod() {
     ObjectNode job = UsersJobs.build("pg", "shop", withUsers(), List.of()).orElseThrow();
-    assertThat(job.at("/spec/template/spec/containers/0/env").toString())
+    assertThat(job.at("/spec/template/spec/containers/0/env"))
         .isEqualTo(
-            "["
-                + "{\"name\":\"PGHOST\",\"value\":\"pg-rw.shop.svc\"},{\"name\":\"PGPORT\",\"value\":\"5432\"},"
-                + "{\"name\":\"PGUSER\",\"value\":\"postgres\"},{\"name\":\"PGDATABASE\",\"value\":\"postgres\"},"
-                + "{\"name\":\"PGSSLMODE\",\"value\":\"require\"},{\"name\":\"PGCONNECT_TIMEOUT\",\"value\":\"10\"},"
-                + "{\"name\":\"PGAPPNAME\",\"value\":\"pg-users\"},"
-                + "{\"name\":\"PGPASSWORD\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg-superuser\",\"key\":\"password\"}}},"
-                + "{\"name\":\"USERS\",\"value\":\""
-                + UsersJobs.usersJson(List.of(APP, BI)).replace("\"", "\\\"")
-                + "\"},"
-                + "{\"name\":\"VERIFIER_1\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg.app\",\"key\":\"verifier\"}}},"
-                + "{\"name\":\"VERIFIER_2\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg.bi\",\"key\":\"verifier\"}}},"
-                + "{\"name\":\"VERIFIERS\",\"value\":\"$(VERIFIER_1) $(VERIFIER_2)\"},"
-                + "{\"name\":\"DATABASES\",\"value\":\"[]\"},"
-                + "{\"name\":\"DATABASE_MARK\",\"value\":\"database managed by metahooks.dev PostgresCluster shop/pg\"}]");
+            json(
+                "["
+                    + "{\"name\":\"PGHOST\",\"value\":\"pg-rw.shop.svc\"},{\"name\":\"PGPORT\",\"value\":\"5432\"},"
+                    + "{\"name\":\"PGUSER\",\"value\":\"postgres\"},{\"name\":\"PGDATABASE\",\"value\":\"postgres\"},"
+                    + "{\"name\":\"PGSSLMODE\",\"value\":\"require\"},{\"name\":\"PGCONNECT_TIMEOUT\",\"value\":\"10\"},"
+                    + "{\"name\":\"PGAPPNAME\",\"value\":\"pg-users\"},"
+                    + "{\"name\":\"PGPASSWORD\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg-superuser\",\"key\":\"password\"}}},"
+                    + "{\"name\":\"USERS\",\"value\":\""
+                    + UsersJobs.usersJson(List.of(APP, BI)).replace("\"", "\\\"")
+                    + "\"},"
+                    + "{\"name\":\"VERIFIER_1\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg.app\",\"key\":\"verifier\"}}},"
+                    + "{\"name\":\"VERIFIER_2\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg.bi\",\"key\":\"verifier\"}}},"
+                    + "{\"name\":\"VERIFIERS\",\"value\":\"$(VERIFIER_1) $(VERIFIER_2)\"},"
+                    + "{\"name\":\"DATABASES\",\"value\":\"[]\"},"
+                    + "{\"name\":\"DATABASE_MARK\",\"value\":\"database managed by metahooks.dev PostgresCluster shop/pg\"}]"));
     ObjectNode podLabels = (ObjectNode) job.at("/spec/template/metadata/labels");
     assertThat(podLabels.has(Labels.NAME) && podLabels.has(Labels.INSTANCE)).isFalse();
     assertThat(podLabels.has(Labels.CLUSTER_NAME)).isFalse();

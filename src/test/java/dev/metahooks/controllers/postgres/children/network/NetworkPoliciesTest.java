@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.postgres.children.network;
 
 import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -64,10 +65,11 @@ class NetworkPoliciesTest {
         NetworkPolicies.build("pg", spec(NetworkPoliciesTest::enabled)).orElseThrow();
     KubeSchema.assertValid(policy);
     assertThat(policy.at("/metadata/name").asText()).isEqualTo("pg");
-    assertThat(policy.at("/spec/podSelector").toString())
+    assertThat(policy.at("/spec/podSelector"))
         .isEqualTo(
-            "{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}}");
-    assertThat(policy.at("/spec/policyTypes").toString()).isEqualTo("[\"Ingress\"]");
+            json(
+                "{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}}"));
+    assertThat(policy.at("/spec/policyTypes")).isEqualTo(json("[\"Ingress\"]"));
     JsonNode ingress = policy.at("/spec/ingress");
     assertThat(ingress).hasSize(3);
     String own =
@@ -75,21 +77,24 @@ class NetworkPoliciesTest {
             + "\"app.kubernetes.io/name\":\"postgresql\"}}},"
             + "{\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/managed-by\":"
             + "\"metahooks\"},\"matchExpressions\":[{\"key\":\"job-name\",\"operator\":\"Exists\"}]}}";
-    assertThat(ingress.get(0).toString())
+    assertThat(ingress.get(0))
         .isEqualTo(
-            "{\"ports\":[{\"protocol\":\"TCP\",\"port\":5432}],\"from\":["
-                + own
-                + ",{\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\","
-                + "\"app.kubernetes.io/component\":\"pooler\"}}},"
-                + "{\"podSelector\":{\"matchLabels\":{\"app\":\"shop\"}}},"
-                + "{\"namespaceSelector\":{\"matchExpressions\":[{\"key\":\"team\",\"operator\":\"In\",\"values\":[\"payments\"]}]},"
-                + "\"podSelector\":{\"matchLabels\":{\"app\":\"billing\"}}}]}");
-    assertThat(ingress.get(1).toString())
-        .isEqualTo("{\"ports\":[{\"protocol\":\"TCP\",\"port\":8008}],\"from\":[" + own + "]}");
-    assertThat(ingress.get(2).toString())
+            json(
+                "{\"ports\":[{\"protocol\":\"TCP\",\"port\":5432}],\"from\":["
+                    + own
+                    + ",{\"podSelector\":{\"matchLabels\":{\"app.kubernetes.io/instance\":\"pg\","
+                    + "\"app.kubernetes.io/component\":\"pooler\"}}},"
+                    + "{\"podSelector\":{\"matchLabels\":{\"app\":\"shop\"}}},"
+                    + "{\"namespaceSelector\":{\"matchExpressions\":[{\"key\":\"team\",\"operator\":\"In\",\"values\":[\"payments\"]}]},"
+                    + "\"podSelector\":{\"matchLabels\":{\"app\":\"billing\"}}}]}"));
+    assertThat(ingress.get(1))
         .isEqualTo(
-            "{\"ports\":[{\"protocol\":\"TCP\",\"port\":9187}],\"from\":["
-                + "{\"namespaceSelector\":{\"matchLabels\":{\"kubernetes.io/metadata.name\":\"monitoring\"}}}]}");
+            json("{\"ports\":[{\"protocol\":\"TCP\",\"port\":8008}],\"from\":[" + own + "]}"));
+    assertThat(ingress.get(2))
+        .isEqualTo(
+            json(
+                "{\"ports\":[{\"protocol\":\"TCP\",\"port\":9187}],\"from\":["
+                    + "{\"namespaceSelector\":{\"matchLabels\":{\"kubernetes.io/metadata.name\":\"monitoring\"}}}]}"));
   }
 
   @Test
@@ -260,18 +265,17 @@ class NetworkPoliciesTest {
         world.children.get("Deployment/orders-pooler").at("/spec/template/metadata/labels");
     assertThat(selects(policy, poolerPods)).isTrue();
     assertThat(selects(policy, Labels.pod("orders"))).as("not the database pods").isFalse();
-    assertThat(policy.at("/spec/policyTypes").toString()).isEqualTo("[\"Ingress\"]");
+    assertThat(policy.at("/spec/policyTypes")).isEqualTo(json("[\"Ingress\"]"));
     JsonNode ingress = policy.at("/spec/ingress");
     assertThat(ingress).hasSize(1);
-    assertThat(ingress.at("/0/ports").toString())
-        .isEqualTo("[{\"protocol\":\"TCP\",\"port\":5432}]");
+    assertThat(ingress.at("/0/ports")).isEqualTo(json("[{\"protocol\":\"TCP\",\"port\":5432}]"));
     assertThat(ingress.at("/0/from")).isEqualTo(world.spec.at("/networkPolicy/clients"));
 
     world.edit(spec -> spec.putObject("networkPolicy").put("enabled", true));
     world.sync();
-    assertThat(world.children.get("NetworkPolicy/orders.pooler").at("/spec/ingress").toString())
+    assertThat(world.children.get("NetworkPolicy/orders.pooler").at("/spec/ingress"))
         .as("without clients nobody reaches the pooler")
-        .isEqualTo("[]");
+        .isEqualTo(json("[]"));
   }
 
   /** With the policy on, every pod the hook runs that listens for connections is selected by one of its policies. */

@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.postgres.children.network;
 
 import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -35,9 +36,10 @@ class ServicesTest {
   @Test
   void selectorsFollowPatronisRoleLabel() {
     Services.build("pg", spec(s -> s.put("instances", 3))).forEach(KubeSchema::assertValid);
-    assertThat(Services.primary("pg", "LoadBalancer").at("/spec/selector").toString())
+    assertThat(Services.primary("pg", "LoadBalancer").at("/spec/selector"))
         .isEqualTo(
-            "{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\",\"spilo-role\":\"master\"}");
+            json(
+                "{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\",\"spilo-role\":\"master\"}"));
     assertThat(Services.primary("pg", "LoadBalancer").at("/spec/type").asText())
         .isEqualTo("LoadBalancer");
     assertThat(Services.replicas("pg").at("/spec/selector/spilo-role").asText())

@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.postgres.children.pod;
 
 import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -64,17 +65,18 @@ public class StatefulSetsTest {
     assertThat(sts.at("/spec/template/metadata/labels/cluster-name").asText()).isEqualTo("orders");
     assertThat(sts.at("/spec/template/spec/serviceAccountName").asText())
         .isEqualTo("orders-patroni");
-    assertThat(sts.at("/metadata/labels").toString())
+    assertThat(sts.at("/metadata/labels"))
         .isEqualTo(
-            "{\"app.kubernetes.io/name\":\"postgresql\","
-                + "\"app.kubernetes.io/instance\":\"orders\",\"app.kubernetes.io/managed-by\":\"metahooks\","
-                + "\"app.kubernetes.io/component\":\"database\",\"cluster-name\":\"orders\"}");
+            json(
+                "{\"app.kubernetes.io/name\":\"postgresql\","
+                    + "\"app.kubernetes.io/instance\":\"orders\",\"app.kubernetes.io/managed-by\":\"metahooks\","
+                    + "\"app.kubernetes.io/component\":\"database\",\"cluster-name\":\"orders\"}"));
     JsonNode env = container(sts).path("env");
-    assertThat(env.get(0).toString()).isEqualTo("{\"name\":\"SCOPE\",\"value\":\"orders\"}");
-    assertThat(env.toString())
-        .contains("{\"name\":\"KUBERNETES_ROLE_LABEL\",\"value\":\"spilo-role\"}")
-        .contains("{\"name\":\"KUBERNETES_SCOPE_LABEL\",\"value\":\"cluster-name\"}")
-        .contains("{\"name\":\"DCS_ENABLE_KUBERNETES_API\",\"value\":\"true\"}");
+    assertThat(env.get(0)).isEqualTo(json("{\"name\":\"SCOPE\",\"value\":\"orders\"}"));
+    assertThat(env)
+        .contains(json("{\"name\":\"KUBERNETES_ROLE_LABEL\",\"value\":\"spilo-role\"}"))
+        .contains(json("{\"name\":\"KUBERNETES_SCOPE_LABEL\",\"value\":\"cluster-name\"}"))
+        .contains(json("{\"name\":\"DCS_ENABLE_KUBERNETES_API\",\"value\":\"true\"}"));
   }
 
   @Test
@@ -101,8 +103,8 @@ public class StatefulSetsTest {
                     "work_mem", "8MB", "max_connections", "50", "pg_stat_statements.max", "2000")),
             Json.object());
     JsonNode parsed = JsonTrees.MAPPER.readTree(config);
-    assertThat(parsed.at("/postgresql/parameters").toString())
-        .isEqualTo("{\"max_connections\":\"50\",\"pg_stat_statements.max\":\"2000\"}");
+    assertThat(parsed.at("/postgresql/parameters"))
+        .isEqualTo(json("{\"max_connections\":\"50\",\"pg_stat_statements.max\":\"2000\"}"));
     assertThat(parsed.at("/bootstrap/dcs/postgresql/parameters"))
         .isEqualTo(parsed.at("/postgresql/parameters"));
   }
@@ -121,8 +123,8 @@ public class StatefulSetsTest {
                     java.util.Map.of(
                         "work_mem", "8MB", "log_rotation_age", "2h", "log_filename", "pg-%a.log")),
                 Json.object()));
-    assertThat(parsed.at("/postgresql/parameters").toString())
-        .isEqualTo("{\"log_filename\":\"pg-%a.log\",\"log_rotation_age\":\"2h\"}");
+    assertThat(parsed.at("/postgresql/parameters"))
+        .isEqualTo(json("{\"log_filename\":\"pg-%a.log\",\"log_rotation_age\":\"2h\"}"));
     assertThat(parsed.has("bootstrap")).isFalse();
 
     ObservedRequests world =
@@ -149,10 +151,10 @@ public class StatefulSetsTest {
                   s.putObject("resources").putObject("limits").put("memory", "2Gi");
                 }));
     assertThat(container(sts).path("image").asText()).isEqualTo("mirror.local/spilo:15");
-    assertThat(container(sts).path("env").toString())
-        .contains("{\"name\":\"PGVERSION\",\"value\":\"15\"}");
-    assertThat(container(sts).path("resources").toString())
-        .isEqualTo("{\"limits\":{\"memory\":\"2Gi\"}}");
+    assertThat(container(sts).path("env"))
+        .contains(json("{\"name\":\"PGVERSION\",\"value\":\"15\"}"));
+    assertThat(container(sts).path("resources"))
+        .isEqualTo(json("{\"limits\":{\"memory\":\"2Gi\"}}"));
   }
 
   @Test
@@ -167,8 +169,8 @@ public class StatefulSetsTest {
                         .putObject("retentionPolicy")
                         .put("whenScaled", "Delete")
                         .put("whenDeleted", "Delete")));
-    assertThat(scaled.at("/spec/persistentVolumeClaimRetentionPolicy").toString())
-        .isEqualTo("{\"whenDeleted\":\"Delete\",\"whenScaled\":\"Delete\"}");
+    assertThat(scaled.at("/spec/persistentVolumeClaimRetentionPolicy"))
+        .isEqualTo(json("{\"whenDeleted\":\"Delete\",\"whenScaled\":\"Delete\"}"));
     ObjectNode hibernated =
         BuilderTestSupport.statefulSet(
             "pg",
@@ -187,10 +189,11 @@ public class StatefulSetsTest {
   void claimTemplateCarriesSizeAndOptionalClass() {
     ObjectNode noClass =
         BuilderTestSupport.statefulSet("pg", spec(s -> s.putObject("storage").put("size", "5Gi")));
-    assertThat(noClass.at("/spec/volumeClaimTemplates/0/spec").toString())
+    assertThat(noClass.at("/spec/volumeClaimTemplates/0/spec"))
         .isEqualTo(
-            "{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"5Gi\"}},"
-                + "\"volumeMode\":\"Filesystem\"}");
+            json(
+                "{\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"5Gi\"}},"
+                    + "\"volumeMode\":\"Filesystem\"}"));
     ObjectNode withClass =
         BuilderTestSupport.statefulSet(
             "pg", spec(s -> s.putObject("storage").put("storageClassName", "fast")));
@@ -214,10 +217,10 @@ public class StatefulSetsTest {
             StatefulSets.affinity("pg", required)
                 .orElseThrow()
                 .at(
-                    "/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/labelSelector/matchLabels")
-                .toString())
+                    "/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/labelSelector/matchLabels"))
         .isEqualTo(
-            "{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}");
+            json(
+                "{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}"));
     assertThat(StatefulSets.affinity("pg", new ClusterSpec.Availability("none", "zone", true)))
         .isEmpty();
   }
@@ -231,20 +234,22 @@ public class StatefulSetsTest {
     assertThat(password)
         .as("declared before the variable that refers to it")
         .isLessThan(names.indexOf("SPILO_CONFIGURATION"));
-    assertThat(env.get(password).toString())
+    assertThat(env.get(password))
         .isEqualTo(
-            "{\"name\":\""
-                + StatefulSets.RESTAPI_PASSWORD_VARIABLE
-                + "\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg-restapi\",\"key\":\"password\"}}}");
+            json(
+                "{\"name\":\""
+                    + StatefulSets.RESTAPI_PASSWORD_VARIABLE
+                    + "\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"pg-restapi\",\"key\":\"password\"}}}"));
     JsonNode config =
         JsonTrees.MAPPER.readTree(
             env.get(names.indexOf("SPILO_CONFIGURATION")).path("value").asText());
-    assertThat(config.path("restapi").toString())
+    assertThat(config.path("restapi"))
         .isEqualTo(
-            "{\"authentication\":{\"username\":\"patroni\","
-                + "\"password\":\"$("
-                + StatefulSets.RESTAPI_PASSWORD_VARIABLE
-                + ")\"}}");
+            json(
+                "{\"authentication\":{\"username\":\"patroni\","
+                    + "\"password\":\"$("
+                    + StatefulSets.RESTAPI_PASSWORD_VARIABLE
+                    + ")\"}}"));
     assertThat(config.has("postgresql")).as("no parameters, none written").isFalse();
   }
 
@@ -270,14 +275,16 @@ public class StatefulSetsTest {
   void podsPassPodSecurityRestrictedAndTheLeaderLabelIsExplicit() {
     ObjectNode sts = BuilderTestSupport.statefulSet("pg", spec(s -> {}));
     JsonNode pod = sts.at("/spec/template/spec");
-    assertThat(pod.path("securityContext").toString())
+    assertThat(pod.path("securityContext"))
         .isEqualTo(
-            "{\"runAsNonRoot\":true,\"runAsUser\":101,"
-                + "\"runAsGroup\":103,\"fsGroup\":103,\"fsGroupChangePolicy\":\"OnRootMismatch\",\"seccompProfile\":{\"type\":\"RuntimeDefault\"}}");
-    assertThat(container(sts).path("securityContext").toString())
-        .isEqualTo("{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]}}");
-    assertThat(container(sts).path("env").toString())
-        .contains("{\"name\":\"KUBERNETES_LEADER_LABEL_VALUE\",\"value\":\"master\"}");
+            json(
+                "{\"runAsNonRoot\":true,\"runAsUser\":101,"
+                    + "\"runAsGroup\":103,\"fsGroup\":103,\"fsGroupChangePolicy\":\"OnRootMismatch\",\"seccompProfile\":{\"type\":\"RuntimeDefault\"}}"));
+    assertThat(container(sts).path("securityContext"))
+        .isEqualTo(
+            json("{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]}}"));
+    assertThat(container(sts).path("env"))
+        .contains(json("{\"name\":\"KUBERNETES_LEADER_LABEL_VALUE\",\"value\":\"master\"}"));
     assertThat(container(sts).at("/resources/limits/memory").asText())
         .isEqualTo(SpecReader.DEFAULT_MEMORY_LIMIT);
   }

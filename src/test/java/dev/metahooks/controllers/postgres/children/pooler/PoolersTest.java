@@ -210,8 +210,7 @@ class PoolersTest {
     assertThat(monitor.path("apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
     assertThat(monitor.at("/spec/podMetricsEndpoints/0/port").asText())
         .isEqualTo(Exporters.PORT_NAME);
-    assertThat(monitor.at("/spec/selector/matchLabels").toString())
-        .isEqualTo(Labels.podSelector("pg").toString());
+    assertThat(monitor.at("/spec/selector/matchLabels")).isEqualTo(Labels.podSelector("pg"));
     ThirdPartyCrds.assertValid(monitor);
     ObjectNode broken = monitor.deepCopy();
     ((ObjectNode) broken.at("/spec/podMetricsEndpoints/0")).put("interval", "30 seconds");
