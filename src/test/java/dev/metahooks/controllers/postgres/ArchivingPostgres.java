@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import dev.metahooks.controllers.postgres.children.backup.BaseBackupVerificationIT;
 import dev.metahooks.testsupport.PostgresServer;
 import dev.metahooks.testsupport.Resources;
 import dev.metahooks.testsupport.S3Server;
@@ -18,9 +19,9 @@ import java.util.Map;
  * {@code wal-push} as Spilo's archive_command runs it ({@code envdir <WAL-G's env> wal-g wal-push "%p"}), and the
  * stand-in's {@code backup-push} into the same prefix.
  */
-final class ArchivingPostgres implements AutoCloseable {
-  final S3Server s3;
-  final PostgresServer server;
+public final class ArchivingPostgres implements AutoCloseable {
+  public final S3Server s3;
+  public final PostgresServer server;
   private final String bucket;
   private final String prefix;
   private final Path tools;
@@ -54,12 +55,12 @@ final class ArchivingPostgres implements AutoCloseable {
     server.query("SELECT pg_reload_conf()");
   }
 
-  static ArchivingPostgres start(String bucket, String prefix) throws IOException {
+  public static ArchivingPostgres start(String bucket, String prefix) throws IOException {
     return new ArchivingPostgres(bucket, prefix);
   }
 
   /** Archive to the store at {@code endpoint} from now on (a closed port: archiving fails). */
-  void archiveTo(String endpoint) throws IOException {
+  public void archiveTo(String endpoint) throws IOException {
     Path archive = tools.resolve("archive");
     Files.writeString(
         archive,
@@ -82,7 +83,7 @@ final class ArchivingPostgres implements AutoCloseable {
   }
 
   /** A base backup into the prefix, as WAL-G's backup-push writes it (the stand-in's layout, sentinel last). */
-  PostgresServer.Result backupPush() throws IOException {
+  public PostgresServer.Result backupPush() throws IOException {
     Path data = Files.createTempDirectory("metahooks-pgdata-");
     Files.writeString(data.resolve("PG_VERSION"), "15\n");
     return push(data);
@@ -93,12 +94,12 @@ final class ArchivingPostgres implements AutoCloseable {
    * copies what WAL-G's backup-push copies, postgresql.auto.conf included: both leave out only files such as
    * postmaster.pid and postgresql.auto.conf.tmp), pushed by the stand-in, which tars the directory it is given.
    */
-  PostgresServer.Result backupPushOfTheData() throws IOException {
+  public PostgresServer.Result backupPushOfTheData() throws IOException {
     return push(server.baseBackup());
   }
 
   /** The newest base backup in the prefix, unpacked into {@code data} (what a clone's backup-fetch starts from). */
-  Path fetchNewestBackup(Path data) throws IOException {
+  public Path fetchNewestBackup(Path data) throws IOException {
     List<String> parts =
         s3.keys(bucket, prefix + "/basebackups_005/").stream()
             .filter(key -> key.endsWith("/tar_partitions/part_1.tar"))

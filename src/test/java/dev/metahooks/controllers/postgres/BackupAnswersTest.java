@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,12 +24,12 @@ import org.junit.jupiter.api.Test;
  * prefix), each answer applied by the builder to make the next request. Backups under Metacontroller's loop are
  * {@link BackupEmulatorScenarioTest}'s, and a deletion whose final backup fails {@link FinalBackupScenarioTest}'s.
  */
-class BackupAnswersTest {
+public class BackupAnswersTest {
   private static final String NAME = "orders";
 
   /** A clock the test moves; passwords as pinned. */
-  static final class Clock implements Sources {
-    Instant now = Instant.parse("2026-12-01T12:00:00Z");
+  public static final class Clock implements Sources {
+    public Instant now = Instant.parse("2026-12-01T12:00:00Z");
 
     @Override
     public Instant now() {
@@ -80,10 +81,11 @@ class BackupAnswersTest {
         .containsKeys(
             "Job/orders-backup-before-upgrade", "Job/orders.backup-dump", "Job/orders.backup-after")
         .doesNotContainKey("Job/orders.backup-before-upgrade");
-    assertThat(world.status.at("/backup/onDemand/0").toString())
+    assertThat(world.status.at("/backup/onDemand/0"))
         .isEqualTo(
-            "{\"name\":\"before-upgrade\","
-                + "\"method\":\"base\",\"job\":\"orders-backup-before-upgrade\",\"phase\":\"Succeeded\"}");
+            json(
+                "{\"name\":\"before-upgrade\","
+                    + "\"method\":\"base\",\"job\":\"orders-backup-before-upgrade\",\"phase\":\"Succeeded\"}"));
     world.edit(s -> ((ArrayNode) s.at("/backup/onDemand")).remove(0));
     world.sync();
     assertThat(world.children)
@@ -116,19 +118,21 @@ class BackupAnswersTest {
         world.children.get("Job/orders.backup-before-upgrade").at("/spec/template/spec");
     assertThat(base.path("serviceAccountName").asText()).isEqualTo("orders-backup");
     // The push runs second, between recording the start and verifying the store.
-    assertThat(base.at("/initContainers/1/command").toString())
+    assertThat(base.at("/initContainers/1/command"))
         .isEqualTo(
-            "[\"kubectl\",\"exec\",\"--namespace\",\"shop\","
-                + "\"svc/orders-rw\",\"--container\",\"postgres\",\"--\",\"/bin/sh\",\"-c\",\"envdir /run/etc/wal-e.d/env "
-                + "/scripts/postgres_backup.sh /home/postgres/pgdata/pgroot/data\"]");
+            json(
+                "[\"kubectl\",\"exec\",\"--namespace\",\"shop\","
+                    + "\"svc/orders-rw\",\"--container\",\"postgres\",\"--\",\"/bin/sh\",\"-c\",\"envdir /run/etc/wal-e.d/env "
+                    + "/scripts/postgres_backup.sh /home/postgres/pgdata/pgroot/data\"]"));
     // Exactly what kubectl exec needs, on this cluster's pods by name.
-    assertThat(world.children.get("Role/orders-backup").path("rules").toString())
+    assertThat(world.children.get("Role/orders-backup").path("rules"))
         .isEqualTo(
-            "["
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"services\"],\"resourceNames\":[\"orders-rw\"],\"verbs\":[\"get\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"get\"]},"
-                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"create\",\"get\"]}]");
+            json(
+                "["
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"services\"],\"resourceNames\":[\"orders-rw\"],\"verbs\":[\"get\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"list\",\"watch\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"get\"]},"
+                    + "{\"apiGroups\":[\"\"],\"resources\":[\"pods/exec\"],\"resourceNames\":[\"orders-0\",\"orders-1\"],\"verbs\":[\"create\",\"get\"]}]"));
     // Nothing has checked the store yet: not True.
     assertThat(condition(world, "BackupsHealthy")).isEqualTo("Unknown NotChecked");
     StoreCheckReports.write(world, StoreCheckReports.healthy(clock.now));
@@ -144,9 +148,10 @@ class BackupAnswersTest {
     world.sync();
     assertThat(world.status.at("/backup/location").asText())
         .isEqualTo("s3://pg-backups/shop/orders/" + world.uid);
-    assertThat(world.status.at("/backup/lastSuccessful").toString())
+    assertThat(world.status.at("/backup/lastSuccessful"))
         .isEqualTo(
-            "{\"name\":\"orders.backup-before-upgrade\",\"method\":\"base\",\"time\":\"2026-12-01T12:03:00Z\"}");
+            json(
+                "{\"name\":\"orders.backup-before-upgrade\",\"method\":\"base\",\"time\":\"2026-12-01T12:03:00Z\"}"));
     assertThat(world.status.at("/backup/lastFailed/name").asText()).isEqualTo("orders.backup-dump");
     assertThat(world.status.at("/backup/onDemand").toString())
         .contains("\"phase\":\"Succeeded\"", "\"phase\":\"Failed\"");
@@ -299,7 +304,7 @@ class BackupAnswersTest {
    * The source as the hook sees it when it archives into the layout before each incarnation had its own archive:
    * its status names {@code shop/orders}, where a clone without prefix looks.
    */
-  static ObjectNode sourceOfOld() {
+  public static ObjectNode sourceOfOld() {
     ObjectNode source =
         new ObservedRequests(NAME, BackupEnvironmentTest.withBackup(Json.object())).parent();
     ((ObjectNode) source.get("metadata")).put("creationTimestamp", "2025-01-01T00:00:00Z");
@@ -411,7 +416,7 @@ class BackupAnswersTest {
     return condition(world.status, type);
   }
 
-  static String condition(JsonNode status, String type) {
+  public static String condition(JsonNode status, String type) {
     for (JsonNode condition : status.path("conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition.path("status").asText() + " " + condition.path("reason").asText();
@@ -424,7 +429,7 @@ class BackupAnswersTest {
     return conditionMessage(world.status, type);
   }
 
-  static String conditionMessage(JsonNode status, String type) {
+  public static String conditionMessage(JsonNode status, String type) {
     for (JsonNode condition : status.path("conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition.path("message").asText();

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -318,9 +319,8 @@ class BackupEmulatorScenarioTest {
     assertThat(
             cluster
                 .get("apps/v1", "StatefulSet", NS, "orders")
-                .at("/spec/template/spec/containers/0/env")
-                .toString())
-        .contains("{\"name\":\"CLONE_WALE_S3_PREFIX\",\"value\":\"" + source + "\"}");
+                .at("/spec/template/spec/containers/0/env"))
+        .contains(json("{\"name\":\"CLONE_WALE_S3_PREFIX\",\"value\":\"" + source + "\"}"));
     assertThat(archiveOf("orders"))
         .isEqualTo(restored.at("/status/backup/location").asText())
         .isNotEqualTo(source)

@@ -1,11 +1,13 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,10 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * of the logical backup (run against s3rver and the AWS CLI, whose arguments are recorded), and what cannot work is
  * refused.
  */
-class BackupEncryptionTest {
+public class BackupEncryptionTest {
   @TempDir Path dir;
 
-  static ObjectNode libsodiumAndKms() {
+  public static ObjectNode libsodiumAndKms() {
     ObjectNode spec = BackupEnvironmentTest.withBackup(Json.object());
     ObjectNode encryption = spec.with("backup").putObject("encryption");
     encryption.putObject("libsodium").put("secretName", "backup-key").put("transform", "base64");
@@ -63,34 +65,34 @@ class BackupEncryptionTest {
   @Test
   void walGsKeyComesFromTheSecretAndTheStoresEncryptionIsAskedFor() {
     Map<String, JsonNode> env = BackupEnvironmentTest.added(libsodiumAndKms());
-    assertThat(env.get("WALG_LIBSODIUM_KEY").toString())
+    assertThat(env.get("WALG_LIBSODIUM_KEY"))
         .isEqualTo(
-            "{\"name\":\"WALG_LIBSODIUM_KEY\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"backup-key\",\"key\":\"WALG_LIBSODIUM_KEY\"}}}");
+            json(
+                "{\"name\":\"WALG_LIBSODIUM_KEY\",\"valueFrom\":{\"secretKeyRef\":{\"name\":\"backup-key\",\"key\":\"WALG_LIBSODIUM_KEY\"}}}"));
     assertThat(env.get("WALG_LIBSODIUM_KEY_TRANSFORM").path("value").asText()).isEqualTo("base64");
     assertThat(env.get("WALG_S3_SSE").path("value").asText()).isEqualTo("aws:kms");
     assertThat(env.get("WALG_S3_SSE_KMS_ID").path("value").asText())
         .isEqualTo("arn:aws:kms:eu-west-1:1:key/abc");
 
     Map<String, JsonNode> pgp = BackupEnvironmentTest.added(pgpWithPassphrase());
-    assertThat(pgp.get("WALG_PGP_KEY").at("/valueFrom/secretKeyRef").toString())
-        .isEqualTo("{\"name\":\"backup-pgp\",\"key\":\"private.asc\"}");
-    assertThat(pgp.get("WALG_PGP_KEY_PASSPHRASE").at("/valueFrom/secretKeyRef").toString())
-        .isEqualTo("{\"name\":\"backup-pgp\",\"key\":\"passphrase\"}");
+    assertThat(pgp.get("WALG_PGP_KEY").at("/valueFrom/secretKeyRef"))
+        .isEqualTo(json("{\"name\":\"backup-pgp\",\"key\":\"private.asc\"}"));
+    assertThat(pgp.get("WALG_PGP_KEY_PASSPHRASE").at("/valueFrom/secretKeyRef"))
+        .isEqualTo(json("{\"name\":\"backup-pgp\",\"key\":\"passphrase\"}"));
     assertThat(pgp).doesNotContainKeys("WALG_S3_SSE", "WALG_LIBSODIUM_KEY");
 
     // A clone of an encrypted archive decrypts it with the source's key, through Spilo's CLONE_
     // variables.
     Map<String, JsonNode> clone = BackupEnvironmentTest.added(encryptedClone());
-    assertThat(clone.get("CLONE_WALG_LIBSODIUM_KEY").at("/valueFrom/secretKeyRef").toString())
-        .isEqualTo("{\"name\":\"old-key\",\"key\":\"WALG_LIBSODIUM_KEY\"}");
+    assertThat(clone.get("CLONE_WALG_LIBSODIUM_KEY").at("/valueFrom/secretKeyRef"))
+        .isEqualTo(json("{\"name\":\"old-key\",\"key\":\"WALG_LIBSODIUM_KEY\"}"));
     assertThat(clone.get("CLONE_WALG_LIBSODIUM_KEY_TRANSFORM").path("value").asText())
         .isEqualTo("none");
     Map<String, JsonNode> pgpSource = BackupEnvironmentTest.added(pgpClone());
-    assertThat(pgpSource.get("CLONE_WALG_PGP_KEY").at("/valueFrom/secretKeyRef").toString())
-        .isEqualTo("{\"name\":\"old-pgp\",\"key\":\"WALG_PGP_KEY\"}");
-    assertThat(
-            pgpSource.get("CLONE_WALG_PGP_KEY_PASSPHRASE").at("/valueFrom/secretKeyRef").toString())
-        .isEqualTo("{\"name\":\"old-pgp\",\"key\":\"passphrase\"}");
+    assertThat(pgpSource.get("CLONE_WALG_PGP_KEY").at("/valueFrom/secretKeyRef"))
+        .isEqualTo(json("{\"name\":\"old-pgp\",\"key\":\"WALG_PGP_KEY\"}"));
+    assertThat(pgpSource.get("CLONE_WALG_PGP_KEY_PASSPHRASE").at("/valueFrom/secretKeyRef"))
+        .isEqualTo(json("{\"name\":\"old-pgp\",\"key\":\"passphrase\"}"));
   }
 
   @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * list in src/test/resources/spilo/backup-variables.tsv, each with the place in Spilo's sources) and against how
  * Spilo derives from them what WAL-G gets; WAL-G itself cannot run here.
  */
-class BackupEnvironmentTest {
+public class BackupEnvironmentTest {
   /** Spilo's own parse of WALE_S3_ENDPOINT (configure_spilo.py write_wale_environment). */
   private static final Pattern SPILO_ENDPOINT = Pattern.compile("^(\\w+)\\+(\\w+)(://.+)$");
 
@@ -42,7 +43,7 @@ class BackupEnvironmentTest {
     return variables;
   }
 
-  static ObjectNode withBackup(ObjectNode spec) {
+  public static ObjectNode withBackup(ObjectNode spec) {
     ObjectNode backup = spec.putObject("backup");
     backup
         .putObject("s3")

@@ -7,20 +7,21 @@ import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import dev.metahooks.json.JsonTrees;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Consumer;
 
 /** Specs for builder tests: the CRD defaults, changed as a test needs. */
-final class BuilderTestSupport {
+public final class BuilderTestSupport {
   private BuilderTestSupport() {}
 
   /** No spec.tls: what Secrets and pods are rendered with when the cluster has no certificate of its own. */
-  static final Tls.State NO_TLS = Tls.check(Optional.empty(), null, Instant.EPOCH);
+  public static final Tls.State NO_TLS = Tls.check(Optional.empty(), null, Instant.EPOCH);
 
   /** The cluster's Secrets as one call plans and renders them. */
-  static java.util.List<ObjectNode> secrets(
+  public static java.util.List<ObjectNode> secrets(
       String cluster,
       String namespace,
       ClusterSpec spec,
@@ -42,12 +43,12 @@ final class BuilderTestSupport {
   }
 
   /** The StatefulSet builder's own output for a spec: no TLS, no bootstrap settings, namespace shop. */
-  static ObjectNode statefulSet(String cluster, ClusterSpec spec) {
+  public static ObjectNode statefulSet(String cluster, ClusterSpec spec) {
     return StatefulSets.build(
         cluster, "shop", spec, Json.object(), Optional.empty(), spec.instances());
   }
 
-  static ClusterSpec spec(Consumer<ObjectNode> change) {
+  public static ClusterSpec spec(Consumer<ObjectNode> change) {
     SpecReader.Result result = SpecReader.read(SpecReaderTest.parent("pg", change));
     if (!result.valid()) {
       throw new AssertionError("test spec is invalid: " + result.problems());

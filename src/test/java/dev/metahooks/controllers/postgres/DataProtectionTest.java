@@ -23,7 +23,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** The design's rules that protect data, one test each (and the fixtures show each in a full answer). */
-class DataProtectionTest {
+public class DataProtectionTest {
   /** A Sources that fails the test if a password is asked for. */
   static final Sources NO_NEW_SECRETS =
       new Sources() {
@@ -38,7 +38,7 @@ class DataProtectionTest {
         }
       };
 
-  static ObservedRequests readyHa() {
+  public static ObservedRequests readyHa() {
     ObservedRequests world = ObservedRequests.fromSample("postgrescluster-ha.yaml");
     world.sync();
     world.runAllReady();

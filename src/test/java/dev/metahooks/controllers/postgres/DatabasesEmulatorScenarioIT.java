@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -74,11 +75,12 @@ class DatabasesEmulatorScenarioIT {
     mc.runUntilStable(60);
     ObjectNode parent = parent();
     assertThat(parent.at("/status/phase").asText()).isEqualTo("Ready");
-    assertThat(parent.at("/status/databases").toString())
+    assertThat(parent.at("/status/databases"))
         .isEqualTo(
-            "["
-                + "{\"name\":\"orders\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Retain\",\"state\":\"Applied\"},"
-                + "{\"name\":\"orders archive\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Delete\",\"state\":\"Applied\"}]");
+            json(
+                "["
+                    + "{\"name\":\"orders\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Retain\",\"state\":\"Applied\"},"
+                    + "{\"name\":\"orders archive\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Delete\",\"state\":\"Applied\"}]"));
     assertThat(condition(parent, "UsersReady")).isEqualTo("True Applied");
     assertThat(databases()).containsExactly("orders", "orders archive");
     assertThat(
@@ -131,9 +133,10 @@ class DatabasesEmulatorScenarioIT {
           ((ObjectNode) p.at("/spec/users/1")).remove("connect");
         });
     mc.runUntilStable(60);
-    assertThat(parent().at("/status/databases").toString())
+    assertThat(parent().at("/status/databases"))
         .isEqualTo(
-            "[{\"name\":\"orders\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Retain\",\"state\":\"Applied\"}]");
+            json(
+                "[{\"name\":\"orders\",\"owner\":\"orders-app\",\"reclaimPolicy\":\"Retain\",\"state\":\"Applied\"}]"));
     assertThat(databases()).containsExactly("orders");
     cluster.update(API, KIND, NS, "orders", p -> ((ObjectNode) p.get("spec")).remove("databases"));
     mc.runUntilStable(60);

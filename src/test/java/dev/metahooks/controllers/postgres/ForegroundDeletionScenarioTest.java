@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -47,9 +48,9 @@ class ForegroundDeletionScenarioTest {
     mc.runUntilStable(60);
 
     ObjectNode parent = cluster.get(API, "PostgresCluster", "default", "orders");
-    assertThat(parent.at("/metadata/finalizers").toString())
+    assertThat(parent.at("/metadata/finalizers"))
         .as("the protection holds the object")
-        .isEqualTo("[\"metacontroller.io/compositecontroller-postgrescluster\"]");
+        .isEqualTo(json("[\"metacontroller.io/compositecontroller-postgrescluster\"]"));
     for (String[] kind :
         List.of(
             new String[] {"v1", "Secret"},

@@ -43,8 +43,8 @@ import java.util.UUID;
  * is no simulated world: no watch, no retries, no merge subtleties, no clock, nothing happens by itself. Scenarios
  * run under the kit's emulator ({@code dev.metahooks.emulator}, {@link PostgresEmulation}).
  */
-final class ObservedRequests {
-  static final String NAMESPACE = "shop";
+public final class ObservedRequests {
+  public static final String NAMESPACE = "shop";
   static final String CREATED = "2025-12-31T12:00:00Z";
 
   /** Go's encoding/json sorts map keys; Metacontroller stores the last-applied configuration that way. */
@@ -53,32 +53,32 @@ final class ObservedRequests {
 
   private static final Set<String> ON_DELETE = Set.of("Job");
 
-  final String name;
+  public final String name;
 
   /** Where the cluster lives: {@link #NAMESPACE} unless a test needs another. */
   final String namespace;
 
-  final String uid;
-  String hookVersion = "v1";
-  ObjectNode spec;
+  public final String uid;
+  public String hookVersion = "v1";
+  public ObjectNode spec;
   long generation = 1;
-  ObjectNode status;
-  String deletionTimestamp;
+  public ObjectNode status;
+  public String deletionTimestamp;
 
   /** The parent's annotations (none by default). */
-  final ObjectNode annotations = Json.object();
+  public final ObjectNode annotations = Json.object();
 
   /** Observed children by kind/name. */
-  final Map<String, ObjectNode> children = new TreeMap<>();
+  public final Map<String, ObjectNode> children = new TreeMap<>();
 
   /** Observed database pods by name. */
-  final Map<String, ObjectNode> pods = new TreeMap<>();
+  public final Map<String, ObjectNode> pods = new TreeMap<>();
 
   /** Patroni's ConfigMaps (related objects) by name. */
-  final Map<String, ObjectNode> configMaps = new TreeMap<>();
+  public final Map<String, ObjectNode> configMaps = new TreeMap<>();
 
   /** Secrets of the namespace the spec names (the TLS Secret, a standby's source Secrets), by name. */
-  final Map<String, ObjectNode> relatedSecrets = new TreeMap<>();
+  public final Map<String, ObjectNode> relatedSecrets = new TreeMap<>();
 
   /**
    * Whether whoever may read them has given the spec's Secrets to this cluster: then each Secret of
@@ -91,28 +91,28 @@ final class ObservedRequests {
   boolean earlierCustomizeAnswer;
 
   /** Other PostgresClusters of the namespace, by name, as the customize hook relates them. */
-  final Map<String, ObjectNode> otherClusters = new TreeMap<>();
+  public final Map<String, ObjectNode> otherClusters = new TreeMap<>();
 
   /** The cluster's volume claims and the StorageClasses, related (and sent) only once {@link #relateVolumes} ran. */
-  final Map<String, ObjectNode> claims = new TreeMap<>();
+  public final Map<String, ObjectNode> claims = new TreeMap<>();
 
   final Map<String, ObjectNode> storageClasses = new TreeMap<>();
   boolean volumesRelated;
 
   /** Time and secrets for the hooks: pinned unless a test needs other passwords. */
-  dev.metahooks.api.Sources sources = FixedSources.INSTANCE;
+  public dev.metahooks.api.Sources sources = FixedSources.INSTANCE;
 
   /** Whether the controller declares PodMonitors (the optional component is installed). */
-  boolean podMonitorsDeclared;
+  public boolean podMonitorsDeclared;
 
   private int resourceVersion = 1000;
   private int clusterIps = 10;
 
-  ObservedRequests(String name, ObjectNode spec) {
+  public ObservedRequests(String name, ObjectNode spec) {
     this(name, spec, NAMESPACE);
   }
 
-  ObservedRequests(String name, ObjectNode spec, String namespace) {
+  public ObservedRequests(String name, ObjectNode spec, String namespace) {
     this(
         name,
         spec,
@@ -121,7 +121,7 @@ final class ObservedRequests {
   }
 
   /** {@code uid}: another incarnation of a cluster of the same name (created again, or restored under it). */
-  ObservedRequests(String name, ObjectNode spec, String namespace, String uid) {
+  public ObservedRequests(String name, ObjectNode spec, String namespace, String uid) {
     this.name = name;
     this.namespace = namespace;
     this.uid = uid;
@@ -129,7 +129,7 @@ final class ObservedRequests {
   }
 
   /** The requests for one of the sample custom resources in manifests/examples. */
-  static ObservedRequests fromSample(String file) {
+  public static ObservedRequests fromSample(String file) {
     ObjectNode sample = sample(file);
     return new ObservedRequests(
         sample.path("metadata").path("name").asText(), (ObjectNode) sample.get("spec"));
@@ -175,7 +175,7 @@ final class ObservedRequests {
     return controller;
   }
 
-  ObjectNode parent() {
+  public ObjectNode parent() {
     ObjectNode parent =
         Json.object().put("apiVersion", "metahooks.dev/v1alpha1").put("kind", "PostgresCluster");
     ObjectNode metadata =
@@ -202,7 +202,7 @@ final class ObservedRequests {
   }
 
   /** What the hook observes of the request Metacontroller would send now (a sync). */
-  ObservedCluster observed() {
+  public ObservedCluster observed() {
     return ObservedCluster.of(
         CompositeRequest.read(request(false), Hook.SYNC), SpecReader.read(parent()).spec());
   }
@@ -318,7 +318,7 @@ final class ObservedRequests {
    * The claims the StatefulSet controller made for the pods (bound, at the claim template's size, the class filled
    * in as the API server's DefaultStorageClass admission does) and one default StorageClass {@code className}.
    */
-  void relateVolumes(String className, boolean allowVolumeExpansion) {
+  public void relateVolumes(String className, boolean allowVolumeExpansion) {
     relateStorageClass(className, allowVolumeExpansion);
     JsonNode template = children.get("StatefulSet/" + name).at("/spec/volumeClaimTemplates/0");
     for (String pod : pods.keySet()) {
@@ -377,7 +377,7 @@ final class ObservedRequests {
   }
 
   /** Calls the hook in-process with pinned time and secrets, and returns the answer as JSON. */
-  JsonNode call(boolean finalizing) {
+  public JsonNode call(boolean finalizing) {
     ObjectNode body = request(finalizing);
     CompositeRequest request = CompositeRequest.read(body, finalizing ? Hook.FINALIZE : Hook.SYNC);
     CompositeResponse response =
@@ -388,14 +388,14 @@ final class ObservedRequests {
   }
 
   /** Calls sync and applies the answer; returns the answer. */
-  JsonNode sync() {
+  public JsonNode sync() {
     JsonNode answer = call(false);
     apply(answer);
     return answer;
   }
 
   /** What Metacontroller does with an answer: status replaced, children created, updated or deleted. */
-  void apply(JsonNode answer) {
+  public void apply(JsonNode answer) {
     status = answer.path("status").isObject() ? (ObjectNode) answer.get("status").deepCopy() : null;
     Map<String, ObjectNode> desired = new TreeMap<>();
     for (JsonNode child : answer.path("children")) {
@@ -511,7 +511,7 @@ final class ObservedRequests {
     return updated;
   }
 
-  ObjectNode statefulSet() {
+  public ObjectNode statefulSet() {
     return children.get("StatefulSet/" + name);
   }
 
@@ -519,7 +519,7 @@ final class ObservedRequests {
    * Runs the StatefulSet's pods: {@code spec.replicas} pods, those in {@code notReady} not ready, the pod at
    * {@code primary} labelled leader (-1 for none), and the status the StatefulSet controller would report.
    */
-  void runPods(Set<Integer> notReady, int primary, boolean rolling) {
+  public void runPods(Set<Integer> notReady, int primary, boolean rolling) {
     pods.clear();
     ObjectNode sts = statefulSet();
     int replicas = sts == null ? 0 : sts.path("spec").path("replicas").asInt();
@@ -535,7 +535,7 @@ final class ObservedRequests {
   }
 
   /** Every pod ready, the first one primary. */
-  void runAllReady() {
+  public void runAllReady() {
     runPods(Set.of(), 0, false);
   }
 
@@ -617,7 +617,7 @@ final class ObservedRequests {
   }
 
   /** The users Job, marked complete or failed. */
-  void finishUsersJob(boolean succeeded) {
+  public void finishUsersJob(boolean succeeded) {
     children.forEach(
         (key, child) -> {
           if (key.startsWith("Job/")) {
@@ -633,7 +633,7 @@ final class ObservedRequests {
   }
 
   /** Patroni's ConfigMap {@code <n>-<suffix>} as Patroni writes it (scope label, KUBERNETES_LABELS). */
-  void patroniConfigMap(String suffix) {
+  public void patroniConfigMap(String suffix) {
     ObjectNode configMap = Json.object().put("apiVersion", "v1").put("kind", "ConfigMap");
     ObjectNode metadata =
         configMap
@@ -654,12 +654,12 @@ final class ObservedRequests {
   }
 
   /** Changes the spec the way a user edit does: a new generation. */
-  void edit(java.util.function.Consumer<ObjectNode> change) {
+  public void edit(java.util.function.Consumer<ObjectNode> change) {
     change.accept(spec);
     generation++;
   }
 
-  List<ObjectNode> observedSecrets() {
+  public List<ObjectNode> observedSecrets() {
     List<ObjectNode> secrets = new ArrayList<>();
     children.forEach(
         (key, child) -> {

@@ -12,8 +12,8 @@ import dev.metahooks.json.JsonTrees;
  * Patroni of Spilo 4.0-p3) names it {@code primary} and writes {@code replication_state} on a standby
  * (v4.0.4:464-467).
  */
-final class PatroniMemberData {
-  enum Version {
+public final class PatroniMemberData {
+  public enum Version {
     V3_0_2("3.0.2", "master"),
     V4_0_4("4.0.4", "primary");
 
@@ -27,12 +27,12 @@ final class PatroniMemberData {
   }
 
   /** A WAL position in the middle of segment 3 of timeline 1 (0/3000060). */
-  static final long POSITION = 0x3000060L;
+  public static final long POSITION = 0x3000060L;
 
   private PatroniMemberData() {}
 
   /** A running leader at {@code position} on {@code timeline}. */
-  static String leader(Version version, String podIp, long position, int timeline) {
+  public static String leader(Version version, String podIp, long position, int timeline) {
     ObjectNode data = base(version, podIp, "running", version.leaderRole);
     data.put("xlog_location", position);
     data.put("timeline", timeline);
@@ -40,7 +40,7 @@ final class PatroniMemberData {
   }
 
   /** A running replica; {@code replicationState} null leaves the field out (3.0.2, or 4.0.4 not streaming). */
-  static String replica(
+  public static String replica(
       Version version, String podIp, long position, int timeline, String replicationState) {
     ObjectNode data = base(version, podIp, "running", "replica");
     data.put("xlog_location", position);
@@ -52,7 +52,7 @@ final class PatroniMemberData {
   }
 
   /** A member whose PostgreSQL is not running yet: no WAL position (ha.py writes it only while running). */
-  static String starting(Version version, String podIp) {
+  public static String starting(Version version, String podIp) {
     return text(base(version, podIp, "starting", "replica"));
   }
 

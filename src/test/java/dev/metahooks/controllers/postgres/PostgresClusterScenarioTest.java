@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -138,9 +139,10 @@ class PostgresClusterScenarioTest {
     assertThat(status.path("image").asText()).isEqualTo(ClusterSpec.DEFAULT_IMAGE);
     assertThat(status.path("selector").asText())
         .isEqualTo("app.kubernetes.io/instance=orders,app.kubernetes.io/name=postgresql");
-    assertThat(status.path("endpoints").toString())
+    assertThat(status.path("endpoints"))
         .isEqualTo(
-            "{\"primary\":\"orders-rw.default.svc:5432\",\"replicas\":\"orders-ro.default.svc:5432\"}");
+            json(
+                "{\"primary\":\"orders-rw.default.svc:5432\",\"replicas\":\"orders-ro.default.svc:5432\"}"));
     assertThat(status.path("observedGeneration").asLong()).isEqualTo(1);
     assertCondition("Ready", "True", "AllInstancesReady");
     assertCondition("Progressing", "False", "Settled");
@@ -631,8 +633,9 @@ class PostgresClusterScenarioTest {
             .findFirst()
             .orElseThrow()
             .after();
-    assertThat(role.at("/rules/0/resourceNames").toString())
-        .isEqualTo("[\"orders-config\",\"orders-leader\",\"orders-failover\",\"orders-sync\"]");
+    assertThat(role.at("/rules/0/resourceNames"))
+        .isEqualTo(
+            json("[\"orders-config\",\"orders-leader\",\"orders-failover\",\"orders-sync\"]"));
 
     cluster.createFile("manifests/examples/postgrescluster-ha.yaml");
     settle();
@@ -732,8 +735,8 @@ class PostgresClusterScenarioTest {
     assertThat(conditionSince(mark, "Degraded", "status")).containsExactly("False");
     assertThat(conditionSince(mark, "Progressing", "reason"))
         .containsExactly("RollingUpdate", "Settled");
-    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy").toString())
-        .isEqualTo("{\"type\":\"OnDelete\"}");
+    assertThat(child("apps/v1", "StatefulSet", NAME).at("/spec/updateStrategy"))
+        .isEqualTo(json("{\"type\":\"OnDelete\"}"));
     assertThat(names("batch/v1", "Job"))
         .as("the switchover and restart Jobs go once done")
         .noneMatch(job -> job.contains("-switchover-") || job.contains("-restart-"));
@@ -811,8 +814,8 @@ class PostgresClusterScenarioTest {
       assertThat(pod.at("/spec/tolerations/0/key").asText()).isEqualTo("dedicated");
       assertThat(pod.at("/spec/priorityClassName").asText()).isEqualTo("database-critical");
       assertThat(pod.at("/spec/affinity/nodeAffinity").isObject()).isTrue();
-      assertThat(pod.at("/spec/topologySpreadConstraints/0/labelSelector/matchLabels").toString())
-          .isEqualTo(Labels.podSelector(NAME).toString());
+      assertThat(pod.at("/spec/topologySpreadConstraints/0/labelSelector/matchLabels"))
+          .isEqualTo(Labels.podSelector(NAME));
     }
     ObjectNode status = orders.get().withObjectProperty("status");
     assertThat(status.path("phase").asText()).isEqualTo("Ready");

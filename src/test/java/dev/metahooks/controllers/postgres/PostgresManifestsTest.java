@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import dev.metahooks.controllers.postgres.base.ChildTypes;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testsupport.Resources;
 import java.io.IOException;
@@ -49,10 +51,11 @@ class PostgresManifestsTest {
     JsonNode version = crdVersion();
     assertThat(version.path("name").asText()).isEqualTo("v1alpha1");
     assertThat(version.at("/subresources/status").isObject()).isTrue();
-    assertThat(version.at("/subresources/scale").toString())
+    assertThat(version.at("/subresources/scale"))
         .isEqualTo(
-            "{\"specReplicasPath\":\".spec.instances\","
-                + "\"statusReplicasPath\":\".status.readyInstances\",\"labelSelectorPath\":\".status.selector\"}");
+            json(
+                "{\"specReplicasPath\":\".spec.instances\","
+                    + "\"statusReplicasPath\":\".status.readyInstances\",\"labelSelectorPath\":\".status.selector\"}"));
     List<String> columns = new ArrayList<>();
     version.path("additionalPrinterColumns").forEach(c -> columns.add(c.path("name").asText()));
     assertThat(columns).containsExactly("Version", "Instances", "Ready", "Phase", "Primary", "Age");
@@ -225,8 +228,9 @@ class PostgresManifestsTest {
     JsonNode cc = yaml("metacontroller/postgrescluster.yaml");
     assertThat(cc.at("/metadata/name").asText()).isEqualTo("postgrescluster");
     assertThat(cc.at("/spec/generateSelector").asBoolean()).isTrue();
-    assertThat(cc.at("/spec/parentResource").toString())
-        .isEqualTo("{\"apiVersion\":\"metahooks.dev/v1alpha1\",\"resource\":\"postgresclusters\"}");
+    assertThat(cc.at("/spec/parentResource"))
+        .isEqualTo(
+            json("{\"apiVersion\":\"metahooks.dev/v1alpha1\",\"resource\":\"postgresclusters\"}"));
     Map<String, String> strategies = new LinkedHashMap<>();
     cc.at("/spec/childResources")
         .forEach(

@@ -20,22 +20,23 @@ import java.util.Map;
  * script this way, never as the raw strings of the manifest; {@code overrides} are the test's stand-ins for what
  * the cluster gives (hosts, ports, mounted files) and PATH.
  */
-final class RenderedContainers {
+public final class RenderedContainers {
   private RenderedContainers() {}
 
   /** The named container of a Job, CronJob, Deployment or StatefulSet of the world. */
-  static Kubelet.Container of(
+  public static Kubelet.Container of(
       ObservedRequests world, JsonNode owner, String container, List<ObjectNode> userObjects) {
     return container(pod(world, owner, userObjects), podSpec(owner), container);
   }
 
   /** The named container (or init container) of an object with a pod template, references read from {@code objects}. */
-  static Kubelet.Container of(JsonNode owner, String container, List<ObjectNode> objects) {
+  public static Kubelet.Container of(JsonNode owner, String container, List<ObjectNode> objects) {
     return container(Kubelet.pod(podSpec(owner)).objects(objects), podSpec(owner), container);
   }
 
   /** The pod of a Job, CronJob, Deployment or StatefulSet of the world, with the world's Secrets and ConfigMaps. */
-  static Kubelet.Pod pod(ObservedRequests world, JsonNode owner, List<ObjectNode> userObjects) {
+  public static Kubelet.Pod pod(
+      ObservedRequests world, JsonNode owner, List<ObjectNode> userObjects) {
     List<ObjectNode> objects = new ArrayList<>(userObjects);
     world.children.forEach(
         (key, child) -> {
@@ -59,7 +60,7 @@ final class RenderedContainers {
    * Runs the container's process with its environment as the kubelet builds it, plus {@code overrides}; PATH is the
    * test's own unless overridden. Every {@code $(NAME)} of the manifest must have resolved.
    */
-  static PostgresServer.Result run(
+  public static PostgresServer.Result run(
       Kubelet.Container container, Map<String, String> overrides, Duration timeout) {
     assertThat(container.unresolvedReferences())
         .as("references the kubelet would leave unresolved")
@@ -74,7 +75,7 @@ final class RenderedContainers {
    * The stand-ins for where a backup container connects: the local PostgreSQL, as its superuser, and the local S3
    * API; on the PATH the server's client binaries, then the AWS CLI. A new map, for the test's own additions.
    */
-  static Map<String, String> localStore(PostgresServer server, S3Server s3) {
+  public static Map<String, String> localStore(PostgresServer server, S3Server s3) {
     Map<String, String> local = new HashMap<>();
     local.put("PGHOST", "127.0.0.1");
     local.put("PGPORT", String.valueOf(server.port()));

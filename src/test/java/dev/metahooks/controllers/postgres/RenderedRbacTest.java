@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -84,14 +85,18 @@ class RenderedRbacTest {
     assertThat(accounts).isEqualTo(roles);
     for (ObjectNode binding : orders.ofKind("RoleBinding")) {
       String name = Names.of(binding);
-      assertThat(binding.path("roleRef").toString())
+      assertThat(binding.path("roleRef"))
           .isEqualTo(
-              "{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\""
-                  + name
-                  + "\"}");
-      assertThat(binding.path("subjects").toString())
+              json(
+                  "{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\""
+                      + name
+                      + "\"}"));
+      assertThat(binding.path("subjects"))
           .isEqualTo(
-              "[{\"kind\":\"ServiceAccount\",\"name\":\"" + name + "\",\"namespace\":\"shop\"}]");
+              json(
+                  "[{\"kind\":\"ServiceAccount\",\"name\":\""
+                      + name
+                      + "\",\"namespace\":\"shop\"}]"));
     }
     assertThat(orders.ofKind("RoleBinding")).hasSameSizeAs(roles);
   }

@@ -17,10 +17,10 @@ import java.util.Map;
  * line, environment, psql flags); only PGHOST and PGPORT point at the local server, and the superuser's password is
  * the local server's.
  */
-final class RenderedUsersJob {
+public final class RenderedUsersJob {
   private RenderedUsersJob() {}
 
-  static ObjectNode of(ObservedRequests world) {
+  public static ObjectNode of(ObservedRequests world) {
     return world.children.entrySet().stream()
         .filter(e -> e.getKey().startsWith("Job/" + world.name + "-users-"))
         .map(Map.Entry::getValue)
@@ -33,7 +33,7 @@ final class RenderedUsersJob {
    * point at the local server, and the superuser's password is the local server's. Returns the environment the
    * container was given.
    */
-  static Map<String, String> run(ObservedRequests world, PostgresServer server) {
+  public static Map<String, String> run(ObservedRequests world, PostgresServer server) {
     Map<String, String> env = new HashMap<>();
     PostgresServer.Result result = attempt(world, server, env);
     assertThat(result.exitCode()).as("users Job output:\n%s", result.output()).isZero();
@@ -41,7 +41,7 @@ final class RenderedUsersJob {
   }
 
   /** Runs the Job's container as {@link #run} does; its exit code and output, for a Job that is meant to fail. */
-  static PostgresServer.Result attempt(ObservedRequests world, PostgresServer server) {
+  public static PostgresServer.Result attempt(ObservedRequests world, PostgresServer server) {
     return attempt(world, server, new HashMap<>());
   }
 

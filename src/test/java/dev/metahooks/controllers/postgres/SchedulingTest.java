@@ -1,6 +1,7 @@
 package dev.metahooks.controllers.postgres;
 
 import static dev.metahooks.controllers.postgres.BuilderTestSupport.spec;
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,6 +14,7 @@ import dev.metahooks.controllers.postgres.children.pooler.Poolers;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.PodMetadataReader;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testing.kube.CrdSchema;
@@ -53,27 +55,28 @@ class SchedulingTest {
                 assertThat(template.at("/metadata/labels").path(label.getKey()))
                     .as("the operator's labels stay")
                     .isEqualTo(label.getValue()));
-    assertThat(template.at("/metadata/annotations").toString())
-        .isEqualTo("{\"cluster-autoscaler.kubernetes.io/safe-to-evict\":\"false\"}");
+    assertThat(template.at("/metadata/annotations"))
+        .isEqualTo(json("{\"cluster-autoscaler.kubernetes.io/safe-to-evict\":\"false\"}"));
     JsonNode pod = template.path("spec");
     assertThat(pod.path("priorityClassName").asText()).isEqualTo("database-critical");
-    assertThat(pod.path("tolerations").toString())
+    assertThat(pod.path("tolerations"))
         .isEqualTo(
-            "[{\"key\":\"dedicated\",\"operator\":\"Equal\",\"value\":\"postgres\",\"effect\":\"NoSchedule\"}]");
+            json(
+                "[{\"key\":\"dedicated\",\"operator\":\"Equal\",\"value\":\"postgres\",\"effect\":\"NoSchedule\"}]"));
     assertThat(pod.at("/affinity/podAntiAffinity").isObject())
         .as("availability's anti-affinity is kept")
         .isTrue();
     assertThat(
             pod.at(
-                    "/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0"
-                        + "/matchExpressions/0/values")
-                .toString())
-        .isEqualTo("[\"m6i.xlarge\",\"m6i.2xlarge\"]");
-    assertThat(pod.path("topologySpreadConstraints").toString())
+                "/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0"
+                    + "/matchExpressions/0/values"))
+        .isEqualTo(json("[\"m6i.xlarge\",\"m6i.2xlarge\"]"));
+    assertThat(pod.path("topologySpreadConstraints"))
         .isEqualTo(
-            "[{\"maxSkew\":1,\"topologyKey\":"
-                + "\"topology.kubernetes.io/zone\",\"whenUnsatisfiable\":\"ScheduleAnyway\",\"labelSelector\":{\"matchLabels\":"
-                + "{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}}}]");
+            json(
+                "[{\"maxSkew\":1,\"topologyKey\":"
+                    + "\"topology.kubernetes.io/zone\",\"whenUnsatisfiable\":\"ScheduleAnyway\",\"labelSelector\":{\"matchLabels\":"
+                    + "{\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}}}]"));
     assertThat(sts.at("/spec/selector/matchLabels")).isEqualTo(Labels.podSelector("pg"));
 
     ObjectNode deployment =
@@ -83,9 +86,10 @@ class SchedulingTest {
             .orElseThrow();
     KubeSchema.assertValid(deployment);
     JsonNode poolerPod = deployment.at("/spec/template/spec");
-    assertThat(poolerPod.at("/topologySpreadConstraints/0/labelSelector/matchLabels").toString())
+    assertThat(poolerPod.at("/topologySpreadConstraints/0/labelSelector/matchLabels"))
         .isEqualTo(
-            "{\"app.kubernetes.io/name\":\"pgbouncer\",\"app.kubernetes.io/instance\":\"pg\"}");
+            json(
+                "{\"app.kubernetes.io/name\":\"pgbouncer\",\"app.kubernetes.io/instance\":\"pg\"}"));
     assertThat(poolerPod.has("tolerations")).as("the database block is not the pooler's").isFalse();
     assertThat(deployment.at("/spec/template/metadata/annotations").has(Poolers.CONFIG_HASH))
         .isTrue();

@@ -28,18 +28,18 @@ import javax.net.ssl.SSLContext;
  * request recorded, each answered with the status code {@code answer} gives it. {@link #environment} is what the
  * kubelet gives the container (KUBERNETES_SERVICE_HOST and _PORT) and where the ServiceAccount is mounted.
  */
-final class StandInApiServer implements AutoCloseable {
+public final class StandInApiServer implements AutoCloseable {
   /** One request: method, path, the Authorization header, the Content-Type header and the body. */
-  record Request(
+  public record Request(
       String method, String path, String authorization, String contentType, String body) {
-    String line() {
+    public String line() {
       return method + " " + path + " " + authorization;
     }
   }
 
   private final HttpsServer server;
   private final Path serviceAccount;
-  final List<Request> requests = new CopyOnWriteArrayList<>();
+  public final List<Request> requests = new CopyOnWriteArrayList<>();
 
   private StandInApiServer(HttpsServer server, Path serviceAccount) {
     this.server = server;
@@ -47,7 +47,8 @@ final class StandInApiServer implements AutoCloseable {
   }
 
   /** Skips (or fails in CI) without curl and openssl; the ServiceAccount's namespace is {@code namespace}. */
-  static StandInApiServer start(Path dir, String namespace, Function<Request, Integer> answer) {
+  public static StandInApiServer start(
+      Path dir, String namespace, Function<Request, Integer> answer) {
     for (String tool : List.of("curl", "openssl")) {
       boolean present =
           PostgresServer.exec(
@@ -103,11 +104,11 @@ final class StandInApiServer implements AutoCloseable {
   }
 
   /** Each request as {@code METHOD path Authorization}, in the order they came. */
-  List<String> lines() {
+  public List<String> lines() {
     return requests.stream().map(Request::line).toList();
   }
 
-  Map<String, String> environment() {
+  public Map<String, String> environment() {
     return Map.of(
         "KUBERNETES_SERVICE_HOST",
         "127.0.0.1",

@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.SecretMarks;
 import dev.metahooks.controllers.postgres.base.Spilo;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.kube.KubeSchema;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * spec.standby: what a standby renders (Spilo's STANDBY_* variables, the source's passwords, no users Job and no
  * backups of its own), what is refused, and the promotion by removing it, played in the emulator.
  */
-class StandbyClusterTest {
+public class StandbyClusterTest {
   static final String SOURCE_SUPERUSER = "source-superuser-password";
   static final String SOURCE_REPLICATION = "source-replication-password";
 
@@ -54,7 +56,7 @@ class StandbyClusterTest {
   }
 
   /** A world of the docs' archive example with the source's Secrets in the namespace. */
-  static ObservedRequests archiveStandby() throws IOException {
+  public static ObservedRequests archiveStandby() throws IOException {
     ObservedRequests world =
         new ObservedRequests(
             "orders-dr", (ObjectNode) docsExamples().get(0).get("spec").deepCopy());
@@ -63,13 +65,13 @@ class StandbyClusterTest {
     return world;
   }
 
-  static void sourceSecrets(ObservedRequests world) {
+  public static void sourceSecrets(ObservedRequests world) {
     world.relatedSecrets.put("orders-superuser", secret("orders-superuser", SOURCE_SUPERUSER));
     world.relatedSecrets.put(
         "orders-replication", secret("orders-replication", SOURCE_REPLICATION));
   }
 
-  static Map<String, JsonNode> env(JsonNode sts) {
+  public static Map<String, JsonNode> env(JsonNode sts) {
     Map<String, JsonNode> env = new TreeMap<>();
     for (JsonNode container : sts.at("/spec/template/spec/containers")) {
       if (Spilo.CONTAINER.equals(container.path("name").asText())) {
@@ -119,8 +121,9 @@ class StandbyClusterTest {
         .isEqualTo("https+path://minio.example:9000");
     assertThat(env.get("STANDBY_AWS_ENDPOINT").asText()).isEqualTo("https://minio.example:9000");
     assertThat(env.get("STANDBY_AWS_REGION").asText()).isEqualTo("eu-west-1");
-    assertThat(env.get("STANDBY_AWS_ACCESS_KEY_ID").toString())
-        .isEqualTo("{\"secretKeyRef\":{\"name\":\"s3-creds\",\"key\":\"AWS_ACCESS_KEY_ID\"}}");
+    assertThat(env.get("STANDBY_AWS_ACCESS_KEY_ID"))
+        .isEqualTo(
+            json("{\"secretKeyRef\":{\"name\":\"s3-creds\",\"key\":\"AWS_ACCESS_KEY_ID\"}}"));
     assertThat(env).doesNotContainKeys("STANDBY_HOST", "CLONE_METHOD", "USE_WALG_BACKUP");
     assertThat(password(world, "orders-dr-superuser")).isEqualTo(SOURCE_SUPERUSER);
     assertThat(password(world, "orders-dr-replication")).isEqualTo(SOURCE_REPLICATION);
@@ -132,10 +135,11 @@ class StandbyClusterTest {
     assertThat(world.children.get(jobs(world).get(0)).toString()).doesNotContain("standby_cluster");
     assertThat(TlsWorlds.condition(answer, "UsersReady").path("message").asText())
         .contains("source");
-    assertThat(answer.at("/status/standby").toString())
+    assertThat(answer.at("/status/standby"))
         .isEqualTo(
-            "{\"phase\":\"Bootstrapping\",\"source\":\"orders\","
-                + "\"method\":\"archive\",\"location\":\"s3://pg-backups/shop/orders/0f6a3e8e-6c1f-4a43-9b1e-7d2c5a9e4b11\"}");
+            json(
+                "{\"phase\":\"Bootstrapping\",\"source\":\"orders\","
+                    + "\"method\":\"archive\",\"location\":\"s3://pg-backups/shop/orders/0f6a3e8e-6c1f-4a43-9b1e-7d2c5a9e4b11\"}"));
   }
 
   @Test

@@ -9,11 +9,11 @@ import java.time.Instant;
  * Store check reports as scripts/store-check.sh writes them (StoreCheckScriptIT shows the script writes exactly
  * these keys), put into a world's ConfigMap {@code <n>-backup-health} as the check's PATCH does.
  */
-final class StoreCheckReports {
+public final class StoreCheckReports {
   private StoreCheckReports() {}
 
   /** A primary archiving, a store with two complete base backups and the last archived WAL. */
-  static ObjectNode healthy(Instant checkedAt) {
+  public static ObjectNode healthy(Instant checkedAt) {
     return Json.object()
         .put("format", "1")
         .put("checkedAt", checkedAt.toString())
@@ -39,7 +39,7 @@ final class StoreCheckReports {
   }
 
   /** Sets the data of the world's report ConfigMap (which the hook must have rendered). */
-  static void write(ObservedRequests world, ObjectNode data) {
+  public static void write(ObservedRequests world, ObjectNode data) {
     ObjectNode configMap = world.children.get("ConfigMap/" + Names.backupHealth(world.name));
     if (configMap == null) {
       throw new AssertionError("the hook rendered no ConfigMap " + Names.backupHealth(world.name));

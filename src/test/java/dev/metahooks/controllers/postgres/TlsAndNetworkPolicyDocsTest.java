@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.children.network.NetworkPolicies;
 import dev.metahooks.controllers.postgres.children.pod.StatefulSets;
+import dev.metahooks.controllers.postgres.children.pod.StatefulSetsTest;
 import dev.metahooks.controllers.postgres.children.pod.TlsMounts;
 import dev.metahooks.controllers.postgres.plan.Tls;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;

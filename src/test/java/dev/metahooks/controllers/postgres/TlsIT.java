@@ -1,7 +1,8 @@
 package dev.metahooks.controllers.postgres;
 
-import static dev.metahooks.controllers.postgres.SecretsTest.decoded;
 import static dev.metahooks.controllers.postgres.TlsWorlds.*;
+import static dev.metahooks.controllers.postgres.children.access.SecretsTest.decoded;
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -111,12 +112,13 @@ class TlsIT {
         .contains("CN=orders-rw.shop.svc");
     JsonNode pod = child(added, "StatefulSet", "orders").at("/spec/template/spec");
     KubeSchema.assertValid(child(added, "StatefulSet", "orders"));
-    assertThat(pod.path("volumes").toString())
+    assertThat(pod.path("volumes"))
         .contains(
-            "{\"name\":\"tls\",\"secret\":{\"secretName\":\"orders-tls\","
-                + "\"defaultMode\":416}}");
-    assertThat(postgres(added).path("volumeMounts").toString())
-        .contains("{\"name\":\"tls\",\"mountPath\":\"/tls\",\"readOnly\":true}");
+            json(
+                "{\"name\":\"tls\",\"secret\":{\"secretName\":\"orders-tls\","
+                    + "\"defaultMode\":416}}"));
+    assertThat(postgres(added).path("volumeMounts"))
+        .contains(json("{\"name\":\"tls\",\"mountPath\":\"/tls\",\"readOnly\":true}"));
     assertThat(env(postgres(added)))
         .containsEntry("SSL_CERTIFICATE_FILE", "/tls/tls.crt")
         .containsEntry("SSL_PRIVATE_KEY_FILE", "/tls/tls.key")
@@ -296,10 +298,11 @@ class TlsIT {
     assertThat(env(container))
         .containsEntry("PATRONI_URL", "https://orders-hl.shop.svc:8008")
         .containsEntry("CURL_CA_BUNDLE", "/tls/ca.crt");
-    assertThat(parameters.at("/spec/template/spec/volumes").toString())
+    assertThat(parameters.at("/spec/template/spec/volumes"))
         .isEqualTo(
-            "[{\"name\":\"tls\",\"secret\":"
-                + "{\"secretName\":\"orders-tls\",\"items\":[{\"key\":\"ca.crt\",\"path\":\"ca.crt\"}]}}]");
+            json(
+                "[{\"name\":\"tls\",\"secret\":"
+                    + "{\"secretName\":\"orders-tls\",\"items\":[{\"key\":\"ca.crt\",\"path\":\"ca.crt\"}]}}]"));
     assertThat(RenderedContainers.of(world, parameters, ParameterJobs.CONTAINER, List.of()).argv())
         .containsExactly(
             "/bin/sh",

@@ -15,13 +15,13 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /** Emulated clusters and answers for the TLS tests: a TLS Secret as cert-manager writes it, a running cluster, and readers of conditions, children and Jobs. */
-final class TlsWorlds {
-  static final String SECRET = "orders-tls";
+public final class TlsWorlds {
+  public static final String SECRET = "orders-tls";
 
   private TlsWorlds() {}
 
   /** A kubernetes.io/tls Secret as cert-manager writes it; {@code change} edits its decoded keys. */
-  static ObjectNode tlsSecret(TestCertificates certs, Consumer<Map<String, String>> change) {
+  public static ObjectNode tlsSecret(TestCertificates certs, Consumer<Map<String, String>> change) {
     Map<String, String> keys =
         new TreeMap<>(
             Map.of(
@@ -51,7 +51,7 @@ final class TlsWorlds {
   }
 
   /** A running three-instance cluster with one user, without TLS. */
-  static ObservedRequests running() {
+  public static ObservedRequests running() {
     ObjectNode spec = Json.object().put("instances", 3);
     spec.putArray("users").addObject().put("name", "shop").putArray("databases").add("shop");
     ObservedRequests world = new ObservedRequests("orders", spec);
@@ -61,7 +61,7 @@ final class TlsWorlds {
     return world;
   }
 
-  static Map<String, String> uids(ObservedRequests world) {
+  public static Map<String, String> uids(ObservedRequests world) {
     Map<String, String> uids = new TreeMap<>();
     world.children.forEach(
         (key, child) -> {
@@ -72,7 +72,7 @@ final class TlsWorlds {
     return uids;
   }
 
-  static JsonNode condition(JsonNode answer, String type) {
+  public static JsonNode condition(JsonNode answer, String type) {
     for (JsonNode condition : answer.at("/status/conditions")) {
       if (type.equals(condition.path("type").asText())) {
         return condition;

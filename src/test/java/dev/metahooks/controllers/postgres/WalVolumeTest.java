@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import static dev.metahooks.testsupport.JsonLiteral.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Spilo;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import dev.metahooks.docs.MarkdownBlocks;
 import dev.metahooks.testing.kube.CrdSchema;
 import dev.metahooks.testing.kube.KubeSchema;
@@ -33,26 +35,28 @@ class WalVolumeTest {
     KubeSchema.assertValid(sts);
     JsonNode claims = sts.at("/spec/volumeClaimTemplates");
     assertThat(claims).hasSize(2);
-    assertThat(claims.get(1).toString())
+    assertThat(claims.get(1))
         .isEqualTo(
-            "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\","
-                + "\"metadata\":{\"name\":\"pgwal\",\"labels\":{"
-                + "\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}},\"spec\":{\"accessModes\":"
-                + "[\"ReadWriteOnce\"],\"storageClassName\":\"fast-ssd\",\"resources\":{\"requests\":{\"storage\":\"10Gi\"}},"
-                + "\"volumeMode\":\"Filesystem\"},\"status\":{\"phase\":\"Pending\"}}");
+            json(
+                "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\","
+                    + "\"metadata\":{\"name\":\"pgwal\",\"labels\":{"
+                    + "\"app.kubernetes.io/instance\":\"pg\",\"app.kubernetes.io/name\":\"postgresql\"}},\"spec\":{\"accessModes\":"
+                    + "[\"ReadWriteOnce\"],\"storageClassName\":\"fast-ssd\",\"resources\":{\"requests\":{\"storage\":\"10Gi\"}},"
+                    + "\"volumeMode\":\"Filesystem\"},\"status\":{\"phase\":\"Pending\"}}"));
     assertThat(claims.get(0).at("/spec/resources/requests/storage").asText()).isEqualTo("50Gi");
     assertThat(claims.get(0).at("/spec").has("storageClassName")).isFalse();
-    assertThat(sts.at("/spec/template/spec/containers/0/volumeMounts").toString())
-        .contains("{\"name\":\"pgwal\",\"mountPath\":\"/home/postgres/pgwal\"}");
+    assertThat(sts.at("/spec/template/spec/containers/0/volumeMounts"))
+        .contains(json("{\"name\":\"pgwal\",\"mountPath\":\"/home/postgres/pgwal\"}"));
     JsonNode config = BuilderTestSupport.spiloConfiguration(sts);
-    assertThat(config.at("/bootstrap/initdb").toString())
+    assertThat(config.at("/bootstrap/initdb"))
         .isEqualTo(
-            "[{\"encoding\":\"UTF8\"},"
-                + "{\"locale\":\"en_US.UTF-8\"},\"data-checksums\",{\"waldir\":\"/home/postgres/pgwal/pg_wal\"}]");
-    assertThat(config.at("/postgresql/create_replica_method").toString())
-        .isEqualTo("[\"basebackup\"]");
-    assertThat(config.at("/postgresql/basebackup").toString())
-        .isEqualTo("[{\"waldir\":\"/home/postgres/pgwal/pg_wal\"},{\"checkpoint\":\"fast\"}]");
+            json(
+                "[{\"encoding\":\"UTF8\"},"
+                    + "{\"locale\":\"en_US.UTF-8\"},\"data-checksums\",{\"waldir\":\"/home/postgres/pgwal/pg_wal\"}]"));
+    assertThat(config.at("/postgresql/create_replica_method")).isEqualTo(json("[\"basebackup\"]"));
+    assertThat(config.at("/postgresql/basebackup"))
+        .isEqualTo(
+            json("[{\"waldir\":\"/home/postgres/pgwal/pg_wal\"},{\"checkpoint\":\"fast\"}]"));
     assertThat(config.path("restapi").isObject())
         .as("the rest of the configuration stays")
         .isTrue();
