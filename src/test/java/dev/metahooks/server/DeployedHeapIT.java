@@ -120,6 +120,13 @@ class DeployedHeapIT {
   void bodiesOfNothingButStructureAre413() throws Exception {
     for (int attack : new int[] {3, 4}) {
       HostileMatrix.Result result = HostileMatrix.single(server, attack);
+      // A pause of either JVM (a collection after the last 38 MB body, on a busy machine) can hold
+      // the transfer under the slow-sender floor: that 408 is the server's right answer to a body
+      // that did not arrive, and Metacontroller sends it again, so the test does too, twice at
+      // most.
+      for (int retry = 0; retry < 2 && result.status() == 408; retry++) {
+        result = HostileMatrix.single(server, attack);
+      }
       assertThat(result.status()).as("%s: %s", result.attack(), result.body()).isEqualTo(413);
       assertThat(JsonTrees.MAPPER.readTree(result.body()).path("message").asText())
           .contains("too many objects, arrays");
