@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testsupport.ChildServer;
 import dev.metahooks.testsupport.HostileMatrix;
+import dev.metahooks.testsupport.RunsAlone;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Deployment's 512 MiB limit ({@code -Xmx384m}, SerialGC, ExitOnOutOfMemoryError, so an OutOfMemoryError would
  * end the process and fail these tests). No attack stops it or leaves it unresponsive, and every answer is JSON.
  */
+@RunsAlone
 class DeployedHeapIT {
   /** Metacontroller's own timeout for a hook call. */
   private static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);

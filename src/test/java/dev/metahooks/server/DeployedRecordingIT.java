@@ -6,6 +6,7 @@ import dev.metahooks.bench.RequestGenerator;
 import dev.metahooks.server.internal.Recorder;
 import dev.metahooks.testsupport.ChildServer;
 import dev.metahooks.testsupport.Poll;
+import dev.metahooks.testsupport.RunsAlone;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>{@code -Dmetahooks.before=<class path>} runs the same against another build, for a before figure;
  * {@code -Drecording.calls=200} makes it a soak (docs/reliability.md).
  */
+@RunsAlone
 class DeployedRecordingIT {
   private static final List<String> FLAGS =
       Stream.concat(

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.json.JsonTrees;
 import dev.metahooks.testsupport.ChildServer;
 import dev.metahooks.testsupport.Resources;
+import dev.metahooks.testsupport.RunsAlone;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>{@code -Dmetahooks.before=<class path>} runs the same against another build, for a before figure;
  * {@code -Dstorm.seconds=600} makes it a long run (docs/reliability.md).
  */
+@RunsAlone
 class SlowClientStormIT {
   private static final Duration STORM = Duration.ofSeconds(Long.getLong("storm.seconds", 15));
   private static final Duration METACONTROLLER_TIMEOUT = Duration.ofSeconds(10);
