@@ -557,9 +557,7 @@ class PostgresClusterScenarioTest {
     assertThat(cluster.find(API, KIND, NS, NAME))
         .as("the finalizer waits for the StatefulSet to be gone")
         .isPresent();
-    // Every child deleted: gone, or going (on a real API server a Job waits for the garbage
-    // collector: a batch/v1 Job deleted without a propagation policy orphans its pods first,
-    // pkg/registry/batch/job/strategy.go:60-74, DefaultGarbageCollectionPolicy).
+    // Every child deleted: gone, or going (a child with finalizers of its own waits for them).
     assertThat(childVersions(false)).as("every child deleted").isEmpty();
     assertCondition("DeletionBlocked", "False", "Deleting");
     assertThat(orders.get().at("/metadata/finalizers").toString()).contains(finalizer);
@@ -596,6 +594,11 @@ class PostgresClusterScenarioTest {
         .as("only the kubelet, removing the Terminating Pods")
         .allSatisfy(w -> assertThat(w.actor()).isEqualTo("world/kubelet"));
     assertThat(mc.round().changed()).isFalse();
+    // On a real cluster the Jobs ran Pods: Metacontroller deletes each Job with background
+    // propagation, so the collector takes its Pods too; none is left behind.
+    assertThat(cluster.list("v1", "Pod", NS))
+        .as("no Pod left, of the StatefulSet or of a Job")
+        .allSatisfy(pod -> assertThat(pod.at("/metadata/deletionTimestamp").asText()).isNotEmpty());
   }
 
   @Test

@@ -686,7 +686,14 @@ public final class Cluster {
   public void delete(String apiVersion, String kind, String namespace, String name, String uid) {
     ApiResources.Type type = resources.requireKind(apiVersion, kind);
     if (stores(type)) {
-      deleteOnServer(apiVersion, kind, namespace, name, uid, null);
+      // Background, said so: the API server's own default orphans a batch/v1 Job's pods (kubernetes
+      // v1.36.3
+      // pkg/registry/batch/job/strategy.go:62-74, "for back compatibility"), and Metacontroller
+      // asks for
+      // Background on every child it deletes or recreates
+      // (pkg/controller/common/manage_children.go:218-226 and
+      // 527-533), as kubectl does by default.
+      deleteOnServer(apiVersion, kind, namespace, name, uid, Propagation.BACKGROUND);
       return;
     }
     String key = key(type, type.namespaced() ? namespace : "", name);
