@@ -1,5 +1,6 @@
 package dev.metahooks.controllers.postgres;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.emulator.Cluster;
 import dev.metahooks.emulator.LocalHooks;
@@ -36,14 +37,16 @@ final class PostgresScenarios {
 
   /**
    * What happened to the database pods of {@code default/<cluster>} since the mark, in order: {@code replaced <pod>}
-   * when a pod is deleted for good, {@code switchover Job} when one is created, {@code leader <pod>} when Patroni's
+   * when a pod of the StatefulSet is deleted for good (a Job's pods go with their Job), {@code switchover Job} when one is created, {@code leader <pod>} when Patroni's
    * label moves.
    */
   static List<String> podEvents(Cluster cluster, String name, long sequence) {
     List<String> events = new ArrayList<>();
     for (Write write : cluster.writesAfter(sequence)) {
       String object = write.object();
-      if (write.verb() == Write.Verb.DELETE && object.startsWith("Pod default/")) {
+      if (write.verb() == Write.Verb.DELETE
+          && object.startsWith("Pod default/")
+          && ownedByAStatefulSet(write.before())) {
         events.add("replaced " + object.substring(object.indexOf('/') + 1));
       } else if (write.verb() == Write.Verb.CREATE
           && object.startsWith("Job default/" + name + "-switchover-")) {
@@ -57,5 +60,9 @@ final class PostgresScenarios {
       }
     }
     return events;
+  }
+
+  private static boolean ownedByAStatefulSet(JsonNode pod) {
+    return pod != null && "StatefulSet".equals(pod.at("/metadata/ownerReferences/0/kind").asText());
   }
 }
