@@ -354,7 +354,7 @@ public final class ClusterStatus {
 
   /** The users Job this answer asks for; when the hook renders nothing (paused, invalid), the observed one. */
   private static Optional<JsonNode> usersJobStatus(Input in) {
-    return jobStatus(in, in.usersJob(), "users");
+    return jobStatus(in, in.usersJob(), Names.USERS_COMPONENT);
   }
 
   /** The named Job's status when rendered; when the hook renders nothing, that of the observed Job of the component. */

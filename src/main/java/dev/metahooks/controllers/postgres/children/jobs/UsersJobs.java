@@ -92,7 +92,7 @@ public final class UsersJobs {
       ClusterSpec spec,
       Set<String> secretNames) {
     List<ClusterSpec.User> users = spec.users();
-    ObjectNode job = Jobs.job(name, cluster, "users", spec.scheduling().jobs());
+    ObjectNode job = Jobs.job(name, cluster, Names.USERS_COMPONENT, spec.scheduling().jobs());
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
