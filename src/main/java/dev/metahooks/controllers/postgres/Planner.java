@@ -106,7 +106,7 @@ final class Planner {
     // Called again when a maintenance window opens or the backup schedule next fires.
     Optional<Instant> callAgainAt =
         Stream.of(
-                rollout.waitingUntil(),
+                rollout.waitingFor().windowOpens(),
                 BackupStatus.nextJudgement(spec, observed, now),
                 upgrade.flatMap(MajorUpgrade.Plan::waitingUntil))
             .flatMap(Optional::stream)

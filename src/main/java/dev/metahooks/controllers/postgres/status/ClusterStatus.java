@@ -109,9 +109,13 @@ public final class ClusterStatus {
               .putObject("rollout")
               .put("step", in.rollout().step().name())
               .put("message", in.rollout().message());
-      in.rollout().waitingUntil().ifPresent(opens -> rollout.put("waitingUntil", opens.toString()));
       in.rollout()
           .waitingFor()
+          .windowOpens()
+          .ifPresent(opens -> rollout.put("waitingUntil", opens.toString()));
+      in.rollout()
+          .waitingFor()
+          .replica()
           .ifPresent(
               lag -> {
                 ObjectNode waiting =
