@@ -44,6 +44,12 @@ class ArchitectureTest {
           "^import (?:static )?(io\\.javalin|org\\.eclipse\\.jetty|" + "io\\.micrometer)\\.",
           Pattern.MULTILINE);
 
+  /** A record's header, up to its opening parenthesis. */
+  private static final Pattern RECORD =
+      Pattern.compile("\\brecord\\s+(\\w+)\\s*(?:<[^>]*>)?\\s*\\(");
+
+  private static final int MAX_PLAN_COMPONENTS = 6;
+
   /** The project's packages and those each may use (besides itself and the JDK, Jackson and SLF4J). */
   private static final Map<String, Set<String>> ALLOWED =
       Map.of(
@@ -201,6 +207,57 @@ class ArchitectureTest {
       }
     }
     return seen;
+  }
+
+  /**
+   * A plan record says what it holds in a few named parts: one of more than {@value #MAX_PLAN_COMPONENTS}
+   * components groups what belongs together into a small record of its own.
+   */
+  @Test
+  void noPlanRecordHasMoreThanSixComponents() {
+    Map<String, Integer> records = new TreeMap<>();
+    Path plan = SERVICE_SOURCES.resolve((POSTGRES + ".plan").replace('.', '/'));
+    for (Path file : sources()) {
+      if (file.startsWith(plan)) {
+        String source = withoutComments(read(file));
+        Matcher record = RECORD.matcher(source);
+        while (record.find()) {
+          records.put(file.getFileName() + " " + record.group(1), components(source, record.end()));
+        }
+      }
+    }
+    assertThat(records).as("records under plan/").hasSizeGreaterThan(10);
+    assertThat(records)
+        .as("Map<String, ObjectNode>, Map<String, String>, Map<String, String>: three")
+        .containsEntry("Credentials.java Credentials", 3);
+    assertThat(records.entrySet().stream().filter(e -> e.getValue() > MAX_PLAN_COMPONENTS))
+        .as("plan records of more than " + MAX_PLAN_COMPONENTS + " components")
+        .isEmpty();
+  }
+
+  /**
+   * The components of the record whose header opens just before {@code from}: the commas outside type arguments
+   * and annotations' parentheses, plus one (none for an empty header).
+   */
+  private static int components(String source, int from) {
+    int depth = 0;
+    int commas = 0;
+    boolean empty = true;
+    for (int i = from; i < source.length(); i++) {
+      char c = source.charAt(i);
+      if (c == ')' && depth == 0) {
+        return empty ? 0 : commas + 1;
+      }
+      if (c == '(' || c == '<') {
+        depth++;
+      } else if (c == ')' || c == '>') {
+        depth--;
+      } else if (c == ',' && depth == 0) {
+        commas++;
+      }
+      empty &= Character.isWhitespace(c);
+    }
+    throw new IllegalStateException("a record header without its end at " + from);
   }
 
   @Test

@@ -10,6 +10,12 @@ public final class Poll {
   /** Long enough for four builds sharing two cores; a condition that holds returns at once. */
   public static final Duration DEADLINE = Duration.ofSeconds(30);
 
+  /**
+   * The pause between looks: short at first, since what a test waits for mostly comes within a millisecond or two
+   * (a recording written after its answer), then doubled up to {@link #INTERVAL_MILLIS}.
+   */
+  private static final long FIRST_INTERVAL_MILLIS = 1;
+
   private static final long INTERVAL_MILLIS = 20;
 
   private Poll() {}
@@ -28,6 +34,7 @@ public final class Poll {
       throws InterruptedException {
     long end = System.nanoTime() + deadline.toNanos();
     Exception last = null;
+    long interval = FIRST_INTERVAL_MILLIS;
     while (true) {
       try {
         if (condition.holds()) {
@@ -48,7 +55,8 @@ public final class Poll {
                 + (last == null ? "" : "; last error: " + last),
             last);
       }
-      Thread.sleep(INTERVAL_MILLIS);
+      Thread.sleep(interval);
+      interval = Math.min(2 * interval, INTERVAL_MILLIS);
     }
   }
 }

@@ -155,7 +155,15 @@ final class Children {
     NetworkPolicies.pooler(cluster, spec).ifPresent(children::add);
     // The plan asks for no users Job while the cluster is a standby.
     jobs.users()
-        .flatMap(job -> UsersJobs.build(cluster, namespace, observed.uid(), spec, secrets))
+        .map(
+            name ->
+                UsersJobs.build(
+                    name,
+                    cluster,
+                    namespace,
+                    observed.uid(),
+                    spec,
+                    secrets.stream().map(Names::of).collect(Collectors.toSet())))
         .ifPresent(children::add);
     jobs.parameters()
         .map(

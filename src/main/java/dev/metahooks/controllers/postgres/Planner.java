@@ -100,16 +100,13 @@ final class Planner {
     Optional<ManualSwitchover.Plan> manual = manualSwitchover(request, spec, observed, rollout);
     Optional<MajorUpgrade.Plan> upgrade =
         MajorUpgrade.plan(cluster, wanted, observed, rollout, templateChanging, manual, now);
-    // The users Job follows the Secrets it reads; a standby has none of its own.
+    // The users Job follows what the Secrets hold; a standby has none of its own.
     Optional<String> usersJob =
-        standby.readOnly()
-            ? Optional.empty()
-            : UsersJobs.name(
-                cluster, spec, Secrets.build(cluster, namespace, spec, credentials, tls));
+        standby.readOnly() ? Optional.empty() : UsersJobs.name(cluster, spec, credentials);
     // Called again when a maintenance window opens or the backup schedule next fires.
     Optional<Instant> callAgainAt =
         Stream.of(
-                rollout.waitingUntil(),
+                rollout.waitingFor().windowOpens(),
                 BackupStatus.nextJudgement(spec, observed, now),
                 upgrade.flatMap(MajorUpgrade.Plan::waitingUntil))
             .flatMap(Optional::stream)

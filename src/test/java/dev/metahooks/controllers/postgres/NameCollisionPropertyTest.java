@@ -79,15 +79,13 @@ class NameCollisionPropertyTest {
   void noTwoClustersOfANamespaceDeriveOneName(@ForAll("namespaces") List<Cluster> clusters) {
     Map<String, String> owners = new TreeMap<>();
     List<String> collisions = new ArrayList<>();
-    for (Cluster cluster : clusters) {
-      DerivedNames running = DerivedNames.ofRunning(cluster.name(), NAMESPACE, cluster.onDemand());
-      assertThat(running.onDemandJobs)
-          .as("every entry of %s ran: %s", cluster, running.onDemandJobs)
+    for (Derived derived : derive(clusters)) {
+      Cluster cluster = derived.cluster();
+      assertThat(derived.running().onDemandJobs)
+          .as("every entry of %s ran: %s", cluster, derived.running().onDemandJobs)
           .hasSize(cluster.onDemand().size());
-      List<String> names = new ArrayList<>(running.names);
-      names.addAll(
-          STATES.computeIfAbsent(cluster.name(), name -> DerivedNames.ofStates(name, NAMESPACE))
-              .names);
+      List<String> names = new ArrayList<>(derived.running().names);
+      names.addAll(derived.states().names);
       for (String name : names) {
         String owner = owners.putIfAbsent(name, cluster.name());
         if (owner != null && !owner.equals(cluster.name())) {
@@ -99,6 +97,25 @@ class NameCollisionPropertyTest {
     }
     COMPARED.addAndGet(owners.size());
     assertThat(collisions).as("names two clusters of %s derive", clusters).isEmpty();
+  }
+
+  /** One cluster of a try with the names it derives running and in every other state. */
+  private record Derived(Cluster cluster, DerivedNames running, DerivedNames states) {}
+
+  /**
+   * The names of each cluster of a try. Each cluster is played in worlds of its own, so the clusters are played
+   * side by side (the hook answers concurrent calls in the service too); the comparison then runs in order.
+   */
+  private static List<Derived> derive(List<Cluster> clusters) {
+    return clusters.parallelStream()
+        .map(
+            cluster ->
+                new Derived(
+                    cluster,
+                    DerivedNames.ofRunning(cluster.name(), NAMESPACE, cluster.onDemand()),
+                    STATES.computeIfAbsent(
+                        cluster.name(), name -> DerivedNames.ofStates(name, NAMESPACE))))
+        .toList();
   }
 
   /** The case the property was written for: it is reached, and it no longer collides. */

@@ -28,6 +28,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -416,7 +417,25 @@ public final class ObservedRequests {
         });
   }
 
+  /**
+   * The last-applied text of each child's last desired state, by {@code kind/name}: an answer mostly repeats the
+   * children of the one before, and the text is a function of the desired state alone (this cluster's namespace and
+   * uid never change), so a child asked for as before is not written out again.
+   */
+  private final Map<String, Map.Entry<ObjectNode, String>> appliedTexts = new HashMap<>();
+
   private String lastApplied(ObjectNode desired) {
+    String key =
+        desired.path("kind").asText() + "/" + desired.path("metadata").path("name").asText();
+    Map.Entry<ObjectNode, String> known = appliedTexts.get(key);
+    if (known == null || !known.getKey().equals(desired)) {
+      known = Map.entry(desired.deepCopy(), appliedText(desired));
+      appliedTexts.put(key, known);
+    }
+    return known.getValue();
+  }
+
+  private String appliedText(ObjectNode desired) {
     ObjectNode applied = desired.deepCopy();
     ObjectNode metadata = applied.withObjectProperty("metadata");
     metadata.put("namespace", namespace);

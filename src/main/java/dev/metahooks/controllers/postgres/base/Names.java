@@ -116,8 +116,14 @@ public final class Names {
     return cluster;
   }
 
+  /**
+   * The users Job's component label: what the plan looks for among the observed Jobs (a logical restore waits for
+   * the roles) and what the Job carries.
+   */
+  public static final String USERS_COMPONENT = "users";
+
   public static String usersJob(String cluster, String hash) {
-    return cluster + "-users-" + hash;
+    return cluster + "-" + USERS_COMPONENT + "-" + hash;
   }
 
   /** The pooler's Deployment, Service, ConfigMap and Secret. */

@@ -7,6 +7,12 @@ import java.util.Optional;
 
 /** The values of a Secret as the API server holds them: base64 in {@code data}. */
 public final class SecretData {
+  /** The key of a password. */
+  public static final String PASSWORD = "password";
+
+  /** The key of a password's SCRAM-SHA-256 verifier, where a Secret holds one. */
+  public static final String VERIFIER = "verifier";
+
   private SecretData() {}
 
   /** A key of a Secret's {@code data}, decoded; empty when absent or unreadable. */

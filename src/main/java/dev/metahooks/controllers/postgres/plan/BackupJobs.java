@@ -54,7 +54,7 @@ public record BackupJobs(Map<String, String> onDemand, boolean restoreStarts) {
             .anyMatch(p -> ObservedCluster.leader(p) && ObservedCluster.ready(p));
     boolean usersApplied =
         spec.users().isEmpty()
-            || observed.jobsOf("users").stream().anyMatch(JobConditions::succeeded);
+            || observed.jobsOf(Names.USERS_COMPONENT).stream().anyMatch(JobConditions::succeeded);
     return primaryReady && usersApplied;
   }
 }

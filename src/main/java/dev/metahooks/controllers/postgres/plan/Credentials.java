@@ -81,6 +81,22 @@ public record Credentials(
     return verifiers.get(name);
   }
 
+  /**
+   * The SCRAM verifier the Secret {@code name} holds once rendered: as applied, or the one decided for it here.
+   */
+  public Optional<String> verifierHeld(String name) {
+    return applied.containsKey(name)
+        ? SecretData.value(applied.get(name), SecretData.VERIFIER)
+        : Optional.ofNullable(verifiers.get(name));
+  }
+
+  /** The password the Secret {@code name} holds once rendered: as applied, or the one decided for it here. */
+  public Optional<String> passwordHeld(String name) {
+    return applied.containsKey(name)
+        ? SecretData.value(applied.get(name), SecretData.PASSWORD)
+        : Optional.ofNullable(passwords.get(name));
+  }
+
   /** An application user's Secret as day 1 first named it; kept when observed, never created. */
   public static String legacyUserSecret(String cluster, String user) {
     return cluster + "-app-" + user;

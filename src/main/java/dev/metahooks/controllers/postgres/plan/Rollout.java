@@ -67,29 +67,41 @@ public final class Rollout {
   }
 
   /**
+   * What a step waits for, besides the pods: a maintenance window to open, or a replica to catch up with the
+   * leader ({@link Streaming}).
+   *
+   * @param windowOpens when the maintenance window that the step waits for opens
+   * @param replica the replica the step waits for, with its lag
+   */
+  public record Wait(Optional<Instant> windowOpens, Optional<Streaming.Lag> replica) {
+    public static Wait none() {
+      return new Wait(Optional.empty(), Optional.empty());
+    }
+
+    public static Wait forWindow(Instant opens) {
+      return new Wait(Optional.of(opens), Optional.empty());
+    }
+
+    public static Wait forReplica(Streaming.Lag lag) {
+      return new Wait(Optional.empty(), Optional.of(lag));
+    }
+  }
+
+  /**
    * @param restart the restart this step needs, if any
    * @param switchover the switchover this step needs, if any
-   * @param waitingUntil when the maintenance window that this step waits for opens
+   * @param waitingFor what this step waits for
    * @param heldReplicas the StatefulSet's replicas while a scale-down waits for the primary to move
-   * @param waitingFor the replica this step waits for to catch up with the leader ({@link Streaming})
    */
   public record Plan(
       Optional<Restart> restart,
       Optional<Switchover> switchover,
       Step step,
       String message,
-      Optional<Instant> waitingUntil,
-      OptionalInt heldReplicas,
-      Optional<Streaming.Lag> waitingFor) {
+      Wait waitingFor,
+      OptionalInt heldReplicas) {
     public Plan(Optional<Switchover> switchover, Step step, String message) {
-      this(
-          Optional.empty(),
-          switchover,
-          step,
-          message,
-          Optional.empty(),
-          OptionalInt.empty(),
-          Optional.empty());
+      this(Optional.empty(), switchover, step, message, Wait.none(), OptionalInt.empty());
     }
 
     /** The StatefulSet's replicas: the spec's, unless a scale-down waits for the primary to move. */
@@ -305,13 +317,7 @@ public final class Rollout {
 
   private static Plan restarting(Restart restart, Step step, String message) {
     return new Plan(
-        Optional.of(restart),
-        Optional.empty(),
-        step,
-        message,
-        Optional.empty(),
-        OptionalInt.empty(),
-        Optional.empty());
+        Optional.of(restart), Optional.empty(), step, message, Wait.none(), OptionalInt.empty());
   }
 
   /** The uid an observed restart Job was rendered with. */
@@ -328,9 +334,8 @@ public final class Rollout {
         Optional.empty(),
         Step.WaitingForWindow,
         what + " waits for the maintenance window that opens at " + opens,
-        Optional.of(opens),
-        OptionalInt.empty(),
-        Optional.empty());
+        Wait.forWindow(opens),
+        OptionalInt.empty());
   }
 
   /** Only the primary runs the old template: its switchover Job, observed or new, and what it says. */
@@ -444,9 +449,8 @@ public final class Rollout {
         Optional.empty(),
         Step.Waiting,
         "waiting for " + lag.message() + " before the next step",
-        Optional.empty(),
-        OptionalInt.empty(),
-        Optional.of(lag));
+        Wait.forReplica(lag),
+        OptionalInt.empty());
   }
 
   private static Plan hold(Step step, String message) {

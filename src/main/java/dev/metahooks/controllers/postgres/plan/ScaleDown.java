@@ -143,9 +143,8 @@ public final class ScaleDown {
                   + lag.message()
                   + " to move it "
                   + what,
-              Optional.empty(),
-              OptionalInt.of(current),
-              Optional.of(lag)));
+              Rollout.Wait.forReplica(lag),
+              OptionalInt.of(current)));
     }
     if (candidate.isEmpty()) {
       return Optional.of(
@@ -186,12 +185,6 @@ public final class ScaleDown {
   private static Rollout.Plan held(
       Optional<Rollout.Switchover> job, Rollout.Step step, int replicas, String message) {
     return new Rollout.Plan(
-        Optional.empty(),
-        job,
-        step,
-        message,
-        Optional.empty(),
-        OptionalInt.of(replicas),
-        Optional.empty());
+        Optional.empty(), job, step, message, Rollout.Wait.none(), OptionalInt.of(replicas));
   }
 }

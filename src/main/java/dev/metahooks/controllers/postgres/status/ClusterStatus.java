@@ -109,9 +109,13 @@ public final class ClusterStatus {
               .putObject("rollout")
               .put("step", in.rollout().step().name())
               .put("message", in.rollout().message());
-      in.rollout().waitingUntil().ifPresent(opens -> rollout.put("waitingUntil", opens.toString()));
       in.rollout()
           .waitingFor()
+          .windowOpens()
+          .ifPresent(opens -> rollout.put("waitingUntil", opens.toString()));
+      in.rollout()
+          .waitingFor()
+          .replica()
           .ifPresent(
               lag -> {
                 ObjectNode waiting =
@@ -354,7 +358,7 @@ public final class ClusterStatus {
 
   /** The users Job this answer asks for; when the hook renders nothing (paused, invalid), the observed one. */
   private static Optional<JsonNode> usersJobStatus(Input in) {
-    return jobStatus(in, in.usersJob(), "users");
+    return jobStatus(in, in.usersJob(), Names.USERS_COMPONENT);
   }
 
   /** The named Job's status when rendered; when the hook renders nothing, that of the observed Job of the component. */

@@ -33,7 +33,7 @@ import java.util.Set;
  */
 public final class Secrets {
   public static final int PASSWORD_LENGTH = Credentials.PASSWORD_LENGTH;
-  public static final String VERIFIER = "verifier";
+  public static final String VERIFIER = SecretData.VERIFIER;
   public static final int SALT_LENGTH = Credentials.SALT_LENGTH;
   public static final String POOLER_URI = "pooler-uri";
   public static final String POOLER_JDBC_URI = "pooler-jdbc-uri";

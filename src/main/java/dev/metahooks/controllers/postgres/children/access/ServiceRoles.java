@@ -1,16 +1,14 @@
 package dev.metahooks.controllers.postgres.children.access;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
-import dev.metahooks.controllers.postgres.base.SecretData;
+import dev.metahooks.controllers.postgres.plan.Credentials;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The roles the cluster's own components log in as, created by the users Job next to the application users:
@@ -66,27 +64,28 @@ public final class ServiceRoles {
   }
 
   /** The roles turned off whose Secret still exists: they were on once, and must not log in now. */
-  public static List<Role> retired(String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
+  public static List<Role> retired(String cluster, ClusterSpec spec, Set<String> secretNames) {
     List<Role> wanted = wanted(spec);
-    Set<String> names = secrets.stream().map(Names::of).collect(Collectors.toSet());
     return List.of(EXPORTER_ROLE, POOLER_ROLE).stream()
-        .filter(role -> !wanted.contains(role) && names.contains(role.secret(cluster)))
+        .filter(role -> !wanted.contains(role) && secretNames.contains(role.secret(cluster)))
         .toList();
   }
 
-  /** What the users Job's name depends on beyond the users: each role's state and credential; empty when none. */
-  public static String identity(String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
+  /**
+   * What the users Job's name depends on beyond the users: each role's state and the verifier its Secret holds;
+   * empty when none.
+   *
+   * @param secretNames the names of every Secret the answer carries
+   */
+  public static String identity(
+      String cluster, ClusterSpec spec, Credentials credentials, Set<String> secretNames) {
     StringBuilder identity = new StringBuilder();
     for (Role role : wanted(spec)) {
-      String verifier =
-          secrets.stream()
-              .filter(s -> Names.of(s).equals(role.secret(cluster)))
-              .findFirst()
-              .flatMap(s -> SecretData.value(s, Secrets.VERIFIER))
-              .orElse("");
+      String verifier = credentials.verifierHeld(role.secret(cluster)).orElse("");
       identity.append(role.name()).append('=').append(verifier).append(';');
     }
-    retired(cluster, spec, secrets).forEach(role -> identity.append(role.name()).append("=off;"));
+    retired(cluster, spec, secretNames)
+        .forEach(role -> identity.append(role.name()).append("=off;"));
     return identity.toString();
   }
 
@@ -94,8 +93,7 @@ public final class ServiceRoles {
    * Each role's state for component-roles.sql ({@code on}, {@code retired}; off when absent) and the verifiers of
    * the roles that are on, from their Secrets.
    */
-  public static void env(
-      ArrayNode env, String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
+  public static void env(ArrayNode env, String cluster, ClusterSpec spec, Set<String> secretNames) {
     List<Role> wanted = wanted(spec);
     for (Role role : wanted) {
       env.addObject().put("name", role.stateVariable()).put("value", "on");
@@ -106,7 +104,7 @@ public final class ServiceRoles {
           .put("name", role.secret(cluster))
           .put("key", Secrets.VERIFIER);
     }
-    for (Role role : retired(cluster, spec, secrets)) {
+    for (Role role : retired(cluster, spec, secretNames)) {
       env.addObject().put("name", role.stateVariable()).put("value", "retired");
     }
   }

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.ResourceTexts;
-import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.children.Jobs;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.access.ServiceRoles;
+import dev.metahooks.controllers.postgres.plan.Credentials;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.kube.KubeletText;
 import java.util.ArrayList;
@@ -47,30 +47,15 @@ public final class UsersJobs {
   private UsersJobs() {}
 
   /**
-   * The Job, when there are pods to run it against and users to apply: the spec's, or users removed from it
-   * whose Secrets are still there (their roles must become NOLOGIN).
-   *
-   * @param secrets the Secrets this answer renders (the users' verifiers are read from them)
+   * The Job's name, when a Job is asked for: when there are pods to run it against and users to apply (the spec's,
+   * or users removed from it whose Secrets are still there: their roles must become NOLOGIN) or component roles
+   * to set. Read from what the plan decided the Secrets hold, so it is known before any Secret is rendered.
    */
-  public static Optional<ObjectNode> build(
-      String cluster, String namespace, ClusterSpec spec, List<ObjectNode> secrets) {
-    return build(cluster, namespace, "", spec, secrets);
-  }
-
-  /** {@code uid}: the cluster's, which the declared databases' marks name (empty for a parent without one). */
-  public static Optional<ObjectNode> build(
-      String cluster, String namespace, String uid, ClusterSpec spec, List<ObjectNode> secrets) {
-    return name(cluster, spec, secrets)
-        .map(name -> job(name, cluster, namespace, uid, spec, secrets));
-  }
-
-  /** The Job's name, when a Job is asked for. */
-  public static Optional<String> name(String cluster, ClusterSpec spec, List<ObjectNode> secrets) {
+  public static Optional<String> name(String cluster, ClusterSpec spec, Credentials credentials) {
+    Set<String> secretNames = secretNames(cluster, spec, credentials);
     boolean removedUsers =
-        secrets.stream()
-            .map(Names::of)
-            .anyMatch(name -> !Secrets.clusterSecretNames(cluster).contains(name));
-    String serviceRoles = ServiceRoles.identity(cluster, spec, secrets);
+        secretNames.stream().anyMatch(name -> !Secrets.clusterSecretNames(cluster).contains(name));
+    String serviceRoles = ServiceRoles.identity(cluster, spec, credentials, secretNames);
     if (spec.instances() == 0
         || (spec.users().isEmpty() && !removedUsers && serviceRoles.isEmpty())) {
       return Optional.empty();
@@ -81,20 +66,33 @@ public final class UsersJobs {
             cluster,
             hash(
                 users,
-                credentials(cluster, users, secrets),
+                credentials(cluster, users, credentials),
                 serviceRoles,
                 DeclaredDatabases.identity(spec.databases()))));
   }
 
-  private static ObjectNode job(
+  /** The names of the Secrets an answer carries: those the spec asks for and every one observed. */
+  public static Set<String> secretNames(String cluster, ClusterSpec spec, Credentials credentials) {
+    Set<String> names = new TreeSet<>(credentials.applied().keySet());
+    Secrets.wanted(cluster, spec).forEach(wanted -> names.add(wanted.name()));
+    return names;
+  }
+
+  /**
+   * The Job {@code name} (the plan's).
+   *
+   * @param uid the cluster's, which the declared databases' marks name (empty for a parent without one)
+   * @param secretNames the names of the Secrets the answer carries (a retired component role's is among them)
+   */
+  public static ObjectNode build(
       String name,
       String cluster,
       String namespace,
       String uid,
       ClusterSpec spec,
-      List<ObjectNode> secrets) {
+      Set<String> secretNames) {
     List<ClusterSpec.User> users = spec.users();
-    ObjectNode job = Jobs.job(name, cluster, "users", spec.scheduling().jobs());
+    ObjectNode job = Jobs.job(name, cluster, Names.USERS_COMPONENT, spec.scheduling().jobs());
     ObjectNode pod = (ObjectNode) job.at("/spec/template/spec");
     pod.put("automountServiceAccountToken", false);
     ObjectNode container = Jobs.container(pod, CONTAINER, spec.image());
@@ -114,7 +112,7 @@ public final class UsersJobs {
     visited.forEach(database -> command.add(KubeletText.literal(database)));
     ArrayNode env = env(cluster, namespace, users);
     DeclaredDatabases.env(env, cluster, namespace, uid, spec.databases());
-    ServiceRoles.env(env, cluster, spec, secrets);
+    ServiceRoles.env(env, cluster, spec, secretNames);
     container.set("env", env);
     return job;
   }
@@ -155,20 +153,18 @@ public final class UsersJobs {
     return json.toString();
   }
 
-  /** Each user's credential identity: the verifier in its rendered Secret (the password if it has none). */
+  /** Each user's credential identity: the verifier its Secret holds (the password if it has none). */
   public static Map<String, String> credentials(
-      String cluster, List<ClusterSpec.User> users, List<ObjectNode> secrets) {
-    Map<String, String> credentials = new LinkedHashMap<>();
+      String cluster, List<ClusterSpec.User> users, Credentials credentials) {
+    Map<String, String> identities = new LinkedHashMap<>();
     for (ClusterSpec.User user : users) {
       String name = Names.userSecret(cluster, user.name());
-      secrets.stream()
-          .filter(s -> Names.of(s).equals(name))
-          .findFirst()
-          .flatMap(
-              s -> SecretData.value(s, Secrets.VERIFIER).or(() -> SecretData.value(s, "password")))
-          .ifPresent(identity -> credentials.put(user.name(), identity));
+      credentials
+          .verifierHeld(name)
+          .or(() -> credentials.passwordHeld(name))
+          .ifPresent(identity -> identities.put(user.name(), identity));
     }
-    return credentials;
+    return identities;
   }
 
   /**

@@ -6,17 +6,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
+import dev.metahooks.controllers.postgres.BuilderTestSupport;
+import dev.metahooks.controllers.postgres.ObservedRequests;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.base.Names;
 import dev.metahooks.controllers.postgres.base.Scram;
 import dev.metahooks.controllers.postgres.base.SecretData;
 import dev.metahooks.controllers.postgres.children.access.Secrets;
 import dev.metahooks.controllers.postgres.children.access.ServiceRoles;
+import dev.metahooks.controllers.postgres.observed.ObservedCluster;
+import dev.metahooks.controllers.postgres.plan.Credentials;
 import dev.metahooks.controllers.postgres.spec.ClusterSpec;
+import dev.metahooks.testing.FixedSources;
 import dev.metahooks.testing.kube.KubeSchema;
 import dev.metahooks.testsupport.Kubelet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class UsersJobsTest {
@@ -39,11 +46,9 @@ class UsersJobsTest {
 
   @Test
   void noJobWithoutUsersOrWithoutPods() {
-    assertThat(UsersJobs.build("pg", "shop", spec(s -> {}), List.of())).isEmpty();
+    assertThat(job(spec(s -> {}), List.of())).isEmpty();
     assertThat(
-            UsersJobs.build(
-                "pg",
-                "shop",
+            job(
                 spec(s -> s.put("instances", 0).putArray("users").addObject().put("name", "app")),
                 List.of()))
         .isEmpty();
@@ -54,9 +59,8 @@ class UsersJobsTest {
     ObjectNode kept =
         Secrets.application("pg", "shop", APP, "pw", Scram.verifier("pw", new byte[16]));
     ObjectNode superuser = Secrets.credentials("pg", Names.superuserSecret("pg"), "postgres", "pw");
-    assertThat(UsersJobs.build("pg", "shop", spec(s -> {}), List.of(superuser))).isEmpty();
-    ObjectNode job =
-        UsersJobs.build("pg", "shop", spec(s -> {}), List.of(superuser, kept)).orElseThrow();
+    assertThat(job(spec(s -> {}), List.of(superuser))).isEmpty();
+    ObjectNode job = job(spec(s -> {}), List.of(superuser, kept)).orElseThrow();
     // No user is wanted: users.sql makes every marked role NOLOGIN (UsersJobPostgresIT runs it).
     assertThat(
             Kubelet.pod(job.at("/spec/template/spec"))
@@ -69,7 +73,7 @@ class UsersJobsTest {
 
   @Test
   void nameCarriesAHashOfTheUsersSpecAndTheCredentials() {
-    ObjectNode job = UsersJobs.build("pg", "shop", withUsers(), List.of()).orElseThrow();
+    ObjectNode job = job(withUsers(), List.of()).orElseThrow();
     KubeSchema.assertValid(job);
     assertThat(Names.of(job)).isEqualTo("pg-users-" + UsersJobs.hash(List.of(APP, BI), Map.of()));
     assertThat(UsersJobs.hash(List.of(APP, BI), Map.of()))
@@ -93,14 +97,37 @@ class UsersJobsTest {
         .isNotEqualTo(UsersJobs.hash(List.of(APP), Map.of("app", "SCRAM-SHA-256$4096:d$e:f")));
     ObjectNode secret =
         Secrets.application("pg", "shop", APP, "pw", Scram.verifier("pw", new byte[16]));
-    assertThat(UsersJobs.credentials("pg", List.of(APP), List.of(secret)))
+    assertThat(UsersJobs.credentials("pg", List.of(APP), applied(List.of(secret))))
         .containsExactly(
             Map.entry("app", SecretData.value(secret, Secrets.VERIFIER).orElseThrow()));
   }
 
   @Test
+  void theNameStaysOnceTheSecretsItWasNamedFromAreCreated() {
+    ClusterSpec spec =
+        spec(
+            s -> {
+              s.putArray("users").addObject().put("name", "app");
+              s.putObject("pooler").put("enabled", true);
+            });
+    ObservedCluster nothing = new ObservedRequests("pg", Json.object()).observed();
+    Credentials decided =
+        Credentials.decide(
+            "pg", "shop", spec, nothing, Secrets.wanted("pg", spec), FixedSources.INSTANCE);
+    assertThat(decided.passwords()).containsKeys("pg.app", "pg-pooler");
+    Credentials kept =
+        applied(Secrets.build("pg", "shop", spec, decided, BuilderTestSupport.NO_TLS));
+    assertThat(UsersJobs.name("pg", spec, kept))
+        .isPresent()
+        .isEqualTo(UsersJobs.name("pg", spec, decided));
+    assertThat(UsersJobs.name("pg", spec, applied(List.of())))
+        .as("another verifier, another name")
+        .isNotEqualTo(UsersJobs.name("pg", spec, decided));
+  }
+
+  @Test
   void theScriptAndTheSqlFilesReachTheProcessUnchangedAndEveryNameAsData() {
-    ObjectNode job = UsersJobs.build("pg", "shop", withUsers(), List.of()).orElseThrow();
+    ObjectNode job = job(withUsers(), List.of()).orElseThrow();
     Kubelet.Container container =
         Kubelet.pod(job.at("/spec/template/spec"))
             .objects(
@@ -127,6 +154,23 @@ class UsersJobsTest {
     assertThat(container.unresolvedReferences()).isEmpty();
   }
 
+  /** The Job as an answer renders it, with {@code observed} the cluster's Secrets, kept as applied. */
+  private static Optional<ObjectNode> job(ClusterSpec spec, List<ObjectNode> observed) {
+    Credentials credentials = applied(observed);
+    return UsersJobs.name("pg", spec, credentials)
+        .map(
+            name ->
+                UsersJobs.build(
+                    name, "pg", "shop", "", spec, UsersJobs.secretNames("pg", spec, credentials)));
+  }
+
+  /** Credentials that keep {@code secrets} as applied and create nothing. */
+  private static Credentials applied(List<ObjectNode> secrets) {
+    Map<String, ObjectNode> applied = new LinkedHashMap<>();
+    secrets.forEach(secret -> applied.put(Names.of(secret), secret));
+    return new Credentials(applied, Map.of(), Map.of());
+  }
+
   private static ObjectNode verifierSecret(String name, String verifier) {
     ObjectNode secret = Json.object().put("apiVersion", "v1").put("kind", "Secret");
     secret.putObject("metadata").put("name", name);
@@ -139,7 +183,7 @@ class UsersJobsTest {
 
   @Test
   void theConnectionIsInTheEnvironmentAndThePodIsNeverADatabasePod() {
-    ObjectNode job = UsersJobs.build("pg", "shop", withUsers(), List.of()).orElseThrow();
+    ObjectNode job = job(withUsers(), List.of()).orElseThrow();
     assertThat(job.at("/spec/template/spec/containers/0/env"))
         .isEqualTo(
             json(

@@ -7,16 +7,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.metahooks.api.Json;
-import dev.metahooks.controllers.postgres.BuilderTestSupport;
 import dev.metahooks.controllers.postgres.ObservedRequests;
 import dev.metahooks.controllers.postgres.TlsWorlds;
 import dev.metahooks.controllers.postgres.base.Labels;
 import dev.metahooks.controllers.postgres.children.jobs.UsersJobs;
+import dev.metahooks.controllers.postgres.spec.ClusterSpec;
 import dev.metahooks.controllers.postgres.spec.SpecReader;
 import dev.metahooks.controllers.postgres.spec.SpecReaderTest;
 import dev.metahooks.testing.kube.KubeSchema;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -113,20 +114,10 @@ class NetworkPoliciesTest {
         NetworkPolicies.build("pg", spec(s -> s.putObject("networkPolicy").put("enabled", true)))
             .orElseThrow();
     JsonNode from = policy.at("/spec/ingress/0/from");
+    ClusterSpec withUser = spec(s -> s.putArray("users").addObject().put("name", "app"));
     ObjectNode usersJobPod =
         (ObjectNode)
-            UsersJobs.build(
-                    "pg",
-                    "shop",
-                    spec(s -> s.putArray("users").addObject().put("name", "app")),
-                    BuilderTestSupport.secrets(
-                        "pg",
-                        "shop",
-                        spec(s -> s.putArray("users").addObject().put("name", "app")),
-                        new ObservedRequests("pg", Json.object()).observed(),
-                        BuilderTestSupport.NO_TLS,
-                        dev.metahooks.testing.FixedSources.INSTANCE))
-                .orElseThrow()
+            UsersJobs.build("pg-users-1", "pg", "shop", "", withUser, Set.of())
                 .at("/spec/template/metadata/labels")
                 .deepCopy();
     // The Job controller adds job-name to every pod of a Job.
