@@ -268,6 +268,13 @@ final class PatroniSimulation {
     }
   }
 
+  /**
+   * Each switchover Job not failed yet: Patroni moves the leader (or, refusing, answers 412). In memory a Job runs no
+   * Pod and reports its own outcome, so a refusal is the Job's {@code Failed} status; on a real API server the Job
+   * controller runs the script's Pods, which KWOK keeps running until Patroni answers (controlplane/stages.yaml,
+   * switchover-job-pod-runs): each exits 1 on a refusal, 0 once the candidate leads, and the Job controller counts
+   * them against the Job's backoffLimit.
+   */
   private static void runSwitchoverJobs(Cluster cluster, boolean work) {
     for (ObjectNode job : cluster.list("batch/v1", "Job")) {
       if (!Switchovers.COMPONENT.equals(
@@ -275,8 +282,14 @@ final class PatroniSimulation {
           || JobConditions.failed(job)) {
         continue;
       }
-      String namespace = job.path("metadata").path("namespace").asText();
-      if (!work) {
+      boolean candidateLeads = work && switchOver(cluster, job);
+      if (cluster.isOnServer()) {
+        for (ObjectNode pod : ContainerExit.runningPods(cluster, job)) {
+          if (!work || candidateLeads) {
+            ContainerExit.write(cluster, pod, candidateLeads ? 0 : 1);
+          }
+        }
+      } else if (!work) {
         ObjectNode status = Json.object().put("failed", 2);
         status
             .putArray("conditions")
@@ -285,30 +298,43 @@ final class PatroniSimulation {
             .put("status", "True")
             .put("reason", "BackoffLimitExceeded")
             .put("message", "Job has reached the specified backoff limit");
-        ObjectNode live = cluster.get("batch/v1", "Job", namespace, name(job));
+        ObjectNode live =
+            cluster.get(
+                "batch/v1", "Job", job.path("metadata").path("namespace").asText(), name(job));
         live.set("status", status);
         cluster.updateStatus(live);
-        continue;
-      }
-      Optional<ObjectNode> leader =
-          cluster
-              .find("v1", "Pod", namespace, env(job, "LEADER"))
-              .filter(pod -> Labels.LEADER.equals(role(pod)));
-      Optional<ObjectNode> candidate =
-          cluster
-              .find("v1", "Pod", namespace, env(job, "CANDIDATE"))
-              .filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod));
-      if (leader.isPresent() && candidate.isPresent()) {
-        ((ObjectNode) leader.get().get("metadata"))
-            .withObjectProperty("labels")
-            .put(Labels.ROLE, Labels.REPLICA);
-        cluster.update(leader.get());
-        ((ObjectNode) candidate.get().get("metadata"))
-            .withObjectProperty("labels")
-            .put(Labels.ROLE, Labels.LEADER);
-        cluster.update(candidate.get());
       }
     }
+  }
+
+  /**
+   * Patroni's {@code POST /switchover}: the leader hands over to the candidate while it leads and the candidate is a
+   * ready replica. Whether the candidate leads afterwards.
+   */
+  private static boolean switchOver(Cluster cluster, JsonNode job) {
+    String namespace = job.path("metadata").path("namespace").asText();
+    Optional<ObjectNode> leader =
+        cluster
+            .find("v1", "Pod", namespace, env(job, "LEADER"))
+            .filter(pod -> Labels.LEADER.equals(role(pod)));
+    Optional<ObjectNode> candidate =
+        cluster
+            .find("v1", "Pod", namespace, env(job, "CANDIDATE"))
+            .filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod));
+    if (leader.isPresent() && candidate.isPresent()) {
+      ((ObjectNode) leader.get().get("metadata"))
+          .withObjectProperty("labels")
+          .put(Labels.ROLE, Labels.REPLICA);
+      cluster.update(leader.get());
+      ((ObjectNode) candidate.get().get("metadata"))
+          .withObjectProperty("labels")
+          .put(Labels.ROLE, Labels.LEADER);
+      cluster.update(candidate.get());
+    }
+    return cluster
+        .find("v1", "Pod", namespace, env(job, "CANDIDATE"))
+        .filter(pod -> Labels.LEADER.equals(role(pod)))
+        .isPresent();
   }
 
   private static String env(JsonNode job, String name) {
