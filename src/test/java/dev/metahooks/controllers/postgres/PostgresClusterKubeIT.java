@@ -3,9 +3,13 @@ package dev.metahooks.controllers.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.emulator.ApiException;
+import dev.metahooks.emulator.Write;
 import dev.metahooks.testing.OnKubeApiServer;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -21,6 +25,34 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class PostgresClusterKubeIT extends PostgresClusterScenarioTest {
   /** KWOK's annotation that holds a Pod's readiness back (controlplane/stages.yaml, pod-ready-after-delay). */
   private static final String READINESS_DELAY = "pod-ready.stage.kwok.x-k8s.io/delay";
+
+  /**
+   * The scenario as in memory, but the Job controller decides: the simulation only ends the switchover Job's Pods
+   * with exit code 1, as Patroni's 412 ends the script; two of them (backoffLimit 1 allows one retry), and the Job's
+   * {@code Failed} condition is the controller's.
+   */
+  @Override
+  @Test
+  void aSwitchoverJobThatFailsStopsTheRolloutBeforeThePrimaryUntilItIsDeleted() {
+    long mark = cluster.lastSequence();
+    super.aSwitchoverJobThatFailsStopsTheRolloutBeforeThePrimaryUntilItIsDeleted();
+
+    List<Write> writes = cluster.writesAfter(mark);
+    assertThat(writes)
+        .filteredOn(write -> write.object().startsWith("Pod ") && madeFailed(write))
+        .extracting(Write::actor)
+        .containsExactly("world/patroni", "world/patroni");
+    assertThat(writes)
+        .filteredOn(write -> write.object().startsWith("Job ") && madeFailed(write))
+        .singleElement()
+        .satisfies(
+            write -> {
+              assertThat(write.actor()).startsWith("kubernetes/");
+              assertThat(write.after().at("/status/failed").asInt()).isEqualTo(2);
+              assertThat(write.after().path("status").toString())
+                  .contains("\"reason\":\"BackoffLimitExceeded\"");
+            });
+  }
 
   /** The CRD's transition rules refuse each change before any hook sees it: nothing moves. */
   @Override
@@ -64,6 +96,18 @@ class PostgresClusterKubeIT extends PostgresClusterScenarioTest {
         });
     settle();
     super.underTheRestartMethodAParameterChangeRollsThePodsAndTheStatusFollowsTheFailover();
+  }
+
+  /** Whether this write made a Pod's phase, or a Job's condition, {@code Failed}. */
+  private static boolean madeFailed(Write write) {
+    return write.before() != null
+        && write.after() != null
+        && failed(write.after())
+        && !failed(write.before());
+  }
+
+  private static boolean failed(JsonNode object) {
+    return "Failed".equals(object.at("/status/phase").asText()) || JobConditions.failed(object);
   }
 
   /**
