@@ -246,7 +246,9 @@ final class PatroniSimulation {
 
   /**
    * What a restart Job's script does through the API server: it deletes the pod it names ({@code POD}) when that
-   * pod still has the uid given (a precondition), so the StatefulSet controller starts it again.
+   * pod still has the uid given (a precondition), so the StatefulSet controller starts it again. On a real API server
+   * the script's Pods, which KWOK keeps running until then (controlplane/stages.yaml, job-pod-runs-its-script), end
+   * with 0 once that is done (deleted, or already gone or replaced: scripts/restart-member.sh).
    */
   private static void runRestartJobs(Cluster cluster) {
     for (ObjectNode job : cluster.list("batch/v1", "Job")) {
@@ -265,6 +267,10 @@ final class PatroniSimulation {
                   uid.equals(live.path("metadata").path("uid").asText())
                       && !live.path("metadata").has("deletionTimestamp"))
           .ifPresent(live -> cluster.delete("v1", "Pod", namespace, pod, uid));
+      if (cluster.isOnServer()) {
+        ContainerExit.runningPods(cluster, job)
+            .forEach(run -> ContainerExit.write(cluster, run, 0));
+      }
     }
   }
 
@@ -272,7 +278,7 @@ final class PatroniSimulation {
    * Each switchover Job not failed yet: Patroni moves the leader (or, refusing, answers 412). In memory a Job runs no
    * Pod and reports its own outcome, so a refusal is the Job's {@code Failed} status; on a real API server the Job
    * controller runs the script's Pods, which KWOK keeps running until Patroni answers (controlplane/stages.yaml,
-   * switchover-job-pod-runs): each exits 1 on a refusal, 0 once the candidate leads, and the Job controller counts
+   * job-pod-runs-its-script): each exits 1 on a refusal, 0 once the candidate leads, and the Job controller counts
    * them against the Job's backoffLimit.
    */
   private static void runSwitchoverJobs(Cluster cluster, boolean work) {
