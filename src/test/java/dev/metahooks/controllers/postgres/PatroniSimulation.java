@@ -10,6 +10,7 @@ import dev.metahooks.controllers.postgres.children.jobs.Switchovers;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.emulator.ApiException;
 import dev.metahooks.emulator.Cluster;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -106,7 +107,7 @@ final class PatroniSimulation {
                       "streaming");
       if (!status.equals(pod.path("metadata").path("annotations").path("status").asText())) {
         ((ObjectNode) pod.get("metadata")).withObjectProperty("annotations").put("status", status);
-        cluster.update(pod);
+        writeOwnPod(cluster, pod);
       }
     }
   }
@@ -178,7 +179,21 @@ final class PatroniSimulation {
           leader.map(l -> name(l).equals(name(pod))).orElse(false) ? Labels.LEADER : Labels.REPLICA;
       if (!wanted.equals(role(pod))) {
         ((ObjectNode) pod.get("metadata")).withObjectProperty("labels").put(Labels.ROLE, wanted);
-        cluster.update(pod);
+        writeOwnPod(cluster, pod);
+      }
+    }
+  }
+
+  /**
+   * A member's Patroni writes its own pod: on a real API server a pod deleted since the simulation read it (a restart,
+   * the StatefulSet controller) has no Patroni left to write it, and the write is dropped.
+   */
+  private static void writeOwnPod(Cluster cluster, ObjectNode pod) {
+    try {
+      cluster.update(pod);
+    } catch (ApiException gone) {
+      if (!cluster.isOnServer() || !gone.is(ApiException.Reason.NOT_FOUND)) {
+        throw gone;
       }
     }
   }
