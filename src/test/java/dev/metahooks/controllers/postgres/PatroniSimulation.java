@@ -10,6 +10,7 @@ import dev.metahooks.controllers.postgres.children.jobs.Switchovers;
 import dev.metahooks.controllers.postgres.observed.JobConditions;
 import dev.metahooks.controllers.postgres.observed.ObservedCluster;
 import dev.metahooks.controllers.postgres.plan.Rollout;
+import dev.metahooks.emulator.ApiException;
 import dev.metahooks.emulator.Cluster;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -106,7 +107,7 @@ final class PatroniSimulation {
                       "streaming");
       if (!status.equals(pod.path("metadata").path("annotations").path("status").asText())) {
         ((ObjectNode) pod.get("metadata")).withObjectProperty("annotations").put("status", status);
-        cluster.update(pod);
+        writeOwnPod(cluster, pod);
       }
     }
   }
@@ -178,7 +179,21 @@ final class PatroniSimulation {
           leader.map(l -> name(l).equals(name(pod))).orElse(false) ? Labels.LEADER : Labels.REPLICA;
       if (!wanted.equals(role(pod))) {
         ((ObjectNode) pod.get("metadata")).withObjectProperty("labels").put(Labels.ROLE, wanted);
-        cluster.update(pod);
+        writeOwnPod(cluster, pod);
+      }
+    }
+  }
+
+  /**
+   * A member's Patroni writes its own pod: on a real API server a pod deleted since the simulation read it (a restart,
+   * the StatefulSet controller) has no Patroni left to write it, and the write is dropped.
+   */
+  private static void writeOwnPod(Cluster cluster, ObjectNode pod) {
+    try {
+      cluster.update(pod);
+    } catch (ApiException gone) {
+      if (!cluster.isOnServer() || !gone.is(ApiException.Reason.NOT_FOUND)) {
+        throw gone;
       }
     }
   }
@@ -246,7 +261,9 @@ final class PatroniSimulation {
 
   /**
    * What a restart Job's script does through the API server: it deletes the pod it names ({@code POD}) when that
-   * pod still has the uid given (a precondition), so the StatefulSet controller starts it again.
+   * pod still has the uid given (a precondition), so the StatefulSet controller starts it again. On a real API server
+   * the script's Pods, which KWOK keeps running until then (controlplane/stages.yaml, job-pod-runs-its-script), end
+   * with 0 once that is done (deleted, or already gone or replaced: scripts/restart-member.sh).
    */
   private static void runRestartJobs(Cluster cluster) {
     for (ObjectNode job : cluster.list("batch/v1", "Job")) {
@@ -265,9 +282,20 @@ final class PatroniSimulation {
                   uid.equals(live.path("metadata").path("uid").asText())
                       && !live.path("metadata").has("deletionTimestamp"))
           .ifPresent(live -> cluster.delete("v1", "Pod", namespace, pod, uid));
+      if (cluster.isOnServer()) {
+        ContainerExit.runningPods(cluster, job)
+            .forEach(run -> ContainerExit.write(cluster, run, 0));
+      }
     }
   }
 
+  /**
+   * Each switchover Job not failed yet: Patroni moves the leader (or, refusing, answers 412). In memory a Job runs no
+   * Pod and reports its own outcome, so a refusal is the Job's {@code Failed} status; on a real API server the Job
+   * controller runs the script's Pods, which KWOK keeps running until Patroni answers (controlplane/stages.yaml,
+   * job-pod-runs-its-script): each exits 1 on a refusal, 0 once the candidate leads, and the Job controller counts
+   * them against the Job's backoffLimit.
+   */
   private static void runSwitchoverJobs(Cluster cluster, boolean work) {
     for (ObjectNode job : cluster.list("batch/v1", "Job")) {
       if (!Switchovers.COMPONENT.equals(
@@ -275,8 +303,14 @@ final class PatroniSimulation {
           || JobConditions.failed(job)) {
         continue;
       }
-      String namespace = job.path("metadata").path("namespace").asText();
-      if (!work) {
+      boolean candidateLeads = work && switchOver(cluster, job);
+      if (cluster.isOnServer()) {
+        for (ObjectNode pod : ContainerExit.runningPods(cluster, job)) {
+          if (!work || candidateLeads) {
+            ContainerExit.write(cluster, pod, candidateLeads ? 0 : 1);
+          }
+        }
+      } else if (!work) {
         ObjectNode status = Json.object().put("failed", 2);
         status
             .putArray("conditions")
@@ -285,30 +319,43 @@ final class PatroniSimulation {
             .put("status", "True")
             .put("reason", "BackoffLimitExceeded")
             .put("message", "Job has reached the specified backoff limit");
-        ObjectNode live = cluster.get("batch/v1", "Job", namespace, name(job));
+        ObjectNode live =
+            cluster.get(
+                "batch/v1", "Job", job.path("metadata").path("namespace").asText(), name(job));
         live.set("status", status);
         cluster.updateStatus(live);
-        continue;
-      }
-      Optional<ObjectNode> leader =
-          cluster
-              .find("v1", "Pod", namespace, env(job, "LEADER"))
-              .filter(pod -> Labels.LEADER.equals(role(pod)));
-      Optional<ObjectNode> candidate =
-          cluster
-              .find("v1", "Pod", namespace, env(job, "CANDIDATE"))
-              .filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod));
-      if (leader.isPresent() && candidate.isPresent()) {
-        ((ObjectNode) leader.get().get("metadata"))
-            .withObjectProperty("labels")
-            .put(Labels.ROLE, Labels.REPLICA);
-        cluster.update(leader.get());
-        ((ObjectNode) candidate.get().get("metadata"))
-            .withObjectProperty("labels")
-            .put(Labels.ROLE, Labels.LEADER);
-        cluster.update(candidate.get());
       }
     }
+  }
+
+  /**
+   * Patroni's {@code POST /switchover}: the leader hands over to the candidate while it leads and the candidate is a
+   * ready replica. Whether the candidate leads afterwards.
+   */
+  private static boolean switchOver(Cluster cluster, JsonNode job) {
+    String namespace = job.path("metadata").path("namespace").asText();
+    Optional<ObjectNode> leader =
+        cluster
+            .find("v1", "Pod", namespace, env(job, "LEADER"))
+            .filter(pod -> Labels.LEADER.equals(role(pod)));
+    Optional<ObjectNode> candidate =
+        cluster
+            .find("v1", "Pod", namespace, env(job, "CANDIDATE"))
+            .filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod));
+    if (leader.isPresent() && candidate.isPresent()) {
+      ((ObjectNode) leader.get().get("metadata"))
+          .withObjectProperty("labels")
+          .put(Labels.ROLE, Labels.REPLICA);
+      cluster.update(leader.get());
+      ((ObjectNode) candidate.get().get("metadata"))
+          .withObjectProperty("labels")
+          .put(Labels.ROLE, Labels.LEADER);
+      cluster.update(candidate.get());
+    }
+    return cluster
+        .find("v1", "Pod", namespace, env(job, "CANDIDATE"))
+        .filter(pod -> Labels.LEADER.equals(role(pod)))
+        .isPresent();
   }
 
   private static String env(JsonNode job, String name) {

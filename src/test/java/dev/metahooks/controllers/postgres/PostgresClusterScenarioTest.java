@@ -60,8 +60,8 @@ class PostgresClusterScenarioTest {
           new String[] {"policy/v1", "PodDisruptionBudget"},
           new String[] {"batch/v1", "Job"});
 
-  private Cluster cluster;
-  private PostgresParent orders;
+  Cluster cluster;
+  PostgresParent orders;
   private LocalHooks hooks;
   private Metacontroller mc;
   private Sources sources;
@@ -386,20 +386,60 @@ class PostgresClusterScenarioTest {
     return replicas;
   }
 
+  /**
+   * A change a running cluster cannot take: its field, where the CRD's rule that refuses it on a real API server sits
+   * (the path the server names) and its message, the change, and what reverts it.
+   */
+  record FrozenChange(
+      String field,
+      String ruleAt,
+      String rule,
+      Consumer<ObjectNode> change,
+      Consumer<ObjectNode> revert) {}
+
+  static final List<FrozenChange> FROZEN_CHANGES =
+      List.of(
+          new FrozenChange(
+              "spec.storage.size",
+              "spec.storage.size",
+              "storage.size cannot shrink",
+              spec -> spec.withObjectProperty("storage").put("size", "5Gi"),
+              spec -> spec.withObjectProperty("storage").put("size", "10Gi")),
+          new FrozenChange(
+              "spec.postgresVersion",
+              "spec.postgresVersion",
+              "postgresVersion cannot decrease",
+              spec -> spec.put("postgresVersion", 16),
+              spec -> spec.put("postgresVersion", 17)),
+          new FrozenChange(
+              "spec.storage.storageClassName",
+              "spec.storage",
+              "storage.storageClassName cannot change",
+              spec -> spec.withObjectProperty("storage").put("storageClassName", "fast"),
+              spec -> spec.withObjectProperty("storage").remove("storageClassName")));
+
+  /** A pod label the operator selects by, and the CRD rule's message that refuses it. */
+  static final Consumer<ObjectNode> SELECTED_POD_LABEL =
+      spec ->
+          spec.withObjectProperty("scheduling")
+              .withObjectProperty("database")
+              .withObjectProperty("podLabels")
+              .put(Labels.ROLE, Labels.LEADER);
+
+  static final String SELECTED_POD_LABEL_RULE =
+      "a label the operator or Kubernetes sets and selects pods by cannot be set or overridden";
+
+  /** A WAL volume added to a cluster that exists, and the CRD rule's message that refuses it. */
+  static final Consumer<ObjectNode> WAL_ADDED =
+      spec -> spec.withObjectProperty("storage").putObject("wal").put("size", "5Gi");
+
+  static final String WAL_ADDED_RULE = "storage.wal cannot be added or removed after creation";
+
   @Test
   void aChangeTheClusterCannotTakeFreezesEveryChildUntilReverted() {
-    invalidChangeIsRefused(
-        "spec.storage.size",
-        spec -> spec.withObjectProperty("storage").put("size", "5Gi"),
-        spec -> spec.withObjectProperty("storage").put("size", "10Gi"));
-    invalidChangeIsRefused(
-        "spec.postgresVersion",
-        spec -> spec.put("postgresVersion", 16),
-        spec -> spec.put("postgresVersion", 17));
-    invalidChangeIsRefused(
-        "spec.storage.storageClassName",
-        spec -> spec.withObjectProperty("storage").put("storageClassName", "fast"),
-        spec -> spec.withObjectProperty("storage").remove("storageClassName"));
+    for (FrozenChange frozen : FROZEN_CHANGES) {
+      invalidChangeIsRefused(frozen.field(), frozen.change(), frozen.revert());
+    }
     assertPasswordsKept();
     assertValidObjects();
   }
@@ -833,12 +873,7 @@ class PostgresClusterScenarioTest {
   @Test
   void aPodLabelTheOperatorSelectsByIsRefusedAndMovesNothing() {
     Map<String, String> children = childVersions();
-    orders.edit(
-        spec ->
-            spec.withObjectProperty("scheduling")
-                .withObjectProperty("database")
-                .withObjectProperty("podLabels")
-                .put(Labels.ROLE, Labels.LEADER));
+    orders.edit(SELECTED_POD_LABEL);
     settle();
     assertThat(childVersions()).as("nothing moves while the label is refused").isEqualTo(children);
     assertCondition("SpecValid", "False", "InvalidSpec");
@@ -880,7 +915,7 @@ class PostgresClusterScenarioTest {
   @Test
   void aWalVolumeAddedToAClusterThatExistsIsRefusedAndMovesNothing() {
     Map<String, String> children = childVersions();
-    orders.edit(spec -> spec.withObjectProperty("storage").putObject("wal").put("size", "5Gi"));
+    orders.edit(WAL_ADDED);
     settle();
     assertThat(childVersions()).as("nothing of orders moves").isEqualTo(children);
     assertCondition("SpecValid", "False", "InvalidSpec");
@@ -1079,16 +1114,16 @@ class PostgresClusterScenarioTest {
 
   // ---- helpers
 
-  private int settle() {
+  int settle() {
     return mc.runUntilStable(60);
   }
 
   /** One more round (the clock moves on) writes nothing: the status is byte-stable, nothing loops. */
-  private void assertQuiet() {
+  void assertQuiet() {
     PostgresEmulation.assertQuiet(mc, orders::get);
   }
 
-  private void assertCondition(String type, String status, String reason) {
+  void assertCondition(String type, String status, String reason) {
     JsonNode condition = orders.condition(type);
     assertThat(condition.path("status").asText() + " " + condition.path("reason").asText())
         .as("condition %s: %s", type, condition.path("message").asText())
@@ -1290,7 +1325,7 @@ class PostgresClusterScenarioTest {
   }
 
   /** Every child as {@code Kind/name → uid@resourceVersion}. */
-  private Map<String, String> childVersions() {
+  Map<String, String> childVersions() {
     return childVersions(true);
   }
 

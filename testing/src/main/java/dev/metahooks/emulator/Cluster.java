@@ -939,7 +939,9 @@ public final class Cluster {
   /**
    * Whether nothing changes on the real API server for {@code quiet} from the latest change on (reading as it waits),
    * or longer while a workload's ready Pods are not yet available: the controllers report them available
-   * {@code minReadySeconds} after they became ready, a change that is due although nothing happens meanwhile.
+   * {@code minReadySeconds} after they became ready, a change that is due although nothing happens meanwhile; so too
+   * while an object is being deleted by Kubernetes alone, or a change is due by itself ({@link ChangesDue}: a Job's
+   * next Pod after its back-off, a Pod that the node reports Ready after a delay).
    */
   public boolean staysQuiet(Duration quiet) {
     long sequence = lastSequence();
@@ -948,7 +950,7 @@ public final class Cluster {
       Duration due = Duration.ofSeconds(workload.path("spec").path("minReadySeconds").asLong() + 1);
       wait = due.compareTo(wait) > 0 ? due : wait;
     }
-    if (objects.values().stream().anyMatch(Cluster::goingByItself)) {
+    if (objects.values().stream().anyMatch(Cluster::changingByItself)) {
       wait = ServerTiming.stepAtMost().compareTo(wait) > 0 ? ServerTiming.stepAtMost() : wait;
     }
     while (System.nanoTime() - lastChangeNanos < wait.toNanos()) {
@@ -958,7 +960,7 @@ public final class Cluster {
         return false;
       }
       if (wait.compareTo(quiet) > 0
-          && objects.values().stream().noneMatch(Cluster::goingByItself)
+          && objects.values().stream().noneMatch(Cluster::changingByItself)
           && pendingAvailability().isEmpty()
           && System.nanoTime() - lastChangeNanos >= quiet.toNanos()) {
         return true;
@@ -985,6 +987,10 @@ public final class Cluster {
     return Meta.deleting(object)
         && KUBERNETES_FINALIZERS.containsAll(Meta.finalizers(object))
         && Meta.finalizers(object).stream().noneMatch(f -> f.startsWith("metacontroller.io/"));
+  }
+
+  private static boolean changingByItself(ObjectNode object) {
+    return goingByItself(object) || ChangesDue.any(object);
   }
 
   /** Workloads with {@code minReadySeconds} whose status counts more Pods ready than available. */
