@@ -163,7 +163,7 @@ final class Children {
                     namespace,
                     observed.uid(),
                     spec,
-                    secrets.stream().map(Names::of).collect(Collectors.toSet())))
+                    UsersJobs.secretNames(cluster, spec, rendering.access().credentials())))
         .ifPresent(children::add);
     jobs.parameters()
         .map(
