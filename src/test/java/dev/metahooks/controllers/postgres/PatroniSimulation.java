@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Patroni's part in a scenario, as the API server sees it: in every cluster (pods with the same namespace and
@@ -106,8 +107,13 @@ final class PatroniSimulation {
                       1,
                       "streaming");
       if (!status.equals(pod.path("metadata").path("annotations").path("status").asText())) {
-        ((ObjectNode) pod.get("metadata")).withObjectProperty("annotations").put("status", status);
-        writeOwnPod(cluster, pod);
+        writeOwnPod(
+            cluster,
+            pod,
+            own ->
+                ((ObjectNode) own.get("metadata"))
+                    .withObjectProperty("annotations")
+                    .put("status", status));
       }
     }
   }
@@ -178,24 +184,51 @@ final class PatroniSimulation {
       String wanted =
           leader.map(l -> name(l).equals(name(pod))).orElse(false) ? Labels.LEADER : Labels.REPLICA;
       if (!wanted.equals(role(pod))) {
-        ((ObjectNode) pod.get("metadata")).withObjectProperty("labels").put(Labels.ROLE, wanted);
-        writeOwnPod(cluster, pod);
+        setRole(cluster, pod, wanted);
       }
     }
   }
 
   /**
-   * A member's Patroni writes its own pod: on a real API server a pod deleted since the simulation read it (a restart,
-   * the StatefulSet controller) has no Patroni left to write it, and the write is dropped.
+   * A member's Patroni writes a change to its own pod: on a real API server a pod deleted since the simulation read
+   * it (a restart, the StatefulSet controller) has no Patroni left to write it, and the write is dropped; a pod the
+   * node changed meanwhile (409) is read again and written again, as Patroni's Kubernetes client does.
    */
-  private static void writeOwnPod(Cluster cluster, ObjectNode pod) {
-    try {
-      cluster.update(pod);
-    } catch (ApiException gone) {
-      if (!cluster.isOnServer() || !gone.is(ApiException.Reason.NOT_FOUND)) {
-        throw gone;
+  private static void writeOwnPod(Cluster cluster, ObjectNode pod, Consumer<ObjectNode> change) {
+    ObjectNode current = pod;
+    for (int attempt = 1; ; attempt++) {
+      change.accept(current);
+      try {
+        cluster.update(current);
+        return;
+      } catch (ApiException refused) {
+        if (!cluster.isOnServer() || attempt == 5) {
+          throw refused;
+        }
+        if (refused.is(ApiException.Reason.NOT_FOUND)) {
+          return;
+        }
+        if (!refused.is(ApiException.Reason.CONFLICT)) {
+          throw refused;
+        }
+        cluster.refresh();
+        Optional<ObjectNode> live =
+            cluster.find("v1", "Pod", pod.path("metadata").path("namespace").asText(), name(pod));
+        if (live.isEmpty()) {
+          return;
+        }
+        current = live.get();
       }
     }
+  }
+
+  /** A member's Patroni labels its own pod with its role. */
+  private static void setRole(Cluster cluster, ObjectNode pod, String role) {
+    writeOwnPod(
+        cluster,
+        pod,
+        own ->
+            ((ObjectNode) own.get("metadata")).withObjectProperty("labels").put(Labels.ROLE, role));
   }
 
   /** Patroni's ConfigMap {@code <scope>-<suffix>}, created with its labels when missing. */
@@ -343,14 +376,8 @@ final class PatroniSimulation {
             .find("v1", "Pod", namespace, env(job, "CANDIDATE"))
             .filter(pod -> Labels.REPLICA.equals(role(pod)) && ObservedCluster.ready(pod));
     if (leader.isPresent() && candidate.isPresent()) {
-      ((ObjectNode) leader.get().get("metadata"))
-          .withObjectProperty("labels")
-          .put(Labels.ROLE, Labels.REPLICA);
-      cluster.update(leader.get());
-      ((ObjectNode) candidate.get().get("metadata"))
-          .withObjectProperty("labels")
-          .put(Labels.ROLE, Labels.LEADER);
-      cluster.update(candidate.get());
+      setRole(cluster, leader.get(), Labels.REPLICA);
+      setRole(cluster, candidate.get(), Labels.LEADER);
     }
     return cluster
         .find("v1", "Pod", namespace, env(job, "CANDIDATE"))

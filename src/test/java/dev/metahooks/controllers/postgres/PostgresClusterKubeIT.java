@@ -14,6 +14,11 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.ResourceLockTarget;
 
 /**
  * {@link PostgresClusterScenarioTest}'s scenarios with a real API server, its controllers and KWOK's nodes as the
@@ -22,7 +27,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Pod not Ready at once), it asks them to be.
  */
 @ExtendWith(OnKubeApiServer.class)
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(
+    value = PostgresClusterKubeIT.SIMULATED_PATRONI_TIMING,
+    mode = ResourceAccessMode.READ,
+    target = ResourceLockTarget.CHILDREN)
 class PostgresClusterKubeIT extends PostgresClusterScenarioTest {
+  /** Held alone by the one scenario whose outcome depends on how soon the simulated Patroni acts. */
+  static final String SIMULATED_PATRONI_TIMING = "simulated-patroni-timing";
+
   /** KWOK's annotation that holds a Pod's readiness back (controlplane/stages.yaml, pod-ready-after-delay). */
   private static final String READINESS_DELAY = "pod-ready.stage.kwok.x-k8s.io/delay";
 
@@ -80,11 +93,14 @@ class PostgresClusterKubeIT extends PostgresClusterScenarioTest {
 
   /**
    * A real node reports a database Pod Ready only once Patroni's readiness probe passes, not as it starts: the pods
-   * carry the annotation that has KWOK wait a second, so the StatefulSet controller replaces one Pod at a time and
-   * Patroni sees the leader go while the replicas run. Set with the method, in one change (one roll).
+   * carry the annotation that has KWOK wait three seconds, so the StatefulSet controller replaces one Pod at a time and
+   * Patroni sees the leader go while the replicas run. Set with the method, in one change (one roll). The simulated
+   * Patroni acts between world steps, not at once as the real one: it runs with no other scenario of the class beside
+   * it, so that a step ends within those seconds (else the new primary's pod could be Ready before any replica leads).
    */
   @Override
   @Test
+  @ResourceLock(SIMULATED_PATRONI_TIMING)
   void underTheRestartMethodAParameterChangeRollsThePodsAndTheStatusFollowsTheFailover() {
     orders.edit(
         spec -> {
@@ -92,7 +108,7 @@ class PostgresClusterKubeIT extends PostgresClusterScenarioTest {
           spec.withObjectProperty("scheduling")
               .withObjectProperty("database")
               .withObjectProperty("podAnnotations")
-              .put(READINESS_DELAY, "1s");
+              .put(READINESS_DELAY, "3s");
         });
     settle();
     super.underTheRestartMethodAParameterChangeRollsThePodsAndTheStatusFollowsTheFailover();

@@ -5,40 +5,45 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The real API server chosen for a whole test: while one is chosen, every {@link Cluster} made (by a scenario's own
- * {@code new Cluster()}, {@code Cluster.withCrds}, or an {@code Emulator}) stores its objects there, so scenarios
- * written for the in-memory store run unchanged. {@link #end} deletes what they left. One test at a time.
+ * The real API server chosen for a whole test: while one is chosen, every {@link Cluster} the test's thread makes (by
+ * a scenario's own {@code new Cluster()}, {@code Cluster.withCrds}, or an {@code Emulator}) stores its objects there,
+ * so scenarios written for the in-memory store run unchanged. {@link #end} deletes what they left.
+ *
+ * <p>The choice belongs to the thread that made it, so tests may run at once, each on its own thread: their
+ * namespaces on the server are their own ({@link NamespaceMap}).
  */
 public final class ServerClusters {
-  private static final Object LOCK = new Object();
-  private static KubernetesClient client;
-  private static String test;
-  private static final List<Cluster> MADE = new ArrayList<>();
+  /** A server chosen for a test, and the clusters made for it. */
+  private record Choice(KubernetesClient client, String test, List<Cluster> made) {}
+
+  private static final ThreadLocal<Choice> CHOSEN = new ThreadLocal<>();
 
   private ServerClusters() {}
 
-  /** From now on every new cluster stores its objects in this server, its namespaces annotated with the test's name. */
+  /**
+   * From now on every new cluster this thread makes stores its objects in this server, its namespaces annotated with
+   * the test's name.
+   */
   public static void begin(KubernetesClient server, String testName) {
-    synchronized (LOCK) {
-      if (client != null) {
-        throw new IllegalStateException("a real API server is already chosen for " + test);
-      }
-      client = server;
-      test = testName;
+    Choice chosen = CHOSEN.get();
+    if (chosen != null) {
+      throw new IllegalStateException("a real API server is already chosen for " + chosen.test());
     }
+    CHOSEN.set(new Choice(server, testName, new ArrayList<>()));
   }
 
-  /** New clusters are in memory again; the clusters made since {@link #begin} delete what they left on the server. */
+  /**
+   * New clusters of this thread are in memory again; the clusters made since {@link #begin} delete what they left on
+   * the server.
+   */
   public static void end() {
-    List<Cluster> made;
-    synchronized (LOCK) {
-      made = List.copyOf(MADE);
-      MADE.clear();
-      client = null;
-      test = null;
+    Choice chosen = CHOSEN.get();
+    CHOSEN.remove();
+    if (chosen == null) {
+      return;
     }
     RuntimeException failure = null;
-    for (Cluster cluster : made) {
+    for (Cluster cluster : chosen.made()) {
       try {
         cluster.close();
       } catch (RuntimeException e) {
@@ -50,26 +55,17 @@ public final class ServerClusters {
     }
   }
 
-  /** Whether a real API server is chosen for the running test. */
+  /** Whether a real API server is chosen for the test running on this thread. */
   public static boolean chosen() {
-    synchronized (LOCK) {
-      return client != null;
-    }
+    return CHOSEN.get() != null;
   }
 
-  /** A cluster was made: on the chosen server, if there is one. */
+  /** A cluster was made: on the chosen server, if this thread has one. */
   static void joined(Cluster cluster) {
-    KubernetesClient server;
-    String name;
-    synchronized (LOCK) {
-      server = client;
-      name = test;
-      if (server != null) {
-        MADE.add(cluster);
-      }
-    }
-    if (server != null) {
-      cluster.onServer(server, name);
+    Choice chosen = CHOSEN.get();
+    if (chosen != null) {
+      chosen.made().add(cluster);
+      cluster.onServer(chosen.client(), chosen.test());
     }
   }
 }

@@ -86,28 +86,44 @@ final class ServerStore {
       }
     }
     resources.crds().forEach(crd -> crds.add(Trees.normalizeObject(crd)));
-    boolean changed = false;
-    for (ObjectNode crd : crds) {
-      String identity = Meta.name(crd) + "#" + Trees.canonical(crd.path("spec"));
-      if (INSTALLED_CRDS.contains(identity)) {
-        continue;
+    // One cluster at a time: two scenarios running at once may bring the same CRD.
+    synchronized (INSTALLED_CRDS) {
+      for (ObjectNode crd : crds) {
+        String identity = Meta.name(crd) + "#" + Trees.canonical(crd.path("spec"));
+        if (INSTALLED_CRDS.contains(identity)) {
+          continue;
+        }
+        if (applyCrd(crd)) {
+          crdsChanged = System.nanoTime();
+        }
+        INSTALLED_CRDS.add(identity);
       }
-      changed |= applyCrd(crd);
-      INSTALLED_CRDS.add(identity);
     }
-    if (changed) {
-      // The garbage collector watches a new kind only after its next discovery resync, every 30
-      // seconds
-      // (kube-controller-manager's startGarbageCollectorController,
-      // cmd/kube-controller-manager/app/core.go):
-      // until then the dependents of a deleted custom resource stay. Waited for once, not in every
-      // scenario.
-      sleep(GC_DISCOVERY_RESYNC.toMillis());
+  }
+
+  /**
+   * The garbage collector watches a new kind only after its next discovery resync, every 30 seconds
+   * (kube-controller-manager's startGarbageCollectorController, cmd/kube-controller-manager/app/core.go):
+   * until then a deleted object's dependents of that kind, or a deleted custom resource's, stay. So a
+   * delete waits until that resync has passed since the CRDs last changed; most scenarios delete late
+   * enough to wait for nothing.
+   */
+  private static void awaitGarbageCollectorResync() {
+    long changed = crdsChanged;
+    if (changed == 0) {
+      return;
+    }
+    long left = GC_DISCOVERY_RESYNC.toNanos() - (System.nanoTime() - changed);
+    if (left > 0) {
+      sleep(Duration.ofNanos(left).toMillis() + 1);
     }
   }
 
   /** How often the garbage collector rediscovers the kinds it watches, plus a second. */
   private static final Duration GC_DISCOVERY_RESYNC = Duration.ofSeconds(31);
+
+  /** When this JVM last created or changed a CRD on the server ({@link System#nanoTime}), 0 if never. */
+  private static volatile long crdsChanged;
 
   /** Creates or updates a CRD and waits until it is established; whether the server's CRDs changed. */
   private boolean applyCrd(ObjectNode crd) {
@@ -218,6 +234,7 @@ final class ServerStore {
             type,
             namespaces.toServer(type.namespaced() ? namespace : ""),
             serverName(type, name));
+    awaitGarbageCollectorResync();
     api.delete(
         path,
         propagation == null

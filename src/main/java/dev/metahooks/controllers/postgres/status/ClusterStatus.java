@@ -273,8 +273,18 @@ public final class ClusterStatus {
           observed.readyPods() + " of " + target + " instances ready, starting");
     }
     if (observed.primary().isEmpty()) {
-      return new Health(
-          true, "NoPrimary", "no pod is labelled primary: writes fail until Patroni elects one");
+      // Kubernetes' own rolling restart (the restart method) deletes the primary's pod too: until
+      // Patroni has elected a replica, which takes it a loop or two, no pod is primary, as planned.
+      return rolling(sts.get())
+          ? new Health(
+              false,
+              "Planned",
+              "no pod is labelled primary while the StatefulSet restarts pods for a new template:"
+                  + " Patroni elects one of the replicas")
+          : new Health(
+              true,
+              "NoPrimary",
+              "no pod is labelled primary: writes fail until Patroni elects one");
     }
     int ready = observed.readyPods();
     if (ready >= target) {

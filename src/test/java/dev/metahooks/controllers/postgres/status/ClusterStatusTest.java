@@ -46,6 +46,26 @@ class ClusterStatusTest {
     assertThat(condition(rendered, "Degraded")).isEqualTo("True NoPrimary");
   }
 
+  /**
+   * Under the restart method Kubernetes restarts the primary's pod too: until Patroni has made a replica primary no
+   * pod is, as the rollout planned. The same moment without a roll is Degraded.
+   */
+  @Test
+  void noPrimaryWhileTheStatefulSetRollsThePodsIsPlanned() {
+    ObservedRequests world = DataProtectionTest.readyHa();
+    world.edit(spec -> spec.putObject("updates").put("method", "restart"));
+    world.sync();
+    world.runPods(Set.of(0), -1, true);
+    JsonNode rolling = world.call(false);
+    assertThat(rolling.at("/status/phase").asText()).isEqualTo("Updating");
+    assertThat(condition(rolling, "Degraded")).isEqualTo("False Planned");
+
+    world.runPods(Set.of(0), -1, false);
+    JsonNode rolled = world.call(false);
+    assertThat(rolled.at("/status/phase").asText()).isEqualTo("Degraded");
+    assertThat(condition(rolled, "Degraded")).isEqualTo("True NoPrimary");
+  }
+
   @Test
   void aFailedUsersJobIsItsOwnConditionNotTheClustersHealth() {
     ObservedRequests world = DataProtectionTest.readyHa();
