@@ -43,6 +43,16 @@ class ChangesDueTest {
   }
 
   @Test
+  void aJobsEndedPodIsDueUntilTheJobControllerHasCountedIt() {
+    String pod = "{apiVersion: v1, kind: Pod, metadata: {name: p%s}, status: {phase: Failed}}";
+    assertThat(
+            ChangesDue.any(
+                object(String.format(pod, ", finalizers: [batch.kubernetes.io/job-tracking]"))))
+        .isTrue();
+    assertThat(ChangesDue.any(object(String.format(pod, "")))).isFalse();
+  }
+
+  @Test
   void aPendingPodIsDueUnlessTheSchedulerRefusedItForGood() {
     assertThat(ChangesDue.any(object("{apiVersion: v1, kind: Pod, metadata: {name: p}}"))).isTrue();
     assertThat(

@@ -16,6 +16,7 @@ final class ChangesDue {
   static boolean any(JsonNode object) {
     return !Meta.deleting(object)
         && (jobDue(object)
+            || podNotYetCounted(object)
             || delayedReadiness(object)
             || podToStart(object)
             || workloadCatchingUp(object));
@@ -35,6 +36,20 @@ final class ChangesDue {
         && status.path("active").asInt() == 0
         && !finished(status);
   }
+
+  /**
+   * A Job's Pod that has ended but still carries the Job controller's tracking finalizer: the controller has yet to
+   * count it in the Job's status, then removes the finalizer (kubernetes v1.36.3, pkg/apis/batch/types.go:39
+   * JobTrackingFinalizer; pkg/controller/job/job_controller.go:1331 trackJobStatusAndRemoveFinalizers).
+   */
+  static boolean podNotYetCounted(JsonNode object) {
+    String phase = object.path("status").path("phase").asText();
+    return "Pod".equals(Meta.kind(object))
+        && (phase.equals("Succeeded") || phase.equals("Failed"))
+        && Meta.finalizers(object).contains(JOB_TRACKING_FINALIZER);
+  }
+
+  private static final String JOB_TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
 
   /** A Pod the node reports Ready only after a delay (its annotation), running and not Ready yet. */
   static boolean delayedReadiness(JsonNode object) {
