@@ -28,10 +28,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import org.junit.jupiter.params.Parameter;
@@ -47,11 +51,25 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ParameterizedClass
 @EnumSource(PatroniVersion.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+// The versions at once, each on a cluster of its own; within a version the tests run in order, one
+// at a time (each is SAME_THREAD: the version's thread).
+@Execution(ExecutionMode.CONCURRENT)
 class PatroniJobsIT {
+  /** Each version's cluster, started once for that version's tests; the versions run at once. */
+  private static final Map<PatroniVersion, ObservedRequests> WORLDS = new ConcurrentHashMap<>();
+
+  private static final Map<PatroniVersion, PatroniCluster> CLUSTERS = new ConcurrentHashMap<>();
+
   @Parameter PatroniVersion version;
 
-  private static ObservedRequests world;
-  private static PatroniCluster patroni;
+  private ObservedRequests world;
+  private PatroniCluster patroni;
+
+  @BeforeEach
+  void attach() {
+    world = WORLDS.get(version);
+    patroni = CLUSTERS.get(version);
+  }
 
   @BeforeParameterizedClassInvocation
   static void startPatroni(PatroniVersion version) {
@@ -61,9 +79,10 @@ class PatroniJobsIT {
         .put("work_mem", "16MB")
         .put("shared_buffers", "24MB")
         .put("application_name", "costs $(PGPASSWORD) $$5");
-    world = new ObservedRequests("orders", spec);
+    ObservedRequests world = new ObservedRequests("orders", spec);
     world.sync();
-    JsonNode restapi = spiloConfiguration().path("restapi").path("authentication");
+    WORLDS.put(version, world);
+    JsonNode restapi = spiloConfiguration(world).path("restapi").path("authentication");
     assertThat(restapi.path("username").asText()).isEqualTo(Spilo.RESTAPI_USER);
     assertThat(restapi.path("password").asText())
         .isEqualTo("$(" + StatefulSets.RESTAPI_PASSWORD_VARIABLE + ")");
@@ -71,28 +90,33 @@ class PatroniJobsIT {
     // default).
     ObjectNode availability = Json.object();
     PatroniSettings.KEYS.forEach(
-        key -> availability.set(key, spiloConfiguration().path("bootstrap").path("dcs").get(key)));
+        key ->
+            availability.set(
+                key, spiloConfiguration(world).path("bootstrap").path("dcs").get(key)));
     assertThat(availability.path("failsafe_mode").asBoolean()).isTrue();
-    patroni =
+    CLUSTERS.put(
+        version,
         PatroniCluster.start(
             version,
             "orders",
             2,
             restapi.path("username").asText(),
-            restApiPassword(),
+            restApiPassword(world),
             Map.of("shared_buffers", "16MB", "max_connections", "30"),
-            availability);
+            availability));
   }
 
   @AfterParameterizedClassInvocation
-  static void stopPatroni() {
+  static void stopPatroni(PatroniVersion version) {
+    WORLDS.remove(version);
+    PatroniCluster patroni = CLUSTERS.remove(version);
     if (patroni != null) {
       patroni.close();
-      patroni = null;
     }
   }
 
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   void theRenderedJobMovesTheLeaderToTheCandidateAndAWrongOneFailsTheJob() {
     String leader = patroni.leader().orElseThrow();
     String candidate = leader.equals("orders-0") ? "orders-1" : "orders-0";
@@ -139,6 +163,7 @@ class PatroniJobsIT {
    * orders-0; run as rendered, it moves the leader there, and only then does the hook shrink the StatefulSet.
    */
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   void aScaleDownThatRemovesTheLeaderRendersASwitchoverJobThatMovesItToAPodThatStays() {
     if (patroni.leader().orElseThrow().equals("orders-0")) {
       assertThat(run(job("orders-0", "orders-1"), Map.of()).exitCode()).isZero();
@@ -181,6 +206,7 @@ class PatroniJobsIT {
    * nothing and says why; to the other member, a Job that moves the leader there.
    */
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   void aSwitchoverOnRequestRendersAJobThatMovesTheLeaderToTheNamedMember() {
     patroni.await(Duration.ofSeconds(60), "a streaming replica", c -> c.streamingReplicas() == 1);
     String leader = patroni.leader().orElseThrow();
@@ -219,6 +245,7 @@ class PatroniJobsIT {
   }
 
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   void theRenderedParametersJobReloadsWithoutARestartAndMarksRestartRequiringSettingsPending() {
     ObjectNode job =
         world.children.entrySet().stream()
@@ -279,7 +306,8 @@ class PatroniJobsIT {
     for (int i = 0; i < patroni.size(); i++) {
       if (!patroni.get(i, "/patroni").json().path("pending_restart").asBoolean(false)) {
         PatroniCluster.Response reload =
-            patroni.authenticated(i, "POST", "/reload", "", Spilo.RESTAPI_USER, restApiPassword());
+            patroni.authenticated(
+                i, "POST", "/reload", "", Spilo.RESTAPI_USER, restApiPassword(world));
         assertThat(reload.status()).as(reload.body()).isEqualTo(202);
       }
     }
@@ -316,6 +344,7 @@ class PatroniJobsIT {
   }
 
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   @Order(1) // on the cluster as it bootstrapped, before the switchover test moves the leader
   void failsafeModeFromTheBootstrapConfigurationAndSynchronousModeThroughTheRenderedParametersJob()
       throws Exception {
@@ -382,6 +411,7 @@ class PatroniJobsIT {
    * caught up within the default bound, and behind once the leader has written more WAL than a bound of zero allows.
    */
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   @Order(2)
   void theMemberDataRealPatroniPublishesIsReadAsCaughtUp() throws Exception {
     String leader = patroni.leader().orElseThrow();
@@ -454,6 +484,7 @@ class PatroniJobsIT {
    * never turns True for it.
    */
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   @Order(3)
   void theParametersJobFailsWhenAMemberDoesNotRunTheSettingSent() {
     ParameterPatch patch =
@@ -496,7 +527,7 @@ class PatroniJobsIT {
   }
 
   /** Every member's GET /config reports the setting. */
-  private static void awaitConfig(String setting, boolean value) {
+  private void awaitConfig(String setting, boolean value) {
     patroni.await(
         Duration.ofSeconds(30),
         setting + " " + value + " on every member",
@@ -516,6 +547,7 @@ class PatroniJobsIT {
    * can still reach its replica's Patroni, keeps running as primary past the leader lock's ttl instead of demoting.
    */
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   @Order(Integer.MAX_VALUE) // last: the outage must not overlap another test
   void withFailsafeModeAnOutageOfTheDcsDoesNotDemoteAPrimaryThatReachesEveryMember() {
     assertThat(run(parametersJob(availabilityWorld(spec -> {})), Map.of()).exitCode()).isZero();
@@ -564,8 +596,7 @@ class PatroniJobsIT {
   }
 
   /** A cluster like the test's, with these spec.patroni settings and no PostgreSQL parameters. */
-  private static ObservedRequests availabilityWorld(
-      java.util.function.Consumer<ObjectNode> patroniSpec) {
+  private ObservedRequests availabilityWorld(java.util.function.Consumer<ObjectNode> patroniSpec) {
     ObjectNode spec = Json.object().put("instances", 2);
     patroniSpec.accept(spec.putObject("patroni"));
     ObservedRequests other = new ObservedRequests("orders", spec);
@@ -627,7 +658,7 @@ class PatroniJobsIT {
    * Runs the Job's container as the kubelet starts it (references from the world's Secrets); PATRONI_URL goes to the
    * local leader's REST API, and {@code overrides} replace values.
    */
-  private static PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
+  private PostgresServer.Result run(ObjectNode job, Map<String, String> overrides) {
     Kubelet.Container container =
         RenderedContainers.of(
             world, job, job.at("/spec/template/spec/containers/0/name").asText(), List.of());
@@ -649,13 +680,13 @@ class PatroniJobsIT {
     return RenderedContainers.run(container, local, Duration.ofMinutes(6));
   }
 
-  private static String restApiPassword() {
+  private static String restApiPassword(ObservedRequests world) {
     return SecretData.value(
             world.children.get("Secret/" + Names.restApiSecret("orders")), "password")
         .orElseThrow();
   }
 
-  private static JsonNode spiloConfiguration() {
+  private static JsonNode spiloConfiguration(ObservedRequests world) {
     return BuilderTestSupport.spiloConfiguration(world.children.get("StatefulSet/orders"));
   }
 }
