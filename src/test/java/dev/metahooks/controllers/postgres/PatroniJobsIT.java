@@ -55,10 +55,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 // at a time (each is SAME_THREAD: the version's thread).
 @Execution(ExecutionMode.CONCURRENT)
 class PatroniJobsIT {
-  /** Each version's cluster, started once for that version's tests; the versions run at once. */
-  private static final Map<PatroniVersion, ObservedRequests> WORLDS = new ConcurrentHashMap<>();
+  /** The hook's view of the cluster and the Patroni cluster that runs it. */
+  private record Started(ObservedRequests world, PatroniCluster patroni) {}
 
-  private static final Map<PatroniVersion, PatroniCluster> CLUSTERS = new ConcurrentHashMap<>();
+  /** Each version's cluster, started once for that version's tests; the versions run at once. */
+  private static final Map<PatroniVersion, Started> STARTED = new ConcurrentHashMap<>();
 
   @Parameter PatroniVersion version;
 
@@ -67,8 +68,9 @@ class PatroniJobsIT {
 
   @BeforeEach
   void attach() {
-    world = WORLDS.get(version);
-    patroni = CLUSTERS.get(version);
+    Started started = STARTED.get(version);
+    world = started.world();
+    patroni = started.patroni();
   }
 
   @BeforeParameterizedClassInvocation
@@ -81,7 +83,6 @@ class PatroniJobsIT {
         .put("application_name", "costs $(PGPASSWORD) $$5");
     ObservedRequests world = new ObservedRequests("orders", spec);
     world.sync();
-    WORLDS.put(version, world);
     JsonNode restapi = spiloConfiguration(world).path("restapi").path("authentication");
     assertThat(restapi.path("username").asText()).isEqualTo(Spilo.RESTAPI_USER);
     assertThat(restapi.path("password").asText())
@@ -94,24 +95,25 @@ class PatroniJobsIT {
             availability.set(
                 key, spiloConfiguration(world).path("bootstrap").path("dcs").get(key)));
     assertThat(availability.path("failsafe_mode").asBoolean()).isTrue();
-    CLUSTERS.put(
+    STARTED.put(
         version,
-        PatroniCluster.start(
-            version,
-            "orders",
-            2,
-            restapi.path("username").asText(),
-            restApiPassword(world),
-            Map.of("shared_buffers", "16MB", "max_connections", "30"),
-            availability));
+        new Started(
+            world,
+            PatroniCluster.start(
+                version,
+                "orders",
+                2,
+                restapi.path("username").asText(),
+                restApiPassword(world),
+                Map.of("shared_buffers", "16MB", "max_connections", "30"),
+                availability)));
   }
 
   @AfterParameterizedClassInvocation
   static void stopPatroni(PatroniVersion version) {
-    WORLDS.remove(version);
-    PatroniCluster patroni = CLUSTERS.remove(version);
-    if (patroni != null) {
-      patroni.close();
+    Started started = STARTED.remove(version);
+    if (started != null) {
+      started.patroni().close();
     }
   }
 

@@ -190,34 +190,18 @@ final class PatroniSimulation {
   }
 
   /**
-   * A member's Patroni writes a change to its own pod: on a real API server a pod deleted since the simulation read
-   * it (a restart, the StatefulSet controller) has no Patroni left to write it, and the write is dropped; a pod the
-   * node changed meanwhile (409) is read again and written again, as Patroni's Kubernetes client does.
+   * A member's Patroni writes a change to its own pod, read afresh and written again on a conflict (the node writes
+   * the pod's status meanwhile), as Patroni's Kubernetes client does: on a real API server a pod deleted since the
+   * simulation read it (a restart, the StatefulSet controller) has no Patroni left to write it, and the write is
+   * dropped.
    */
-  private static void writeOwnPod(Cluster cluster, ObjectNode pod, Consumer<ObjectNode> change) {
-    ObjectNode current = pod;
-    for (int attempt = 1; ; attempt++) {
-      change.accept(current);
-      try {
-        cluster.update(current);
-        return;
-      } catch (ApiException refused) {
-        if (!cluster.isOnServer() || attempt == 5) {
-          throw refused;
-        }
-        if (refused.is(ApiException.Reason.NOT_FOUND)) {
-          return;
-        }
-        if (!refused.is(ApiException.Reason.CONFLICT)) {
-          throw refused;
-        }
-        cluster.refresh();
-        Optional<ObjectNode> live =
-            cluster.find("v1", "Pod", pod.path("metadata").path("namespace").asText(), name(pod));
-        if (live.isEmpty()) {
-          return;
-        }
-        current = live.get();
+  private static void writeOwnPod(Cluster cluster, JsonNode pod, Consumer<ObjectNode> change) {
+    try {
+      cluster.update(
+          "v1", "Pod", pod.path("metadata").path("namespace").asText(), name(pod), change);
+    } catch (ApiException gone) {
+      if (!cluster.isOnServer() || !gone.is(ApiException.Reason.NOT_FOUND)) {
+        throw gone;
       }
     }
   }

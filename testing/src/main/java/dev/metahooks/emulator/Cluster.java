@@ -460,7 +460,8 @@ public final class Cluster {
 
   /**
    * A read-change-write on a real API server, from a live read and again on a conflict, as {@code kubectl edit} is
-   * done again when someone else wrote first: the cluster's view may be a step behind the server's controllers.
+   * done again when someone else wrote first: the cluster's view may be a step behind the server's controllers. An
+   * object gone is the server's {@code NotFound}.
    */
   private ObjectNode onFreshCopy(
       String apiVersion,
@@ -474,8 +475,9 @@ public final class Cluster {
           live(apiVersion, kind, namespace, name)
               .orElseThrow(
                   () ->
-                      new AssertionError(
-                          "no " + Meta.describe(kind, namespace, name) + " on the API server"));
+                      new ApiException(
+                          Reason.NOT_FOUND,
+                          Meta.describe(kind, namespace, name) + " not found on the API server"));
       change.accept(object);
       try {
         return write.apply(object);

@@ -34,9 +34,11 @@ final class ServerStore {
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
-  /** CRD names and specs known to be on the server (and established), for every cluster of the JVM. */
-  private static final Set<String> INSTALLED_CRDS =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /**
+   * CRD names and specs known to be on the server (and established), for every cluster of the JVM; guarded by
+   * itself, as scenarios running at once may bring the same CRD.
+   */
+  private static final Set<String> INSTALLED_CRDS = new HashSet<>();
 
   private final ServerCalls api;
   private final NamespaceMap namespaces;
@@ -86,7 +88,6 @@ final class ServerStore {
       }
     }
     resources.crds().forEach(crd -> crds.add(Trees.normalizeObject(crd)));
-    // One cluster at a time: two scenarios running at once may bring the same CRD.
     synchronized (INSTALLED_CRDS) {
       for (ObjectNode crd : crds) {
         String identity = Meta.name(crd) + "#" + Trees.canonical(crd.path("spec"));
@@ -94,7 +95,7 @@ final class ServerStore {
           continue;
         }
         if (applyCrd(crd)) {
-          crdsChanged = System.nanoTime();
+          garbageCollectorKnowsKindsAt = System.nanoTime() + GC_DISCOVERY_RESYNC.toNanos();
         }
         INSTALLED_CRDS.add(identity);
       }
@@ -109,11 +110,7 @@ final class ServerStore {
    * enough to wait for nothing.
    */
   private static void awaitGarbageCollectorResync() {
-    long changed = crdsChanged;
-    if (changed == 0) {
-      return;
-    }
-    long left = GC_DISCOVERY_RESYNC.toNanos() - (System.nanoTime() - changed);
+    long left = garbageCollectorKnowsKindsAt - System.nanoTime();
     if (left > 0) {
       sleep(Duration.ofNanos(left).toMillis() + 1);
     }
@@ -122,8 +119,8 @@ final class ServerStore {
   /** How often the garbage collector rediscovers the kinds it watches, plus a second. */
   private static final Duration GC_DISCOVERY_RESYNC = Duration.ofSeconds(31);
 
-  /** When this JVM last created or changed a CRD on the server ({@link System#nanoTime}), 0 if never. */
-  private static volatile long crdsChanged;
+  /** When the garbage collector has seen this JVM's latest CRD change ({@link System#nanoTime}). */
+  private static volatile long garbageCollectorKnowsKindsAt = System.nanoTime();
 
   /** Creates or updates a CRD and waits until it is established; whether the server's CRDs changed. */
   private boolean applyCrd(ObjectNode crd) {
