@@ -127,25 +127,40 @@ final class ServerStore {
     ApiResources.Type type =
         resources.requireKind("apiextensions.k8s.io/v1", "CustomResourceDefinition");
     String path = ServerCalls.path("apiextensions.k8s.io/v1", type, "", Meta.name(crd));
-    ObjectNode written = Trees.copy(crd);
-    written.remove("status");
-    Optional<ObjectNode> existing = api.get(path);
-    boolean changed = true;
-    if (existing.isEmpty()) {
-      api.create(
-          ServerCalls.path("apiextensions.k8s.io/v1", type, "", ""), written, "metahooks-emulator");
-    } else if (!Trees.same(existing.get().path("spec"), written.path("spec"))) {
-      Meta.metadata(written).put("resourceVersion", Meta.resourceVersion(existing.get()));
-      ObjectNode replaced = api.replace(path, written, "metahooks-emulator");
-      // The server defaults the spec: stored unchanged, it was the same CRD.
-      changed = !Meta.resourceVersion(replaced).equals(Meta.resourceVersion(existing.get()));
-    } else {
-      changed = false;
+    boolean changed;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        changed = createOrReplace(type, path, crd);
+        break;
+      } catch (ApiException e) {
+        // Another JVM's tests on the same control plane wrote it first: read it again.
+        if (!(e.is(Reason.CONFLICT) || e.is(Reason.ALREADY_EXISTS)) || attempt == 5) {
+          throw e;
+        }
+      }
     }
     waitFor(
         "CustomResourceDefinition " + Meta.name(crd) + " to be established",
         () -> api.get(path).map(ServerStore::established).orElse(false));
     return changed;
+  }
+
+  private boolean createOrReplace(ApiResources.Type type, String path, ObjectNode crd) {
+    ObjectNode written = Trees.copy(crd);
+    written.remove("status");
+    Optional<ObjectNode> existing = api.get(path);
+    if (existing.isEmpty()) {
+      api.create(
+          ServerCalls.path("apiextensions.k8s.io/v1", type, "", ""), written, "metahooks-emulator");
+      return true;
+    }
+    if (Trees.same(existing.get().path("spec"), written.path("spec"))) {
+      return false;
+    }
+    Meta.metadata(written).put("resourceVersion", Meta.resourceVersion(existing.get()));
+    ObjectNode replaced = api.replace(path, written, "metahooks-emulator");
+    // The server defaults the spec: stored unchanged, it was the same CRD.
+    return !Meta.resourceVersion(replaced).equals(Meta.resourceVersion(existing.get()));
   }
 
   private static boolean established(JsonNode crd) {
