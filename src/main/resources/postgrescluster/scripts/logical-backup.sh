@@ -23,19 +23,26 @@ while read -r hex; do
 done < "$work/databases"
 # What belongs to no database: roles (without their passwords: a restore must not change the target's), their
 # memberships and their settings (ALTER ROLE ... SET); tablespaces are paths of this cluster's.
-pg_dumpall --globals-only --no-role-passwords --no-tablespaces > "$work/globals.sql"
-"${upload[@]}" "$work/globals.sql" "$dest/globals.sql"
-sha256sum < "$work/globals.sql" | cut -d' ' -f1 | "${upload[@]}" - "$dest/GLOBALS"
-echo "dumped the roles, their memberships and settings to $dest/globals.sql"
+mkdir "$work/small"
+pg_dumpall --globals-only --no-role-passwords --no-tablespaces > "$work/small/globals.sql"
+sha256sum < "$work/small/globals.sql" | cut -d' ' -f1 > "$work/small/GLOBALS"
 # Each dumped database's own settings, and its roles' settings in it (pg_dump writes them only with --create).
-psql -X -At -v ON_ERROR_STOP=1 -v with_postgres="$with_postgres" <<< "$settings_sql" > "$work/settings.sql"
-"${upload[@]}" "$work/settings.sql" "$dest/settings.sql"
-sha256sum < "$work/settings.sql" | cut -d' ' -f1 | "${upload[@]}" - "$dest/SETTINGS"
-echo "dumped the settings of the databases ($(grep -c '^ALTER ' "$work/settings.sql" || true) statements) to $dest/settings.sql"
+psql -X -At -v ON_ERROR_STOP=1 -v with_postgres="$with_postgres" <<< "$settings_sql" > "$work/small/settings.sql"
+sha256sum < "$work/small/settings.sql" | cut -d' ' -f1 > "$work/small/SETTINGS"
+# The four small files in one upload, the manifest alone and last: a backup is complete once COMPLETE is there.
+"${upload[@]}" --recursive "$work/small/" "$dest/"
+echo "dumped the roles, their memberships and settings to $dest/globals.sql"
+echo "dumped the settings of the databases ($(grep -c '^ALTER ' "$work/small/settings.sql" || true) statements) to $dest/settings.sql"
 "${upload[@]}" "$work/manifest" "$dest/COMPLETE"
 trap - ERR
 echo "logical backup $stamp complete: $(wc -l < "$work/manifest") databases"
-keep=$(complete | tail -n "$RETAIN" | head -n 1)
-for old in $(s3 s3 ls "$url/" | awk '$1 == "PRE" { print $2 }' | tr -d / | sort); do
+# Retention, from one listing: every folder older than the oldest complete backup kept goes, a failed backup's too.
+listing > "$work/listing"
+keep=$(complete < "$work/listing" | tail -n "$RETAIN" | head -n 1)
+while read -r _ _ _ key; do
+  folder=${key#"$S3_PREFIX/logical/"}
+  if [[ $folder == */* ]]; then printf '%s\n' "${folder%%/*}"; fi
+done < "$work/listing" | sort -u > "$work/folders"
+while read -r old; do
   if [[ "$old" < "$keep" ]]; then s3 s3 rm --recursive --quiet "$url/$old/"; echo "removed backup $old (retention $RETAIN)"; fi
-done
+done < "$work/folders"

@@ -24,5 +24,7 @@ key_of_hex() {
 }
 # name_of_key VAR KEY: sets VAR to the name KEY stands for, byte for byte (a name may end in a newline).
 name_of_key() { printf -v "$1" '%b' "${2//%/\\x}"; }
-complete() { { s3 s3 ls --recursive "$url/" 2>/dev/null || true; } | awk '{ print $4 }' \
-  | { grep -oE '/[0-9]{8}T[0-9]{6}Z/COMPLETE$' || true; } | cut -d/ -f2 | sort; }
+# Every key under $url/, one listing ("date time size key" per line; nothing when the store cannot be listed).
+listing() { s3 s3 ls --recursive "$url/" 2>/dev/null || true; }
+# From a listing: the stamps of the complete backups, oldest first.
+complete() { awk '{ print $4 }' | { grep -oE '/[0-9]{8}T[0-9]{6}Z/COMPLETE$' || true; } | cut -d/ -f2 | sort; }

@@ -1,20 +1,24 @@
 # The logical restore, after logical-common.sh: each database of the chosen backup, checked against the manifest.
-stamp=${RESTORE_BACKUP:-$(complete | tail -n 1)}
-if [ -z "$stamp" ] || ! s3 s3 cp --quiet "$url/$stamp/COMPLETE" "$work/manifest" 2>/dev/null; then
+stamp=${RESTORE_BACKUP:-$(listing | complete | tail -n 1)}
+# The backup's small files in one download (its manifest, and the roles and the settings with their checksums);
+# each dump comes when its turn does.
+small="$work/small"
+if [ -z "$stamp" ] || ! s3 s3 cp --quiet --recursive "$url/$stamp/" "$small/" --exclude '*' --include COMPLETE \
+    --include GLOBALS --include globals.sql --include SETTINGS --include settings.sql 2>/dev/null \
+    || [ ! -f "$small/COMPLETE" ]; then
   echo "$0: no complete logical backup${RESTORE_BACKUP:+ $RESTORE_BACKUP} under $url/" >&2
   exit 1
 fi
 # The roles first: the databases' objects name them as owners. A role the target has already (its own, or one of
 # spec.users) is kept as it is and only altered as dumped (attributes, memberships, settings: no password);
 # any error but "already exists" fails the restore, before a database is touched.
-if s3 s3 cp --quiet "$url/$stamp/GLOBALS" "$work/globals.sum" 2>/dev/null; then
-  s3 s3 cp --quiet "$url/$stamp/globals.sql" "$work/globals.sql"
-  if [ "$(sha256sum < "$work/globals.sql" | cut -d' ' -f1)" != "$(cat "$work/globals.sum")" ]; then
+if [ -f "$small/GLOBALS" ]; then
+  if [ ! -f "$small/globals.sql" ] || [ "$(sha256sum < "$small/globals.sql" | cut -d' ' -f1)" != "$(cat "$small/GLOBALS")" ]; then
     echo "$0: globals.sql of $stamp does not match its checksum" >&2; exit 1
   fi
   # Messages as SQLSTATEs only (no names in them, so none can look like another): 42710 is "already exists",
   # which in this file only CREATE ROLE can raise.
-  psql -X -q -v VERBOSITY=sqlstate -f "$work/globals.sql" > /dev/null 2> "$work/globals.err" || true
+  psql -X -q -v VERBOSITY=sqlstate -f "$small/globals.sql" > /dev/null 2> "$work/globals.err" || true
   if grep -v -E '^psql:[^ ]+:[0-9]+: (ERROR:  42710|NOTICE:  [0-9A-Z]{5})$' "$work/globals.err" | grep -q .; then
     echo "$0: the roles of $stamp could not be restored (SQLSTATE per line of globals.sql):" \
       "$(grep -v -E 'ERROR:  42710$' "$work/globals.err" | head -n 5 | tr '\n' ' ')" >&2
@@ -59,16 +63,15 @@ while read -r key sum; do
     <<< 'COMMENT ON DATABASE :"db" IS :'"'"'marker'"'"
   rm -f "$work/restore.dump"
   echo "restored $key from $stamp"
-done < "$work/manifest"
+done < "$small/COMPLETE"
 # The databases' settings last, once every database exists; setting them again is the same, so a retried
 # restore runs them again. Messages as SQLSTATEs only, as for the roles.
-if s3 s3 cp --quiet "$url/$stamp/SETTINGS" "$work/settings.sum" 2>/dev/null; then
-  s3 s3 cp --quiet "$url/$stamp/settings.sql" "$work/settings.sql"
-  if [ "$(sha256sum < "$work/settings.sql" | cut -d' ' -f1)" != "$(cat "$work/settings.sum")" ]; then
+if [ -f "$small/SETTINGS" ]; then
+  if [ ! -f "$small/settings.sql" ] || [ "$(sha256sum < "$small/settings.sql" | cut -d' ' -f1)" != "$(cat "$small/SETTINGS")" ]; then
     echo "$0: settings.sql of $stamp does not match its checksum" >&2; exit 1
   fi
   if ! psql -X -q -v ON_ERROR_STOP=1 -v VERBOSITY=sqlstate -v restore_postgres="${RESTORE_POSTGRES:-false}" \
-      --single-transaction -f "$work/settings.sql" \
+      --single-transaction -f "$small/settings.sql" \
       > /dev/null 2> "$work/settings.err"; then
     echo "$0: the database settings of $stamp could not be restored: $(head -n 3 "$work/settings.err" | tr '\n' ' ')" >&2
     exit 1

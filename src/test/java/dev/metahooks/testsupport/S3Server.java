@@ -124,22 +124,22 @@ public final class S3Server implements AutoCloseable {
 
   /** The object at {@code s3://bucket/key}, downloaded with the AWS CLI into {@code file}. */
   public void download(String bucket, String key, Path file) {
+    copy("s3://" + bucket + "/" + key, file.toString());
+  }
+
+  /** Uploads {@code file} to {@code s3://bucket/key} with the AWS CLI. */
+  public void upload(Path file, String bucket, String key) {
+    copy(file.toString(), "s3://" + bucket + "/" + key);
+  }
+
+  private void copy(String from, String to) {
     PostgresServer.Result copied =
         PostgresServer.exec(
-            List.of(
-                aws,
-                "--endpoint-url",
-                endpoint(),
-                "s3",
-                "cp",
-                "--quiet",
-                "s3://" + bucket + "/" + key,
-                file.toString()),
+            List.of(aws, "--endpoint-url", endpoint(), "s3", "cp", "--quiet", from, to),
             credentials(),
             Duration.ofMinutes(1));
     if (copied.exitCode() != 0) {
-      throw new AssertionError(
-          "aws s3 cp s3://" + bucket + "/" + key + " failed:\n" + copied.output());
+      throw new AssertionError("aws s3 cp " + from + " " + to + " failed:\n" + copied.output());
     }
   }
 

@@ -103,9 +103,15 @@ class LogicalBackupScriptsIT {
 
   @Test
   @Execution(ExecutionMode.CONCURRENT)
-  void aDumpUploadedAsRenderedRestoresIntoAFreshServerWithTheSameRowsAndChecksums() {
+  void aDumpUploadedAsRenderedRestoresIntoAFreshServerWithTheSameRowsAndChecksums()
+      throws IOException {
     ObservedRequests world = new ObservedRequests("orders", backupSpec("orders", 1));
     ObjectNode cron = cronJob(world);
+    // What the retention must take and leave: an older backup that failed (no manifest) goes with
+    // the older complete one; a key beside the backups' folders is no backup, and stays.
+    Path partial = Files.writeString(Files.createTempFile("partial", ".dump"), "partial");
+    s3.upload(partial, BUCKET, "shop/orders/logical/20000101T000000Z/shop.dump");
+    s3.upload(partial, BUCKET, "shop/orders/logical/NOTES");
     // Two backups; the stamps have a one-second resolution, so each run starts in a new second.
     List<String> outputs = new ArrayList<>();
     for (int run = 0; run < 2; run++) {
@@ -124,12 +130,15 @@ class LogicalBackupScriptsIT {
     // settings with their checksums, and the manifest).
     List<String> keys = s3.keys(BUCKET, "shop/orders/logical/");
     assertThat(keys)
-        .hasSize(7)
+        .hasSize(8)
+        .contains("shop/orders/logical/NOTES")
         .allMatch(
             k ->
-                k.matches(
-                    "shop/orders/logical/[0-9]{8}T[0-9]{6}Z/"
-                        + "(shop\\.dump|inventory\\.dump|globals\\.sql|GLOBALS|settings\\.sql|SETTINGS|COMPLETE)"));
+                k.equals("shop/orders/logical/NOTES")
+                    || k.matches(
+                        "shop/orders/logical/[0-9]{8}T[0-9]{6}Z/"
+                            + "(shop\\.dump|inventory\\.dump|globals\\.sql|GLOBALS|settings\\.sql|SETTINGS|COMPLETE)"));
+    assertThat(outputs.get(0)).contains("removed backup 20000101T000000Z (retention 1)");
     assertThat(outputs.get(1)).contains("removed backup");
     assertThat(String.join("", outputs)).doesNotContain(source.superuserPassword());
 
