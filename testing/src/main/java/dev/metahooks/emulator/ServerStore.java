@@ -7,6 +7,7 @@ import dev.metahooks.testing.kube.MetacontrollerSchema;
 import dev.metahooks.testing.kube.Yaml;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -94,9 +95,11 @@ final class ServerStore {
         if (INSTALLED_CRDS.contains(identity)) {
           continue;
         }
-        if (applyCrd(crd)) {
-          garbageCollectorKnowsKindsAt = System.nanoTime() + GC_DISCOVERY_RESYNC.toNanos();
-        }
+        Instant kindsChanged = applyCrd(crd);
+        long known =
+            System.nanoTime()
+                + Duration.between(Instant.now(), kindsChanged.plus(GC_DISCOVERY_RESYNC)).toNanos();
+        garbageCollectorKnowsKindsAt = Math.max(garbageCollectorKnowsKindsAt, known);
         INSTALLED_CRDS.add(identity);
       }
     }
@@ -122,8 +125,11 @@ final class ServerStore {
   /** When the garbage collector has seen this JVM's latest CRD change ({@link System#nanoTime}). */
   private static volatile long garbageCollectorKnowsKindsAt = System.nanoTime();
 
-  /** Creates or updates a CRD and waits until it is established; whether the server's CRDs changed. */
-  private boolean applyCrd(ObjectNode crd) {
+  /**
+   * Creates or updates a CRD and waits until it is established; when the server's kinds last changed by it: now if
+   * this wrote it, else when it was created (by another JVM on the same control plane, maybe a moment ago).
+   */
+  private Instant applyCrd(ObjectNode crd) {
     ApiResources.Type type =
         resources.requireKind("apiextensions.k8s.io/v1", "CustomResourceDefinition");
     String path = ServerCalls.path("apiextensions.k8s.io/v1", type, "", Meta.name(crd));
@@ -142,7 +148,12 @@ final class ServerStore {
     waitFor(
         "CustomResourceDefinition " + Meta.name(crd) + " to be established",
         () -> api.get(path).map(ServerStore::established).orElse(false));
-    return changed;
+    if (changed) {
+      return Instant.now();
+    }
+    return api.get(path)
+        .map(o -> Instant.parse(o.path("metadata").path("creationTimestamp").asText()))
+        .orElseGet(Instant::now);
   }
 
   private boolean createOrReplace(ApiResources.Type type, String path, ObjectNode crd) {

@@ -3,12 +3,17 @@ package dev.metahooks.testing;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +27,9 @@ import org.junit.jupiter.api.Assumptions;
  * <ol>
  *   <li>the kubeconfig named by the system property {@code metahooks.kubeconfig} or the variable
  *       {@code METAHOOKS_KUBECONFIG}: a control plane someone else started and stops;
+ *   <li>with the system property {@code metahooks.kubeShared} (a directory), the one the test JVMs of this build share:
+ *       the first to need it starts it, the others find it recorded there, and it stops once the build (the nearest
+ *       ancestor process that is a JVM: Maven) has exited ({@code kube-down-after.sh});
  *   <li>a start script, {@code metahooks.kubeUp} or {@code scripts/kube-up.sh} under {@code metahooks.projectDir}, run
  *       into a new directory and stopped by the script beside it ({@code kube-down.sh}) when the JVM exits.
  * </ol>
@@ -169,9 +177,65 @@ public final class ControlPlane implements AutoCloseable {
       Path kubeconfig = Path.of(given.get());
       return new ControlPlane(kubeconfig, kubeconfig.resolveSibling("bin"), () -> {});
     }
+    Optional<String> meeting = setting("metahooks.kubeShared", "METAHOOKS_KUBE_SHARED");
+    Optional<ProcessHandle> build =
+        ProcessHandle.current().parent().flatMap(ControlPlane::nearestJvm);
+    if (meeting.isPresent() && build.isPresent()) {
+      return sharedByTheBuild(Path.of(meeting.get()), build.get());
+    }
     ControlPlane started = start(startScript().toAbsolutePath());
     Runtime.getRuntime().addShutdownHook(new Thread(started::close));
     return started;
+  }
+
+  /** The process, or its nearest ancestor, that runs a JVM. */
+  private static Optional<ProcessHandle> nearestJvm(ProcessHandle process) {
+    for (Optional<ProcessHandle> at = Optional.of(process);
+        at.isPresent();
+        at = at.get().parent()) {
+      if (at.get().info().command().map(c -> c.endsWith("/java")).orElse(false)) {
+        return at;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The control plane of the build {@code build}, recorded in {@code meeting} under the build's pid and start: started
+   * by the first JVM that asks (the others wait on a lock meanwhile), stopped once the build has exited.
+   */
+  private static ControlPlane sharedByTheBuild(Path meeting, ProcessHandle build) {
+    String owner =
+        build.pid() + "-" + build.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+    try {
+      Files.createDirectories(meeting);
+      try (FileChannel channel =
+              FileChannel.open(
+                  meeting.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock locked = channel.lock()) {
+        Path record = meeting.resolve("plane-" + owner);
+        Path dir;
+        if (Files.exists(record)) {
+          dir = Path.of(Files.readString(record).strip());
+        } else {
+          Path up = startScript().toAbsolutePath();
+          dir = start(up).kubeconfig.getParent();
+          new ProcessBuilder(
+                  "setsid",
+                  up.resolveSibling("kube-down-after.sh").toString(),
+                  String.valueOf(build.pid()),
+                  dir.toString())
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .redirectOutput(dir.resolve("logs/kube-down-after.log").toFile())
+              .redirectErrorStream(true)
+              .start();
+          Files.writeString(record, dir.toString());
+        }
+        return new ControlPlane(dir.resolve("kubeconfig"), dir.resolve("bin"), () -> {});
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static Path startScript() {
