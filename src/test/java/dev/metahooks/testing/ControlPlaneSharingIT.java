@@ -46,7 +46,7 @@ class ControlPlaneSharingIT {
     assertThat(kubeconfigs.get(0)).isEqualTo(kubeconfigs.get(1));
     Path planeDir = Path.of(kubeconfigs.get(0).substring("kubeconfig ".length())).getParent();
     // Started once, by whichever JVM came first, in a directory of its own under /tmp.
-    List<String> starts = Files.readAllLines(planeDir.resolveSibling("starts"));
+    List<String> starts = Files.readAllLines(dir.resolve("starts"));
     assertThat(starts).containsExactly(planeDir.toString());
     assertThat(Files.list(meeting).map(p -> p.getFileName().toString()))
         .anyMatch(name -> name.startsWith("plane-"));
@@ -80,7 +80,7 @@ class ControlPlaneSharingIT {
       Path dir = Path.of(arguments[0]);
       List<Process> members = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
-        members.add(
+        ProcessBuilder member =
             new ProcessBuilder(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp",
@@ -88,8 +88,9 @@ class ControlPlaneSharingIT {
                     "-Dmetahooks.kubeShared=" + dir.resolve("meeting"),
                     "-Dmetahooks.kubeUp=" + dir.resolve("bin/kube-up.sh"),
                     Member.class.getName())
-                .redirectErrorStream(true)
-                .start());
+                .redirectErrorStream(true);
+        member.environment().put("STAND_IN_STARTS", dir.resolve("starts").toString());
+        members.add(member.start());
       }
       for (Process member : members) {
         System.out.print(
