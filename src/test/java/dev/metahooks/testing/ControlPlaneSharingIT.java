@@ -36,7 +36,7 @@ class ControlPlaneSharingIT {
     }
     Path meeting = dir.resolve("meeting");
 
-    Process build = java(Build.class, dir.toString()).start();
+    Process build = java(List.of(), Build.class, dir.toString()).start();
     String said = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(build.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
     assertThat(build.exitValue()).as(said).isZero();
@@ -61,15 +61,16 @@ class ControlPlaneSharingIT {
         .doesNotExist();
   }
 
-  /** A JVM running {@code main} of {@code type} with this JVM's classpath. */
-  private static ProcessBuilder java(Class<?> type, String... arguments) {
+  /** A JVM with {@code options}, running {@code main} of {@code type} with this JVM's classpath. */
+  private static ProcessBuilder java(List<String> options, Class<?> type, String... arguments) {
     List<String> command =
         new ArrayList<>(
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
-                System.getProperty("java.class.path"),
-                type.getName()));
+                System.getProperty("java.class.path")));
+    command.addAll(options);
+    command.add(type.getName());
     command.addAll(List.of(arguments));
     return new ProcessBuilder(command).redirectErrorStream(true);
   }
@@ -81,14 +82,11 @@ class ControlPlaneSharingIT {
       List<Process> members = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
         ProcessBuilder member =
-            new ProcessBuilder(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp",
-                    System.getProperty("java.class.path"),
+            java(
+                List.of(
                     "-Dmetahooks.kubeShared=" + dir.resolve("meeting"),
-                    "-Dmetahooks.kubeUp=" + dir.resolve("bin/kube-up.sh"),
-                    Member.class.getName())
-                .redirectErrorStream(true);
+                    "-Dmetahooks.kubeUp=" + dir.resolve("bin/kube-up.sh")),
+                Member.class);
         member.environment().put("STAND_IN_STARTS", dir.resolve("starts").toString());
         members.add(member.start());
       }
