@@ -240,16 +240,25 @@ final class PatroniSimulation {
         .orElse("");
   }
 
+  /**
+   * Records the system id on the pod's data volume, read afresh and written again on a conflict: on a real API
+   * server the volume controllers write the claim too (binding, protection, resize).
+   */
   private static void markVolume(Cluster cluster, JsonNode pod, String system) {
     claim(cluster, pod)
         .filter(c -> !system.equals(c.path("metadata").path("annotations").path(SYSTEM).asText()))
         .ifPresent(
-            c -> {
-              c.withObjectProperty("metadata")
-                  .withObjectProperty("annotations")
-                  .put(SYSTEM, system);
-              cluster.update(c);
-            });
+            c ->
+                cluster.update(
+                    "v1",
+                    "PersistentVolumeClaim",
+                    c.path("metadata").path("namespace").asText(),
+                    c.path("metadata").path("name").asText(),
+                    fresh ->
+                        fresh
+                            .withObjectProperty("metadata")
+                            .withObjectProperty("annotations")
+                            .put(SYSTEM, system)));
   }
 
   private static Optional<ObjectNode> claim(Cluster cluster, JsonNode pod) {
