@@ -35,8 +35,8 @@ print(*[s.getsockname()[1] for s in sockets])
 PY
 )
 
-# Starts "$@" in the background, logging to logs/$1.log, and records its pid. Go's collector runs at a fifth of its
-# default frequency (GOGC=400): the tests keep the plane busy and the machine has memory to spare, not cores.
+# Starts "$@" in the background, logging to logs/$1.log, and records its pid. Go's collector runs about a quarter as
+# often as by default (GOGC=400): the tests keep the plane busy, and the machine has memory to spare, not cores.
 start() {
   local name="$1"; shift
   GOGC="${GOGC:-400}" "$@" > "$dir/logs/$name.log" 2>&1 &
